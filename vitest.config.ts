@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // Unit tests are pure and fast; e2e tests start the compiled binary's roles as
-// processes on loopback (they build dist/spur first if it is missing or stale).
+// processes on loopback (global-setup builds dist/spur first).
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
@@ -9,5 +9,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     fileParallelism: false,
+    globalSetup: ["tests/e2e/global-setup.ts"],
   },
 });

@@ -8,7 +8,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { JobInfo, JobInfoJson } from "./types_pb.ts";
+import type { JobInfo, JobInfoJson, JobSpec, JobSpecJson } from "./types_pb.ts";
 import { file_spur_v1_types } from "./types_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIsMBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UifgoQU2lnbmFsSm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDgoGc2lnbmFsGAIgASgFEhIKCmJhdGNoX29ubHkYAyABKAgSFQoNa2lsbF93YWl0X3NlYxgEIAEoDRIOCgZyZWFzb24YBSABKAkSDwoHc3RlcF9pZBgGIAEoBSIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCKUAgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0aKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTKQAgoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UifgoQU2lnbmFsSm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDgoGc2lnbmFsGAIgASgFEhIKCmJhdGNoX29ubHkYAyABKAgSFQoNa2lsbF93YWl0X3NlYxgEIAEoDRIOCgZyZWFzb24YBSABKAkSDwoHc3RlcF9pZBgGIAEoBSIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCK2AgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEicAoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5GioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0ykAIKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -50,6 +50,18 @@ export type LaunchBatchRequest = Message<"spur.v1.LaunchBatchRequest"> & {
    * @generated from field: string open_mode = 5;
    */
   openMode: string;
+
+  /**
+   * what was submitted (some SLURM_* are set only when given)
+   *
+   * @generated from field: spur.v1.JobSpec spec = 6;
+   */
+  spec?: JobSpec | undefined;
+
+  /**
+   * @generated from field: string cluster_name = 7;
+   */
+  clusterName: string;
 };
 
 /**
@@ -84,6 +96,18 @@ export type LaunchBatchRequestJson = {
    * @generated from field: string open_mode = 5;
    */
   openMode?: string;
+
+  /**
+   * what was submitted (some SLURM_* are set only when given)
+   *
+   * @generated from field: spur.v1.JobSpec spec = 6;
+   */
+  spec?: JobSpecJson;
+
+  /**
+   * @generated from field: string cluster_name = 7;
+   */
+  clusterName?: string;
 };
 
 /**
@@ -294,6 +318,13 @@ export type RunTasksRequest = Message<"spur.v1.RunTasksRequest"> & {
    * @generated from field: uint32 time_limit_sec = 11;
    */
   timeLimitSec: number;
+
+  /**
+   * per task: its rank and complete environment (built by srun)
+   *
+   * @generated from field: repeated spur.v1.TaskSpec tasks = 12;
+   */
+  tasks: TaskSpec[];
 };
 
 /**
@@ -362,6 +393,13 @@ export type RunTasksRequestJson = {
    * @generated from field: uint32 time_limit_sec = 11;
    */
   timeLimitSec?: number;
+
+  /**
+   * per task: its rank and complete environment (built by srun)
+   *
+   * @generated from field: repeated spur.v1.TaskSpec tasks = 12;
+   */
+  tasks?: TaskSpecJson[];
 };
 
 /**
@@ -370,6 +408,43 @@ export type RunTasksRequestJson = {
  */
 export const RunTasksRequestSchema: GenMessage<RunTasksRequest, {jsonType: RunTasksRequestJson}> = /*@__PURE__*/
   messageDesc(file_spur_v1_agent, 4);
+
+/**
+ * @generated from message spur.v1.TaskSpec
+ */
+export type TaskSpec = Message<"spur.v1.TaskSpec"> & {
+  /**
+   * @generated from field: uint32 task_id = 1;
+   */
+  taskId: number;
+
+  /**
+   * @generated from field: map<string, string> env = 2;
+   */
+  env: { [key: string]: string };
+};
+
+/**
+ * @generated from message spur.v1.TaskSpec
+ */
+export type TaskSpecJson = {
+  /**
+   * @generated from field: uint32 task_id = 1;
+   */
+  taskId?: number;
+
+  /**
+   * @generated from field: map<string, string> env = 2;
+   */
+  env?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.TaskSpec.
+ * Use `create(TaskSpecSchema)` to create a new message.
+ */
+export const TaskSpecSchema: GenMessage<TaskSpec, {jsonType: TaskSpecJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 5);
 
 /**
  * One frame of a task stream: output bytes (base64 in JSON), or an exit.
@@ -450,7 +525,7 @@ export type TaskFrameJson = {
  * Use `create(TaskFrameSchema)` to create a new message.
  */
 export const TaskFrameSchema: GenMessage<TaskFrame, {jsonType: TaskFrameJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 5);
+  messageDesc(file_spur_v1_agent, 6);
 
 /**
  * @generated from message spur.v1.AgentPingRequest
@@ -469,7 +544,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 6);
+  messageDesc(file_spur_v1_agent, 7);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -506,7 +581,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 7);
+  messageDesc(file_spur_v1_agent, 8);
 
 /**
  * @generated from service spur.v1.Agent

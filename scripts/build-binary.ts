@@ -1,0 +1,29 @@
+/**
+ * @module scripts/build-binary
+ * Builds the one executable: `bun build --compile --bytecode --minify` of
+ * src/main.ts into dist/spur (or --target bun-linux-arm64 etc. for other
+ * platforms), stamping the commit and build date, then reports its size.
+ * Usage: bun scripts/build-binary.ts [--target bun-linux-x64] [--outfile dist/spur]
+ */
+import { statSync } from "node:fs";
+
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const outfile = opt("--outfile") ?? "dist/spur";
+const target = opt("--target");
+const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"]).stdout.toString().trim() || "unknown";
+const date = new Date().toISOString().slice(0, 10);
+const cmd = [
+  process.execPath, "build", "--compile", "--bytecode", "--minify",
+  "--define", `BUILD_COMMIT=${JSON.stringify(commit)}`,
+  "--define", `BUILD_DATE=${JSON.stringify(date)}`,
+  ...(target ? ["--target", target] : []),
+  "src/main.ts", "--outfile", outfile,
+];
+const r = Bun.spawnSync(cmd, { stdout: "inherit", stderr: "inherit" });
+if (r.exitCode !== 0) process.exit(r.exitCode ?? 1);
+const mib = statSync(outfile).size / (1024 * 1024);
+console.log(JSON.stringify({ built: outfile, commit, target: target ?? "host", sizeMiB: Number(mib.toFixed(1)) }));

@@ -1,0 +1,44 @@
+/**
+ * @module agent/service
+ * The Agent RPC handlers. Launch and signal calls must come from root or the
+ * agent's own user (the controller); task launches from the job's user or root.
+ */
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { Agent as AgentService } from "../net/gen/spur/v1/agent_pb.ts";
+import { peerUid } from "../net/rpc-server.ts";
+import type { Agent } from "./agent.ts";
+import { runTasks } from "./tasks.ts";
+
+function requireUid(ctx: HandlerContext, allowed: number[]): void {
+  const uid = peerUid(ctx);
+  if (uid !== 0 && !allowed.includes(uid)) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
+}
+
+export function agentRoutes(agent: Agent, nodeName: string) {
+  const self = process.getuid?.() ?? 0;
+  return (router: ConnectRouter) =>
+    router.service(AgentService, {
+      launchBatch(req, ctx) {
+        requireUid(ctx, [self]);
+        try {
+          agent.launchBatch(req);
+        } catch (error) {
+          throw new ConnectError(String((error as Error).message ?? error), Code.FailedPrecondition);
+        }
+        return {};
+      },
+      signalJob(req, ctx) {
+        requireUid(ctx, [self]);
+        return { found: agent.signalJob(req) };
+      },
+      async *runTasks(req, ctx) {
+        requireUid(ctx, [req.uid]);
+        if (self !== 0 && req.uid !== self) throw new ConnectError(`spurd runs as uid ${self} and cannot run tasks for uid ${req.uid}`, Code.PermissionDenied);
+        yield* runTasks(req, ctx.signal);
+      },
+      ping(_req, ctx) {
+        requireUid(ctx, [self]);
+        return { node: nodeName, runningJobIds: agent.runningJobIds() };
+      },
+    });
+}

@@ -1,0 +1,89 @@
+/**
+ * @module agent/spool
+ * The node agent's durable per-job directory, the contract between spurd and the
+ * stepd process that supervises each batch script: spurd writes launch.json and
+ * the script; stepd writes stepd.pid, child.pid and, when the script has ended,
+ * status.json (atomically, by rename). spurd may die and restart at any time:
+ * it recovers every job from these files, like slurmd with slurmstepd.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface LaunchFile {
+  jobId: number;
+  uid: number;
+  gid: number;
+  user: string;
+  workDir: string;
+  stdOut: string;
+  stdErr: string;
+  stdIn: string;
+  openMode: string;
+  env: Record<string, string>;
+  argv: string[];
+  killWaitSec: number;
+}
+
+export interface StatusFile {
+  exitCode: number;
+  exitSignal: number;
+  /** "" (the exit code decides), or why spurd ended it: CANCELLED TIMEOUT NODE_FAIL REQUEUE LAUNCH_FAILED */
+  outcome: string;
+  endTime: number;
+  message: string;
+}
+
+export const jobDir = (spool: string, jobId: number): string => join(spool, "jobs", String(jobId));
+
+export function writeJson(path: string, value: unknown): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value));
+  renameSync(tmp, path);
+}
+
+export function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createJobDir(spool: string, jobId: number): string {
+  const dir = jobDir(spool, jobId);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+export function listJobIds(spool: string): number[] {
+  const root = join(spool, "jobs");
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+export function readPid(dir: string, name: "stepd.pid" | "child.pid"): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dir, name), "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function removeJobDir(spool: string, jobId: number): void {
+  rmSync(jobDir(spool, jobId), { recursive: true, force: true });
+}

@@ -1,0 +1,67 @@
+/**
+ * @module cli/sacct
+ * `sacct`: accounting records of jobs and steps from the controller, printed
+ * byte-for-byte like Slurm's sacct (default/-b/-l/--format columns, -p/-P,
+ * -n, --helpformat, --json). Pure over the CliPort: argv in, text out.
+ * The controller returns finished jobs too (includeFinished) with their steps;
+ * selection and the time window are applied here (format/sacct-select).
+ */
+import type { CliPort, CliResult } from "./io.ts";
+import { RpcError } from "./io.ts";
+import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
+import { SACCT_FIELDS } from "../compat/format/sacct-fields.ts";
+import { parseSacctArgs, sacctHelp, SACCT_USAGE, type SacctQuery } from "../compat/format/sacct-options.ts";
+import { selectJobs, selectRows, type SelectContext } from "../compat/format/sacct-select.ts";
+import { helpFormat, parseFieldList, renderTable } from "../compat/format/sacct-table.ts";
+import { localMidnight } from "../compat/format/sacct-time.ts";
+import { sacctJson } from "../compat/format/json-sacct.ts";
+
+const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
+
+/** Numeric job ids to ask the controller for ("17_2.batch" → 17). */
+const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.]/)[0])))];
+
+/** The window sent to the controller: a superset of what selectRows keeps. */
+function windowOf(q: SacctQuery, now: number): { windowStart: number; windowEnd: number } {
+  let start = q.start ?? 0;
+  if (q.start === undefined && q.jobIds.length === 0) start = q.states.length > 0 ? now : localMidnight(now);
+  return { windowStart: start, windowEnd: q.end ?? 0 };
+}
+
+function staticOutput(q: SacctQuery): CliResult | undefined {
+  if (q.mode === "version") return done(`${SLURM_VERSION_LINE}\n`);
+  if (q.mode === "help") return done(sacctHelp());
+  if (q.mode === "usage") return done(SACCT_USAGE);
+  if (q.mode === "helpformat") return done(helpFormat(SACCT_FIELDS.map((f) => f.name)));
+  return undefined;
+}
+
+/** Run sacct with `argv` (without the program name). */
+export async function sacctMain(argv: string[], port: CliPort): Promise<CliResult> {
+  const now = Math.floor(port.now());
+  const parsed = parseSacctArgs(argv, port.env, now);
+  if (!parsed.ok) return done("", `${parsed.error.message}\n`, parsed.error.exitCode ?? 1);
+  const q = parsed.value;
+  const fixed = staticOutput(q);
+  if (fixed) return fixed;
+  const columns = parseFieldList(q.fieldList);
+  if (!columns.ok) return done("", `sacct: error: ${columns.error.message}\n`, 1);
+  const ids = requestedIds(q);
+  let resp;
+  try {
+    resp = await port.ctl.listJobs({
+      includeFinished: true,
+      includeSteps: true,
+      ...(ids.length > 0 ? { jobIds: ids } : {}),
+      ...windowOf(q, now),
+    });
+  } catch (e) {
+    const message = e instanceof RpcError || e instanceof Error ? e.message : String(e);
+    return done("", `sacct: error: Problem talking to the database: ${message}\n`, 1);
+  }
+  const ctx: SelectContext = { query: q, invokerUid: port.invoker.uid, now, cluster: resp.clusterName };
+  if (q.mode === "json") return done(sacctJson(selectJobs(resp.jobs, ctx), resp.clusterName, now));
+  const rows = selectRows(resp.jobs, ctx);
+  const style = { parsable: q.parsable, delimiter: q.delimiter, header: q.header };
+  return done(renderTable(columns.value, rows, style));
+}

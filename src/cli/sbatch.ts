@@ -1,0 +1,128 @@
+/**
+ * @module cli/sbatch
+ * sbatch: parse the command line, read the script (file, stdin or --wrap), fold #SBATCH
+ * lines + SBATCH_* variables + options into a JobSpec, submit it, print Slurm's lines, and
+ * with --wait poll until the job ends and exit with its status. All I/O goes through the
+ * CliPort; the rules live in src/compat/options.
+ */
+import { RpcError, type CliPort, type CliResult } from "./io.ts";
+import { ok, err, type Result, type SpurError } from "../lib/result.ts";
+import type { Plain } from "../lib/plain.ts";
+import type { SubmitResponse } from "../net/gen/spur/v1/controller_pb.ts";
+import type { BatchScript, Built } from "../compat/options/build-spec.ts";
+import { errorText, rejectionText, warningText } from "../compat/options/messages.ts";
+import { parseArgs, type ParsedArgs } from "../compat/options/parse-args.ts";
+import { wrapScript } from "../compat/options/script-directives.ts";
+import * as flow from "../compat/options/sbatch-flow.ts";
+
+/** --wait: first pause between polls, growth factor and cap (Slurm: 2 s, x4, capped). */
+const WAIT_DELAY_MS_MIN = 2000;
+const WAIT_DELAY_MS_MAX = 10000;
+/** How long one WaitJob call may block in the controller. */
+const WAIT_RPC_TIMEOUT_MS = 60000;
+/** Bounds: polls before giving up (about 30 days at the cap), controller outages tolerated in a row. */
+const WAIT_POLLS_MAX = 260000;
+const WAIT_UNAVAILABLE_MAX = 30;
+
+interface Out {
+  stdout: string;
+  stderr: string;
+  exitError: number;
+}
+
+/** SLURM_EXIT_ERROR changes the exit code of ordinary errors (not getopt's 255). */
+function exitErrorOf(env: CliPort["env"]): number {
+  const v = env.SLURM_EXIT_ERROR;
+  return v !== undefined && /^[0-9]+$/.test(v) && Number(v) > 0 ? Number(v) : 1;
+}
+
+function fail(out: Out, e: SpurError): CliResult {
+  const exitCode = e.exitCode === undefined || e.exitCode === 1 ? out.exitError : e.exitCode;
+  return { stdout: out.stdout, stderr: out.stderr + errorText("sbatch", e), exitCode };
+}
+
+async function loadScript(args: ParsedArgs, port: CliPort): Promise<Result<BatchScript>> {
+  const wrap = flow.lastValue(args.options, "wrap");
+  const [path, ...rest] = args.operands;
+  if (wrap !== undefined) {
+    if (path !== undefined) return err("WrapWithScript", "Script arguments not permitted with --wrap option");
+    return ok({ text: wrapScript(wrap), from: "wrap", args: [] });
+  }
+  if (path === undefined) return ok({ text: await port.readStdin(), from: "stdin", args: [] });
+  const text = await port.readFile(path);
+  if (text === undefined) return err("NoScript", `Unable to open file ${path}`);
+  return ok({ text, from: "file", path, args: rest });
+}
+
+export async function sbatchMain(argv: string[], port: CliPort): Promise<CliResult> {
+  const out: Out = { stdout: "", stderr: "", exitError: exitErrorOf(port.env) };
+  const parsed = parseArgs("sbatch", argv);
+  if (!parsed.ok) return fail(out, parsed.error);
+  const early = flow.earlyAction("sbatch", parsed.value.options);
+  if (early !== undefined) return { stdout: early, stderr: "", exitCode: 0 };
+  const script = await loadScript(parsed.value, port);
+  if (!script.ok) return fail(out, script.error);
+  const ctx = { cmd: "sbatch" as const, argv, env: port.env, invoker: port.invoker, now: port.now() };
+  const built = flow.sbatchRequest(ctx, parsed.value.options, script.value);
+  if (!built.ok) return fail(out, built.error);
+  const { settings } = built.value;
+  if (!settings.quiet) out.stderr += warningText("sbatch", built.value.warnings);
+  const resp = await submit(port, built.value, out);
+  if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
+  if (!settings.quiet) out.stderr += resp.warnings.map((w) => `sbatch: ${w}\n`).join("");
+  if (settings.testOnly) {
+    out.stderr += flow.testOnlyText("sbatch", resp);
+    return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
+  }
+  out.stdout += flow.submittedText(resp.jobId, settings);
+  if (!settings.wait) return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
+  port.write("stdout", out.stdout);
+  port.write("stderr", out.stderr);
+  return waitForJob(port, resp.jobId, built.value.spec.array !== "");
+}
+
+async function submit(port: CliPort, built: Built, out: Out): Promise<Plain<SubmitResponse> | undefined> {
+  try {
+    return await port.ctl.submit({ spec: built.spec, testOnly: built.settings.testOnly });
+  } catch (e) {
+    if (!(e instanceof RpcError)) throw e;
+    out.stderr += rejectionText("sbatch", e.message, built.spec.partition);
+    return undefined;
+  }
+}
+
+type Poll = { kind: "done"; exitCode: number } | { kind: "pending" } | { kind: "gone" } | { kind: "down"; message: string };
+
+async function pollOnce(port: CliPort, jobId: number, array: boolean): Promise<Poll> {
+  try {
+    const w = await port.ctl.waitJob({ jobId, untilStates: [], timeoutMs: WAIT_RPC_TIMEOUT_MS });
+    if (w.job === undefined) return { kind: "gone" };
+    if (!array) return flow.isFinished(w.job) ? { kind: "done", exitCode: flow.waitExitCode([w.job]) } : { kind: "pending" };
+    const list = await port.ctl.listJobs({ jobIds: [jobId], includeFinished: true });
+    const records = list.jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId);
+    if (records.length === 0) return { kind: "gone" };
+    return records.every(flow.isFinished) ? { kind: "done", exitCode: flow.waitExitCode(records) } : { kind: "pending" };
+  } catch (e) {
+    if (!(e instanceof RpcError)) throw e;
+    if (/invalid job id/i.test(e.message)) return { kind: "gone" };
+    return { kind: "down", message: e.message };
+  }
+}
+
+/** sbatch --wait: poll until every record of the job has ended; exit with its status. */
+async function waitForJob(port: CliPort, jobId: number, array: boolean): Promise<CliResult> {
+  let delayMs = WAIT_DELAY_MS_MIN;
+  let downInRow = 0;
+  for (let poll = 0; poll < WAIT_POLLS_MAX; poll++) {
+    const r = await pollOnce(port, jobId, array);
+    if (r.kind === "done") return { stdout: "", stderr: "", exitCode: r.exitCode };
+    if (r.kind === "gone") return { stdout: "", stderr: `sbatch: Job ${jobId} no longer found and exit code not found\n`, exitCode: 0 };
+    downInRow = r.kind === "down" ? downInRow + 1 : 0;
+    if (r.kind === "down" && downInRow >= WAIT_UNAVAILABLE_MAX) {
+      return { stdout: "", stderr: `sbatch: error: ${r.message}\n`, exitCode: exitErrorOf(port.env) };
+    }
+    await port.sleep(delayMs);
+    delayMs = Math.min(delayMs * 4, WAIT_DELAY_MS_MAX);
+  }
+  return { stdout: "", stderr: `sbatch: error: gave up waiting for job ${jobId}\n`, exitCode: exitErrorOf(port.env) };
+}

@@ -1,0 +1,178 @@
+/**
+ * @module cli/squeue
+ * `squeue`: argv + env + the controller's job list in, Slurm 22.05's exact
+ * text out. Options and formats are tables (compat/format/squeue-*); this
+ * file only sequences them: parse, load, select, sort, print. Controller
+ * failures print Slurm's `slurm_load_jobs error: ...` and exit 1.
+ */
+import { formatCtime } from "../compat/format-time.ts";
+import { type FormatItem, parseLetterFormat, parseNameFormat, type ParsedFormat, renderLine } from "../compat/format/format-spec.ts";
+import type { Job, JobRow } from "../compat/format/job-values.ts";
+import { squeueJson } from "../compat/format/json-jobs.ts";
+import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
+import { ALL_LETTERS } from "../compat/format/squeue-fields.ts";
+import { jobColumn, jobLetter, jobName } from "../compat/format/squeue-fields-long.ts";
+import { parseSqueueArgs, type SqueueParams } from "../compat/format/squeue-options.ts";
+import { combinePendingArrayTasks, expandArrayRecord, type JobSelection, selectJob, singleJobLoadOrder } from "../compat/format/squeue-select.ts";
+import { parseJobSort, type SortItem, sortJobs } from "../compat/format/squeue-sort.ts";
+import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
+import type { ListJobsResponse } from "../net/gen/spur/v1/controller_pb.ts";
+import type { Plain } from "../lib/plain.ts";
+import { type CliPort, type CliResult, RpcError } from "./io.ts";
+
+const DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
+const LONG_FORMAT = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
+const STEPS_FORMAT = "%.15i %.8j %.9P %.8u %.9M %N";
+
+interface Output {
+  stdout: string;
+  stderr: string;
+}
+
+/** Parse the -o/-O/default format; unknown fields are reported on stderr. */
+function buildFormat(p: SqueueParams, out: Output): ParsedFormat {
+  const steps = p.steps;
+  let parsed: ParsedFormat;
+  if (p.format === undefined && p.formatLong !== undefined) {
+    parsed = parseNameFormat(p.formatLong, steps ? stepName : jobName);
+  } else {
+    const text = p.format ?? (steps ? STEPS_FORMAT : p.long ? LONG_FORMAT : DEFAULT_FORMAT);
+    parsed = parseLetterFormat(text, steps ? stepLetter : jobLetter, { allLetters: ALL_LETTERS });
+  }
+  const what = steps ? "job step format" : "job format";
+  for (const bad of parsed.invalid) out.stderr += `squeue: error: Invalid ${what} specification: ${bad}\n`;
+  return parsed;
+}
+
+function loadErrorText(e: unknown): string {
+  if (e instanceof RpcError && e.code === "unavailable") return "Unable to contact slurm controller (connect failure)";
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** -v: the parameter dump Slurm prints before running. */
+function optionsDump(p: SqueueParams, format: string | undefined): string {
+  const s = (x: string | undefined): string => x ?? "(null)";
+  const b = (x: boolean): string => (x ? "true" : "false");
+  const lines = [
+    "-----------------------------",
+    `all         = ${b(p.all)}`,
+    `array       = ${b(p.array)}`,
+    "federation  = false",
+    `format      = ${s(format)}`,
+    "iterate     = 0",
+    `job_flag    = ${p.jobsFlag ? 1 : 0}`,
+    `jobs        = ${s(p.jobs?.map((j) => (j.taskId === undefined ? `${j.jobId}` : `${j.jobId}_${j.taskId}`)).join(","))}`,
+    `licenses    = ${s(p.licenses?.join(","))}`,
+    "local       = false",
+    `names       = ${s(p.names?.join(","))}`,
+    `nodes       = ${p.nodes?.join(",") ?? ""}`,
+    `partitions  = ${s(p.partitions?.join(","))}`,
+    `priority    = ${b(p.priority)}`,
+    `reservation = ${s(p.reservation)}`,
+    "sibling      = false",
+    `sort        = ${s(p.sort)}`,
+    `start_flag  = ${p.start ? 1 : 0}`,
+    `states      = ${s(p.statesText)}`,
+    `step_flag   = ${p.steps ? 1 : 0}`,
+    `steps       = ${s(p.stepList?.join(","))}`,
+    `users       = ${s(p.users?.join(","))}`,
+    `verbose     = ${p.verbose}`,
+    "-----------------------------",
+    "",
+    "",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function selection(p: SqueueParams): JobSelection {
+  return {
+    ...(p.jobs === undefined ? {} : { jobs: p.jobs }),
+    ...(p.accounts === undefined ? {} : { accounts: p.accounts }),
+    ...(p.qos === undefined ? {} : { qos: p.qos }),
+    ...(p.states === undefined ? {} : { states: p.states }),
+    ...(p.nodes === undefined ? {} : { nodes: p.nodes }),
+    ...(p.users === undefined ? {} : { users: p.users }),
+    ...(p.reservation === undefined ? {} : { reservation: p.reservation }),
+    ...(p.names === undefined ? {} : { names: p.names }),
+    ...(p.partitions === undefined ? {} : { partitions: p.partitions }),
+    ...(p.licenses === undefined ? {} : { licenses: p.licenses }),
+  };
+}
+
+/** -P: one record per partition of a multi-partition job (all tiers equal here). */
+function sortItems(jobs: readonly Job[], p: SqueueParams): SortItem[] {
+  if (!p.priority) return jobs.map((job) => ({ job, partPrio: 0 }));
+  return jobs.flatMap((job) =>
+    job.partition
+      .split(",")
+      .filter((part) => p.partitions === undefined || p.partitions.includes(part))
+      .map((partition) => ({ job: { ...job, partition }, partPrio: 1 })),
+  );
+}
+
+function printJobs(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
+  const one = p.jobs?.length === 1 ? p.jobs[0] : undefined;
+  const base = one === undefined ? resp.jobs : singleJobLoadOrder(resp.jobs, one.jobId);
+  const sel = selection(p);
+  const picked = base.map((j) => selectJob(j, sel)).filter((j): j is Job => j !== undefined);
+  const combined = p.array ? picked : combinePendingArrayTasks(picked);
+  if (!p.noHeader) out.stdout += renderLine(items, jobColumn, undefined);
+  const sortKeys = parseJobSort(p.sort ?? "P,t,-p");
+  if (!sortKeys.ok) {
+    out.stderr += `squeue: error: ${sortKeys.error.message}\n`;
+    return 1;
+  }
+  for (const item of sortJobs(sortItems(combined, p), sortKeys.value, now)) {
+    const records = p.array ? expandArrayRecord(item.job) : [item.job];
+    for (const job of records) {
+      const row: JobRow = { job, now, cluster: resp.clusterName };
+      out.stdout += renderLine(items, jobColumn, row);
+    }
+  }
+  return 0;
+}
+
+function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
+  const rows: StepRow[] = resp.jobs.flatMap((job) => job.steps.map((step) => ({ step, job, now })));
+  const sel = {
+    ...(p.jobs === undefined ? {} : { jobs: p.jobs }),
+    ...(p.stepList === undefined ? {} : { steps: p.stepList }),
+    ...(p.partitions === undefined ? {} : { partitions: p.partitions }),
+    ...(p.nodes === undefined ? {} : { nodes: p.nodes }),
+    ...(p.users === undefined ? {} : { users: p.users }),
+  };
+  if (!p.noHeader) out.stdout += renderLine(items, stepColumn, undefined);
+  for (const row of sortSteps(rows.filter((r) => selectStep(r, sel)))) out.stdout += renderLine(items, stepColumn, row);
+  return 0;
+}
+
+/** A single `-j N` asks the controller for job N, which fails when it does not exist. */
+function missingSingleJob(resp: Plain<ListJobsResponse>, p: SqueueParams): boolean {
+  const one = p.jobs?.length === 1 ? p.jobs[0] : undefined;
+  if (one === undefined || p.steps) return false;
+  return !resp.jobs.some((j) => j.jobId === one.jobId || (j.arrayJobId !== 0 && j.arrayJobId === one.jobId));
+}
+
+/** `squeue [options]`. */
+export async function squeueMain(argv: string[], port: CliPort): Promise<CliResult> {
+  const parsed = parseSqueueArgs(argv, port.env, port.invoker, SLURM_VERSION_LINE);
+  if (!parsed.ok) return parsed.exit;
+  const p = parsed.params;
+  const out: Output = { stdout: "", stderr: parsed.stderr };
+  if (p.verbose > 0) out.stdout += optionsDump(p, p.format);
+  const format = p.json ? undefined : buildFormat(p, out);
+  if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;
+  let resp: Plain<ListJobsResponse>;
+  try {
+    resp = await port.ctl.listJobs(p.steps ? { includeSteps: true } : {});
+  } catch (e) {
+    return { ...out, stderr: `${out.stderr}slurm_load_jobs error: ${loadErrorText(e)}\n`, exitCode: 1 };
+  }
+  if (format === undefined) return { ...out, stdout: out.stdout + squeueJson(resp.jobs, resp.clusterName), exitCode: 0 };
+  if (missingSingleJob(resp, p)) {
+    return { ...out, stderr: `${out.stderr}slurm_load_jobs error: Invalid job id specified\n`, exitCode: 1 };
+  }
+  const now = Math.floor(resp.now || port.now());
+  const exitCode = p.steps ? printSteps(resp, p, format.items, now, out) : printJobs(resp, p, format.items, now, out);
+  return { ...out, exitCode };
+}

@@ -1,0 +1,207 @@
+/**
+ * @module format/format-spec
+ * The `-o "%[.][width]letter[suffix]"` and `-O "name[:[.]width[suffix]],..."`
+ * syntax shared by squeue and sinfo, plus the one cell printer both commands
+ * use (Slurm's _print_str rules for padding and truncation). Pure and
+ * table-agnostic: callers pass a resolver from letter/name to a field key.
+ */
+
+/** One parsed field of a format: which column, how wide, which way, what follows. */
+export interface FieldItem {
+  kind: "field";
+  key: string;
+  /** 0 = natural width. */
+  width: number;
+  right: boolean;
+  /** Literal text printed after the cell (the default formats use " "). */
+  suffix: string;
+  /** Width taken from the data (sinfo's partition/node columns), not the spec. */
+  computed: boolean;
+}
+
+/** Literal text: the prefix before the first `%`, or an unknown `%x` kept as text. */
+export interface LiteralItem {
+  kind: "literal";
+  text: string;
+}
+
+export type FormatItem = FieldItem | LiteralItem;
+
+export interface ParsedFormat {
+  items: FormatItem[];
+  /** Letters or names that were not recognised (the caller prints the error). */
+  invalid: string[];
+}
+
+/** Maps a letter ("i") or a name ("JobID") to a field key, undefined when unknown. */
+export type FieldResolver = (token: string) => string | undefined;
+
+/** Options of the `-o` parser. */
+export interface LetterFormatOptions {
+  /** Accept `%#X` (and `%.#X`) = width computed from the data; built-in formats only. */
+  allowComputed?: boolean;
+  /** Letters expanded by `%all` (every letter, in this order), joined with "|". */
+  allLetters?: readonly string[];
+}
+
+interface LetterToken {
+  right: boolean;
+  width: number;
+  computed: boolean;
+  letter: string;
+  suffix: string;
+}
+
+/** `[.][digits|#]letter[suffix]` (the text after one `%`). */
+function parseLetterToken(token: string, allowComputed: boolean): LetterToken {
+  let i = 0;
+  const right = token[i] === ".";
+  if (right) i++;
+  let computed = false;
+  if (allowComputed && token[i] === "#") {
+    computed = true;
+    i++;
+  }
+  let width = 0;
+  while (i < token.length && token.charCodeAt(i) >= 48 && token.charCodeAt(i) <= 57) {
+    width = width * 10 + (token.charCodeAt(i) - 48);
+    i++;
+  }
+  const letter = token[i] ?? "";
+  return { right, width, computed, letter, suffix: token.slice(i + 1) };
+}
+
+/**
+ * Parse an `-o` format. Text before the first `%` is a prefix printed on every
+ * line; the rest is split at `%` (runs of `%` count as one separator, as
+ * strtok does). An unknown letter is kept as literal `%<token>` text.
+ */
+export function parseLetterFormat(
+  format: string,
+  resolve: FieldResolver,
+  options: LetterFormatOptions = {},
+): ParsedFormat {
+  const items: FormatItem[] = [];
+  const invalid: string[] = [];
+  const allFormat = options.allLetters !== undefined && format.toLowerCase() === "%all";
+  const text = allFormat ? (options.allLetters ?? []).map((l) => `%${l}`).join("|") : format;
+  const firstPercent = text.indexOf("%");
+  if (firstPercent !== 0) {
+    items.push({ kind: "literal", text: firstPercent < 0 ? text : text.slice(0, firstPercent) });
+  }
+  if (firstPercent < 0) return { items, invalid };
+  const tokens = text.slice(firstPercent).split("%").filter((t) => t !== "");
+  for (const token of tokens) {
+    const parsed = parseLetterToken(token, options.allowComputed === true);
+    const key = parsed.letter === "" ? undefined : resolve(parsed.letter);
+    if (key === undefined) {
+      if (!allFormat) {
+        items.push({ kind: "literal", text: `%${token}` });
+        invalid.push(parsed.letter);
+      }
+      continue;
+    }
+    items.push({ kind: "field", key, ...widthOf(parsed), suffix: parsed.suffix });
+  }
+  return { items, invalid };
+}
+
+const widthOf = (t: LetterToken): { width: number; right: boolean; computed: boolean } => ({
+  width: t.width,
+  right: t.right,
+  computed: t.computed,
+});
+
+/** C strtol on the digits at the start of `text`: value and the rest. */
+function leadingInt(text: string): [number, string] {
+  const m = /^\s*([+-]?\d+)/.exec(text);
+  if (m === null || m[1] === undefined) return [0, text];
+  return [Number.parseInt(m[1], 10), text.slice(m[0].length)];
+}
+
+/**
+ * Parse an `-O` format: comma-separated `name[:[.]width[suffix]]`. Without
+ * `:` a field is 20 wide and left-justified with no suffix. Unknown names are
+ * reported and print nothing (Slurm adds an "invalid" field with no suffix).
+ */
+export function parseNameFormat(format: string, resolve: FieldResolver): ParsedFormat {
+  const items: FormatItem[] = [];
+  const invalid: string[] = [];
+  for (const token of format.split(",").filter((t) => t !== "")) {
+    const colon = token.indexOf(":");
+    const name = colon < 0 ? token : token.slice(0, colon);
+    let width = 20;
+    let right = false;
+    let suffix = "";
+    if (colon >= 0) {
+      let rest = token.slice(colon + 1);
+      right = rest.startsWith(".");
+      if (right) rest = rest.slice(1);
+      [width, suffix] = leadingInt(rest);
+    }
+    const key = resolve(name);
+    if (key === undefined) {
+      invalid.push(name);
+      continue;
+    }
+    items.push({ kind: "field", key, width, right, suffix, computed: false });
+  }
+  return { items, invalid };
+}
+
+/**
+ * One cell, as Slurm's _print_str: width 0 prints the text as is; a
+ * left-justified cell is always cut to the width (printf precision) and
+ * padded; a right-justified cell is padded on the left and cut to the width
+ * only when `cut` (node lists and durations pass false).
+ */
+export function padCell(text: string, width: number, right: boolean, cut = true): string {
+  if (width <= 0) return text;
+  if (!right) return text.slice(0, width).padEnd(width);
+  if (text.length > width) return cut ? text.slice(0, width) : text;
+  return text.padStart(width);
+}
+
+/** How one table column prints: its header and its value for a row. */
+export interface ColumnDef<Row> {
+  header: string;
+  /** The cell text; `width` is the printed width (sinfo marks cut names with it). */
+  value: (row: Row, width: number) => string | undefined;
+  /** False for node lists and durations (not cut when right-justified). */
+  cut?: boolean | ((row: Row) => boolean);
+  /** False when the header itself is printed without cutting. */
+  cutHeader?: boolean;
+}
+
+/** Printed form of a value: unset strings print "(null)" as glibc printf does. */
+export const cellText = (value: string | undefined): string => value ?? "(null)";
+
+function cutOf<Row>(column: ColumnDef<Row>, row: Row): boolean {
+  if (typeof column.cut === "function") return column.cut(row);
+  return column.cut !== false;
+}
+
+/**
+ * Render one line (header when `row` is undefined) through the parsed items.
+ * `widthOverride` supplies the data-driven widths of `computed` fields.
+ */
+export function renderLine<Row>(
+  items: readonly FormatItem[],
+  columns: (key: string) => ColumnDef<Row>,
+  row: Row | undefined,
+  widthOverride: (key: string, width: number) => number = (_k, w) => w,
+): string {
+  let line = "";
+  for (const item of items) {
+    if (item.kind === "literal") {
+      line += item.text;
+      continue;
+    }
+    const column = columns(item.key);
+    const width = item.computed ? widthOverride(item.key, item.width) : item.width;
+    const text = row === undefined ? column.header : cellText(column.value(row, width));
+    const cut = row === undefined ? column.cutHeader !== false : cutOf(column, row);
+    line += padCell(text, width, item.right, cut) + item.suffix;
+  }
+  return `${line}\n`;
+}

@@ -1,0 +1,111 @@
+/**
+ * @module format/job-values
+ * The derived values squeue prints for a job record: display id (`17_[4-10%2]`,
+ * `17_2`), run time excluding suspension, NODELIST(REASON), Slurm's exact
+ * K/M/G unit conversion. Shared by the -o/-O field tables and the sort keys.
+ */
+import type { Plain } from "../../lib/plain.ts";
+import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import { formatDuration, formatIsoTime } from "../format-time.ts";
+
+export type Job = Plain<JobInfo>;
+
+/** One printed line of squeue: the (possibly adjusted) job and the clock. */
+export interface JobRow {
+  job: Job;
+  /** Whole seconds, as Slurm's time(NULL). */
+  now: number;
+  cluster: string;
+}
+
+const base = (job: Job): string => job.state.toUpperCase();
+const hasFlag = (job: Job, flag: string): boolean =>
+  job.stateFlags.some((f) => f.toUpperCase() === flag);
+
+export const isPending = (job: Job): boolean => base(job) === "PENDING";
+export const isRunning = (job: Job): boolean => base(job) === "RUNNING";
+export const isSuspended = (job: Job): boolean => base(job) === "SUSPENDED";
+export const isCompleting = (job: Job): boolean => hasFlag(job, "COMPLETING");
+
+/** True for an array element or the pending remainder of an array. */
+export const isArrayRecord = (job: Job): boolean =>
+  job.arrayTaskStr !== "" || (job.arrayJobId !== 0 && job.arrayTaskId >= 0);
+
+/** squeue %i: `17_[4-10%2]`, `17_2` or `20`. */
+export function displayJobId(job: Job): string {
+  if (job.arrayTaskStr !== "") return `${job.arrayJobId}_[${job.arrayTaskStr}]`;
+  if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return `${job.arrayJobId}_${job.arrayTaskId}`;
+  return String(job.jobId);
+}
+
+/** squeue %F: the array's id for array records, else the job id. */
+export const arrayJobIdOf = (job: Job): number => (isArrayRecord(job) ? job.arrayJobId : job.jobId);
+
+/** squeue %K: pending index set, task index, or N/A. */
+export function arrayTaskIdText(job: Job): string {
+  if (job.arrayTaskStr !== "") return job.arrayTaskStr;
+  if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return String(job.arrayTaskId);
+  return "N/A";
+}
+
+/** Seconds of run time, suspended time excluded (Slurm's job_time_used). */
+export function jobTimeUsed(job: Job, now: number): number {
+  const start = Math.floor(job.startTime);
+  if (start === 0 || isPending(job)) return 0;
+  if (isSuspended(job)) return Math.floor(job.preSusTime);
+  const end = isRunning(job) || job.endTime === 0 ? now : Math.floor(job.endTime);
+  if (job.suspendTime !== 0) return end - Math.floor(job.suspendTime) + Math.floor(job.preSusTime);
+  return end - start;
+}
+
+/** True when NODELIST(REASON) shows the reason rather than the nodes. */
+export function showsReason(job: Job): boolean {
+  if (isCompleting(job)) return false;
+  const state = base(job);
+  if (state === "PENDING" || hasFlag(job, "STAGE_OUT")) return true;
+  return ["TIMEOUT", "OUT_OF_MEMORY", "DEADLINE", "FAILED"].includes(state);
+}
+
+/** squeue %R: "(Resources)" for waiting/failed jobs, else the node list. */
+export const reasonList = (job: Job): string =>
+  showsReason(job) ? `(${job.reason || "None"})` : job.nodelist;
+
+/** Seconds to the limit; undefined when the job has no limit. */
+export function timeLeft(job: Job, now: number): number | undefined {
+  if (job.timeLimitMin === undefined) return undefined;
+  return job.timeLimitMin * 60 - jobTimeUsed(job, now);
+}
+
+/** squeue %M. */
+export const timeUsedText = (row: JobRow): string => formatDuration(jobTimeUsed(row.job, row.now));
+
+/** squeue timestamps: ISO local time, "N/A" when unset. */
+export const timeText = (epochSec: number): string => formatIsoTime(epochSec, "N/A");
+
+const UNIT_SUFFIXES = ["", "K", "M", "G", "T", "P", "E"] as const;
+
+/**
+ * Slurm's convert_num_unit with exact conversion: divide by 1024 only while
+ * the value stays whole. `unit` is the starting suffix index (2 = "M").
+ * 256 M → "256M", 1024 M → "1G", 1536 M → "1536M", 4 (no unit) → "4".
+ */
+export function convertNumUnit(value: number, unit = 0): string {
+  if (value === 0) return "0";
+  let v = value;
+  let u = unit;
+  while (v >= 1024 && v % 1024 === 0 && u < UNIT_SUFFIXES.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v}${UNIT_SUFFIXES[u] ?? ""}`;
+}
+
+/** String fields Slurm leaves NULL when unset print "(null)". */
+export const orNull = (text: string): string | undefined => (text === "" ? undefined : text);
+
+/** TRES strings print "N/A" when unset. */
+export const orNa = (text: string): string => (text === "" ? "N/A" : text);
+
+/** squeue %p: priority scaled to 0..1 with 14 decimals ("%16.14f"). */
+export const priorityFraction = (priority: number): string =>
+  (priority / 0xffffffff).toFixed(14).padStart(16);

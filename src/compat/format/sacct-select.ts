@@ -1,0 +1,152 @@
+/**
+ * @module format/sacct-select
+ * Which accounting records sacct prints, and in what order: Slurm's user rule
+ * (root and -a/-j/-N see everyone, others their own jobs), -j/--name/-r/-A/-q/
+ * -N filters, and the time window: without -j the window starts at local
+ * midnight (or "now" with -s); jobs count when eligible before its end and not
+ * ended before its start, and -s states are judged by when the job was in
+ * them, as slurmdbd's query does. Rows: each job, then its steps.
+ */
+import { parseArraySpec } from "../array-spec.ts";
+import { expandHostlist } from "../hostlist.ts";
+import type { SacctQuery } from "./sacct-options.ts";
+import { jobStart, stepOrder, stepIdText, type Job, type SacctRow } from "./sacct-row.ts";
+import { localMidnight } from "./sacct-time.ts";
+
+export interface SelectContext {
+  query: SacctQuery;
+  invokerUid: number;
+  now: number;
+  cluster: string;
+}
+
+interface IdSelector {
+  jobId: number;
+  /** undefined: the job or whole array; otherwise these task ids. */
+  tasks: number[] | undefined;
+  /** A step name ("batch", "0"): only that step's line is shown. */
+  step: string | undefined;
+}
+
+function parseSelector(text: string): IdSelector {
+  const [jobPart = "", step] = text.split(".");
+  const [idText = "", taskText] = jobPart.split("_");
+  let tasks: number[] | undefined;
+  if (taskText !== undefined && taskText !== "*") {
+    const spec = parseArraySpec(taskText.replace(/^\[|\]$/g, ""), Number.MAX_SAFE_INTEGER);
+    tasks = spec.ok ? spec.value.taskIds : [];
+  }
+  return { jobId: Number(idText), tasks, step };
+}
+
+/** Task ids a record stands for: its own index, or a pending remainder's set. */
+function recordTasks(job: Job): number[] {
+  if (job.arrayTaskStr !== "") {
+    const spec = parseArraySpec(job.arrayTaskStr, Number.MAX_SAFE_INTEGER);
+    return spec.ok ? spec.value.taskIds : [];
+  }
+  return job.arrayTaskId >= 0 ? [job.arrayTaskId] : [];
+}
+
+function matchesSelector(job: Job, sel: IdSelector): boolean {
+  if (sel.tasks === undefined) return job.jobId === sel.jobId || job.arrayJobId === sel.jobId;
+  if (job.arrayJobId !== sel.jobId) return false;
+  return recordTasks(job).some((t) => (sel.tasks as number[]).includes(t));
+}
+
+function userVisible(job: Job, ctx: SelectContext): boolean {
+  const q = ctx.query;
+  if (q.users.length > 0) return q.users.some((u) => u === job.user || u === String(job.uid));
+  if (q.allUsers || q.jobIds.length > 0 || q.nodelist !== "" || ctx.invokerUid === 0) return true;
+  return job.uid === ctx.invokerUid;
+}
+
+function ranOn(job: Job, nodes: Set<string>): boolean {
+  const names = expandHostlist(job.nodelist);
+  return names.ok && names.value.some((n) => nodes.has(n));
+}
+
+/** Was the job in `state` at some point of [start, end]? (slurmdbd's rule) */
+function inStateDuring(job: Job, state: string, start: number, end: number): boolean {
+  if (job.state.toUpperCase() !== state) return false;
+  const eligible = Math.floor(job.eligibleTime);
+  const began = jobStart(job);
+  const ended = Math.floor(job.endTime);
+  if (state === "PENDING") return eligible !== 0 && eligible <= end && (began === 0 || began >= start);
+  if (state === "RUNNING" || state === "SUSPENDED") return began !== 0 && began <= end && (ended === 0 || ended >= start);
+  return ended !== 0 && ended >= start && ended <= end;
+}
+
+function inWindow(job: Job, ctx: SelectContext): boolean {
+  const q = ctx.query;
+  let start = q.start;
+  if (start === undefined && q.jobIds.length === 0) start = q.states.length > 0 ? ctx.now : localMidnight(ctx.now);
+  if (start === undefined && q.end === undefined) return q.states.length === 0 || q.states.includes(job.state.toUpperCase());
+  const from = start ?? 0;
+  const to = q.end ?? ctx.now;
+  if (q.states.length > 0) return q.states.some((s) => inStateDuring(job, s, from, to));
+  const eligible = Math.floor(job.eligibleTime);
+  const ended = Math.floor(job.endTime);
+  return eligible !== 0 && eligible < to && (ended === 0 || ended >= from);
+}
+
+function jobSelected(job: Job, ctx: SelectContext, selectors: IdSelector[], nodes: Set<string> | undefined): boolean {
+  const q = ctx.query;
+  if (selectors.length > 0 && !selectors.some((s) => matchesSelector(job, s))) return false;
+  if (!userVisible(job, ctx)) return false;
+  if (q.names.length > 0 && !q.names.includes(job.name)) return false;
+  if (q.partitions.length > 0 && !q.partitions.includes(job.partition)) return false;
+  if (q.accounts.length > 0 && !q.accounts.includes(job.account)) return false;
+  if (q.qos.length > 0 && !q.qos.includes(job.qos.toLowerCase())) return false;
+  if (nodes !== undefined && !ranOn(job, nodes)) return false;
+  return inWindow(job, ctx);
+}
+
+/** Array elements sort under their array (17_1, 17_2, 17_3), then by id. */
+function sortKey(job: Job): [number, number, number] {
+  const arrayId = job.arrayJobId !== 0 ? job.arrayJobId : job.jobId;
+  return [arrayId, job.arrayTaskStr !== "" ? -1 : job.arrayTaskId, job.jobId];
+}
+
+function compareJobs(a: Job, b: Job): number {
+  const ka = sortKey(a);
+  const kb = sortKey(b);
+  return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+}
+
+/** --array: one line per task of a pending remainder ("17_[4-6]" → 17_4, 17_5, 17_6). */
+function expandRemainder(job: Job): Job[] {
+  if (job.arrayTaskStr === "") return [job];
+  return recordTasks(job).map((t) => ({ ...job, arrayTaskStr: "", arrayTaskId: t }));
+}
+
+function rowsOf(job: Job, ctx: SelectContext, selectors: IdSelector[]): SacctRow[] {
+  const wanted = selectors.filter((s) => matchesSelector(job, s));
+  const stepNames = wanted.map((s) => s.step);
+  const onlySteps = stepNames.length > 0 && stepNames.every((s) => s !== undefined);
+  const base = { job, now: ctx.now, cluster: ctx.cluster };
+  const rows: SacctRow[] = onlySteps ? [] : [{ ...base, step: undefined }];
+  if (ctx.query.noSteps && !onlySteps) return rows;
+  const steps = [...job.steps].sort((a, b) => stepOrder(a.stepId) - stepOrder(b.stepId));
+  for (const step of steps) {
+    if (onlySteps && !stepNames.includes(stepIdText(step.stepId))) continue;
+    rows.push({ ...base, step });
+  }
+  return rows;
+}
+
+/** The lines sacct prints for these records, in Slurm's order. */
+export function selectRows(jobs: readonly Job[], ctx: SelectContext): SacctRow[] {
+  const selectors = ctx.query.jobIds.map(parseSelector);
+  const nodeNames = ctx.query.nodelist === "" ? undefined : expandHostlist(ctx.query.nodelist);
+  const nodes = nodeNames === undefined ? undefined : new Set(nodeNames.ok ? nodeNames.value : []);
+  const chosen = jobs.filter((j) => jobSelected(j, ctx, selectors, nodes));
+  const expanded = ctx.query.expandArrays ? chosen.flatMap(expandRemainder) : chosen;
+  return [...expanded].sort(compareJobs).flatMap((j) => rowsOf(j, ctx, selectors));
+}
+
+/** The records behind the rows (for --json), in the same order. */
+export function selectJobs(jobs: readonly Job[], ctx: SelectContext): Job[] {
+  const rows = selectRows(jobs, ctx);
+  return [...new Set(rows.map((r) => r.job))];
+}

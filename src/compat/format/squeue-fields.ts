@@ -1,0 +1,139 @@
+/**
+ * @module format/squeue-fields
+ * The squeue job column table: one row per `-o` letter with its `-O` name(s),
+ * header and value (facts: shared/slurm-surface/squeue-format.tsv and
+ * squeue-Format.tsv). The -O-only names live in squeue-fields-long.ts; both
+ * feed one resolver, so default, -l, --start and user formats print alike.
+ */
+import { formatDuration, formatTimeLimit } from "../format-time.ts";
+import { jobStateCompact, jobStateLong } from "../states.ts";
+import {
+  arrayJobIdOf,
+  arrayTaskIdText,
+  convertNumUnit,
+  displayJobId,
+  type JobRow,
+  orNa,
+  orNull,
+  priorityFraction,
+  reasonList,
+  showsReason,
+  timeLeft,
+  timeText,
+  timeUsedText,
+} from "./job-values.ts";
+
+/** One squeue column. `key` is its canonical -O name. */
+export interface JobField {
+  key: string;
+  letter?: string;
+  /** Further -O names that select this column (case-insensitive). */
+  aliases?: readonly string[];
+  header: string;
+  get: (row: JobRow, width: number) => string | undefined;
+  cut?: boolean | ((row: JobRow) => boolean);
+  cutHeader?: boolean;
+}
+
+const field = (
+  key: string,
+  letter: string | undefined,
+  header: string,
+  get: JobField["get"],
+  extra: Partial<JobField> = {},
+): JobField => ({ key, ...(letter === undefined ? {} : { letter }), header, get, ...extra });
+
+/** The job's limit text and whether it may be cut (only the words may). */
+export const timeLimitText = (r: JobRow): string => formatTimeLimit(r.job.timeLimitMin);
+const limitIsWord = (r: JobRow): boolean => r.job.timeLimitMin === undefined;
+
+export function timeLeftText(r: JobRow): string {
+  const left = timeLeft(r.job, r.now);
+  return left === undefined ? "UNLIMITED" : formatDuration(left);
+}
+
+export function endTimeText(r: JobRow): string {
+  if (r.job.timeLimitMin === undefined && r.job.endTime > r.now) return "NONE";
+  return timeText(r.job.endTime);
+}
+
+export const overSubscribeText = (r: JobRow): string => (r.job.exclusive ? "NO" : "OK");
+
+const execHost = (r: JobRow): string => {
+  const host = r.job.batchFlag ? r.job.batchHost : r.job.submitHost;
+  return host === "" ? "n/a" : host;
+};
+
+const minMemory = (r: JobRow): string =>
+  convertNumUnit(r.job.memPerNodeMib || r.job.memPerCpuMib, 2);
+
+const groupName = (r: JobRow): string => r.job.group || String(r.job.gid);
+
+/** Columns reachable through a `-o` letter, in Slurm's table order. */
+export const LETTER_FIELDS: readonly JobField[] = [
+  field("Account", "a", "ACCOUNT", (r) => orNull(r.job.account)),
+  field("JobId", "A", "JOBID", (r) => String(r.job.jobId)),
+  field("tres-per-node", "b", "TRES_PER_NODE", (r) => orNa(r.job.tresPerNode), { aliases: ["Gres"] }),
+  field("BatchHost", "B", "EXEC_HOST", execHost),
+  field("MinCPUs", "c", "MIN_CPUS", (r) => String(Math.max(1, r.job.cpusPerTask))),
+  field("NumCPUs", "C", "CPUS", (r) => String(r.job.numCpus)),
+  field("MinTmpDisk", "d", "MIN_TMP_DISK", () => "0"),
+  field("NumNodes", "D", "NODES", (r) => String(r.job.numNodes)),
+  field("EndTime", "e", "END_TIME", endTimeText),
+  field("Dependency", "E", "DEPENDENCY", (r) => orNull(r.job.dependency)),
+  field("Feature", "f", "FEATURES", (r) => orNull(r.job.features)),
+  field("ArrayJobId", "F", "ARRAY_JOB_ID", (r) => String(arrayJobIdOf(r.job))),
+  field("GroupName", "g", "GROUP", groupName),
+  field("GroupId", "G", "GROUP", (r) => String(r.job.gid)),
+  field("OverSubscribe", "h", "OVER_SUBSCRIBE", overSubscribeText, { aliases: ["Shared"] }),
+  field("Sockets", "H", "SOCKETS_PER_NODE", () => "*"),
+  field("JobArrayId", "i", "JOBID", (r) => displayJobId(r.job)),
+  field("Cores", "I", "CORES_PER_SOCKET", () => "*"),
+  field("Name", "j", "NAME", (r) => r.job.name),
+  field("Threads", "J", "THREADS_PER_CORE", () => "*"),
+  field("Comment", "k", "COMMENT", (r) => orNull(r.job.comment)),
+  field("ArrayTaskId", "K", "ARRAY_TASK_ID", (r) => arrayTaskIdText(r.job)),
+  field("TimeLimit", "l", "TIME_LIMIT", timeLimitText, { cut: limitIsWord }),
+  field("TimeLeft", "L", "TIME_LEFT", timeLeftText, { cut: limitIsWord }),
+  field("MinMemory", "m", "MIN_MEMORY", minMemory),
+  field("TimeUsed", "M", "TIME", timeUsedText, { cut: false }),
+  field("ReqNodes", "n", "REQ_NODES", (r) => r.job.reqNodelist, { cut: false }),
+  field("NodeList", "N", "NODELIST", (r) => r.job.nodelist, { cut: false, cutHeader: false }),
+  field("Command", "o", "COMMAND", (r) => orNull(r.job.command)),
+  field("Contiguous", "O", "CONTIGUOUS", () => "0"),
+  field("Priority", "p", "PRIORITY", (r) => priorityFraction(r.job.priority)),
+  field("Partition", "P", "PARTITION", (r) => r.job.partition),
+  field("QOS", "q", "QOS", (r) => orNull(r.job.qos)),
+  field("PriorityLong", "Q", "PRIORITY", (r) => String(r.job.priority)),
+  field("Reason", "r", "REASON", (r) => r.job.reason || "None"),
+  field("ReasonList", "R", "NODELIST(REASON)", (r) => reasonList(r.job), {
+    cut: (r) => showsReason(r.job),
+    cutHeader: false,
+  }),
+  // 22.05 printed select-plugin info here; Slurm 26.x prints the SLUID (tables win).
+  field("SLUID", "s", "SLUID", () => undefined),
+  field("StartTime", "S", "START_TIME", (r) => timeText(r.job.startTime)),
+  field("StateCompact", "t", "ST", (r) => jobStateCompact(r.job)),
+  field("State", "T", "STATE", (r) => jobStateLong(r.job)),
+  field("UserName", "u", "USER", (r) => r.job.user || String(r.job.uid)),
+  field("UserId", "U", "UID", (r) => String(r.job.uid)),
+  field("Reservation", "v", "RESERVATION", (r) => orNull(r.job.reservation)),
+  field("SubmitTime", "V", "SUBMIT_TIME", (r) => timeText(r.job.submitTime)),
+  field("WCKey", "w", "WCKEY", (r) => orNull(r.job.wckey)),
+  field("Licenses", "W", "LICENSES", () => undefined),
+  field("ExcNodes", "x", "EXC_NODES", (r) => r.job.excNodelist, { cut: false }),
+  field("CoreSpec", "X", "CORE_SPEC", () => "N/A"),
+  field("Nice", "y", "NICE", (r) => String(r.job.nice)),
+  field("SchedNodes", "Y", "SCHEDNODES", (r) => orNull(r.job.schedNodelist), {
+    cut: false,
+    cutHeader: false,
+  }),
+  field("SCT", "z", "S:C:T", () => "*:*:*"),
+  field("WorkDir", "Z", "WORK_DIR", (r) => r.job.workDir),
+];
+
+/** Every letter in `%all` order: a..z then A..Z. */
+export const ALL_LETTERS: readonly string[] = [
+  ..."abcdefghijklmnopqrstuvwxyz",
+  ..."ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+];

@@ -1,0 +1,315 @@
+/**
+ * @module format/squeue-options
+ * squeue's command line as data: one row per option (names, argument mode,
+ * help text) driving getopt, --help and --usage, and the fold of options and
+ * SQUEUE_* variables into SqueueParams. Error wording follows Slurm 22.05.
+ */
+import type { Invoker } from "../../cli/io.ts";
+import { expandHostlist } from "../hostlist.ts";
+import { jobStateFromName } from "../states.ts";
+import { getoptLong, type OptionRow } from "./getopt.ts";
+import type { JobIdSel } from "./squeue-select.ts";
+
+interface SqueueOptionRow extends OptionRow {
+  help: string;
+  /** Shown in --help as "-x, --name=<help arg>". */
+  argName?: string;
+}
+
+const row = (id: string, long: string[], short: string | undefined, arg: OptionRow["arg"], help: string, argName?: string): SqueueOptionRow => ({
+  id, long, ...(short === undefined ? {} : { short }), arg, help, ...(argName === undefined ? {} : { argName }),
+});
+
+/** Every squeue option of Slurm 22.05 (--helpformat did not exist yet: golden 117). */
+export const SQUEUE_OPTIONS: readonly SqueueOptionRow[] = [
+  row("accounts", ["accounts"], "A", "required", "only jobs charged to these accounts", "account(s)"),
+  row("accounts", [], "U", "required", ""),
+  row("all", ["all"], "a", "none", "include jobs in hidden partitions"),
+  row("array", ["array"], "r", "none", "one line per job array index"),
+  row("array-unique", ["array-unique"], undefined, "none", "one line per unique pending array index"),
+  row("Format", ["Format"], "O", "required", "field list (name[:[.]width[suffix]],...)", "fields"),
+  row("format", ["format"], "o", "required", "format string (%[.][size]letter...)", "format"),
+  row("federation", ["federation"], undefined, "none", "show jobs of the whole federation"),
+  row("help", ["help"], undefined, "none", "print this help and exit"),
+  row("hide", ["hide"], undefined, "none", "omit jobs in hidden partitions"),
+  row("iterate", ["iterate"], "i", "required", "repeat every N seconds", "seconds"),
+  row("jobs", ["jobs"], "j", "optional", "only these job ids (17, 17_2, ...)", "job(s)"),
+  row("json", ["json"], undefined, "none", "print all jobs as JSON"),
+  row("local", ["local"], undefined, "none", "only jobs of the local cluster"),
+  row("long", ["long"], "l", "none", "long report, with a date line"),
+  row("licenses", ["licenses"], "L", "required", "only jobs using these licenses", "license(s)"),
+  row("clusters", ["cluster", "clusters"], "M", "required", "cluster(s) to ask", "cluster(s)"),
+  row("me", ["me"], undefined, "none", "only my jobs"),
+  row("name", ["name"], "n", "required", "only jobs with these names", "name(s)"),
+  row("noconvert", ["noconvert"], undefined, "none", "print sizes without unit conversion"),
+  row("nodelist", ["node", "nodes", "nodelist"], "w", "required", "only jobs on these nodes", "hostlist"),
+  row("noheader", ["noheader"], "h", "none", "no header line"),
+  row("partitions", ["partitions"], "p", "required", "only jobs in these partitions", "partition(s)"),
+  row("priority", ["priority"], "P", "none", "one line per partition of multi-partition jobs"),
+  row("qos", ["qos"], "q", "required", "only jobs with these QOS", "qos(s)"),
+  row("reservation", ["reservation"], "R", "required", "only jobs in this reservation", "name"),
+  row("sibling", ["sib", "sibling"], undefined, "none", "show federation sibling jobs"),
+  row("sort", ["sort"], "S", "required", "sort keys, e.g. P,t,-p", "fields"),
+  row("start", ["start"], undefined, "none", "expected start times of pending jobs"),
+  row("steps", ["steps"], "s", "optional", "job steps instead of jobs", "step(s)"),
+  row("states", ["states"], "t", "required", "only jobs in these states ('all' for every state)", "state(s)"),
+  row("usage", ["usage"], undefined, "none", "print a short usage summary and exit"),
+  row("users", ["user", "users"], "u", "required", "only jobs of these users", "user(s)"),
+  row("verbose", ["verbose"], "v", "none", "print the options used"),
+  row("version", ["version"], "V", "none", "print the version and exit"),
+];
+
+/** --help text, generated from the option table. */
+export function squeueHelp(): string {
+  const lines = ["Usage: squeue [OPTIONS]"];
+  for (const r of SQUEUE_OPTIONS) {
+    if (r.help === "") continue;
+    const short = r.short === undefined ? "    " : `-${r.short}, `;
+    const long = r.long[r.long.length - 1] ?? r.id;
+    const arg = r.argName === undefined ? "" : r.arg === "optional" ? `[=${r.argName}]` : `=${r.argName}`;
+    lines.push(`  ${short}--${long}${arg}`.padEnd(34) + r.help);
+  }
+  lines.push("", "Help options:", "  --help                          show this help message");
+  lines.push("  --usage                         display a brief summary of squeue options");
+  return `${lines.join("\n")}\n`;
+}
+
+/** --usage text. */
+export const SQUEUE_USAGE =
+  "Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]\n" +
+  "              [-n name] [-o format] [-O fields] [-p partitions] [--qos qos]\n" +
+  "              [--reservation reservation] [--sort fields] [--start]\n" +
+  "              [--step step_id] [-t states] [-u user_name] [--usage]\n" +
+  "              [-L licenses] [-w nodes] [--federation] [--local] [--sibling]\n" +
+  "              [--json] [--me] [-ahjlrsv]\n";
+
+/** What the command line and environment asked for. */
+export interface SqueueParams {
+  all: boolean;
+  array: boolean;
+  noHeader: boolean;
+  long: boolean;
+  start: boolean;
+  steps: boolean;
+  stepList?: string[];
+  json: boolean;
+  priority: boolean;
+  verbose: number;
+  format?: string;
+  formatLong?: string;
+  sort?: string;
+  jobsFlag: boolean;
+  jobs?: JobIdSel[];
+  accounts?: string[];
+  names?: string[];
+  partitions?: string[];
+  qos?: string[];
+  states?: string[] | "all";
+  statesText?: string;
+  users?: string[];
+  nodes?: string[];
+  reservation?: string;
+  licenses?: string[];
+}
+
+/** How the command ends before talking to the controller. */
+export interface EarlyExit {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export type ParseOutcome = { ok: true; params: SqueueParams; stderr: string } | { ok: false; exit: EarlyExit };
+
+const list = (text: string): string[] => text.split(",").filter((s) => s !== "");
+const fail = (stderr: string, stdout = ""): ParseOutcome => ({ ok: false, exit: { stdout, stderr, exitCode: 1 } });
+const done = (stdout: string): ParseOutcome => ({ ok: false, exit: { stdout, stderr: "", exitCode: 0 } });
+
+/** `-j` list: "17", "17_2"; a non-positive id is an error. */
+function parseJobList(text: string): JobIdSel[] | string {
+  const out: JobIdSel[] = [];
+  for (const item of list(text)) {
+    const m = /^\s*(\d+)(?:_(\d+))?/.exec(item);
+    const jobId = m?.[1] === undefined ? 0 : Number(m[1]);
+    if (jobId <= 0) return `squeue: error: Invalid job id: ${item}\n`;
+    out.push(m?.[2] === undefined ? { jobId } : { jobId, taskId: Number(m[2]) });
+  }
+  return out;
+}
+
+const VALID_STATES =
+  "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED," +
+  "BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,REVOKED,SPECIAL_EXIT";
+
+/** `-t` list → long names, or the two error lines Slurm prints. */
+export function parseStates(text: string): string[] | "all" | string {
+  if (text.toLowerCase() === "all") return "all";
+  const out: string[] = [];
+  for (const item of list(text)) {
+    const name = jobStateFromName(item);
+    if (name === undefined) {
+      return `squeue: error: Invalid job state specified: ${item}\nsqueue: error: Valid job states include: ${VALID_STATES}\n\n`;
+    }
+    out.push(name);
+  }
+  return out;
+}
+
+type Apply = (p: SqueueParams, value: string | undefined, ctx: ApplyCtx) => string | undefined;
+
+interface ApplyCtx {
+  invoker: Invoker;
+  overrideFormatEnv: boolean;
+}
+
+const v = (value: string | undefined): string => value ?? "";
+
+/** What each option does to the params; a returned string is an error to print. */
+const APPLY: Readonly<Record<string, Apply>> = {
+  accounts: (p, x) => void (p.accounts = list(v(x))),
+  all: (p) => void (p.all = true),
+  array: (p) => void (p.array = true),
+  Format: (p, x, c) => {
+    if (p.format !== undefined) return "squeue: error: -O (--Format) is incompatible with -o (--format)\n";
+    p.formatLong = v(x);
+    c.overrideFormatEnv = true;
+    return undefined;
+  },
+  format: (p, x, c) => {
+    if (p.formatLong !== undefined) return "squeue: error: -o (--format) is incompatible with -O (--Format)\n";
+    p.format = v(x);
+    c.overrideFormatEnv = true;
+    return undefined;
+  },
+  hide: (p) => void (p.all = false),
+  iterate: (_p, x) => (Number.parseInt(v(x), 10) > 0 ? undefined : `squeue: error: --iterate=${v(x)}\n\n`),
+  jobs: (p, x) => {
+    p.jobsFlag = true;
+    if (x === undefined) return undefined;
+    const jobs = parseJobList(x);
+    if (typeof jobs === "string") return jobs;
+    p.jobs = jobs;
+    return undefined;
+  },
+  json: (p) => void (p.json = true),
+  long: (p, _x, c) => {
+    p.long = true;
+    c.overrideFormatEnv = true;
+  },
+  licenses: (p, x) => void (p.licenses = list(v(x))),
+  me: (p, _x, c) => void (p.users = [String(c.invoker.uid)]),
+  name: (p, x) => void (p.names = list(v(x))),
+  nodelist: (p, x) => {
+    const names = expandHostlist(v(x));
+    if (!names.ok) return `squeue: error: '${v(x)}' invalid entry for --nodelist\n`;
+    p.nodes = names.value;
+    return undefined;
+  },
+  noheader: (p) => void (p.noHeader = true),
+  partitions: (p, x) => {
+    p.partitions = list(v(x));
+    p.all = true;
+  },
+  priority: (p) => void (p.priority = true),
+  qos: (p, x) => void (p.qos = list(v(x))),
+  reservation: (p, x) => void (p.reservation = v(x)),
+  sort: (p, x) => void (p.sort = v(x)),
+  start: (p, _x, c) => {
+    p.start = true;
+    c.overrideFormatEnv = true;
+  },
+  steps: (p, x, c) => {
+    p.steps = true;
+    if (x !== undefined) p.stepList = list(x);
+    c.overrideFormatEnv = true;
+  },
+  states: (p, x) => {
+    const states = parseStates(v(x));
+    if (typeof states === "string" && states !== "all") return states;
+    p.states = states;
+    p.statesText = v(x);
+    return undefined;
+  },
+  users: (p, x) => void (p.users = list(v(x))),
+  verbose: (p) => void p.verbose++,
+};
+
+const ENV_FLAGS: readonly [string, (p: SqueueParams) => void][] = [
+  ["SQUEUE_ALL", (p) => void (p.all = true)],
+  ["SQUEUE_ARRAY", (p) => void (p.array = true)],
+  ["SQUEUE_PRIORITY", (p) => void (p.priority = true)],
+];
+
+export const SQUEUE_TRY = 'Try "squeue --help" for more information\n';
+
+/** Fold argv and SQUEUE_* into params, or the early exit (help, version, errors). */
+export function parseSqueueArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  invoker: Invoker,
+  versionLine: string,
+): ParseOutcome {
+  const p: SqueueParams = { all: false, array: false, noHeader: false, long: false, start: false, steps: false, json: false, priority: false, verbose: 0, jobsFlag: false };
+  for (const [name, set] of ENV_FLAGS) if (env[name] !== undefined) set(p);
+  if (env.SQUEUE_SORT !== undefined) p.sort = env.SQUEUE_SORT;
+  const parsed = getoptLong("squeue", argv, SQUEUE_OPTIONS);
+  const ctx: ApplyCtx = { invoker, overrideFormatEnv: false };
+  for (const opt of parsed.options) {
+    if (opt.id === "help") return done(squeueHelp());
+    if (opt.id === "usage") return done(SQUEUE_USAGE);
+    if (opt.id === "version") return done(`${versionLine}\n`);
+    const error = APPLY[opt.id]?.(p, opt.value, ctx);
+    if (error !== undefined) return fail(error);
+  }
+  if (parsed.error !== undefined) return fail(`${parsed.error}\n${SQUEUE_TRY}`);
+  return finishParams(p, parsed.positionals, env, ctx);
+}
+
+function finishParams(p: SqueueParams, positionals: string[], env: Record<string, string | undefined>, ctx: ApplyCtx): ParseOutcome {
+  if (p.long && p.format !== undefined) {
+    return fail("squeue: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.\n");
+  }
+  if (!ctx.overrideFormatEnv) {
+    if (env.SQUEUE_FORMAT !== undefined) p.format = env.SQUEUE_FORMAT;
+    else if (env.SQUEUE_FORMAT2 !== undefined) p.formatLong = env.SQUEUE_FORMAT2;
+  }
+  const rest = [...positionals];
+  if (rest.length > 0 && (p.jobsFlag || p.steps)) {
+    const first = rest.shift() ?? "";
+    if (p.jobsFlag) {
+      const jobs = parseJobList(first);
+      if (typeof jobs === "string") return fail(jobs);
+      p.jobs = jobs;
+    } else p.stepList = list(first);
+  }
+  if (rest.length > 0) return fail(`squeue: error: Unrecognized option: ${rest[0]}\n`, SQUEUE_USAGE);
+  if (p.jobsFlag && p.steps && p.jobs === undefined) return fail("squeue: error: Incompatible options --jobs and --steps\n");
+  return applyEnvFilters(p, env);
+}
+
+function applyEnvFilters(p: SqueueParams, env: Record<string, string | undefined>): ParseOutcome {
+  if (p.accounts === undefined && env.SQUEUE_ACCOUNT !== undefined) p.accounts = list(env.SQUEUE_ACCOUNT);
+  if (p.names === undefined && env.SQUEUE_NAMES !== undefined) p.names = list(env.SQUEUE_NAMES);
+  if (p.licenses === undefined && env.SQUEUE_LICENSES !== undefined) p.licenses = list(env.SQUEUE_LICENSES);
+  if (p.partitions === undefined && env.SQUEUE_PARTITION !== undefined) {
+    p.partitions = list(env.SQUEUE_PARTITION);
+    p.all = true;
+  }
+  if (p.qos === undefined && env.SQUEUE_QOS !== undefined) p.qos = list(env.SQUEUE_QOS);
+  if (p.states === undefined && env.SQUEUE_STATES !== undefined) {
+    const states = parseStates(env.SQUEUE_STATES);
+    if (typeof states === "string" && states !== "all") return fail(states);
+    p.states = states;
+    p.statesText = env.SQUEUE_STATES;
+  }
+  if (p.users === undefined && env.SQUEUE_USERS !== undefined) p.users = list(env.SQUEUE_USERS);
+  if (p.start && !p.steps) {
+    p.format ??= "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
+    p.sort ??= "S";
+    if (p.states === undefined) {
+      p.states = ["PENDING"];
+      p.statesText = "PD";
+    }
+  }
+  return { ok: true, params: p, stderr: "" };
+}

@@ -1,0 +1,167 @@
+/**
+ * @module format/squeue-select
+ * Which job records squeue prints and as what: the filters (-j -u -p -t -A
+ * -q -n -w -R -L), the default state set, folding split-off pending array
+ * tasks back into their array's line, and -r's one line per array index.
+ * Pure; mirrors Slurm's _filter_job / _combine_pending_array_tasks.
+ */
+import { DEFAULT_BITSTR_LEN, formatArrayTasks, parseArraySpec } from "../array-spec.ts";
+import { expandHostlist } from "../hostlist.ts";
+import { JOB_STATE_FLAGS } from "../states.ts";
+import { isCompleting, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
+
+/** One `-j` item: `17` or `17_2`. */
+export interface JobIdSel {
+  jobId: number;
+  taskId?: number;
+}
+
+/** The filters squeue applies locally. Absent = not filtering on that. */
+export interface JobSelection {
+  jobs?: readonly JobIdSel[];
+  accounts?: readonly string[];
+  qos?: readonly string[];
+  /** Long state names ("PENDING", "COMPLETING"); "all" = every state. */
+  states?: readonly string[] | "all";
+  /** Expanded host names of -w. */
+  nodes?: readonly string[];
+  /** User names or numeric uids. */
+  users?: readonly string[];
+  reservation?: string;
+  names?: readonly string[];
+  partitions?: readonly string[];
+  licenses?: readonly string[];
+}
+
+const FLAG_NAMES = new Set(JOB_STATE_FLAGS.map(([l]) => l));
+const upper = (s: string): string => s.toUpperCase();
+
+/** Index set of a pending remainder ("4-10%2" → 4..10), undefined if unreadable. */
+export function remainderTasks(job: Job): number[] | undefined {
+  if (job.arrayTaskStr === "") return undefined;
+  const parsed = parseArraySpec(job.arrayTaskStr, Number.MAX_SAFE_INTEGER);
+  return parsed.ok ? parsed.value.taskIds : undefined;
+}
+
+/** Whether `sel` names this record; "partial" when it names only some pending indexes. */
+function matchJobId(sel: JobIdSel, job: Job): "yes" | "partial" | "no" {
+  if (sel.taskId === undefined) {
+    return sel.jobId === job.jobId || (job.arrayJobId !== 0 && sel.jobId === job.arrayJobId)
+      ? "yes"
+      : "no";
+  }
+  if (job.arrayJobId === 0 || sel.jobId !== job.arrayJobId) return "no";
+  if (job.arrayTaskStr === "" && job.arrayTaskId === sel.taskId) return "yes";
+  return remainderTasks(job)?.includes(sel.taskId) ? "partial" : "no";
+}
+
+function stateMatches(job: Job, states: readonly string[] | "all" | undefined): boolean {
+  if (states === "all") return true;
+  if (states === undefined) {
+    const stagingOut = job.stateFlags.some((f) => upper(f) === "STAGE_OUT");
+    return isPending(job) || isRunning(job) || isSuspended(job) || isCompleting(job) || stagingOut;
+  }
+  const flags = job.stateFlags.map(upper);
+  // A base state matches only a record without flags (Slurm compares the
+  // whole state word); a flag matches any record carrying it.
+  return states.some((s) => (FLAG_NAMES.has(s) ? flags.includes(s) : upper(job.state) === s && flags.length === 0));
+}
+
+const inList = (list: readonly string[] | undefined, value: string): boolean =>
+  list === undefined || list.some((x) => upper(x) === upper(value));
+
+function nodesIntersect(nodes: readonly string[], nodelist: string): boolean {
+  if (nodelist === "") return false;
+  const expanded = expandHostlist(nodelist);
+  return expanded.ok && expanded.value.some((n) => nodes.includes(n));
+}
+
+function userMatches(users: readonly string[], job: Job): boolean {
+  return users.some((u) => u === job.user || (/^\d+$/.test(u) && Number(u) === job.uid));
+}
+
+const partitionMatches = (partitions: readonly string[], job: Job): boolean =>
+  job.partition.split(",").some((p) => partitions.includes(p));
+
+/** Narrow a pending remainder to the indexes -j asked for (one index → an element line). */
+function narrowRemainder(job: Job, jobs: readonly JobIdSel[]): Job {
+  const wanted = new Set(jobs.filter((s) => s.jobId === job.arrayJobId).map((s) => s.taskId));
+  const kept = (remainderTasks(job) ?? []).filter((t) => wanted.has(t));
+  const only = kept[0];
+  if (kept.length === 1 && only !== undefined) return { ...job, arrayTaskStr: "", arrayTaskId: only };
+  return { ...job, arrayTaskStr: formatArrayTasks(kept, 0, 0) };
+}
+
+/** The record as printed, or undefined when a filter drops it (Slurm's _filter_job). */
+export function selectJob(job: Job, sel: JobSelection): Job | undefined {
+  if (job.jobId === 0) return undefined;
+  let partial = false;
+  if (sel.jobs !== undefined) {
+    const verdicts = sel.jobs.map((s) => matchJobId(s, job));
+    if (!verdicts.some((v) => v !== "no")) return undefined;
+    partial = !verdicts.includes("yes");
+  }
+  if (sel.licenses !== undefined) return undefined; // Spur jobs hold no licenses
+  if (!inList(sel.accounts, job.account) || !inList(sel.qos, job.qos)) return undefined;
+  if (!stateMatches(job, sel.states)) return undefined;
+  if (sel.nodes !== undefined && !nodesIntersect(sel.nodes, job.nodelist)) return undefined;
+  if (sel.users !== undefined && !userMatches(sel.users, job)) return undefined;
+  if (sel.reservation !== undefined && job.reservation !== sel.reservation) return undefined;
+  if (!inList(sel.names, job.name)) return undefined;
+  if (sel.partitions !== undefined && !partitionMatches(sel.partitions, job)) return undefined;
+  return partial && sel.jobs !== undefined ? narrowRemainder(job, sel.jobs) : job;
+}
+
+function mergeReason(into: string, add: string): string {
+  if (into.split(",").includes(add) || into === add) return into;
+  return `${into},${add}`;
+}
+
+/**
+ * Fold pending records of an array (split off by a requeue or an update)
+ * into the pending remainder with the same name and partition; their
+ * reasons are joined with commas. Input order is kept otherwise.
+ */
+export function combinePendingArrayTasks(jobs: readonly Job[]): Job[] {
+  const out = [...jobs];
+  for (let i = 0; i < out.length; i++) {
+    const head = out[i];
+    if (head === undefined || !isPending(head)) continue;
+    const tasks = remainderTasks(head);
+    if (tasks === undefined) continue;
+    let reason = head.reason;
+    let merged = 0;
+    for (let j = out.length - 1; j >= 0; j--) {
+      const t = out[j];
+      if (t === undefined || j === i || !isPending(t) || t.arrayTaskStr !== "") continue;
+      if (t.arrayJobId !== head.arrayJobId || t.arrayTaskId < 0) continue;
+      if (t.name !== head.name || t.partition !== head.partition) continue;
+      tasks.push(t.arrayTaskId);
+      reason = mergeReason(reason, t.reason);
+      out.splice(j, 1);
+      if (j < i) i--;
+      merged++;
+    }
+    if (merged > 0) out[i] = { ...head, reason, arrayTaskStr: formatArrayTasks(tasks, 0, DEFAULT_BITSTR_LEN) };
+  }
+  return out;
+}
+
+/** -r: one record per index of a pending remainder, in index order. */
+export function expandArrayRecord(job: Job): Job[] {
+  if (job.arrayTaskStr === "") return [job];
+  const tasks = remainderTasks(job);
+  if (tasks === undefined) return [job];
+  return tasks.map((t) => ({ ...job, arrayTaskStr: "", arrayTaskId: t }));
+}
+
+/**
+ * Order of a single-job load (`squeue -j N` with one id): the record N first,
+ * then its array's other records newest first, as the controller's array
+ * hash chain returns them (golden 050: 17_3, 17_2, 17_1).
+ */
+export function singleJobLoadOrder(jobs: readonly Job[], jobId: number): Job[] {
+  const own = jobs.filter((j) => j.jobId === jobId);
+  const siblings = jobs.filter((j) => j.jobId !== jobId && j.arrayJobId === jobId && j.arrayJobId !== 0);
+  return [...own, ...siblings.reverse()];
+}

@@ -1,0 +1,222 @@
+/**
+ * @module compat/options/apply-option
+ * One handler per implemented option (support "ok" in the table): it checks the value with
+ * Slurm's rules and writes it into the JobSpec or the command settings. A test asserts that
+ * every "ok" option of every command has a handler here and that no handler is orphaned.
+ */
+import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import { err, ok, type Result } from "../../lib/result.ts";
+import { parseBeginTime, parseTimeLimit, TIME_INFINITE } from "../parse-time.ts";
+import { parseSizeMiB } from "../parse-size.ts";
+import { absolutePath, type BuildState } from "./build-state.ts";
+import type { Assignment } from "./env-input.ts";
+import { CLI_HANDLERS } from "./apply-settings.ts";
+import * as syntax from "./spec-syntax.ts";
+
+export type Handler = (st: BuildState, a: Assignment) => Result<void>;
+type Spec = Plain<JobSpec>;
+type KeysOf<V> = { [K in keyof Spec]-?: Spec[K] extends V ? K : never }[keyof Spec];
+
+const OPTION_EXIT = 255;
+export const DONE: Result<void> = ok(undefined);
+const valueOf = (a: Assignment): string => a.value ?? "";
+
+const str = (field: KeysOf<string>): Handler => (st, a) => {
+  st.spec[field] = valueOf(a);
+  return DONE;
+};
+
+const checked = (field: KeysOf<string>, check: (text: string) => Result<string>): Handler => (st, a) => {
+  const r = check(valueOf(a));
+  if (!r.ok) return r;
+  st.spec[field] = r.value;
+  return DONE;
+};
+
+const flag = (field: KeysOf<boolean>): Handler => (st, a) => {
+  st.spec[field] = !a.reset;
+  return DONE;
+};
+
+const count = (field: KeysOf<number>, positive = true): Handler => (st, a) => {
+  const r = syntax.parseCount(valueOf(a), `--${a.name}`, positive);
+  if (!r.ok) return r;
+  st.spec[field] = r.value;
+  return DONE;
+};
+
+const memory = (field: "memPerNodeMib" | "memPerCpuMib" | "memPerGpuMib"): Handler => (st, a) => {
+  const r = parseSizeMiB(valueOf(a));
+  if (!r.ok) return err("BadMemory", `Invalid --${a.name} specification`, OPTION_EXIT);
+  st.spec[field] = r.value;
+  st.memBy.push({ name: a.name, source: a.source });
+  return DONE;
+};
+
+const timeLimit = (field: "timeLimitMin" | "timeMinMin"): Handler => (st, a) => {
+  const r = parseTimeLimit(valueOf(a), `--${a.name}`);
+  if (!r.ok) return r;
+  st.spec[field] = r.value ?? TIME_INFINITE;
+  return DONE;
+};
+
+const datetime = (field: "beginTime" | "deadline"): Handler => (st, a) => {
+  const r = parseBeginTime(valueOf(a), st.now, `--${a.name}`);
+  if (!r.ok) return r;
+  st.spec[field] = r.value;
+  return DONE;
+};
+
+/** -o/-e/-i: "none" means /dev/null (Slurm); patterns are expanded later. */
+const io = (field: "stdOut" | "stdErr" | "stdIn"): Handler => (st, a) => {
+  st.spec[field] = valueOf(a).toLowerCase() === "none" ? "/dev/null" : valueOf(a);
+  return DONE;
+};
+
+/** -w/-x: a value with "/" is a node FILE in Slurm; Spur does not read node files. */
+const hostlist = (field: "nodelist" | "exclude"): Handler => (st, a) => {
+  if (valueOf(a).includes("/")) return err("Unsupported", `${a.origin} with a node file is not supported by Spur`);
+  st.spec[field] = valueOf(a);
+  return DONE;
+};
+
+function nodes(st: BuildState, a: Assignment): Result<void> {
+  const r = syntax.parseNodeCount(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.nodesMin = r.value.min;
+  st.spec.nodesMax = r.value.max;
+  return DONE;
+}
+
+function gres(st: BuildState, a: Assignment): Result<void> {
+  const r = syntax.parseGres(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.gresPerNode = r.value;
+  return DONE;
+}
+
+function exclusive(st: BuildState, a: Assignment): Result<void> {
+  const v = a.value?.toLowerCase();
+  if (v === undefined || v === "exclusive") st.spec.exclusive = !a.reset;
+  else if (v === "oversubscribe") st.spec.exclusive = false;
+  else if (["user", "mcs", "topo", "allocation"].includes(v)) {
+    st.spec.exclusive = true;
+    st.warnings.push(`--exclusive=${a.value} is not supported by Spur; whole nodes are allocated instead`);
+  } else return err("BadExclusive", "Invalid --exclusive specification", OPTION_EXIT);
+  return DONE;
+}
+
+function requeue(st: BuildState, a: Assignment): Result<void> {
+  if (a.value !== undefined && a.value.toLowerCase() !== "expedite") {
+    return err("BadRequeue", "Invalid --requeue specification", OPTION_EXIT);
+  }
+  if (a.value !== undefined) st.warnings.push("--requeue=expedite is not supported by Spur; plain --requeue is used");
+  st.spec.requeue = !a.reset;
+  if (!a.reset) st.spec.noRequeue = false;
+  return DONE;
+}
+
+function noRequeue(st: BuildState, a: Assignment): Result<void> {
+  st.spec.noRequeue = !a.reset;
+  if (!a.reset) st.spec.requeue = false;
+  return DONE;
+}
+
+function openMode(st: BuildState, a: Assignment): Result<void> {
+  const first = valueOf(a).slice(0, 1).toLowerCase();
+  if (first !== "a" && first !== "t") return err("BadOpenMode", "Invalid --open-mode specification", OPTION_EXIT);
+  st.spec.openMode = first === "a" ? "append" : "truncate";
+  return DONE;
+}
+
+function killOnInvalidDep(st: BuildState, a: Assignment): Result<void> {
+  const v = valueOf(a).toLowerCase();
+  if (v !== "yes" && v !== "no") {
+    return err("BadKillOnInvalidDep", "Invalid --kill-on-invalid-dep specification", OPTION_EXIT);
+  }
+  st.spec.killOnInvalidDep = v === "yes";
+  return DONE;
+}
+
+/** strtoll-like: leading integer or 0 (Slurm accepts "--nice=abc" as 0). */
+const leadingInt = (text: string): number => Number(/^\s*([+-]?[0-9]+)/.exec(text)?.[1] ?? 0);
+const NICE_MAX = 2147483645;
+const NO_VAL = 4294967294;
+
+function nice(st: BuildState, a: Assignment): Result<void> {
+  const n = a.value === undefined ? 100 : leadingInt(a.value);
+  if (Math.abs(n) > NICE_MAX) return err("BadNice", `Invalid --nice value, out of range (+/- ${NICE_MAX})`, OPTION_EXIT);
+  st.spec.nice = n;
+  return DONE;
+}
+
+function priority(st: BuildState, a: Assignment): Result<void> {
+  if (valueOf(a).toUpperCase() === "TOP") {
+    st.spec.priority = NO_VAL - 1;
+    return DONE;
+  }
+  const n = leadingInt(valueOf(a));
+  if (n < 0) return err("BadPriority", "Priority must be >= 0", OPTION_EXIT);
+  if (n >= NO_VAL) return err("BadPriority", `Priority must be < ${NO_VAL}`, OPTION_EXIT);
+  st.spec.priority = n;
+  return DONE;
+}
+
+function chdir(st: BuildState, a: Assignment): Result<void> {
+  st.chdir = absolutePath(st.cwd, valueOf(a));
+  return DONE;
+}
+
+function umask(st: BuildState, a: Assignment): Result<void> {
+  const v = valueOf(a);
+  if (!/^[0-7]{1,4}$/.test(v) || Number.parseInt(v, 8) > 0o777) {
+    return err("BadUmask", `Invalid ${a.origin} value: ${v}`, OPTION_EXIT);
+  }
+  st.spec.umask = Number.parseInt(v, 8);
+  return DONE;
+}
+
+function immediate(st: BuildState, a: Assignment): Result<void> {
+  const r = a.value === undefined ? ok(1) : syntax.parseCount(a.value, "immediate", false);
+  if (!r.ok) return r;
+  st.spec.immediate = true;
+  st.settings.immediateSec = r.value;
+  return DONE;
+}
+
+const exportOption: Handler = (st, a) => {
+  st.exportValue = valueOf(a);
+  return DONE;
+};
+
+const signal: Handler = (st, a) => {
+  const r = syntax.parseSignal(valueOf(a), st.cmd !== "srun");
+  if (!r.ok) return r;
+  st.spec.signal = r.value;
+  return DONE;
+};
+
+/** Handlers by option name (or env-only setting name). */
+export const HANDLERS: Readonly<Record<string, Handler>> = {
+  ...CLI_HANDLERS,
+  account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
+  "mail-user": str("mailUser"), partition: str("partition"), qos: str("qos"), reservation: str("reservation"),
+  wckey: str("wckey"), "job-name": str("name"),
+  dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),
+  distribution: checked("distribution", syntax.checkDistribution), "mail-type": checked("mailType", syntax.parseMailType),
+  gpus: checked("gpus", syntax.checkGpus), "gpus-per-node": checked("gpusPerNode", syntax.checkGpus),
+  "gpus-per-task": checked("gpusPerTask", syntax.checkGpus),
+  nodelist: hostlist("nodelist"), exclude: hostlist("exclude"),
+  input: io("stdIn"), output: io("stdOut"), error: io("stdErr"),
+  ntasks: count("ntasks"), "cpus-per-task": count("cpusPerTask"), "ntasks-per-node": count("ntasksPerNode"),
+  "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"),
+  "threads-per-core": count("threadsPerCore"),
+  mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
+  time: timeLimit("timeLimitMin"), "time-min": timeLimit("timeMinMin"),
+  begin: datetime("beginTime"), deadline: datetime("deadline"),
+  hold: flag("hold"), overcommit: flag("overcommit"),
+  nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
+  "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
+  export: exportOption, signal,
+};

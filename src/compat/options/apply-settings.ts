@@ -1,0 +1,115 @@
+/**
+ * @module compat/options/apply-settings
+ * Handlers of the options that steer the command itself rather than the job: sbatch
+ * --parsable/--wait/--wrap, srun -l/--pty/--jobid, salloc --no-shell/--bell, verbosity,
+ * SLURM_EXIT_ERROR. They write CmdSettings (see build-state.ts).
+ */
+import { err, ok, type Result } from "../../lib/result.ts";
+import type { BuildState, CmdSettings } from "./build-state.ts";
+import type { Assignment } from "./env-input.ts";
+import { parseCount, signalNumber } from "./spec-syntax.ts";
+
+type Handler = (st: BuildState, a: Assignment) => Result<void>;
+type FlagKeys = { [K in keyof CmdSettings]-?: CmdSettings[K] extends boolean ? K : never }[keyof CmdSettings];
+
+const DONE: Result<void> = ok(undefined);
+const OPTION_EXIT = 255;
+
+const setting = (field: FlagKeys): Handler => (st, a) => {
+  st.settings[field] = !a.reset;
+  return DONE;
+};
+
+/** Options that only mean something on the command line: noted and skipped elsewhere. */
+const commandLineOnly: Handler = (st, a) => {
+  if (a.source !== "cli") st.warnings.push(`${a.origin} is ignored when given in a batch script`);
+  return DONE;
+};
+
+function verbose(st: BuildState, a: Assignment): Result<void> {
+  if (a.reset) st.settings.verbose = 0;
+  else if (a.source === "env" && /^[0-9]+$/.test(a.value ?? "")) st.settings.verbose = Number(a.value);
+  else st.settings.verbose++;
+  return DONE;
+}
+
+function wait(st: BuildState, a: Assignment): Result<void> {
+  if (st.cmd !== "srun") {
+    st.settings.wait = !a.reset;
+    return DONE;
+  }
+  const r = parseCount(a.value ?? "", "--wait", false);
+  if (!r.ok) return r;
+  st.settings.waitSec = r.value;
+  return DONE;
+}
+
+const exitCode = (field: "exitError" | "exitImmediate"): Handler => (st, a) => {
+  const r = parseCount(a.value ?? "", a.origin, false);
+  if (!r.ok) return r;
+  if (r.value === 0) st.warnings.push(`${a.origin} has zero value`);
+  else st.settings[field] = r.value;
+  return DONE;
+};
+
+function jobId(st: BuildState, a: Assignment): Result<void> {
+  const r = parseCount(a.value ?? "", "--jobid");
+  if (!r.ok) return r;
+  st.settings.jobId = r.value;
+  return DONE;
+}
+
+function pty(st: BuildState, a: Assignment): Result<void> {
+  st.settings.pty = !a.reset;
+  if (a.value === undefined) return DONE;
+  const r = parseCount(a.value, "--pty", false);
+  if (!r.ok) return r;
+  st.settings.ptyFd = r.value;
+  return DONE;
+}
+
+function killOnBadExit(st: BuildState, a: Assignment): Result<void> {
+  const r = a.value === undefined ? ok(1) : parseCount(a.value, "--kill-on-bad-exit", false);
+  if (!r.ok) return r;
+  st.settings.killOnBadExit = r.value;
+  return DONE;
+}
+
+function killCommand(st: BuildState, a: Assignment): Result<void> {
+  const num = a.value === undefined ? 15 : signalNumber(a.value);
+  if (num === undefined) return err("BadKillCommand", "Invalid --kill-command specification", OPTION_EXIT);
+  st.settings.killCommandSignal = num;
+  return DONE;
+}
+
+const text = (field: "clusters" | "mpi" | "allocNodelist"): Handler => (st, a) => {
+  st.settings[field] = a.value ?? "";
+  return DONE;
+};
+
+function wrap(st: BuildState, a: Assignment): Result<void> {
+  if (a.source !== "cli") return commandLineOnly(st, a);
+  st.settings.wrap = a.value ?? "";
+  return DONE;
+}
+
+const bell = (on: boolean): Handler => (st) => {
+  st.settings.bell = on;
+  return DONE;
+};
+
+export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
+  help: commandLineOnly, usage: commandLineOnly, version: commandLineOnly, wrap,
+  parsable: setting("parsable"), quiet: setting("quiet"), "test-only": setting("testOnly"),
+  "ignore-pbs": setting("ignorePbs"), verbose, wait,
+  clusters: text("clusters"), cluster: text("clusters"),
+  "exit-error": exitCode("exitError"), "exit-immediate": exitCode("exitImmediate"),
+  // srun
+  label: setting("label"), pty, unbuffered: setting("unbuffered"), jobid: jobId,
+  "alloc-nodelist": text("allocNodelist"), "multi-prog": setting("multiProg"),
+  "kill-on-bad-exit": killOnBadExit, "disable-status": setting("disableStatus"), exact: setting("exact"),
+  overlap: setting("overlap"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
+  "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"),
+  // salloc
+  bell: bell(true), "no-bell": bell(false), "no-shell": setting("noShell"), "kill-command": killCommand,
+};

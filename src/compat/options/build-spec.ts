@@ -1,0 +1,149 @@
+/**
+ * @module compat/options/build-spec
+ * Merged option assignments (script, then environment, then command line) → the job
+ * request Plain<JobSpec> plus the command's settings and warnings. Unsupported options warn
+ * or fail here, per the table's `spur` column; nothing is dropped silently.
+ */
+import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
+import { assert } from "../../lib/assert.ts";
+import type { Plain } from "../../lib/plain.ts";
+import { err, ok, type Result } from "../../lib/result.ts";
+import { HANDLERS } from "./apply-option.ts";
+import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
+import type { Assignment, Source } from "./env-input.ts";
+import { exportEnvironment } from "./export-env.ts";
+import type { Command } from "./table.ts";
+
+/** Who submits, from where (a subset of the CLI's Invoker). */
+export interface SubmitInvoker {
+  cwd: string;
+  hostname: string;
+}
+
+export interface SubmitContext {
+  cmd: Command;
+  /** Arguments after the program name, as typed (SubmitLine). */
+  argv: readonly string[];
+  /** The invoker's environment (exported to the job per --export). */
+  env: Readonly<Record<string, string | undefined>>;
+  invoker: SubmitInvoker;
+  /** Epoch seconds. */
+  now: number;
+}
+
+/** The batch script of an sbatch job. */
+export interface BatchScript {
+  text: string;
+  from: "file" | "stdin" | "wrap";
+  /** The path as given on the command line (from = "file"). */
+  path?: string;
+  /** Script arguments ($1 ...). */
+  args: readonly string[];
+}
+
+export interface Built {
+  spec: Plain<JobSpec>;
+  settings: CmdSettings;
+  warnings: string[];
+}
+
+const SOURCE_ORDER: Record<Source, number> = { script: 0, env: 1, cli: 2 };
+
+/** Options in precedence order: a later assignment overrides an earlier one. */
+export function byPrecedence(assignments: readonly Assignment[]): Assignment[] {
+  return assignments
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => SOURCE_ORDER[x.a.source] - SOURCE_ORDER[y.a.source] || x.i - y.i)
+    .map((x) => x.a);
+}
+
+function applyOne(st: BuildState, a: Assignment): Result<void> {
+  const what = a.source === "env" && a.name !== "" ? `${a.origin} (--${a.name})` : a.origin;
+  if (a.support === "ignore") return ok(undefined);
+  if (a.support === "error") return err("Unsupported", `${what} is not supported by Spur`);
+  if (a.support === "warn") {
+    const text = `${what} is not supported by Spur and was ignored`;
+    if (!st.warnings.includes(text)) st.warnings.push(text);
+    return ok(undefined);
+  }
+  const handler = HANDLERS[a.name];
+  assert(handler !== undefined, `no handler for supported option ${a.name}`);
+  return handler(st, a);
+}
+
+/** Slurm: at most one of the memory options on the command line; otherwise the last one set wins. */
+function settleMemory(st: BuildState): Result<void> {
+  const fromCli = new Set(st.memBy.filter((m) => m.source === "cli").map((m) => m.name));
+  if (fromCli.size > 1) return err("MemConflict", "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+  const last = st.memBy[st.memBy.length - 1];
+  if (last === undefined) return ok(undefined);
+  if (last.name !== "mem") st.spec.memPerNodeMib = undefined;
+  if (last.name !== "mem-per-cpu") st.spec.memPerCpuMib = undefined;
+  if (last.name !== "mem-per-gpu") st.spec.memPerGpuMib = undefined;
+  return ok(undefined);
+}
+
+const basename = (path: string): string => path.replace(/\/+$/, "").split("/").pop() ?? path;
+
+function defaultName(ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): string {
+  if (script !== undefined) {
+    if (script.from === "wrap") return "wrap";
+    return script.from === "file" && script.path !== undefined ? basename(script.path) : "sbatch";
+  }
+  const first = command[0];
+  return first === undefined ? (ctx.cmd === "salloc" ? "interactive" : ctx.cmd) : basename(first);
+}
+
+function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, string> {
+  const { env, getUserEnv } = exportEnvironment(st.exportValue, ctx.env);
+  if (st.exportValue !== undefined && env.SLURM_EXPORT_ENV === undefined) env.SLURM_EXPORT_ENV = st.exportValue;
+  if (getUserEnv) env.SLURM_GET_USER_ENV = "1";
+  env.SLURM_SUBMIT_DIR = ctx.invoker.cwd;
+  env.SLURM_SUBMIT_HOST = ctx.invoker.hostname;
+  env.SLURM_PRIO_PROCESS = "0";
+  return env;
+}
+
+function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): void {
+  const spec = st.spec;
+  if (spec.name === "") spec.name = defaultName(ctx, script, command);
+  spec.workDir = st.chdir ?? ctx.invoker.cwd;
+  spec.export = st.exportValue ?? "";
+  spec.env = jobEnvironment(st, ctx);
+  spec.submitLine = [ctx.cmd, ...ctx.argv].join(" ");
+  spec.submitHost = ctx.invoker.hostname;
+  if (script !== undefined) {
+    spec.script = script.text;
+    spec.argv = [...script.args];
+    spec.command = script.from === "file" && script.path !== undefined ? absolutePath(ctx.invoker.cwd, script.path) : "";
+  } else {
+    spec.argv = [...command];
+    spec.command = command.join(" ");
+    spec.interactive = true;
+  }
+}
+
+/**
+ * Fold the assignments (any order: they are sorted by precedence here) into a job request.
+ * `script` is given for sbatch, `command` for srun/salloc.
+ */
+export function buildSpec(
+  ctx: SubmitContext,
+  assignments: readonly Assignment[],
+  script?: BatchScript,
+  command: readonly string[] = [],
+): Result<Built> {
+  const st: BuildState = {
+    cmd: ctx.cmd, spec: emptySpec(), settings: emptySettings(), warnings: [], memBy: [],
+    now: ctx.now, cwd: ctx.invoker.cwd,
+  };
+  for (const a of byPrecedence(assignments)) {
+    const r = applyOne(st, a);
+    if (!r.ok) return r;
+  }
+  const mem = settleMemory(st);
+  if (!mem.ok) return mem;
+  finish(st, ctx, script, command);
+  assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
+  return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });
+}

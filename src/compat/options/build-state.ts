@@ -1,0 +1,105 @@
+/**
+ * @module compat/options/build-state
+ * What folding the option assignments produces: the job request (Plain<JobSpec>), the
+ * command's own settings (sbatch --parsable, srun -l, salloc --no-shell ...) and warnings.
+ * Every field starts at its "not given" value so the controller applies its defaults.
+ */
+import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { Source } from "./env-input.ts";
+import type { Command } from "./table.ts";
+
+/** Behaviour of the command itself (not sent to the controller). */
+export interface CmdSettings {
+  parsable: boolean;
+  quiet: boolean;
+  verbose: number;
+  testOnly: boolean;
+  /** sbatch -W/--wait. */
+  wait: boolean;
+  /** srun -W/--wait=<seconds>. */
+  waitSec?: number;
+  wrap?: string;
+  /** -M/--clusters as given. */
+  clusters?: string;
+  ignorePbs: boolean;
+  /** SLURM_EXIT_ERROR / SLURM_EXIT_IMMEDIATE. */
+  exitError?: number;
+  exitImmediate?: number;
+  /** srun/salloc -I/--immediate[=<seconds>]. */
+  immediateSec?: number;
+  // srun
+  label: boolean;
+  pty: boolean;
+  ptyFd?: number;
+  unbuffered: boolean;
+  /** --jobid or SLURM_JOB_ID: run the step inside this allocation. */
+  jobId?: number;
+  /** SLURM_JOB_NODELIST of the allocation srun runs inside. */
+  allocNodelist?: string;
+  multiProg: boolean;
+  killOnBadExit?: number;
+  disableStatus: boolean;
+  exact: boolean;
+  overlap: boolean;
+  whole: boolean;
+  preserveEnv: boolean;
+  quitOnInterrupt: boolean;
+  mpi?: string;
+  // salloc
+  /** --bell (true) / --no-bell (false); undefined = Slurm's "after a delay". */
+  bell?: boolean;
+  noShell: boolean;
+  /** -K/--kill-command[=signal]: signal number sent to the command when the allocation ends. */
+  killCommandSignal?: number;
+}
+
+export interface BuildState {
+  cmd: Command;
+  spec: Plain<JobSpec>;
+  settings: CmdSettings;
+  warnings: string[];
+  /** --export as given (the environment is computed at the end). */
+  exportValue?: string;
+  /** --chdir made absolute. */
+  chdir?: string;
+  /** Which of --mem / --mem-per-cpu / --mem-per-gpu were set, from where (in order). */
+  memBy: { name: string; source: Source }[];
+  now: number;
+  cwd: string;
+}
+
+export function emptySpec(): Plain<JobSpec> {
+  return {
+    name: "", script: "", argv: [], workDir: "", env: {}, partition: "", account: "", qos: "",
+    nodesMin: 0, nodesMax: 0, ntasks: 0, ntasksPerNode: 0, cpusPerTask: 0,
+    memPerNodeMib: undefined, memPerCpuMib: undefined, memPerGpuMib: undefined,
+    timeLimitMin: undefined, timeMinMin: undefined, gresPerNode: [], gpus: "", gpusPerNode: "",
+    gpusPerTask: "", cpusPerGpu: 0, exclusive: false, nodelist: "", exclude: "", constraint: "",
+    dependency: "", beginTime: 0, hold: false, array: "", stdOut: "", stdErr: "", stdIn: "",
+    openMode: "", requeue: false, nice: 0, comment: "", mailType: "", mailUser: "", signal: "",
+    deadline: 0, export: "", submitLine: "", submitHost: "", interactive: false, overcommit: false,
+    killWaitSec: 0, reservation: "", wckey: "", threadsPerCore: 0, licenses: "", immediate: false,
+    noRequeue: false, distribution: "", command: "", killOnInvalidDep: false, priority: 0, umask: 0,
+  };
+}
+
+export function emptySettings(): CmdSettings {
+  return {
+    parsable: false, quiet: false, verbose: 0, testOnly: false, wait: false, ignorePbs: false,
+    label: false, pty: false, unbuffered: false, multiProg: false, disableStatus: false, exact: false,
+    overlap: false, whole: false, preserveEnv: false, quitOnInterrupt: false, noShell: false,
+  };
+}
+
+/** Join a path onto a directory and normalise "." and ".." (POSIX, pure). */
+export function absolutePath(cwd: string, path: string): string {
+  const joined = path.startsWith("/") ? path : `${cwd}/${path}`;
+  const out: string[] = [];
+  for (const part of joined.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return `/${out.join("/")}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * @module compat/options/help
+ * --help, --usage and --version texts, generated from the option table (syntax and the
+ * table's own one-line descriptions), so they can never disagree with what is parsed.
+ * Options Spur ignores or rejects are marked. The version line keeps Slurm's shape
+ * ("<package> <version>", golden 001 prints "slurm-wlm 22.05.8") with Spur's own name.
+ */
+import { SPUR_VERSION } from "../../version.ts";
+import { optionsFor, type Command, type OptionDef } from "./table.ts";
+
+export const versionText = (): string => `spur ${SPUR_VERSION}\n`;
+
+const OPERANDS: Record<Command, string> = {
+  sbatch: "script [args...]",
+  srun: "executable [args...]",
+  salloc: "[command [args...]]",
+};
+
+const COLUMN = 34;
+const WIDTH = 80;
+
+function marker(d: OptionDef): string {
+  if (d.support === "warn") return " (ignored by Spur)";
+  if (d.support === "error") return " (not supported by Spur)";
+  return "";
+}
+
+function syntaxOf(d: OptionDef): string {
+  if (d.syntax !== "") return d.short === "" ? `    ${d.syntax}` : d.syntax;
+  return d.short === "" ? `    --${d.name}` : `-${d.short}, --${d.name}`;
+}
+
+function helpLine(d: OptionDef): string {
+  const left = `  ${syntaxOf(d)}`;
+  const right = `${d.description}${marker(d)}`;
+  if (left.length < COLUMN) return `${left.padEnd(COLUMN)}${right}`;
+  return `${left}\n${" ".repeat(COLUMN)}${right}`;
+}
+
+/** Options shown to users: documented ones, once per getopt key. */
+function shown(cmd: Command): OptionDef[] {
+  const seen = new Set<string>();
+  return optionsFor(cmd).filter((d) => {
+    if (!d.documented || seen.has(d.key)) return false;
+    seen.add(d.key);
+    return true;
+  });
+}
+
+export function helpText(cmd: Command): string {
+  const lines = [`Usage: ${cmd} [OPTIONS...] ${OPERANDS[cmd]}`, "", "Options:", ...shown(cmd).map(helpLine)];
+  return `${lines.join("\n")}\n`;
+}
+
+/** The argument's placeholder from the syntax column ("--time=<time>" → "time"). */
+function argName(d: OptionDef): string {
+  const m = /<([^>]+)>/.exec(d.syntax);
+  return m === null ? "value" : (m[1] as string).replace(/\s+/g, "_");
+}
+
+function usageToken(d: OptionDef): string {
+  if (d.short !== "") return d.hasArg === "required" ? `[-${d.short} ${argName(d)}]` : `[-${d.short}]`;
+  if (d.hasArg === "required") return `[--${d.name}=${argName(d)}]`;
+  return d.hasArg === "optional" ? `[--${d.name}[=${argName(d)}]]` : `[--${d.name}]`;
+}
+
+export function usageText(cmd: Command): string {
+  const head = `Usage: ${cmd} `;
+  const indent = " ".repeat(head.length);
+  const tokens = [...shown(cmd).map(usageToken), OPERANDS[cmd]];
+  const lines: string[] = [];
+  let line = head;
+  for (const token of tokens) {
+    if (line.length + token.length > WIDTH && line.trim() !== head.trim()) {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${token} `;
+  }
+  lines.push(line.trimEnd());
+  return `${lines.join("\n")}\n`;
+}

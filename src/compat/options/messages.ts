@@ -1,0 +1,54 @@
+/**
+ * @module compat/options/messages
+ * How sbatch/srun/salloc print failures and warnings: getopt errors verbatim (they carry
+ * "<cmd>: " and the Try line), other errors one "<cmd>: error: " line per message line,
+ * controller rejections with Slurm's "Batch job submission failed: " (sbatch) or
+ * "Unable to allocate resources: " (srun/salloc) in front of the reason.
+ */
+import type { SpurError } from "../../lib/result.ts";
+import { USAGE_ERROR } from "./parse-args.ts";
+import type { Command } from "./table.ts";
+
+/** Code of errors Slurm reports with "<cmd>: fatal: " (srun without a command). */
+export const FATAL = "Fatal";
+
+/** Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099). */
+const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem"]);
+
+/** Reasons Slurm prints without the rejection prefix (golden 088). */
+const BARE_REASONS = new Set(["Invalid generic resource (gres) specification"]);
+
+export const rejectionPrefix = (cmd: Command): string =>
+  cmd === "sbatch" ? "Batch job submission failed: " : "Unable to allocate resources: ";
+
+const errorLines = (cmd: Command, lines: readonly string[]): string =>
+  lines.map((l) => `${cmd}: error: ${l}\n`).join("");
+
+/** stderr text for a failed Result. */
+export function errorText(cmd: Command, e: SpurError): string {
+  if (e.code === USAGE_ERROR) return `${e.message}\n`;
+  if (REJECTION_CODES.has(e.code)) return errorLines(cmd, [`${rejectionPrefix(cmd)}${e.message}`]);
+  if (e.code === FATAL) return e.message.split("\n").map((l) => `${cmd}: fatal: ${l}\n`).join("");
+  return errorLines(cmd, e.message.split("\n"));
+}
+
+export const warningText = (cmd: Command, warnings: readonly string[]): string =>
+  warnings.map((w) => `${cmd}: warning: ${w}\n`).join("");
+
+/**
+ * stderr text for a controller rejection. The RpcError message is the reason; lines before
+ * the last one are the controller's messages to the user (printed first, as Slurm prints
+ * job_submit_user_msg), e.g. "Memory specification can not be satisfied\nRequested node
+ * configuration is not available" (golden 095). For an invalid partition without such a
+ * line, Slurm's "invalid partition specified: <name>" is supplied here (golden 086).
+ */
+export function rejectionText(cmd: Command, message: string, partition: string): string {
+  const lines = message.split("\n").filter((l) => l !== "");
+  const reason = lines.pop() ?? "";
+  if (lines.length === 0 && reason === "Invalid partition name specified" && partition !== "") {
+    lines.push(`invalid partition specified: ${partition}`);
+  }
+  const prefix = rejectionPrefix(cmd);
+  const last = BARE_REASONS.has(reason) || reason.startsWith(prefix) ? reason : `${prefix}${reason}`;
+  return errorLines(cmd, [...lines, last]);
+}

@@ -1,0 +1,81 @@
+/**
+ * @module compat/options/sbatch-flow
+ * The pure steps of sbatch between "argv parsed" and "request sent", and the texts it
+ * prints afterwards: help/usage/version, the job request from script + environment +
+ * command line, "Submitted batch job N", the --test-only line, and --wait's exit status.
+ */
+import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { SubmitResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import { ok, type Result } from "../../lib/result.ts";
+import { formatIsoTime } from "../format-time.ts";
+import { buildSpec, type BatchScript, type Built, type SubmitContext } from "./build-spec.ts";
+import type { CmdSettings } from "./build-state.ts";
+import { envAssignments, fromParsed } from "./env-input.ts";
+import { helpText, usageText, versionText } from "./help.ts";
+import type { ParsedOption } from "./parse-args.ts";
+import { checkScript, parseDirectives, scanDirectives } from "./script-directives.ts";
+import type { Command } from "./table.ts";
+
+/** stdout text of --help/--usage/--version when one was given (the first one wins). */
+export function earlyAction(cmd: Command, options: readonly ParsedOption[]): string | undefined {
+  for (const o of options) {
+    if (o.def.name === "help") return helpText(cmd);
+    if (o.def.name === "usage") return usageText(cmd);
+    if (o.def.name === "version") return versionText();
+  }
+  return undefined;
+}
+
+/** The value of the last occurrence of an option on the command line. */
+export const lastValue = (options: readonly ParsedOption[], name: string): string | undefined =>
+  options.filter((o) => o.def.name === name).pop()?.value;
+
+/**
+ * Script checks, then #SBATCH lines, input variables and the command line (in that order
+ * of precedence, lowest first) folded into the job request.
+ */
+export function sbatchRequest(ctx: SubmitContext, cli: readonly ParsedOption[], script: BatchScript): Result<Built> {
+  const checked = checkScript(script.text);
+  if (!checked.ok) return checked;
+  const directives = scanDirectives(script.text);
+  const fromScript = parseDirectives(directives);
+  if (!fromScript.ok) return fromScript;
+  const assignments = [
+    ...fromParsed(fromScript.value, "script"),
+    ...envAssignments("sbatch", ctx.env),
+    ...fromParsed(cli, "cli"),
+  ];
+  const built = buildSpec(ctx, assignments, script);
+  if (!built.ok) return built;
+  if (directives.pbs && !built.value.settings.ignorePbs) {
+    built.value.warnings.unshift("#PBS directives are not supported by Spur and were ignored");
+  }
+  return ok(built.value);
+}
+
+const firstCluster = (settings: CmdSettings): string | undefined => settings.clusters?.split(",")[0];
+
+/** stdout after a successful submission (Slurm: --parsable wins over -Q). */
+export function submittedText(jobId: number, settings: CmdSettings): string {
+  const cluster = firstCluster(settings);
+  if (settings.parsable) return cluster === undefined ? `${jobId}\n` : `${jobId};${cluster}\n`;
+  if (settings.quiet) return "";
+  return cluster === undefined ? `Submitted batch job ${jobId}\n` : `Submitted batch job ${jobId} on cluster ${cluster}\n`;
+}
+
+/** stderr line of --test-only (golden 037). */
+export function testOnlyText(cmd: Command, resp: Plain<SubmitResponse>): string {
+  const when = formatIsoTime(resp.startEstimate);
+  return `${cmd}: Job ${resp.jobId} to start at ${when} using ${resp.cpus} processors on nodes ${resp.nodelist} in partition ${resp.partition}\n`;
+}
+
+const FINISHED = new Set(["COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+  "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"]);
+
+export const isFinished = (job: Plain<JobInfo>): boolean => FINISHED.has(job.state);
+
+/** sbatch --wait's status: the exit code; a job ended by a signal counts as 1; largest over records. */
+export function waitExitCode(jobs: readonly Plain<JobInfo>[]): number {
+  return jobs.reduce((max, j) => Math.max(max, j.exitSignal > 0 ? 1 : j.exitCode), 0);
+}

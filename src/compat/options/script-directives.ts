@@ -1,0 +1,101 @@
+/**
+ * @module compat/options/script-directives
+ * The batch script side of sbatch: the --wrap script, the sanity checks sbatch applies to a
+ * script (empty, no "#!", DOS line breaks) and the #SBATCH directives. Directives count only
+ * in the leading block of comment/blank lines; each must start its line with "#SBATCH"; values
+ * may be quoted. All directive words are parsed as one argv, as sbatch does.
+ */
+import { err, ok, type Result } from "../../lib/result.ts";
+import { parseArgs, type ParsedOption } from "./parse-args.ts";
+
+/** The script sbatch --wrap=<command> submits (same bytes as Slurm's). */
+export const wrapScript = (command: string): string =>
+  `#!/bin/sh\n# This script was created by sbatch --wrap.\n\n${command}\n`;
+
+/** Slurm's refusals of a script before any directive is read (exit code 1). */
+export function checkScript(script: string): Result<void> {
+  if (script.length === 0) return err("EmptyScript", "Batch script is empty!");
+  if (!script.startsWith("#!")) {
+    return err(
+      "NoShebang",
+      "This does not look like a batch script.  The first\n" +
+        "line must start with #! followed by the path to an interpreter.\n" +
+        "For instance: #!/bin/sh",
+    );
+  }
+  if (script.includes("\r\n")) {
+    return err(
+      "DosLineBreaks",
+      "Batch script contains DOS line breaks (\\r\\n)\ninstead of expected UNIX line breaks (\\n).",
+    );
+  }
+  return ok(undefined);
+}
+
+export interface Directives {
+  /** Words of all #SBATCH lines, in order, quotes removed. */
+  words: string[];
+  /** A #PBS line was seen (Spur does not translate PBS directives). */
+  pbs: boolean;
+  /** A "#SBATCH hetjob" / "packjob" separator was seen. */
+  hetjob: boolean;
+}
+
+const MAGIC = "#SBATCH";
+
+/** Collect the #SBATCH words from the leading comment block of a script. */
+export function scanDirectives(script: string): Directives {
+  const result: Directives = { words: [], pbs: false, hetjob: false };
+  for (const line of script.split("\n")) {
+    if (!line.startsWith("#")) {
+      if (line.trim() === "") continue;
+      break;
+    }
+    if (line.startsWith("#PBS")) result.pbs = true;
+    if (!line.startsWith(MAGIC)) continue;
+    const words = lineWords(line.slice(MAGIC.length));
+    if (words[0] === "hetjob" || words[0] === "packjob") result.hetjob = true;
+    else result.words.push(...words);
+  }
+  return result;
+}
+
+/** Split one directive line: whitespace separates, quotes group (and are removed), '#' starts a comment. */
+export function lineWords(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  let quote = "";
+  for (const ch of text) {
+    if (quote !== "") {
+      if (ch === quote) quote = "";
+      else word += ch;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else if (ch === "#" && !inWord) {
+      break;
+    } else {
+      word += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** Parse the directive words with sbatch's option table; a stray word is Slurm's "Invalid directive". */
+export function parseDirectives(d: Directives): Result<ParsedOption[]> {
+  if (d.hetjob) return err("Unsupported", "heterogeneous jobs (#SBATCH hetjob) are not supported by Spur");
+  const parsed = parseArgs("sbatch", d.words);
+  if (!parsed.ok) return parsed;
+  const stray = parsed.value.operands[0];
+  if (stray !== undefined) return err("InvalidDirective", `Invalid directive found in batch script: ${stray}`, 255);
+  return ok(parsed.value.options);
+}

@@ -1,0 +1,189 @@
+/**
+ * @module compat/options/spec-syntax
+ * Syntax checks for option values with a small grammar (counts, node ranges, gres, gpus,
+ * signals, mail types, distribution) and the LIGHT syntax checks of --array/--dependency
+ * (their semantics live in src/compat/array-spec.ts and src/compat/dependency.ts).
+ * Messages are Slurm's; option-value errors exit 255 like Slurm's exit(-1).
+ */
+import type { GresRequest } from "../../net/gen/spur/v1/types_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import { err, ok, type Result } from "../../lib/result.ts";
+
+const OPTION_EXIT = 255;
+const INT_MAX = 2147483647;
+
+/** Slurm's parse_int: a whole number, > 0 when `positive`, else >= 0. */
+export function parseCount(text: string, optionName: string, positive = true): Result<number> {
+  const n = /^[+]?[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isNaN(n) || (positive && n <= 0)) {
+    return err("BadNumber", `Invalid numeric value "${text}" for ${optionName}.`, OPTION_EXIT);
+  }
+  if (n > INT_MAX) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, OPTION_EXIT);
+  return ok(n);
+}
+
+function nodeNumber(text: string): number | undefined {
+  const m = /^([0-9]+)([kKmM]?)$/.exec(text);
+  if (m === null) return undefined;
+  const scale = m[2] === "" ? 1 : /k/i.test(m[2] as string) ? 1024 : 1024 * 1024;
+  return Number(m[1]) * scale;
+}
+
+/** --nodes=<min>[-<max>] (k/m suffixes as Slurm). Size lists (1,4,8) are not supported. */
+export function parseNodeCount(text: string): Result<{ min: number; max: number }> {
+  if (/[,:]/.test(text)) return err("Unsupported", `--nodes size lists (${text}) are not supported by Spur`);
+  const dash = text.indexOf("-");
+  const minText = dash < 0 ? text : text.slice(0, dash);
+  const min = nodeNumber(minText);
+  if (min === undefined) return err("BadNodes", `"${minText}" is not a valid node count`, OPTION_EXIT);
+  if (dash < 0) return ok({ min, max: min });
+  const maxText = text.slice(dash + 1);
+  const max = nodeNumber(maxText);
+  if (max === undefined) return err("BadNodes", `"${maxText}" is not a valid node count`, OPTION_EXIT);
+  const lo = Math.max(min, 1);
+  if (max < lo) {
+    return err("BadNodes", `Maximum node count ${max} is less than minimum node count ${lo}`, OPTION_EXIT);
+  }
+  return ok({ min: lo, max });
+}
+
+const GRES_MESSAGE = "Invalid generic resource (gres) specification";
+const NAME_RE = /^[A-Za-z0-9_.]+(?:[-][A-Za-z0-9_.]+)*$/;
+
+/** --gres=<name>[[:<type>]:<count>][,...]; "none" clears. */
+export function parseGres(text: string): Result<Plain<GresRequest>[]> {
+  if (text.toLowerCase() === "none") return ok([]);
+  const out: Plain<GresRequest>[] = [];
+  for (const raw of text.split(",")) {
+    const item = raw.replace(/^gres[/:]/, "");
+    const parts = item.split(":");
+    const name = parts[0] ?? "";
+    const last = parts[parts.length - 1] ?? "";
+    const hasCount = parts.length > 1 && /^[0-9]+$/.test(last);
+    const type = parts.length === 3 || (parts.length === 2 && !hasCount) ? (parts[1] as string) : "";
+    if (parts.length > 3 || !NAME_RE.test(name) || (type !== "" && !NAME_RE.test(type))) {
+      return err("InvalidGres", GRES_MESSAGE);
+    }
+    if (parts.length === 3 && !hasCount) return err("InvalidGres", GRES_MESSAGE);
+    out.push({ name, type, count: hasCount ? Number(last) : 1 });
+  }
+  return ok(out);
+}
+
+/** --gpus / --gpus-per-node / --gpus-per-task: [type:]count[,...]. The text is kept as given. */
+export function checkGpus(text: string): Result<string> {
+  for (const item of text.split(",")) {
+    const parts = item.split(":");
+    const count = parts[parts.length - 1] ?? "";
+    const typeOk = parts.length === 1 || (parts.length === 2 && NAME_RE.test(parts[0] as string));
+    if (!typeOk || !/^[0-9]+$/.test(count) || Number(count) === 0) return err("InvalidGres", GRES_MESSAGE);
+  }
+  return ok(text);
+}
+
+const SIGNALS = ["HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
+  "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
+  "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"];
+
+/** A signal name (with or without SIG, any case) or number 1-64; undefined when unknown. */
+export function signalNumber(text: string): number | undefined {
+  if (/^[0-9]+$/.test(text)) {
+    const n = Number(text);
+    return n >= 1 && n <= 64 ? n : undefined;
+  }
+  const name = text.toUpperCase().replace(/^SIG/, "");
+  const alias: Record<string, string> = { IOT: "ABRT", POLL: "IO", CLD: "CHLD" };
+  const index = SIGNALS.indexOf(alias[name] ?? name);
+  return index < 0 ? undefined : index + 1;
+}
+
+/** --signal=[{R|B}:]<sig>[@<secs>] normalised to "[R:|B:]<number>@<secs>" (secs default 60). */
+export function parseSignal(text: string, allowBatchFlag = true): Result<string> {
+  const fail = err("BadSignal", "Invalid --signal specification", OPTION_EXIT);
+  const m = /^(?:([RrBb]):)?([^@:]+)(?:@([0-9]+))?$/.exec(text);
+  if (m === null) return fail;
+  const flag = (m[1] ?? "").toUpperCase();
+  const num = signalNumber(m[2] as string);
+  const secs = m[3] === undefined ? 60 : Number(m[3]);
+  if (num === undefined || secs > 0xffff || (flag === "B" && !allowBatchFlag)) return fail;
+  return ok(`${flag === "" ? "" : `${flag}:`}${num}@${secs}`);
+}
+
+const MAIL_TYPES = new Set(["NONE", "BEGIN", "END", "FAIL", "REQUEUE", "ALL", "INVALID_DEPEND", "STAGE_OUT",
+  "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80", "TIME_LIMIT_50", "ARRAY_TASKS"]);
+
+/** --mail-type=<type>[,<type>...] normalised to upper case. */
+export function parseMailType(text: string): Result<string> {
+  const types = text.split(",").map((t) => t.trim().toUpperCase());
+  if (types.some((t) => !MAIL_TYPES.has(t))) return err("BadMailType", "Invalid --mail-type specification", OPTION_EXIT);
+  return ok(types.join(","));
+}
+
+const DIST_RE = /^(\*|block|cyclic|arbitrary|plane=[0-9]+)(:(\*|block|cyclic|fcyclic)){0,2}(,(pack|nopack))?$/i;
+
+/** --distribution: light check of the documented grammar; the text is kept as given. */
+export function checkDistribution(text: string): Result<string> {
+  return DIST_RE.test(text) ? ok(text) : err("BadDistribution", "Invalid --distribution specification", OPTION_EXIT);
+}
+
+/** --array light check: token[,token...][%max], token = N | N-M | N-M:S, optionally in [ ]. */
+export function checkArray(text: string): Result<string> {
+  const fail = err("InvalidArray", "Invalid job array specification");
+  const percent = text.indexOf("%");
+  const body = percent < 0 ? text : text.slice(0, percent);
+  const throttle = percent < 0 ? "0" : text.slice(percent + 1);
+  if (body === "" || !/^[0-9]+$/.test(throttle)) return fail;
+  for (const token of body.split(",")) {
+    const m = /^\[?([0-9]+)(?:-([0-9]+)(?::([0-9]+))?)?\]?$/.exec(token);
+    if (m === null) return fail;
+    if (m[2] !== undefined && Number(m[2]) < Number(m[1])) return fail;
+    if (m[3] !== undefined && Number(m[3]) === 0) return fail;
+  }
+  return ok(text);
+}
+
+const DEP_TYPES = ["after", "afterany", "afterok", "afternotok", "aftercorr", "expand"];
+const JOBSPEC_RE = /^([0-9]+)(?:_(?:[0-9]+|\*|\[[0-9,:%-]+\]))?(?:\+[0-9]+)?(?:\([a-z]+\))?$/i;
+
+/** Split on separators outside [ ] so "1_[1-3,5]" stays one piece. */
+function splitOutsideBrackets(text: string, seps: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (const ch of text) {
+    if (ch === "[") depth++;
+    if (ch === "]") depth--;
+    if (depth === 0 && seps.includes(ch)) {
+      out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+function validJobspec(spec: string): boolean {
+  const m = JOBSPEC_RE.exec(spec);
+  return m !== null && Number(m[1]) !== 0;
+}
+
+function validDependencyItem(item: string): boolean {
+  if (/^singleton(\([a-z]+\))?$/i.test(item)) return true;
+  const colon = item.indexOf(":");
+  if (colon < 0) return validJobspec(item);
+  const type = item.slice(0, colon).toLowerCase();
+  const typeOk = DEP_TYPES.includes(type) || (type.length >= 11 && "afterburstbuffer".startsWith(type.slice(0, 11)));
+  const specs = splitOutsideBrackets(item.slice(colon + 1), ":");
+  return typeOk && specs.every(validJobspec);
+}
+
+/** --dependency light check (types, job id forms, "," and "?" not mixed); "" and "0" clear. */
+export function checkDependency(text: string): Result<string> {
+  if (text === "" || text === "0") return ok(text);
+  const fail = err("DependencyProblem", "Job dependency problem");
+  const hasAnd = splitOutsideBrackets(text, ",").length > 1;
+  const hasOr = splitOutsideBrackets(text, "?").length > 1;
+  if (hasAnd && hasOr) return fail;
+  const items = splitOutsideBrackets(text, hasOr ? "?" : ",");
+  return items.every(validDependencyItem) ? ok(text) : fail;
+}

@@ -1,0 +1,50 @@
+/**
+ * @module ctld/agent-link
+ * The controller's calls to node agents (spurd), over Connect with the full
+ * client stack (the controller is long-lived, start-up cost does not matter).
+ * One transport per node address, created on first use.
+ */
+import { createClient, type Client } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { Agent } from "../net/gen/spur/v1/agent_pb.ts";
+import type { ClusterState, JobRecord } from "../sched/model/types.ts";
+import type { ApplyEvent } from "../sched/model/apply.ts";
+
+export interface AgentLink {
+  launchBatch(job: JobRecord, state: ClusterState): Promise<void>;
+  signalJob(node: string, event: Extract<ApplyEvent, { type: "signalJob" }>, state: ClusterState): Promise<void>;
+}
+
+export function createAgentLink(timeoutMs = 5000): AgentLink {
+  const clients = new Map<string, Client<typeof Agent>>();
+  function clientFor(state: ClusterState, nodeName: string): Client<typeof Agent> {
+    const node = state.nodes.get(nodeName);
+    if (node === undefined || node.info.port === 0) throw new Error(`node ${nodeName} has no agent address`);
+    const url = `http://${node.info.addr}:${node.info.port}`;
+    let client = clients.get(url);
+    if (client === undefined) {
+      client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1" }));
+      clients.set(url, client);
+    }
+    return client;
+  }
+  return {
+    async launchBatch(job, state) {
+      const client = clientFor(state, job.info.batchHost);
+      await client.launchBatch(
+        { job: job.info, script: job.spec.script, argv: job.spec.argv, env: job.spec.env, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
+        { timeoutMs },
+      );
+    },
+    async signalJob(node, event, state) {
+      const job = state.jobs.get(event.jobId);
+      await clientFor(state, node).signalJob(
+        {
+          jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, reason: event.reason, stepId: -1,
+          killWaitSec: job?.info.killWaitSec ?? state.config.killWaitSec,
+        },
+        { timeoutMs },
+      );
+    },
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * @module ctld/controller
+ * The controller's shell around the pure core: it owns the state, appends every
+ * command to the log before applying it, runs the scheduler on a debounced tick,
+ * enforces time limits and node timeouts, and performs the side effects that
+ * apply() returns as events (launching scripts, signalling agents). Failure
+ * policy: a failed launch requeues the job; an agent that stays silent past
+ * SlurmdTimeout is marked down and its jobs end NODE_FAIL.
+ */
+import type { ConsolaInstance } from "consola/core";
+import { apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.ts";
+import type { Command } from "../sched/model/commands.ts";
+import type { ClusterState, JobRecord } from "../sched/model/types.ts";
+import { isJobFinished } from "../sched/model/types.ts";
+import { schedule } from "../sched/plan/schedule.ts";
+import type { LogStore } from "./log-store.ts";
+import type { AgentLink } from "./agent-link.ts";
+import { assert } from "../lib/assert.ts";
+
+export interface ControllerDeps {
+  state: ClusterState;
+  log: LogStore;
+  agents: AgentLink;
+  logger: ConsolaInstance;
+  now: () => number;
+  schedIntervalMs?: number;
+}
+
+interface Waiter {
+  jobId: number;
+  until: Set<string>;
+  resolve: () => void;
+}
+
+export interface Controller {
+  readonly state: ClusterState;
+  execute(command: Command): ApplyResult;
+  /** Pending reasons from the last scheduling pass. */
+  reasonOf(jobId: number): string | undefined;
+  kick(): void;
+  waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
+  heartbeat(node: string): void;
+  lastHeartbeat(node: string): number | undefined;
+  start(): () => void;
+}
+
+export function createController(deps: ControllerDeps): Controller {
+  const { state, log, logger } = deps;
+  const reasons = new Map<number, string>();
+  const heartbeats = new Map<string, number>();
+  const waiters: Waiter[] = [];
+  let kickTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function execute(command: Command): ApplyResult {
+    const index = log.append(command);
+    const result = apply(state, command);
+    assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
+    for (const event of result.events) handleEvent(event);
+    if (command.type !== "startJobs" || result.ids.length > 0) kick();
+    return result;
+  }
+
+  function handleEvent(event: ApplyEvent): void {
+    switch (event.type) {
+      case "launchBatch":
+        void launch(event.jobId);
+        break;
+      case "signalJob":
+        for (const node of event.nodes) void deps.agents.signalJob(node, event, state).catch(() => undefined);
+        break;
+      case "jobStarted":
+      case "jobFinished":
+        notifyWaiters(event.jobId);
+        break;
+    }
+  }
+
+  async function launch(jobId: number): Promise<void> {
+    const job = state.jobs.get(jobId);
+    if (job === undefined) return;
+    try {
+      await deps.agents.launchBatch(job, state);
+      logger.info({ message: "job launched", jobId, node: job.info.batchHost });
+    } catch (error) {
+      logger.warn({ message: "launch failed", jobId, node: job.info.batchHost, error: String(error) });
+      if (job.info.state === "RUNNING") {
+        execute({ v: 1, type: "launchFailed", at: deps.now(), jobId, node: job.info.batchHost, reason: String(error) });
+      }
+    }
+  }
+
+  function notifyWaiters(jobId: number): void {
+    const job = state.jobs.get(jobId);
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const w = waiters[i];
+      if (w === undefined || w.jobId !== jobId) continue;
+      if (job === undefined || isJobFinished(job.info) || w.until.has(job.info.state)) {
+        waiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  function runSchedulerPass(): void {
+    const now = deps.now();
+    const result = schedule(state, now);
+    reasons.clear();
+    for (const [id, why] of result.reasons) reasons.set(id, why);
+    if (result.decisions.length > 0) execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions });
+  }
+
+  function kick(): void {
+    if (kickTimer !== undefined) return;
+    kickTimer = setTimeout(() => {
+      kickTimer = undefined;
+      try {
+        runSchedulerPass();
+      } catch (error) {
+        logger.error({ message: "scheduler pass failed", error: String(error) });
+      }
+    }, 20);
+  }
+
+  function enforceLimits(): void {
+    const now = deps.now();
+    for (const job of state.jobs.values()) {
+      if (job.info.state === "RUNNING" && timedOut(job, now)) {
+        logger.info({ message: "time limit reached", jobId: job.info.jobId });
+        execute({ v: 1, type: "timeLimitReached", at: now, jobId: job.info.jobId });
+      }
+    }
+    const timeoutSec = state.config.slurmdTimeoutSec;
+    for (const node of state.nodes.values()) {
+      const seen = heartbeats.get(node.info.name) ?? 0;
+      if (node.info.state === "UNKNOWN" || node.down || seen === 0) continue;
+      if (now - seen > timeoutSec) {
+        logger.warn({ message: "node not responding", node: node.info.name, silentSec: Math.round(now - seen) });
+        execute({ v: 1, type: "nodeFail", at: now, node: node.info.name, reason: "Not responding" });
+      }
+    }
+  }
+
+  return {
+    state,
+    execute,
+    reasonOf: (jobId) => reasons.get(jobId),
+    kick,
+    waitFor(jobId, until, timeoutMs) {
+      return new Promise<void>((resolve) => {
+        const w: Waiter = { jobId, until: new Set(until), resolve };
+        waiters.push(w);
+        notifyWaiters(jobId);
+        setTimeout(() => {
+          const i = waiters.indexOf(w);
+          if (i >= 0) waiters.splice(i, 1);
+          resolve();
+        }, timeoutMs);
+      });
+    },
+    heartbeat: (node) => heartbeats.set(node, deps.now()),
+    lastHeartbeat: (node) => heartbeats.get(node),
+    start() {
+      const now = deps.now();
+      // Agents get a full timeout after a controller restart before their nodes are failed.
+      for (const node of state.nodes.values()) if (node.info.state !== "UNKNOWN") heartbeats.set(node.info.name, now);
+      const sched = setInterval(() => kick(), deps.schedIntervalMs ?? 1000);
+      const limits = setInterval(() => enforceLimits(), 1000);
+      kick();
+      return () => {
+        clearInterval(sched);
+        clearInterval(limits);
+        if (kickTimer !== undefined) clearTimeout(kickTimer);
+      };
+    },
+  };
+}
+
+function timedOut(job: JobRecord, now: number): boolean {
+  return job.endRequested === "" && job.info.timeLimitMin !== undefined && job.info.startTime + job.info.timeLimitMin * 60 <= now;
+}

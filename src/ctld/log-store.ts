@@ -1,0 +1,47 @@
+/**
+ * @module ctld/log-store
+ * The controller's append-only command log in SQLite (WAL, synchronous=FULL):
+ * a command is on disk before its caller is answered, so an acknowledged
+ * submission survives a crash. Restart = replay every entry through apply().
+ * The Raft issue replaces this with the replicated log; the rows stay commands.
+ */
+import { Database } from "bun:sqlite";
+import type { Command } from "../sched/model/commands.ts";
+
+export interface LogStore {
+  append(command: Command): number;
+  /** Entries in order, from the first. */
+  entries(): Iterable<{ index: number; command: Command }>;
+  lastIndex(): number;
+  close(): void;
+}
+
+const SCHEMA_VERSION = 1;
+
+export function openLogStore(path: string): LogStore {
+  const db = new Database(path, { create: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  db.exec("CREATE TABLE IF NOT EXISTS log (idx INTEGER PRIMARY KEY, command TEXT NOT NULL)");
+  const version = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
+  if (version === null) db.query("INSERT INTO meta (key, value) VALUES ('schema', ?)").run(String(SCHEMA_VERSION));
+  else if (Number(version.value) !== SCHEMA_VERSION) {
+    throw new Error(`state log ${path} has schema ${version.value}, this spurctld reads ${SCHEMA_VERSION}`);
+  }
+  const insert = db.query<unknown, [number, string]>("INSERT INTO log (idx, command) VALUES (?, ?)");
+  let last = db.query<{ m: number | null }, []>("SELECT max(idx) AS m FROM log").get()?.m ?? 0;
+  return {
+    append(command) {
+      last += 1;
+      insert.run(last, JSON.stringify(command));
+      return last;
+    },
+    *entries() {
+      const rows = db.query<{ idx: number; command: string }, []>("SELECT idx, command FROM log ORDER BY idx");
+      for (const row of rows.iterate()) yield { index: row.idx, command: JSON.parse(row.command) as Command };
+    },
+    lastIndex: () => last,
+    close: () => db.close(),
+  };
+}

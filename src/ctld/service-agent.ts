@@ -1,0 +1,83 @@
+/**
+ * @module ctld/service-agent
+ * Handlers for node agents: registration, heartbeats and batch completion.
+ * Only root or the controller's own user may call them (auth/loopback checks
+ * the socket owner). Heartbeats are soft state (not logged); what they reveal
+ * (a job the agent no longer has) becomes a logged command.
+ */
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { ServiceContext } from "./service.ts";
+import { peerUid } from "../net/rpc-server.ts";
+import { toPlain } from "../lib/to-plain.ts";
+import { isJobFinished } from "../sched/model/types.ts";
+import { PROTOCOL_VERSION } from "../version.ts";
+import type { Controller } from "./controller.ts";
+import type { RegisterNodeRequest } from "../net/gen/spur/v1/controller_pb.ts";
+
+/** A batch job the agent does not report this long after its start was lost with the node's state. */
+const LOST_JOB_GRACE_SEC = 15;
+const HEARTBEAT_INTERVAL_MS = 2000;
+
+function requireAgent(ctx: HandlerContext, sc: ServiceContext): void {
+  const uid = peerUid(ctx);
+  if (uid !== 0 && uid !== sc.selfUid) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
+}
+
+/** Reconcile what an agent runs with what the controller believes; returns jobs the agent must kill. */
+function reconcile(c: Controller, node: string, running: number[], now: number): number[] {
+  const reported = new Set(running);
+  const kill = running.filter((id) => {
+    const job = c.state.jobs.get(id);
+    return job === undefined || isJobFinished(job.info);
+  });
+  for (const job of c.state.jobs.values()) {
+    const i = job.info;
+    if (i.state !== "RUNNING" || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
+    if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
+    c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" });
+  }
+  return kill;
+}
+
+export function agentHandlers(sc: ServiceContext) {
+  const c = sc.controller;
+  return {
+    registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
+      requireAgent(ctx, sc);
+      if (req.protocolVersion !== PROTOCOL_VERSION) {
+        throw new ConnectError(
+          `Incompatible protocol version ${req.protocolVersion || "(none)"}: this spurctld speaks ${PROTOCOL_VERSION}; upgrade the agent`,
+          Code.FailedPrecondition,
+        );
+      }
+      if (req.node === undefined) throw new ConnectError("missing node", Code.InvalidArgument);
+      const node = toPlain(req.node);
+      if (node.name === "") throw new ConnectError("missing node", Code.InvalidArgument);
+      const result = c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
+      if (result.error) throw new ConnectError(result.error, Code.NotFound);
+      c.heartbeat(node.name);
+      return { killJobIds: reconcile(c, node.name, req.runningJobIds, sc.now()), heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS };
+    },
+    heartbeat(req: { node: string; runningJobIds: number[] }, ctx: HandlerContext) {
+      requireAgent(ctx, sc);
+      const node = c.state.nodes.get(req.node);
+      if (node === undefined || node.info.state === "UNKNOWN" || node.down) return { killJobIds: [], reregister: true };
+      c.heartbeat(req.node);
+      return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
+    },
+    batchComplete(
+      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number },
+      ctx: HandlerContext,
+    ) {
+      requireAgent(ctx, sc);
+      const job = c.state.jobs.get(req.jobId);
+      if (job !== undefined && job.info.state === "RUNNING" && job.info.batchHost === req.node) {
+        c.execute({
+          v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
+          exitSignal: req.exitSignal, outcome: req.outcome,
+        });
+      }
+      return {};
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * @module ctld/service
+ * The Controller RPC handlers: authenticate the caller, turn the request into
+ * one command (or a read of the state), and map results to Connect errors with
+ * Slurm's wording. No handler changes state except through controller.execute.
+ */
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { Controller as ControllerService } from "../net/gen/spur/v1/controller_pb.ts";
+import type { Controller } from "./controller.ts";
+import type { Requester } from "../sched/model/commands.ts";
+import { peerUid } from "../net/rpc-server.ts";
+import { lookupUid } from "../net/users.ts";
+import { toPlain } from "../lib/to-plain.ts";
+import { jobView, listJobViews, nodeViewsList } from "./views.ts";
+import { validateSubmit } from "../sched/model/apply-submit.ts";
+import { expandHostlist } from "../compat/hostlist.ts";
+import { agentHandlers } from "./service-agent.ts";
+import { stepHandlers } from "./service-step.ts";
+import { configEntries } from "./config-view.ts";
+import { SPUR_VERSION } from "../version.ts";
+
+export interface ServiceContext {
+  controller: Controller;
+  now: () => number;
+  controllerName: string;
+  startedAt: number;
+  /** uid the controller runs as: agents must run as it or as root. */
+  selfUid: number;
+  confPath: string;
+}
+
+export function requester(ctx: HandlerContext): Requester {
+  const uid = peerUid(ctx);
+  const u = lookupUid(uid);
+  return { uid, gid: u.gid, user: u.name, group: u.group };
+}
+
+export function rejectIfError(result: { error: string; errorCode: string }, code = Code.InvalidArgument): void {
+  if (result.error !== "") throw new ConnectError(result.error, code);
+}
+
+export function controllerRoutes(sc: ServiceContext) {
+  const c = sc.controller;
+  return (router: ConnectRouter) =>
+    router.service(ControllerService, {
+      submit(req, ctx) {
+        const by = requester(ctx);
+        const spec = toPlain(req.spec);
+        if (spec === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+        if (req.testOnly) {
+          const checked = validateSubmit(c.state, spec);
+          if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
+          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask };
+        }
+        const result = c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
+        rejectIfError(result);
+        return { jobId: result.ids[0] ?? 0, warnings: [] };
+      },
+      listJobs(req) {
+        return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };
+      },
+      listNodes() {
+        const { nodes, partitions } = nodeViewsList(c);
+        return { nodes, partitions, now: sc.now() };
+      },
+      cancel(req, ctx) {
+        const by = requester(ctx);
+        const filter = toPlain(req.filter);
+        if (filter === undefined) throw new ConnectError("no job selection", Code.InvalidArgument);
+        const result = c.execute({ v: 1, type: "cancel", at: sc.now(), filter, signal: req.signal, batchOnly: req.batchOnly, by });
+        return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
+      },
+      updateJob(req, ctx) {
+        const by = requester(ctx);
+        const result = c.execute({
+          v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: { ...req.fields }, by,
+        });
+        return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
+      },
+      updateNode(req, ctx) {
+        const by = requester(ctx);
+        const nodes = expandHostlist(req.nodes);
+        if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
+        const result = c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by });
+        rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+        return {};
+      },
+      ping() {
+        return { controller: sc.controllerName, primary: true, now: sc.now(), version: SPUR_VERSION, pid: process.pid, started: sc.startedAt };
+      },
+      getConfig() {
+        return { entries: configEntries(c.state, sc) };
+      },
+      async waitJob(req) {
+        await c.waitFor(req.jobId, req.untilStates, Math.min(req.timeoutMs || 30_000, 60_000));
+        const job = c.state.jobs.get(req.jobId);
+        if (job === undefined) throw new ConnectError("Invalid job id specified", Code.NotFound);
+        return { job: jobView(c, job) };
+      },
+      ...stepHandlers(sc),
+      ...agentHandlers(sc),
+    });
+}

@@ -1,0 +1,50 @@
+/**
+ * @module main
+ * One executable, many names (busybox style): the role comes from the name it
+ * was invoked by (`basename(argv0)`), or from `spur <role|command> ...`. Each
+ * role is imported lazily so a command pays only for what it runs.
+ */
+type Entry = () => Promise<(argv: string[]) => Promise<number>>;
+
+const cli = (load: () => Promise<Record<string, unknown>>, name: string): Entry => async () => {
+  const [{ runCli }, mod] = await Promise.all([import("./roles/cli/run.ts"), load()]);
+  const fn = mod[name] as Parameters<typeof runCli>[0];
+  return (argv) => runCli(fn, argv);
+};
+
+export const ENTRIES: Record<string, Entry> = {
+  spurctld: async () => (await import("./roles/spurctld.ts")).main,
+  spurd: async () => (await import("./roles/spurd.ts")).main,
+  spur: async () => (await import("./roles/spur.ts")).main,
+  stepd: async () => (await import("./roles/stepd.ts")).main,
+  sbatch: cli(() => import("./cli/sbatch.ts"), "sbatchMain"),
+  squeue: cli(() => import("./cli/squeue.ts"), "squeueMain"),
+  sinfo: cli(() => import("./cli/sinfo.ts"), "sinfoMain"),
+  sacct: cli(() => import("./cli/sacct.ts"), "sacctMain"),
+  scontrol: cli(() => import("./cli/scontrol.ts"), "scontrolMain"),
+  scancel: cli(() => import("./cli/scancel.ts"), "scancelMain"),
+  srun: async () => (await import("./roles/cli/srun.ts")).main,
+  salloc: async () => (await import("./roles/cli/salloc.ts")).main,
+};
+
+
+async function run(): Promise<number> {
+  const invoked = (process.argv0.split("/").pop() ?? "spur").replace(/\.(exe|ts|js)$/, "");
+  let name = invoked in ENTRIES && invoked !== "spur" ? invoked : "spur";
+  let argv = process.argv.slice(2);
+  if (name === "spur" && argv[0] !== undefined && argv[0] in ENTRIES && argv[0] !== "spur") {
+    name = argv[0];
+    argv = argv.slice(1);
+  }
+  const entry = ENTRIES[name];
+  if (entry === undefined) return 1;
+  return (await entry())(argv);
+}
+
+run().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${(error as Error).message ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

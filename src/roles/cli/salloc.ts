@@ -1,0 +1,51 @@
+/**
+ * @module roles/cli/salloc
+ * salloc: get an allocation, run the given command (default: the user's shell)
+ * with the job's SLURM_* environment on this host, and release the allocation
+ * when it exits, printing Slurm's "Granted" / "Relinquishing" lines.
+ */
+import { hostname } from "node:os";
+import { spawn } from "node:child_process";
+import { parseSallocArgs } from "../../compat/options/interactive-args.ts";
+import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
+import { buildSallocEnv } from "../../compat/job-env.ts";
+import { RpcError } from "../../cli/io.ts";
+import { lookupUid } from "../../net/users.ts";
+import { allocate, release } from "./allocation.ts";
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname() }, now: Date.now() / 1000 });
+  if (!parsed.ok) {
+    process.stderr.write(errorText("salloc", parsed.error));
+    return parsed.error.exitCode ?? 1;
+  }
+  const r = parsed.value;
+  if (r.kind === "exit") {
+    process.stdout.write(r.stdout);
+    return r.exitCode;
+  }
+  if (r.warnings.length > 0) process.stderr.write(warningText("salloc", r.warnings));
+  let job;
+  try {
+    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet);
+  } catch (error) {
+    process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
+    return 1;
+  }
+  if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
+  const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const env = buildSallocEnv(job, { clusterName: "spur", submitEnv, spec: r.spec, submitDir: process.cwd() });
+  const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
+  const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(command[0] ?? shell, command.slice(1), { stdio: "inherit", env });
+    child.once("error", (e) => {
+      process.stderr.write(`salloc: error: ${command[0]}: ${e.message}\n`);
+      resolve(127);
+    });
+    child.once("exit", (c, s) => resolve(c ?? (s ? 128 : 0)));
+  });
+  if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
+  await release(job.jobId, code);
+  return code;
+}

@@ -1,0 +1,72 @@
+/**
+ * @module roles/cli/srun
+ * srun: inside an allocation (SLURM_JOB_ID or --jobid) it runs a step of that
+ * job; outside one it first gets its own allocation (and releases it when the
+ * step ends). Ctrl-C cancels the step, as with Slurm's srun.
+ */
+import { hostname } from "node:os";
+import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
+import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
+import { RpcError } from "../../cli/io.ts";
+import { lookupUid } from "../../net/users.ts";
+import { confPath } from "../conf-file.ts";
+import { call } from "./port.ts";
+import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
+import { runStep } from "./step-launch.ts";
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname() }, now: Date.now() / 1000 });
+  if (!parsed.ok) {
+    process.stderr.write(errorText("srun", parsed.error));
+    return parsed.error.exitCode ?? 1;
+  }
+  const r = parsed.value;
+  if (r.kind === "exit") {
+    process.stdout.write(r.stdout);
+    return r.exitCode;
+  }
+  if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  const uid = process.getuid?.() ?? 0;
+  const user = lookupUid(uid);
+  const url = ctlUrl();
+  let jobId = r.settings.jobId ?? 0;
+  const own = jobId === 0;
+  const abort = new AbortController();
+  let baseEnv: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  try {
+    if (own) {
+      const job = await allocate("srun", r.spec, r.settings.quiet);
+      jobId = job.jobId;
+      baseEnv = { ...baseEnv, SLURM_JOB_ID: String(jobId) };
+    }
+    let interrupted = 0;
+    process.on("SIGINT", () => {
+      interrupted += 1;
+      process.stderr.write(`srun: interrupt (one more within 1 sec to abort)\n`);
+      if (interrupted >= 1) {
+        process.stderr.write(`srun: Job step aborted\n`);
+        abort.abort();
+      }
+    });
+    const result = await runStep(
+      {
+        jobId, spec: r.spec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
+        uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
+      },
+      { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },
+      abort.signal,
+    );
+    if (own) await release(jobId, result.exitCode, result.exitSignal);
+    if (result.exitSignal !== 0) return 128 + result.exitSignal;
+    return result.exitCode;
+  } catch (error) {
+    if (own && jobId !== 0) await cancelAllocation(jobId);
+    if (error instanceof RpcError) {
+      const text = own && jobId === 0 ? rejectionText("srun", error.message, r.spec.partition) : `srun: error: ${error.message}\n`;
+      process.stderr.write(text);
+      return 1;
+    }
+    process.stderr.write(`srun: error: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

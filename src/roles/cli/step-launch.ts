@@ -1,0 +1,115 @@
+/**
+ * @module roles/cli/step-launch
+ * What srun does once it has an allocation: ask the controller for a step,
+ * start the step's tasks on every node's agent (each task with its own SLURM_*
+ * environment), stream their output to this terminal (`-l` labels lines with
+ * the task rank), and report the step's end. The step's exit code is the
+ * highest task exit code, as srun returns it.
+ */
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
+import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import { buildStepTaskEnv } from "../../compat/job-env.ts";
+
+export interface StepRequest {
+  jobId: number;
+  spec: Plain<JobSpec>;
+  command: string[];
+  label: boolean;
+  baseEnv: Record<string, string>;
+  confPath: string;
+  uid: number;
+  gid: number;
+  user: string;
+  cwd: string;
+}
+
+export interface StepCalls {
+  stepCreate(req: { jobId: number; spec: Plain<JobSpec> }): Promise<Plain<StepCreateResponse>>;
+  stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
+}
+
+class LineLabeler {
+  private partial = new Map<number, string>();
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly width: number,
+  ) {}
+  write(task: number, chunk: string): void {
+    const text = (this.partial.get(task) ?? "") + chunk;
+    const lines = text.split("\n");
+    this.partial.set(task, lines.pop() ?? "");
+    for (const line of lines) this.out.write(`${String(task).padStart(this.width)}: ${line}\n`);
+  }
+  flush(task: number): void {
+    const rest = this.partial.get(task);
+    if (rest) this.out.write(`${String(task).padStart(this.width)}: ${rest}\n`);
+    this.partial.delete(task);
+  }
+}
+
+export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
+  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec });
+  const step = created.step;
+  const job = created.job;
+  if (step === undefined || job === undefined) throw new Error("controller returned no step");
+  const shares = step.alloc;
+  const tasksPerNode = shares.map((s) => s.tasks);
+  const nodeNames = shares.map((s) => s.node);
+  const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
+  const width = String(Math.max(0, ntasks - 1)).length;
+  const outLabel = new LineLabeler(process.stdout, width);
+  const errLabel = new LineLabeler(process.stderr, width);
+  const decoder = new TextDecoder();
+  let rank = 0;
+  let exitCode = 0;
+  let exitSignal = 0;
+  const runs = shares.map(async (share, nodeIndex) => {
+    const addr = created.nodes[nodeIndex];
+    const first = rank;
+    rank += share.tasks;
+    const tasks = Array.from({ length: share.tasks }, (_, k) => {
+      const taskId = first + k;
+      const env = buildStepTaskEnv(
+        job,
+        { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
+        { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: share.gpuIndices, constrainDevices: false },
+        req.baseEnv,
+        { confPath: req.confPath },
+      );
+      return { taskId, env };
+    });
+    const client = createClient(Agent, createConnectTransport({ baseUrl: `http://${addr?.addr}:${addr?.port}`, httpVersion: "1.1" }));
+    const stream = client.runTasks(
+      { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user },
+      { signal: abort },
+    );
+    for await (const frame of stream) {
+      if (frame.stdout.length > 0) {
+        const text = decoder.decode(frame.stdout);
+        if (req.label) outLabel.write(frame.taskId, text);
+        else process.stdout.write(frame.stdout);
+      }
+      if (frame.stderr.length > 0) {
+        const text = decoder.decode(frame.stderr);
+        if (req.label) errLabel.write(frame.taskId, text);
+        else process.stderr.write(frame.stderr);
+      }
+      if (frame.exited) {
+        outLabel.flush(frame.taskId);
+        errLabel.flush(frame.taskId);
+        exitCode = Math.max(exitCode, frame.exitCode);
+        if (frame.exitSignal !== 0) exitSignal = frame.exitSignal;
+      }
+    }
+  });
+  const results = await Promise.allSettled(runs);
+  const failed = results.find((r) => r.status === "rejected");
+  const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
+  await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
+  if (failed && !abort.aborted) throw (failed as PromiseRejectedResult).reason;
+  return { exitCode, exitSignal };
+}

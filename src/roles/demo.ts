@@ -1,0 +1,58 @@
+/**
+ * @module roles/demo
+ * `spur demo`: the README's first command. Starts a local cluster in a fresh
+ * directory, submits a real batch script, shows it in squeue while it runs and
+ * in sacct once done, prints its output file, and stops the cluster.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { down, up } from "./local-cluster.ts";
+import { selfExec } from "./self-exec.ts";
+import { upOptions } from "./spur.ts";
+
+const SCRIPT = `#!/bin/bash
+#SBATCH --job-name=demo
+#SBATCH --ntasks=2
+#SBATCH --time=5
+echo "job $SLURM_JOB_ID on $SLURMD_NODENAME (nodes: $SLURM_JOB_NODELIST, tasks: $SLURM_NTASKS)"
+srun hostname
+sleep 2
+echo done
+`;
+
+function show(env: NodeJS.ProcessEnv, cwd: string, args: string[]): string {
+  const [cmd, ...pre] = selfExec();
+  process.stdout.write(`$ ${args.join(" ")}\n`);
+  const r = spawnSync(cmd ?? process.execPath, [...pre, ...args], { env, cwd, encoding: "utf8" });
+  process.stdout.write(r.stdout);
+  process.stderr.write(r.stderr);
+  return r.stdout;
+}
+
+export async function runDemo(argv: string[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "spur-demo-"));
+  const o = { ...upOptions(argv), stateDir: join(dir, "cluster") };
+  process.stdout.write(`Starting a local cluster in ${o.stateDir} ...\n`);
+  const { conf } = await up(o);
+  const env = { ...process.env, SPUR_CONF: conf };
+  try {
+    writeFileSync(join(dir, "job.sh"), SCRIPT);
+    const submitted = show(env, dir, ["sbatch", "job.sh"]);
+    const jobId = /(\d+)/.exec(submitted)?.[1];
+    if (jobId === undefined) return 1;
+    show(env, dir, ["squeue"]);
+    for (let i = 0; i < 100; i++) {
+      const r = spawnSync(selfExec()[0] ?? "", [...selfExec().slice(1), "squeue", "-h", "-j", jobId], { env, encoding: "utf8" });
+      if (r.stdout.trim() === "" || / CD /.test(r.stdout)) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    show(env, dir, ["sacct", "-j", jobId]);
+    process.stdout.write(`$ cat slurm-${jobId}.out\n${readFileSync(join(dir, `slurm-${jobId}.out`), "utf8")}`);
+    return 0;
+  } finally {
+    await down(o.stateDir);
+    process.stdout.write("Cluster stopped.\n");
+  }
+}

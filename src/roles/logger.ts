@@ -1,0 +1,26 @@
+/**
+ * @module roles/logger
+ * The daemons' root logger: consola's core entry (the default entry costs ~40 ms
+ * of start-up) with a JSON-lines reporter, one object per line with the tag,
+ * level and whatever ids the caller passed (jobId, node, ...).
+ */
+import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
+
+export function createLogger(role: string, level = 3): ConsolaInstance {
+  return createConsola({
+    level,
+    reporters: [
+      {
+        log(entry: LogObject) {
+          // consola merges an object argument's keys into the entry itself.
+          const { date, args, type, level: _level, tag, ...fields } = entry as LogObject & Record<string, unknown>;
+          const line = JSON.stringify({
+            time: date.toISOString(), level: type, role, tag: tag || undefined, ...fields,
+            ...(args.length > 0 ? { args: args.map((a) => (typeof a === "object" ? a : String(a))) } : {}),
+          });
+          process.stderr.write(`${line}\n`);
+        },
+      },
+    ],
+  });
+}

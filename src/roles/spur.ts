@@ -1,0 +1,125 @@
+/**
+ * @module roles/spur
+ * The admin tool: `spur up|down` (local cluster), `spur demo` (the README's
+ * first command: a cluster, a real job, squeue and sacct), `spur install-links`,
+ * `spur version`. Roles themselves are reached as `spur <role>` by main.ts.
+ */
+import { existsSync, mkdirSync, symlinkSync, unlinkSync, lstatSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SPUR_VERSION, buildCommit, buildDate } from "../version.ts";
+import { down, up, type UpOptions } from "./local-cluster.ts";
+import { LINK_NAMES } from "../main-names.ts";
+import { runDemo } from "./demo.ts";
+
+const USAGE = `Usage: spur <command> [options]
+  up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
+     [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+  down [--state-dir DIR]                      stop it
+  demo                                        up, run a job, show squeue and sacct, down
+  install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
+  version                                     print the version
+  spurctld|spurd|sbatch|squeue|...            run a role by name
+`;
+
+export function opt(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+export function upOptions(argv: string[]): UpOptions {
+  const n = (name: string, dflt: number): number => {
+    const v = opt(argv, name);
+    if (v === undefined) return dflt;
+    const x = Number(v);
+    if (!Number.isInteger(x) || x < 0) throw new Error(`spur: error: ${name} takes a whole number, got "${v}"`);
+    return x;
+  };
+  return {
+    stateDir: opt(argv, "--state-dir") ?? "/tmp/spur",
+    nodes: Math.max(1, n("--nodes", 4)),
+    cpusPerNode: Math.max(1, n("--cpus-per-node", 4)),
+    memPerNodeMiB: Math.max(1, n("--mem-per-node", 4000)),
+    gpusPerNode: n("--gpus-per-node", 0),
+    gpuModel: opt(argv, "--gpu-model") ?? "",
+    slurmdTimeoutSec: n("--slurmd-timeout", 30),
+  };
+}
+
+async function cmdUp(argv: string[]): Promise<number> {
+  const o = upOptions(argv);
+  const { conf } = await up(o);
+  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)} (${o.nodes} nodes)\nexport SPUR_CONF=${conf}\n`);
+  if (argv.includes("--detach") || argv.includes("-d")) return 0;
+  process.stdout.write("Press Ctrl-C to stop.\n");
+  await new Promise<void>((r) => {
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => r());
+  });
+  await down(o.stateDir);
+  return 0;
+}
+
+function cmdInstallLinks(argv: string[]): number {
+  const dir = argv[0];
+  if (!dir) {
+    process.stderr.write("spur: error: install-links needs a directory\n");
+    return 1;
+  }
+  if (!Bun.main.startsWith("/$bunfs/")) {
+    process.stderr.write("spur: error: install-links links to the compiled binary: build it first (bun run build) and run dist/spur\n");
+    return 1;
+  }
+  mkdirSync(dir, { recursive: true });
+  for (const name of ["spur", ...LINK_NAMES]) {
+    const link = join(dir, name);
+    if (link === process.execPath) continue;
+    if (existsSync(link) || isLink(link)) unlinkSync(link);
+    symlinkSync(process.execPath, link);
+  }
+  process.stdout.write(`linked ${LINK_NAMES.length} commands in ${resolve(dir)} to ${process.execPath}\n`);
+  return 0;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case "up":
+        return await cmdUp(rest);
+      case "down": {
+        const stopped = await down(opt(rest, "--state-dir") ?? "/tmp/spur");
+        process.stdout.write(`stopped ${stopped} daemons\n`);
+        return 0;
+      }
+      case "demo":
+        return await runDemo(rest);
+      case "install-links":
+        return cmdInstallLinks(rest);
+      case "version":
+      case "--version":
+      case "-V":
+        process.stdout.write(`spur ${SPUR_VERSION} (commit ${buildCommit()}, built ${buildDate()})\n`);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(USAGE);
+        return cmd === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`spur: error: unknown command "${cmd}"\n${USAGE}`);
+        return 1;
+    }
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 1;
+  }
+}

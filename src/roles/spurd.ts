@@ -1,0 +1,58 @@
+/**
+ * @module roles/spurd
+ * The node agent daemon. `spurd -N NAME` runs as node NAME from spur.conf (its
+ * CPUs, memory, GPUs and port come from the NodeName line; real discovery is
+ * the devices issue), serves the Agent RPC, and registers with the controller.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { hostname, arch, release } from "node:os";
+import { confPath, controllerUrl, readConf } from "./conf-file.ts";
+import { createLogger } from "./logger.ts";
+import { createState } from "../sched/model/state.ts";
+import { createAgent } from "../agent/agent.ts";
+import { agentRoutes } from "../agent/service.ts";
+import { startRpcServer } from "../net/rpc-server.ts";
+import { selfExec } from "./self-exec.ts";
+import { SPUR_VERSION } from "../version.ts";
+
+function flag(argv: string[], ...names: string[]): string | undefined {
+  for (const name of names) {
+    const i = argv.indexOf(name);
+    if (i >= 0) return argv[i + 1];
+    const eq = argv.find((a) => a.startsWith(`${name}=`));
+    if (eq) return eq.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const path = confPath(flag(argv, "--conf", "-f"));
+  const conf = readConf(path);
+  const name = flag(argv, "-N", "--node") ?? hostname();
+  const logger = createLogger("spurd").withTag(name);
+  const built = createState(conf);
+  if (!built.ok) throw new Error(built.error.message);
+  const configured = built.value.nodes.get(name);
+  if (configured === undefined) {
+    process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
+    return 1;
+  }
+  const node = {
+    ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
+    bootTime: Date.now() / 1000, partitions: [],
+  };
+  const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
+  const spool = join(spoolRoot.replace("%n", name), name);
+  mkdirSync(spool, { recursive: true });
+  const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
+  const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
+  logger.info({ message: "listening", node: name, port: server.port, spool });
+  const stop = agent.start();
+  await new Promise<void>((resolve) => {
+    for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
+  });
+  stop();
+  await server.close();
+  return 0;
+}

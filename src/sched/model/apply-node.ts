@@ -1,0 +1,95 @@
+/**
+ * @module sched/model/apply-node
+ * Node lifecycle: registration by its agent (resources as the agent found or
+ * was configured with; a node that was down for not responding returns to
+ * service, like ReturnToService=2), admin state changes (drain, resume, down)
+ * and failure (agent silent past the timeout): its jobs end as NODE_FAIL.
+ */
+import type { Command } from "./commands.ts";
+import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
+import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { refreshNodeState } from "./resources.ts";
+import { releaseJob } from "./apply-run.ts";
+
+type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
+
+const REPORTED_FIELDS = [
+  "addr", "port", "hostname", "cpus", "sockets", "coresPerSocket", "threadsPerCore", "realMemoryMib",
+  "gres", "features", "arch", "os", "version", "gpuModel", "gpuCount", "gpuTopology", "bootTime", "tmpDiskMib",
+] as const;
+
+export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): ApplyResult {
+  const node = state.nodes.get(c.node.name);
+  if (node === undefined) return rejected("InvalidNode", `Invalid node name specified: ${c.node.name}`);
+  const info = node.info as unknown as Record<string, unknown>;
+  const reported = c.node as unknown as Record<string, unknown>;
+  for (const key of REPORTED_FIELDS) info[key] = reported[key];
+  node.info.registeredTime = c.at;
+  node.info.lastHeartbeat = c.at;
+  if (node.info.state === "UNKNOWN") node.info.state = "IDLE";
+  if (node.down && node.info.reason === "Not responding") {
+    node.down = false;
+    node.info.reason = "";
+  }
+  refreshNodeState(node);
+  return emptyResult();
+}
+
+export function applyUpdateNode(state: ClusterState, c: Of<"updateNode">): ApplyResult {
+  if (c.by.uid !== 0 && !state.config.operators.includes(c.by.user)) return rejected("AccessDenied", "Access/permission denied");
+  const nodes: NodeRecord[] = [];
+  for (const name of c.nodes) {
+    const node = state.nodes.get(name);
+    if (node === undefined) return rejected("InvalidNode", "Invalid node name specified");
+    nodes.push(node);
+  }
+  const wanted = c.state.toUpperCase();
+  if (!["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
+  const events: ApplyEvent[] = [];
+  for (const node of nodes) {
+    const reasonFields = { reason: c.reason, reasonUser: c.by.user, reasonTime: c.at };
+    if (wanted === "DRAIN" || wanted === "FAIL") {
+      node.drain = true;
+      Object.assign(node.info, reasonFields);
+    } else if (wanted === "DOWN") {
+      node.down = true;
+      Object.assign(node.info, reasonFields);
+      events.push(...failJobsOn(state, node.info.name, c.at));
+    } else {
+      node.drain = false;
+      if (node.down && node.info.state !== "UNKNOWN") node.down = false;
+      Object.assign(node.info, { reason: "", reasonUser: "", reasonTime: 0 });
+    }
+    refreshNodeState(node);
+  }
+  return { ...emptyResult(), events };
+}
+
+export function applyNodeFail(state: ClusterState, c: Of<"nodeFail">): ApplyResult {
+  const node = state.nodes.get(c.node);
+  if (node === undefined || node.down) return emptyResult();
+  node.down = true;
+  Object.assign(node.info, { reason: c.reason, reasonUser: "root", reasonTime: c.at });
+  const events = failJobsOn(state, c.node, c.at);
+  refreshNodeState(node);
+  return { ...emptyResult(), events };
+}
+
+/** End every job using the node as NODE_FAIL and tell its other nodes to kill what is left. */
+function failJobsOn(state: ClusterState, nodeName: string, at: number): ApplyEvent[] {
+  const events: ApplyEvent[] = [];
+  const victims: JobRecord[] = [];
+  for (const job of state.jobs.values()) {
+    if (job.info.state === "RUNNING" && job.info.alloc.some((a) => a.node === nodeName)) victims.push(job);
+  }
+  for (const job of victims) {
+    const others = job.info.alloc.map((a) => a.node).filter((n) => n !== nodeName);
+    releaseJob(state, job);
+    Object.assign(job.info, { state: "NODE_FAIL", reason: "NodeDown", endTime: at });
+    for (const step of job.info.steps) if (step.state === "RUNNING") Object.assign(step, { state: "NODE_FAIL", endTime: at });
+    job.endRequested = "";
+    if (others.length > 0) events.push({ type: "signalJob", jobId: job.info.jobId, nodes: others, signal: 0, reason: "NODE_FAIL", batchOnly: false });
+    events.push({ type: "jobFinished", jobId: job.info.jobId });
+  }
+  return events;
+}

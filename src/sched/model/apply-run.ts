@@ -1,0 +1,176 @@
+/**
+ * @module sched/model/apply-run
+ * A job's running life: start (re-checking every share against current free
+ * resources, Nomad's plan-applier rule, and splitting array elements off their
+ * meta record), the end reported by the node agent, launch failures and the
+ * time limit. The final state follows Slurm: a controller-requested end
+ * (cancel, timeout, node failure, requeue) wins over what the script returned.
+ */
+import type { Command, StartDecision } from "./commands.ts";
+import type { ClusterState, JobRecord } from "./types.ts";
+import { BATCH_STEP_ID } from "./types.ts";
+import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { chargeAlloc, freeResources, nodeAcceptsWork, releaseAlloc } from "./resources.ts";
+import { emptyStepInfo } from "./records.ts";
+import { setStdPaths } from "./apply-submit.ts";
+import { formatArrayTasks } from "../../compat/array-spec.ts";
+import { hostlistUniq } from "../../compat/hostlist.ts";
+import { tresText } from "./tres.ts";
+import { assert } from "../../lib/assert.ts";
+
+type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
+
+export function applyStartJobs(state: ClusterState, c: Of<"startJobs">): ApplyResult {
+  const result = emptyResult();
+  for (const d of c.decisions) {
+    const job = state.jobs.get(d.jobId);
+    if (job === undefined || job.info.state !== "PENDING" || !sharesStillFit(state, d)) continue;
+    const target = splitArrayElement(state, job, d.arrayTaskId);
+    startOnNodes(state, target, d, c.at);
+    result.events.push({ type: "jobStarted", jobId: target.info.jobId });
+    if (target.info.batchFlag) result.events.push({ type: "launchBatch", jobId: target.info.jobId });
+    result.ids.push(target.info.jobId);
+  }
+  return result;
+}
+
+function sharesStillFit(state: ClusterState, d: StartDecision): boolean {
+  if (d.alloc.length === 0) return false;
+  for (const share of d.alloc) {
+    const node = state.nodes.get(share.node);
+    if (node === undefined || !nodeAcceptsWork(node)) return false;
+    const free = freeResources(node);
+    if (share.cpus > free.cpus || share.memMib > free.memMiB) return false;
+    if (!share.gpuIndices.every((g) => free.gpuIndices.includes(g))) return false;
+  }
+  return true;
+}
+
+/** An array's meta record keeps the remaining tasks; each started task gets its own id, the last one the meta id. */
+function splitArrayElement(state: ClusterState, job: JobRecord, taskId: number): JobRecord {
+  if (job.arrayPending.length === 0) return job;
+  const at = job.arrayPending.indexOf(taskId);
+  assert(at >= 0, `array task ${taskId} is pending in job ${job.info.jobId}`);
+  job.arrayPending.splice(at, 1);
+  if (job.arrayPending.length === 0) {
+    job.info.arrayTaskId = taskId;
+    job.info.arrayTaskStr = "";
+    return job;
+  }
+  const elementId = state.nextJobId;
+  state.nextJobId += 1;
+  const element: JobRecord = {
+    ...structuredClone(job),
+    arrayPending: [],
+    sequence: job.sequence,
+  };
+  element.info.jobId = elementId;
+  element.info.arrayTaskId = taskId;
+  element.info.arrayTaskStr = "";
+  job.info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
+  state.jobs.set(elementId, element);
+  return element;
+}
+
+function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at: number): void {
+  const info = job.info;
+  for (const share of d.alloc) {
+    const node = state.nodes.get(share.node);
+    assert(node !== undefined, "share node exists");
+    chargeAlloc(node, info.jobId, share);
+  }
+  const names = d.alloc.map((s) => s.node);
+  const cpus = d.alloc.reduce((n, s) => n + s.cpus, 0);
+  const mem = d.alloc.reduce((n, s) => n + s.memMib, 0);
+  const gpus = d.alloc.reduce((n, s) => n + s.gpuIndices.length, 0);
+  Object.assign(info, {
+    state: "RUNNING", reason: "None", startTime: at, alloc: d.alloc, nodelist: hostlistUniq(names),
+    batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
+    tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
+  });
+  if (info.timeLimitMin !== undefined) info.endTime = at + info.timeLimitMin * 60;
+  setStdPaths(job, info.batchHost);
+}
+
+export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
+  const job = state.jobs.get(c.jobId);
+  if (job === undefined || (job.info.state !== "RUNNING" && job.info.state !== "SUSPENDED")) return emptyResult();
+  const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
+  releaseJob(state, job);
+  if (job.endRequested === "REQUEUE" || (c.outcome === "LAUNCH_FAILED" && job.info.requeue)) {
+    requeue(job, c.at);
+    return { ...emptyResult(), events };
+  }
+  const info = job.info;
+  const final = finalState(job, c.outcome, c.exitCode, c.exitSignal);
+  Object.assign(info, {
+    state: final.state, reason: final.reason, exitCode: c.exitCode, exitSignal: c.exitSignal, endTime: c.at,
+  });
+  for (const step of info.steps) {
+    if (step.state === "RUNNING") Object.assign(step, { state: "CANCELLED", endTime: c.at });
+  }
+  if (info.batchFlag) {
+    const batch = emptyStepInfo(info.jobId, BATCH_STEP_ID);
+    const batchState = final.state === "TIMEOUT" || final.state === "CANCELLED" ? "CANCELLED" : final.state;
+    Object.assign(batch, {
+      name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
+      startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
+      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0),
+    });
+    info.steps = [batch, ...info.steps];
+  }
+  info.derivedExitCode = Math.max(0, ...info.steps.map((s) => s.exitCode));
+  job.endRequested = "";
+  return { ...emptyResult(), events };
+}
+
+function finalState(job: JobRecord, outcome: string, exitCode: number, exitSignal: number): { state: string; reason: string } {
+  switch (job.endRequested) {
+    case "CANCELLED":
+      return { state: "CANCELLED", reason: "None" };
+    case "TIMEOUT":
+      return { state: "TIMEOUT", reason: "TimeLimit" };
+    case "NODE_FAIL":
+      return { state: "NODE_FAIL", reason: "NodeDown" };
+    default:
+      break;
+  }
+  if (outcome === "OUT_OF_MEMORY") return { state: "OUT_OF_MEMORY", reason: "OutOfMemory" };
+  if (outcome === "TIMEOUT") return { state: "TIMEOUT", reason: "TimeLimit" };
+  if (outcome === "NODE_FAIL") return { state: "NODE_FAIL", reason: "NodeDown" };
+  if (outcome === "LAUNCH_FAILED") return { state: "FAILED", reason: "JobLaunchFailure" };
+  if (exitCode === 0 && exitSignal === 0) return { state: "COMPLETED", reason: "None" };
+  return { state: "FAILED", reason: exitSignal !== 0 ? "RaisedSignal" : "NonZeroExitCode" };
+}
+
+export function releaseJob(state: ClusterState, job: JobRecord): void {
+  for (const share of job.info.alloc) {
+    const node = state.nodes.get(share.node);
+    if (node !== undefined) releaseAlloc(node, job.info.jobId, share);
+  }
+}
+
+export function requeue(job: JobRecord, at: number): void {
+  Object.assign(job.info, {
+    state: "PENDING", reason: "None", startTime: 0, endTime: 0, nodelist: "", batchHost: "", alloc: [],
+    restarts: job.info.restarts + 1, eligibleTime: at, steps: [], tresAlloc: "", stateFlags: [],
+  });
+  job.endRequested = "";
+}
+
+export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {
+  return applyJobEnded(state, {
+    v: 1, type: "jobEnded", at: c.at, jobId: c.jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED",
+  });
+}
+
+export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): ApplyResult {
+  const job = state.jobs.get(c.jobId);
+  if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") return emptyResult();
+  job.endRequested = "TIMEOUT";
+  const nodes = job.info.alloc.map((a) => a.node);
+  return {
+    ...emptyResult(),
+    events: [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }],
+  };
+}

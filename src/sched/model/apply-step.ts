@@ -1,0 +1,41 @@
+/**
+ * @module sched/model/apply-step
+ * Job steps (srun inside an allocation): a step gets the next step id of its
+ * job and runs on a subset of the job's nodes; its end is reported by srun.
+ * Steps share the job's allocation, so they charge nothing on the nodes.
+ */
+import type { Command } from "./commands.ts";
+import type { ClusterState } from "./types.ts";
+import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
+import { emptyStepInfo } from "./records.ts";
+import { hostlistUniq } from "../../compat/hostlist.ts";
+import { tresText } from "./tres.ts";
+
+type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
+
+export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): ApplyResult {
+  const job = state.jobs.get(c.jobId);
+  if (job === undefined) return rejected("InvalidJobId", "Invalid job id specified");
+  if (job.info.state !== "RUNNING") return rejected("AlreadyDone", "Job/step already completing or completed");
+  const stepId = job.nextStepId;
+  job.nextStepId += 1;
+  const step = emptyStepInfo(c.jobId, stepId);
+  const cpus = c.alloc.reduce((n, a) => n + a.cpus, 0);
+  const mem = c.alloc.reduce((n, a) => n + a.memMib, 0);
+  const gpus = c.alloc.reduce((n, a) => n + a.gpuIndices.length, 0);
+  Object.assign(step, {
+    name: c.name, state: "RUNNING", nodelist: hostlistUniq(c.alloc.map((a) => a.node)), ntasks: c.ntasks,
+    cpus, startTime: c.at, alloc: c.alloc, tres: tresText(cpus, mem, c.alloc.length, gpus),
+  });
+  job.info.steps.push(step);
+  return { ...emptyResult(), ids: [stepId] };
+}
+
+export function applyStepComplete(state: ClusterState, c: Of<"stepComplete">): ApplyResult {
+  const job = state.jobs.get(c.jobId);
+  const step = job?.info.steps.find((s) => s.stepId === c.stepId);
+  if (job === undefined || step === undefined) return rejected("InvalidJobId", "Invalid job id specified");
+  if (step.state !== "RUNNING") return emptyResult();
+  Object.assign(step, { state: c.state, exitCode: c.exitCode, exitSignal: c.exitSignal, endTime: c.at });
+  return emptyResult();
+}

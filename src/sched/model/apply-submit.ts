@@ -1,0 +1,168 @@
+/**
+ * @module sched/model/apply-submit
+ * Submission: validate against the partitions and nodes as they are, then create
+ * the job record (one record for a whole array; elements split off as they
+ * start). Rejections use the words sbatch prints after "Batch job submission
+ * failed: ", with an optional first line (the `detail`) that Slurm prints first.
+ */
+import type { Command } from "./commands.ts";
+import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
+import { emptyJobInfo } from "./records.ts";
+import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
+import { buildRequest, type ResourceRequest } from "../plan/request.ts";
+import { fitJob } from "../plan/fit-node.ts";
+import { nodeViews } from "../plan/schedule.ts";
+import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
+import { parseDependency } from "../../compat/dependency.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
+import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
+import { tresText } from "./tres.ts";
+
+type Submit = Extract<Command, { type: "submit" }>;
+
+/** Priority/basic: the first job gets the highest value; each later one a step lower. */
+export const BASIC_PRIORITY_TOP = 4_294_901_759;
+
+const expand = (h: string): string[] => {
+  const r = expandHostlist(h);
+  return r.ok ? r.value : [];
+};
+
+export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
+  const checked = validateSubmit(state, c.spec);
+  if (typeof checked === "string") return rejectedWithDetail(checked);
+  const { partition, req, arrayTasks, throttle } = checked;
+  const jobId = state.nextJobId;
+  state.nextJobId += 1;
+  const sequence = state.nextSequence;
+  state.nextSequence += 1;
+  const info = emptyJobInfo();
+  const spec = c.spec;
+  Object.assign(info, {
+    jobId,
+    name: spec.name || "sbatch",
+    uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group,
+    account: spec.account || (c.by.uid === 0 ? "root" : ""),
+    partition: partition.info.name,
+    qos: spec.qos || "normal",
+    priority: spec.hold ? 0 : Math.max(1, BASIC_PRIORITY_TOP - sequence - spec.nice),
+    reason: spec.hold ? "JobHeldUser" : "None",
+    nice: spec.nice,
+    submitTime: c.at,
+    eligibleTime: Math.max(c.at, spec.beginTime),
+    timeLimitMin: spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin,
+    numNodes: req.nodesMin,
+    numCpus: req.exclusive ? 0 : req.ntasks * req.cpusPerTask,
+    numTasks: req.ntasks,
+    cpusPerTask: req.cpusPerTask,
+    ntasksPerNode: req.ntasksPerNode,
+    memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
+    memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : 0,
+    reqNodelist: spec.nodelist, excNodelist: spec.exclude,
+    workDir: spec.workDir, command: spec.command,
+    dependency: spec.dependency, features: spec.constraint, comment: spec.comment,
+    exclusive: spec.exclusive, requeue: !spec.noRequeue, batchFlag: !spec.interactive,
+    submitLine: spec.submitLine, submitHost: spec.submitHost, deadline: spec.deadline,
+    killWaitSec: spec.killWaitSec || state.config.killWaitSec, signal: spec.signal,
+    reservation: spec.reservation, wckey: spec.wckey,
+    tresPerNode: req.gpusPerNode > 0 ? `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}:${req.gpusPerNode}` : "",
+    tresPerJob: req.gpusTotal > 0 ? `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}:${req.gpusTotal}` : "",
+  });
+  info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  const record: JobRecord = {
+    info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
+  };
+  if (arrayTasks.length > 0) {
+    info.arrayJobId = jobId;
+    info.arrayMaxTasks = throttle;
+    record.arrayPending = arrayTasks;
+    record.arrayThrottle = throttle;
+    info.arrayTaskStr = formatArrayTasks(arrayTasks, throttle);
+  }
+  setStdPaths(record, "");
+  state.jobs.set(jobId, record);
+  return { ...emptyResult(), ids: [jobId] };
+}
+
+function reqMemText(req: ResourceRequest, state: ClusterState): number {
+  if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
+  if (req.mem.kind === "cpu") return req.mem.mib * req.ntasks * req.cpusPerTask;
+  if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
+  return state.config.defMemPerCpuMiB * req.ntasks * req.cpusPerTask;
+}
+
+/** Output paths as scontrol shows them: the pattern expanded, relative to WorkDir. */
+export function setStdPaths(job: JobRecord, nodeName: string): void {
+  const info = job.info;
+  const isArray = info.arrayJobId !== 0;
+  const ctx = {
+    jobId: info.jobId, arrayJobId: info.arrayJobId || info.jobId, arrayTaskId: info.arrayTaskId,
+    jobName: info.name, user: info.user, nodeName, nodeIndex: 0,
+  };
+  const abs = (p: string): string => (p.startsWith("/") ? p : `${info.workDir.replace(/\/$/, "")}/${p}`);
+  const outPattern = job.spec.stdOut || defaultOutputPattern(isArray);
+  info.stdOut = abs(expandFilenamePattern(outPattern, ctx));
+  info.stdErr = abs(expandFilenamePattern(job.spec.stdErr || outPattern, ctx));
+  info.stdIn = job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx)) : "/dev/null";
+}
+
+interface Checked {
+  partition: PartitionRecord;
+  req: ResourceRequest;
+  arrayTasks: number[];
+  throttle: number;
+}
+
+/** Validation shared by apply (deterministic) and `sbatch --test-only`. */
+export function validateSubmit(state: ClusterState, spec: JobSpecP): Checked | string {
+  const partition = resolvePartition(state, spec.partition);
+  if (typeof partition === "string") return partition;
+  const req = buildRequest(spec, state.config, expand);
+  if (typeof req === "string") return req;
+  for (const name of [...req.nodelist, ...req.exclude]) {
+    if (!state.nodes.has(name)) return "Invalid node name specified";
+  }
+  const members = nodeViewsOf(state, partition);
+  if (fitJob(req, members, "ever") === undefined) {
+    const memoryFree = { ...req, mem: { kind: "node" as const, mib: 0 } };
+    const detail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
+    return `${detail}Requested node configuration is not available`;
+  }
+  let arrayTasks: number[] = [];
+  let throttle = 0;
+  if (spec.array) {
+    const parsed = parseArraySpec(spec.array, state.config.maxArraySize);
+    if (!parsed.ok) return "Invalid job array specification";
+    arrayTasks = parsed.value.taskIds;
+    throttle = parsed.value.throttle;
+  }
+  if (spec.dependency) {
+    const dep = parseDependency(spec.dependency);
+    if (!dep.ok) return "Job dependency problem";
+    for (const item of dep.value.items) {
+      for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
+    }
+  }
+  return { partition, req, arrayTasks, throttle };
+}
+
+function resolvePartition(state: ClusterState, requested: string): PartitionRecord | string {
+  if (!requested) {
+    const def = state.partitions.find((p) => p.info.isDefault) ?? state.partitions[0];
+    return def ?? "No partition specified or system default partition";
+  }
+  for (const name of requested.split(",")) {
+    const found = state.partitions.find((p) => p.info.name === name);
+    if (found) return found;
+  }
+  return `invalid partition specified: ${requested}\nInvalid partition name specified`;
+}
+
+function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
+  const views = nodeViews(state);
+  return partition.nodeNames.map((n) => views.get(n)).filter((v) => v !== undefined);
+}
+
+function rejectedWithDetail(message: string): ApplyResult {
+  return rejected("SubmitRejected", message);
+}

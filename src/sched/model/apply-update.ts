@@ -1,0 +1,157 @@
+/**
+ * @module sched/model/apply-update
+ * User and admin actions on jobs: cancel/signal (scancel), hold, release,
+ * requeue and field updates (scontrol). Each target is checked for permission
+ * (owner, root or an operator) and state; failures come back per item in
+ * Slurm's wording with its error number, and change nothing.
+ */
+import type { Command, Requester } from "./commands.ts";
+import type { ClusterState, ControllerConfig, JobRecord } from "./types.ts";
+import { isJobFinished } from "./types.ts";
+import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply.ts";
+import { selectTargets } from "./select-jobs.ts";
+import { releaseJob, requeue } from "./apply-run.ts";
+import { BASIC_PRIORITY_TOP } from "./apply-submit.ts";
+import { formatArrayTasks } from "../../compat/array-spec.ts";
+import { applyFieldUpdates } from "./update-fields.ts";
+
+type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
+
+/** Slurm's error numbers and texts for per-job failures. */
+export const JOB_ERRORS = {
+  invalidJobId: { code: 2017, text: "Invalid job id specified" },
+  alreadyDone: { code: 2021, text: "Job/step already completing or completed" },
+  accessDenied: { code: 2002, text: "Access/permission denied" },
+  notPending: { code: 2020, text: "Job is no longer pending execution" },
+  disabled: { code: 2035, text: "Requested operation is presently disabled" },
+  notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
+} as const;
+
+export function canModify(job: JobRecord, by: Requester, config: ControllerConfig): boolean {
+  return by.uid === 0 || by.uid === job.info.uid || config.operators.includes(by.user);
+}
+
+const isAdmin = (by: Requester, config: ControllerConfig): boolean => by.uid === 0 || config.operators.includes(by.user);
+
+const failure = (id: string, e: { code: number; text: string }): ItemResult => ({ id, error: e.text, errorCode: e.code });
+const success = (id: string): ItemResult => ({ id, error: "", errorCode: 0 });
+
+export function applyCancel(state: ClusterState, c: Of<"cancel">): ApplyResult {
+  const result = emptyResult();
+  for (const t of selectTargets(state, c.filter)) {
+    const job = t.job;
+    if (job === undefined) result.items.push(failure(t.id, JOB_ERRORS.invalidJobId));
+    else if (!canModify(job, c.by, state.config)) result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
+    else if (isJobFinished(job.info)) result.items.push(failure(t.id, JOB_ERRORS.alreadyDone));
+    else {
+      result.items.push(success(t.id));
+      result.events.push(...cancelOne(state, job, t.pendingTasks, c));
+    }
+  }
+  return result;
+}
+
+function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"cancel">): ApplyEvent[] {
+  const info = job.info;
+  const nodes = info.alloc.map((a) => a.node);
+  if (c.signal !== 0) {
+    if (info.state !== "RUNNING") return [];
+    return [{ type: "signalJob", jobId: info.jobId, nodes, signal: c.signal, reason: "", batchOnly: c.batchOnly }];
+  }
+  if (info.state === "PENDING") {
+    if (tasks.length > 0 && job.arrayPending.length > tasks.length) {
+      job.arrayPending = job.arrayPending.filter((t) => !tasks.includes(t));
+      info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
+      return [];
+    }
+    Object.assign(info, { state: "CANCELLED", reason: "None", endTime: c.at, cancelledBy: String(c.by.uid) });
+    if (tasks.length > 0) info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
+    return [{ type: "jobFinished", jobId: info.jobId }];
+  }
+  info.cancelledBy = String(c.by.uid);
+  if (!info.batchFlag) {
+    // Interactive allocations have no batch script to report an end: they end now.
+    releaseJob(state, job);
+    Object.assign(info, { state: "CANCELLED", endTime: c.at, exitSignal: 9 });
+    return [
+      { type: "signalJob", jobId: info.jobId, nodes, signal: 0, reason: "CANCELLED", batchOnly: false },
+      { type: "jobFinished", jobId: info.jobId },
+    ];
+  }
+  job.endRequested = "CANCELLED";
+  return [{ type: "signalJob", jobId: info.jobId, nodes, signal: 0, reason: "CANCELLED", batchOnly: false }];
+}
+
+export function applyUpdateJob(state: ClusterState, c: Of<"updateJob">): ApplyResult {
+  const result = emptyResult();
+  const filter = { jobIds: c.jobIds, user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" };
+  for (const t of selectTargets(state, filter)) {
+    const job = t.job;
+    if (job === undefined) {
+      result.items.push(failure(t.id, JOB_ERRORS.invalidJobId));
+      continue;
+    }
+    if (!canModify(job, c.by, state.config)) {
+      result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
+      continue;
+    }
+    const outcome = updateOne(state, job, c);
+    result.items.push(outcome.error ? { id: t.id, error: outcome.error, errorCode: outcome.code } : success(t.id));
+    result.events.push(...outcome.events);
+  }
+  return result;
+}
+
+interface Outcome {
+  error: string;
+  code: number;
+  events: ApplyEvent[];
+}
+
+const fine = (events: ApplyEvent[] = []): Outcome => ({ error: "", code: 0, events });
+const fail = (e: { code: number; text: string }): Outcome => ({ error: e.text, code: e.code, events: [] });
+
+function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Outcome {
+  const info = job.info;
+  const admin = isAdmin(c.by, state.config);
+  switch (c.action) {
+    case "hold":
+    case "uhold": {
+      if (info.state !== "PENDING") return fail(JOB_ERRORS.notPending);
+      const byAdmin = c.action === "hold" && admin && c.by.uid !== info.uid;
+      Object.assign(info, { priority: 0, heldByAdmin: byAdmin || (c.action === "hold" && c.by.uid === 0), reason: "" });
+      info.reason = info.heldByAdmin ? "JobHeldAdmin" : "JobHeldUser";
+      return fine();
+    }
+    case "release": {
+      if (info.state !== "PENDING") return fail(JOB_ERRORS.notPending);
+      if (info.heldByAdmin && !admin) return fail(JOB_ERRORS.accessDenied);
+      Object.assign(info, { priority: Math.max(1, BASIC_PRIORITY_TOP - job.sequence - info.nice), heldByAdmin: false, reason: "None" });
+      return fine();
+    }
+    case "requeue":
+    case "requeuehold":
+      return requeueOne(state, job, c.action === "requeuehold", c.at);
+    case "update":
+      return applyFieldUpdates(state, job, c.fields, admin, c.at);
+    default:
+      return fail(JOB_ERRORS.disabled);
+  }
+}
+
+function requeueOne(state: ClusterState, job: JobRecord, hold: boolean, at: number): Outcome {
+  const info = job.info;
+  if (!info.batchFlag) return fail(JOB_ERRORS.notBatch);
+  if (info.state === "PENDING") return fail(JOB_ERRORS.disabled);
+  const holdIt = () => Object.assign(info, { priority: hold ? 0 : info.priority, reason: hold ? "JobHeldAdmin" : info.reason, heldByAdmin: hold });
+  if (isJobFinished(info)) {
+    requeue(job, at);
+    holdIt();
+    return fine();
+  }
+  job.endRequested = "REQUEUE";
+  const nodes = info.alloc.map((a) => a.node);
+  if (hold) info.heldByAdmin = true;
+  void state;
+  return fine([{ type: "signalJob", jobId: info.jobId, nodes, signal: 0, reason: "REQUEUE", batchOnly: false }]);
+}

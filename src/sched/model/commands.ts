@@ -1,0 +1,66 @@
+/**
+ * @module sched/model/commands
+ * Every change to controller state, as data. A command carries everything that
+ * is not a pure function of the state (the leader's clock in `at`, who asked),
+ * so replaying the log on any replica yields the same state. Versioned by `v`.
+ */
+import type { JobSpecP, NodeInfoP } from "./types.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
+import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
+
+export interface Requester {
+  uid: number;
+  gid: number;
+  user: string;
+  group: string;
+}
+
+export interface StartDecision {
+  jobId: number;
+  /** When an array meta record starts one element, the element's task id. */
+  arrayTaskId: number;
+  alloc: Plain<NodeAlloc>[];
+}
+
+export type Command =
+  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number }
+  | { v: 1; type: "registerNode"; at: number; node: NodeInfoP; runningJobIds: number[] }
+  | { v: 1; type: "startJobs"; at: number; decisions: StartDecision[] }
+  | {
+      v: 1;
+      type: "jobEnded";
+      at: number;
+      jobId: number;
+      exitCode: number;
+      exitSignal: number;
+      /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL */
+      outcome: string;
+    }
+  | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
+  | {
+      v: 1;
+      type: "updateJob";
+      at: number;
+      jobIds: string[];
+      action: string;
+      fields: Record<string, string>;
+      by: Requester;
+    }
+  | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester }
+  | { v: 1; type: "nodeFail"; at: number; node: string; reason: string }
+  | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
+  | { v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number }
+  | {
+      v: 1;
+      type: "stepComplete";
+      at: number;
+      jobId: number;
+      stepId: number;
+      exitCode: number;
+      exitSignal: number;
+      state: string;
+    }
+  | { v: 1; type: "timeLimitReached"; at: number; jobId: number };
+
+export type CommandType = Command["type"];

@@ -1,0 +1,56 @@
+/**
+ * @module sched/model/records
+ * Zero values for the record shapes, so that every field a view prints is set.
+ * The TypeScript compiler checks these against the generated types: adding a
+ * field to types.proto without a default here fails the build.
+ */
+import type { JobInfoP, JobSpecP, NodeInfoP, StepInfoP } from "./types.ts";
+
+export function emptyJobInfo(): JobInfoP {
+  return {
+    jobId: 0, arrayJobId: 0, arrayTaskId: -1, arrayTaskStr: "", arrayMaxTasks: 0,
+    name: "", uid: 0, user: "", gid: 0, group: "", account: "", partition: "", qos: "",
+    state: "PENDING", stateFlags: [], reason: "None", priority: 0, nice: 0,
+    submitTime: 0, eligibleTime: 0, startTime: 0, endTime: 0, suspendTime: 0,
+    numNodes: 1, numCpus: 1, numTasks: 1, cpusPerTask: 1, ntasksPerNode: 0,
+    memPerNodeMib: 0, memPerCpuMib: 0, reqNodelist: "", excNodelist: "", nodelist: "",
+    schedNodelist: "", batchHost: "", alloc: [], tresReq: "", tresAlloc: "", tresPerNode: "",
+    tresPerJob: "", workDir: "", stdOut: "", stdErr: "", stdIn: "", command: "",
+    exitCode: 0, exitSignal: 0, derivedExitCode: 0, dependency: "", features: "", comment: "",
+    exclusive: false, requeue: true, restarts: 0, batchFlag: true, submitLine: "",
+    submitHost: "", allocSid: 0, steps: [], lastSchedEval: 0, reservation: "", wckey: "",
+    deadline: 0, preSusTime: 0, cancelledBy: "", heldByAdmin: false, killWaitSec: 30, signal: "",
+  };
+}
+
+export function emptyJobSpec(): JobSpecP {
+  return {
+    name: "", script: "", argv: [], workDir: "", env: {}, partition: "", account: "", qos: "",
+    nodesMin: 0, nodesMax: 0, ntasks: 0, ntasksPerNode: 0, cpusPerTask: 0, gresPerNode: [],
+    gpus: "", gpusPerNode: "", gpusPerTask: "", cpusPerGpu: 0, exclusive: false, nodelist: "",
+    exclude: "", constraint: "", dependency: "", beginTime: 0, hold: false, array: "",
+    stdOut: "", stdErr: "", stdIn: "", openMode: "", requeue: false, nice: 0, comment: "",
+    mailType: "", mailUser: "", signal: "", deadline: 0, export: "", submitLine: "",
+    submitHost: "", interactive: false, overcommit: false, killWaitSec: 0, reservation: "",
+    wckey: "", threadsPerCore: 0, licenses: "", immediate: false, noRequeue: false,
+    distribution: "", command: "", killOnInvalidDep: false, priority: 0, umask: 0,
+  };
+}
+
+export function emptyNodeInfo(name: string): NodeInfoP {
+  return {
+    name, addr: "", port: 0, hostname: "", state: "UNKNOWN", stateFlags: [], reason: "",
+    reasonUser: "", reasonTime: 0, cpus: 1, allocCpus: 0, sockets: 1, coresPerSocket: 1,
+    threadsPerCore: 1, realMemoryMib: 1, allocMemoryMib: 0, freeMemoryMib: 0, gres: "",
+    gresUsed: "", features: "", partitions: [], bootTime: 0, lastBusyTime: 0,
+    registeredTime: 0, lastHeartbeat: 0, weight: 1, tmpDiskMib: 0, arch: "", os: "",
+    version: "", cpuLoad: 0, gpuModel: "", gpuCount: 0, gpuAlloc: [], gpuTopology: "",
+  };
+}
+
+export function emptyStepInfo(jobId: number, stepId: number): StepInfoP {
+  return {
+    jobId, stepId, name: "", state: "RUNNING", nodelist: "", ntasks: 1, cpus: 1,
+    startTime: 0, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * @module sched/model/resources
+ * Node bookkeeping shared by apply() and the scheduler: what a node has free, how
+ * an allocation is charged and released, and the node state that follows from it
+ * (IDLE / MIXED / ALLOCATED with DRAIN, NOT_RESPONDING flags), as Slurm derives it.
+ */
+import type { Plain } from "../../lib/plain.ts";
+import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
+import { assert } from "../../lib/assert.ts";
+import type { NodeRecord } from "./types.ts";
+
+export interface FreeResources {
+  cpus: number;
+  memMiB: number;
+  gpuIndices: number[];
+}
+
+export function freeResources(node: NodeRecord): FreeResources {
+  const used = new Set<number>();
+  for (const ids of node.gpuByJob.values()) for (const id of ids) used.add(id);
+  const gpuIndices: number[] = [];
+  for (let i = 0; i < node.info.gpuCount; i++) if (!used.has(i)) gpuIndices.push(i);
+  return {
+    cpus: node.info.cpus - node.info.allocCpus,
+    memMiB: node.info.realMemoryMib - node.info.allocMemoryMib,
+    gpuIndices,
+  };
+}
+
+/** True when the node may receive new work at all (not down, drained or unregistered). */
+export function nodeAcceptsWork(node: NodeRecord): boolean {
+  return !node.down && !node.drain && node.info.state !== "UNKNOWN" && node.info.state !== "FUTURE";
+}
+
+export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>): void {
+  assert(share.node === node.info.name, "allocation charged to its own node");
+  node.info.allocCpus += share.cpus;
+  node.info.allocMemoryMib += share.memMib;
+  if (share.gpuIndices.length > 0) node.gpuByJob.set(jobId, [...share.gpuIndices]);
+  assert(node.info.allocCpus <= node.info.cpus, `cpus not oversubscribed on ${node.info.name}`);
+  refreshNodeState(node);
+}
+
+export function releaseAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>): void {
+  node.info.allocCpus = Math.max(0, node.info.allocCpus - share.cpus);
+  node.info.allocMemoryMib = Math.max(0, node.info.allocMemoryMib - share.memMib);
+  node.gpuByJob.delete(jobId);
+  refreshNodeState(node);
+}
+
+/** Recompute base state, flags and gres_used from the counters; the only place that sets them. */
+export function refreshNodeState(node: NodeRecord): void {
+  const info = node.info;
+  const flags = info.stateFlags.filter((f) => f !== "DRAIN" && f !== "NOT_RESPONDING");
+  if (node.drain) flags.push("DRAIN");
+  if (info.state === "UNKNOWN" && !node.down) {
+    info.stateFlags = [...flags, "NOT_RESPONDING"];
+    return;
+  }
+  if (node.down) {
+    info.state = "DOWN";
+    if (info.reason === "Not responding") flags.push("NOT_RESPONDING");
+  } else if (info.allocCpus === 0 && node.gpuByJob.size === 0) {
+    info.state = "IDLE";
+  } else if (info.allocCpus >= info.cpus) {
+    info.state = "ALLOCATED";
+  } else {
+    info.state = "MIXED";
+  }
+  info.stateFlags = flags;
+  const gpus = [...node.gpuByJob.values()].flat().sort((a, b) => a - b);
+  info.gpuAlloc = gpus;
+  info.gresUsed = gresUsedText(info.gpuModel, gpus, info.gpuCount);
+}
+
+function gresUsedText(model: string, used: number[], total: number): string {
+  if (total === 0) return "";
+  const type = model ? `${model}:` : "";
+  const idx = used.length === 0 ? "N/A" : compressIndices(used);
+  return `gpu:${type}${used.length}(IDX:${idx})`;
+}
+
+/** 0,1,2,5 -> "0-2,5" (the form Slurm uses for GPU index lists). */
+export function compressIndices(ids: number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] ?? 0) + 1) j++;
+    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}

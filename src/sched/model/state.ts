@@ -1,0 +1,114 @@
+/**
+ * @module sched/model/state
+ * Builds the initial ClusterState from configuration (spur.conf, slurm.conf
+ * syntax): controller settings, the configured nodes (UNKNOWN until their agent
+ * registers) and the partitions over them. Configuration is not replicated
+ * through the log: every replica reads the same file, as every Slurm daemon does.
+ */
+import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
+import { emptyNodeInfo } from "./records.ts";
+import { confGet, type ConfRecord, type ParsedConf } from "../../compat/conf/slurm-conf.ts";
+import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
+import { parseTimeLimit } from "../../compat/parse-time.ts";
+import { err, ok, type Result } from "../../lib/result.ts";
+import { parseTypedCount } from "../plan/request.ts";
+import { tresText } from "./tres.ts";
+
+const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
+
+export function controllerConfig(conf: ParsedConf): ControllerConfig {
+  const g = conf.globals;
+  return {
+    clusterName: g.get("clustername") ?? "spur",
+    defMemPerCpuMiB: num(g.get("defmempercpu"), 0),
+    minJobAgeSec: num(g.get("minjobage"), 300),
+    killWaitSec: num(g.get("killwait"), 30),
+    maxArraySize: num(g.get("maxarraysize"), 1001),
+    maxJobCount: num(g.get("maxjobcount"), 10_000),
+    firstJobId: num(g.get("firstjobid"), 1),
+    slurmdTimeoutSec: num(g.get("slurmdtimeout"), 300),
+    operators: (g.get("spuroperators") ?? "").split(",").filter(Boolean),
+  };
+}
+
+export function createState(conf: ParsedConf): Result<ClusterState> {
+  const config = controllerConfig(conf);
+  const nodes = new Map<string, NodeRecord>();
+  for (const rec of conf.nodes) {
+    const made = nodesFrom(rec);
+    if (!made.ok) return made;
+    for (const n of made.value) nodes.set(n.info.name, n);
+  }
+  const partitions: PartitionRecord[] = [];
+  for (const rec of conf.partitions) {
+    const p = partitionFrom(rec, nodes);
+    if (!p.ok) return p;
+    partitions.push(p.value);
+  }
+  for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
+  return ok({
+    config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new Map(), nodes, partitions, appliedIndex: 0,
+  });
+}
+
+function nodesFrom(rec: ConfRecord): Result<NodeRecord[]> {
+  const names = expandHostlist(confGet(rec, "NodeName") ?? "");
+  if (!names.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad NodeName`);
+  const basePort = num(confGet(rec, "Port"), 0);
+  const gres = confGet(rec, "Gres") ?? "";
+  const gpu = gres.startsWith("gpu") ? parseTypedCount(gres.replace(/^gpu:?/, "")) : undefined;
+  return ok(
+    names.value.map((name, i) => {
+      const info = emptyNodeInfo(name);
+      const sockets = num(confGet(rec, "Sockets"), 1);
+      const cores = num(confGet(rec, "CoresPerSocket"), 0);
+      const threads = num(confGet(rec, "ThreadsPerCore"), 1);
+      const cpus = num(confGet(rec, "CPUs"), cores > 0 ? sockets * cores * threads : 1);
+      Object.assign(info, {
+        addr: confGet(rec, "NodeAddr") ?? name, hostname: confGet(rec, "NodeHostname") ?? name,
+        port: basePort > 0 ? basePort + (names.value.length > 1 ? i : 0) : 0,
+        cpus, sockets, coresPerSocket: cores > 0 ? cores : Math.max(1, cpus / sockets / threads), threadsPerCore: threads,
+        realMemoryMib: num(confGet(rec, "RealMemory"), 1), gres, features: confGet(rec, "Features") ?? "",
+        weight: num(confGet(rec, "Weight"), 1), tmpDiskMib: num(confGet(rec, "TmpDisk"), 0),
+        gpuModel: gpu?.type ?? "", gpuCount: gpu?.count ?? 0,
+      });
+      return { info, gpuByJob: new Map(), drain: false, down: false };
+    }),
+  );
+}
+
+function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>): Result<PartitionRecord> {
+  const name = confGet(rec, "PartitionName") ?? "";
+  const nodesText = confGet(rec, "Nodes") ?? "";
+  const expanded = nodesText.toUpperCase() === "ALL" ? { ok: true as const, value: [...nodes.keys()] } : expandHostlist(nodesText);
+  if (!expanded.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad Nodes`);
+  for (const n of expanded.value) if (!nodes.has(n)) return err("BadConfig", `spur.conf line ${rec.line}: unknown node ${n}`);
+  const limit = (key: string): Result<number | undefined> => {
+    const v = confGet(rec, key);
+    if (v === undefined || ["INFINITE", "UNLIMITED"].includes(v.toUpperCase())) return ok(undefined);
+    return parseTimeLimit(v);
+  };
+  const maxTime = limit("MaxTime");
+  const defTime = limit("DefaultTime");
+  if (!maxTime.ok || !defTime.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad time limit`);
+  const members = expanded.value.map((n) => nodes.get(n)).filter((n) => n !== undefined);
+  const cpus = members.reduce((s, n) => s + n.info.cpus, 0);
+  const mem = members.reduce((s, n) => s + n.info.realMemoryMib, 0);
+  const gpus = members.reduce((s, n) => s + n.info.gpuCount, 0);
+  const maxNodes = confGet(rec, "MaxNodes");
+  return ok({
+    nodeNames: expanded.value,
+    info: {
+      name, nodes: compressHostlist(expanded.value), isDefault: (confGet(rec, "Default") ?? "NO").toUpperCase() === "YES",
+      state: (confGet(rec, "State") ?? "UP").toUpperCase(), maxTimeMin: maxTime.value, defaultTimeMin: defTime.value,
+      maxNodes: maxNodes === undefined || maxNodes.toUpperCase() === "UNLIMITED" ? undefined : Number(maxNodes),
+      minNodes: num(confGet(rec, "MinNodes"), 0), priorityTier: num(confGet(rec, "PriorityTier"), 1),
+      priorityJobFactor: num(confGet(rec, "PriorityJobFactor"), 1), totalCpus: cpus, totalNodes: members.length,
+      tres: tresText(cpus, mem, members.length, gpus), oversubscribe: (confGet(rec, "OverSubscribe") ?? "NO").toUpperCase(),
+      rootOnly: (confGet(rec, "RootOnly") ?? "NO").toUpperCase() === "YES", allowGroups: confGet(rec, "AllowGroups") ?? "ALL",
+      allowAccounts: confGet(rec, "AllowAccounts") ?? "ALL", allowQos: confGet(rec, "AllowQos") ?? "ALL",
+      hidden: (confGet(rec, "Hidden") ?? "NO").toUpperCase() === "YES", graceTimeSec: num(confGet(rec, "GraceTime"), 0),
+      defMemPerCpuMib: undefined,
+    },
+  });
+}

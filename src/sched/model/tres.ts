@@ -1,0 +1,18 @@
+/**
+ * @module sched/model/tres
+ * Trackable-resource strings as Slurm prints them (TRES=, AllocTRES, ReqTRES):
+ * "cpu=4,mem=1000M,node=1,billing=4,gres/gpu=2". Memory is shown in the largest
+ * unit that divides it evenly (M, G, T), as Slurm does.
+ */
+
+export function memText(mib: number): string {
+  if (mib > 0 && mib % (1024 * 1024) === 0) return `${mib / (1024 * 1024)}T`;
+  if (mib > 0 && mib % 1024 === 0) return `${mib / 1024}G`;
+  return `${mib}M`;
+}
+
+export function tresText(cpus: number, memMiB: number, nodes: number, gpus: number): string {
+  const parts = [`cpu=${cpus}`, `mem=${memText(memMiB)}`, `node=${nodes}`, `billing=${cpus}`];
+  if (gpus > 0) parts.push(`gres/gpu=${gpus}`);
+  return parts.join(",");
+}

@@ -1,0 +1,90 @@
+/**
+ * @module sched/model/types
+ * The controller's replicated state. Records reuse the wire shapes (Plain<JobInfo>,
+ * Plain<NodeInfo>) so that a query is a copy, not a translation; fields that only
+ * the controller needs live beside them. Only apply() (./apply.ts) changes a
+ * ClusterState; everything else reads it.
+ */
+import type { Plain } from "../../lib/plain.ts";
+import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
+
+export type JobSpecP = Plain<JobSpec>;
+export type JobInfoP = Plain<JobInfo>;
+export type NodeInfoP = Plain<NodeInfo>;
+export type PartitionInfoP = Plain<PartitionInfo>;
+export type StepInfoP = Plain<StepInfo>;
+
+/** Step ids Slurm reserves for special steps (shown as N.batch, N.extern, N.interactive). */
+export const BATCH_STEP_ID = -5;
+export const EXTERN_STEP_ID = -4;
+export const INTERACTIVE_STEP_ID = -6;
+
+export interface JobRecord {
+  info: JobInfoP;
+  spec: JobSpecP;
+  /** Remaining array task ids still pending in this (meta) record; empty otherwise. */
+  arrayPending: number[];
+  arrayThrottle: number;
+  nextStepId: number;
+  /** Set when a cancel/timeout was sent to a running job; the final state comes on completion. */
+  endRequested: "" | "CANCELLED" | "TIMEOUT" | "NODE_FAIL" | "REQUEUE";
+  /** Epoch seconds at which the job's priority sequence was assigned (submission order). */
+  sequence: number;
+}
+
+export interface NodeRecord {
+  info: NodeInfoP;
+  /** GPU indices allocated per job id. */
+  gpuByJob: Map<number, number[]>;
+  /** Whether an admin drained the node (scontrol update state=drain). */
+  drain: boolean;
+  /** Set when the node is DOWN (not responding, or admin). */
+  down: boolean;
+}
+
+export interface PartitionRecord {
+  info: PartitionInfoP;
+  /** Expanded member node names, in configuration order. */
+  nodeNames: string[];
+}
+
+export interface ControllerConfig {
+  clusterName: string;
+  defMemPerCpuMiB: number;
+  minJobAgeSec: number;
+  killWaitSec: number;
+  maxArraySize: number;
+  maxJobCount: number;
+  firstJobId: number;
+  slurmdTimeoutSec: number;
+  /** Users (by name) allowed to act on every job, besides root. */
+  operators: string[];
+}
+
+export interface ClusterState {
+  config: ControllerConfig;
+  nextJobId: number;
+  /** Submission counter: priority/basic gives earlier jobs higher priority. */
+  nextSequence: number;
+  jobs: Map<number, JobRecord>;
+  nodes: Map<string, NodeRecord>;
+  partitions: PartitionRecord[];
+  /** Index of the last applied command (the log position). */
+  appliedIndex: number;
+}
+
+export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([
+  "COMPLETED",
+  "CANCELLED",
+  "FAILED",
+  "TIMEOUT",
+  "NODE_FAIL",
+  "PREEMPTED",
+  "BOOT_FAIL",
+  "DEADLINE",
+  "OUT_OF_MEMORY",
+]);
+
+export const isJobFinished = (info: JobInfoP): boolean => TERMINAL_JOB_STATES.has(info.state);
+export const isJobActive = (info: JobInfoP): boolean =>
+  info.state === "RUNNING" || info.state === "SUSPENDED";

@@ -1,0 +1,148 @@
+/**
+ * @module sched/model/update-fields
+ * `scontrol update JobId=N Key=Value ...`: the keys Slurm accepts (case-
+ * insensitive), which of them need the job to be pending, and which need an
+ * administrator (raising a time limit, setting a priority). All keys are checked
+ * before any is applied, so a bad key changes nothing.
+ */
+import type { ClusterState, JobRecord } from "./types.ts";
+import type { ApplyEvent } from "./apply.ts";
+import { parseTimeLimit, parseBeginTime } from "../../compat/parse-time.ts";
+import { parseDependency } from "../../compat/dependency.ts";
+import { setStdPaths } from "./apply-submit.ts";
+
+interface Outcome {
+  error: string;
+  code: number;
+  events: ApplyEvent[];
+}
+
+type Setter = (job: JobRecord, value: string, ctx: Ctx) => string;
+
+interface Ctx {
+  state: ClusterState;
+  admin: boolean;
+  at: number;
+}
+
+const PENDING_ONLY = new Set(["partition", "numnodes", "numtasks", "reqnodelist", "nodelist", "excnodelist", "features", "dependency", "starttime", "begintime", "minmemorynode", "account", "qos"]);
+
+const SETTERS: Record<string, Setter> = {
+  timelimit: (job, v, ctx) => {
+    const parsed = parseTimeLimit(v);
+    if (!parsed.ok) return "Invalid time specification";
+    const next = parsed.value;
+    const cur = job.info.timeLimitMin;
+    const raising = cur !== undefined && (next === undefined || next > cur);
+    if (raising && !ctx.admin) return "Access/permission denied";
+    job.info.timeLimitMin = next;
+    if (job.info.state === "RUNNING") job.info.endTime = next === undefined ? 0 : job.info.startTime + next * 60;
+    return "";
+  },
+  partition: (job, v, ctx) => {
+    if (!ctx.state.partitions.some((p) => p.info.name === v)) return "Invalid partition name specified";
+    job.info.partition = v;
+    job.spec.partition = v;
+    return "";
+  },
+  name: (job, v) => {
+    job.info.name = v;
+    job.spec.name = v;
+    setStdPaths(job, job.info.batchHost);
+    return "";
+  },
+  comment: (job, v) => {
+    job.info.comment = v;
+    return "";
+  },
+  nice: (job, v, ctx) => {
+    const n = Number(v);
+    if (!Number.isInteger(n)) return "Invalid nice value";
+    if (n < 0 && !ctx.admin) return "Access/permission denied";
+    if (job.info.priority > 0) job.info.priority = Math.max(1, job.info.priority + job.info.nice - n);
+    job.info.nice = n;
+    return "";
+  },
+  priority: (job, v, ctx) => {
+    if (!ctx.admin) return "Access/permission denied";
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) return "Invalid priority";
+    job.info.priority = n;
+    return "";
+  },
+  numnodes: (job, v) => setCount(job, v, "nodesMin"),
+  numtasks: (job, v) => setCount(job, v, "ntasks"),
+  reqnodelist: (job, v) => {
+    job.spec.nodelist = v;
+    job.info.reqNodelist = v;
+    return "";
+  },
+  excnodelist: (job, v) => {
+    job.spec.exclude = v;
+    job.info.excNodelist = v;
+    return "";
+  },
+  features: (job, v) => {
+    job.spec.constraint = v;
+    job.info.features = v;
+    return "";
+  },
+  dependency: (job, v) => {
+    if (v && !parseDependency(v).ok) return "Job dependency problem";
+    job.spec.dependency = v;
+    job.info.dependency = v;
+    return "";
+  },
+  starttime: (job, v, ctx) => {
+    const t = parseBeginTime(v, ctx.at);
+    if (!t.ok) return "Invalid time specification";
+    job.spec.beginTime = t.value;
+    job.info.eligibleTime = Math.max(job.info.submitTime, t.value);
+    return "";
+  },
+  account: (job, v) => {
+    job.info.account = v;
+    job.spec.account = v;
+    return "";
+  },
+  qos: (job, v) => {
+    job.info.qos = v;
+    job.spec.qos = v;
+    return "";
+  },
+};
+
+const ALIASES: Record<string, string> = { jobname: "name", nodelist: "reqnodelist", begintime: "starttime", constraint: "features", constraints: "features" };
+
+function setCount(job: JobRecord, v: string, key: "nodesMin" | "ntasks"): string {
+  const n = Number(v.split("-")[0]);
+  if (!Number.isInteger(n) || n < 1) return "Invalid node count specified";
+  job.spec[key] = n;
+  if (key === "nodesMin") job.info.numNodes = n;
+  else job.info.numTasks = n;
+  return "";
+}
+
+export function applyFieldUpdates(state: ClusterState, job: JobRecord, fields: Record<string, string>, admin: boolean, at: number): Outcome {
+  const ctx: Ctx = { state, admin, at };
+  const plan: [Setter, string][] = [];
+  for (const [rawKey, value] of Object.entries(fields)) {
+    const lower = rawKey.toLowerCase();
+    const key = ALIASES[lower] ?? lower;
+    const setter = SETTERS[key];
+    if (setter === undefined) return { error: `Update of this parameter is not supported: ${rawKey}=${value}`, code: 2035, events: [] };
+    if ((PENDING_ONLY.has(key) || PENDING_ONLY.has(lower)) && job.info.state !== "PENDING") {
+      return { error: "Job is no longer pending execution", code: 2020, events: [] };
+    }
+    plan.push([setter, value]);
+  }
+  // Apply on a copy first so one bad value leaves the job untouched.
+  const trial = structuredClone(job);
+  for (const [setter, value] of plan) {
+    const error = setter(trial, value, ctx);
+    if (error) return { error, code: 2035, events: [] };
+  }
+  job.info = trial.info;
+  job.spec = trial.spec;
+  return { error: "", code: 0, events: [] };
+}

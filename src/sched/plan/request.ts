@@ -1,0 +1,115 @@
+/**
+ * @module sched/plan/request
+ * Turns what the user typed (JobSpec) into the resource request the scheduler
+ * fits: node count range, tasks, CPUs, memory and GPUs per node. One place for
+ * Slurm's defaulting rules so that validation, scheduling and `--test-only`
+ * always agree.
+ */
+import type { ControllerConfig, JobSpecP } from "../model/types.ts";
+
+export interface ResourceRequest {
+  nodesMin: number;
+  nodesMax: number;
+  /** Total tasks; tasks are placed block-wise, cpusPerTask CPUs each. */
+  ntasks: number;
+  /** 0 = no per-node task cap. */
+  ntasksPerNode: number;
+  cpusPerTask: number;
+  /** Memory per node: fixed, per allocated CPU, per GPU, or the whole node (0). */
+  mem: { kind: "node"; mib: number } | { kind: "cpu"; mib: number } | { kind: "gpu"; mib: number } | { kind: "all" };
+  gpusPerNode: number;
+  /** Total GPUs for --gpus on several nodes (spread); 0 when per-node only. */
+  gpusTotal: number;
+  gpusPerTask: number;
+  gpuType: string;
+  exclusive: boolean;
+  nodelist: string[];
+  exclude: string[];
+  features: string[];
+}
+
+/** "mi300x:2" / "2" -> { type, count }; undefined when malformed. */
+export function parseTypedCount(text: string): { type: string; count: number } | undefined {
+  if (!text) return { type: "", count: 0 };
+  const parts = text.split(":");
+  const countText = parts.pop() ?? "";
+  if (!/^\d+$/.test(countText)) return undefined;
+  const type = parts.join(":");
+  return { type: type.startsWith("gpu:") ? type.slice(4) : type === "gpu" ? "" : type, count: Number(countText) };
+}
+
+export function buildRequest(
+  spec: JobSpecP,
+  config: ControllerConfig,
+  expand: (hostlist: string) => string[],
+): ResourceRequest | string {
+  const cpusPerTask = spec.cpusPerTask || 1;
+  const nodesMin = spec.nodesMin || 0;
+  const nodesMax = spec.nodesMax || nodesMin;
+  let ntasks = spec.ntasks;
+  if (!ntasks) ntasks = spec.ntasksPerNode ? spec.ntasksPerNode * Math.max(1, nodesMin) : Math.max(1, nodesMin);
+  const gpu = gpuRequest(spec, Math.max(1, nodesMin));
+  if (typeof gpu === "string") return gpu;
+  return {
+    nodesMin: Math.max(1, nodesMin),
+    nodesMax: Math.max(1, nodesMax, nodesMin),
+    ntasks,
+    ntasksPerNode: spec.ntasksPerNode,
+    cpusPerTask,
+    mem: memRequest(spec, config),
+    ...gpu,
+    exclusive: spec.exclusive,
+    nodelist: spec.nodelist ? expand(spec.nodelist) : [],
+    exclude: spec.exclude ? expand(spec.exclude) : [],
+    features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],
+  };
+}
+
+function memRequest(spec: JobSpecP, config: ControllerConfig): ResourceRequest["mem"] {
+  if (spec.memPerNodeMib !== undefined) return spec.memPerNodeMib === 0 ? { kind: "all" } : { kind: "node", mib: spec.memPerNodeMib };
+  if (spec.memPerCpuMib !== undefined) return { kind: "cpu", mib: spec.memPerCpuMib };
+  if (spec.memPerGpuMib !== undefined) return { kind: "gpu", mib: spec.memPerGpuMib };
+  if (config.defMemPerCpuMiB > 0) return { kind: "cpu", mib: config.defMemPerCpuMiB };
+  return { kind: "all" };
+}
+
+type GpuPart = Pick<ResourceRequest, "gpusPerNode" | "gpusTotal" | "gpusPerTask" | "gpuType">;
+
+function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
+  const part: GpuPart = { gpusPerNode: 0, gpusTotal: 0, gpusPerTask: 0, gpuType: "" };
+  for (const g of spec.gresPerNode) {
+    if (g.name !== "gpu") return `Invalid generic resource (gres) specification`;
+    part.gpusPerNode = g.count;
+    part.gpuType = g.type;
+  }
+  for (const [text, key] of [
+    [spec.gpusPerNode, "gpusPerNode"],
+    [spec.gpus, "gpusTotal"],
+    [spec.gpusPerTask, "gpusPerTask"],
+  ] as const) {
+    if (!text) continue;
+    const tc = parseTypedCount(text);
+    if (!tc) return `Invalid generic resource (gres) specification`;
+    part[key] = tc.count;
+    if (tc.type) part.gpuType = tc.type;
+  }
+  if (part.gpusTotal > 0 && nodes <= 1 && part.gpusPerNode === 0) {
+    part.gpusPerNode = part.gpusTotal;
+    part.gpusTotal = 0;
+  }
+  return part;
+}
+
+/** Memory a node share needs for `cpus` CPUs and `gpus` GPUs, given the node's memory. */
+export function memForShare(req: ResourceRequest, cpus: number, gpus: number, nodeMemMiB: number): number {
+  switch (req.mem.kind) {
+    case "node":
+      return req.mem.mib;
+    case "cpu":
+      return req.mem.mib * cpus;
+    case "gpu":
+      return req.mem.mib * gpus;
+    case "all":
+      return nodeMemMiB;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * @module tests/e2e/cluster
+ * Starts a real local cluster from the compiled binary (dist/spur, built once
+ * per run by global-setup.ts) in a temporary directory and runs the Slurm-named
+ * commands against it as separate processes, exactly as a user would.
+ */
+import { spawnSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const BIN = resolve(__dirname, "../../dist/spur");
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export interface Cluster {
+  dir: string;
+  conf: string;
+  env: NodeJS.ProcessEnv;
+  /** Run `spur <args>` (e.g. ["sbatch", "job.sh"]) with SPUR_CONF set, cwd = the cluster's work dir. */
+  run(args: string[], opts?: { input?: string; user?: string; cwd?: string }): RunResult;
+  work: string;
+  write(name: string, text: string): string;
+  pid(daemon: string): number;
+  startDaemon(daemon: string, args: string[]): void;
+  down(): void;
+}
+
+export function startCluster(extra: string[] = []): Cluster {
+  const dir = mkdtempSync(join(tmpdir(), "spur-e2e-"));
+  const state = join(dir, "cluster");
+  const work = join(dir, "work");
+  spawnSync("mkdir", ["-p", work]);
+  spawnSync("chmod", ["777", dir, work]);
+  const up = spawnSync(BIN, ["up", "--detach", "--state-dir", state, ...extra], { encoding: "utf8" });
+  if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
+  const conf = join(state, "spur.conf");
+  const env = { ...process.env, SPUR_CONF: conf, PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const cluster: Cluster = {
+    dir,
+    conf,
+    env,
+    work,
+    run(args, opts = {}) {
+      const cmd = opts.user ? "setpriv" : BIN;
+      const argv = opts.user ? userArgs(opts.user, [BIN, ...args]) : args;
+      const r = spawnSync(cmd, argv, { env, cwd: opts.cwd ?? work, input: opts.input ?? "", encoding: "utf8", timeout: 120_000 });
+      return { stdout: r.stdout ?? "", stderr: r.stderr ?? "", code: r.status ?? -1 };
+    },
+    write(name, text) {
+      const path = join(work, name);
+      writeFileSync(path, text, { mode: 0o755 });
+      return path;
+    },
+    pid(daemon) {
+      const path = join(state, "pids", `${daemon}.pid`);
+      return existsSync(path) ? Number(readFileSync(path, "utf8")) : 0;
+    },
+    startDaemon(daemon, args) {
+      const child = spawn(BIN, args, { detached: true, stdio: "ignore", env });
+      child.unref();
+      writeFileSync(join(state, "pids", `${daemon}.pid`), String(child.pid));
+    },
+    down() {
+      spawnSync(BIN, ["down", "--state-dir", state]);
+    },
+  };
+  return cluster;
+}
+
+function userArgs(user: string, argv: string[]): string[] {
+  const id = (flag: string) => spawnSync("id", [flag, user], { encoding: "utf8" }).stdout.trim();
+  return [`--reuid=${id("-u")}`, `--regid=${id("-g")}`, "--init-groups", "--", ...argv];
+}
+
+/** Poll `check` until it returns a value (not undefined), or fail after `timeoutMs`. */
+export async function eventually<T>(what: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = check();
+      if (v !== undefined) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+}
+
+/** The sacct State of a job (first row), e.g. "COMPLETED". */
+export function jobState(c: Cluster, jobId: string): string {
+  const r = c.run(["sacct", "-n", "-X", "-P", "-o", "State", "-j", jobId]);
+  return r.stdout.trim().split("\n")[0]?.split(" ")[0] ?? "";
+}
+
+export function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/** Create a Unix user for multi-user tests (root only); returns false when it cannot. */
+export function ensureUser(name: string): boolean {
+  if (!isRoot()) return false;
+  if (spawnSync("id", [name]).status === 0) return true;
+  return spawnSync("useradd", ["-m", name]).status === 0;
+}

@@ -1,0 +1,186 @@
+/**
+ * sacct against the oracle goldens (021, 101-116) and the selection rules
+ * around them: user visibility, time window, -s states, -j steps, widths.
+ */
+import { describe, expect, it } from "vitest";
+import { sacctMain } from "../../../src/cli/sacct.ts";
+import { SACCT_FIELDS, findField } from "../../../src/compat/format/sacct-fields.ts";
+import { helpFormat, parseFieldList } from "../../../src/compat/format/sacct-table.ts";
+import { ACCOUNTING_NOW, accountingJobs } from "./accounting-fixture.ts";
+import { argvOf, at, fakePort, loadGolden, makeJob, makeStep, type FakeWorld } from "./helpers.ts";
+
+async function run(argv: string[], world: Partial<FakeWorld> = {}) {
+  const { port, calls } = fakePort({ jobs: accountingJobs(), now: ACCOUNTING_NOW, ...world });
+  return { result: await sacctMain(argv, port), calls };
+}
+
+async function expectGolden(number: string, world: Partial<FakeWorld> = {}) {
+  const g = loadGolden(number);
+  const { result } = await run(argvOf(g.command), world);
+  expect(result.stderr).toBe(g.stderr);
+  expect(result.stdout).toBe(g.stdout);
+  expect(result.exitCode).toBe(g.exitCode);
+}
+
+describe("sacct goldens (all jobs 1..38)", () => {
+  for (const n of ["102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114"]) {
+    it(`golden ${n}: ${loadGolden(n).command}`, async () => expectGolden(n));
+  }
+
+  it("golden 021: an empty accounting database prints the header only", async () => {
+    await expectGolden("021", { jobs: [] });
+  });
+
+  it("golden 101: unknown option", async () => expectGolden("101"));
+
+  it("golden 115: --json -j 25 (dbv0.0.38 shape, no trailing newline)", async () => {
+    // 22.05's dbv0.0.38 printed exit_code SUCCESS/0 for this failed job (its
+    // table view says 1:0); the fixture reproduces the printed values, the
+    // FAILED mapping is checked separately below.
+    const jobs = accountingJobs().map((j) =>
+      j.jobId === 25 ? { ...j, exitCode: 0, steps: j.steps.map((s) => ({ ...s, exitCode: 0 })) } : j,
+    );
+    const g = loadGolden("115");
+    // Spur collects no per-step CPU usage: those counters print as 0.
+    const expected = g.stdout.replace(/"microseconds": \d+/g, '"microseconds": 0');
+    const { result } = await run(argvOf(g.command), { jobs });
+    expect(result.stdout).toBe(expected);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("--json reports a failed job as FAILED with its return code", async () => {
+    const { result } = await run(["--json", "-j", "25"]);
+    expect(result.stdout).toContain('"exit_code": {\n        "status": "FAILED",\n        "return_code": 1\n      }');
+    expect(result.stdout.endsWith("}")).toBe(true);
+  });
+});
+
+describe("sacct --helpformat (golden 116)", () => {
+  const golden = loadGolden("116").stdout;
+  const names22 = golden.split(/\s+/).filter((n) => n !== "");
+
+  it("lays names out like 22.05 (19 wide, four per line)", () => {
+    expect(helpFormat(names22)).toBe(golden);
+  });
+
+  it("lists the 26.x field table, and every 22.05 name still selects a field", async () => {
+    const { result } = await run(["--helpformat"]);
+    expect(result.stdout).toBe(helpFormat(SACCT_FIELDS.map((f) => f.name)));
+    for (const name of names22) expect(findField(name), name).toBeDefined();
+    expect(findField("Reserved")?.name).toBe("Planned");
+  });
+});
+
+describe("sacct field lists", () => {
+  it("matches names case-insensitively by prefix, first table row wins", () => {
+    const cols = parseFieldList("jobid,state,tresusageinmaxn,node,end");
+    expect(cols.ok && cols.value.map((c) => c.field.name)).toEqual([
+      "JobID", "State", "TRESUsageInMaxNode", "NodeList", "End",
+    ]);
+  });
+
+  it("rejects unknown fields in Slurm's words", async () => {
+    const { result } = await run(["-o", "JobID,Bogus"]);
+    expect(result).toEqual({ stdout: "", stderr: 'sacct: error: Invalid field requested: "Bogus"\n', exitCode: 1 });
+  });
+
+  it("a width override right-justifies unless negative", async () => {
+    const { result } = await run(["-j", "25", "-X", "-o", "JobID%6,JobName%-10"]);
+    expect(result.stdout).toBe(" JobID JobName    \n------ ---------- \n    25 willfail   \n");
+  });
+
+  it("SACCT_FORMAT applies only without -o/-b/-l", async () => {
+    const env = { SACCT_FORMAT: "JobID,State" };
+    const plain = await run(["-X", "-n", "-j", "25"], { env });
+    expect(plain.result.stdout).toBe("25               FAILED \n");
+    const brief = await run(["-X", "-n", "-j", "25", "-b", "-o", "JobName"], { env });
+    expect(brief.result.stdout).toBe("  willfail 25               FAILED      1:0 \n");
+  });
+
+  it("-p ends every line with the delimiter; --delimiter changes it", async () => {
+    const { result } = await run(["-p", "-X", "-j", "25", "-o", "JobID,State", "--delimiter=;"]);
+    expect(result.stdout).toBe("JobID;State;\n25;FAILED;\n");
+  });
+});
+
+describe("sacct selection", () => {
+  const mine = makeJob({ jobId: 50, uid: 1000, user: "alice", submitTime: at("09:00:00"), eligibleTime: at("09:00:00"), startTime: at("09:00:01"), endTime: at("09:00:02") });
+  const theirs = { ...mine, jobId: 51, uid: 1001, user: "bob" };
+  const world = { jobs: [mine, theirs], uid: 1000, user: "alice" };
+
+  it("a non-root user sees only their own jobs; -a, -u and -j widen it", async () => {
+    const ids = async (argv: string[]) => (await run(["-n", "-X", "-P", "-o", "JobID", ...argv], world)).result.stdout;
+    expect(await ids([])).toBe("50\n");
+    expect(await ids(["-a"])).toBe("50\n51\n");
+    expect(await ids(["-u", "bob"])).toBe("51\n");
+    expect(await ids(["-j", "51"])).toBe("51\n");
+  });
+
+  it("root sees everyone's jobs", async () => {
+    const { result } = await run(["-n", "-X", "-P", "-o", "JobID"], { jobs: [mine, theirs] });
+    expect(result.stdout).toBe("50\n51\n");
+  });
+
+  it("the default window starts at local midnight; -S moves it", async () => {
+    const yesterday = { ...mine, jobId: 52, submitTime: at("09:00:00") - 86400, eligibleTime: at("09:00:00") - 86400, startTime: at("09:00:00") - 86400, endTime: at("09:00:05") - 86400 };
+    const jobs = [yesterday, mine];
+    const plain = await run(["-n", "-X", "-P", "-o", "JobID"], { jobs });
+    expect(plain.result.stdout).toBe("50\n");
+    const since = await run(["-n", "-X", "-P", "-o", "JobID", "-S", "2026-12-01"], { jobs });
+    expect(since.result.stdout).toBe("50\n52\n");
+    expect(plain.calls.listJobs[0]).toMatchObject({ includeFinished: true, includeSteps: true, windowStart: at("00:00:00") });
+  });
+
+  it("-s with -S/-E selects jobs that were in the state during the window", async () => {
+    const argv = ["-n", "-X", "-P", "-o", "JobID,State", "-s", "F,CA", "-S", "12:00", "-E", "now"];
+    const { result } = await run(argv);
+    expect(result.stdout.split("\n").filter((l) => l !== "")).toHaveLength(21);
+    expect(result.stdout).toContain("25|FAILED\n");
+    expect(result.stdout).toContain("37|CANCELLED by 0\n");
+  });
+
+  it("-s rejects unknown states", async () => {
+    const { result } = await run(["-s", "R,bogus"]);
+    expect(result).toEqual({ stdout: "", stderr: "sacct: fatal: unrecognized job state value 'bogus'\n", exitCode: 1 });
+  });
+
+  it("-j N.batch shows only that step; -j 17_2 one array element", async () => {
+    const step = await run(["-n", "-P", "-o", "JobID,State", "-j", "25.batch"]);
+    expect(step.result.stdout).toBe("25.batch|FAILED\n");
+    const element = await run(["-n", "-P", "-o", "JobID,JobIDRaw", "-j", "17_2"]);
+    expect(element.result.stdout).toBe("17_2|19\n17_2.batch|19.batch\n");
+  });
+
+  it("pending array remainders print as 17_[4-6%2]; --array expands them", async () => {
+    const rest = makeJob({ jobId: 60, arrayJobId: 60, arrayTaskStr: "4-6%2", state: "PENDING", reason: "Priority", submitTime: at("12:00:00"), eligibleTime: at("12:00:00") });
+    const plain = await run(["-n", "-P", "-o", "JobID,State,Reason"], { jobs: [rest] });
+    expect(plain.result.stdout).toBe("60_[4-6%2]|PENDING|Priority\n");
+    const expanded = await run(["-n", "-P", "-o", "JobID", "--array"], { jobs: [rest] });
+    expect(expanded.result.stdout).toBe("60_4\n60_5\n60_6\n");
+  });
+
+  it("steps sort batch, extern, then numbered; running jobs show Unknown end", async () => {
+    const job = makeJob({
+      jobId: 70, state: "RUNNING", submitTime: at("12:30:00"), eligibleTime: at("12:30:00"), startTime: at("12:30:00"), nodelist: "n1",
+      steps: [0, -4, -5].map((stepId) => makeStep({ jobId: 70, stepId, name: stepId === -4 ? "extern" : stepId === -5 ? "batch" : "a.out", state: "RUNNING", startTime: at("12:30:00") })),
+    });
+    const { result } = await run(["-n", "-P", "-o", "JobID,JobName,Elapsed,End"], { jobs: [job] });
+    expect(result.stdout).toBe(
+      "70|wrap|00:10:00|Unknown\n70.batch|batch|00:10:00|Unknown\n70.extern|extern|00:10:00|Unknown\n70.0|a.out|00:10:00|Unknown\n",
+    );
+  });
+
+  it("controller failures are reported, exit 1", async () => {
+    const { result } = await run([], { listError: "Unable to contact slurm controller (connect failure)" });
+    expect(result.stderr).toBe("sacct: error: Problem talking to the database: Unable to contact slurm controller (connect failure)\n");
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("--version, --usage and stray arguments", async () => {
+    expect((await run(["-V"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await run(["--usage"])).result.stdout).toBe("Usage: sacct [options]\n\tUse --help for help\n");
+    const stray = await run(["extra"]);
+    expect(stray.result.stderr).toBe("sacct: error: Unknown arguments:\nsacct: error:  extra\n");
+    expect((await run(["--help"])).result.stdout).toContain("--parsable2");
+  });
+});
