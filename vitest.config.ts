@@ -1,14 +1,22 @@
 import { defineConfig } from "vitest/config";
 
-// Unit tests are pure and fast; e2e tests start the compiled binary's roles as
-// processes on loopback (global-setup builds dist/spur first).
+// Two projects: unit tests are pure and fast; e2e tests start the compiled
+// binary's roles as processes on loopback (their global setup builds dist/spur).
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    pool: "forks",
-    fileParallelism: false,
-    globalSetup: ["tests/e2e/global-setup.ts"],
+    projects: [
+      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], testTimeout: 30_000 } },
+      {
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+          fileParallelism: false,
+          globalSetup: ["tests/e2e/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

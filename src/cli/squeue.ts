@@ -10,7 +10,7 @@ import { type FormatItem, parseLetterFormat, parseNameFormat, type ParsedFormat,
 import type { Job, JobRow } from "../compat/format/job-values.ts";
 import { squeueJson } from "../compat/format/json-jobs.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { ALL_LETTERS } from "../compat/format/squeue-fields.ts";
+import { ALL_FORMAT } from "../compat/format/squeue-fields.ts";
 import { jobColumn, jobLetter, jobName } from "../compat/format/squeue-fields-long.ts";
 import { parseSqueueArgs, type SqueueParams } from "../compat/format/squeue-options.ts";
 import { combinePendingArrayTasks, expandArrayRecord, type JobSelection, selectJob, singleJobLoadOrder } from "../compat/format/squeue-select.ts";
@@ -37,7 +37,7 @@ function buildFormat(p: SqueueParams, out: Output): ParsedFormat {
     parsed = parseNameFormat(p.formatLong, steps ? stepName : jobName);
   } else {
     const text = p.format ?? (steps ? STEPS_FORMAT : p.long ? LONG_FORMAT : DEFAULT_FORMAT);
-    parsed = parseLetterFormat(text, steps ? stepLetter : jobLetter, { allLetters: ALL_LETTERS });
+    parsed = parseLetterFormat(text, steps ? stepLetter : jobLetter, { allFormat: ALL_FORMAT });
   }
   const what = steps ? "job step format" : "job format";
   for (const bad of parsed.invalid) out.stderr += `squeue: error: Invalid ${what} specification: ${bad}\n`;

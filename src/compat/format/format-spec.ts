@@ -40,8 +40,8 @@ export type FieldResolver = (token: string) => string | undefined;
 export interface LetterFormatOptions {
   /** Accept `%#X` (and `%.#X`) = width computed from the data; built-in formats only. */
   allowComputed?: boolean;
-  /** Letters expanded by `%all` (every letter, in this order), joined with "|". */
-  allLetters?: readonly string[];
+  /** What `%all` stands for (every letter with its separators); unknown letters in it are skipped. */
+  allFormat?: string;
 }
 
 interface LetterToken {
@@ -83,8 +83,8 @@ export function parseLetterFormat(
 ): ParsedFormat {
   const items: FormatItem[] = [];
   const invalid: string[] = [];
-  const allFormat = options.allLetters !== undefined && format.toLowerCase() === "%all";
-  const text = allFormat ? (options.allLetters ?? []).map((l) => `%${l}`).join("|") : format;
+  const allFormat = options.allFormat !== undefined && format.toLowerCase() === "%all";
+  const text = allFormat ? (options.allFormat ?? "") : format;
   const firstPercent = text.indexOf("%");
   if (firstPercent !== 0) {
     items.push({ kind: "literal", text: firstPercent < 0 ? text : text.slice(0, firstPercent) });

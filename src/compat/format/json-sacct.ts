@@ -8,7 +8,7 @@
 import { expandHostlist } from "../hostlist.ts";
 import { type JsonValue, SLURM_COMPAT_RELEASE, writeOpenapiJson } from "./openapi-json.ts";
 import { lastPendingReason } from "./sacct-fields.ts";
-import { jobStart, rowElapsed, stepEnd, stepOrder, type Job, type SacctRow, type Step } from "./sacct-row.ts";
+import { jobEnd, jobStart, rowElapsed, stepEnd, stepOrder, type Job, type SacctRow, type Step } from "./sacct-row.ts";
 
 /** Slurm's fixed TRES ids; gres/* types are numbered from 1001 on. */
 const TRES_IDS: Readonly<Record<string, number>> = {
@@ -93,7 +93,7 @@ function timeJson(job: Job, now: number): JsonValue {
   return {
     elapsed: rowElapsed({ job, step: undefined, now, cluster: "" }),
     eligible: Math.floor(job.eligibleTime),
-    end: Math.floor(job.endTime),
+    end: jobEnd(job),
     start: jobStart(job),
     submission: Math.floor(job.submitTime),
     suspended: 0,

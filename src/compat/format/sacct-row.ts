@@ -48,22 +48,28 @@ export function jobIdRawText(row: SacctRow): string {
   return row.step === undefined ? id : `${id}.${stepIdText(row.step.stepId)}`;
 }
 
+/** Jobs that may still run: their endTime, if any, is only the expected end. */
+const ACTIVE_STATES = new Set(["PENDING", "RUNNING", "SUSPENDED"]);
+
+/** End as accounting records it: 0 (Unknown) until the job has ended. */
+export const jobEnd = (job: Job): number => (ACTIVE_STATES.has(job.state.toUpperCase()) ? 0 : Math.floor(job.endTime));
+
 /** Start as accounting keeps it: a job that ended unstarted has Start = End. */
 export function jobStart(job: Job): number {
   const start = Math.floor(job.startTime);
-  const end = Math.floor(job.endTime);
+  const end = jobEnd(job);
   if (end !== 0 && (start === 0 || start > end)) return end;
   return start;
 }
 
 /** A step without an end time takes the job's end (sacct's do_list rule). */
 export const stepEnd = (row: SacctRow): number =>
-  Math.floor(row.step !== undefined && row.step.endTime !== 0 ? row.step.endTime : row.job.endTime);
+  row.step !== undefined && row.step.endTime !== 0 ? Math.floor(row.step.endTime) : jobEnd(row.job);
 
 export const rowStart = (row: SacctRow): number =>
   row.step === undefined ? jobStart(row.job) : Math.floor(row.step.startTime);
 
-export const rowEnd = (row: SacctRow): number => (row.step === undefined ? Math.floor(row.job.endTime) : stepEnd(row));
+export const rowEnd = (row: SacctRow): number => (row.step === undefined ? jobEnd(row.job) : stepEnd(row));
 
 /** Elapsed seconds: 0 before start, up to now while running. */
 export function rowElapsed(row: SacctRow): number {
@@ -121,6 +127,6 @@ export function plannedSecs(row: SacctRow): number {
   const eligible = Math.floor(job.eligibleTime);
   if (eligible === 0) return 0;
   const start = Math.floor(job.startTime);
-  if (start === 0 && job.endTime !== 0) return Math.max(0, Math.floor(job.endTime) - eligible);
+  if (start === 0 && jobEnd(job) !== 0) return Math.max(0, jobEnd(job) - eligible);
   return Math.max(0, (start === 0 ? row.now : start) - eligible);
 }

@@ -10,7 +10,7 @@
 import { parseArraySpec } from "../array-spec.ts";
 import { expandHostlist } from "../hostlist.ts";
 import type { SacctQuery } from "./sacct-options.ts";
-import { jobStart, stepOrder, stepIdText, type Job, type SacctRow } from "./sacct-row.ts";
+import { jobEnd, jobStart, stepOrder, stepIdText, type Job, type SacctRow } from "./sacct-row.ts";
 import { localMidnight } from "./sacct-time.ts";
 
 export interface SelectContext {
@@ -71,7 +71,7 @@ function inStateDuring(job: Job, state: string, start: number, end: number): boo
   if (job.state.toUpperCase() !== state) return false;
   const eligible = Math.floor(job.eligibleTime);
   const began = jobStart(job);
-  const ended = Math.floor(job.endTime);
+  const ended = jobEnd(job);
   if (state === "PENDING") return eligible !== 0 && eligible <= end && (began === 0 || began >= start);
   if (state === "RUNNING" || state === "SUSPENDED") return began !== 0 && began <= end && (ended === 0 || ended >= start);
   return ended !== 0 && ended >= start && ended <= end;
@@ -86,7 +86,7 @@ function inWindow(job: Job, ctx: SelectContext): boolean {
   const to = q.end ?? ctx.now;
   if (q.states.length > 0) return q.states.some((s) => inStateDuring(job, s, from, to));
   const eligible = Math.floor(job.eligibleTime);
-  const ended = Math.floor(job.endTime);
+  const ended = jobEnd(job);
   return eligible !== 0 && eligible < to && (ended === 0 || ended >= from);
 }
 

@@ -132,8 +132,5 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("WorkDir", "Z", "WORK_DIR", (r) => r.job.workDir),
 ];
 
-/** Every letter in `%all` order: a..z then A..Z. */
-export const ALL_LETTERS: readonly string[] = [
-  ..."abcdefghijklmnopqrstuvwxyz",
-  ..."ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-];
+/** What squeue's `-o %all` stands for: every letter a..z, A..Z joined with "|". */
+export const ALL_FORMAT = [..."abcdefghijklmnopqrstuvwxyz", ..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"].map((l) => `%${l}`).join("|");

@@ -54,8 +54,8 @@ export function helpText(cmd: Command): string {
 
 /** The argument's placeholder from the syntax column ("--time=<time>" → "time"). */
 function argName(d: OptionDef): string {
-  const m = /<([^>]+)>/.exec(d.syntax);
-  return m === null ? "value" : (m[1] as string).replace(/\s+/g, "_");
+  const m = new RegExp(`--${d.name}\\[?=\\[?<([^>]+)>`).exec(d.syntax);
+  return m === null ? "value" : (/[A-Za-z0-9_|-]+/.exec(m[1] as string)?.[0] ?? "value");
 }
 
 function usageToken(d: OptionDef): string {

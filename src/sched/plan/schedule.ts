@@ -54,19 +54,36 @@ export function schedule(state: ClusterState, now: number, budget: ScheduleBudge
       reasons.set(job.info.jobId, "Priority");
       continue;
     }
-    const started = tryStart(state, job, views);
-    if (started === undefined) {
-      reasons.set(job.info.jobId, "Resources");
-      blockedPartitions.add(job.info.partition);
-      continue;
+    const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(state, job) : [job.info.arrayTaskId];
+    let started = 0;
+    for (const taskId of tasks) {
+      const decision = tryStart(state, job, views, taskId);
+      if (decision === undefined) break;
+      decisions.push(decision);
+      started++;
     }
-    decisions.push(started);
-    // An array with more pending elements stays in the queue for the next pass.
+    const remaining = Math.max(1, job.arrayPending.length) - started;
+    if (remaining > 0) {
+      // Every task the throttle allowed has started: the rest wait for the throttle, not for resources.
+      const throttled = started === tasks.length;
+      reasons.set(job.info.jobId, throttled ? "JobArrayTaskLimit" : "Resources");
+      if (!throttled) blockedPartitions.add(job.info.partition);
+    }
   }
   return { decisions, reasons, stats: { examined, started: decisions.length } };
 }
 
-function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeView>): StartDecision | undefined {
+/** Pending array tasks that the throttle (%N) lets start now, in index order. */
+function arrayTasksAllowed(state: ClusterState, job: JobRecord): number[] {
+  if (job.arrayThrottle === 0) return [...job.arrayPending];
+  let running = 0;
+  for (const other of state.jobs.values()) {
+    if (other.info.arrayJobId === job.info.arrayJobId && other.info.state === "RUNNING") running++;
+  }
+  return job.arrayPending.slice(0, Math.max(0, job.arrayThrottle - running));
+}
+
+function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeView>, arrayTaskId: number): StartDecision | undefined {
   const partition = state.partitions.find((p) => p.info.name === job.info.partition);
   if (partition === undefined) return undefined;
   const req = buildRequest(job.spec, state.config, expand);
@@ -82,7 +99,6 @@ function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeVi
     v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
     v.idle = false;
   }
-  const arrayTaskId = job.arrayPending.length > 0 ? (job.arrayPending[0] ?? -1) : job.info.arrayTaskId;
   return { jobId: job.info.jobId, arrayTaskId, alloc };
 }
 
