@@ -13,7 +13,13 @@ import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { ALL_FORMAT } from "../compat/format/squeue-fields.ts";
 import { jobColumn, jobLetter, jobName } from "../compat/format/squeue-fields-long.ts";
 import { parseSqueueArgs, type SqueueParams } from "../compat/format/squeue-options.ts";
-import { combinePendingArrayTasks, expandArrayRecord, type JobSelection, selectJob, singleJobLoadOrder } from "../compat/format/squeue-select.ts";
+import {
+  combinePendingArrayTasks,
+  expandArrayRecord,
+  type JobSelection,
+  selectJob,
+  singleJobLoadOrder,
+} from "../compat/format/squeue-select.ts";
 import { parseJobSort, type SortItem, sortJobs } from "../compat/format/squeue-sort.ts";
 import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
 import type { ListJobsResponse } from "../net/gen/spur/v1/controller_pb.ts";
@@ -155,7 +161,7 @@ function missingSingleJob(resp: Plain<ListJobsResponse>, p: SqueueParams): boole
 
 /** `squeue [options]`. */
 export async function squeueMain(argv: string[], port: CliPort): Promise<CliResult> {
-  const parsed = parseSqueueArgs(argv, port.env, port.invoker, SLURM_VERSION_LINE);
+  const parsed = parseSqueueArgs(argv, port.env, port.invoker.uid, SLURM_VERSION_LINE);
   if (!parsed.ok) return parsed.exit;
   const p = parsed.params;
   const out: Output = { stdout: "", stderr: parsed.stderr };

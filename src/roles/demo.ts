@@ -36,7 +36,10 @@ export async function runDemo(argv: string[]): Promise<number> {
   const o = { ...upOptions(argv), stateDir: join(dir, "cluster") };
   process.stdout.write(`Starting a local cluster in ${o.stateDir} ...\n`);
   const { conf } = await up(o);
-  const env = { ...process.env, SPUR_CONF: conf };
+  // The job calls srun: put the Slurm-named links on its PATH (sbatch exports the environment).
+  const bin = join(dir, "bin");
+  show(process.env, dir, ["install-links", bin]);
+  const env = { ...process.env, SPUR_CONF: conf, PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
   try {
     writeFileSync(join(dir, "job.sh"), SCRIPT);
     const submitted = show(env, dir, ["sbatch", "job.sh"]);

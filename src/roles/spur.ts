@@ -10,6 +10,7 @@ import { SPUR_VERSION, buildCommit, buildDate } from "../version.ts";
 import { down, up, type UpOptions } from "./local-cluster.ts";
 import { LINK_NAMES } from "../main-names.ts";
 import { runDemo } from "./demo.ts";
+import { flag } from "./argv.ts";
 
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
@@ -21,11 +22,7 @@ const USAGE = `Usage: spur <command> [options]
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
 
-export function opt(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  if (i >= 0) return argv[i + 1];
-  return argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
-}
+export const opt = (argv: string[], name: string): string | undefined => flag(argv, name);
 
 export function upOptions(argv: string[]): UpOptions {
   const n = (name: string, dflt: number): number => {

@@ -8,6 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
+import { flag } from "./argv.ts";
 import { confPath, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
@@ -18,10 +19,6 @@ import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 
-function flag(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
-}
 
 export async function main(argv: string[]): Promise<number> {
   const logger = createLogger("spurctld");

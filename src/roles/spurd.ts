@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, arch, release } from "node:os";
+import { flag } from "./argv.ts";
 import { confPath, controllerUrl, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
@@ -16,15 +17,6 @@ import { startRpcServer } from "../net/rpc-server.ts";
 import { selfExec } from "./self-exec.ts";
 import { SPUR_VERSION } from "../version.ts";
 
-function flag(argv: string[], ...names: string[]): string | undefined {
-  for (const name of names) {
-    const i = argv.indexOf(name);
-    if (i >= 0) return argv[i + 1];
-    const eq = argv.find((a) => a.startsWith(`${name}=`));
-    if (eq) return eq.slice(name.length + 1);
-  }
-  return undefined;
-}
 
 export async function main(argv: string[]): Promise<number> {
   const path = confPath(flag(argv, "--conf", "-f"));

@@ -39,7 +39,11 @@ export function startCluster(extra: string[] = []): Cluster {
   const up = spawnSync(BIN, ["up", "--detach", "--state-dir", state, ...extra], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
   const conf = join(state, "spur.conf");
-  const env = { ...process.env, SPUR_CONF: conf, PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const bin = join(dir, "bin");
+  const links = spawnSync(BIN, ["install-links", bin], { encoding: "utf8" });
+  if (links.status !== 0) throw new Error(`install-links failed: ${links.stderr}`);
+  spawnSync("chmod", ["755", bin]);
+  const env = { ...process.env, SPUR_CONF: conf, PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
   const cluster: Cluster = {
     dir,
     conf,

@@ -35,7 +35,7 @@ function gresDetail(job: Job): JsonValue[] {
 }
 
 function jobResources(job: Job): Record<string, JsonValue> {
-  if (isPending(job) || job.nodelist === "" || job.alloc.length === 0) return {};
+  if (isPending(job) || job.nodelist === "") return {};
   const cores = (n: number): Record<string, JsonValue> =>
     Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), "allocated"]));
   return {
@@ -181,7 +181,10 @@ function tail(job: Job): Record<string, JsonValue> {
   };
 }
 
-/** One job in the v0.0.38 shape (job_resources only when it holds nodes). */
+/**
+ * One job in the v0.0.38 shape (job_resources once it got nodes). Core
+ * numbers inside job_resources are not tracked: cores 0..n-1 are listed.
+ */
 export function jobToOpenapi(job: Job, cluster: string): Record<string, JsonValue> {
   return { ...head(job, cluster), ...jobResources(job), ...middle(job), ...tail(job) };
 }

@@ -111,7 +111,7 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   Priority: jobOnly((j) => String(j.priority)),
   QOS: jobOnly((j) => j.qos),
   Reason: jobOnly(lastPendingReason),
-  ReqCPUS: cpus,
+  ReqCPUS: (r) => String(r.step ? r.step.cpus : r.job.numCpus),
   ReqMem: jobOnly((j) => tresValue(j.tresReq, "mem") ?? ""),
   ReqNodes: (r) => (r.step ? String(nodeCount(r.step.nodelist)) : (tresValue(r.job.tresReq, "node") ?? String(r.job.numNodes))),
   ReqTRES: jobOnly((j) => sortTres(j.tresReq)),

@@ -79,8 +79,15 @@ export function rowElapsed(row: SacctRow): number {
   return Math.max(0, (end === 0 ? row.now : end) - start);
 }
 
-/** CPUs of the line: the job's allocation (or request), a step's own count. */
-export const rowCpus = (row: SacctRow): number => (row.step === undefined ? row.job.numCpus : row.step.cpus);
+/**
+ * AllocCPUS of the line: a step's own count; for a job its CPUs once it has
+ * left the queue (a job that ended unstarted keeps its request, as 22.05
+ * shows for cancelled pending jobs), 0 while still pending.
+ */
+export function rowCpus(row: SacctRow): number {
+  if (row.step !== undefined) return row.step.cpus;
+  return row.job.state.toUpperCase() === "PENDING" ? 0 : row.job.numCpus;
+}
 
 /** Number of hosts in a hostlist expression (0 when empty or malformed). */
 export function nodeCount(nodelist: string): number {

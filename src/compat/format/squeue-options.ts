@@ -1,87 +1,14 @@
 /**
  * @module format/squeue-options
- * squeue's command line as data: one row per option (names, argument mode,
- * help text) driving getopt, --help and --usage, and the fold of options and
- * SQUEUE_* variables into SqueueParams. Error wording follows Slurm 22.05.
+ * The fold of squeue's options (table in squeue-option-table.ts) and the
+ * SQUEUE_* variables into SqueueParams, with Slurm 22.05's checks and error
+ * wording; --help/--usage/--version end the command early.
  */
-import type { Invoker } from "../../cli/io.ts";
 import { expandHostlist } from "../hostlist.ts";
 import { jobStateFromName } from "../states.ts";
-import { getoptLong, type OptionRow } from "./getopt.ts";
+import { getoptLong } from "./getopt.ts";
+import { SQUEUE_OPTIONS, SQUEUE_USAGE, squeueHelp } from "./squeue-option-table.ts";
 import type { JobIdSel } from "./squeue-select.ts";
-
-interface SqueueOptionRow extends OptionRow {
-  help: string;
-  /** Shown in --help as "-x, --name=<help arg>". */
-  argName?: string;
-}
-
-const row = (id: string, long: string[], short: string | undefined, arg: OptionRow["arg"], help: string, argName?: string): SqueueOptionRow => ({
-  id, long, ...(short === undefined ? {} : { short }), arg, help, ...(argName === undefined ? {} : { argName }),
-});
-
-/** Every squeue option of Slurm 22.05 (--helpformat did not exist yet: golden 117). */
-export const SQUEUE_OPTIONS: readonly SqueueOptionRow[] = [
-  row("accounts", ["accounts"], "A", "required", "only jobs charged to these accounts", "account(s)"),
-  row("accounts", [], "U", "required", ""),
-  row("all", ["all"], "a", "none", "include jobs in hidden partitions"),
-  row("array", ["array"], "r", "none", "one line per job array index"),
-  row("array-unique", ["array-unique"], undefined, "none", "one line per unique pending array index"),
-  row("Format", ["Format"], "O", "required", "field list (name[:[.]width[suffix]],...)", "fields"),
-  row("format", ["format"], "o", "required", "format string (%[.][size]letter...)", "format"),
-  row("federation", ["federation"], undefined, "none", "show jobs of the whole federation"),
-  row("help", ["help"], undefined, "none", "print this help and exit"),
-  row("hide", ["hide"], undefined, "none", "omit jobs in hidden partitions"),
-  row("iterate", ["iterate"], "i", "required", "repeat every N seconds", "seconds"),
-  row("jobs", ["jobs"], "j", "optional", "only these job ids (17, 17_2, ...)", "job(s)"),
-  row("json", ["json"], undefined, "none", "print all jobs as JSON"),
-  row("local", ["local"], undefined, "none", "only jobs of the local cluster"),
-  row("long", ["long"], "l", "none", "long report, with a date line"),
-  row("licenses", ["licenses"], "L", "required", "only jobs using these licenses", "license(s)"),
-  row("clusters", ["cluster", "clusters"], "M", "required", "cluster(s) to ask", "cluster(s)"),
-  row("me", ["me"], undefined, "none", "only my jobs"),
-  row("name", ["name"], "n", "required", "only jobs with these names", "name(s)"),
-  row("noconvert", ["noconvert"], undefined, "none", "print sizes without unit conversion"),
-  row("nodelist", ["node", "nodes", "nodelist"], "w", "required", "only jobs on these nodes", "hostlist"),
-  row("noheader", ["noheader"], "h", "none", "no header line"),
-  row("partitions", ["partitions"], "p", "required", "only jobs in these partitions", "partition(s)"),
-  row("priority", ["priority"], "P", "none", "one line per partition of multi-partition jobs"),
-  row("qos", ["qos"], "q", "required", "only jobs with these QOS", "qos(s)"),
-  row("reservation", ["reservation"], "R", "required", "only jobs in this reservation", "name"),
-  row("sibling", ["sib", "sibling"], undefined, "none", "show federation sibling jobs"),
-  row("sort", ["sort"], "S", "required", "sort keys, e.g. P,t,-p", "fields"),
-  row("start", ["start"], undefined, "none", "expected start times of pending jobs"),
-  row("steps", ["steps"], "s", "optional", "job steps instead of jobs", "step(s)"),
-  row("states", ["states"], "t", "required", "only jobs in these states ('all' for every state)", "state(s)"),
-  row("usage", ["usage"], undefined, "none", "print a short usage summary and exit"),
-  row("users", ["user", "users"], "u", "required", "only jobs of these users", "user(s)"),
-  row("verbose", ["verbose"], "v", "none", "print the options used"),
-  row("version", ["version"], "V", "none", "print the version and exit"),
-];
-
-/** --help text, generated from the option table. */
-export function squeueHelp(): string {
-  const lines = ["Usage: squeue [OPTIONS]"];
-  for (const r of SQUEUE_OPTIONS) {
-    if (r.help === "") continue;
-    const short = r.short === undefined ? "    " : `-${r.short}, `;
-    const long = r.long[r.long.length - 1] ?? r.id;
-    const arg = r.argName === undefined ? "" : r.arg === "optional" ? `[=${r.argName}]` : `=${r.argName}`;
-    lines.push(`  ${short}--${long}${arg}`.padEnd(34) + r.help);
-  }
-  lines.push("", "Help options:", "  --help                          show this help message");
-  lines.push("  --usage                         display a brief summary of squeue options");
-  return `${lines.join("\n")}\n`;
-}
-
-/** --usage text. */
-export const SQUEUE_USAGE =
-  "Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]\n" +
-  "              [-n name] [-o format] [-O fields] [-p partitions] [--qos qos]\n" +
-  "              [--reservation reservation] [--sort fields] [--start]\n" +
-  "              [--step step_id] [-t states] [-u user_name] [--usage]\n" +
-  "              [-L licenses] [-w nodes] [--federation] [--local] [--sibling]\n" +
-  "              [--json] [--me] [-ahjlrsv]\n";
 
 /** What the command line and environment asked for. */
 export interface SqueueParams {
@@ -158,7 +85,8 @@ export function parseStates(text: string): string[] | "all" | string {
 type Apply = (p: SqueueParams, value: string | undefined, ctx: ApplyCtx) => string | undefined;
 
 interface ApplyCtx {
-  invoker: Invoker;
+  /** --me selects this uid. */
+  uid: number;
   overrideFormatEnv: boolean;
 }
 
@@ -197,7 +125,7 @@ const APPLY: Readonly<Record<string, Apply>> = {
     c.overrideFormatEnv = true;
   },
   licenses: (p, x) => void (p.licenses = list(v(x))),
-  me: (p, _x, c) => void (p.users = [String(c.invoker.uid)]),
+  me: (p, _x, c) => void (p.users = [String(c.uid)]),
   name: (p, x) => void (p.names = list(v(x))),
   nodelist: (p, x) => {
     const names = expandHostlist(v(x));
@@ -246,14 +174,17 @@ export const SQUEUE_TRY = 'Try "squeue --help" for more information\n';
 export function parseSqueueArgs(
   argv: readonly string[],
   env: Record<string, string | undefined>,
-  invoker: Invoker,
+  uid: number,
   versionLine: string,
 ): ParseOutcome {
-  const p: SqueueParams = { all: false, array: false, noHeader: false, long: false, start: false, steps: false, json: false, priority: false, verbose: 0, jobsFlag: false };
+  const p: SqueueParams = {
+    all: false, array: false, noHeader: false, long: false, start: false, steps: false,
+    json: false, priority: false, verbose: 0, jobsFlag: false,
+  };
   for (const [name, set] of ENV_FLAGS) if (env[name] !== undefined) set(p);
   if (env.SQUEUE_SORT !== undefined) p.sort = env.SQUEUE_SORT;
   const parsed = getoptLong("squeue", argv, SQUEUE_OPTIONS);
-  const ctx: ApplyCtx = { invoker, overrideFormatEnv: false };
+  const ctx: ApplyCtx = { uid, overrideFormatEnv: false };
   for (const opt of parsed.options) {
     if (opt.id === "help") return done(squeueHelp());
     if (opt.id === "usage") return done(SQUEUE_USAGE);

@@ -82,9 +82,10 @@ export interface StepSelection {
 }
 
 function jobMatches(sel: readonly JobIdSel[], job: Job, jobId: number): boolean {
-  return sel.some((s) =>
-    s.taskId === undefined ? s.jobId === jobId || (job.arrayJobId !== 0 && s.jobId === job.arrayJobId) : s.jobId === job.arrayJobId && s.taskId === job.arrayTaskId,
-  );
+  return sel.some((s) => {
+    if (s.taskId !== undefined) return s.jobId === job.arrayJobId && s.taskId === job.arrayTaskId;
+    return s.jobId === jobId || (job.arrayJobId !== 0 && s.jobId === job.arrayJobId);
+  });
 }
 
 function stepNamed(list: readonly string[], r: StepRow): boolean {

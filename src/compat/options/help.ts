@@ -54,8 +54,8 @@ export function helpText(cmd: Command): string {
 
 /** The argument's placeholder from the syntax column ("--time=<time>" → "time"). */
 function argName(d: OptionDef): string {
-  const m = new RegExp(`--${d.name}\\[?=\\[?<([^>]+)>`).exec(d.syntax);
-  return m === null ? "value" : (/[A-Za-z0-9_|-]+/.exec(m[1] as string)?.[0] ?? "value");
+  const m = new RegExp(`--${d.name}\\[?=[[{]?<?([A-Za-z0-9_|-]+)`).exec(d.syntax);
+  return m?.[1] ?? "value";
 }
 
 function usageToken(d: OptionDef): string {

@@ -17,6 +17,7 @@ import { parseDependency } from "../../compat/dependency.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { tresText } from "./tres.ts";
+import { TIME_INFINITE } from "../../compat/parse-time.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -50,7 +51,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     nice: spec.nice,
     submitTime: c.at,
     eligibleTime: Math.max(c.at, spec.beginTime),
-    timeLimitMin: spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin,
+    timeLimitMin: timeLimitOf(spec, partition),
     numNodes: req.nodesMin,
     numCpus: req.exclusive ? 0 : req.ntasks * req.cpusPerTask,
     numTasks: req.ntasks,
@@ -82,6 +83,12 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
   return { ...emptyResult(), ids: [jobId] };
+}
+
+/** The job's limit: as requested (0xffffffff = UNLIMITED as given), else the partition's default, else its maximum. */
+function timeLimitOf(spec: JobSpecP, partition: PartitionRecord): number | undefined {
+  if (spec.timeLimitMin === TIME_INFINITE) return undefined;
+  return spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin;
 }
 
 function reqMemText(req: ResourceRequest, state: ClusterState): number {

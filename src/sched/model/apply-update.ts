@@ -54,7 +54,8 @@ export function applyCancel(state: ClusterState, c: Of<"cancel">): ApplyResult {
 function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"cancel">): ApplyEvent[] {
   const info = job.info;
   const nodes = info.alloc.map((a) => a.node);
-  if (c.signal !== 0) {
+  // A signal for a job that is not running yet cancels it, as in Slurm.
+  if (c.signal !== 0 && info.state !== "PENDING") {
     if (info.state !== "RUNNING") return [];
     return [{ type: "signalJob", jobId: info.jobId, nodes, signal: c.signal, reason: "", batchOnly: c.batchOnly }];
   }

@@ -159,6 +159,21 @@ describe("sacct selection", () => {
     expect(expanded.result.stdout).toBe("60_4\n60_5\n60_6\n");
   });
 
+  it("a pending job has no allocated CPUs yet; its request shows in ReqCPUS", async () => {
+    const job = makeJob({ jobId: 80, state: "PENDING", reason: "Resources", numCpus: 4, submitTime: at("12:00:00"), eligibleTime: at("12:00:00") });
+    const { result } = await run(["-n", "-P", "-o", "JobID,AllocCPUS,ReqCPUS,NodeList,Start,Reason"], { jobs: [job] });
+    expect(result.stdout).toBe("80|0|4|None assigned|Unknown|Resources\n");
+  });
+
+  it("--json: a signalled step and array fields", async () => {
+    const { result } = await run(["--json", "-j", "17_1"]);
+    const doc = JSON.parse(result.stdout) as { jobs: { array: unknown; steps: { exit_code: unknown; step: { id: unknown } }[] }[] };
+    expect(doc.jobs).toHaveLength(1);
+    expect(doc.jobs[0]?.array).toEqual({ job_id: 17, limits: { max: { running: { tasks: 0 } } }, task: null, task_id: 1 });
+    expect(doc.jobs[0]?.steps[0]?.exit_code).toEqual({ status: "SIGNALED", return_code: 0, signal: { signal_id: 15, name: "TERM" } });
+    expect(doc.jobs[0]?.steps[0]?.step.id).toBe("batch");
+  });
+
   it("steps sort batch, extern, then numbered; running jobs show Unknown end", async () => {
     const job = makeJob({
       jobId: 70, state: "RUNNING", submitTime: at("12:30:00"), eligibleTime: at("12:30:00"), startTime: at("12:30:00"), nodelist: "n1",

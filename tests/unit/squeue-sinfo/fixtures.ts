@@ -33,16 +33,26 @@ const T0 = 1796214958; // array 17 submitted
 const RUN = 1796214960; // array tasks started
 const SUB = 1796214963; // pending jobs submitted
 
-function arrayTask(jobId: number, task: number, node: string): Job {
+function arrayTask(jobId: number, task: number, node: string, gpus: number[]): Job {
   return job({
     jobId, arrayJobId: 17, arrayTaskId: task, name: "golden", state: "RUNNING", priority: 11187,
     submitTime: T0, eligibleTime: RUN, startTime: RUN, endTime: RUN + 600, timeLimitMin: 10,
     numCpus: 2, numTasks: 2, nodelist: node, batchHost: node, tresPerNode: "gres:gpu:2",
     command: "/tmp/slurm-oracle/jobs/golden_job.sh", stdOut: "/tmp/slurm-oracle/jobs/%x-%j.out",
     tresReq: "cpu=2,mem=512M,node=1,billing=2,gres/gpu=2", tresAlloc: "cpu=2,mem=512M,node=1,billing=2,gres/gpu=2",
-    lastSchedEval: RUN, alloc: [{ node, cpus: 2, memMib: 512, gpuIndices: [], tasks: 2 }],
+    lastSchedEval: RUN, alloc: [{ node, cpus: 2, memMib: 512, gpuIndices: gpus, tasks: 2 }],
   });
 }
+
+/** A finished `srun <cmd>` job on n1 (interactive: no batch script). */
+const srunJob = (jobId: number, name: string, at: number, over: Partial<Job>): Job =>
+  job({
+    jobId, name, command: name, batchFlag: false, batchHost: "n1", nodelist: "n1", priority: 11156,
+    submitTime: at, eligibleTime: at, startTime: at, endTime: at, lastSchedEval: at, stdIn: "",
+    tresAlloc: "cpu=1,mem=256M,node=1,billing=1",
+    alloc: [{ node: "n1", cpus: 1, memMib: 256, gpuIndices: [], tasks: 1 }],
+    ...over,
+  });
 
 const pending = (jobId: number, name: string, reason: string, over: Partial<Job> = {}): Job =>
   job({ jobId, name, reason, priority: 11156, submitTime: SUB, lastSchedEval: SUB, ...over });
@@ -50,11 +60,11 @@ const pending = (jobId: number, name: string, reason: string, over: Partial<Job>
 /** Jobs of the busy cluster in the controller's list order (golden 055: 18, 19, 17, 20, ...). */
 export function busyJobs(): Job[] {
   return [
-    job({ jobId: 1, name: "hostname", state: "COMPLETED", batchFlag: false, startTime: 1796214931, endTime: 1796214931, submitTime: 1796214931, nodelist: "n1" }),
-    job({ jobId: 5, name: "false", state: "FAILED", reason: "NonZeroExitCode", exitCode: 1, nodelist: "n1", startTime: 1796214939 }),
-    arrayTask(18, 1, "n3"),
-    arrayTask(19, 2, "n3"),
-    arrayTask(17, 3, "n4"),
+    srunJob(1, "hostname", 1796214931, { state: "COMPLETED" }),
+    srunJob(5, "false", 1796214932, { state: "FAILED", reason: "NonZeroExitCode", exitCode: 1, derivedExitCode: 1 }),
+    arrayTask(18, 1, "n3", [0, 1]),
+    arrayTask(19, 2, "n3", [2, 3]),
+    arrayTask(17, 3, "n4", [0, 1]),
     job({
       jobId: 20, name: "long", state: "RUNNING", priority: 11156, submitTime: RUN, eligibleTime: RUN,
       startTime: SUB, endTime: SUB + 600, timeLimitMin: 10, nodelist: "n4", batchHost: "n4",

@@ -1,0 +1,179 @@
+/**
+ * @module cli/scontrol
+ * `scontrol`: options before the command (getopt "+": parsing stops at the
+ * first word), then one command matched by Slurm's abbreviation rules. With
+ * no command, the commands are read from stdin one per line. Every command
+ * is a function over the CliPort (format/scontrol-jobs, -commands); the exit
+ * code is 1 when any command failed, as Slurm's scontrol.
+ */
+import type { CliPort, CliResult } from "./io.ts";
+import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
+import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
+import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "../compat/format/scontrol-jobs.ts";
+import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update } from "../compat/format/scontrol-commands.ts";
+import { keywordMatch } from "../compat/format/scontrol-update.ts";
+
+const OPTIONS: readonly OptionRow[] = [
+  { id: "all", short: "a", long: ["all"], arg: "none" },
+  { id: "details", short: "d", long: ["details"], arg: "none" },
+  { id: "future", short: "F", long: ["future"], arg: "none" },
+  { id: "help", short: "h", long: ["help"], arg: "none" },
+  { id: "clusters", short: "M", long: ["cluster", "clusters"], arg: "required" },
+  { id: "oneliner", short: "o", long: ["oneliner"], arg: "none" },
+  { id: "quiet", short: "Q", long: ["quiet"], arg: "none" },
+  { id: "usage", short: "u", long: ["usage"], arg: "none" },
+  { id: "verbose", short: "v", long: ["verbose"], arg: "none" },
+  { id: "version", short: "V", long: ["version"], arg: "none" },
+  { id: "json", long: ["json"], arg: "optional" },
+  { id: "yaml", long: ["yaml"], arg: "optional" },
+];
+
+interface Flags extends ViewFlags {
+  quiet: boolean;
+  exit: boolean;
+}
+
+const USAGE = [
+  "scontrol [<OPTION>] [<COMMAND>]",
+  "    Valid <OPTION> values are:",
+  "     -a, --all      show hidden partitions and their jobs",
+  "     -d, --details  show more details (DerivedExitCode, allocations)",
+  "     -h, --help     print this text",
+  "     -o, --oneliner print each record on one line",
+  "     -Q, --quiet    print no error messages",
+  "     -V, --version  print the version",
+  "",
+  "    Valid <COMMAND> values are:",
+  "     hold <job_list>, uhold <job_list>, release <job_list>",
+  "     requeue <job_list>, requeuehold <job_list>, suspend <job_list>, resume <job_list>",
+  "     ping, version, help, exit, quit",
+  "     show <ENTITY> [<ID>]: config, hostnames, hostlist, hostlistsorted, job, node, partition",
+  "     update JobId=<id> <Key>=<value> ..., update NodeName=<nodes> State=<state> Reason=<text>",
+  "",
+].join("\n");
+
+const SHOW_ENTITIES: readonly (readonly [string, number])[] = [
+  ["aliases", 1], ["bbstat", 2], ["dwstat", 2], ["burstbuffer", 2], ["assoc_mgr", 2], ["cache", 2],
+  ["config", 1], ["daemons", 1], ["federations", 1], ["frontendname", 1], ["hostnames", 5], ["hostlist", 5],
+  ["hostlistsorted", 9], ["jobs", 1], ["jobid", 1], ["licenses", 2], ["nodes", 1], ["partitions", 2],
+  ["partitionname", 2], ["reservations", 1], ["reservationname", 1], ["slurmd", 2], ["steps", 2], ["topology", 1],
+];
+
+async function show(port: CliPort, words: string[], flags: Flags): Promise<Outcome> {
+  const keyword = words[0] as string;
+  if (words.length < 2) return outcome("", `too few arguments for keyword:${keyword}\n`, true);
+  if (words.length > 3) return outcome("", `too many arguments for keyword:${keyword}\n`, true);
+  const arg = words[1] as string;
+  const eq = arg.indexOf("=");
+  const tag = eq < 0 ? arg : arg.slice(0, eq);
+  const val = eq < 0 ? words[2] : arg.slice(eq + 1);
+  const entity = SHOW_ENTITIES.find(([word, min]) => keywordMatch(tag, word, min))?.[0];
+  switch (entity) {
+    case "jobs":
+    case "jobid":
+      return showJob(port, val, flags);
+    case "nodes":
+      return showNodes(port, val, flags);
+    case "partitions":
+    case "partitionname":
+      return showPartitions(port, val, flags);
+    case "config":
+      return showConfig(port, val);
+    case "hostnames":
+    case "hostlist":
+    case "hostlistsorted":
+      return showHosts(port, entity, val);
+    case "reservations":
+    case "reservationname":
+      return outcome("No reservations in the system\n");
+    case undefined:
+      return outcome("", `invalid entity:${tag} for keyword:${keyword} \n`, true);
+    default:
+      return outcome("", `show ${entity}: Requested operation is presently disabled\n`, true);
+  }
+}
+
+/** The action a hold-family keyword asks the controller for. */
+function holdAction(tag: string): string | undefined {
+  const t = tag.toLowerCase();
+  if (keywordMatch(t, "requeue", 3)) return "requeue";
+  if (t.startsWith("requeuehold") && t.length >= 11) return "requeuehold";
+  if (t.startsWith("holdu") || t.startsWith("uhold")) return "uhold";
+  if (t.startsWith("hold")) return "hold";
+  if (keywordMatch(t, "release", 3)) return "release";
+  if (keywordMatch(t, "suspend", 2)) return "suspend";
+  if (keywordMatch(t, "resume", 3)) return "resume";
+  return undefined;
+}
+
+const FLAG_WORDS: readonly (readonly [string, number, (f: Flags) => void])[] = [
+  ["all", 2, (f) => { f.all = true; }], ["details", 1, (f) => { f.detail = 1; }], ["exit", 2, (f) => { f.exit = true; }],
+  ["hide", 2, (f) => { f.detail = 0; }], ["oneliner", 1, (f) => { f.oneLiner = true; }],
+  ["quiet", 4, (f) => { f.quiet = true; }], ["quit", 4, (f) => { f.exit = true; }], ["verbose", 4, () => {}],
+];
+
+async function command(port: CliPort, words: string[], flags: Flags): Promise<Outcome> {
+  const tag = words[0] as string;
+  const flagWord = FLAG_WORDS.find(([w, min]) => keywordMatch(tag, w, min));
+  if (flagWord) {
+    flagWord[2](flags);
+    return outcome();
+  }
+  if (keywordMatch(tag, "help", 2)) return outcome(USAGE);
+  if (keywordMatch(tag, "ping", 3)) return pingStatus(port);
+  const action = holdAction(tag);
+  if (action !== undefined) {
+    if (words.length < 2) return outcome("", `too few arguments for keyword:${tag}\n`, true);
+    return jobAction(port, action, words.slice(1));
+  }
+  if (keywordMatch(tag, "show", 3)) return show(port, words, flags);
+  if (keywordMatch(tag, "update", 1)) {
+    if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
+    return update(port, words.slice(1));
+  }
+  if (keywordMatch(tag, "version", 4)) return outcome(`${SLURM_VERSION_LINE}\n`);
+  return outcome("", `invalid keyword: ${tag}\n`, true);
+}
+
+/** Leading option words (getopt "+"): up to the first command word. */
+function splitOptions(argv: readonly string[]): [string[], string[]] {
+  let i = 0;
+  while (i < argv.length && (argv[i] as string).startsWith("-") && argv[i] !== "-") {
+    if (argv[i] === "--") return [argv.slice(0, i), argv.slice(i + 1)];
+    if (/^(-M|--clusters?)$/.test(argv[i] as string)) i++;
+    i++;
+  }
+  return [argv.slice(0, i), argv.slice(i)];
+}
+
+/** Words of one stdin command line (quotes group, as a shell would). */
+const lineWords = (line: string): string[] =>
+  (line.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
+
+const result = (o: Outcome, quiet: boolean): CliResult => ({ stdout: o.stdout, stderr: quiet ? "" : o.stderr, exitCode: o.failed ? 1 : 0 });
+
+/** Run scontrol with `argv` (without the program name). */
+export async function scontrolMain(argv: string[], port: CliPort): Promise<CliResult> {
+  const [optionWords, words] = splitOptions(argv);
+  const parsed = getoptLong("scontrol", optionWords, OPTIONS);
+  if (parsed.error !== undefined) {
+    return { stdout: "", stderr: `${parsed.error}\nTry "scontrol --help" for more information\n`, exitCode: 1 };
+  }
+  const flags: Flags = { oneLiner: false, detail: 0, quiet: false, exit: false };
+  for (const o of parsed.options) {
+    if (o.id === "version") return { stdout: `${SLURM_VERSION_LINE}\n`, stderr: "", exitCode: 0 };
+    if (o.id === "help" || o.id === "usage") return { stdout: USAGE, stderr: "", exitCode: 0 };
+    if (o.id === "oneliner") flags.oneLiner = true;
+    if (o.id === "all") flags.all = true;
+    if (o.id === "details") flags.detail++;
+    if (o.id === "quiet") flags.quiet = true;
+  }
+  if (words.length > 0) return result(await command(port, words, flags), flags.quiet);
+  const parts: Outcome[] = [];
+  for (const line of (await port.readStdin()).split("\n")) {
+    const lw = lineWords(line);
+    if (lw.length > 0) parts.push(await command(port, lw, flags));
+    if (flags.exit) break;
+  }
+  return result(merge(parts), flags.quiet);
+}

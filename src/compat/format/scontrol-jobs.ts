@@ -1,0 +1,147 @@
+/**
+ * @module format/scontrol-jobs
+ * scontrol's job commands over the CliPort: `show job [id]`, hold/uhold/
+ * release/requeue/requeuehold/suspend/resume, and `update JobId=...`. The
+ * controller answers per job with Slurm's error text; scontrol prints it as
+ * "<error> for job <id>" (hold/release also add "slurm_suspend error: ..."),
+ * or "<id>: <error>" per array element when one request names several jobs.
+ */
+import type { Plain } from "../../lib/plain.ts";
+import type { JobResult } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { CliPort } from "../../cli/io.ts";
+import { parseArraySpec } from "../array-spec.ts";
+import type { Job } from "./job-values.ts";
+import { formatJobRecord } from "./scontrol-show-job.ts";
+import { isJobIdText, parseJobUpdate, splitJobIds } from "./scontrol-update.ts";
+
+/** What one scontrol command printed and whether it failed. */
+export interface Outcome {
+  stdout: string;
+  stderr: string;
+  failed: boolean;
+}
+
+export const outcome = (stdout = "", stderr = "", failed = false): Outcome => ({ stdout, stderr, failed });
+
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+export interface ViewFlags {
+  oneLiner: boolean;
+  detail: number;
+  /** -a/--all: include hidden partitions. */
+  all?: boolean;
+}
+
+/** Meta record first, then the other records of an array by task id, highest first. */
+function arrayOrder(a: Job, b: Job): number {
+  const meta = (j: Job): number => (j.jobId === j.arrayJobId ? 0 : 1);
+  return meta(a) - meta(b) || b.arrayTaskId - a.arrayTaskId || a.jobId - b.jobId;
+}
+
+function pendingTasks(job: Job): number[] {
+  if (job.arrayTaskStr === "") return [];
+  const spec = parseArraySpec(job.arrayTaskStr, Number.MAX_SAFE_INTEGER);
+  return spec.ok ? spec.value.taskIds : [];
+}
+
+/** `scontrol show job [id]`. */
+export async function showJob(port: CliPort, idText: string | undefined, v: ViewFlags): Promise<Outcome> {
+  let jobs: Job[];
+  try {
+    jobs = (await port.ctl.listJobs({ includeSteps: false })).jobs;
+  } catch (e) {
+    return outcome("", `slurm_load_jobs error: ${messageOf(e)}\n`, true);
+  }
+  const opts = { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0 };
+  if (idText === undefined) {
+    if (jobs.length === 0) return outcome("No jobs in the system\n");
+    return outcome(jobs.map((j) => formatJobRecord(j, opts)).join(""));
+  }
+  const m = /^(\d+)(?:_(\d+))?$/.exec(idText.trim());
+  const invalid = outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
+  if (m === null) return invalid;
+  const jobId = Number(m[1]);
+  const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId).sort(arrayOrder);
+  if (family.length === 0) return invalid;
+  if (m[2] === undefined) return outcome(family.map((j) => formatJobRecord(j, opts)).join(""));
+  const task = Number(m[2]);
+  const element = family.find((j) => j.arrayJobId === jobId && j.arrayTaskId === task);
+  if (element) return outcome(formatJobRecord(element, opts));
+  const rest = family.find((j) => j.arrayJobId === jobId && pendingTasks(j).includes(task));
+  if (rest) return outcome(formatJobRecord(rest, { ...opts, shownTask: task }));
+  return outcome(`Job ${jobId}_${task} not found\n`, "", true);
+}
+
+/** Print per-job results the way scontrol does for one request. */
+function resultLines(id: string, results: Plain<JobResult>[], perror: string | undefined): Outcome {
+  const failures = results.filter((r) => r.error !== "");
+  if (failures.length === 0) return outcome();
+  if (results.length === 1) {
+    const error = (failures[0] as Plain<JobResult>).error;
+    const tail = perror === undefined ? "" : `${perror}: ${error}\n`;
+    return outcome("", `${error} for job ${id}\n${tail}`, true);
+  }
+  return outcome("", failures.map((r) => `${r.jobId}: ${r.error}\n`).join(""), true);
+}
+
+async function oneRequest(port: CliPort, id: string, action: string, fields: Record<string, string>, perror?: string): Promise<Outcome> {
+  try {
+    const resp = await port.ctl.updateJob({ jobIds: [id], action, fields });
+    return resultLines(id, resp.results, perror);
+  } catch (e) {
+    const tail = perror === undefined ? "" : `${perror}: ${messageOf(e)}\n`;
+    return outcome("", `${messageOf(e)} for job ${id}\n${tail}`, true);
+  }
+}
+
+export function merge(parts: Outcome[]): Outcome {
+  return parts.reduce((a, b) => outcome(a.stdout + b.stdout, a.stderr + b.stderr, a.failed || b.failed), outcome());
+}
+
+/** Ids of the pending jobs named `name` (hold/release Name=...). */
+async function idsByName(port: CliPort, name: string): Promise<string[]> {
+  const jobs = (await port.ctl.listJobs({})).jobs;
+  return jobs.filter((j) => j.name === name && j.state.toUpperCase() === "PENDING").map((j) => String(j.jobId));
+}
+
+/** hold, uhold, release, requeue, requeuehold, suspend, resume on each argument. */
+export async function jobAction(port: CliPort, action: string, args: readonly string[]): Promise<Outcome> {
+  const perror = ["hold", "uhold", "release"].includes(action) ? "slurm_suspend error" : undefined;
+  const parts: Outcome[] = [];
+  for (const raw of args) {
+    if (/^(incomplete|state=specialexit)$/i.test(raw)) continue; // requeue flags
+    const arg = raw.replace(/^(jobid|job)=/i, "");
+    if (/^name=/i.test(arg) && perror !== undefined) {
+      for (const id of await idsByName(port, arg.slice(5))) parts.push(await oneRequest(port, id, action, {}, perror));
+      continue;
+    }
+    const ids = splitJobIds(arg);
+    if (ids.length === 0 || !ids.every(isJobIdText)) {
+      const tail = perror === undefined ? "" : `${perror}: Invalid job id specified\n`;
+      parts.push(outcome("", `Invalid job id specified for job ${arg}\n${tail}`, true));
+      continue;
+    }
+    for (const id of ids) parts.push(await oneRequest(port, id, action, {}, perror));
+  }
+  return merge(parts);
+}
+
+/** `update JobId=... Key=Value ...` (JobName= alone selects the caller's jobs by name). */
+export async function updateJob(port: CliPort, args: readonly string[]): Promise<Outcome> {
+  const parsed = parseJobUpdate(args);
+  if (!parsed.ok) return outcome("", `${parsed.error.message}\n`, true);
+  let { jobIds } = parsed.value;
+  const fields = { ...parsed.value.fields };
+  if (jobIds.length === 0 && fields["Name"] !== undefined) {
+    const name = fields["Name"];
+    delete fields["Name"];
+    const jobs = (await port.ctl.listJobs({})).jobs;
+    const uid = port.invoker.uid;
+    jobIds = jobs.filter((j) => j.name === name && (uid === 0 || j.uid === uid)).map((j) => String(j.jobId));
+    if (jobIds.length === 0) return outcome("", `Invalid job name (${name}) specified\n`, true);
+  }
+  if (jobIds.length === 0) return outcome("", "No job id specified\n", true);
+  const parts: Outcome[] = [];
+  for (const id of jobIds) parts.push(await oneRequest(port, id, "update", fields));
+  return merge(parts);
+}

@@ -1,0 +1,135 @@
+/**
+ * @module format/scontrol-show-job
+ * `scontrol show job` records in Slurm 22.05's line layout (goldens 059, 062,
+ * 063, 064, 065, 081, 118): one line per group of Key=Value pairs, optional
+ * lines (BatchHost, TresPerNode, -d details) only when they apply. Values Spur
+ * does not track print what Slurm prints for unset ones (TimeMin=N/A, ...).
+ */
+import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
+import { jobStateLong } from "../states.ts";
+import { convertNumUnit, jobTimeUsed, type Job } from "./job-values.ts";
+import { formatRecord, orNull } from "./scontrol-record.ts";
+
+const iso = (t: number): string => formatIsoTime(t);
+
+function idLine(job: Job, shownTask: number | undefined): string {
+  let array = "";
+  if (job.arrayJobId !== 0) {
+    const task = shownTask ?? (job.arrayTaskStr !== "" ? job.arrayTaskStr : job.arrayTaskId);
+    array = ` ArrayJobId=${job.arrayJobId} ArrayTaskId=${task}`;
+    if (job.arrayMaxTasks > 0) array += ` ArrayTaskThrottle=${job.arrayMaxTasks}`;
+  }
+  return `JobId=${job.jobId}${array} JobName=${job.name}`;
+}
+
+const isActive = (job: Job): boolean => ["RUNNING", "SUSPENDED"].includes(job.state.toUpperCase());
+
+/** EndTime: the recorded end, else the limit-based expected end of a running job. */
+function endText(job: Job): string {
+  if (job.endTime !== 0) return iso(job.endTime);
+  if (isActive(job) && job.startTime !== 0 && job.timeLimitMin !== undefined) {
+    return iso(job.startTime + job.timeLimitMin * 60);
+  }
+  return "Unknown";
+}
+
+/**
+ * AccrueTime: when the job started accruing age priority. Spur keeps no such
+ * field; Slurm 22.05 shows the eligible time for ordinary jobs and Unknown for
+ * array tasks split off their array (goldens 059/065), which this mirrors.
+ */
+function accrueText(job: Job): string {
+  if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return "Unknown";
+  return iso(job.eligibleTime);
+}
+
+function memoryText(job: Job): string {
+  if (job.memPerCpuMib > 0) return `MinMemoryCPU=${convertNumUnit(job.memPerCpuMib, 2)}`;
+  return `MinMemoryNode=${convertNumUnit(job.memPerNodeMib, 2)}`;
+}
+
+/** -d: the allocation per node (CPU ids are numbered from 0 per node). */
+function detailLines(job: Job): string[] {
+  if (job.alloc.length === 0) return [];
+  const gres = job.tresPerNode.replace(/^gres[/:]/, "");
+  const lines = [`JOB_GRES=${orNull(gres)}`];
+  for (const a of job.alloc) {
+    const cpuIds = a.cpus > 1 ? `0-${a.cpus - 1}` : "0";
+    const idx = a.gpuIndices.length > 0 ? `gpu:${a.gpuIndices.length}(IDX:${a.gpuIndices.join(",")})` : "";
+    lines.push(`  Nodes=${a.node} CPU_IDs=${cpuIds} Mem=${a.memMib} GRES=${idx}`);
+  }
+  return lines;
+}
+
+function timeLines(job: Job, now: number): string[] {
+  const deadline = job.deadline === 0 ? "N/A" : iso(job.deadline);
+  const suspended = job.suspendTime === 0 ? "None" : iso(job.suspendTime);
+  return [
+    `RunTime=${formatElapsed(jobTimeUsed(job, now))} TimeLimit=${formatTimeLimitScontrol(job.timeLimitMin)} TimeMin=N/A`,
+    `SubmitTime=${iso(job.submitTime)} EligibleTime=${iso(job.eligibleTime)}`,
+    `AccrueTime=${accrueText(job)}`,
+    `StartTime=${iso(job.startTime)} EndTime=${endText(job)} Deadline=${deadline}`,
+    `SuspendTime=${suspended} SecsPreSuspend=${Math.floor(job.preSusTime)} LastSchedEval=${iso(job.lastSchedEval)} Scheduler=Main`,
+  ];
+}
+
+function placementLines(job: Job, detail: boolean): string[] {
+  const started = job.nodelist !== "";
+  const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
+  const lines = [
+    `Partition=${job.partition} AllocNode:Sid=${job.submitHost}:${job.allocSid}`,
+    `ReqNodeList=${orNull(job.reqNodelist)} ExcNodeList=${orNull(job.excNodelist)}`,
+    `NodeList=${job.nodelist}`,
+  ];
+  if (job.batchHost !== "") lines.push(`BatchHost=${job.batchHost}`);
+  lines.push(
+    `NumNodes=${job.numNodes} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:*:*`,
+    `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
+    `Socks/Node=* NtasksPerN:B:S:C=${job.ntasksPerNode}:0:*:* CoreSpec=*`,
+  );
+  if (detail) lines.push(...detailLines(job));
+  lines.push(`MinCPUsNode=${minCpus} ${memoryText(job)} MinTmpDiskNode=0`);
+  return lines;
+}
+
+function fileLines(job: Job): string[] {
+  const lines = [`Features=${orNull(job.features)} DelayBoot=00:00:00`];
+  if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
+  lines.push(
+    `OverSubscribe=${job.exclusive ? "NO" : "OK"} Contiguous=0 Licenses=(null) Network=(null)`,
+    `Command=${orNull(job.command)}`,
+    `WorkDir=${job.workDir}`,
+  );
+  if (job.comment !== "") lines.push(`Comment=${job.comment} `);
+  if (job.batchFlag) {
+    lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
+  }
+  lines.push("Power=");
+  // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
+  if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
+  if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/^gres\//, "gres:")}`);
+  return lines;
+}
+
+export interface ShowJobOptions {
+  now: number;
+  oneLiner: boolean;
+  detail: boolean;
+  /** Show a pending remainder as this one task ("show job 17_5"). */
+  shownTask?: number;
+}
+
+/** One `scontrol show job` record. */
+export function formatJobRecord(job: Job, o: ShowJobOptions): string {
+  const wckey = job.wckey === "" ? "" : ` WCKey=${job.wckey}`;
+  const lines = [
+    idLine(job, o.shownTask),
+    `UserId=${job.user}(${job.uid}) GroupId=${job.group}(${job.gid}) MCS_label=N/A`,
+    `Priority=${job.priority} Nice=${job.nice} Account=${job.account} QOS=${job.qos}${wckey}`,
+    `JobState=${jobStateLong(job)} Reason=${job.reason || "None"} Dependency=${orNull(job.dependency)}`,
+    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restarts} BatchFlag=${job.batchFlag ? 1 : 0} Reboot=0 ExitCode=${job.exitCode}:${job.exitSignal}`,
+  ];
+  if (o.detail) lines.push(`DerivedExitCode=${job.derivedExitCode}:0`);
+  lines.push(...timeLines(job, o.now), ...placementLines(job, o.detail), ...fileLines(job));
+  return formatRecord(lines, o.oneLiner, "separator");
+}

@@ -1,0 +1,123 @@
+/**
+ * @module format/scontrol-update
+ * The words scontrol accepts and how it abbreviates them: a keyword matches
+ * when it starts with what was typed (any case) and at least its minimum
+ * length was typed (Slurm's strncasecmp(tag, word, MAX(len, min))). Tables
+ * for `update JobId=...` keys and `update NodeName=...`, and job-id lists as
+ * scontrol's _is_job_id accepts them ("17", "17_2", "17_[1-3]", "17,18").
+ */
+import { err, ok, type Result } from "../../lib/result.ts";
+
+/** Does `typed` name `word` (at least `min` characters, any case)? */
+export function keywordMatch(typed: string, word: string, min: number): boolean {
+  const t = typed.toLowerCase();
+  return t.length >= Math.min(min, word.length) && t.length <= word.length && word.toLowerCase().startsWith(t);
+}
+
+/** `update JobId=N` keys in Slurm's test order: [canonical, minimum, aliases...]. */
+const JOB_KEYS: readonly (readonly [string, number, ...string[]])[] = [
+  ["JobId", 3], ["AdminComment", 3], ["ArrayTaskThrottle", 10], ["Comment", 3], ["DelayBoot", 5],
+  ["TimeLimit", 5], ["TimeMin", 5], ["Priority", 2], ["Nice", 2], ["CPUsPerTask", 6], ["NumCPUs", 6],
+  ["NumTasks", 8, "ReqProcs"], ["Requeue", 4], ["NumNodes", 8, "ReqNodes"], ["ReqSockets", 4],
+  ["ReqCores", 4], ["TasksPerNode", 2], ["ReqThreads", 4], ["MinCPUsNode", 4], ["MinMemoryNode", 10],
+  ["MinMemoryCPU", 10], ["MinTmpDiskNode", 5], ["Partition", 2], ["QOS", 2], ["ReservationName", 3],
+  ["Name", 2, "JobName"], ["WCKey", 1], ["StdOut", 6], ["Switches", 5], ["wait-for-switch", 5],
+  ["OverSubscribe", 2, "Shared"], ["Contiguous", 3], ["CoreSpec", 4], ["ThreadSpec", 4],
+  ["ExcNodeList", 3], ["ReqNodeList", 8, "NodeList"], ["Features", 1], ["Gres", 2], ["Account", 1],
+  ["BurstBuffer", 1], ["Dependency", 1], ["Licenses", 1], ["StartTime", 2, "EligibleTime", "BeginTime"],
+  ["EndTime", 2], ["Deadline", 3], ["Reboot", 3], ["MailUser", 5], ["MailType", 5], ["TresPerNode", 8],
+];
+
+/** The canonical key an update word names, or undefined when scontrol does not know it. */
+export function jobUpdateKey(typed: string): string | undefined {
+  for (const [canonical, min, ...aliases] of JOB_KEYS) {
+    const minFor = (w: string): number => (w === canonical ? min : Math.min(min, w.length));
+    if ([canonical, ...aliases].some((w) => keywordMatch(typed, w, minFor(w)))) return canonical;
+  }
+  return undefined;
+}
+
+export interface JobUpdate {
+  jobIds: string[];
+  fields: Record<string, string>;
+}
+
+const unsupported = (arg: string): Result<never> =>
+  err("BadUpdate", `Update of this parameter is not supported: ${arg}\nRequest aborted`, 1);
+
+/** `update JobId=17 TimeLimit=10 Partition=gpu` (also `Key Value` pairs, bare `Nice`). */
+export function parseJobUpdate(args: readonly string[]): Result<JobUpdate> {
+  const fields: Record<string, string> = {};
+  const jobIds: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const eq = arg.indexOf("=");
+    let tag = eq < 0 ? arg : arg.slice(0, eq);
+    let value = eq < 0 ? undefined : arg.slice(eq + 1);
+    if (tag.endsWith("+")) tag = tag.slice(0, -1);
+    if (value === undefined && keywordMatch(tag, "Nice", 2)) value = "100";
+    else if (value === undefined && args[i + 1] !== undefined) value = args[++i] as string;
+    if (value === undefined) return err("BadUpdate", `Invalid input: ${arg}\nRequest aborted`, 1);
+    const key = jobUpdateKey(tag);
+    if (key === undefined) return unsupported(arg);
+    if (key === "JobId") jobIds.push(...splitJobIds(value));
+    else fields[key] = value;
+  }
+  if (Object.keys(fields).length === 0) return err("BadUpdate", "No changes specified", 1);
+  return ok({ jobIds, fields });
+}
+
+/** Node states `update NodeName=... State=` accepts (Spur's UpdateNodeRequest). */
+const NODE_STATES = ["DOWN", "DRAIN", "FAIL", "FUTURE", "RESUME", "IDLE", "UNDRAIN", "POWER_DOWN", "POWER_UP", "NORESP", "CANCEL_REBOOT"];
+
+export interface NodeUpdate {
+  nodes: string;
+  state: string;
+  reason: string;
+}
+
+/** `update NodeName=n1 State=DRAIN Reason="disk"`. */
+export function parseNodeUpdate(args: readonly string[]): Result<NodeUpdate> {
+  const u: NodeUpdate = { nodes: "", state: "", reason: "" };
+  for (const arg of args) {
+    const eq = arg.indexOf("=");
+    const tag = eq < 0 ? arg : arg.slice(0, eq);
+    const value = eq < 0 ? "" : arg.slice(eq + 1);
+    if (keywordMatch(tag, "NodeName", 3)) u.nodes = value;
+    else if (keywordMatch(tag, "Reason", 3)) u.reason = value;
+    else if (keywordMatch(tag, "State", 2)) {
+      const state = NODE_STATES.find((s) => s === value.toUpperCase());
+      if (state === undefined) {
+        const valid = "Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN DOWN IDLE";
+        return err("BadUpdate", `Invalid input: ${arg}\nRequest aborted\n${valid}`, 1);
+      }
+      u.state = state;
+    } else return unsupported(arg);
+  }
+  if (["DOWN", "DRAIN", "FAIL"].includes(u.state) && u.reason === "") {
+    return err("BadUpdate", "You must specify a reason when DOWNING or DRAINING a node. Request denied", 1);
+  }
+  return ok(u);
+}
+
+/** Split "17,18_[1-3]" at commas outside brackets. */
+export function splitJobIds(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of text) {
+    if (ch === "[") depth++;
+    if (ch === "]") depth--;
+    if ((ch === "," || ch === " ") && depth === 0) {
+      if (current !== "") out.push(current);
+      current = "";
+    } else current += ch;
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+/** One id as scontrol's _is_job_id accepts it: digits, one "_", brackets. */
+export function isJobIdText(text: string): boolean {
+  return /^\d+(_(\d+|\[[\d,\-:%]+\]))?$/.test(text) || /^\[[\d,\-]+\](_\d+)?$/.test(text);
+}

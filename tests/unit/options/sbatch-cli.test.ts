@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { RpcError } from "../../../src/cli/io.ts";
+import { sbatchMain } from "../../../src/cli/sbatch.ts";
+import { fakePort, job } from "./helpers.ts";
+
+const SCRIPT = "#!/bin/bash\n#SBATCH -J fromscript\n#SBATCH --cpu-freq=high\nsrun hostname\n";
+
+describe("sbatch output", () => {
+  it.each([
+    [["--wrap=true"], "Submitted batch job 5\n"],
+    [["--parsable", "--wrap=true"], "5\n"],
+    [["-M", "c1", "--wrap=true"], "Submitted batch job 5 on cluster c1\n"],
+    [["--parsable", "-M", "c1,c2", "--wrap=true"], "5;c1\n"],
+    [["-Q", "--wrap=true"], ""],
+    [["-Q", "--parsable", "--wrap=true"], "5\n"],
+  ])("%j → %j", async (argv, stdout) => {
+    const r = await sbatchMain(argv, fakePort({ jobId: 5 }).port);
+    expect(r).toEqual({ stdout, stderr: "", exitCode: 0 });
+  });
+
+  it("warnings (ours, then the controller's messages) go to stderr; -Q hides them", async () => {
+    const fake = fakePort({ jobId: 5, files: { "job.sh": SCRIPT }, response: { warnings: ["Job is pending: QOS limit"] } });
+    const r = await sbatchMain(["job.sh"], fake.port);
+    expect(r.stderr).toBe("sbatch: warning: --cpu-freq is not supported by Spur and was ignored\nsbatch: Job is pending: QOS limit\n");
+    expect((await sbatchMain(["-Q", "job.sh"], fake.port)).stderr).toBe("");
+  });
+
+  it("--help, --usage, --version print and exit 0 before anything else", async () => {
+    const fake = fakePort();
+    for (const arg of ["--help", "-h", "--usage", "-V"]) {
+      const r = await sbatchMain([arg, "--time=abc", "/nonexistent"], fake.port);
+      expect([r.exitCode, r.stderr, r.stdout.length > 0]).toEqual([0, "", true]);
+    }
+    expect(fake.submitted).toEqual([]);
+  });
+
+  it("controller unreachable", async () => {
+    const fake = fakePort({ reject: new RpcError("unavailable", "Unable to contact slurm controller (connect failure)") });
+    const r = await sbatchMain(["--wrap=true"], fake.port);
+    expect(r).toEqual({ stdout: "", stderr: "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n", exitCode: 1 });
+  });
+
+  it("SLURM_EXIT_ERROR changes ordinary error exits, not getopt's 255", async () => {
+    const env = { SLURM_EXIT_ERROR: "7" };
+    expect((await sbatchMain(["/nonexistent"], fakePort({ env }).port)).exitCode).toBe(7);
+    expect((await sbatchMain(["--bogus"], fakePort({ env }).port)).exitCode).toBe(255);
+    expect((await sbatchMain(["--wrap=true"], fakePort({ env, reject: new RpcError("x", "Invalid account") }).port)).exitCode).toBe(7);
+  });
+
+  it("--wrap with a script is refused", async () => {
+    const r = await sbatchMain(["--wrap=true", "job.sh"], fakePort().port);
+    expect(r).toEqual({ stdout: "", stderr: "sbatch: error: Script arguments not permitted with --wrap option\n", exitCode: 1 });
+  });
+
+  it("DOS line breaks are refused", async () => {
+    const r = await sbatchMain(["dos.sh"], fakePort({ files: { "dos.sh": "#!/bin/sh\r\necho\r\n" } }).port);
+    expect(r.stderr).toBe("sbatch: error: Batch script contains DOS line breaks (\\r\\n)\nsbatch: error: instead of expected UNIX line breaks (\\n).\n");
+    expect(r.exitCode).toBe(1);
+  });
+});
+
+describe("what sbatch sends", () => {
+  it("a script file with arguments", async () => {
+    const fake = fakePort({ files: { "job.sh": SCRIPT } });
+    await sbatchMain(["-n", "2", "job.sh", "-n", "x"], fake.port);
+    const req = fake.submitted[0];
+    expect(req?.testOnly).toBe(false);
+    expect(req?.spec).toMatchObject({
+      name: "fromscript", ntasks: 2, script: SCRIPT, argv: ["-n", "x"], command: "/tmp/slurm-oracle/jobs/job.sh",
+      workDir: "/tmp/slurm-oracle/jobs", submitLine: "sbatch -n 2 job.sh -n x", submitHost: "vm",
+      env: { HOME: "/root", SLURM_SUBMIT_DIR: "/tmp/slurm-oracle/jobs", SLURM_SUBMIT_HOST: "vm" },
+    });
+  });
+
+  it("a script on stdin is named 'sbatch'", async () => {
+    const fake = fakePort({ stdin: "#!/bin/sh\necho hi\n" });
+    await sbatchMain([], fake.port);
+    expect(fake.submitted[0]?.spec).toMatchObject({ name: "sbatch", script: "#!/bin/sh\necho hi\n", command: "" });
+  });
+
+  it("SBATCH_* variables are read", async () => {
+    const fake = fakePort({ env: { SBATCH_PARTITION: "gpu", SBATCH_GPUS: "2", SBATCH_TIMELIMIT: "1:00:00" } });
+    await sbatchMain(["--wrap=true"], fake.port);
+    expect(fake.submitted[0]?.spec).toMatchObject({ partition: "gpu", gpus: "2", timeLimitMin: 60 });
+  });
+});
+
+describe("sbatch --wait", () => {
+  it("a job killed by a signal exits 1", async () => {
+    const fake = fakePort({ jobId: 3, waits: [job({ jobId: 3, state: "CANCELLED", exitSignal: 15 })] });
+    expect((await sbatchMain(["-W", "--wrap=sleep 9"], fake.port)).exitCode).toBe(1);
+  });
+
+  it("a purged job: Slurm's message, exit 0", async () => {
+    const fake = fakePort({ jobId: 3, waits: [new RpcError("NotFound", "Invalid job id specified")] });
+    const r = await sbatchMain(["--wait", "--wrap=true"], fake.port);
+    expect(r).toEqual({ stdout: "", stderr: "sbatch: Job 3 no longer found and exit code not found\n", exitCode: 0 });
+  });
+
+  it("rides out a controller outage", async () => {
+    const down = new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
+    const fake = fakePort({ jobId: 3, waits: [down, down, job({ jobId: 3, state: "FAILED", exitCode: 2 })] });
+    expect((await sbatchMain(["--wait", "--wrap=true"], fake.port)).exitCode).toBe(2);
+    expect(fake.slept).toEqual([2000, 8000]);
+  });
+
+  it("arrays: waits for every task and exits with the largest status", async () => {
+    const listed = [
+      job({ jobId: 17, arrayJobId: 17, arrayTaskId: 3, state: "COMPLETED" }),
+      job({ jobId: 18, arrayJobId: 17, arrayTaskId: 1, state: "FAILED", exitCode: 4 }),
+      job({ jobId: 19, arrayJobId: 17, arrayTaskId: 2, state: "FAILED", exitCode: 2 }),
+    ];
+    const fake = fakePort({ jobId: 17, waits: [job({ jobId: 17, state: "COMPLETED" })], listed });
+    expect((await sbatchMain(["--wait", "--array=1-3", "--wrap=true"], fake.port)).exitCode).toBe(4);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * scontrol against the oracle goldens (015-022, 059-069, 081, 118) and its
+ * commands' contract with the controller (hold/release/update actions,
+ * node updates) and error wording.
+ */
+import { describe, expect, it } from "vitest";
+import { scontrolMain } from "../../../src/cli/scontrol.ts";
+import { keywordMatch, jobUpdateKey } from "../../../src/compat/format/scontrol-update.ts";
+import { busyJobs, dependencyJobs, oracleNodes, oraclePartitions } from "./busy-fixture.ts";
+import { accountingJobs } from "./accounting-fixture.ts";
+import { argvOf, at, fakePort, loadGolden, type FakeWorld } from "./helpers.ts";
+
+const BUSY_NOW = at("12:36:08");
+
+async function run(argv: string[], world: Partial<FakeWorld> = {}) {
+  const { port, calls } = fakePort({
+    jobs: busyJobs(), nodes: oracleNodes(), partitions: oraclePartitions(), now: BUSY_NOW, ...world,
+  });
+  return { result: await scontrolMain(argv, port), calls };
+}
+
+async function expectGolden(number: string, world: Partial<FakeWorld> = {}) {
+  const g = loadGolden(number);
+  const { result, calls } = await run(argvOf(g.command), world);
+  expect(result.stderr).toBe(g.stderr);
+  expect(result.stdout).toBe(g.stdout);
+  expect(result.exitCode).toBe(g.exitCode);
+  return calls;
+}
+
+describe("scontrol show job", () => {
+  it("golden 059: one array task (17_1)", () => expectGolden("059", { now: at("12:36:07") }));
+  it("golden 062: the whole array, meta record first", () => expectGolden("062"));
+  it("golden 063: a held job", () => expectGolden("063"));
+  it("golden 064: a job waiting on a dependency", () => expectGolden("064"));
+  it("golden 065: -o one-liner", () => expectGolden("065"));
+  it("golden 069: unknown id", () => expectGolden("069"));
+  it("golden 081: dependency never satisfied", () => expectGolden("081", { jobs: dependencyJobs() }));
+  it("golden 118: a completed (failed) job", () => expectGolden("118", { jobs: dependencyJobs() }));
+
+  it("a running job's expected end set by the controller prints the same", async () => {
+    const jobs = busyJobs().map((j) => (j.jobId === 20 ? { ...j, endTime: at("12:46:03") } : j));
+    await expectGolden("065", { jobs });
+  });
+
+  it("-d adds DerivedExitCode; no id lists every job; pending tasks show by index", async () => {
+    const detail = await run(["-d", "show", "job", "25"], { jobs: accountingJobs() });
+    expect(detail.result.stdout).toContain("ExitCode=1:0\n   DerivedExitCode=0:0\n");
+    const all = await run(["-o", "show", "jobs"]);
+    expect(all.result.stdout.split("\n").filter((l) => l !== "")).toHaveLength(8);
+    const rest = { ...busyJobs()[0]!, jobId: 40, arrayJobId: 40, arrayTaskId: -1, arrayTaskStr: "4-10%2", arrayMaxTasks: 2, state: "PENDING", nodelist: "", batchHost: "", startTime: 0 };
+    const remainder = await run(["show", "job", "40"], { jobs: [rest] });
+    expect(remainder.result.stdout).toMatch(/^JobId=40 ArrayJobId=40 ArrayTaskId=4-10%2 ArrayTaskThrottle=2 JobName=golden\n/);
+    const task = await run(["show", "job", "40_5"], { jobs: [rest] });
+    expect(task.result.stdout).toMatch(/^JobId=40 ArrayJobId=40 ArrayTaskId=5 ArrayTaskThrottle=2 JobName=golden\n/);
+    const missing = await run(["show", "job", "40_50"], { jobs: [rest] });
+    expect(missing.result).toEqual({ stdout: "Job 40_50 not found\n", stderr: "", exitCode: 1 });
+    expect((await run(["show", "job"], { jobs: [] })).result.stdout).toBe("No jobs in the system\n");
+  });
+});
+
+describe("scontrol show node / partition / config / ping", () => {
+  it("golden 017: one node", () => expectGolden("017"));
+  it("golden 018: all nodes", () => expectGolden("018"));
+  it("golden 019: -o one-liner", () => expectGolden("019"));
+  it("golden 015: all partitions", () => expectGolden("015"));
+  it("golden 016: one partition", () => expectGolden("016"));
+  it("golden 020: ping", () => expectGolden("020"));
+
+  it("golden 066: a busy node", async () => {
+    const nodes = oracleNodes().map((n) =>
+      n.name === "n3" ? { ...n, state: "ALLOCATED", allocCpus: 4, allocMemoryMib: 1024, gpuAlloc: [0, 1, 2, 3], lastBusyTime: at("12:35:54") } : n,
+    );
+    await expectGolden("066", { nodes });
+  });
+
+  it("golden 022: show config (entries in the controller's order)", async () => {
+    const g = loadGolden("022");
+    const entries: Record<string, string> = {};
+    for (const line of g.stdout.split("\n").slice(1)) {
+      const m = /^(\S+)\s*= (.*)$/.exec(line);
+      if (m) entries[m[1] as string] = m[2] as string;
+    }
+    await expectGolden("022", { config: entries, now: at("12:35:31") });
+  });
+
+  it("unknown node or partition; a node range; drained node reason", async () => {
+    expect((await run(["show", "node", "n9"])).result).toEqual({ stdout: "Node n9 not found\n", stderr: "", exitCode: 1 });
+    expect((await run(["show", "partition", "nosuch"])).result).toEqual({ stdout: "Partition nosuch not found\n", stderr: "", exitCode: 1 });
+    const two = await run(["-o", "show", "node", "n[1-2]"]);
+    expect(two.result.stdout.match(/^NodeName=/gm)).toHaveLength(2);
+    const drained = oracleNodes().map((n) => (n.name === "n1" ? { ...n, stateFlags: ["DRAIN"], reason: "disk", reasonUser: "root", reasonTime: at("12:00:00") } : n));
+    const d = await run(["show", "node", "n1"], { nodes: drained });
+    expect(d.result.stdout).toContain("   State=IDLE+DRAIN ThreadsPerCore=1");
+    expect(d.result.stdout).toContain("ExtSensorsTemp=n/s\n   Reason=disk [root@2026-12-02T12:00:00]\n\n");
+  });
+
+  it("hidden partitions show only with -a or by name", async () => {
+    const partitions = [...oraclePartitions(), { ...oraclePartitions()[1]!, name: "secret", hidden: true }];
+    const plain = await run(["-o", "show", "partition"], { partitions });
+    expect(plain.result.stdout).not.toContain("PartitionName=secret");
+    const all = await run(["-a", "-o", "show", "partition"], { partitions });
+    expect(all.result.stdout).toContain("PartitionName=secret AllowGroups=ALL");
+  });
+
+  it("ping reports a controller that does not answer as DOWN, exit 1", async () => {
+    const { result } = await run(["ping"], { ping: new Error("connect failure") });
+    expect(result).toEqual({ stdout: "Slurmctld(primary) at localhost is DOWN\n", stderr: "", exitCode: 1 });
+  });
+});
+
+describe("scontrol show hostnames/hostlist", () => {
+  it("expands and compresses like Slurm (no sort for hostlist)", async () => {
+    expect((await run(["show", "hostnames", "n[1-3]"])).result.stdout).toBe("n1\nn2\nn3\n");
+    expect((await run(["show", "hostlist", "n3,n1,n2"])).result.stdout).toBe("n[3,1-2]\n");
+    expect((await run(["show", "hostlistsorted", "n3,n1,n2"])).result.stdout).toBe("n[1-3]\n");
+    expect((await run(["show", "hostnames"], { env: { SLURM_NODELIST: "a[1-2]" } })).result.stdout).toBe("a1\na2\n");
+    expect((await run(["show", "hostlist"])).result).toEqual({ stdout: "", stderr: "invalid encode argument\n", exitCode: 1 });
+  });
+});
+
+describe("scontrol job actions", () => {
+  it("golden 067: hold", async () => {
+    const calls = await expectGolden("067");
+    expect(calls.updateJob).toEqual([{ jobIds: ["23"], action: "hold", fields: {} }]);
+  });
+
+  it("golden 068: release", async () => {
+    const calls = await expectGolden("068");
+    expect(calls.updateJob).toEqual([{ jobIds: ["21"], action: "release", fields: {} }]);
+  });
+
+  it("prints per-job errors the way scontrol does", async () => {
+    const updateResults = () => [{ jobId: "999999", error: "Invalid job id specified", errorCode: 2017 }];
+    const hold = await run(["hold", "999999"], { updateResults });
+    expect(hold.result).toEqual({
+      stdout: "", stderr: "Invalid job id specified for job 999999\nslurm_suspend error: Invalid job id specified\n", exitCode: 1,
+    });
+    const requeue = await run(["requeue", "999999"], { updateResults });
+    expect(requeue.result.stderr).toBe("Invalid job id specified for job 999999\n");
+    const bad = await run(["release", "abc"]);
+    expect(bad.result.stderr).toBe("Invalid job id specified for job abc\nslurm_suspend error: Invalid job id specified\n");
+    expect(bad.calls.updateJob).toEqual([]);
+  });
+
+  it("maps the hold family, comma lists and Name=", async () => {
+    const { calls } = await run(["uhold", "21,22"]);
+    expect(calls.updateJob.map((c) => [c.jobIds, c.action])).toEqual([[["21"], "uhold"], [["22"], "uhold"]]);
+    const named = await run(["release", "Name=held"]);
+    expect(named.calls.updateJob.map((c) => c.jobIds)).toEqual([["21"]]);
+    const rq = await run(["requeuehold", "20"]);
+    expect(rq.calls.updateJob[0]?.action).toBe("requeuehold");
+    expect((await run(["hold"])).result.stderr).toBe("too few arguments for keyword:hold\n");
+  });
+});
+
+describe("scontrol update", () => {
+  it("sends canonical keys, case-insensitive and abbreviated", async () => {
+    const { result, calls } = await run(["update", "jobid=22", "timelimit=30", "PART=gpu", "JobName=x"]);
+    expect(result.exitCode).toBe(0);
+    expect(calls.updateJob).toEqual([{ jobIds: ["22"], action: "update", fields: { TimeLimit: "30", Partition: "gpu", Name: "x" } }]);
+  });
+
+  it("rejects keys scontrol does not know, and empty updates", async () => {
+    const bogus = await run(["update", "JobId=22", "Bogus=1"]);
+    expect(bogus.result).toEqual({ stdout: "", stderr: "Update of this parameter is not supported: Bogus=1\nRequest aborted\n", exitCode: 1 });
+    expect((await run(["update", "JobId=22"])).result.stderr).toBe("No changes specified\n");
+    const none = await run(["update", "Foo=1"]);
+    expect(none.result.stderr).toContain("No valid entity in update command\n");
+  });
+
+  it("reports controller errors per job", async () => {
+    const updateResults = () => [{ jobId: "20", error: "Job is no longer pending execution", errorCode: 2020 }];
+    const { result } = await run(["update", "JobId=20", "Partition=gpu"], { updateResults });
+    expect(result).toEqual({ stdout: "", stderr: "Job is no longer pending execution for job 20\n", exitCode: 1 });
+  });
+
+  it("updates nodes; DRAIN needs a reason", async () => {
+    const { result, calls } = await run(["update", "NodeName=n[1-2]", "State=drain", "Reason=disk fail"]);
+    expect(result.exitCode).toBe(0);
+    expect(calls.updateNode).toEqual([{ nodes: "n[1-2]", state: "DRAIN", reason: "disk fail" }]);
+    const noReason = await run(["update", "NodeName=n1", "State=DOWN"]);
+    expect(noReason.result.stderr).toBe("You must specify a reason when DOWNING or DRAINING a node. Request denied\n");
+    const failing = await run(["update", "NodeName=n9", "State=RESUME"], { updateNodeError: "Invalid node name specified" });
+    expect(failing.result).toEqual({ stdout: "", stderr: "slurm_update error: Invalid node name specified\n", exitCode: 1 });
+  });
+
+  it("abbreviation rules follow Slurm's minimum lengths", () => {
+    expect(keywordMatch("sho", "show", 3)).toBe(true);
+    expect(keywordMatch("sh", "show", 3)).toBe(false);
+    expect(jobUpdateKey("TimeL")).toBe("TimeLimit");
+    expect(jobUpdateKey("Time")).toBeUndefined();
+    expect(jobUpdateKey("nodelist")).toBe("ReqNodeList");
+  });
+});
+
+describe("scontrol misc", () => {
+  it("version, invalid keyword/entity, bad option, stdin commands", async () => {
+    expect((await run(["version"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await run(["-V"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await run(["bogus"])).result).toEqual({ stdout: "", stderr: "invalid keyword: bogus\n", exitCode: 1 });
+    expect((await run(["show", "bogus"])).result.stderr).toBe("invalid entity:bogus for keyword:show \n");
+    expect((await run(["--bogus"])).result.stderr).toBe('scontrol: unrecognized option \'--bogus\'\nTry "scontrol --help" for more information\n');
+    const viaStdin = await run([], { stdin: "ping\nshow partition gpu\nquit\nping\n" });
+    expect(viaStdin.result.stdout).toBe(`Slurmctld(primary) at vm is UP\n${loadGolden("016").stdout}`);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * squeue behaviour without a golden: pending array remainders (17_[4-10%2]),
+ * -r, partial -j, folding split-off tasks, --start order, SQUEUE_* variables,
+ * controller failures and option errors in glibc's wording.
+ */
+import { describe, expect, it } from "vitest";
+import { squeueMain } from "../../../src/cli/squeue.ts";
+import { busyJobs, job, type Job } from "./fixtures.ts";
+import { fakePort, type World } from "./golden.ts";
+
+process.env.TZ = "UTC";
+
+const NOW = 1796214967;
+const remainder = (over: Partial<Job> = {}): Job =>
+  job({ jobId: 30, arrayJobId: 30, arrayTaskStr: "4-10%2", name: "arr", reason: "JobArrayTaskLimit", priority: 100, ...over });
+
+const sq = (argv: string[], world: Partial<World> = {}) =>
+  squeueMain(argv, fakePort({ jobs: busyJobs(), now: NOW, ...world }));
+
+const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
+
+describe("squeue job arrays", () => {
+  it("shows the pending remainder as ID_[set%throttle]", async () => {
+    const r = await sq(["-h", "-o", "%.18i|%F|%K|%A|%R"], { jobs: [remainder()] });
+    expect(r.stdout).toBe("       30_[4-10%2]|30|4-10%2|30|(JobArrayTaskLimit)\n");
+  });
+
+  it("-r prints one line per pending index, without the throttle", async () => {
+    const r = await sq(["-r", "-h", "-o", "%i"], { jobs: [remainder()] });
+    expect(lines(r.stdout)).toEqual(["30_4", "30_5", "30_6", "30_7", "30_8", "30_9", "30_10"]);
+  });
+
+  it("-j narrows a remainder to the requested indexes", async () => {
+    const one = await sq(["-h", "-o", "%i", "-j", "30_5"], { jobs: [remainder()] });
+    expect(one.stdout).toBe("30_5\n");
+    const two = await sq(["-h", "-o", "%i", "--jobs=30_5,30_7"], { jobs: [remainder()] });
+    expect(two.stdout).toBe("30_[5,7]\n");
+    const whole = await sq(["-h", "-o", "%i", "-j", "30"], { jobs: [remainder()] });
+    expect(whole.stdout).toBe("30_[4-10%2]\n");
+  });
+
+  it("folds a split-off pending task back into its array's line, joining reasons", async () => {
+    const split = job({ jobId: 31, arrayJobId: 30, arrayTaskId: 2, name: "arr", reason: "Priority", priority: 100 });
+    const folded = await sq(["-h", "-o", "%i %r"], { jobs: [remainder(), split] });
+    expect(folded.stdout).toBe("30_[2,4-10] JobArrayTaskLimit,Priority\n");
+    const apart = await sq(["-r", "-h", "-o", "%i"], { jobs: [split, remainder({ arrayTaskStr: "4-5" })] });
+    expect(lines(apart.stdout)).toEqual(["30_2", "30_4", "30_5"]);
+  });
+});
+
+describe("squeue selection and order", () => {
+  it("--start lists pending jobs only, soonest known start first", async () => {
+    const jobs = [job({ jobId: 40, name: "soon", startTime: NOW + 60 }), job({ jobId: 41, name: "past", startTime: NOW - 60 }), job({ jobId: 42, name: "never" })];
+    const r = await sq(["--start", "-h", "-o", "%i %S"], { jobs: [...busyJobs().slice(2, 4), ...jobs] });
+    expect(lines(r.stdout)).toEqual(["41 2026-12-02T12:35:07", "40 2026-12-02T12:37:07", "42 N/A"]);
+  });
+
+  it("filters by state names (long, short, flags, all)", async () => {
+    const completing = job({ jobId: 50, name: "cg", state: "RUNNING", stateFlags: ["COMPLETING"], nodelist: "n1" });
+    const world = { jobs: [...busyJobs(), completing] };
+    expect(lines((await sq(["-h", "-o", "%i", "-t", "running"], world)).stdout)).toEqual(["17_1", "17_2", "17_3", "20"]);
+    expect((await sq(["-h", "-o", "%i %t", "-t", "CG"], world)).stdout).toBe("50 CG\n");
+    expect(lines((await sq(["-h", "-o", "%i", "-t", "all"], world)).stdout)).toHaveLength(11);
+    expect(lines((await sq(["-h", "-o", "%i"], world)).stdout)).toHaveLength(9);
+  });
+
+  it("filters by user (--me), account, qos, name, node and partition", async () => {
+    const other = job({ jobId: 60, name: "mine", user: "alice", uid: 1000, account: "phys", qos: "high", partition: "gpu" });
+    const world = { jobs: [...busyJobs(), other], uid: 1000, user: "alice" };
+    const ids = async (argv: string[]) => lines((await sq(["-h", "-o", "%i", ...argv], world)).stdout);
+    expect(await ids(["--me"])).toEqual(["60"]);
+    expect(await ids(["-u", "alice"])).toEqual(["60"]);
+    expect(await ids(["-A", "PHYS"])).toEqual(["60"]);
+    expect(await ids(["-q", "high"])).toEqual(["60"]);
+    expect(await ids(["-p", "gpu"])).toEqual(["60"]);
+    expect(await ids(["-n", "long"])).toEqual(["20"]);
+    expect(await ids(["-w", "n[4-5]"])).toEqual(["17_3", "20"]);
+  });
+
+  it("sorts by -S keys, '-' reversing", async () => {
+    const ids = async (sort: string) => lines((await sq(["-h", "-o", "%i", "-S", sort])).stdout);
+    expect(await ids("i")).toEqual(["17_1", "17_2", "17_3", "20", "21", "22", "23", "24"]);
+    expect(await ids("-i")).toEqual(["24", "23", "22", "21", "20", "17_3", "17_2", "17_1"]);
+    const bad = await sq(["-S", "x"]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toBe("squeue: error: Invalid sort specification: x\n");
+  });
+});
+
+describe("squeue environment and output options", () => {
+  it("uses SQUEUE_FORMAT, SQUEUE_FORMAT2 and SQUEUE_SORT unless options override them", async () => {
+    const env = { SQUEUE_FORMAT: "%i:%t", SQUEUE_SORT: "i" };
+    expect(lines((await sq(["-h"], { env })).stdout)[0]).toBe("17_1:R");
+    expect(lines((await sq(["-h", "-o", "%j"], { env })).stdout)[0]).toBe("golden");
+    const r = await sq(["-t", "PD"], { env: { SQUEUE_FORMAT2: "JobID:5,Name:.6" } });
+    expect(lines(r.stdout).slice(0, 2)).toEqual(["JOBID  NAME", "24      big"]);
+  });
+
+  it("-l prints the date line first; -h drops header and date", async () => {
+    const r = await sq(["-l", "-t", "PD"]);
+    expect(lines(r.stdout)[0]).toBe("Wed Dec 02 12:36:07 2026");
+    expect(lines(r.stdout)[1]).toContain("   STATE       TIME TIME_LIMI  NODES NODELIST(REASON)");
+    expect(lines((await sq(["-l", "-h", "-t", "PD"])).stdout)[0]).toContain("PENDING");
+  });
+
+  it("reports unknown -o letters and -O names, keeping letters as text", async () => {
+    const r = await sq(["-h", "-t", "PD", "-o", "%i %! end"]);
+    expect(r.stderr).toBe("squeue: error: Invalid job format specification: !\n");
+    expect(lines(r.stdout)[0]).toBe("24 %! end");
+    const o = await sq(["-h", "-t", "PD", "-O", "JobId:4,Bogus,Name:6"]);
+    expect(o.stderr).toBe("squeue: error: Invalid job format specification: Bogus\n");
+    expect(lines(o.stdout)[0]).toBe("24  big   ");
+  });
+});
+
+describe("squeue errors", () => {
+  it("prints Slurm's load error when the controller is down", async () => {
+    const r = await sq([], { down: true });
+    expect(r).toEqual({ stdout: "", stderr: "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n", exitCode: 1 });
+  });
+
+  it("rejects bad options with glibc's messages", async () => {
+    const cases: [string[], string][] = [
+      [["--us"], "squeue: option '--us' is ambiguous; possibilities: '--usage' '--user' '--users'"],
+      [["-x"], "squeue: invalid option -- 'x'"],
+      [["-o"], "squeue: option requires an argument -- 'o'"],
+      [["--format"], "squeue: option '--format' requires an argument"],
+      [["--long=1"], "squeue: option '--long' doesn't allow an argument"],
+    ];
+    for (const [argv, first] of cases) {
+      const r = await sq(argv);
+      expect(r).toEqual({ stdout: "", stderr: `${first}\nTry "squeue --help" for more information\n`, exitCode: 1 });
+    }
+  });
+
+  it("rejects bad ids, states and conflicting formats", async () => {
+    expect((await sq(["-j", "0"])).stderr).toBe("squeue: error: Invalid job id: 0\n");
+    expect((await sq(["-t", "nope"])).stderr).toMatch(/^squeue: error: Invalid job state specified: nope\nsqueue: error: Valid job states include: PENDING,RUNNING,/);
+    expect((await sq(["-l", "-o", "%i"])).stderr).toMatch(/^squeue: fatal: Options -o\(--format\) and -l\(--long\) are mutually exclusive/);
+    expect((await sq(["-O", "JobId", "-o", "%i"])).stderr).toBe("squeue: error: -o (--format) is incompatible with -O (--Format)\n");
+  });
+
+  it("answers --help, --usage and --version without the controller", async () => {
+    const help = await sq(["--help"], { down: true });
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout.startsWith("Usage: squeue [OPTIONS]\n")).toBe(true);
+    expect(help.stdout).toContain("--start");
+    expect((await sq(["--usage"], { down: true })).stdout.startsWith("Usage: squeue [-A account]")).toBe(true);
+    expect((await sq(["-V"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
+  });
+});
