@@ -52,7 +52,9 @@ export function readJson<T>(path: string): T | undefined {
 export function createJobDir(spool: string, jobId: number): string {
   const dir = jobDir(spool, jobId);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The jobs folder must be traversable by job users; each job's own folder is private to its user.
+  mkdirSync(join(spool, "jobs"), { recursive: true, mode: 0o755 });
+  mkdirSync(dir, { mode: 0o700 });
   return dir;
 }
 

@@ -14,9 +14,10 @@ export function createLogger(role: string, level = 3): ConsolaInstance {
         log(entry: LogObject) {
           // consola merges an object argument's keys into the entry itself.
           const { date, args, type, level: _level, tag, ...fields } = entry as LogObject & Record<string, unknown>;
+          const texts = args.filter((a) => typeof a !== "object").map(String);
           const line = JSON.stringify({
-            time: date.toISOString(), level: type, role, tag: tag || undefined, ...fields,
-            ...(args.length > 0 ? { args: args.map((a) => (typeof a === "object" ? a : String(a))) } : {}),
+            time: date.toISOString(), level: type, role, tag: tag || undefined,
+            ...(texts.length > 0 ? { message: texts.join(" ") } : {}), ...fields,
           });
           process.stderr.write(`${line}\n`);
         },

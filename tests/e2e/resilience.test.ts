@@ -87,7 +87,7 @@ describe("identity", () => {
     await running(mine);
     await eventually("their job done", () => (jobState(c, theirs) === "COMPLETED" ? true : undefined));
     expect(readFileSync(join(c.work, `slurm-${theirs}.out`), "utf8")).toBe(`${user}\n`);
-    expect(c.run(["squeue", "-h", "-j", theirs, "-o", "%u"]).stdout.trim()).toBe(user);
+    expect(c.run(["sacct", "-n", "-X", "-P", "-o", "User", "-j", theirs]).stdout.trim()).toBe(user);
     c.run(["scancel", mine]);
   });
 });
