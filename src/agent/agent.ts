@@ -106,8 +106,9 @@ export function createAgent(deps: AgentDeps): Agent {
     return hasBatch;
   }
 
+  /** Jobs this node still holds: running, or ended with the end not yet acknowledged (so never "lost"). */
   function runningJobIds(): number[] {
-    return listJobIds(spool).filter((id) => !existsSync(join(jobDir(spool, id), "status.json")));
+    return listJobIds(spool);
   }
 
   async function reportEnded(): Promise<void> {
@@ -136,6 +137,7 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   async function tick(): Promise<void> {
+    if (registered) await reportEnded();
     try {
       if (!registered) {
         const r = await ctl.registerNode(
@@ -157,7 +159,6 @@ export function createAgent(deps: AgentDeps): Agent {
       if (String(error).includes("protocol version")) logger.error({ message: String(error) });
       registered = false;
     }
-    await reportEnded();
   }
 
   return {

@@ -78,14 +78,24 @@ export function createController(deps: ControllerDeps): Controller {
   async function launch(jobId: number): Promise<void> {
     const job = state.jobs.get(jobId);
     if (job === undefined) return;
+    const node = job.info.batchHost;
     try {
       await deps.agents.launchBatch(job, state);
-      logger.info({ message: "job launched", jobId, node: job.info.batchHost });
+      logger.info({ message: "job launched", jobId, node });
     } catch (error) {
-      logger.warn({ message: "launch failed", jobId, node: job.info.batchHost, error: String(error) });
-      if (job.info.state === "RUNNING") {
-        execute({ v: 1, type: "launchFailed", at: deps.now(), jobId, node: job.info.batchHost, reason: String(error) });
-      }
+      logger.warn({ message: "launch failed", jobId, node, error: String(error) });
+      if (job.info.state !== "RUNNING") return;
+      execute({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error) });
+      // An agent that cannot be reached must not be chosen again at once.
+      if (isUnreachable(error)) execute({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
+    }
+  }
+
+  /** After a restart: launches are idempotent on the agent, so re-send them for every running batch job. */
+  function relaunchRunning(): void {
+    for (const job of state.jobs.values()) {
+      if (job.info.state !== "RUNNING" || !job.info.batchFlag) continue;
+      void deps.agents.launchBatch(job, state).catch(() => undefined);
     }
   }
 
@@ -163,6 +173,7 @@ export function createController(deps: ControllerDeps): Controller {
       const now = deps.now();
       // Agents get a full timeout after a controller restart before their nodes are failed.
       for (const node of state.nodes.values()) if (node.info.state !== "UNKNOWN") heartbeats.set(node.info.name, now);
+      relaunchRunning();
       const sched = setInterval(() => kick(), deps.schedIntervalMs ?? 1000);
       const limits = setInterval(() => enforceLimits(), 1000);
       kick();
@@ -173,6 +184,11 @@ export function createController(deps: ControllerDeps): Controller {
       };
     },
   };
+}
+
+function isUnreachable(error: unknown): boolean {
+  const text = String(error);
+  return /unavailable|ECONNREFUSED|deadline_exceeded|ConnectionRefused|Unable to connect/i.test(text);
 }
 
 function timedOut(job: JobRecord, now: number): boolean {

@@ -26,9 +26,10 @@ function requireAgent(ctx: HandlerContext, sc: ServiceContext): void {
 /** Reconcile what an agent runs with what the controller believes; returns jobs the agent must kill. */
 function reconcile(c: Controller, node: string, running: number[], now: number): number[] {
   const reported = new Set(running);
+  // Anything the agent runs that the controller does not have running there must stop.
   const kill = running.filter((id) => {
     const job = c.state.jobs.get(id);
-    return job === undefined || isJobFinished(job.info);
+    return job === undefined || isJobFinished(job.info) || job.info.state !== "RUNNING" || job.info.batchHost !== node;
   });
   for (const job of c.state.jobs.values()) {
     const i = job.info;

@@ -9,6 +9,8 @@ import { createConsola, type ConsolaInstance, type LogObject } from "consola/cor
 export function createLogger(role: string, level = 3): ConsolaInstance {
   return createConsola({
     level,
+    // consola folds repeated messages by default, hiding lines that differ only in their ids.
+    throttle: 0,
     reporters: [
       {
         log(entry: LogObject) {

@@ -5,7 +5,7 @@
  * commands against it as separate processes, exactly as a user would.
  */
 import { spawnSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -65,7 +65,9 @@ export function startCluster(extra: string[] = []): Cluster {
       return existsSync(path) ? Number(readFileSync(path, "utf8")) : 0;
     },
     startDaemon(daemon, args) {
-      const child = spawn(BIN, args, { detached: true, stdio: "ignore", env });
+      const log = openSync(join(state, "log", `${daemon}.log`), "a");
+      const child = spawn(BIN, args, { detached: true, stdio: ["ignore", log, log], env });
+      closeSync(log);
       child.unref();
       writeFileSync(join(state, "pids", `${daemon}.pid`), String(child.pid));
     },

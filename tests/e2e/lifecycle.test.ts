@@ -120,4 +120,14 @@ describe("batch job lifecycle", () => {
     const fail = c.run(["srun", "bash", "-c", "exit 7"]);
     expect(fail.code).toBe(7);
   });
+
+  it("salloc runs a command inside an allocation and releases it", () => {
+    const r = c.run(["salloc", "-N2", "bash", "-c", "echo $SLURM_JOB_NUM_NODES $SLURM_JOB_NODELIST; srun hostname | wc -l"]);
+    expect(r.code).toBe(0);
+    const id = /Granted job allocation (\d+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(r.stderr).toContain(`salloc: Relinquishing job allocation ${id}`);
+    expect(r.stdout).toMatch(/^2 n\[\d-\d\]\n2\n$/);
+    expect(jobState(c, id!)).toBe("COMPLETED");
+  });
 });

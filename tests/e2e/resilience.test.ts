@@ -6,7 +6,7 @@
  * Unix user cannot touch root's jobs; time limits end jobs as TIMEOUT.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startCluster, eventually, jobState, ensureUser, type Cluster } from "./cluster.ts";
 
@@ -27,35 +27,42 @@ const submit = (args: string[], user?: string): string => {
 const running = (id: string) =>
   eventually(`job ${id} running`, () => (c.run(["squeue", "-h", "-j", id, "-o", "%T"]).stdout.trim() === "RUNNING" ? true : undefined));
 
+/** The script itself has started (it wrote its first line): the agent has it, not just the controller. */
+const started = (id: string) =>
+  eventually(`job ${id} started`, () => {
+    const path = join(c.work, `slurm-${id}.out`);
+    return existsSync(path) && readFileSync(path, "utf8").startsWith("started") ? true : undefined;
+  });
+
 describe("daemon failures", () => {
   it("keeps every job and id across a controller kill -9 and restart", async () => {
-    const a = submit(["--wrap", "sleep 3; echo a-done"]);
+    const a = submit(["--wrap", "echo started; sleep 3; echo a-done"]);
     const pending = submit(["--hold", "--wrap", "true"]);
-    await running(a);
+    await started(a);
     process.kill(c.pid("spurctld"), "SIGKILL");
     expect(c.run(["squeue"]).code).toBe(1);
     c.startDaemon("spurctld", ["spurctld", "--conf", c.conf]);
     await eventually("controller back", () => (c.run(["squeue", "-h"]).code === 0 ? true : undefined));
     expect(c.run(["squeue", "-h", "-j", pending, "-o", "%i %r"]).stdout.trim()).toBe(`${pending} JobHeldUser`);
     await eventually("a completed", () => (jobState(c, a) === "COMPLETED" ? true : undefined));
-    expect(readFileSync(join(c.work, `slurm-${a}.out`), "utf8")).toBe("a-done\n");
+    expect(readFileSync(join(c.work, `slurm-${a}.out`), "utf8")).toBe("started\na-done\n");
     const next = submit(["--wrap", "true"]);
     expect(Number(next)).toBe(Number(pending) + 1);
     c.run(["scancel", pending]);
   });
 
   it("keeps a running job when its node agent is killed and restarted", async () => {
-    const id = submit(["-w", "n1", "--wrap", "sleep 4; echo survived"]);
-    await running(id);
+    const id = submit(["-w", "n1", "--wrap", "echo started; sleep 4; echo survived"]);
+    await started(id);
     process.kill(c.pid("spurd-n1"), "SIGKILL");
     c.startDaemon("spurd-n1", ["spurd", "-N", "n1", "--conf", c.conf]);
     await eventually("job completed", () => (jobState(c, id) === "COMPLETED" ? true : undefined));
-    expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8")).toBe("survived\n");
+    expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8")).toBe("started\nsurvived\n");
   });
 
   it("ends the jobs of an agent that stays dead as NODE_FAIL and marks the node down", async () => {
-    const id = submit(["-w", "n2", "--wrap", "sleep 60"]);
-    await running(id);
+    const id = submit(["-w", "n2", "--wrap", "echo started; sleep 60"]);
+    await started(id);
     process.kill(c.pid("spurd-n2"), "SIGKILL");
     await eventually("NODE_FAIL", () => (jobState(c, id) === "NODE_FAIL" ? true : undefined));
     expect(c.run(["sinfo", "-h", "-n", "n2", "-o", "%t"]).stdout.trim()).toBe("down*");

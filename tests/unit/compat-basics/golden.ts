@@ -4,10 +4,10 @@
  * (shared/oracle/golden/NNN-name.txt) byte-exactly, for compat-basics tests.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { GOLDEN_DIR_PATH } from "../../shared-dir.ts";
 
 /** Folder of the golden files: <project>/../shared/oracle/golden. */
-export const GOLDEN_DIR = fileURLToPath(new URL("../../../../shared/oracle/golden/", import.meta.url));
+export const GOLDEN_DIR = `${GOLDEN_DIR_PATH}/`;
 
 export const haveGoldens = existsSync(GOLDEN_DIR);
 

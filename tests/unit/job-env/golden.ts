@@ -5,11 +5,11 @@
  * job-env, dependency and array-spec tests.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Plain } from "../../../src/lib/plain.ts";
 import type { JobInfo } from "../../../src/net/gen/spur/v1/types_pb.ts";
+import { GOLDEN_DIR_PATH } from "../../shared-dir.ts";
 
-const GOLDEN_DIR = fileURLToPath(new URL("../../../../shared/oracle/golden/", import.meta.url));
+const GOLDEN_DIR = `${GOLDEN_DIR_PATH}/`;
 
 function goldenBlock(num: string, stream: "stdout" | "stderr"): string {
   const file = readdirSync(GOLDEN_DIR).find((f) => f.startsWith(`${num}-`));

@@ -8,9 +8,10 @@ import { RpcError, type CliPort, type ControllerPort } from "../../../src/cli/io
 import type { Plain } from "../../../src/lib/plain.ts";
 import type { JobInfo } from "../../../src/net/gen/spur/v1/types_pb.ts";
 import type { SubmitRequest, SubmitResponse } from "../../../src/net/gen/spur/v1/controller_pb.ts";
+import { GOLDEN_DIR_PATH, SURFACE_DIR_PATH } from "../../shared-dir.ts";
 
-export const GOLDEN_DIR = "/work/shared/oracle/golden";
-export const SURFACE_DIR = "/work/shared/slurm-surface";
+export const GOLDEN_DIR = GOLDEN_DIR_PATH;
+export const SURFACE_DIR = SURFACE_DIR_PATH;
 
 export interface Golden {
   command: string;

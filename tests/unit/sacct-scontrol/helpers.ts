@@ -18,6 +18,7 @@ import type {
 } from "../../../src/net/gen/spur/v1/controller_pb.ts";
 import type { CliPort } from "../../../src/cli/io.ts";
 import { RpcError } from "../../../src/cli/io.ts";
+import { GOLDEN_DIR_PATH } from "../../shared-dir.ts";
 
 process.env.TZ = "UTC";
 
@@ -26,7 +27,7 @@ export type Step = Plain<StepInfo>;
 export type Node = Plain<NodeInfo>;
 export type Partition = Plain<PartitionInfo>;
 
-const GOLDEN_DIR = "/work/shared/oracle/golden";
+const GOLDEN_DIR = GOLDEN_DIR_PATH;
 
 export interface Golden {
   command: string;

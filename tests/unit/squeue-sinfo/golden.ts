@@ -9,8 +9,9 @@ import type { CliPort, CliResult, ControllerPort } from "../../../src/cli/io.ts"
 import { RpcError } from "../../../src/cli/io.ts";
 import type { Plain } from "../../../src/lib/plain.ts";
 import type { JobInfo, NodeInfo, PartitionInfo } from "../../../src/net/gen/spur/v1/types_pb.ts";
+import { GOLDEN_DIR_PATH } from "../../shared-dir.ts";
 
-const GOLDEN_DIR = "/work/shared/oracle/golden";
+const GOLDEN_DIR = GOLDEN_DIR_PATH;
 
 export interface Golden {
   command: string;
