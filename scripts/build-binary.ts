@@ -17,7 +17,9 @@ const target = opt("--target");
 const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"]).stdout.toString().trim() || "unknown";
 const date = new Date().toISOString().slice(0, 10);
 const cmd = [
-  process.execPath, "build", "--compile", "--bytecode", "--minify",
+  // ESM + splitting: each role and command is its own chunk, loaded only when run
+  // (measured: `spur version` 24 -> 19 ms, `squeue` 42 -> 35 ms against one bundle).
+  process.execPath, "build", "--compile", "--bytecode", "--minify", "--format=esm", "--splitting",
   "--define", `BUILD_COMMIT=${JSON.stringify(commit)}`,
   "--define", `BUILD_DATE=${JSON.stringify(date)}`,
   ...(target ? ["--target", target] : []),

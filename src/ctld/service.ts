@@ -5,10 +5,11 @@
  * Slurm's wording. No handler changes state except through controller.execute.
  */
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { Controller as ControllerService } from "../net/gen/spur/v1/controller_pb.ts";
+import { Controller as ControllerService, ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
-import { peerUid } from "../net/rpc-server.ts";
+import { peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
 import { lookupUid } from "../net/users.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { jobView, listJobViews, nodeViewsList } from "./views.ts";
@@ -18,6 +19,8 @@ import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
+import { omitDefaults } from "../lib/sparse.ts";
+import { emptyJobInfo } from "../sched/model/records.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -37,6 +40,21 @@ export function requester(ctx: HandlerContext): Requester {
 
 export function rejectIfError(result: { error: string; errorCode: string }, code = Code.InvalidArgument): void {
   if (result.error !== "") throw new ConnectError(result.error, code);
+}
+
+/** The JSON fast path for the read-only calls squeue/sinfo/sacct make (see rpc-server.ts). */
+const JOB_DEFAULTS = emptyJobInfo();
+
+export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
+  const c = sc.controller;
+  return {
+    "/spur.v1.Controller/ListJobs": (json) => {
+      const req = toPlain(fromJson(ListJobsRequestSchema, json as JsonValue, { ignoreUnknownFields: true }));
+      const jobs = listJobViews(c, req, sc.now()).map((j) => omitDefaults(j, JOB_DEFAULTS));
+      return { jobs, now: sc.now(), clusterName: c.state.config.clusterName };
+    },
+    "/spur.v1.Controller/ListNodes": () => ({ ...nodeViewsList(c), now: sc.now() }),
+  };
 }
 
 export function controllerRoutes(sc: ServiceContext) {

@@ -6,7 +6,7 @@
  * it is overwritten here) and survival of malformed requests (bodies are capped
  * and handler errors become Connect errors, never a crash).
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
@@ -20,9 +20,18 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
+/**
+ * Read-only methods whose responses are already plain objects in the JSON shape
+ * (no 64-bit, enum or bytes fields): served by JSON.stringify directly, skipping
+ * protobuf's create()+toJson (measured: 10k jobs took ~380 ms through Connect).
+ * Requests still go through the schema (fromJson), so defaults and validation hold.
+ */
+export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
+
 export async function startRpcServer(
   routes: (router: ConnectRouter) => void,
   listen: { host: string; port: number },
+  fastJson: FastJsonHandlers = {},
 ): Promise<RpcServer> {
   const handler = connectNodeAdapter({
     routes,
@@ -31,7 +40,9 @@ export async function startRpcServer(
   });
   const server = createServer((req, res) => {
     stampPeer(req);
-    handler(req, res);
+    const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
+    if (fast === undefined) handler(req, res);
+    else void serveFast(req, res, fast);
   });
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
@@ -45,6 +56,31 @@ export async function startRpcServer(
     port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function isJson(req: IncomingMessage): boolean {
+  return (req.headers["content-type"] ?? "").startsWith("application/json");
+}
+
+async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (request: unknown) => unknown): Promise<void> {
+  const reply = (status: number, body: string) => {
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) return reply(413, JSON.stringify({ code: "resource_exhausted", message: "request too large" }));
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString("utf8");
+    const request = text.trim() === "" ? {} : JSON.parse(text);
+    reply(200, JSON.stringify(fast(request)));
+  } catch (error) {
+    reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
+  }
 }
 
 function stampPeer(req: IncomingMessage): void {

@@ -16,7 +16,7 @@ import { apply } from "../sched/model/apply.ts";
 import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
-import { controllerRoutes } from "../ctld/service.ts";
+import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 
 
@@ -40,12 +40,8 @@ export async function main(argv: string[]): Promise<number> {
   const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now });
   const host = conf.globals.get("controladdr") ?? "127.0.0.1";
   const port = Number(conf.globals.get("controlport") ?? "6817");
-  const server = await startRpcServer(
-    controllerRoutes({
-      controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,
-    }),
-    { host, port },
-  );
+  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path };
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc));
   const stop = controller.start();
   logger.info({ message: "listening", host, port: server.port, conf: path });
   await new Promise<void>((resolve) => {

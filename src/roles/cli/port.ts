@@ -9,6 +9,10 @@ import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrl, readConf } from "../conf-file.ts";
 import { lookupUid } from "../../net/users.ts";
+import { withDefaults } from "../../lib/sparse.ts";
+import { emptyJobInfo } from "../../sched/model/records.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 export async function call<T>(base: string, method: string, body: unknown): Promise<T> {
   let res: Response;
@@ -37,7 +41,12 @@ export async function call<T>(base: string, method: string, body: unknown): Prom
 export function controllerPort(base: string): ControllerPort {
   return {
     submit: (req) => call(base, "Submit", req),
-    listJobs: (req) => call(base, "ListJobs", req),
+    listJobs: async (req) => {
+      // The controller leaves default-valued fields out (proto3 JSON); restore them.
+      const res = await call<Plain<ListJobsResponse>>(base, "ListJobs", req);
+      const defaults = emptyJobInfo();
+      return { ...res, jobs: res.jobs.map((j) => withDefaults(j, defaults)) };
+    },
     listNodes: () => call(base, "ListNodes", {}),
     cancel: (req) => call(base, "Cancel", req),
     updateJob: (req) => call(base, "UpdateJob", req),

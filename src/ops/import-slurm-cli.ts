@@ -1,0 +1,41 @@
+/**
+ * @module ops/import-slurm-cli
+ * The thin I/O shell of `spur import-slurm DIR|slurm.conf [-o FILE] [--force]`: reads
+ * slurm.conf and, when present beside it, gres.conf, topology.conf and cgroup.conf; writes
+ * spur.conf to stdout (or FILE, never over an existing one without --force) and the report
+ * of what was not carried over to stderr. Exit 0 on success, 1 on a bad file, 2 on usage.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { flag } from "../roles/argv.ts";
+import type { OpsResult } from "./check-cli.ts";
+import { formatImportReport, importSlurm } from "./import-slurm.ts";
+
+const USAGE = "Usage: spur import-slurm DIR|slurm.conf [-o FILE] [--force]\n";
+
+const readIf = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
+
+/** `spur import-slurm` from its arguments (after the verb). */
+export function importSlurmMain(argv: readonly string[]): OpsResult {
+  if (argv.includes("-h") || argv.includes("--help")) return { stdout: USAGE, stderr: "", exitCode: 0 };
+  const out = flag(argv, "-o", "--output");
+  const operands = argv.filter((a, i) => !a.startsWith("-") && !["-o", "--output"].includes(argv[i - 1] ?? ""));
+  const target = operands[0];
+  if (target === undefined || operands.length > 1) return { stdout: "", stderr: `spur: error: import-slurm: give one directory\n${USAGE}`, exitCode: 2 };
+  const isDir = existsSync(target) && statSync(target).isDirectory();
+  const dir = isDir ? target : dirname(target);
+  const slurmConf = readIf(isDir ? join(dir, "slurm.conf") : target);
+  if (slurmConf === undefined) return { stdout: "", stderr: `spur: error: import-slurm: no slurm.conf in ${dir}\n`, exitCode: 1 };
+  const result = importSlurm({
+    dir, slurmConf, gresConf: readIf(join(dir, "gres.conf")), topologyConf: readIf(join(dir, "topology.conf")),
+    cgroupConf: readIf(join(dir, "cgroup.conf")),
+  });
+  if (!result.ok) return { stdout: "", stderr: `spur: error: import-slurm: ${result.error.message}\n`, exitCode: 1 };
+  const report = formatImportReport(result.value);
+  if (out === undefined) return { stdout: result.value.spurConf, stderr: report, exitCode: 0 };
+  if (existsSync(out) && !argv.includes("--force")) {
+    return { stdout: "", stderr: `spur: error: import-slurm: ${out} exists (use --force to replace it)\n`, exitCode: 1 };
+  }
+  writeFileSync(out, result.value.spurConf, { mode: 0o644 });
+  return { stdout: "", stderr: `${report}wrote ${out}\n`, exitCode: 0 };
+}

@@ -1,0 +1,168 @@
+/**
+ * @module ops/import-slurm
+ * `spur import-slurm DIR`: a site's slurm.conf (+ gres.conf, topology.conf, cgroup.conf)
+ * → the equivalent spur.conf text (same syntax, only the keys Spur reads: see
+ * sched/model/state.ts, roles/spurctld.ts, roles/spurd.ts) and a note for every setting
+ * that could not be carried over. Pure: the caller reads the files and writes the result.
+ */
+import { err, ok, type Result } from "../lib/result.ts";
+import { firstKey, foldDefaults, readRecords, tidyNotes, type ImportNote, type Rec } from "./conf-records.ts";
+import { checkGresConf, importNodes } from "./import-nodes.ts";
+import { importPartitions } from "./import-partitions.ts";
+
+export type { ImportNote } from "./conf-records.ts";
+
+/** The text of the files found in the Slurm configuration directory. */
+export interface SlurmConfFiles {
+  /** Where they came from, for the header comment ("/etc/slurm"). */
+  dir?: string;
+  slurmConf: string;
+  gresConf?: string;
+  topologyConf?: string;
+  cgroupConf?: string;
+}
+
+export interface ImportResult {
+  spurConf: string;
+  notes: ImportNote[];
+  nodeCount: number;
+  partitionCount: number;
+  gpuCount: number;
+}
+
+const FILES = ["slurm.conf", "gres.conf", "topology.conf", "cgroup.conf"];
+
+/** Global keys Spur reads under the same name and meaning. */
+const SAME_GLOBALS = ["ClusterName", "StateSaveLocation", "SlurmdSpoolDir", "DefMemPerCPU", "MinJobAge", "KillWait",
+  "SlurmdTimeout", "MaxArraySize", "MaxJobCount", "FirstJobId"];
+/** Keys consumed here to compute others (ControlAddr/ControlPort, node ports). */
+const CONSUMED = new Set(["slurmctldhost", "controlmachine", "controladdr", "slurmctldport", "slurmdport"]);
+
+/** Why common settings do not carry over, by key prefix (lower case); the default is "not read by Spur". */
+const REASONS: [string, string][] = [
+  ["gresTypes", "not needed: Spur knows gpu without it"],
+  ["accountingstorage", "Spur has no slurmdbd: sacct reads the controller's own job records"],
+  ["jobacctgather", "not read by Spur (no per-process accounting sampling)"],
+  ["jobcomp", "Spur has no job completion plugins"],
+  ["auth", "Spur authenticates callers its own way"],
+  ["cred", "Spur authenticates callers its own way"],
+  ["slurmctldlogfile", "Spur daemons log JSON lines to stderr (the journal under systemd)"],
+  ["slurmdlogfile", "Spur daemons log JSON lines to stderr (the journal under systemd)"],
+  ["slurmctldpidfile", "Spur daemons write no pid file (systemd tracks them)"],
+  ["slurmdpidfile", "Spur daemons write no pid file (systemd tracks them)"],
+  ["slurmuser", "Spur daemons run as the user that starts them"],
+  ["slurmduser", "Spur daemons run as the user that starts them"],
+  ["priority", "Spur's scheduler does not read priority weights from spur.conf"],
+  ["topologyplugin", "Spur does not read topology.conf (see the notes for it)"],
+  ["include", "included files are not read: append their lines to slurm.conf and import again"],
+];
+
+const reasonFor = (key: string): string => {
+  const lower = key.toLowerCase();
+  return REASONS.find(([p]) => lower.startsWith(p.toLowerCase()))?.[1] ?? "not read by Spur";
+};
+
+/** SlurmctldHost=name(addr): the first one is the controller; later ones are backups. */
+function controlLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
+  const hosts = globals.filter((r) => ["slurmctldhost", "controlmachine"].includes(firstKey(r)));
+  const out: string[] = [];
+  hosts.slice(1).forEach((r) => notes.push({ file: "slurm.conf", line: r.line, key: r.pairs[0]?.[0] ?? "", value: r.pairs[0]?.[1] ?? "",
+    kind: "dropped", reason: "backup controllers are not carried over (Spur runs one spurctld per spur.conf for now)" }));
+  const first = hosts[0]?.pairs[0]?.[1];
+  const explicit = globals.find((r) => firstKey(r) === "controladdr")?.pairs[0]?.[1];
+  const m = first === undefined ? null : /^([^(]*)(?:\(([^)]*)\))?$/.exec(first);
+  const addr = explicit ?? m?.[2] ?? m?.[1];
+  if (addr !== undefined && addr !== "") out.push(`ControlAddr=${addr}`);
+  const portRec = globals.find((r) => firstKey(r) === "slurmctldport");
+  const port = portRec?.pairs[0]?.[1];
+  if (port !== undefined) {
+    const single = port.split("-")[0] ?? port;
+    out.push(`ControlPort=${single}`);
+    if (single !== port) notes.push({ file: "slurm.conf", line: portRec?.line ?? 0, key: "SlurmctldPort", value: port, kind: "changed", reason: `Spur listens on one port: ${single}` });
+  }
+  return out;
+}
+
+function globalLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
+  const control = controlLines(globals, notes);
+  const last = new Map<string, { value: string; line: number }>();
+  for (const rec of globals) {
+    for (const [k, v] of rec.pairs) {
+      const same = SAME_GLOBALS.find((s) => s.toLowerCase() === k.toLowerCase());
+      if (same !== undefined) last.set(same, { value: v, line: rec.line });
+      else if (!CONSUMED.has(k.toLowerCase())) {
+        notes.push({ file: "slurm.conf", line: rec.line, key: k, value: v, kind: "dropped", reason: reasonFor(k) });
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const key of SAME_GLOBALS) {
+    const v = last.get(key)?.value;
+    if (v !== undefined) out.push(`${key}=${/\s/.test(v) ? `"${v}"` : v}`);
+    if (key === "ClusterName") out.push(...control);
+  }
+  const state = last.get("StateSaveLocation");
+  if (state !== undefined) {
+    notes.push({ file: "slurm.conf", line: state.line, key: "StateSaveLocation", value: state.value, kind: "advice",
+      reason: "spurctld keeps its state log there; while Slurm still runs from this directory, give spurctld --state-dir or edit it" });
+  }
+  return out;
+}
+
+/** Every setting of a file Spur does not read at all (topology.conf, cgroup.conf). */
+function unreadFile(text: string | undefined, file: string, reason: string, notes: ImportNote[]): Result<Rec[]> {
+  if (text === undefined) return ok([]);
+  const recs = readRecords(text, file);
+  if (!recs.ok) return recs;
+  for (const rec of recs.value) for (const [k, v] of rec.pairs) notes.push({ file, line: rec.line, key: k, value: v, kind: "dropped", reason });
+  return recs;
+}
+
+const recordText = (rec: Rec): string => rec.pairs.map(([k, v]) => `${k}=${v}`).join(" ");
+
+/** slurm.conf & co. → spur.conf text and the notes. */
+export function importSlurm(files: SlurmConfFiles): Result<ImportResult> {
+  const notes: ImportNote[] = [];
+  const recs = readRecords(files.slurmConf, "slurm.conf");
+  if (!recs.ok) return recs;
+  const nodeRecs = foldDefaults(recs.value.filter((r) => firstKey(r) === "nodename"));
+  const partRecs = foldDefaults(recs.value.filter((r) => firstKey(r) === "partitionname"));
+  const globals = recs.value.filter((r) => !["nodename", "partitionname"].includes(firstKey(r)));
+  const head = globalLines(globals, notes);
+  const slurmdPort = globals.find((r) => firstKey(r) === "slurmdport")?.pairs[0]?.[1] ?? "6818";
+  const nodes = importNodes(nodeRecs, slurmdPort, notes);
+  if (!nodes.ok) return nodes;
+  if (nodes.value.length === 0) return err("BadConfig", "slurm.conf has no NodeName lines");
+  if (files.gresConf !== undefined) {
+    const gres = readRecords(files.gresConf, "gres.conf");
+    if (!gres.ok) return gres;
+    checkGresConf(gres.value, nodes.value, notes);
+  }
+  const parts = importPartitions(partRecs, notes);
+  const topo = unreadFile(files.topologyConf, "topology.conf", "Spur does not read topology.conf yet (kept as a comment)", notes);
+  const cgroup = unreadFile(files.cgroupConf, "cgroup.conf", "Spur does not read cgroup.conf", notes);
+  if (!topo.ok) return topo;
+  if (!cgroup.ok) return cgroup;
+  const from = files.dir === undefined ? "slurm.conf" : `${files.dir}/slurm.conf`;
+  const text = [
+    `# spur.conf written by \`spur import-slurm\` from ${from} (slurm.conf syntax).`,
+    "# Settings it could not carry over are listed in its report.",
+    ...head, "", ...nodes.value.map((n) => n.text), "", ...parts,
+    ...(topo.value.length > 0 ? ["", "# From topology.conf (not read by Spur yet):", ...topo.value.map((r) => `# ${recordText(r)}`)] : []),
+  ].join("\n");
+  return ok({
+    spurConf: `${text}\n`, notes: tidyNotes(notes, FILES), nodeCount: nodes.value.length, partitionCount: parts.length,
+    gpuCount: nodes.value.reduce((s, n) => s + n.gpuCount, 0),
+  });
+}
+
+/** The report: one line per note, grouped by file, then a one-line count. */
+export function formatImportReport(r: ImportResult): string {
+  const lines = r.notes.map((n) => {
+    const where = n.line === 0 ? n.file : `${n.file}:${n.line}`;
+    return `${where}: ${n.kind === "changed" ? "changed" : n.kind === "advice" ? "note" : "not carried over"}: ${n.key}=${n.value}: ${n.reason}\n`;
+  });
+  const dropped = r.notes.filter((n) => n.kind === "dropped").length;
+  const summary = `imported ${r.nodeCount} nodes, ${r.partitionCount} partitions, ${r.gpuCount} GPUs; ${dropped} settings not carried over\n`;
+  return `${lines.join("")}${summary}`;
+}

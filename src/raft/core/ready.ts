@@ -1,0 +1,184 @@
+/**
+ * @module raft/core/ready
+ * The public face of the core, shaped like etcd's RawNode: feed ticks, messages and client
+ * requests in; take a Ready out (what to persist, send and apply); call advance() when done.
+ * Synchronous and deterministic: no timers, sockets, disk, clock or global randomness.
+ */
+import { assert } from "../../lib/assert.ts";
+import { type Result, err, ok } from "../../lib/result.ts";
+import type { RaftRng, Storage } from "../ports.ts";
+import { applyConfChangeEntry, proposeConfChange } from "./confchange.ts";
+import { loadRaft, resolveConfig, step, tick } from "./raft.ts";
+import { type RaftState, newMessage, reduceUncommittedSize } from "./state.ts";
+import {
+  type BasicStatus,
+  type ConfChange,
+  type Entry,
+  type HardState,
+  type Message,
+  type NodeId,
+  type ProgressStatus,
+  type RaftConfig,
+  RaftErrorCode,
+  type Ready,
+  type SoftState,
+  type Status,
+  type Term,
+} from "./types.ts";
+
+export interface RaftNode {
+  /** Advance the logical clock by one tick (the driver calls this every tickMs). */
+  tick(): void;
+  /** Deliver a message from a peer. */
+  step(message: Message): void;
+  /** Propose a command; ok means accepted for replication (not yet committed). */
+  propose(data: Uint8Array | string): Result<void>;
+  /** Leader only: propose one membership change. */
+  proposeConfChange(cc: ConfChange): Result<void>;
+  /** Ask for a linearizable read point; answered by a ReadState carrying `context`. */
+  readIndex(context: string): Result<void>;
+  /** Ask the leader to hand leadership to `transferee`. */
+  transferLeader(transferee: NodeId): Result<void>;
+  /** Is there work for the driver? False while a Ready is outstanding. */
+  hasReady(): boolean;
+  ready(): Ready;
+  advance(ready: Ready): void;
+  status(): Status;
+  basicStatus(): BasicStatus;
+  /** Term of log entry i as this replica sees it (tests and simulation checkers). */
+  termAt(i: number): Term | undefined;
+}
+
+const encoder = new TextEncoder();
+
+const hardStateOf = (r: RaftState): HardState => ({ term: r.term, vote: r.vote, commit: r.log.committed });
+const softStateOf = (r: RaftState): SoftState => ({ lead: r.lead, state: r.state });
+const sameHard = (a: HardState, b: HardState): boolean => a.term === b.term && a.vote === b.vote && a.commit === b.commit;
+const sameSoft = (a: SoftState, b: SoftState): boolean => a.lead === b.lead && a.state === b.state;
+
+/** Create a replica over `storage` (fresh or restarted: everything comes from storage). */
+export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage: Storage, rng: RaftRng): RaftNode {
+  const r = loadRaft(resolveConfig(config), storage, rng);
+  let prevSoft = softStateOf(r);
+  let prevHard = hardStateOf(r);
+  let outstanding: Ready | undefined;
+
+  const localMessage = (type: Message["type"]): Message => {
+    const m = newMessage(type, r.id, 0);
+    m.from = r.id;
+    return m;
+  };
+  const dropped = (what: string): Result<void> => err(RaftErrorCode.proposalDropped, `${what} dropped`);
+
+  const hasReady = (): boolean => {
+    if (outstanding !== undefined) return false;
+    if (r.msgs.length > 0 || r.readStates.length > 0) return true;
+    if (r.log.unstable.entries.length > 0 || r.log.hasPendingSnapshot()) return true;
+    if (r.log.hasNextCommittedEntries()) return true;
+    return !sameSoft(softStateOf(r), prevSoft) || !sameHard(hardStateOf(r), prevHard);
+  };
+
+  const ready = (): Ready => {
+    assert(outstanding === undefined, "ready() before advance() of the previous Ready");
+    const hard = hardStateOf(r);
+    const soft = softStateOf(r);
+    const rd: Ready = {
+      entries: r.log.unstableEntries(),
+      committedEntries: r.log.nextCommittedEntries(r.config.maxCommittedSizePerReady),
+      messages: r.msgs,
+      readStates: r.readStates,
+      mustSync: false,
+    };
+    if (r.log.unstable.snapshot !== undefined) rd.snapshot = r.log.unstable.snapshot;
+    if (!sameSoft(soft, prevSoft)) rd.softState = soft;
+    if (!sameHard(hard, prevHard)) rd.hardState = hard;
+    // Term and vote must be durable before any message that depends on them leaves.
+    rd.mustSync = rd.entries.length > 0 || rd.snapshot !== undefined || hard.term !== prevHard.term || hard.vote !== prevHard.vote;
+    assert(hard.commit >= prevHard.commit, "commit never decreases");
+    prevSoft = soft;
+    prevHard = hard;
+    r.msgs = [];
+    r.readStates = [];
+    outstanding = rd;
+    return rd;
+  };
+
+  const advance = (rd: Ready): void => {
+    assert(rd === outstanding, "advance() takes the last Ready");
+    outstanding = undefined;
+    if (rd.snapshot !== undefined) {
+      r.log.unstable.stableSnapTo(rd.snapshot.meta.index);
+      r.log.appliedSnapshot(rd.snapshot.meta.index);
+    }
+    const lastEntry = rd.entries[rd.entries.length - 1];
+    if (lastEntry !== undefined) r.log.unstable.stableTo(lastEntry.index, lastEntry.term);
+    const lastApplied = rd.committedEntries[rd.committedEntries.length - 1];
+    if (lastApplied === undefined) return;
+    assertContiguous(rd.committedEntries);
+    for (const e of rd.committedEntries) if (e.type === "conf-change") applyConfChangeEntry(r, e);
+    r.log.appliedTo(lastApplied.index);
+    reduceUncommittedSize(r, rd.committedEntries);
+  };
+
+  return {
+    tick: () => tick(r),
+    step: (m) => {
+      assert(m.to === r.id, `message for ${m.to} stepped into ${r.id}`);
+      step(r, m);
+    },
+    propose: (data) => {
+      const m = localMessage("prop");
+      const bytes = typeof data === "string" ? encoder.encode(data) : data;
+      m.entries = [{ term: 0, index: 0, type: "normal", data: bytes }];
+      return step(r, m) ? ok(undefined) : dropped("proposal");
+    },
+    proposeConfChange: (cc) => proposeConfChange(r, cc),
+    readIndex: (context) => {
+      if (context === "") return err(RaftErrorCode.proposalDropped, "read index needs a non-empty context");
+      const m = localMessage("read-index");
+      m.context = context;
+      return step(r, m) ? ok(undefined) : dropped("read index");
+    },
+    transferLeader: (transferee) => {
+      const m = localMessage("transfer-leader");
+      m.from = transferee; // etcd convention: the request comes "from" the transferee
+      return step(r, m) ? ok(undefined) : dropped("leader transfer");
+    },
+    hasReady,
+    ready,
+    advance,
+    status: () => statusOf(r),
+    basicStatus: () => ({ id: r.id, term: r.term, vote: r.vote, commit: r.log.committed, lead: r.lead, state: r.state, applied: r.log.applied }),
+    termAt: (i) => r.log.term(i),
+  };
+}
+
+function assertContiguous(ents: readonly Entry[]): void {
+  for (let i = 1; i < ents.length; i++) {
+    assert((ents[i] as Entry).index === (ents[i - 1] as Entry).index + 1, "entries contiguous");
+  }
+}
+
+function statusOf(r: RaftState): Status {
+  const progress = new Map<NodeId, ProgressStatus>();
+  if (r.state === "leader") {
+    for (const [id, pr] of r.tracker.progress) {
+      progress.set(id, { match: pr.match, next: pr.next, state: pr.state, isLearner: pr.isLearner, recentActive: pr.recentActive });
+    }
+  }
+  return {
+    id: r.id,
+    term: r.term,
+    vote: r.vote,
+    commit: r.log.committed,
+    lead: r.lead,
+    state: r.state,
+    applied: r.log.applied,
+    firstIndex: r.log.firstIndex(),
+    lastIndex: r.log.lastIndex(),
+    confState: r.tracker.confState(),
+    confIndex: r.confIndex,
+    leadTransferee: r.leadTransferee,
+    progress,
+  };
+}

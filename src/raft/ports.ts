@@ -1,0 +1,40 @@
+/**
+ * @module raft/ports
+ * What the pure Raft core needs from its world: the read side of durable storage and a
+ * random source. Both are synchronous so the core stays deterministic; the driver owns
+ * every write (persist -> send -> apply -> advance), never the core.
+ */
+import type { Result } from "../lib/result.ts";
+import type { ConfState, Entry, HardState, LogIndex, Snapshot, Term } from "./core/types.ts";
+
+/** Storage error codes (as `Result` errors). */
+export const StorageErrorCode = {
+  /** The requested index is at or below the last snapshot: the log there is gone. */
+  compacted: "Compacted",
+  /** The requested index is past the last stored entry. */
+  unavailable: "Unavailable",
+} as const;
+
+/**
+ * The read side of Raft's durable state. Invariants the core relies on: entries are
+ * contiguous from firstIndex() to lastIndex(); term(firstIndex() - 1) is the snapshot's term;
+ * nothing changes except through the driver between ready() and advance().
+ */
+export interface Storage {
+  /** Hard state and membership as of the last persisted snapshot. */
+  initialState(): { hardState: HardState; confState: ConfState };
+  /** Entries [lo, hi), trimmed to about `maxBytes` of payload but never to zero entries. */
+  entries(lo: LogIndex, hi: LogIndex, maxBytes: number): Result<Entry[]>;
+  /** Term of entry i, for firstIndex()-1 <= i <= lastIndex(); undefined otherwise. */
+  term(i: LogIndex): Term | undefined;
+  firstIndex(): LogIndex;
+  lastIndex(): LogIndex;
+  /** The most recent snapshot (index 0 with empty data before any was taken). */
+  snapshot(): Snapshot;
+}
+
+/** The random source the core draws election timeouts from (src/lib/rng.ts fits). */
+export interface RaftRng {
+  /** Uniform integer in [lo, hi], both inclusive. */
+  int(lo: number, hi: number): number;
+}
