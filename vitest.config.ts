@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: unit tests are pure and fast; e2e tests start the compiled
-// binary's roles as processes on loopback (their global setup builds dist/spur).
+// Three projects: unit tests are pure and fast; e2e tests start the compiled
+// binary's roles as processes on loopback (their global setup builds dist/spur);
+// conformance runs the same scenarios on real Slurm (../shared/oracle) and Spur.
 export default defineConfig({
   test: {
     projects: [
@@ -12,6 +13,17 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          pool: "forks",
+          fileParallelism: false,
+          globalSetup: ["tests/e2e/global-setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "conformance",
+          include: ["tests/conformance/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
           pool: "forks",
           fileParallelism: false,
           globalSetup: ["tests/e2e/global-setup.ts"],

@@ -6,7 +6,7 @@
  */
 import { ok, type Result } from "../lib/result.ts";
 import { assert } from "../lib/assert.ts";
-import { NO_PARTITION, type DeviceNodeRef, type GpuDevice, type LinkMatrix } from "./inventory.ts";
+import { noPartition, type DeviceNodeRef, type GpuDevice, type LinkMatrix } from "./inventory.ts";
 import { amdLinkMatrix } from "./link-matrix.ts";
 import { DRM_MAJOR, drmForPci, normalizePciBusId, parseDrmEntries, type DrmEntry } from "./parse-drm.ts";
 import { amdGpuUuid, amdModelName, gfxTargetName, parseKfdTopology, type KfdNode } from "./parse-kfd.ts";
@@ -63,7 +63,7 @@ function amdGpu(node: KfdNode, index: number, drm: DrmEntry[], snapshot: SysfsSn
     cpuAffinity: (pci?.localCpuList ?? "").trim(),
     memoryMiB: Math.floor(node.memoryBytes / MIB),
     hiveId: node.hiveId === "0" ? "" : node.hiveId,
-    partition: computeMode === "" ? NO_PARTITION : { mode: computeMode, memoryMode: card?.memoryPartition ?? "", instances: [] },
+    partition: computeMode === "" ? noPartition() : { mode: computeMode, memoryMode: card?.memoryPartition ?? "", instances: [] },
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { err, ok, type Result } from "../lib/result.ts";
 import { assert } from "../lib/assert.ts";
-import { emptyMatrix, NO_PARTITION, type DeviceNodeRef, type GpuDevice, type GpuInstance, type LinkMatrix } from "./inventory.ts";
+import { emptyMatrix, noPartition, type DeviceNodeRef, type GpuDevice, type GpuInstance, type LinkMatrix } from "./inventory.ts";
 import { pciBySlot, type VendorDiscovery } from "./discover-amd.ts";
 import { nvidiaLinkMatrix } from "./link-matrix.ts";
 import { nvidiaGresType, nvidiaModelName, parseNvidiaSmiList, parseNvidiaSmiXml, type NvidiaSmiGpu, type NvidiaSmiListGpu } from "./parse-nvidia-smi.ts";
@@ -67,7 +67,7 @@ function nvidiaGpu(gpu: NvidiaSmiGpu, ctx: Context): GpuDevice {
     cpuAffinity: ctx.topo?.cpuAffinity[gpu.index] || (pci?.localCpuList ?? "").trim(),
     memoryMiB: gpu.memoryMiB,
     hiveId: "",
-    partition: migOn ? { mode: "mig", memoryMode: "", instances: migInstances(gpu, ctx) } : NO_PARTITION,
+    partition: migOn ? { mode: "mig", memoryMode: "", instances: migInstances(gpu, ctx) } : noPartition(),
   };
 }
 

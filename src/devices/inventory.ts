@@ -124,7 +124,10 @@ export function emptyInventory(): DeviceInventory {
   return { gpus: [], links: emptyMatrix(0), sharedDeviceNodes: { amd: [], nvidia: [] }, warnings: [] };
 }
 
-export const NO_PARTITION: GpuPartition = { mode: "none", memoryMode: "", instances: [] };
+/** A fresh "not partitioned" value (fresh so that no two GPUs share one mutable object). */
+export function noPartition(): GpuPartition {
+  return { mode: "none", memoryMode: "", instances: [] };
+}
 
 /** The schedulable units of an inventory: MIG instances replace their parent GPU when MIG is on. */
 export function gpuUnits(inventory: DeviceInventory): GpuUnit[] {

@@ -26,6 +26,13 @@ const SAME: Record<string, string> = {
 /** Keys read here by hand (not copied). */
 const HANDLED = new Set(["nodename", "nodeaddr", "nodehostname", "port", "gres", "state", "boards", "socketsperboard"]);
 
+/** A note about key `k` of a slurm.conf record (at the line the key was written on). */
+function confNote(rec: Rec, k: string, v: string, kind: ImportNote["kind"], reason: string): ImportNote {
+  return { file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind, reason };
+}
+
+const NOT_GPU = "Spur schedules GPUs only; other generic resources are not read";
+
 const quoted = (v: string): string => (/[\s#"]/.test(v) ? `"${v.replace(/"/g, "")}"` : v);
 
 /** A hostlist-valued key: one value per node, or one value for all nodes of the line. */
@@ -67,7 +74,7 @@ function gpuGres(rec: Rec, notes: ImportNote[]): Gpu {
   for (const item of splitTop(gres)) {
     const parts = item.replace(/\(.*\)$/, "").split(":");
     if (parts[0] !== "gpu") {
-      notes.push({ file: "slurm.conf", line: lineOf(rec, "Gres"), key: "Gres", value: item, kind: "dropped", reason: "Spur schedules GPUs only; other generic resources are not read" });
+      notes.push(confNote(rec, "Gres", item, "dropped", NOT_GPU));
       continue;
     }
     const last = parts[parts.length - 1] ?? "";
@@ -78,10 +85,12 @@ function gpuGres(rec: Rec, notes: ImportNote[]): Gpu {
   if (first === undefined) return { type: "", count: 0, text: "" };
   const count = gpus.reduce((s, g) => s + g.count, 0);
   if (gpus.length > 1) {
-    notes.push({ file: "slurm.conf", line: lineOf(rec, "Gres"), key: "Gres", value: gres, kind: "changed", reason: `Spur knows one GPU model per node: ${count} GPUs of type "${first.type}"` });
+    notes.push(confNote(rec, "Gres", gres, "changed", `Spur knows one GPU model per node: ${count} GPUs of type "${first.type}"`));
   }
   return { type: first.type, count, text: first.type === "" ? `gpu:${count}` : `gpu:${first.type}:${count}` };
 }
+
+const STATE_REASON = "Spur nodes start UNKNOWN until their agent registers (use scontrol update to drain or down them)";
 
 /** The order node keys are written in. */
 const ORDER = ["CPUs", "Sockets", "CoresPerSocket", "ThreadsPerCore", "RealMemory", "TmpDisk", "Weight", "Features"];
@@ -96,11 +105,11 @@ function copiedKeys(rec: Rec, notes: ImportNote[]): string[] {
     const to = SAME[lower];
     if (to !== undefined) {
       if (!values.has(to)) values.set(to, v);
-      if (to.toLowerCase() !== lower) notes.push({ file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind: "changed", reason: `written as ${to}=` });
+      if (to.toLowerCase() !== lower) notes.push(confNote(rec, k, v, "changed", `written as ${to}=`));
     } else if (lower === "state") {
-      if (v.toUpperCase() !== "UNKNOWN") notes.push({ file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind: "dropped", reason: "Spur nodes start UNKNOWN until their agent registers (use scontrol update to drain or down them)" });
+      if (v.toUpperCase() !== "UNKNOWN") notes.push(confNote(rec, k, v, "dropped", STATE_REASON));
     } else if (!HANDLED.has(lower)) {
-      notes.push({ file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind: "dropped", reason: "not read by Spur" });
+      notes.push(confNote(rec, k, v, "dropped", "not read by Spur"));
     }
   }
   return ORDER.filter((k) => values.has(k)).map((k) => `${k}=${quoted(values.get(k) ?? "")}`);
@@ -150,6 +159,7 @@ export function importNodes(recs: readonly Rec[], slurmdPort: string, notes: Imp
   return ok(out);
 }
 
+const DEVICE_REASON = "not read by Spur: a node's GPUs are numbered 0..N-1 from the count on its NodeName line";
 const GRES_DEVICE_KEYS = new Set(["file", "cores", "cpus", "links", "flags", "multiplefiles"]);
 
 /** gres.conf: cross-check the GPU counts against the NodeName lines; note what is not read. */
@@ -165,10 +175,10 @@ export function checkGresConf(recs: readonly Rec[], nodes: readonly NodeOut[], n
       continue;
     }
     for (const [k, v] of rec.pairs) {
-      if (GRES_DEVICE_KEYS.has(k.toLowerCase())) note(rec, k, v, "not read by Spur: a node's GPUs are numbered 0..N-1 from the count on its NodeName line");
+      if (GRES_DEVICE_KEYS.has(k.toLowerCase())) note(rec, k, v, DEVICE_REASON);
     }
     if (name !== "gpu") {
-      note(rec, "Name", name, "Spur schedules GPUs only; other generic resources are not read");
+      note(rec, "Name", name, NOT_GPU);
       continue;
     }
     const listed = firstKey(rec) === "nodename" ? expandHostlist(get(rec, "NodeName") ?? "") : ok([...byName.keys()]);
@@ -177,8 +187,11 @@ export function checkGresConf(recs: readonly Rec[], nodes: readonly NodeOut[], n
       const node = byName.get(host);
       if (node === undefined) continue;
       const type = get(rec, "Type") ?? "";
-      if (node.gpuCount === 0) note(rec, "NodeName", host, `gres.conf gives ${host} ${count} gpu but its NodeName line has no Gres=gpu (Slurm needs both): not carried over`);
-      else if (type !== "" && node.gpuType !== "" && type !== node.gpuType) note(rec, "Type", type, `${host} is gpu:${node.gpuType} on its NodeName line; that is what Spur uses`);
+      if (node.gpuCount === 0) {
+        note(rec, "NodeName", host, `gres.conf gives ${host} ${count} gpu but its NodeName line has no Gres=gpu (Slurm needs both): not carried over`);
+      } else if (type !== "" && node.gpuType !== "" && type !== node.gpuType) {
+        note(rec, "Type", type, `${host} is gpu:${node.gpuType} on its NodeName line; that is what Spur uses`);
+      }
     }
   }
 }

@@ -34,7 +34,8 @@ function partitionLine(rec: Rec, notes: ImportNote[]): string {
     if (key !== undefined) values.set(key, v);
     else if (aliased !== undefined) {
       for (const to of aliased) if (get(rec, to) === undefined) values.set(to, v);
-      notes.push({ file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind: "changed", reason: `written as ${aliased.map((a) => `${a}=`).join(" ")}` });
+      const reason = `written as ${aliased.map((a) => `${a}=`).join(" ")}`;
+      notes.push({ file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind: "changed", reason });
     } else {
       notes.push({ file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind: "dropped", reason: REASONS[lower] ?? "not read by Spur" });
     }

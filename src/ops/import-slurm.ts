@@ -62,12 +62,16 @@ const reasonFor = (key: string): string => {
   return REASONS.find(([p]) => lower.startsWith(p.toLowerCase()))?.[1] ?? "not read by Spur";
 };
 
+const BACKUP_REASON = "backup controllers are not carried over (Spur runs one spurctld per spur.conf for now)";
+
 /** SlurmctldHost=name(addr): the first one is the controller; later ones are backups. */
 function controlLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
   const hosts = globals.filter((r) => ["slurmctldhost", "controlmachine"].includes(firstKey(r)));
   const out: string[] = [];
-  hosts.slice(1).forEach((r) => notes.push({ file: "slurm.conf", line: r.line, key: r.pairs[0]?.[0] ?? "", value: r.pairs[0]?.[1] ?? "",
-    kind: "dropped", reason: "backup controllers are not carried over (Spur runs one spurctld per spur.conf for now)" }));
+  for (const r of hosts.slice(1)) {
+    const [key, value] = r.pairs[0] ?? ["", ""];
+    notes.push({ file: "slurm.conf", line: r.line, key, value, kind: "dropped", reason: BACKUP_REASON });
+  }
   const first = hosts[0]?.pairs[0]?.[1];
   const explicit = globals.find((r) => firstKey(r) === "controladdr")?.pairs[0]?.[1];
   const m = first === undefined ? null : /^([^(]*)(?:\(([^)]*)\))?$/.exec(first);
@@ -78,7 +82,8 @@ function controlLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
   if (port !== undefined) {
     const single = port.split("-")[0] ?? port;
     out.push(`ControlPort=${single}`);
-    if (single !== port) notes.push({ file: "slurm.conf", line: portRec?.line ?? 0, key: "SlurmctldPort", value: port, kind: "changed", reason: `Spur listens on one port: ${single}` });
+    const line = portRec?.line ?? 0;
+    if (single !== port) notes.push({ file: "slurm.conf", line, key: "SlurmctldPort", value: port, kind: "changed", reason: `Spur listens on one port: ${single}` });
   }
   return out;
 }

@@ -73,7 +73,8 @@ function init(argv: readonly string[]): OpsResult {
   writeFileSync(join(dir, "plan.json"), `${JSON.stringify(plan.value, null, 2)}\n`, { mode: 0o644 });
   const lines = plan.value.nodes.map((n) => `  ${n.name.padEnd(16)} ${n.address.padEnd(15)} site ${n.site}${n.relay ? " (relay)" : ""}\n`);
   const warn = made.size === 0 ? "" :
-    `spur: net: warning: private keys of ${[...made.keys()].join(", ")} were made here and are inside their configs: copy each config to its node only, then delete it here (or run \`spur net keygen\` on the node and put the public key in the plan)\n`;
+    `spur: net: warning: private keys of ${[...made.keys()].join(", ")} were made here and are inside their configs: ` +
+      "copy each config to its node only, then delete it here (or run `spur net keygen` on the node and put the public key in the plan)\n";
   return { stdout: `wrote ${plan.value.nodes.length} configs and plan.json to ${dir}\n${lines.join("")}`, stderr: warn, exitCode: 0 };
 }
 

@@ -18,6 +18,11 @@ const USAGE = `Usage: spur <command> [options]
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
+  check [DIR|FILES...] [--json]               migration report: what Spur does with each script
+  import-slurm DIR|slurm.conf [-o FILE]       convert slurm.conf/gres.conf/topology.conf to spur.conf
+  net init|keygen ...                         WireGuard mesh configuration for multi-site clusters
+  systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
+  cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
@@ -85,6 +90,12 @@ function isLink(path: string): boolean {
   }
 }
 
+function ops(r: { stdout: string; stderr: string; exitCode: number }): number {
+  process.stdout.write(r.stdout && !r.stdout.endsWith("\n") ? `${r.stdout}\n` : r.stdout);
+  process.stderr.write(r.stderr);
+  return r.exitCode;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
@@ -100,6 +111,16 @@ export async function main(argv: string[]): Promise<number> {
         return await runDemo(rest);
       case "install-links":
         return cmdInstallLinks(rest);
+      case "check":
+        return ops((await import("../ops/check-cli.ts")).checkMain(rest, Date.now() / 1000));
+      case "import-slurm":
+        return ops((await import("../ops/import-slurm-cli.ts")).importSlurmMain(rest));
+      case "net":
+        return ops((await import("../ops/net-cli.ts")).netMain(rest));
+      case "systemd-units":
+        return ops((await import("../ops/systemd-units.ts")).systemdUnitsMain(rest));
+      case "cdi":
+        return await (await import("./devices-cli.ts")).cdiMain(rest);
       case "version":
       case "--version":
       case "-V":

@@ -19,6 +19,7 @@ import { SPUR_VERSION } from "../version.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--discover")) return (await import("./devices-cli.ts")).discoverMain(argv);
   const path = confPath(flag(argv, "--conf", "-f"));
   const conf = readConf(path);
   const name = flag(argv, "-N", "--node") ?? hostname();

@@ -1,0 +1,64 @@
+/**
+ * @module roles/devices-cli
+ * `spurd --discover [--json] [--root DIR]` and `spur cdi generate [--vendor amd|nvidia]
+ * [--format json|yaml] [--root DIR] [--output DIR]`: what this node's GPUs are, and their
+ * CDI specs. The root option points discovery at a sysfs snapshot (tests, fixtures).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { flag } from "./argv.ts";
+import { discoverDevices } from "../devices/discover.ts";
+import { formatDiscover, formatDiscoverJson } from "../devices/format-discover.ts";
+import { runNvidiaSmi } from "../devices/run-nvidia-smi.ts";
+import { buildCdiSpec, cdiSpecFileName, renderCdiJson, renderCdiYaml } from "../devices/cdi.ts";
+
+async function inventory(argv: string[]) {
+  const root = flag(argv, "--root") ?? "/";
+  const smi = root === "/" ? await runNvidiaSmi() : { ok: true as const, value: undefined };
+  if (!smi.ok) process.stderr.write(`spurd: warning: nvidia-smi: ${smi.error.message}\n`);
+  return discoverDevices(root, smi.ok ? smi.value : undefined);
+}
+
+export async function discoverMain(argv: string[]): Promise<number> {
+  const inv = await inventory(argv);
+  if (!inv.ok) {
+    process.stderr.write(`spurd: error: ${inv.error.message}\n`);
+    return 1;
+  }
+  process.stdout.write(argv.includes("--json") ? `${formatDiscoverJson(inv.value)}\n` : formatDiscover(inv.value));
+  return 0;
+}
+
+export async function cdiMain(argv: string[]): Promise<number> {
+  if (argv[0] !== "generate") {
+    process.stderr.write("usage: spur cdi generate [--vendor amd|nvidia] [--format json|yaml] [--root DIR] [--output DIR]\n");
+    return 1;
+  }
+  const inv = await inventory(argv);
+  if (!inv.ok) {
+    process.stderr.write(`spur: error: ${inv.error.message}\n`);
+    return 1;
+  }
+  const vendors = flag(argv, "--vendor") ? [flag(argv, "--vendor") as "amd" | "nvidia"] : (["amd", "nvidia"] as const);
+  const yaml = flag(argv, "--format") === "yaml";
+  const out = flag(argv, "--output");
+  let wrote = 0;
+  for (const vendor of vendors) {
+    if (!inv.value.gpus.some((g) => g.vendor === vendor)) continue;
+    const spec = buildCdiSpec(inv.value, vendor);
+    if (!spec.ok) {
+      process.stderr.write(`spur: error: ${spec.error.message}\n`);
+      return 1;
+    }
+    const text = yaml ? renderCdiYaml(spec.value) : renderCdiJson(spec.value);
+    if (out) {
+      mkdirSync(out, { recursive: true });
+      const file = join(out, cdiSpecFileName(vendor, yaml ? "yaml" : "json"));
+      writeFileSync(file, text);
+      process.stderr.write(`wrote ${file}\n`);
+    } else process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    wrote++;
+  }
+  if (wrote === 0) process.stderr.write("spur: no GPUs found: no CDI spec written\n");
+  return 0;
+}
