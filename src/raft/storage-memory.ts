@@ -6,8 +6,9 @@
  */
 import { assert } from "../lib/assert.ts";
 import { type Result, err, ok } from "../lib/result.ts";
+import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
-import type { ConfState, Entry, HardState, LogIndex, Snapshot, Term } from "./core/types.ts";
+import type { ConfState, Entry, HardState, LogIndex, NodeId, Snapshot, Term } from "./core/types.ts";
 import { type Storage, StorageErrorCode } from "./ports.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -22,6 +23,14 @@ export class MemoryStorage implements Storage {
   constructor(confState: ConfState = { voters: [], learners: [] }) {
     this.snap = { meta: { index: 0, term: 0, confState: copyConf(confState) }, data: EMPTY };
     this.ents = [dummy(0, 0)];
+  }
+
+  /** Storage of an initial member of a new cluster: the bootstrap entries, committed. */
+  static bootstrap(voters: readonly NodeId[]): MemoryStorage {
+    const s = new MemoryStorage();
+    s.append(bootstrapEntries(voters));
+    s.setHardState({ term: 1, vote: 0, commit: voters.length });
+    return s;
   }
 
   initialState(): { hardState: HardState; confState: ConfState } {
@@ -114,15 +123,6 @@ export class MemoryStorage implements Storage {
     const at = index - offset;
     const head = this.ents[at] as Entry;
     this.ents = [dummy(head.index, head.term)].concat(this.ents.slice(at + 1));
-  }
-
-  /** A deep-enough copy for crash simulation (entries are immutable and shared). */
-  clone(): MemoryStorage {
-    const c = new MemoryStorage();
-    c.hardState = { ...this.hardState };
-    c.snap = this.snap;
-    c.ents = this.ents.slice();
-    return c;
   }
 
   private offset(): LogIndex {

@@ -24,6 +24,15 @@ export function decodeConfChange(data: Uint8Array): ConfChange {
   return { type: v.type, nodeId: v.nodeId };
 }
 
+/**
+ * The log a brand-new cluster starts from (etcd's Bootstrap): one committed "add-node" per
+ * initial voter at term 1. Servers added later replay these, so every replica learns the
+ * initial membership from the log itself rather than from out-of-band configuration.
+ */
+export function bootstrapEntries(voters: readonly number[]): Entry[] {
+  return voters.map((id, i) => ({ term: 1, index: i + 1, type: "conf-change" as const, data: encodeConfChange({ type: "add-node", nodeId: id }) }));
+}
+
 /** Why `cc` may not be proposed now, or undefined when it may. */
 function refusal(r: RaftState, cc: ConfChange): Result<never> | undefined {
   const t = r.tracker;
@@ -53,7 +62,6 @@ export function proposeConfChange(r: RaftState, cc: ConfChange): Result<void> {
     return err(RaftErrorCode.proposalDropped, "too many uncommitted entries");
   }
   r.pendingConfIndex = r.log.lastIndex();
-  maybeCommit(r); // a lone voter commits on its own
   bcastAppend(r);
   return ok(undefined);
 }

@@ -35,9 +35,12 @@ export class RaftLog {
     this.storage = storage;
     const first = storage.firstIndex();
     this.unstable = new Unstable(storage.lastIndex() + 1);
-    // Everything up to the snapshot is committed and applied by definition.
-    this.committed = first - 1;
-    this.applied = first - 1;
+    // Everything up to the snapshot is committed and applied (the application restores the
+    // snapshot, then replays the log). Storage may keep entries behind the snapshot.
+    const snapIndex = storage.snapshot().meta.index;
+    assert(snapIndex >= first - 1 && snapIndex <= storage.lastIndex(), "snapshot within the stored log");
+    this.committed = snapIndex;
+    this.applied = snapIndex;
   }
 
   firstIndex(): LogIndex {

@@ -20,6 +20,7 @@ const MiB = 1024 * 1024;
 /** Defaults follow Spur's STYLE (tick 50 ms: election 150-300 ms) and etcd's limits. */
 export function resolveConfig(config: Partial<RaftConfig> & { id: number }): RaftConfig {
   const c: RaftConfig = {
+    id: config.id,
     electionTicks: 3,
     heartbeatTicks: 1,
     preVote: true,
@@ -30,8 +31,9 @@ export function resolveConfig(config: Partial<RaftConfig> & { id: number }): Raf
     maxCommittedSizePerReady: 8 * MiB,
     maxUncommittedEntriesSize: 64 * MiB,
     snapshotChunkBytes: 1 * MiB,
-    ...config,
   };
+  // Only keys actually given override a default (an explicit undefined does not).
+  for (const [key, value] of Object.entries(config)) if (value !== undefined) (c as unknown as Record<string, unknown>)[key] = value;
   assert(c.id > 0, "raft id must be positive");
   assert(c.heartbeatTicks > 0 && c.heartbeatTicks < c.electionTicks, "need 0 < heartbeatTicks < electionTicks");
   assert(c.maxInflightMsgs > 0 && c.snapshotChunkBytes > 0, "limits must be positive");

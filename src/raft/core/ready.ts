@@ -56,70 +56,81 @@ const softStateOf = (r: RaftState): SoftState => ({ lead: r.lead, state: r.state
 const sameHard = (a: HardState, b: HardState): boolean => a.term === b.term && a.vote === b.vote && a.commit === b.commit;
 const sameSoft = (a: SoftState, b: SoftState): boolean => a.lead === b.lead && a.state === b.state;
 
+/** The RawNode's own bookkeeping around the core: what the last Ready already reported. */
+interface RawNode {
+  r: RaftState;
+  prevSoft: SoftState;
+  prevHard: HardState;
+  outstanding: Ready | undefined;
+}
+
+function hasReady(n: RawNode): boolean {
+  const r = n.r;
+  if (n.outstanding !== undefined) return false;
+  if (r.msgs.length > 0 || r.readStates.length > 0) return true;
+  if (r.log.unstable.entries.length > 0 || r.log.hasPendingSnapshot()) return true;
+  if (r.log.hasNextCommittedEntries()) return true;
+  return !sameSoft(softStateOf(r), n.prevSoft) || !sameHard(hardStateOf(r), n.prevHard);
+}
+
+function takeReady(n: RawNode): Ready {
+  assert(n.outstanding === undefined, "ready() before advance() of the previous Ready");
+  const r = n.r;
+  const hard = hardStateOf(r);
+  const soft = softStateOf(r);
+  const rd: Ready = {
+    entries: r.log.unstableEntries(),
+    committedEntries: r.log.nextCommittedEntries(r.config.maxCommittedSizePerReady),
+    messages: r.msgs,
+    readStates: r.readStates,
+    mustSync: false,
+  };
+  if (r.log.unstable.snapshot !== undefined) rd.snapshot = r.log.unstable.snapshot;
+  if (!sameSoft(soft, n.prevSoft)) rd.softState = soft;
+  if (!sameHard(hard, n.prevHard)) rd.hardState = hard;
+  // Term and vote must be durable before any message that depends on them leaves.
+  rd.mustSync = rd.entries.length > 0 || rd.snapshot !== undefined || hard.term !== n.prevHard.term || hard.vote !== n.prevHard.vote;
+  assert(hard.commit >= n.prevHard.commit, "commit never decreases");
+  assert(hard.term >= n.prevHard.term, "term never decreases");
+  n.prevSoft = soft;
+  n.prevHard = hard;
+  r.msgs = [];
+  r.readStates = [];
+  n.outstanding = rd;
+  return rd;
+}
+
+function advance(n: RawNode, rd: Ready): void {
+  assert(rd === n.outstanding, "advance() takes the last Ready");
+  const r = n.r;
+  n.outstanding = undefined;
+  if (rd.snapshot !== undefined) {
+    r.log.unstable.stableSnapTo(rd.snapshot.meta.index);
+    r.log.appliedSnapshot(rd.snapshot.meta.index);
+  }
+  const lastEntry = rd.entries[rd.entries.length - 1];
+  if (lastEntry !== undefined) r.log.unstable.stableTo(lastEntry.index, lastEntry.term);
+  const lastApplied = rd.committedEntries[rd.committedEntries.length - 1];
+  if (lastApplied === undefined) return;
+  assertContiguous(rd.committedEntries);
+  // Membership changes take effect once applied, in log order (then the leader may act on them).
+  for (const e of rd.committedEntries) if (e.type === "conf-change") applyConfChangeEntry(r, e);
+  r.log.appliedTo(lastApplied.index);
+  reduceUncommittedSize(r, rd.committedEntries);
+}
+
+function localMessage(r: RaftState, type: Message["type"]): Message {
+  const m = newMessage(type, r.id, 0);
+  m.from = r.id;
+  return m;
+}
+
+const dropped = (what: string): Result<void> => err(RaftErrorCode.proposalDropped, `${what} dropped`);
+
 /** Create a replica over `storage` (fresh or restarted: everything comes from storage). */
 export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage: Storage, rng: RaftRng): RaftNode {
   const r = loadRaft(resolveConfig(config), storage, rng);
-  let prevSoft = softStateOf(r);
-  let prevHard = hardStateOf(r);
-  let outstanding: Ready | undefined;
-
-  const localMessage = (type: Message["type"]): Message => {
-    const m = newMessage(type, r.id, 0);
-    m.from = r.id;
-    return m;
-  };
-  const dropped = (what: string): Result<void> => err(RaftErrorCode.proposalDropped, `${what} dropped`);
-
-  const hasReady = (): boolean => {
-    if (outstanding !== undefined) return false;
-    if (r.msgs.length > 0 || r.readStates.length > 0) return true;
-    if (r.log.unstable.entries.length > 0 || r.log.hasPendingSnapshot()) return true;
-    if (r.log.hasNextCommittedEntries()) return true;
-    return !sameSoft(softStateOf(r), prevSoft) || !sameHard(hardStateOf(r), prevHard);
-  };
-
-  const ready = (): Ready => {
-    assert(outstanding === undefined, "ready() before advance() of the previous Ready");
-    const hard = hardStateOf(r);
-    const soft = softStateOf(r);
-    const rd: Ready = {
-      entries: r.log.unstableEntries(),
-      committedEntries: r.log.nextCommittedEntries(r.config.maxCommittedSizePerReady),
-      messages: r.msgs,
-      readStates: r.readStates,
-      mustSync: false,
-    };
-    if (r.log.unstable.snapshot !== undefined) rd.snapshot = r.log.unstable.snapshot;
-    if (!sameSoft(soft, prevSoft)) rd.softState = soft;
-    if (!sameHard(hard, prevHard)) rd.hardState = hard;
-    // Term and vote must be durable before any message that depends on them leaves.
-    rd.mustSync = rd.entries.length > 0 || rd.snapshot !== undefined || hard.term !== prevHard.term || hard.vote !== prevHard.vote;
-    assert(hard.commit >= prevHard.commit, "commit never decreases");
-    prevSoft = soft;
-    prevHard = hard;
-    r.msgs = [];
-    r.readStates = [];
-    outstanding = rd;
-    return rd;
-  };
-
-  const advance = (rd: Ready): void => {
-    assert(rd === outstanding, "advance() takes the last Ready");
-    outstanding = undefined;
-    if (rd.snapshot !== undefined) {
-      r.log.unstable.stableSnapTo(rd.snapshot.meta.index);
-      r.log.appliedSnapshot(rd.snapshot.meta.index);
-    }
-    const lastEntry = rd.entries[rd.entries.length - 1];
-    if (lastEntry !== undefined) r.log.unstable.stableTo(lastEntry.index, lastEntry.term);
-    const lastApplied = rd.committedEntries[rd.committedEntries.length - 1];
-    if (lastApplied === undefined) return;
-    assertContiguous(rd.committedEntries);
-    for (const e of rd.committedEntries) if (e.type === "conf-change") applyConfChangeEntry(r, e);
-    r.log.appliedTo(lastApplied.index);
-    reduceUncommittedSize(r, rd.committedEntries);
-  };
-
+  const n: RawNode = { r, prevSoft: softStateOf(r), prevHard: hardStateOf(r), outstanding: undefined };
   return {
     tick: () => tick(r),
     step: (m) => {
@@ -127,7 +138,7 @@ export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage
       step(r, m);
     },
     propose: (data) => {
-      const m = localMessage("prop");
+      const m = localMessage(r, "prop");
       const bytes = typeof data === "string" ? encoder.encode(data) : data;
       m.entries = [{ term: 0, index: 0, type: "normal", data: bytes }];
       return step(r, m) ? ok(undefined) : dropped("proposal");
@@ -135,18 +146,18 @@ export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage
     proposeConfChange: (cc) => proposeConfChange(r, cc),
     readIndex: (context) => {
       if (context === "") return err(RaftErrorCode.proposalDropped, "read index needs a non-empty context");
-      const m = localMessage("read-index");
+      const m = localMessage(r, "read-index");
       m.context = context;
       return step(r, m) ? ok(undefined) : dropped("read index");
     },
     transferLeader: (transferee) => {
-      const m = localMessage("transfer-leader");
+      const m = localMessage(r, "transfer-leader");
       m.from = transferee; // etcd convention: the request comes "from" the transferee
       return step(r, m) ? ok(undefined) : dropped("leader transfer");
     },
-    hasReady,
-    ready,
-    advance,
+    hasReady: () => hasReady(n),
+    ready: () => takeReady(n),
+    advance: (rd) => advance(n, rd),
     status: () => statusOf(r),
     basicStatus: () => ({ id: r.id, term: r.term, vote: r.vote, commit: r.log.committed, lead: r.lead, state: r.state, applied: r.log.applied }),
     termAt: (i) => r.log.term(i),

@@ -214,6 +214,8 @@ export function appendEntries(r: RaftState, items: readonly { type: Entry["type"
   const newLast = r.log.append(ents);
   const self = r.tracker.progress.get(r.id);
   if (self !== undefined) self.maybeUpdate(newLast);
+  // A lone voter is its own majority: commit at once (others wait for followers' acks).
+  r.log.maybeCommit(r.tracker.committed(), r.term);
   return true;
 }
 

@@ -82,6 +82,14 @@ const sameMeta = (a: SnapshotChunk["meta"], b: SnapshotChunk["meta"]): boolean =
 export function handleSnapshotChunk(r: RaftState, m: Message): void {
   const chunk = m.chunk;
   assert(chunk !== undefined, "snap carries a chunk");
+  if (chunk.meta.index <= r.log.committed) {
+    // We already hold all of it (perhaps our final answer was lost): end the transfer.
+    r.snapshotInbox = undefined;
+    const done = newMessage("app-resp", m.from, 0);
+    done.index = r.log.committed;
+    send(r, done);
+    return;
+  }
   let inbox = r.snapshotInbox;
   if (chunk.offset === 0 && (inbox === undefined || !sameMeta(inbox.meta, chunk.meta) || inbox.from !== m.from)) {
     inbox = { meta: chunk.meta, from: m.from, parts: [], receivedBytes: 0, totalBytes: chunk.totalBytes };

@@ -65,8 +65,7 @@ function propose(r: RaftState, m: Message): boolean {
   if (r.leadTransferee !== 0) return false; // hand-over in progress: proposals would be lost
   const ok = appendEntries(r, m.entries);
   if (!ok) return false;
-  // A lone voter commits on its own; everyone else waits for followers.
-  if (maybeCommit(r)) releasePendingReadIndexMessages(r);
+  releasePendingReadIndexMessages(r); // a lone voter may have committed just now
   bcastAppend(r);
   return true;
 }
