@@ -21,7 +21,7 @@ import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
 import { killJobSteps } from "./tasks.ts";
 import {
-  createJobDir, isAlive, jobDir, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
+  createJobDir, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
 } from "./spool.ts";
 
 export interface AgentDeps {
@@ -87,7 +87,7 @@ export function createAgent(deps: AgentDeps): Agent {
       if (hasBatch) {
         writeJson(join(dir, "end-reason.json"), { reason: req.reason || "CANCELLED" });
         const pid = readPid(dir, "stepd.pid");
-        if (pid !== undefined && isAlive(pid)) process.kill(pid, "SIGTERM");
+        if (processMatches(pid, ["stepd", dir]) && pid !== undefined) process.kill(pid, "SIGTERM");
       }
       killJobSteps(req.jobId, "SIGTERM");
       setTimeout(() => killJobSteps(req.jobId, "SIGKILL"), Math.max(1, req.killWaitSec) * 1000).unref();
@@ -117,7 +117,7 @@ export function createAgent(deps: AgentDeps): Agent {
       let status = readJson<StatusFile>(join(dir, "status.json"));
       if (status === undefined) {
         const stepd = readPid(dir, "stepd.pid");
-        if (stepd === undefined || isAlive(stepd)) continue;
+        if (stepd === undefined || processMatches(stepd, ["stepd", dir])) continue;
         // stepd vanished without a word (killed, node rebooted): the job is lost with it.
         status = { exitCode: 0, exitSignal: 9, outcome: "NODE_FAIL", endTime: Date.now() / 1000, message: "stepd lost" };
         writeJson(join(dir, "status.json"), status);

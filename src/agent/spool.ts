@@ -86,6 +86,21 @@ export function isAlive(pid: number | undefined): boolean {
   }
 }
 
+/**
+ * Whether `pid` is still the process we started: its command line contains every needle
+ * (e.g. "stepd" and the job folder). A PID file can outlive its process and the number be
+ * reused, so nothing is signalled on the number alone.
+ */
+export function processMatches(pid: number | undefined, needles: string[]): boolean {
+  if (pid === undefined || !isAlive(pid)) return false;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+    return needles.every((n) => cmdline.includes(n));
+  } catch {
+    return false;
+  }
+}
+
 export function removeJobDir(spool: string, jobId: number): void {
   rmSync(jobDir(spool, jobId), { recursive: true, force: true });
 }

@@ -15,6 +15,7 @@ import { selectJobs, selectRows, type SelectContext } from "../compat/format/sac
 import { helpFormat, parseFieldList, renderTable } from "../compat/format/sacct-table.ts";
 import { localMidnight } from "../compat/format/sacct-time.ts";
 import { sacctJson } from "../compat/format/json-sacct.ts";
+import { resetTimeMemo } from "../compat/format/time-memo.ts";
 
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 
@@ -38,6 +39,7 @@ function staticOutput(q: SacctQuery): CliResult | undefined {
 
 /** Run sacct with `argv` (without the program name). */
 export async function sacctMain(argv: string[], port: CliPort): Promise<CliResult> {
+  resetTimeMemo();
   const now = Math.floor(port.now());
   const parsed = parseSacctArgs(argv, port.env, now);
   if (!parsed.ok) return done("", `${parsed.error.message}\n`, parsed.error.exitCode ?? 1);

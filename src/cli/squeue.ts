@@ -6,7 +6,14 @@
  * failures print Slurm's `slurm_load_jobs error: ...` and exit 1.
  */
 import { formatCtime } from "../compat/format-time.ts";
-import { type FormatItem, parseLetterFormat, parseNameFormat, type ParsedFormat, renderLine } from "../compat/format/format-spec.ts";
+import {
+  type FormatItem,
+  lineRenderer,
+  parseLetterFormat,
+  parseNameFormat,
+  type ParsedFormat,
+  renderLine,
+} from "../compat/format/format-spec.ts";
 import type { Job, JobRow } from "../compat/format/job-values.ts";
 import { squeueJson } from "../compat/format/json-jobs.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
@@ -21,6 +28,7 @@ import {
   singleJobLoadOrder,
 } from "../compat/format/squeue-select.ts";
 import { parseJobSort, type SortItem, sortJobs } from "../compat/format/squeue-sort.ts";
+import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
 import type { ListJobsResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
@@ -90,18 +98,19 @@ function optionsDump(p: SqueueParams, format: string | undefined): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The filters as one fixed-shape object (absent = undefined), cheap to test per record. */
 function selection(p: SqueueParams): JobSelection {
   return {
-    ...(p.jobs === undefined ? {} : { jobs: p.jobs }),
-    ...(p.accounts === undefined ? {} : { accounts: p.accounts }),
-    ...(p.qos === undefined ? {} : { qos: p.qos }),
-    ...(p.states === undefined ? {} : { states: p.states }),
-    ...(p.nodes === undefined ? {} : { nodes: p.nodes }),
-    ...(p.users === undefined ? {} : { users: p.users }),
-    ...(p.reservation === undefined ? {} : { reservation: p.reservation }),
-    ...(p.names === undefined ? {} : { names: p.names }),
-    ...(p.partitions === undefined ? {} : { partitions: p.partitions }),
-    ...(p.licenses === undefined ? {} : { licenses: p.licenses }),
+    jobs: p.jobs,
+    accounts: p.accounts,
+    qos: p.qos,
+    states: p.states,
+    nodes: p.nodes,
+    users: p.users,
+    reservation: p.reservation,
+    names: p.names,
+    partitions: p.partitions,
+    licenses: p.licenses,
   };
 }
 
@@ -120,7 +129,11 @@ function printJobs(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readon
   const one = p.jobs?.length === 1 ? p.jobs[0] : undefined;
   const base = one === undefined ? resp.jobs : singleJobLoadOrder(resp.jobs, one.jobId);
   const sel = selection(p);
-  const picked = base.map((j) => selectJob(j, sel)).filter((j): j is Job => j !== undefined);
+  const picked: Job[] = [];
+  for (const j of base) {
+    const kept = selectJob(j, sel);
+    if (kept !== undefined) picked.push(kept);
+  }
   const combined = p.array ? picked : combinePendingArrayTasks(picked);
   if (!p.noHeader) out.stdout += renderLine(items, jobColumn, undefined);
   const sortKeys = parseJobSort(p.sort ?? "P,t,-p");
@@ -128,27 +141,31 @@ function printJobs(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readon
     out.stderr += `squeue: error: ${sortKeys.error.message}\n`;
     return 1;
   }
+  const render = lineRenderer(items, jobColumn);
+  const lines: string[] = [];
   for (const item of sortJobs(sortItems(combined, p), sortKeys.value, now)) {
     const records = p.array ? expandArrayRecord(item.job) : [item.job];
     for (const job of records) {
       const row: JobRow = { job, now, cluster: resp.clusterName };
-      out.stdout += renderLine(items, jobColumn, row);
+      lines.push(render(row));
     }
   }
+  out.stdout += lines.join("");
   return 0;
 }
 
 function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
-  const rows: StepRow[] = resp.jobs.flatMap((job) => job.steps.map((step) => ({ step, job, now })));
-  const sel = {
-    ...(p.jobs === undefined ? {} : { jobs: p.jobs }),
-    ...(p.stepList === undefined ? {} : { steps: p.stepList }),
-    ...(p.partitions === undefined ? {} : { partitions: p.partitions }),
-    ...(p.nodes === undefined ? {} : { nodes: p.nodes }),
-    ...(p.users === undefined ? {} : { users: p.users }),
-  };
+  const sel = { jobs: p.jobs, steps: p.stepList, partitions: p.partitions, nodes: p.nodes, users: p.users };
+  const rows: StepRow[] = [];
+  for (const job of resp.jobs) {
+    for (const step of job.steps) {
+      const row: StepRow = { step, job, now };
+      if (selectStep(row, sel)) rows.push(row);
+    }
+  }
   if (!p.noHeader) out.stdout += renderLine(items, stepColumn, undefined);
-  for (const row of sortSteps(rows.filter((r) => selectStep(r, sel)))) out.stdout += renderLine(items, stepColumn, row);
+  const render = lineRenderer(items, stepColumn);
+  out.stdout += sortSteps(rows).map((row) => render(row)).join("");
   return 0;
 }
 
@@ -161,6 +178,7 @@ function missingSingleJob(resp: Plain<ListJobsResponse>, p: SqueueParams): boole
 
 /** `squeue [options]`. */
 export async function squeueMain(argv: string[], port: CliPort): Promise<CliResult> {
+  resetTimeMemo();
   const parsed = parseSqueueArgs(argv, port.env, port.invoker.uid, SLURM_VERSION_LINE);
   if (!parsed.ok) return parsed.exit;
   const p = parsed.params;

@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { selfExec } from "./self-exec.ts";
 import { controllerPort } from "./cli/port.ts";
-import { listJobIds, jobDir, readPid, isAlive } from "../agent/spool.ts";
+import { listJobIds, jobDir, readPid, isAlive, processMatches } from "../agent/spool.ts";
 
 export interface UpOptions {
   stateDir: string;
@@ -104,7 +104,7 @@ export function daemonPids(dir: string): { name: string; pid: number }[] {
 export async function up(o: UpOptions): Promise<{ conf: string; url: string }> {
   const dir = resolve(o.stateDir);
   mkdirSync(dir, { recursive: true });
-  if (daemonPids(dir).some((d) => isAlive(d.pid))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
+  if (daemonPids(dir).some((d) => processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir]))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
   startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
   for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);
@@ -128,16 +128,17 @@ export async function down(stateDir: string): Promise<number> {
   const dir = resolve(stateDir);
   const daemons = daemonPids(dir);
   const spool = join(dir, "spool");
-  const stepds: number[] = [];
+  const targets: number[] = [];
+  for (const d of daemons) if (processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir])) targets.push(d.pid);
   if (existsSync(spool)) {
     for (const node of readdirSync(spool)) {
       for (const id of listJobIds(join(spool, node))) {
-        const pid = readPid(jobDir(join(spool, node), id), "stepd.pid");
-        if (pid !== undefined) stepds.push(pid);
+        const jobFolder = jobDir(join(spool, node), id);
+        const pid = readPid(jobFolder, "stepd.pid");
+        if (pid !== undefined && processMatches(pid, ["stepd", jobFolder])) targets.push(pid);
       }
     }
   }
-  const targets = [...daemons.map((d) => d.pid), ...stepds].filter(isAlive);
   for (const pid of targets) {
     try {
       process.kill(pid, "SIGTERM");

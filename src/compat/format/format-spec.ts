@@ -157,9 +157,18 @@ export function parseNameFormat(format: string, resolve: FieldResolver): ParsedF
  */
 export function padCell(text: string, width: number, right: boolean, cut = true): string {
   if (width <= 0) return text;
-  if (!right) return text.slice(0, width).padEnd(width);
-  if (text.length > width) return cut ? text.slice(0, width) : text;
-  return text.padStart(width);
+  const gap = width - text.length;
+  if (gap === 0) return text;
+  if (gap < 0) return !right || cut ? text.slice(0, width) : text;
+  return right ? blanks(gap) + text : text + blanks(gap);
+}
+
+/** Runs of spaces for padding, built once per length (faster than padStart/padEnd). */
+const BLANKS: string[] = [""];
+export function blanks(n: number): string {
+  if (n > 256) return " ".repeat(n);
+  while (BLANKS.length <= n) BLANKS.push(`${BLANKS[BLANKS.length - 1] ?? ""} `);
+  return BLANKS[n] ?? " ".repeat(n);
 }
 
 /** How one table column prints: its header and its value for a row. */
@@ -204,4 +213,72 @@ export function renderLine<Row>(
     line += padCell(text, width, item.right, cut) + item.suffix;
   }
   return `${line}\n`;
+}
+
+/** Distinct texts remembered per column before its cache gives up (ids, times are all distinct). */
+const CELL_CACHE_LIMIT = 512;
+
+/** One field of a compiled line, with the padded texts it has already printed. */
+interface Cell<Row> {
+  value: ColumnDef<Row>["value"];
+  width: number;
+  right: boolean;
+  /** The row-dependent cut rule, or undefined when `cut` decides. */
+  cutOf: ((row: Row) => boolean) | undefined;
+  cut: boolean;
+  suffix: string;
+  /** Printed cell (with suffix) by text, for cut = true / false; undefined once given up. */
+  cached: [Map<string, string> | undefined, Map<string, string> | undefined];
+}
+
+/** The printed cell (with suffix) for `text`, remembered while the column repeats itself. */
+function printCell<Row>(cell: Cell<Row>, text: string, cut: boolean): string {
+  const slot = cut ? 0 : 1;
+  const cache = cell.cached[slot];
+  if (cache === undefined) return padCell(text, cell.width, cell.right, cut) + cell.suffix;
+  let printed = cache.get(text);
+  if (printed === undefined) {
+    // Stored flat (a join, not a rope), so every line that reuses it copies it directly.
+    printed = [padCell(text, cell.width, cell.right, cut), cell.suffix].join("");
+    if (cache.size < CELL_CACHE_LIMIT) cache.set(text, printed);
+    else cell.cached[slot] = undefined;
+  }
+  return printed;
+}
+
+/**
+ * renderLine for many rows of one format: the columns, widths and literal
+ * runs are resolved once, and the returned function prints one row exactly
+ * as `renderLine(items, columns, row, widthOverride)` would. Repeated cell
+ * texts (partition, user, state...) reuse their padded form.
+ */
+export function lineRenderer<Row>(
+  items: readonly FormatItem[],
+  columns: (key: string) => ColumnDef<Row>,
+  widthOverride: (key: string, width: number) => number = (_k, w) => w,
+): (row: Row) => string {
+  const segments: (string | Cell<Row>)[] = items.map((item) => {
+    if (item.kind === "literal") return item.text;
+    const column = columns(item.key);
+    const width = item.computed ? widthOverride(item.key, item.width) : item.width;
+    const cutOf = typeof column.cut === "function" ? column.cut : undefined;
+    const cut = column.cut !== false;
+    // Natural-width cells print their text as is: nothing to remember.
+    const cached: Cell<Row>["cached"] = width > 0 ? [new Map(), new Map()] : [undefined, undefined];
+    return { value: column.value, width, right: item.right, cutOf, cut, suffix: item.suffix, cached };
+  });
+  const n = segments.length;
+  return (row) => {
+    let line = "";
+    for (let i = 0; i < n; i++) {
+      const seg = segments[i] as string | Cell<Row>;
+      if (typeof seg === "string") {
+        line += seg;
+        continue;
+      }
+      const text = seg.value(row, seg.width) ?? "(null)";
+      line += printCell(seg, text, seg.cutOf === undefined ? seg.cut : seg.cutOf(row));
+    }
+    return `${line}\n`;
+  };
 }

@@ -6,7 +6,9 @@
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
-import { formatDuration, formatIsoTime } from "../format-time.ts";
+import { formatDuration } from "../format-time.ts";
+import { jobStateCompact, jobStateLong } from "../states.ts";
+import { isoTimeText } from "./time-memo.ts";
 
 export type Job = Plain<JobInfo>;
 
@@ -18,14 +20,49 @@ export interface JobRow {
   cluster: string;
 }
 
-const base = (job: Job): string => job.state.toUpperCase();
+/** The upper-case base state; the usual spellings skip toUpperCase (hot in filters). */
+function base(job: Job): string {
+  const s = job.state;
+  return s === "PENDING" || s === "RUNNING" || s === "COMPLETED" ? s : s.toUpperCase();
+}
 const hasFlag = (job: Job, flag: string): boolean =>
-  job.stateFlags.some((f) => f.toUpperCase() === flag);
+  job.stateFlags.length !== 0 && job.stateFlags.some((f) => f.toUpperCase() === flag);
 
 export const isPending = (job: Job): boolean => base(job) === "PENDING";
 export const isRunning = (job: Job): boolean => base(job) === "RUNNING";
 export const isSuspended = (job: Job): boolean => base(job) === "SUSPENDED";
 export const isCompleting = (job: Job): boolean => hasFlag(job, "COMPLETING");
+
+/**
+ * The display names (%T, %t) depend only on state and flags: memoised per
+ * distinct combination, so a 10k-job listing resolves them a handful of times.
+ */
+type StateNames = readonly [long: string, compact: string];
+/** By state, then by its single flag ("" = none); records with several flags are not memoised. */
+const STATE_NAMES = new Map<string, Map<string, StateNames>>();
+function stateNames(job: Job): StateNames {
+  const flags = job.stateFlags;
+  if (flags.length > 1) return [jobStateLong(job), jobStateCompact(job)];
+  const flag = flags.length === 0 ? "" : (flags[0] as string);
+  let byFlag = STATE_NAMES.get(job.state);
+  if (byFlag === undefined) {
+    if (STATE_NAMES.size >= 256) STATE_NAMES.clear();
+    byFlag = new Map();
+    STATE_NAMES.set(job.state, byFlag);
+  }
+  let hit = byFlag.get(flag);
+  if (hit === undefined) {
+    hit = [jobStateLong(job), jobStateCompact(job)];
+    if (byFlag.size < 256) byFlag.set(flag, hit);
+  }
+  return hit;
+}
+
+/** squeue %T (jobStateLong, memoised). */
+export const stateLongText = (job: Job): string => stateNames(job)[0];
+
+/** squeue %t (jobStateCompact, memoised). */
+export const stateCompactText = (job: Job): string => stateNames(job)[1];
 
 /** True for an array element or the pending remainder of an array. */
 export const isArrayRecord = (job: Job): boolean =>
@@ -58,12 +95,14 @@ export function jobTimeUsed(job: Job, now: number): number {
   return end - start;
 }
 
+const REASON_STATES = new Set(["TIMEOUT", "OUT_OF_MEMORY", "DEADLINE", "FAILED"]);
+
 /** True when NODELIST(REASON) shows the reason rather than the nodes. */
 export function showsReason(job: Job): boolean {
   if (isCompleting(job)) return false;
   const state = base(job);
   if (state === "PENDING" || hasFlag(job, "STAGE_OUT")) return true;
-  return ["TIMEOUT", "OUT_OF_MEMORY", "DEADLINE", "FAILED"].includes(state);
+  return REASON_STATES.has(state);
 }
 
 /** squeue %R: "(Resources)" for waiting/failed jobs, else the node list. */
@@ -76,11 +115,31 @@ export function timeLeft(job: Job, now: number): number | undefined {
   return job.timeLimitMin * 60 - jobTimeUsed(job, now);
 }
 
+/**
+ * A number → text function remembered per argument (bounded): most records
+ * of a listing share a few durations, limits and timestamps (pending = 0).
+ */
+export function memoByNumber(fn: (n: number) => string, limit = 8192): (n: number) => string {
+  const seen = new Map<number, string>();
+  return (n) => {
+    let text = seen.get(n);
+    if (text === undefined) {
+      text = fn(n);
+      if (seen.size >= limit) seen.clear();
+      seen.set(n, text);
+    }
+    return text;
+  };
+}
+
+/** formatDuration, memoised. */
+export const durationText = memoByNumber(formatDuration);
+
 /** squeue %M. */
-export const timeUsedText = (row: JobRow): string => formatDuration(jobTimeUsed(row.job, row.now));
+export const timeUsedText = (row: JobRow): string => durationText(jobTimeUsed(row.job, row.now));
 
 /** squeue timestamps: ISO local time, "N/A" when unset. */
-export const timeText = (epochSec: number): string => formatIsoTime(epochSec, "N/A");
+export const timeText = (epochSec: number): string => isoTimeText(epochSec, "N/A");
 
 const UNIT_SUFFIXES = ["", "K", "M", "G", "T", "P", "E"] as const;
 

@@ -8,7 +8,8 @@
 import { formatArrayTasks } from "../array-spec.ts";
 import { jobStateLong } from "../states.ts";
 import { isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
-import { JsonDouble, type JsonValue, openapiMeta, writeOpenapiJson } from "./openapi-json.ts";
+import { writeJsonText } from "./json-text.ts";
+import { JsonDouble, type JsonValue, openapiMeta } from "./openapi-json.ts";
 
 /** Raw wait(2) status as Slurm stores it: signal in the low bits, else code << 8. */
 const waitStatus = (code: number, signal: number): number => (signal !== 0 ? signal : code << 8);
@@ -191,7 +192,7 @@ export function jobToOpenapi(job: Job, cluster: string): Record<string, JsonValu
 
 /** The whole `squeue --json` document (no trailing newline). */
 export function squeueJson(jobs: readonly Job[], cluster: string): string {
-  return writeOpenapiJson({
+  return writeJsonText({
     meta: openapiMeta(),
     errors: [],
     jobs: jobs.map((j) => jobToOpenapi(j, cluster)),

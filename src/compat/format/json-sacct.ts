@@ -6,7 +6,8 @@
  * unset strings as null, as 22.05 does for empty database columns.
  */
 import { expandHostlist } from "../hostlist.ts";
-import { type JsonValue, SLURM_COMPAT_RELEASE, writeOpenapiJson } from "./openapi-json.ts";
+import { type JsonValue, SLURM_COMPAT_RELEASE } from "./openapi-json.ts";
+import { writeJsonText } from "./json-text.ts";
 import { lastPendingReason } from "./sacct-fields.ts";
 import { jobEnd, jobStart, rowElapsed, stepEnd, stepOrder, type Job, type SacctRow, type Step } from "./sacct-row.ts";
 
@@ -159,5 +160,5 @@ export function sacctJson(jobs: readonly Job[], cluster: string, now: number): s
     plugin: { type: "openapi/dbv0.0.38", name: "Slurm OpenAPI DB v0.0.38" },
     Slurm: { version: { major: release.major, micro: release.micro, minor: release.minor }, release: release.release },
   };
-  return writeOpenapiJson({ meta, errors: [], jobs: jobs.map((j) => jobJson(j, cluster, now)) });
+  return writeJsonText({ meta, errors: [], jobs: jobs.map((j) => jobJson(j, cluster, now)) });
 }

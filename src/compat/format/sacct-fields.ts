@@ -6,7 +6,9 @@
  * prefix, first row wins) and --helpformat. Fields with no data in Spur's
  * records (task statistics, energy, ...) print blank, as Slurm does for NULL.
  */
-import { formatCpuTime, formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
+import { formatCpuTime, formatElapsed as formatElapsedText, formatTimeLimitScontrol } from "../format-time.ts";
+import { memoByNumber } from "./job-values.ts";
+import { isoTimeText } from "./time-memo.ts";
 import {
   exitText,
   jobIdRawText,
@@ -66,7 +68,9 @@ TRESUsageOutMaxTask 19 R s|TRESUsageOutMin 15 R s|TRESUsageOutMinNode 19 R s
 TRESUsageOutMinTask 19 R s|TRESUsageOutTot 15 R s|UID 6 R n|User 9 R s|UserCPU 10 R s
 WCKey 10 R s|WCKeyID 10 R n|WorkDir 20 R s`;
 
-const iso = (t: number): string => formatIsoTime(t);
+const iso = (t: number): string => isoTimeText(t);
+/** Elapsed-style durations repeat across a day's jobs: memoised per value. */
+const formatElapsed = memoByNumber(formatElapsedText);
 /** A value only the job line has (steps print blank). */
 const jobOnly =
   (f: (job: Job, row: SacctRow) => string): Getter =>
@@ -138,6 +142,9 @@ const GETTERS: Readonly<Record<string, Getter>> = {
 };
 
 const blank: Getter = () => "";
+
+/** Fields with no data in Spur's records: they print "" on every line. */
+export const isBlankField = (f: SacctField): boolean => f.get === blank;
 
 /**
  * sacct Reason is the job's last *pending* reason (slurmdbd's state_reason_prev),

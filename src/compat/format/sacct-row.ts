@@ -34,7 +34,19 @@ export function stepOrder(stepId: number): number {
   return 3 + stepId;
 }
 
-export const stepIdText = (stepId: number): string => STEP_NAMES[stepId] ?? String(stepId);
+/** "batch", "extern", "interactive" or the number (a switch: hot in 10k-job listings). */
+export function stepIdText(stepId: number): string {
+  switch (stepId) {
+    case -5:
+      return "batch";
+    case -4:
+      return "extern";
+    case -6:
+      return "interactive";
+    default:
+      return STEP_NAMES[stepId] ?? String(stepId);
+  }
+}
 
 /** sacct JobID: `20`, `17_1`, `17_[4-10%2]`; steps append `.batch`, `.0`. */
 export function jobIdText(row: SacctRow): string {
@@ -112,11 +124,21 @@ export function sacctState(row: SacctRow): string {
 export const baseState = (row: SacctRow): string =>
   (row.step === undefined ? row.job.state : row.step.state).toUpperCase();
 
+/** sortTres results by input: a listing repeats a handful of TRES strings. */
+const SORTED_TRES = new Map<string, string>();
+
 /** TRES list in sacct's order (alphabetical by name): billing, cpu, gres/gpu, mem, node. */
 export function sortTres(tres: string): string {
-  const items = tres.split(",").filter((t) => t !== "");
-  const key = (t: string): string => t.split("=")[0] ?? t;
-  return items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).join(",");
+  let sorted = SORTED_TRES.get(tres);
+  if (sorted === undefined) {
+    const items = tres.split(",").filter((t) => t !== "");
+    const keyed = items.map((t) => ({ key: t.split("=")[0] ?? t, t }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    sorted = keyed.map((k) => k.t).join(",");
+    if (SORTED_TRES.size >= 4096) SORTED_TRES.clear();
+    SORTED_TRES.set(tres, sorted);
+  }
+  return sorted;
 }
 
 /** The value of one TRES ("mem" → "256M"), undefined when absent. */

@@ -10,7 +10,7 @@
 import { parseArraySpec } from "../array-spec.ts";
 import { expandHostlist } from "../hostlist.ts";
 import type { SacctQuery } from "./sacct-options.ts";
-import { jobEnd, jobStart, stepOrder, stepIdText, type Job, type SacctRow } from "./sacct-row.ts";
+import { jobEnd, jobStart, stepOrder, stepIdText, type Job, type SacctRow, type Step } from "./sacct-row.ts";
 import { localMidnight } from "./sacct-time.ts";
 
 export interface SelectContext {
@@ -77,10 +77,15 @@ function inStateDuring(job: Job, state: string, start: number, end: number): boo
   return ended !== 0 && ended >= start && ended <= end;
 }
 
-function inWindow(job: Job, ctx: SelectContext): boolean {
+/** The window's start: -S, else (without -j) local midnight, or now with -s. Worked out once per query. */
+function windowStart(ctx: SelectContext): number | undefined {
   const q = ctx.query;
-  let start = q.start;
-  if (start === undefined && q.jobIds.length === 0) start = q.states.length > 0 ? ctx.now : localMidnight(ctx.now);
+  if (q.start === undefined && q.jobIds.length === 0) return q.states.length > 0 ? ctx.now : localMidnight(ctx.now);
+  return q.start;
+}
+
+function inWindow(job: Job, ctx: SelectContext, start: number | undefined): boolean {
+  const q = ctx.query;
   if (start === undefined && q.end === undefined) return q.states.length === 0 || q.states.includes(job.state.toUpperCase());
   const from = start ?? 0;
   const to = q.end ?? ctx.now;
@@ -90,7 +95,13 @@ function inWindow(job: Job, ctx: SelectContext): boolean {
   return eligible !== 0 && eligible < to && (ended === 0 || ended >= from);
 }
 
-function jobSelected(job: Job, ctx: SelectContext, selectors: IdSelector[], nodes: Set<string> | undefined): boolean {
+function jobSelected(
+  job: Job,
+  ctx: SelectContext,
+  selectors: IdSelector[],
+  nodes: Set<string> | undefined,
+  start: number | undefined,
+): boolean {
   const q = ctx.query;
   if (selectors.length > 0 && !selectors.some((s) => matchesSelector(job, s))) return false;
   if (!userVisible(job, ctx)) return false;
@@ -99,7 +110,7 @@ function jobSelected(job: Job, ctx: SelectContext, selectors: IdSelector[], node
   if (q.accounts.length > 0 && !q.accounts.includes(job.account)) return false;
   if (q.qos.length > 0 && !q.qos.includes(job.qos.toLowerCase())) return false;
   if (nodes !== undefined && !ranOn(job, nodes)) return false;
-  return inWindow(job, ctx);
+  return inWindow(job, ctx, start);
 }
 
 /** Array elements sort under their array (17_1, 17_2, 17_3), then by id. */
@@ -108,10 +119,26 @@ function sortKey(job: Job): [number, number, number] {
   return [arrayId, job.arrayTaskStr !== "" ? -1 : job.arrayTaskId, job.jobId];
 }
 
-function compareJobs(a: Job, b: Job): number {
-  const ka = sortKey(a);
-  const kb = sortKey(b);
-  return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+/**
+ * Stable sort by sortKey, keys computed once per record; the controller's
+ * list is usually in id order already, which is detected in one pass.
+ */
+function sortForDisplay(jobs: readonly Job[]): Job[] {
+  const n = jobs.length;
+  const keys: [number, number, number][] = new Array<[number, number, number]>(n);
+  for (let i = 0; i < n; i++) keys[i] = sortKey(jobs[i] as Job);
+  const compare = (a: number, b: number): number => {
+    const ka = keys[a] as [number, number, number];
+    const kb = keys[b] as [number, number, number];
+    return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+  };
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = !(compare(i - 1, i) > 0);
+  if (sorted) return jobs.slice();
+  const order: number[] = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => compare(a, b) || a - b);
+  return order.map((i) => jobs[i] as Job);
 }
 
 /** --array: one line per task of a pending remainder ("17_[4-6]" → 17_4, 17_5, 17_6). */
@@ -120,17 +147,25 @@ function expandRemainder(job: Job): Job[] {
   return recordTasks(job).map((t) => ({ ...job, arrayTaskStr: "", arrayTaskId: t }));
 }
 
+/** The job's steps in display order (most lists already are: checked before sorting). */
+function orderedSteps(job: Job): readonly Step[] {
+  const steps = job.steps;
+  let sorted = true;
+  for (let i = 1; i < steps.length && sorted; i++) {
+    sorted = stepOrder((steps[i - 1] as Step).stepId) <= stepOrder((steps[i] as Step).stepId);
+  }
+  return sorted ? steps : [...steps].sort((a, b) => stepOrder(a.stepId) - stepOrder(b.stepId));
+}
+
 function rowsOf(job: Job, ctx: SelectContext, selectors: IdSelector[]): SacctRow[] {
-  const wanted = selectors.filter((s) => matchesSelector(job, s));
-  const stepNames = wanted.map((s) => s.step);
+  const stepNames = selectors.length === 0 ? [] : selectors.filter((s) => matchesSelector(job, s)).map((s) => s.step);
   const onlySteps = stepNames.length > 0 && stepNames.every((s) => s !== undefined);
-  const base = { job, now: ctx.now, cluster: ctx.cluster };
-  const rows: SacctRow[] = onlySteps ? [] : [{ ...base, step: undefined }];
+  const { now, cluster } = ctx;
+  const rows: SacctRow[] = onlySteps ? [] : [{ job, now, cluster, step: undefined }];
   if (ctx.query.noSteps && !onlySteps) return rows;
-  const steps = [...job.steps].sort((a, b) => stepOrder(a.stepId) - stepOrder(b.stepId));
-  for (const step of steps) {
+  for (const step of orderedSteps(job)) {
     if (onlySteps && !stepNames.includes(stepIdText(step.stepId))) continue;
-    rows.push({ ...base, step });
+    rows.push({ job, now, cluster, step });
   }
   return rows;
 }
@@ -140,9 +175,14 @@ export function selectRows(jobs: readonly Job[], ctx: SelectContext): SacctRow[]
   const selectors = ctx.query.jobIds.map(parseSelector);
   const nodeNames = ctx.query.nodelist === "" ? undefined : expandHostlist(ctx.query.nodelist);
   const nodes = nodeNames === undefined ? undefined : new Set(nodeNames.ok ? nodeNames.value : []);
-  const chosen = jobs.filter((j) => jobSelected(j, ctx, selectors, nodes));
+  const start = windowStart(ctx);
+  const chosen = jobs.filter((j) => jobSelected(j, ctx, selectors, nodes, start));
   const expanded = ctx.query.expandArrays ? chosen.flatMap(expandRemainder) : chosen;
-  return [...expanded].sort(compareJobs).flatMap((j) => rowsOf(j, ctx, selectors));
+  const rows: SacctRow[] = [];
+  for (const job of sortForDisplay(expanded)) {
+    for (const row of rowsOf(job, ctx, selectors)) rows.push(row);
+  }
+  return rows;
 }
 
 /** The records behind the rows (for --json), in the same order. */

@@ -5,7 +5,8 @@
  * text cut with "+"), -p/-P parsable lines, and the --helpformat grid.
  */
 import { err, ok, type Result } from "../../lib/result.ts";
-import { findField, SACCT_FIELDS, type SacctField } from "./sacct-fields.ts";
+import { blanks } from "./format-spec.ts";
+import { findField, type Getter, isBlankField, SACCT_FIELDS, type SacctField } from "./sacct-fields.ts";
 import type { SacctRow } from "./sacct-row.ts";
 
 /** One printed column: the field and its signed width (negative = left). */
@@ -46,9 +47,11 @@ export function parseFieldList(list: string): Result<Column[]> {
   return ok(columns);
 }
 
+/** padEnd (negative len) / padStart to |len|, without the builtins' per-call cost. */
 function pad(text: string, len: number): string {
-  const width = Math.abs(len);
-  return len < 0 ? text.padEnd(width) : text.padStart(width);
+  const gap = Math.abs(len) - text.length;
+  if (gap <= 0) return text;
+  return len < 0 ? text + blanks(gap) : blanks(gap) + text;
 }
 
 /** A fixed-width cell: text is cut with "+", times and headers plainly, numbers never. */
@@ -73,6 +76,72 @@ function line(texts: string[], columns: Column[], style: TableStyle, isHeader: b
   return `${body}${style.parsable === 1 ? style.delimiter : ""}\n`;
 }
 
+/** Distinct texts remembered per column (ids and times are all distinct; names, states repeat). */
+const CELL_CACHE_LIMIT = 512;
+
+/** A run of always-blank columns (printed once) or one column with its remembered cells. */
+type Segment = string | { column: Column; get: Getter; cache: Map<string, string> | undefined };
+
+/** Columns of a fixed-width line: neighbouring blank fields are merged into one constant text. */
+function segmentsOf(columns: Column[]): Segment[] {
+  const segments: Segment[] = [];
+  for (const column of columns) {
+    const last = segments[segments.length - 1];
+    if (!isBlankField(column.field)) segments.push({ column, get: column.field.get, cache: new Map() });
+    else if (typeof last === "string") segments[segments.length - 1] = `${last}${cell("", column, false)} `;
+    else segments.push(`${cell("", column, false)} `);
+  }
+  return segments.map((s) => (typeof s === "string" ? [s].join("") : s));
+}
+
+/** Fixed-width rows: each column's printed cell (with its space) by text, while it repeats. */
+function fixedRows(columns: Column[], rows: SacctRow[]): string[] {
+  const segments = segmentsOf(columns);
+  const lines: string[] = new Array<string>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as SacctRow;
+    let text = "";
+    for (const seg of segments) {
+      if (typeof seg === "string") {
+        text += seg;
+        continue;
+      }
+      const value = seg.get(row);
+      let printed = seg.cache?.get(value);
+      if (printed === undefined) {
+        const padded = cell(value, seg.column, false);
+        if (seg.cache === undefined) printed = `${padded} `;
+        else {
+          // Remembered flat (a join, not a rope), so the lines reusing it copy it directly.
+          printed = [padded, " "].join("");
+          if (seg.cache.size < CELL_CACHE_LIMIT) seg.cache.set(value, printed);
+          else seg.cache = undefined;
+        }
+      }
+      text += printed;
+    }
+    lines[r] = `${text}\n`;
+  }
+  return lines;
+}
+
+/** -p/-P rows: values joined by the delimiter (-p adds one at the end). */
+function parsableRows(columns: Column[], rows: SacctRow[], style: TableStyle): string[] {
+  const getters = columns.map((c) => c.field.get);
+  const end = `${style.parsable === 1 ? style.delimiter : ""}\n`;
+  const lines: string[] = new Array<string>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as SacctRow;
+    let text = "";
+    for (let c = 0; c < getters.length; c++) {
+      if (c > 0) text += style.delimiter;
+      text += (getters[c] as Getter)(row) ?? "";
+    }
+    lines[r] = text + end;
+  }
+  return lines;
+}
+
 /** The whole sacct table: header (+ dash line when fixed width) and rows. */
 export function renderTable(columns: Column[], rows: SacctRow[], style: TableStyle): string {
   let out = "";
@@ -80,8 +149,8 @@ export function renderTable(columns: Column[], rows: SacctRow[], style: TableSty
     out += line(columns.map((c) => c.field.name), columns, style, true);
     if (style.parsable === 0) out += `${columns.map((c) => `${"-".repeat(Math.abs(c.len))} `).join("")}\n`;
   }
-  for (const row of rows) out += line(columns.map((c) => c.field.get(row)), columns, style, false);
-  return out;
+  const lines = style.parsable === 0 ? fixedRows(columns, rows) : parsableRows(columns, rows, style);
+  return out + lines.join("");
 }
 
 /** --helpformat: names at 19 characters, four per line, one space between. */

@@ -123,14 +123,20 @@ export const jobLetter = (letter: string): string | undefined => BY_LETTER.get(l
 /** `-O` name (any case) → column key. */
 export const jobName = (name: string): string | undefined => BY_NAME.get(name.toLowerCase());
 
-/** Column definition for a key produced by the resolvers above. */
+const COLUMNS = new Map<string, ColumnDef<JobRow>>();
+
+/** Column definition for a key produced by the resolvers above (built once per key). */
 export function jobColumn(key: string): ColumnDef<JobRow> {
+  const known = COLUMNS.get(key);
+  if (known !== undefined) return known;
   const c = BY_KEY.get(key);
   assert(c !== undefined, `unknown squeue column ${key}`);
-  return {
+  const column: ColumnDef<JobRow> = {
     header: c.header,
     value: c.get,
     ...(c.cut === undefined ? {} : { cut: c.cut }),
     ...(c.cutHeader === undefined ? {} : { cutHeader: c.cutHeader }),
   };
+  COLUMNS.set(key, column);
+  return column;
 }

@@ -5,19 +5,22 @@
  * squeue-Format.tsv). The -O-only names live in squeue-fields-long.ts; both
  * feed one resolver, so default, -l, --start and user formats print alike.
  */
-import { formatDuration, formatTimeLimit } from "../format-time.ts";
-import { jobStateCompact, jobStateLong } from "../states.ts";
+import { formatTimeLimit } from "../format-time.ts";
 import {
   arrayJobIdOf,
   arrayTaskIdText,
   convertNumUnit,
   displayJobId,
+  durationText,
   type JobRow,
+  memoByNumber,
   orNa,
   orNull,
   priorityFraction,
   reasonList,
   showsReason,
+  stateCompactText,
+  stateLongText,
   timeLeft,
   timeText,
   timeUsedText,
@@ -44,12 +47,14 @@ const field = (
 ): JobField => ({ key, ...(letter === undefined ? {} : { letter }), header, get, ...extra });
 
 /** The job's limit text and whether it may be cut (only the words may). */
-export const timeLimitText = (r: JobRow): string => formatTimeLimit(r.job.timeLimitMin);
+const limitText = memoByNumber((min) => formatTimeLimit(min));
+export const timeLimitText = (r: JobRow): string =>
+  r.job.timeLimitMin === undefined ? formatTimeLimit(undefined) : limitText(r.job.timeLimitMin);
 const limitIsWord = (r: JobRow): boolean => r.job.timeLimitMin === undefined;
 
 export function timeLeftText(r: JobRow): string {
   const left = timeLeft(r.job, r.now);
-  return left === undefined ? "UNLIMITED" : formatDuration(left);
+  return left === undefined ? "UNLIMITED" : durationText(left);
 }
 
 export function endTimeText(r: JobRow): string {
@@ -113,8 +118,8 @@ export const LETTER_FIELDS: readonly JobField[] = [
   // 22.05 printed select-plugin info here; Slurm 26.x prints the SLUID (tables win).
   field("SLUID", "s", "SLUID", () => undefined),
   field("StartTime", "S", "START_TIME", (r) => timeText(r.job.startTime)),
-  field("StateCompact", "t", "ST", (r) => jobStateCompact(r.job)),
-  field("State", "T", "STATE", (r) => jobStateLong(r.job)),
+  field("StateCompact", "t", "ST", (r) => stateCompactText(r.job)),
+  field("State", "T", "STATE", (r) => stateLongText(r.job)),
   field("UserName", "u", "USER", (r) => r.job.user || String(r.job.uid)),
   field("UserId", "U", "UID", (r) => String(r.job.uid)),
   field("Reservation", "v", "RESERVATION", (r) => orNull(r.job.reservation)),

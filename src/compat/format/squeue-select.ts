@@ -58,8 +58,8 @@ function matchJobId(sel: JobIdSel, job: Job): "yes" | "partial" | "no" {
 function stateMatches(job: Job, states: readonly string[] | "all" | undefined): boolean {
   if (states === "all") return true;
   if (states === undefined) {
-    const stagingOut = job.stateFlags.some((f) => upper(f) === "STAGE_OUT");
-    return isPending(job) || isRunning(job) || isSuspended(job) || isCompleting(job) || stagingOut;
+    if (isPending(job) || isRunning(job) || isSuspended(job)) return true;
+    return job.stateFlags.length !== 0 && (isCompleting(job) || job.stateFlags.some((f) => upper(f) === "STAGE_OUT"));
   }
   const flags = job.stateFlags.map(upper);
   // A base state matches only a record without flags (Slurm compares the
@@ -97,17 +97,24 @@ export function selectJob(job: Job, sel: JobSelection): Job | undefined {
   if (job.jobId === 0) return undefined;
   let partial = false;
   if (sel.jobs !== undefined) {
-    const verdicts = sel.jobs.map((s) => matchJobId(s, job));
-    if (!verdicts.some((v) => v !== "no")) return undefined;
-    partial = !verdicts.includes("yes");
+    let yes = false;
+    let some = false;
+    for (const s of sel.jobs) {
+      const verdict = matchJobId(s, job);
+      if (verdict === "yes") yes = true;
+      if (verdict !== "no") some = true;
+    }
+    if (!some) return undefined;
+    partial = !yes;
   }
   if (sel.licenses !== undefined) return undefined; // Spur jobs hold no licenses
-  if (!inList(sel.accounts, job.account) || !inList(sel.qos, job.qos)) return undefined;
   if (!stateMatches(job, sel.states)) return undefined;
+  if (sel.accounts !== undefined && !inList(sel.accounts, job.account)) return undefined;
+  if (sel.qos !== undefined && !inList(sel.qos, job.qos)) return undefined;
   if (sel.nodes !== undefined && !nodesIntersect(sel.nodes, job.nodelist)) return undefined;
   if (sel.users !== undefined && !userMatches(sel.users, job)) return undefined;
   if (sel.reservation !== undefined && job.reservation !== sel.reservation) return undefined;
-  if (!inList(sel.names, job.name)) return undefined;
+  if (sel.names !== undefined && !inList(sel.names, job.name)) return undefined;
   if (sel.partitions !== undefined && !partitionMatches(sel.partitions, job)) return undefined;
   return partial && sel.jobs !== undefined ? narrowRemainder(job, sel.jobs) : job;
 }
@@ -120,30 +127,45 @@ function mergeReason(into: string, add: string): string {
 /**
  * Fold pending records of an array (split off by a requeue or an update)
  * into the pending remainder with the same name and partition; their
- * reasons are joined with commas. Input order is kept otherwise.
+ * reasons are joined with commas. Input order is kept otherwise. A record
+ * folds into the first remainder (in input order) that takes it; within one
+ * remainder, records are taken from the end of the list backwards.
  */
 export function combinePendingArrayTasks(jobs: readonly Job[]): Job[] {
-  const out = [...jobs];
-  for (let i = 0; i < out.length; i++) {
-    const head = out[i];
-    if (head === undefined || !isPending(head)) continue;
+  // Split-off tasks by array id, in input order (heads never qualify: they have a task string).
+  const tasksByArray = new Map<number, number[]>();
+  jobs.forEach((t, j) => {
+    if (!isPending(t) || t.arrayTaskStr !== "" || t.arrayTaskId < 0) return;
+    const list = tasksByArray.get(t.arrayJobId);
+    if (list === undefined) tasksByArray.set(t.arrayJobId, [j]);
+    else list.push(j);
+  });
+  if (tasksByArray.size === 0) return [...jobs];
+  const taken = new Uint8Array(jobs.length);
+  const replaced = new Map<number, Job>();
+  jobs.forEach((head, i) => {
+    if (head.arrayTaskStr === "" || !isPending(head)) return;
+    const candidates = tasksByArray.get(head.arrayJobId);
+    if (candidates === undefined) return;
     const tasks = remainderTasks(head);
-    if (tasks === undefined) continue;
+    if (tasks === undefined) return;
     let reason = head.reason;
     let merged = 0;
-    for (let j = out.length - 1; j >= 0; j--) {
-      const t = out[j];
-      if (t === undefined || j === i || !isPending(t) || t.arrayTaskStr !== "") continue;
-      if (t.arrayJobId !== head.arrayJobId || t.arrayTaskId < 0) continue;
-      if (t.name !== head.name || t.partition !== head.partition) continue;
+    for (let k = candidates.length - 1; k >= 0; k--) {
+      const j = candidates[k] as number;
+      const t = jobs[j] as Job;
+      if (taken[j] === 1 || t.name !== head.name || t.partition !== head.partition) continue;
       tasks.push(t.arrayTaskId);
       reason = mergeReason(reason, t.reason);
-      out.splice(j, 1);
-      if (j < i) i--;
+      taken[j] = 1;
       merged++;
     }
-    if (merged > 0) out[i] = { ...head, reason, arrayTaskStr: formatArrayTasks(tasks, 0, DEFAULT_BITSTR_LEN) };
-  }
+    if (merged > 0) replaced.set(i, { ...head, reason, arrayTaskStr: formatArrayTasks(tasks, 0, DEFAULT_BITSTR_LEN) });
+  });
+  const out: Job[] = [];
+  jobs.forEach((job, i) => {
+    if (taken[i] !== 1) out.push(replaced.get(i) ?? job);
+  });
   return out;
 }
 

@@ -4,11 +4,12 @@
  * stable sort per key of the sort spec from the last key to the first (what
  * Slurm does with glibc's merge-sorting qsort), so ties keep the controller's
  * order. Default spec "P,t,-p"; --start uses "S". Table-driven by letter.
+ * Keys are computed once per record, and the passes run as one sort on the
+ * combined key (the same order: stable passes = lexicographic keys).
  */
 import { err, ok, type Result } from "../../lib/result.ts";
 import { expandHostlist, naturalCompare } from "../hostlist.ts";
-import { jobStateCompact, jobStateLong } from "../states.ts";
-import { type Job, jobTimeUsed, timeLeft } from "./job-values.ts";
+import { type Job, jobTimeUsed, stateCompactText, stateLongText, timeLeft } from "./job-values.ts";
 
 /** A record being sorted: the job and its partition-tier priority (-P). */
 export interface SortItem {
@@ -16,19 +17,20 @@ export interface SortItem {
   partPrio: number;
 }
 
-type Compare = (a: SortItem, b: SortItem, now: number) => number;
+type KeyValue = number | string;
+
+/** One comparable part of a sort letter, computed once per record. */
+interface SubKey {
+  get: (job: Job, now: number, item: SortItem) => KeyValue;
+  /** Compare with naturalCompare (host names) instead of < and >. */
+  natural?: boolean;
+}
 
 const INFINITE = 0xffffffff;
-const cmp = (a: number | string, b: number | string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byNum =
-  (get: (j: Job, now: number) => number): Compare =>
-  (a, b, now) =>
-    cmp(get(a.job, now), get(b.job, now));
-const byStr =
-  (get: (j: Job) => string): Compare =>
-  (a, b) =>
-    cmp(get(a.job), get(b.job));
-const same: Compare = () => 0;
+const cmp = (a: KeyValue, b: KeyValue): number => (a < b ? -1 : a > b ? 1 : 0);
+const num = (get: (j: Job, now: number) => number): SubKey[] => [{ get }];
+const str = (get: (j: Job) => string): SubKey[] => [{ get }];
+const same: SubKey[] = [];
 
 /**
  * The "S" key (--start's order): an unknown start sorts after every known
@@ -43,10 +45,11 @@ function startKey(job: Job, now: number): number {
 }
 
 /** Id key: array records sort by (array id, task id); others by job id. */
-const idKey = (job: Job): [number, number] =>
-  job.arrayJobId !== 0 && (job.arrayTaskId >= 0 || job.arrayTaskStr !== "")
-    ? [job.arrayJobId, job.arrayTaskStr !== "" ? INFINITE - 1 : job.arrayTaskId]
-    : [job.jobId, INFINITE - 1];
+const isArray = (job: Job): boolean => job.arrayJobId !== 0 && (job.arrayTaskId >= 0 || job.arrayTaskStr !== "");
+const byId: SubKey[] = [
+  { get: (job) => (isArray(job) ? job.arrayJobId : job.jobId) },
+  { get: (job) => (isArray(job) && job.arrayTaskStr === "" ? job.arrayTaskId : INFINITE - 1) },
+];
 
 function firstHost(nodelist: string): string {
   const names = expandHostlist(nodelist);
@@ -54,58 +57,52 @@ function firstHost(nodelist: string): string {
   return [...names.value].sort(naturalCompare)[0] ?? "";
 }
 
-const byId: Compare = (a, b) => {
-  const [a1, a2] = idKey(a.job);
-  const [b1, b2] = idKey(b.job);
-  return cmp(a1, b1) || cmp(a2, b2);
-};
+const byPriority: SubKey[] = [{ get: (_job, _now, item) => item.partPrio }, { get: (job) => job.priority }];
 
-const byPriority: Compare = (a, b) => cmp(a.partPrio, b.partPrio) || cmp(a.job.priority, b.job.priority);
-
-/** Sort letter → comparator (ascending). Letters Slurm accepts but ignores compare equal. */
-const SORT_KEYS: Readonly<Record<string, Compare>> = {
-  B: byStr((j) => j.batchHost),
-  C: byNum((j) => j.numCpus),
-  D: byNum((j) => j.numNodes),
-  G: byNum((j) => j.gid),
+/** Sort letter → its key parts (ascending). Letters Slurm accepts but ignores have none. */
+const SORT_KEYS: Readonly<Record<string, readonly SubKey[]>> = {
+  B: str((j) => j.batchHost),
+  C: num((j) => j.numCpus),
+  D: num((j) => j.numNodes),
+  G: num((j) => j.gid),
   H: same,
   I: same,
   J: same,
-  L: byNum((j, now) => timeLeft(j, now) ?? INFINITE),
-  M: byNum((j, now) => jobTimeUsed(j, now)),
-  N: (a, b) => naturalCompare(firstHost(a.job.nodelist), firstHost(b.job.nodelist)),
+  L: num((j, now) => timeLeft(j, now) ?? INFINITE),
+  M: num((j, now) => jobTimeUsed(j, now)),
+  N: [{ get: (job) => firstHost(job.nodelist), natural: true }],
   O: same,
-  P: byStr((j) => j.partition),
+  P: str((j) => j.partition),
   Q: byPriority,
-  S: byNum(startKey),
-  T: byStr(jobStateLong),
-  U: byNum((j) => j.uid),
-  V: byNum((j) => j.submitTime),
+  S: num(startKey),
+  T: str(stateLongText),
+  U: num((j) => j.uid),
+  V: num((j) => j.submitTime),
   c: same,
   d: same,
-  e: byNum((j) => j.endTime),
+  e: num((j) => j.endTime),
   f: same,
-  g: byStr((j) => j.group),
+  g: str((j) => j.group),
   h: same,
   i: byId,
-  j: byStr((j) => j.name),
-  l: byNum((j) => j.timeLimitMin ?? INFINITE),
-  m: byNum((j) => j.memPerNodeMib || j.memPerCpuMib),
+  j: str((j) => j.name),
+  l: num((j) => j.timeLimitMin ?? INFINITE),
+  m: num((j) => j.memPerNodeMib || j.memPerCpuMib),
   n: same,
   p: byPriority,
-  t: byStr(jobStateCompact),
-  u: byStr((j) => j.user),
-  v: byStr((j) => j.reservation),
+  t: str(stateCompactText),
+  u: str((j) => j.user),
+  v: str((j) => j.reservation),
   z: same,
 };
 
 /** One parsed sort key. */
 interface SortKey {
-  compare: Compare;
+  parts: readonly SubKey[];
   reverse: boolean;
 }
 
-const clusterCompare: Compare = () => 0; // one cluster: all records compare equal
+const clusterKey: SubKey[] = []; // one cluster: all records compare equal
 
 /**
  * Parse a sort spec ("P,t,-p", "-S", "cluster,i"): letters with an optional
@@ -118,30 +115,159 @@ export function parseJobSort(spec: string): Result<SortKey[]> {
     if (ch === "," || ch === "+" || ch === "-") continue;
     const reverse = i > 0 && spec[i - 1] === "-";
     if (spec.slice(i, i + 7).toLowerCase() === "cluster") {
-      keys.push({ compare: clusterCompare, reverse });
+      keys.push({ parts: clusterKey, reverse });
       i += 6;
       continue;
     }
     if (ch === "b") continue; // vestigial gres sort: Slurm only logs it
-    const compare = SORT_KEYS[ch];
-    if (compare === undefined) return err("InvalidSort", `Invalid sort specification: ${ch}`, 1);
-    keys.push({ compare, reverse });
+    const parts = SORT_KEYS[ch];
+    if (parts === undefined) return err("InvalidSort", `Invalid sort specification: ${ch}`, 1);
+    keys.push({ parts, reverse });
   }
   return ok(keys);
 }
 
+/** The distinct values of a key in ascending order (native sorts where the type allows). */
+function ascendingDistinct(values: readonly KeyValue[], natural: boolean): KeyValue[] {
+  const distinct = [...new Set(values)];
+  if (natural) return distinct.sort((a, b) => naturalCompare(String(a), String(b)));
+  let numbers = 0;
+  let strings = 0;
+  for (const v of distinct) {
+    if (typeof v === "number") numbers++;
+    else strings++;
+  }
+  if (numbers === distinct.length) return Array.from(Float64Array.from(distinct as number[]).sort());
+  if (strings === distinct.length) return distinct.sort();
+  return distinct.sort(cmp);
+}
+
+interface Ranked {
+  rank: Uint32Array;
+  size: number;
+}
+
+/** Ranks of an all-number key without NaN: a native sort, then a binary search per record. */
+function rankNumbers(values: readonly KeyValue[], reverse: boolean): Ranked | undefined {
+  const n = values.length;
+  const sorted = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const v = values[k];
+    if (typeof v !== "number" || Number.isNaN(v)) return undefined;
+    sorted[k] = v;
+  }
+  sorted.sort();
+  let size = 0;
+  for (let k = 0; k < n; k++) {
+    const v = sorted[k] as number;
+    if (size === 0 || v !== sorted[size - 1]) sorted[size++] = v;
+  }
+  const top = size - 1;
+  const rank = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    const v = values[k] as number;
+    let lo = 0;
+    let hi = top;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as number) < v) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[k] = reverse ? top - lo : lo;
+  }
+  return { rank, size };
+}
+
+/** Per-record ranks of one key (0 = first in ascending order); undefined when all are equal. */
+function rankKey(values: readonly KeyValue[], natural: boolean, reverse: boolean): Ranked | undefined {
+  const n = values.length;
+  const first = values[0];
+  let i = 1;
+  while (i < n && values[i] === first) i++;
+  if (i >= n) return undefined;
+  const numeric = natural ? undefined : rankNumbers(values, reverse);
+  if (numeric !== undefined) return numeric;
+  const distinct = ascendingDistinct(values, natural);
+  const rankOf = new Map<KeyValue, number>();
+  let top = 0;
+  for (let k = 0; k < distinct.length; k++) {
+    const v = distinct[k] as KeyValue;
+    if (k > 0) {
+      const prev = distinct[k - 1] as KeyValue;
+      if ((natural ? naturalCompare(String(prev), String(v)) : cmp(prev, v)) !== 0) top++;
+    }
+    rankOf.set(v, top);
+  }
+  const rank = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    const r = rankOf.get(values[k] as KeyValue) ?? 0;
+    rank[k] = reverse ? top - r : r;
+  }
+  return { rank, size: top + 1 };
+}
+
+/** One stable counting-sort pass of `order` by `rank`. */
+function stablePass(order: Uint32Array, rank: Uint32Array, size: number): Uint32Array {
+  const n = order.length;
+  const start = new Uint32Array(size + 1);
+  for (let k = 0; k < n; k++) {
+    const slot = (rank[k] as number) + 1;
+    start[slot] = (start[slot] as number) + 1;
+  }
+  for (let k = 1; k <= size; k++) start[k] = (start[k] as number) + (start[k - 1] as number);
+  const next = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = order[k] as number;
+    const slot = rank[i] as number;
+    const at = start[slot] as number;
+    next[at] = i;
+    start[slot] = at + 1;
+  }
+  return next;
+}
+
+interface Pass {
+  get: SubKey["get"];
+  natural: boolean;
+  reverse: boolean;
+}
+
+const startPass: Pass = { get: (job) => job.startTime, natural: false, reverse: true };
+
 /**
  * Recorded start time descending (unset = 0, so last), then each key from
  * last to first (stable sorts). This pre-order decides ties such as the
- * equal-priority pending jobs of golden 044 (23 before 22).
+ * equal-priority pending jobs of golden 044 (23 before 22). Each key is
+ * computed once per record and ranked, and each stable pass is a counting
+ * sort over the ranks (the same order as Slurm's successive sorts).
  */
 export function sortJobs(items: readonly SortItem[], keys: readonly SortKey[], now: number): SortItem[] {
-  const out = [...items];
-  out.sort((a, b) => cmp(b.job.startTime, a.job.startTime));
+  const passes: Pass[] = [startPass];
   for (let k = keys.length - 1; k >= 0; k--) {
-    const key = keys[k];
-    if (key === undefined) continue;
-    out.sort((a, b) => (key.reverse ? -1 : 1) * key.compare(a, b, now));
+    const key = keys[k] as SortKey;
+    for (let p = key.parts.length - 1; p >= 0; p--) {
+      const part = key.parts[p] as SubKey;
+      passes.push({ get: part.get, natural: part.natural === true, reverse: key.reverse });
+    }
   }
+  const n = items.length;
+  let order: Uint32Array | undefined;
+  const values: KeyValue[] = new Array<KeyValue>(n);
+  for (const pass of passes) {
+    for (let i = 0; i < n; i++) {
+      const item = items[i] as SortItem;
+      values[i] = pass.get(item.job, now, item);
+    }
+    const ranked = rankKey(values, pass.natural, pass.reverse);
+    if (ranked === undefined) continue;
+    if (order === undefined) {
+      order = new Uint32Array(n);
+      for (let i = 0; i < n; i++) order[i] = i;
+    }
+    order = stablePass(order, ranked.rank, ranked.size);
+  }
+  if (order === undefined) return items.slice();
+  const out: SortItem[] = new Array<SortItem>(n);
+  for (let i = 0; i < n; i++) out[i] = items[order[i] as number] as SortItem;
   return out;
 }

@@ -1,0 +1,130 @@
+/**
+ * @module tests/conformance/clusters
+ * Brings up the two sides: the real Slurm 22.05 oracle (../shared/oracle/slurm-up.sh,
+ * idempotent; skipped when SPUR_ORACLE_UP=1 says CI already did it) and a Spur
+ * cluster of the same shape (its own spur.conf: GPUs only on n3/n4, partition
+ * gpu = n[3-4], ClusterName=oracle). Spur is stopped by `spur down`, by its PIDs.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { SHARED_DIR } from "../shared-dir.ts";
+import { cleanEnv, type Side } from "./side.ts";
+
+export const SPUR_BIN = resolve(__dirname, "../../dist/spur");
+export const ORACLE_DIR = resolve(SHARED_DIR, "oracle");
+export const ORACLE_RUN = process.env.ORACLE_RUN ?? "/tmp/slurm-oracle";
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+const has = (cmd: string): boolean => spawnSync("bash", ["-c", `command -v ${cmd}`]).status === 0;
+
+/**
+ * Whether a real Slurm can be had here at all: already up (SPUR_ORACLE_UP=1), or
+ * root with the packages installed or apt-get to install them, and the script.
+ */
+export function oracleAvailable(): boolean {
+  if (process.env.SPUR_ORACLE_UP === "1") return true;
+  if (!isRoot() || !existsSync(join(ORACLE_DIR, "slurm-up.sh"))) return false;
+  return has("slurmctld") || has("apt-get");
+}
+
+/** Bring the oracle up (unless SPUR_ORACLE_UP=1); returns an error text, or undefined when it is up. */
+export function oracleUp(): string | undefined {
+  if (process.env.SPUR_ORACLE_UP !== "1") {
+    const r = spawnSync("bash", [join(ORACLE_DIR, "slurm-up.sh")], { encoding: "utf8", timeout: 280_000 });
+    if (r.status !== 0) return `slurm-up.sh failed (rc ${r.status}): ${(r.stdout ?? "").slice(-800)}${(r.stderr ?? "").slice(-800)}`;
+  }
+  const ping = spawnSync("/usr/bin/scontrol", ["ping"], { encoding: "utf8", timeout: 20_000 });
+  return ping.status === 0 ? undefined : `the oracle does not answer scontrol ping: ${ping.stdout}${ping.stderr}`;
+}
+
+export function oracleSide(): Side {
+  const work = join(ORACLE_RUN, "jobs", "conformance");
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  return {
+    name: "slurm",
+    ctx: { workDir: work, stateDir: ORACLE_RUN, confPaths: [join(ORACLE_RUN, "etc", "slurm.conf"), "/etc/slurm/slurm.conf"] },
+    env: cleanEnv({ PATH: `/usr/bin:/bin:/usr/sbin:/sbin` }),
+    vars: {},
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once("error", rej);
+    srv.listen(0, "127.0.0.1", () => {
+      const a = srv.address();
+      const port = typeof a === "object" && a !== null ? a.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * spur.conf mirroring the oracle's slurm.conf where Spur reads the key: same
+ * cluster name (so SLURM_CLUSTER_NAME and sacct agree without a mask), nodes,
+ * GPUs on n3/n4 only, partitions, DefMemPerCPU, MaxJobCount, Slurm's default
+ * MinJobAge/KillWait/SlurmdTimeout.
+ */
+export async function spurConf(state: string): Promise<string> {
+  const lines = [
+    "# Written by tests/conformance: the oracle's shape (../shared/oracle/slurm-up.sh).",
+    "ClusterName=oracle",
+    "ControlAddr=127.0.0.1",
+    `ControlPort=${await freePort()}`,
+    "AuthType=auth/loopback",
+    `StateSaveLocation=${join(state, "ctld")}`,
+    `SlurmdSpoolDir=${join(state, "spool")}`,
+    "DefMemPerCPU=256",
+    "MaxJobCount=20000",
+    "MinJobAge=300",
+    "KillWait=30",
+    "SlurmdTimeout=300",
+  ];
+  for (const n of [1, 2, 3, 4]) {
+    const gres = n >= 3 ? " Gres=gpu:mi300x:8" : "";
+    lines.push(
+      `NodeName=n${n} NodeHostname=localhost NodeAddr=127.0.0.1 Port=${await freePort()} CPUs=4 Sockets=1 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=4000${gres}`,
+    );
+  }
+  lines.push("PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP");
+  lines.push("PartitionName=gpu Nodes=n[3-4] MaxTime=INFINITE State=UP");
+  return `${lines.join("\n")}\n`;
+}
+
+export interface SpurCluster {
+  side: Side;
+  down(): void;
+}
+
+export async function spurUp(): Promise<SpurCluster> {
+  const base = mkdtempSync(join(tmpdir(), "spur-conformance-"));
+  const state = join(base, "cluster");
+  const work = join(base, "work");
+  const bin = join(base, "bin");
+  mkdirSync(state, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  const conf = join(state, "spur.conf");
+  writeFileSync(conf, await spurConf(state));
+  const up = spawnSync(SPUR_BIN, ["up", "--detach", "--state-dir", state], { encoding: "utf8", timeout: 60_000 });
+  if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
+  const links = spawnSync(SPUR_BIN, ["install-links", bin], { encoding: "utf8" });
+  if (links.status !== 0) throw new Error(`spur install-links failed: ${links.stderr}`);
+  const side: Side = {
+    name: "spur",
+    ctx: { workDir: work, stateDir: state, confPaths: [conf] },
+    env: cleanEnv({ PATH: `${bin}:/usr/bin:/bin:/usr/sbin:/sbin`, SPUR_CONF: conf }),
+    vars: {},
+  };
+  return {
+    side,
+    down() {
+      spawnSync(SPUR_BIN, ["down", "--state-dir", state], { timeout: 30_000 });
+      if (process.env.SPUR_CONFORMANCE_KEEP !== "1") rmSync(base, { recursive: true, force: true });
+    },
+  };
+}

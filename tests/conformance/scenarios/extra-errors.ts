@@ -1,0 +1,59 @@
+/**
+ * @module tests/conformance/scenarios/extra-errors
+ * Beyond the goldens: error messages and exit codes for bad input to every
+ * command (bad values, unknown names, missing arguments).
+ */
+import { cap, type Group } from "../scenario.ts";
+
+const BAD: [string, string][] = [
+  ["sbatch-ntasks-zero", "sbatch -n 0 --wrap=true"],
+  ["sbatch-nodes-zero", "sbatch -N 0 --wrap=true"],
+  ["sbatch-mem-garbage", "sbatch --mem=abc --wrap=true"],
+  ["sbatch-array-too-big", "sbatch --array=1-5000 --wrap=true"],
+  ["sbatch-dependency-garbage-id", "sbatch --dependency=afterok:abc --wrap=true"],
+  ["sbatch-begin-garbage", "sbatch --begin=garbage --wrap=true"],
+  ["sbatch-cpus-garbage", "sbatch -c abc --wrap=true"],
+  ["sbatch-gres-garbage-count", "sbatch --gres=gpu:abc --wrap=true"],
+  ["sbatch-nodelist-unbalanced", "sbatch -w 'n[1-' --wrap=true"],
+  ["sbatch-missing-arg", "sbatch --time"],
+  ["sbatch-no-script", "sbatch"],
+  ["sbatch-cpus-too-many", "sbatch -c 8 --wrap=true"],
+  ["sbatch-gpus-wrong-partition", "sbatch -p debug -w n1 --gres=gpu:1 --wrap=true"],
+  ["srun-bad-time", "srun --time=abc true"],
+  ["srun-no-command", "srun"],
+  ["srun-ntasks-zero", "srun -n 0 true"],
+  ["srun-command-not-found", "srun /nonexistent/cmd"],
+  ["srun-signal-exit", "srun bash -c 'kill -9 $$'"],
+  ["srun-exit-code-7", "srun bash -c 'exit 7'"],
+  ["scontrol-show-job-garbage", "scontrol show job abc"],
+  ["scontrol-unknown-command", "scontrol bogus"],
+  ["scontrol-show-unknown-entity", "scontrol show nosuch"],
+  ["scontrol-hold-nonexistent", "scontrol hold 999999"],
+  ["scontrol-release-garbage", "scontrol release abc"],
+  ["scontrol-show-node-unknown", "scontrol show node n9"],
+  ["scontrol-show-partition-unknown", "scontrol show partition nosuch"],
+  ["scontrol-update-nonexistent", "scontrol update JobId=999999 TimeLimit=5"],
+  ["squeue-bad-state", "squeue -t BOGUS"],
+  ["squeue-unknown-user", "squeue -u nosuchuser"],
+  ["squeue-unknown-partition", "squeue -p nosuch"],
+  ["squeue-missing-format-arg", "squeue -o"],
+  ["squeue-garbage-job", "squeue -j abc"],
+  ["sinfo-bad-state", "sinfo -t bogus"],
+  ["sinfo-unknown-node", "sinfo -n n9"],
+  ["sinfo-bad-option", "sinfo --bogus"],
+  ["sacct-bad-state", "sacct -s bogus"],
+  ["sacct-garbage-job", "sacct -j abc"],
+  ["sacct-unknown-field", "sacct -o NoSuchField"],
+  ["sacct-bad-start", "sacct -S garbage"],
+  ["scancel-no-args", "scancel"],
+  ["scancel-bad-option", "scancel --bogus"],
+  ["scancel-unknown-partition", "scancel -p nosuch"],
+];
+
+/** Scenarios whose stderr lines come from two processes (srun and the node) in racing order. */
+const RACY = new Set(["srun-command-not-found", "srun-signal-exit"]);
+
+export const badInput: Group = {
+  name: "extra: errors and exit codes",
+  steps: [...BAD.map(([slug, cmd]) => cap(`x-err-${slug}`, cmd, { timeoutS: 20, ...(RACY.has(slug) ? { compare: "sorted" as const } : {}) }))],
+};
