@@ -24,8 +24,15 @@ export function readConf(path: string): ParsedConf {
   return parsed.value;
 }
 
+/** The controller's address: ControlAddr/ControlPort, or slurm.conf's SlurmctldHost/SlurmctldPort. */
+export function controllerAddress(conf: ParsedConf): { host: string; port: number } {
+  const slurmHost = conf.globals.get("slurmctldhost")?.replace(/^[^(]*\(([^)]*)\).*$/, "$1");
+  const host = conf.globals.get("controladdr") ?? slurmHost ?? "127.0.0.1";
+  const port = Number(conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817");
+  return { host, port };
+}
+
 export function controllerUrl(conf: ParsedConf): string {
-  const host = conf.globals.get("controladdr") ?? conf.globals.get("slurmctldhost") ?? "127.0.0.1";
-  const port = conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817";
+  const { host, port } = controllerAddress(conf);
   return `http://${host}:${port}`;
 }

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, readConf } from "./conf-file.ts";
+import { confPath, controllerAddress, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { apply } from "../sched/model/apply.ts";
@@ -38,8 +38,7 @@ export async function main(argv: string[]): Promise<number> {
   logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
   const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now });
-  const host = conf.globals.get("controladdr") ?? "127.0.0.1";
-  const port = Number(conf.globals.get("controlport") ?? "6817");
+  const { host, port } = controllerAddress(conf);
   const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path };
   const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc));
   const stop = controller.start();
