@@ -5,7 +5,7 @@
  * so that an importer can say where every setting it drops came from. The syntax itself is
  * compat/conf/slurm-conf.ts's; this only keeps what parseConf folds into one map.
  */
-import { parseConf } from "../compat/conf/slurm-conf.ts";
+import { joinContinuations, parseConf } from "../compat/conf/slurm-conf.ts";
 import { err, ok, type Result } from "../lib/result.ts";
 
 /** A setting an importer could not carry over (or carried over changed), and why. */
@@ -58,23 +58,7 @@ export function get(rec: Rec, key: string): string | undefined {
 export const firstKey = (rec: Rec): string => (rec.pairs[0]?.[0] ?? "").toLowerCase();
 export const firstValue = (rec: Rec): string => rec.pairs[0]?.[1] ?? "";
 
-function logicalLines(text: string): { text: string; line: number }[] {
-  const out: { text: string; line: number }[] = [];
-  let pending = "";
-  let start = 1;
-  text.split("\n").forEach((raw, i) => {
-    const l = raw.replace(/\r$/, "");
-    if (pending === "") start = i + 1;
-    if (l.endsWith("\\")) {
-      pending += `${l.slice(0, -1)} `;
-      return;
-    }
-    out.push({ text: pending + l, line: start });
-    pending = "";
-  });
-  if (pending !== "") out.push({ text: pending, line: start });
-  return out;
-}
+const logicalLines = joinContinuations;
 
 /**
  * Every non-empty logical line of a file as a record. Each line is read by parseConf under a

@@ -44,11 +44,13 @@ export function parseConf(text: string): Result<ParsedConf> {
   return ok(conf);
 }
 
-function joinContinuations(text: string): { text: string; line: number }[] {
+/** Logical lines: `\` continuations joined, CRLF endings tolerated, with the first line's number. */
+export function joinContinuations(text: string): { text: string; line: number }[] {
   const out: { text: string; line: number }[] = [];
   let pending = "";
   let start = 1;
-  text.split("\n").forEach((l, i) => {
+  text.split("\n").forEach((raw, i) => {
+    const l = raw.replace(/\r$/, "");
     if (pending === "") start = i + 1;
     if (l.endsWith("\\")) {
       pending += `${l.slice(0, -1)} `;
