@@ -70,7 +70,7 @@ async function freePort(): Promise<number> {
  * GPUs on n3/n4 only, partitions, DefMemPerCPU, MaxJobCount, Slurm's default
  * MinJobAge/KillWait/SlurmdTimeout.
  */
-export async function spurConf(state: string): Promise<string> {
+export async function spurConf(state: string, firstJobId: number): Promise<string> {
   const lines = [
     "# Written by tests/conformance: the oracle's shape (../shared/oracle/slurm-up.sh).",
     "ClusterName=oracle",
@@ -81,6 +81,8 @@ export async function spurConf(state: string): Promise<string> {
     `SlurmdSpoolDir=${join(state, "spool")}`,
     "DefMemPerCPU=256",
     "MaxJobCount=20000",
+    // start where the oracle's next id is, so both sides' ids have as many digits (widths, truncation)
+    `FirstJobId=${firstJobId}`,
     "MinJobAge=300",
     "KillWait=30",
     "SlurmdTimeout=300",
@@ -101,7 +103,14 @@ export interface SpurCluster {
   down(): void;
 }
 
-export async function spurUp(): Promise<SpurCluster> {
+/** The oracle's next job id (scontrol show config NEXT_JOB_ID), 1 if it cannot be read. */
+export function oracleNextJobId(): number {
+  const r = spawnSync("/usr/bin/scontrol", ["show", "config"], { encoding: "utf8", timeout: 20_000 });
+  const m = /^NEXT_JOB_ID\s*=\s*(\d+)/m.exec(r.stdout ?? "");
+  return m ? Number(m[1]) : 1;
+}
+
+export async function spurUp(firstJobId = 1): Promise<SpurCluster> {
   const base = mkdtempSync(join(tmpdir(), "spur-conformance-"));
   const state = join(base, "cluster");
   const work = join(base, "work");
@@ -109,7 +118,7 @@ export async function spurUp(): Promise<SpurCluster> {
   mkdirSync(state, { recursive: true });
   mkdirSync(work, { recursive: true });
   const conf = join(state, "spur.conf");
-  writeFileSync(conf, await spurConf(state));
+  writeFileSync(conf, await spurConf(state, firstJobId));
   const up = spawnSync(SPUR_BIN, ["up", "--detach", "--state-dir", state], { encoding: "utf8", timeout: 60_000 });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
   const links = spawnSync(SPUR_BIN, ["install-links", bin], { encoding: "utf8" });

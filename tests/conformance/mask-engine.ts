@@ -221,7 +221,13 @@ function delimitedRow(line: string, at: number, head: string[], names: Set<strin
   let pos = 0;
   line.split("|").forEach((cell, k) => {
     const name = head[k] ?? "";
-    if (names.has(name) && cell.trim() !== "") out.push(cellSpan(line, at, pos, pos + cell.length, fnFor(name)));
+    // a delimited cell has no padding to keep: replace its trimmed value, leave the blanks around it
+    const lead = cell.length - cell.trimStart().length;
+    const value = cell.trim();
+    if (names.has(name) && value !== "") {
+      const fn = fnFor(name);
+      out.push({ start: at + pos + lead, end: at + pos + lead + value.length, replace: (v, st) => fn(v, st) });
+    }
     pos += cell.length + 1;
   });
   return out;

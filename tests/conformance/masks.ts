@@ -31,6 +31,9 @@ function pathMask(): Mask {
 const JOB = (v: string, st: Parameters<typeof jobPlaceholder>[1]) => jobPlaceholder(v, st);
 const JOB_CELL = (v: string, st: Parameters<typeof jobPlaceholder>[1]) => (v === "0" || v === "N/A" ? v : maskJobCell(v, st));
 
+/** A duration value (1:23, 01:02:03, 2-00:00:00, 12.5) becomes <DUR>; anything else stays. */
+const DUR = (v: string) => (/^\d[\d:.-]*$/.test(v) ? "<DUR>" : v);
+
 /** Ordered: earlier masks claim their spans first (table cells before free-text rules). */
 export const MASKS: Mask[] = [
   pathMask(),
@@ -43,8 +46,8 @@ export const MASKS: Mask[] = [
   tableMask("table-job-ids", "job ids are assigned per cluster: compared as <J1>, <J2>, ... in order of appearance (array index and step suffixes kept)", {
     columns: { JOBID: JOB_CELL, JobID: JOB_CELL, JobIDRaw: JOB_CELL, ARRAY_JOB_ID: JOB_CELL },
   }),
-  tableMask("table-durations", "elapsed and remaining times depend on when the command ran", {
-    columns: { TIME: "<DUR>", TIME_LEFT: "<DUR>", Elapsed: "<DUR>", ElapsedRaw: "<DUR>", CPUTime: "<DUR>", TotalCPU: "<DUR>" },
+  tableMask("table-durations", "elapsed and remaining times depend on when the command ran (words such as UNLIMITED or N/A are kept)", {
+    columns: { TIME: DUR, TIME_LEFT: DUR, Elapsed: DUR, ElapsedRaw: DUR, CPUTime: DUR, TotalCPU: DUR },
   }),
   regexMask("dates", "wall-clock dates and times (ISO, ctime and epoch seconds) differ on every run", [
     /(?<v>\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)/,
@@ -95,6 +98,7 @@ export const MASKS: Mask[] = [
     /\bPort=(?<v>\d+)/,
     /\bSLURM_WORKING_CLUSTER=[^:\s]+:[^:\s]+:(?<v>\d+:\d+:\d+)/,
   ], "<PORT>"),
+  regexMask("scheduler", "which of Slurm's two schedulers (main or backfill) happened to start a job varies from run to run", /\bScheduler=(?<v>Main|Backfill)\b/, "<SCHED>"),
   regexMask("host-measurements", "the node's measured load and free memory change from second to second", [/\bCPULoad=(?<v>[\d.]+)/, /\bFreeMem=(?<v>\d+)/], "<MEASURED>"),
 ];
 

@@ -37,10 +37,10 @@ export function jsonSkeleton(text: string): string {
   return [...seen].map(([p, t]) => `${p}: ${[...t].sort().join("|")}`).join("\n");
 }
 
-/** Saved variables holding a job id, as id -> <NAME> (first name wins). */
+/** Saved variables holding a job id, as id -> <NAME> (first name wins); *IDS variables are id lists, not names. */
 export function namedIds(vars: Record<string, string>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(vars)) if (/^\d+$/.test(v) && !out.has(v)) out.set(v, `<${k}>`);
+  for (const [k, v] of Object.entries(vars)) if (/^\d+$/.test(v) && !k.endsWith("IDS") && !out.has(v)) out.set(v, `<${k}>`);
   return out;
 }
 

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { KNOWN_DIFFERENCES, type KnownDifference } from "./known-differences.ts";
+import { WHY } from "./known/why.ts";
 import { lineDiff, normalise, type Capture } from "./normalise.ts";
 import type { CapStep, Group } from "./scenario.ts";
 import { runOn, type Side } from "./side.ts";
@@ -26,6 +27,8 @@ export interface ScenarioResult {
   spur: Capture;
   /** Why a known entry does not fit (its pinned diff changed), if so. */
   mismatch?: string;
+  /** Judged "known" only because a Spur job hit the NODE_FAIL launch race in this group. */
+  tainted?: boolean;
 }
 
 interface Taken {
@@ -66,7 +69,7 @@ export function judge(step: CapStep, group: string, sides: { slurm: SideAt; spur
   const diff = lineDiff(normalise(a, sides.slurm.ctx, how, sides.slurm.vars, ids), normalise(b, sides.spur.ctx, how, sides.spur.vars, ids));
   const known = knownById.get(step.id);
   const base = { id: step.id, group, cmd: step.cmd, ...(step.setup ? { setup: step.setup } : {}), diff, slurm: a, spur: b };
-  if (diff.length === 0) return { ...base, verdict: known ? "stale" : "identical", ...(known ? { known } : {}) };
+  if (diff.length === 0) return { ...base, verdict: known && !known.flaky ? "stale" : "identical", ...(known ? { known } : {}) };
   if (!known) return { ...base, verdict: "differing" };
   if (known.diff && known.diff.join("\n") !== diff.join("\n")) {
     return { ...base, verdict: "differing", known, mismatch: "the diff is not the one listed in known-differences.ts" };
@@ -74,9 +77,42 @@ export function judge(step: CapStep, group: string, sides: { slurm: SideAt; spur
   return { ...base, verdict: "known", known };
 }
 
-/** Run `g` on both sides concurrently and judge each scenario. */
-export async function runGroup(g: Group, slurm: Side, spur: Side): Promise<ScenarioResult[]> {
+/**
+ * Raw ids of the jobs that ended NODE_FAIL on a side since `since` (nothing here
+ * ever fails a node; on Spur it is the launch race listed as WHY.nodeFailRace).
+ */
+async function nodeFailIds(side: Side, since: string): Promise<string[]> {
+  const cmd = `sacct -n -X -P -S ${since} -E now -o JobIDRaw,State 2>/dev/null | awk -F'|' '$2 ~ /NODE_FAIL/ {print $1}'`;
+  const r = await runOn(side, cmd, { timeoutMs: 20_000 });
+  return r.stdout.split("\n").filter((x) => /^\d+$/.test(x));
+}
+
+const NOW = "date +%Y-%m-%dT%H:%M:%S";
+
+/** What the groups of one run share: the Spur jobs that hit the NODE_FAIL race so far. */
+export interface RunState {
+  spurNodeFails: Set<string>;
+}
+
+/** Did the race touch this scenario: in its group, or a job it shows, or a NODE_FAIL only Spur prints? */
+function raceTouched(r: ScenarioResult, inGroup: boolean, st: RunState): boolean {
+  if (inGroup) return true;
+  const raw = `${r.spur.stdout}\n${r.spur.stderr}`;
+  if ([...st.spurNodeFails].some((id) => new RegExp(`(?<!\\d)${id}(?!\\d)`).test(raw))) return true;
+  return r.diff.some((l) => l.startsWith("+") && l.includes("NODE_FAIL")) && !r.diff.some((l) => l.startsWith("-") && l.includes("NODE_FAIL"));
+}
+
+/**
+ * Run `g` on both sides concurrently and judge each scenario. A scenario that
+ * newly differs where a Spur job hit the NODE_FAIL launch race (in this group,
+ * or a job it shows) is reported as that known bug ("tainted") instead of failing.
+ */
+export async function runGroup(g: Group, slurm: Side, spur: Side, st: RunState = { spurNodeFails: new Set() }): Promise<ScenarioResult[]> {
+  const since = (await runOn(spur, NOW)).stdout.trim();
   const [a, b] = await Promise.all([runSteps(slurm, g), runSteps(spur, g)]);
+  const [failsA, failsB] = await Promise.all([nodeFailIds(slurm, since), nodeFailIds(spur, since)]);
+  const inGroup = failsB.length > 0 && failsA.length === 0;
+  for (const id of failsB) st.spurNodeFails.add(id);
   const out: ScenarioResult[] = [];
   for (const step of g.steps) {
     if (step.kind !== "cap") continue;
@@ -87,7 +123,13 @@ export async function runGroup(g: Group, slurm: Side, spur: Side): Promise<Scena
       out.push({ id: step.id, group: g.name, cmd: step.cmd, verdict: "skipped", diff: [], slurm: ca.c, spur: cb.c, mismatch: `precondition not met on ${where}: ${step.preWhy ?? step.pre}` });
       continue;
     }
-    out.push(judge(step, g.name, { slurm: { ctx: slurm.ctx, vars: ca.vars }, spur: { ctx: spur.ctx, vars: cb.vars } }, ca.c, cb.c));
+    const r = judge(step, g.name, { slurm: { ctx: slurm.ctx, vars: ca.vars }, spur: { ctx: spur.ctx, vars: cb.vars } }, ca.c, cb.c);
+    if (r.verdict !== "differing" || !raceTouched(r, inGroup, st)) {
+      out.push(r);
+      continue;
+    }
+    const known = { id: step.id, differs: `Spur job(s) ${[...st.spurNodeFails].join(",")} ended NODE_FAIL`, why: WHY.nodeFailRace };
+    out.push({ ...r, verdict: "known", known, tainted: true });
   }
   return out;
 }
@@ -107,9 +149,11 @@ export interface Summary {
   differing: number;
   stale: number;
   skipped: number;
+  /** Of known_differences: judged known only because of the NODE_FAIL launch race. */
+  tainted: number;
   identical_share: number;
   seconds: number;
-  scenarios: { id: string; group: string; verdict: Verdict; cmd: string; why?: string; diff?: string[] }[];
+  scenarios: { id: string; group: string; verdict: Verdict; cmd: string; why?: string; diff?: string[]; tainted?: boolean }[];
 }
 
 export function summarise(results: ScenarioResult[], seconds: number): Summary {
@@ -123,6 +167,7 @@ export function summarise(results: ScenarioResult[], seconds: number): Summary {
     differing: count("differing"),
     stale: count("stale"),
     skipped: count("skipped"),
+    tainted: results.filter((r) => r.tainted).length,
     identical_share: total === 0 ? 0 : Math.round((count("identical") / total) * 1000) / 10,
     seconds: Math.round(seconds),
     scenarios: results.map((r) => ({
@@ -131,6 +176,7 @@ export function summarise(results: ScenarioResult[], seconds: number): Summary {
       verdict: r.verdict,
       cmd: r.cmd,
       ...(r.known ? { why: r.known.why } : r.mismatch ? { why: r.mismatch } : {}),
+      ...(r.tainted ? { tainted: true } : {}),
       ...(r.diff.length > 0 ? { diff: r.diff } : {}),
     })),
   };

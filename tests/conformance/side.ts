@@ -46,6 +46,15 @@ wait_idle() {
     sleep 0.3
   done
 }
+wait_sacct_running() {
+  local id end=$((SECONDS + 30))
+  for id in "$@"; do
+    until sacct -n -X -P -j "$id" -o State 2>/dev/null | grep -q RUNNING; do
+      ((SECONDS < end)) || { echo "timeout waiting for sacct to show $id running" >&2; return 1; }
+      sleep 0.3
+    done
+  done
+}
 wait_sacct_quiet() {
   local end=$((SECONDS + 30))
   while sacct -a -n -X -P -S "$T0" -o State 2>/dev/null | grep -qE 'PENDING|RUNNING|REQUEUED'; do

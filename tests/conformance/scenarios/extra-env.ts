@@ -8,8 +8,12 @@
 import { cap, GREP_ENV, run, type Group, type Step } from "../scenario.ts";
 import { script } from "./extra-sbatch.ts";
 
-/** Submit a batch job whose output (the filtered environment) goes to env-<tag>.out. */
-const envJob = (tag: string, args: string): Step => run(`sbatch ${args} -o env-${tag}.out ./showenv.sh >/dev/null`);
+/**
+ * Submit a batch job whose output (the filtered environment) goes to env-<tag>.out,
+ * and wait for it: one at a time, so the node named with -w is free (see x-nodelist-busy-node).
+ */
+const envJob = (tag: string, args: string): Step => run(`sbatch ${args} -o env-${tag}.out ./showenv.sh >/dev/null; wait_idle`);
+const envWrap = (cmd: string): Step => run(`${cmd} >/dev/null; wait_idle`);
 const envCap = (tag: string, setup: string) => cap(`x-env-${tag}`, `cat env-${tag}.out`, { setup });
 
 export const environment: Group = {
@@ -26,15 +30,13 @@ export const environment: Group = {
     envJob("gpus-per-node", "-N1 -p gpu --gpus-per-node=2 -w n3"),
     envJob("gpus-per-task", "-N1 -p gpu -n2 --gpus-per-task=1 -w n4"),
     envJob("named-time", "-N1 -J envname -t 15 -w n1"),
-    run("sbatch --array=4-5 -N1 -w n2 -o env-array-%a.out ./showenv.sh >/dev/null"),
-    run("sbatch -N1 -n2 -w n1 -o env-step.out --wrap='srun -n1 ./showenv.sh' >/dev/null"),
-    run("sbatch -N2 -n2 -w n[1-2] -o env-step-multi.out --wrap='srun -l ./showenv.sh | sort' >/dev/null"),
-    run("FOO=bar sbatch --export=NONE -N1 -w n1 -o env-export-none.out --wrap='echo FOO=${FOO:-unset}; ./showenv.sh' >/dev/null"),
-    run("FOO=bar sbatch --export=BAZ=qux -N1 -w n1 -o env-export-list.out --wrap='echo FOO=${FOO:-unset} BAZ=${BAZ:-unset}' >/dev/null"),
-    run("FOO=bar sbatch -N1 -w n1 -o env-export-all.out --wrap='echo FOO=${FOO:-unset}' >/dev/null"),
-    run("wait_idle"),
+    envWrap("sbatch --array=4-5 -N1 -w n2 -o env-array-%a.out ./showenv.sh"),
+    envWrap("sbatch -N1 -n2 -w n1 -o env-step.out --wrap='srun -n1 ./showenv.sh'"),
+    envWrap("sbatch -N2 -n2 -w n[1-2] -o env-step-multi.out --wrap='srun -l ./showenv.sh | sort'"),
+    envWrap("FOO=bar sbatch --export=NONE -N1 -w n1 -o env-export-none.out --wrap='echo FOO=${FOO:-unset}; ./showenv.sh'"),
+    envWrap("FOO=bar sbatch --export=BAZ=qux -N1 -w n1 -o env-export-list.out --wrap='echo FOO=${FOO:-unset} BAZ=${BAZ:-unset}'"),
+    envWrap("FOO=bar sbatch -N1 -w n1 -o env-export-all.out --wrap='echo FOO=${FOO:-unset}'"),
     envJob("gres-typed", "-N1 --gres=gpu:mi300x:1 -w n3"),
-    run("wait_idle"),
     envCap("multinode", "sbatch -N2 -n3 -w n[1-2]"),
     envCap("cpus-per-task", "sbatch -N1 -n2 -c2 -w n2"),
     envCap("ntasks-per-node", "sbatch -N2 --ntasks-per-node=2 -w n[1-2]"),
@@ -52,6 +54,11 @@ export const environment: Group = {
     cap("x-env-srun-own-allocation-multinode", "srun -N2 -n2 -w n[1-2] -l ./showenv.sh | sort"),
     cap("x-env-srun-cpus-per-task", "srun -N1 -n1 -c2 -w n1 ./showenv.sh"),
     cap("x-env-salloc", "salloc -N1 -n2 -w n1 ./showenv.sh"),
+    // -w names a node that is full: Slurm waits for it (Resources), Spur must not start the job elsewhere
+    run("sbatch --parsable -N1 -n4 -w n1 -J filler --wrap='sleep 120'", "FILL"),
+    run("wait_state $FILL RUNNING"),
+    cap("x-nodelist-busy-node", "j=$(sbatch --parsable -N1 -w n1 --wrap=true) && sleep 2 && squeue -h -t all -j $j -o '%T|%r|%N'"),
+    run("scancel -u root; wait_idle"),
   ],
 };
 

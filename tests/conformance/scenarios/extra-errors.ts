@@ -5,6 +5,7 @@
  */
 import { cap, type Group } from "../scenario.ts";
 
+/** srun scenarios name their node (-w n1): the oracle's choice varies and the node shows in messages. */
 const BAD: [string, string][] = [
   ["sbatch-ntasks-zero", "sbatch -n 0 --wrap=true"],
   ["sbatch-nodes-zero", "sbatch -N 0 --wrap=true"],
@@ -22,9 +23,9 @@ const BAD: [string, string][] = [
   ["srun-bad-time", "srun --time=abc true"],
   ["srun-no-command", "srun"],
   ["srun-ntasks-zero", "srun -n 0 true"],
-  ["srun-command-not-found", "srun /nonexistent/cmd"],
-  ["srun-signal-exit", "srun bash -c 'kill -9 $$'"],
-  ["srun-exit-code-7", "srun bash -c 'exit 7'"],
+  ["srun-command-not-found", "srun -w n1 /nonexistent/cmd"],
+  ["srun-signal-exit", "srun -w n1 bash -c 'kill -9 $$'"],
+  ["srun-exit-code-7", "srun -w n1 bash -c 'exit 7'"],
   ["scontrol-show-job-garbage", "scontrol show job abc"],
   ["scontrol-unknown-command", "scontrol bogus"],
   ["scontrol-show-unknown-entity", "scontrol show nosuch"],

@@ -32,7 +32,8 @@ export const accounting: Group = {
     all("111-sacct-j-nonexistent", "sacct -j 999999"),
     all("112-sacct-brief", 'sacct -S "$T0" -b'),
     all("113-sacct-n-X-P", 'sacct -S "$T0" -n -X -P -o JobID,State,ExitCode'),
-    all("114-sacct-state-filter", 'sacct -S "$T0" -X -s F,CA -o JobID,JobName,State'),
+    // -E now as well: with --state and -S but no -E, 22.05 lists nothing at all
+    all("114-sacct-state-filter", 'sacct -S "$T0" -E now -X -s F,CA -o JobID,JobName,State'),
     all("115-sacct-json-j", "sacct --json -j $FAIL", "json"),
     all("116-sacct-helpformat", "sacct --helpformat"),
     all("117-squeue-helpformat", "squeue --helpformat"),

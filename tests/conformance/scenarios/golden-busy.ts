@@ -40,6 +40,9 @@ export const busyCluster: Group = {
     run("sbatch --parsable -J later --begin=now+1hour --wrap=true", "LATER"),
     run("sbatch --parsable -J big -N4 --exclusive --wrap=true", "BIG"),
     run("sleep 2"),
+    // where there is a backfill scheduler (the oracle), wait for its plan for 'big' (nodes show "planned"):
+    // capture.sh's timing caught the state before or after it by chance
+    run("scontrol show config | grep -q '^SchedulerType.*backfill' || exit 0; for i in $(seq 70); do [[ $(squeue -h -j $BIG --start -o %S) != N/A ]] && break; sleep 0.5; done", undefined, 45),
     busy("044-squeue-busy-default", "squeue"),
     busy("045-squeue-busy-o-format", 'squeue -o "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"'),
     busy("046-squeue-busy-h-o-i", "squeue -h -o %i"),
