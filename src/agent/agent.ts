@@ -7,7 +7,7 @@
  * answer is retried forever; nothing is lost while it is away.
  */
 import { spawn } from "node:child_process";
-import { chownSync, closeSync, existsSync, openSync, writeFileSync } from "node:fs";
+import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { createClient, type Client } from "@connectrpc/connect";
@@ -21,7 +21,7 @@ import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
 import { killJobSteps } from "./tasks.ts";
 import {
-  createJobDir, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
+  createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
 } from "./spool.ts";
 
 export interface AgentDeps {
@@ -39,6 +39,23 @@ export interface Agent {
   signalJob(req: SignalJobRequest): boolean;
   runningJobIds(): number[];
   start(): () => void;
+}
+
+/** Right after spawn the child may not have exec'd yet, so its command line is still ours. */
+const EXEC_GRACE_MS = 10_000;
+
+/**
+ * Whether `pid` is this job's stepd: alive, and either its command line names stepd and the
+ * job folder, or it was started moments ago (before exec the command line is the parent's).
+ */
+function isOurStepd(dir: string, pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  if (processMatches(pid, ["stepd", dir])) return true;
+  try {
+    return Date.now() - statSync(join(dir, "stepd.pid")).mtimeMs < EXEC_GRACE_MS;
+  } catch {
+    return false;
+  }
 }
 
 export function createAgent(deps: AgentDeps): Agent {
@@ -87,7 +104,7 @@ export function createAgent(deps: AgentDeps): Agent {
       if (hasBatch) {
         writeJson(join(dir, "end-reason.json"), { reason: req.reason || "CANCELLED" });
         const pid = readPid(dir, "stepd.pid");
-        if (processMatches(pid, ["stepd", dir]) && pid !== undefined) process.kill(pid, "SIGTERM");
+        if (pid !== undefined && isOurStepd(dir, pid)) process.kill(pid, "SIGTERM");
       }
       killJobSteps(req.jobId, "SIGTERM");
       setTimeout(() => killJobSteps(req.jobId, "SIGKILL"), Math.max(1, req.killWaitSec) * 1000).unref();
@@ -117,7 +134,7 @@ export function createAgent(deps: AgentDeps): Agent {
       let status = readJson<StatusFile>(join(dir, "status.json"));
       if (status === undefined) {
         const stepd = readPid(dir, "stepd.pid");
-        if (stepd === undefined || processMatches(stepd, ["stepd", dir])) continue;
+        if (stepd === undefined || isOurStepd(dir, stepd)) continue;
         // stepd vanished without a word (killed, node rebooted): the job is lost with it.
         status = { exitCode: 0, exitSignal: 9, outcome: "NODE_FAIL", endTime: Date.now() / 1000, message: "stepd lost" };
         writeJson(join(dir, "status.json"), status);
