@@ -75,13 +75,10 @@ function stripComment(line: string): string {
 function splitPairs(body: string): [string, string][] | string {
   const pairs: [string, string][] = [];
   const re = /([A-Za-z][\w/]*)=("([^"]*)"|\S*)/g;
-  let consumed = "";
   for (const m of body.matchAll(re)) {
     pairs.push([m[1] ?? "", m[3] ?? m[2] ?? ""]);
-    consumed += m[0];
   }
   const leftover = body.replace(re, "").trim();
   if (leftover !== "") return `cannot parse "${leftover}"`;
-  void consumed;
   return pairs;
 }

@@ -132,7 +132,7 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
     }
     case "requeue":
     case "requeuehold":
-      return requeueOne(state, job, c.action === "requeuehold", c.at);
+      return requeueOne(job, c.action === "requeuehold", c.at);
     case "update":
       return applyFieldUpdates(state, job, c.fields, admin, c.at);
     default:
@@ -140,7 +140,7 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
   }
 }
 
-function requeueOne(state: ClusterState, job: JobRecord, hold: boolean, at: number): Outcome {
+function requeueOne(job: JobRecord, hold: boolean, at: number): Outcome {
   const info = job.info;
   if (!info.batchFlag) return fail(JOB_ERRORS.notBatch);
   if (info.state === "PENDING") return fail(JOB_ERRORS.disabled);
@@ -153,6 +153,5 @@ function requeueOne(state: ClusterState, job: JobRecord, hold: boolean, at: numb
   job.endRequested = "REQUEUE";
   const nodes = info.alloc.map((a) => a.node);
   if (hold) info.heldByAdmin = true;
-  void state;
   return fine([{ type: "signalJob", jobId: info.jobId, nodes, signal: 0, reason: "REQUEUE", batchOnly: false }]);
 }
