@@ -15,6 +15,8 @@ import { flag } from "./argv.ts";
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+  up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
+                                              the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -50,8 +52,15 @@ export function upOptions(argv: string[]): UpOptions {
 
 async function cmdUp(argv: string[]): Promise<number> {
   const o = upOptions(argv);
+  const site = opt(argv, "--slurm-conf");
+  if (site !== undefined) {
+    const { writeSlurmConfForUp } = await import("../ops/up-slurm-conf.ts");
+    process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, argv.includes("--site-ports"))).report);
+    o.nodes = 0;
+  }
   const { conf } = await up(o);
-  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)} (${o.nodes} nodes)\nexport SPUR_CONF=${conf}\n`);
+  const count = o.nodes > 0 ? ` (${o.nodes} nodes)` : "";
+  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n`);
   if (argv.includes("--detach") || argv.includes("-d")) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
   await new Promise<void>((r) => {

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { hostname, arch, release } from "node:os";
+import { hostname, machine, release, version } from "node:os";
 import { flag } from "./argv.ts";
 import { confPath, controllerUrl, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
@@ -32,7 +32,9 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const node = {
-    ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
+    // Slurm shows the configured NodeHostname, `uname -m` and `uname -s -r -v`.
+    ...configured.info, hostname: configured.info.hostname !== name ? configured.info.hostname : hostname(),
+    arch: machine(), os: `Linux ${release()} ${version()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [],
   };
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
