@@ -14,6 +14,8 @@ export interface LocaliseInput {
   stateDir: string;
   /** Port for spurctld; undefined keeps ControlPort from the site. */
   controlPort?: number;
+  /** Port for the controller's metrics endpoint (MetricsPort=); undefined leaves it as imported. */
+  metricsPort?: number;
   /** Port per node name; a node not in the map keeps its site port. */
   nodePorts?: ReadonlyMap<string, number>;
 }
@@ -58,6 +60,7 @@ export function localiseConf(input: LocaliseInput): LocaliseResult {
   const dir = input.stateDir.replace(/\/+$/, "");
   setGlobal(lines, "ControlAddr", LOOPBACK, changes);
   if (input.controlPort !== undefined) setGlobal(lines, "ControlPort", String(input.controlPort), changes);
+  if (input.metricsPort !== undefined) setGlobal(lines, "MetricsPort", String(input.metricsPort), changes);
   setGlobal(lines, "StateSaveLocation", `${dir}/ctld`, changes);
   setGlobal(lines, "SlurmdSpoolDir", `${dir}/spool`, changes);
   for (let i = 0; i < lines.length; i++) {

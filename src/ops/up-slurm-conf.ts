@@ -30,7 +30,8 @@ export async function writeSlurmConfForUp(target: string, stateDir: string, site
   const nodePorts = new Map<string, number>();
   if (!sitePorts) for (const name of nodeNamesOf(imported.value.spurConf)) nodePorts.set(name, await freePort());
   const local = localiseConf({
-    spurConf: imported.value.spurConf, stateDir: dir, nodePorts, ...(sitePorts ? {} : { controlPort: await freePort() }),
+    spurConf: imported.value.spurConf, stateDir: dir, nodePorts, metricsPort: await freePort(),
+    ...(sitePorts ? {} : { controlPort: await freePort() }),
   });
   mkdirSync(dir, { recursive: true });
   const conf = join(dir, "spur.conf");

@@ -44,6 +44,7 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     "ClusterName=spur",
     "ControlAddr=127.0.0.1",
     `ControlPort=${ctlPort}`,
+    `MetricsPort=${await freePort()}`,
     "AuthType=auth/loopback",
     `StateSaveLocation=${join(dir, "ctld")}`,
     `SlurmdSpoolDir=${join(dir, "spool")}`,

@@ -4,7 +4,7 @@
  * first command: a cluster, a real job, squeue and sacct), `spur install-links`,
  * `spur version`. Roles themselves are reached as `spur <role>` by main.ts.
  */
-import { existsSync, mkdirSync, symlinkSync, unlinkSync, lstatSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SPUR_VERSION, buildCommit, buildDate } from "../version.ts";
 import { down, up, type UpOptions } from "./local-cluster.ts";
@@ -60,7 +60,9 @@ async function cmdUp(argv: string[]): Promise<number> {
   }
   const { conf } = await up(o);
   const count = o.nodes > 0 ? ` (${o.nodes} nodes)` : "";
-  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n`);
+  const metricsPort = /^MetricsPort=(\d+)/im.exec(readFileSync(conf, "utf8"))?.[1];
+  const metrics = metricsPort === undefined ? "" : `metrics: http://127.0.0.1:${metricsPort}/metrics\n`;
+  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n${metrics}`);
   if (argv.includes("--detach") || argv.includes("-d")) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
   await new Promise<void>((r) => {

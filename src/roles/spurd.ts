@@ -15,7 +15,11 @@ import { createAgent } from "../agent/agent.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { selfExec } from "./self-exec.ts";
-import { SPUR_VERSION } from "../version.ts";
+import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
+import { renderMetrics } from "../net/metrics-text.ts";
+import { createRpcMetrics } from "../net/rpc-metrics.ts";
+import { agentMetrics } from "../agent/metrics.ts";
+import { readAgentSnapshot } from "../agent/metrics-read.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -41,7 +45,12 @@ export async function main(argv: string[]): Promise<number> {
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
   const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
-  const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
+  const rpc = createRpcMetrics();
+  const startedAt = Date.now() / 1000;
+  const metrics = () => renderMetrics(agentMetrics({
+    node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
+  }));
+  const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
   await new Promise<void>((resolve) => {

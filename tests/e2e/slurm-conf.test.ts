@@ -4,6 +4,8 @@
  * writes them) must show the nodes, partitions and GRES real Slurm 22.05 showed: sinfo,
  * sinfo -N -l and scontrol show node equal golden 003, 004, 017 and 018 after the masks
  * below, each of which hides only what differs between two machines or two runs.
+ * The same cluster serves the metrics endpoints (controller MetricsPort, each agent's
+ * RPC port), read as a scraper would and checked by the strict exposition parser.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,6 +13,7 @@ import { machine, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readGolden } from "../unit/options/helpers.ts";
+import { parseExposition } from "../unit/metrics/parse-exposition.ts";
 import { BIN } from "./cluster.ts";
 
 const SITE = resolve(__dirname, "../fixtures/ops/slurm-oracle");
@@ -47,8 +50,9 @@ afterAll(() => {
   if (state !== "") rmSync(resolve(state, ".."), { recursive: true, force: true });
 });
 
-const run = (command: string) => {
-  const r = spawnSync(BIN, command.split(" "), { env, encoding: "utf8", timeout: 30_000 });
+const run = (command: string | string[]) => {
+  const argv = typeof command === "string" ? command.split(" ") : command;
+  const r = spawnSync(BIN, argv, { env, cwd: resolve(state, ".."), encoding: "utf8", timeout: 30_000 });
   return { stdout: r.stdout ?? "", stderr: r.stderr ?? "", code: r.status ?? -1 };
 };
 
@@ -74,5 +78,46 @@ describe("spur up --slurm-conf on the oracle's slurm.conf and gres.conf", () => 
     const again = spawnSync(BIN, ["up", "--detach", "--slurm-conf", SITE, "--state-dir", state], { encoding: "utf8" });
     expect(again.status).toBe(1);
     expect(again.stderr).toContain("a cluster is already running");
+  });
+});
+
+const scrape = async (port: string) => {
+  const r = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(r.status).toBe(200);
+  expect(r.headers.get("content-type")).toContain("text/plain; version=0.0.4");
+  return parseExposition(await r.text());
+};
+const confValue = (re: RegExp): string => re.exec(readFileSync(join(state, "spur.conf"), "utf8"))?.[1] ?? "";
+
+describe("metrics endpoints of that cluster", () => {
+  it("controller: MetricsPort from spur.conf serves nodes, GPUs and jobs", async () => {
+    const port = confValue(/^MetricsPort=(\d+)$/m);
+    expect(Number(port)).toBeGreaterThan(0);
+    const job = run(["sbatch", "--parsable", "-p", "gpu", "-G", "3", "--wrap", "sleep 30"]);
+    expect(job.code).toBe(0);
+    let m = await scrape(port);
+    const deadline = Date.now() + 30_000;
+    const runningGpuJobs = () => m.get("spur_jobs")?.samples.find((s) => s.labels.state === "running" && s.labels.partition === "gpu")?.value;
+    while (runningGpuJobs() !== 1 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      m = await scrape(port);
+    }
+    expect(runningGpuJobs()).toBe(1);
+    expect(m.get("slurm_gpus_total")?.samples[0]?.value).toBe(16);
+    expect(m.get("slurm_gpus_alloc")?.samples[0]?.value).toBe(3);
+    expect(m.get("slurm_nodes_idle")?.samples[0]?.value).toBe(3);
+    expect(m.get("spur_rpc_requests_total")?.samples.some((s) => s.labels.method === "spur.v1.Controller/Submit")).toBe(true);
+    run(`scancel ${job.stdout.trim()}`);
+  });
+
+  it("agent: GET /metrics on its RPC port lists its GPU inventory", async () => {
+    const port = confValue(/^NodeName=n3 .*\bPort=(\d+)/m);
+    const m = await scrape(port);
+    expect(m.get("spurd_gpus")?.samples[0]).toMatchObject({ labels: { node: "n3", model: "mi300x" }, value: 8 });
+  });
+
+  it("the controller's RPC port serves /metrics too", async () => {
+    const port = confValue(/^ControlPort=(\d+)$/m);
+    expect((await scrape(port)).has("spur_build_info")).toBe(true);
   });
 });
