@@ -20,6 +20,10 @@ import { renderMetrics } from "../net/metrics-text.ts";
 import { createRpcMetrics } from "../net/rpc-metrics.ts";
 import { agentMetrics } from "../agent/metrics.ts";
 import { readAgentSnapshot } from "../agent/metrics-read.ts";
+import { createOverlayAgent } from "../agent/overlay.ts";
+import { confGet, type ParsedConf } from "../compat/conf/slurm-conf.ts";
+import { expandHostlist } from "../compat/hostlist.ts";
+import type { ConsolaInstance } from "consola/core";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -53,10 +57,30 @@ export async function main(argv: string[]): Promise<number> {
   const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
+  const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger);
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
   stop();
+  stopOverlay();
   await server.close();
   return 0;
+}
+
+/**
+ * WireGuard peer distribution, when spur.conf names this node's overlay config:
+ * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default), and the endpoint
+ * others dial as OverlayEndpoint=host:port on the node's NodeName line ("" = behind NAT).
+ */
+function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance): () => void {
+  const path = conf.globals.get("overlayconf");
+  if (path === undefined || path === "") return () => undefined;
+  const rec = conf.nodes.find((r) => {
+    const names = expandHostlist(confGet(r, "NodeName") ?? "");
+    return names.ok && names.value.includes(name);
+  });
+  return createOverlayAgent({
+    node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
+    endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
+  }).start();
 }
