@@ -75,16 +75,26 @@ export function liveMembers(reg: OverlayRegistry, nowSec: number, isDown: (node:
   return out.sort((a, b) => a.node.localeCompare(b.node));
 }
 
-/** The peers `self` should have: every other member; keepalive toward dialable peers when self cannot be dialled. */
+/**
+ * The peers `self` should have: every other member it can reach, with keepalive toward
+ * dialable peers when self cannot be dialled. Two members that neither can dial (both
+ * without an endpoint) talk through a relay: the first dialable member by name carries
+ * the other's address in its AllowedIPs (the relay must forward IPv4, as with net init).
+ * With no dialable member at all there is no relay and such members are left out.
+ */
 export function desiredPeers(self: OverlayMember, members: readonly OverlayMember[], keepaliveSec = OVERLAY_KEEPALIVE_SEC): OverlayPeer[] {
-  return members
-    .filter((m) => m.node !== self.node && m.publicKey !== self.publicKey)
-    .map((m) => ({
-      node: m.node, publicKey: m.publicKey, allowedIps: [`${m.address}/32`],
-      ...(m.endpoint === "" ? {} : { endpoint: m.endpoint }),
-      ...(self.endpoint === "" && m.endpoint !== "" ? { keepaliveSec } : {}),
-    }))
-    .sort((a, b) => a.node.localeCompare(b.node));
+  const others = members.filter((m) => m.node !== self.node && m.publicKey !== self.publicKey).sort((a, b) => a.node.localeCompare(b.node));
+  const direct = others.filter((m) => self.endpoint !== "" || m.endpoint !== "");
+  const peers = direct.map((m): OverlayPeer => ({
+    node: m.node, publicKey: m.publicKey, allowedIps: [`${m.address}/32`],
+    ...(m.endpoint === "" ? {} : { endpoint: m.endpoint }),
+    ...(self.endpoint === "" && m.endpoint !== "" ? { keepaliveSec } : {}),
+  }));
+  const relay = peers.find((p) => p.endpoint !== undefined);
+  if (relay !== undefined) {
+    for (const m of others) if (self.endpoint === "" && m.endpoint === "") relay.allowedIps.push(`${m.address}/32`);
+  }
+  return peers;
 }
 
 export interface PeerDiff {

@@ -57,19 +57,29 @@ describe("agent peers", () => {
   const nat = member("lab1", "10.100.1.1");
   const nat2 = member("lab2", "10.100.1.2");
 
-  it("peers with every other member; keepalive only from an undialable node to dialable peers", () => {
-    const all = [pub, nat, nat2];
+  it("peers with every member it can reach; keepalive only from an undialable node to dialable peers", () => {
+    const all = [pub, nat];
     expect(desiredPeers(nat, all)).toEqual([
       { node: "hq1", publicKey: pub.publicKey, allowedIps: ["10.100.0.1/32"], endpoint: "203.0.113.1:51820", keepaliveSec: 25 },
+    ]);
+    expect(desiredPeers(pub, [pub, nat, nat2])).toEqual([
+      { node: "lab1", publicKey: nat.publicKey, allowedIps: ["10.100.1.1/32"] },
       { node: "lab2", publicKey: nat2.publicKey, allowedIps: ["10.100.1.2/32"] },
     ]);
-    expect(desiredPeers(pub, all).every((p) => p.keepaliveSec === undefined)).toBe(true);
+  });
+
+  it("sends traffic between two undialable nodes through the first dialable member", () => {
+    const pub2 = member("hq2", "10.100.0.2", "203.0.113.2:51820");
+    const peers = desiredPeers(nat, [pub, pub2, nat, nat2]);
+    expect(peers.map((p) => [p.node, p.allowedIps])).toEqual([["hq1", ["10.100.0.1/32", "10.100.1.2/32"]], ["hq2", ["10.100.0.2/32"]]]);
+    expect(desiredPeers(nat, [nat, nat2])).toEqual([]);
   });
 
   it("diffs a join, a leave and a moved endpoint into wg set commands", () => {
     const before = desiredPeers(pub, [pub, nat]);
     const moved = { ...nat, endpoint: "198.51.100.7:51820" };
     const after = desiredPeers(pub, [pub, moved, nat2]);
+    expect(after.map((p) => p.node)).toEqual(["lab1", "lab2"]);
     const d = diffPeers(before, after);
     expect([d.add.map((p) => p.node), d.change.map((p) => p.node), d.remove]).toEqual([["lab2"], ["lab1"], []]);
     const gone = diffPeers(after, desiredPeers(pub, [pub, moved]));
