@@ -12,6 +12,9 @@ import { nodeStateLong } from "../compat/node-states.ts";
 import { Histogram, gauge, type MetricFamily, type Sample } from "../net/metrics-text.ts";
 import type { ClusterState, NodeRecord } from "../sched/model/types.ts";
 
+/** Code-point order: deterministic and much cheaper than localeCompare at 10k samples. */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Scheduler pass buckets in seconds: 0.1 ms to 5 s. */
 const PASS_BUCKETS_SEC = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
@@ -65,7 +68,7 @@ const inc = (m: Map<string, number>, key: string, by = 1): void => {
 };
 /** Deterministic order: samples sorted by their label text. */
 const sorted = (m: Map<string, number>, labelsOf: (key: string) => Record<string, string>): Sample[] =>
-  [...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, value]) => ({ labels: labelsOf(k), value }));
+  [...m.entries()].sort(([a], [b]) => byText(a, b)).map(([k, value]) => ({ labels: labelsOf(k), value }));
 
 const SEP = "\u0000";
 
@@ -198,10 +201,10 @@ export function slurmExporterFamilies(state: ClusterState): MetricFamily[] {
   families.push(...queueFamilies(state));
   for (const kind of ["alloc", "idle", "other"] as const) {
     const name = kind === "alloc" ? "allocated" : kind;
-    const samples = [...partCpu.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([partition, v]) => ({ labels: { partition }, value: v[kind] }));
+    const samples = [...partCpu.entries()].sort(([a], [b]) => byText(a, b)).map(([partition, v]) => ({ labels: { partition }, value: v[kind] }));
     families.push(g(`slurm_partition_cpus_${name}`, `CPUs ${name} per partition (Slurm exporter name)`, samples));
   }
-  const totals = [...partCpu.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([partition, v]) => ({ labels: { partition }, value: v.alloc + v.idle + v.other }));
+  const totals = [...partCpu.entries()].sort(([a], [b]) => byText(a, b)).map(([partition, v]) => ({ labels: { partition }, value: v.alloc + v.idle + v.other }));
   families.push(g("slurm_partition_cpus_total", "CPUs per partition (Slurm exporter name)", totals));
   return families;
 }

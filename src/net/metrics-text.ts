@@ -38,11 +38,18 @@ export function formatValue(v: number): string {
   return String(v);
 }
 
+/** Label names seen valid: the set of names is small and fixed, the samples many. */
+const checkedLabels = new Set<string>();
+function checkLabel(k: string): void {
+  assert(LABEL_RE.test(k) && !k.startsWith("__"), `bad label name ${k}`);
+  checkedLabels.add(k);
+}
+
 function labelText(labels: Readonly<Record<string, string>> | undefined): string {
   if (labels === undefined) return "";
   const keys = Object.keys(labels);
   if (keys.length === 0) return "";
-  for (const k of keys) assert(LABEL_RE.test(k) && !k.startsWith("__"), `bad label name ${k}`);
+  for (const k of keys) if (!checkedLabels.has(k)) checkLabel(k);
   return `{${keys.map((k) => `${k}="${escapeLabelValue(labels[k] ?? "")}"`).join(",")}}`;
 }
 

@@ -7,6 +7,9 @@
  */
 import { Histogram, LATENCY_BUCKETS_SEC, type MetricFamily, type Sample } from "./metrics-text.ts";
 
+/** Code-point order: deterministic and much cheaper than localeCompare at 10k samples. */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const MAX_METHODS = 64;
 const METHOD_RE = /^\/[a-zA-Z0-9_.]+\/[a-zA-Z0-9_]+$/;
 
@@ -39,11 +42,11 @@ export function createRpcMetrics(): RpcMetrics {
       h.observe(seconds);
     },
     families() {
-      const requests: Sample[] = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => {
+      const requests: Sample[] = [...counts.entries()].sort(([a], [b]) => byText(a, b)).map(([key, value]) => {
         const [method = "", code = ""] = key.split(" ");
         return { suffix: "", labels: { method, code }, value };
       });
-      const durations = [...latency.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([method, h]) => h.samples({ method }));
+      const durations = [...latency.entries()].sort(([a], [b]) => byText(a, b)).flatMap(([method, h]) => h.samples({ method }));
       return [
         { name: "spur_rpc_requests_total", help: "RPC requests served, by method and HTTP status", type: "counter", samples: requests },
         { name: "spur_rpc_duration_seconds", help: "Time to serve an RPC, by method", type: "histogram", samples: durations },
