@@ -22,7 +22,7 @@ const USAGE = `Usage: spur <command> [options]
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
   check [DIR|FILES...] [--json]               migration report: what Spur does with each script
   import-slurm DIR|slurm.conf [-o FILE]       convert slurm.conf/gres.conf/topology.conf to spur.conf
-  net init|keygen ...                         WireGuard mesh configuration for multi-site clusters
+  net init|keygen|apply ...                   WireGuard overlay for multi-site clusters (docs/overlay.md)
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
   version                                     print the version
