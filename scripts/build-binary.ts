@@ -3,7 +3,7 @@
  * Builds the one executable: `bun build --compile --bytecode --minify` of
  * src/main.ts into dist/spur (or --target bun-linux-arm64 etc. for other
  * platforms), stamping the commit and build date, then reports its size.
- * Usage: bun scripts/build-binary.ts [--target bun-linux-x64] [--outfile dist/spur]
+ * Usage: bun scripts/build-binary.ts [--target bun-linux-x64] [--outfile dist/spur] [--version V] [--protocol P]
  */
 import { statSync } from "node:fs";
 
@@ -22,6 +22,9 @@ const cmd = [
   process.execPath, "build", "--compile", "--bytecode", "--minify", "--format=esm", "--splitting",
   "--define", `BUILD_COMMIT=${JSON.stringify(commit)}`,
   "--define", `BUILD_DATE=${JSON.stringify(date)}`,
+  // Release builds (and the rolling-upgrade test's "newer" binary) stamp these.
+  ...(opt("--version") ? ["--define", `BUILD_VERSION=${JSON.stringify(opt("--version"))}`] : []),
+  ...(opt("--protocol") ? ["--define", `BUILD_PROTOCOL=${JSON.stringify(opt("--protocol"))}`] : []),
   ...(target ? ["--target", target] : []),
   "src/main.ts", "--outfile", outfile,
 ];

@@ -24,6 +24,8 @@ export interface ControllerDeps {
   logger: ConsolaInstance;
   now: () => number;
   schedIntervalMs?: number;
+  /** Told after every scheduling pass (metrics): its wall time and how many jobs it started. */
+  onSchedulerPass?: (pass: { seconds: number; started: number }) => void;
 }
 
 interface Waiter {
@@ -113,10 +115,12 @@ export function createController(deps: ControllerDeps): Controller {
 
   function runSchedulerPass(): void {
     const now = deps.now();
+    const startMs = performance.now();
     const result = schedule(state, now);
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
-    if (result.decisions.length > 0) execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions });
+    const started = result.decisions.length > 0 ? execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions }).ids.length : 0;
+    deps.onSchedulerPass?.({ seconds: (performance.now() - startMs) / 1000, started });
   }
 
   function kick(): void {

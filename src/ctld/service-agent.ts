@@ -10,7 +10,8 @@ import type { ServiceContext } from "./service.ts";
 import { peerUid } from "../net/rpc-server.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { isJobFinished } from "../sched/model/types.ts";
-import { PROTOCOL_VERSION } from "../version.ts";
+import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
+import { agentProtocolRefusal } from "../version-compat.ts";
 import type { Controller } from "./controller.ts";
 import type { RegisterNodeRequest } from "../net/gen/spur/v1/controller_pb.ts";
 
@@ -45,12 +46,8 @@ export function agentHandlers(sc: ServiceContext) {
   return {
     registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
       requireAgent(ctx, sc);
-      if (req.protocolVersion !== PROTOCOL_VERSION) {
-        throw new ConnectError(
-          `Incompatible protocol version ${req.protocolVersion || "(none)"}: this spurctld speaks ${PROTOCOL_VERSION}; upgrade the agent`,
-          Code.FailedPrecondition,
-        );
-      }
+      const refusal = agentProtocolRefusal(req.protocolVersion, PROTOCOL_VERSION, SPUR_VERSION);
+      if (refusal !== undefined) throw new ConnectError(refusal, Code.FailedPrecondition);
       if (req.node === undefined) throw new ConnectError("missing node", Code.InvalidArgument);
       const node = toPlain(req.node);
       if (node.name === "") throw new ConnectError("missing node", Code.InvalidArgument);

@@ -17,6 +17,7 @@ import { validateSubmit } from "../sched/model/apply-submit.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
+import { overlayHandlers } from "./service-overlay.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -117,5 +118,6 @@ export function controllerRoutes(sc: ServiceContext) {
       },
       ...stepHandlers(sc),
       ...agentHandlers(sc),
+      ...overlayHandlers(sc),
     });
 }

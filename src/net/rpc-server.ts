@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
+import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
+import type { RpcMetrics } from "./rpc-metrics.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -28,10 +30,17 @@ export interface RpcServer {
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 
+/** Optional extras: GET /metrics served from `metrics`, and every request timed into `rpc`. */
+export interface RpcServerExtras {
+  metrics?: () => string;
+  rpc?: RpcMetrics;
+}
+
 export async function startRpcServer(
   routes: (router: ConnectRouter) => void,
   listen: { host: string; port: number },
   fastJson: FastJsonHandlers = {},
+  extras: RpcServerExtras = {},
 ): Promise<RpcServer> {
   const handler = connectNodeAdapter({
     routes,
@@ -39,6 +48,8 @@ export async function startRpcServer(
     jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
   });
   const server = createServer((req, res) => {
+    if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
+    if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampPeer(req);
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);

@@ -9,11 +9,23 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { flag } from "../roles/argv.ts";
 import type { OpsResult } from "./check-cli.ts";
-import { formatImportReport, importSlurm } from "./import-slurm.ts";
+import { formatImportReport, importSlurm, type SlurmConfFiles } from "./import-slurm.ts";
 
 const USAGE = "Usage: spur import-slurm DIR|slurm.conf [-o FILE] [--force]\n";
 
 const readIf = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
+
+/** slurm.conf (a file, or DIR/slurm.conf) and the gres/topology/cgroup files beside it; undefined when there is none. */
+export function readSlurmFiles(target: string): SlurmConfFiles | undefined {
+  const isDir = existsSync(target) && statSync(target).isDirectory();
+  const dir = isDir ? target : dirname(target);
+  const slurmConf = readIf(isDir ? join(dir, "slurm.conf") : target);
+  if (slurmConf === undefined) return undefined;
+  return {
+    dir, slurmConf, gresConf: readIf(join(dir, "gres.conf")), topologyConf: readIf(join(dir, "topology.conf")),
+    cgroupConf: readIf(join(dir, "cgroup.conf")),
+  };
+}
 
 /** `spur import-slurm` from its arguments (after the verb). */
 export function importSlurmMain(argv: readonly string[]): OpsResult {
@@ -22,14 +34,9 @@ export function importSlurmMain(argv: readonly string[]): OpsResult {
   const operands = argv.filter((a, i) => !a.startsWith("-") && !["-o", "--output"].includes(argv[i - 1] ?? ""));
   const target = operands[0];
   if (target === undefined || operands.length > 1) return { stdout: "", stderr: `spur: error: import-slurm: give one directory\n${USAGE}`, exitCode: 2 };
-  const isDir = existsSync(target) && statSync(target).isDirectory();
-  const dir = isDir ? target : dirname(target);
-  const slurmConf = readIf(isDir ? join(dir, "slurm.conf") : target);
-  if (slurmConf === undefined) return { stdout: "", stderr: `spur: error: import-slurm: no slurm.conf in ${dir}\n`, exitCode: 1 };
-  const result = importSlurm({
-    dir, slurmConf, gresConf: readIf(join(dir, "gres.conf")), topologyConf: readIf(join(dir, "topology.conf")),
-    cgroupConf: readIf(join(dir, "cgroup.conf")),
-  });
+  const files = readSlurmFiles(target);
+  if (files === undefined) return { stdout: "", stderr: `spur: error: import-slurm: no slurm.conf in ${target}\n`, exitCode: 1 };
+  const result = importSlurm(files);
   if (!result.ok) return { stdout: "", stderr: `spur: error: import-slurm: ${result.error.message}\n`, exitCode: 1 };
   const report = formatImportReport(result.value);
   if (out === undefined) return { stdout: result.value.spurConf, stderr: report, exitCode: 0 };

@@ -52,7 +52,6 @@ const REASONS: [string, string][] = [
   ["slurmdpidfile", "Spur daemons write no pid file (systemd tracks them)"],
   ["slurmuser", "Spur daemons run as the user that starts them"],
   ["slurmduser", "Spur daemons run as the user that starts them"],
-  ["priority", "Spur's scheduler does not read priority weights from spur.conf"],
   ["topologyplugin", "Spur does not read topology.conf (see the notes for it)"],
   ["include", "included files are not read: append their lines to slurm.conf and import again"],
 ];
@@ -88,14 +87,22 @@ function controlLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
   return out;
 }
 
+/** Priority settings (PriorityType, PriorityWeight*, PriorityDecayHalfLife, ...): written as they are for the multifactor scheduler. */
+const isPriorityKey = (k: string): boolean => /^priority/i.test(k);
+const PRIORITY_ADVICE = "carried over as written: the multifactor priority of Spur's scheduler (issue 5) reads Slurm's names; until then the order is priority/basic";
+
 function globalLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
   const control = controlLines(globals, notes);
   const last = new Map<string, { value: string; line: number }>();
+  const priority: string[] = [];
   for (const rec of globals) {
     for (const [k, v] of rec.pairs) {
       const same = SAME_GLOBALS.find((s) => s.toLowerCase() === k.toLowerCase());
       if (same !== undefined) last.set(same, { value: v, line: rec.line });
-      else if (!CONSUMED.has(k.toLowerCase())) {
+      else if (isPriorityKey(k)) {
+        priority.push(`${k}=${/\s/.test(v) ? `"${v}"` : v}`);
+        notes.push({ file: "slurm.conf", line: rec.line, key: k, value: v, kind: "advice", reason: PRIORITY_ADVICE });
+      } else if (!CONSUMED.has(k.toLowerCase())) {
         notes.push({ file: "slurm.conf", line: rec.line, key: k, value: v, kind: "dropped", reason: reasonFor(k) });
       }
     }
@@ -106,6 +113,7 @@ function globalLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
     if (v !== undefined) out.push(`${key}=${/\s/.test(v) ? `"${v}"` : v}`);
     if (key === "ClusterName") out.push(...control);
   }
+  out.push(...priority);
   const state = last.get("StateSaveLocation");
   if (state !== undefined) {
     notes.push({ file: "slurm.conf", line: state.line, key: "StateSaveLocation", value: state.value, kind: "advice",
@@ -114,12 +122,32 @@ function globalLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
   return out;
 }
 
+/** topology.conf: switch trees (SwitchName/Switches/Nodes) and block topology (BlockName). */
+function topologyReason(key: string): string {
+  const k = key.toLowerCase();
+  if (k === "switchname" || k === "switches" || k === "nodes" || k === "linkspeed") {
+    return "Spur does not place jobs by switch yet (topology-aware placement is issue 6): the switch tree is kept as a comment in spur.conf";
+  }
+  if (k.startsWith("block")) return "Spur has no block topology (topology/block): kept as a comment in spur.conf";
+  return "not read by Spur (kept as a comment in spur.conf)";
+}
+
+/** cgroup.conf: what Spur does instead of each setting, until its cgroup support (issue 9) reads them. */
+const CGROUP_REASONS: Record<string, string> = {
+  constraincores: "Spur does not confine jobs to their CPUs yet (cgroup cpusets: issue 9)",
+  constrainramspace: "Spur does not enforce job memory with cgroups yet (issue 9)",
+  constrainswapspace: "Spur does not enforce job memory with cgroups yet (issue 9)",
+  constraindevices: "Spur sets the visible-device variables (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES) but does not hide other GPUs with the devices cgroup yet (issue 9)",
+  cgroupplugin: "Spur will use cgroup v2 only (issue 9)",
+};
+const cgroupReason = (key: string): string => CGROUP_REASONS[key.toLowerCase()] ?? "Spur does not read cgroup.conf (cgroup support is issue 9)";
+
 /** Every setting of a file Spur does not read at all (topology.conf, cgroup.conf). */
-function unreadFile(text: string | undefined, file: string, reason: string, notes: ImportNote[]): Result<Rec[]> {
+function unreadFile(text: string | undefined, file: string, reason: (key: string) => string, notes: ImportNote[]): Result<Rec[]> {
   if (text === undefined) return ok([]);
   const recs = readRecords(text, file);
   if (!recs.ok) return recs;
-  for (const rec of recs.value) for (const [k, v] of rec.pairs) notes.push({ file, line: rec.line, key: k, value: v, kind: "dropped", reason });
+  for (const rec of recs.value) for (const [k, v] of rec.pairs) notes.push({ file, line: rec.line, key: k, value: v, kind: "dropped", reason: reason(k) });
   return recs;
 }
 
@@ -144,8 +172,8 @@ export function importSlurm(files: SlurmConfFiles): Result<ImportResult> {
     checkGresConf(gres.value, nodes.value, notes);
   }
   const parts = importPartitions(partRecs, notes);
-  const topo = unreadFile(files.topologyConf, "topology.conf", "Spur does not read topology.conf yet (kept as a comment)", notes);
-  const cgroup = unreadFile(files.cgroupConf, "cgroup.conf", "Spur does not read cgroup.conf", notes);
+  const topo = unreadFile(files.topologyConf, "topology.conf", topologyReason, notes);
+  const cgroup = unreadFile(files.cgroupConf, "cgroup.conf", cgroupReason, notes);
   if (!topo.ok) return topo;
   if (!cgroup.ok) return cgroup;
   const from = files.dir === undefined ? "slurm.conf" : `${files.dir}/slurm.conf`;

@@ -4,6 +4,8 @@
  *   keygen [--key-file PATH]   on a node: make its key (mode 600) unless it exists; print the public half
  *   init PLAN.json [--out DIR] [--key-file PATH]
  *                              write DIR/<node>.conf (wg-quick, mode 600) for every node and DIR/plan.json
+ *   apply CONF [--interface NAME] [--dry-run]
+ *                              bring the interface up with ip and wg (ops/net-apply.ts)
  * A node whose public key is in the plan gets a config that loads its private key from
  * --key-file at PostUp (the key never leaves it). A node without one gets a key made here,
  * inline in its config; re-running init reuses the keys of configs already in DIR.
@@ -14,8 +16,10 @@ import { flag } from "../roles/argv.ts";
 import { planNetwork, wgQuickConfig, type NetPlanInput } from "../net/wireguard.ts";
 import { wgGenKey, wgPublicKey } from "../net/wireguard-keys.ts";
 import type { OpsResult } from "./check-cli.ts";
+import { netApplyMain } from "./net-apply.ts";
 
-const USAGE = "Usage: spur net keygen [--key-file PATH]\n       spur net init PLAN.json [--out DIR] [--key-file PATH]\n";
+const USAGE = "Usage: spur net keygen [--key-file PATH]\n       spur net init PLAN.json [--out DIR] [--key-file PATH]\n" +
+  "       spur net apply CONF [--interface NAME] [--dry-run]\n";
 const DEFAULT_KEY_FILE = "/etc/spur/wg.key";
 
 const fail = (text: string, exitCode = 1): OpsResult => ({ stdout: "", stderr: `spur: error: net: ${text}\n`, exitCode });
@@ -83,6 +87,7 @@ export function netMain(argv: readonly string[]): OpsResult {
   const [sub, ...rest] = argv;
   if (sub === "keygen") return keygen(rest);
   if (sub === "init") return init(rest);
+  if (sub === "apply") return netApplyMain(rest);
   if (sub === undefined || sub === "-h" || sub === "--help") return { stdout: USAGE, stderr: "", exitCode: sub === undefined ? 2 : 0 };
   return fail(`unknown subcommand "${sub}"\n${USAGE}`, 2);
 }

@@ -23,7 +23,8 @@ export interface UpOptions {
   slurmdTimeoutSec: number;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on loopback right now (the OS picks it). */
+export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.once("error", rej);
@@ -43,6 +44,7 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     "ClusterName=spur",
     "ControlAddr=127.0.0.1",
     `ControlPort=${ctlPort}`,
+    `MetricsPort=${await freePort()}`,
     "AuthType=auth/loopback",
     `StateSaveLocation=${join(dir, "ctld")}`,
     `SlurmdSpoolDir=${join(dir, "spool")}`,
@@ -100,11 +102,16 @@ export function daemonPids(dir: string): { name: string; pid: number }[] {
   return out;
 }
 
+/** Throws when daemons of a cluster in `dir` are alive (their PID files name live processes of ours). */
+export function assertNotRunning(dir: string): void {
+  if (daemonPids(dir).some((d) => processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir]))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
+}
+
 /** Start (or restart, keeping state) the local cluster; resolves once every node has registered. */
 export async function up(o: UpOptions): Promise<{ conf: string; url: string }> {
   const dir = resolve(o.stateDir);
   mkdirSync(dir, { recursive: true });
-  if (daemonPids(dir).some((d) => processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir]))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
+  assertNotRunning(dir);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
   startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
   for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);

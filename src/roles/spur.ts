@@ -4,7 +4,7 @@
  * first command: a cluster, a real job, squeue and sacct), `spur install-links`,
  * `spur version`. Roles themselves are reached as `spur <role>` by main.ts.
  */
-import { existsSync, mkdirSync, symlinkSync, unlinkSync, lstatSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SPUR_VERSION, buildCommit, buildDate } from "../version.ts";
 import { down, up, type UpOptions } from "./local-cluster.ts";
@@ -15,12 +15,14 @@ import { flag } from "./argv.ts";
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+  up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
+                                              the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
   check [DIR|FILES...] [--json]               migration report: what Spur does with each script
   import-slurm DIR|slurm.conf [-o FILE]       convert slurm.conf/gres.conf/topology.conf to spur.conf
-  net init|keygen ...                         WireGuard mesh configuration for multi-site clusters
+  net init|keygen|apply ...                   WireGuard overlay for multi-site clusters (docs/overlay.md)
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
   version                                     print the version
@@ -50,8 +52,17 @@ export function upOptions(argv: string[]): UpOptions {
 
 async function cmdUp(argv: string[]): Promise<number> {
   const o = upOptions(argv);
+  const site = opt(argv, "--slurm-conf");
+  if (site !== undefined) {
+    const { writeSlurmConfForUp } = await import("../ops/up-slurm-conf.ts");
+    process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, argv.includes("--site-ports"))).report);
+    o.nodes = 0;
+  }
   const { conf } = await up(o);
-  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)} (${o.nodes} nodes)\nexport SPUR_CONF=${conf}\n`);
+  const count = o.nodes > 0 ? ` (${o.nodes} nodes)` : "";
+  const metricsPort = /^MetricsPort=(\d+)/im.exec(readFileSync(conf, "utf8"))?.[1];
+  const metrics = metricsPort === undefined ? "" : `metrics: http://127.0.0.1:${metricsPort}/metrics\n`;
+  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n${metrics}`);
   if (argv.includes("--detach") || argv.includes("-d")) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
   await new Promise<void>((r) => {

@@ -18,6 +18,18 @@ import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
+import { renderMetrics } from "../net/metrics-text.ts";
+import { startMetricsServer } from "../net/metrics-http.ts";
+import { createRpcMetrics } from "../net/rpc-metrics.ts";
+import { controllerMetrics, createSchedulerStats, type RaftStatus } from "../ctld/metrics.ts";
+import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
+
+/** Set by the Raft driver once it runs under the controller; read by the metrics endpoint. */
+let raftStatusSource: (() => RaftStatus) | undefined;
+export const setRaftStatusSource = (source: () => RaftStatus): void => {
+  raftStatusSource = source;
+};
+const raftStatus = (): RaftStatus | undefined => raftStatusSource?.();
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -37,16 +49,27 @@ export async function main(argv: string[]): Promise<number> {
   }
   logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
-  const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now });
+  const sched = createSchedulerStats();
+  const controller = createController({
+    state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: (p) => sched.observe(p),
+  });
   const { host, port } = controllerAddress(conf);
   const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path };
-  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc));
+  const rpc = createRpcMetrics();
+  // The Raft driver (issue 4) sets raftStatus so that spur_raft_* appear; until then they are absent.
+  const metrics = () => renderMetrics(controllerMetrics({
+    state, sched, rpc: rpc.families(), raft: raftStatus(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt: sc.startedAt,
+  }));
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { metrics, rpc });
+  const metricsPort = Number(conf.globals.get("metricsport") ?? "0");
+  const metricsServer = metricsPort > 0 ? await startMetricsServer({ host: conf.globals.get("metricsaddr") ?? host, port: metricsPort }, metrics) : undefined;
   const stop = controller.start();
-  logger.info({ message: "listening", host, port: server.port, conf: path });
+  logger.info({ message: "listening", host, port: server.port, conf: path, metricsPort: metricsServer?.port ?? server.port });
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
   stop();
+  await metricsServer?.close();
   await server.close();
   log.close();
   logger.info({ message: "stopped" });

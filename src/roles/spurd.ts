@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { hostname, arch, release } from "node:os";
+import { hostname, machine, release, version } from "node:os";
 import { flag } from "./argv.ts";
 import { confPath, controllerUrl, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
@@ -15,7 +15,15 @@ import { createAgent } from "../agent/agent.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { selfExec } from "./self-exec.ts";
-import { SPUR_VERSION } from "../version.ts";
+import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
+import { renderMetrics } from "../net/metrics-text.ts";
+import { createRpcMetrics } from "../net/rpc-metrics.ts";
+import { agentMetrics } from "../agent/metrics.ts";
+import { readAgentSnapshot } from "../agent/metrics-read.ts";
+import { createOverlayAgent } from "../agent/overlay.ts";
+import { confGet, type ParsedConf } from "../compat/conf/slurm-conf.ts";
+import { expandHostlist } from "../compat/hostlist.ts";
+import type { ConsolaInstance } from "consola/core";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -32,20 +40,47 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const node = {
-    ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
+    // Slurm shows the configured NodeHostname, `uname -m` and `uname -s -r -v`.
+    ...configured.info, hostname: configured.info.hostname !== name ? configured.info.hostname : hostname(),
+    arch: machine(), os: `Linux ${release()} ${version()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [],
   };
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
   const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
-  const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
+  const rpc = createRpcMetrics();
+  const startedAt = Date.now() / 1000;
+  const metrics = () => renderMetrics(agentMetrics({
+    node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
+  }));
+  const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
+  const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger);
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
   stop();
+  stopOverlay();
   await server.close();
   return 0;
+}
+
+/**
+ * WireGuard peer distribution, when spur.conf names this node's overlay config:
+ * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default), and the endpoint
+ * others dial as OverlayEndpoint=host:port on the node's NodeName line ("" = behind NAT).
+ */
+function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance): () => void {
+  const path = conf.globals.get("overlayconf");
+  if (path === undefined || path === "") return () => undefined;
+  const rec = conf.nodes.find((r) => {
+    const names = expandHostlist(confGet(r, "NodeName") ?? "");
+    return names.ok && names.value.includes(name);
+  });
+  return createOverlayAgent({
+    node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
+    endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
+  }).start();
 }

@@ -90,6 +90,11 @@ describe("import of the oracle cluster's slurm.conf + gres.conf", () => {
     }
   });
 
+  it("carries the scheduler's priority weights as written, with a note saying who reads them", () => {
+    expect(result.spurConf).toContain("PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=10000\n");
+    expect(result.notes.find((n) => n.key === "PriorityWeightFairshare")).toMatchObject({ kind: "advice", line: 35 });
+  });
+
   it("carries the controller settings Spur reads", () => {
     expect(state.config).toMatchObject({ clusterName: "oracle", defMemPerCpuMiB: 256, maxJobCount: 20000 });
     const conf = parseConf(result.spurConf);

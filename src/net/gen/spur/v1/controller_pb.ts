@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2Uy9gcKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0ywwgKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2USSwoMT3ZlcmxheVBlZXJzEhwuc3B1ci52MS5PdmVybGF5UGVlcnNSZXF1ZXN0Gh0uc3B1ci52MS5PdmVybGF5UGVlcnNSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -1558,6 +1558,155 @@ export const BatchCompleteResponseSchema: GenMessage<BatchCompleteResponse, {jso
   messageDesc(file_spur_v1_controller, 32);
 
 /**
+ * WireGuard overlay membership (multi-site). An agent announces its own member record
+ * (public key only: private keys never leave the node) and gets every live member back;
+ * it diffs that against its interface and config. Soft state: re-announced every
+ * refresh interval, forgotten after a few missed ones or when the node is DOWN.
+ *
+ * @generated from message spur.v1.OverlayMember
+ */
+export type OverlayMember = Message<"spur.v1.OverlayMember"> & {
+  /**
+   * @generated from field: string node = 1;
+   */
+  node: string;
+
+  /**
+   * @generated from field: string public_key = 2;
+   */
+  publicKey: string;
+
+  /**
+   * Overlay IPv4 address, e.g. "10.100.1.3".
+   *
+   * @generated from field: string address = 3;
+   */
+  address: string;
+
+  /**
+   * "host:port" others dial; "" when the node cannot be dialled (behind NAT).
+   *
+   * @generated from field: string endpoint = 4;
+   */
+  endpoint: string;
+};
+
+/**
+ * WireGuard overlay membership (multi-site). An agent announces its own member record
+ * (public key only: private keys never leave the node) and gets every live member back;
+ * it diffs that against its interface and config. Soft state: re-announced every
+ * refresh interval, forgotten after a few missed ones or when the node is DOWN.
+ *
+ * @generated from message spur.v1.OverlayMember
+ */
+export type OverlayMemberJson = {
+  /**
+   * @generated from field: string node = 1;
+   */
+  node?: string;
+
+  /**
+   * @generated from field: string public_key = 2;
+   */
+  publicKey?: string;
+
+  /**
+   * Overlay IPv4 address, e.g. "10.100.1.3".
+   *
+   * @generated from field: string address = 3;
+   */
+  address?: string;
+
+  /**
+   * "host:port" others dial; "" when the node cannot be dialled (behind NAT).
+   *
+   * @generated from field: string endpoint = 4;
+   */
+  endpoint?: string;
+};
+
+/**
+ * Describes the message spur.v1.OverlayMember.
+ * Use `create(OverlayMemberSchema)` to create a new message.
+ */
+export const OverlayMemberSchema: GenMessage<OverlayMember, {jsonType: OverlayMemberJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 33);
+
+/**
+ * @generated from message spur.v1.OverlayPeersRequest
+ */
+export type OverlayPeersRequest = Message<"spur.v1.OverlayPeersRequest"> & {
+  /**
+   * @generated from field: spur.v1.OverlayMember self = 1;
+   */
+  self?: OverlayMember | undefined;
+};
+
+/**
+ * @generated from message spur.v1.OverlayPeersRequest
+ */
+export type OverlayPeersRequestJson = {
+  /**
+   * @generated from field: spur.v1.OverlayMember self = 1;
+   */
+  self?: OverlayMemberJson;
+};
+
+/**
+ * Describes the message spur.v1.OverlayPeersRequest.
+ * Use `create(OverlayPeersRequestSchema)` to create a new message.
+ */
+export const OverlayPeersRequestSchema: GenMessage<OverlayPeersRequest, {jsonType: OverlayPeersRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 34);
+
+/**
+ * @generated from message spur.v1.OverlayPeersResponse
+ */
+export type OverlayPeersResponse = Message<"spur.v1.OverlayPeersResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.OverlayMember members = 1;
+   */
+  members: OverlayMember[];
+
+  /**
+   * @generated from field: uint32 keepalive_sec = 2;
+   */
+  keepaliveSec: number;
+
+  /**
+   * @generated from field: uint32 refresh_interval_ms = 3;
+   */
+  refreshIntervalMs: number;
+};
+
+/**
+ * @generated from message spur.v1.OverlayPeersResponse
+ */
+export type OverlayPeersResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.OverlayMember members = 1;
+   */
+  members?: OverlayMemberJson[];
+
+  /**
+   * @generated from field: uint32 keepalive_sec = 2;
+   */
+  keepaliveSec?: number;
+
+  /**
+   * @generated from field: uint32 refresh_interval_ms = 3;
+   */
+  refreshIntervalMs?: number;
+};
+
+/**
+ * Describes the message spur.v1.OverlayPeersResponse.
+ * Use `create(OverlayPeersResponseSchema)` to create a new message.
+ */
+export const OverlayPeersResponseSchema: GenMessage<OverlayPeersResponse, {jsonType: OverlayPeersResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 35);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -1680,6 +1829,14 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof BatchCompleteRequestSchema;
     output: typeof BatchCompleteResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.OverlayPeers
+   */
+  overlayPeers: {
+    methodKind: "unary";
+    input: typeof OverlayPeersRequestSchema;
+    output: typeof OverlayPeersResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);
