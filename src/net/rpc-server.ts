@@ -12,6 +12,8 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { loopbackPeerUid } from "./peer-identity.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
+/** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
+export const USER_TOKEN_HEADER = "x-spur-user-token";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RpcServer {
@@ -28,21 +30,38 @@ export interface RpcServer {
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 
+/**
+ * Verifies a token and names its user's uid (undefined = invalid). When a
+ * request carries a token it alone decides who is asking: with no verifier, or
+ * an invalid token, the request is unauthenticated (never the socket's uid,
+ * which for spurrestd is root's).
+ */
+export type TokenVerifier = (token: string) => Promise<number | undefined>;
+
 export async function startRpcServer(
   routes: (router: ConnectRouter) => void,
   listen: { host: string; port: number },
   fastJson: FastJsonHandlers = {},
+  verifyToken?: TokenVerifier,
 ): Promise<RpcServer> {
   const handler = connectNodeAdapter({
     routes,
     readMaxBytes: MAX_BODY_BYTES,
     jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
   });
-  const server = createServer((req, res) => {
-    stampPeer(req);
+  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
+  };
+  const server = createServer((req, res) => {
+    const token = req.headers[USER_TOKEN_HEADER];
+    if (token === undefined) {
+      stampPeer(req);
+      dispatch(req, res);
+      return;
+    }
+    void stampToken(req, typeof token === "string" ? token : "", verifyToken).then(() => dispatch(req, res));
   });
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
@@ -81,6 +100,16 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
+}
+
+async function stampToken(req: IncomingMessage, token: string, verify: TokenVerifier | undefined): Promise<void> {
+  let uid: number | undefined;
+  try {
+    uid = verify === undefined || token === "" ? undefined : await verify(token);
+  } catch {
+    uid = undefined;
+  }
+  req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
 }
 
 function stampPeer(req: IncomingMessage): void {

@@ -50,6 +50,7 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     "MinJobAge=300",
     "KillWait=30",
     `SlurmdTimeout=${o.slurmdTimeoutSec}`,
+    `RestPort=${await freePort()}`,
   ];
   const names: string[] = [];
   for (let i = 1; i <= o.nodes; i++) {
@@ -100,21 +101,45 @@ export function daemonPids(dir: string): { name: string; pid: number }[] {
   return out;
 }
 
+/** spurrestd's URL from spur.conf's RestPort (undefined for a conf written before spurrestd existed). */
+export function restUrl(conf: string): string | undefined {
+  const port = /^RestPort=(\d+)/m.exec(readFileSync(conf, "utf8"))?.[1];
+  return port === undefined ? undefined : `http://127.0.0.1:${port}`;
+}
+
+async function waitRest(url: string, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/openapi/v3`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`spurrestd did not come up at ${url}`);
+}
+
 /** Start (or restart, keeping state) the local cluster; resolves once every node has registered. */
-export async function up(o: UpOptions): Promise<{ conf: string; url: string }> {
+export async function up(o: UpOptions): Promise<{ conf: string; url: string; restUrl?: string }> {
   const dir = resolve(o.stateDir);
   mkdirSync(dir, { recursive: true });
   if (daemonPids(dir).some((d) => processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir]))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
   startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
   for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);
+  const rest = restUrl(conf);
+  if (rest !== undefined) startDaemon(dir, "spurrestd", ["spurrestd", "--conf", conf]);
   const url = ctlUrl(conf);
   const ctl = controllerPort(url);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
       const { nodes } = await ctl.listNodes();
-      if (nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN")) return { conf, url };
+      if (nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN")) {
+        if (rest === undefined) return { conf, url };
+        await waitRest(rest, deadline);
+        return { conf, url, restUrl: rest };
+      }
     } catch {
       /* not up yet */
     }

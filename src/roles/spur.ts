@@ -14,7 +14,7 @@ import { flag } from "./argv.ts";
 
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
-     [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+     [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -50,8 +50,9 @@ export function upOptions(argv: string[]): UpOptions {
 
 async function cmdUp(argv: string[]): Promise<number> {
   const o = upOptions(argv);
-  const { conf } = await up(o);
+  const { conf, restUrl } = await up(o);
   process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)} (${o.nodes} nodes)\nexport SPUR_CONF=${conf}\n`);
+  if (restUrl !== undefined) process.stdout.write(`export SPUR_REST_URL=${restUrl}\n`);
   if (argv.includes("--detach") || argv.includes("-d")) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
   await new Promise<void>((r) => {

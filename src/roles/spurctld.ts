@@ -18,6 +18,8 @@ import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
+import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
+import { tokenVerifier } from "../ctld/service-token.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -39,8 +41,12 @@ export async function main(argv: string[]): Promise<number> {
   const now = () => Date.now() / 1000;
   const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now });
   const { host, port } = controllerAddress(conf);
-  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path };
-  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc));
+  // auth/jwt: the key spurrestd and `scontrol token` use, created on first start.
+  const keyPath = keyPathFromConf(conf.globals, stateDir);
+  ensureKeyFile(keyPath);
+  const keyring = openKeyring(keyPath);
+  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path, keyring };
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), tokenVerifier(keyring, now));
   const stop = controller.start();
   logger.info({ message: "listening", host, port: server.port, conf: path });
   await new Promise<void>((resolve) => {
