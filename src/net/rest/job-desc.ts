@@ -107,10 +107,13 @@ export function jobSpecFromDesc(input: SubmitInput): { spec: Plain<JobSpec>; war
   if (input.script.trim() === "") throw new RestError("InvalidJobDesc", "Batch job script is empty or missing", "job_desc_msg", "Batch script is empty", 2009);
   const argv = [...jobDescArgv(d, input.nowSec), `--chdir=${cwd}`];
   const parsed = parseArgs("sbatch", argv);
-  if (!parsed.ok) throw new RestError("InvalidJobDesc", parsed.error.message.split("\n")[0] ?? "", "job_desc_msg");
+  if (!parsed.ok) {
+    const text = parsed.error.message.split("\n")[0] ?? "";
+    throw new RestError("InvalidJobDesc", text, "job_desc_msg", text);
+  }
   const ctx = { cmd: "sbatch" as const, argv, env: environmentOf(d), invoker: { cwd, hostname: input.hostname }, now: input.nowSec };
   const built = sbatchRequest(ctx, parsed.value.options, { text: input.script, from: "file", path: "slurmrestd", args: d.argv ?? [] });
-  if (!built.ok) throw new RestError("InvalidJobDesc", built.error.message, "job_desc_msg");
+  if (!built.ok) throw new RestError("InvalidJobDesc", built.error.message, "job_desc_msg", built.error.message);
   return { spec: built.value.spec, warnings: built.value.warnings };
 }
 

@@ -160,7 +160,7 @@ describe("robustness", () => {
   it("passes sbatch's own errors back as 400 with Slurm's wording", async () => {
     const r = await submit({ script: "#!/bin/sh\n", job: { ...JOB, nodes: "abc" } });
     expect(r.status).toBe(400);
-    expect(JSON.stringify(r.json.errors)).toMatch(/"abc"/);
+    expect(JSON.stringify(r.json.errors)).toMatch(/is not a valid node count/);
     const noScript = await submit({ job: JOB });
     expect(noScript.status).toBe(400);
     const ctl = await submit({ script: "#!/bin/sh\n", job: { ...JOB, partition: "nope" } });
