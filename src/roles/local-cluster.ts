@@ -35,9 +35,25 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Distinct free ports: the OS may hand back a port it just gave (each probe socket is closed). */
+function distinctPorts(): () => Promise<number> {
+  const taken = new Set<number>();
+  return async () => {
+    for (let tries = 0; tries < 50; tries++) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+    throw new Error("spur: error: could not find distinct free ports");
+  };
+}
+
 export async function writeLocalConf(o: UpOptions): Promise<string> {
   const dir = resolve(o.stateDir);
-  const ctlPort = o.controllerPort ?? (await freePort());
+  const nextPort = distinctPorts();
+  const ctlPort = o.controllerPort ?? (await nextPort());
   const lines = [
     "# Written by `spur up`: a local cluster on this host (slurm.conf syntax).",
     "ClusterName=spur",
@@ -50,11 +66,11 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     "MinJobAge=300",
     "KillWait=30",
     `SlurmdTimeout=${o.slurmdTimeoutSec}`,
-    `RestPort=${await freePort()}`,
+    `RestPort=${await nextPort()}`,
   ];
   const names: string[] = [];
   for (let i = 1; i <= o.nodes; i++) {
-    const port = await freePort();
+    const port = await nextPort();
     const gres = o.gpusPerNode > 0 ? ` Gres=gpu:${o.gpuModel ? `${o.gpuModel}:` : ""}${o.gpusPerNode}` : "";
     lines.push(
       `NodeName=n${i} NodeAddr=127.0.0.1 Port=${port} CPUs=${o.cpusPerNode} Sockets=1 CoresPerSocket=${o.cpusPerNode} ThreadsPerCore=1 RealMemory=${o.memPerNodeMiB}${gres}`,
