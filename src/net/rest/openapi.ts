@@ -78,7 +78,7 @@ export function openapiDocument(routes: readonly Route[]): Json {
   return {
     openapi: "3.0.3",
     info: { title: "Spur REST API (slurmrestd compatible)", version: SPUR_VERSION, description: "slurmrestd's data_parser v0.0.42 to v0.0.45, served by spurrestd" },
-    tags: [{ name: "slurm" }, { name: "slurmdb" }],
+    tags: [{ name: "slurm" }, { name: "slurmdb" }, { name: "util" }],
     paths,
     components: {
       schemas: components,

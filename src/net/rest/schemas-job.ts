@@ -102,13 +102,25 @@ export const JobPostResp = named(
   }),
 );
 
-export const KillJobResp = named(
-  "openapi_kill_job_resp",
-  obj({
-    status: arr(obj({
-      error: obj({ string: str(), code: int32(), message: str() }),
-      step_id: str(), job_id: Uint32NoVal, federation: obj({ sibling: str() }),
-    })),
-    ...envelopeProps,
-  }, ["status"]),
+const KillJobsRespJob = named(
+  "kill_jobs_resp_job",
+  obj({ error: obj({ string: str(), code: int32(), message: str() }), step_id: str(), job_id: Uint32NoVal, federation: obj({ sibling: str() }) }),
 );
+
+export const KillJobResp = named("openapi_kill_job_resp", obj({ status: arr(KillJobsRespJob), ...envelopeProps }, ["status"]));
+
+export const JobsStateResp = named(
+  "openapi_job_state_resp",
+  obj({ jobs: arr(obj({ job_id: str(), state: arr(strEnum(JOB_STATES)) }), 1_000_000), ...envelopeProps }, ["jobs"]),
+);
+
+export const KillJobsMsg = named(
+  "kill_jobs_msg",
+  obj({
+    account: str(256), flags: arr(strEnum(["BATCH_JOB", "ARRAY_TASK", "FULL_STEPS_ONLY", "FULL_JOB", "FEDERATION_REQUEUE", "HURRY", "OUT_OF_MEMORY", "NO_SIBLING_JOBS", "RESERVATION_JOB", "VERBOSE", "CRON_JOBS", "WARNING_SENT"]), 16),
+    job_name: str(1024), jobs: arr(str(64), 10_000), partition: str(256), qos: str(256), reservation: str(256),
+    signal: str(32), job_state: arr(strEnum(JOB_STATES), 32), user_id: str(64), user_name: str(256), wckey: str(256), nodes: arr(str(256), 10_000),
+  }),
+);
+
+export const KillJobsResp = named("openapi_kill_jobs_resp", obj({ status: arr(KillJobsRespJob), ...envelopeProps }, ["status"]));

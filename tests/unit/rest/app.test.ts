@@ -175,3 +175,25 @@ describe("robustness", () => {
     expect((await fx.request("DELETE", "/slurm/v0.0.45/job/1?signal=NOPE", { user: "alice" })).status).toBe(400);
   });
 });
+
+describe("later additions", () => {
+  it("lists job states, signals jobs by filter, and refuses an empty filter", async () => {
+    await fx.request("POST", "/slurm/v0.0.45/job/submit", { user: "alice", body: { script: "#!/bin/sh\n", job: JOB } });
+    const st = await fx.request("GET", "/slurm/v0.0.43/jobs/state/", { user: "bob" });
+    expect(st.json.jobs).toEqual([{ job_id: "100", state: ["PENDING"] }]);
+    expect((await fx.request("GET", "/slurm/v0.0.42/jobs/state/", { user: "bob" })).status).toBe(404);
+    expect((await fx.request("DELETE", "/slurm/v0.0.45/jobs/", { user: "alice", body: {} })).status).toBe(400);
+    const k = await fx.request("DELETE", "/slurm/v0.0.45/jobs/", { user: "alice", body: { jobs: ["100"], signal: "KILL" } });
+    expect(k.status).toBe(200);
+    expect(fx.jobs[0]!.state).toBe("CANCELLED");
+  });
+
+  it("expands and compresses hostlists from v0.0.44 on", async () => {
+    const e = await fx.request("POST", "/util/v0.0.44/hostnames", { user: "alice", body: { hostlist: "n[1-3],gpu01" } });
+    expect(e.json.hostnames).toEqual(["n1", "n2", "n3", "gpu01"]);
+    const c = await fx.request("POST", "/util/v0.0.45/hostlist", { user: "alice", body: { hostnames: ["n1", "n2", "n3"] } });
+    expect(c.json.hostlist).toBe("n[1-3]");
+    expect((await fx.request("POST", "/util/v0.0.43/hostnames", { user: "alice", body: { hostlist: "n1" } })).status).toBe(404);
+    expect((await fx.request("POST", "/util/v0.0.45/hostnames", { user: "alice", body: { hostlist: "n[1-99999999]" } })).status).toBe(400);
+  });
+});
