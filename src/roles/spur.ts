@@ -23,6 +23,7 @@ const USAGE = `Usage: spur <command> [options]
   net init|keygen ...                         WireGuard mesh configuration for multi-site clusters
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
+  tls-cert [--out-dir D] [--host H] [--days N]  self-signed certificate for spurrestd (prints spur.conf lines)
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
@@ -120,6 +121,8 @@ export async function main(argv: string[]): Promise<number> {
         return ops((await import("../ops/net-cli.ts")).netMain(rest));
       case "systemd-units":
         return ops((await import("../ops/systemd-units.ts")).systemdUnitsMain(rest));
+      case "tls-cert":
+        return ops((await import("../ops/tls-cert.ts")).tlsCertMain(rest));
       case "cdi":
         return await (await import("./devices-cli.ts")).cdiMain(rest);
       case "version":

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { startCluster, eventually, ensureUser, isRoot, type Cluster } from "./cluster.ts";
+import { spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { startCluster, eventually, ensureUser, isRoot, BIN, type Cluster } from "./cluster.ts";
 import { createClient, type SlurmClient } from "./rest-client.ts";
 import { importKey, signToken } from "../../src/net/rest/jwt.ts";
 
@@ -160,5 +162,32 @@ describe.runIf(ready)("spurrestd", () => {
       const res = await fetch(`${url}/slurm/v0.0.45/jobs/`, { headers: { "X-SLURM-USER-TOKEN": t } });
       expect(res.status).toBe(200);
     }
+  });
+});
+
+describe.runIf(ready)("spurrestd TLS", () => {
+  it("serves HTTPS with a certificate from spur tls-cert, and refuses plaintext off loopback", async () => {
+    const certDir = join(c.dir, "tls");
+    const gen = c.run(["tls-cert", "--out-dir", certDir, "--host", "localhost"]);
+    expect(gen.code, gen.stderr).toBe(0);
+    const cert = join(certDir, "spurrestd.crt");
+    const port = await new Promise<number>((res) => {
+      const srv = createServer().listen(0, "127.0.0.1", () => {
+        const a = srv.address();
+        srv.close(() => res(typeof a === "object" && a !== null ? a.port : 0));
+      });
+    });
+    c.startDaemon("spurrestd-tls", ["spurrestd", "--conf", c.conf, "--port", String(port), "--tls-cert", cert, "--tls-key", join(certDir, "spurrestd.key")]);
+    const ca = readFileSync(cert, "utf8");
+    // A fresh token: the key was rotated above, and a daemon started after a rotation knows only the new key.
+    const rootToken = token([]).token ?? "";
+    const res = await until("https answer", async () => {
+      const r = await fetch(`https://127.0.0.1:${port}/slurm/v0.0.45/ping/`, { headers: { "X-SLURM-USER-TOKEN": rootToken }, tls: { ca } } as RequestInit);
+      return r.status === 200 ? r : undefined;
+    });
+    expect(((await res.json()) as { pings: unknown[] }).pings).toHaveLength(1);
+    const plain = spawnSync(BIN, ["spurrestd", "--conf", c.conf, "--listen", "0.0.0.0", "--port", "0"], { encoding: "utf8", timeout: 20_000 });
+    expect(plain.status).toBe(1);
+    expect(plain.stderr).toContain("refusing plaintext");
   });
 });
