@@ -101,8 +101,9 @@ try {
   }
   const sample = await fetch(`${base}/jobs/`, { headers });
   const bytes = (await sample.arrayBuffer()).byteLength;
-  const listWorkers = 4;
-  report("rest_get_jobs", await load(40, listWorkers, () => fetch(`${base}/jobs/`, { headers })), { concurrency: listWorkers, queued: QUEUED, responseMiB: Number((bytes / 2 ** 20).toFixed(1)) });
+  const size = { queued: QUEUED, responseMiB: Number((bytes / 2 ** 20).toFixed(1)) };
+  report("rest_get_jobs_serial", await load(10, 1, () => fetch(`${base}/jobs/`, { headers })), { concurrency: 1, ...size });
+  report("rest_get_jobs", await load(40, 4, () => fetch(`${base}/jobs/`, { headers })), { concurrency: 4, ...size });
 } finally {
   spawnSync(BIN, ["down", "--state-dir", state]);
 }
