@@ -14,6 +14,10 @@ export const JOB_STATES = [
   "STAGE_OUT", "EXPEDITING",
 ] as const;
 
+export const MAIL_TYPES = [
+  "BEGIN", "END", "FAIL", "REQUEUE", "TIME=100%", "TIME=90%", "TIME=80%", "TIME=50%", "STAGE_OUT", "ARRAY_TASKS", "INVALID_DEPENDENCY",
+] as const;
+
 const JobResources = obj({
   nodes: obj({ count: int32(), select_type: arr(str()), list: str(), whole: bool() }),
   cpus: int32(),
@@ -36,15 +40,15 @@ export const JobInfo = named(
     federation_siblings_active: str(), federation_siblings_viable: str(), gres_detail: arr(str()),
     group_id: int32(), group_name: str(), het_job_id: Uint32NoVal, het_job_id_set: str(), het_job_offset: Uint32NoVal,
     job_id: int32(), job_resources: JobResources, job_size_str: arr(str()), job_state: arr(strEnum(JOB_STATES)),
-    last_sched_evaluation: Uint64NoVal, licenses: str(), mail_type: arr(str()), mail_user: str(),
+    last_sched_evaluation: Uint64NoVal, licenses: str(), mail_type: arr(strEnum(MAIL_TYPES)), mail_user: str(),
     max_cpus: Uint32NoVal, max_nodes: Uint32NoVal, mcs_label: str(), memory_per_tres: str(), name: str(),
     network: str(), nodes: str(), nice: int32(), tasks_per_core: Uint16NoVal, tasks_per_tres: Uint16NoVal,
     tasks_per_node: Uint16NoVal, tasks_per_socket: Uint16NoVal, tasks_per_board: Uint16NoVal, cpus: Uint32NoVal,
     node_count: Uint32NoVal, tasks: Uint32NoVal, partition: str(), prefer: str(), memory_per_cpu: Uint64NoVal,
     memory_per_node: Uint64NoVal, minimum_cpus_per_node: Uint16NoVal, minimum_tmp_disk_per_node: Uint32NoVal,
     preempt_time: Uint64NoVal, preemptable_time: Uint64NoVal, pre_sus_time: Uint64NoVal, hold: bool(),
-    priority: Uint32NoVal, profile: arr(str()), qos: str(), reboot: bool(), required_nodes: str(),
-    minimum_switches: int32(), requeue: bool(), resize_time: Uint64NoVal, restart_cnt: int32(), resv_name: str(),
+    priority: Uint32NoVal, profile: arr(strEnum(["NOT_SET", "NONE", "ENERGY", "LUSTRE", "NETWORK", "TASK"])), qos: str(), reboot: bool(), required_nodes: str(),
+    minimum_switches: int32(), required_switches: int32(), requeue: bool(), resize_time: Uint64NoVal, restart_cnt: int32(), resv_name: str(),
     scheduled_nodes: str(), selinux_context: str(), shared: arr(str()), sockets_per_board: int32(),
     sockets_per_node: Uint16NoVal, start_time: Uint64NoVal, state_description: str(), state_reason: str(),
     standard_input: str(), standard_output: str(), standard_error: str(), stdin_expanded: str(),
@@ -71,7 +75,7 @@ export const JobDescMsg = named(
     account: str(256), argv: arr(str(), 4096), array: str(4096), begin_time: Uint64NoVal, comment: str(4096),
     constraints: str(4096), cpus_per_task: int32(), current_working_directory: str(PATH_MAX), deadline: int64(),
     dependency: str(4096), environment: arr(str(), 4096), excluded_nodes: names(), hold: bool(), immediate: bool(),
-    licenses: str(1024), mail_type: arr(str(64), 32), mail_user: str(256), maximum_nodes: int32(),
+    licenses: str(1024), mail_type: arr(strEnum(MAIL_TYPES), 16), mail_user: str(256), maximum_nodes: int32(),
     memory_per_cpu: Uint64NoVal, memory_per_node: Uint64NoVal, minimum_nodes: int32(), name: str(1024), nice: int32(),
     nodes: str(64), open_mode: arr(strEnum(["APPEND", "TRUNCATE"]), 2), partition: str(256), priority: Uint32NoVal,
     qos: str(256), requeue: bool(), required_nodes: names(), reservation: str(256), script: str(),
