@@ -14,7 +14,7 @@ import type { Authenticator, Caller } from "./auth.ts";
 import { RestError } from "./errors.ts";
 import { toRestError } from "./ctl-errors.ts";
 import { openapiDocument } from "./openapi.ts";
-import { createRateLimiter, type RateLimitConfig } from "./rate-limit.ts";
+import { createRateLimiter, type RateLimitConfig, type RateLimiter } from "./rate-limit.ts";
 import type { HostInfo, RequestContext, Route } from "./route.ts";
 import { SLURM_ROUTES } from "./routes-slurm.ts";
 import { SLURMDB_ROUTES } from "./routes-slurmdb.ts";
@@ -76,8 +76,7 @@ async function readBody(c: Context, route: Route, limit: number): Promise<unknow
   return body;
 }
 
-function bind(app: Hono, deps: RestDeps, route: Route, version: Version): void {
-  const limiter = createRateLimiter(deps.rateLimit);
+function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter: RateLimiter): void {
   const hostPath = `/${route.api}/${version}/${route.path.replace(/\{([a-z_]+)\}/g, ":$1")}`;
   const handler = async (c: Context): Promise<Response> => {
     const who: Who = { version, api: route.api };
@@ -102,7 +101,9 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version): void {
 
 export function createRestApp(deps: RestDeps): Hono {
   const app = new Hono();
-  for (const version of VERSIONS) for (const route of BIND_ORDER) if (boundIn(version, route.since, route.until)) bind(app, deps, route, version);
+  // One limiter for the whole API: the limit is per user, whatever the path.
+  const limiter = createRateLimiter(deps.rateLimit);
+  for (const version of VERSIONS) for (const route of BIND_ORDER) if (boundIn(version, route.since, route.until)) bind(app, deps, route, version, limiter);
   let doc: string | undefined;
   const openapi = (c: Context) => {
     doc ??= JSON.stringify(openapiDocument(ALL_ROUTES));
