@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
     bodyBytesMax: BODY_BYTES_MAX,
   });
   const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
-  const server = Bun.serve({ hostname: listen, port, fetch: app.fetch, maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
+  const server = Bun.serve({ hostname: listen, port, fetch: (req, srv) => app.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
   logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlBase, conf: path });
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());

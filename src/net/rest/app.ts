@@ -44,11 +44,19 @@ interface Who {
   version: Version;
   api: Route["api"];
   caller?: Caller;
+  source?: string;
+}
+
+/** "[127.0.0.1]:54321" when served by Bun.serve (its server is the env hono gets), else "". */
+function sourceOf(c: Context): string {
+  const server = c.env as { requestIP?: (r: Request) => { address: string; port: number } | null } | undefined;
+  const ip = typeof server?.requestIP === "function" ? server.requestIP(c.req.raw) : null;
+  return ip === null ? "" : `[${ip.address}]:${ip.port}`;
 }
 
 function envelope(deps: RestDeps, who: Who, warnings: WarningItem[], errors: ReturnType<RestError["item"]>[]) {
   const apiName = who.api === "slurmdb" ? "slurmdbd" : who.api === "util" ? "util" : "slurmctld";
-  const meta = metaFor({ version: who.version, api: apiName, user: who.caller?.user ?? "", group: who.caller?.group ?? "", source: "", cluster: deps.host.cluster });
+  const meta = metaFor({ version: who.version, api: apiName, user: who.caller?.user ?? "", group: who.caller?.group ?? "", source: who.source ?? "", cluster: deps.host.cluster });
   return { meta, errors, warnings };
 }
 
@@ -79,7 +87,7 @@ async function readBody(c: Context, route: Route, limit: number): Promise<unknow
 function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter: RateLimiter): void {
   const hostPath = `/${route.api}/${version}/${route.path.replace(/\{([a-z_]+)\}/g, ":$1")}`;
   const handler = async (c: Context): Promise<Response> => {
-    const who: Who = { version, api: route.api };
+    const who: Who = { version, api: route.api, source: sourceOf(c) };
     try {
       const nowSec = deps.nowSec();
       who.caller = await deps.auth.authenticate((name) => c.req.header(name), nowSec);

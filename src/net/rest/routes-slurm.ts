@@ -116,7 +116,8 @@ const NODE_STATE_ACTIONS = ["DRAIN", "RESUME", "DOWN", "IDLE", "UNDRAIN"];
 
 async function updateNode(rc: RequestContext) {
   const body = rc.body as Infer<typeof UpdateNodeMsg>;
-  const name = rc.params.node_name ?? "";
+  const name = rc.params.node_name ?? (body.name ?? []).join(",");
+  if (name === "") throw new RestError("InvalidQuery", "No node names given (name)", "update_nodes");
   const state = body.state?.find((s) => NODE_STATE_ACTIONS.includes(s));
   if (state === undefined) throw new RestError("InvalidQuery", `Spur can change a node's state only (one of ${NODE_STATE_ACTIONS.join(", ")})`, "update_node");
   if ((state === "DRAIN" || state === "DOWN") && !body.reason) throw new RestError("InvalidQuery", "You must specify a reason when DOWNING or DRAINING a node", "update_node");
@@ -165,6 +166,7 @@ export const SLURM_ROUTES: readonly Route[] = [
   { method: "post", api: "slurm", path: "job/submit", since: 42, operation: "post_job_submit", summary: "submit new job", body: JobSubmitReq, response: JobSubmitResp, handle: submit },
   { method: "post", api: "slurm", path: "job/allocate", since: 42, operation: "post_job_allocate", summary: "submit new job allocation without any steps that must be signaled to stop", body: JobAllocReq, response: JobAllocResp, handle: allocate },
   { method: "get", api: "slurm", path: "nodes/", since: 42, operation: "get_nodes", summary: "get node(s) info", query: ["update_time", "flags"], response: NodesResp, handle: (rc) => nodes(rc) },
+  { method: "post", api: "slurm", path: "nodes/", since: 42, operation: "post_nodes", summary: "batch update node(s)", body: UpdateNodeMsg, response: OpenapiResp, handle: updateNode },
   { method: "get", api: "slurm", path: "node/{node_name}", since: 42, operation: "get_node", summary: "get node info", response: NodesResp, handle: (rc) => nodes(rc, rc.params.node_name) },
   { method: "post", api: "slurm", path: "node/{node_name}", since: 42, operation: "post_node", summary: "update node properties", body: UpdateNodeMsg, response: OpenapiResp, handle: updateNode },
   { method: "get", api: "slurm", path: "partitions/", since: 42, operation: "get_partitions", summary: "get all partition info", query: ["update_time", "flags"], response: PartitionsResp, handle: (rc) => partitions(rc) },

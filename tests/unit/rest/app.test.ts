@@ -198,3 +198,12 @@ describe("later additions", () => {
     expect((await fx.request("POST", "/util/v0.0.45/hostnames", { user: "alice", body: { hostlist: "n[1-99999999]" } })).status).toBe(400);
   });
 });
+
+describe("nodes", () => {
+  it("updates one node or several, and wants a reason to drain", async () => {
+    expect((await fx.request("POST", "/slurm/v0.0.45/node/n1", { user: "root", body: { state: ["DRAIN"] } })).status).toBe(400);
+    expect((await fx.request("POST", "/slurm/v0.0.45/node/n1", { user: "root", body: { state: ["DRAIN"], reason: "maint" } })).status).toBe(200);
+    expect((await fx.request("POST", "/slurm/v0.0.45/nodes/", { user: "root", body: { state: ["RESUME"], name: ["n1", "n2"] } })).status).toBe(200);
+    expect((await fx.request("POST", "/slurm/v0.0.45/nodes/", { user: "root", body: { state: ["RESUME"] } })).status).toBe(400);
+  });
+});
