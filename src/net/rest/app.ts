@@ -19,9 +19,9 @@ import type { HostInfo, RequestContext, Route } from "./route.ts";
 import { SLURM_ROUTES } from "./routes-slurm.ts";
 import { SLURMDB_ROUTES } from "./routes-slurmdb.ts";
 import { EXTRA_ROUTES } from "./routes-extra.ts";
-import { validate } from "./schema.ts";
+import { pruneForVersion, validate } from "./schema.ts";
 import type { WarningItem } from "./schemas-common.ts";
-import { boundIn, metaFor, NEWEST, VERSIONS, type Version } from "./versions.ts";
+import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
 
 export const ALL_ROUTES: readonly Route[] = [...SLURM_ROUTES, ...EXTRA_ROUTES, ...SLURMDB_ROUTES];
 
@@ -64,7 +64,7 @@ function errorResponse(c: Context, deps: RestDeps, who: Who, e: RestError): Resp
   return c.json(envelope(deps, who, [], [e.item()]), e.status as 400);
 }
 
-async function readBody(c: Context, route: Route, limit: number): Promise<unknown> {
+async function readBody(c: Context, route: Route, limit: number, version: Version): Promise<unknown> {
   if (route.body === undefined) return undefined;
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > limit) throw new RestError("TooLarge", `Request body of ${declared} bytes is over the limit of ${limit} bytes`, "http");
@@ -77,7 +77,7 @@ async function readBody(c: Context, route: Route, limit: number): Promise<unknow
   } catch (e) {
     throw new RestError("FailParsing", `Unable to parse JSON: ${String((e as Error).message).slice(0, 200)}`, "http");
   }
-  const problems = validate(route.body.node, body, { rejectUnknown: true, problemsMax: 10 });
+  const problems = validate(route.body.node, body, { rejectUnknown: true, problemsMax: 10, version: versionNumber(version) });
   if (problems.length > 0) {
     throw new RestError("InvalidQuery", problems.map((p) => `${p.path}: ${p.message}`).join("; "), route.operation);
   }
@@ -92,13 +92,15 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
       const nowSec = deps.nowSec();
       who.caller = await deps.auth.authenticate((name) => c.req.header(name), nowSec);
       if (!limiter.take(who.caller.user, nowSec)) throw new RestError("RateLimited", `Rate limit of ${deps.rateLimit.perSec} requests/s exceeded for user ${who.caller.user}`, "rate_limit");
-      const body = await readBody(c, route, deps.bodyBytesMax ?? BODY_BYTES_MAX_DEFAULT);
+      const body = await readBody(c, route, deps.bodyBytesMax ?? BODY_BYTES_MAX_DEFAULT, version);
       const warnings: WarningItem[] = [];
       const rc: RequestContext = {
         version, caller: who.caller, ctl: deps.controllerFor(who.caller), params: c.req.param() as Record<string, string>,
         query: c.req.query(), body, nowSec, host: deps.host, warnings,
       };
       const payload = await route.handle(rc);
+      // The per-version adapter: serializers write the newest shape; drop what this version lacks.
+      pruneForVersion(route.response.node, payload, versionNumber(version));
       return c.json({ ...payload, ...envelope(deps, who, warnings, []) });
     } catch (e) {
       return errorResponse(c, deps, who, toRestError(e, route.operation));

@@ -10,7 +10,10 @@ import type { Job } from "../../compat/format/job-values.ts";
 import { jobInfo } from "./serialize-job.ts";
 import { dbJobValue } from "./serialize-slurmdb.ts";
 import { value } from "./schemas-common.ts";
-import { metaFor, VERSIONS, type Version } from "./versions.ts";
+import { metaFor, VERSIONS, versionNumber, type Version } from "./versions.ts";
+import { pruneForVersion } from "./schema.ts";
+import { JobInfoResp } from "./schemas-job.ts";
+import { DbJobsResp } from "./schemas-slurmdb.ts";
 
 /** "v0.0.45" or "data_parser/v0.0.45" → the version; else the error text. */
 export function dataParserVersion(text: string): Version | string {
@@ -34,10 +37,12 @@ export function squeueJsonV4(version: Version, jobs: readonly Job[], cluster: st
     jobs: jobs.map((j) => jobInfo(j, cluster)), last_backfill: value(0), last_update: value(Math.floor(nowSec)),
     meta: meta(version, "slurmctld", cluster, who), errors: [], warnings: [],
   };
+  pruneForVersion(JobInfoResp.node, doc, versionNumber(version));
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 export function sacctJsonV4(version: Version, jobs: readonly Job[], cluster: string, nowSec: number, who: Who): string {
   const doc = { jobs: jobs.map((j) => dbJobValue(j, cluster, nowSec)), meta: meta(version, "slurmdbd", cluster, who), errors: [], warnings: [] };
+  pruneForVersion(DbJobsResp.node, doc, versionNumber(version));
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

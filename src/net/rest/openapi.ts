@@ -5,7 +5,7 @@
  * handlers are typed by: one source of truth. Component names follow
  * slurmrestd's (`v0.0.45_job_info`), one set per served version.
  */
-import type { Node } from "./schema.ts";
+import { hasVersion, type Node } from "./schema.ts";
 import type { Route } from "./route.ts";
 import { pathParams } from "./route.ts";
 import { boundIn, VERSIONS, type Version } from "./versions.ts";
@@ -36,7 +36,8 @@ function schemaOf(node: Node, version: Version, components: Json): Json {
     case "object": {
       if (node.free === true) return { type: "object", additionalProperties: { type: "string" } };
       const properties: Json = {};
-      for (const [k, v] of Object.entries(node.props)) properties[k] = schemaOf(v, version, components);
+      const minor = Number(version.slice(5));
+      for (const [k, v] of Object.entries(node.props)) if (hasVersion(v, minor)) properties[k] = schemaOf(v, version, components);
       return { type: "object", properties, required: [...node.required] };
     }
   }

@@ -8,14 +8,18 @@
  * array sizes so that a huge body is refused before any work is done.
  */
 
-export type Node =
+export type Node = (
   | { kind: "string"; enum?: readonly string[]; maxLength: number; description?: string }
   | { kind: "integer"; format: "int32" | "int64"; description?: string }
   | { kind: "number"; description?: string }
   | { kind: "boolean"; description?: string }
   | { kind: "array"; items: Node; maxItems: number; description?: string }
   | { kind: "object"; props: Record<string, Node>; required: readonly string[]; description?: string; free?: boolean }
-  | { kind: "named"; name: string; target: Node };
+  | { kind: "named"; name: string; target: Node }
+) & {
+  /** data_parser minor versions [first, last] that have this field (absent = all). */
+  versions?: readonly [number, number];
+};
 
 /** A schema value; `T` is a phantom type for Infer<>. */
 export interface Schema<T> {
@@ -58,6 +62,48 @@ export function obj<P extends Props, R extends keyof P & string = never>(props: 
 /** A schema published under components/schemas as `<version>_<name>`. */
 export const named = <T>(name: string, s: Schema<T>): Schema<T> => mk({ kind: "named", name, target: s.node });
 
+/** A field only some data_parser versions have (e.g. added in v0.0.43: inVersions(str(), 43)). */
+export const inVersions = <T>(s: Schema<T>, since: number, until = 99): Schema<T> => mk({ ...s.node, versions: [since, until] } as Node);
+
+/** True when `node` exists in data_parser minor `version`. */
+export const hasVersion = (node: Node, version: number | undefined): boolean =>
+  version === undefined || node.versions === undefined || (version >= node.versions[0] && version <= node.versions[1]);
+
+const versionedCache = new WeakMap<Node, boolean>();
+/** Whether anything under `node` is version-dependent (so pruning can skip the rest). */
+function hasVersioned(node: Node, depth = 0): boolean {
+  const hit = versionedCache.get(node);
+  if (hit !== undefined) return hit;
+  let out = false;
+  if (depth < DEPTH_MAX) {
+    if (node.kind === "named") out = hasVersioned(node.target, depth + 1);
+    else if (node.kind === "array") out = hasVersioned(node.items, depth + 1);
+    else if (node.kind === "object") out = Object.values(node.props).some((p) => p.versions !== undefined || hasVersioned(p, depth + 1));
+  }
+  versionedCache.set(node, out);
+  return out;
+}
+
+/**
+ * The per-version adapter: removes, in place, the fields `value` has that
+ * data_parser minor `version` does not (the serializers write the newest shape).
+ */
+export function pruneForVersion(node: Node, value: unknown, version: number): void {
+  if (!hasVersioned(node) || typeof value !== "object" || value === null) return;
+  if (node.kind === "named") return pruneForVersion(node.target, value, version);
+  if (node.kind === "array") {
+    if (Array.isArray(value)) for (const item of value) pruneForVersion(node.items, item, version);
+    return;
+  }
+  if (node.kind !== "object") return;
+  const rec = value as Record<string, unknown>;
+  for (const [k, child] of Object.entries(node.props)) {
+    if (!(k in rec)) continue;
+    if (!hasVersion(child, version)) delete rec[k];
+    else pruneForVersion(child, rec[k], version);
+  }
+}
+
 export const describe = <T>(s: Schema<T>, description: string): Schema<T> => mk({ ...s.node, description } as Node);
 
 /** One validation problem: where (a JSON path) and what. */
@@ -69,6 +115,8 @@ export interface Problem {
 export interface ValidateOptions {
   /** Unknown object fields are errors (true) or ignored (false). */
   rejectUnknown: boolean;
+  /** data_parser minor version: fields of other versions count as unknown. */
+  version?: number;
   /** Stop after this many problems. */
   problemsMax?: number;
 }
@@ -130,7 +178,8 @@ function walkObject(node: Extract<Node, { kind: "object" }>, v: unknown, path: s
   }
   for (const r of node.required) if (!(r in rec)) out.push({ path: `${path}.${r}`, message: "required field missing" });
   for (const [k, x] of Object.entries(rec)) {
-    const child = Object.hasOwn(node.props, k) ? node.props[k] : undefined;
+    const found = Object.hasOwn(node.props, k) ? node.props[k] : undefined;
+    const child = found !== undefined && hasVersion(found, opts.version) ? found : undefined;
     if (child === undefined) {
       if (opts.rejectUnknown) out.push({ path: `${path}.${k}`, message: "unknown field" });
       continue;

@@ -4,7 +4,7 @@
  * job_desc_msg (POST /job/submit, /job/allocate, /job/{id}), and the submit,
  * update and kill responses. Field names and enum spellings are Slurm's.
  */
-import { arr, bool, int32, int64, named, obj, str, strEnum } from "./schema.ts";
+import { arr, bool, inVersions, int32, int64, named, obj, str, strEnum } from "./schema.ts";
 import { ExitCode, Float64NoVal, Uint16NoVal, Uint32NoVal, Uint64NoVal, envelopeProps } from "./schemas-common.ts";
 
 export const JOB_STATES = [
@@ -18,11 +18,17 @@ export const MAIL_TYPES = [
   "BEGIN", "END", "FAIL", "REQUEUE", "TIME=100%", "TIME=90%", "TIME=80%", "TIME=50%", "STAGE_OUT", "ARRAY_TASKS", "INVALID_DEPENDENCY",
 ] as const;
 
-const JobResources = obj({
-  nodes: obj({ count: int32(), select_type: arr(str()), list: str(), whole: bool() }),
+const JobResNode = named(
+  "job_res_node",
+  obj({ index: int32(), name: str(), cpus: obj({ count: int32(), used: int32() }), memory: obj({ used: int64(), allocated: int64() }) }),
+);
+
+const JobResources = named("job_res", obj({
+  select_type: arr(strEnum(["CPU", "SOCKET", "CORE", "BOARD", "MEMORY", "ONE_TASK_PER_CORE", "PACK_NODES", "CORE_DEFAULT_DIST_BLOCK", "LLN", "LINEAR"])),
+  nodes: obj({ count: int32(), select_type: arr(strEnum(["AVAILABLE", "ONE_ROW", "RESERVED"])), list: str(), whole: bool(), allocation: arr(JobResNode) }),
   cpus: int32(),
   threads_per_core: Uint16NoVal,
-});
+}));
 
 export const JobInfo = named(
   "job_info",
@@ -48,11 +54,12 @@ export const JobInfo = named(
     memory_per_node: Uint64NoVal, minimum_cpus_per_node: Uint16NoVal, minimum_tmp_disk_per_node: Uint32NoVal,
     preempt_time: Uint64NoVal, preemptable_time: Uint64NoVal, pre_sus_time: Uint64NoVal, hold: bool(),
     priority: Uint32NoVal, profile: arr(strEnum(["NOT_SET", "NONE", "ENERGY", "LUSTRE", "NETWORK", "TASK"])), qos: str(), reboot: bool(), required_nodes: str(),
-    minimum_switches: int32(), required_switches: int32(), requeue: bool(), resize_time: Uint64NoVal, restart_cnt: int32(), resv_name: str(),
+    required_switches: int32(), requeue: bool(), resize_time: Uint64NoVal, restart_cnt: int32(), resv_name: str(),
     scheduled_nodes: str(), selinux_context: str(), shared: arr(str()), sockets_per_board: int32(),
     sockets_per_node: Uint16NoVal, start_time: Uint64NoVal, state_description: str(), state_reason: str(),
-    standard_input: str(), standard_output: str(), standard_error: str(), stdin_expanded: str(),
-    stdout_expanded: str(), stderr_expanded: str(), submit_time: Uint64NoVal, suspend_time: Uint64NoVal,
+    standard_input: str(), standard_output: str(), standard_error: str(),
+    // Not in v0.0.42's job_info (checked against its published spec); kept from v0.0.43 on.
+    stdin_expanded: inVersions(str(), 43), stdout_expanded: inVersions(str(), 43), stderr_expanded: inVersions(str(), 43), submit_time: Uint64NoVal, suspend_time: Uint64NoVal,
     system_comment: str(), time_limit: Uint32NoVal, time_minimum: Uint32NoVal, threads_per_core: Uint16NoVal,
     tres_bind: str(), tres_freq: str(), tres_per_job: str(), tres_per_node: str(), tres_per_socket: str(),
     tres_per_task: str(), tres_req_str: str(), tres_alloc_str: str(), user_id: int32(), user_name: str(),

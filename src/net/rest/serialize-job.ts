@@ -85,7 +85,7 @@ export function jobInfo(job: Job, cluster: string): JobInfoValue {
     minimum_cpus_per_node: value(Math.max(1, job.cpusPerTask)), minimum_tmp_disk_per_node: value(0), preempt_time: value(0),
     preemptable_time: value(0), pre_sus_time: time(job.preSusTime), hold: job.heldByAdmin || job.reason === "JobHeldUser",
     priority: value(job.priority), profile: [], qos: job.qos, reboot: false, required_nodes: job.reqNodelist,
-    minimum_switches: 0, required_switches: 0, requeue: job.requeue, resize_time: value(0), restart_cnt: job.restarts, resv_name: job.reservation,
+    required_switches: 0, requeue: job.requeue, resize_time: value(0), restart_cnt: job.restarts, resv_name: job.reservation,
     scheduled_nodes: "", selinux_context: "", shared: job.exclusive ? ["none"] : [], sockets_per_board: 0,
     sockets_per_node: noValue(), start_time: time(job.startTime), state_description: "", state_reason: job.reason || "None",
     standard_input: job.stdIn, standard_output: job.stdOut, standard_error: job.stdErr, stdin_expanded: job.stdIn,
@@ -96,7 +96,15 @@ export function jobInfo(job: Job, cluster: string): JobInfoValue {
     user_name: job.user, maximum_switch_wait_time: 0, wckey: job.wckey, current_working_directory: job.workDir,
   };
   if (!pending && job.nodelist !== "") {
-    out.job_resources = { nodes: { count: job.numNodes, select_type: [], list: job.nodelist, whole: job.exclusive }, cpus: job.numCpus, threads_per_core: value(1) };
+    out.job_resources = {
+      select_type: ["CPU", "MEMORY"],
+      nodes: {
+        count: job.numNodes, select_type: [], list: job.nodelist, whole: job.exclusive,
+        allocation: job.alloc.map((a, index) => ({ index, name: a.node, cpus: { count: a.cpus, used: 0 }, memory: { used: 0, allocated: a.memMib } })),
+      },
+      cpus: job.numCpus,
+      threads_per_core: value(1),
+    };
   }
   return out;
 }

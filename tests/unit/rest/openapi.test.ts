@@ -51,3 +51,19 @@ describe("openapi document", () => {
     }
   });
 });
+
+describe("per-version adapter", () => {
+  it("leaves out of v0.0.42 what its data_parser does not have, in the document and in answers", async () => {
+    const { fx, doc: d } = await doc();
+    const props = (v: string) => Object.keys((d.components.schemas[`${v}_job_info`] as { properties: object }).properties);
+    expect(props("v0.0.42")).not.toContain("stdout_expanded");
+    expect(props("v0.0.45")).toContain("stdout_expanded");
+    expect(props("v0.0.42")).toContain("required_switches");
+    await fx.request("POST", "/slurm/v0.0.45/job/submit", { user: "alice", body: { script: "#!/bin/sh\n", job: { current_working_directory: "/tmp" } } });
+    const old = await fx.request("GET", "/slurm/v0.0.42/jobs/", { user: "alice" });
+    const recent = await fx.request("GET", "/slurm/v0.0.45/jobs/", { user: "alice" });
+    expect((old.json.jobs as Record<string, unknown>[])[0]).not.toHaveProperty("stdout_expanded");
+    expect((recent.json.jobs as Record<string, unknown>[])[0]).toHaveProperty("stdout_expanded");
+    expect(check(d, responseSchema(d, "/slurm/v0.0.42/jobs/", "get"), old.json)).toEqual([]);
+  });
+});
