@@ -136,7 +136,7 @@ async function ping(rc: RequestContext) {
   const t0 = performance.now();
   const p = await ctlCall("ping", () => rc.ctl.ping());
   const latency = Math.round((performance.now() - t0) * 1000);
-  return { pings: [{ hostname: p.controller, pinged: "UP", responding: true, latency, mode: p.primary ? "primary" : "backup", primary: p.primary }] };
+  return { pings: [{ hostname: p.controller, pinged: "UP", responding: true, latency, mode: p.primary ? "primary" : "backup", primary: p.primary, status: "UP" }] };
 }
 
 async function diag(rc: RequestContext) {

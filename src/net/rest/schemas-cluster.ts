@@ -3,7 +3,7 @@
  * Node, partition, ping, diag, licenses, reservations and shares shapes of
  * slurmrestd's data_parser v0.0.4x (the /slurm/ side other than jobs).
  */
-import { arr, bool, int32, int64, named, num, obj, str, strEnum } from "./schema.ts";
+import { arr, bool, inVersions, int32, int64, named, num, obj, str, strEnum } from "./schema.ts";
 import { Uint32NoVal, Uint64NoVal, Uint16NoVal, envelopeProps } from "./schemas-common.ts";
 
 export const NODE_STATES = [
@@ -71,7 +71,11 @@ export const PartitionsResp = named("openapi_partition_resp", obj({ partitions: 
 export const PingResp = named(
   "openapi_ping_array_resp",
   obj({
-    pings: arr(obj({ hostname: str(), pinged: str(), responding: bool(), latency: int64(), mode: str(), primary: bool() })),
+    // v0.0.45's controller_ping has `status` and no `pinged`/`mode` (checked against its spec); older ones the reverse.
+    pings: arr(named("controller_ping", obj({
+      hostname: str(), pinged: inVersions(str(), 42, 44), responding: bool(), latency: int64(), mode: inVersions(str(), 42, 44),
+      primary: bool(), status: inVersions(str(), 45),
+    }, ["responding", "primary"]))),
     ...envelopeProps,
   }, ["pings"]),
 );
