@@ -123,16 +123,17 @@ export function restUrl(conf: string): string | undefined {
   return port === undefined ? undefined : `http://127.0.0.1:${port}`;
 }
 
-async function waitRest(url: string, deadline: number): Promise<void> {
+/** True once spurrestd answers; false (not fatal: the cluster works without it) after `deadline`. */
+async function waitRest(url: string, deadline: number): Promise<boolean> {
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${url}/openapi/v3`)).ok) return;
+      if ((await fetch(`${url}/openapi/v3`)).ok) return true;
     } catch {
       /* not up yet */
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`spurrestd did not come up at ${url}`);
+  return false;
 }
 
 /** Start (or restart, keeping state) the local cluster; resolves once every node has registered. */
@@ -153,8 +154,9 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string; res
       const { nodes } = await ctl.listNodes();
       if (nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN")) {
         if (rest === undefined) return { conf, url };
-        await waitRest(rest, deadline);
-        return { conf, url, restUrl: rest };
+        if (await waitRest(rest, Math.max(deadline, Date.now() + 5000))) return { conf, url, restUrl: rest };
+        process.stderr.write(`spur: warning: spurrestd did not answer at ${rest}: see ${join(dir, "log", "spurrestd.log")}\n`);
+        return { conf, url };
       }
     } catch {
       /* not up yet */
