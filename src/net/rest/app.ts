@@ -20,6 +20,7 @@ import { SLURM_ROUTES } from "./routes-slurm.ts";
 import { SLURMDB_ROUTES } from "./routes-slurmdb.ts";
 import { EXTRA_ROUTES } from "./routes-extra.ts";
 import { pruneForVersion, validate } from "./schema.ts";
+import { RawMembers, rawBody } from "./raw-json.ts";
 import type { WarningItem } from "./schemas-common.ts";
 import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
 
@@ -99,6 +100,7 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
         query: c.req.query(), body, nowSec, host: deps.host, warnings,
       };
       const payload = await route.handle(rc);
+      if (payload instanceof RawMembers) return c.body(rawBody(payload, envelope(deps, who, warnings, [])), 200, { "content-type": "application/json" });
       // The per-version adapter: serializers write the newest shape; drop what this version lacks.
       pruneForVersion(route.response.node, payload, versionNumber(version));
       return c.json({ ...payload, ...envelope(deps, who, warnings, []) });

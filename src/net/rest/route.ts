@@ -10,6 +10,7 @@ import type { Caller } from "./auth.ts";
 import type { Schema } from "./schema.ts";
 import type { WarningItem } from "./schemas-common.ts";
 import type { Version } from "./versions.ts";
+import type { RawMembers } from "./raw-json.ts";
 
 export type Api = "slurm" | "slurmdb" | "util";
 
@@ -50,7 +51,8 @@ export interface Route {
   query?: readonly string[];
   body?: Schema<unknown>;
   response: Schema<unknown>;
-  handle(rc: RequestContext): Promise<Record<string, unknown>>;
+  /** The payload members (the app adds meta/errors/warnings), or members already written as JSON. */
+  handle(rc: RequestContext): Promise<Record<string, unknown> | RawMembers>;
 }
 
 /** Path parameters of a route path, in order. */

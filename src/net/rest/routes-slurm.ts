@@ -17,6 +17,9 @@ import { jobSpecFromDesc, updateFieldsFromDesc, type JobDesc } from "./job-desc.
 import type { Infer } from "./schema.ts";
 import type { Job } from "../../compat/format/job-values.ts";
 import { signalNumber } from "./signals.ts";
+import { RawMembers, singleFlight } from "./raw-json.ts";
+import { pruneForVersion } from "./schema.ts";
+import { versionNumber } from "./versions.ts";
 
 const lastUpdate = (rc: RequestContext) => value(Math.floor(rc.nowSec));
 
@@ -39,11 +42,23 @@ function changedSince(job: Job, sinceSec: number): boolean {
   return Math.max(job.submitTime, job.startTime, job.endTime, job.lastSchedEval) >= sinceSec;
 }
 
+const jobsFlight = singleFlight<string>();
+
+/** The `"jobs":[...]` member for this version, shared by concurrent identical requests of one user. */
+function jobsMember(rc: RequestContext, since: number): Promise<string> {
+  return jobsFlight(`${rc.caller.user}|${rc.version}|${since}`, async () => {
+    const res = await ctlCall("get_jobs", () => rc.ctl.listJobs({}));
+    const jobs = since > 0 ? res.jobs.filter((j) => changedSince(j, since)) : res.jobs;
+    const doc = { jobs: jobs.map((j) => jobInfo(j, rc.host.cluster)) };
+    pruneForVersion(JobInfoResp.node, doc, versionNumber(rc.version));
+    return JSON.stringify(doc).slice(1, -1);
+  });
+}
+
 async function getJobs(rc: RequestContext) {
-  const res = await ctlCall("get_jobs", () => rc.ctl.listJobs({}));
-  const since = Number(rc.query.update_time ?? 0);
-  const jobs = Number.isFinite(since) && since > 0 ? res.jobs.filter((j) => changedSince(j, since)) : res.jobs;
-  return { jobs: jobs.map((j) => jobInfo(j, rc.host.cluster)), last_backfill: value(0), last_update: lastUpdate(rc) };
+  const asked = Number(rc.query.update_time ?? 0);
+  const since = Number.isFinite(asked) && asked > 0 ? Math.floor(asked) : 0;
+  return new RawMembers(await jobsMember(rc, since), { last_backfill: value(0), last_update: lastUpdate(rc) });
 }
 
 async function submit(rc: RequestContext) {
