@@ -48,7 +48,13 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
   async function verified(token: string, nowSec: number): Promise<{ user: string }> {
     const hit = cache.get(token);
     if (hit !== undefined && hit.exp > nowSec && nowSec - hit.checkedSec < CACHE_TTL_SEC) return hit;
-    const r = await deps.verify(token, nowSec);
+    let r: VerifyResult;
+    try {
+      r = await deps.verify(token, nowSec);
+    } catch (e) {
+      // No readable key file: nobody can be authenticated, which is the caller's 401, not a crash.
+      throw new RestError("AuthRequired", `Unable to verify tokens: ${String((e as Error).message ?? e).slice(0, 200)}`, "rest_auth/jwt");
+    }
     if (!r.ok) {
       cache.delete(token);
       throw new RestError("AuthRequired", REASONS[r.reason], "rest_auth/jwt");

@@ -207,3 +207,22 @@ describe("nodes", () => {
     expect((await fx.request("POST", "/slurm/v0.0.45/nodes/", { user: "root", body: { state: ["RESUME"] } })).status).toBe(400);
   });
 });
+
+describe("key trouble", () => {
+  it("answers 401, not 500, when the key cannot be read", async () => {
+    const { createRestApp } = await import("../../../src/net/rest/app.ts");
+    const { createAuthenticator } = await import("../../../src/net/rest/auth.ts");
+    const app = createRestApp({
+      auth: createAuthenticator({
+        verify: async () => { throw new Error("ENOENT: no such file, stat '/x/jwt_hs256.key'"); },
+        mint: async () => "", isPrivileged: () => false, lookupUser: () => ({ uid: 1, group: "g" }),
+      }),
+      controllerFor: () => { throw new Error("unused"); },
+      host: { cluster: "c", hostname: "h", homeOf: () => "/", operators: () => [], controller: { host: "h", port: 1 } },
+      nowSec: () => 0, rateLimit: { perSec: 0, burst: 0 },
+    });
+    const res = await app.request("/slurm/v0.0.45/ping/", { headers: { "x-slurm-user-token": "a.b.c" } });
+    expect(res.status).toBe(401);
+    expect(JSON.stringify(await res.json())).toContain("Unable to verify tokens");
+  });
+});
