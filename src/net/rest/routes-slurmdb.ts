@@ -80,10 +80,24 @@ async function clusters(rc: RequestContext) {
   return { clusters: [{ controller: { host: rc.host.controller.host, port: rc.host.controller.port }, flags: [], name: rc.host.cluster, nodes: names, rpc_version: 0, tres: [] }] };
 }
 
+/** One item of a list handler's answer, by name; 404 in slurmdbd's wording when absent. */
+function one(key: string, param: string, what: string, list: (rc: RequestContext) => Promise<Record<string, { name: string }[]>>) {
+  return async (rc: RequestContext) => {
+    const name = rc.params[param] ?? "";
+    const items = (await list(rc))[key]?.filter((i) => i.name === name) ?? [];
+    if (items.length === 0) throw new RestError("NotFound", `No ${what} named ${name.slice(0, 64)}`, `slurmdb_get_${what}`, `Nothing found`, 9003);
+    return { [key]: items };
+  };
+}
+
 export const SLURMDB_ROUTES: readonly Route[] = [
   { method: "get", api: "slurmdb", path: "jobs/", since: 42, operation: "get_jobs", summary: "Get job list", query: ["users", "account", "start_time", "end_time", "state", "partition", "job_name", "qos", "job"], response: DbJobsResp, handle: dbJobs },
   { method: "get", api: "slurmdb", path: "job/{job_id}", since: 42, operation: "get_job", summary: "Get job info", response: DbJobsResp, handle: dbJob },
   { method: "get", api: "slurmdb", path: "accounts/", since: 42, operation: "get_accounts", summary: "Get account list", response: AccountsResp, handle: accounts },
+  { method: "get", api: "slurmdb", path: "account/{account_name}", since: 42, operation: "get_account", summary: "Get account info", response: AccountsResp, handle: one("accounts", "account_name", "account", accounts) },
+  { method: "get", api: "slurmdb", path: "user/{name}", since: 42, operation: "get_user", summary: "Get user info", response: UsersResp, handle: one("users", "name", "user", users) },
+  { method: "get", api: "slurmdb", path: "qos/{qos}", since: 42, operation: "get_single_qos", summary: "Get QOS info", response: QosResp, handle: one("qos", "qos", "qos", async () => ({ qos: [NORMAL_QOS] })) },
+  { method: "get", api: "slurmdb", path: "cluster/{cluster_name}", since: 42, operation: "get_cluster", summary: "Get cluster info", response: ClustersResp, handle: one("clusters", "cluster_name", "cluster", clusters) },
   { method: "get", api: "slurmdb", path: "users/", since: 42, operation: "get_users", summary: "Get user list", response: UsersResp, handle: users },
   { method: "get", api: "slurmdb", path: "associations/", since: 42, operation: "get_associations", summary: "Get association list", response: AssocsResp, handle: associations },
   { method: "get", api: "slurmdb", path: "qos/", since: 42, operation: "get_qos", summary: "Get QOS list", response: QosResp, handle: async () => ({ qos: [NORMAL_QOS] }) },

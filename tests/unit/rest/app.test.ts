@@ -226,3 +226,16 @@ describe("key trouble", () => {
     expect(JSON.stringify(await res.json())).toContain("Unable to verify tokens");
   });
 });
+
+describe("slurmdb single items", () => {
+  it("answers one user, account, QOS or cluster by name, 404 otherwise", async () => {
+    await fx.request("POST", "/slurm/v0.0.45/job/submit", { user: "alice", body: { script: "#!/bin/sh\n", job: { ...JOB, account: "physics" } } });
+    const u = await fx.request("GET", "/slurmdb/v0.0.45/user/root", { user: "alice" });
+    expect((u.json.users as { name: string }[]).map((x) => x.name)).toEqual(["root"]);
+    expect((await fx.request("GET", "/slurmdb/v0.0.45/qos/normal", { user: "alice" })).status).toBe(200);
+    expect((await fx.request("GET", "/slurmdb/v0.0.45/qos/gold", { user: "alice" })).status).toBe(404);
+    expect((await fx.request("GET", "/slurmdb/v0.0.45/cluster/spur", { user: "alice" })).status).toBe(200);
+    expect((await fx.request("GET", "/slurmdb/v0.0.45/account/nope", { user: "alice" })).status).toBe(404);
+    expect((await fx.request("GET", "/slurmdb/v0.0.42/qos/", { user: "alice" })).status).toBe(200);
+  });
+});
