@@ -15,6 +15,7 @@ const cli = (load: () => Promise<Record<string, unknown>>, name: string): Entry 
 export const ENTRIES: Record<string, Entry> = {
   spurctld: async () => (await import("./roles/spurctld.ts")).main,
   spurd: async () => (await import("./roles/spurd.ts")).main,
+  spurrestd: async () => (await import("./roles/spurrestd.ts")).main,
   spur: async () => (await import("./roles/spur.ts")).main,
   stepd: async () => (await import("./roles/stepd.ts")).main,
   sbatch: cli(() => import("./cli/sbatch.ts"), "sbatchMain"),

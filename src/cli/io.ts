@@ -20,6 +20,8 @@ import type {
   UpdateNodeRequest,
   WaitJobRequest,
   WaitJobResponse,
+  IssueTokenRequest,
+  IssueTokenResponse,
 } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 
@@ -44,6 +46,8 @@ export interface ControllerPort {
   ping(): Promise<Plain<PingResponse>>;
   getConfig(): Promise<Plain<ConfigResponse>>;
   waitJob(req: Plain<WaitJobRequest>): Promise<Plain<WaitJobResponse>>;
+  /** scontrol token (optional so that test fakes need not implement it). */
+  issueToken?(req: Plain<IssueTokenRequest>): Promise<Plain<IssueTokenResponse>>;
 }
 
 /** Who runs the command and where. */

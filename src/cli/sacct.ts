@@ -62,6 +62,13 @@ export async function sacctMain(argv: string[], port: CliPort): Promise<CliResul
     return done("", `sacct: error: Problem talking to the database: ${message}\n`, 1);
   }
   const ctx: SelectContext = { query: q, invokerUid: port.invoker.uid, now, cluster: resp.clusterName };
+  if (q.mode === "json" && q.jsonVersion !== undefined) {
+    const cj = await import("../net/rest/cli-json.ts");
+    const v = cj.dataParserVersion(q.jsonVersion);
+    if (!v.startsWith("v")) return done("", `sacct: error: ${v}\n`, 1);
+    const who = { user: port.invoker.user, group: port.invoker.group, argv, command: "sacct" };
+    return done(cj.sacctJsonV4(v as Parameters<typeof cj.sacctJsonV4>[0], selectJobs(resp.jobs, ctx), resp.clusterName, now, who));
+  }
   if (q.mode === "json") return done(sacctJson(selectJobs(resp.jobs, ctx), resp.clusterName, now));
   const rows = selectRows(resp.jobs, ctx);
   const style = { parsable: q.parsable, delimiter: q.delimiter, header: q.header };

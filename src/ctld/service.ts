@@ -22,6 +22,8 @@ import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
 import { emptyJobInfo } from "../sched/model/records.ts";
+import { tokenHandlers } from "./service-token.ts";
+import type { Keyring } from "../net/rest/keyring.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -31,6 +33,8 @@ export interface ServiceContext {
   /** uid the controller runs as: agents must run as it or as root. */
   selfUid: number;
   confPath: string;
+  /** JWT key (scontrol token, tokens forwarded by spurrestd); absent = JWT off. */
+  keyring?: Keyring;
 }
 
 export function requester(ctx: HandlerContext): Requester {
@@ -119,5 +123,6 @@ export function controllerRoutes(sc: ServiceContext) {
       ...stepHandlers(sc),
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
+      ...tokenHandlers(sc),
     });
 }

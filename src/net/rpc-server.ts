@@ -14,6 +14,8 @@ import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
+/** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
+export const USER_TOKEN_HEADER = "x-spur-user-token";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RpcServer {
@@ -30,10 +32,22 @@ export interface RpcServer {
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 
-/** Optional extras: GET /metrics served from `metrics`, and every request timed into `rpc`. */
+/**
+ * Verifies a token and names its user's uid (undefined = invalid). When a
+ * request carries a token it alone decides who is asking: with no verifier, or
+ * an invalid token, the request is unauthenticated (never the socket's uid,
+ * which for spurrestd is root's).
+ */
+export type TokenVerifier = (token: string) => Promise<number | undefined>;
+
+/**
+ * Optional extras: GET /metrics served from `metrics`, every request timed into
+ * `rpc`, and `verifyToken` for requests that carry a user token.
+ */
 export interface RpcServerExtras {
   metrics?: () => string;
   rpc?: RpcMetrics;
+  verifyToken?: TokenVerifier;
 }
 
 export async function startRpcServer(
@@ -47,13 +61,21 @@ export async function startRpcServer(
     readMaxBytes: MAX_BODY_BYTES,
     jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
   });
-  const server = createServer((req, res) => {
-    if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
-    if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
-    stampPeer(req);
+  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
+  };
+  const server = createServer((req, res) => {
+    if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
+    if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
+    const token = req.headers[USER_TOKEN_HEADER];
+    if (token === undefined) {
+      stampPeer(req);
+      dispatch(req, res);
+      return;
+    }
+    void stampToken(req, typeof token === "string" ? token : "", extras.verifyToken).then(() => dispatch(req, res));
   });
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
@@ -92,6 +114,16 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
+}
+
+async function stampToken(req: IncomingMessage, token: string, verify: TokenVerifier | undefined): Promise<void> {
+  let uid: number | undefined;
+  try {
+    uid = verify === undefined || token === "" ? undefined : await verify(token);
+  } catch {
+    uid = undefined;
+  }
+  req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
 }
 
 function stampPeer(req: IncomingMessage): void {

@@ -36,9 +36,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Distinct free ports: the OS may hand back a port it just gave (each probe socket is closed). */
+function distinctPorts(): () => Promise<number> {
+  const taken = new Set<number>();
+  return async () => {
+    for (let tries = 0; tries < 50; tries++) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+    throw new Error("spur: error: could not find distinct free ports");
+  };
+}
+
 export async function writeLocalConf(o: UpOptions): Promise<string> {
   const dir = resolve(o.stateDir);
-  const ctlPort = o.controllerPort ?? (await freePort());
+  const nextPort = distinctPorts();
+  const ctlPort = o.controllerPort ?? (await nextPort());
   const lines = [
     "# Written by `spur up`: a local cluster on this host (slurm.conf syntax).",
     "ClusterName=spur",
@@ -52,10 +68,11 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     "MinJobAge=300",
     "KillWait=30",
     `SlurmdTimeout=${o.slurmdTimeoutSec}`,
+    `RestPort=${await nextPort()}`,
   ];
   const names: string[] = [];
   for (let i = 1; i <= o.nodes; i++) {
-    const port = await freePort();
+    const port = await nextPort();
     const gres = o.gpusPerNode > 0 ? ` Gres=gpu:${o.gpuModel ? `${o.gpuModel}:` : ""}${o.gpusPerNode}` : "";
     lines.push(
       `NodeName=n${i} NodeAddr=127.0.0.1 Port=${port} CPUs=${o.cpusPerNode} Sockets=1 CoresPerSocket=${o.cpusPerNode} ThreadsPerCore=1 RealMemory=${o.memPerNodeMiB}${gres}`,
@@ -107,21 +124,47 @@ export function assertNotRunning(dir: string): void {
   if (daemonPids(dir).some((d) => processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir]))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
 }
 
+/** spurrestd's URL from spur.conf's RestPort (undefined for a conf written before spurrestd existed). */
+export function restUrl(conf: string): string | undefined {
+  const port = /^RestPort=(\d+)/m.exec(readFileSync(conf, "utf8"))?.[1];
+  return port === undefined ? undefined : `http://127.0.0.1:${port}`;
+}
+
+/** True once spurrestd answers; false (not fatal: the cluster works without it) after `deadline`. */
+async function waitRest(url: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/openapi/v3`)).ok) return true;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
 /** Start (or restart, keeping state) the local cluster; resolves once every node has registered. */
-export async function up(o: UpOptions): Promise<{ conf: string; url: string }> {
+export async function up(o: UpOptions): Promise<{ conf: string; url: string; restUrl?: string }> {
   const dir = resolve(o.stateDir);
   mkdirSync(dir, { recursive: true });
   assertNotRunning(dir);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
   startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
   for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);
+  const rest = restUrl(conf);
+  if (rest !== undefined) startDaemon(dir, "spurrestd", ["spurrestd", "--conf", conf]);
   const url = ctlUrl(conf);
   const ctl = controllerPort(url);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
       const { nodes } = await ctl.listNodes();
-      if (nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN")) return { conf, url };
+      if (nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN")) {
+        if (rest === undefined) return { conf, url };
+        if (await waitRest(rest, Math.max(deadline, Date.now() + 5000))) return { conf, url, restUrl: rest };
+        process.stderr.write(`spur: warning: spurrestd did not answer at ${rest}: see ${join(dir, "log", "spurrestd.log")}\n`);
+        return { conf, url };
+      }
     } catch {
       /* not up yet */
     }

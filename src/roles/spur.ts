@@ -14,7 +14,7 @@ import { flag } from "./argv.ts";
 
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
-     [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+     [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
   up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
@@ -25,6 +25,7 @@ const USAGE = `Usage: spur <command> [options]
   net init|keygen|apply ...                   WireGuard overlay for multi-site clusters (docs/overlay.md)
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
+  tls-cert [--out-dir D] [--host H] [--days N]  self-signed certificate for spurrestd (prints spur.conf lines)
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
@@ -58,11 +59,12 @@ async function cmdUp(argv: string[]): Promise<number> {
     process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, argv.includes("--site-ports"))).report);
     o.nodes = 0;
   }
-  const { conf } = await up(o);
+  const { conf, restUrl } = await up(o);
   const count = o.nodes > 0 ? ` (${o.nodes} nodes)` : "";
   const metricsPort = /^MetricsPort=(\d+)/im.exec(readFileSync(conf, "utf8"))?.[1];
   const metrics = metricsPort === undefined ? "" : `metrics: http://127.0.0.1:${metricsPort}/metrics\n`;
-  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n${metrics}`);
+  const rest = restUrl === undefined ? "" : `export SPUR_REST_URL=${restUrl}\n`;
+  process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n${rest}${metrics}`);
   if (argv.includes("--detach") || argv.includes("-d")) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
   await new Promise<void>((r) => {
@@ -130,6 +132,8 @@ export async function main(argv: string[]): Promise<number> {
         return ops((await import("../ops/net-cli.ts")).netMain(rest));
       case "systemd-units":
         return ops((await import("../ops/systemd-units.ts")).systemdUnitsMain(rest));
+      case "tls-cert":
+        return ops((await import("../ops/tls-cert.ts")).tlsCertMain(rest));
       case "cdi":
         return await (await import("./devices-cli.ts")).cdiMain(rest);
       case "version":

@@ -18,6 +18,8 @@ import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
+import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
+import { tokenVerifier } from "../ctld/service-token.ts";
 import { renderMetrics } from "../net/metrics-text.ts";
 import { startMetricsServer } from "../net/metrics-http.ts";
 import { createRpcMetrics } from "../net/rpc-metrics.ts";
@@ -54,13 +56,17 @@ export async function main(argv: string[]): Promise<number> {
     state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: (p) => sched.observe(p),
   });
   const { host, port } = controllerAddress(conf);
-  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path };
+  // auth/jwt: the key spurrestd and `scontrol token` use, created on first start.
+  const keyPath = keyPathFromConf(conf.globals, stateDir);
+  ensureKeyFile(keyPath);
+  const keyring = openKeyring(keyPath);
+  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path, keyring };
   const rpc = createRpcMetrics();
   // The Raft driver (issue 4) sets raftStatus so that spur_raft_* appear; until then they are absent.
   const metrics = () => renderMetrics(controllerMetrics({
     state, sched, rpc: rpc.families(), raft: raftStatus(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt: sc.startedAt,
   }));
-  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { metrics, rpc });
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { metrics, rpc, verifyToken: tokenVerifier(keyring, now) });
   const metricsPort = Number(conf.globals.get("metricsport") ?? "0");
   const metricsServer = metricsPort > 0 ? await startMetricsServer({ host: conf.globals.get("metricsaddr") ?? host, port: metricsPort }, metrics) : undefined;
   const stop = controller.start();

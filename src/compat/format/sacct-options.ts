@@ -77,6 +77,8 @@ export type SacctMode = "list" | "help" | "helpformat" | "usage" | "version" | "
 /** What the invocation asks for, with lists split and times resolved. */
 export interface SacctQuery {
   mode: SacctMode;
+  /** --json=v0.0.4x: the data_parser shape (spurrestd's serializers); absent = 22.05's dbv0.0.38 text. */
+  jsonVersion?: string;
   fieldList: string;
   allUsers: boolean;
   users: string[];
@@ -144,7 +146,7 @@ function apply(q: SacctQuery, lists: Lists, id: string, value: string, now: numb
     case "helpformat": if (q.mode === "list") q.mode = "helpformat"; break;
     case "help": q.mode = "help"; break;
     case "usage": q.mode = "usage"; break;
-    case "json": if (q.mode === "list") q.mode = "json"; break;
+    case "json": if (q.mode === "list") q.mode = "json"; if (value !== undefined && value !== "") q.jsonVersion = value; break;
     case "name": q.names.push(...splitList(value)); break;
     case "jobs": {
       const ids = splitList(value);

@@ -20,6 +20,8 @@ export interface SqueueParams {
   steps: boolean;
   stepList?: string[];
   json: boolean;
+  /** --json=v0.0.4x: the data_parser shape (spurrestd's serializers); absent = 22.05's v0.0.38 text. */
+  jsonVersion?: string;
   priority: boolean;
   verbose: number;
   format?: string;
@@ -119,7 +121,11 @@ const APPLY: Readonly<Record<string, Apply>> = {
     p.jobs = jobs;
     return undefined;
   },
-  json: (p) => void (p.json = true),
+  json: (p, x) => {
+    p.json = true;
+    if (x !== undefined) p.jsonVersion = x;
+    return undefined;
+  },
   long: (p, _x, c) => {
     p.long = true;
     c.overrideFormatEnv = true;

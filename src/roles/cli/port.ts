@@ -56,6 +56,7 @@ export function controllerPort(base: string): ControllerPort {
     ping: () => call(base, "Ping", {}),
     getConfig: () => call(base, "GetConfig", {}),
     waitJob: (req) => call(base, "WaitJob", req),
+    issueToken: (req) => call(base, "IssueToken", req),
   };
 }
 

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0ywwgKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2USSwoMT3ZlcmxheVBlZXJzEhwuc3B1ci52MS5PdmVybGF5UGVlcnNSZXF1ZXN0Gh0uc3B1ci52MS5PdmVybGF5UGVlcnNSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIjsKEUlzc3VlVG9rZW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhQKDGxpZmVzcGFuX3NlYxgCIAEoDSJGChJJc3N1ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDwoHZXhwaXJlcxgDIAEoASJ+ChNSZWdpc3Rlck5vZGVSZXF1ZXN0Eh8KBG5vZGUYASABKAsyES5zcHVyLnYxLk5vZGVJbmZvEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRITCgthZ2VudF90b2tlbhgDIAEoCRIYChBwcm90b2NvbF92ZXJzaW9uGAQgASgJIksKFFJlZ2lzdGVyTm9kZVJlc3BvbnNlEhQKDGtpbGxfam9iX2lkcxgBIAMoDRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0iZAoQSGVhcnRiZWF0UmVxdWVzdBIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRIQCghjcHVfbG9hZBgDIAEoARIXCg9mcmVlX21lbW9yeV9taWIYBCABKA0iPQoRSGVhcnRiZWF0UmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEhIKCnJlcmVnaXN0ZXIYAiABKAgikAEKFEJhdGNoQ29tcGxldGVSZXF1ZXN0EgwKBG5vZGUYASABKAkSDgoGam9iX2lkGAIgASgNEhEKCWV4aXRfY29kZRgDIAEoBRITCgtleGl0X3NpZ25hbBgEIAEoBRIPCgdvdXRjb21lGAUgASgJEg8KB21lc3NhZ2UYBiABKAkSEAoIZW5kX3RpbWUYByABKAEiFwoVQmF0Y2hDb21wbGV0ZVJlc3BvbnNlIlQKDU92ZXJsYXlNZW1iZXISDAoEbm9kZRgBIAEoCRISCgpwdWJsaWNfa2V5GAIgASgJEg8KB2FkZHJlc3MYAyABKAkSEAoIZW5kcG9pbnQYBCABKAkiOwoTT3ZlcmxheVBlZXJzUmVxdWVzdBIkCgRzZWxmGAEgASgLMhYuc3B1ci52MS5PdmVybGF5TWVtYmVyInMKFE92ZXJsYXlQZWVyc1Jlc3BvbnNlEicKB21lbWJlcnMYASADKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXISFQoNa2VlcGFsaXZlX3NlYxgCIAEoDRIbChNyZWZyZXNoX2ludGVydmFsX21zGAMgASgNMooJCgpDb250cm9sbGVyEjkKBlN1Ym1pdBIWLnNwdXIudjEuU3VibWl0UmVxdWVzdBoXLnNwdXIudjEuU3VibWl0UmVzcG9uc2USPwoITGlzdEpvYnMSGC5zcHVyLnYxLkxpc3RKb2JzUmVxdWVzdBoZLnNwdXIudjEuTGlzdEpvYnNSZXNwb25zZRJCCglMaXN0Tm9kZXMSGS5zcHVyLnYxLkxpc3ROb2Rlc1JlcXVlc3QaGi5zcHVyLnYxLkxpc3ROb2Rlc1Jlc3BvbnNlEjkKBkNhbmNlbBIWLnNwdXIudjEuQ2FuY2VsUmVxdWVzdBoXLnNwdXIudjEuQ2FuY2VsUmVzcG9uc2USQgoJVXBkYXRlSm9iEhkuc3B1ci52MS5VcGRhdGVKb2JSZXF1ZXN0Ghouc3B1ci52MS5VcGRhdGVKb2JSZXNwb25zZRJFCgpVcGRhdGVOb2RlEhouc3B1ci52MS5VcGRhdGVOb2RlUmVxdWVzdBobLnNwdXIudjEuVXBkYXRlTm9kZVJlc3BvbnNlEjMKBFBpbmcSFC5zcHVyLnYxLlBpbmdSZXF1ZXN0GhUuc3B1ci52MS5QaW5nUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlEksKDE92ZXJsYXlQZWVycxIcLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVxdWVzdBodLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVzcG9uc2USRQoKSXNzdWVUb2tlbhIaLnNwdXIudjEuSXNzdWVUb2tlblJlcXVlc3QaGy5zcHVyLnYxLklzc3VlVG9rZW5SZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -1252,6 +1252,104 @@ export const JobDoneResponseSchema: GenMessage<JobDoneResponse, {jsonType: JobDo
   messageDesc(file_spur_v1_controller, 26);
 
 /**
+ * scontrol token: an HS256 JWT for spurrestd (Slurm's auth/jwt). Users get
+ * tokens for themselves; root and operators may name another user.
+ *
+ * @generated from message spur.v1.IssueTokenRequest
+ */
+export type IssueTokenRequest = Message<"spur.v1.IssueTokenRequest"> & {
+  /**
+   * empty = the caller
+   *
+   * @generated from field: string username = 1;
+   */
+  username: string;
+
+  /**
+   * 0 = the default (1800 s)
+   *
+   * @generated from field: uint32 lifespan_sec = 2;
+   */
+  lifespanSec: number;
+};
+
+/**
+ * scontrol token: an HS256 JWT for spurrestd (Slurm's auth/jwt). Users get
+ * tokens for themselves; root and operators may name another user.
+ *
+ * @generated from message spur.v1.IssueTokenRequest
+ */
+export type IssueTokenRequestJson = {
+  /**
+   * empty = the caller
+   *
+   * @generated from field: string username = 1;
+   */
+  username?: string;
+
+  /**
+   * 0 = the default (1800 s)
+   *
+   * @generated from field: uint32 lifespan_sec = 2;
+   */
+  lifespanSec?: number;
+};
+
+/**
+ * Describes the message spur.v1.IssueTokenRequest.
+ * Use `create(IssueTokenRequestSchema)` to create a new message.
+ */
+export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest, {jsonType: IssueTokenRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 27);
+
+/**
+ * @generated from message spur.v1.IssueTokenResponse
+ */
+export type IssueTokenResponse = Message<"spur.v1.IssueTokenResponse"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string username = 2;
+   */
+  username: string;
+
+  /**
+   * @generated from field: double expires = 3;
+   */
+  expires: number;
+};
+
+/**
+ * @generated from message spur.v1.IssueTokenResponse
+ */
+export type IssueTokenResponseJson = {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token?: string;
+
+  /**
+   * @generated from field: string username = 2;
+   */
+  username?: string;
+
+  /**
+   * @generated from field: double expires = 3;
+   */
+  expires?: number | "NaN" | "Infinity" | "-Infinity";
+};
+
+/**
+ * Describes the message spur.v1.IssueTokenResponse.
+ * Use `create(IssueTokenResponseSchema)` to create a new message.
+ */
+export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse, {jsonType: IssueTokenResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 28);
+
+/**
  * @generated from message spur.v1.RegisterNodeRequest
  */
 export type RegisterNodeRequest = Message<"spur.v1.RegisterNodeRequest"> & {
@@ -1306,7 +1404,7 @@ export type RegisterNodeRequestJson = {
  * Use `create(RegisterNodeRequestSchema)` to create a new message.
  */
 export const RegisterNodeRequestSchema: GenMessage<RegisterNodeRequest, {jsonType: RegisterNodeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 27);
+  messageDesc(file_spur_v1_controller, 29);
 
 /**
  * @generated from message spur.v1.RegisterNodeResponse
@@ -1347,7 +1445,7 @@ export type RegisterNodeResponseJson = {
  * Use `create(RegisterNodeResponseSchema)` to create a new message.
  */
 export const RegisterNodeResponseSchema: GenMessage<RegisterNodeResponse, {jsonType: RegisterNodeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 28);
+  messageDesc(file_spur_v1_controller, 30);
 
 /**
  * @generated from message spur.v1.HeartbeatRequest
@@ -1404,7 +1502,7 @@ export type HeartbeatRequestJson = {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest, {jsonType: HeartbeatRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 29);
+  messageDesc(file_spur_v1_controller, 31);
 
 /**
  * @generated from message spur.v1.HeartbeatResponse
@@ -1445,7 +1543,7 @@ export type HeartbeatResponseJson = {
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse, {jsonType: HeartbeatResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 30);
+  messageDesc(file_spur_v1_controller, 32);
 
 /**
  * @generated from message spur.v1.BatchCompleteRequest
@@ -1536,7 +1634,7 @@ export type BatchCompleteRequestJson = {
  * Use `create(BatchCompleteRequestSchema)` to create a new message.
  */
 export const BatchCompleteRequestSchema: GenMessage<BatchCompleteRequest, {jsonType: BatchCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 31);
+  messageDesc(file_spur_v1_controller, 33);
 
 /**
  * @generated from message spur.v1.BatchCompleteResponse
@@ -1555,7 +1653,7 @@ export type BatchCompleteResponseJson = {
  * Use `create(BatchCompleteResponseSchema)` to create a new message.
  */
 export const BatchCompleteResponseSchema: GenMessage<BatchCompleteResponse, {jsonType: BatchCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 32);
+  messageDesc(file_spur_v1_controller, 34);
 
 /**
  * WireGuard overlay membership (multi-site). An agent announces its own member record
@@ -1630,7 +1728,7 @@ export type OverlayMemberJson = {
  * Use `create(OverlayMemberSchema)` to create a new message.
  */
 export const OverlayMemberSchema: GenMessage<OverlayMember, {jsonType: OverlayMemberJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 33);
+  messageDesc(file_spur_v1_controller, 35);
 
 /**
  * @generated from message spur.v1.OverlayPeersRequest
@@ -1657,7 +1755,7 @@ export type OverlayPeersRequestJson = {
  * Use `create(OverlayPeersRequestSchema)` to create a new message.
  */
 export const OverlayPeersRequestSchema: GenMessage<OverlayPeersRequest, {jsonType: OverlayPeersRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 34);
+  messageDesc(file_spur_v1_controller, 36);
 
 /**
  * @generated from message spur.v1.OverlayPeersResponse
@@ -1704,7 +1802,7 @@ export type OverlayPeersResponseJson = {
  * Use `create(OverlayPeersResponseSchema)` to create a new message.
  */
 export const OverlayPeersResponseSchema: GenMessage<OverlayPeersResponse, {jsonType: OverlayPeersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 35);
+  messageDesc(file_spur_v1_controller, 37);
 
 /**
  * @generated from service spur.v1.Controller
@@ -1837,6 +1935,14 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof OverlayPeersRequestSchema;
     output: typeof OverlayPeersResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.IssueToken
+   */
+  issueToken: {
+    methodKind: "unary";
+    input: typeof IssueTokenRequestSchema;
+    output: typeof IssueTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);

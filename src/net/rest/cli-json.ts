@@ -1,0 +1,48 @@
+/**
+ * @module rest/cli-json
+ * `squeue --json=v0.0.4x` and `sacct --json=v0.0.4x` (the data_parser form of
+ * Slurm 23.02 and later): the same serializers and envelope as spurrestd's
+ * GET /slurm/<v>/jobs/ and GET /slurmdb/<v>/jobs/, so both parse with the
+ * published schemas. Bare `--json` keeps the 22.05 (v0.0.38) text the goldens
+ * record (src/compat/format/json-*.ts).
+ */
+import type { Job } from "../../compat/format/job-values.ts";
+import { jobInfo } from "./serialize-job.ts";
+import { dbJobValue } from "./serialize-slurmdb.ts";
+import { value } from "./schemas-common.ts";
+import { metaFor, VERSIONS, versionNumber, type Version } from "./versions.ts";
+import { pruneForVersion } from "./schema.ts";
+import { JobInfoResp } from "./schemas-job.ts";
+import { DbJobsResp } from "./schemas-slurmdb.ts";
+
+/** "v0.0.45" or "data_parser/v0.0.45" → the version; else the error text. */
+export function dataParserVersion(text: string): Version | string {
+  const v = text.replace(/^data_parser\//, "");
+  return (VERSIONS as readonly string[]).includes(v) ? (v as Version) : `Unable to find data_parser plugin for ${text} (available: ${VERSIONS.join(", ")})`;
+}
+
+interface Who {
+  user: string;
+  group: string;
+  argv: readonly string[];
+  command: string;
+}
+
+function meta(version: Version, api: "slurmctld" | "slurmdbd", cluster: string, who: Who) {
+  return { ...metaFor({ version, api, user: who.user, group: who.group, source: "", cluster }), command: [who.command, ...who.argv] };
+}
+
+export function squeueJsonV4(version: Version, jobs: readonly Job[], cluster: string, nowSec: number, who: Who): string {
+  const doc = {
+    jobs: jobs.map((j) => jobInfo(j, cluster)), last_backfill: value(0), last_update: value(Math.floor(nowSec)),
+    meta: meta(version, "slurmctld", cluster, who), errors: [], warnings: [],
+  };
+  pruneForVersion(JobInfoResp.node, doc, versionNumber(version));
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function sacctJsonV4(version: Version, jobs: readonly Job[], cluster: string, nowSec: number, who: Who): string {
+  const doc = { jobs: jobs.map((j) => dbJobValue(j, cluster, nowSec)), meta: meta(version, "slurmdbd", cluster, who), errors: [], warnings: [] };
+  pruneForVersion(DbJobsResp.node, doc, versionNumber(version));
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

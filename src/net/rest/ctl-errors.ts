@@ -1,0 +1,31 @@
+/**
+ * @module rest/ctl-errors
+ * Controller (Connect) errors → RestError, keeping the controller's wording.
+ */
+import { RpcError } from "../../cli/io.ts";
+import { RestError } from "./errors.ts";
+
+export async function ctlCall<T>(source: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw toRestError(e, source);
+  }
+}
+
+export function toRestError(e: unknown, source: string): RestError {
+  if (e instanceof RestError) return e;
+  if (!(e instanceof RpcError)) return new RestError("Internal", String((e as Error)?.message ?? e), source);
+  switch (e.code) {
+    case "unavailable":
+      return new RestError("Unavailable", e.message, source);
+    case "permission_denied":
+      return new RestError("AccessDenied", e.message, source, e.message);
+    case "unauthenticated":
+      return new RestError("AuthRequired", e.message, source);
+    case "not_found":
+      return new RestError("InvalidJobId", e.message, source, e.message);
+    default:
+      return new RestError("Rejected", e.message, source, e.message);
+  }
+}

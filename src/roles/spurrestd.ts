@@ -1,0 +1,84 @@
+/**
+ * @module roles/spurrestd
+ * The REST daemon (slurmrestd's role): reads spur.conf, opens the JWT key
+ * (AuthAltParameters=jwt_key=, else StateSaveLocation/jwt_hs256.key), and
+ * serves the hono app of src/net/rest with Bun.serve. Every request goes to
+ * spurctld over the Connect JSON RPCs with the caller's token, so spurctld
+ * decides what the caller may do. TLS when RestTlsCert/RestTlsKey (or
+ * --tls-cert/--tls-key) are given; plaintext only on loopback unless
+ * RestAllowPlaintext=yes (or --allow-plaintext).
+ *
+ * Usage: spurrestd [--conf F] [--listen ADDR] [--port N] [--rate-limit PER_SEC[,BURST]]
+ *                  [--tls-cert F --tls-key F] [--allow-plaintext]
+ */
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { flag } from "./argv.ts";
+import { confPath, controllerAddress, controllerUrl, readConf } from "./conf-file.ts";
+import { createLogger } from "./logger.ts";
+import { createRestApp } from "../net/rest/app.ts";
+import { createAuthenticator } from "../net/rest/auth.ts";
+import { tokenControllerPort } from "../net/rest/ctl-client.ts";
+import { keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
+import { isLoopback } from "../net/peer-identity.ts";
+import { lookupUserName } from "../net/users.ts";
+
+export const REST_PORT_DEFAULT = 6820;
+const BODY_BYTES_MAX = 4 * 1024 * 1024;
+
+function rateLimit(text: string | undefined): { perSec: number; burst: number } {
+  const [perSec = "100", burst] = (text ?? "").split(",");
+  const p = Number(perSec || "100");
+  if (!Number.isFinite(p) || p < 0) throw new Error(`spurrestd: error: invalid rate limit "${text}"`);
+  return { perSec: p, burst: Number(burst ?? 2 * p) || 2 * p };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const logger = createLogger("spurrestd");
+  const path = confPath(flag(argv, "--conf"));
+  const conf = readConf(path);
+  const g = conf.globals;
+  const stateDir = g.get("statesavelocation") ?? "/var/spool/spur/ctld";
+  const keyring = openKeyring(keyPathFromConf(g, stateDir));
+  const operators = (g.get("spuroperators") ?? "").split(",").filter(Boolean);
+  const ctlBase = process.env.SPUR_CONTROLLER_URL || controllerUrl(conf);
+  const listen = flag(argv, "--listen") ?? g.get("restaddr") ?? "127.0.0.1";
+  const port = Number(flag(argv, "--port") ?? g.get("restport") ?? REST_PORT_DEFAULT);
+  const certPath = flag(argv, "--tls-cert") ?? g.get("resttlscert");
+  const keyPath = flag(argv, "--tls-key") ?? g.get("resttlskey");
+  const plaintextOk = argv.includes("--allow-plaintext") || /^(yes|true|1)$/i.test(g.get("restallowplaintext") ?? "");
+  if (certPath === undefined && !isLoopback(listen) && !plaintextOk) {
+    throw new Error(`spurrestd: error: refusing plaintext HTTP on ${listen}: give RestTlsCert/RestTlsKey, or RestAllowPlaintext=yes`);
+  }
+  const app = createRestApp({
+    auth: createAuthenticator({
+      verify: (token, nowSec) => keyring.verify(token, nowSec),
+      mint: (user, lifespanSec, nowSec) => keyring.sign({ iat: Math.floor(nowSec), exp: Math.floor(nowSec) + lifespanSec, sun: user }),
+      isPrivileged: (user) => user === "root" || operators.includes(user),
+      lookupUser: (name) => {
+        const u = lookupUserName(name);
+        return u === undefined ? undefined : { uid: u.uid, group: u.group };
+      },
+    }),
+    controllerFor: (caller) => tokenControllerPort(ctlBase, caller.token),
+    host: {
+      cluster: g.get("clustername") ?? "spur",
+      hostname: hostname(),
+      homeOf: (user) => lookupUserName(user)?.home ?? "/tmp",
+      operators: () => operators,
+      controller: controllerAddress(conf),
+    },
+    nowSec: () => Date.now() / 1000,
+    rateLimit: rateLimit(flag(argv, "--rate-limit") ?? g.get("restratelimit")),
+    bodyBytesMax: BODY_BYTES_MAX,
+  });
+  const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
+  const server = Bun.serve({ hostname: listen, port, fetch: (req, srv) => app.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
+  logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlBase, conf: path });
+  await new Promise<void>((resolve) => {
+    for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
+  });
+  await server.stop(true);
+  logger.info({ message: "stopped" });
+  return 0;
+}

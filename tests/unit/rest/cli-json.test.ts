@@ -1,0 +1,46 @@
+/**
+ * `squeue --json=v0.0.4x` and `sacct --json=v0.0.4x` print the documents
+ * spurrestd serves, so they parse with the published OpenAPI schemas (the
+ * same serializers); bare --json keeps 22.05's v0.0.38 text (its own goldens).
+ */
+import { describe, expect, it } from "vitest";
+import { squeueMain } from "../../../src/cli/squeue.ts";
+import { sacctMain } from "../../../src/cli/sacct.ts";
+import { busyJobs } from "../squeue-sinfo/fixtures.ts";
+import { fakePort } from "../squeue-sinfo/golden.ts";
+import { createFixture } from "./fixture.ts";
+import { check, responseSchema, type Doc } from "./openapi-check.ts";
+
+async function doc(): Promise<Doc> {
+  const fx = await createFixture();
+  return (await (await fx.app.request("/openapi/v3")).json()) as Doc;
+}
+
+describe("--json=<data_parser>", () => {
+  it("squeue --json=v0.0.45 parses with GET /slurm/v0.0.45/jobs/'s schema", async () => {
+    const d = await doc();
+    const jobs = busyJobs();
+    for (const v of ["v0.0.42", "data_parser/v0.0.45"]) {
+      const r = await squeueMain([`--json=${v}`], fakePort({ jobs, now: 1796214967 }));
+      expect(r.exitCode, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { jobs: unknown[]; meta: { plugin: { data_parser: string } } };
+      expect(out.jobs).toHaveLength(jobs.length);
+      expect(out.meta.plugin.data_parser).toBe(`data_parser/${v.replace("data_parser/", "")}`);
+      const ver = v.replace("data_parser/", "");
+      expect(check(d, responseSchema(d, `/slurm/${ver}/jobs/`, "get"), out)).toEqual([]);
+    }
+    const bad = await squeueMain(["--json=v0.0.99"], fakePort({ jobs, now: 1796214967 }));
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain("data_parser");
+  });
+
+  it("sacct --json=v0.0.45 parses with GET /slurmdb/v0.0.45/jobs/'s schema", async () => {
+    const d = await doc();
+    const jobs = busyJobs();
+    const r = await sacctMain(["--json=v0.0.45", "-a"], fakePort({ jobs, now: 1796214967 }));
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { jobs: unknown[] };
+    expect(out.jobs.length).toBeGreaterThan(0);
+    expect(check(d, responseSchema(d, "/slurmdb/v0.0.45/jobs/", "get"), out)).toEqual([]);
+  });
+});
