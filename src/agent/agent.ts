@@ -20,6 +20,8 @@ import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
 import { killJobSteps } from "./tasks.ts";
+import type { Containment } from "./containment.ts";
+import { killTree, removeTrees } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
 } from "./spool.ts";
@@ -32,6 +34,9 @@ export interface AgentDeps {
   logger: ConsolaInstance;
   /** Command that runs this same binary (for `stepd`). */
   selfExec: string[];
+  containment: Containment;
+  /** Seconds between usage samples of running jobs (JobAcctGatherFrequency task=N). */
+  sampleSec: number;
 }
 
 export interface Agent {
@@ -75,16 +80,19 @@ export function createAgent(deps: AgentDeps): Agent {
     if (why !== "") throw new Error(why);
     if (existsSync(join(jobDir(spool, job.jobId), "stepd.pid"))) return; // duplicate launch: idempotent
     const dir = createJobDir(spool, job.jobId);
+    const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
+    const contained = deps.containment.planFor(job.jobId, "batch", share);
     const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
-      gpuIndicesOnNode: job.alloc.find((a) => a.node === node.name)?.gpuIndices ?? [], constrainDevices: false,
+      gpuIndicesOnNode: share.gpuIndices, constrainDevices: contained?.constrainDevices ?? false,
       spec: toPlain(req.spec),
     });
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
-      killWaitSec: job.killWaitSec,
+      killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec,
+      ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
     };
     writeJson(join(dir, "launch.json"), launch);
     if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);
@@ -137,6 +145,7 @@ export function createAgent(deps: AgentDeps): Agent {
         if (stepd === undefined || isOurStepd(dir, stepd)) continue;
         // stepd vanished without a word (killed, node rebooted): the job is lost with it.
         status = { exitCode: 0, exitSignal: 9, outcome: "NODE_FAIL", endTime: Date.now() / 1000, message: "stepd lost" };
+        await killOrphanedCgroup(dir);
         writeJson(join(dir, "status.json"), status);
       }
       try {
@@ -147,6 +156,14 @@ export function createAgent(deps: AgentDeps): Agent {
         return; // controller away: try again on the next turn
       }
     }
+  }
+
+  /** A job whose stepd vanished: nothing of it may keep running (its cgroup still knows every process). */
+  async function killOrphanedCgroup(dir: string): Promise<void> {
+    const cg = readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup;
+    if (cg === undefined) return;
+    await killTree(cg.kill, cg.trackDir);
+    removeTrees(cg.jobDirs);
   }
 
   function killReported(ids: number[]): void {

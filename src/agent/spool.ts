@@ -8,6 +8,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { CgroupPlan } from "./cgroup/plan.ts";
+import type { Usage } from "./cgroup/usage.ts";
 
 export interface LaunchFile {
   jobId: number;
@@ -22,6 +24,13 @@ export interface LaunchFile {
   env: Record<string, string>;
   argv: string[];
   killWaitSec: number;
+  /** The node's name (for accounting) and the job's cgroup, absent when jobs run uncontained here. */
+  node?: string;
+  cgroup?: CgroupPlan;
+  /** Configured CPU ids this job holds on the node (the cpuset), kept here so a restarted spurd knows them. */
+  cpuIds?: number[];
+  /** Seconds between /proc samples for AveRSS and MaxVMSize (JobAcctGatherFrequency). */
+  sampleSec?: number;
 }
 
 export interface StatusFile {
@@ -31,6 +40,8 @@ export interface StatusFile {
   outcome: string;
   endTime: number;
   message: string;
+  /** The batch step's usage from its cgroup (absent when uncontained). */
+  usage?: Usage;
 }
 
 export const jobDir = (spool: string, jobId: number): string => join(spool, "jobs", String(jobId));

@@ -13,6 +13,7 @@ import { isJobFinished } from "../sched/model/types.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import type { Controller } from "./controller.ts";
 import type { RegisterNodeRequest } from "../net/gen/spur/v1/controller_pb.ts";
+import type { StepUsage } from "../net/gen/spur/v1/types_pb.ts";
 
 /** A batch job the agent does not report this long after its start was lost with the node's state. */
 const LOST_JOB_GRACE_SEC = 15;
@@ -67,7 +68,7 @@ export function agentHandlers(sc: ServiceContext) {
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
     batchComplete(
-      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number },
+      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined },
       ctx: HandlerContext,
     ) {
       requireAgent(ctx, sc);
@@ -75,7 +76,7 @@ export function agentHandlers(sc: ServiceContext) {
       if (job !== undefined && job.info.state === "RUNNING" && job.info.batchHost === req.node) {
         c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
-          exitSignal: req.exitSignal, outcome: req.outcome,
+          exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
         });
       }
       return {};

@@ -12,6 +12,8 @@ import { confPath, controllerUrl, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
+import { createContainment } from "../agent/containment.ts";
+import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { selfExec } from "./self-exec.ts";
@@ -31,14 +33,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
     return 1;
   }
-  const node = {
-    ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
-    bootTime: Date.now() / 1000, partitions: [],
-  };
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
-  const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
+  const containment = createContainment({
+    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
+    plugin: conf.globals.get("cgroupplugin") ?? "autodetect",
+  });
+  const node = {
+    ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
+    bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
+  };
+  const agent = createAgent({
+    node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec(), containment,
+    sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
+  });
   const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
@@ -47,5 +56,13 @@ export async function main(argv: string[]): Promise<number> {
   });
   stop();
   await server.close();
+  removeSpurRoots(containment.support); // only when empty: jobs of a detached stepd keep theirs
   return 0;
+}
+
+/** JobAcctGatherFrequency "task=N" or "N" → seconds between samples; Spur's default is 2 (Slurm's 30 is too coarse for short jobs). */
+function acctFrequencySec(text: string | undefined): number {
+  const m = /(?:^|,)(?:task=)?(\d+)(?:,|$)/.exec(text ?? "");
+  const sec = Number(m?.[1] ?? 2);
+  return sec > 0 ? sec : 2;
 }

@@ -116,6 +116,7 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
       name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
       startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
       tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0),
+      ...(c.usage ? { usage: c.usage } : {}),
     });
     info.steps = [batch, ...info.steps];
   }

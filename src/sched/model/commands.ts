@@ -6,7 +6,7 @@
  */
 import type { JobSpecP, NodeInfoP } from "./types.ts";
 import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
+import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 
 export interface Requester {
@@ -36,6 +36,8 @@ export type Command =
       exitSignal: number;
       /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL */
       outcome: string;
+      /** The batch step's usage measured by the agent (absent: not measured). */
+      usage?: Plain<StepUsage>;
     }
   | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
   | {

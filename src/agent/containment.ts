@@ -1,0 +1,122 @@
+/**
+ * @module agent/containment
+ * spurd's view of job containment: what the host offers (detected once), the
+ * GPU device files of this node (gres.conf) and the cores each running job
+ * holds, turned into a cgroup plan per job step. The cores of batch jobs are
+ * kept in their spool folder (launch.json) so a restarted spurd still knows
+ * them; jobs with only srun steps on this node are kept in memory.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import type { ConsolaInstance } from "consola/core";
+import { detectCgroups, type CgroupSupport } from "./cgroup/detect.ts";
+import { planStep, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
+import { formatCpuList, hostCpusFor, pickCpus } from "./cgroup/cpus.ts";
+import { deviceRules, gpuFilesFromGresConf } from "./cgroup/gres-files.ts";
+import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
+
+export interface NodeShare {
+  cpus: number;
+  memMib: number;
+  gpuIndices: readonly number[];
+}
+
+export interface StepContainment {
+  plan: CgroupPlan;
+  /** Configured CPU ids the job holds on this node. */
+  cpuIds: number[];
+  /** Whether only the allocated GPUs can be opened (visible-device variables then count from 0). */
+  constrainDevices: boolean;
+}
+
+export interface Containment {
+  support: CgroupSupport;
+  /** A plan for `step` of `jobId`, or undefined when jobs run uncontained here. */
+  planFor(jobId: number, step: string, share: NodeShare): StepContainment | undefined;
+  /** Forget the cores of a job with only srun steps here (its last step ended). */
+  release(jobId: number): void;
+}
+
+export interface ContainmentOptions {
+  spool: string;
+  nodeName: string;
+  nodeCpus: number;
+  confPath: string;
+  /** spur.conf CgroupPlugin: autodetect (default), cgroup/v1, cgroup/v2, disabled. */
+  plugin: string;
+  logger: ConsolaInstance;
+}
+
+/** A short name unique to this spurd's spool (parallel clusters and nodes never share cgroups). */
+export function spoolTag(spool: string): string {
+  return createHash("sha256").update(spool).digest("hex").slice(0, 10);
+}
+
+export function createContainment(o: ContainmentOptions): Containment {
+  const support = detectCgroups(spoolTag(o.spool), o.plugin);
+  const gresConf = join(dirname(o.confPath), "gres.conf");
+  const gpuFiles = existsSync(gresConf) ? gpuFilesFromGresConf(readFileSync(gresConf, "utf8"), o.nodeName) : [];
+  const gpuRules = deviceRules(gpuFiles);
+  const stepOnlyJobs = new Map<number, number[]>();
+  o.logger.info({ message: `job containment: ${support.summary}`, hostCpus: formatCpuList(support.hostCpus), gpuFiles: gpuFiles.length });
+  if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
+    o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
+  }
+  const collision = sharedDeviceNumbers(gpuRules);
+  if (collision !== "") o.logger.warn({ message: `GPU device files share device numbers (${collision}): GPUs cannot be isolated from each other` });
+
+  function takenCpus(except: number): Set<number> {
+    const taken = new Set<number>();
+    for (const id of listJobIds(o.spool)) {
+      if (id === except) continue;
+      for (const c of readJson<LaunchFile>(join(jobDir(o.spool, id), "launch.json"))?.cpuIds ?? []) taken.add(c);
+    }
+    for (const [id, cpus] of stepOnlyJobs) if (id !== except) for (const c of cpus) taken.add(c);
+    return taken;
+  }
+
+  function cpuIdsOf(jobId: number, count: number): number[] {
+    const launch = readJson<LaunchFile>(join(jobDir(o.spool, jobId), "launch.json"));
+    if (launch?.cpuIds !== undefined) return launch.cpuIds;
+    const known = stepOnlyJobs.get(jobId);
+    if (known !== undefined) return known;
+    return pickCpus(count, o.nodeCpus, takenCpus(jobId));
+  }
+
+  return {
+    support,
+    planFor(jobId, step, share) {
+      const layout = support.layout;
+      if (layout === undefined) return undefined;
+      const cpuIds = cpuIdsOf(jobId, share.cpus);
+      if (step !== "batch" && !existsSync(join(jobDir(o.spool, jobId), "launch.json"))) stepOnlyJobs.set(jobId, cpuIds);
+      const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
+      const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
+      const plan = planStep(layout, {
+        tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
+        cpus: formatCpuList(hostCpusFor(cpuIds, support.hostCpus)), hostCpus: formatCpuList(support.hostCpus),
+        hostMems: support.hostMems, denyDevices: deny, memsw: support.memsw,
+      });
+      for (const gap of plan.gaps) o.logger.warn({ message: gap, jobId });
+      const constrainDevices = gpuRules.length > 0 && collision === "" && plan.gaps.length === 0;
+      return { plan, cpuIds, constrainDevices };
+    },
+    release(jobId) {
+      stepOnlyJobs.delete(jobId);
+    },
+  };
+}
+
+const sameDevice = (a: DeviceRule, b: DeviceRule): boolean => a.kind === b.kind && a.major === b.major && a.minor === b.minor;
+
+function sharedDeviceNumbers(rules: readonly (DeviceRule | undefined)[]): string {
+  const seen = new Set<string>();
+  for (const r of rules) {
+    if (r === undefined) continue;
+    const key = `${r.kind} ${r.major}:${r.minor}`;
+    if (seen.has(key)) return key;
+    seen.add(key);
+  }
+  return "";
+}
