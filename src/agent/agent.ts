@@ -13,13 +13,16 @@ import type { ConsolaInstance } from "consola/core";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
-import type { LaunchBatchRequest, SignalJobRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 import { toPlain } from "../lib/to-plain.ts";
+import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
-import { killJobSteps } from "./tasks.ts";
+import { killJobSteps, type StepHooks } from "./tasks.ts";
+import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
 import { killTree, removeTrees } from "./cgroup/fs.ts";
 import {
@@ -43,6 +46,10 @@ export interface Agent {
   launchBatch(req: LaunchBatchRequest): void;
   signalJob(req: SignalJobRequest): boolean;
   runningJobIds(): number[];
+  /** Containment and usage reporting for the tasks of an srun step on this node. */
+  stepHooks(req: RunTasksRequest): StepHooks;
+  /** Running steps' usage so far (sstat). */
+  stepStats(req: StepStatsRequest): Plain<StepInfo>[];
   start(): () => void;
 }
 
@@ -92,6 +99,7 @@ export function createAgent(deps: AgentDeps): Agent {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
       killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec,
+      share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices] },
       ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
     };
     writeJson(join(dir, "launch.json"), launch);
@@ -195,10 +203,29 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
+  function stepHooks(req: RunTasksRequest): StepHooks {
+    const alloc = req.alloc;
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [] };
+    const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
+    return {
+      contained, sampleSec: deps.sampleSec, node: node.name,
+      ended(usage) {
+        if (!existsSync(join(jobDir(spool, req.jobId), "launch.json"))) deps.containment.release(req.jobId);
+        if (contained !== undefined) removeTrees(contained.plan.jobDirs, true);
+        if (usage === undefined) return;
+        void ctl.recordStepUsage({ node: node.name, jobId: req.jobId, stepId: req.stepId, usage }, { timeoutMs: 5000 }).catch((error: unknown) => {
+          logger.warn({ message: "step usage not recorded", jobId: req.jobId, stepId: req.stepId, error: String(error) });
+        });
+      },
+    };
+  }
+
   return {
     launchBatch,
     signalJob,
     runningJobIds,
+    stepHooks,
+    stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
     start() {
       let stopped = false;
       let timer: ReturnType<typeof setTimeout> | undefined;

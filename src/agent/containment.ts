@@ -89,8 +89,11 @@ export function createContainment(o: ContainmentOptions): Containment {
     planFor(jobId, step, share) {
       const layout = support.layout;
       if (layout === undefined) return undefined;
+      const batch = step === "batch" ? undefined : readJson<LaunchFile>(join(jobDir(o.spool, jobId), "launch.json"));
+      // A step of a batch job here lives inside the batch job's limits; a job of steps only brings its own.
+      if (batch?.share !== undefined) share = batch.share;
       const cpuIds = cpuIdsOf(jobId, share.cpus);
-      if (step !== "batch" && !existsSync(join(jobDir(o.spool, jobId), "launch.json"))) stepOnlyJobs.set(jobId, cpuIds);
+      if (step !== "batch" && batch === undefined) stepOnlyJobs.set(jobId, cpuIds);
       const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
       const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
       const plan = planStep(layout, {

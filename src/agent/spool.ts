@@ -29,6 +29,8 @@ export interface LaunchFile {
   cgroup?: CgroupPlan;
   /** Configured CPU ids this job holds on the node (the cpuset), kept here so a restarted spurd knows them. */
   cpuIds?: number[];
+  /** The job's share of this node (steps of the job use its limits). */
+  share?: { cpus: number; memMib: number; gpuIndices: number[] };
   /** Seconds between /proc samples for AveRSS and MaxVMSize (JobAcctGatherFrequency). */
   sampleSec?: number;
 }

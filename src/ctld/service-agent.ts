@@ -81,5 +81,14 @@ export function agentHandlers(sc: ServiceContext) {
       }
       return {};
     },
+    recordStepUsage(req: { node: string; jobId: number; stepId: number; usage?: StepUsage | undefined }, ctx: HandlerContext) {
+      requireAgent(ctx, sc);
+      const job = c.state.jobs.get(req.jobId);
+      const onNode = job?.info.alloc.some((a) => a.node === req.node) ?? false;
+      if (req.usage !== undefined && onNode) {
+        c.execute({ v: 1, type: "stepUsage", at: sc.now(), jobId: req.jobId, stepId: req.stepId, node: req.node, usage: toPlain(req.usage) });
+      }
+      return {};
+    },
   };
 }

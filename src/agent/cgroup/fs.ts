@@ -126,15 +126,20 @@ function tryWrite(path: string, value: string): void {
   }
 }
 
-/** Remove these cgroup directories and everything below them, deepest first. Returns those left. */
-export function removeTrees(dirs: readonly string[]): string[] {
+/**
+ * Remove these cgroup directories and everything below them, deepest first. Returns those left.
+ * `onlyEmpty`: remove just these directories, and only if nothing is below them (a job's
+ * directory after one of its steps: other steps, or the batch script, may still run there).
+ */
+export function removeTrees(dirs: readonly string[], onlyEmpty = false): string[] {
   const left: string[] = [];
   for (const dir of dirs) {
-    for (const d of subtree(dir)) {
+    for (const d of onlyEmpty ? [dir] : subtree(dir)) {
       try {
         rmdirSync(d);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") left.push(d);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && !(onlyEmpty && (code === "EBUSY" || code === "ENOTEMPTY"))) left.push(d);
       }
     }
   }

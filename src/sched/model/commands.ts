@@ -52,6 +52,8 @@ export type Command =
   | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester }
   | { v: 1; type: "nodeFail"; at: number; node: string; reason: string }
   | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
+  /** A node agent's measurement of a step's usage there (merged over the step's nodes). */
+  | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: Plain<StepUsage> }
   | { v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number }
   | {
       v: 1;
