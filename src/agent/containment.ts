@@ -6,12 +6,13 @@
  * kept in their spool folder (launch.json) so a restarted spurd still knows
  * them; jobs with only srun steps on this node are kept in memory.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
 import type { ConsolaInstance } from "consola/core";
 import { detectCgroups, type CgroupSupport } from "./cgroup/detect.ts";
-import { planStep, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
+import { planStep, jobName, stepName, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
+import { killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList, hostCpusFor, pickCpus } from "./cgroup/cpus.ts";
 import { deviceRules, gpuFilesFromGresConf } from "./cgroup/gres-files.ts";
 import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
@@ -36,6 +37,12 @@ export interface Containment {
   planFor(jobId: number, step: string, share: NodeShare): StepContainment | undefined;
   /** Forget the cores of a job with only srun steps here (its last step ended). */
   release(jobId: number): void;
+  /**
+   * Kill and remove cgroups nobody owns: srun steps (their tasks were this spurd's children
+   * and their output streams died with it) and jobs with no batch script in the spool.
+   * Run at start (after a crash) and at shutdown. Returns the directories that stayed.
+   */
+  sweep(): Promise<string[]>;
 }
 
 export interface ContainmentOptions {
@@ -108,7 +115,51 @@ export function createContainment(o: ContainmentOptions): Containment {
     release(jobId) {
       stepOnlyJobs.delete(jobId);
     },
+    async sweep() {
+      const layout = support.layout;
+      if (layout === undefined) return [];
+      const left: string[] = [];
+      const live = new Set(listJobIds(o.spool).filter((id) => readJson<LaunchFile>(join(jobDir(o.spool, id), "launch.json"))?.cgroup !== undefined));
+      // Any step's plan names every hierarchy's directories; build one per job found in the tree.
+      const probe = (jobId: number, step: string) =>
+        planStep(layout, { tag: support.tag, jobId, step, memBytes: 0, cpus: "", hostCpus: "", hostMems: "", denyDevices: [], memsw: false });
+      for (const jobId of jobsInTree(probe(1, "batch").trackDir)) {
+        const plan = probe(jobId, "batch");
+        if (!live.has(jobId)) {
+          if ((await killTree(plan.kill, plan.trackDir)) > 0) left.push(plan.trackDir);
+          left.push(...removeTrees(plan.jobDirs));
+          continue;
+        }
+        for (const step of stepsInTree(plan.trackDir).filter((s) => s !== "batch")) {
+          const sp = probe(jobId, step);
+          await killTree(sp.stepKill, sp.stepTrackDir);
+          left.push(...removeTrees(sp.stepDirs));
+        }
+      }
+      if (left.length > 0) o.logger.warn({ message: "cgroups left after sweeping", dirs: left.join(" ") });
+      return left;
+    },
   };
+}
+
+/** Job ids with a job_<id> directory beside `sampleJobDir` (the spur_<tag> root's children). */
+function jobsInTree(sampleJobDir: string): number[] {
+  const root = dirname(sampleJobDir);
+  const prefix = jobName(0).replace(/0$/, "");
+  return listDirs(root).filter((n) => n.startsWith(prefix)).map((n) => Number(n.slice(prefix.length))).filter((n) => Number.isInteger(n) && n > 0);
+}
+
+function stepsInTree(jobDirPath: string): string[] {
+  const prefix = stepName("");
+  return listDirs(jobDirPath).filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length));
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 const sameDevice = (a: DeviceRule, b: DeviceRule): boolean => a.kind === b.kind && a.major === b.major && a.minor === b.minor;

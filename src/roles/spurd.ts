@@ -40,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
     spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
     plugin: conf.globals.get("cgroupplugin") ?? "autodetect",
   });
+  // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
+  await containment.sweep();
   const node = {
     ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
@@ -56,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   stop();
   await server.close();
+  await containment.sweep(); // srun steps die with their streams; batch jobs keep running under stepd
   removeSpurRoots(containment.support); // only when empty: jobs of a detached stepd keep theirs
   return 0;
 }
