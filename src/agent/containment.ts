@@ -13,7 +13,7 @@ import type { ConsolaInstance } from "consola/core";
 import { detectCgroups, type CgroupSupport } from "./cgroup/detect.ts";
 import { planStep, jobName, stepName, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
 import { killTree, removeTrees } from "./cgroup/fs.ts";
-import { formatCpuList, hostCpusFor, pickCpus } from "./cgroup/cpus.ts";
+import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "./cgroup/cpus.ts";
 import { deviceRules, gpuFilesFromGresConf } from "./cgroup/gres-files.ts";
 import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
 
@@ -29,6 +29,9 @@ export interface StepContainment {
   cpuIds: number[];
   /** Whether only the allocated GPUs can be opened (visible-device variables then count from 0). */
   constrainDevices: boolean;
+  /** The host CPUs of the job's cpuset, and the host's cores as thread siblings (task binding). */
+  hostCpus: number[];
+  cores: number[][];
 }
 
 export interface Containment {
@@ -66,6 +69,7 @@ export function createContainment(o: ContainmentOptions): Containment {
   const gpuFiles = existsSync(gresConf) ? gpuFilesFromGresConf(readFileSync(gresConf, "utf8"), o.nodeName) : [];
   const gpuRules = deviceRules(gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
+  const cores = readCores(support.hostCpus);
   o.logger.info({ message: `job containment: ${support.summary}`, hostCpus: formatCpuList(support.hostCpus), gpuFiles: gpuFiles.length });
   if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
     o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
@@ -103,14 +107,15 @@ export function createContainment(o: ContainmentOptions): Containment {
       if (step !== "batch" && batch === undefined) stepOnlyJobs.set(jobId, cpuIds);
       const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
       const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
+      const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
       const plan = planStep(layout, {
         tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
-        cpus: formatCpuList(hostCpusFor(cpuIds, support.hostCpus)), hostCpus: formatCpuList(support.hostCpus),
+        cpus: formatCpuList(hostCpus), hostCpus: formatCpuList(support.hostCpus),
         hostMems: support.hostMems, denyDevices: deny, memsw: support.memsw,
       });
       for (const gap of plan.gaps) o.logger.warn({ message: gap, jobId });
       const constrainDevices = gpuRules.length > 0 && collision === "" && plan.gaps.length === 0;
-      return { plan, cpuIds, constrainDevices };
+      return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores };
     },
     release(jobId) {
       stepOnlyJobs.delete(jobId);
@@ -173,4 +178,19 @@ function sharedDeviceNumbers(rules: readonly (DeviceRule | undefined)[]): string
     seen.add(key);
   }
   return "";
+}
+
+/** The host's cores as lists of thread siblings (from sysfs topology); each CPU alone when unknown. */
+function readCores(cpus: readonly number[]): number[][] {
+  const seen = new Map<string, number[]>();
+  for (const cpu of cpus) {
+    let siblings = String(cpu);
+    try {
+      siblings = readFileSync(`/sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`, "utf8").trim() || siblings;
+    } catch {
+      /* no topology: the CPU is its own core */
+    }
+    if (!seen.has(siblings)) seen.set(siblings, parseCpuList(siblings));
+  }
+  return [...seen.values()];
 }

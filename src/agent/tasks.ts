@@ -13,6 +13,8 @@ import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
 import type { StepContainment } from "./containment.ts";
 import { applyPlan, joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
+import { formatCpuList } from "./cgroup/cpus.ts";
+import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
 
 export interface Frame {
@@ -93,15 +95,30 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     sampling = setInterval(() => sample(sampler, cg.plan.stepTrackDir), Math.max(1, hooks?.sampleSec ?? 2) * 1000);
     sampling.unref();
   }
+  const binding = cg === undefined ? undefined : taskBinding(req, cg);
+  if (typeof binding === "string") {
+    for (const task of req.tasks) {
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`srun: error: ${binding}\n`) }));
+      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+    }
+    queue.close();
+    return queue;
+  }
   let alive = req.tasks.length;
   let stepEnded: Promise<void> = Promise.resolve();
-  for (const task of req.tasks) {
+  for (const [localId, task] of req.tasks.entries()) {
     const userArgv = userCommand(req.uid, req.gid, req.user, req.argv);
-    const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, userArgv);
-    const env = cg?.constrainDevices ? renumberDevices({ ...task.env }) : { ...task.env };
+    const bound = binding?.perTask[localId];
+    const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
+    const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, pinned);
+    const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
+    const env = cg?.constrainDevices ? renumberDevices(base) : base;
     const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.push(child);
     if (child.pid !== undefined) groups.add(child.pid);
+    if (binding?.verbose && bound !== undefined) {
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(bindVerboseLine(hooks?.node ?? "", task.taskId, localId, child.pid ?? 0, bound)) }));
+    }
     child.stdout?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stdout: new Uint8Array(b) })));
     child.stderr?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stderr: new Uint8Array(b) })));
     let done = false;
@@ -161,4 +178,18 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       }
     },
   };
+}
+
+/** The step's task binding on this node from its tasks' environment (srun puts --cpu-bind, -c, --hint there). */
+function taskBinding(req: RunTasksRequest, cg: StepContainment): BindResult | string {
+  const env = req.tasks[0]?.env ?? {};
+  const parsed = parseCpuBind(env.SLURM_CPU_BIND ?? "");
+  if (!parsed.ok) return parsed.message;
+  const hint = (env.SLURM_HINT ?? "").toLowerCase();
+  return bindTasks({
+    spec: parsed.spec, jobCpus: cg.hostCpus, cores: cg.cores, localTasks: req.tasks.length,
+    cpusPerTask: Number(env.SLURM_CPUS_PER_TASK ?? 1) || 1,
+    oneThreadPerCore: hint === "nomultithread" || hint === "compute_bound" || env.SLURM_THREADS_PER_CORE === "1",
+    cyclic: /^[^:]*:cyclic|^[^:]*:fcyclic/.test(env.SLURM_DISTRIBUTION ?? ""),
+  });
 }

@@ -186,6 +186,21 @@ describe("job containment", () => {
     expect(after.stderr).toContain(`couldn't get steps for job ${id}`);
   });
 
+  it("binds srun tasks to their own CPUs and says so in SLURM_CPU_BIND*", async (ctx) => {
+    if (!contained() || availableParallelism() < 2) ctx.skip();
+    c.write("bind.sh", "#!/bin/bash\n#SBATCH -n2\nsrun --cpu-bind=verbose,cores bash -c 'echo \"$SLURM_LOCALID $(grep Cpus_allowed_list /proc/self/status | cut -f2) $SLURM_CPU_BIND\"' | sort\nsrun --cpu-bind=none bash -c 'nproc' | sort\n");
+    const id = submit(["bind.sh"]);
+    expect(await ended(id)).toBe("COMPLETED");
+    const all = output(id).trim().split("\n");
+    expect(all.filter((l) => l.startsWith("cpu-bind=MASK - "))).toHaveLength(2); // verbose, on the tasks' stderr
+    const lines = all.filter((l) => !l.startsWith("cpu-bind="));
+    const [a, b] = [lines[0] ?? "", lines[1] ?? ""].map((l) => l.split(" "));
+    expect(new Set([a?.[1], b?.[1]]).size).toBe(2); // each task on its own CPU
+    expect(a?.[2]).toMatch(/^verbose,mask_cpu:0x[0-9A-F]+,0x[0-9A-F]+$/);
+    expect(lines.slice(2)).toEqual(["2", "2"]);
+    expect(all.join("\n")).not.toContain("error");
+  });
+
   it("rejects sstat without a job", () => {
     const r = c.run(["sstat"]);
     expect(r.code).toBe(1);
