@@ -24,6 +24,7 @@ import { cannotRunAs } from "./run-as.ts";
 import { killJobSteps, type StepHooks } from "./tasks.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
+import type { SiteScripts } from "./prolog.ts";
 import { killTree, removeTrees } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
@@ -40,6 +41,8 @@ export interface AgentDeps {
   containment: Containment;
   /** Seconds between usage samples of running jobs (JobAcctGatherFrequency task=N). */
   sampleSec: number;
+  /** Prolog, Epilog, TaskProlog, TaskEpilog from spur.conf. */
+  scripts: SiteScripts;
 }
 
 export interface Agent {
@@ -98,7 +101,12 @@ export function createAgent(deps: AgentDeps): Agent {
     const launch: LaunchFile = {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
-      killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec,
+      killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec, scripts: deps.scripts,
+      facts: {
+        jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist,
+        account: job.account, name: job.name, clusterName: req.clusterName, node: node.name, gpuIndices: [...share.gpuIndices],
+        workDir: job.workDir,
+      },
       share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices] },
       ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
     };
@@ -208,7 +216,7 @@ export function createAgent(deps: AgentDeps): Agent {
     const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [] };
     const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
     return {
-      contained, sampleSec: deps.sampleSec, node: node.name,
+      contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
       ended(usage) {
         if (!existsSync(join(jobDir(spool, req.jobId), "launch.json"))) deps.containment.release(req.jobId);
         if (contained !== undefined) removeTrees(contained.plan.jobDirs, true);

@@ -18,6 +18,7 @@ import { readJson, writeJson, type LaunchFile, type StatusFile } from "./spool.t
 import { userCommand } from "./run-as.ts";
 import { applyPlan, joinCommand, killTree, listPids, removeTrees, signalPids } from "./cgroup/fs.ts";
 import { emptySampler, nodeUsage, readCounters, sample } from "./cgroup/usage.ts";
+import { adminScriptEnv, runAdminScript, taskWrapCommand } from "./prolog.ts";
 
 function openOutput(path: string, append: boolean, uid: number, gid: number): number {
   const fd = openSync(path, append ? "a" : "w", 0o644);
@@ -42,6 +43,15 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 export async function runStepd(dir: string): Promise<number> {
   const launch = readJson<LaunchFile>(join(dir, "launch.json"));
   if (launch === undefined) return 1;
+  const scripts = launch.scripts;
+  if (scripts?.prolog && launch.facts) {
+    const r = await runAdminScript(scripts.prolog, adminScriptEnv(launch.facts, "prolog_slurmd"), scripts.timeoutSec);
+    if (!r.ok) {
+      const message = `Prolog ${scripts.prolog} failed: ${r.why}`;
+      writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "PROLOG_FAILED", endTime: Date.now() / 1000, message });
+      return 1;
+    }
+  }
   const append = launch.openMode === "append";
   let stdoutFd: number;
   let stderrFd: number;
@@ -64,7 +74,8 @@ export async function runStepd(dir: string): Promise<number> {
       return 1;
     }
   }
-  const userArgv = userCommand(launch.uid, launch.gid, launch.user, [join(dir, "script"), ...launch.argv]);
+  const scriptArgv = taskWrapCommand(scripts?.taskProlog ?? "", scripts?.taskEpilog ?? "", [join(dir, "script"), ...launch.argv]);
+  const userArgv = userCommand(launch.uid, launch.gid, launch.user, scriptArgv);
   const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.procs, userArgv);
   const child = spawn(cmd ?? "/bin/sh", args, {
     cwd: launch.workDir,
@@ -111,6 +122,11 @@ export async function runStepd(dir: string): Promise<number> {
   if (pgid !== 0) signalGroup(pgid, "SIGKILL");
   if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, stderrFd);
   for (const fd of new Set([stdoutFd, stderrFd, stdinFd])) closeSync(fd);
+  if (scripts?.epilog && launch.facts) {
+    // After every process of the job is gone (Slurm's order); a failure drains the node, the job's state stands.
+    const r = await runAdminScript(scripts.epilog, adminScriptEnv(launch.facts, "epilog_slurmd"), scripts.timeoutSec);
+    if (!r.ok) status = { ...status, drainReason: "Epilog error", message: `${status.message} Epilog ${scripts.epilog} failed: ${r.why}`.trim() };
+  }
   writeStatus(dir, status);
   return 0;
 }

@@ -12,6 +12,7 @@ import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
 import type { StepContainment } from "./containment.ts";
+import { taskWrapCommand } from "./prolog.ts";
 import { applyPlan, joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
@@ -65,6 +66,8 @@ export interface StepHooks {
   ended(usage: Usage | undefined): void;
   sampleSec: number;
   node: string;
+  taskProlog: string;
+  taskEpilog: string;
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
@@ -107,7 +110,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   let alive = req.tasks.length;
   let stepEnded: Promise<void> = Promise.resolve();
   for (const [localId, task] of req.tasks.entries()) {
-    const userArgv = userCommand(req.uid, req.gid, req.user, req.argv);
+    const userArgv = userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv));
     const bound = binding?.perTask[localId];
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
     const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, pinned);

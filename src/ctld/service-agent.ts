@@ -68,7 +68,7 @@ export function agentHandlers(sc: ServiceContext) {
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
     batchComplete(
-      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined },
+      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined; drainReason?: string },
       ctx: HandlerContext,
     ) {
       requireAgent(ctx, sc);
@@ -78,6 +78,10 @@ export function agentHandlers(sc: ServiceContext) {
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
           exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
         });
+      }
+      if (req.drainReason && c.state.nodes.has(req.node)) {
+        const root = { uid: 0, gid: 0, user: "root", group: "root" };
+        c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: [req.node], state: "DRAIN", reason: req.drainReason, by: root });
       }
       return {};
     },

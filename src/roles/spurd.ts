@@ -49,6 +49,11 @@ export async function main(argv: string[]): Promise<number> {
   const agent = createAgent({
     node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
+    scripts: {
+      prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",
+      taskProlog: conf.globals.get("taskprolog") ?? "", taskEpilog: conf.globals.get("taskepilog") ?? "",
+      timeoutSec: Number(conf.globals.get("prologepilogtimeout") ?? 0) || 0,
+    },
   });
   const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port });
   logger.info({ message: "listening", node: name, port: server.port, spool });
