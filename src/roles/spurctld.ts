@@ -39,7 +39,10 @@ export async function main(argv: string[]): Promise<number> {
   const now = () => Date.now() / 1000;
   const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now });
   const { host, port } = controllerAddress(conf);
-  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path };
+  const sc = {
+    controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,
+    jobSubmitScript: conf.globals.get("jobsubmitscript") ?? "",
+  };
   const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc));
   const stop = controller.start();
   logger.info({ message: "listening", host, port: server.port, conf: path });

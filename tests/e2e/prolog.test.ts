@@ -26,8 +26,17 @@ beforeAll(() => {
   script(join(dir, "prolog"), `/usr/bin/env > ${flags}/prolog.$SLURM_JOB_ID\n[ -e ${flags}/fail-prolog ] && exit 3\nexit 0`);
   script(join(dir, "epilog"), `echo "$SLURM_SCRIPT_CONTEXT $SLURM_JOB_ID $SLURMD_NODENAME" >> ${flags}/epilog.log\n[ -e ${flags}/fail-epilog ] && exit 1\nexit 0`);
   script(join(dir, "taskprolog"), 'echo "export FROM_TASK_PROLOG=$SLURM_SCRIPT_CONTEXT"\necho "print hello from the task prolog"\necho "unset SLURM_JOB_NAME"');
+  script(join(dir, "job_submit"), [
+    'input=$(cat)',
+    'case "$input" in',
+    `  *'"name":"forbidden"'*) echo "Jobs named forbidden are not allowed on this cluster" >&2; exit 1;;`,
+    `  *'"name":"stampme"'*) echo '{"set":{"comment":"stamped by the site"}}';;`,
+    `  *'"name":"badset"'*) echo '{"set":{"cpusPerTask":"many"}}';;`,
+    "esac",
+    "exit 0",
+  ].join("\n"));
   c.down();
-  appendFileSync(c.conf, `Prolog=${dir}/prolog\nEpilog=${dir}/epilog\nTaskProlog=${dir}/taskprolog\nPrologEpilogTimeout=30\n`);
+  appendFileSync(c.conf, `Prolog=${dir}/prolog\nEpilog=${dir}/epilog\nTaskProlog=${dir}/taskprolog\nPrologEpilogTimeout=30\nJobSubmitScript=${dir}/job_submit\n`);
   const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stderr}`);
 }, 120_000);
@@ -41,6 +50,21 @@ function submit(args: string[]): string {
 }
 
 const state = (id: string, want: string) => eventually(`job ${id} ${want}`, () => (jobState(c, id) === want ? true : undefined), 60_000);
+
+describe("job_submit hook", () => {
+  it("accepts, changes or rejects submissions as the site's script says", async () => {
+    c.write("h.sh", "#!/bin/bash\ntrue\n");
+    const rejected = c.run(["sbatch", "-J", "forbidden", "h.sh"]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toBe("sbatch: error: Batch job submission failed: Jobs named forbidden are not allowed on this cluster\n");
+    const stamped = submit(["-J", "stampme", "h.sh"]);
+    expect(c.run(["squeue", "-h", "-t", "all", "-j", stamped, "-o", "%k"]).stdout.trim()).toBe("stamped by the site");
+    const bad = c.run(["sbatch", "-J", "badset", "h.sh"]);
+    expect(bad.stderr).toBe("sbatch: error: Batch job submission failed: job_submit hook cannot set cpusPerTask\n");
+    const plain = submit(["-J", "ordinary", "h.sh"]);
+    await state(plain, "COMPLETED");
+  });
+});
 
 describe("prolog and epilog", () => {
   it("runs Prolog and Epilog as root with the job's variables, TaskProlog around the script and srun tasks", async () => {
