@@ -37,7 +37,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
-  const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now });
+  const scripts = {
+    prolog: conf.globals.get("prologslurmctld") ?? "", epilog: conf.globals.get("epilogslurmctld") ?? "",
+    timeoutSec: Number(conf.globals.get("prologepilogtimeout") ?? 0) || 0,
+  };
+  const controller = createController({ state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, scripts });
   const { host, port } = controllerAddress(conf);
   const sc = {
     controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,

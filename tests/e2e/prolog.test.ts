@@ -35,8 +35,13 @@ beforeAll(() => {
     "esac",
     "exit 0",
   ].join("\n"));
+  script(join(dir, "prolog_ctld"), `/usr/bin/env > ${flags}/ctld-prolog.$SLURM_JOB_ID\n[ -e ${flags}/fail-ctld ] && exit 1\nexit 0`);
+  script(join(dir, "epilog_ctld"), `/usr/bin/env > ${flags}/ctld-epilog.$SLURM_JOB_ID`);
   c.down();
-  appendFileSync(c.conf, `Prolog=${dir}/prolog\nEpilog=${dir}/epilog\nTaskProlog=${dir}/taskprolog\nPrologEpilogTimeout=30\nJobSubmitScript=${dir}/job_submit\n`);
+  appendFileSync(c.conf, [
+    `Prolog=${dir}/prolog`, `Epilog=${dir}/epilog`, `TaskProlog=${dir}/taskprolog`, "PrologEpilogTimeout=30",
+    `JobSubmitScript=${dir}/job_submit`, `PrologSlurmctld=${dir}/prolog_ctld`, `EpilogSlurmctld=${dir}/epilog_ctld`, "",
+  ].join("\n"));
   const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stderr}`);
 }, 120_000);
@@ -63,6 +68,27 @@ describe("job_submit hook", () => {
     expect(bad.stderr).toBe("sbatch: error: Batch job submission failed: job_submit hook cannot set cpusPerTask\n");
     const plain = submit(["-J", "ordinary", "h.sh"]);
     await state(plain, "COMPLETED");
+  });
+});
+
+describe("PrologSlurmctld and EpilogSlurmctld", () => {
+  it("runs them around a batch job with its variables and exit code", async () => {
+    c.write("x.sh", "#!/bin/bash\nexit 3\n");
+    const id = submit(["x.sh"]);
+    await state(id, "FAILED");
+    expect(readFileSync(join(flags, `ctld-prolog.${id}`), "utf8")).toContain("SLURM_SCRIPT_CONTEXT=prolog_slurmctld\n");
+    const env = await eventually("epilog_slurmctld ran", () => (existsSync(join(flags, `ctld-epilog.${id}`)) ? readFileSync(join(flags, `ctld-epilog.${id}`), "utf8") : undefined));
+    for (const line of ["SLURM_SCRIPT_CONTEXT=epilog_slurmctld", `SLURM_JOB_ID=${id}`, "SLURM_JOB_EXIT_CODE=768", "SLURM_JOB_EXIT_CODE2=3:0"]) expect(env).toContain(`${line}\n`);
+  });
+
+  it("requeues the job (not held, no node drained) when PrologSlurmctld fails", async () => {
+    writeFileSync(join(flags, "fail-ctld"), "");
+    c.write("y.sh", "#!/bin/bash\ntrue\n");
+    const id = submit(["y.sh"]);
+    await eventually("requeued", () => (c.run(["sacct", "-j", id, "-X", "-n", "-P", "-o", "Restarts"]).stdout.trim() !== "0" ? true : undefined));
+    rmSync(join(flags, "fail-ctld"));
+    await state(id, "COMPLETED");
+    expect(c.run(["sinfo", "-R", "-h"]).stdout).not.toContain("Prolog");
   });
 });
 

@@ -97,7 +97,8 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
   if (job === undefined || (job.info.state !== "RUNNING" && job.info.state !== "SUSPENDED")) return emptyResult();
   const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
   releaseJob(state, job);
-  if (c.outcome === "PROLOG_FAILED") return prologFailed(state, job, c.at, events);
+  if (c.outcome === "PROLOG_FAILED") return prologFailed(state, job, c.at, events, true);
+  if (c.outcome === "PROLOG_SLURMCTLD_FAILED") return prologFailed(state, job, c.at, events, false);
   if (job.endRequested === "REQUEUE" || (c.outcome === "LAUNCH_FAILED" && job.info.requeue)) {
     requeue(job, c.at);
     return { ...emptyResult(), events };
@@ -131,8 +132,8 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
  * the queue held by the admin (JobHeldAdmin; Slurm describes it "launch failed requeued held"), or fails as a launch
  * failure when it may not be requeued (--no-requeue).
  */
-function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[]): ApplyResult {
-  const node = state.nodes.get(job.info.batchHost);
+function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[], nodeProlog: boolean): ApplyResult {
+  const node = nodeProlog ? state.nodes.get(job.info.batchHost) : undefined;
   if (node !== undefined) {
     node.drain = true;
     Object.assign(node.info, { reason: "Prolog error", reasonUser: "root", reasonTime: at });
@@ -144,7 +145,8 @@ function prologFailed(state: ClusterState, job: JobRecord, at: number, events: A
     return { ...emptyResult(), events };
   }
   requeue(job, at);
-  Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
+  // A node's Prolog: held until an admin looks; PrologSlurmctld: simply back in the queue.
+  if (nodeProlog) Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
   return { ...emptyResult(), events };
 }
 

@@ -34,7 +34,7 @@ export type Command =
       jobId: number;
       exitCode: number;
       exitSignal: number;
-      /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL */
+      /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL PROLOG_FAILED; the controller's PROLOG_SLURMCTLD_FAILED */
       outcome: string;
       /** The batch step's usage measured by the agent (absent: not measured). */
       usage?: Plain<StepUsage>;
