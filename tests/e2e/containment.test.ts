@@ -7,10 +7,10 @@
  * Skips (saying why) only where spurd reports it cannot write cgroups.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
 import { startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
 import { spoolTag } from "../../src/agent/containment.ts";
 
@@ -84,6 +84,17 @@ describe("job containment", () => {
     expect(acct).toContain(`${id}.batch|OUT_OF_MEMORY|0:125`);
     expect(output(id)).toContain(`error: Detected 1 oom_kill event in StepId=${id}.batch. Some of the step tasks have been OOM Killed.`);
     expect(c.run(["squeue", "-h", "-t", "all", "-j", id, "-o", "%t %r"]).stdout.trim()).toBe("OOM OutOfMemory");
+  });
+
+  it("turns --mem, --mem-per-cpu and --mem-per-gpu into the job's hard limit", async (ctx) => {
+    if (!containment.startsWith("cgroup/v1")) ctx.skip(); // reads v1 file names
+    c.write("limit.sh", "#!/bin/bash\np=$(grep ':memory:' /proc/self/cgroup | cut -d: -f3)\ncat /sys/fs/cgroup/memory$p/../memory.limit_in_bytes\n");
+    const cases: [string[], number][] = [[["--mem=300M"], 300], [["-c", "2", "--mem-per-cpu=100M"], 200], [["--gres=gpu:2", "--mem-per-gpu=150M"], 300]];
+    for (const [args, mib] of cases) {
+      const id = submit([...args, "limit.sh"]);
+      await ended(id);
+      expect(output(id).trim(), args.join(" ")).toBe(String(mib * 1024 * 1024));
+    }
   });
 
   it("gives a job exactly its cores", async (ctx) => {
@@ -199,6 +210,22 @@ describe("job containment", () => {
     expect(a?.[2]).toMatch(/^verbose,mask_cpu:0x[0-9A-F]+,0x[0-9A-F]+$/);
     expect(lines.slice(2)).toEqual(["2", "2"]);
     expect(all.join("\n")).not.toContain("error");
+  });
+
+  it("kills and removes orphaned step cgroups when spurd restarts", async (ctx) => {
+    if (!containment.startsWith("cgroup/v1")) ctx.skip();
+    const spoolRoot = /^SlurmdSpoolDir=(.*)$/m.exec(readFileSync(c.conf, "utf8"))?.[1] ?? "";
+    const tag = spoolTag(join(spoolRoot.replace("%n", "n1"), "n1"));
+    const own = /^\d+:freezer:(.*)$/m.exec(readFileSync(`/proc/${c.pid("spurd-n1")}/cgroup`, "utf8"))?.[1] ?? "/";
+    const orphan = join("/sys/fs/cgroup/freezer", own, `spur_${tag}`, "job_999999", "step_0");
+    mkdirSync(orphan, { recursive: true });
+    const sleeper = spawn("sleep", ["1000"], { detached: true, stdio: "ignore" });
+    sleeper.unref();
+    writeFileSync(join(orphan, "cgroup.procs"), String(sleeper.pid));
+    process.kill(c.pid("spurd-n1"), "SIGKILL");
+    c.startDaemon("spurd-n1", ["spurd", "-N", "n1", "--conf", c.conf]);
+    await gone([sleeper.pid ?? 0], "the orphan's process gone");
+    await eventually("orphan cgroup removed", () => (existsSync(dirname(orphan)) ? undefined : true));
   });
 
   it("rejects sstat without a job", () => {
