@@ -21,7 +21,7 @@ import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
-import { killJobSteps, type StepHooks } from "./tasks.ts";
+import { killJobSteps, runningSteps, type StepHooks } from "./tasks.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
 import type { SiteScripts } from "./prolog.ts";
@@ -218,7 +218,9 @@ export function createAgent(deps: AgentDeps): Agent {
     return {
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
       ended(usage) {
-        if (!existsSync(join(jobDir(spool, req.jobId), "launch.json"))) deps.containment.release(req.jobId);
+        // A job of srun steps only keeps its cores until its last running step here has ended.
+        const stepsLeft = [...runningSteps.values()].some((s) => s.jobId === req.jobId);
+        if (!stepsLeft && !existsSync(join(jobDir(spool, req.jobId), "launch.json"))) deps.containment.release(req.jobId);
         if (contained !== undefined) removeTrees(contained.plan.jobDirs, true);
         if (usage === undefined) return;
         void ctl.recordStepUsage({ node: node.name, jobId: req.jobId, stepId: req.stepId, usage }, { timeoutMs: 5000 }).catch((error: unknown) => {
