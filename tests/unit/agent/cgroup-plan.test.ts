@@ -157,6 +157,18 @@ describe("planStep v2", () => {
     expect(p.procs).toHaveLength(1);
   });
 
+  it("applies to a fake v2 tree: subtree_control down to the job, limits on the job", () => {
+    const root = mkdtempSync(join(tmpdir(), "cg2-fake-"));
+    mkdirSync(join(root, "system.slice/spurd.service"), { recursive: true });
+    const p = planStep({ ...v2, mount: root }, limits({ memsw: false, denyDevices: [] }));
+    expect(applyPlan(p)).toBe("");
+    const job = join(root, "system.slice/spurd.service/spur_t1/job_7");
+    expect(readFileSync(join(job, "memory.max"), "utf8")).toBe(String(100 << 20));
+    expect(readFileSync(join(job, "cgroup.subtree_control"), "utf8")).toBe("+cpuset +memory +pids");
+    expect(existsSync(join(job, "step_batch"))).toBe(true);
+    expect(p.stats).toEqual({ version: "v2", memoryDir: join(job, "step_batch"), cpuDir: join(job, "step_batch"), jobMemoryDir: job });
+  });
+
   it("joins paths with single slashes", () => {
     expect(cgroupPath("/sys/fs/cgroup", "/", "spur_x")).toBe("/sys/fs/cgroup/spur_x");
     expect(cgroupPath("/sys/fs/cgroup/", "/a/b/", "c")).toBe("/sys/fs/cgroup/a/b/c");

@@ -5,7 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "../../../src/agent/cgroup/cpus.ts";
 import { gpuFilesFromGresConf, splitDev } from "../../../src/agent/cgroup/gres-files.ts";
-import { combineUsage, emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStatus } from "../../../src/agent/cgroup/usage.ts";
+import { combineUsage, emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStatus, readCounters } from "../../../src/agent/cgroup/usage.ts";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { formatKib, jobCpuValue, stepUsageValue } from "../../../src/compat/format/usage-values.ts";
 
 describe("cpus", () => {
@@ -58,6 +61,24 @@ describe("usage", () => {
     const b = { ...emptyUsage(), maxRssKib: 30, maxRssNode: "n2", userCpuSec: 2, minCpuSec: 2, minCpuNode: "n2", ntasks: 2 };
     expect(combineUsage([a, b])).toMatchObject({ maxRssKib: 30, maxRssNode: "n2", userCpuSec: 3, minCpuSec: 1, minCpuNode: "n1", ntasks: 3 });
     expect(combineUsage([])).toBeUndefined();
+  });
+});
+
+describe("readCounters on fake trees", () => {
+  it("reads v1 and v2 files (bytes, ns, usec, OOM counters of step and job)", () => {
+    const root = mkdtempSync(join(tmpdir(), "counters-"));
+    const dir = (p: string, files: Record<string, string>) => {
+      mkdirSync(join(root, p), { recursive: true });
+      for (const [f, v] of Object.entries(files)) writeFileSync(join(root, p, f), v);
+      return join(root, p);
+    };
+    const v1mem = dir("v1/memory/job/step", { "memory.max_usage_in_bytes": "2097152\n", "memory.oom_control": "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n" });
+    const v1job = dir("v1/memory/job", { "memory.oom_control": "oom_kill 1\n" });
+    const v1cpu = dir("v1/cpuacct/job/step", { "cpuacct.usage_user": "1500000000\n", "cpuacct.usage_sys": "250000000\n" });
+    expect(readCounters({ version: "v1", memoryDir: v1mem, cpuDir: v1cpu, jobMemoryDir: v1job })).toEqual({ peakKib: 2048, userCpuSec: 1.5, systemCpuSec: 0.25, oomKills: 1 });
+    const v2step = dir("v2/job/step", { "memory.peak": "1048576\n", "cpu.stat": "usage_usec 3000000\nuser_usec 2000000\nsystem_usec 1000000\n", "memory.events": "oom 1\noom_kill 2\n" });
+    const v2job = dir("v2/job", { "memory.events": "oom_kill 0\n" });
+    expect(readCounters({ version: "v2", memoryDir: v2step, cpuDir: v2step, jobMemoryDir: v2job })).toEqual({ peakKib: 1024, userCpuSec: 2, systemCpuSec: 1, oomKills: 2 });
   });
 });
 
