@@ -25,7 +25,7 @@ import { killJobSteps, runningSteps, type StepHooks } from "./tasks.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
 import type { SiteScripts } from "./prolog.ts";
-import { killTree, removeTrees } from "./cgroup/fs.ts";
+import { killTree, removeTrees, setUpCgroup } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
 } from "./spool.ts";
@@ -49,8 +49,8 @@ export interface Agent {
   launchBatch(req: LaunchBatchRequest): void;
   signalJob(req: SignalJobRequest): boolean;
   runningJobIds(): number[];
-  /** Containment and usage reporting for the tasks of an srun step on this node. */
-  stepHooks(req: RunTasksRequest): StepHooks;
+  /** Containment (cgroup set up) and usage reporting for the tasks of an srun step on this node. */
+  stepHooks(req: RunTasksRequest): Promise<StepHooks>;
   /** Running steps' usage so far (sstat). */
   stepStats(req: StepStatsRequest): Plain<StepInfo>[];
   start(): () => void;
@@ -211,11 +211,13 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
-  function stepHooks(req: RunTasksRequest): StepHooks {
+  async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
     const alloc = req.alloc;
     const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [] };
     const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
+    const setupProblem = contained === undefined ? "" : await setUpCgroup(contained.plan);
     return {
+      setupProblem,
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
       ended(usage) {
         // A job of srun steps only keeps its cores until its last running step here has ended.

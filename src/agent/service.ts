@@ -34,7 +34,7 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
       async *runTasks(req, ctx) {
         requireUid(ctx, [req.uid]);
         if (self !== 0 && req.uid !== self) throw new ConnectError(`spurd runs as uid ${self} and cannot run tasks for uid ${req.uid}`, Code.PermissionDenied);
-        yield* runTasks(req, ctx.signal, agent.stepHooks(req));
+        yield* runTasks(req, ctx.signal, await agent.stepHooks(req));
       },
       stepStats(req) {
         // Anyone may ask (sstat), as Slurm lets users see every job's steps.

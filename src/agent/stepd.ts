@@ -16,7 +16,7 @@ import { constants } from "node:os";
 import { join } from "node:path";
 import { readJson, writeJson, type LaunchFile, type StatusFile } from "./spool.ts";
 import { userCommand } from "./run-as.ts";
-import { applyPlan, joinCommand, killTree, listPids, removeTrees, signalPids } from "./cgroup/fs.ts";
+import { setUpCgroup, joinCommand, killTree, listPids, removeTrees, signalPids } from "./cgroup/fs.ts";
 import { emptySampler, nodeUsage, readCounters, sample } from "./cgroup/usage.ts";
 import { adminScriptEnv, runAdminScript, taskWrapCommand } from "./prolog.ts";
 
@@ -66,7 +66,7 @@ export async function runStepd(dir: string): Promise<number> {
   }
   const cg = launch.cgroup;
   if (cg !== undefined) {
-    const problem = applyPlan(cg);
+    const problem = await setUpCgroup(cg);
     if (problem !== "") {
       writeSync(stderrFd, `spurd: error: job ${launch.jobId}: ${problem}\n`);
       removeTrees(cg.jobDirs);

@@ -13,7 +13,7 @@ import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
 import type { StepContainment } from "./containment.ts";
 import { taskWrapCommand } from "./prolog.ts";
-import { applyPlan, joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
+import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
@@ -68,6 +68,8 @@ export interface StepHooks {
   node: string;
   taskProlog: string;
   taskEpilog: string;
+  /** What setting up the step's cgroup said ("" = ready); see setUpCgroup. */
+  setupProblem: string;
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
@@ -79,7 +81,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   const frame = (taskId: number, part: Partial<Frame>): Frame => ({
     taskId, stdout: EMPTY, stderr: EMPTY, exited: false, exitCode: 0, exitSignal: 0, ...part,
   });
-  const problem = hooks?.contained === undefined ? "" : applyPlan(hooks.contained.plan);
+  const problem = hooks?.setupProblem ?? "";
   // A step whose cgroup cannot be made does not run uncontained: every task fails with the reason.
   const cg = problem === "" ? hooks?.contained : undefined;
   if (problem !== "") {

@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CgroupPlan } from "./plan.ts";
+import { attachDeviceFilter } from "./device-bpf.ts";
 
 /** Perform the plan's mkdirs and writes. Returns "" or what failed, in Slurm's wording family. */
 export function applyPlan(plan: CgroupPlan): string {
@@ -29,6 +30,13 @@ export function applyPlan(plan: CgroupPlan): string {
     }
   }
   return "";
+}
+
+/** The plan's directories and limits, and on v2 its device filter. Returns "" or what failed. */
+export async function setUpCgroup(plan: CgroupPlan): Promise<string> {
+  const problem = applyPlan(plan);
+  if (problem !== "" || plan.deviceFilter === undefined) return problem;
+  return attachDeviceFilter(plan.deviceFilter.dir, plan.deviceFilter.deny);
 }
 
 function errText(error: unknown): string {

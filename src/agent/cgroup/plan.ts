@@ -69,6 +69,8 @@ export interface CgroupPlan {
   stats: StatPaths;
   /** What this layout cannot enforce, for the log ("" when everything is). */
   gaps: string[];
+  /** v2: a BPF device program to attach to the job's directory, refusing these devices. */
+  deviceFilter?: { dir: string; deny: DeviceRule[] };
 }
 
 export const rootName = (tag: string): string => `spur_${tag}`;
@@ -153,10 +155,12 @@ function planV2(layout: Extract<Layout, { version: "v2" }>, l: StepLimits): Cgro
   if (enable.includes("memory") && l.memBytes > 0) {
     writes.push({ path: `${job}/memory.max`, value: String(l.memBytes) }, { path: `${job}/memory.swap.max`, value: "0" });
   }
-  const gaps = l.denyDevices.length > 0 ? ["cgroup v2: device isolation needs an eBPF device program, which Spur does not load yet: GPUs not isolated"] : [];
+  // v2 has no devices controller: a BPF device program on the job's directory does its work.
+  const filter = l.denyDevices.length > 0 ? { deviceFilter: { dir: job, deny: [...l.denyDevices] } } : {};
   return {
     mkdirs: [root, job, step], writes, procs: [`${step}/cgroup.procs`], jobDirs: [job], stepDirs: [step], trackDir: job,
-    kill: { kind: "cgroup.kill", dir: job }, stepTrackDir: step, stepKill: { kind: "cgroup.kill", dir: step }, stats: { version: "v2", memoryDir: step, cpuDir: step, jobMemoryDir: job }, gaps,
+    kill: { kind: "cgroup.kill", dir: job }, stepTrackDir: step, stepKill: { kind: "cgroup.kill", dir: step },
+    stats: { version: "v2", memoryDir: step, cpuDir: step, jobMemoryDir: job }, gaps: [], ...filter,
   };
 }
 

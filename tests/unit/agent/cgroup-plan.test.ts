@@ -148,7 +148,8 @@ describe("planStep v2", () => {
     ]);
     expect(p.procs).toEqual([`${base}/spur_t1/job_7/step_batch/cgroup.procs`]);
     expect(p.kill).toEqual({ kind: "cgroup.kill", dir: `${base}/spur_t1/job_7` });
-    expect(p.gaps[0]).toMatch(/eBPF/);
+    expect(p.gaps).toEqual([]);
+    expect(p.deviceFilter).toEqual({ dir: `${base}/spur_t1/job_7`, deny: [{ kind: "c", major: 242, minor: 1 }] });
   });
 
   it("tracks only (no limits) when the tree delegates no controllers", () => {
