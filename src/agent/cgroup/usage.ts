@@ -116,23 +116,3 @@ export function nodeUsage(c: CgroupCounters, s: Sampler, node: string, ntasks: n
     userCpuSec: c.userCpuSec, systemCpuSec: c.systemCpuSec, minCpuSec: cpu, minCpuNode: node, ntasks,
   };
 }
-
-/** Several nodes' usage of one step → the step's (max of maxima, sums of CPU, min of CPU). */
-export function combineUsage(parts: readonly Usage[]): Usage | undefined {
-  if (parts.length === 0) return undefined;
-  const out = emptyUsage();
-  out.minCpuSec = Number.POSITIVE_INFINITY;
-  for (const u of parts) {
-    if (u.maxRssKib >= out.maxRssKib) Object.assign(out, { maxRssKib: u.maxRssKib, maxRssNode: u.maxRssNode });
-    if (u.maxVmsizeKib >= out.maxVmsizeKib) Object.assign(out, { maxVmsizeKib: u.maxVmsizeKib, maxVmsizeNode: u.maxVmsizeNode });
-    if (u.minCpuSec < out.minCpuSec) Object.assign(out, { minCpuSec: u.minCpuSec, minCpuNode: u.minCpuNode });
-    out.aveRssKib += u.aveRssKib / parts.length;
-    out.aveVmsizeKib += u.aveVmsizeKib / parts.length;
-    out.userCpuSec += u.userCpuSec;
-    out.systemCpuSec += u.systemCpuSec;
-    out.ntasks += u.ntasks;
-  }
-  out.aveRssKib = Math.round(out.aveRssKib);
-  out.aveVmsizeKib = Math.round(out.aveVmsizeKib);
-  return out;
-}

@@ -5,11 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "../../../src/agent/cgroup/cpus.ts";
 import { gpuFilesFromGresConf, splitDev } from "../../../src/agent/cgroup/gres-files.ts";
-import { combineUsage, emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStatus, readCounters } from "../../../src/agent/cgroup/usage.ts";
+import { emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStatus, readCounters } from "../../../src/agent/cgroup/usage.ts";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatKib, jobCpuValue, stepUsageValue } from "../../../src/compat/format/usage-values.ts";
+import { mergeUsage } from "../../../src/sched/model/apply-usage.ts";
 
 describe("cpus", () => {
   it("parses and formats CPU lists", () => {
@@ -59,8 +60,8 @@ describe("usage", () => {
   it("combines nodes: max of maxima with their node, sums of CPU, least CPU with its node", () => {
     const a = { ...emptyUsage(), maxRssKib: 10, maxRssNode: "n1", userCpuSec: 1, minCpuSec: 1, minCpuNode: "n1", ntasks: 1 };
     const b = { ...emptyUsage(), maxRssKib: 30, maxRssNode: "n2", userCpuSec: 2, minCpuSec: 2, minCpuNode: "n2", ntasks: 2 };
-    expect(combineUsage([a, b])).toMatchObject({ maxRssKib: 30, maxRssNode: "n2", userCpuSec: 3, minCpuSec: 1, minCpuNode: "n1", ntasks: 3 });
-    expect(combineUsage([])).toBeUndefined();
+    expect(mergeUsage(a, b)).toMatchObject({ maxRssKib: 30, maxRssNode: "n2", userCpuSec: 3, minCpuSec: 1, minCpuNode: "n1", ntasks: 3 });
+    expect(mergeUsage({ ...a, aveRssKib: 10 }, { ...b, aveRssKib: 40 }).aveRssKib).toBe(30); // weighted by tasks: (10*1 + 40*2) / 3
   });
 });
 
