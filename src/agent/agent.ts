@@ -25,7 +25,7 @@ import { killJobSteps, runningSteps, type StepHooks } from "./tasks.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
 import type { SiteScripts } from "./prolog.ts";
-import { killTree, removeTrees, setUpCgroup } from "./cgroup/fs.ts";
+import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
 } from "./spool.ts";
@@ -136,7 +136,11 @@ export function createAgent(deps: AgentDeps): Agent {
     }
     const sig = req.signal;
     const child = readPid(dir, "child.pid");
-    if (child !== undefined) {
+    const cg = hasBatch ? readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup : undefined;
+    if (cg !== undefined && !req.batchOnly) {
+      // Every process of the job here, double-forked ones too (Slurm signals the job's cgroup).
+      signalPids(listPids(cg.trackDir), sig);
+    } else if (child !== undefined) {
       try {
         process.kill(req.batchOnly ? child : -child, sig);
       } catch {

@@ -150,6 +150,17 @@ describe("job containment", () => {
     await gone(p2, "ended job's daemons gone");
   });
 
+  it("delivers scancel --signal to every process of the job, double-forked ones too", async (ctx) => {
+    if (!contained()) ctx.skip();
+    c.write("usr1.sh", "#!/bin/bash\nsetsid bash -c 'trap \"echo got > usr1.$SLURM_JOB_ID; exit\" USR1; touch ready.$SLURM_JOB_ID; while :; do sleep 0.2; done' &\ntrap '' USR1\nsleep 30\n");
+    const id = submit(["usr1.sh"]);
+    await eventually("daemon ready", () => (existsSync(join(c.work, `ready.${id}`)) ? true : undefined));
+    expect(c.run(["scancel", "--signal=USR1", id]).code).toBe(0);
+    await eventually("daemon got USR1", () => (existsSync(join(c.work, `usr1.${id}`)) ? true : undefined));
+    c.run(["scancel", id]);
+    await ended(id);
+  });
+
   it("kills what an srun step leaves behind when the step ends, while the job goes on", async (ctx) => {
     if (!contained()) ctx.skip();
     c.write("step.sh", "#!/bin/bash\nsrun bash -c 'setsid sleep 1000 & echo $! > steppid.$SLURM_JOB_ID'\necho step-done\nsleep 2\n");
