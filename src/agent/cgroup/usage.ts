@@ -58,10 +58,17 @@ export interface CgroupCounters {
 export function readCounters(s: StatPaths): CgroupCounters {
   if (s.version === "v1") {
     const oom = (dir: string) => parseKeyValues(read(`${dir}/memory.oom_control`)).get("oom_kill") ?? 0;
+    // cpuacct.usage (ns) is exact; usage_user + usage_sys over-count on current kernels, so the
+    // total is split by cpuacct.stat's user/system ticks (what Slurm's jobacct_gather/cgroup reads).
+    const totalSec = num(`${s.cpuDir}/cpuacct.usage`) / 1e9;
+    const ticks = parseKeyValues(read(`${s.cpuDir}/cpuacct.stat`));
+    const user = ticks.get("user") ?? 0;
+    const system = ticks.get("system") ?? 0;
+    const userShare = user + system > 0 ? user / (user + system) : 1;
     return {
       peakKib: num(`${s.memoryDir}/memory.max_usage_in_bytes`) / 1024,
-      userCpuSec: num(`${s.cpuDir}/cpuacct.usage_user`) / 1e9,
-      systemCpuSec: num(`${s.cpuDir}/cpuacct.usage_sys`) / 1e9,
+      userCpuSec: totalSec * userShare,
+      systemCpuSec: totalSec * (1 - userShare),
       oomKills: Math.max(oom(s.memoryDir), oom(s.jobMemoryDir)),
     };
   }
@@ -69,10 +76,15 @@ export function readCounters(s: StatPaths): CgroupCounters {
   const events = (dir: string) => parseKeyValues(read(`${dir}/memory.events`)).get("oom_kill") ?? 0;
   return {
     peakKib: (num(`${s.memoryDir}/memory.peak`) || num(`${s.memoryDir}/memory.current`)) / 1024,
-    userCpuSec: (cpu.get("user_usec") ?? 0) / 1e6,
-    systemCpuSec: (cpu.get("system_usec") ?? 0) / 1e6,
+    ...splitCpu(cpu.get("usage_usec") ?? 0, cpu.get("user_usec") ?? 0, cpu.get("system_usec") ?? 0),
     oomKills: Math.max(events(s.memoryDir), events(s.jobMemoryDir)),
   };
+}
+
+/** The exact total (usec) split in the user:system proportion. */
+function splitCpu(totalUsec: number, userUsec: number, systemUsec: number): { userCpuSec: number; systemCpuSec: number } {
+  const share = userUsec + systemUsec > 0 ? userUsec / (userUsec + systemUsec) : 1;
+  return { userCpuSec: (totalUsec * share) / 1e6, systemCpuSec: (totalUsec * (1 - share)) / 1e6 };
 }
 
 /** Running totals of /proc samples of one step. */

@@ -75,8 +75,11 @@ describe("readCounters on fake trees", () => {
     };
     const v1mem = dir("v1/memory/job/step", { "memory.max_usage_in_bytes": "2097152\n", "memory.oom_control": "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n" });
     const v1job = dir("v1/memory/job", { "memory.oom_control": "oom_kill 1\n" });
-    const v1cpu = dir("v1/cpuacct/job/step", { "cpuacct.usage_user": "1500000000\n", "cpuacct.usage_sys": "250000000\n" });
-    expect(readCounters({ version: "v1", memoryDir: v1mem, cpuDir: v1cpu, jobMemoryDir: v1job })).toEqual({ peakKib: 2048, userCpuSec: 1.5, systemCpuSec: 0.25, oomKills: 1 });
+    // usage_user + usage_sys (2.2 s) over-count; the exact total (2 s) is split 3:1 by the tick counts.
+    const v1cpu = dir("v1/cpuacct/job/step", {
+      "cpuacct.usage": "2000000000\n", "cpuacct.usage_user": "1700000000\n", "cpuacct.usage_sys": "500000000\n", "cpuacct.stat": "user 150\nsystem 50\n",
+    });
+    expect(readCounters({ version: "v1", memoryDir: v1mem, cpuDir: v1cpu, jobMemoryDir: v1job })).toEqual({ peakKib: 2048, userCpuSec: 1.5, systemCpuSec: 0.5, oomKills: 1 });
     const v2step = dir("v2/job/step", { "memory.peak": "1048576\n", "cpu.stat": "usage_usec 3000000\nuser_usec 2000000\nsystem_usec 1000000\n", "memory.events": "oom 1\noom_kill 2\n" });
     const v2job = dir("v2/job", { "memory.events": "oom_kill 0\n" });
     expect(readCounters({ version: "v2", memoryDir: v2step, cpuDir: v2step, jobMemoryDir: v2job })).toEqual({ peakKib: 1024, userCpuSec: 2, systemCpuSec: 1, oomKills: 2 });
