@@ -68,7 +68,7 @@ export function readCounters(s: StatPaths): CgroupCounters {
     return {
       peakKib: num(`${s.memoryDir}/memory.max_usage_in_bytes`) / 1024,
       userCpuSec: totalSec * userShare,
-      systemCpuSec: totalSec * (1 - userShare),
+      systemCpuSec: totalSec - totalSec * userShare,
       oomKills: Math.max(oom(s.memoryDir), oom(s.jobMemoryDir)),
     };
   }
@@ -84,7 +84,8 @@ export function readCounters(s: StatPaths): CgroupCounters {
 /** The exact total (usec) split in the user:system proportion. */
 function splitCpu(totalUsec: number, userUsec: number, systemUsec: number): { userCpuSec: number; systemCpuSec: number } {
   const share = userUsec + systemUsec > 0 ? userUsec / (userUsec + systemUsec) : 1;
-  return { userCpuSec: (totalUsec * share) / 1e6, systemCpuSec: (totalUsec * (1 - share)) / 1e6 };
+  const userCpuSec = (totalUsec * share) / 1e6;
+  return { userCpuSec, systemCpuSec: totalUsec / 1e6 - userCpuSec };
 }
 
 /** Running totals of /proc samples of one step. */
