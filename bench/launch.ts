@@ -9,6 +9,7 @@
  * Usage: bun bench/launch.ts [--jobs 200]   (root, writable cgroups)
  */
 import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
 import { detectCgroups, removeSpurRoots } from "../src/agent/cgroup/detect.ts";
 import { planStep } from "../src/agent/cgroup/plan.ts";
 import { applyPlan, joinCommand, killTree, removeTrees } from "../src/agent/cgroup/fs.ts";
@@ -43,7 +44,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const layout = support.layout;
-  const conditions = { layout: support.summary, jobs: JOBS, hostCpus: support.hostCpus.length };
+  const conditions = { layout: support.summary, jobs: JOBS, hostCpus: support.hostCpus.length, loadAvg1m: Number(loadavg()[0]?.toFixed(2)) };
   const setup: number[] = [];
   const teardown: number[] = [];
   const joined: number[] = [];
