@@ -70,8 +70,10 @@ function running(pid: number): boolean {
 const gone = (pids: number[], what: string) => eventually(what, () => (pids.every((p) => !running(p)) ? true : undefined), 30_000);
 
 describe("job containment", () => {
-  it("says how it contains jobs in scontrol -d show node", () => {
+  it("says how it contains jobs in scontrol -d show node and spurd --discover", () => {
     expect(containment).toMatch(/^(cgroup\/v1|cgroup\/v2|none)/);
+    const discover = c.run(["spurd", "--discover"]);
+    expect(discover.stdout).toMatch(/^Job containment: (cgroup\/v1|cgroup\/v2|none)/m);
   });
 
   it("ends a job over its --mem as OUT_OF_MEMORY with 0:125 and says so in its stderr", async (ctx) => {
