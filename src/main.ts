@@ -22,6 +22,7 @@ export const ENTRIES: Record<string, Entry> = {
   squeue: cli(() => import("./cli/squeue.ts"), "squeueMain"),
   sinfo: cli(() => import("./cli/sinfo.ts"), "sinfoMain"),
   sacct: cli(() => import("./cli/sacct.ts"), "sacctMain"),
+  sstat: cli(() => import("./cli/sstat.ts"), "sstatMain"),
   scontrol: cli(() => import("./cli/scontrol.ts"), "scontrolMain"),
   scancel: cli(() => import("./cli/scancel.ts"), "scancelMain"),
   srun: async () => (await import("./roles/cli/srun.ts")).main,

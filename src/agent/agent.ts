@@ -13,13 +13,19 @@ import type { ConsolaInstance } from "consola/core";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
-import type { LaunchBatchRequest, SignalJobRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 import { toPlain } from "../lib/to-plain.ts";
+import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
-import { killJobSteps } from "./tasks.ts";
+import { killJobSteps, runningSteps, type StepHooks } from "./tasks.ts";
+import { liveSteps } from "./step-stats.ts";
+import type { Containment } from "./containment.ts";
+import type { SiteScripts } from "./prolog.ts";
+import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
 } from "./spool.ts";
@@ -32,12 +38,21 @@ export interface AgentDeps {
   logger: ConsolaInstance;
   /** Command that runs this same binary (for `stepd`). */
   selfExec: string[];
+  containment: Containment;
+  /** Seconds between usage samples of running jobs (JobAcctGatherFrequency task=N). */
+  sampleSec: number;
+  /** Prolog, Epilog, TaskProlog, TaskEpilog from spur.conf. */
+  scripts: SiteScripts;
 }
 
 export interface Agent {
   launchBatch(req: LaunchBatchRequest): void;
   signalJob(req: SignalJobRequest): boolean;
   runningJobIds(): number[];
+  /** Containment (cgroup set up) and usage reporting for the tasks of an srun step on this node. */
+  stepHooks(req: RunTasksRequest): Promise<StepHooks>;
+  /** Running steps' usage so far (sstat). */
+  stepStats(req: StepStatsRequest): Plain<StepInfo>[];
   start(): () => void;
 }
 
@@ -75,16 +90,25 @@ export function createAgent(deps: AgentDeps): Agent {
     if (why !== "") throw new Error(why);
     if (existsSync(join(jobDir(spool, job.jobId), "stepd.pid"))) return; // duplicate launch: idempotent
     const dir = createJobDir(spool, job.jobId);
+    const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
+    const contained = deps.containment.planFor(job.jobId, "batch", share);
     const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
-      gpuIndicesOnNode: job.alloc.find((a) => a.node === node.name)?.gpuIndices ?? [], constrainDevices: false,
+      gpuIndicesOnNode: share.gpuIndices, constrainDevices: contained?.constrainDevices ?? false,
       spec: toPlain(req.spec),
     });
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
-      killWaitSec: job.killWaitSec,
+      killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec, scripts: deps.scripts,
+      facts: {
+        jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist,
+        account: job.account, name: job.name, clusterName: req.clusterName, node: node.name, gpuIndices: [...share.gpuIndices],
+        workDir: job.workDir,
+      },
+      share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices] },
+      ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
     };
     writeJson(join(dir, "launch.json"), launch);
     if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);
@@ -112,7 +136,11 @@ export function createAgent(deps: AgentDeps): Agent {
     }
     const sig = req.signal;
     const child = readPid(dir, "child.pid");
-    if (child !== undefined) {
+    const cg = hasBatch ? readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup : undefined;
+    if (cg !== undefined && !req.batchOnly) {
+      // Every process of the job here, double-forked ones too (Slurm signals the job's cgroup).
+      signalPids(listPids(cg.trackDir), sig);
+    } else if (child !== undefined) {
       try {
         process.kill(req.batchOnly ? child : -child, sig);
       } catch {
@@ -137,6 +165,7 @@ export function createAgent(deps: AgentDeps): Agent {
         if (stepd === undefined || isOurStepd(dir, stepd)) continue;
         // stepd vanished without a word (killed, node rebooted): the job is lost with it.
         status = { exitCode: 0, exitSignal: 9, outcome: "NODE_FAIL", endTime: Date.now() / 1000, message: "stepd lost" };
+        await killOrphanedCgroup(dir);
         writeJson(join(dir, "status.json"), status);
       }
       try {
@@ -147,6 +176,14 @@ export function createAgent(deps: AgentDeps): Agent {
         return; // controller away: try again on the next turn
       }
     }
+  }
+
+  /** A job whose stepd vanished: nothing of it may keep running (its cgroup still knows every process). */
+  async function killOrphanedCgroup(dir: string): Promise<void> {
+    const cg = readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup;
+    if (cg === undefined) return;
+    await killTree(cg.kill, cg.trackDir);
+    removeTrees(cg.jobDirs);
   }
 
   function killReported(ids: number[]): void {
@@ -178,10 +215,33 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
+  async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
+    const alloc = req.alloc;
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [] };
+    const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
+    const setupProblem = contained === undefined ? "" : await setUpCgroup(contained.plan);
+    return {
+      setupProblem,
+      contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
+      ended(usage) {
+        // A job of srun steps only keeps its cores until its last running step here has ended.
+        const stepsLeft = [...runningSteps.values()].some((s) => s.jobId === req.jobId);
+        if (!stepsLeft && !existsSync(join(jobDir(spool, req.jobId), "launch.json"))) deps.containment.release(req.jobId);
+        if (contained !== undefined) removeTrees(contained.plan.jobDirs, true);
+        if (usage === undefined) return;
+        void ctl.recordStepUsage({ node: node.name, jobId: req.jobId, stepId: req.stepId, usage }, { timeoutMs: 5000 }).catch((error: unknown) => {
+          logger.warn({ message: "step usage not recorded", jobId: req.jobId, stepId: req.stepId, error: String(error) });
+        });
+      },
+    };
+  }
+
   return {
     launchBatch,
     signalJob,
     runningJobIds,
+    stepHooks,
+    stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
     start() {
       let stopped = false;
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -14,7 +14,7 @@ function requireUid(ctx: HandlerContext, allowed: number[]): void {
   if (uid !== 0 && !allowed.includes(uid)) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
 }
 
-export function agentRoutes(agent: Agent, nodeName: string) {
+export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") {
   const self = process.getuid?.() ?? 0;
   return (router: ConnectRouter) =>
     router.service(AgentService, {
@@ -34,7 +34,11 @@ export function agentRoutes(agent: Agent, nodeName: string) {
       async *runTasks(req, ctx) {
         requireUid(ctx, [req.uid]);
         if (self !== 0 && req.uid !== self) throw new ConnectError(`spurd runs as uid ${self} and cannot run tasks for uid ${req.uid}`, Code.PermissionDenied);
-        yield* runTasks(req, ctx.signal);
+        yield* runTasks(req, ctx.signal, await agent.stepHooks(req));
+      },
+      stepStats(req) {
+        // Anyone may ask (sstat), as Slurm lets users see every job's steps.
+        return { steps: agent.stepStats(req), cgroup: cgroupSummary };
       },
       ping(_req, ctx) {
         requireUid(ctx, [self]);

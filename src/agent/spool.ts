@@ -8,6 +8,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { CgroupPlan } from "./cgroup/plan.ts";
+import type { Usage } from "./cgroup/usage.ts";
+import type { JobFacts, SiteScripts } from "./prolog.ts";
 
 export interface LaunchFile {
   jobId: number;
@@ -22,15 +25,31 @@ export interface LaunchFile {
   env: Record<string, string>;
   argv: string[];
   killWaitSec: number;
+  /** The node's name (for accounting) and the job's cgroup, absent when jobs run uncontained here. */
+  node?: string;
+  cgroup?: CgroupPlan;
+  /** Configured CPU ids this job holds on the node (the cpuset), kept here so a restarted spurd knows them. */
+  cpuIds?: number[];
+  /** The job's share of this node (steps of the job use its limits). */
+  share?: { cpus: number; memMib: number; gpuIndices: number[] };
+  /** Seconds between /proc samples for AveRSS and MaxVMSize (JobAcctGatherFrequency). */
+  sampleSec?: number;
+  /** Prolog/Epilog/TaskProlog/TaskEpilog and what their environment tells about the job. */
+  scripts?: SiteScripts;
+  facts?: JobFacts;
 }
 
 export interface StatusFile {
   exitCode: number;
   exitSignal: number;
-  /** "" (the exit code decides), or why spurd ended it: CANCELLED TIMEOUT NODE_FAIL REQUEUE LAUNCH_FAILED */
+  /** "" (the exit code decides), or why spurd ended it: CANCELLED TIMEOUT NODE_FAIL REQUEUE LAUNCH_FAILED PROLOG_FAILED */
   outcome: string;
   endTime: number;
   message: string;
+  /** The batch step's usage from its cgroup (absent when uncontained). */
+  usage?: Usage;
+  /** The node must be drained for this reason (a failed Epilog). */
+  drainReason?: string;
 }
 
 export const jobDir = (spool: string, jobId: number): string => join(spool, "jobs", String(jobId));

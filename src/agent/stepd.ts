@@ -5,13 +5,20 @@
  * script in its own session as the submitting user (setpriv when running as
  * root), forwards termination as Slurm does (SIGCONT + SIGTERM to the whole
  * process group, SIGKILL after KillWait), and records the exit in status.json.
+ * With a cgroup plan in launch.json the script joins the job's cgroup before it
+ * execs; termination then reaches every process in the cgroup (double-forked
+ * daemons too), the script's end kills whatever is left, and the batch step's
+ * usage and OOM kills are read from the cgroup before it is removed.
  */
 import { spawn } from "node:child_process";
-import { closeSync, fchownSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, fchownSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { readJson, writeJson, type LaunchFile, type StatusFile } from "./spool.ts";
 import { userCommand } from "./run-as.ts";
+import { setUpCgroup, joinCommand, killTree, listPids, removeTrees, signalPids } from "./cgroup/fs.ts";
+import { emptySampler, nodeUsage, readCounters, sample } from "./cgroup/usage.ts";
+import { adminScriptEnv, runAdminScript, taskWrapCommand } from "./prolog.ts";
 
 function openOutput(path: string, append: boolean, uid: number, gid: number): number {
   const fd = openSync(path, append ? "a" : "w", 0o644);
@@ -36,6 +43,15 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 export async function runStepd(dir: string): Promise<number> {
   const launch = readJson<LaunchFile>(join(dir, "launch.json"));
   if (launch === undefined) return 1;
+  const scripts = launch.scripts;
+  if (scripts?.prolog && launch.facts) {
+    const r = await runAdminScript(scripts.prolog, adminScriptEnv(launch.facts, "prolog_slurmd"), scripts.timeoutSec);
+    if (!r.ok) {
+      const message = `Prolog ${scripts.prolog} failed: ${r.why}`;
+      writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "PROLOG_FAILED", endTime: Date.now() / 1000, message });
+      return 1;
+    }
+  }
   const append = launch.openMode === "append";
   let stdoutFd: number;
   let stderrFd: number;
@@ -48,7 +64,19 @@ export async function runStepd(dir: string): Promise<number> {
     writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: String(error) });
     return 1;
   }
-  const [cmd, ...args] = userCommand(launch.uid, launch.gid, launch.user, [join(dir, "script"), ...launch.argv]);
+  const cg = launch.cgroup;
+  if (cg !== undefined) {
+    const problem = await setUpCgroup(cg);
+    if (problem !== "") {
+      writeSync(stderrFd, `spurd: error: job ${launch.jobId}: ${problem}\n`);
+      removeTrees(cg.jobDirs);
+      writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: problem });
+      return 1;
+    }
+  }
+  const scriptArgv = taskWrapCommand(scripts?.taskProlog ?? "", scripts?.taskEpilog ?? "", [join(dir, "script"), ...launch.argv]);
+  const userArgv = userCommand(launch.uid, launch.gid, launch.user, scriptArgv);
+  const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.procs, userArgv);
   const child = spawn(cmd ?? "/bin/sh", args, {
     cwd: launch.workDir,
     env: launch.env,
@@ -57,15 +85,28 @@ export async function runStepd(dir: string): Promise<number> {
   });
   const pgid = child.pid ?? 0;
   writeFileSync(join(dir, "child.pid"), String(pgid));
+  const sampler = emptySampler();
+  const sampling =
+    cg === undefined
+      ? undefined
+      : setInterval(() => {
+          sample(sampler, cg.stepTrackDir);
+          writeJson(join(dir, "samples.json"), sampler);
+        }, Math.max(1, launch.sampleSec ?? 2) * 1000);
   let terminating = false;
   process.on("SIGTERM", () => {
     if (terminating || pgid === 0) return;
     terminating = true;
     signalGroup(pgid, "SIGCONT");
     signalGroup(pgid, "SIGTERM");
-    setTimeout(() => signalGroup(pgid, "SIGKILL"), Math.max(1, launch.killWaitSec) * 1000).unref();
+    if (cg !== undefined) signalPids(listPids(cg.trackDir), "SIGCONT");
+    if (cg !== undefined) signalPids(listPids(cg.trackDir), "SIGTERM");
+    setTimeout(() => {
+      signalGroup(pgid, "SIGKILL");
+      if (cg !== undefined) void killTree(cg.kill, cg.trackDir);
+    }, Math.max(1, launch.killWaitSec) * 1000).unref();
   });
-  const status = await new Promise<StatusFile>((resolve) => {
+  let status = await new Promise<StatusFile>((resolve) => {
     child.once("error", (error) =>
       resolve({ exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: String(error) }),
     );
@@ -76,11 +117,41 @@ export async function runStepd(dir: string): Promise<number> {
       }),
     );
   });
+  if (sampling !== undefined) clearInterval(sampling);
   // The script is done: nothing it started may outlive it (Slurm kills the job's processes).
   if (pgid !== 0) signalGroup(pgid, "SIGKILL");
+  if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, stderrFd);
   for (const fd of new Set([stdoutFd, stderrFd, stdinFd])) closeSync(fd);
+  if (scripts?.epilog && launch.facts) {
+    // After every process of the job is gone (Slurm's order); a failure drains the node, the job's state stands.
+    const r = await runAdminScript(scripts.epilog, adminScriptEnv(launch.facts, "epilog_slurmd"), scripts.timeoutSec);
+    if (!r.ok) status = { ...status, drainReason: "Epilog error", message: `${status.message} Epilog ${scripts.epilog} failed: ${r.why}`.trim() };
+  }
   writeStatus(dir, status);
   return 0;
+}
+
+/** Kill what is left in the job's cgroup, read its usage and OOM kills, remove it. */
+async function endCgroup(
+  cg: NonNullable<LaunchFile["cgroup"]>, launch: LaunchFile, sampler: ReturnType<typeof emptySampler>, status: StatusFile, stderrFd: number,
+): Promise<StatusFile> {
+  const left = await killTree(cg.kill, cg.trackDir);
+  const counters = readCounters(cg.stats);
+  const usage = nodeUsage(counters, sampler, launch.node ?? "", 1);
+  const leftDirs = removeTrees(cg.jobDirs);
+  const out: StatusFile = { ...status, usage };
+  if (left > 0 || leftDirs.length > 0) out.message = `${left} processes survived the kill; cgroups left: ${leftDirs.join(" ")}`;
+  if (counters.oomKills > 0 && status.outcome === "") {
+    const events = counters.oomKills === 1 ? "1 oom_kill event" : `${counters.oomKills} oom_kill events`;
+    try {
+      writeSync(stderrFd, `spurd: error: Detected ${events} in StepId=${launch.jobId}.batch. Some of the step tasks have been OOM Killed.\n`);
+    } catch {
+      /* output file gone */
+    }
+    // Slurm records an OOM-killed step as exit 0, signal 125 (its internal OOM status 253).
+    return { ...out, exitCode: 0, exitSignal: 125, outcome: "OUT_OF_MEMORY" };
+  }
+  return out;
 }
 
 function writeStatus(dir: string, status: StatusFile): void {

@@ -3,13 +3,20 @@
  * Runs the tasks of one srun step on this node and streams their output and
  * exits back to srun. Tasks run as the job's user in their own process group;
  * if srun goes away (the stream is aborted) or the job is terminated, every task
- * of the step is killed.
+ * of the step is killed. When the node contains jobs, the tasks join the step's
+ * cgroup before they exec, and the step's end kills whatever they left behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
+import type { StepContainment } from "./containment.ts";
+import { taskWrapCommand } from "./prolog.ts";
+import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
+import { formatCpuList } from "./cgroup/cpus.ts";
+import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
+import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
 
 export interface Frame {
   taskId: number;
@@ -22,6 +29,21 @@ export interface Frame {
 
 /** Process groups of running steps, per job, so a job's end kills its steps. */
 export const stepGroups = new Map<number, Set<number>>();
+
+/** Running contained steps on this node ("job.step" → cgroup and samples), for sstat. */
+export const runningSteps = new Map<string, { jobId: number; stepId: number; contained: StepContainment; sampler: Sampler; ntasks: number }>();
+
+/** Visible-device variables count from 0 when only the allocated GPUs can be opened (ConstrainDevices). */
+const VISIBLE_DEVICE_VARS = ["CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"];
+
+function renumberDevices(env: Record<string, string>): Record<string, string> {
+  const out = { ...env };
+  for (const name of VISIBLE_DEVICE_VARS) {
+    const v = out[name];
+    if (v !== undefined && v !== "") out[name] = v.split(",").map((_, i) => String(i)).join(",");
+  }
+  return out;
+}
 
 const EMPTY = new Uint8Array(0);
 
@@ -38,7 +60,19 @@ export function killJobSteps(jobId: number, signal: NodeJS.Signals = "SIGKILL"):
   for (const pid of stepGroups.get(jobId) ?? []) killGroup(pid, signal);
 }
 
-export function runTasks(req: RunTasksRequest, abort: AbortSignal): AsyncIterable<Frame> {
+export interface StepHooks {
+  contained: StepContainment | undefined;
+  /** The step's usage on this node, once its tasks have ended (contained steps only). */
+  ended(usage: Usage | undefined): void;
+  sampleSec: number;
+  node: string;
+  taskProlog: string;
+  taskEpilog: string;
+  /** What setting up the step's cgroup said ("" = ready); see setUpCgroup. */
+  setupProblem: string;
+}
+
+export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
   const queue = new AsyncQueue<Frame>();
   const children: ChildProcess[] = [];
   let running = req.tasks.length;
@@ -47,27 +81,96 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal): AsyncIterabl
   const frame = (taskId: number, part: Partial<Frame>): Frame => ({
     taskId, stdout: EMPTY, stderr: EMPTY, exited: false, exitCode: 0, exitSignal: 0, ...part,
   });
-  for (const task of req.tasks) {
-    const [cmd, ...args] = userCommand(req.uid, req.gid, req.user, req.argv);
-    const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env: { ...task.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const problem = hooks?.setupProblem ?? "";
+  // A step whose cgroup cannot be made does not run uncontained: every task fails with the reason.
+  const cg = problem === "" ? hooks?.contained : undefined;
+  if (problem !== "") {
+    for (const task of req.tasks) {
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`spurd: error: ${problem}\n`) }));
+      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+    }
+    queue.close();
+    return queue;
+  }
+  const key = `${req.jobId}.${req.stepId}`;
+  const sampler = emptySampler();
+  let sampling: ReturnType<typeof setInterval> | undefined;
+  if (cg !== undefined) {
+    runningSteps.set(key, { jobId: req.jobId, stepId: req.stepId, contained: cg, sampler, ntasks: req.tasks.length });
+    sampling = setInterval(() => sample(sampler, cg.plan.stepTrackDir), Math.max(1, hooks?.sampleSec ?? 2) * 1000);
+    sampling.unref();
+  }
+  const binding = cg === undefined ? undefined : taskBinding(req, cg);
+  if (typeof binding === "string") {
+    for (const task of req.tasks) {
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`srun: error: ${binding}\n`) }));
+      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+    }
+    queue.close();
+    return queue;
+  }
+  let alive = req.tasks.length;
+  let stepEnded: Promise<void> = Promise.resolve();
+  for (const [localId, task] of req.tasks.entries()) {
+    const userArgv = userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv));
+    const bound = binding?.perTask[localId];
+    const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
+    const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, pinned);
+    const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
+    const env = cg?.constrainDevices ? renumberDevices(base) : base;
+    const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.push(child);
     if (child.pid !== undefined) groups.add(child.pid);
+    if (binding?.verbose && bound !== undefined) {
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(bindVerboseLine(hooks?.node ?? "", task.taskId, localId, child.pid ?? 0, bound)) }));
+    }
     child.stdout?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stdout: new Uint8Array(b) })));
     child.stderr?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stderr: new Uint8Array(b) })));
     let done = false;
+    let exited = false;
+    // "exit": the task's process ended. When the last one has, the step's cgroup is emptied,
+    // which also closes the output pipes that a left-behind daemon may still hold open.
+    const onExit = () => {
+      if (exited) return;
+      exited = true;
+      alive -= 1;
+      if (alive === 0) stepEnded = endStep();
+    };
+    // "close": its output is drained too; the last task's exit frame waits for the step's end,
+    // so that srun hears of it only when nothing of the step is left and its usage is known.
     const finish = (exitCode: number, exitSignal: number, message = "") => {
       if (done) return;
       done = true;
+      onExit();
       if (child.pid !== undefined) groups.delete(child.pid);
       if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
       running -= 1;
-      if (running === 0) queue.close();
+      if (running > 0) {
+        queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
+        return;
+      }
+      void stepEnded.finally(() => {
+        queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
+        queue.close();
+      });
     };
+    child.once("exit", onExit);
     child.once("error", (e) => finish(2, 0, `spurd: error: ${task.taskId}: ${e.message}\n`));
     child.once("close", (code, signal) => finish(code ?? 0, signal ? (constants.signals[signal] ?? 0) : 0));
   }
-  if (running === 0) queue.close();
+  async function endStep(): Promise<void> {
+    if (sampling !== undefined) clearInterval(sampling);
+    runningSteps.delete(key);
+    if (cg === undefined) {
+      hooks?.ended(undefined);
+      return;
+    }
+    await killTree(cg.plan.stepKill, cg.plan.stepTrackDir);
+    const usage = nodeUsage(readCounters(cg.plan.stats), sampler, hooks?.node ?? "", req.tasks.length);
+    removeTrees(cg.plan.stepDirs);
+    hooks?.ended(usage);
+  }
+  if (running === 0) void endStep().finally(() => queue.close());
   const limit = req.timeLimitSec > 0 ? setTimeout(() => children.forEach((c) => killGroup(c.pid, "SIGKILL")), req.timeLimitSec * 1000) : undefined;
   abort.addEventListener("abort", () => children.forEach((c) => killGroup(c.pid, "SIGKILL")));
   return {
@@ -80,4 +183,18 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal): AsyncIterabl
       }
     },
   };
+}
+
+/** The step's task binding on this node from its tasks' environment (srun puts --cpu-bind, -c, --hint there). */
+function taskBinding(req: RunTasksRequest, cg: StepContainment): BindResult | string {
+  const env = req.tasks[0]?.env ?? {};
+  const parsed = parseCpuBind(env.SLURM_CPU_BIND ?? "");
+  if (!parsed.ok) return parsed.message;
+  const hint = (env.SLURM_HINT ?? "").toLowerCase();
+  return bindTasks({
+    spec: parsed.spec, jobCpus: cg.hostCpus, cores: cg.cores, localTasks: req.tasks.length,
+    cpusPerTask: Number(env.SLURM_CPUS_PER_TASK ?? 1) || 1,
+    oneThreadPerCore: hint === "nomultithread" || hint === "compute_bound" || env.SLURM_THREADS_PER_CORE === "1",
+    cyclic: /^[^:]*:cyclic|^[^:]*:fcyclic/.test(env.SLURM_DISTRIBUTION ?? ""),
+  });
 }

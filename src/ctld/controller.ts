@@ -16,6 +16,8 @@ import { schedule } from "../sched/plan/schedule.ts";
 import type { LogStore } from "./log-store.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
+import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
+import { runAdminScript } from "../agent/prolog.ts";
 
 export interface ControllerDeps {
   state: ClusterState;
@@ -26,6 +28,8 @@ export interface ControllerDeps {
   schedIntervalMs?: number;
   /** Told after every scheduling pass (metrics): its wall time and how many jobs it started. */
   onSchedulerPass?: (pass: { seconds: number; started: number }) => void;
+  /** PrologSlurmctld / EpilogSlurmctld (batch jobs). */
+  scripts?: CtldScripts;
 }
 
 interface Waiter {
@@ -71,8 +75,11 @@ export function createController(deps: ControllerDeps): Controller {
         for (const node of event.nodes) void deps.agents.signalJob(node, event, state).catch(() => undefined);
         break;
       case "jobStarted":
+        notifyWaiters(event.jobId);
+        break;
       case "jobFinished":
         notifyWaiters(event.jobId);
+        void epilogSlurmctld(event.jobId);
         break;
     }
   }
@@ -81,6 +88,7 @@ export function createController(deps: ControllerDeps): Controller {
     const job = state.jobs.get(jobId);
     if (job === undefined) return;
     const node = job.info.batchHost;
+    if (!(await prologSlurmctld(job))) return;
     try {
       await deps.agents.launchBatch(job, state);
       logger.info({ message: "job launched", jobId, node });
@@ -91,6 +99,27 @@ export function createController(deps: ControllerDeps): Controller {
       // An agent that cannot be reached must not be chosen again at once.
       if (isUnreachable(error)) execute({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
     }
+  }
+
+  /** PrologSlurmctld before a batch job is launched: false when it failed (the job is then requeued). */
+  async function prologSlurmctld(job: JobRecord): Promise<boolean> {
+    const path = deps.scripts?.prolog ?? "";
+    if (path === "") return true;
+    const r = await runAdminScript(path, ctldScriptEnv(job.info, "prolog_slurmctld", state.config.clusterName), deps.scripts?.timeoutSec ?? 0);
+    if (r.ok) return true;
+    logger.warn({ message: `PrologSlurmctld ${path} failed: ${r.why}`, jobId: job.info.jobId });
+    if (job.info.state === "RUNNING") {
+      execute({ v: 1, type: "jobEnded", at: deps.now(), jobId: job.info.jobId, exitCode: 1, exitSignal: 0, outcome: "PROLOG_SLURMCTLD_FAILED" });
+    }
+    return false;
+  }
+
+  async function epilogSlurmctld(jobId: number): Promise<void> {
+    const path = deps.scripts?.epilog ?? "";
+    const job = state.jobs.get(jobId);
+    if (path === "" || job === undefined || !job.info.batchFlag) return;
+    const r = await runAdminScript(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), deps.scripts?.timeoutSec ?? 0);
+    if (!r.ok) logger.warn({ message: `EpilogSlurmctld ${path} failed: ${r.why}`, jobId });
   }
 
   /** After a restart: launches are idempotent on the agent, so re-send them for every running batch job. */

@@ -14,6 +14,7 @@ import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 import { agentProtocolRefusal } from "../version-compat.ts";
 import type { Controller } from "./controller.ts";
 import type { RegisterNodeRequest } from "../net/gen/spur/v1/controller_pb.ts";
+import type { StepUsage } from "../net/gen/spur/v1/types_pb.ts";
 
 /** A batch job the agent does not report this long after its start was lost with the node's state. */
 const LOST_JOB_GRACE_SEC = 15;
@@ -64,7 +65,7 @@ export function agentHandlers(sc: ServiceContext) {
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
     batchComplete(
-      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number },
+      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined; drainReason?: string },
       ctx: HandlerContext,
     ) {
       requireAgent(ctx, sc);
@@ -72,8 +73,21 @@ export function agentHandlers(sc: ServiceContext) {
       if (job !== undefined && job.info.state === "RUNNING" && job.info.batchHost === req.node) {
         c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
-          exitSignal: req.exitSignal, outcome: req.outcome,
+          exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
         });
+      }
+      if (req.drainReason && c.state.nodes.has(req.node)) {
+        const root = { uid: 0, gid: 0, user: "root", group: "root" };
+        c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: [req.node], state: "DRAIN", reason: req.drainReason, by: root });
+      }
+      return {};
+    },
+    recordStepUsage(req: { node: string; jobId: number; stepId: number; usage?: StepUsage | undefined }, ctx: HandlerContext) {
+      requireAgent(ctx, sc);
+      const job = c.state.jobs.get(req.jobId);
+      const onNode = job?.info.alloc.some((a) => a.node === req.node) ?? false;
+      if (req.usage !== undefined && onNode) {
+        c.execute({ v: 1, type: "stepUsage", at: sc.now(), jobId: req.jobId, stepId: req.stepId, node: req.node, usage: toPlain(req.usage) });
       }
       return {};
     },

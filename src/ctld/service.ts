@@ -9,11 +9,14 @@ import { Controller as ControllerService, ListJobsRequestSchema } from "../net/g
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
+import type { Plain } from "../lib/plain.ts";
+import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
 import { peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
 import { lookupUid } from "../net/users.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { jobView, listJobViews, nodeViewsList } from "./views.ts";
 import { validateSubmit } from "../sched/model/apply-submit.ts";
+import { runJobSubmitHook } from "./job-submit-hook.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
@@ -35,6 +38,8 @@ export interface ServiceContext {
   confPath: string;
   /** JWT key (scontrol token, tokens forwarded by spurrestd); absent = JWT off. */
   keyring?: Keyring;
+  /** spur.conf JobSubmitScript: the site's job_submit hook ("" = none). */
+  jobSubmitScript?: string;
 }
 
 export function requester(ctx: HandlerContext): Requester {
@@ -62,14 +67,22 @@ export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   };
 }
 
+/** The site's job_submit hook: its changes, or its rejection as the error the client prints. */
+async function siteHook(path: string, spec: Plain<JobSpec>, by: Requester): Promise<Plain<JobSpec>> {
+  const verdict = await runJobSubmitHook(path, { spec: spec as unknown as Record<string, unknown>, uid: by.uid, user: by.user });
+  if (!verdict.ok) throw new ConnectError(verdict.message, Code.PermissionDenied);
+  return { ...spec, ...verdict.changes } as Plain<JobSpec>;
+}
+
 export function controllerRoutes(sc: ServiceContext) {
   const c = sc.controller;
   return (router: ConnectRouter) =>
     router.service(ControllerService, {
-      submit(req, ctx) {
+      async submit(req, ctx) {
         const by = requester(ctx);
-        const spec = toPlain(req.spec);
-        if (spec === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+        const given = toPlain(req.spec);
+        if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+        const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, given, by) : given;
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec);
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);

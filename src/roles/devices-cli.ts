@@ -25,7 +25,13 @@ export async function discoverMain(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: error: ${inv.error.message}\n`);
     return 1;
   }
-  process.stdout.write(argv.includes("--json") ? `${formatDiscoverJson(inv.value)}\n` : formatDiscover(inv.value));
+  // How this host would contain jobs (detection only: nothing is created here).
+  const { detectCgroups } = await import("../agent/cgroup/detect.ts");
+  const containment = detectCgroups("discover", "autodetect", false).summary;
+  if (argv.includes("--json")) {
+    const json = JSON.parse(formatDiscoverJson(inv.value)) as Record<string, unknown>;
+    process.stdout.write(`${JSON.stringify({ ...json, containment }, null, 2)}\n\n`);
+  } else process.stdout.write(`${formatDiscover(inv.value)}Job containment: ${containment}\n`);
   return 0;
 }
 

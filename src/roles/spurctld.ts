@@ -52,15 +52,22 @@ export async function main(argv: string[]): Promise<number> {
   logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
   const sched = createSchedulerStats();
+  const scripts = {
+    prolog: conf.globals.get("prologslurmctld") ?? "", epilog: conf.globals.get("epilogslurmctld") ?? "",
+    timeoutSec: Number(conf.globals.get("prologepilogtimeout") ?? 0) || 0,
+  };
   const controller = createController({
-    state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: (p) => sched.observe(p),
+    state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: (p) => sched.observe(p), scripts,
   });
   const { host, port } = controllerAddress(conf);
   // auth/jwt: the key spurrestd and `scontrol token` use, created on first start.
   const keyPath = keyPathFromConf(conf.globals, stateDir);
   ensureKeyFile(keyPath);
   const keyring = openKeyring(keyPath);
-  const sc = { controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path, keyring };
+  const sc = {
+    controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path, keyring,
+    jobSubmitScript: conf.globals.get("jobsubmitscript") ?? "",
+  };
   const rpc = createRpcMetrics();
   // The Raft driver (issue 4) sets raftStatus so that spur_raft_* appear; until then they are absent.
   const metrics = () => renderMetrics(controllerMetrics({

@@ -12,6 +12,8 @@ import { confPath, controllerUrl, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
+import { createContainment } from "../agent/containment.ts";
+import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { selfExec } from "./self-exec.ts";
@@ -39,22 +41,36 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
     return 1;
   }
+  const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
+  const spool = join(spoolRoot.replace("%n", name), name);
+  mkdirSync(spool, { recursive: true });
+  const containment = createContainment({
+    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
+    plugin: conf.globals.get("cgroupplugin") ?? "autodetect",
+  });
+  // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
+  await containment.sweep();
   const node = {
     // Slurm shows the configured NodeHostname, `uname -m` and `uname -s -r -v`.
     ...configured.info, hostname: configured.info.hostname !== name ? configured.info.hostname : hostname(),
     arch: machine(), os: `Linux ${release()} ${version()}`, version: SPUR_VERSION,
-    bootTime: Date.now() / 1000, partitions: [],
+    bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
   };
-  const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
-  const spool = join(spoolRoot.replace("%n", name), name);
-  mkdirSync(spool, { recursive: true });
-  const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
+  const agent = createAgent({
+    node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec(), containment,
+    sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
+    scripts: {
+      prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",
+      taskProlog: conf.globals.get("taskprolog") ?? "", taskEpilog: conf.globals.get("taskepilog") ?? "",
+      timeoutSec: Number(conf.globals.get("prologepilogtimeout") ?? 0) || 0,
+    },
+  });
   const rpc = createRpcMetrics();
   const startedAt = Date.now() / 1000;
   const metrics = () => renderMetrics(agentMetrics({
     node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
   }));
-  const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc });
+  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
   const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger);
@@ -64,6 +80,8 @@ export async function main(argv: string[]): Promise<number> {
   stop();
   stopOverlay();
   await server.close();
+  await containment.sweep(); // srun steps die with their streams; batch jobs keep running under stepd
+  removeSpurRoots(containment.support); // only when empty: jobs of a detached stepd keep theirs
   return 0;
 }
 
@@ -83,4 +101,11 @@ function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: Co
     node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
     endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
   }).start();
+}
+
+/** JobAcctGatherFrequency "task=N" or "N" → seconds between samples; Spur's default is 2 (Slurm's 30 is too coarse for short jobs). */
+function acctFrequencySec(text: string | undefined): number {
+  const m = /(?:^|,)(?:task=)?(\d+)(?:,|$)/.exec(text ?? "");
+  const sec = Number(m?.[1] ?? 2);
+  return sec > 0 ? sec : 2;
 }

@@ -30,11 +30,13 @@ export interface Cluster {
   down(): void;
 }
 
-export function startCluster(extra: string[] = []): Cluster {
+/** `beforeUp` may put files into the state directory (e.g. a gres.conf) before the daemons start. */
+export function startCluster(extra: string[] = [], opts: { beforeUp?: (stateDir: string, dir: string) => void } = {}): Cluster {
   const dir = mkdtempSync(join(tmpdir(), "spur-e2e-"));
   const state = join(dir, "cluster");
   const work = join(dir, "work");
-  spawnSync("mkdir", ["-p", work]);
+  spawnSync("mkdir", ["-p", work, state]);
+  opts.beforeUp?.(state, dir);
   spawnSync("chmod", ["777", dir, work]);
   const up = spawnSync(BIN, ["up", "--detach", "--state-dir", state, ...extra], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);

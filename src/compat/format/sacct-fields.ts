@@ -9,6 +9,7 @@
 import { formatCpuTime, formatElapsed as formatElapsedText, formatTimeLimitScontrol } from "../format-time.ts";
 import { memoByNumber } from "./job-values.ts";
 import { isoTimeText } from "./time-memo.ts";
+import { jobCpuValue, stepUsageValue, USAGE_FIELDS } from "./usage-values.ts";
 import {
   exitText,
   jobIdRawText,
@@ -79,9 +80,18 @@ const jobOnly =
 
 const cpus: Getter = (r) => String(rowCpus(r));
 const elapsedSecs = (r: SacctRow): number => rowElapsed(r);
-const zeroCpuTime: Getter = () => formatCpuTime(0);
+/** CPU times: a step's from its measured usage, the job line's summed over its steps. */
+const cpuTime =
+  (field: "TotalCPU" | "UserCPU" | "SystemCPU"): Getter =>
+  (r) =>
+    r.step ? (stepUsageValue(field, r.step.usage) ?? "") : jobCpuValue(field, r.job.steps);
+/** Per-step usage (MaxRSS, AveCPU, ...): blank on the job line and for unmeasured steps. */
+const usageGetters: Record<string, Getter> = Object.fromEntries(
+  USAGE_FIELDS.map((name) => [name, (r: SacctRow) => (r.step ? (stepUsageValue(name, r.step.usage) ?? "") : "")]),
+);
 
 const GETTERS: Readonly<Record<string, Getter>> = {
+  ...usageGetters,
   Account: (r) => r.job.account,
   AllocCPUS: cpus,
   AllocNodes: (r) => String(r.step ? nodeCount(r.step.nodelist) : r.job.nodelist === "" ? 0 : r.job.numNodes),
@@ -130,13 +140,13 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   Submit: (r) => iso(r.step ? r.step.startTime : r.job.submitTime),
   SubmitLine: jobOnly((j) => j.submitLine),
   Suspended: () => formatElapsed(0),
-  SystemCPU: zeroCpuTime,
+  SystemCPU: cpuTime("SystemCPU"),
   Timelimit: jobOnly((j) => formatTimeLimitScontrol(j.timeLimitMin)),
   TimelimitRaw: jobOnly((j) => (j.timeLimitMin === undefined ? "UNLIMITED" : String(j.timeLimitMin))),
-  TotalCPU: zeroCpuTime,
+  TotalCPU: cpuTime("TotalCPU"),
   UID: jobOnly((j) => String(j.uid)),
   User: jobOnly((j) => j.user),
-  UserCPU: zeroCpuTime,
+  UserCPU: cpuTime("UserCPU"),
   WCKey: jobOnly((j) => j.wckey),
   WorkDir: jobOnly((j) => j.workDir),
 };

@@ -59,6 +59,8 @@ export function formatNodeRecord(node: Node, o: ShowNodeOptions): string {
     `Gres=${orNull(node.gres)}`,
   ];
   if (o.detail) lines.push(`GresUsed=${orNull(node.gresUsed)}`);
+  // Spur's own field (-d only, so plain output stays Slurm's): how spurd contains jobs there.
+  if (o.detail && node.cgroup) lines.push(`Containment=${node.cgroup}`);
   lines.push(
     `NodeAddr=${node.addr} NodeHostName=${node.hostname} Port=${node.port} Version=${node.version}`,
     `OS=${node.os} `,

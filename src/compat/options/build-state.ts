@@ -46,6 +46,8 @@ export interface CmdSettings {
   preserveEnv: boolean;
   quitOnInterrupt: boolean;
   mpi?: string;
+  /** --cpu-bind as given; spurd binds the step's tasks (SLURM_CPU_BIND in their environment). */
+  cpuBind?: string;
   // salloc
   /** --bell (true) / --no-bell (false); undefined = Slurm's "after a delay". */
   bell?: boolean;

@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
   const own = jobId === 0;
   const abort = new AbortController();
   let baseEnv: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   try {
     if (own) {
       const job = await allocate("srun", r.spec, r.settings.quiet);

@@ -84,7 +84,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     });
     const client = createClient(Agent, createConnectTransport({ baseUrl: `http://${addr?.addr}:${addr?.port}`, httpVersion: "1.1" }));
     const stream = client.runTasks(
-      { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user },
+      { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share },
       { signal: abort },
     );
     for await (const frame of stream) {

@@ -10,7 +10,7 @@ import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
-import { chargeAlloc, freeResources, nodeAcceptsWork, releaseAlloc } from "./resources.ts";
+import { chargeAlloc, freeResources, nodeAcceptsWork, refreshNodeState, releaseAlloc } from "./resources.ts";
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
@@ -97,6 +97,8 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
   if (job === undefined || (job.info.state !== "RUNNING" && job.info.state !== "SUSPENDED")) return emptyResult();
   const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
   releaseJob(state, job);
+  if (c.outcome === "PROLOG_FAILED") return prologFailed(state, job, c.at, events, true);
+  if (c.outcome === "PROLOG_SLURMCTLD_FAILED") return prologFailed(state, job, c.at, events, false);
   if (job.endRequested === "REQUEUE" || (c.outcome === "LAUNCH_FAILED" && job.info.requeue)) {
     requeue(job, c.at);
     return { ...emptyResult(), events };
@@ -116,11 +118,35 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
       name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
       startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
       tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0),
+      ...(c.usage ? { usage: c.usage } : {}),
     });
     info.steps = [batch, ...info.steps];
   }
   info.derivedExitCode = Math.max(0, ...info.steps.map((s) => s.exitCode));
   job.endRequested = "";
+  return { ...emptyResult(), events };
+}
+
+/**
+ * A node's Prolog failed (Slurm): the node is drained ("Prolog error") and the job goes back to
+ * the queue held by the admin (JobHeldAdmin; Slurm describes it "launch failed requeued held"), or fails as a launch
+ * failure when it may not be requeued (--no-requeue).
+ */
+function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[], nodeProlog: boolean): ApplyResult {
+  const node = nodeProlog ? state.nodes.get(job.info.batchHost) : undefined;
+  if (node !== undefined) {
+    node.drain = true;
+    Object.assign(node.info, { reason: "Prolog error", reasonUser: "root", reasonTime: at });
+    refreshNodeState(node);
+  }
+  if (!job.info.requeue) {
+    Object.assign(job.info, { state: "FAILED", reason: "JobLaunchFailure", exitCode: 1, exitSignal: 0, endTime: at });
+    job.endRequested = "";
+    return { ...emptyResult(), events };
+  }
+  requeue(job, at);
+  // A node's Prolog: held until an admin looks; PrologSlurmctld: simply back in the queue.
+  if (nodeProlog) Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
   return { ...emptyResult(), events };
 }
 

@@ -13,6 +13,7 @@ import { applyStartJobs, applyJobEnded, applyLaunchFailed, applyTimeLimit } from
 import { applyCancel, applyUpdateJob } from "./apply-update.ts";
 import { applyRegisterNode, applyUpdateNode, applyNodeFail } from "./apply-node.ts";
 import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
+import { applyStepUsage } from "./apply-usage.ts";
 import { assert } from "../../lib/assert.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
@@ -80,5 +81,7 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyStepCreate(state, c);
     case "stepComplete":
       return applyStepComplete(state, c);
+    case "stepUsage":
+      return applyStepUsage(state, c);
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { JobSpecP, NodeInfoP } from "./types.ts";
 import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
+import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 
 export interface Requester {
@@ -34,8 +34,10 @@ export type Command =
       jobId: number;
       exitCode: number;
       exitSignal: number;
-      /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL */
+      /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL PROLOG_FAILED; the controller's PROLOG_SLURMCTLD_FAILED */
       outcome: string;
+      /** The batch step's usage measured by the agent (absent: not measured). */
+      usage?: Plain<StepUsage>;
     }
   | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
   | {
@@ -50,6 +52,8 @@ export type Command =
   | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester }
   | { v: 1; type: "nodeFail"; at: number; node: string; reason: string }
   | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
+  /** A node agent's measurement of a step's usage there (merged over the step's nodes). */
+  | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: Plain<StepUsage> }
   | { v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number }
   | {
       v: 1;

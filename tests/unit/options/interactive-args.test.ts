@@ -57,7 +57,7 @@ describe("parseSrunArgs", () => {
   });
 
   it("srun warns about what Spur does not do", () => {
-    expect(run(parseSrunArgs(["--cpu-bind=cores", "x"], {}, CTX)).warnings).toEqual(["--cpu-bind is not supported by Spur and was ignored"]);
+    expect(run(parseSrunArgs(["--compress", "x"], {}, CTX)).warnings).toEqual(["--compress is not supported by Spur and was ignored"]);
   });
 
   it("no command is Slurm's fatal error", () => {

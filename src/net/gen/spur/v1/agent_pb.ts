@@ -8,7 +8,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { JobInfo, JobInfoJson, JobSpec, JobSpecJson } from "./types_pb.ts";
+import type { JobInfo, JobInfoJson, JobSpec, JobSpecJson, NodeAlloc, NodeAllocJson, StepInfo, StepInfoJson } from "./types_pb.ts";
 import { file_spur_v1_types } from "./types_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UifgoQU2lnbmFsSm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDgoGc2lnbmFsGAIgASgFEhIKCmJhdGNoX29ubHkYAyABKAgSFQoNa2lsbF93YWl0X3NlYxgEIAEoDRIOCgZyZWFzb24YBSABKAkSDwoHc3RlcF9pZBgGIAEoBSIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCK2AgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEicAoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5GioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0ykAIKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UifgoQU2lnbmFsSm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDgoGc2lnbmFsGAIgASgFEhIKCmJhdGNoX29ubHkYAyABKAgSFQoNa2lsbF93YWl0X3NlYxgEIAEoDRIOCgZyZWFzb24YBSABKAkSDwoHc3RlcF9pZBgGIAEoBSIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCLZAgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjEiEKBWFsbG9jGA0gASgLMhIuc3B1ci52MS5Ob2RlQWxsb2MaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJwCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y1AIKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -325,6 +325,13 @@ export type RunTasksRequest = Message<"spur.v1.RunTasksRequest"> & {
    * @generated from field: repeated spur.v1.TaskSpec tasks = 12;
    */
   tasks: TaskSpec[];
+
+  /**
+   * the job's share of this node (cgroup limits when the job has no batch script here)
+   *
+   * @generated from field: spur.v1.NodeAlloc alloc = 13;
+   */
+  alloc?: NodeAlloc | undefined;
 };
 
 /**
@@ -400,6 +407,13 @@ export type RunTasksRequestJson = {
    * @generated from field: repeated spur.v1.TaskSpec tasks = 12;
    */
   tasks?: TaskSpecJson[];
+
+  /**
+   * the job's share of this node (cgroup limits when the job has no batch script here)
+   *
+   * @generated from field: spur.v1.NodeAlloc alloc = 13;
+   */
+  alloc?: NodeAllocJson;
 };
 
 /**
@@ -528,6 +542,92 @@ export const TaskFrameSchema: GenMessage<TaskFrame, {jsonType: TaskFrameJson}> =
   messageDesc(file_spur_v1_agent, 6);
 
 /**
+ * @generated from message spur.v1.StepStatsRequest
+ */
+export type StepStatsRequest = Message<"spur.v1.StepStatsRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * -5 = batch; -1 = every step of the job on this node
+   *
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+};
+
+/**
+ * @generated from message spur.v1.StepStatsRequest
+ */
+export type StepStatsRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * -5 = batch; -1 = every step of the job on this node
+   *
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+};
+
+/**
+ * Describes the message spur.v1.StepStatsRequest.
+ * Use `create(StepStatsRequestSchema)` to create a new message.
+ */
+export const StepStatsRequestSchema: GenMessage<StepStatsRequest, {jsonType: StepStatsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 7);
+
+/**
+ * @generated from message spur.v1.StepStatsResponse
+ */
+export type StepStatsResponse = Message<"spur.v1.StepStatsResponse"> & {
+  /**
+   * running steps with their usage so far (job_id, step_id, usage, ntasks)
+   *
+   * @generated from field: repeated spur.v1.StepInfo steps = 1;
+   */
+  steps: StepInfo[];
+
+  /**
+   * how usage is measured here: "cgroup/v1", "cgroup/v2" or "none (reason)"
+   *
+   * @generated from field: string cgroup = 2;
+   */
+  cgroup: string;
+};
+
+/**
+ * @generated from message spur.v1.StepStatsResponse
+ */
+export type StepStatsResponseJson = {
+  /**
+   * running steps with their usage so far (job_id, step_id, usage, ntasks)
+   *
+   * @generated from field: repeated spur.v1.StepInfo steps = 1;
+   */
+  steps?: StepInfoJson[];
+
+  /**
+   * how usage is measured here: "cgroup/v1", "cgroup/v2" or "none (reason)"
+   *
+   * @generated from field: string cgroup = 2;
+   */
+  cgroup?: string;
+};
+
+/**
+ * Describes the message spur.v1.StepStatsResponse.
+ * Use `create(StepStatsResponseSchema)` to create a new message.
+ */
+export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: StepStatsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 8);
+
+/**
  * @generated from message spur.v1.AgentPingRequest
  */
 export type AgentPingRequest = Message<"spur.v1.AgentPingRequest"> & {
@@ -544,7 +644,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 7);
+  messageDesc(file_spur_v1_agent, 9);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -581,7 +681,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 8);
+  messageDesc(file_spur_v1_agent, 10);
 
 /**
  * @generated from service spur.v1.Agent
@@ -618,6 +718,14 @@ export const Agent: GenService<{
     methodKind: "unary";
     input: typeof AgentPingRequestSchema;
     output: typeof AgentPingResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.StepStats
+   */
+  stepStats: {
+    methodKind: "unary";
+    input: typeof StepStatsRequestSchema;
+    output: typeof StepStatsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);

@@ -8,7 +8,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { JobInfo, JobInfoJson, JobSpec, JobSpecJson, NodeInfo, NodeInfoJson, PartitionInfo, PartitionInfoJson, StepInfo, StepInfoJson } from "./types_pb.ts";
+import type { JobInfo, JobInfoJson, JobSpec, JobSpecJson, NodeInfo, NodeInfoJson, PartitionInfo, PartitionInfoJson, StepInfo, StepInfoJson, StepUsage, StepUsageJson } from "./types_pb.ts";
 import { file_spur_v1_types } from "./types_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIjsKEUlzc3VlVG9rZW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhQKDGxpZmVzcGFuX3NlYxgCIAEoDSJGChJJc3N1ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDwoHZXhwaXJlcxgDIAEoASJ+ChNSZWdpc3Rlck5vZGVSZXF1ZXN0Eh8KBG5vZGUYASABKAsyES5zcHVyLnYxLk5vZGVJbmZvEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRITCgthZ2VudF90b2tlbhgDIAEoCRIYChBwcm90b2NvbF92ZXJzaW9uGAQgASgJIksKFFJlZ2lzdGVyTm9kZVJlc3BvbnNlEhQKDGtpbGxfam9iX2lkcxgBIAMoDRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0iZAoQSGVhcnRiZWF0UmVxdWVzdBIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRIQCghjcHVfbG9hZBgDIAEoARIXCg9mcmVlX21lbW9yeV9taWIYBCABKA0iPQoRSGVhcnRiZWF0UmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEhIKCnJlcmVnaXN0ZXIYAiABKAgikAEKFEJhdGNoQ29tcGxldGVSZXF1ZXN0EgwKBG5vZGUYASABKAkSDgoGam9iX2lkGAIgASgNEhEKCWV4aXRfY29kZRgDIAEoBRITCgtleGl0X3NpZ25hbBgEIAEoBRIPCgdvdXRjb21lGAUgASgJEg8KB21lc3NhZ2UYBiABKAkSEAoIZW5kX3RpbWUYByABKAEiFwoVQmF0Y2hDb21wbGV0ZVJlc3BvbnNlIlQKDU92ZXJsYXlNZW1iZXISDAoEbm9kZRgBIAEoCRISCgpwdWJsaWNfa2V5GAIgASgJEg8KB2FkZHJlc3MYAyABKAkSEAoIZW5kcG9pbnQYBCABKAkiOwoTT3ZlcmxheVBlZXJzUmVxdWVzdBIkCgRzZWxmGAEgASgLMhYuc3B1ci52MS5PdmVybGF5TWVtYmVyInMKFE92ZXJsYXlQZWVyc1Jlc3BvbnNlEicKB21lbWJlcnMYASADKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXISFQoNa2VlcGFsaXZlX3NlYxgCIAEoDRIbChNyZWZyZXNoX2ludGVydmFsX21zGAMgASgNMooJCgpDb250cm9sbGVyEjkKBlN1Ym1pdBIWLnNwdXIudjEuU3VibWl0UmVxdWVzdBoXLnNwdXIudjEuU3VibWl0UmVzcG9uc2USPwoITGlzdEpvYnMSGC5zcHVyLnYxLkxpc3RKb2JzUmVxdWVzdBoZLnNwdXIudjEuTGlzdEpvYnNSZXNwb25zZRJCCglMaXN0Tm9kZXMSGS5zcHVyLnYxLkxpc3ROb2Rlc1JlcXVlc3QaGi5zcHVyLnYxLkxpc3ROb2Rlc1Jlc3BvbnNlEjkKBkNhbmNlbBIWLnNwdXIudjEuQ2FuY2VsUmVxdWVzdBoXLnNwdXIudjEuQ2FuY2VsUmVzcG9uc2USQgoJVXBkYXRlSm9iEhkuc3B1ci52MS5VcGRhdGVKb2JSZXF1ZXN0Ghouc3B1ci52MS5VcGRhdGVKb2JSZXNwb25zZRJFCgpVcGRhdGVOb2RlEhouc3B1ci52MS5VcGRhdGVOb2RlUmVxdWVzdBobLnNwdXIudjEuVXBkYXRlTm9kZVJlc3BvbnNlEjMKBFBpbmcSFC5zcHVyLnYxLlBpbmdSZXF1ZXN0GhUuc3B1ci52MS5QaW5nUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlEksKDE92ZXJsYXlQZWVycxIcLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVxdWVzdBodLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVzcG9uc2USRQoKSXNzdWVUb2tlbhIaLnNwdXIudjEuSXNzdWVUb2tlblJlcXVlc3QaGy5zcHVyLnYxLklzc3VlVG9rZW5SZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIjsKEUlzc3VlVG9rZW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhQKDGxpZmVzcGFuX3NlYxgCIAEoDSJGChJJc3N1ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDwoHZXhwaXJlcxgDIAEoASJ+ChNSZWdpc3Rlck5vZGVSZXF1ZXN0Eh8KBG5vZGUYASABKAsyES5zcHVyLnYxLk5vZGVJbmZvEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRITCgthZ2VudF90b2tlbhgDIAEoCRIYChBwcm90b2NvbF92ZXJzaW9uGAQgASgJIksKFFJlZ2lzdGVyTm9kZVJlc3BvbnNlEhQKDGtpbGxfam9iX2lkcxgBIAMoDRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0iZAoQSGVhcnRiZWF0UmVxdWVzdBIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRIQCghjcHVfbG9hZBgDIAEoARIXCg9mcmVlX21lbW9yeV9taWIYBCABKA0iPQoRSGVhcnRiZWF0UmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEhIKCnJlcmVnaXN0ZXIYAiABKAgiyQEKFEJhdGNoQ29tcGxldGVSZXF1ZXN0EgwKBG5vZGUYASABKAkSDgoGam9iX2lkGAIgASgNEhEKCWV4aXRfY29kZRgDIAEoBRITCgtleGl0X3NpZ25hbBgEIAEoBRIPCgdvdXRjb21lGAUgASgJEg8KB21lc3NhZ2UYBiABKAkSEAoIZW5kX3RpbWUYByABKAESIQoFdXNhZ2UYCCABKAsyEi5zcHVyLnYxLlN0ZXBVc2FnZRIUCgxkcmFpbl9yZWFzb24YCSABKAkiFwoVQmF0Y2hDb21wbGV0ZVJlc3BvbnNlIlQKDU92ZXJsYXlNZW1iZXISDAoEbm9kZRgBIAEoCRISCgpwdWJsaWNfa2V5GAIgASgJEg8KB2FkZHJlc3MYAyABKAkSEAoIZW5kcG9pbnQYBCABKAkiOwoTT3ZlcmxheVBlZXJzUmVxdWVzdBIkCgRzZWxmGAEgASgLMhYuc3B1ci52MS5PdmVybGF5TWVtYmVyInMKFE92ZXJsYXlQZWVyc1Jlc3BvbnNlEicKB21lbWJlcnMYASADKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXISFQoNa2VlcGFsaXZlX3NlYxgCIAEoDRIbChNyZWZyZXNoX2ludGVydmFsX21zGAMgASgNImQKEFN0ZXBVc2FnZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SDwoHc3RlcF9pZBgDIAEoBRIhCgV1c2FnZRgEIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlIhMKEVN0ZXBVc2FnZVJlc3BvbnNlMtQJCgpDb250cm9sbGVyEjkKBlN1Ym1pdBIWLnNwdXIudjEuU3VibWl0UmVxdWVzdBoXLnNwdXIudjEuU3VibWl0UmVzcG9uc2USPwoITGlzdEpvYnMSGC5zcHVyLnYxLkxpc3RKb2JzUmVxdWVzdBoZLnNwdXIudjEuTGlzdEpvYnNSZXNwb25zZRJCCglMaXN0Tm9kZXMSGS5zcHVyLnYxLkxpc3ROb2Rlc1JlcXVlc3QaGi5zcHVyLnYxLkxpc3ROb2Rlc1Jlc3BvbnNlEjkKBkNhbmNlbBIWLnNwdXIudjEuQ2FuY2VsUmVxdWVzdBoXLnNwdXIudjEuQ2FuY2VsUmVzcG9uc2USQgoJVXBkYXRlSm9iEhkuc3B1ci52MS5VcGRhdGVKb2JSZXF1ZXN0Ghouc3B1ci52MS5VcGRhdGVKb2JSZXNwb25zZRJFCgpVcGRhdGVOb2RlEhouc3B1ci52MS5VcGRhdGVOb2RlUmVxdWVzdBobLnNwdXIudjEuVXBkYXRlTm9kZVJlc3BvbnNlEjMKBFBpbmcSFC5zcHVyLnYxLlBpbmdSZXF1ZXN0GhUuc3B1ci52MS5QaW5nUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlEksKDE92ZXJsYXlQZWVycxIcLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVxdWVzdBodLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVzcG9uc2USRQoKSXNzdWVUb2tlbhIaLnNwdXIudjEuSXNzdWVUb2tlblJlcXVlc3QaGy5zcHVyLnYxLklzc3VlVG9rZW5SZXNwb25zZRJICg9SZWNvcmRTdGVwVXNhZ2USGS5zcHVyLnYxLlN0ZXBVc2FnZVJlcXVlc3QaGi5zcHVyLnYxLlN0ZXBVc2FnZVJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -1570,7 +1570,8 @@ export type BatchCompleteRequest = Message<"spur.v1.BatchCompleteRequest"> & {
   exitSignal: number;
 
   /**
-   * Why it ended from the agent's view: COMPLETED, FAILED, TIMEOUT, CANCELLED, OUT_OF_MEMORY, LAUNCH_FAILED.
+   * Why it ended from the agent's view: COMPLETED, FAILED, TIMEOUT, CANCELLED, OUT_OF_MEMORY, LAUNCH_FAILED,
+   * PROLOG_FAILED (the node's Prolog failed: the node is drained and the job requeued held).
    *
    * @generated from field: string outcome = 5;
    */
@@ -1585,6 +1586,20 @@ export type BatchCompleteRequest = Message<"spur.v1.BatchCompleteRequest"> & {
    * @generated from field: double end_time = 7;
    */
   endTime: number;
+
+  /**
+   * the batch step's usage from its cgroup
+   *
+   * @generated from field: spur.v1.StepUsage usage = 8;
+   */
+  usage?: StepUsage | undefined;
+
+  /**
+   * the node must be drained (e.g. "Epilog error"); "" = no
+   *
+   * @generated from field: string drain_reason = 9;
+   */
+  drainReason: string;
 };
 
 /**
@@ -1612,7 +1627,8 @@ export type BatchCompleteRequestJson = {
   exitSignal?: number;
 
   /**
-   * Why it ended from the agent's view: COMPLETED, FAILED, TIMEOUT, CANCELLED, OUT_OF_MEMORY, LAUNCH_FAILED.
+   * Why it ended from the agent's view: COMPLETED, FAILED, TIMEOUT, CANCELLED, OUT_OF_MEMORY, LAUNCH_FAILED,
+   * PROLOG_FAILED (the node's Prolog failed: the node is drained and the job requeued held).
    *
    * @generated from field: string outcome = 5;
    */
@@ -1627,6 +1643,20 @@ export type BatchCompleteRequestJson = {
    * @generated from field: double end_time = 7;
    */
   endTime?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * the batch step's usage from its cgroup
+   *
+   * @generated from field: spur.v1.StepUsage usage = 8;
+   */
+  usage?: StepUsageJson;
+
+  /**
+   * the node must be drained (e.g. "Epilog error"); "" = no
+   *
+   * @generated from field: string drain_reason = 9;
+   */
+  drainReason?: string;
 };
 
 /**
@@ -1805,6 +1835,86 @@ export const OverlayPeersResponseSchema: GenMessage<OverlayPeersResponse, {jsonT
   messageDesc(file_spur_v1_controller, 37);
 
 /**
+ * A node agent's measurement of an srun step's usage on its node (at the end of the step's tasks there).
+ *
+ * @generated from message spur.v1.StepUsageRequest
+ */
+export type StepUsageRequest = Message<"spur.v1.StepUsageRequest"> & {
+  /**
+   * @generated from field: string node = 1;
+   */
+  node: string;
+
+  /**
+   * @generated from field: uint32 job_id = 2;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 3;
+   */
+  stepId: number;
+
+  /**
+   * @generated from field: spur.v1.StepUsage usage = 4;
+   */
+  usage?: StepUsage | undefined;
+};
+
+/**
+ * A node agent's measurement of an srun step's usage on its node (at the end of the step's tasks there).
+ *
+ * @generated from message spur.v1.StepUsageRequest
+ */
+export type StepUsageRequestJson = {
+  /**
+   * @generated from field: string node = 1;
+   */
+  node?: string;
+
+  /**
+   * @generated from field: uint32 job_id = 2;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 3;
+   */
+  stepId?: number;
+
+  /**
+   * @generated from field: spur.v1.StepUsage usage = 4;
+   */
+  usage?: StepUsageJson;
+};
+
+/**
+ * Describes the message spur.v1.StepUsageRequest.
+ * Use `create(StepUsageRequestSchema)` to create a new message.
+ */
+export const StepUsageRequestSchema: GenMessage<StepUsageRequest, {jsonType: StepUsageRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 38);
+
+/**
+ * @generated from message spur.v1.StepUsageResponse
+ */
+export type StepUsageResponse = Message<"spur.v1.StepUsageResponse"> & {
+};
+
+/**
+ * @generated from message spur.v1.StepUsageResponse
+ */
+export type StepUsageResponseJson = {
+};
+
+/**
+ * Describes the message spur.v1.StepUsageResponse.
+ * Use `create(StepUsageResponseSchema)` to create a new message.
+ */
+export const StepUsageResponseSchema: GenMessage<StepUsageResponse, {jsonType: StepUsageResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 39);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -1943,6 +2053,14 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof IssueTokenRequestSchema;
     output: typeof IssueTokenResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.RecordStepUsage
+   */
+  recordStepUsage: {
+    methodKind: "unary";
+    input: typeof StepUsageRequestSchema;
+    output: typeof StepUsageResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);

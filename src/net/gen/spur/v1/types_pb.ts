@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/types.proto.
  */
 export const file_spur_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL3R5cGVzLnByb3RvEgdzcHVyLnYxIjgKC0dyZXNSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEdHlwZRgCIAEoCRINCgVjb3VudBgDIAEoDSLHCgoHSm9iU3BlYxIMCgRuYW1lGAEgASgJEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEhAKCHdvcmtfZGlyGAQgASgJEiYKA2VudhgFIAMoCzIZLnNwdXIudjEuSm9iU3BlYy5FbnZFbnRyeRIRCglwYXJ0aXRpb24YBiABKAkSDwoHYWNjb3VudBgHIAEoCRILCgNxb3MYCCABKAkSEQoJbm9kZXNfbWluGAkgASgNEhEKCW5vZGVzX21heBgKIAEoDRIOCgZudGFza3MYCyABKA0SFwoPbnRhc2tzX3Blcl9ub2RlGAwgASgNEhUKDWNwdXNfcGVyX3Rhc2sYDSABKA0SHQoQbWVtX3Blcl9ub2RlX21pYhgOIAEoDUgAiAEBEhwKD21lbV9wZXJfY3B1X21pYhgPIAEoDUgBiAEBEhwKD21lbV9wZXJfZ3B1X21pYhgQIAEoDUgCiAEBEhsKDnRpbWVfbGltaXRfbWluGBEgASgNSAOIAQESGQoMdGltZV9taW5fbWluGBIgASgNSASIAQESKwoNZ3Jlc19wZXJfbm9kZRgTIAMoCzIULnNwdXIudjEuR3Jlc1JlcXVlc3QSDAoEZ3B1cxgUIAEoCRIVCg1ncHVzX3Blcl9ub2RlGBUgASgJEhUKDWdwdXNfcGVyX3Rhc2sYFiABKAkSFAoMY3B1c19wZXJfZ3B1GBcgASgNEhEKCWV4Y2x1c2l2ZRgYIAEoCBIQCghub2RlbGlzdBgZIAEoCRIPCgdleGNsdWRlGBogASgJEhIKCmNvbnN0cmFpbnQYGyABKAkSEgoKZGVwZW5kZW5jeRgcIAEoCRISCgpiZWdpbl90aW1lGB0gASgBEgwKBGhvbGQYHiABKAgSDQoFYXJyYXkYHyABKAkSDwoHc3RkX291dBggIAEoCRIPCgdzdGRfZXJyGCEgASgJEg4KBnN0ZF9pbhgiIAEoCRIRCglvcGVuX21vZGUYIyABKAkSDwoHcmVxdWV1ZRgkIAEoCBIMCgRuaWNlGCUgASgFEg8KB2NvbW1lbnQYJiABKAkSEQoJbWFpbF90eXBlGCcgASgJEhEKCW1haWxfdXNlchgoIAEoCRIOCgZzaWduYWwYKSABKAkSEAoIZGVhZGxpbmUYKiABKAESDgoGZXhwb3J0GCsgASgJEhMKC3N1Ym1pdF9saW5lGCwgASgJEhMKC3N1Ym1pdF9ob3N0GC0gASgJEhMKC2ludGVyYWN0aXZlGC4gASgIEhIKCm92ZXJjb21taXQYLyABKAgSFQoNa2lsbF93YWl0X3NlYxgwIAEoDRITCgtyZXNlcnZhdGlvbhgxIAEoCRINCgV3Y2tleRgyIAEoCRIYChB0aHJlYWRzX3Blcl9jb3JlGDMgASgNEhAKCGxpY2Vuc2VzGDQgASgJEhEKCWltbWVkaWF0ZRg1IAEoCBISCgpub19yZXF1ZXVlGDYgASgIEhQKDGRpc3RyaWJ1dGlvbhg3IAEoCRIPCgdjb21tYW5kGDggASgJEhsKE2tpbGxfb25faW52YWxpZF9kZXAYOSABKAgSEAoIcHJpb3JpdHkYOiABKA0SDQoFdW1hc2sYOyABKA0aKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUITChFfbWVtX3Blcl9ub2RlX21pYkISChBfbWVtX3Blcl9jcHVfbWliQhIKEF9tZW1fcGVyX2dwdV9taWJCEQoPX3RpbWVfbGltaXRfbWluQg8KDV90aW1lX21pbl9taW4iXAoJTm9kZUFsbG9jEgwKBG5vZGUYASABKAkSDAoEY3B1cxgCIAEoDRIPCgdtZW1fbWliGAMgASgNEhMKC2dwdV9pbmRpY2VzGAQgAygNEg0KBXRhc2tzGAUgASgNIvcBCghTdGVwSW5mbxIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIMCgRuYW1lGAMgASgJEg0KBXN0YXRlGAQgASgJEhAKCG5vZGVsaXN0GAUgASgJEg4KBm50YXNrcxgGIAEoDRIMCgRjcHVzGAcgASgNEhIKCnN0YXJ0X3RpbWUYCCABKAESEAoIZW5kX3RpbWUYCSABKAESEQoJZXhpdF9jb2RlGAogASgFEhMKC2V4aXRfc2lnbmFsGAsgASgFEiEKBWFsbG9jGAwgAygLMhIuc3B1ci52MS5Ob2RlQWxsb2MSDAoEdHJlcxgNIAEoCSKFCwoHSm9iSW5mbxIOCgZqb2JfaWQYASABKA0SFAoMYXJyYXlfam9iX2lkGAIgASgNEhUKDWFycmF5X3Rhc2tfaWQYAyABKAUSFgoOYXJyYXlfdGFza19zdHIYBCABKAkSFwoPYXJyYXlfbWF4X3Rhc2tzGAUgASgNEgwKBG5hbWUYBiABKAkSCwoDdWlkGAcgASgNEgwKBHVzZXIYCCABKAkSCwoDZ2lkGAkgASgNEg0KBWdyb3VwGAogASgJEg8KB2FjY291bnQYCyABKAkSEQoJcGFydGl0aW9uGAwgASgJEgsKA3FvcxgNIAEoCRINCgVzdGF0ZRgOIAEoCRITCgtzdGF0ZV9mbGFncxgPIAMoCRIOCgZyZWFzb24YECABKAkSEAoIcHJpb3JpdHkYESABKA0SDAoEbmljZRgSIAEoBRITCgtzdWJtaXRfdGltZRgTIAEoARIVCg1lbGlnaWJsZV90aW1lGBQgASgBEhIKCnN0YXJ0X3RpbWUYFSABKAESEAoIZW5kX3RpbWUYFiABKAESFAoMc3VzcGVuZF90aW1lGBcgASgBEhsKDnRpbWVfbGltaXRfbWluGBggASgNSACIAQESEQoJbnVtX25vZGVzGBkgASgNEhAKCG51bV9jcHVzGBogASgNEhEKCW51bV90YXNrcxgbIAEoDRIVCg1jcHVzX3Blcl90YXNrGBwgASgNEhcKD250YXNrc19wZXJfbm9kZRgdIAEoDRIYChBtZW1fcGVyX25vZGVfbWliGB4gASgNEhcKD21lbV9wZXJfY3B1X21pYhgfIAEoDRIUCgxyZXFfbm9kZWxpc3QYICABKAkSFAoMZXhjX25vZGVsaXN0GCEgASgJEhAKCG5vZGVsaXN0GCIgASgJEhYKDnNjaGVkX25vZGVsaXN0GCMgASgJEhIKCmJhdGNoX2hvc3QYJCABKAkSIQoFYWxsb2MYJSADKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCgh0cmVzX3JlcRgmIAEoCRISCgp0cmVzX2FsbG9jGCcgASgJEhUKDXRyZXNfcGVyX25vZGUYKCABKAkSFAoMdHJlc19wZXJfam9iGCkgASgJEhAKCHdvcmtfZGlyGCogASgJEg8KB3N0ZF9vdXQYKyABKAkSDwoHc3RkX2VychgsIAEoCRIOCgZzdGRfaW4YLSABKAkSDwoHY29tbWFuZBguIAEoCRIRCglleGl0X2NvZGUYLyABKAUSEwoLZXhpdF9zaWduYWwYMCABKAUSGQoRZGVyaXZlZF9leGl0X2NvZGUYMSABKAUSEgoKZGVwZW5kZW5jeRgyIAEoCRIQCghmZWF0dXJlcxgzIAEoCRIPCgdjb21tZW50GDQgASgJEhEKCWV4Y2x1c2l2ZRg1IAEoCBIPCgdyZXF1ZXVlGDYgASgIEhAKCHJlc3RhcnRzGDcgASgNEhIKCmJhdGNoX2ZsYWcYOCABKAgSEwoLc3VibWl0X2xpbmUYOSABKAkSEwoLc3VibWl0X2hvc3QYOiABKAkSEQoJYWxsb2Nfc2lkGDsgASgNEiAKBXN0ZXBzGDwgAygLMhEuc3B1ci52MS5TdGVwSW5mbxIXCg9sYXN0X3NjaGVkX2V2YWwYPSABKAESEwoLcmVzZXJ2YXRpb24YPiABKAkSDQoFd2NrZXkYPyABKAkSEAoIZGVhZGxpbmUYQCABKAESFAoMcHJlX3N1c190aW1lGEEgASgBEhQKDGNhbmNlbGxlZF9ieRhCIAEoCRIVCg1oZWxkX2J5X2FkbWluGEMgASgIEhUKDWtpbGxfd2FpdF9zZWMYRCABKA0SDgoGc2lnbmFsGEUgASgJQhEKD190aW1lX2xpbWl0X21pbiKsBQoITm9kZUluZm8SDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0SEAoIaG9zdG5hbWUYBCABKAkSDQoFc3RhdGUYBSABKAkSEwoLc3RhdGVfZmxhZ3MYBiADKAkSDgoGcmVhc29uGAcgASgJEhMKC3JlYXNvbl91c2VyGAggASgJEhMKC3JlYXNvbl90aW1lGAkgASgBEgwKBGNwdXMYCiABKA0SEgoKYWxsb2NfY3B1cxgLIAEoDRIPCgdzb2NrZXRzGAwgASgNEhgKEGNvcmVzX3Blcl9zb2NrZXQYDSABKA0SGAoQdGhyZWFkc19wZXJfY29yZRgOIAEoDRIXCg9yZWFsX21lbW9yeV9taWIYDyABKA0SGAoQYWxsb2NfbWVtb3J5X21pYhgQIAEoDRIXCg9mcmVlX21lbW9yeV9taWIYESABKA0SDAoEZ3JlcxgSIAEoCRIRCglncmVzX3VzZWQYEyABKAkSEAoIZmVhdHVyZXMYFCABKAkSEgoKcGFydGl0aW9ucxgVIAMoCRIRCglib290X3RpbWUYFiABKAESFgoObGFzdF9idXN5X3RpbWUYFyABKAESFwoPcmVnaXN0ZXJlZF90aW1lGBggASgBEhYKDmxhc3RfaGVhcnRiZWF0GBkgASgBEg4KBndlaWdodBgaIAEoDRIUCgx0bXBfZGlza19taWIYGyABKA0SDAoEYXJjaBgcIAEoCRIKCgJvcxgdIAEoCRIPCgd2ZXJzaW9uGB4gASgJEhAKCGNwdV9sb2FkGB8gASgBEhEKCWdwdV9tb2RlbBggIAEoCRIRCglncHVfY291bnQYISABKA0SEQoJZ3B1X2FsbG9jGCIgAygNEhQKDGdwdV90b3BvbG9neRgjIAEoCSKgBAoNUGFydGl0aW9uSW5mbxIMCgRuYW1lGAEgASgJEg0KBW5vZGVzGAIgASgJEhIKCmlzX2RlZmF1bHQYAyABKAgSDQoFc3RhdGUYBCABKAkSGQoMbWF4X3RpbWVfbWluGAUgASgNSACIAQESHQoQZGVmYXVsdF90aW1lX21pbhgGIAEoDUgBiAEBEhYKCW1heF9ub2RlcxgHIAEoDUgCiAEBEhEKCW1pbl9ub2RlcxgIIAEoDRIVCg1wcmlvcml0eV90aWVyGAkgASgNEhsKE3ByaW9yaXR5X2pvYl9mYWN0b3IYCiABKA0SEgoKdG90YWxfY3B1cxgLIAEoDRITCgt0b3RhbF9ub2RlcxgMIAEoDRIMCgR0cmVzGA0gASgJEhUKDW92ZXJzdWJzY3JpYmUYDiABKAkSEQoJcm9vdF9vbmx5GA8gASgIEhQKDGFsbG93X2dyb3VwcxgQIAEoCRIWCg5hbGxvd19hY2NvdW50cxgRIAEoCRIRCglhbGxvd19xb3MYEiABKAkSDgoGaGlkZGVuGBMgASgIEhYKDmdyYWNlX3RpbWVfc2VjGBQgASgNEiAKE2RlZl9tZW1fcGVyX2NwdV9taWIYFSABKA1IA4gBAUIPCg1fbWF4X3RpbWVfbWluQhMKEV9kZWZhdWx0X3RpbWVfbWluQgwKCl9tYXhfbm9kZXNCFgoUX2RlZl9tZW1fcGVyX2NwdV9taWJiBnByb3RvMw");
+  fileDesc("ChNzcHVyL3YxL3R5cGVzLnByb3RvEgdzcHVyLnYxIjgKC0dyZXNSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEdHlwZRgCIAEoCRINCgVjb3VudBgDIAEoDSLHCgoHSm9iU3BlYxIMCgRuYW1lGAEgASgJEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEhAKCHdvcmtfZGlyGAQgASgJEiYKA2VudhgFIAMoCzIZLnNwdXIudjEuSm9iU3BlYy5FbnZFbnRyeRIRCglwYXJ0aXRpb24YBiABKAkSDwoHYWNjb3VudBgHIAEoCRILCgNxb3MYCCABKAkSEQoJbm9kZXNfbWluGAkgASgNEhEKCW5vZGVzX21heBgKIAEoDRIOCgZudGFza3MYCyABKA0SFwoPbnRhc2tzX3Blcl9ub2RlGAwgASgNEhUKDWNwdXNfcGVyX3Rhc2sYDSABKA0SHQoQbWVtX3Blcl9ub2RlX21pYhgOIAEoDUgAiAEBEhwKD21lbV9wZXJfY3B1X21pYhgPIAEoDUgBiAEBEhwKD21lbV9wZXJfZ3B1X21pYhgQIAEoDUgCiAEBEhsKDnRpbWVfbGltaXRfbWluGBEgASgNSAOIAQESGQoMdGltZV9taW5fbWluGBIgASgNSASIAQESKwoNZ3Jlc19wZXJfbm9kZRgTIAMoCzIULnNwdXIudjEuR3Jlc1JlcXVlc3QSDAoEZ3B1cxgUIAEoCRIVCg1ncHVzX3Blcl9ub2RlGBUgASgJEhUKDWdwdXNfcGVyX3Rhc2sYFiABKAkSFAoMY3B1c19wZXJfZ3B1GBcgASgNEhEKCWV4Y2x1c2l2ZRgYIAEoCBIQCghub2RlbGlzdBgZIAEoCRIPCgdleGNsdWRlGBogASgJEhIKCmNvbnN0cmFpbnQYGyABKAkSEgoKZGVwZW5kZW5jeRgcIAEoCRISCgpiZWdpbl90aW1lGB0gASgBEgwKBGhvbGQYHiABKAgSDQoFYXJyYXkYHyABKAkSDwoHc3RkX291dBggIAEoCRIPCgdzdGRfZXJyGCEgASgJEg4KBnN0ZF9pbhgiIAEoCRIRCglvcGVuX21vZGUYIyABKAkSDwoHcmVxdWV1ZRgkIAEoCBIMCgRuaWNlGCUgASgFEg8KB2NvbW1lbnQYJiABKAkSEQoJbWFpbF90eXBlGCcgASgJEhEKCW1haWxfdXNlchgoIAEoCRIOCgZzaWduYWwYKSABKAkSEAoIZGVhZGxpbmUYKiABKAESDgoGZXhwb3J0GCsgASgJEhMKC3N1Ym1pdF9saW5lGCwgASgJEhMKC3N1Ym1pdF9ob3N0GC0gASgJEhMKC2ludGVyYWN0aXZlGC4gASgIEhIKCm92ZXJjb21taXQYLyABKAgSFQoNa2lsbF93YWl0X3NlYxgwIAEoDRITCgtyZXNlcnZhdGlvbhgxIAEoCRINCgV3Y2tleRgyIAEoCRIYChB0aHJlYWRzX3Blcl9jb3JlGDMgASgNEhAKCGxpY2Vuc2VzGDQgASgJEhEKCWltbWVkaWF0ZRg1IAEoCBISCgpub19yZXF1ZXVlGDYgASgIEhQKDGRpc3RyaWJ1dGlvbhg3IAEoCRIPCgdjb21tYW5kGDggASgJEhsKE2tpbGxfb25faW52YWxpZF9kZXAYOSABKAgSEAoIcHJpb3JpdHkYOiABKA0SDQoFdW1hc2sYOyABKA0aKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUITChFfbWVtX3Blcl9ub2RlX21pYkISChBfbWVtX3Blcl9jcHVfbWliQhIKEF9tZW1fcGVyX2dwdV9taWJCEQoPX3RpbWVfbGltaXRfbWluQg8KDV90aW1lX21pbl9taW4iXAoJTm9kZUFsbG9jEgwKBG5vZGUYASABKAkSDAoEY3B1cxgCIAEoDRIPCgdtZW1fbWliGAMgASgNEhMKC2dwdV9pbmRpY2VzGAQgAygNEg0KBXRhc2tzGAUgASgNIpoCCghTdGVwSW5mbxIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIMCgRuYW1lGAMgASgJEg0KBXN0YXRlGAQgASgJEhAKCG5vZGVsaXN0GAUgASgJEg4KBm50YXNrcxgGIAEoDRIMCgRjcHVzGAcgASgNEhIKCnN0YXJ0X3RpbWUYCCABKAESEAoIZW5kX3RpbWUYCSABKAESEQoJZXhpdF9jb2RlGAogASgFEhMKC2V4aXRfc2lnbmFsGAsgASgFEiEKBWFsbG9jGAwgAygLMhIuc3B1ci52MS5Ob2RlQWxsb2MSDAoEdHJlcxgNIAEoCRIhCgV1c2FnZRgOIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlIpACCglTdGVwVXNhZ2USEwoLbWF4X3Jzc19raWIYASABKAESFAoMbWF4X3Jzc19ub2RlGAIgASgJEhMKC2F2ZV9yc3Nfa2liGAMgASgBEhYKDm1heF92bXNpemVfa2liGAQgASgBEhcKD21heF92bXNpemVfbm9kZRgFIAEoCRIWCg5hdmVfdm1zaXplX2tpYhgGIAEoARIUCgx1c2VyX2NwdV9zZWMYByABKAESFgoOc3lzdGVtX2NwdV9zZWMYCCABKAESEwoLbWluX2NwdV9zZWMYCSABKAESFAoMbWluX2NwdV9ub2RlGAogASgJEg4KBm50YXNrcxgLIAEoDRIRCgltYXhfcGFnZXMYDCABKAEihQsKB0pvYkluZm8SDgoGam9iX2lkGAEgASgNEhQKDGFycmF5X2pvYl9pZBgCIAEoDRIVCg1hcnJheV90YXNrX2lkGAMgASgFEhYKDmFycmF5X3Rhc2tfc3RyGAQgASgJEhcKD2FycmF5X21heF90YXNrcxgFIAEoDRIMCgRuYW1lGAYgASgJEgsKA3VpZBgHIAEoDRIMCgR1c2VyGAggASgJEgsKA2dpZBgJIAEoDRINCgVncm91cBgKIAEoCRIPCgdhY2NvdW50GAsgASgJEhEKCXBhcnRpdGlvbhgMIAEoCRILCgNxb3MYDSABKAkSDQoFc3RhdGUYDiABKAkSEwoLc3RhdGVfZmxhZ3MYDyADKAkSDgoGcmVhc29uGBAgASgJEhAKCHByaW9yaXR5GBEgASgNEgwKBG5pY2UYEiABKAUSEwoLc3VibWl0X3RpbWUYEyABKAESFQoNZWxpZ2libGVfdGltZRgUIAEoARISCgpzdGFydF90aW1lGBUgASgBEhAKCGVuZF90aW1lGBYgASgBEhQKDHN1c3BlbmRfdGltZRgXIAEoARIbCg50aW1lX2xpbWl0X21pbhgYIAEoDUgAiAEBEhEKCW51bV9ub2RlcxgZIAEoDRIQCghudW1fY3B1cxgaIAEoDRIRCgludW1fdGFza3MYGyABKA0SFQoNY3B1c19wZXJfdGFzaxgcIAEoDRIXCg9udGFza3NfcGVyX25vZGUYHSABKA0SGAoQbWVtX3Blcl9ub2RlX21pYhgeIAEoDRIXCg9tZW1fcGVyX2NwdV9taWIYHyABKA0SFAoMcmVxX25vZGVsaXN0GCAgASgJEhQKDGV4Y19ub2RlbGlzdBghIAEoCRIQCghub2RlbGlzdBgiIAEoCRIWCg5zY2hlZF9ub2RlbGlzdBgjIAEoCRISCgpiYXRjaF9ob3N0GCQgASgJEiEKBWFsbG9jGCUgAygLMhIuc3B1ci52MS5Ob2RlQWxsb2MSEAoIdHJlc19yZXEYJiABKAkSEgoKdHJlc19hbGxvYxgnIAEoCRIVCg10cmVzX3Blcl9ub2RlGCggASgJEhQKDHRyZXNfcGVyX2pvYhgpIAEoCRIQCgh3b3JrX2RpchgqIAEoCRIPCgdzdGRfb3V0GCsgASgJEg8KB3N0ZF9lcnIYLCABKAkSDgoGc3RkX2luGC0gASgJEg8KB2NvbW1hbmQYLiABKAkSEQoJZXhpdF9jb2RlGC8gASgFEhMKC2V4aXRfc2lnbmFsGDAgASgFEhkKEWRlcml2ZWRfZXhpdF9jb2RlGDEgASgFEhIKCmRlcGVuZGVuY3kYMiABKAkSEAoIZmVhdHVyZXMYMyABKAkSDwoHY29tbWVudBg0IAEoCRIRCglleGNsdXNpdmUYNSABKAgSDwoHcmVxdWV1ZRg2IAEoCBIQCghyZXN0YXJ0cxg3IAEoDRISCgpiYXRjaF9mbGFnGDggASgIEhMKC3N1Ym1pdF9saW5lGDkgASgJEhMKC3N1Ym1pdF9ob3N0GDogASgJEhEKCWFsbG9jX3NpZBg7IAEoDRIgCgVzdGVwcxg8IAMoCzIRLnNwdXIudjEuU3RlcEluZm8SFwoPbGFzdF9zY2hlZF9ldmFsGD0gASgBEhMKC3Jlc2VydmF0aW9uGD4gASgJEg0KBXdja2V5GD8gASgJEhAKCGRlYWRsaW5lGEAgASgBEhQKDHByZV9zdXNfdGltZRhBIAEoARIUCgxjYW5jZWxsZWRfYnkYQiABKAkSFQoNaGVsZF9ieV9hZG1pbhhDIAEoCBIVCg1raWxsX3dhaXRfc2VjGEQgASgNEg4KBnNpZ25hbBhFIAEoCUIRCg9fdGltZV9saW1pdF9taW4izAUKCE5vZGVJbmZvEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNEhAKCGhvc3RuYW1lGAQgASgJEg0KBXN0YXRlGAUgASgJEhMKC3N0YXRlX2ZsYWdzGAYgAygJEg4KBnJlYXNvbhgHIAEoCRITCgtyZWFzb25fdXNlchgIIAEoCRITCgtyZWFzb25fdGltZRgJIAEoARIMCgRjcHVzGAogASgNEhIKCmFsbG9jX2NwdXMYCyABKA0SDwoHc29ja2V0cxgMIAEoDRIYChBjb3Jlc19wZXJfc29ja2V0GA0gASgNEhgKEHRocmVhZHNfcGVyX2NvcmUYDiABKA0SFwoPcmVhbF9tZW1vcnlfbWliGA8gASgNEhgKEGFsbG9jX21lbW9yeV9taWIYECABKA0SFwoPZnJlZV9tZW1vcnlfbWliGBEgASgNEgwKBGdyZXMYEiABKAkSEQoJZ3Jlc191c2VkGBMgASgJEhAKCGZlYXR1cmVzGBQgASgJEhIKCnBhcnRpdGlvbnMYFSADKAkSEQoJYm9vdF90aW1lGBYgASgBEhYKDmxhc3RfYnVzeV90aW1lGBcgASgBEhcKD3JlZ2lzdGVyZWRfdGltZRgYIAEoARIWCg5sYXN0X2hlYXJ0YmVhdBgZIAEoARIOCgZ3ZWlnaHQYGiABKA0SFAoMdG1wX2Rpc2tfbWliGBsgASgNEgwKBGFyY2gYHCABKAkSCgoCb3MYHSABKAkSDwoHdmVyc2lvbhgeIAEoCRIQCghjcHVfbG9hZBgfIAEoARIRCglncHVfbW9kZWwYICABKAkSEQoJZ3B1X2NvdW50GCEgASgNEhEKCWdwdV9hbGxvYxgiIAMoDRIUCgxncHVfdG9wb2xvZ3kYIyABKAkSEwoGY2dyb3VwGCQgASgJSACIAQFCCQoHX2Nncm91cCKgBAoNUGFydGl0aW9uSW5mbxIMCgRuYW1lGAEgASgJEg0KBW5vZGVzGAIgASgJEhIKCmlzX2RlZmF1bHQYAyABKAgSDQoFc3RhdGUYBCABKAkSGQoMbWF4X3RpbWVfbWluGAUgASgNSACIAQESHQoQZGVmYXVsdF90aW1lX21pbhgGIAEoDUgBiAEBEhYKCW1heF9ub2RlcxgHIAEoDUgCiAEBEhEKCW1pbl9ub2RlcxgIIAEoDRIVCg1wcmlvcml0eV90aWVyGAkgASgNEhsKE3ByaW9yaXR5X2pvYl9mYWN0b3IYCiABKA0SEgoKdG90YWxfY3B1cxgLIAEoDRITCgt0b3RhbF9ub2RlcxgMIAEoDRIMCgR0cmVzGA0gASgJEhUKDW92ZXJzdWJzY3JpYmUYDiABKAkSEQoJcm9vdF9vbmx5GA8gASgIEhQKDGFsbG93X2dyb3VwcxgQIAEoCRIWCg5hbGxvd19hY2NvdW50cxgRIAEoCRIRCglhbGxvd19xb3MYEiABKAkSDgoGaGlkZGVuGBMgASgIEhYKDmdyYWNlX3RpbWVfc2VjGBQgASgNEiAKE2RlZl9tZW1fcGVyX2NwdV9taWIYFSABKA1IA4gBAUIPCg1fbWF4X3RpbWVfbWluQhMKEV9kZWZhdWx0X3RpbWVfbWluQgwKCl9tYXhfbm9kZXNCFgoUX2RlZl9tZW1fcGVyX2NwdV9taWJiBnByb3RvMw");
 
 /**
  * A generic resource request such as gpu:mi300x:2 (type may be empty).
@@ -821,6 +821,13 @@ export type StepInfo = Message<"spur.v1.StepInfo"> & {
    * @generated from field: string tres = 13;
    */
   tres: string;
+
+  /**
+   * measured from the step's cgroup; absent = not measured
+   *
+   * @generated from field: spur.v1.StepUsage usage = 14;
+   */
+  usage?: StepUsage | undefined;
 };
 
 /**
@@ -893,6 +900,13 @@ export type StepInfoJson = {
    * @generated from field: string tres = 13;
    */
   tres?: string;
+
+  /**
+   * measured from the step's cgroup; absent = not measured
+   *
+   * @generated from field: spur.v1.StepUsage usage = 14;
+   */
+  usage?: StepUsageJson;
 };
 
 /**
@@ -901,6 +915,165 @@ export type StepInfoJson = {
  */
 export const StepInfoSchema: GenMessage<StepInfo, {jsonType: StepInfoJson}> = /*@__PURE__*/
   messageDesc(file_spur_v1_types, 3);
+
+/**
+ * What a step used, measured by the node agent from the step's cgroup (and /proc samples).
+ * Sizes in KiB and times in seconds as doubles (the wire avoids 64-bit integers).
+ *
+ * @generated from message spur.v1.StepUsage
+ */
+export type StepUsage = Message<"spur.v1.StepUsage"> & {
+  /**
+   * high-water mark of the step's memory on its worst node
+   *
+   * @generated from field: double max_rss_kib = 1;
+   */
+  maxRssKib: number;
+
+  /**
+   * @generated from field: string max_rss_node = 2;
+   */
+  maxRssNode: string;
+
+  /**
+   * mean of the samples
+   *
+   * @generated from field: double ave_rss_kib = 3;
+   */
+  aveRssKib: number;
+
+  /**
+   * @generated from field: double max_vmsize_kib = 4;
+   */
+  maxVmsizeKib: number;
+
+  /**
+   * @generated from field: string max_vmsize_node = 5;
+   */
+  maxVmsizeNode: string;
+
+  /**
+   * @generated from field: double ave_vmsize_kib = 6;
+   */
+  aveVmsizeKib: number;
+
+  /**
+   * summed over nodes
+   *
+   * @generated from field: double user_cpu_sec = 7;
+   */
+  userCpuSec: number;
+
+  /**
+   * @generated from field: double system_cpu_sec = 8;
+   */
+  systemCpuSec: number;
+
+  /**
+   * least CPU time of one node's tasks
+   *
+   * @generated from field: double min_cpu_sec = 9;
+   */
+  minCpuSec: number;
+
+  /**
+   * @generated from field: string min_cpu_node = 10;
+   */
+  minCpuNode: string;
+
+  /**
+   * @generated from field: uint32 ntasks = 11;
+   */
+  ntasks: number;
+
+  /**
+   * @generated from field: double max_pages = 12;
+   */
+  maxPages: number;
+};
+
+/**
+ * What a step used, measured by the node agent from the step's cgroup (and /proc samples).
+ * Sizes in KiB and times in seconds as doubles (the wire avoids 64-bit integers).
+ *
+ * @generated from message spur.v1.StepUsage
+ */
+export type StepUsageJson = {
+  /**
+   * high-water mark of the step's memory on its worst node
+   *
+   * @generated from field: double max_rss_kib = 1;
+   */
+  maxRssKib?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: string max_rss_node = 2;
+   */
+  maxRssNode?: string;
+
+  /**
+   * mean of the samples
+   *
+   * @generated from field: double ave_rss_kib = 3;
+   */
+  aveRssKib?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double max_vmsize_kib = 4;
+   */
+  maxVmsizeKib?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: string max_vmsize_node = 5;
+   */
+  maxVmsizeNode?: string;
+
+  /**
+   * @generated from field: double ave_vmsize_kib = 6;
+   */
+  aveVmsizeKib?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * summed over nodes
+   *
+   * @generated from field: double user_cpu_sec = 7;
+   */
+  userCpuSec?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double system_cpu_sec = 8;
+   */
+  systemCpuSec?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * least CPU time of one node's tasks
+   *
+   * @generated from field: double min_cpu_sec = 9;
+   */
+  minCpuSec?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: string min_cpu_node = 10;
+   */
+  minCpuNode?: string;
+
+  /**
+   * @generated from field: uint32 ntasks = 11;
+   */
+  ntasks?: number;
+
+  /**
+   * @generated from field: double max_pages = 12;
+   */
+  maxPages?: number | "NaN" | "Infinity" | "-Infinity";
+};
+
+/**
+ * Describes the message spur.v1.StepUsage.
+ * Use `create(StepUsageSchema)` to create a new message.
+ */
+export const StepUsageSchema: GenMessage<StepUsage, {jsonType: StepUsageJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_types, 4);
 
 /**
  * @generated from message spur.v1.JobInfo
@@ -1643,7 +1816,7 @@ export type JobInfoJson = {
  * Use `create(JobInfoSchema)` to create a new message.
  */
 export const JobInfoSchema: GenMessage<JobInfo, {jsonType: JobInfoJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_types, 4);
+  messageDesc(file_spur_v1_types, 5);
 
 /**
  * @generated from message spur.v1.NodeInfo
@@ -1831,6 +2004,13 @@ export type NodeInfo = Message<"spur.v1.NodeInfo"> & {
    * @generated from field: string gpu_topology = 35;
    */
   gpuTopology: string;
+
+  /**
+   * how spurd contains jobs: cgroup/v1, cgroup/v2, or none (why)
+   *
+   * @generated from field: optional string cgroup = 36;
+   */
+  cgroup?: string | undefined;
 };
 
 /**
@@ -2019,6 +2199,13 @@ export type NodeInfoJson = {
    * @generated from field: string gpu_topology = 35;
    */
   gpuTopology?: string;
+
+  /**
+   * how spurd contains jobs: cgroup/v1, cgroup/v2, or none (why)
+   *
+   * @generated from field: optional string cgroup = 36;
+   */
+  cgroup?: string;
 };
 
 /**
@@ -2026,7 +2213,7 @@ export type NodeInfoJson = {
  * Use `create(NodeInfoSchema)` to create a new message.
  */
 export const NodeInfoSchema: GenMessage<NodeInfo, {jsonType: NodeInfoJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_types, 5);
+  messageDesc(file_spur_v1_types, 6);
 
 /**
  * @generated from message spur.v1.PartitionInfo
@@ -2273,5 +2460,5 @@ export type PartitionInfoJson = {
  * Use `create(PartitionInfoSchema)` to create a new message.
  */
 export const PartitionInfoSchema: GenMessage<PartitionInfo, {jsonType: PartitionInfoJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_types, 6);
+  messageDesc(file_spur_v1_types, 7);
 

@@ -1,0 +1,164 @@
+/**
+ * @module agent/cgroup/bind
+ * Per-task CPU binding of an srun step on one node (Slurm's task/affinity),
+ * pure: from --cpu-bind (SLURM_CPU_BIND), the job's CPUs on the node, the
+ * host's cores (thread siblings), -c, --hint=nomultithread / --threads-per-core
+ * and the core-level --distribution (block or cyclic) to each local task's CPU
+ * list and the SLURM_CPU_BIND* variables Slurm sets in task environments
+ * (SLURM_CPU_BIND=quiet,mask_cpu:0x3,0xC; _LIST 0x3,0xC; _TYPE mask_cpu:;
+ * _VERBOSE quiet). Without --cpu-bind, tasks are bound to cores when they fit
+ * (Slurm's automatic binding); `none` leaves them on the job's whole cpuset.
+ */
+
+export type BindType = "none" | "cores" | "threads" | "sockets" | "ldoms" | "rank" | "map_cpu" | "mask_cpu";
+
+export interface BindSpec {
+  verbose: boolean;
+  type: BindType;
+  /** map_cpu: CPU ids; mask_cpu: masks as CPU id lists. */
+  lists: number[][];
+}
+
+export type BindParse = { ok: true; spec: BindSpec | undefined } | { ok: false; message: string };
+
+/** "[quiet|verbose,]type" → spec; "" → undefined (automatic). */
+export function parseCpuBind(text: string): BindParse {
+  let verbose = false;
+  let type: BindType | undefined;
+  let lists: number[][] = [];
+  if (text.trim() === "") return { ok: true, spec: undefined };
+  for (const raw of text.split(/,(?=[a-z])/i)) {
+    const item = raw.trim().toLowerCase();
+    if (item === "verbose" || item === "v") verbose = true;
+    else if (item === "quiet" || item === "q") verbose = false;
+    else if (["none", "no", "cores", "threads", "sockets", "ldoms", "rank"].includes(item)) type = item === "no" ? "none" : (item as BindType);
+    else if (item.startsWith("map_cpu:")) {
+      type = "map_cpu";
+      lists = item.slice(8).split(",").map((n) => [Number(n.startsWith("0x") ? Number.parseInt(n, 16) : n)]);
+      if (lists.some((l) => !Number.isInteger(l[0]) || (l[0] ?? -1) < 0)) return { ok: false, message: `Failed to parse --cpu-bind map_cpu list: ${item}` };
+    } else if (item.startsWith("mask_cpu:")) {
+      type = "mask_cpu";
+      lists = item.slice(9).split(",").map(maskToCpus);
+      if (lists.some((l) => l.length === 0)) return { ok: false, message: `Failed to parse --cpu-bind mask_cpu list: ${item}` };
+    } else return { ok: false, message: `Invalid --cpu-bind argument: ${raw}` };
+  }
+  return { ok: true, spec: { verbose, type: type ?? "cores", lists } };
+}
+
+export function maskToCpus(hex: string): number[] {
+  const digits = hex.replace(/^0x/i, "");
+  if (!/^[0-9a-f]+$/i.test(digits)) return [];
+  const out: number[] = [];
+  let bit = 0;
+  for (let i = digits.length - 1; i >= 0; i--, bit += 4) {
+    const v = Number.parseInt(digits[i] ?? "0", 16);
+    for (let b = 0; b < 4; b++) if (v & (1 << b)) out.push(bit + b);
+  }
+  return out;
+}
+
+/** CPU ids → "0x3" (BigInt: hosts have more than 53 CPUs). */
+export function cpusToMask(cpus: readonly number[]): string {
+  let mask = 0n;
+  for (const c of cpus) mask |= 1n << BigInt(c);
+  return `0x${mask.toString(16).toUpperCase()}`;
+}
+
+export interface BindInput {
+  spec: BindSpec | undefined;
+  /** The job's host CPUs on this node, sorted. */
+  jobCpus: readonly number[];
+  /** Host cores as their thread siblings ([[0,4],[1,5],...]); [] = every CPU its own core. */
+  cores: readonly (readonly number[])[];
+  localTasks: number;
+  cpusPerTask: number;
+  /** --hint=nomultithread or --threads-per-core=1: one thread of each core. */
+  oneThreadPerCore: boolean;
+  /** Core-level distribution: block (default) or cyclic. */
+  cyclic: boolean;
+}
+
+export interface BindResult {
+  /** Per local task: the CPUs it is bound to; undefined = not bound. */
+  perTask: (number[] | undefined)[];
+  env: Record<string, string>;
+  verbose: boolean;
+}
+
+export function bindTasks(b: BindInput): BindResult {
+  const spec = b.spec ?? { verbose: false, type: "cores" as const, lists: [] };
+  const verbose = spec.verbose;
+  const quiet = verbose ? "verbose" : "quiet";
+  const usable = usableCpus(b);
+  const automatic = b.spec === undefined;
+  const fits = b.localTasks * Math.max(1, b.cpusPerTask) <= usable.length;
+  if (spec.type === "none" || usable.length === 0 || (automatic && !fits)) {
+    return { perTask: new Array(b.localTasks).fill(undefined), verbose, env: bindEnv(quiet, "none", []) };
+  }
+  const perTask = Array.from({ length: b.localTasks }, (_, k) => cpusOfTask(spec, usable, b, k));
+  return { perTask, verbose, env: bindEnv(quiet, "mask_cpu:", perTask.map((cpus) => cpusToMask(cpus))) };
+}
+
+function bindEnv(quiet: string, type: string, masks: string[]): Record<string, string> {
+  const list = masks.join(",");
+  return {
+    SLURM_CPU_BIND: type === "none" ? `${quiet},none` : `${quiet},${type}${list}`,
+    SLURM_CPU_BIND_LIST: list,
+    SLURM_CPU_BIND_TYPE: type === "none" ? "none" : type,
+    SLURM_CPU_BIND_VERBOSE: quiet,
+  };
+}
+
+/** The job's CPUs in binding order; with one thread per core, only the first thread of each core. */
+function usableCpus(b: BindInput): number[] {
+  const jobSet = new Set(b.jobCpus);
+  if (!b.oneThreadPerCore || b.cores.length === 0) return [...b.jobCpus];
+  const out: number[] = [];
+  for (const core of b.cores) {
+    const first = core.find((c) => jobSet.has(c));
+    if (first !== undefined) out.push(first);
+  }
+  return out.length > 0 ? out : [...b.jobCpus];
+}
+
+function cpusOfTask(spec: BindSpec, usable: readonly number[], b: BindInput, k: number): number[] {
+  const n = usable.length;
+  const per = Math.max(1, b.cpusPerTask);
+  switch (spec.type) {
+    case "map_cpu":
+    case "mask_cpu": {
+      const cpus = spec.lists[k % Math.max(1, spec.lists.length)] ?? [];
+      return cpus.filter((c) => b.jobCpus.includes(c)).length > 0 ? cpus.filter((c) => b.jobCpus.includes(c)) : [...b.jobCpus];
+    }
+    case "rank":
+      return [usable[k % n] ?? 0];
+    case "sockets":
+    case "ldoms":
+      return [...b.jobCpus]; // Spur sees one locality domain per node
+    default: {
+      const cpus: number[] = [];
+      for (let j = 0; j < per; j++) {
+        const index = b.cyclic ? (k + j * b.localTasks) % n : (k * per + j) % n;
+        cpus.push(usable[index] ?? 0);
+      }
+      // cores: a task owns whole cores (every thread of them the job holds); threads: single threads.
+      const whole = spec.type === "cores" && !b.oneThreadPerCore ? withSiblings(cpus, b) : cpus;
+      return [...new Set(whole)].sort((x, y) => x - y);
+    }
+  }
+}
+
+function withSiblings(cpus: readonly number[], b: BindInput): number[] {
+  const jobSet = new Set(b.jobCpus);
+  const out: number[] = [];
+  for (const c of cpus) {
+    const core = b.cores.find((k) => k.includes(c)) ?? [c];
+    out.push(...core.filter((t) => jobSet.has(t)));
+  }
+  return out;
+}
+
+/** Slurm's --cpu-bind=verbose line for one task. */
+export function bindVerboseLine(node: string, globalId: number, localId: number, pid: number, cpus: readonly number[]): string {
+  return `cpu-bind=MASK - ${node}, task ${String(globalId).padStart(2)} ${String(localId).padStart(2)} [${pid}]: mask ${cpusToMask(cpus)} set\n`;
+}

@@ -1,0 +1,196 @@
+/**
+ * @module agent/containment
+ * spurd's view of job containment: what the host offers (detected once), the
+ * GPU device files of this node (gres.conf) and the cores each running job
+ * holds, turned into a cgroup plan per job step. The cores of batch jobs are
+ * kept in their spool folder (launch.json) so a restarted spurd still knows
+ * them; jobs with only srun steps on this node are kept in memory.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import type { ConsolaInstance } from "consola/core";
+import { detectCgroups, type CgroupSupport } from "./cgroup/detect.ts";
+import { planStep, jobName, stepName, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
+import { killTree, removeTrees } from "./cgroup/fs.ts";
+import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "./cgroup/cpus.ts";
+import { deviceRules, gpuFilesFromGresConf } from "./cgroup/gres-files.ts";
+import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
+
+export interface NodeShare {
+  cpus: number;
+  memMib: number;
+  gpuIndices: readonly number[];
+}
+
+export interface StepContainment {
+  plan: CgroupPlan;
+  /** Configured CPU ids the job holds on this node. */
+  cpuIds: number[];
+  /** Whether only the allocated GPUs can be opened (visible-device variables then count from 0). */
+  constrainDevices: boolean;
+  /** The host CPUs of the job's cpuset, and the host's cores as thread siblings (task binding). */
+  hostCpus: number[];
+  cores: number[][];
+}
+
+export interface Containment {
+  support: CgroupSupport;
+  /** A plan for `step` of `jobId`, or undefined when jobs run uncontained here. */
+  planFor(jobId: number, step: string, share: NodeShare): StepContainment | undefined;
+  /** Forget the cores of a job with only srun steps here (its last step ended). */
+  release(jobId: number): void;
+  /**
+   * Kill and remove cgroups nobody owns: srun steps (their tasks were this spurd's children
+   * and their output streams died with it) and jobs with no batch script in the spool.
+   * Run at start (after a crash) and at shutdown. Returns the directories that stayed.
+   */
+  sweep(): Promise<string[]>;
+}
+
+export interface ContainmentOptions {
+  spool: string;
+  nodeName: string;
+  nodeCpus: number;
+  confPath: string;
+  /** spur.conf CgroupPlugin: autodetect (default), cgroup/v1, cgroup/v2, disabled. */
+  plugin: string;
+  logger: ConsolaInstance;
+}
+
+/** A short name unique to this spurd's spool (parallel clusters and nodes never share cgroups). */
+export function spoolTag(spool: string): string {
+  return createHash("sha256").update(spool).digest("hex").slice(0, 10);
+}
+
+export function createContainment(o: ContainmentOptions): Containment {
+  const support = detectCgroups(spoolTag(o.spool), o.plugin);
+  const gresConf = join(dirname(o.confPath), "gres.conf");
+  const gpuFiles = existsSync(gresConf) ? gpuFilesFromGresConf(readFileSync(gresConf, "utf8"), o.nodeName) : [];
+  const gpuRules = deviceRules(gpuFiles);
+  const stepOnlyJobs = new Map<number, number[]>();
+  const cores = readCores(support.hostCpus);
+  o.logger.info({ message: `job containment: ${support.summary}`, hostCpus: formatCpuList(support.hostCpus), gpuFiles: gpuFiles.length });
+  if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
+    o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
+  }
+  const collision = sharedDeviceNumbers(gpuRules);
+  if (collision !== "") o.logger.warn({ message: `GPU device files share device numbers (${collision}): GPUs cannot be isolated from each other` });
+
+  function takenCpus(except: number): Set<number> {
+    const taken = new Set<number>();
+    for (const id of listJobIds(o.spool)) {
+      if (id === except) continue;
+      for (const c of readJson<LaunchFile>(join(jobDir(o.spool, id), "launch.json"))?.cpuIds ?? []) taken.add(c);
+    }
+    for (const [id, cpus] of stepOnlyJobs) if (id !== except) for (const c of cpus) taken.add(c);
+    return taken;
+  }
+
+  function cpuIdsOf(jobId: number, count: number): number[] {
+    const launch = readJson<LaunchFile>(join(jobDir(o.spool, jobId), "launch.json"));
+    if (launch?.cpuIds !== undefined) return launch.cpuIds;
+    const known = stepOnlyJobs.get(jobId);
+    if (known !== undefined) return known;
+    return pickCpus(count, o.nodeCpus, takenCpus(jobId));
+  }
+
+  return {
+    support,
+    planFor(jobId, step, share) {
+      const layout = support.layout;
+      if (layout === undefined) return undefined;
+      const batch = step === "batch" ? undefined : readJson<LaunchFile>(join(jobDir(o.spool, jobId), "launch.json"));
+      // A step of a batch job here lives inside the batch job's limits; a job of steps only brings its own.
+      if (batch?.share !== undefined) share = batch.share;
+      const cpuIds = cpuIdsOf(jobId, share.cpus);
+      if (step !== "batch" && batch === undefined) stepOnlyJobs.set(jobId, cpuIds);
+      const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
+      const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
+      const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
+      const plan = planStep(layout, {
+        tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
+        cpus: formatCpuList(hostCpus), hostCpus: formatCpuList(support.hostCpus),
+        hostMems: support.hostMems, denyDevices: deny, memsw: support.memsw,
+      });
+      for (const gap of plan.gaps) o.logger.warn({ message: gap, jobId });
+      const constrainDevices = gpuRules.length > 0 && collision === "" && plan.gaps.length === 0;
+      return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores };
+    },
+    release(jobId) {
+      stepOnlyJobs.delete(jobId);
+    },
+    async sweep() {
+      const layout = support.layout;
+      if (layout === undefined) return [];
+      const left: string[] = [];
+      const live = new Set(listJobIds(o.spool).filter((id) => readJson<LaunchFile>(join(jobDir(o.spool, id), "launch.json"))?.cgroup !== undefined));
+      // Any step's plan names every hierarchy's directories; build one per job found in the tree.
+      const probe = (jobId: number, step: string) =>
+        planStep(layout, { tag: support.tag, jobId, step, memBytes: 0, cpus: "", hostCpus: "", hostMems: "", denyDevices: [], memsw: false });
+      for (const jobId of jobsInTree(probe(1, "batch").trackDir)) {
+        const plan = probe(jobId, "batch");
+        if (!live.has(jobId)) {
+          if ((await killTree(plan.kill, plan.trackDir)) > 0) left.push(plan.trackDir);
+          left.push(...removeTrees(plan.jobDirs));
+          continue;
+        }
+        for (const step of stepsInTree(plan.trackDir).filter((s) => s !== "batch")) {
+          const sp = probe(jobId, step);
+          await killTree(sp.stepKill, sp.stepTrackDir);
+          left.push(...removeTrees(sp.stepDirs));
+        }
+      }
+      if (left.length > 0) o.logger.warn({ message: "cgroups left after sweeping", dirs: left.join(" ") });
+      return left;
+    },
+  };
+}
+
+/** Job ids with a job_<id> directory beside `sampleJobDir` (the spur_<tag> root's children). */
+function jobsInTree(sampleJobDir: string): number[] {
+  const root = dirname(sampleJobDir);
+  const prefix = jobName(0).replace(/0$/, "");
+  return listDirs(root).filter((n) => n.startsWith(prefix)).map((n) => Number(n.slice(prefix.length))).filter((n) => Number.isInteger(n) && n > 0);
+}
+
+function stepsInTree(jobDirPath: string): string[] {
+  const prefix = stepName("");
+  return listDirs(jobDirPath).filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length));
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+const sameDevice = (a: DeviceRule, b: DeviceRule): boolean => a.kind === b.kind && a.major === b.major && a.minor === b.minor;
+
+function sharedDeviceNumbers(rules: readonly (DeviceRule | undefined)[]): string {
+  const seen = new Set<string>();
+  for (const r of rules) {
+    if (r === undefined) continue;
+    const key = `${r.kind} ${r.major}:${r.minor}`;
+    if (seen.has(key)) return key;
+    seen.add(key);
+  }
+  return "";
+}
+
+/** The host's cores as lists of thread siblings (from sysfs topology); each CPU alone when unknown. */
+function readCores(cpus: readonly number[]): number[][] {
+  const seen = new Map<string, number[]>();
+  for (const cpu of cpus) {
+    let siblings = String(cpu);
+    try {
+      siblings = readFileSync(`/sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`, "utf8").trim() || siblings;
+    } catch {
+      /* no topology: the CPU is its own core */
+    }
+    if (!seen.has(siblings)) seen.set(siblings, parseCpuList(siblings));
+  }
+  return [...seen.values()];
+}

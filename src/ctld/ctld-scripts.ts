@@ -1,0 +1,33 @@
+/**
+ * @module ctld/ctld-scripts
+ * PrologSlurmctld and EpilogSlurmctld: site scripts the controller runs for a
+ * batch job, before it is launched and after it ended, with the job's
+ * variables (SLURM_SCRIPT_CONTEXT=prolog_slurmctld/epilog_slurmctld; the
+ * epilog also gets SLURM_JOB_EXIT_CODE (raw wait status), SLURM_JOB_EXIT_CODE2
+ * (exit:signal) and SLURM_JOB_DERIVED_EC). A failing PrologSlurmctld requeues
+ * the job (or fails it when it may not be requeued; no node is drained); a
+ * failing EpilogSlurmctld is only logged, as in Slurm.
+ */
+import type { JobInfoP } from "../sched/model/types.ts";
+
+export interface CtldScripts {
+  prolog: string;
+  epilog: string;
+  timeoutSec: number;
+}
+
+export function ctldScriptEnv(job: JobInfoP, context: "prolog_slurmctld" | "epilog_slurmctld", clusterName: string): Record<string, string> {
+  const env: Record<string, string> = {
+    SLURM_SCRIPT_CONTEXT: context, SLURM_JOB_ID: String(job.jobId), SLURM_JOBID: String(job.jobId), SLURM_JOB_USER: job.user,
+    SLURM_JOB_UID: String(job.uid), SLURM_JOB_GID: String(job.gid), SLURM_JOB_NAME: job.name, SLURM_JOB_PARTITION: job.partition,
+    SLURM_JOB_NODELIST: job.nodelist, SLURM_JOB_ACCOUNT: job.account, SLURM_CLUSTER_NAME: clusterName, SLURM_JOB_WORK_DIR: job.workDir,
+  };
+  if (context === "epilog_slurmctld") {
+    Object.assign(env, {
+      SLURM_JOB_EXIT_CODE: String(job.exitCode * 256 + job.exitSignal),
+      SLURM_JOB_EXIT_CODE2: `${job.exitCode}:${job.exitSignal}`,
+      SLURM_JOB_DERIVED_EC: String(job.derivedExitCode),
+    });
+  }
+  return env;
+}
