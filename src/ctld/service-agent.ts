@@ -35,7 +35,7 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
     const i = job.info;
     if (i.state !== "RUNNING" || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
     if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
-    c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" });
+    void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" }).catch(() => undefined);
   }
   return kill;
 }
@@ -43,7 +43,7 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
 export function agentHandlers(sc: ServiceContext) {
   const c = sc.controller;
   return {
-    registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
+    async registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
       requireAgent(ctx, sc);
       if (req.protocolVersion !== PROTOCOL_VERSION) {
         throw new ConnectError(
@@ -54,7 +54,7 @@ export function agentHandlers(sc: ServiceContext) {
       if (req.node === undefined) throw new ConnectError("missing node", Code.InvalidArgument);
       const node = toPlain(req.node);
       if (node.name === "") throw new ConnectError("missing node", Code.InvalidArgument);
-      const result = c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
+      const result = await c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
       if (result.error) throw new ConnectError(result.error, Code.NotFound);
       c.heartbeat(node.name);
       return { killJobIds: reconcile(c, node.name, req.runningJobIds, sc.now()), heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS };
@@ -66,14 +66,14 @@ export function agentHandlers(sc: ServiceContext) {
       c.heartbeat(req.node);
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
-    batchComplete(
+    async batchComplete(
       req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number },
       ctx: HandlerContext,
     ) {
       requireAgent(ctx, sc);
       const job = c.state.jobs.get(req.jobId);
       if (job !== undefined && job.info.state === "RUNNING" && job.info.batchHost === req.node) {
-        c.execute({
+        await c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
           exitSignal: req.exitSignal, outcome: req.outcome,
         });

@@ -61,7 +61,7 @@ export function controllerRoutes(sc: ServiceContext) {
   const c = sc.controller;
   return (router: ConnectRouter) =>
     router.service(ControllerService, {
-      submit(req, ctx) {
+      async submit(req, ctx) {
         const by = requester(ctx);
         const spec = toPlain(req.spec);
         if (spec === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
@@ -70,7 +70,7 @@ export function controllerRoutes(sc: ServiceContext) {
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask };
         }
-        const result = c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
+        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
         rejectIfError(result);
         return { jobId: result.ids[0] ?? 0, warnings: [] };
       },
@@ -81,25 +81,25 @@ export function controllerRoutes(sc: ServiceContext) {
         const { nodes, partitions } = nodeViewsList(c);
         return { nodes, partitions, now: sc.now() };
       },
-      cancel(req, ctx) {
+      async cancel(req, ctx) {
         const by = requester(ctx);
         const filter = toPlain(req.filter);
         if (filter === undefined) throw new ConnectError("no job selection", Code.InvalidArgument);
-        const result = c.execute({ v: 1, type: "cancel", at: sc.now(), filter, signal: req.signal, batchOnly: req.batchOnly, by });
+        const result = await c.execute({ v: 1, type: "cancel", at: sc.now(), filter, signal: req.signal, batchOnly: req.batchOnly, by });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
-      updateJob(req, ctx) {
+      async updateJob(req, ctx) {
         const by = requester(ctx);
-        const result = c.execute({
+        const result = await c.execute({
           v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: { ...req.fields }, by,
         });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
-      updateNode(req, ctx) {
+      async updateNode(req, ctx) {
         const by = requester(ctx);
         const nodes = expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
-        const result = c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by });
+        const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by });
         rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
         return {};
       },

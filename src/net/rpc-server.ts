@@ -28,10 +28,17 @@ export interface RpcServer {
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 
+/**
+ * Answers a request before any handler sees it (e.g. a replicated controller that is not
+ * the leader): undefined lets the request through.
+ */
+export type RequestGate = (req: IncomingMessage) => { status: number; headers: Record<string, string>; body: string } | undefined;
+
 export async function startRpcServer(
   routes: (router: ConnectRouter) => void,
   listen: { host: string; port: number },
   fastJson: FastJsonHandlers = {},
+  gate?: RequestGate,
 ): Promise<RpcServer> {
   const handler = connectNodeAdapter({
     routes,
@@ -40,6 +47,13 @@ export async function startRpcServer(
   });
   const server = createServer((req, res) => {
     stampPeer(req);
+    const refused = gate?.(req);
+    if (refused !== undefined) {
+      req.resume();
+      res.writeHead(refused.status, { "content-type": "application/json", ...refused.headers });
+      res.end(refused.body);
+      return;
+    }
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);

@@ -1,0 +1,102 @@
+/**
+ * @module tests/unit/raft/driver
+ * The async driver with three in-process replicas over an in-memory transport: proposals
+ * resolve with the applied result on the serving leader only, a stopped leader is replaced,
+ * nothing acknowledged is lost, and snapshots + compaction keep replicas equal.
+ */
+import { describe, expect, it } from "vitest";
+import { createRng } from "../../../src/lib/rng.ts";
+import { type RaftDriver, ProposalError, createRaftDriver } from "../../../src/raft/driver.ts";
+import { MemoryStorage } from "../../../src/raft/storage-memory.ts";
+import type { Message } from "../../../src/raft/core/index.ts";
+
+interface Replica {
+  id: number;
+  driver: RaftDriver;
+  applied: number[];
+  storage: MemoryStorage;
+}
+
+function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
+  const replicas = new Map<number, Replica>();
+  const down = new Set<number>();
+  const deliver = (msgs: Message[]) => {
+    for (const m of msgs) {
+      if (down.has(m.to) || down.has(m.from)) continue;
+      setTimeout(() => replicas.get(m.to)?.driver.receive([m]), 1);
+    }
+  };
+  for (const id of ids) {
+    const storage = MemoryStorage.bootstrap(ids);
+    const r: Replica = { id, storage, applied: [], driver: undefined as unknown as RaftDriver };
+    r.driver = createRaftDriver(
+      {
+        id, storage, rng: createRng(id * 7), send: deliver,
+        applyCommand: (c) => {
+          r.applied.push(c as number);
+          return r.applied.length;
+        },
+        restore: (snap) => {
+          r.applied = JSON.parse(new TextDecoder().decode(snap.data)) as number[];
+        },
+        takeSnapshot: () => new TextEncoder().encode(JSON.stringify(r.applied)),
+        onServing: () => undefined,
+      },
+      { tickMs: 5, snapshotEveryEntries, trailingEntries: 5 },
+    );
+    replicas.set(id, r);
+  }
+  for (const r of replicas.values()) r.driver.start();
+  const serving = async (): Promise<Replica> => {
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const l = [...replicas.values()].find((r) => !down.has(r.id) && r.driver.isServing());
+      if (l !== undefined) return l;
+      await new Promise((res) => setTimeout(res, 5));
+    }
+    throw new Error("no serving leader");
+  };
+  const kill = (id: number) => {
+    down.add(id);
+    replicas.get(id)?.driver.stop();
+  };
+  const stopAll = () => {
+    for (const r of replicas.values()) r.driver.stop();
+  };
+  return { replicas, serving, kill, stopAll };
+}
+
+describe("raft driver", () => {
+  it("commits proposals on the leader, refuses them elsewhere, survives a leader stop", async () => {
+    const c = makeCluster([1, 2, 3]);
+    try {
+      const leader = await c.serving();
+      const results = await Promise.all([1, 2, 3, 4, 5].map((n) => leader.driver.propose(n)));
+      expect(results).toEqual([1, 2, 3, 4, 5]);
+      const follower = [...c.replicas.values()].find((r) => r !== leader) as Replica;
+      await expect(follower.driver.propose(9)).rejects.toBeInstanceOf(ProposalError);
+      c.kill(leader.id);
+      const next = await c.serving();
+      expect(next.id).not.toBe(leader.id);
+      await next.driver.propose(6);
+      expect(next.applied).toEqual([1, 2, 3, 4, 5, 6]); // nothing acknowledged was lost
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("snapshots and compacts the log while replicas stay equal", async () => {
+    const c = makeCluster([1, 2, 3], 10);
+    try {
+      const leader = await c.serving();
+      for (let i = 0; i < 40; i++) await leader.driver.propose(i);
+      expect(leader.storage.snapshot().meta.index).toBeGreaterThan(10);
+      expect(leader.storage.firstIndex()).toBeGreaterThan(1);
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline && [...c.replicas.values()].some((r) => r.applied.length < 40)) await new Promise((r) => setTimeout(r, 5));
+      for (const r of c.replicas.values()) expect(r.applied).toEqual(leader.applied);
+    } finally {
+      c.stopAll();
+    }
+  });
+});
