@@ -5,7 +5,8 @@
  * Slurm's wording. No handler changes state except through controller.execute.
  */
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { Controller as ControllerService, ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
+import { Controller as ControllerService, ListJobsRequestSchema, type RaftStatus } from "../net/gen/spur/v1/controller_pb.ts";
+import type { Plain } from "../lib/plain.ts";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
@@ -30,6 +31,8 @@ export interface ServiceContext {
   /** uid the controller runs as: agents must run as it or as root. */
   selfUid: number;
   confPath: string;
+  /** Replicated controllers: this replica's Raft view for Ping (undefined: single controller). */
+  raftStatus?: () => Plain<RaftStatus>;
 }
 
 export function requester(ctx: HandlerContext): Requester {
@@ -104,7 +107,11 @@ export function controllerRoutes(sc: ServiceContext) {
         return {};
       },
       ping() {
-        return { controller: sc.controllerName, primary: true, now: sc.now(), version: SPUR_VERSION, pid: process.pid, started: sc.startedAt };
+        const raft = sc.raftStatus?.();
+        return {
+          controller: sc.controllerName, primary: raft === undefined || raft.role === "leader", now: sc.now(), version: SPUR_VERSION,
+          pid: process.pid, started: sc.startedAt, ...(raft === undefined ? {} : { raft }),
+        };
       },
       getConfig() {
         return { entries: configEntries(c.state, sc) };

@@ -36,3 +36,44 @@ export function controllerUrl(conf: ParsedConf): string {
   const { host, port } = controllerAddress(conf);
   return `http://${host}:${port}`;
 }
+
+/** One replica of a replicated controller (spur.conf `SpurControllers=1@host:port,...`). */
+export interface ControllerPeer {
+  id: number;
+  host: string;
+  port: number;
+  url: string;
+}
+
+/**
+ * The replicated controllers, in order; empty for a single controller. Format:
+ * `SpurControllers=1@10.0.0.1:6817,2@10.0.0.2:6817,3@10.0.0.3:6817` (ids are Raft ids).
+ */
+export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
+  const text = conf.globals.get("spurcontrollers") ?? "";
+  if (text.trim() === "") return [];
+  return text.split(",").map((item) => {
+    const m = /^(\d+)@(.+):(\d+)$/.exec(item.trim());
+    if (m === null) throw new Error(`spur.conf: bad SpurControllers entry "${item}" (want ID@HOST:PORT)`);
+    const host = m[2] as string;
+    const port = Number(m[3]);
+    return { id: Number(m[1]), host, port, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+  });
+}
+
+/** Every controller a client may try, in order (one for a single controller). */
+export function controllerUrls(conf: ParsedConf): string[] {
+  const peers = controllerPeers(conf);
+  return peers.length > 0 ? peers.map((p) => p.url) : [controllerUrl(conf)];
+}
+
+/** The secret controllers share (SpurClusterSecretFile=, a file only root/SlurmUser reads). */
+export function clusterSecret(conf: ParsedConf, confFile: string): string {
+  const file = conf.globals.get("spurclustersecretfile");
+  if (file === undefined) throw new Error(`${confFile}: SpurControllers needs SpurClusterSecretFile= (see spur init)`);
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    throw new Error(`cannot read the cluster secret ${file}`);
+  }
+}

@@ -15,6 +15,7 @@ import { flag } from "./argv.ts";
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+     [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -45,6 +46,7 @@ export function upOptions(argv: string[]): UpOptions {
     gpusPerNode: n("--gpus-per-node", 0),
     gpuModel: opt(argv, "--gpu-model") ?? "",
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
+    controllers: Math.max(1, n("--controllers", 1)),
   };
 }
 

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerAddress, readConf } from "./conf-file.ts";
+import { confPath, controllerAddress, controllerPeers, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { apply } from "../sched/model/apply.ts";
@@ -24,11 +24,33 @@ export async function main(argv: string[]): Promise<number> {
   const logger = createLogger("spurctld");
   const path = confPath(flag(argv, "--conf"));
   const conf = readConf(path);
-  const stateDir = flag(argv, "--state-dir") ?? conf.globals.get("statesavelocation") ?? "/var/spool/spur/ctld";
+  const explicitDir = flag(argv, "--state-dir");
+  const stateDir = explicitDir ?? conf.globals.get("statesavelocation") ?? "/var/spool/spur/ctld";
   mkdirSync(stateDir, { recursive: true });
   const created = createState(conf);
   if (!created.ok) throw new Error(created.error.message);
   const state = created.value;
+  const peers = controllerPeers(conf);
+  if (peers.length > 0) {
+    const id = Number(flag(argv, "--id") ?? process.env.SPUR_CONTROLLER_ID ?? "0");
+    const self = peers.find((p) => p.id === id);
+    if (self === undefined) {
+      process.stderr.write(`spurctld: fatal: ${path} lists controllers ${peers.map((p) => p.id).join(", ")}: start this one with --id ID\n`);
+      return 1;
+    }
+    const { startReplica } = await import("./spurctld-replicated.ts");
+    const now = () => Date.now() / 1000;
+    const replica = await startReplica({
+      conf, confPath: path, peers, self, stateDir: explicitDir ?? join(stateDir, `ctld-${id}`), state, logger, now, controllerName: `${hostname()}#${id}`,
+    });
+    logger.info({ message: "listening", host: self.host, port: replica.server.port, conf: path, id });
+    await new Promise<void>((resolve) => {
+      for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
+    });
+    await replica.stop();
+    logger.info({ message: "stopped" });
+    return 0;
+  }
   const log = openLogStore(join(stateDir, "state-log.sqlite"));
   let replayed = 0;
   for (const { command } of log.entries()) {

@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, arch, release } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerUrl, readConf } from "./conf-file.ts";
+import { confPath, controllerUrl, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
-  const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
+  const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec() });
   const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();

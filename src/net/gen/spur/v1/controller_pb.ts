@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2Uy9gcKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCKSAQoMUGluZ1Jlc3BvbnNlEhIKCmNvbnRyb2xsZXIYASABKAkSDwoHcHJpbWFyeRgCIAEoCBILCgNub3cYAyABKAESDwoHdmVyc2lvbhgEIAEoCRILCgNwaWQYBSABKA0SDwoHc3RhcnRlZBgGIAEoARIhCgRyYWZ0GAcgASgLMhMuc3B1ci52MS5SYWZ0U3RhdHVzIrABCgpSYWZ0U3RhdHVzEgoKAmlkGAEgASgNEgwKBHJvbGUYAiABKAkSDAoEdGVybRgDIAEoARIUCgxjb21taXRfaW5kZXgYBCABKAESFQoNYXBwbGllZF9pbmRleBgFIAEoARIRCglsZWFkZXJfaWQYBiABKA0SEgoKbGVhZGVyX3VybBgHIAEoCRImCgVwZWVycxgIIAMoCzIXLnNwdXIudjEuUmFmdFBlZXJTdGF0dXMiWwoOUmFmdFBlZXJTdGF0dXMSCgoCaWQYASABKA0SCwoDdXJsGAIgASgJEhMKC21hdGNoX2luZGV4GAMgASgBEgsKA2xhZxgEIAEoARIOCgZhY3RpdmUYBSABKAgiDwoNQ29uZmlnUmVxdWVzdCJ3Cg5Db25maWdSZXNwb25zZRI1CgdlbnRyaWVzGAEgAygLMiQuc3B1ci52MS5Db25maWdSZXNwb25zZS5FbnRyaWVzRW50cnkaLgoMRW50cmllc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSgoOV2FpdEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhQKDHVudGlsX3N0YXRlcxgCIAMoCRISCgp0aW1lb3V0X21zGAMgASgNIjAKD1dhaXRKb2JSZXNwb25zZRIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8iQwoRU3RlcENyZWF0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEh4KBHNwZWMYAiABKAsyEC5zcHVyLnYxLkpvYlNwZWMieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UifgoTUmVnaXN0ZXJOb2RlUmVxdWVzdBIfCgRub2RlGAEgASgLMhEuc3B1ci52MS5Ob2RlSW5mbxIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0SEwoLYWdlbnRfdG9rZW4YAyABKAkSGAoQcHJvdG9jb2xfdmVyc2lvbhgEIAEoCSJLChRSZWdpc3Rlck5vZGVSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SHQoVaGVhcnRiZWF0X2ludGVydmFsX21zGAIgASgNImQKEEhlYXJ0YmVhdFJlcXVlc3QSDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0SEAoIY3B1X2xvYWQYAyABKAESFwoPZnJlZV9tZW1vcnlfbWliGAQgASgNIj0KEUhlYXJ0YmVhdFJlc3BvbnNlEhQKDGtpbGxfam9iX2lkcxgBIAMoDRISCgpyZXJlZ2lzdGVyGAIgASgIIpABChRCYXRjaENvbXBsZXRlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDwoHb3V0Y29tZRgFIAEoCRIPCgdtZXNzYWdlGAYgASgJEhAKCGVuZF90aW1lGAcgASgBIhcKFUJhdGNoQ29tcGxldGVSZXNwb25zZTL2BwoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -788,6 +788,13 @@ export type PingResponse = Message<"spur.v1.PingResponse"> & {
    * @generated from field: double started = 6;
    */
   started: number;
+
+  /**
+   * Replicated controllers only (absent for a single controller): this replica's Raft view.
+   *
+   * @generated from field: spur.v1.RaftStatus raft = 7;
+   */
+  raft?: RaftStatus | undefined;
 };
 
 /**
@@ -823,6 +830,13 @@ export type PingResponseJson = {
    * @generated from field: double started = 6;
    */
   started?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * Replicated controllers only (absent for a single controller): this replica's Raft view.
+   *
+   * @generated from field: spur.v1.RaftStatus raft = 7;
+   */
+  raft?: RaftStatusJson;
 };
 
 /**
@@ -831,6 +845,186 @@ export type PingResponseJson = {
  */
 export const PingResponseSchema: GenMessage<PingResponse, {jsonType: PingResponseJson}> = /*@__PURE__*/
   messageDesc(file_spur_v1_controller, 15);
+
+/**
+ * One controller replica's view of its Raft group (scontrol ping, sdiag).
+ *
+ * @generated from message spur.v1.RaftStatus
+ */
+export type RaftStatus = Message<"spur.v1.RaftStatus"> & {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id: number;
+
+  /**
+   * "leader", "follower", "candidate" or "pre-candidate".
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * @generated from field: double term = 3;
+   */
+  term: number;
+
+  /**
+   * @generated from field: double commit_index = 4;
+   */
+  commitIndex: number;
+
+  /**
+   * @generated from field: double applied_index = 5;
+   */
+  appliedIndex: number;
+
+  /**
+   * @generated from field: uint32 leader_id = 6;
+   */
+  leaderId: number;
+
+  /**
+   * @generated from field: string leader_url = 7;
+   */
+  leaderUrl: string;
+
+  /**
+   * Leader only: every member's replication progress.
+   *
+   * @generated from field: repeated spur.v1.RaftPeerStatus peers = 8;
+   */
+  peers: RaftPeerStatus[];
+};
+
+/**
+ * One controller replica's view of its Raft group (scontrol ping, sdiag).
+ *
+ * @generated from message spur.v1.RaftStatus
+ */
+export type RaftStatusJson = {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id?: number;
+
+  /**
+   * "leader", "follower", "candidate" or "pre-candidate".
+   *
+   * @generated from field: string role = 2;
+   */
+  role?: string;
+
+  /**
+   * @generated from field: double term = 3;
+   */
+  term?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double commit_index = 4;
+   */
+  commitIndex?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double applied_index = 5;
+   */
+  appliedIndex?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 leader_id = 6;
+   */
+  leaderId?: number;
+
+  /**
+   * @generated from field: string leader_url = 7;
+   */
+  leaderUrl?: string;
+
+  /**
+   * Leader only: every member's replication progress.
+   *
+   * @generated from field: repeated spur.v1.RaftPeerStatus peers = 8;
+   */
+  peers?: RaftPeerStatusJson[];
+};
+
+/**
+ * Describes the message spur.v1.RaftStatus.
+ * Use `create(RaftStatusSchema)` to create a new message.
+ */
+export const RaftStatusSchema: GenMessage<RaftStatus, {jsonType: RaftStatusJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 16);
+
+/**
+ * @generated from message spur.v1.RaftPeerStatus
+ */
+export type RaftPeerStatus = Message<"spur.v1.RaftPeerStatus"> & {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id: number;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: double match_index = 3;
+   */
+  matchIndex: number;
+
+  /**
+   * Entries the leader has that this member has not acknowledged.
+   *
+   * @generated from field: double lag = 4;
+   */
+  lag: number;
+
+  /**
+   * @generated from field: bool active = 5;
+   */
+  active: boolean;
+};
+
+/**
+ * @generated from message spur.v1.RaftPeerStatus
+ */
+export type RaftPeerStatusJson = {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id?: number;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url?: string;
+
+  /**
+   * @generated from field: double match_index = 3;
+   */
+  matchIndex?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * Entries the leader has that this member has not acknowledged.
+   *
+   * @generated from field: double lag = 4;
+   */
+  lag?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: bool active = 5;
+   */
+  active?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.RaftPeerStatus.
+ * Use `create(RaftPeerStatusSchema)` to create a new message.
+ */
+export const RaftPeerStatusSchema: GenMessage<RaftPeerStatus, {jsonType: RaftPeerStatusJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 17);
 
 /**
  * @generated from message spur.v1.ConfigRequest
@@ -849,7 +1043,7 @@ export type ConfigRequestJson = {
  * Use `create(ConfigRequestSchema)` to create a new message.
  */
 export const ConfigRequestSchema: GenMessage<ConfigRequest, {jsonType: ConfigRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 16);
+  messageDesc(file_spur_v1_controller, 18);
 
 /**
  * @generated from message spur.v1.ConfigResponse
@@ -876,7 +1070,7 @@ export type ConfigResponseJson = {
  * Use `create(ConfigResponseSchema)` to create a new message.
  */
 export const ConfigResponseSchema: GenMessage<ConfigResponse, {jsonType: ConfigResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 17);
+  messageDesc(file_spur_v1_controller, 19);
 
 /**
  * srun/salloc: an allocation that the caller waits on (job spec with interactive=true).
@@ -931,7 +1125,7 @@ export type WaitJobRequestJson = {
  * Use `create(WaitJobRequestSchema)` to create a new message.
  */
 export const WaitJobRequestSchema: GenMessage<WaitJobRequest, {jsonType: WaitJobRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 18);
+  messageDesc(file_spur_v1_controller, 20);
 
 /**
  * @generated from message spur.v1.WaitJobResponse
@@ -958,7 +1152,7 @@ export type WaitJobResponseJson = {
  * Use `create(WaitJobResponseSchema)` to create a new message.
  */
 export const WaitJobResponseSchema: GenMessage<WaitJobResponse, {jsonType: WaitJobResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 19);
+  messageDesc(file_spur_v1_controller, 21);
 
 /**
  * @generated from message spur.v1.StepCreateRequest
@@ -999,7 +1193,7 @@ export type StepCreateRequestJson = {
  * Use `create(StepCreateRequestSchema)` to create a new message.
  */
 export const StepCreateRequestSchema: GenMessage<StepCreateRequest, {jsonType: StepCreateRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 20);
+  messageDesc(file_spur_v1_controller, 22);
 
 /**
  * @generated from message spur.v1.StepCreateResponse
@@ -1046,7 +1240,7 @@ export type StepCreateResponseJson = {
  * Use `create(StepCreateResponseSchema)` to create a new message.
  */
 export const StepCreateResponseSchema: GenMessage<StepCreateResponse, {jsonType: StepCreateResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 21);
+  messageDesc(file_spur_v1_controller, 23);
 
 /**
  * @generated from message spur.v1.NodeAddress
@@ -1093,7 +1287,7 @@ export type NodeAddressJson = {
  * Use `create(NodeAddressSchema)` to create a new message.
  */
 export const NodeAddressSchema: GenMessage<NodeAddress, {jsonType: NodeAddressJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 22);
+  messageDesc(file_spur_v1_controller, 24);
 
 /**
  * @generated from message spur.v1.StepCompleteRequest
@@ -1160,7 +1354,7 @@ export type StepCompleteRequestJson = {
  * Use `create(StepCompleteRequestSchema)` to create a new message.
  */
 export const StepCompleteRequestSchema: GenMessage<StepCompleteRequest, {jsonType: StepCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 23);
+  messageDesc(file_spur_v1_controller, 25);
 
 /**
  * @generated from message spur.v1.StepCompleteResponse
@@ -1179,7 +1373,7 @@ export type StepCompleteResponseJson = {
  * Use `create(StepCompleteResponseSchema)` to create a new message.
  */
 export const StepCompleteResponseSchema: GenMessage<StepCompleteResponse, {jsonType: StepCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 24);
+  messageDesc(file_spur_v1_controller, 26);
 
 /**
  * @generated from message spur.v1.JobDoneRequest
@@ -1230,7 +1424,7 @@ export type JobDoneRequestJson = {
  * Use `create(JobDoneRequestSchema)` to create a new message.
  */
 export const JobDoneRequestSchema: GenMessage<JobDoneRequest, {jsonType: JobDoneRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 25);
+  messageDesc(file_spur_v1_controller, 27);
 
 /**
  * @generated from message spur.v1.JobDoneResponse
@@ -1249,7 +1443,7 @@ export type JobDoneResponseJson = {
  * Use `create(JobDoneResponseSchema)` to create a new message.
  */
 export const JobDoneResponseSchema: GenMessage<JobDoneResponse, {jsonType: JobDoneResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 26);
+  messageDesc(file_spur_v1_controller, 28);
 
 /**
  * @generated from message spur.v1.RegisterNodeRequest
@@ -1306,7 +1500,7 @@ export type RegisterNodeRequestJson = {
  * Use `create(RegisterNodeRequestSchema)` to create a new message.
  */
 export const RegisterNodeRequestSchema: GenMessage<RegisterNodeRequest, {jsonType: RegisterNodeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 27);
+  messageDesc(file_spur_v1_controller, 29);
 
 /**
  * @generated from message spur.v1.RegisterNodeResponse
@@ -1347,7 +1541,7 @@ export type RegisterNodeResponseJson = {
  * Use `create(RegisterNodeResponseSchema)` to create a new message.
  */
 export const RegisterNodeResponseSchema: GenMessage<RegisterNodeResponse, {jsonType: RegisterNodeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 28);
+  messageDesc(file_spur_v1_controller, 30);
 
 /**
  * @generated from message spur.v1.HeartbeatRequest
@@ -1404,7 +1598,7 @@ export type HeartbeatRequestJson = {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest, {jsonType: HeartbeatRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 29);
+  messageDesc(file_spur_v1_controller, 31);
 
 /**
  * @generated from message spur.v1.HeartbeatResponse
@@ -1445,7 +1639,7 @@ export type HeartbeatResponseJson = {
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse, {jsonType: HeartbeatResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 30);
+  messageDesc(file_spur_v1_controller, 32);
 
 /**
  * @generated from message spur.v1.BatchCompleteRequest
@@ -1536,7 +1730,7 @@ export type BatchCompleteRequestJson = {
  * Use `create(BatchCompleteRequestSchema)` to create a new message.
  */
 export const BatchCompleteRequestSchema: GenMessage<BatchCompleteRequest, {jsonType: BatchCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 31);
+  messageDesc(file_spur_v1_controller, 33);
 
 /**
  * @generated from message spur.v1.BatchCompleteResponse
@@ -1555,7 +1749,7 @@ export type BatchCompleteResponseJson = {
  * Use `create(BatchCompleteResponseSchema)` to create a new message.
  */
 export const BatchCompleteResponseSchema: GenMessage<BatchCompleteResponse, {jsonType: BatchCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 32);
+  messageDesc(file_spur_v1_controller, 34);
 
 /**
  * @generated from service spur.v1.Controller
