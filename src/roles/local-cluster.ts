@@ -55,8 +55,8 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     `SlurmdTimeout=${o.slurmdTimeoutSec}`,
   ];
   if ((o.controllers ?? 1) > 1) {
-    const peers = [`1@127.0.0.1:${ctlPort}`];
-    for (let id = 2; id <= (o.controllers ?? 1); id++) peers.push(`${id}@127.0.0.1:${await freePort()}`);
+    const peers = [`1@127.0.0.1:${ctlPort}:${await freePort()}`];
+    for (let id = 2; id <= (o.controllers ?? 1); id++) peers.push(`${id}@127.0.0.1:${await freePort()}:${await freePort()}`);
     const secretFile = join(dir, "cluster-secret");
     mkdirSync(dir, { recursive: true });
     writeFileSync(secretFile, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
@@ -103,7 +103,7 @@ export function confControllerIds(conf: string): number[] {
 
 function ctlUrls(conf: string): string[] {
   const line = /^SpurControllers=(\S+)/m.exec(readFileSync(conf, "utf8"))?.[1] ?? "";
-  return line === "" ? [ctlUrl(conf)] : line.split(",").map((p) => `http://${p.split("@")[1]}`);
+  return line === "" ? [ctlUrl(conf)] : line.split(",").map((p) => `http://${(p.split("@")[1] ?? "").split(":").slice(0, 2).join(":")}`);
 }
 
 function ctlUrl(conf: string): string {

@@ -24,7 +24,7 @@ import type { ClusterState } from "../sched/model/types.ts";
 import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver.ts";
 import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
-import { createHttpTransport, RAFT_STEP_PATH, raftStepHandler } from "../raft/transport-http.ts";
+import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
 import { clusterSecret, type ControllerPeer } from "./conf-file.ts";
 
 export const LEADER_HEADER = "x-spur-leader";
@@ -55,7 +55,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const storage = SqliteStorage.bootstrap(join(o.stateDir, "raft.sqlite"), peers.map((p) => p.id));
   const secret = clusterSecret(conf, o.confPath);
   const urlOf = (id: number) => peers.find((p) => p.id === id)?.url ?? "";
-  const transport = createHttpTransport(new Map(peers.filter((p) => p.id !== self.id).map((p) => [p.id, p.url])), secret);
+  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret);
   let controller: Controller | undefined;
   const g = conf.globals;
   const driver: RaftDriver = createRaftDriver(
@@ -98,8 +98,8 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     const message = lead === 0 || leadUrl === "" ? `spurctld ${self.id} is not the leader and knows no leader (election in progress or quorum lost)` : `spurctld ${self.id} is not the leader; leader is ${lead} at ${leadUrl}`;
     return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
   };
-  const fast = { ...controllerFastJson(sc), [RAFT_STEP_PATH]: raftStepHandler(secret, (msgs) => driver.receive(msgs)) };
-  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, fast, gate);
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), gate);
+  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs));
   driver.start();
   const stopController = controller.start();
   logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });
@@ -109,6 +109,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       stopController();
       driver.stop();
       transport.stop();
+      raftListener.stop(true);
       await server.close();
       storage.close();
     },

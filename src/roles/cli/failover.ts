@@ -5,7 +5,8 @@
  * "not the leader" answers. While no leader can be found (an election, a lost quorum) it
  * keeps looking until SPUR_CONTROLLER_WAIT_MS (default 10 s) has passed, then fails with
  * Slurm's "Unable to contact slurm controller" plus one line naming which controllers
- * answered and which did not.
+ * answered and which did not. One request waits at most SPUR_CONTROLLER_TIMEOUT_MS
+ * (default 5 s) for its answer.
  * Failure policy: a request that changes state is never sent twice unless the first try
  * provably did not reach a serving leader (connection refused, or "not the leader"): a
  * timeout or a failover mid-commit is reported, not retried, so nothing runs twice.
@@ -113,6 +114,7 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
   const readOnly = READ_ONLY.has(method);
   const waitMs = Number(process.env.SPUR_CONTROLLER_WAIT_MS ?? "10000");
   const deadline = Date.now() + waitMs;
+  const requestTimeoutMs = Number(process.env.SPUR_CONTROLLER_TIMEOUT_MS ?? "5000");
   let probes: Probe[] = [];
   for (;;) {
     let target = ep.leader;
@@ -122,7 +124,8 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
       target = found.leader;
     }
     if (target !== undefined) {
-      const r = await attempt(target, method, body, readOnly && method !== "WaitJob" ? 5000 : undefined);
+      // A leader that froze must not hold the command forever (WaitJob long-polls by design).
+      const r = await attempt(target, method, body, method === "WaitJob" ? undefined : requestTimeoutMs);
       if (r.kind === "ok") {
         ep.leader = target;
         return JSON.parse(r.text) as T;
