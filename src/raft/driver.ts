@@ -168,6 +168,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
 
   function changeSoft(next: SoftState): void {
     const wasLeader = soft.state === "leader";
+    ports.logger?.info({ message: "raft role", role: next.state, leader: next.lead, term: node.basicStatus().term });
     soft = next;
     if (!wasLeader && next.state === "leader") servingFrom = node.status().lastIndex;
     if (wasLeader && next.state !== "leader") {
@@ -234,7 +235,12 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     },
     start() {
       running = true;
+      let lastTickMs = performance.now();
       ticker = setInterval(() => {
+        const nowMs = performance.now();
+        // A stalled event loop delays heartbeats: past an election timeout, followers campaign.
+        if (nowMs - lastTickMs > o.tickMs * o.electionTicks) ports.logger?.warn({ message: "raft tick late", lateMs: Math.round(nowMs - lastTickMs - o.tickMs) });
+        lastTickMs = nowMs;
         node.tick();
         schedule();
       }, o.tickMs);

@@ -114,8 +114,9 @@ export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: strin
           c.connecting = false;
           if (stopped) return void s.end();
           c.socket = s;
-          c.pending = "";
-          s.write(`${JSON.stringify({ secret, from: self })}\n`);
+          // Messages queued while connecting go right after the greeting.
+          c.pending = `${JSON.stringify({ secret, from: self })}\n${c.pending}`;
+          flush(c, s);
         },
         drain(s) {
           flush(c, s);
@@ -133,11 +134,13 @@ export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: strin
         },
         connectError() {
           c.connecting = false;
+          c.pending = "";
           c.retryAt = Date.now() + reconnectMs;
         },
       },
     }).catch(() => {
       c.connecting = false;
+      c.pending = "";
       c.retryAt = Date.now() + reconnectMs;
     });
   }
@@ -147,6 +150,13 @@ export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: strin
     const wrote = s.write(c.pending);
     c.pending = wrote >= c.pending.length ? "" : c.pending.slice(wrote);
   }
+
+  // Connect to every peer up front and keep trying: an election's first messages must not
+  // be spent opening connections (followers otherwise never talk to each other).
+  const keeper = setInterval(() => {
+    for (const p of peers) connect(p, conns.get(p.id) as ClientConn);
+  }, reconnectMs);
+  for (const p of peers) connect(p, conns.get(p.id) as ClientConn);
 
   return {
     send(messages) {
@@ -160,20 +170,21 @@ export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: strin
         const c = conns.get(to);
         const peer = peers.find((p) => p.id === to);
         if (c === undefined || peer === undefined) continue;
-        if (c.socket === undefined) {
-          connect(peer, c); // these messages are lost; Raft re-sends on its next heartbeat
-          continue;
-        }
+        if (c.socket === undefined && !c.connecting) connect(peer, c);
+        // Not connected (and not connecting): dropped, Raft re-sends on its next heartbeat.
+        if (c.socket === undefined && !c.connecting) continue;
         c.pending += `${asciiJson(list.map(encodeMessage))}\n`;
         if (c.pending.length > MAX_PENDING_BYTES) {
-          c.socket.end();
+          c.socket?.end();
+          c.pending = "";
           continue;
         }
-        flush(c, c.socket);
+        if (c.socket !== undefined) flush(c, c.socket);
       }
     },
     stop() {
       stopped = true;
+      clearInterval(keeper);
       for (const c of conns.values()) c.socket?.end();
     },
   };

@@ -75,7 +75,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     },
     {
       tickMs: num(g.get("spurrafttickms"), 50),
-      electionTicks: num(g.get("spurraftelectionticks"), 3),
+      electionTicks: num(g.get("spurraftelectionticks"), 6),
       snapshotEveryEntries: num(g.get("spurraftsnapshotentries"), 20_000),
     },
   );
