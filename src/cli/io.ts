@@ -44,6 +44,8 @@ export interface ControllerPort {
   ping(): Promise<Plain<PingResponse>>;
   getConfig(): Promise<Plain<ConfigResponse>>;
   waitJob(req: Plain<WaitJobRequest>): Promise<Plain<WaitJobResponse>>;
+  /** Replicated controllers: ping each one (undefined ping = no answer). Absent: one controller. */
+  pingAll?(): Promise<{ url: string; ping?: Plain<PingResponse> }[]>;
 }
 
 /** Who runs the command and where. */

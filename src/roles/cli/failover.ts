@@ -12,6 +12,8 @@
  * timeout or a failover mid-commit is reported, not retried, so nothing runs twice.
  */
 import { RpcError } from "../../cli/io.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
 const PROBE_TIMEOUT_MS = 1000;
@@ -73,6 +75,16 @@ function describe(probes: Probe[], urls: string[]): string {
   const quorum = Math.floor(urls.length / 2) + 1;
   const verdict = up < quorum ? `no quorum: ${up} of ${urls.length} controllers reachable, ${quorum} needed` : "no leader elected yet";
   return `${verdict}; ${parts.join("; ")}`;
+}
+
+/** Ping every replica (scontrol ping): each answer, or none for an unreachable one. */
+export async function pingEach(urls: string[]): Promise<{ url: string; ping?: Plain<PingResponse> }[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      const r = await attempt(url, "Ping", "{}", PROBE_TIMEOUT_MS);
+      return r.kind === "ok" ? { url, ping: JSON.parse(r.text) as Plain<PingResponse> } : { url };
+    }),
+  );
 }
 
 type Attempt = { kind: "ok"; text: string } | { kind: "error"; error: RpcError } | { kind: "redirect"; leader: string } | { kind: "refused" } | { kind: "lost"; why: string };

@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrls, readConf } from "../conf-file.ts";
-import { callReplicated, type Endpoints } from "./failover.ts";
+import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { lookupUid } from "../../net/users.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
@@ -72,6 +72,7 @@ export function controllerPort(where: string | string[]): ControllerPort {
     ping: () => call(base, "Ping", {}),
     getConfig: () => call(base, "GetConfig", {}),
     waitJob: (req) => call(base, "WaitJob", req),
+    ...(urls.length > 1 ? { pingAll: () => pingEach(urls) } : {}),
   };
 }
 
