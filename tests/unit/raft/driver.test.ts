@@ -63,7 +63,9 @@ function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
   const stopAll = () => {
     for (const r of replicas.values()) r.driver.stop();
   };
-  return { replicas, serving, kill, stopAll };
+  const cut = (id: number) => down.add(id);
+  const heal = (id: number) => down.delete(id);
+  return { replicas, serving, kill, stopAll, cut, heal };
 }
 
 describe("raft driver", () => {
@@ -89,12 +91,30 @@ describe("raft driver", () => {
     const c = makeCluster([1, 2, 3], 10);
     try {
       const leader = await c.serving();
-      for (let i = 0; i < 40; i++) await leader.driver.propose(i);
+      for (let i = 0; i < 60; i++) await leader.driver.propose(i);
       expect(leader.storage.snapshot().meta.index).toBeGreaterThan(10);
       expect(leader.storage.firstIndex()).toBeGreaterThan(1);
       const deadline = Date.now() + 3000;
-      while (Date.now() < deadline && [...c.replicas.values()].some((r) => r.applied.length < 40)) await new Promise((r) => setTimeout(r, 5));
+      while (Date.now() < deadline && [...c.replicas.values()].some((r) => r.applied.length < 60)) await new Promise((r) => setTimeout(r, 5));
       for (const r of c.replicas.values()) expect(r.applied).toEqual(leader.applied);
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("brings a follower that missed compacted entries up to date with a snapshot", async () => {
+    const c = makeCluster([1, 2, 3], 10);
+    try {
+      const leader = await c.serving();
+      const lagging = [...c.replicas.values()].find((r) => r !== leader) as Replica;
+      c.cut(lagging.id);
+      for (let i = 0; i < 60; i++) await leader.driver.propose(i);
+      expect(leader.storage.firstIndex()).toBeGreaterThan(lagging.storage.lastIndex() + 1); // the log it needs is gone
+      c.heal(lagging.id);
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline && lagging.applied.length < 60) await new Promise((r) => setTimeout(r, 5));
+      expect(lagging.applied).toEqual(leader.applied);
+      expect(lagging.storage.snapshot().meta.index).toBeGreaterThan(0);
     } finally {
       c.stopAll();
     }
