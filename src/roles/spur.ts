@@ -17,6 +17,7 @@ const USAGE = `Usage: spur <command> [options]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
   down [--state-dir DIR]                      stop it
+  init [--controllers H1,H2,H3] [--port P] [--conf FILE]   write spur.conf + secret for replicated controllers
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
   check [DIR|FILES...] [--json]               migration report: what Spur does with each script
@@ -111,6 +112,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "demo":
         return await runDemo(rest);
+      case "init":
+        return (await import("./spur-init.ts")).initMain(rest);
       case "install-links":
         return cmdInstallLinks(rest);
       case "check":
