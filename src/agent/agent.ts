@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { createClient, type Client } from "@connectrpc/connect";
+import { ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
@@ -34,6 +34,8 @@ export interface AgentDeps {
   node: NodeInfoP;
   spool: string;
   controllerUrl: string;
+  /** Replicated controllers: every replica, tried in turn and following "not leader" hints. */
+  controllerUrls?: string[];
   confPath: string;
   logger: ConsolaInstance;
   /** Command that runs this same binary (for `stepd`). */
@@ -75,10 +77,20 @@ function isOurStepd(dir: string, pid: number): boolean {
 
 export function createAgent(deps: AgentDeps): Agent {
   const { spool, logger, node } = deps;
-  const ctl: Client<typeof Controller> = createClient(
-    Controller,
-    createConnectTransport({ baseUrl: deps.controllerUrl, httpVersion: "1.1" }),
-  );
+  const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? deps.controllerUrls : [deps.controllerUrl];
+  let currentUrl = urls[0] as string;
+  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1" }));
+  let ctl: Client<typeof Controller> = clientFor(currentUrl);
+  /** After a failed call: go to the leader the answer named, else to the next replica. */
+  function failover(error: unknown): void {
+    if (urls.length < 2) return;
+    const hinted = error instanceof ConnectError ? (error.metadata.get("x-spur-leader") ?? "") : "";
+    const next = hinted !== "" && urls.includes(hinted) ? hinted : (urls[(urls.indexOf(currentUrl) + 1) % urls.length] as string);
+    if (next === currentUrl) return;
+    currentUrl = next;
+    ctl = clientFor(next);
+    registered = false;
+  }
   let registered = false;
   let heartbeatMs = 2000;
   let lastBeatMs = 0;
@@ -172,7 +184,8 @@ export function createAgent(deps: AgentDeps): Agent {
         await ctl.batchComplete({ node: node.name, jobId, ...status }, { timeoutMs: 5000 });
         removeJobDir(spool, jobId);
         logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome });
-      } catch {
+      } catch (error) {
+        failover(error);
         return; // controller away: try again on the next turn
       }
     }
@@ -201,7 +214,7 @@ export function createAgent(deps: AgentDeps): Agent {
         registered = true;
         heartbeatMs = r.heartbeatIntervalMs || heartbeatMs;
         killReported(r.killJobIds);
-        logger.info({ message: "registered", node: node.name, controller: deps.controllerUrl });
+        logger.info({ message: "registered", node: node.name, controller: currentUrl });
       } else if (Date.now() - lastBeatMs >= heartbeatMs) {
         lastBeatMs = Date.now();
         const r = await ctl.heartbeat({ node: node.name, runningJobIds: runningJobIds() }, { timeoutMs: 5000 });
@@ -212,6 +225,7 @@ export function createAgent(deps: AgentDeps): Agent {
       if (registered) logger.warn({ message: "controller not answering", error: String(error) });
       if (String(error).includes("protocol version")) logger.error({ message: String(error) });
       registered = false;
+      failover(error);
     }
   }
 

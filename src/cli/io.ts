@@ -48,6 +48,8 @@ export interface ControllerPort {
   waitJob(req: Plain<WaitJobRequest>): Promise<Plain<WaitJobResponse>>;
   /** scontrol token (optional so that test fakes need not implement it). */
   issueToken?(req: Plain<IssueTokenRequest>): Promise<Plain<IssueTokenResponse>>;
+  /** Replicated controllers: ping each one (undefined ping = no answer). Absent: one controller. */
+  pingAll?(): Promise<{ url: string; ping?: Plain<PingResponse> }[]>;
 }
 
 /** Who runs the command and where. */

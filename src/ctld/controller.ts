@@ -1,11 +1,14 @@
 /**
  * @module ctld/controller
- * The controller's shell around the pure core: it owns the state, appends every
- * command to the log before applying it, runs the scheduler on a debounced tick,
+ * The controller's shell around the pure core: it owns the state, makes every
+ * command durable before applying it (single controller: appended to the local
+ * log; replicated: proposed through Raft and applied once committed, on every
+ * replica, by the same apply()), runs the scheduler on a debounced tick,
  * enforces time limits and node timeouts, and performs the side effects that
- * apply() returns as events (launching scripts, signalling agents). Failure
- * policy: a failed launch requeues the job; an agent that stays silent past
- * SlurmdTimeout is marked down and its jobs end NODE_FAIL.
+ * apply() returns as events (launching scripts, signalling agents). With Raft
+ * only the serving leader schedules, enforces and acts; followers just apply.
+ * Failure policy: a failed launch requeues the job; an agent that stays silent
+ * past SlurmdTimeout is marked down and its jobs end NODE_FAIL.
  */
 import type { ConsolaInstance } from "consola/core";
 import { apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.ts";
@@ -19,9 +22,19 @@ import { assert } from "../lib/assert.ts";
 import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
 
+/** Replicated mode: commands go through consensus; the driver calls applyCommitted(). */
+export interface Replication {
+  propose(command: Command): Promise<ApplyResult>;
+  /** Leader whose state is caught up with everything committed before its term. */
+  isServing(): boolean;
+}
+
 export interface ControllerDeps {
   state: ClusterState;
-  log: LogStore;
+  /** Single-controller mode: the local command log. */
+  log?: LogStore;
+  /** Replicated mode (exactly one of log / replication). */
+  replication?: Replication;
   agents: AgentLink;
   logger: ConsolaInstance;
   now: () => number;
@@ -40,7 +53,12 @@ interface Waiter {
 
 export interface Controller {
   readonly state: ClusterState;
-  execute(command: Command): ApplyResult;
+  /** Make `command` durable (log or consensus), apply it, answer its result. */
+  execute(command: Command): Promise<ApplyResult>;
+  /** Replicated mode: the driver applies a committed command here, on every replica. */
+  applyCommitted(command: Command): ApplyResult;
+  /** Replicated mode: this replica became (or stopped being) the serving leader. */
+  leadershipChanged(serving: boolean): void;
   /** Pending reasons from the last scheduling pass. */
   reasonOf(jobId: number): string | undefined;
   kick(): void;
@@ -51,19 +69,46 @@ export interface Controller {
 }
 
 export function createController(deps: ControllerDeps): Controller {
-  const { state, log, logger } = deps;
+  const { state, logger } = deps;
+  assert((deps.log === undefined) !== (deps.replication === undefined), "exactly one of log / replication");
   const reasons = new Map<number, string>();
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
 
-  function execute(command: Command): ApplyResult {
+  let stopLoops: (() => void) | undefined;
+  let passInFlight = false;
+  const acting = (): boolean => deps.replication === undefined || deps.replication.isServing();
+
+  function execute(command: Command): Promise<ApplyResult> {
+    if (deps.replication !== undefined) return deps.replication.propose(command);
+    const log = deps.log as LogStore;
     const index = log.append(command);
-    const result = apply(state, command);
+    const result = applyCommitted(command);
     assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
-    for (const event of result.events) handleEvent(event);
-    if (command.type !== "startJobs" || result.ids.length > 0) kick();
+    return Promise.resolve(result);
+  }
+
+  /** Commands issued by the controller itself: nobody waits for them, failures are logged. */
+  function executeInternal(command: Command): void {
+    execute(command).catch((error) => logger.warn({ message: "command not committed", type: command.type, error: String(error) }));
+  }
+
+  function applyCommitted(command: Command): ApplyResult {
+    const result = apply(state, command);
+    for (const event of result.events) {
+      if (acting() || event.type === "jobStarted" || event.type === "jobFinished") handleEvent(event);
+    }
+    if (acting() && (command.type !== "startJobs" || result.ids.length > 0)) kick();
     return result;
+  }
+
+  /** Leader duties begin: agents get a full timeout, running jobs are (idempotently) re-launched. */
+  function beginLeading(): void {
+    const now = deps.now();
+    for (const node of state.nodes.values()) if (node.info.state !== "UNKNOWN") heartbeats.set(node.info.name, now);
+    relaunchRunning();
+    kick();
   }
 
   function handleEvent(event: ApplyEvent): void {
@@ -95,9 +140,10 @@ export function createController(deps: ControllerDeps): Controller {
     } catch (error) {
       logger.warn({ message: "launch failed", jobId, node, error: String(error) });
       if (job.info.state !== "RUNNING") return;
-      execute({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error) });
+      if (!acting()) return;
+      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error) });
       // An agent that cannot be reached must not be chosen again at once.
-      if (isUnreachable(error)) execute({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
+      if (isUnreachable(error)) executeInternal({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
     }
   }
 
@@ -109,7 +155,7 @@ export function createController(deps: ControllerDeps): Controller {
     if (r.ok) return true;
     logger.warn({ message: `PrologSlurmctld ${path} failed: ${r.why}`, jobId: job.info.jobId });
     if (job.info.state === "RUNNING") {
-      execute({ v: 1, type: "jobEnded", at: deps.now(), jobId: job.info.jobId, exitCode: 1, exitSignal: 0, outcome: "PROLOG_SLURMCTLD_FAILED" });
+      executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId: job.info.jobId, exitCode: 1, exitSignal: 0, outcome: "PROLOG_SLURMCTLD_FAILED" });
     }
     return false;
   }
@@ -143,13 +189,26 @@ export function createController(deps: ControllerDeps): Controller {
   }
 
   function runSchedulerPass(): void {
+    if (!acting()) return;
+    // One start decision in flight at a time: the next pass must see its allocations.
+    if (passInFlight) return;
     const now = deps.now();
     const startMs = performance.now();
     const result = schedule(state, now);
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
-    const started = result.decisions.length > 0 ? execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions }).ids.length : 0;
-    deps.onSchedulerPass?.({ seconds: (performance.now() - startMs) / 1000, started });
+    const seconds = (performance.now() - startMs) / 1000;
+    if (result.decisions.length === 0) {
+      deps.onSchedulerPass?.({ seconds, started: 0 });
+      return;
+    }
+    passInFlight = true;
+    execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions })
+      .then((r) => deps.onSchedulerPass?.({ seconds, started: r.ids.length }))
+      .catch((error) => logger.warn({ message: "start decisions not committed", error: String(error) }))
+      .finally(() => {
+        passInFlight = false;
+      });
   }
 
   function kick(): void {
@@ -165,11 +224,12 @@ export function createController(deps: ControllerDeps): Controller {
   }
 
   function enforceLimits(): void {
+    if (!acting()) return;
     const now = deps.now();
     for (const job of state.jobs.values()) {
       if (job.info.state === "RUNNING" && timedOut(job, now)) {
         logger.info({ message: "time limit reached", jobId: job.info.jobId });
-        execute({ v: 1, type: "timeLimitReached", at: now, jobId: job.info.jobId });
+        executeInternal({ v: 1, type: "timeLimitReached", at: now, jobId: job.info.jobId });
       }
     }
     const timeoutSec = state.config.slurmdTimeoutSec;
@@ -178,7 +238,7 @@ export function createController(deps: ControllerDeps): Controller {
       if (node.info.state === "UNKNOWN" || node.down || seen === 0) continue;
       if (now - seen > timeoutSec) {
         logger.warn({ message: "node not responding", node: node.info.name, silentSec: Math.round(now - seen) });
-        execute({ v: 1, type: "nodeFail", at: now, node: node.info.name, reason: "Not responding" });
+        executeInternal({ v: 1, type: "nodeFail", at: now, node: node.info.name, reason: "Not responding" });
       }
     }
   }
@@ -186,6 +246,11 @@ export function createController(deps: ControllerDeps): Controller {
   return {
     state,
     execute,
+    applyCommitted,
+    leadershipChanged(serving) {
+      if (serving && stopLoops !== undefined) beginLeading();
+      if (!serving) reasons.clear();
+    },
     reasonOf: (jobId) => reasons.get(jobId),
     kick,
     waitFor(jobId, until, timeoutMs) {
@@ -203,16 +268,16 @@ export function createController(deps: ControllerDeps): Controller {
     heartbeat: (node) => heartbeats.set(node, deps.now()),
     lastHeartbeat: (node) => heartbeats.get(node),
     start() {
-      const now = deps.now();
       // Agents get a full timeout after a controller restart before their nodes are failed.
-      for (const node of state.nodes.values()) if (node.info.state !== "UNKNOWN") heartbeats.set(node.info.name, now);
-      relaunchRunning();
+      if (acting()) beginLeading();
       const sched = setInterval(() => kick(), deps.schedIntervalMs ?? 1000);
       const limits = setInterval(() => enforceLimits(), 1000);
-      kick();
-      return () => {
+      stopLoops = () => {
         clearInterval(sched);
         clearInterval(limits);
+      };
+      return () => {
+        stopLoops?.();
         if (kickTimer !== undefined) clearTimeout(kickTimer);
       };
     },

@@ -37,7 +37,7 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
     const i = job.info;
     if (i.state !== "RUNNING" || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
     if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
-    c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" });
+    void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" }).catch(() => undefined);
   }
   return kill;
 }
@@ -45,14 +45,14 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
 export function agentHandlers(sc: ServiceContext) {
   const c = sc.controller;
   return {
-    registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
+    async registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
       requireAgent(ctx, sc);
       const refusal = agentProtocolRefusal(req.protocolVersion, PROTOCOL_VERSION, SPUR_VERSION);
       if (refusal !== undefined) throw new ConnectError(refusal, Code.FailedPrecondition);
       if (req.node === undefined) throw new ConnectError("missing node", Code.InvalidArgument);
       const node = toPlain(req.node);
       if (node.name === "") throw new ConnectError("missing node", Code.InvalidArgument);
-      const result = c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
+      const result = await c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
       if (result.error) throw new ConnectError(result.error, Code.NotFound);
       c.heartbeat(node.name);
       return { killJobIds: reconcile(c, node.name, req.runningJobIds, sc.now()), heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS };
@@ -64,30 +64,30 @@ export function agentHandlers(sc: ServiceContext) {
       c.heartbeat(req.node);
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
-    batchComplete(
+    async batchComplete(
       req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined; drainReason?: string },
       ctx: HandlerContext,
     ) {
       requireAgent(ctx, sc);
       const job = c.state.jobs.get(req.jobId);
       if (job !== undefined && job.info.state === "RUNNING" && job.info.batchHost === req.node) {
-        c.execute({
+        await c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
           exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
         });
       }
       if (req.drainReason && c.state.nodes.has(req.node)) {
         const root = { uid: 0, gid: 0, user: "root", group: "root" };
-        c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: [req.node], state: "DRAIN", reason: req.drainReason, by: root });
+        await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: [req.node], state: "DRAIN", reason: req.drainReason, by: root });
       }
       return {};
     },
-    recordStepUsage(req: { node: string; jobId: number; stepId: number; usage?: StepUsage | undefined }, ctx: HandlerContext) {
+    async recordStepUsage(req: { node: string; jobId: number; stepId: number; usage?: StepUsage | undefined }, ctx: HandlerContext) {
       requireAgent(ctx, sc);
       const job = c.state.jobs.get(req.jobId);
       const onNode = job?.info.alloc.some((a) => a.node === req.node) ?? false;
       if (req.usage !== undefined && onNode) {
-        c.execute({ v: 1, type: "stepUsage", at: sc.now(), jobId: req.jobId, stepId: req.stepId, node: req.node, usage: toPlain(req.usage) });
+        await c.execute({ v: 1, type: "stepUsage", at: sc.now(), jobId: req.jobId, stepId: req.stepId, node: req.node, usage: toPlain(req.usage) });
       }
       return {};
     },

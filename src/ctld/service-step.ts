@@ -47,7 +47,7 @@ export function stepHandlers(sc: ServiceContext) {
     return job;
   };
   return {
-    stepCreate(req: StepCreateRequest, ctx: HandlerContext) {
+    async stepCreate(req: StepCreateRequest, ctx: HandlerContext) {
       const job = ownedJob(req.jobId, ctx);
       if (job.info.state !== "RUNNING") throw new ConnectError("Job/step already completing or completed", Code.FailedPrecondition);
       const spec = toPlain(req.spec);
@@ -55,7 +55,7 @@ export function stepHandlers(sc: ServiceContext) {
       const alloc = stepLayout(job, spec);
       if (typeof alloc === "string") throw new ConnectError(alloc, Code.InvalidArgument);
       const ntasks = alloc.reduce((n, a) => n + a.tasks, 0);
-      const result = c.execute({ v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks });
+      const result = await c.execute({ v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks });
       rejectIfError(result, Code.FailedPrecondition);
       const step = job.info.steps.find((s) => s.stepId === result.ids[0]);
       const nodes = alloc.map((a) => {
@@ -64,18 +64,18 @@ export function stepHandlers(sc: ServiceContext) {
       });
       return { step, nodes, job: jobView(c, job) };
     },
-    stepComplete(req: StepCompleteRequest, ctx: HandlerContext) {
+    async stepComplete(req: StepCompleteRequest, ctx: HandlerContext) {
       ownedJob(req.jobId, ctx);
-      c.execute({
+      await c.execute({
         v: 1, type: "stepComplete", at: sc.now(), jobId: req.jobId, stepId: req.stepId, exitCode: req.exitCode,
         exitSignal: req.exitSignal, state: req.state || (req.exitCode === 0 && req.exitSignal === 0 ? "COMPLETED" : "FAILED"),
       });
       return {};
     },
-    jobDone(req: JobDoneRequest, ctx: HandlerContext) {
+    async jobDone(req: JobDoneRequest, ctx: HandlerContext) {
       const job = ownedJob(req.jobId, ctx);
       if (job.info.batchFlag) throw new ConnectError("Only interactive allocations end this way", Code.FailedPrecondition);
-      c.execute({ v: 1, type: "jobEnded", at: sc.now(), jobId: req.jobId, exitCode: req.exitCode, exitSignal: req.exitSignal, outcome: "" });
+      await c.execute({ v: 1, type: "jobEnded", at: sc.now(), jobId: req.jobId, exitCode: req.exitCode, exitSignal: req.exitSignal, outcome: "" });
       return {};
     },
   };

@@ -5,11 +5,11 @@
  * Slurm's wording. No handler changes state except through controller.execute.
  */
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { Controller as ControllerService, ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
+import { Controller as ControllerService, ListJobsRequestSchema, type RaftStatus } from "../net/gen/spur/v1/controller_pb.ts";
+import type { Plain } from "../lib/plain.ts";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
-import type { Plain } from "../lib/plain.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
 import { peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
 import { lookupUid } from "../net/users.ts";
@@ -40,6 +40,8 @@ export interface ServiceContext {
   keyring?: Keyring;
   /** spur.conf JobSubmitScript: the site's job_submit hook ("" = none). */
   jobSubmitScript?: string;
+  /** Replicated controllers: this replica's Raft view for Ping (undefined: single controller). */
+  raftStatus?: () => Plain<RaftStatus>;
 }
 
 export function requester(ctx: HandlerContext): Requester {
@@ -88,7 +90,7 @@ export function controllerRoutes(sc: ServiceContext) {
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask };
         }
-        const result = c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
+        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
         rejectIfError(result);
         return { jobId: result.ids[0] ?? 0, warnings: [] };
       },
@@ -99,30 +101,34 @@ export function controllerRoutes(sc: ServiceContext) {
         const { nodes, partitions } = nodeViewsList(c);
         return { nodes, partitions, now: sc.now() };
       },
-      cancel(req, ctx) {
+      async cancel(req, ctx) {
         const by = requester(ctx);
         const filter = toPlain(req.filter);
         if (filter === undefined) throw new ConnectError("no job selection", Code.InvalidArgument);
-        const result = c.execute({ v: 1, type: "cancel", at: sc.now(), filter, signal: req.signal, batchOnly: req.batchOnly, by });
+        const result = await c.execute({ v: 1, type: "cancel", at: sc.now(), filter, signal: req.signal, batchOnly: req.batchOnly, by });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
-      updateJob(req, ctx) {
+      async updateJob(req, ctx) {
         const by = requester(ctx);
-        const result = c.execute({
+        const result = await c.execute({
           v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: { ...req.fields }, by,
         });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
-      updateNode(req, ctx) {
+      async updateNode(req, ctx) {
         const by = requester(ctx);
         const nodes = expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
-        const result = c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by });
+        const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by });
         rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
         return {};
       },
       ping() {
-        return { controller: sc.controllerName, primary: true, now: sc.now(), version: SPUR_VERSION, pid: process.pid, started: sc.startedAt };
+        const raft = sc.raftStatus?.();
+        return {
+          controller: sc.controllerName, primary: raft === undefined || raft.role === "leader", now: sc.now(), version: SPUR_VERSION,
+          pid: process.pid, started: sc.startedAt, ...(raft === undefined ? {} : { raft }),
+        };
       },
       getConfig() {
         return { entries: configEntries(c.state, sc) };

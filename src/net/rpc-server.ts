@@ -41,13 +41,21 @@ export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 export type TokenVerifier = (token: string) => Promise<number | undefined>;
 
 /**
+ * Answers a request before any handler sees it (e.g. a replicated controller that is not
+ * the leader): undefined lets the request through.
+ */
+export type RequestGate = (req: IncomingMessage) => { status: number; headers: Record<string, string>; body: string } | undefined;
+
+/**
  * Optional extras: GET /metrics served from `metrics`, every request timed into
- * `rpc`, and `verifyToken` for requests that carry a user token.
+ * `rpc`, `verifyToken` for requests that carry a user token, and `gate` to answer
+ * requests this server must not handle (a follower redirecting to its leader).
  */
 export interface RpcServerExtras {
   metrics?: () => string;
   rpc?: RpcMetrics;
   verifyToken?: TokenVerifier;
+  gate?: RequestGate;
 }
 
 export async function startRpcServer(
@@ -62,6 +70,13 @@ export async function startRpcServer(
     jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
   });
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = extras.gate?.(req);
+    if (refused !== undefined) {
+      req.resume();
+      res.writeHead(refused.status, { "content-type": "application/json", ...refused.headers });
+      res.end(refused.body);
+      return;
+    }
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);

@@ -38,3 +38,22 @@ export interface RaftRng {
   /** Uniform integer in [lo, hi], both inclusive. */
   int(lo: number, hi: number): number;
 }
+
+/**
+ * The write side the driver uses (never the core). Both storages implement it and share one
+ * conformance suite (tests/unit/raft/storage.case.ts).
+ */
+export interface WritableStorage extends Storage {
+  /** Run several writes as one unit: after a crash all of them are there, or none. */
+  atomically(fn: () => void): void;
+  setHardState(hs: HardState): void;
+  hardStateNow(): HardState;
+  /** Persist entries from a Ready: overwrites any stored suffix from entries[0].index on. */
+  append(entries: readonly Entry[]): void;
+  /** Replace everything with a snapshot received from the leader. */
+  applySnapshot(snapshot: Snapshot): void;
+  /** Record the application's snapshot at `index` (<= applied). The log is untouched. */
+  createSnapshot(index: LogIndex, confState: ConfState, data: Uint8Array): Snapshot;
+  /** Drop entries up to `index` (covered by the snapshot). */
+  compact(index: LogIndex): void;
+}

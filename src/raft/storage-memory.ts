@@ -9,11 +9,11 @@ import { type Result, err, ok } from "../lib/result.ts";
 import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, HardState, LogIndex, NodeId, Snapshot, Term } from "./core/types.ts";
-import { type Storage, StorageErrorCode } from "./ports.ts";
+import { StorageErrorCode, type WritableStorage } from "./ports.ts";
 
 const EMPTY = new Uint8Array(0);
 
-export class MemoryStorage implements Storage {
+export class MemoryStorage implements WritableStorage {
   private hardState: HardState = { term: 0, vote: 0, commit: 0 };
   private snap: Snapshot;
   /** ents[i] has index snap.meta.index + i; ents[0] is the dummy. */
@@ -66,6 +66,10 @@ export class MemoryStorage implements Storage {
   }
 
   // ---- writer side (driver only) ----
+
+  atomically(fn: () => void): void {
+    fn();
+  }
 
   setHardState(hs: HardState): void {
     assert(hs.term >= this.hardState.term, `stored term must not decrease: ${this.hardState.term} -> ${hs.term}`);

@@ -36,3 +36,48 @@ export function controllerUrl(conf: ParsedConf): string {
   const { host, port } = controllerAddress(conf);
   return `http://${host}:${port}`;
 }
+
+/** One replica of a replicated controller (spur.conf `SpurControllers=1@host:port,...`). */
+export interface ControllerPeer {
+  id: number;
+  host: string;
+  port: number;
+  /** Port for Raft traffic between controllers (default: port + 1). */
+  raftPort: number;
+  url: string;
+}
+
+/**
+ * The replicated controllers, in order; empty for a single controller. Format:
+ * `SpurControllers=1@10.0.0.1:6817,2@10.0.0.2:6817,3@10.0.0.3:6817` (ids are Raft ids);
+ * `ID@HOST:PORT:RAFTPORT` sets the port controllers use among themselves (default PORT+1).
+ */
+export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
+  const text = conf.globals.get("spurcontrollers") ?? "";
+  if (text.trim() === "") return [];
+  return text.split(",").map((item) => {
+    const m = /^(\d+)@(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(item.trim());
+    if (m === null) throw new Error(`spur.conf: bad SpurControllers entry "${item}" (want ID@HOST:PORT or ID@HOST:PORT:RAFTPORT)`);
+    const host = (m[2] as string).replace(/^\[(.*)\]$/, "$1");
+    const port = Number(m[3]);
+    const raftPort = m[4] === undefined ? port + 1 : Number(m[4]);
+    return { id: Number(m[1]), host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+  });
+}
+
+/** Every controller a client may try, in order (one for a single controller). */
+export function controllerUrls(conf: ParsedConf): string[] {
+  const peers = controllerPeers(conf);
+  return peers.length > 0 ? peers.map((p) => p.url) : [controllerUrl(conf)];
+}
+
+/** The secret controllers share (SpurClusterSecretFile=, a file only root/SlurmUser reads). */
+export function clusterSecret(conf: ParsedConf, confFile: string): string {
+  const file = conf.globals.get("spurclustersecretfile");
+  if (file === undefined) throw new Error(`${confFile}: SpurControllers needs SpurClusterSecretFile= (see spur init)`);
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    throw new Error(`cannot read the cluster secret ${file}`);
+  }
+}

@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { selfExec } from "./self-exec.ts";
 import { controllerPort } from "./cli/port.ts";
@@ -21,6 +22,8 @@ export interface UpOptions {
   gpuModel: string;
   controllerPort?: number;
   slurmdTimeoutSec: number;
+  /** Replicated controllers (Raft): 1 = a single spurctld as before; 3 or 5 for HA. */
+  controllers?: number;
 }
 
 /** A TCP port free on loopback right now (the OS picks it). */
@@ -70,6 +73,14 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     `SlurmdTimeout=${o.slurmdTimeoutSec}`,
     `RestPort=${await nextPort()}`,
   ];
+  if ((o.controllers ?? 1) > 1) {
+    const peers = [`1@127.0.0.1:${ctlPort}:${await freePort()}`];
+    for (let id = 2; id <= (o.controllers ?? 1); id++) peers.push(`${id}@127.0.0.1:${await freePort()}:${await freePort()}`);
+    const secretFile = join(dir, "cluster-secret");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(secretFile, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+    lines.push(`SpurControllers=${peers.join(",")}`, `SpurClusterSecretFile=${secretFile}`);
+  }
   const names: string[] = [];
   for (let i = 1; i <= o.nodes; i++) {
     const port = await nextPort();
@@ -101,6 +112,17 @@ function startDaemon(dir: string, name: string, args: string[]): number {
 
 function confNodeNames(conf: string): string[] {
   return [...readFileSync(conf, "utf8").matchAll(/^NodeName=(\S+)/gm)].map((m) => m[1] ?? "");
+}
+
+/** Raft ids of the replicated controllers in `conf` (empty: one plain spurctld). */
+export function confControllerIds(conf: string): number[] {
+  const line = /^SpurControllers=(\S+)/m.exec(readFileSync(conf, "utf8"))?.[1] ?? "";
+  return line === "" ? [] : line.split(",").map((p) => Number(p.split("@")[0]));
+}
+
+function ctlUrls(conf: string): string[] {
+  const line = /^SpurControllers=(\S+)/m.exec(readFileSync(conf, "utf8"))?.[1] ?? "";
+  return line === "" ? [ctlUrl(conf)] : line.split(",").map((p) => `http://${(p.split("@")[1] ?? "").split(":").slice(0, 2).join(":")}`);
 }
 
 function ctlUrl(conf: string): string {
@@ -149,12 +171,14 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string; res
   mkdirSync(dir, { recursive: true });
   assertNotRunning(dir);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
-  startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
+  const ids = confControllerIds(conf);
+  if (ids.length === 0) startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
+  for (const id of ids) startDaemon(dir, `spurctld-${id}`, ["spurctld", "--id", String(id), "--conf", conf]);
   for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);
   const rest = restUrl(conf);
   if (rest !== undefined) startDaemon(dir, "spurrestd", ["spurrestd", "--conf", conf]);
   const url = ctlUrl(conf);
-  const ctl = controllerPort(url);
+  const ctl = controllerPort(ctlUrls(conf));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {

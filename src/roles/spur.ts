@@ -15,9 +15,11 @@ import { flag } from "./argv.ts";
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
+     [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
   up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
+  init [--controllers H1,H2,H3] [--port P] [--conf FILE]   write spur.conf + secret for replicated controllers
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
   check [DIR|FILES...] [--json]               migration report: what Spur does with each script
@@ -48,6 +50,7 @@ export function upOptions(argv: string[]): UpOptions {
     gpusPerNode: n("--gpus-per-node", 0),
     gpuModel: opt(argv, "--gpu-model") ?? "",
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
+    controllers: Math.max(1, n("--controllers", 1)),
   };
 }
 
@@ -122,6 +125,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "demo":
         return await runDemo(rest);
+      case "init":
+        return (await import("./spur-init.ts")).initMain(rest);
       case "install-links":
         return cmdInstallLinks(rest);
       case "check":

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerAddress, readConf } from "./conf-file.ts";
+import { confPath, controllerAddress, controllerPeers, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { apply } from "../sched/model/apply.ts";
@@ -17,7 +17,9 @@ import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
-import { startRpcServer } from "../net/rpc-server.ts";
+import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
+import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
+import type { ClusterState } from "../sched/model/types.ts";
 import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
 import { tokenVerifier } from "../ctld/service-token.ts";
 import { renderMetrics } from "../net/metrics-text.ts";
@@ -26,23 +28,84 @@ import { createRpcMetrics } from "../net/rpc-metrics.ts";
 import { controllerMetrics, createSchedulerStats, type RaftStatus } from "../ctld/metrics.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 
-/** Set by the Raft driver once it runs under the controller; read by the metrics endpoint. */
-let raftStatusSource: (() => RaftStatus) | undefined;
-export const setRaftStatusSource = (source: () => RaftStatus): void => {
-  raftStatusSource = source;
-};
-const raftStatus = (): RaftStatus | undefined => raftStatusSource?.();
+/**
+ * What both modes (one controller, or a Raft replica) serve beyond the controller itself:
+ * the JWT key, the job_submit hook, PrologSlurmctld/EpilogSlurmctld, scheduler and RPC
+ * metrics. Built once here so the two wirings cannot drift apart.
+ */
+export interface CtldExtras {
+  keyring: ReturnType<typeof openKeyring>;
+  jobSubmitScript: string;
+  scripts: { prolog: string; epilog: string; timeoutSec: number };
+  onSchedulerPass: (pass: { seconds: number; started: number }) => void;
+  rpcExtras: (state: ClusterState, now: () => number, raft?: () => RaftStatus) => RpcServerExtras;
+}
+
+function ctldExtras(conf: ParsedConf, stateDir: string, startedAt: number): CtldExtras {
+  const g = conf.globals;
+  // auth/jwt: the key spurrestd and `scontrol token` use, created on first start.
+  const keyPath = keyPathFromConf(g, stateDir);
+  ensureKeyFile(keyPath);
+  const keyring = openKeyring(keyPath);
+  const sched = createSchedulerStats();
+  const rpc = createRpcMetrics();
+  return {
+    keyring,
+    jobSubmitScript: g.get("jobsubmitscript") ?? "",
+    scripts: { prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0 },
+    onSchedulerPass: (p) => sched.observe(p),
+    rpcExtras: (state, now, raft) => ({
+      rpc,
+      verifyToken: tokenVerifier(keyring, now),
+      metrics: () => renderMetrics(controllerMetrics({
+        state, sched, rpc: rpc.families(), raft: raft?.(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
+      })),
+    }),
+  };
+}
+
+async function startMetricsPort(conf: ParsedConf, host: string, metrics: (() => string) | undefined) {
+  const metricsPort = Number(conf.globals.get("metricsport") ?? "0");
+  if (metricsPort <= 0 || metrics === undefined) return undefined;
+  return startMetricsServer({ host: conf.globals.get("metricsaddr") ?? host, port: metricsPort }, metrics);
+}
 
 
 export async function main(argv: string[]): Promise<number> {
   const logger = createLogger("spurctld");
   const path = confPath(flag(argv, "--conf"));
   const conf = readConf(path);
-  const stateDir = flag(argv, "--state-dir") ?? conf.globals.get("statesavelocation") ?? "/var/spool/spur/ctld";
+  const explicitDir = flag(argv, "--state-dir");
+  const stateDir = explicitDir ?? conf.globals.get("statesavelocation") ?? "/var/spool/spur/ctld";
   mkdirSync(stateDir, { recursive: true });
   const created = createState(conf);
   if (!created.ok) throw new Error(created.error.message);
   const state = created.value;
+  const peers = controllerPeers(conf);
+  if (peers.length > 0) {
+    const id = Number(flag(argv, "--id") ?? process.env.SPUR_CONTROLLER_ID ?? "0");
+    const self = peers.find((p) => p.id === id);
+    if (self === undefined) {
+      process.stderr.write(`spurctld: fatal: ${path} lists controllers ${peers.map((p) => p.id).join(", ")}: start this one with --id ID\n`);
+      return 1;
+    }
+    const { startReplica } = await import("./spurctld-replicated.ts");
+    const now = () => Date.now() / 1000;
+    const replicaDir = explicitDir ?? join(stateDir, `ctld-${id}`);
+    const replica = await startReplica({
+      conf, confPath: path, peers, self, stateDir: replicaDir, state, logger, now, controllerName: `${hostname()}#${id}`,
+      extras: ctldExtras(conf, stateDir, now()),
+    });
+    const metricsServer = await startMetricsPort(conf, self.host, replica.metrics);
+    logger.info({ message: "listening", host: self.host, port: replica.server.port, conf: path, id });
+    await new Promise<void>((resolve) => {
+      for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
+    });
+    await metricsServer?.close();
+    await replica.stop();
+    logger.info({ message: "stopped" });
+    return 0;
+  }
   const log = openLogStore(join(stateDir, "state-log.sqlite"));
   let replayed = 0;
   for (const { command } of log.entries()) {
@@ -51,31 +114,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
-  const sched = createSchedulerStats();
-  const scripts = {
-    prolog: conf.globals.get("prologslurmctld") ?? "", epilog: conf.globals.get("epilogslurmctld") ?? "",
-    timeoutSec: Number(conf.globals.get("prologepilogtimeout") ?? 0) || 0,
-  };
+  const extras = ctldExtras(conf, stateDir, now());
   const controller = createController({
-    state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: (p) => sched.observe(p), scripts,
+    state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts,
   });
   const { host, port } = controllerAddress(conf);
-  // auth/jwt: the key spurrestd and `scontrol token` use, created on first start.
-  const keyPath = keyPathFromConf(conf.globals, stateDir);
-  ensureKeyFile(keyPath);
-  const keyring = openKeyring(keyPath);
   const sc = {
-    controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path, keyring,
-    jobSubmitScript: conf.globals.get("jobsubmitscript") ?? "",
+    controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,
+    keyring: extras.keyring, jobSubmitScript: extras.jobSubmitScript,
   };
-  const rpc = createRpcMetrics();
-  // The Raft driver (issue 4) sets raftStatus so that spur_raft_* appear; until then they are absent.
-  const metrics = () => renderMetrics(controllerMetrics({
-    state, sched, rpc: rpc.families(), raft: raftStatus(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt: sc.startedAt,
-  }));
-  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { metrics, rpc, verifyToken: tokenVerifier(keyring, now) });
-  const metricsPort = Number(conf.globals.get("metricsport") ?? "0");
-  const metricsServer = metricsPort > 0 ? await startMetricsServer({ host: conf.globals.get("metricsaddr") ?? host, port: metricsPort }, metrics) : undefined;
+  const rpcExtras = extras.rpcExtras(state, now);
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), rpcExtras);
+  const metricsServer = await startMetricsPort(conf, host, rpcExtras.metrics);
   const stop = controller.start();
   logger.info({ message: "listening", host, port: server.port, conf: path, metricsPort: metricsServer?.port ?? server.port });
   await new Promise<void>((resolve) => {

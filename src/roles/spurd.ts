@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, machine, release, version } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerUrl, readConf } from "./conf-file.ts";
+import { confPath, controllerUrl, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
@@ -57,7 +57,7 @@ export async function main(argv: string[]): Promise<number> {
     bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
   };
   const agent = createAgent({
-    node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec(), containment,
+    node, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
     scripts: {
       prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",

@@ -85,15 +85,21 @@ function userArgs(user: string, argv: string[]): string[] {
   return [`--reuid=${id("-u")}`, `--regid=${id("-g")}`, "--init-groups", "--", ...argv];
 }
 
-/** Poll `check` until it returns a value (not undefined), or fail after `timeoutMs`. */
+/**
+ * Poll `check` until it returns a value (not undefined), or fail after `timeoutMs`.
+ * The check must be synchronous: a Promise is never undefined, so an async check
+ * would "succeed" at once without waiting; that is refused loudly.
+ */
 export async function eventually<T>(what: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
     try {
       const v = check();
+      if (v instanceof Promise) throw new TypeError(`eventually(${what}): the check returned a Promise; pass a synchronous check`);
       if (v !== undefined) return v;
     } catch (e) {
+      if (e instanceof TypeError && String(e.message).startsWith("eventually(")) throw e;
       last = e;
     }
     await new Promise((r) => setTimeout(r, 200));

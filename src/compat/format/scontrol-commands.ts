@@ -13,9 +13,15 @@ import { formatConfig, pingLine } from "./scontrol-show-config.ts";
 import { formatNodeRecord } from "./scontrol-show-node.ts";
 import { formatPartitionRecord } from "./scontrol-show-partition.ts";
 import { keywordMatch, parseNodeUpdate } from "./scontrol-update.ts";
+import { formatRaftPing } from "./scontrol-ping-raft.ts";
 
 /** The "controller at host is UP/DOWN" line, from a ping. */
 export async function pingStatus(port: CliPort): Promise<Outcome> {
+  const all = port.ctl.pingAll === undefined ? undefined : await port.ctl.pingAll();
+  if (all !== undefined && all.length > 1) {
+    const { text, leaderUp } = formatRaftPing(all);
+    return outcome(text, "", !leaderUp);
+  }
   try {
     const p = await port.ctl.ping();
     return outcome(pingLine(p.controller, p.primary, true));

@@ -7,14 +7,15 @@
 import { hostname } from "node:os";
 import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
-import { confPath, controllerUrl, readConf } from "../conf-file.ts";
+import { confPath, controllerUrls, readConf } from "../conf-file.ts";
+import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { lookupUid } from "../../net/users.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
-export async function call<T>(base: string, method: string, body: unknown): Promise<T> {
+export async function callOne<T>(base: string, method: string, body: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${base}/spur.v1.Controller/${method}`, {
@@ -38,7 +39,22 @@ export async function call<T>(base: string, method: string, body: unknown): Prom
   return JSON.parse(text) as T;
 }
 
-export function controllerPort(base: string): ControllerPort {
+let sharedEndpoints: Endpoints | undefined;
+
+/** One call by URL (srun/salloc): a replicated controller's URL goes through failover. */
+export function call<T>(base: string, method: string, body: unknown): Promise<T> {
+  const urls = resolveControllerUrls();
+  if (urls.length > 1 && urls.includes(base)) return callReplicated<T>((sharedEndpoints ??= { urls }), method, body);
+  return callOne<T>(base, method, body);
+}
+
+/** A port on one controller URL, or on replicated controllers (a list: see failover.ts). */
+export function controllerPort(where: string | string[]): ControllerPort {
+  const urls = typeof where === "string" ? [where] : where;
+  const ep: Endpoints = { urls };
+  const base = urls[0] ?? "http://127.0.0.1:6817";
+  const call = <T>(_base: string, method: string, body: unknown): Promise<T> =>
+    urls.length > 1 ? callReplicated<T>(ep, method, body) : callOne<T>(base, method, body);
   return {
     submit: (req) => call(base, "Submit", req),
     listJobs: async (req) => {
@@ -57,16 +73,22 @@ export function controllerPort(base: string): ControllerPort {
     getConfig: () => call(base, "GetConfig", {}),
     waitJob: (req) => call(base, "WaitJob", req),
     issueToken: (req) => call(base, "IssueToken", req),
+    ...(urls.length > 1 ? { pingAll: () => pingEach(urls) } : {}),
   };
 }
 
 /** Where the controller is: $SPUR_CONTROLLER_URL, else spur.conf's ControlAddr/ControlPort. */
 export function resolveControllerUrl(): string {
-  if (process.env.SPUR_CONTROLLER_URL) return process.env.SPUR_CONTROLLER_URL;
+  return resolveControllerUrls()[0] ?? "http://127.0.0.1:6817";
+}
+
+/** Every controller: $SPUR_CONTROLLER_URL (comma-separated), else spur.conf (SpurControllers or ControlAddr). */
+export function resolveControllerUrls(): string[] {
+  if (process.env.SPUR_CONTROLLER_URL) return process.env.SPUR_CONTROLLER_URL.split(",");
   try {
-    return controllerUrl(readConf(confPath()));
+    return controllerUrls(readConf(confPath()));
   } catch {
-    return "http://127.0.0.1:6817";
+    return ["http://127.0.0.1:6817"];
   }
 }
 
@@ -74,7 +96,7 @@ export function realPort(): CliPort {
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   return {
-    ctl: controllerPort(resolveControllerUrl()),
+    ctl: controllerPort(resolveControllerUrls()),
     invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: hostname() },
     env: process.env,
     now: () => Date.now() / 1000,

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIjsKEUlzc3VlVG9rZW5SZXF1ZXN0EhAKCHVzZXJuYW1lGAEgASgJEhQKDGxpZmVzcGFuX3NlYxgCIAEoDSJGChJJc3N1ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDwoHZXhwaXJlcxgDIAEoASJ+ChNSZWdpc3Rlck5vZGVSZXF1ZXN0Eh8KBG5vZGUYASABKAsyES5zcHVyLnYxLk5vZGVJbmZvEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRITCgthZ2VudF90b2tlbhgDIAEoCRIYChBwcm90b2NvbF92ZXJzaW9uGAQgASgJIksKFFJlZ2lzdGVyTm9kZVJlc3BvbnNlEhQKDGtpbGxfam9iX2lkcxgBIAMoDRIdChVoZWFydGJlYXRfaW50ZXJ2YWxfbXMYAiABKA0iZAoQSGVhcnRiZWF0UmVxdWVzdBIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDRIQCghjcHVfbG9hZBgDIAEoARIXCg9mcmVlX21lbW9yeV9taWIYBCABKA0iPQoRSGVhcnRiZWF0UmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEhIKCnJlcmVnaXN0ZXIYAiABKAgiyQEKFEJhdGNoQ29tcGxldGVSZXF1ZXN0EgwKBG5vZGUYASABKAkSDgoGam9iX2lkGAIgASgNEhEKCWV4aXRfY29kZRgDIAEoBRITCgtleGl0X3NpZ25hbBgEIAEoBRIPCgdvdXRjb21lGAUgASgJEg8KB21lc3NhZ2UYBiABKAkSEAoIZW5kX3RpbWUYByABKAESIQoFdXNhZ2UYCCABKAsyEi5zcHVyLnYxLlN0ZXBVc2FnZRIUCgxkcmFpbl9yZWFzb24YCSABKAkiFwoVQmF0Y2hDb21wbGV0ZVJlc3BvbnNlIlQKDU92ZXJsYXlNZW1iZXISDAoEbm9kZRgBIAEoCRISCgpwdWJsaWNfa2V5GAIgASgJEg8KB2FkZHJlc3MYAyABKAkSEAoIZW5kcG9pbnQYBCABKAkiOwoTT3ZlcmxheVBlZXJzUmVxdWVzdBIkCgRzZWxmGAEgASgLMhYuc3B1ci52MS5PdmVybGF5TWVtYmVyInMKFE92ZXJsYXlQZWVyc1Jlc3BvbnNlEicKB21lbWJlcnMYASADKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXISFQoNa2VlcGFsaXZlX3NlYxgCIAEoDRIbChNyZWZyZXNoX2ludGVydmFsX21zGAMgASgNImQKEFN0ZXBVc2FnZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SDwoHc3RlcF9pZBgDIAEoBRIhCgV1c2FnZRgEIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlIhMKEVN0ZXBVc2FnZVJlc3BvbnNlMtQJCgpDb250cm9sbGVyEjkKBlN1Ym1pdBIWLnNwdXIudjEuU3VibWl0UmVxdWVzdBoXLnNwdXIudjEuU3VibWl0UmVzcG9uc2USPwoITGlzdEpvYnMSGC5zcHVyLnYxLkxpc3RKb2JzUmVxdWVzdBoZLnNwdXIudjEuTGlzdEpvYnNSZXNwb25zZRJCCglMaXN0Tm9kZXMSGS5zcHVyLnYxLkxpc3ROb2Rlc1JlcXVlc3QaGi5zcHVyLnYxLkxpc3ROb2Rlc1Jlc3BvbnNlEjkKBkNhbmNlbBIWLnNwdXIudjEuQ2FuY2VsUmVxdWVzdBoXLnNwdXIudjEuQ2FuY2VsUmVzcG9uc2USQgoJVXBkYXRlSm9iEhkuc3B1ci52MS5VcGRhdGVKb2JSZXF1ZXN0Ghouc3B1ci52MS5VcGRhdGVKb2JSZXNwb25zZRJFCgpVcGRhdGVOb2RlEhouc3B1ci52MS5VcGRhdGVOb2RlUmVxdWVzdBobLnNwdXIudjEuVXBkYXRlTm9kZVJlc3BvbnNlEjMKBFBpbmcSFC5zcHVyLnYxLlBpbmdSZXF1ZXN0GhUuc3B1ci52MS5QaW5nUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlEksKDE92ZXJsYXlQZWVycxIcLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVxdWVzdBodLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVzcG9uc2USRQoKSXNzdWVUb2tlbhIaLnNwdXIudjEuSXNzdWVUb2tlblJlcXVlc3QaGy5zcHVyLnYxLklzc3VlVG9rZW5SZXNwb25zZRJICg9SZWNvcmRTdGVwVXNhZ2USGS5zcHVyLnYxLlN0ZXBVc2FnZVJlcXVlc3QaGi5zcHVyLnYxLlN0ZXBVc2FnZVJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCKSAQoMUGluZ1Jlc3BvbnNlEhIKCmNvbnRyb2xsZXIYASABKAkSDwoHcHJpbWFyeRgCIAEoCBILCgNub3cYAyABKAESDwoHdmVyc2lvbhgEIAEoCRILCgNwaWQYBSABKA0SDwoHc3RhcnRlZBgGIAEoARIhCgRyYWZ0GAcgASgLMhMuc3B1ci52MS5SYWZ0U3RhdHVzIrABCgpSYWZ0U3RhdHVzEgoKAmlkGAEgASgNEgwKBHJvbGUYAiABKAkSDAoEdGVybRgDIAEoARIUCgxjb21taXRfaW5kZXgYBCABKAESFQoNYXBwbGllZF9pbmRleBgFIAEoARIRCglsZWFkZXJfaWQYBiABKA0SEgoKbGVhZGVyX3VybBgHIAEoCRImCgVwZWVycxgIIAMoCzIXLnNwdXIudjEuUmFmdFBlZXJTdGF0dXMiWwoOUmFmdFBlZXJTdGF0dXMSCgoCaWQYASABKA0SCwoDdXJsGAIgASgJEhMKC21hdGNoX2luZGV4GAMgASgBEgsKA2xhZxgEIAEoARIOCgZhY3RpdmUYBSABKAgiDwoNQ29uZmlnUmVxdWVzdCJ3Cg5Db25maWdSZXNwb25zZRI1CgdlbnRyaWVzGAEgAygLMiQuc3B1ci52MS5Db25maWdSZXNwb25zZS5FbnRyaWVzRW50cnkaLgoMRW50cmllc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSgoOV2FpdEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhQKDHVudGlsX3N0YXRlcxgCIAMoCRISCgp0aW1lb3V0X21zGAMgASgNIjAKD1dhaXRKb2JSZXNwb25zZRIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8iQwoRU3RlcENyZWF0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEh4KBHNwZWMYAiABKAsyEC5zcHVyLnYxLkpvYlNwZWMieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLJAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCSIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0iZAoQU3RlcFVzYWdlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIPCgdzdGVwX2lkGAMgASgFEiEKBXVzYWdlGAQgASgLMhIuc3B1ci52MS5TdGVwVXNhZ2UiEwoRU3RlcFVzYWdlUmVzcG9uc2Uy1AkKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2USSwoMT3ZlcmxheVBlZXJzEhwuc3B1ci52MS5PdmVybGF5UGVlcnNSZXF1ZXN0Gh0uc3B1ci52MS5PdmVybGF5UGVlcnNSZXNwb25zZRJFCgpJc3N1ZVRva2VuEhouc3B1ci52MS5Jc3N1ZVRva2VuUmVxdWVzdBobLnNwdXIudjEuSXNzdWVUb2tlblJlc3BvbnNlEkgKD1JlY29yZFN0ZXBVc2FnZRIZLnNwdXIudjEuU3RlcFVzYWdlUmVxdWVzdBoaLnNwdXIudjEuU3RlcFVzYWdlUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -788,6 +788,13 @@ export type PingResponse = Message<"spur.v1.PingResponse"> & {
    * @generated from field: double started = 6;
    */
   started: number;
+
+  /**
+   * Replicated controllers only (absent for a single controller): this replica's Raft view.
+   *
+   * @generated from field: spur.v1.RaftStatus raft = 7;
+   */
+  raft?: RaftStatus | undefined;
 };
 
 /**
@@ -823,6 +830,13 @@ export type PingResponseJson = {
    * @generated from field: double started = 6;
    */
   started?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * Replicated controllers only (absent for a single controller): this replica's Raft view.
+   *
+   * @generated from field: spur.v1.RaftStatus raft = 7;
+   */
+  raft?: RaftStatusJson;
 };
 
 /**
@@ -831,6 +845,186 @@ export type PingResponseJson = {
  */
 export const PingResponseSchema: GenMessage<PingResponse, {jsonType: PingResponseJson}> = /*@__PURE__*/
   messageDesc(file_spur_v1_controller, 15);
+
+/**
+ * One controller replica's view of its Raft group (scontrol ping, sdiag).
+ *
+ * @generated from message spur.v1.RaftStatus
+ */
+export type RaftStatus = Message<"spur.v1.RaftStatus"> & {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id: number;
+
+  /**
+   * "leader", "follower", "candidate" or "pre-candidate".
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * @generated from field: double term = 3;
+   */
+  term: number;
+
+  /**
+   * @generated from field: double commit_index = 4;
+   */
+  commitIndex: number;
+
+  /**
+   * @generated from field: double applied_index = 5;
+   */
+  appliedIndex: number;
+
+  /**
+   * @generated from field: uint32 leader_id = 6;
+   */
+  leaderId: number;
+
+  /**
+   * @generated from field: string leader_url = 7;
+   */
+  leaderUrl: string;
+
+  /**
+   * Leader only: every member's replication progress.
+   *
+   * @generated from field: repeated spur.v1.RaftPeerStatus peers = 8;
+   */
+  peers: RaftPeerStatus[];
+};
+
+/**
+ * One controller replica's view of its Raft group (scontrol ping, sdiag).
+ *
+ * @generated from message spur.v1.RaftStatus
+ */
+export type RaftStatusJson = {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id?: number;
+
+  /**
+   * "leader", "follower", "candidate" or "pre-candidate".
+   *
+   * @generated from field: string role = 2;
+   */
+  role?: string;
+
+  /**
+   * @generated from field: double term = 3;
+   */
+  term?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double commit_index = 4;
+   */
+  commitIndex?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double applied_index = 5;
+   */
+  appliedIndex?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 leader_id = 6;
+   */
+  leaderId?: number;
+
+  /**
+   * @generated from field: string leader_url = 7;
+   */
+  leaderUrl?: string;
+
+  /**
+   * Leader only: every member's replication progress.
+   *
+   * @generated from field: repeated spur.v1.RaftPeerStatus peers = 8;
+   */
+  peers?: RaftPeerStatusJson[];
+};
+
+/**
+ * Describes the message spur.v1.RaftStatus.
+ * Use `create(RaftStatusSchema)` to create a new message.
+ */
+export const RaftStatusSchema: GenMessage<RaftStatus, {jsonType: RaftStatusJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 16);
+
+/**
+ * @generated from message spur.v1.RaftPeerStatus
+ */
+export type RaftPeerStatus = Message<"spur.v1.RaftPeerStatus"> & {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id: number;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: double match_index = 3;
+   */
+  matchIndex: number;
+
+  /**
+   * Entries the leader has that this member has not acknowledged.
+   *
+   * @generated from field: double lag = 4;
+   */
+  lag: number;
+
+  /**
+   * @generated from field: bool active = 5;
+   */
+  active: boolean;
+};
+
+/**
+ * @generated from message spur.v1.RaftPeerStatus
+ */
+export type RaftPeerStatusJson = {
+  /**
+   * @generated from field: uint32 id = 1;
+   */
+  id?: number;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url?: string;
+
+  /**
+   * @generated from field: double match_index = 3;
+   */
+  matchIndex?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * Entries the leader has that this member has not acknowledged.
+   *
+   * @generated from field: double lag = 4;
+   */
+  lag?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: bool active = 5;
+   */
+  active?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.RaftPeerStatus.
+ * Use `create(RaftPeerStatusSchema)` to create a new message.
+ */
+export const RaftPeerStatusSchema: GenMessage<RaftPeerStatus, {jsonType: RaftPeerStatusJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 17);
 
 /**
  * @generated from message spur.v1.ConfigRequest
@@ -849,7 +1043,7 @@ export type ConfigRequestJson = {
  * Use `create(ConfigRequestSchema)` to create a new message.
  */
 export const ConfigRequestSchema: GenMessage<ConfigRequest, {jsonType: ConfigRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 16);
+  messageDesc(file_spur_v1_controller, 18);
 
 /**
  * @generated from message spur.v1.ConfigResponse
@@ -876,7 +1070,7 @@ export type ConfigResponseJson = {
  * Use `create(ConfigResponseSchema)` to create a new message.
  */
 export const ConfigResponseSchema: GenMessage<ConfigResponse, {jsonType: ConfigResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 17);
+  messageDesc(file_spur_v1_controller, 19);
 
 /**
  * srun/salloc: an allocation that the caller waits on (job spec with interactive=true).
@@ -931,7 +1125,7 @@ export type WaitJobRequestJson = {
  * Use `create(WaitJobRequestSchema)` to create a new message.
  */
 export const WaitJobRequestSchema: GenMessage<WaitJobRequest, {jsonType: WaitJobRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 18);
+  messageDesc(file_spur_v1_controller, 20);
 
 /**
  * @generated from message spur.v1.WaitJobResponse
@@ -958,7 +1152,7 @@ export type WaitJobResponseJson = {
  * Use `create(WaitJobResponseSchema)` to create a new message.
  */
 export const WaitJobResponseSchema: GenMessage<WaitJobResponse, {jsonType: WaitJobResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 19);
+  messageDesc(file_spur_v1_controller, 21);
 
 /**
  * @generated from message spur.v1.StepCreateRequest
@@ -999,7 +1193,7 @@ export type StepCreateRequestJson = {
  * Use `create(StepCreateRequestSchema)` to create a new message.
  */
 export const StepCreateRequestSchema: GenMessage<StepCreateRequest, {jsonType: StepCreateRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 20);
+  messageDesc(file_spur_v1_controller, 22);
 
 /**
  * @generated from message spur.v1.StepCreateResponse
@@ -1046,7 +1240,7 @@ export type StepCreateResponseJson = {
  * Use `create(StepCreateResponseSchema)` to create a new message.
  */
 export const StepCreateResponseSchema: GenMessage<StepCreateResponse, {jsonType: StepCreateResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 21);
+  messageDesc(file_spur_v1_controller, 23);
 
 /**
  * @generated from message spur.v1.NodeAddress
@@ -1093,7 +1287,7 @@ export type NodeAddressJson = {
  * Use `create(NodeAddressSchema)` to create a new message.
  */
 export const NodeAddressSchema: GenMessage<NodeAddress, {jsonType: NodeAddressJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 22);
+  messageDesc(file_spur_v1_controller, 24);
 
 /**
  * @generated from message spur.v1.StepCompleteRequest
@@ -1160,7 +1354,7 @@ export type StepCompleteRequestJson = {
  * Use `create(StepCompleteRequestSchema)` to create a new message.
  */
 export const StepCompleteRequestSchema: GenMessage<StepCompleteRequest, {jsonType: StepCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 23);
+  messageDesc(file_spur_v1_controller, 25);
 
 /**
  * @generated from message spur.v1.StepCompleteResponse
@@ -1179,7 +1373,7 @@ export type StepCompleteResponseJson = {
  * Use `create(StepCompleteResponseSchema)` to create a new message.
  */
 export const StepCompleteResponseSchema: GenMessage<StepCompleteResponse, {jsonType: StepCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 24);
+  messageDesc(file_spur_v1_controller, 26);
 
 /**
  * @generated from message spur.v1.JobDoneRequest
@@ -1230,7 +1424,7 @@ export type JobDoneRequestJson = {
  * Use `create(JobDoneRequestSchema)` to create a new message.
  */
 export const JobDoneRequestSchema: GenMessage<JobDoneRequest, {jsonType: JobDoneRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 25);
+  messageDesc(file_spur_v1_controller, 27);
 
 /**
  * @generated from message spur.v1.JobDoneResponse
@@ -1249,7 +1443,7 @@ export type JobDoneResponseJson = {
  * Use `create(JobDoneResponseSchema)` to create a new message.
  */
 export const JobDoneResponseSchema: GenMessage<JobDoneResponse, {jsonType: JobDoneResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 26);
+  messageDesc(file_spur_v1_controller, 28);
 
 /**
  * scontrol token: an HS256 JWT for spurrestd (Slurm's auth/jwt). Users get
@@ -1300,7 +1494,7 @@ export type IssueTokenRequestJson = {
  * Use `create(IssueTokenRequestSchema)` to create a new message.
  */
 export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest, {jsonType: IssueTokenRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 27);
+  messageDesc(file_spur_v1_controller, 29);
 
 /**
  * @generated from message spur.v1.IssueTokenResponse
@@ -1347,7 +1541,7 @@ export type IssueTokenResponseJson = {
  * Use `create(IssueTokenResponseSchema)` to create a new message.
  */
 export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse, {jsonType: IssueTokenResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 28);
+  messageDesc(file_spur_v1_controller, 30);
 
 /**
  * @generated from message spur.v1.RegisterNodeRequest
@@ -1404,7 +1598,7 @@ export type RegisterNodeRequestJson = {
  * Use `create(RegisterNodeRequestSchema)` to create a new message.
  */
 export const RegisterNodeRequestSchema: GenMessage<RegisterNodeRequest, {jsonType: RegisterNodeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 29);
+  messageDesc(file_spur_v1_controller, 31);
 
 /**
  * @generated from message spur.v1.RegisterNodeResponse
@@ -1445,7 +1639,7 @@ export type RegisterNodeResponseJson = {
  * Use `create(RegisterNodeResponseSchema)` to create a new message.
  */
 export const RegisterNodeResponseSchema: GenMessage<RegisterNodeResponse, {jsonType: RegisterNodeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 30);
+  messageDesc(file_spur_v1_controller, 32);
 
 /**
  * @generated from message spur.v1.HeartbeatRequest
@@ -1502,7 +1696,7 @@ export type HeartbeatRequestJson = {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest, {jsonType: HeartbeatRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 31);
+  messageDesc(file_spur_v1_controller, 33);
 
 /**
  * @generated from message spur.v1.HeartbeatResponse
@@ -1543,7 +1737,7 @@ export type HeartbeatResponseJson = {
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse, {jsonType: HeartbeatResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 32);
+  messageDesc(file_spur_v1_controller, 34);
 
 /**
  * @generated from message spur.v1.BatchCompleteRequest
@@ -1664,7 +1858,7 @@ export type BatchCompleteRequestJson = {
  * Use `create(BatchCompleteRequestSchema)` to create a new message.
  */
 export const BatchCompleteRequestSchema: GenMessage<BatchCompleteRequest, {jsonType: BatchCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 33);
+  messageDesc(file_spur_v1_controller, 35);
 
 /**
  * @generated from message spur.v1.BatchCompleteResponse
@@ -1683,7 +1877,7 @@ export type BatchCompleteResponseJson = {
  * Use `create(BatchCompleteResponseSchema)` to create a new message.
  */
 export const BatchCompleteResponseSchema: GenMessage<BatchCompleteResponse, {jsonType: BatchCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 34);
+  messageDesc(file_spur_v1_controller, 36);
 
 /**
  * WireGuard overlay membership (multi-site). An agent announces its own member record
@@ -1758,7 +1952,7 @@ export type OverlayMemberJson = {
  * Use `create(OverlayMemberSchema)` to create a new message.
  */
 export const OverlayMemberSchema: GenMessage<OverlayMember, {jsonType: OverlayMemberJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 35);
+  messageDesc(file_spur_v1_controller, 37);
 
 /**
  * @generated from message spur.v1.OverlayPeersRequest
@@ -1785,7 +1979,7 @@ export type OverlayPeersRequestJson = {
  * Use `create(OverlayPeersRequestSchema)` to create a new message.
  */
 export const OverlayPeersRequestSchema: GenMessage<OverlayPeersRequest, {jsonType: OverlayPeersRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 36);
+  messageDesc(file_spur_v1_controller, 38);
 
 /**
  * @generated from message spur.v1.OverlayPeersResponse
@@ -1832,7 +2026,7 @@ export type OverlayPeersResponseJson = {
  * Use `create(OverlayPeersResponseSchema)` to create a new message.
  */
 export const OverlayPeersResponseSchema: GenMessage<OverlayPeersResponse, {jsonType: OverlayPeersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 37);
+  messageDesc(file_spur_v1_controller, 39);
 
 /**
  * A node agent's measurement of an srun step's usage on its node (at the end of the step's tasks there).
@@ -1893,7 +2087,7 @@ export type StepUsageRequestJson = {
  * Use `create(StepUsageRequestSchema)` to create a new message.
  */
 export const StepUsageRequestSchema: GenMessage<StepUsageRequest, {jsonType: StepUsageRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 38);
+  messageDesc(file_spur_v1_controller, 40);
 
 /**
  * @generated from message spur.v1.StepUsageResponse
@@ -1912,7 +2106,7 @@ export type StepUsageResponseJson = {
  * Use `create(StepUsageResponseSchema)` to create a new message.
  */
 export const StepUsageResponseSchema: GenMessage<StepUsageResponse, {jsonType: StepUsageResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 39);
+  messageDesc(file_spur_v1_controller, 41);
 
 /**
  * @generated from service spur.v1.Controller

@@ -1,0 +1,278 @@
+/**
+ * @module raft/driver
+ * The only asynchronous part of Spur's Raft: it ticks the pure core every tickMs, feeds it
+ * peer messages and proposals, and runs each Ready in the order the core requires: persist
+ * (one SQLite transaction, fsync) -> send -> apply -> advance. Proposals that arrive while
+ * a Ready is being written wait for the next one: that is the group commit. A proposal's
+ * promise resolves with what the application returned when the entry was applied here.
+ * Failure policy: a proposal that cannot be known to commit (this replica stopped leading,
+ * or it took longer than proposalTimeoutMs) is rejected as "outcome unknown"; the caller
+ * must not assume it failed. Nothing else is retried here: Raft itself re-sends.
+ */
+import { assert } from "../lib/assert.ts";
+import { createRaft, type Entry, type Message, type NodeId, type RaftNode, type Ready, type Snapshot, type SoftState, type Status } from "./core/index.ts";
+import type { RaftRng, WritableStorage } from "./ports.ts";
+
+export interface DriverPorts {
+  id: NodeId;
+  storage: WritableStorage;
+  rng: RaftRng;
+  /** Hand messages to the transport (fire and forget; Raft tolerates loss). */
+  send(messages: Message[]): void;
+  /** Apply one committed command (already decoded); the result goes to its proposer. */
+  applyCommand(command: unknown, index: number): unknown;
+  /** Replace the application's state with a snapshot image. */
+  restore(snapshot: Snapshot): void;
+  /** Image of the application's state as of the last applied entry. */
+  takeSnapshot(appliedIndex: number): Uint8Array;
+  /**
+   * This replica became (true) or stopped being (false) the serving leader: a leader that
+   * has applied everything committed before its term, so its state is current.
+   */
+  onServing(serving: boolean): void;
+  logger?: { info(o: object): void; warn(o: object): void };
+}
+
+export interface DriverOptions {
+  tickMs: number;
+  electionTicks: number;
+  heartbeatTicks: number;
+  proposalTimeoutMs: number;
+  /** Take a snapshot once this many entries were applied since the last one. */
+  snapshotEveryEntries: number;
+  /** Entries kept in the log behind a snapshot, for followers that are a little behind. */
+  trailingEntries: number;
+}
+
+export const DEFAULT_DRIVER_OPTIONS: DriverOptions = {
+  tickMs: 50, electionTicks: 3, heartbeatTicks: 1, proposalTimeoutMs: 10_000, snapshotEveryEntries: 20_000, trailingEntries: 2_000,
+};
+
+/** The leader snapshots only once its log is this many times the followers' threshold. */
+const LEADER_SNAPSHOT_FACTOR = 5;
+
+/** Why a proposal was not answered with a result. `unknown`: it may still commit. */
+export class ProposalError extends Error {
+  constructor(
+    readonly reason: "not-leader" | "unknown",
+    readonly leader: NodeId,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RaftDriver {
+  propose(command: unknown): Promise<unknown>;
+  /** Messages from peers (already authenticated by the transport). */
+  receive(messages: Message[]): void;
+  start(): void;
+  stop(): void;
+  /** Leader with current state: the only replica that answers clients and acts. */
+  isServing(): boolean;
+  leader(): NodeId;
+  status(): Status;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+interface Envelope {
+  /** Proposal tag: replica id, boot nonce and sequence, so old tags in the log never match. */
+  p: string;
+  c: unknown;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOptions> = {}): RaftDriver {
+  const o: DriverOptions = { ...DEFAULT_DRIVER_OPTIONS, ...options };
+  const node: RaftNode = createRaft(
+    { id: ports.id, electionTicks: o.electionTicks, heartbeatTicks: o.heartbeatTicks },
+    ports.storage,
+    ports.rng,
+  );
+  const bootNonce = `${ports.id}.${Date.now().toString(36)}.${Math.floor(Math.random() * 1e9).toString(36)}`;
+  let seq = 0;
+  const pending = new Map<string, Pending>();
+  let soft: SoftState = { lead: 0, state: "follower" };
+  let serving = false;
+  /** As leader: the index of this term's first entry; serving once applied reaches it. */
+  let servingFrom = Number.POSITIVE_INFINITY;
+  let snapIndex = ports.storage.snapshot().meta.index;
+  let appliedIndex = snapIndex;
+  let scheduled = false;
+  let running = false;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+
+  if (snapIndex > 0) ports.restore(ports.storage.snapshot());
+
+  function schedule(): void {
+    if (scheduled || !running) return;
+    scheduled = true;
+    setImmediate(processReady);
+  }
+
+  function processReady(): void {
+    scheduled = false;
+    if (!running) return;
+    try {
+      while (node.hasReady()) handleReady(node.ready());
+    } catch (error) {
+      // An invariant broke (storage, apply): stopping is safer than serving wrong data.
+      ports.logger?.warn({ message: "raft driver stopped on an invariant failure", error: String((error as Error).stack ?? error) });
+      stop();
+      throw error;
+    }
+  }
+
+  function handleReady(rd: Ready): void {
+    const s = ports.storage;
+    if (rd.snapshot !== undefined || rd.entries.length > 0 || rd.hardState !== undefined) {
+      s.atomically(() => {
+        if (rd.snapshot !== undefined) s.applySnapshot(rd.snapshot);
+        s.append(rd.entries);
+        if (rd.hardState !== undefined) s.setHardState(rd.hardState);
+      });
+    }
+    if (rd.messages.length > 0) ports.send(rd.messages);
+    if (rd.snapshot !== undefined) {
+      ports.restore(rd.snapshot);
+      appliedIndex = rd.snapshot.meta.index;
+      snapIndex = appliedIndex;
+    }
+    for (const e of rd.committedEntries) applyEntry(e);
+    if (rd.softState !== undefined) changeSoft(rd.softState);
+    if (soft.state === "leader" && !serving && appliedIndex >= servingFrom) {
+      serving = true;
+      ports.onServing(true);
+    }
+    node.advance(rd);
+    maybeSnapshot();
+  }
+
+  function applyEntry(e: Entry): void {
+    assert(e.index === appliedIndex + 1, `apply ${e.index} right after ${appliedIndex}`);
+    appliedIndex = e.index;
+    if (e.type !== "normal" || e.data.length === 0) return;
+    const env = JSON.parse(decoder.decode(e.data)) as Envelope;
+    const result = ports.applyCommand(env.c, e.index);
+    const waiter = pending.get(env.p);
+    if (waiter !== undefined) {
+      pending.delete(env.p);
+      clearTimeout(waiter.timer);
+      waiter.resolve(result);
+    }
+  }
+
+  function changeSoft(next: SoftState): void {
+    const wasLeader = soft.state === "leader";
+    ports.logger?.info({ message: "raft role", role: next.state, leader: next.lead, term: node.basicStatus().term });
+    soft = next;
+    if (!wasLeader && next.state === "leader") servingFrom = node.status().lastIndex;
+    if (wasLeader && next.state !== "leader") {
+      servingFrom = Number.POSITIVE_INFINITY;
+      failPending("unknown", "leadership lost before the request was committed");
+      if (serving) {
+        serving = false;
+        ports.onServing(false);
+      }
+    }
+  }
+
+  function failPending(reason: ProposalError["reason"], why: string): void {
+    for (const [tag, p] of pending) {
+      pending.delete(tag);
+      clearTimeout(p.timer);
+      p.reject(new ProposalError(reason, soft.lead, why));
+    }
+  }
+
+  function maybeSnapshot(): void {
+    // Taking a snapshot stalls this thread (about 1.7 s for 100k jobs) and with it the
+    // leader's heartbeats. So a leader due for one first hands leadership to a caught-up
+    // follower (then snapshots as a follower); only without one does it wait for a much
+    // longer log and take the stall.
+    if (appliedIndex - snapIndex < o.snapshotEveryEntries) return;
+    if (soft.state === "leader" && handOver()) return;
+    if (soft.state === "leader" && appliedIndex - snapIndex < o.snapshotEveryEntries * LEADER_SNAPSHOT_FACTOR) return;
+    const st = node.status();
+    if (st.applied < st.confIndex || st.applied !== appliedIndex) return;
+    const started = performance.now();
+    const image = ports.takeSnapshot(appliedIndex);
+    const s = ports.storage;
+    s.atomically(() => {
+      s.createSnapshot(appliedIndex, st.confState, image);
+      s.compact(Math.max(snapIndex, appliedIndex - o.trailingEntries));
+    });
+    snapIndex = appliedIndex;
+    ports.logger?.info({ message: "snapshot taken", index: appliedIndex, bytes: image.length, ms: Math.round(performance.now() - started) });
+  }
+
+  /** Ask the most caught-up follower to take over; true when a transfer is under way. */
+  function handOver(): boolean {
+    const st = node.status();
+    if (st.leadTransferee !== 0) return true;
+    let best = 0;
+    let bestMatch = -1;
+    for (const [id, pr] of st.progress) {
+      if (id === ports.id || pr.isLearner || !pr.recentActive) continue;
+      if (pr.match > bestMatch) [best, bestMatch] = [id, pr.match];
+    }
+    if (best === 0 || bestMatch < st.commit) return false;
+    ports.logger?.info({ message: "handing leadership over before a snapshot", to: best });
+    return node.transferLeader(best).ok;
+  }
+
+  function stop(): void {
+    running = false;
+    serving = false;
+    if (ticker !== undefined) clearInterval(ticker);
+    ticker = undefined;
+    failPending("unknown", "controller stopping");
+  }
+
+  return {
+    propose(command) {
+      if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
+      const tag = `${bootNonce}.${seq++}`;
+      const data = encoder.encode(JSON.stringify({ p: tag, c: command } satisfies Envelope));
+      const accepted = node.propose(data);
+      if (!accepted.ok) return Promise.reject(new ProposalError("not-leader", soft.lead, accepted.error.message));
+      schedule();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(tag);
+          reject(new ProposalError("unknown", soft.lead, `not committed within ${o.proposalTimeoutMs} ms`));
+        }, o.proposalTimeoutMs);
+        pending.set(tag, { resolve, reject, timer });
+      });
+    },
+    receive(messages) {
+      if (!running) return;
+      for (const m of messages) if (m.to === ports.id) node.step(m);
+      schedule();
+    },
+    start() {
+      running = true;
+      let lastTickMs = performance.now();
+      ticker = setInterval(() => {
+        const nowMs = performance.now();
+        // A stalled event loop delays heartbeats: past an election timeout, followers campaign.
+        if (nowMs - lastTickMs > o.tickMs * o.electionTicks) ports.logger?.warn({ message: "raft tick late", lateMs: Math.round(nowMs - lastTickMs - o.tickMs) });
+        lastTickMs = nowMs;
+        node.tick();
+        schedule();
+      }, o.tickMs);
+      schedule();
+    },
+    stop,
+    isServing: () => serving,
+    leader: () => soft.lead,
+    status: () => node.status(),
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * @module raft/storage-sqlite
+ * Raft's durable state in one bun:sqlite file: the log (idx, term, type, data), the hard
+ * state (term, vote, commit) and the latest snapshot (meta + the opaque SQLite image the
+ * controller produced). WAL with synchronous=FULL, and the driver writes one Ready in one
+ * transaction (`atomically`), so a crash mid-write leaves the previous consistent prefix:
+ * SQLite either has the whole Ready or none of it. Reads are synchronous, so the pure core
+ * stays deterministic over this storage exactly as over MemoryStorage.
+ * Failure policy: a file that breaks an invariant on open (a gap in the log, a log that
+ * does not start after the snapshot) is refused loudly rather than served.
+ */
+import { Database, type Statement } from "bun:sqlite";
+import { assert } from "../lib/assert.ts";
+import { type Result, err, ok } from "../lib/result.ts";
+import { bootstrapEntries } from "./core/confchange.ts";
+import { limitSize } from "./core/log.ts";
+import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
+import { StorageErrorCode, type WritableStorage } from "./ports.ts";
+
+const SCHEMA_VERSION = 1;
+const EMPTY = new Uint8Array(0);
+
+interface Row {
+  idx: number;
+  term: number;
+  type: number;
+  data: Uint8Array;
+}
+
+const typeCode = (t: EntryType): number => (t === "normal" ? 0 : 1);
+const typeOf = (c: number): EntryType => (c === 0 ? "normal" : "conf-change");
+const toEntry = (r: Row): Entry => ({ index: r.idx, term: r.term, type: typeOf(r.type), data: r.data ?? EMPTY });
+
+export class SqliteStorage implements WritableStorage {
+  private readonly db: Database;
+  private hard: HardState = { term: 0, vote: 0, commit: 0 };
+  private snapMeta: SnapshotMeta = { index: 0, term: 0, confState: { voters: [], learners: [] } };
+  private snapData: Uint8Array | undefined = EMPTY;
+  private last: LogIndex = 0;
+  /** The compaction point: the log holds (offset.index, last]; may trail the snapshot. */
+  private offset: { index: LogIndex; term: Term } = { index: 0, term: 0 };
+  private readonly q: {
+    term: Statement<{ term: number }, [number]>;
+    range: Statement<Row, [number, number]>;
+    insert: Statement<unknown, [number, number, number, Uint8Array]>;
+    truncateFrom: Statement<unknown, [number]>;
+    dropTo: Statement<unknown, [number]>;
+    setMeta: Statement<unknown, [string, string]>;
+  };
+
+  /** Open (or create) the store at `path`; ":memory:" works for tests. */
+  constructor(path: string) {
+    this.db = new Database(path, { create: true });
+    this.db.exec("PRAGMA journal_mode = WAL");
+    this.db.exec("PRAGMA synchronous = FULL");
+    this.db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    this.db.exec("CREATE TABLE IF NOT EXISTS log (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL)");
+    this.db.exec("CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL)");
+    this.q = {
+      term: this.db.query("SELECT term FROM log WHERE idx = ?"),
+      range: this.db.query("SELECT idx, term, type, data FROM log WHERE idx >= ? AND idx < ? ORDER BY idx"),
+      insert: this.db.query("INSERT OR REPLACE INTO log (idx, term, type, data) VALUES (?, ?, ?, ?)"),
+      truncateFrom: this.db.query("DELETE FROM log WHERE idx >= ?"),
+      dropTo: this.db.query("DELETE FROM log WHERE idx <= ?"),
+      setMeta: this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
+    };
+    this.load(path);
+  }
+
+  /** Storage of an initial member of a new cluster (no-op when the file already has a log). */
+  static bootstrap(path: string, voters: readonly NodeId[]): SqliteStorage {
+    const s = new SqliteStorage(path);
+    if (s.lastIndex() === 0 && s.offset.index === 0) {
+      s.atomically(() => {
+        s.append(bootstrapEntries(voters));
+        s.setHardState({ term: 1, vote: 0, commit: voters.length });
+      });
+    }
+    return s;
+  }
+
+  private load(path: string): void {
+    const get = (key: string) => this.db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)?.value;
+    const version = get("schema");
+    if (version === undefined) this.q.setMeta.run("schema", String(SCHEMA_VERSION));
+    else if (Number(version) !== SCHEMA_VERSION) throw new Error(`raft log ${path} has schema ${version}, this spurctld reads ${SCHEMA_VERSION}`);
+    const hard = get("hard");
+    if (hard !== undefined) this.hard = JSON.parse(hard) as HardState;
+    const snap = get("snap");
+    if (snap !== undefined) {
+      this.snapMeta = JSON.parse(snap) as SnapshotMeta;
+      this.snapData = undefined; // read lazily: it can be large
+    }
+    const offset = get("offset");
+    if (offset !== undefined) this.offset = JSON.parse(offset) as { index: LogIndex; term: Term };
+    const span = this.db.query<{ lo: number | null; hi: number | null; n: number }, []>("SELECT min(idx) AS lo, max(idx) AS hi, count(*) AS n FROM log").get();
+    const lo = span?.lo ?? null;
+    const hi = span?.hi ?? null;
+    if (lo === null || hi === null) {
+      this.last = this.offset.index;
+    } else {
+      // Checks on the read side of the boundary, paired with append()'s on the write side.
+      assert(lo === this.offset.index + 1, `raft log ${path} starts at ${lo}, compacted to ${this.offset.index}`);
+      assert(span?.n === hi - lo + 1, `raft log ${path} has a gap between ${lo} and ${hi}`);
+      this.last = hi;
+    }
+    assert(this.hard.commit <= this.last, `raft log ${path}: commit ${this.hard.commit} beyond last index ${this.last}`);
+  }
+
+  initialState(): { hardState: HardState; confState: ConfState } {
+    return { hardState: { ...this.hard }, confState: copyConf(this.snapMeta.confState) };
+  }
+
+  entries(lo: LogIndex, hi: LogIndex, maxBytes: number): Result<Entry[]> {
+    if (lo <= this.offset.index) return err(StorageErrorCode.compacted, `index ${lo} compacted`);
+    if (hi > this.last + 1) return err(StorageErrorCode.unavailable, `index ${hi - 1} beyond last ${this.last}`);
+    const out = limitSize(this.q.range.all(lo, hi).map(toEntry), maxBytes);
+    assert(out.length === 0 || (out[0]?.index === lo && out[out.length - 1]?.index === lo + out.length - 1), "stored entries contiguous");
+    return ok(out);
+  }
+
+  term(i: LogIndex): Term | undefined {
+    if (i === this.offset.index) return this.offset.term;
+    if (i < this.offset.index || i > this.last) return undefined;
+    return this.q.term.get(i)?.term;
+  }
+
+  firstIndex(): LogIndex {
+    return this.offset.index + 1;
+  }
+
+  lastIndex(): LogIndex {
+    return this.last;
+  }
+
+  snapshot(): Snapshot {
+    if (this.snapData === undefined) {
+      const row = this.db.query<{ data: Uint8Array }, []>("SELECT data FROM snapshot WHERE id = 1").get();
+      this.snapData = row?.data ?? EMPTY;
+    }
+    return { meta: this.snapMeta, data: this.snapData };
+  }
+
+  // ---- writer side (driver only) ----
+
+  /** Run `fn` (several writes) as one transaction: all of it is durable, or none. */
+  atomically(fn: () => void): void {
+    this.db.transaction(fn)();
+  }
+
+  setHardState(hs: HardState): void {
+    assert(hs.term >= this.hard.term, `stored term must not decrease: ${this.hard.term} -> ${hs.term}`);
+    this.hard = { ...hs };
+    this.q.setMeta.run("hard", JSON.stringify(this.hard));
+  }
+
+  hardStateNow(): HardState {
+    return { ...this.hard };
+  }
+
+  append(entries: readonly Entry[]): void {
+    const first = entries[0];
+    if (first === undefined) return;
+    for (let i = 1; i < entries.length; i++) {
+      const prev = entries[i - 1] as Entry;
+      const e = entries[i] as Entry;
+      assert(e.index === prev.index + 1 && e.term >= prev.term, "appended entries contiguous, terms non-decreasing");
+    }
+    const firstStored = this.firstIndex();
+    const lastNew = first.index + entries.length - 1;
+    if (lastNew < firstStored) return; // all already compacted into the snapshot
+    const from = Math.max(first.index, firstStored);
+    assert(from <= this.last + 1, `append at ${from} leaves a gap after ${this.last}`);
+    const kept = from - first.index;
+    const prevTerm = this.term(from - 1) ?? 0;
+    assert((entries[kept] as Entry).term >= prevTerm, "appended term follows the stored log");
+    if (from <= this.last) this.q.truncateFrom.run(from);
+    for (let i = kept; i < entries.length; i++) {
+      const e = entries[i] as Entry;
+      this.q.insert.run(e.index, e.term, typeCode(e.type), e.data);
+    }
+    this.last = lastNew;
+  }
+
+  applySnapshot(snapshot: Snapshot): void {
+    assert(snapshot.meta.index >= this.snapMeta.index, "snapshot must not go backwards");
+    this.db.exec("DELETE FROM log");
+    this.writeSnapshot(snapshot.meta, snapshot.data);
+    this.setOffset(snapshot.meta.index, snapshot.meta.term);
+    this.last = snapshot.meta.index;
+  }
+
+  createSnapshot(index: LogIndex, confState: ConfState, data: Uint8Array): Snapshot {
+    assert(index > this.snapMeta.index, `snapshot at ${index} not newer than ${this.snapMeta.index}`);
+    assert(index <= this.last, `snapshot at ${index} beyond last index`);
+    const term = this.term(index);
+    assert(term !== undefined, "snapshot index has a term");
+    this.writeSnapshot({ index, term, confState }, data);
+    return this.snapshot();
+  }
+
+  compact(index: LogIndex): void {
+    if (index <= this.offset.index) return;
+    assert(index <= this.snapMeta.index, `compact ${index} past snapshot ${this.snapMeta.index}`);
+    const term = this.term(index) as Term;
+    this.q.dropTo.run(index);
+    this.setOffset(index, term);
+  }
+
+  private setOffset(index: LogIndex, term: Term): void {
+    this.offset = { index, term };
+    this.q.setMeta.run("offset", JSON.stringify(this.offset));
+  }
+
+  private writeSnapshot(meta: SnapshotMeta, data: Uint8Array): void {
+    this.snapMeta = { index: meta.index, term: meta.term, confState: copyConf(meta.confState) };
+    this.q.setMeta.run("snap", JSON.stringify(this.snapMeta));
+    this.db.query("INSERT OR REPLACE INTO snapshot (id, data) VALUES (1, ?)").run(data);
+    this.snapData = data;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+const copyConf = (cs: ConfState): ConfState => ({ voters: cs.voters.slice(), learners: cs.learners.slice() });

@@ -1,0 +1,105 @@
+/**
+ * @module roles/spur-init
+ * `spur init`: bootstrap the configuration of a replicated controller quorum, offline.
+ * Writes spur.conf (ClusterName, SpurControllers with Raft ids, client and Raft ports,
+ * SpurClusterSecretFile, state and spool folders) and a random shared secret readable by
+ * root only, then prints the command that starts each replica. Node and partition lines
+ * are the site's to add (or to take from `spur import-slurm`).
+ * Failure policy: never overwrites an existing configuration or secret without --force.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { flag } from "./argv.ts";
+
+export interface InitOptions {
+  clusterName: string;
+  /** Controller hosts, in Raft id order (id = position + 1). */
+  hosts: string[];
+  port: number;
+  raftPort: number;
+  confPath: string;
+  secretPath: string;
+  stateDir: string;
+  spoolDir: string;
+}
+
+export interface InitPlan {
+  conf: string;
+  commands: string[];
+}
+
+/** The configuration text and start commands (pure: no files, no randomness). */
+export function planInit(o: InitOptions): InitPlan {
+  // On one host every replica needs its own ports; on separate hosts they share them.
+  const sameHost = new Set(o.hosts).size < o.hosts.length;
+  const peers = o.hosts.map((h, i) => {
+    const step = sameHost ? i * 10 : 0;
+    return `${i + 1}@${h}:${o.port + step}:${o.raftPort + step}`;
+  });
+  const conf = [
+    `# Written by \`spur init\`: ${o.hosts.length} replicated controllers (Raft). Every controller, node`,
+    "# and client reads this same file. Add NodeName= and PartitionName= lines for your nodes.",
+    `ClusterName=${o.clusterName}`,
+    `SpurControllers=${peers.join(",")}`,
+    `SpurClusterSecretFile=${o.secretPath}`,
+    `ControlAddr=${o.hosts[0]}`,
+    `ControlPort=${o.port}`,
+    `StateSaveLocation=${o.stateDir}`,
+    `SlurmdSpoolDir=${o.spoolDir}`,
+    "AuthType=auth/loopback",
+    "# Raft timing: a tick of 50 ms; followers campaign after 6-12 silent ticks (300-600 ms).",
+    "SpurRaftTickMs=50",
+    "SpurRaftElectionTicks=6",
+    "",
+  ].join("\n");
+  const commands = o.hosts.map((h, i) => `on ${h}: spurctld --id ${i + 1} --conf ${o.confPath}`);
+  return { conf, commands };
+}
+
+export function initOptions(argv: string[]): InitOptions {
+  const hosts = (flag(argv, "--controllers") ?? "127.0.0.1,127.0.0.1,127.0.0.1").split(",").map((h) => h.trim()).filter(Boolean);
+  if (hosts.length < 1 || hosts.length % 2 === 0) throw new Error(`spur: error: --controllers takes an odd number of hosts (3 or 5), got ${hosts.length}`);
+  const port = Number(flag(argv, "--port") ?? "6817");
+  const raftPort = Number(flag(argv, "--raft-port") ?? String(port + 1));
+  if (!Number.isInteger(port) || !Number.isInteger(raftPort) || port <= 0 || raftPort <= 0) throw new Error("spur: error: --port and --raft-port take port numbers");
+  const confPath = resolve(flag(argv, "--conf") ?? "/etc/spur/spur.conf");
+  return {
+    clusterName: flag(argv, "--name") ?? "spur",
+    hosts,
+    port,
+    raftPort,
+    confPath,
+    secretPath: resolve(flag(argv, "--secret-file") ?? `${dirname(confPath)}/cluster-secret`),
+    stateDir: flag(argv, "--state-dir") ?? "/var/spool/spur/ctld",
+    spoolDir: flag(argv, "--spool-dir") ?? "/var/spool/spur/d",
+  };
+}
+
+export function initMain(argv: string[]): number {
+  const o = initOptions(argv);
+  const force = argv.includes("--force");
+  for (const path of [o.confPath, o.secretPath]) {
+    if (existsSync(path) && !force) {
+      process.stderr.write(`spur: error: ${path} exists (use --force to replace it; a new secret locks out running replicas)\n`);
+      return 1;
+    }
+  }
+  const plan = planInit(o);
+  mkdirSync(dirname(o.confPath), { recursive: true });
+  mkdirSync(dirname(o.secretPath), { recursive: true });
+  writeFileSync(o.secretPath, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+  writeFileSync(o.confPath, plan.conf, { mode: 0o644 });
+  process.stdout.write(
+    [
+      `wrote ${o.confPath} and ${o.secretPath} (${o.hosts.length} controllers)`,
+      `copy both files to every controller and node (the secret stays readable by root only), then start each replica:`,
+      ...plan.commands.map((c) => `  ${c}`),
+      "then on each node: spurd -N NODENAME --conf " + o.confPath,
+      "check with: scontrol ping",
+      "adding or removing a controller later is not supported yet: it needs a Raft membership change (see README)",
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}

@@ -1,0 +1,157 @@
+/**
+ * @module roles/spurctld-replicated
+ * Wiring for one replica of a replicated controller (spur.conf lists SpurControllers):
+ * the Raft log in SQLite under the replica's state folder, the driver, the HTTP transport
+ * on the controller's own port, the controller in replicated mode, and the gate that makes
+ * every replica but the serving leader answer clients with "not the leader" plus the
+ * leader's address (header x-spur-leader) so that CLIs and agents go there instead.
+ * Failure policy: a request whose outcome consensus cannot confirm is answered
+ * Unavailable with x-spur-outcome: unknown, so a client never retries it blindly.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { randomInt } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ConsolaInstance } from "consola/core";
+import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
+import { createController, type Controller } from "../ctld/controller.ts";
+import { createAgentLink } from "../ctld/agent-link.ts";
+import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
+import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
+import type { ApplyResult } from "../sched/model/apply.ts";
+import type { Command } from "../sched/model/commands.ts";
+import type { ClusterState } from "../sched/model/types.ts";
+import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver.ts";
+import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
+import { SqliteStorage } from "../raft/storage-sqlite.ts";
+import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
+import { clusterSecret, type ControllerPeer } from "./conf-file.ts";
+import type { CtldExtras } from "./spurctld.ts";
+import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
+
+export const LEADER_HEADER = "x-spur-leader";
+export const OUTCOME_HEADER = "x-spur-outcome";
+
+export interface ReplicaOptions {
+  conf: ParsedConf;
+  confPath: string;
+  peers: ControllerPeer[];
+  self: ControllerPeer;
+  stateDir: string;
+  state: ClusterState;
+  logger: ConsolaInstance;
+  now: () => number;
+  controllerName: string;
+  extras: CtldExtras;
+}
+
+export interface Replica {
+  server: RpcServer;
+  /** Prometheus text for this replica (its Raft view included). */
+  metrics: (() => string) | undefined;
+  stop(): Promise<void>;
+}
+
+const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
+
+export async function startReplica(o: ReplicaOptions): Promise<Replica> {
+  const { conf, peers, self, state, logger } = o;
+  mkdirSync(o.stateDir, { recursive: true });
+  const storage = SqliteStorage.bootstrap(join(o.stateDir, "raft.sqlite"), peers.map((p) => p.id));
+  const secret = clusterSecret(conf, o.confPath);
+  const urlOf = (id: number) => peers.find((p) => p.id === id)?.url ?? "";
+  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret);
+  let controller: Controller | undefined;
+  const g = conf.globals;
+  const driver: RaftDriver = createRaftDriver(
+    {
+      id: self.id,
+      storage,
+      rng: { int: (lo, hi) => randomInt(lo, hi + 1) },
+      send: (msgs) => transport.send(msgs),
+      applyCommand: (command) => (controller as Controller).applyCommitted(command as Command),
+      restore: (snap) => restoreSnapshot(state, snap.data),
+      takeSnapshot: (index) => encodeSnapshot(state, index),
+      onServing: (serving) => {
+        logger.info({ message: serving ? "leading" : "no longer leading", id: self.id, term: driver.status().term });
+        controller?.leadershipChanged(serving);
+      },
+      logger,
+    },
+    {
+      tickMs: num(g.get("spurrafttickms"), 50),
+      electionTicks: num(g.get("spurraftelectionticks"), 6),
+      snapshotEveryEntries: num(g.get("spurraftsnapshotentries"), 20_000),
+    },
+  );
+  controller = createController({
+    state,
+    replication: { propose: (command) => driver.propose(command).then((r) => r as ApplyResult, (e) => Promise.reject(toConnectError(e, urlOf))), isServing: () => driver.isServing() },
+    agents: createAgentLink(),
+    logger: logger.withTag("ctld"),
+    now: o.now,
+    onSchedulerPass: o.extras.onSchedulerPass,
+    scripts: o.extras.scripts,
+  });
+  const sc: ServiceContext = {
+    controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath,
+    raftStatus: () => raftStatus(driver, peers),
+    keyring: o.extras.keyring,
+    jobSubmitScript: o.extras.jobSubmitScript,
+  };
+  const rpcExtras = o.extras.rpcExtras(state, o.now, () => metricsRaftStatus(driver));
+  const gate: RequestGate = (req) => {
+    const url = req.url ?? "";
+    if (driver.isServing() || !url.startsWith("/spur.v1.Controller/") || url === "/spur.v1.Controller/Ping") return undefined;
+    const lead = driver.leader();
+    const leadUrl = lead === self.id ? "" : urlOf(lead);
+    const message = lead === 0 || leadUrl === "" ? `spurctld ${self.id} is not the leader and knows no leader (election in progress or quorum lost)` : `spurctld ${self.id} is not the leader; leader is ${lead} at ${leadUrl}`;
+    return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
+  };
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate });
+  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs));
+  driver.start();
+  const stopController = controller.start();
+  logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });
+  return {
+    server,
+    metrics: rpcExtras.metrics,
+    async stop() {
+      stopController();
+      driver.stop();
+      transport.stop();
+      raftListener.stop(true);
+      await server.close();
+      storage.close();
+    },
+  };
+}
+
+function toConnectError(e: unknown, urlOf: (id: number) => string): unknown {
+  if (!(e instanceof ProposalError)) return e;
+  if (e.reason === "not-leader") {
+    const url = urlOf(e.leader);
+    return new ConnectError(url ? `not the leader; leader is ${e.leader} at ${url}` : "not the leader; no leader known", Code.Unavailable, { [LEADER_HEADER]: url });
+  }
+  return new ConnectError(`controller failover while the request was being committed: its outcome is unknown (${e.message})`, Code.Unavailable, { [OUTCOME_HEADER]: "unknown" });
+}
+
+/** The Raft view in the shape the metrics endpoint renders (spur_raft_*). */
+function metricsRaftStatus(driver: RaftDriver): MetricsRaftStatus {
+  const st = driver.status();
+  return {
+    term: st.term, commitIndex: st.commit, appliedIndex: st.applied, lastIndex: st.lastIndex, isLeader: st.state === "leader",
+    peers: st.state === "leader" ? [...st.progress].filter(([id]) => id !== st.id).map(([id, pr]) => ({ id: String(id), matchIndex: pr.match })) : [],
+  };
+}
+
+function raftStatus(driver: RaftDriver, peers: ControllerPeer[]) {
+  const st = driver.status();
+  const lead = peers.find((p) => p.id === st.lead);
+  return {
+    id: st.id, role: st.state, term: st.term, commitIndex: st.commit, appliedIndex: st.applied, leaderId: st.lead, leaderUrl: lead?.url ?? "",
+    peers: [...st.progress].map(([id, pr]) => ({
+      id, url: peers.find((p) => p.id === id)?.url ?? "", matchIndex: pr.match, lag: Math.max(0, st.lastIndex - pr.match), active: pr.recentActive || id === st.id,
+    })),
+  };
+}
