@@ -96,7 +96,9 @@ export async function main(argv: string[]): Promise<number> {
       conf, confPath: path, peers, self, stateDir: replicaDir, state, logger, now, controllerName: `${hostname()}#${id}`,
       extras: ctldExtras(conf, stateDir, now()),
     });
-    const metricsServer = await startMetricsPort(conf, self.host, replica.metrics);
+    // Replicas share one spur.conf, so one MetricsPort= cannot serve them all: each
+    // replica serves /metrics on its own RPC port instead (SpurControllers= lists them).
+    const metricsServer = undefined as { close(): Promise<void> } | undefined;
     logger.info({ message: "listening", host: self.host, port: replica.server.port, conf: path, id });
     await new Promise<void>((resolve) => {
       for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
