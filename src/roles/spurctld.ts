@@ -98,12 +98,10 @@ export async function main(argv: string[]): Promise<number> {
     });
     // Replicas share one spur.conf, so one MetricsPort= cannot serve them all: each
     // replica serves /metrics on its own RPC port instead (SpurControllers= lists them).
-    const metricsServer = undefined as { close(): Promise<void> } | undefined;
     logger.info({ message: "listening", host: self.host, port: replica.server.port, conf: path, id });
     await new Promise<void>((resolve) => {
       for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
     });
-    await metricsServer?.close();
     await replica.stop();
     logger.info({ message: "stopped" });
     return 0;
