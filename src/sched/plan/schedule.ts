@@ -14,6 +14,7 @@ import { buildRequest } from "./request.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
+import { parseGpuTopology } from "./gpu-topology.ts";
 
 export interface ScheduleResult {
   decisions: StartDecision[];
@@ -89,7 +90,7 @@ function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeVi
   const req = buildRequest(job.spec, state.config, expand);
   if (typeof req === "string") return undefined;
   const candidates = partition.nodeNames.map((n) => views.get(n)).filter((v): v is NodeView => v !== undefined);
-  const alloc = fitJob(req, candidates, "now");
+  const alloc = fitJob(req, candidates, "now", state.topology);
   if (alloc === undefined) return undefined;
   for (const share of alloc) {
     const v = views.get(share.node);
@@ -118,6 +119,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       freeGpus: free.gpuIndices,
       idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
       usable: nodeAcceptsWork(node),
+      gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
     });
   }
   return views;
