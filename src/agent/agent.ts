@@ -26,6 +26,8 @@ import {
 
 export interface AgentDeps {
   node: NodeInfoP;
+  /** Device file per GPU index of this node (gres.conf File= or discovery); may be empty. */
+  gpuFiles?: string[];
   spool: string;
   controllerUrl: string;
   confPath: string;
@@ -75,9 +77,10 @@ export function createAgent(deps: AgentDeps): Agent {
     if (why !== "") throw new Error(why);
     if (existsSync(join(jobDir(spool, job.jobId), "stepd.pid"))) return; // duplicate launch: idempotent
     const dir = createJobDir(spool, job.jobId);
+    const gpuIndices = job.alloc.find((a) => a.node === node.name)?.gpuIndices ?? [];
     const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
-      gpuIndicesOnNode: job.alloc.find((a) => a.node === node.name)?.gpuIndices ?? [], constrainDevices: false,
+      gpuIndicesOnNode: gpuIndices, constrainDevices: false,
       spec: toPlain(req.spec),
     });
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
@@ -85,6 +88,7 @@ export function createAgent(deps: AgentDeps): Agent {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
       killWaitSec: job.killWaitSec,
+      gpuIndices, gpuDeviceFiles: gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""),
     };
     writeJson(join(dir, "launch.json"), launch);
     if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);

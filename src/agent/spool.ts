@@ -22,6 +22,10 @@ export interface LaunchFile {
   env: Record<string, string>;
   argv: string[];
   killWaitSec: number;
+  /** GPU indices this node gave the job (global numbering), for device isolation. */
+  gpuIndices?: number[];
+  /** Device file of each of those GPUs, same order ("" where unknown): gres.conf File= or discovery. */
+  gpuDeviceFiles?: string[];
 }
 
 export interface StatusFile {

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { selfExec } from "./self-exec.ts";
 import { controllerPort } from "./cli/port.ts";
 import { listJobIds, jobDir, readPid, isAlive, processMatches } from "../agent/spool.ts";
+import { localGresConf, localTopologyConf } from "./local-topology.ts";
 
 export interface UpOptions {
   stateDir: string;
@@ -19,6 +20,10 @@ export interface UpOptions {
   memPerNodeMiB: number;
   gpusPerNode: number;
   gpuModel: string;
+  /** Declared GPU links for gres.conf (gpu-topology.ts declaredLinks): "xgmi" (fully connected), "pairs", "hives:N", "pcie". */
+  gpuTopology?: string;
+  /** Nodes per leaf switch in topology.conf; 0 = no topology.conf. */
+  nodesPerSwitch?: number;
   controllerPort?: number;
   slurmdTimeoutSec: number;
 }
@@ -64,6 +69,8 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   lines.push(`PartitionName=debug Nodes=${all} Default=YES MaxTime=INFINITE State=UP`);
   if (o.gpusPerNode > 0) lines.push(`PartitionName=gpu Nodes=${all} Default=NO MaxTime=INFINITE State=UP`);
   const path = join(dir, "spur.conf");
+  if (o.gpusPerNode > 0) writeFileSync(join(dir, "gres.conf"), localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
+  if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
 }

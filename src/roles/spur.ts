@@ -15,6 +15,7 @@ import { flag } from "./argv.ts";
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
+     [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -44,6 +45,8 @@ export function upOptions(argv: string[]): UpOptions {
     memPerNodeMiB: Math.max(1, n("--mem-per-node", 4000)),
     gpusPerNode: n("--gpus-per-node", 0),
     gpuModel: opt(argv, "--gpu-model") ?? "",
+    gpuTopology: opt(argv, "--gpu-topology") ?? "xgmi",
+    nodesPerSwitch: n("--nodes-per-switch", 0),
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
   };
 }

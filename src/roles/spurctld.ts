@@ -18,6 +18,7 @@ import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
+import { readTopology } from "./topology-read.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -29,6 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   const created = createState(conf);
   if (!created.ok) throw new Error(created.error.message);
   const state = created.value;
+  state.topology = readTopology(path);
   const log = openLogStore(join(stateDir, "state-log.sqlite"));
   let replayed = 0;
   for (const { command } of log.entries()) {

@@ -1,8 +1,9 @@
 /**
  * @module roles/spurd
  * The node agent daemon. `spurd -N NAME` runs as node NAME from spur.conf (its
- * CPUs, memory, GPUs and port come from the NodeName line; real discovery is
- * the devices issue), serves the Agent RPC, and registers with the controller.
+ * CPUs, memory and port come from the NodeName line; its GPUs from discovery or
+ * gres.conf when present, see node-gpus-read.ts), serves the Agent RPC, and
+ * registers with the controller.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { selfExec } from "./self-exec.ts";
 import { SPUR_VERSION } from "../version.ts";
+import { readNodeGpus } from "./node-gpus-read.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -31,14 +33,18 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
     return 1;
   }
+  const gpus = await readNodeGpus(path, name, configured.info, flag(argv, "--devices-root"));
+  for (const warning of gpus.warnings) logger.warn({ message: warning, node: name });
   const node = {
     ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [],
+    gpuCount: gpus.gpuCount, gpuModel: gpus.gpuModel, gres: gpus.gres || configured.info.gres, gpuTopology: gpus.gpuTopology,
   };
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
-  const agent = createAgent({ node, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
+  logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
+  const agent = createAgent({ node, gpuFiles: gpus.gpuFiles, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
   const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
