@@ -197,6 +197,15 @@ const signal: Handler = (st, a) => {
   return DONE;
 };
 
+/** --tres-per-task: the cpu and gres/gpu parts become --cpus-per-task and --gpus-per-task, as in Slurm. */
+const tresPerTask: Handler = (st, a) => {
+  const r = syntax.parseTresPerTask(valueOf(a));
+  if (!r.ok) return r;
+  if (r.value.cpus !== undefined) st.spec.cpusPerTask = r.value.cpus;
+  if (r.value.gpus !== undefined) st.spec.gpusPerTask = r.value.gpus;
+  return DONE;
+};
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
@@ -218,5 +227,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   hold: flag("hold"), overcommit: flag("overcommit"),
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
-  export: exportOption, signal,
+  export: exportOption, signal, "tres-per-task": tresPerTask,
 };

@@ -187,3 +187,21 @@ export function checkDependency(text: string): Result<string> {
   const items = splitOutsideBrackets(text, hasOr ? "?" : ",");
   return items.every(validDependencyItem) ? ok(text) : fail;
 }
+
+/**
+ * --tres-per-task list: "cpu=4,gres/gpu=1", "gres/gpu:mi300x=2" (":" also accepted
+ * before the count). Only cpu and gres/gpu are trackable here; gpus come back as
+ * the "[type:]N" text --gpus-per-task takes.
+ */
+export function parseTresPerTask(text: string): Result<{ cpus?: number; gpus?: string }> {
+  const out: { cpus?: number; gpus?: string } = {};
+  for (const item of text.split(",")) {
+    const m = /^(cpu|gres[/:]gpu)(?::([A-Za-z0-9_.-]+))?[=:]([0-9]+)$/.exec(item.trim());
+    if (m === null || Number(m[3]) === 0) return err("InvalidGres", GRES_MESSAGE);
+    if (m[1] === "cpu") {
+      if (m[2] !== undefined) return err("InvalidGres", GRES_MESSAGE);
+      out.cpus = Number(m[3]);
+    } else out.gpus = m[2] !== undefined ? `${m[2]}:${m[3]}` : m[3];
+  }
+  return ok(out);
+}

@@ -168,7 +168,8 @@ function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerN
   const freeGpus = mode === "now" ? node.freeGpus : Array.from({ length: node.gpuCount }, (_, i) => i);
   const pick = pickGpus(node.gpuLinks, freeGpus, gpus);
   if (pick === undefined) return undefined;
-  const cpus = req.exclusive ? node.cpus : tasks * req.cpusPerTask;
+  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask, gpus * (req.cpusPerGpu ?? 0));
+  if (cpus > (mode === "now" ? node.freeCpus : node.cpus)) return undefined;
   const memMib = memForShare(req, cpus, gpus, node.memMiB);
   const memFree = mode === "now" ? node.freeMemMiB : node.memMiB;
   if (memMib > memFree) return undefined;

@@ -22,6 +22,8 @@ export interface ResourceRequest {
   gpusTotal: number;
   gpusPerTask: number;
   gpuType: string;
+  /** --cpus-per-gpu: a node share has at least this many CPUs per allocated GPU (0/absent = no rule). */
+  cpusPerGpu?: number;
   exclusive: boolean;
   nodelist: string[];
   exclude: string[];
@@ -58,6 +60,7 @@ export function buildRequest(
     cpusPerTask,
     mem: memRequest(spec, config),
     ...gpu,
+    cpusPerGpu: spec.cpusPerGpu,
     exclusive: spec.exclusive,
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
@@ -112,4 +115,25 @@ export function memForShare(req: ResourceRequest, cpus: number, gpus: number, no
     case "all":
       return nodeMemMiB;
   }
+}
+
+/** Typed count text "[type:]N" → "gres/gpu[:type]:N". */
+function gresTres(text: string): string {
+  const tc = parseTypedCount(text);
+  if (tc === undefined || tc.count === 0) return "";
+  return `gres/gpu${tc.type ? `:${tc.type}` : ""}:${tc.count}`;
+}
+
+/**
+ * TRES per node and per job as Slurm records them: --gres and --gpus-per-node
+ * are per node, --gpus is per job (never shown per node, even on one node).
+ */
+export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string } {
+  const gres = spec.gresPerNode.find((g) => g.name === "gpu");
+  const perNode = spec.gpusPerNode
+    ? gresTres(spec.gpusPerNode)
+    : gres !== undefined && gres.count > 0
+      ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
+      : "";
+  return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
 }
