@@ -206,6 +206,15 @@ const tresPerTask: Handler = (st, a) => {
   return DONE;
 };
 
+/** --switches=N[@time]: most leaf switches for the job, and how long to wait for that. */
+const switches: Handler = (st, a) => {
+  const r = syntax.parseSwitches(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.reqSwitch = r.value.count;
+  st.spec.wait4switchSec = r.value.waitSec;
+  return DONE;
+};
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
@@ -227,5 +236,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   hold: flag("hold"), overcommit: flag("overcommit"),
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
-  export: exportOption, signal, "tres-per-task": tresPerTask,
+  export: exportOption, signal, "tres-per-task": tresPerTask, switches,
 };

@@ -8,6 +8,7 @@
 import type { GresRequest } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
+import { parseDurationSec } from "../parse-time.ts";
 
 const OPTION_EXIT = 255;
 const INT_MAX = 2147483647;
@@ -204,4 +205,18 @@ export function parseTresPerTask(text: string): Result<{ cpus?: number; gpus?: s
     } else out.gpus = m[2] !== undefined ? `${m[2]}:${m[3]}` : m[3];
   }
   return ok(out);
+}
+
+/** Slurm's default wait for --switches without @time (SchedulerParameters max_switch_wait). */
+export const SWITCH_WAIT_DEFAULT_SEC = 300;
+
+/** --switches=N[@max-time]: leaf switch count and the wait in seconds (time as --time reads it). */
+export function parseSwitches(text: string): Result<{ count: number; waitSec: number }> {
+  const m = /^([0-9]+)(?:@(.+))?$/.exec(text.trim());
+  const fail = err("BadSwitches", `Invalid --switches specification`);
+  if (m === null || Number(m[1]) === 0) return fail;
+  if (m[2] === undefined) return ok({ count: Number(m[1]), waitSec: SWITCH_WAIT_DEFAULT_SEC });
+  const waitSec = parseDurationSec(m[2]);
+  if (waitSec === undefined || !Number.isSafeInteger(waitSec)) return fail;
+  return ok({ count: Number(m[1]), waitSec });
 }

@@ -10,6 +10,8 @@
  *   are kept for the jobs that need them), then in node order;
  * - a multi-node job goes under the lowest switch (or block) of topology.conf that
  *   can hold it, the best-fitting one at that level (topology.ts);
+ * - with --switches=N, a placement over more than N leaf switches waits until the
+ *   job has waited N@time (ResourceRequest.switchWaitOver, set by the caller);
  * - required nodes (-w) are taken or the job does not start (reason Resources).
  * To place a job at a future time (backfill), pass views whose free resources are
  * those expected then (see `withReleased`).
@@ -20,7 +22,7 @@ import type { LinkMatrix } from "../../devices/inventory.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { pickGpus } from "./gpu-clique.ts";
-import { fitUnderSwitches } from "./topology.ts";
+import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
 
 export interface NodeView {
   name: string;
@@ -56,8 +58,12 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
     if (single !== undefined) return [single];
   }
   const flat = fitInOrder(req, candidates, mode);
-  if (flat === undefined || flat.length <= 1 || mode !== "now" || topology === undefined || req.nodelist.length > 0) return flat;
-  return fitUnderSwitches(topology, candidates, (subset) => fitInOrder(req, subset, mode)) ?? flat;
+  if (flat === undefined || flat.length <= 1 || mode !== "now" || topology === undefined) return flat;
+  const placed = req.nodelist.length > 0 ? flat : (fitUnderSwitches(topology, candidates, (subset) => fitInOrder(req, subset, mode)) ?? flat);
+  // --switches=N: more leaf switches than asked keeps the job waiting until its wait is over (Slurm's rule).
+  const switchesMax = req.switchesMax ?? 0;
+  if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
+  return placed;
 }
 
 /** Free resources as they will be once `shares` end: the view backfill places a job in at a future time. */

@@ -24,6 +24,10 @@ export interface ResourceRequest {
   gpuType: string;
   /** --cpus-per-gpu: a node share has at least this many CPUs per allocated GPU (0/absent = no rule). */
   cpusPerGpu?: number;
+  /** --switches=N: most leaf switches (topology.conf) the nodes may span; 0/absent = any. */
+  switchesMax?: number;
+  /** Set by the caller once the job has waited --switches' time: any switch count is then accepted. */
+  switchWaitOver?: boolean;
   exclusive: boolean;
   nodelist: string[];
   exclude: string[];
@@ -61,6 +65,7 @@ export function buildRequest(
     mem: memRequest(spec, config),
     ...gpu,
     cpusPerGpu: spec.cpusPerGpu,
+    switchesMax: spec.reqSwitch,
     exclusive: spec.exclusive,
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
@@ -136,4 +141,9 @@ export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string 
       ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
       : "";
   return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
+}
+
+/** Whether a job with --switches=N@time has waited long enough to take any switch count. */
+export function switchWaitOver(spec: JobSpecP, eligibleSince: number, now: number): boolean {
+  return spec.reqSwitch === 0 || now - eligibleSince >= spec.wait4switchSec;
 }

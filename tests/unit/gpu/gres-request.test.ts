@@ -7,7 +7,7 @@ import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
 import { wrapScript } from "../../../src/compat/options/script-directives.ts";
 import { fitJob, type NodeView } from "../../../src/sched/plan/fit-node.ts";
-import { buildRequest, gpuTresTexts } from "../../../src/sched/plan/request.ts";
+import { buildRequest, gpuTresTexts, switchWaitOver } from "../../../src/sched/plan/request.ts";
 import { emptyJobSpec } from "../../../src/sched/model/records.ts";
 import type { JobSpecP } from "../../../src/sched/model/types.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
@@ -37,6 +37,21 @@ describe("--tres-per-task", () => {
   it("refuses other resources and zero counts with Slurm's GRES message", () => {
     expect(sbatchSpec(["--tres-per-task=mem=4"])).toContain("Invalid generic resource (gres) specification");
     expect(sbatchSpec(["--tres-per-task=gres/gpu=0"])).toContain("Invalid generic resource (gres) specification");
+  });
+});
+
+describe("--switches", () => {
+  it("reads the count and the wait (default 300 s, time as --time reads it)", () => {
+    expect(sbatchSpec(["--switches=1@10:00"])).toMatchObject({ reqSwitch: 1, wait4switchSec: 600 });
+    expect(sbatchSpec(["--switches=2"])).toMatchObject({ reqSwitch: 2, wait4switchSec: 300 });
+    expect(sbatchSpec(["--switches=x"])).toContain("Invalid --switches specification");
+  });
+
+  it("counts the wait from eligibility", () => {
+    const s = { ...emptyJobSpec(), reqSwitch: 1, wait4switchSec: 600 };
+    expect(switchWaitOver(s, 1000, 1599)).toBe(false);
+    expect(switchWaitOver(s, 1000, 1600)).toBe(true);
+    expect(switchWaitOver(emptyJobSpec(), 1000, 1000)).toBe(true);
   });
 });
 

@@ -86,6 +86,14 @@ describe("multi-node jobs and switches", () => {
     expect(five?.length).toBe(5);
   });
 
+  it("with --switches=1 waits rather than span two leaves, until the wait is over", () => {
+    const spread = nodes(["n1", "n3", "n5", "n6", "n7", "n8"]);
+    const gang = req({ nodesMin: 2, nodesMax: 2, ntasks: 2, exclusive: true, switchesMax: 1 });
+    expect(fitJob(gang, spread, "now", topo)).toBeUndefined();
+    expect(fitJob({ ...gang, switchWaitOver: true }, spread, "now", topo)?.map((a) => a.node)).toEqual(["n2", "n4"]);
+    expect(fitJob({ ...gang, switchesMax: 2 }, spread, "now", topo)?.length).toBe(2);
+  });
+
   it("reads levels and blocks from topology.conf and rejects unknown switches", () => {
     expect(topo.groups.map((g) => `${g.name}:${g.level}`)).toEqual(["s1:0", "s2:0", "s3:0", "top:1"]);
     expect(topo.groups.at(-1)?.nodes.length).toBe(8);
