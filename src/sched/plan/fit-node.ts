@@ -111,8 +111,9 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
 function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<NodeAlloc> | undefined {
   const gpusPerNode = gpusNeededPerNode(req, 1);
   let best: { share: Plain<NodeAlloc>; quality: number; left: number } | undefined;
+  const gpusWanted = req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
   for (const { node, tasks } of candidates) {
-    if (tasks < req.ntasks) continue;
+    if (tasks < req.ntasks || node.freeGpus.length < gpusWanted) continue;
     const share = makeShare(req, node, req.ntasks, gpusPerNode, "now");
     if (share === undefined) continue;
     const quality = share.quality;
@@ -125,12 +126,13 @@ function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<Nod
 }
 
 function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode): Capacity[] | undefined {
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  for (const name of req.nodelist) if (!byName.has(name)) return undefined;
-  const ordered = [
-    ...req.nodelist.map((n) => byName.get(n)).filter((n): n is NodeView => n !== undefined),
-    ...nodes.filter((n) => !req.nodelist.includes(n.name)),
-  ];
+  let ordered = nodes;
+  if (req.nodelist.length > 0) {
+    const byName = new Map(nodes.map((n) => [n.name, n]));
+    for (const name of req.nodelist) if (!byName.has(name)) return undefined;
+    const required = new Set(req.nodelist);
+    ordered = [...req.nodelist.map((n) => byName.get(n)!), ...nodes.filter((n) => !required.has(n.name))];
+  }
   const out: Capacity[] = [];
   for (const node of ordered) {
     const tasks = taskRoom(req, node, mode);

@@ -24,7 +24,24 @@ export function pickGpus(links: LinkMatrix | undefined, free: readonly number[],
     const indices = [...free].sort((a, b) => a - b).slice(0, count);
     return { indices, minQuality: 0, totalQuality: 0 };
   }
+  // Nodes of one model share one matrix object (gpu-topology's parse cache) and often the same
+  // free pattern, so a pass over many nodes mostly hits this memo. Pure: the answer depends only on the key.
+  let memo = memoByMatrix.get(links);
+  if (memo === undefined) {
+    memo = new Map();
+    memoByMatrix.set(links, memo);
+  }
+  const key = `${count}|${free.join(",")}`;
+  const known = memo.get(key);
+  if (known !== undefined) return { ...known, indices: [...known.indices] };
   const choice = bestGpuSet(links, free, count);
   assert(choice !== undefined && choice.indices.length === count, "bestGpuSet returns a full set when enough GPUs are free");
-  return { indices: choice.indices, minQuality: choice.minQuality, totalQuality: choice.totalQuality };
+  const pick = { indices: choice.indices, minQuality: choice.minQuality, totalQuality: choice.totalQuality };
+  if (memo.size >= PICK_MEMO_MAX) memo.clear();
+  memo.set(key, pick);
+  return { ...pick, indices: [...pick.indices] };
 }
+
+const memoByMatrix = new WeakMap<LinkMatrix, Map<string, GpuPick>>();
+/** Entries kept per matrix before the memo starts over (bounded memory). */
+const PICK_MEMO_MAX = 4096;
