@@ -24,6 +24,8 @@ export interface UpOptions {
   gpuTopology?: string;
   /** Nodes per leaf switch in topology.conf; 0 = no topology.conf. */
   nodesPerSwitch?: number;
+  /** A sysfs snapshot every spurd discovers its GPUs from (gres.conf AutoDetect=spur) instead of declared ones. */
+  devicesRoot?: string;
   controllerPort?: number;
   slurmdTimeoutSec: number;
 }
@@ -69,7 +71,8 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   lines.push(`PartitionName=debug Nodes=${all} Default=YES MaxTime=INFINITE State=UP`);
   if (o.gpusPerNode > 0) lines.push(`PartitionName=gpu Nodes=${all} Default=NO MaxTime=INFINITE State=UP`);
   const path = join(dir, "spur.conf");
-  if (o.gpusPerNode > 0) writeFileSync(join(dir, "gres.conf"), localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
+  if (o.devicesRoot !== undefined) writeFileSync(join(dir, "gres.conf"), "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
+  else if (o.gpusPerNode > 0) writeFileSync(join(dir, "gres.conf"), localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
   if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
@@ -114,7 +117,8 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string }> {
   if (daemonPids(dir).some((d) => processMatches(d.pid, [d.name.replace(/-.*$/, ""), dir]))) throw new Error(`a cluster is already running in ${dir} (spur down --state-dir ${dir})`);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
   startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
-  for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);
+  const discovery = o.devicesRoot !== undefined ? ["--devices-root", resolve(o.devicesRoot)] : [];
+  for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf, ...discovery]);
   const url = ctlUrl(conf);
   const ctl = controllerPort(url);
   const deadline = Date.now() + 30_000;

@@ -16,6 +16,7 @@ const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
+     [--devices-root DIR]                     GPUs discovered from a sysfs snapshot instead
   down [--state-dir DIR]                      stop it
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -47,6 +48,7 @@ export function upOptions(argv: string[]): UpOptions {
     gpuModel: opt(argv, "--gpu-model") ?? "",
     gpuTopology: opt(argv, "--gpu-topology") ?? "xgmi",
     nodesPerSwitch: n("--nodes-per-switch", 0),
+    ...(opt(argv, "--devices-root") !== undefined ? { devicesRoot: opt(argv, "--devices-root") } : {}),
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
   };
 }

@@ -117,3 +117,21 @@ describe("required nodes (-w)", () => {
     expect(second.reasons.get(2)).toBe("Resources");
   });
 });
+
+describe("gang start", () => {
+  it("starts a multi-node GPU job on all its nodes or on none (a stale decision is dropped whole)", () => {
+    const c = cluster();
+    c.run(submit(spec({ partition: "gpu", nodesMin: 2, nodesMax: 2, ntasks: 2, exclusive: true, gpusPerNode: "8" })));
+    const gang = schedule(c.state, 20).decisions;
+    expect(gang.map((d) => d.alloc.map((a) => a.node))).toEqual([["g1", "g2"]]);
+    c.run(submit(spec({ partition: "gpu", nodelist: "g2", gpusPerNode: "1" }), 21));
+    // Job 2 takes one GPU of g2 before the gang's decision is applied (as a second replica or a racing pass might).
+    const other = { jobId: 2, arrayTaskId: c.state.jobs.get(2)!.info.arrayTaskId, alloc: [{ node: "g2", cpus: 1, memMib: 256, gpuIndices: [0], tasks: 1 }] };
+    c.run({ v: 1, type: "startJobs", at: 22, decisions: [other] });
+    expect(c.state.jobs.get(2)?.info.state).toBe("RUNNING");
+    c.run({ v: 1, type: "startJobs", at: 23, decisions: gang });
+    expect(c.state.jobs.get(1)?.info.state).toBe("PENDING");
+    expect(c.state.nodes.get("g1")?.info.allocCpus).toBe(0);
+    expect(c.state.nodes.get("g1")?.gpuByJob.size).toBe(0);
+  });
+});
