@@ -88,6 +88,9 @@ const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.
 function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
   const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
+  // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
+  const spreadTotal = req.gpusPerNode === 0 && req.gpusTotal > 0 && nodesWanted > 1;
+  let gpusLeft = spreadTotal ? req.gpusTotal : 0;
   const chosen: Plain<NodeAlloc>[] = [];
   let remaining = req.ntasks;
   for (const { node, tasks } of candidates) {
@@ -95,15 +98,17 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
     if (remaining <= 0 && chosen.length >= nodesWanted && !mustTake) break;
     const reserveForOthers = Math.max(0, nodesWanted - chosen.length - 1);
     const take = Math.max(1, Math.min(tasks, remaining - reserveForOthers));
-    const share = makeShare(req, node, take, gpusPerNode, mode);
+    const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
+    const share = makeShare(req, node, take, gpusHere, mode);
     if (share === undefined) {
       if (mustTake) return undefined;
       continue;
     }
     chosen.push(share.alloc);
     remaining -= take;
+    if (spreadTotal) gpusLeft -= share.alloc.gpuIndices.length;
   }
-  if (remaining > 0 || chosen.length < nodesWanted || chosen.length > Math.max(req.nodesMax, nodesWanted)) return undefined;
+  if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesWanted || chosen.length > Math.max(req.nodesMax, nodesWanted)) return undefined;
   return chosen;
 }
 

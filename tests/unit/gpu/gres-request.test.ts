@@ -65,6 +65,15 @@ describe("--cpus-per-gpu", () => {
   });
 });
 
+describe("--gpus over several nodes", () => {
+  it("allocates exactly the total, spread 2 + 1 over two nodes", () => {
+    const req = buildRequest({ ...emptyJobSpec(), nodesMin: 2, gpus: "3", memPerNodeMib: 100 }, cluster().state.config, (h) => [h]);
+    if (typeof req === "string") throw new Error(req);
+    const got = fitJob(req, [node(), node({ name: "g2" })], "now");
+    expect(got?.map((a) => `${a.node}:${a.gpuIndices.join(",")}`)).toEqual(["g1:0,1", "g2:0"]);
+  });
+});
+
 describe("TRES per node and per job", () => {
   it("keeps --gpus per job, never per node", () => {
     expect(gpuTresTexts({ ...emptyJobSpec(), gpus: "mi300x:2" })).toEqual({ perNode: "", perJob: "gres/gpu:mi300x:2" });
