@@ -28,6 +28,8 @@ export interface AgentDeps {
   node: NodeInfoP;
   /** Device file per GPU index of this node (gres.conf File= or discovery); may be empty. */
   gpuFiles?: string[];
+  /** CPUs local to each GPU index (gres.conf Cores= or discovery); may be empty. */
+  gpuCpus?: string[];
   spool: string;
   controllerUrl: string;
   confPath: string;
@@ -88,7 +90,7 @@ export function createAgent(deps: AgentDeps): Agent {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
       killWaitSec: job.killWaitSec,
-      gpuIndices, gpuDeviceFiles: gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""),
+      gpuIndices, gpuDeviceFiles: gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""), gpuLocalCpus: gpuIndices.map((i) => deps.gpuCpus?.[i] ?? ""),
     };
     writeJson(join(dir, "launch.json"), launch);
     if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);

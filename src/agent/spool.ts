@@ -26,6 +26,8 @@ export interface LaunchFile {
   gpuIndices?: number[];
   /** Device file of each of those GPUs, same order ("" where unknown): gres.conf File= or discovery. */
   gpuDeviceFiles?: string[];
+  /** CPUs local to each of those GPUs, same order ("0-55,112-167"; "" where unknown), for CPU binding. */
+  gpuLocalCpus?: string[];
 }
 
 export interface StatusFile {

@@ -19,6 +19,8 @@ export interface NodeGpuFacts {
   gpuTopology: string;
   /** Device file per GPU index ("" where unknown). */
   gpuFiles: string[];
+  /** CPUs local to each GPU index as a list expression ("0-55,112-167"; "" where unknown): gres.conf Cores= or discovery. */
+  gpuCpus: string[];
   /** Where the facts came from: "discovered", "gres.conf", "spur.conf". */
   source: string;
   warnings: string[];
@@ -34,9 +36,9 @@ export function nodeGpuFacts(configured: { gpuCount: number; gpuModel: string },
     const warnings = gres.gpus.some((g) => g.type !== gres.gpus[0]?.type) ? ["gres.conf declares several GPU types on one node; the first is used"] : [];
     if (gres.gpus.length !== configured.gpuCount) warnings.push(`gres.conf declares ${gres.gpus.length} GPUs, spur.conf Gres= says ${configured.gpuCount}`);
     const topology = topologyFromLinks(gres.gpus.map((g) => g.links));
-    return facts(gres.gpus.length, type, topology, gres.gpus.map((g) => g.file), "gres.conf", warnings);
+    return facts(gres.gpus.length, type, topology, gres.gpus.map((g) => g.file), gres.gpus.map((g) => g.cores), "gres.conf", warnings);
   }
-  return facts(configured.gpuCount, configured.gpuModel, "", [], "spur.conf", []);
+  return facts(configured.gpuCount, configured.gpuModel, "", [], [], "spur.conf", []);
 }
 
 function fromInventory(configured: { gpuCount: number; gpuModel: string }, inventory: DeviceInventory): NodeGpuFacts {
@@ -57,7 +59,8 @@ function fromInventory(configured: { gpuCount: number; gpuModel: string }, inven
     warnings.push(`discovered ${scheduled.length} GPUs of type ${type}, spur.conf Gres= says ${configured.gpuCount}`);
   }
   const topology = wholeGpus ? topologyFromMatrix(subMatrix(inventory.links, scheduled.map((u) => u.gpuIndex))) : "";
-  return facts(scheduled.length, type, topology, files, "discovered", warnings);
+  const cpus = scheduled.map((u) => inventory.gpus[u.gpuIndex]?.cpuAffinity ?? "");
+  return facts(scheduled.length, type, topology, files, cpus, "discovered", warnings);
 }
 
 /** The links among `indices` only, renumbered 0..n-1 (the scheduler numbers the units it schedules). */
@@ -65,7 +68,9 @@ function subMatrix(links: LinkMatrix, indices: number[]): LinkMatrix {
   return { size: indices.length, links: indices.map((a) => indices.map((b) => (a === b ? undefined : links.links[a]?.[b]))) };
 }
 
-function facts(count: number, type: string, topology: string, files: string[], source: string, warnings: string[]): NodeGpuFacts {
+function facts(
+  count: number, type: string, topology: string, files: string[], cpus: string[], source: string, warnings: string[],
+): NodeGpuFacts {
   const gres = count > 0 ? `gpu:${type ? `${type}:` : ""}${count}` : "";
-  return { gpuCount: count, gpuModel: type, gres, gpuTopology: topology, gpuFiles: files, source, warnings };
+  return { gpuCount: count, gpuModel: type, gres, gpuTopology: topology, gpuFiles: files, gpuCpus: cpus, source, warnings };
 }

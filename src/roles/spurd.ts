@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
   logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
-  const agent = createAgent({ node, gpuFiles: gpus.gpuFiles, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
+  const agent = createAgent({ node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), confPath: path, logger, selfExec: selfExec() });
   const server = await startRpcServer(agentRoutes(agent, name), { host: node.addr || "127.0.0.1", port: node.port });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();

@@ -84,7 +84,11 @@ describe("what a node registers", () => {
       expect(facts.gres, name).toBe(gres);
       expect(facts.gpuTopology, name).not.toBe("");
       expect(facts.gpuFiles.every((f) => f.startsWith("/dev/")), name).toBe(true);
+      expect(facts.gpuCpus.length, name).toBe(facts.gpuCount);
     }
+    const mi300x = discoverFixture(MI300X);
+    if (!mi300x.ok) throw new Error(mi300x.error.message);
+    expect(nodeGpuFacts({ gpuCount: 8, gpuModel: "" }, undefined, mi300x.value).gpuCpus.slice(3, 5)).toEqual(["0-95,192-287", "96-191,288-383"]);
     const mig = discoverFixture(H100_MIG);
     if (!mig.ok) throw new Error(mig.error.message);
     const one = structuredClone(mig.value);
