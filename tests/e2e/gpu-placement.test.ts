@@ -67,6 +67,13 @@ describe("GPU placement on a declared XGMI cluster", () => {
     expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8")).toBe("0: n3 0,1,2,3,4,5,6,7\n1: n4 0,1,2,3,4,5,6,7\n");
   });
 
+  it("binds each srun task to its own GPU under --gpus-per-task, and follows --gpu-bind", async () => {
+    c.write("pertask.sh", "#!/bin/bash\nsrun -l bash -c 'echo $CUDA_VISIBLE_DEVICES' | sort\nsrun -l --gpu-bind=single:2 bash -c 'echo $ROCR_VISIBLE_DEVICES' | sort\n");
+    const id = submit(["-w", "n2", "-n", "4", "--gpus-per-task=1", "pertask.sh"]);
+    await finished(id);
+    expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8")).toBe("0: 0\n1: 1\n2: 2\n3: 3\n0: 0\n1: 0\n2: 1\n3: 1\n");
+  });
+
   it("keeps a job for a full required node pending with reason Resources", async () => {
     const id = submit(["-w", "n1", "--gpus-per-node=8", "--wrap", ENV]);
     await eventually("reason Resources", () => (squeue(id, "%T %r") === "PENDING Resources" ? true : undefined));

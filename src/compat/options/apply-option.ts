@@ -13,6 +13,7 @@ import { absolutePath, type BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
+import { parseGpuBind } from "../gpu-bind.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
 type Spec = Plain<JobSpec>;
@@ -215,6 +216,14 @@ const switches: Handler = (st, a) => {
   return DONE;
 };
 
+/** --gpu-bind: how a step's GPUs are shared out among its tasks (compat/gpu-bind.ts). */
+const gpuBind: Handler = (st, a) => {
+  const r = parseGpuBind(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.gpuBind = r.value;
+  return DONE;
+};
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
@@ -236,5 +245,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   hold: flag("hold"), overcommit: flag("overcommit"),
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
-  export: exportOption, signal, "tres-per-task": tresPerTask, switches,
+  export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
 };
