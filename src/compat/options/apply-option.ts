@@ -237,7 +237,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodelist: hostlist("nodelist"), exclude: hostlist("exclude"),
   input: io("stdIn"), output: io("stdOut"), error: io("stdErr"),
   ntasks: count("ntasks"), "cpus-per-task": count("cpusPerTask"), "ntasks-per-node": count("ntasksPerNode"),
-  "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"),
+  "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"), "ntasks-per-gpu": count("ntasksPerGpu"),
   "threads-per-core": count("threadsPerCore"),
   mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
   time: timeLimit("timeLimitMin"), "time-min": timeLimit("timeMinMin"),

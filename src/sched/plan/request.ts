@@ -56,6 +56,7 @@ export function buildRequest(
   if (!ntasks) ntasks = spec.ntasksPerNode ? spec.ntasksPerNode * Math.max(1, nodesMin) : Math.max(1, nodesMin);
   const gpu = gpuRequest(spec, Math.max(1, nodesMin));
   if (typeof gpu === "string") return gpu;
+  if (spec.ntasksPerGpu > 0) ntasks = applyTasksPerGpu(spec, gpu, ntasks, Math.max(1, nodesMin));
   return {
     nodesMin: Math.max(1, nodesMin),
     nodesMax: Math.max(1, nodesMax, nodesMin),
@@ -106,6 +107,22 @@ function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
     part.gpusTotal = 0;
   }
   return part;
+}
+
+/**
+ * --ntasks-per-gpu=N: with -n, the job gets ceil(n/N) GPUs (per job); with a GPU
+ * count instead, it runs N tasks per GPU. Returns the task count.
+ */
+function applyTasksPerGpu(spec: JobSpecP, gpu: GpuPart, ntasks: number, nodes: number): number {
+  const perGpu = spec.ntasksPerGpu;
+  const gpus = gpu.gpusTotal + gpu.gpusPerNode * nodes;
+  if (spec.ntasks === 0 && gpus > 0) return perGpu * gpus;
+  if (gpus === 0) {
+    const wanted = Math.ceil(ntasks / perGpu);
+    if (nodes <= 1) gpu.gpusPerNode = wanted;
+    else gpu.gpusTotal = wanted;
+  }
+  return ntasks;
 }
 
 /** Memory a node share needs for `cpus` CPUs and `gpus` GPUs, given the node's memory. */

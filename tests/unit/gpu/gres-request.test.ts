@@ -84,3 +84,20 @@ describe("TRES per node and per job", () => {
     expect(c.state.jobs.get(1)?.info).toMatchObject({ tresPerNode: "", tresPerJob: "gres/gpu:2" });
   });
 });
+
+describe("--ntasks-per-gpu", () => {
+  const expand = (h: string) => [h];
+  const config = cluster().state.config;
+  it("derives the GPU count from -n, and the task count from the GPUs", () => {
+    const fromTasks = buildRequest({ ...emptyJobSpec(), ntasks: 5, ntasksPerGpu: 2 }, config, expand);
+    expect(fromTasks).toMatchObject({ ntasks: 5, gpusPerNode: 3 });
+    const fromGpus = buildRequest({ ...emptyJobSpec(), gpusPerNode: "4", ntasksPerGpu: 2 }, config, expand);
+    expect(fromGpus).toMatchObject({ ntasks: 8, gpusPerNode: 4 });
+    const spread = buildRequest({ ...emptyJobSpec(), nodesMin: 2, ntasks: 8, ntasksPerGpu: 2 }, config, expand);
+    expect(spread).toMatchObject({ ntasks: 8, gpusTotal: 4 });
+  });
+
+  it("is read from the command line", () => {
+    expect(sbatchSpec(["--ntasks-per-gpu=2", "-G", "2"])).toMatchObject({ ntasksPerGpu: 2, gpus: "2" });
+  });
+});
