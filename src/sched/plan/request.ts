@@ -164,3 +164,12 @@ export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string 
 export function switchWaitOver(spec: JobSpecP, eligibleSince: number, now: number): boolean {
   return spec.reqSwitch === 0 || now - eligibleSince >= spec.wait4switchSec;
 }
+
+/** TRES per task as Slurm records it (and exports as SLURM_TRES_PER_TASK): "cpu=4,gres/gpu:mi300x=2"; "" when none given. */
+export function tresPerTaskText(spec: JobSpecP): string {
+  const parts: string[] = [];
+  if (spec.cpusPerTask > 0) parts.push(`cpu=${spec.cpusPerTask}`);
+  const tc = spec.gpusPerTask ? parseTypedCount(spec.gpusPerTask) : undefined;
+  if (tc !== undefined && tc.count > 0) parts.push(tc.type ? `gres/gpu:${tc.type}=${tc.count}` : `gres/gpu=${tc.count}`);
+  return parts.join(",");
+}

@@ -101,3 +101,13 @@ describe("--ntasks-per-gpu", () => {
     expect(sbatchSpec(["--ntasks-per-gpu=2", "-G", "2"])).toMatchObject({ ntasksPerGpu: 2, gpus: "2" });
   });
 });
+
+describe("per-task TRES and switches on the job record", () => {
+  it("records them as Slurm shows them in squeue -O tres-per-task,ReqSwitch,Wait4Switch", () => {
+    const c = cluster();
+    c.run(submit(spec({ cpusPerTask: 2, gpusPerTask: "mi300x:1", ntasks: 2, reqSwitch: 1, wait4switchSec: 600 })));
+    expect(c.state.jobs.get(1)?.info).toMatchObject({ tresPerTask: "cpu=2,gres/gpu:mi300x=1", reqSwitch: 1, wait4switchSec: 600 });
+    c.run(submit(spec()));
+    expect(c.state.jobs.get(2)?.info.tresPerTask).toBeUndefined();
+  });
+});
