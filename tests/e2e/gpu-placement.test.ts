@@ -74,6 +74,14 @@ describe("GPU placement on a declared XGMI cluster", () => {
     expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8")).toBe("0: 0\n1: 1\n2: 2\n3: 3\n0: 0\n1: 0\n2: 1\n3: 1\n");
   });
 
+  it("shows per-task TRES and the switch request in squeue", () => {
+    const id = submit(["-H", "-n", "2", "--gpus-per-task=mi300x:2", "--switches=1@5:00", "--wrap", "true"]);
+    expect(c.run(["squeue", "-h", "-j", id, "-O", "tres-per-task:30,ReqSwitch:10,Wait4Switch:12"]).stdout).toBe(
+      `${"gres/gpu:mi300x=2".padEnd(30)}${"1".padEnd(10)}${"5:00".padEnd(12)}\n`,
+    );
+    expect(c.run(["scancel", id]).code).toBe(0);
+  });
+
   it("keeps a job for a full required node pending with reason Resources", async () => {
     const id = submit(["-w", "n1", "--gpus-per-node=8", "--wrap", ENV]);
     await eventually("reason Resources", () => (squeue(id, "%T %r") === "PENDING Resources" ? true : undefined));
