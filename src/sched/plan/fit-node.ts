@@ -23,6 +23,7 @@ import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { pickGpus } from "./gpu-clique.ts";
 import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
+import { assert } from "../../lib/assert.ts";
 
 export interface NodeView {
   name: string;
@@ -56,6 +57,8 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
   if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0 && wantsGpus(req)) {
     const single = bestSingleNode(req, candidates);
     if (single !== undefined) return [single];
+    // A one-node job that fits no single node fits nowhere: skip the second scan.
+    if (Math.max(req.nodesMax, nodesWanted) <= 1) return undefined;
   }
   const flat = fitInOrder(req, candidates, mode);
   if (flat === undefined || flat.length <= 1 || mode !== "now" || topology === undefined) return flat;
@@ -109,6 +112,7 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
     if (spreadTotal) gpusLeft -= share.alloc.gpuIndices.length;
   }
   if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesWanted || chosen.length > Math.max(req.nodesMax, nodesWanted)) return undefined;
+  assert(new Set(chosen.map((a) => a.node)).size === chosen.length, "one share per node");
   return chosen;
 }
 
@@ -117,8 +121,11 @@ function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<Nod
   const gpusPerNode = gpusNeededPerNode(req, 1);
   let best: { share: Plain<NodeAlloc>; quality: number; left: number } | undefined;
   const gpusWanted = req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
+  let qualityMax = -1; // computed once a first share is found (most failing searches never need it)
   for (const { node, tasks } of candidates) {
     if (tasks < req.ntasks || node.freeGpus.length < gpusWanted) continue;
+    // Once the best links are in hand, only a tighter fit can win: skip the GPU search otherwise.
+    if (best !== undefined && best.quality >= qualityMax && node.freeGpus.length - gpusWanted >= best.left) continue;
     const share = makeShare(req, node, req.ntasks, gpusPerNode, "now");
     if (share === undefined) continue;
     const quality = share.quality;
@@ -126,8 +133,25 @@ function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<Nod
     if (best === undefined || quality > best.quality || (quality === best.quality && left < best.left)) {
       best = { share: share.alloc, quality, left };
     }
+    if (qualityMax < 0) qualityMax = bestQualityAnywhere(candidates, gpusWanted);
+    // Nothing later can beat a node the job fills exactly with the best links any node could give.
+    if (best.left === 0 && best.quality >= qualityMax) break;
   }
+  assert(best === undefined || best.share.gpuIndices.length === gpusWanted, "a single-node share has every GPU the job asked for");
   return best?.share;
+}
+
+/** The best worst-link any candidate's kind of node offers for `count` GPUs when empty (an upper bound). */
+function bestQualityAnywhere(candidates: Capacity[], count: number): number {
+  let max = 0;
+  const seen: LinkMatrix[] = []; // a handful of distinct matrices (one per node model), so a list beats a Set
+  for (const { node } of candidates) {
+    if (node.gpuLinks === undefined || node.gpuCount < count || seen.includes(node.gpuLinks)) continue;
+    seen.push(node.gpuLinks);
+    const all = Array.from({ length: node.gpuCount }, (_, i) => i);
+    max = Math.max(max, pickGpus(node.gpuLinks, all, count)?.minQuality ?? 0);
+  }
+  return max;
 }
 
 function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode): Capacity[] | undefined {
@@ -150,8 +174,8 @@ function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode)
 
 /** Tasks the node could take for this request (0 when it is excluded or lacks what the job needs). */
 function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
-  if (req.exclude.includes(node.name)) return 0;
-  if (!req.features.every((f) => node.features.includes(f))) return 0;
+  if (req.exclude.length > 0 && req.exclude.includes(node.name)) return 0;
+  if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
   if (req.gpuType && wantsGpus(req) && node.gpuModel !== req.gpuType) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
