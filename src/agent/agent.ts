@@ -32,6 +32,10 @@ import {
 
 export interface AgentDeps {
   node: NodeInfoP;
+  /** Device file per GPU index of this node (gres.conf File= or discovery); may be empty. */
+  gpuFiles?: string[];
+  /** CPUs local to each GPU index (gres.conf Cores= or discovery); may be empty. */
+  gpuCpus?: string[];
   spool: string;
   controllerUrl: string;
   /** Replicated controllers: every replica, tried in turn and following "not leader" hints. */
@@ -121,6 +125,9 @@ export function createAgent(deps: AgentDeps): Agent {
       },
       share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices] },
       ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
+      gpuIndices: [...share.gpuIndices],
+      gpuDeviceFiles: share.gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""),
+      gpuLocalCpus: share.gpuIndices.map((i) => deps.gpuCpus?.[i] ?? ""),
     };
     writeJson(join(dir, "launch.json"), launch);
     if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);

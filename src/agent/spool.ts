@@ -37,6 +37,12 @@ export interface LaunchFile {
   /** Prolog/Epilog/TaskProlog/TaskEpilog and what their environment tells about the job. */
   scripts?: SiteScripts;
   facts?: JobFacts;
+  /** GPU indices this node gave the job (global numbering), for device isolation. */
+  gpuIndices?: number[];
+  /** Device file of each of those GPUs, same order ("" where unknown): gres.conf File= or discovery. */
+  gpuDeviceFiles?: string[];
+  /** CPUs local to each of those GPUs, same order ("0-55,112-167"; "" where unknown), for CPU binding. */
+  gpuLocalCpus?: string[];
 }
 
 export interface StatusFile {

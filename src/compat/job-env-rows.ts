@@ -211,6 +211,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_CPUS_PER_TASK", contexts: BS, value: (i) => count(cpusPerTask(i)) },
   { name: "SLURM_CPUS_ON_NODE", contexts: BT, value: ({ node }) => count(node?.cpus) },
   { name: "SLURM_CPUS_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.cpusPerGpu) },
+  { name: "SLURM_NTASKS_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.ntasksPerGpu) },
   { name: "SLURM_MEM_PER_NODE", contexts: BS, value: (i) => count(memPerNode(i)) },
   { name: "SLURM_MEM_PER_CPU", contexts: BS, value: (i) => count(memPerCpu(i)) },
   { name: "SLURM_MEM_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.memPerGpuMib) },

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { selfExec } from "./self-exec.ts";
 import { controllerPort } from "./cli/port.ts";
 import { listJobIds, jobDir, readPid, isAlive, processMatches } from "../agent/spool.ts";
+import { localGresConf, localTopologyConf } from "./local-topology.ts";
 
 export interface UpOptions {
   stateDir: string;
@@ -20,6 +21,12 @@ export interface UpOptions {
   memPerNodeMiB: number;
   gpusPerNode: number;
   gpuModel: string;
+  /** Declared GPU links for gres.conf (gpu-topology.ts declaredLinks): "xgmi" (fully connected), "pairs", "hives:N", "pcie". */
+  gpuTopology?: string;
+  /** Nodes per leaf switch in topology.conf; 0 = no topology.conf. */
+  nodesPerSwitch?: number;
+  /** A sysfs snapshot every spurd discovers its GPUs from (gres.conf AutoDetect=spur) instead of declared ones. */
+  devicesRoot?: string;
   controllerPort?: number;
   slurmdTimeoutSec: number;
   /** Replicated controllers (Raft): 1 = a single spurctld as before; 3 or 5 for HA. */
@@ -94,6 +101,9 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   lines.push(`PartitionName=debug Nodes=${all} Default=YES MaxTime=INFINITE State=UP`);
   if (o.gpusPerNode > 0) lines.push(`PartitionName=gpu Nodes=${all} Default=NO MaxTime=INFINITE State=UP`);
   const path = join(dir, "spur.conf");
+  if (o.devicesRoot !== undefined) writeFileSync(join(dir, "gres.conf"), "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
+  else if (o.gpusPerNode > 0) writeFileSync(join(dir, "gres.conf"), localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
+  if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
 }
@@ -174,7 +184,8 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string; res
   const ids = confControllerIds(conf);
   if (ids.length === 0) startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
   for (const id of ids) startDaemon(dir, `spurctld-${id}`, ["spurctld", "--id", String(id), "--conf", conf]);
-  for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf]);
+  const discovery = o.devicesRoot !== undefined ? ["--devices-root", resolve(o.devicesRoot)] : [];
+  for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf, ...discovery]);
   const rest = restUrl(conf);
   if (rest !== undefined) startDaemon(dir, "spurrestd", ["spurrestd", "--conf", conf]);
   const url = ctlUrl(conf);

@@ -16,6 +16,8 @@ const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
+     [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
+     [--devices-root DIR]                     GPUs discovered from a sysfs snapshot instead
   up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
@@ -49,6 +51,9 @@ export function upOptions(argv: string[]): UpOptions {
     memPerNodeMiB: Math.max(1, n("--mem-per-node", 4000)),
     gpusPerNode: n("--gpus-per-node", 0),
     gpuModel: opt(argv, "--gpu-model") ?? "",
+    gpuTopology: opt(argv, "--gpu-topology") ?? "xgmi",
+    nodesPerSwitch: n("--nodes-per-switch", 0),
+    ...(opt(argv, "--devices-root") !== undefined ? { devicesRoot: opt(argv, "--devices-root") } : {}),
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
     controllers: Math.max(1, n("--controllers", 1)),
   };

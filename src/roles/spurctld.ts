@@ -69,6 +69,7 @@ async function startMetricsPort(conf: ParsedConf, host: string, metrics: (() => 
   if (metricsPort <= 0 || metrics === undefined) return undefined;
   return startMetricsServer({ host: conf.globals.get("metricsaddr") ?? host, port: metricsPort }, metrics);
 }
+import { readTopology } from "./topology-read.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -81,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   const created = createState(conf);
   if (!created.ok) throw new Error(created.error.message);
   const state = created.value;
+  state.topology = readTopology(path);
   const peers = controllerPeers(conf);
   if (peers.length > 0) {
     const id = Number(flag(argv, "--id") ?? process.env.SPUR_CONTROLLER_ID ?? "0");

@@ -1,8 +1,9 @@
 /**
  * @module roles/spurd
  * The node agent daemon. `spurd -N NAME` runs as node NAME from spur.conf (its
- * CPUs, memory, GPUs and port come from the NodeName line; real discovery is
- * the devices issue), serves the Agent RPC, and registers with the controller.
+ * CPUs, memory and port come from the NodeName line; its GPUs from discovery or
+ * gres.conf when present, see node-gpus-read.ts), serves the Agent RPC, and
+ * registers with the controller.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +27,7 @@ import { createOverlayAgent } from "../agent/overlay.ts";
 import { confGet, type ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import type { ConsolaInstance } from "consola/core";
+import { readNodeGpus } from "./node-gpus-read.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -41,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
     return 1;
   }
+  const gpus = await readNodeGpus(path, name, configured.info, flag(argv, "--devices-root"));
+  for (const warning of gpus.warnings) logger.warn({ message: warning, node: name });
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
@@ -55,9 +59,11 @@ export async function main(argv: string[]): Promise<number> {
     ...configured.info, hostname: configured.info.hostname !== name ? configured.info.hostname : hostname(),
     arch: machine(), os: `Linux ${release()} ${version()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
+    gpuCount: gpus.gpuCount, gpuModel: gpus.gpuModel, gres: gpus.gres || configured.info.gres, gpuTopology: gpus.gpuTopology,
   };
+  logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
   const agent = createAgent({
-    node, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
+    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
     scripts: {
       prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",

@@ -78,7 +78,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("Prefer", "PREFER", always(undefined)),
   f("Profile", "PROFILE", always("NotSet")),
   f("Reboot", "REBOOT", always("0")),
-  f("ReqSwitch", "REQ_SWITCH", always("0")),
+  f("ReqSwitch", "REQ_SWITCH", (r) => `${r.job.reqSwitch ?? 0}`),
   f("Requeue", "REQUEUE", (r) => (r.job.requeue ? "1" : "0")),
   f("ResizeTime", "RESIZE_TIME", always("N/A")),
   f("RestartCnt", "RESTART_COUNT", (r) => String(r.job.restarts)),
@@ -98,8 +98,8 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("tres-freq", "TRES_FREQ", always("N/A")),
   f("tres-per-job", "TRES_PER_JOB", (r) => orNa(r.job.tresPerJob)),
   f("tres-per-socket", "TRES_PER_SOCKET", always("N/A")),
-  f("tres-per-task", "TRES_PER_TASK", always("N/A")),
-  f("Wait4Switch", "WAIT4SWITCH", always(formatDuration(0))),
+  f("tres-per-task", "TRES_PER_TASK", (r) => orNa(r.job.tresPerTask ?? "")),
+  f("Wait4Switch", "WAIT4SWITCH", (r) => formatDuration(r.job.wait4switchSec ?? 0)),
 ];
 
 const ALL_FIELDS: readonly JobField[] = [...LETTER_FIELDS, ...NAME_ONLY_FIELDS];

@@ -13,6 +13,7 @@ import { absolutePath, type BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
+import { parseGpuBind } from "../gpu-bind.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
 type Spec = Plain<JobSpec>;
@@ -197,6 +198,32 @@ const signal: Handler = (st, a) => {
   return DONE;
 };
 
+/** --tres-per-task: the cpu and gres/gpu parts become --cpus-per-task and --gpus-per-task, as in Slurm. */
+const tresPerTask: Handler = (st, a) => {
+  const r = syntax.parseTresPerTask(valueOf(a));
+  if (!r.ok) return r;
+  if (r.value.cpus !== undefined) st.spec.cpusPerTask = r.value.cpus;
+  if (r.value.gpus !== undefined) st.spec.gpusPerTask = r.value.gpus;
+  return DONE;
+};
+
+/** --switches=N[@time]: most leaf switches for the job, and how long to wait for that. */
+const switches: Handler = (st, a) => {
+  const r = syntax.parseSwitches(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.reqSwitch = r.value.count;
+  st.spec.wait4switchSec = r.value.waitSec;
+  return DONE;
+};
+
+/** --gpu-bind: how a step's GPUs are shared out among its tasks (compat/gpu-bind.ts). */
+const gpuBind: Handler = (st, a) => {
+  const r = parseGpuBind(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.gpuBind = r.value;
+  return DONE;
+};
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
@@ -210,7 +237,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodelist: hostlist("nodelist"), exclude: hostlist("exclude"),
   input: io("stdIn"), output: io("stdOut"), error: io("stdErr"),
   ntasks: count("ntasks"), "cpus-per-task": count("cpusPerTask"), "ntasks-per-node": count("ntasksPerNode"),
-  "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"),
+  "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"), "ntasks-per-gpu": count("ntasksPerGpu"),
   "threads-per-core": count("threadsPerCore"),
   mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
   time: timeLimit("timeLimitMin"), "time-min": timeLimit("timeMinMin"),
@@ -218,5 +245,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   hold: flag("hold"), overcommit: flag("overcommit"),
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
-  export: exportOption, signal,
+  export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
 };

@@ -77,7 +77,7 @@ export function emptySpec(): Plain<JobSpec> {
     nodesMin: 0, nodesMax: 0, ntasks: 0, ntasksPerNode: 0, cpusPerTask: 0,
     memPerNodeMib: undefined, memPerCpuMib: undefined, memPerGpuMib: undefined,
     timeLimitMin: undefined, timeMinMin: undefined, gresPerNode: [], gpus: "", gpusPerNode: "",
-    gpusPerTask: "", cpusPerGpu: 0, exclusive: false, nodelist: "", exclude: "", constraint: "",
+    gpusPerTask: "", cpusPerGpu: 0, reqSwitch: 0, wait4switchSec: 0, gpuBind: "", ntasksPerGpu: 0, exclusive: false, nodelist: "", exclude: "", constraint: "",
     dependency: "", beginTime: 0, hold: false, array: "", stdOut: "", stdErr: "", stdIn: "",
     openMode: "", requeue: false, nice: 0, comment: "", mailType: "", mailUser: "", signal: "",
     deadline: 0, export: "", submitLine: "", submitHost: "", interactive: false, overcommit: false,

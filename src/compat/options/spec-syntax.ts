@@ -8,6 +8,7 @@
 import type { GresRequest } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
+import { parseDurationSec } from "../parse-time.ts";
 
 const OPTION_EXIT = 255;
 const INT_MAX = 2147483647;
@@ -186,4 +187,36 @@ export function checkDependency(text: string): Result<string> {
   if (hasAnd && hasOr) return fail;
   const items = splitOutsideBrackets(text, hasOr ? "?" : ",");
   return items.every(validDependencyItem) ? ok(text) : fail;
+}
+
+/**
+ * --tres-per-task list: "cpu=4,gres/gpu=1", "gres/gpu:mi300x=2" (":" also accepted
+ * before the count). Only cpu and gres/gpu are trackable here; gpus come back as
+ * the "[type:]N" text --gpus-per-task takes.
+ */
+export function parseTresPerTask(text: string): Result<{ cpus?: number; gpus?: string }> {
+  const out: { cpus?: number; gpus?: string } = {};
+  for (const item of text.split(",")) {
+    const m = /^(cpu|gres[/:]gpu)(?::([A-Za-z0-9_.-]+))?[=:]([0-9]+)$/.exec(item.trim());
+    if (m === null || Number(m[3]) === 0) return err("InvalidGres", GRES_MESSAGE);
+    if (m[1] === "cpu") {
+      if (m[2] !== undefined) return err("InvalidGres", GRES_MESSAGE);
+      out.cpus = Number(m[3]);
+    } else out.gpus = m[2] !== undefined ? `${m[2]}:${m[3]}` : m[3];
+  }
+  return ok(out);
+}
+
+/** Slurm's default wait for --switches without @time (SchedulerParameters max_switch_wait). */
+export const SWITCH_WAIT_DEFAULT_SEC = 300;
+
+/** --switches=N[@max-time]: leaf switch count and the wait in seconds (time as --time reads it). */
+export function parseSwitches(text: string): Result<{ count: number; waitSec: number }> {
+  const m = /^([0-9]+)(?:@(.+))?$/.exec(text.trim());
+  const fail = err("BadSwitches", `Invalid --switches specification`);
+  if (m === null || Number(m[1]) === 0) return fail;
+  if (m[2] === undefined) return ok({ count: Number(m[1]), waitSec: SWITCH_WAIT_DEFAULT_SEC });
+  const waitSec = parseDurationSec(m[2]);
+  if (waitSec === undefined || !Number.isSafeInteger(waitSec)) return fail;
+  return ok({ count: Number(m[1]), waitSec });
 }

@@ -13,6 +13,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
+import { taskGpus } from "../../compat/gpu-bind.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -64,6 +65,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const outLabel = new LineLabeler(process.stdout, width);
   const errLabel = new LineLabeler(process.stderr, width);
   const decoder = new TextDecoder();
+  const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
+  // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
+  const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
   let rank = 0;
   let exitCode = 0;
   let exitSignal = 0;
@@ -76,7 +80,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const env = buildStepTaskEnv(
         job,
         { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
-        { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: share.gpuIndices, constrainDevices: false },
+        { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false },
         req.baseEnv,
         { confPath: req.confPath },
       );

@@ -9,7 +9,7 @@ import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
-import { buildRequest, type ResourceRequest } from "../plan/request.ts";
+import { buildRequest, gpuTresTexts, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
 import { fitJob } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
@@ -66,9 +66,12 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     submitLine: spec.submitLine, submitHost: spec.submitHost, deadline: spec.deadline,
     killWaitSec: spec.killWaitSec || state.config.killWaitSec, signal: spec.signal,
     reservation: spec.reservation, wckey: spec.wckey,
-    tresPerNode: req.gpusPerNode > 0 ? `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}:${req.gpusPerNode}` : "",
-    tresPerJob: req.gpusTotal > 0 ? `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}:${req.gpusTotal}` : "",
+    tresPerNode: gpuTresTexts(spec).perNode,
+    tresPerJob: gpuTresTexts(spec).perJob,
   });
+  const perTask = tresPerTaskText(spec);
+  if (perTask !== "") info.tresPerTask = perTask;
+  if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
   info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,

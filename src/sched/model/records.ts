@@ -33,7 +33,7 @@ export function emptyJobSpec(): JobSpecP {
     mailType: "", mailUser: "", signal: "", deadline: 0, export: "", submitLine: "",
     submitHost: "", interactive: false, overcommit: false, killWaitSec: 0, reservation: "",
     wckey: "", threadsPerCore: 0, licenses: "", immediate: false, noRequeue: false,
-    distribution: "", command: "", killOnInvalidDep: false, priority: 0, umask: 0,
+    distribution: "", command: "", killOnInvalidDep: false, priority: 0, umask: 0, reqSwitch: 0, wait4switchSec: 0, gpuBind: "", ntasksPerGpu: 0,
   };
 }
 

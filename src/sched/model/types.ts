@@ -6,6 +6,7 @@
  * ClusterState; everything else reads it.
  */
 import type { Plain } from "../../lib/plain.ts";
+import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
 
 export type JobSpecP = Plain<JobSpec>;
@@ -71,6 +72,8 @@ export interface ClusterState {
   partitions: PartitionRecord[];
   /** Index of the last applied command (the log position). */
   appliedIndex: number;
+  /** Network topology from topology.conf (configuration, like nodes; absent = flat). */
+  topology?: NetworkTopology | undefined;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

@@ -1,14 +1,29 @@
 /**
  * @module sched/plan/fit-node
- * Places one job's request on a set of nodes: block distribution of tasks over
- * the fewest nodes in node order (required nodes first), CPUs, memory and GPU
- * indices per node. The same function answers "does it fit now" (free resources)
- * and "could it ever fit" (total resources), so a submission that can never run
- * is rejected with Slurm's "Requested node configuration is not available".
+ * Places one job's request on a set of nodes: CPUs, memory and GPU indices per
+ * node, tasks distributed block-wise. The same function answers "does it fit
+ * now" (free resources) and "could it ever fit" (total resources), so a
+ * submission that can never run is rejected with Slurm's "Requested node
+ * configuration is not available". Node choice is topology-aware:
+ * - a single-node GPU job goes to the node whose free GPUs give the best-connected
+ *   set (gpu-clique), then to the node it fills best (best fit: whole free fabrics
+ *   are kept for the jobs that need them), then in node order;
+ * - a multi-node job goes under the lowest switch (or block) of topology.conf that
+ *   can hold it, the best-fitting one at that level (topology.ts);
+ * - with --switches=N, a placement over more than N leaf switches waits until the
+ *   job has waited N@time (ResourceRequest.switchWaitOver, set by the caller);
+ * - required nodes (-w) are taken or the job does not start (reason Resources).
+ * To place a job at a future time (backfill), pass views whose free resources are
+ * those expected then (see `withReleased`).
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
+import type { LinkMatrix } from "../../devices/inventory.ts";
+import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
+import { pickGpus } from "./gpu-clique.ts";
+import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
+import { assert } from "../../lib/assert.ts";
 
 export interface NodeView {
   name: string;
@@ -24,20 +39,61 @@ export interface NodeView {
   idle: boolean;
   /** Accepts new work (not down/drained/unregistered). */
   usable: boolean;
+  /** GPU link qualities (gpu-topology.ts); absent = all pairs equal. */
+  gpuLinks?: LinkMatrix | undefined;
 }
 
 export type FitMode = "now" | "ever";
 
-interface Capacity {
+export interface Capacity {
   node: NodeView;
   tasks: number;
 }
 
-export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): Plain<NodeAlloc>[] | undefined {
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
   const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
+  if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0 && wantsGpus(req)) {
+    const single = bestSingleNode(req, candidates);
+    if (single !== undefined) return [single];
+    // A one-node job that fits no single node fits nowhere: skip the second scan.
+    if (Math.max(req.nodesMax, nodesWanted) <= 1) return undefined;
+  }
+  const flat = fitInOrder(req, candidates, mode);
+  if (flat === undefined || flat.length <= 1 || mode !== "now" || topology === undefined) return flat;
+  const placed = req.nodelist.length > 0 ? flat : (fitUnderSwitches(topology, candidates, (subset) => fitInOrder(req, subset, mode)) ?? flat);
+  // --switches=N: more leaf switches than asked keeps the job waiting until its wait is over (Slurm's rule).
+  const switchesMax = req.switchesMax ?? 0;
+  if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
+  return placed;
+}
+
+/** Free resources as they will be once `shares` end: the view backfill places a job in at a future time. */
+export function withReleased(views: readonly NodeView[], shares: readonly Plain<NodeAlloc>[]): NodeView[] {
+  return views.map((v) => {
+    const mine = shares.filter((s) => s.node === v.name);
+    if (mine.length === 0) return { ...v, freeGpus: [...v.freeGpus] };
+    const gpus = new Set(v.freeGpus);
+    for (const s of mine) for (const g of s.gpuIndices) gpus.add(g);
+    return {
+      ...v,
+      freeCpus: Math.min(v.cpus, v.freeCpus + mine.reduce((n, s) => n + s.cpus, 0)),
+      freeMemMiB: Math.min(v.memMiB, v.freeMemMiB + mine.reduce((n, s) => n + s.memMib, 0)),
+      freeGpus: [...gpus].sort((a, b) => a - b),
+    };
+  });
+}
+
+const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0;
+
+/** Block distribution over candidates in order: the fewest nodes, required nodes first. */
+function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+  const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
+  // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
+  const spreadTotal = req.gpusPerNode === 0 && req.gpusTotal > 0 && nodesWanted > 1;
+  let gpusLeft = spreadTotal ? req.gpusTotal : 0;
   const chosen: Plain<NodeAlloc>[] = [];
   let remaining = req.ntasks;
   for (const { node, tasks } of candidates) {
@@ -45,41 +101,91 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode): 
     if (remaining <= 0 && chosen.length >= nodesWanted && !mustTake) break;
     const reserveForOthers = Math.max(0, nodesWanted - chosen.length - 1);
     const take = Math.max(1, Math.min(tasks, remaining - reserveForOthers));
-    const share = makeShare(req, node, take, gpusPerNode, mode);
+    const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
+    const share = makeShare(req, node, take, gpusHere, mode);
     if (share === undefined) {
       if (mustTake) return undefined;
       continue;
     }
-    chosen.push(share);
+    chosen.push(share.alloc);
     remaining -= take;
+    if (spreadTotal) gpusLeft -= share.alloc.gpuIndices.length;
   }
-  if (remaining > 0 || chosen.length < nodesWanted || chosen.length > Math.max(req.nodesMax, nodesWanted)) return undefined;
+  if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesWanted || chosen.length > Math.max(req.nodesMax, nodesWanted)) return undefined;
+  assert(new Set(chosen.map((a) => a.node)).size === chosen.length, "one share per node");
   return chosen;
 }
 
+/** The whole job on one node: best-connected GPU set first, then best fit (fewest GPUs left), then node order. */
+function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<NodeAlloc> | undefined {
+  const gpusPerNode = gpusNeededPerNode(req, 1);
+  let best: { share: Plain<NodeAlloc>; quality: number; left: number } | undefined;
+  const gpusWanted = req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
+  let qualityMax = -1; // computed once a first share is found (most failing searches never need it)
+  for (const { node, tasks } of candidates) {
+    if (tasks < req.ntasks || node.freeGpus.length < gpusWanted) continue;
+    // Once the best links are in hand, only a tighter fit can win: skip the GPU search otherwise.
+    if (best !== undefined && best.quality >= qualityMax && node.freeGpus.length - gpusWanted >= best.left) continue;
+    const share = makeShare(req, node, req.ntasks, gpusPerNode, "now");
+    if (share === undefined) continue;
+    const quality = share.quality;
+    const left = node.freeGpus.length - share.alloc.gpuIndices.length;
+    if (best === undefined || quality > best.quality || (quality === best.quality && left < best.left)) {
+      best = { share: share.alloc, quality, left };
+    }
+    if (qualityMax < 0) qualityMax = bestQualityAnywhere(candidates, gpusWanted);
+    // Nothing later can beat a node the job fills exactly with the best links any node could give.
+    if (best.left === 0 && best.quality >= qualityMax) break;
+  }
+  assert(best === undefined || best.share.gpuIndices.length === gpusWanted, "a single-node share has every GPU the job asked for");
+  return best?.share;
+}
+
+/** The best worst-link any candidate's kind of node offers for `count` GPUs when empty (an upper bound). */
+function bestQualityAnywhere(candidates: Capacity[], count: number): number {
+  let max = 0;
+  const seen: LinkMatrix[] = []; // a handful of distinct matrices (one per node model), so a list beats a Set
+  for (const { node } of candidates) {
+    if (node.gpuLinks === undefined || node.gpuCount < count || seen.includes(node.gpuLinks)) continue;
+    seen.push(node.gpuLinks);
+    const all = Array.from({ length: node.gpuCount }, (_, i) => i);
+    max = Math.max(max, pickGpus(node.gpuLinks, all, count)?.minQuality ?? 0);
+  }
+  return max;
+}
+
 function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode): Capacity[] | undefined {
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  for (const name of req.nodelist) if (!byName.has(name)) return undefined;
-  const ordered = [
-    ...req.nodelist.map((n) => byName.get(n)).filter((n): n is NodeView => n !== undefined),
-    ...nodes.filter((n) => !req.nodelist.includes(n.name)),
-  ];
+  let ordered = nodes;
+  if (req.nodelist.length > 0) {
+    const byName = new Map(nodes.map((n) => [n.name, n]));
+    for (const name of req.nodelist) if (!byName.has(name)) return undefined;
+    const required = new Set(req.nodelist);
+    ordered = [...req.nodelist.map((n) => byName.get(n)!), ...nodes.filter((n) => !required.has(n.name))];
+  }
   const out: Capacity[] = [];
   for (const node of ordered) {
-    if (req.exclude.includes(node.name)) continue;
-    if (!req.features.every((f) => node.features.includes(f))) continue;
-    if (req.gpuType && (req.gpusPerNode || req.gpusTotal || req.gpusPerTask) && node.gpuModel !== req.gpuType) continue;
-    if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) continue;
-    const cpus = mode === "now" ? node.freeCpus : node.cpus;
-    let tasks = Math.floor(cpus / req.cpusPerTask);
-    if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
-    if (req.gpusPerTask > 0) {
-      const gpus = mode === "now" ? node.freeGpus.length : node.gpuCount;
-      tasks = Math.min(tasks, Math.floor(gpus / req.gpusPerTask));
-    }
+    const tasks = taskRoom(req, node, mode);
+    // A required node that cannot take even one task now keeps the job pending; it never moves elsewhere.
+    if (tasks < 1 && req.nodelist.includes(node.name)) return undefined;
     if (tasks >= 1) out.push({ node, tasks });
   }
   return out;
+}
+
+/** Tasks the node could take for this request (0 when it is excluded or lacks what the job needs). */
+function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
+  if (req.exclude.length > 0 && req.exclude.includes(node.name)) return 0;
+  if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
+  if (req.gpuType && wantsGpus(req) && node.gpuModel !== req.gpuType) return 0;
+  if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
+  const cpus = mode === "now" ? node.freeCpus : node.cpus;
+  let tasks = Math.floor(cpus / req.cpusPerTask);
+  if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
+  if (req.gpusPerTask > 0) {
+    const gpus = mode === "now" ? node.freeGpus.length : node.gpuCount;
+    tasks = Math.min(tasks, Math.floor(gpus / req.gpusPerTask));
+  }
+  return tasks;
 }
 
 function gpusNeededPerNode(req: ResourceRequest, nodes: number): number {
@@ -88,19 +194,21 @@ function gpusNeededPerNode(req: ResourceRequest, nodes: number): number {
   return 0;
 }
 
-function makeShare(
-  req: ResourceRequest,
-  node: NodeView,
-  tasks: number,
-  gpusPerNode: number,
-  mode: FitMode,
-): Plain<NodeAlloc> | undefined {
+interface Share {
+  alloc: Plain<NodeAlloc>;
+  /** Worst link quality among the chosen GPUs (0 for fewer than two, or no topology). */
+  quality: number;
+}
+
+function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
   const gpus = req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
   const freeGpus = mode === "now" ? node.freeGpus : Array.from({ length: node.gpuCount }, (_, i) => i);
-  if (gpus > freeGpus.length) return undefined;
-  const cpus = req.exclusive ? node.cpus : tasks * req.cpusPerTask;
+  const pick = pickGpus(node.gpuLinks, freeGpus, gpus);
+  if (pick === undefined) return undefined;
+  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask, gpus * (req.cpusPerGpu ?? 0));
+  if (cpus > (mode === "now" ? node.freeCpus : node.cpus)) return undefined;
   const memMib = memForShare(req, cpus, gpus, node.memMiB);
   const memFree = mode === "now" ? node.freeMemMiB : node.memMiB;
   if (memMib > memFree) return undefined;
-  return { node: node.name, cpus, memMib, gpuIndices: freeGpus.slice(0, gpus), tasks };
+  return { alloc: { node: node.name, cpus, memMib, gpuIndices: pick.indices, tasks }, quality: pick.minQuality };
 }

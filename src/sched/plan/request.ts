@@ -22,6 +22,12 @@ export interface ResourceRequest {
   gpusTotal: number;
   gpusPerTask: number;
   gpuType: string;
+  /** --cpus-per-gpu: a node share has at least this many CPUs per allocated GPU (0/absent = no rule). */
+  cpusPerGpu?: number;
+  /** --switches=N: most leaf switches (topology.conf) the nodes may span; 0/absent = any. */
+  switchesMax?: number;
+  /** Set by the caller once the job has waited --switches' time: any switch count is then accepted. */
+  switchWaitOver?: boolean;
   exclusive: boolean;
   nodelist: string[];
   exclude: string[];
@@ -50,6 +56,7 @@ export function buildRequest(
   if (!ntasks) ntasks = spec.ntasksPerNode ? spec.ntasksPerNode * Math.max(1, nodesMin) : Math.max(1, nodesMin);
   const gpu = gpuRequest(spec, Math.max(1, nodesMin));
   if (typeof gpu === "string") return gpu;
+  if (spec.ntasksPerGpu > 0) ntasks = applyTasksPerGpu(spec, gpu, ntasks, Math.max(1, nodesMin));
   return {
     nodesMin: Math.max(1, nodesMin),
     nodesMax: Math.max(1, nodesMax, nodesMin),
@@ -58,6 +65,8 @@ export function buildRequest(
     cpusPerTask,
     mem: memRequest(spec, config),
     ...gpu,
+    cpusPerGpu: spec.cpusPerGpu,
+    switchesMax: spec.reqSwitch,
     exclusive: spec.exclusive,
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
@@ -100,6 +109,22 @@ function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
   return part;
 }
 
+/**
+ * --ntasks-per-gpu=N: with -n, the job gets ceil(n/N) GPUs (per job); with a GPU
+ * count instead, it runs N tasks per GPU. Returns the task count.
+ */
+function applyTasksPerGpu(spec: JobSpecP, gpu: GpuPart, ntasks: number, nodes: number): number {
+  const perGpu = spec.ntasksPerGpu;
+  const gpus = gpu.gpusTotal + gpu.gpusPerNode * nodes;
+  if (spec.ntasks === 0 && gpus > 0) return perGpu * gpus;
+  if (gpus === 0) {
+    const wanted = Math.ceil(ntasks / perGpu);
+    if (nodes <= 1) gpu.gpusPerNode = wanted;
+    else gpu.gpusTotal = wanted;
+  }
+  return ntasks;
+}
+
 /** Memory a node share needs for `cpus` CPUs and `gpus` GPUs, given the node's memory. */
 export function memForShare(req: ResourceRequest, cpus: number, gpus: number, nodeMemMiB: number): number {
   switch (req.mem.kind) {
@@ -112,4 +137,39 @@ export function memForShare(req: ResourceRequest, cpus: number, gpus: number, no
     case "all":
       return nodeMemMiB;
   }
+}
+
+/** Typed count text "[type:]N" → "gres/gpu[:type]:N". */
+function gresTres(text: string): string {
+  const tc = parseTypedCount(text);
+  if (tc === undefined || tc.count === 0) return "";
+  return `gres/gpu${tc.type ? `:${tc.type}` : ""}:${tc.count}`;
+}
+
+/**
+ * TRES per node and per job as Slurm records them: --gres and --gpus-per-node
+ * are per node, --gpus is per job (never shown per node, even on one node).
+ */
+export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string } {
+  const gres = spec.gresPerNode.find((g) => g.name === "gpu");
+  const perNode = spec.gpusPerNode
+    ? gresTres(spec.gpusPerNode)
+    : gres !== undefined && gres.count > 0
+      ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
+      : "";
+  return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
+}
+
+/** Whether a job with --switches=N@time has waited long enough to take any switch count. */
+export function switchWaitOver(spec: JobSpecP, eligibleSince: number, now: number): boolean {
+  return spec.reqSwitch === 0 || now - eligibleSince >= spec.wait4switchSec;
+}
+
+/** TRES per task as Slurm records it (and exports as SLURM_TRES_PER_TASK): "cpu=4,gres/gpu:mi300x=2"; "" when none given. */
+export function tresPerTaskText(spec: JobSpecP): string {
+  const parts: string[] = [];
+  if (spec.cpusPerTask > 0) parts.push(`cpu=${spec.cpusPerTask}`);
+  const tc = spec.gpusPerTask ? parseTypedCount(spec.gpusPerTask) : undefined;
+  if (tc !== undefined && tc.count > 0) parts.push(tc.type ? `gres/gpu:${tc.type}=${tc.count}` : `gres/gpu=${tc.count}`);
+  return parts.join(",");
 }

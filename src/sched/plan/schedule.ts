@@ -10,10 +10,11 @@
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
-import { buildRequest } from "./request.ts";
+import { buildRequest, switchWaitOver } from "./request.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
+import { parseGpuTopology } from "./gpu-topology.ts";
 
 export interface ScheduleResult {
   decisions: StartDecision[];
@@ -57,7 +58,7 @@ export function schedule(state: ClusterState, now: number, budget: ScheduleBudge
     const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(state, job) : [job.info.arrayTaskId];
     let started = 0;
     for (const taskId of tasks) {
-      const decision = tryStart(state, job, views, taskId);
+      const decision = tryStart(state, job, views, taskId, now);
       if (decision === undefined) break;
       decisions.push(decision);
       started++;
@@ -83,13 +84,14 @@ function arrayTasksAllowed(state: ClusterState, job: JobRecord): number[] {
   return job.arrayPending.slice(0, Math.max(0, job.arrayThrottle - running));
 }
 
-function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeView>, arrayTaskId: number): StartDecision | undefined {
+function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeView>, arrayTaskId: number, now: number): StartDecision | undefined {
   const partition = state.partitions.find((p) => p.info.name === job.info.partition);
   if (partition === undefined) return undefined;
   const req = buildRequest(job.spec, state.config, expand);
   if (typeof req === "string") return undefined;
+  req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, now);
   const candidates = partition.nodeNames.map((n) => views.get(n)).filter((v): v is NodeView => v !== undefined);
-  const alloc = fitJob(req, candidates, "now");
+  const alloc = fitJob(req, candidates, "now", state.topology);
   if (alloc === undefined) return undefined;
   for (const share of alloc) {
     const v = views.get(share.node);
@@ -118,6 +120,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       freeGpus: free.gpuIndices,
       idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
       usable: nodeAcceptsWork(node),
+      gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
     });
   }
   return views;
