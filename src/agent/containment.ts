@@ -6,7 +6,7 @@
  * kept in their spool folder (launch.json) so a restarted spurd still knows
  * them; jobs with only srun steps on this node are kept in memory.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
 import type { ConsolaInstance } from "consola/core";
@@ -14,7 +14,7 @@ import { detectCgroups, type CgroupSupport } from "./cgroup/detect.ts";
 import { planStep, jobName, stepName, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
 import { killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "./cgroup/cpus.ts";
-import { deviceRules, gpuFilesFromGresConf } from "./cgroup/gres-files.ts";
+import { deviceRules } from "./cgroup/gres-files.ts";
 import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
 
 export interface NodeShare {
@@ -55,6 +55,8 @@ export interface ContainmentOptions {
   confPath: string;
   /** spur.conf CgroupPlugin: autodetect (default), cgroup/v1, cgroup/v2, disabled. */
   plugin: string;
+  /** Device file of each GPU of this node, index order, as the node registers them (gres.conf File= or discovery). */
+  gpuFiles: string[];
   logger: ConsolaInstance;
 }
 
@@ -65,8 +67,7 @@ export function spoolTag(spool: string): string {
 
 export function createContainment(o: ContainmentOptions): Containment {
   const support = detectCgroups(spoolTag(o.spool), o.plugin);
-  const gresConf = join(dirname(o.confPath), "gres.conf");
-  const gpuFiles = existsSync(gresConf) ? gpuFilesFromGresConf(readFileSync(gresConf, "utf8"), o.nodeName) : [];
+  const gpuFiles = o.gpuFiles.filter((f) => f !== "");
   const gpuRules = deviceRules(gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
   const cores = readCores(support.hostCpus);

@@ -1,36 +1,12 @@
 /**
  * @module agent/cgroup/gres-files
- * Which device file is GPU index i on this node, from a Slurm-style gres.conf
- * beside spur.conf (`[NodeName=n[1-2]] Name=gpu [Type=mi300x] File=/dev/nvidia[0-7]`):
- * the files of the matching lines, in order, are GPU 0, 1, ... The device
- * cgroup denies a job every GPU file of its node it was not given (Slurm's
- * ConstrainDevices). Parsing is pure; `deviceRules` stats the files.
+ * Device-cgroup rules for GPU files: the node's GPU files (index order, from
+ * gres.conf File= or discovery, see roles/node-gpus-read) become major:minor
+ * rules; the device cgroup denies a job every GPU file of its node it was not
+ * given (Slurm's ConstrainDevices). `deviceRules` stats the files.
  */
 import { statSync } from "node:fs";
-import { expandHostlist } from "../../compat/hostlist.ts";
 import type { DeviceRule } from "./plan.ts";
-
-/** The GPU device files of `node`, GPU index order. Lines for other nodes are skipped. */
-export function gpuFilesFromGresConf(text: string, node: string): string[] {
-  const files: string[] = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/#.*$/, "").trim();
-    if (line === "") continue;
-    const kv = new Map<string, string>();
-    for (const m of line.matchAll(/(\w+)=(\S+)/g)) kv.set((m[1] ?? "").toLowerCase(), m[2] ?? "");
-    if ((kv.get("name") ?? "").toLowerCase() !== "gpu") continue;
-    const nodes = kv.get("nodename");
-    if (nodes !== undefined) {
-      const list = expandHostlist(nodes);
-      if (!list.ok || !list.value.includes(node)) continue;
-    }
-    const file = kv.get("file");
-    if (file === undefined) continue;
-    const expanded = expandHostlist(file);
-    files.push(...(expanded.ok ? expanded.value : [file]));
-  }
-  return files;
-}
 
 /** Linux dev_t → major, minor (glibc's encoding). */
 export function splitDev(rdev: number): { major: number; minor: number } {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "../../../src/agent/cgroup/cpus.ts";
-import { gpuFilesFromGresConf, splitDev } from "../../../src/agent/cgroup/gres-files.ts";
+import { splitDev } from "../../../src/agent/cgroup/gres-files.ts";
+import { gresForNode, parseGresConf } from "../../../src/compat/conf/gres-conf.ts";
 import { emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStatus, readCounters } from "../../../src/agent/cgroup/usage.ts";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,10 +32,18 @@ describe("cpus", () => {
 
 describe("gres.conf", () => {
   const conf = "# fake GPUs\nNodeName=n[1-2] Name=gpu Type=mi300x File=/tmp/x/fakegpu[0-3]\nNodeName=n3 Name=gpu File=/dev/nvidia0\nName=mps Count=100\n";
+  // The device cgroup takes the node's GPU files from the one gres.conf parser the node registers with.
+  const files = (node: string): string[] => {
+    const parsed = parseGresConf(conf);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const mine = gresForNode(parsed.value, node);
+    if (!mine.ok) throw new Error(mine.error.message);
+    return mine.value.gpus.map((g) => g.file);
+  };
   it("lists this node's GPU files in index order", () => {
-    expect(gpuFilesFromGresConf(conf, "n2")).toEqual(["/tmp/x/fakegpu0", "/tmp/x/fakegpu1", "/tmp/x/fakegpu2", "/tmp/x/fakegpu3"]);
-    expect(gpuFilesFromGresConf(conf, "n3")).toEqual(["/dev/nvidia0"]);
-    expect(gpuFilesFromGresConf(conf, "n9")).toEqual([]);
+    expect(files("n2")).toEqual(["/tmp/x/fakegpu0", "/tmp/x/fakegpu1", "/tmp/x/fakegpu2", "/tmp/x/fakegpu3"]);
+    expect(files("n3")).toEqual(["/dev/nvidia0"]);
+    expect(files("n9")).toEqual([]);
   });
   it("splits dev_t as glibc does", () => {
     expect(splitDev(259)).toEqual({ major: 1, minor: 3 });
