@@ -23,6 +23,8 @@ export const ENTRIES: Record<string, Entry> = {
   sacct: cli(() => import("./cli/sacct.ts"), "sacctMain"),
   scontrol: cli(() => import("./cli/scontrol.ts"), "scontrolMain"),
   scancel: cli(() => import("./cli/scancel.ts"), "scancelMain"),
+  sprio: cli(() => import("./cli/sprio.ts"), "sprioMain"),
+  sdiag: cli(() => import("./cli/sdiag.ts"), "sdiagMain"),
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
 };

@@ -9,6 +9,10 @@ import type {
   CancelRequest,
   CancelResponse,
   ConfigResponse,
+  DiagRequest,
+  DiagResponse,
+  PriorityFactorsRequest,
+  PriorityFactorsResponse,
   ListJobsRequest,
   ListJobsResponse,
   ListNodesResponse,
@@ -44,6 +48,9 @@ export interface ControllerPort {
   ping(): Promise<Plain<PingResponse>>;
   getConfig(): Promise<Plain<ConfigResponse>>;
   waitJob(req: Plain<WaitJobRequest>): Promise<Plain<WaitJobResponse>>;
+  /** sprio and sdiag (optional so that test fakes of the other commands need not provide them). */
+  getPriorityFactors?(req: Plain<PriorityFactorsRequest>): Promise<Plain<PriorityFactorsResponse>>;
+  getDiag?(req: Plain<DiagRequest>): Promise<Plain<DiagResponse>>;
 }
 
 /** Who runs the command and where. */

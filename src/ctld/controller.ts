@@ -12,7 +12,9 @@ import { apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.t
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
-import { schedule } from "../sched/plan/schedule.ts";
+import { schedule, type Reservation } from "../sched/plan/schedule.ts";
+import type { JobPriority } from "../sched/plan/priority.ts";
+import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
@@ -37,6 +39,11 @@ export interface Controller {
   execute(command: Command): ApplyResult;
   /** Pending reasons from the last scheduling pass. */
   reasonOf(jobId: number): string | undefined;
+  /** Priority (with factors) and planned start from the last scheduling pass. */
+  priorityOf(jobId: number): JobPriority | undefined;
+  plannedStart(jobId: number): Reservation | undefined;
+  /** sdiag counters (not replicated: they describe this process). */
+  schedCounters(): SchedCounters;
   kick(): void;
   waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
   heartbeat(node: string): void;
@@ -47,6 +54,9 @@ export interface Controller {
 export function createController(deps: ControllerDeps): Controller {
   const { state, log, logger } = deps;
   const reasons = new Map<number, string>();
+  let priorities = new Map<number, JobPriority>();
+  let planned = new Map<number, Reservation>();
+  const counters = newSchedCounters(deps.now());
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -55,6 +65,7 @@ export function createController(deps: ControllerDeps): Controller {
     const index = log.append(command);
     const result = apply(state, command);
     assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
+    if (command.type === "submit") counters.jobsSubmitted += result.ids.length;
     for (const event of result.events) handleEvent(event);
     if (command.type !== "startJobs" || result.ids.length > 0) kick();
     return result;
@@ -70,6 +81,8 @@ export function createController(deps: ControllerDeps): Controller {
         break;
       case "jobStarted":
       case "jobFinished":
+        if (event.type === "jobStarted") counters.jobsStarted += 1;
+        else recordEnd(counters, state.jobs.get(event.jobId)?.info.state ?? "");
         notifyWaiters(event.jobId);
         break;
     }
@@ -113,9 +126,13 @@ export function createController(deps: ControllerDeps): Controller {
 
   function runSchedulerPass(): void {
     const now = deps.now();
-    const result = schedule(state, now);
+    const cfg = state.config.sched;
+    const result = schedule(state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => performance.now() });
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
+    priorities = result.priorities;
+    planned = new Map(result.reservations.map((r) => [r.jobId, r]));
+    recordPass(counters, result.stats, now, cfg.schedulerType === "sched/backfill");
     if (result.decisions.length > 0) execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions });
   }
 
@@ -154,6 +171,9 @@ export function createController(deps: ControllerDeps): Controller {
     state,
     execute,
     reasonOf: (jobId) => reasons.get(jobId),
+    priorityOf: (jobId) => priorities.get(jobId),
+    plannedStart: (jobId) => planned.get(jobId),
+    schedCounters: () => counters,
     kick,
     waitFor(jobId, until, timeoutMs) {
       return new Promise<void>((resolve) => {

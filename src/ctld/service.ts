@@ -17,6 +17,7 @@ import { validateSubmit } from "../sched/model/apply-submit.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
+import { schedHandlers } from "./service-sched.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -116,6 +117,7 @@ export function controllerRoutes(sc: ServiceContext) {
         return { job: jobView(c, job) };
       },
       ...stepHandlers(sc),
+      ...schedHandlers(sc),
       ...agentHandlers(sc),
     });
 }

@@ -56,6 +56,8 @@ export function controllerPort(base: string): ControllerPort {
     ping: () => call(base, "Ping", {}),
     getConfig: () => call(base, "GetConfig", {}),
     waitJob: (req) => call(base, "WaitJob", req),
+    getPriorityFactors: (req) => call(base, "GetPriorityFactors", req),
+    getDiag: (req) => call(base, "GetDiag", req),
   };
 }
 

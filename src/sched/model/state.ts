@@ -13,6 +13,7 @@ import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
 import { tresText } from "./tres.ts";
+import { schedConfigFrom } from "../plan/sched-config.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
 
@@ -28,6 +29,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     firstJobId: num(g.get("firstjobid"), 1),
     slurmdTimeoutSec: num(g.get("slurmdtimeout"), 300),
     operators: (g.get("spuroperators") ?? "").split(",").filter(Boolean),
+    sched: schedConfigFrom(g),
   };
 }
 

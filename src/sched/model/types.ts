@@ -7,6 +7,7 @@
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { SchedConfig } from "../plan/sched-config.ts";
 
 export type JobSpecP = Plain<JobSpec>;
 export type JobInfoP = Plain<JobInfo>;
@@ -30,6 +31,8 @@ export interface JobRecord {
   endRequested: "" | "CANCELLED" | "TIMEOUT" | "NODE_FAIL" | "REQUEUE";
   /** Epoch seconds at which the job's priority sequence was assigned (submission order). */
   sequence: number;
+  /** An administrator set the priority (`scontrol update job priority=`): it is no longer computed. */
+  priorityFixed?: boolean;
 }
 
 export interface NodeRecord {
@@ -59,6 +62,8 @@ export interface ControllerConfig {
   slurmdTimeoutSec: number;
   /** Users (by name) allowed to act on every job, besides root. */
   operators: string[];
+  /** Priority plugin, weights and backfill parameters (see plan/sched-config.ts). */
+  sched: SchedConfig;
 }
 
 export interface ClusterState {

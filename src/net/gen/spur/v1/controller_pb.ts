@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2Uy9gcKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIMocJCgpDb250cm9sbGVyEjkKBlN1Ym1pdBIWLnNwdXIudjEuU3VibWl0UmVxdWVzdBoXLnNwdXIudjEuU3VibWl0UmVzcG9uc2USPwoITGlzdEpvYnMSGC5zcHVyLnYxLkxpc3RKb2JzUmVxdWVzdBoZLnNwdXIudjEuTGlzdEpvYnNSZXNwb25zZRJCCglMaXN0Tm9kZXMSGS5zcHVyLnYxLkxpc3ROb2Rlc1JlcXVlc3QaGi5zcHVyLnYxLkxpc3ROb2Rlc1Jlc3BvbnNlEjkKBkNhbmNlbBIWLnNwdXIudjEuQ2FuY2VsUmVxdWVzdBoXLnNwdXIudjEuQ2FuY2VsUmVzcG9uc2USQgoJVXBkYXRlSm9iEhkuc3B1ci52MS5VcGRhdGVKb2JSZXF1ZXN0Ghouc3B1ci52MS5VcGRhdGVKb2JSZXNwb25zZRJFCgpVcGRhdGVOb2RlEhouc3B1ci52MS5VcGRhdGVOb2RlUmVxdWVzdBobLnNwdXIudjEuVXBkYXRlTm9kZVJlc3BvbnNlEjMKBFBpbmcSFC5zcHVyLnYxLlBpbmdSZXF1ZXN0GhUuc3B1ci52MS5QaW5nUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlElcKEkdldFByaW9yaXR5RmFjdG9ycxIfLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBogLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVzcG9uc2USNgoHR2V0RGlhZxIULnNwdXIudjEuRGlhZ1JlcXVlc3QaFS5zcHVyLnYxLkRpYWdSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -1558,6 +1558,651 @@ export const BatchCompleteResponseSchema: GenMessage<BatchCompleteResponse, {jso
   messageDesc(file_spur_v1_controller, 32);
 
 /**
+ * sprio: the priority factors of pending jobs as the last scheduling pass used them.
+ *
+ * @generated from message spur.v1.PriorityFactorsRequest
+ */
+export type PriorityFactorsRequest = Message<"spur.v1.PriorityFactorsRequest"> & {
+  /**
+   * @generated from field: repeated uint32 job_ids = 1;
+   */
+  jobIds: number[];
+
+  /**
+   * @generated from field: repeated string users = 2;
+   */
+  users: string[];
+};
+
+/**
+ * sprio: the priority factors of pending jobs as the last scheduling pass used them.
+ *
+ * @generated from message spur.v1.PriorityFactorsRequest
+ */
+export type PriorityFactorsRequestJson = {
+  /**
+   * @generated from field: repeated uint32 job_ids = 1;
+   */
+  jobIds?: number[];
+
+  /**
+   * @generated from field: repeated string users = 2;
+   */
+  users?: string[];
+};
+
+/**
+ * Describes the message spur.v1.PriorityFactorsRequest.
+ * Use `create(PriorityFactorsRequestSchema)` to create a new message.
+ */
+export const PriorityFactorsRequestSchema: GenMessage<PriorityFactorsRequest, {jsonType: PriorityFactorsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 33);
+
+/**
+ * @generated from message spur.v1.JobPriorityFactors
+ */
+export type JobPriorityFactors = Message<"spur.v1.JobPriorityFactors"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: string partition = 2;
+   */
+  partition: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user: string;
+
+  /**
+   * @generated from field: string account = 4;
+   */
+  account: string;
+
+  /**
+   * @generated from field: string qos = 5;
+   */
+  qos: string;
+
+  /**
+   * @generated from field: uint32 priority = 6;
+   */
+  priority: number;
+
+  /**
+   * Normalised factors in [0, 1].
+   *
+   * @generated from field: double age = 7;
+   */
+  age: number;
+
+  /**
+   * @generated from field: double assoc = 8;
+   */
+  assoc: number;
+
+  /**
+   * @generated from field: double fairshare = 9;
+   */
+  fairshare: number;
+
+  /**
+   * @generated from field: double job_size = 10;
+   */
+  jobSize: number;
+
+  /**
+   * @generated from field: double partition_factor = 11;
+   */
+  partitionFactor: number;
+
+  /**
+   * @generated from field: double qos_factor = 12;
+   */
+  qosFactor: number;
+
+  /**
+   * @generated from field: int32 nice = 13;
+   */
+  nice: number;
+
+  /**
+   * An administrator's fixed priority (sprio's SITE column), 0 when computed.
+   *
+   * @generated from field: uint32 admin = 14;
+   */
+  admin: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 15;
+   */
+  tres: { [key: string]: number };
+};
+
+/**
+ * @generated from message spur.v1.JobPriorityFactors
+ */
+export type JobPriorityFactorsJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: string partition = 2;
+   */
+  partition?: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user?: string;
+
+  /**
+   * @generated from field: string account = 4;
+   */
+  account?: string;
+
+  /**
+   * @generated from field: string qos = 5;
+   */
+  qos?: string;
+
+  /**
+   * @generated from field: uint32 priority = 6;
+   */
+  priority?: number;
+
+  /**
+   * Normalised factors in [0, 1].
+   *
+   * @generated from field: double age = 7;
+   */
+  age?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double assoc = 8;
+   */
+  assoc?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double fairshare = 9;
+   */
+  fairshare?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double job_size = 10;
+   */
+  jobSize?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double partition_factor = 11;
+   */
+  partitionFactor?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double qos_factor = 12;
+   */
+  qosFactor?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: int32 nice = 13;
+   */
+  nice?: number;
+
+  /**
+   * An administrator's fixed priority (sprio's SITE column), 0 when computed.
+   *
+   * @generated from field: uint32 admin = 14;
+   */
+  admin?: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 15;
+   */
+  tres?: { [key: string]: number | "NaN" | "Infinity" | "-Infinity" };
+};
+
+/**
+ * Describes the message spur.v1.JobPriorityFactors.
+ * Use `create(JobPriorityFactorsSchema)` to create a new message.
+ */
+export const JobPriorityFactorsSchema: GenMessage<JobPriorityFactors, {jsonType: JobPriorityFactorsJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 34);
+
+/**
+ * @generated from message spur.v1.PriorityWeights
+ */
+export type PriorityWeights = Message<"spur.v1.PriorityWeights"> & {
+  /**
+   * @generated from field: uint32 age = 1;
+   */
+  age: number;
+
+  /**
+   * @generated from field: uint32 assoc = 2;
+   */
+  assoc: number;
+
+  /**
+   * @generated from field: uint32 fairshare = 3;
+   */
+  fairshare: number;
+
+  /**
+   * @generated from field: uint32 job_size = 4;
+   */
+  jobSize: number;
+
+  /**
+   * @generated from field: uint32 partition = 5;
+   */
+  partition: number;
+
+  /**
+   * @generated from field: uint32 qos = 6;
+   */
+  qos: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 7;
+   */
+  tres: { [key: string]: number };
+};
+
+/**
+ * @generated from message spur.v1.PriorityWeights
+ */
+export type PriorityWeightsJson = {
+  /**
+   * @generated from field: uint32 age = 1;
+   */
+  age?: number;
+
+  /**
+   * @generated from field: uint32 assoc = 2;
+   */
+  assoc?: number;
+
+  /**
+   * @generated from field: uint32 fairshare = 3;
+   */
+  fairshare?: number;
+
+  /**
+   * @generated from field: uint32 job_size = 4;
+   */
+  jobSize?: number;
+
+  /**
+   * @generated from field: uint32 partition = 5;
+   */
+  partition?: number;
+
+  /**
+   * @generated from field: uint32 qos = 6;
+   */
+  qos?: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 7;
+   */
+  tres?: { [key: string]: number | "NaN" | "Infinity" | "-Infinity" };
+};
+
+/**
+ * Describes the message spur.v1.PriorityWeights.
+ * Use `create(PriorityWeightsSchema)` to create a new message.
+ */
+export const PriorityWeightsSchema: GenMessage<PriorityWeights, {jsonType: PriorityWeightsJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 35);
+
+/**
+ * @generated from message spur.v1.PriorityFactorsResponse
+ */
+export type PriorityFactorsResponse = Message<"spur.v1.PriorityFactorsResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.JobPriorityFactors jobs = 1;
+   */
+  jobs: JobPriorityFactors[];
+
+  /**
+   * @generated from field: spur.v1.PriorityWeights weights = 2;
+   */
+  weights?: PriorityWeights | undefined;
+
+  /**
+   * @generated from field: string priority_type = 3;
+   */
+  priorityType: string;
+};
+
+/**
+ * @generated from message spur.v1.PriorityFactorsResponse
+ */
+export type PriorityFactorsResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.JobPriorityFactors jobs = 1;
+   */
+  jobs?: JobPriorityFactorsJson[];
+
+  /**
+   * @generated from field: spur.v1.PriorityWeights weights = 2;
+   */
+  weights?: PriorityWeightsJson;
+
+  /**
+   * @generated from field: string priority_type = 3;
+   */
+  priorityType?: string;
+};
+
+/**
+ * Describes the message spur.v1.PriorityFactorsResponse.
+ * Use `create(PriorityFactorsResponseSchema)` to create a new message.
+ */
+export const PriorityFactorsResponseSchema: GenMessage<PriorityFactorsResponse, {jsonType: PriorityFactorsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 36);
+
+/**
+ * sdiag: scheduler counters of this controller process (not replicated).
+ *
+ * @generated from message spur.v1.DiagRequest
+ */
+export type DiagRequest = Message<"spur.v1.DiagRequest"> & {
+  /**
+   * @generated from field: bool reset = 1;
+   */
+  reset: boolean;
+};
+
+/**
+ * sdiag: scheduler counters of this controller process (not replicated).
+ *
+ * @generated from message spur.v1.DiagRequest
+ */
+export type DiagRequestJson = {
+  /**
+   * @generated from field: bool reset = 1;
+   */
+  reset?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.DiagRequest.
+ * Use `create(DiagRequestSchema)` to create a new message.
+ */
+export const DiagRequestSchema: GenMessage<DiagRequest, {jsonType: DiagRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 37);
+
+/**
+ * @generated from message spur.v1.SchedCycleStats
+ */
+export type SchedCycleStats = Message<"spur.v1.SchedCycleStats"> & {
+  /**
+   * @generated from field: uint32 cycles = 1;
+   */
+  cycles: number;
+
+  /**
+   * @generated from field: double last_us = 2;
+   */
+  lastUs: number;
+
+  /**
+   * @generated from field: double max_us = 3;
+   */
+  maxUs: number;
+
+  /**
+   * @generated from field: double total_us = 4;
+   */
+  totalUs: number;
+
+  /**
+   * @generated from field: double depth_total = 5;
+   */
+  depthTotal: number;
+
+  /**
+   * @generated from field: uint32 last_depth = 6;
+   */
+  lastDepth: number;
+
+  /**
+   * @generated from field: uint32 last_queue_length = 7;
+   */
+  lastQueueLength: number;
+};
+
+/**
+ * @generated from message spur.v1.SchedCycleStats
+ */
+export type SchedCycleStatsJson = {
+  /**
+   * @generated from field: uint32 cycles = 1;
+   */
+  cycles?: number;
+
+  /**
+   * @generated from field: double last_us = 2;
+   */
+  lastUs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double max_us = 3;
+   */
+  maxUs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double total_us = 4;
+   */
+  totalUs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double depth_total = 5;
+   */
+  depthTotal?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 last_depth = 6;
+   */
+  lastDepth?: number;
+
+  /**
+   * @generated from field: uint32 last_queue_length = 7;
+   */
+  lastQueueLength?: number;
+};
+
+/**
+ * Describes the message spur.v1.SchedCycleStats.
+ * Use `create(SchedCycleStatsSchema)` to create a new message.
+ */
+export const SchedCycleStatsSchema: GenMessage<SchedCycleStats, {jsonType: SchedCycleStatsJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 38);
+
+/**
+ * @generated from message spur.v1.DiagResponse
+ */
+export type DiagResponse = Message<"spur.v1.DiagResponse"> & {
+  /**
+   * @generated from field: double now = 1;
+   */
+  now: number;
+
+  /**
+   * @generated from field: double since = 2;
+   */
+  since: number;
+
+  /**
+   * @generated from field: uint32 jobs_submitted = 3;
+   */
+  jobsSubmitted: number;
+
+  /**
+   * @generated from field: uint32 jobs_started = 4;
+   */
+  jobsStarted: number;
+
+  /**
+   * @generated from field: uint32 jobs_completed = 5;
+   */
+  jobsCompleted: number;
+
+  /**
+   * @generated from field: uint32 jobs_canceled = 6;
+   */
+  jobsCanceled: number;
+
+  /**
+   * @generated from field: uint32 jobs_failed = 7;
+   */
+  jobsFailed: number;
+
+  /**
+   * @generated from field: uint32 jobs_pending = 8;
+   */
+  jobsPending: number;
+
+  /**
+   * @generated from field: uint32 jobs_running = 9;
+   */
+  jobsRunning: number;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats main = 10;
+   */
+  main?: SchedCycleStats | undefined;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats backfill = 11;
+   */
+  backfill?: SchedCycleStats | undefined;
+
+  /**
+   * @generated from field: uint32 backfilled_total = 12;
+   */
+  backfilledTotal: number;
+
+  /**
+   * @generated from field: double bf_last_when = 13;
+   */
+  bfLastWhen: number;
+
+  /**
+   * @generated from field: uint32 bf_last_depth_try_sched = 14;
+   */
+  bfLastDepthTrySched: number;
+
+  /**
+   * @generated from field: uint32 bf_last_table_size = 15;
+   */
+  bfLastTableSize: number;
+
+  /**
+   * @generated from field: bool backfill_enabled = 16;
+   */
+  backfillEnabled: boolean;
+};
+
+/**
+ * @generated from message spur.v1.DiagResponse
+ */
+export type DiagResponseJson = {
+  /**
+   * @generated from field: double now = 1;
+   */
+  now?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double since = 2;
+   */
+  since?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 jobs_submitted = 3;
+   */
+  jobsSubmitted?: number;
+
+  /**
+   * @generated from field: uint32 jobs_started = 4;
+   */
+  jobsStarted?: number;
+
+  /**
+   * @generated from field: uint32 jobs_completed = 5;
+   */
+  jobsCompleted?: number;
+
+  /**
+   * @generated from field: uint32 jobs_canceled = 6;
+   */
+  jobsCanceled?: number;
+
+  /**
+   * @generated from field: uint32 jobs_failed = 7;
+   */
+  jobsFailed?: number;
+
+  /**
+   * @generated from field: uint32 jobs_pending = 8;
+   */
+  jobsPending?: number;
+
+  /**
+   * @generated from field: uint32 jobs_running = 9;
+   */
+  jobsRunning?: number;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats main = 10;
+   */
+  main?: SchedCycleStatsJson;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats backfill = 11;
+   */
+  backfill?: SchedCycleStatsJson;
+
+  /**
+   * @generated from field: uint32 backfilled_total = 12;
+   */
+  backfilledTotal?: number;
+
+  /**
+   * @generated from field: double bf_last_when = 13;
+   */
+  bfLastWhen?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 bf_last_depth_try_sched = 14;
+   */
+  bfLastDepthTrySched?: number;
+
+  /**
+   * @generated from field: uint32 bf_last_table_size = 15;
+   */
+  bfLastTableSize?: number;
+
+  /**
+   * @generated from field: bool backfill_enabled = 16;
+   */
+  backfillEnabled?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.DiagResponse.
+ * Use `create(DiagResponseSchema)` to create a new message.
+ */
+export const DiagResponseSchema: GenMessage<DiagResponse, {jsonType: DiagResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 39);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -1680,6 +2325,22 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof BatchCompleteRequestSchema;
     output: typeof BatchCompleteResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.GetPriorityFactors
+   */
+  getPriorityFactors: {
+    methodKind: "unary";
+    input: typeof PriorityFactorsRequestSchema;
+    output: typeof PriorityFactorsResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.GetDiag
+   */
+  getDiag: {
+    methodKind: "unary";
+    input: typeof DiagRequestSchema;
+    output: typeof DiagResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);
