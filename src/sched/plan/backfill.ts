@@ -12,7 +12,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
-import { earliestCommonStart, INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
+import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
@@ -95,63 +95,135 @@ function uniformShare(req: ResourceRequest, v: NodeView): Capacity {
 }
 
 /**
- * Reserve the earliest start within `horizon` on the candidate nodes, or
- * return undefined (no start known: squeue shows N/A).
+ * Where one request shape (partition nodes, per-node share, duration) could
+ * start, per node, on the bf_resolution grid, plus a difference array whose
+ * prefix sums count the nodes feasible at each grid instant. Kept for the
+ * whole pass and refreshed only for nodes whose slots changed since last use,
+ * so testing many jobs of the same shape costs O(changed nodes + grid), not
+ * O(nodes) each: this is what keeps a 500-job backfill pass on 10k nodes fast.
+ */
+interface ShapeEntry {
+  candidates: readonly number[];
+  position: Map<number, number>;
+  /** Per candidate: feasible grid intervals as flat [first, last, first, last, ...]. */
+  runs: number[][];
+  diff: Int32Array;
+  /** How much of timeline.changes this entry has taken into account. */
+  seen: number;
+}
+
+export interface Grid {
+  /** Grid instants: 0 .. slots (now + slots * resolution = the bf_window horizon). */
+  slots: number;
+  shapes: Map<string, ShapeEntry>;
+}
+
+export function newGrid(windowSec: number, resolutionSec: number): Grid {
+  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map() };
+}
+
+function gridRuns(p: Placement, req: ResourceRequest, node: number, durationSec: number, slots: number): number[] {
+  const v = p.views[node] as NodeView;
+  if (!staticOk(req, v)) return [];
+  const res = p.timeline.resolutionSec;
+  const now = p.timeline.now;
+  const out: number[] = [];
+  for (const [a, last] of p.timeline.feasibleStarts(node, uniformShare(req, v), durationSec, now, now + slots * res)) {
+    const first = Math.ceil((a - now) / res);
+    const end = Math.min(slots, Math.floor((last - now) / res));
+    if (first <= end) out.push(first, end);
+  }
+  return out;
+}
+
+function applyRuns(diff: Int32Array, runs: readonly number[], sign: number): void {
+  for (let k = 0; k < runs.length; k += 2) {
+    diff[runs[k] as number] = (diff[runs[k] as number] as number) + sign;
+    diff[(runs[k + 1] as number) + 1] = (diff[(runs[k + 1] as number) + 1] as number) - sign;
+  }
+}
+
+function shapeEntry(p: Placement, grid: Grid, key: string, req: ResourceRequest, candidates: readonly number[], durationSec: number): ShapeEntry {
+  let entry = grid.shapes.get(key);
+  if (entry === undefined) {
+    const diff = new Int32Array(grid.slots + 2);
+    const runs = candidates.map((i) => gridRuns(p, req, i, durationSec, grid.slots));
+    for (const r of runs) applyRuns(diff, r, 1);
+    entry = { candidates, position: new Map(candidates.map((i, k) => [i, k])), runs, diff, seen: p.timeline.changes.length };
+    grid.shapes.set(key, entry);
+    return entry;
+  }
+  const changes = p.timeline.changes;
+  const redo = new Set<number>();
+  for (let c = entry.seen; c < changes.length; c++) {
+    const k = entry.position.get(changes[c] as number);
+    if (k !== undefined) redo.add(k);
+  }
+  for (const k of redo) {
+    applyRuns(entry.diff, entry.runs[k] as number[], -1);
+    const fresh = gridRuns(p, req, entry.candidates[k] as number, durationSec, grid.slots);
+    entry.runs[k] = fresh;
+    applyRuns(entry.diff, fresh, 1);
+  }
+  entry.seen = changes.length;
+  return entry;
+}
+
+/**
+ * Reserve the earliest start within the grid's horizon on the candidate nodes,
+ * or return undefined (no start known: squeue shows N/A).
  */
 export function reserve(
   p: Placement,
+  grid: Grid,
+  shapeKey: string,
   req: ResourceRequest,
   candidates: readonly number[],
   durationSec: number,
-  horizon: number,
 ): { startTime: number; alloc: Plain<NodeAlloc>[] } | undefined {
-  const now = p.timeline.now;
   const wanted = Math.max(req.nodesMin, req.nodelist.length);
-  const nodes: number[] = [];
-  const intervals: [number, number][][] = [];
-  for (const i of candidates) {
-    const v = p.views[i] as NodeView;
-    if (!staticOk(req, v)) continue;
-    const list = p.timeline.feasibleStarts(i, uniformShare(req, v), durationSec, now, horizon);
-    if (list.length === 0) continue;
-    nodes.push(i);
-    intervals.push(list);
-  }
-  const tried = new Set<number>();
-  for (let attempt = 0; attempt < RESERVE_ATTEMPTS_MAX; attempt++) {
-    const t = earliestCommonStart(intervals, wanted, tried);
-    if (t === undefined) return undefined;
-    tried.add(t);
-    const alloc = fitAt(p, req, nodes, intervals, t, durationSec);
+  const entry = shapeEntry(p, grid, shapeKey, req, candidates, durationSec);
+  const res = p.timeline.resolutionSec;
+  let attempts = 0;
+  let open = 0;
+  for (let j = 0; j <= grid.slots && attempts < RESERVE_ATTEMPTS_MAX; j++) {
+    open += entry.diff[j] as number;
+    if (open < wanted) continue;
+    attempts++;
+    const t = p.timeline.now + j * res;
+    const alloc = fitAt(p, req, entry, j, wanted, t, durationSec);
     if (alloc === undefined) continue;
-    const end = durationSec === INFINITE_END ? INFINITE_END : t + durationSec;
+    const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);
     for (const share of alloc) {
-      const i = nodes.find((n) => (p.views[n] as NodeView).name === share.node);
-      assert(i !== undefined, "reserved share on a candidate node");
-      p.timeline.add(i, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
-      p.reserved.add(i);
+      const k = entry.candidates.find((n) => (p.views[n] as NodeView).name === share.node);
+      assert(k !== undefined, "reserved share on a candidate node");
+      p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+      p.reserved.add(k);
     }
     return { startTime: t, alloc };
   }
   return undefined;
 }
 
-/** fitJob over the nodes feasible at `t`, each seen with its least free over [t, t + duration). */
-function fitAt(
-  p: Placement,
-  req: ResourceRequest,
-  nodes: readonly number[],
-  intervals: readonly [number, number][][],
-  t: number,
-  durationSec: number,
-): Plain<NodeAlloc>[] | undefined {
+/**
+ * fitJob over nodes feasible at grid instant `j` (the first `wanted` of them in
+ * partition order, plus any required ones), each seen with its least free over
+ * [t, t + duration).
+ */
+function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number, wanted: number, t: number, durationSec: number): Plain<NodeAlloc>[] | undefined {
   const end = durationSec === INFINITE_END ? INFINITE_END : t + durationSec;
   const views: NodeView[] = [];
-  for (let k = 0; k < nodes.length; k++) {
-    const list = intervals[k] as [number, number][];
-    if (!list.some(([a, b]) => a <= t && t <= b)) continue;
-    const i = nodes[k] as number;
+  let picked = 0;
+  for (let k = 0; k < entry.candidates.length; k++) {
+    const runs = entry.runs[k] as number[];
+    let feasible = false;
+    for (let r = 0; r < runs.length && !feasible; r += 2) feasible = (runs[r] as number) <= j && j <= (runs[r + 1] as number);
+    if (!feasible) continue;
+    const i = entry.candidates[k] as number;
     const v = p.views[i] as NodeView;
+    const required = req.nodelist.includes(v.name);
+    if (picked >= wanted && !required) continue;
+    if (!required) picked++;
     const free = p.timeline.minFree(i, t, end);
     views.push({
       ...v,

@@ -48,7 +48,7 @@ export function eligibility(
   const info = job.info;
   if (info.priority === 0) return info.heldByAdmin ? "JobHeldAdmin" : "JobHeldUser";
   if (info.eligibleTime > now) return "BeginTime";
-  const partition = state.partitions.find((p) => p.info.name === info.partition);
+  const partition = partitionOf(state, info.partition);
   if (partition === undefined) return "BadConstraints";
   if (partition.info.state === "DOWN") return "PartitionDown";
   if (partition.info.state === "INACTIVE") return "PartitionInactive";
@@ -62,6 +62,18 @@ export function eligibility(
     if (runningOf(state, info.arrayJobId, runningPerArray) >= job.arrayThrottle) return "JobArrayTaskLimit";
   }
   return "";
+}
+
+/** Partition by name, indexed once per state object (partitions never change after start-up). */
+let indexedState: ClusterState | undefined;
+let partitionIndex = new Map<string, ClusterState["partitions"][number]>();
+
+function partitionOf(state: ClusterState, name: string): ClusterState["partitions"][number] | undefined {
+  if (indexedState !== state || partitionIndex.size !== state.partitions.length) {
+    partitionIndex = new Map(state.partitions.map((p) => [p.info.name, p]));
+    indexedState = state;
+  }
+  return partitionIndex.get(name);
 }
 
 function runningOf(state: ClusterState, arrayJobId: number, index: ReadonlyMap<number, number> | undefined): number {

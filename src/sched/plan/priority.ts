@@ -36,6 +36,9 @@ export interface JobPriority {
   fixed: boolean;
 }
 
+const NO_TRES: Record<string, number> = Object.freeze({}) as Record<string, number>;
+const ZERO_FACTORS: PriorityFactors = Object.freeze({ age: 0, assoc: 0, fairshare: 0, jobSize: 0, partition: 0, qos: 0, tres: NO_TRES });
+
 /** Lowest priority a runnable job gets (0 means held, as in Slurm). */
 export const PRIORITY_MIN = 1;
 const PRIORITY_MAX = 0xffff_fffe;
@@ -49,6 +52,7 @@ interface Context {
   partitions: Map<string, PartitionRecord>;
   partitionTres: Map<string, { cpu: number; mem: number; node: number; gpu: number }>;
   fairshareByUser: Map<string, number>;
+  tresNames: string[];
 }
 
 /** Priority of every pending job (ordered by job id for determinism). */
@@ -65,9 +69,8 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
 function jobPriority(job: JobRecord, ctx: Context | undefined): JobPriority {
   const info = job.info;
   const fixed = job.priorityFixed === true;
-  const zero: PriorityFactors = { age: 0, assoc: 0, fairshare: 0, jobSize: 0, partition: 0, qos: 0, tres: {} };
   if (ctx === undefined || info.priority === 0 || fixed) {
-    const factors = ctx === undefined ? zero : factorsOf(job, ctx);
+    const factors = ctx === undefined ? ZERO_FACTORS : factorsOf(job, ctx);
     return { jobId: info.jobId, priority: info.priority, factors, nice: info.nice, fixed };
   }
   const factors = factorsOf(job, ctx);
@@ -75,7 +78,7 @@ function jobPriority(job: JobRecord, ctx: Context | undefined): JobPriority {
   let sum =
     w.age * factors.age + w.assoc * factors.assoc + w.fairshare * factors.fairshare +
     w.jobSize * factors.jobSize + w.partition * factors.partition + w.qos * factors.qos;
-  for (const [name, weight] of Object.entries(ctx.cfg.tresWeights)) sum += weight * (factors.tres[name] ?? 0);
+  for (const name of ctx.tresNames) sum += (ctx.cfg.tresWeights[name] ?? 0) * (factors.tres[name] ?? 0);
   const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice));
   assert(priority >= PRIORITY_MIN, "a runnable job keeps a positive priority");
   return { jobId: info.jobId, priority, factors, nice: info.nice, fixed };
@@ -104,8 +107,8 @@ function factorsOf(job: JobRecord, ctx: Context): PriorityFactors {
 }
 
 function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {
-  const names = Object.keys(ctx.cfg.tresWeights);
-  if (names.length === 0) return {};
+  const names = ctx.tresNames;
+  if (names.length === 0) return NO_TRES;
   const total = ctx.partitionTres.get(job.info.partition);
   const out: Record<string, number> = {};
   if (total === undefined) return out;
@@ -151,6 +154,7 @@ function buildContext(state: ClusterState, now: number, cfg: SchedConfig): Conte
   return {
     cfg, now, totalNodes: state.nodes.size, totalCpus, maxPartitionFactor, partitions, partitionTres,
     fairshareByUser: fairshareFactors(state, now, cfg.decayHalfLifeSec),
+    tresNames: Object.keys(cfg.tresWeights),
   };
 }
 

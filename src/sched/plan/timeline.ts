@@ -23,8 +23,19 @@ export interface Slot extends Capacity {
 
 export const INFINITE_END = Number.POSITIVE_INFINITY;
 
+/** Free resources as a step function: segment j covers [times[j], times[j + 1]) (the last one is open). */
+interface Profile {
+  times: number[];
+  cpus: number[];
+  memMiB: number[];
+  gpus: number[];
+}
+
 export class Timeline {
   private readonly slots: Slot[][];
+  private readonly profiles: (Profile | undefined)[];
+  /** Node indices in the order their slots changed (consumers remember how far they have read). */
+  readonly changes: number[] = [];
 
   constructor(
     readonly now: number,
@@ -33,6 +44,7 @@ export class Timeline {
   ) {
     assert(resolutionSec >= 1, "bf_resolution is at least one second");
     this.slots = capacity.map(() => []);
+    this.profiles = capacity.map(() => undefined);
   }
 
   /** An end time on the resolution grid after `now` (never earlier than the true end). */
@@ -47,6 +59,8 @@ export class Timeline {
     const list = this.slots[node];
     assert(list !== undefined, `node index ${node} in the timeline`);
     list.push(slot);
+    this.profiles[node] = undefined;
+    this.changes.push(node);
   }
 
   slotCount(node: number): number {
@@ -60,34 +74,68 @@ export class Timeline {
     return n;
   }
 
-  /** Resources used on `node` at instant `t`. */
-  private usedAt(list: readonly Slot[], t: number): Capacity {
-    const used = { cpus: 0, memMiB: 0, gpus: 0 };
-    for (const s of list) {
-      if (s.start <= t && t < s.end) {
-        used.cpus += s.cpus;
-        used.memMiB += s.memMiB;
-        used.gpus += s.gpus;
+  capacityOf(node: number): Capacity {
+    const cap = this.capacity[node];
+    assert(cap !== undefined, `node index ${node} in the timeline`);
+    return cap;
+  }
+
+  private profile(node: number): Profile {
+    const cached = this.profiles[node];
+    if (cached !== undefined) return cached;
+    const cap = this.capacityOf(node);
+    const list = this.slots[node] as Slot[];
+    const events: [number, number][] = [];
+    for (let k = 0; k < list.length; k++) {
+      const s = list[k] as Slot;
+      events.push([Math.max(this.now, s.start), k + 1]);
+      if (s.end !== INFINITE_END) events.push([s.end, -(k + 1)]);
+    }
+    events.sort((a, b) => a[0] - b[0]);
+    const p: Profile = { times: [this.now], cpus: [cap.cpus], memMiB: [cap.memMiB], gpus: [cap.gpus] };
+    let c = cap.cpus;
+    let m = cap.memMiB;
+    let g = cap.gpus;
+    for (let e = 0; e < events.length; e++) {
+      const [t, signed] = events[e] as [number, number];
+      const s = list[Math.abs(signed) - 1] as Slot;
+      const sign = signed > 0 ? -1 : 1;
+      c += sign * s.cpus;
+      m += sign * s.memMiB;
+      g += sign * s.gpus;
+      const nextT = e + 1 < events.length ? (events[e + 1] as [number, number])[0] : INFINITE_END;
+      if (nextT === t) continue;
+      const last = p.times.length - 1;
+      if (p.times[last] === t) {
+        p.cpus[last] = c;
+        p.memMiB[last] = m;
+        p.gpus[last] = g;
+      } else {
+        p.times.push(t);
+        p.cpus.push(c);
+        p.memMiB.push(m);
+        p.gpus.push(g);
       }
     }
-    return used;
+    this.profiles[node] = p;
+    return p;
   }
 
   /** The least free on `node` at any instant of [from, to). */
   minFree(node: number, from: number, to: number): Capacity {
-    const cap = this.capacity[node];
-    const list = this.slots[node];
-    assert(cap !== undefined && list !== undefined, `node index ${node} in the timeline`);
-    const free = { ...cap };
-    if (list.length === 0) return free;
-    const points = [from];
-    for (const s of list) if (s.start > from && s.start < to) points.push(s.start);
-    for (const p of points) {
-      const used = this.usedAt(list, p);
-      free.cpus = Math.min(free.cpus, cap.cpus - used.cpus);
-      free.memMiB = Math.min(free.memMiB, cap.memMiB - used.memMiB);
-      free.gpus = Math.min(free.gpus, cap.gpus - used.gpus);
+    const p = this.profile(node);
+    const free = { cpus: Number.POSITIVE_INFINITY, memMiB: Number.POSITIVE_INFINITY, gpus: Number.POSITIVE_INFINITY };
+    const n = p.times.length;
+    for (let j = 0; j < n; j++) {
+      const segStart = p.times[j] as number;
+      const segEnd = j + 1 < n ? (p.times[j + 1] as number) : INFINITE_END;
+      if (segEnd <= from) continue;
+      if (segStart >= to) break;
+      free.cpus = Math.min(free.cpus, p.cpus[j] as number);
+      free.memMiB = Math.min(free.memMiB, p.memMiB[j] as number);
+      free.gpus = Math.min(free.gpus, p.gpus[j] as number);
     }
+    assert(free.cpus !== Number.POSITIVE_INFINITY, "some segment covers [from, to)");
     return free;
   }
 
@@ -96,29 +144,23 @@ export class Timeline {
    * `durationSec` without interruption, as closed intervals [first, last].
    */
   feasibleStarts(node: number, share: Capacity, durationSec: number, from: number, horizon: number): [number, number][] {
-    const cap = this.capacity[node];
-    const list = this.slots[node];
-    assert(cap !== undefined && list !== undefined, `node index ${node} in the timeline`);
+    const cap = this.capacityOf(node);
     if (share.cpus > cap.cpus || share.memMiB > cap.memMiB || share.gpus > cap.gpus) return [];
-    const points = [from];
-    for (const s of list) {
-      if (s.start > from && s.start !== INFINITE_END) points.push(s.start);
-      if (s.end > from && s.end !== INFINITE_END) points.push(s.end);
-    }
-    points.sort((a, b) => a - b);
+    const p = this.profile(node);
     const out: [number, number][] = [];
+    const n = p.times.length;
     let runStart = -1;
-    for (let i = 0; i < points.length; i++) {
-      const p = points[i] as number;
-      if (i > 0 && p === points[i - 1]) continue;
-      const used = this.usedAt(list, p);
-      const fits = cap.cpus - used.cpus >= share.cpus && cap.memMiB - used.memMiB >= share.memMiB && cap.gpus - used.gpus >= share.gpus;
-      if (fits && runStart < 0) runStart = p;
+    for (let j = 0; j < n; j++) {
+      const segStart = Math.max(from, p.times[j] as number);
+      const segEnd = j + 1 < n ? (p.times[j + 1] as number) : INFINITE_END;
+      if (segEnd <= from) continue;
+      const fits = (p.cpus[j] as number) >= share.cpus && (p.memMiB[j] as number) >= share.memMiB && (p.gpus[j] as number) >= share.gpus;
+      if (fits && runStart < 0) runStart = segStart;
       if (!fits && runStart >= 0) {
-        pushRun(out, runStart, p, durationSec, horizon);
+        pushRun(out, runStart, segStart, durationSec, horizon);
         runStart = -1;
       }
-      if (runStart > horizon) break;
+      if (segStart > horizon) break;
     }
     if (runStart >= 0) pushRun(out, runStart, INFINITE_END, durationSec, horizon);
     return out;
