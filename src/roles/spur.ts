@@ -23,6 +23,7 @@ const USAGE = `Usage: spur <command> [options]
   net init|keygen ...                         WireGuard mesh configuration for multi-site clusters
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
+  sim [--trace FILE.swf | --synthetic N]       replay a workload through the scheduler (FCFS vs backfill)
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
@@ -119,6 +120,8 @@ export async function main(argv: string[]): Promise<number> {
         return ops((await import("../ops/net-cli.ts")).netMain(rest));
       case "systemd-units":
         return ops((await import("../ops/systemd-units.ts")).systemdUnitsMain(rest));
+      case "sim":
+        return ops((await import("./sim-cli.ts")).simMain(rest));
       case "cdi":
         return await (await import("./devices-cli.ts")).cdiMain(rest);
       case "version":

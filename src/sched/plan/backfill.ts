@@ -38,8 +38,27 @@ const staticOk = (req: ResourceRequest, v: NodeView): boolean =>
   req.features.every((f) => v.features.includes(f)) &&
   !(req.gpuType && (req.gpusPerNode || req.gpusTotal || req.gpusPerTask) && v.gpuModel !== req.gpuType);
 
+/**
+ * The partition's nodes that still have a free CPU, in partition order. Nodes
+ * only lose resources during a pass, so a full node is dropped for good; this
+ * keeps "start now" proportional to the free nodes, not to the partition.
+ */
+export function withFreeCpus(p: Placement, candidates: number[]): number[] {
+  let w = 0;
+  for (let r = 0; r < candidates.length; r++) {
+    const i = candidates[r] as number;
+    const v = p.views[i] as NodeView;
+    if (v.usable && v.freeCpus > 0) candidates[w++] = i;
+  }
+  candidates.length = w;
+  return candidates;
+}
+
 /** Try to place the job now, keeping clear of every reservation for `durationSec`. */
 export function startNow(p: Placement, req: ResourceRequest, candidates: readonly number[], durationSec: number): Plain<NodeAlloc>[] | undefined {
+  for (const name of req.nodelist) {
+    if (!candidates.some((i) => (p.views[i] as NodeView).name === name)) return undefined;
+  }
   const now = p.timeline.now;
   const end = durationSec === INFINITE_END ? INFINITE_END : now + durationSec;
   const views: NodeView[] = [];
@@ -214,16 +233,18 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
   const end = durationSec === INFINITE_END ? INFINITE_END : t + durationSec;
   const views: NodeView[] = [];
   let picked = 0;
+  const required = req.nodelist.length;
   for (let k = 0; k < entry.candidates.length; k++) {
+    if (picked >= wanted && required === 0) break;
     const runs = entry.runs[k] as number[];
     let feasible = false;
     for (let r = 0; r < runs.length && !feasible; r += 2) feasible = (runs[r] as number) <= j && j <= (runs[r + 1] as number);
     if (!feasible) continue;
     const i = entry.candidates[k] as number;
     const v = p.views[i] as NodeView;
-    const required = req.nodelist.includes(v.name);
-    if (picked >= wanted && !required) continue;
-    if (!required) picked++;
+    const isRequired = required > 0 && req.nodelist.includes(v.name);
+    if (picked >= wanted && !isRequired) continue;
+    if (!isRequired) picked++;
     const free = p.timeline.minFree(i, t, end);
     views.push({
       ...v,

@@ -21,7 +21,7 @@ import { expandHostlist } from "../../compat/hostlist.ts";
 import { computePriorities, type JobPriority } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
-import { commitStart, newGrid, reserve, startNow, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 
@@ -81,6 +81,8 @@ interface Pass {
   grid: Grid;
   index: Map<string, number>;
   partitionNodes: Map<string, number[]>;
+  /** Per partition, nodes with a free CPU (compacted as nodes fill up). */
+  freeNodes: Map<string, number[]>;
   decisions: StartDecision[];
   reasons: Map<number, string>;
   reservations: Reservation[];
@@ -166,7 +168,8 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
 function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" {
   const req = buildRequest(job.spec, pass.state.config, expand);
   if (typeof req === "string") return "invalid";
-  const candidates = pass.partitionNodes.get(job.info.partition) ?? [];
+  const free = pass.freeNodes.get(job.info.partition);
+  const candidates = free === undefined ? [] : withFreeCpus(pass.placement, free);
   const duration = durationOf(job);
   const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(pass, job) : [job.info.arrayTaskId];
   let started = 0;
@@ -243,6 +246,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
   return {
     state, now, cfg, placement: { views, timeline, reserved: new Set() }, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
+    freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray,
   };
 }
