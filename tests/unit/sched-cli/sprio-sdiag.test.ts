@@ -47,7 +47,7 @@ describe("sprio", () => {
     expect(defaultFormat(WEIGHTS, true, false)).toBe("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10F %.10J %.10P %.10n %.11N");
     const long = await sprioMain(["-l", "-j9"], port());
     expect(long.stdout.split("\n")[1]).toBe("              9 gpu          alice                2600          0          0       2500        100       1000     normal         100");
-    const norm = await sprioMain(["-n", "-h", "-j", "7"], port());
+    const norm = await sprioMain(["-n", "-h", "-j7"], port());
     expect(norm.stdout).toBe("              7 debug     0.00000262          0  0.5000000  1.0000000  0.2500000  0.5000000\n");
   });
 
