@@ -14,6 +14,7 @@ import { applyCancel, applyUpdateJob } from "./apply-update.ts";
 import { applyRegisterNode, applyUpdateNode, applyNodeFail } from "./apply-node.ts";
 import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { assert } from "../../lib/assert.ts";
+import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
@@ -37,6 +38,8 @@ export interface ApplyResult {
   error: string;
   errorCode: string;
   events: ApplyEvent[];
+  /** What the command's CLI prints on success (sacctmgr's change report). */
+  text?: string;
 }
 
 export const emptyResult = (): ApplyResult => ({ ids: [], items: [], error: "", errorCode: "", events: [] });
@@ -80,5 +83,7 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyStepCreate(state, c);
     case "stepComplete":
       return applyStepComplete(state, c);
+    case "acct":
+      return applyAcctCommand(state, c);
   }
 }

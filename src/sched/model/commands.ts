@@ -8,6 +8,7 @@ import type { JobSpecP, NodeInfoP } from "./types.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { AcctRequest } from "../acct/apply-acct.ts";
 
 export interface Requester {
   uid: number;
@@ -61,6 +62,8 @@ export type Command =
       exitSignal: number;
       state: string;
     }
-  | { v: 1; type: "timeLimitReached"; at: number; jobId: number };
+  | { v: 1; type: "timeLimitReached"; at: number; jobId: number }
+  /** sacctmgr add/modify/delete (see sched/acct/apply-acct.ts). */
+  | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester };
 
 export type CommandType = Command["type"];

@@ -14,6 +14,7 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
 import { tresText } from "./tres.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
+import { newAcctState } from "../acct/types.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
 
@@ -30,6 +31,8 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     slurmdTimeoutSec: num(g.get("slurmdtimeout"), 300),
     operators: (g.get("spuroperators") ?? "").split(",").filter(Boolean),
     sched: schedConfigFrom(g),
+    priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
   };
 }
 
@@ -50,6 +53,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
   return ok({
     config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new Map(), nodes, partitions, appliedIndex: 0,
+    acct: newAcctState(config.clusterName),
   });
 }
 

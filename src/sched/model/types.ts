@@ -8,6 +8,7 @@
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import type { SchedConfig } from "../plan/sched-config.ts";
+import type { AcctState } from "../acct/types.ts";
 
 export type JobSpecP = Plain<JobSpec>;
 export type JobInfoP = Plain<JobInfo>;
@@ -64,6 +65,10 @@ export interface ControllerConfig {
   operators: string[];
   /** Priority plugin, weights and backfill parameters (see plan/sched-config.ts). */
   sched: SchedConfig;
+  /** AccountingStorageEnforce, lower-cased (associations, limits, qos, safe, ...); empty = not enforced. */
+  acctEnforce: string[];
+  /** PriorityFlags, lower-cased (no_fair_tree selects classic fair share). */
+  priorityFlags: string[];
 }
 
 export interface ClusterState {
@@ -76,6 +81,8 @@ export interface ClusterState {
   partitions: PartitionRecord[];
   /** Index of the last applied command (the log position). */
   appliedIndex: number;
+  /** Accounts, users, associations and QOS (sacctmgr), see sched/acct/types.ts. */
+  acct: AcctState;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

@@ -3,17 +3,19 @@
  * Job priority, computed from a state snapshot at `now`. priority/basic keeps
  * the value set at submission (earlier jobs first, minus nice). priority/
  * multifactor sums weighted factors, each normalised to [0, 1] as Slurm defines
- * them: age (time eligible, capped at PriorityMaxAge), fair share (2^(-U/S)
- * over users with usage decayed by PriorityDecayHalfLife), job size (share of
+ * them: age (time eligible, capped at PriorityMaxAge), fair share (fair tree
+ * over associations, sched/acct/fair-tree.ts; with PriorityFlags=NO_FAIR_TREE
+ * 2^(-U/S) over users), usage decayed by PriorityDecayHalfLife, job size (share of
  * the cluster's nodes or CPUs; inverted with PriorityFavorSmall), partition
- * (PriorityJobFactor over the largest one), QOS and association (no QOS or
- * association records yet: 0), TRES (requested share of the partition's TRES),
+ * (PriorityJobFactor over the largest one), QOS and association (their
+ * Priority= over the largest, from sacctmgr's records), TRES (requested share of the partition's TRES),
  * minus nice. A held job has priority 0; an administrator's value is kept as set.
  * The result carries every factor so that `sprio` shows what the scheduler used.
  */
 import type { ClusterState, JobRecord, PartitionRecord } from "../model/types.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { assert } from "../../lib/assert.ts";
+import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
 
 /** Normalised factors in [0, 1] (tres: per TRES name). */
 export interface PriorityFactors {
@@ -53,6 +55,9 @@ interface Context {
   partitionTres: Map<string, { cpu: number; mem: number; node: number; gpu: number }>;
   fairshareByUser: Map<string, number>;
   tresNames: string[];
+  /** QOS and association factors from the accounting records (sched/acct). */
+  qosFactor: Map<string, number>;
+  assocFactor: (job: JobRecord) => number;
 }
 
 /** Priority of every pending job (ordered by job id for determinism). */
@@ -97,11 +102,12 @@ function factorsOf(job: JobRecord, ctx: Context): PriorityFactors {
   const partition = part === undefined ? 0 : part.info.priorityJobFactor / ctx.maxPartitionFactor;
   return {
     age,
-    assoc: 0,
-    fairshare: ctx.fairshareByUser.get(info.user) ?? 1,
+    assoc: ctx.assocFactor(job),
+    // Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association).
+    fairshare: ctx.fairshareByUser.get(info.user) ?? ctx.fairshareByUser.get(fairShareKey(info.account, info.user)) ?? 0,
     jobSize: ctx.cfg.priorityFavorSmall ? smallShare : largeShare,
     partition,
-    qos: 0,
+    qos: ctx.qosFactor.get(info.qos) ?? 0,
     tres: tresFactors(job, ctx),
   };
 }
@@ -153,8 +159,12 @@ function buildContext(state: ClusterState, now: number, cfg: SchedConfig): Conte
   }
   return {
     cfg, now, totalNodes: state.nodes.size, totalCpus, maxPartitionFactor, partitions, partitionTres,
-    fairshareByUser: fairshareFactors(state, now, cfg.decayHalfLifeSec),
+    fairshareByUser: state.config.priorityFlags.includes("no_fair_tree")
+      ? fairshareFactors(state, now, cfg.decayHalfLifeSec)
+      : fairTree(state, now, cfg.decayHalfLifeSec).factors,
     tresNames: Object.keys(cfg.tresWeights),
+    qosFactor: qosFactors(state),
+    assocFactor: assocPriorityOf(state),
   };
 }
 

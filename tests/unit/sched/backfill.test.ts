@@ -96,6 +96,7 @@ describe("backfill (EASY rule)", () => {
 });
 
 const MULTI = `PriorityType=priority/multifactor
+PriorityFlags=NO_FAIR_TREE
 PriorityWeightAge=1000
 PriorityWeightJobSize=1000
 PriorityWeightFairshare=10000
