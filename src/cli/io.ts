@@ -6,6 +6,12 @@
  * to spurctld with Connect's JSON form over plain fetch; tests pass a fake.
  */
 import type {
+  AcctListRequest,
+  AcctListResponse,
+  AcctModifyRequest,
+  AcctModifyResponse,
+  SharesRequest,
+  SharesResponse,
   CancelRequest,
   CancelResponse,
   ConfigResponse,
@@ -51,6 +57,10 @@ export interface ControllerPort {
   /** sprio and sdiag (optional so that test fakes of the other commands need not provide them). */
   getPriorityFactors?(req: Plain<PriorityFactorsRequest>): Promise<Plain<PriorityFactorsResponse>>;
   getDiag?(req: Plain<DiagRequest>): Promise<Plain<DiagResponse>>;
+  /** sacctmgr and sshare (optional for the same reason). */
+  acctModify?(req: Plain<AcctModifyRequest>): Promise<Plain<AcctModifyResponse>>;
+  acctList?(req: Plain<AcctListRequest>): Promise<Plain<AcctListResponse>>;
+  getShares?(req: Plain<SharesRequest>): Promise<Plain<SharesResponse>>;
 }
 
 /** Who runs the command and where. */

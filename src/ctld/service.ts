@@ -18,6 +18,7 @@ import { expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
 import { schedHandlers } from "./service-sched.ts";
+import { acctHandlers } from "./service-acct.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -118,6 +119,7 @@ export function controllerRoutes(sc: ServiceContext) {
       },
       ...stepHandlers(sc),
       ...schedHandlers(sc),
+      ...acctHandlers(sc),
       ...agentHandlers(sc),
     });
 }

@@ -58,6 +58,9 @@ export function controllerPort(base: string): ControllerPort {
     waitJob: (req) => call(base, "WaitJob", req),
     getPriorityFactors: (req) => call(base, "GetPriorityFactors", req),
     getDiag: (req) => call(base, "GetDiag", req),
+    acctModify: (req) => call(base, "AcctModify", req),
+    acctList: (req) => call(base, "AcctList", req),
+    getShares: (req) => call(base, "GetShares", req),
   };
 }
 

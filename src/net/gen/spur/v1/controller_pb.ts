@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIMocJCgpDb250cm9sbGVyEjkKBlN1Ym1pdBIWLnNwdXIudjEuU3VibWl0UmVxdWVzdBoXLnNwdXIudjEuU3VibWl0UmVzcG9uc2USPwoITGlzdEpvYnMSGC5zcHVyLnYxLkxpc3RKb2JzUmVxdWVzdBoZLnNwdXIudjEuTGlzdEpvYnNSZXNwb25zZRJCCglMaXN0Tm9kZXMSGS5zcHVyLnYxLkxpc3ROb2Rlc1JlcXVlc3QaGi5zcHVyLnYxLkxpc3ROb2Rlc1Jlc3BvbnNlEjkKBkNhbmNlbBIWLnNwdXIudjEuQ2FuY2VsUmVxdWVzdBoXLnNwdXIudjEuQ2FuY2VsUmVzcG9uc2USQgoJVXBkYXRlSm9iEhkuc3B1ci52MS5VcGRhdGVKb2JSZXF1ZXN0Ghouc3B1ci52MS5VcGRhdGVKb2JSZXNwb25zZRJFCgpVcGRhdGVOb2RlEhouc3B1ci52MS5VcGRhdGVOb2RlUmVxdWVzdBobLnNwdXIudjEuVXBkYXRlTm9kZVJlc3BvbnNlEjMKBFBpbmcSFC5zcHVyLnYxLlBpbmdSZXF1ZXN0GhUuc3B1ci52MS5QaW5nUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlElcKEkdldFByaW9yaXR5RmFjdG9ycxIfLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBogLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVzcG9uc2USNgoHR2V0RGlhZxIULnNwdXIudjEuRGlhZ1JlcXVlc3QaFS5zcHVyLnYxLkRpYWdSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCTLNCgoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZRJXChJHZXRQcmlvcml0eUZhY3RvcnMSHy5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1JlcXVlc3QaIC5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1Jlc3BvbnNlEjYKB0dldERpYWcSFC5zcHVyLnYxLkRpYWdSZXF1ZXN0GhUuc3B1ci52MS5EaWFnUmVzcG9uc2USRQoKQWNjdE1vZGlmeRIaLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QaGy5zcHVyLnYxLkFjY3RNb2RpZnlSZXNwb25zZRI/CghBY2N0TGlzdBIYLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0Ghkuc3B1ci52MS5BY2N0TGlzdFJlc3BvbnNlEjwKCUdldFNoYXJlcxIWLnNwdXIudjEuU2hhcmVzUmVxdWVzdBoXLnNwdXIudjEuU2hhcmVzUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -2203,6 +2203,468 @@ export const DiagResponseSchema: GenMessage<DiagResponse, {jsonType: DiagRespons
   messageDesc(file_spur_v1_controller, 39);
 
 /**
+ * sacctmgr add/modify/delete: one "acct" command when commit is set; otherwise a
+ * preview of the change (for sacctmgr's confirmation prompt) that changes nothing.
+ *
+ * @generated from message spur.v1.AcctModifyRequest
+ */
+export type AcctModifyRequest = Message<"spur.v1.AcctModifyRequest"> & {
+  /**
+   * add | modify | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * account | user | qos | cluster | association
+   *
+   * @generated from field: string entity = 2;
+   */
+  entity: string;
+
+  /**
+   * @generated from field: repeated string names = 3;
+   */
+  names: string[];
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> where = 4;
+   */
+  where: { [key: string]: string };
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> set = 5;
+   */
+  set: { [key: string]: string };
+
+  /**
+   * @generated from field: bool commit = 6;
+   */
+  commit: boolean;
+};
+
+/**
+ * sacctmgr add/modify/delete: one "acct" command when commit is set; otherwise a
+ * preview of the change (for sacctmgr's confirmation prompt) that changes nothing.
+ *
+ * @generated from message spur.v1.AcctModifyRequest
+ */
+export type AcctModifyRequestJson = {
+  /**
+   * add | modify | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action?: string;
+
+  /**
+   * account | user | qos | cluster | association
+   *
+   * @generated from field: string entity = 2;
+   */
+  entity?: string;
+
+  /**
+   * @generated from field: repeated string names = 3;
+   */
+  names?: string[];
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> where = 4;
+   */
+  where?: { [key: string]: string };
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> set = 5;
+   */
+  set?: { [key: string]: string };
+
+  /**
+   * @generated from field: bool commit = 6;
+   */
+  commit?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.AcctModifyRequest.
+ * Use `create(AcctModifyRequestSchema)` to create a new message.
+ */
+export const AcctModifyRequestSchema: GenMessage<AcctModifyRequest, {jsonType: AcctModifyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 40);
+
+/**
+ * @generated from message spur.v1.AcctModifyResponse
+ */
+export type AcctModifyResponse = Message<"spur.v1.AcctModifyResponse"> & {
+  /**
+   * what sacctmgr prints about the change
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * @generated from field: uint32 changed = 2;
+   */
+  changed: number;
+};
+
+/**
+ * @generated from message spur.v1.AcctModifyResponse
+ */
+export type AcctModifyResponseJson = {
+  /**
+   * what sacctmgr prints about the change
+   *
+   * @generated from field: string text = 1;
+   */
+  text?: string;
+
+  /**
+   * @generated from field: uint32 changed = 2;
+   */
+  changed?: number;
+};
+
+/**
+ * Describes the message spur.v1.AcctModifyResponse.
+ * Use `create(AcctModifyResponseSchema)` to create a new message.
+ */
+export const AcctModifyResponseSchema: GenMessage<AcctModifyResponse, {jsonType: AcctModifyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 41);
+
+/**
+ * sacctmgr show/list: records as rows of sacctmgr field name (lower-cased) -> text.
+ *
+ * @generated from message spur.v1.AcctListRequest
+ */
+export type AcctListRequest = Message<"spur.v1.AcctListRequest"> & {
+  /**
+   * @generated from field: string entity = 1;
+   */
+  entity: string;
+
+  /**
+   * @generated from field: map<string, string> where = 2;
+   */
+  where: { [key: string]: string };
+};
+
+/**
+ * sacctmgr show/list: records as rows of sacctmgr field name (lower-cased) -> text.
+ *
+ * @generated from message spur.v1.AcctListRequest
+ */
+export type AcctListRequestJson = {
+  /**
+   * @generated from field: string entity = 1;
+   */
+  entity?: string;
+
+  /**
+   * @generated from field: map<string, string> where = 2;
+   */
+  where?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.AcctListRequest.
+ * Use `create(AcctListRequestSchema)` to create a new message.
+ */
+export const AcctListRequestSchema: GenMessage<AcctListRequest, {jsonType: AcctListRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 42);
+
+/**
+ * @generated from message spur.v1.AcctRow
+ */
+export type AcctRow = Message<"spur.v1.AcctRow"> & {
+  /**
+   * @generated from field: map<string, string> fields = 1;
+   */
+  fields: { [key: string]: string };
+};
+
+/**
+ * @generated from message spur.v1.AcctRow
+ */
+export type AcctRowJson = {
+  /**
+   * @generated from field: map<string, string> fields = 1;
+   */
+  fields?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.AcctRow.
+ * Use `create(AcctRowSchema)` to create a new message.
+ */
+export const AcctRowSchema: GenMessage<AcctRow, {jsonType: AcctRowJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 43);
+
+/**
+ * @generated from message spur.v1.AcctListResponse
+ */
+export type AcctListResponse = Message<"spur.v1.AcctListResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.AcctRow rows = 1;
+   */
+  rows: AcctRow[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster: string;
+};
+
+/**
+ * @generated from message spur.v1.AcctListResponse
+ */
+export type AcctListResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.AcctRow rows = 1;
+   */
+  rows?: AcctRowJson[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster?: string;
+};
+
+/**
+ * Describes the message spur.v1.AcctListResponse.
+ * Use `create(AcctListResponseSchema)` to create a new message.
+ */
+export const AcctListResponseSchema: GenMessage<AcctListResponse, {jsonType: AcctListResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 44);
+
+/**
+ * sshare: the fair-tree rows at the controller's clock.
+ *
+ * @generated from message spur.v1.SharesRequest
+ */
+export type SharesRequest = Message<"spur.v1.SharesRequest"> & {
+};
+
+/**
+ * sshare: the fair-tree rows at the controller's clock.
+ *
+ * @generated from message spur.v1.SharesRequest
+ */
+export type SharesRequestJson = {
+};
+
+/**
+ * Describes the message spur.v1.SharesRequest.
+ * Use `create(SharesRequestSchema)` to create a new message.
+ */
+export const SharesRequestSchema: GenMessage<SharesRequest, {jsonType: SharesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 45);
+
+/**
+ * @generated from message spur.v1.ShareRow
+ */
+export type ShareRow = Message<"spur.v1.ShareRow"> & {
+  /**
+   * @generated from field: uint32 assoc_id = 1;
+   */
+  assocId: number;
+
+  /**
+   * @generated from field: string account = 2;
+   */
+  account: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user: string;
+
+  /**
+   * @generated from field: string partition = 4;
+   */
+  partition: string;
+
+  /**
+   * @generated from field: uint32 depth = 5;
+   */
+  depth: number;
+
+  /**
+   * @generated from field: double raw_shares = 6;
+   */
+  rawShares: number;
+
+  /**
+   * @generated from field: double norm_shares = 7;
+   */
+  normShares: number;
+
+  /**
+   * @generated from field: double raw_usage = 8;
+   */
+  rawUsage: number;
+
+  /**
+   * @generated from field: double norm_usage = 9;
+   */
+  normUsage: number;
+
+  /**
+   * @generated from field: double effectv_usage = 10;
+   */
+  effectvUsage: number;
+
+  /**
+   * @generated from field: double level_fs = 11;
+   */
+  levelFs: number;
+
+  /**
+   * @generated from field: double fairshare = 12;
+   */
+  fairshare: number;
+
+  /**
+   * @generated from field: string grp_tres_mins = 13;
+   */
+  grpTresMins: string;
+
+  /**
+   * @generated from field: string tres_run_mins = 14;
+   */
+  tresRunMins: string;
+};
+
+/**
+ * @generated from message spur.v1.ShareRow
+ */
+export type ShareRowJson = {
+  /**
+   * @generated from field: uint32 assoc_id = 1;
+   */
+  assocId?: number;
+
+  /**
+   * @generated from field: string account = 2;
+   */
+  account?: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user?: string;
+
+  /**
+   * @generated from field: string partition = 4;
+   */
+  partition?: string;
+
+  /**
+   * @generated from field: uint32 depth = 5;
+   */
+  depth?: number;
+
+  /**
+   * @generated from field: double raw_shares = 6;
+   */
+  rawShares?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double norm_shares = 7;
+   */
+  normShares?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double raw_usage = 8;
+   */
+  rawUsage?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double norm_usage = 9;
+   */
+  normUsage?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double effectv_usage = 10;
+   */
+  effectvUsage?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double level_fs = 11;
+   */
+  levelFs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double fairshare = 12;
+   */
+  fairshare?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: string grp_tres_mins = 13;
+   */
+  grpTresMins?: string;
+
+  /**
+   * @generated from field: string tres_run_mins = 14;
+   */
+  tresRunMins?: string;
+};
+
+/**
+ * Describes the message spur.v1.ShareRow.
+ * Use `create(ShareRowSchema)` to create a new message.
+ */
+export const ShareRowSchema: GenMessage<ShareRow, {jsonType: ShareRowJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 46);
+
+/**
+ * @generated from message spur.v1.SharesResponse
+ */
+export type SharesResponse = Message<"spur.v1.SharesResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.ShareRow rows = 1;
+   */
+  rows: ShareRow[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster: string;
+};
+
+/**
+ * @generated from message spur.v1.SharesResponse
+ */
+export type SharesResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.ShareRow rows = 1;
+   */
+  rows?: ShareRowJson[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster?: string;
+};
+
+/**
+ * Describes the message spur.v1.SharesResponse.
+ * Use `create(SharesResponseSchema)` to create a new message.
+ */
+export const SharesResponseSchema: GenMessage<SharesResponse, {jsonType: SharesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 47);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -2341,6 +2803,30 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof DiagRequestSchema;
     output: typeof DiagResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.AcctModify
+   */
+  acctModify: {
+    methodKind: "unary";
+    input: typeof AcctModifyRequestSchema;
+    output: typeof AcctModifyResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.AcctList
+   */
+  acctList: {
+    methodKind: "unary";
+    input: typeof AcctListRequestSchema;
+    output: typeof AcctListResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.GetShares
+   */
+  getShares: {
+    methodKind: "unary";
+    input: typeof SharesRequestSchema;
+    output: typeof SharesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);
