@@ -2,7 +2,8 @@
  * @module sched/plan/schedule
  * The scheduler's entry point, a pure function:
  *   schedule(snapshot, now, config, budget) -> { decisions, reasons, reservations, priorities, stats }
- * Phases: priority (plan/priority.ts) -> eligibility -> main pass (start jobs in
+ * Phases: priority (plan/priority.ts) -> eligibility and QOS/association limits
+ * (sched/acct/limits.ts, charged for every start in the pass) -> main pass (start jobs in
  * priority order; the first job of a partition that cannot start gets reason
  * Resources and blocks its partition, the jobs behind it get Priority) ->
  * backfill (sched/backfill only: up to bf_max_job_test of the blocked jobs, in
@@ -24,6 +25,7 @@ import { INFINITE_END, Timeline } from "./timeline.ts";
 import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
+import { LimitTracker } from "../acct/limits.ts";
 
 export type { Reservation } from "./backfill.ts";
 
@@ -88,6 +90,8 @@ interface Pass {
   reservations: Reservation[];
   reservedPerPartition: Map<string, number>;
   runningPerArray: Map<number, number>;
+  /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
+  limits: LimitTracker;
 }
 
 export function schedule(
@@ -116,7 +120,7 @@ export function schedule(
       continue;
     }
     mainExamined++;
-    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray);
+    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job);
     if (why !== "") {
       pass.reasons.set(id, why);
     } else if (blocked.has(job.info.partition)) {
@@ -131,7 +135,7 @@ export function schedule(
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
-    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray);
+    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job);
     pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
   const mainStarted = pass.decisions.length;
@@ -173,10 +177,14 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
   const duration = durationOf(job);
   const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(pass, job) : [job.info.arrayTaskId];
   let started = 0;
+  let overLimit = "";
   for (const taskId of tasks) {
     const alloc = startNow(pass.placement, req, candidates, duration);
     if (alloc === undefined) break;
+    overLimit = pass.limits.reason(job, alloc);
+    if (overLimit !== "") break;
     commitStart(pass.placement, pass.index, alloc, duration);
+    pass.limits.charge(job, alloc);
     pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc });
     started++;
     if (job.arrayPending.length > 0) pass.runningPerArray.set(job.info.arrayJobId, (pass.runningPerArray.get(job.info.arrayJobId) ?? 0) + 1);
@@ -185,6 +193,11 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
   if (remaining <= 0) {
     pass.reasons.delete(job.info.jobId);
     return "started";
+  }
+  // A job held back by a limit waits for the limit, and does not block its partition.
+  if (overLimit !== "") {
+    pass.reasons.set(job.info.jobId, overLimit);
+    return "throttled";
   }
   // Every task the throttle allowed has started: the rest wait for the throttle, not for resources.
   if (started === tasks.length) {
@@ -248,6 +261,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray,
+    limits: new LimitTracker(state),
   };
 }
 
