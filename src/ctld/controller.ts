@@ -14,6 +14,7 @@ import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
 import type { JobPriority } from "../sched/plan/priority.ts";
+import { planPreemption } from "../sched/plan/preempt.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
 import type { AgentLink } from "./agent-link.ts";
@@ -134,6 +135,11 @@ export function createController(deps: ControllerDeps): Controller {
     planned = new Map(result.reservations.map((r) => [r.jobId, r]));
     recordPass(counters, result.stats, now, cfg.schedulerType === "sched/backfill");
     if (result.decisions.length > 0) execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions });
+    const preemption = planPreemption(state, result.reasons, result.priorities);
+    if (preemption !== undefined) {
+      logger.info({ message: "preempting", jobId: preemption.preemptorId, victims: preemption.victims.map((v) => v.jobId) });
+      execute({ v: 1, type: "preempt", at: now, ...preemption });
+    }
   }
 
   function kick(): void {

@@ -15,6 +15,7 @@ import { applyRegisterNode, applyUpdateNode, applyNodeFail } from "./apply-node.
 import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { assert } from "../../lib/assert.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
+import { applyPreempt } from "./apply-preempt.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
@@ -85,5 +86,7 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyStepComplete(state, c);
     case "acct":
       return applyAcctCommand(state, c);
+    case "preempt":
+      return applyPreempt(state, c);
   }
 }

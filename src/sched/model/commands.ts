@@ -64,6 +64,8 @@ export type Command =
     }
   | { v: 1; type: "timeLimitReached"; at: number; jobId: number }
   /** sacctmgr add/modify/delete (see sched/acct/apply-acct.ts). */
-  | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester };
+  | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
+  /** The scheduler's preemption plan (sched/plan/preempt.ts). */
+  | { v: 1; type: "preempt"; at: number; preemptorId: number; victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[] };
 
 export type CommandType = Command["type"];

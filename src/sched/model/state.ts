@@ -15,6 +15,7 @@ import { parseTypedCount } from "../plan/request.ts";
 import { tresText } from "./tres.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
+import { preemptConfigFrom } from "../plan/preempt.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
 
@@ -31,6 +32,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     slurmdTimeoutSec: num(g.get("slurmdtimeout"), 300),
     operators: (g.get("spuroperators") ?? "").split(",").filter(Boolean),
     sched: schedConfigFrom(g),
+    preempt: preemptConfigFrom(g),
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
   };

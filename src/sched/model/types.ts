@@ -9,6 +9,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
+import type { PreemptConfig } from "../plan/preempt.ts";
 
 export type JobSpecP = Plain<JobSpec>;
 export type JobInfoP = Plain<JobInfo>;
@@ -29,7 +30,9 @@ export interface JobRecord {
   arrayThrottle: number;
   nextStepId: number;
   /** Set when a cancel/timeout was sent to a running job; the final state comes on completion. */
-  endRequested: "" | "CANCELLED" | "TIMEOUT" | "NODE_FAIL" | "REQUEUE";
+  endRequested: "" | "CANCELLED" | "TIMEOUT" | "NODE_FAIL" | "REQUEUE" | "PREEMPTED";
+  /** Set while the job is being preempted (by this job id); cleared when it ends or requeues. */
+  preemptedBy?: number;
   /** Epoch seconds at which the job's priority sequence was assigned (submission order). */
   sequence: number;
   /** An administrator set the priority (`scontrol update job priority=`): it is no longer computed. */
@@ -69,6 +72,8 @@ export interface ControllerConfig {
   acctEnforce: string[];
   /** PriorityFlags, lower-cased (no_fair_tree selects classic fair share). */
   priorityFlags: string[];
+  /** PreemptType and PreemptMode (see plan/preempt.ts). */
+  preempt: PreemptConfig;
 }
 
 export interface ClusterState {

@@ -296,9 +296,13 @@ function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, JobPr
     left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
   }
   const prio = new Float64Array(jobs.length);
+  // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
+  const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
+  const tiered = new Set(tiers.values()).size > 1;
   for (let i = 0; i < jobs.length; i++) {
     const info = (jobs[i] as JobRecord).info;
-    prio[i] = priorities.get(info.jobId)?.priority ?? info.priority;
+    const p = priorities.get(info.jobId)?.priority ?? info.priority;
+    prio[i] = tiered && p > 0 ? (tiers.get(info.partition) ?? 1) * 2 ** 33 + p : p;
   }
   return { queue: new PendingQueue(jobs, prio), left };
 }
