@@ -12,6 +12,10 @@ import type {
   AcctModifyResponse,
   SharesRequest,
   SharesResponse,
+  ReservationRequest,
+  ReservationResponse,
+  ListReservationsRequest,
+  ListReservationsResponse,
   CancelRequest,
   CancelResponse,
   ConfigResponse,
@@ -61,6 +65,9 @@ export interface ControllerPort {
   acctModify?(req: Plain<AcctModifyRequest>): Promise<Plain<AcctModifyResponse>>;
   acctList?(req: Plain<AcctListRequest>): Promise<Plain<AcctListResponse>>;
   getShares?(req: Plain<SharesRequest>): Promise<Plain<SharesResponse>>;
+  /** scontrol's reservation commands and sinfo -T. */
+  reservation?(req: Plain<ReservationRequest>): Promise<Plain<ReservationResponse>>;
+  listReservations?(req: Plain<ListReservationsRequest>): Promise<Plain<ListReservationsResponse>>;
 }
 
 /** Who runs the command and where. */

@@ -19,6 +19,7 @@ import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
 import { schedHandlers } from "./service-sched.ts";
 import { acctHandlers } from "./service-acct.ts";
+import { resvHandlers } from "./service-resv.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -120,6 +121,7 @@ export function controllerRoutes(sc: ServiceContext) {
       ...stepHandlers(sc),
       ...schedHandlers(sc),
       ...acctHandlers(sc),
+      ...resvHandlers(sc),
       ...agentHandlers(sc),
     });
 }

@@ -61,6 +61,8 @@ export function controllerPort(base: string): ControllerPort {
     acctModify: (req) => call(base, "AcctModify", req),
     acctList: (req) => call(base, "AcctList", req),
     getShares: (req) => call(base, "GetShares", req),
+    reservation: (req) => call(base, "Reservation", req),
+    listReservations: (req) => call(base, "ListReservations", req),
   };
 }
 

@@ -5,7 +5,8 @@
  * "normal"); with AccountingStorageEnforce, that the user has an association
  * in the account (associations), that the QOS exists and is allowed (qos), and
  * that the submit limits hold (limits: MaxSubmitJobs/GrpSubmitJobs of the
- * association chain, MaxSubmitJobsPerUser/GrpSubmitJobs of the QOS), with
+ * association chain, MaxSubmitJobsPerUser/GrpSubmitJobs of the QOS); always,
+ * that a requested reservation exists and admits the user and account; with
  * Slurm's error texts. A job without a time limit gets the smallest MaxWall
  * that applies, as Slurm does when limits are enforced. Pure.
  */
@@ -14,10 +15,13 @@ import type { Requester } from "../model/commands.ts";
 import { isJobFinished } from "../model/types.ts";
 import { limitsEnforced, inherited } from "./limits.ts";
 import { jobAssoc } from "./fair-tree.ts";
+import { mayUse } from "../resv/types.ts";
 import { allowedQos, assocChain, defaultQosOf, userAssoc, type AssocRecord } from "./types.ts";
 
 export const INVALID_ACCOUNT = "Invalid account or account/partition combination specified";
 export const INVALID_QOS = "Invalid qos specification";
+export const INVALID_RESERVATION = "Requested reservation is invalid";
+export const RESERVATION_ACCESS = "Access denied to requested reservation";
 export const SUBMIT_LIMIT = "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
 
 export interface SubmitPolicy {
@@ -27,11 +31,16 @@ export interface SubmitPolicy {
 }
 
 export function submitPolicy(
-  state: ClusterState, want: { account: string; qos: string }, by: Requester, partition: string, tasks: number, timeLimitMin: number | undefined,
+  state: ClusterState, want: { account: string; qos: string; reservation: string }, by: Requester, partition: string, tasks: number, timeLimitMin: number | undefined,
 ): SubmitPolicy | string {
   const acct = state.acct;
   const enforce = state.config.acctEnforce;
   const account = want.account || acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  if (want.reservation !== "") {
+    const r = state.reservations.get(want.reservation);
+    if (r === undefined) return INVALID_RESERVATION;
+    if (!mayUse(r, by.user, account)) return RESERVATION_ACCESS;
+  }
   const assoc = userAssoc(acct, state.config.clusterName, account, by.user, partition);
   const strict = enforce.some((e) => ["associations", "limits", "qos", "safe"].includes(e));
   if (strict && assoc === undefined) return INVALID_ACCOUNT;

@@ -16,6 +16,7 @@ import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { assert } from "../../lib/assert.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 import { applyPreempt } from "./apply-preempt.ts";
+import { applyReservation } from "../resv/apply-resv.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
@@ -88,5 +89,7 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyAcctCommand(state, c);
     case "preempt":
       return applyPreempt(state, c);
+    case "reservation":
+      return applyReservation(state, c);
   }
 }

@@ -65,6 +65,8 @@ export type Command =
   | { v: 1; type: "timeLimitReached"; at: number; jobId: number }
   /** sacctmgr add/modify/delete (see sched/acct/apply-acct.ts). */
   | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
+  /** scontrol create/update/delete reservation (times already epoch seconds). */
+  | { v: 1; type: "reservation"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
   /** The scheduler's preemption plan (sched/plan/preempt.ts). */
   | { v: 1; type: "preempt"; at: number; preemptorId: number; victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[] };
 

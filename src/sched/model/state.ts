@@ -55,7 +55,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
   return ok({
     config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new Map(), nodes, partitions, appliedIndex: 0,
-    acct: newAcctState(config.clusterName),
+    acct: newAcctState(config.clusterName), reservations: new Map(),
   });
 }
 

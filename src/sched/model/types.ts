@@ -9,6 +9,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
+import type { ResvRecord } from "../resv/types.ts";
 import type { PreemptConfig } from "../plan/preempt.ts";
 
 export type JobSpecP = Plain<JobSpec>;
@@ -88,6 +89,8 @@ export interface ClusterState {
   appliedIndex: number;
   /** Accounts, users, associations and QOS (sacctmgr), see sched/acct/types.ts. */
   acct: AcctState;
+  /** Advance reservations by name (scontrol create reservation), see sched/resv/types.ts. */
+  reservations: Map<string, ResvRecord>;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

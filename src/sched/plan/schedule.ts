@@ -26,6 +26,7 @@ import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type 
 import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
+import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 
 export type { Reservation } from "./backfill.ts";
 
@@ -120,7 +121,7 @@ export function schedule(
       continue;
     }
     mainExamined++;
-    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job);
+    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
     if (why !== "") {
       pass.reasons.set(id, why);
     } else if (blocked.has(job.info.partition)) {
@@ -135,7 +136,7 @@ export function schedule(
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
-    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job);
+    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
     pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
   const mainStarted = pass.decisions.length;
@@ -173,8 +174,10 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
   const req = buildRequest(job.spec, pass.state.config, expand);
   if (typeof req === "string") return "invalid";
   const free = pass.freeNodes.get(job.info.partition);
-  const candidates = free === undefined ? [] : withFreeCpus(pass.placement, free);
   const duration = durationOf(job);
+  const allowed = resvNodeFilter(pass.state, job, pass.now, duration);
+  const usable = free === undefined ? [] : withFreeCpus(pass.placement, free);
+  const candidates = allowed === undefined ? usable : usable.filter((i) => allowed((pass.placement.views[i] as NodeView).name));
   const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(pass, job) : [job.info.arrayTaskId];
   let started = 0;
   let overLimit = "";

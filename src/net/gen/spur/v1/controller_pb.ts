@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCTLNCgoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZRJXChJHZXRQcmlvcml0eUZhY3RvcnMSHy5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1JlcXVlc3QaIC5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1Jlc3BvbnNlEjYKB0dldERpYWcSFC5zcHVyLnYxLkRpYWdSZXF1ZXN0GhUuc3B1ci52MS5EaWFnUmVzcG9uc2USRQoKQWNjdE1vZGlmeRIaLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QaGy5zcHVyLnYxLkFjY3RNb2RpZnlSZXNwb25zZRI/CghBY2N0TGlzdBIYLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0Ghkuc3B1ci52MS5BY2N0TGlzdFJlc3BvbnNlEjwKCUdldFNoYXJlcxIWLnNwdXIudjEuU2hhcmVzUmVxdWVzdBoXLnNwdXIudjEuU2hhcmVzUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCJvCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBIg8KDUNvbmZpZ1JlcXVlc3QidwoOQ29uZmlnUmVzcG9uc2USNQoHZW50cmllcxgBIAMoCzIkLnNwdXIudjEuQ29uZmlnUmVzcG9uc2UuRW50cmllc0VudHJ5Gi4KDEVudHJpZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkoKDldhaXRKb2JSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIUCgx1bnRpbF9zdGF0ZXMYAiADKAkSEgoKdGltZW91dF9tcxgDIAEoDSIwCg9XYWl0Sm9iUmVzcG9uc2USHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvIkMKEVN0ZXBDcmVhdGVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIeCgRzcGVjGAIgASgLMhAuc3B1ci52MS5Kb2JTcGVjInkKElN0ZXBDcmVhdGVSZXNwb25zZRIfCgRzdGVwGAEgASgLMhEuc3B1ci52MS5TdGVwSW5mbxIjCgVub2RlcxgCIAMoCzIULnNwdXIudjEuTm9kZUFkZHJlc3MSHQoDam9iGAMgASgLMhAuc3B1ci52MS5Kb2JJbmZvIjcKC05vZGVBZGRyZXNzEgwKBG5hbWUYASABKAkSDAoEYWRkchgCIAEoCRIMCgRwb3J0GAMgASgNIm0KE1N0ZXBDb21wbGV0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg0KBXN0YXRlGAUgASgJIhYKFFN0ZXBDb21wbGV0ZVJlc3BvbnNlIkgKDkpvYkRvbmVSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIRCglleGl0X2NvZGUYAiABKAUSEwoLZXhpdF9zaWduYWwYAyABKAUiEQoPSm9iRG9uZVJlc3BvbnNlIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCKQAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoASIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCSKaAQoSUmVzZXJ2YXRpb25SZXF1ZXN0Eg4KBmFjdGlvbhgBIAEoCRIMCgRuYW1lGAIgASgJEjcKBmZpZWxkcxgDIAMoCzInLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0LkZpZWxkc0VudHJ5Gi0KC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiIwoTUmVzZXJ2YXRpb25SZXNwb25zZRIMCgRuYW1lGAEgASgJIhkKF0xpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0Is4BCg9SZXNlcnZhdGlvbkluZm8SDAoEbmFtZRgBIAEoCRISCgpzdGFydF90aW1lGAIgASgBEhAKCGVuZF90aW1lGAMgASgBEg0KBW5vZGVzGAQgASgJEhIKCm5vZGVfY291bnQYBSABKA0SEgoKY29yZV9jb3VudBgGIAEoDRINCgV1c2VycxgHIAMoCRIQCghhY2NvdW50cxgIIAMoCRINCgVmbGFncxgJIAMoCRIRCglwYXJ0aXRpb24YCiABKAkSDQoFc3RhdGUYCyABKAkiVwoYTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlEi4KDHJlc2VydmF0aW9ucxgBIAMoCzIYLnNwdXIudjEuUmVzZXJ2YXRpb25JbmZvEgsKA25vdxgCIAEoATLwCwoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZRJXChJHZXRQcmlvcml0eUZhY3RvcnMSHy5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1JlcXVlc3QaIC5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1Jlc3BvbnNlEjYKB0dldERpYWcSFC5zcHVyLnYxLkRpYWdSZXF1ZXN0GhUuc3B1ci52MS5EaWFnUmVzcG9uc2USRQoKQWNjdE1vZGlmeRIaLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QaGy5zcHVyLnYxLkFjY3RNb2RpZnlSZXNwb25zZRI/CghBY2N0TGlzdBIYLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0Ghkuc3B1ci52MS5BY2N0TGlzdFJlc3BvbnNlEjwKCUdldFNoYXJlcxIWLnNwdXIudjEuU2hhcmVzUmVxdWVzdBoXLnNwdXIudjEuU2hhcmVzUmVzcG9uc2USSAoLUmVzZXJ2YXRpb24SGy5zcHVyLnYxLlJlc2VydmF0aW9uUmVxdWVzdBocLnNwdXIudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJXChBMaXN0UmVzZXJ2YXRpb25zEiAuc3B1ci52MS5MaXN0UmVzZXJ2YXRpb25zUmVxdWVzdBohLnNwdXIudjEuTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -2665,6 +2665,289 @@ export const SharesResponseSchema: GenMessage<SharesResponse, {jsonType: SharesR
   messageDesc(file_spur_v1_controller, 47);
 
 /**
+ * scontrol create/update/delete reservation. Times are epoch seconds, resolved
+ * by the client (start_time / end_time keys); other keys as scontrol takes them.
+ *
+ * @generated from message spur.v1.ReservationRequest
+ */
+export type ReservationRequest = Message<"spur.v1.ReservationRequest"> & {
+  /**
+   * create | update | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> fields = 3;
+   */
+  fields: { [key: string]: string };
+};
+
+/**
+ * scontrol create/update/delete reservation. Times are epoch seconds, resolved
+ * by the client (start_time / end_time keys); other keys as scontrol takes them.
+ *
+ * @generated from message spur.v1.ReservationRequest
+ */
+export type ReservationRequestJson = {
+  /**
+   * create | update | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> fields = 3;
+   */
+  fields?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.ReservationRequest.
+ * Use `create(ReservationRequestSchema)` to create a new message.
+ */
+export const ReservationRequestSchema: GenMessage<ReservationRequest, {jsonType: ReservationRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 48);
+
+/**
+ * @generated from message spur.v1.ReservationResponse
+ */
+export type ReservationResponse = Message<"spur.v1.ReservationResponse"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message spur.v1.ReservationResponse
+ */
+export type ReservationResponseJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message spur.v1.ReservationResponse.
+ * Use `create(ReservationResponseSchema)` to create a new message.
+ */
+export const ReservationResponseSchema: GenMessage<ReservationResponse, {jsonType: ReservationResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 49);
+
+/**
+ * @generated from message spur.v1.ListReservationsRequest
+ */
+export type ListReservationsRequest = Message<"spur.v1.ListReservationsRequest"> & {
+};
+
+/**
+ * @generated from message spur.v1.ListReservationsRequest
+ */
+export type ListReservationsRequestJson = {
+};
+
+/**
+ * Describes the message spur.v1.ListReservationsRequest.
+ * Use `create(ListReservationsRequestSchema)` to create a new message.
+ */
+export const ListReservationsRequestSchema: GenMessage<ListReservationsRequest, {jsonType: ListReservationsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 50);
+
+/**
+ * @generated from message spur.v1.ReservationInfo
+ */
+export type ReservationInfo = Message<"spur.v1.ReservationInfo"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * the window in force (periodic ones roll forward)
+   *
+   * @generated from field: double start_time = 2;
+   */
+  startTime: number;
+
+  /**
+   * @generated from field: double end_time = 3;
+   */
+  endTime: number;
+
+  /**
+   * hostlist
+   *
+   * @generated from field: string nodes = 4;
+   */
+  nodes: string;
+
+  /**
+   * @generated from field: uint32 node_count = 5;
+   */
+  nodeCount: number;
+
+  /**
+   * @generated from field: uint32 core_count = 6;
+   */
+  coreCount: number;
+
+  /**
+   * @generated from field: repeated string users = 7;
+   */
+  users: string[];
+
+  /**
+   * @generated from field: repeated string accounts = 8;
+   */
+  accounts: string[];
+
+  /**
+   * @generated from field: repeated string flags = 9;
+   */
+  flags: string[];
+
+  /**
+   * @generated from field: string partition = 10;
+   */
+  partition: string;
+
+  /**
+   * ACTIVE | INACTIVE
+   *
+   * @generated from field: string state = 11;
+   */
+  state: string;
+};
+
+/**
+ * @generated from message spur.v1.ReservationInfo
+ */
+export type ReservationInfoJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * the window in force (periodic ones roll forward)
+   *
+   * @generated from field: double start_time = 2;
+   */
+  startTime?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double end_time = 3;
+   */
+  endTime?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * hostlist
+   *
+   * @generated from field: string nodes = 4;
+   */
+  nodes?: string;
+
+  /**
+   * @generated from field: uint32 node_count = 5;
+   */
+  nodeCount?: number;
+
+  /**
+   * @generated from field: uint32 core_count = 6;
+   */
+  coreCount?: number;
+
+  /**
+   * @generated from field: repeated string users = 7;
+   */
+  users?: string[];
+
+  /**
+   * @generated from field: repeated string accounts = 8;
+   */
+  accounts?: string[];
+
+  /**
+   * @generated from field: repeated string flags = 9;
+   */
+  flags?: string[];
+
+  /**
+   * @generated from field: string partition = 10;
+   */
+  partition?: string;
+
+  /**
+   * ACTIVE | INACTIVE
+   *
+   * @generated from field: string state = 11;
+   */
+  state?: string;
+};
+
+/**
+ * Describes the message spur.v1.ReservationInfo.
+ * Use `create(ReservationInfoSchema)` to create a new message.
+ */
+export const ReservationInfoSchema: GenMessage<ReservationInfo, {jsonType: ReservationInfoJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 51);
+
+/**
+ * @generated from message spur.v1.ListReservationsResponse
+ */
+export type ListReservationsResponse = Message<"spur.v1.ListReservationsResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.ReservationInfo reservations = 1;
+   */
+  reservations: ReservationInfo[];
+
+  /**
+   * @generated from field: double now = 2;
+   */
+  now: number;
+};
+
+/**
+ * @generated from message spur.v1.ListReservationsResponse
+ */
+export type ListReservationsResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.ReservationInfo reservations = 1;
+   */
+  reservations?: ReservationInfoJson[];
+
+  /**
+   * @generated from field: double now = 2;
+   */
+  now?: number | "NaN" | "Infinity" | "-Infinity";
+};
+
+/**
+ * Describes the message spur.v1.ListReservationsResponse.
+ * Use `create(ListReservationsResponseSchema)` to create a new message.
+ */
+export const ListReservationsResponseSchema: GenMessage<ListReservationsResponse, {jsonType: ListReservationsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 52);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -2827,6 +3110,22 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof SharesRequestSchema;
     output: typeof SharesResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.Reservation
+   */
+  reservation: {
+    methodKind: "unary";
+    input: typeof ReservationRequestSchema;
+    output: typeof ReservationResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.ListReservations
+   */
+  listReservations: {
+    methodKind: "unary";
+    input: typeof ListReservationsRequestSchema;
+    output: typeof ListReservationsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);
