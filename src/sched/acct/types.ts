@@ -122,19 +122,35 @@ export function addAssocRecord(state: AcctState, a: Omit<AssocRecord, "id">): As
 
 /** The account's own association on a cluster. */
 export function accountAssoc(state: AcctState, cluster: string, account: string): AssocRecord | undefined {
-  for (const a of state.assocs.values()) if (a.cluster === cluster && a.account === account && a.user === "") return a;
-  return undefined;
+  return userAssoc(state, cluster, account, "", "");
+}
+
+/**
+ * Associations by (cluster, account, user, partition), built once per AcctState
+ * object: apply replaces the object on every change (it works on a copy), so
+ * the index can never be stale, and lookups per job stay O(1) at scale.
+ */
+const assocIndex = new WeakMap<AcctState, { map: Map<string, AssocRecord>; size: number; nextId: number }>();
+const assocKey = (cluster: string, account: string, user: string, partition: string): string =>
+  `${cluster}\u0000${account}\u0000${user}\u0000${partition}`;
+
+function indexOf(state: AcctState): Map<string, AssocRecord> {
+  const cached = assocIndex.get(state);
+  // Within one apply the copy is changed in place: an add moves nextAssocId, a delete shrinks the map.
+  if (cached !== undefined && cached.size === state.assocs.size && cached.nextId === state.nextAssocId) return cached.map;
+  const map = new Map<string, AssocRecord>();
+  for (const a of state.assocs.values()) map.set(assocKey(a.cluster, a.account, a.user, a.partition), a);
+  assocIndex.set(state, { map, size: state.assocs.size, nextId: state.nextAssocId });
+  return map;
 }
 
 /** A user's association in an account (partition "" or the given one). */
 export function userAssoc(state: AcctState, cluster: string, account: string, user: string, partition = ""): AssocRecord | undefined {
-  let any: AssocRecord | undefined;
-  for (const a of state.assocs.values()) {
-    if (a.cluster !== cluster || a.account !== account || a.user !== user) continue;
-    if (a.partition === partition) return a;
-    if (a.partition === "") any = a;
-  }
-  return any;
+  const index = indexOf(state);
+  const exact = index.get(assocKey(cluster, account, user, partition));
+  if (exact !== undefined && state.assocs.get(exact.id) === exact) return exact;
+  const any = index.get(assocKey(cluster, account, user, ""));
+  return any !== undefined && state.assocs.get(any.id) === any ? any : undefined;
 }
 
 /** The chain from an association up to the cluster root (itself first). */

@@ -5,13 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { ALICE, ROOT, cluster } from "../sched/builders.ts";
-import type { Command } from "../../../src/sched/model/commands.ts";
-import type { AcctRequest } from "../../../src/sched/acct/apply-acct.ts";
+import { acct } from "./helpers.ts";
 import { userAssoc } from "../../../src/sched/acct/types.ts";
 
-export const acct = (request: Partial<AcctRequest> & Pick<AcctRequest, "action" | "entity">, by = ROOT): Command => ({
-  v: 1, type: "acct", at: 5, by, request: { names: [], where: {}, set: {}, ...request },
-});
 
 describe("accounting records", () => {
   it("start as Slurm's database does: cluster root, account root, user root, QOS normal", () => {

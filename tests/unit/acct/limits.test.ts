@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { ALICE, CONF, ROOT, cluster, spec, submit } from "../sched/builders.ts";
-import { acct } from "./apply-acct.test.ts";
+import { acct } from "./helpers.ts";
 import type { Requester } from "../../../src/sched/model/commands.ts";
 import { jobAssoc } from "../../../src/sched/acct/fair-tree.ts";
 import { jobTres, inherited } from "../../../src/sched/acct/limits.ts";

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 import { ROOT, cluster, spec, submit } from "../sched/builders.ts";
-import { acct } from "./apply-acct.test.ts";
+import { acct } from "./helpers.ts";
 
 const conf = (extra: string) => `ClusterName=p
 DefMemPerCPU=100
