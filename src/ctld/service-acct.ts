@@ -11,7 +11,6 @@ import type { AcctRequest } from "../sched/acct/apply-acct.ts";
 import { previewAcct } from "../sched/acct/apply-acct-command.ts";
 import { acctRows } from "../sched/acct/acct-rows.ts";
 import { fairTree } from "../sched/acct/fair-tree.ts";
-import { tresOut } from "../sched/acct/fields.ts";
 
 const ACTIONS = new Set(["add", "modify", "delete"]);
 const ENTITIES = new Set(["account", "user", "qos", "cluster", "association"]);
@@ -49,10 +48,8 @@ export function acctHandlers(sc: ServiceContext) {
     },
     getShares() {
       const tree = fairTree(c.state, sc.now(), c.state.config.sched.decayHalfLifeSec);
-      const rows = tree.rows.map((r) => {
-        const assoc = c.state.acct.assocs.get(r.assocId);
-        return { ...r, grpTresMins: "", tresRunMins: assoc === undefined ? "" : tresOut(undefined) };
-      });
+      // GrpTRESMins and TRESRunMins are not tracked yet: the columns print empty.
+      const rows = tree.rows.map((r) => ({ ...r, grpTresMins: "", tresRunMins: "" }));
       return { rows, cluster: c.state.config.clusterName };
     },
   };
