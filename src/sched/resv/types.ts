@@ -54,9 +54,23 @@ export function mayUse(r: ResvRecord, user: string, account: string): boolean {
 export function reservedAgainst(reservations: ReadonlyMap<string, ResvRecord>, jobResv: string, now: number, durationSec: number): Set<string> {
   const out = new Set<string>();
   for (const r of reservations.values()) {
-    if (r.name === jobResv) continue;
-    const w = windowAt(r, now);
-    if (w.start < now + durationSec && now < w.end) for (const n of r.nodes) out.add(n);
+    if (r.name !== jobResv && overlaps(r, now, now + durationSec)) for (const n of r.nodes) out.add(n);
   }
   return out;
+}
+
+/** Windows a periodic reservation is checked for at most (a job longer than this many periods is bounded by them). */
+const WINDOWS_MAX = 400;
+
+/** Does any window of the reservation (periodic ones repeat) meet [from, to)? */
+export function overlaps(r: ResvRecord, from: number, to: number): boolean {
+  let w = windowAt(r, from);
+  const period = periodOf(r);
+  for (let i = 0; i < WINDOWS_MAX; i++) {
+    if (w.start >= to) return false;
+    if (from < w.end) return true;
+    if (period === 0) return false;
+    w = { start: w.start + period, end: w.end + period };
+  }
+  return true;
 }

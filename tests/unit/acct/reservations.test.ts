@@ -97,3 +97,68 @@ describe("reservations", () => {
     expect(resvFields(["StartTime=now+60", "Duration=30", "User=root"], 1000)).toEqual({ starttime: "1060", duration: "30", users: "root" });
   });
 });
+
+// ---- property: no job runs on another reservation's nodes during its windows ------------------
+
+import { createRng } from "../../../src/lib/rng.ts";
+import type { ResvRecord } from "../../../src/sched/resv/types.ts";
+
+/** Brute force, independent of the code under test: every window from the first, repeated for DAILY/WEEKLY. */
+function meets(r: ResvRecord, from: number, to: number): boolean {
+  const period = r.flags.includes("DAILY") ? 86400 : r.flags.includes("WEEKLY") ? 7 * 86400 : 0;
+  for (let k = 0; k <= (period > 0 ? 1000 : 0); k++) {
+    if (r.startTime + k * period < to && from < r.endTime + k * period) return true;
+  }
+  return false;
+}
+
+const SEEDS = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: Number(process.env.SEEDS ?? 30) }, (_, i) => i + 1);
+
+describe("reservation property", () => {
+  it(`a started job never meets a window of a reservation that is not its own (${SEEDS.length} seeds)`, { timeout: 60_000 }, () => {
+    let started = 0;
+    for (const seed of SEEDS) {
+      try {
+        const rng = createRng(seed);
+        const c = cluster(CONF.replace("n[1-3]", "n[1-6]").replace("n[1-3]", "n[1-6]"));
+        const names: string[] = [];
+        for (let k = rng.int(1, 3); k > 0; k--) {
+          const flags = rng.pick(["", "DAILY", "MAINT", "IGNORE_JOBS"]);
+          const r = c.run(resv("create", "", { starttime: String(rng.int(0, 20_000)), duration: String(rng.pick([30, 120, 600])), users: "root", nodecnt: String(rng.int(1, 2)), flags: flags || "IGNORE_JOBS" }, ROOT, 0));
+          if (r.error === "") names.push(r.text as string);
+        }
+        let now = 0;
+        for (let round = 0; round < 10; round++) {
+          for (let k = rng.int(1, 4); k > 0; k--) {
+            const own = rng.next() < 0.3 && names.length > 0 ? rng.pick(names) : "";
+            c.run(submit(spec({ timeLimitMin: rng.pick([10, 60, 600, 3000]), ntasks: rng.int(1, 2), reservation: own }), now));
+          }
+          const r = schedule(c.state, now);
+          for (const d of r.decisions) {
+            const job = c.state.jobs.get(d.jobId)!;
+            const end = now + (job.info.timeLimitMin ?? 0) * 60;
+            for (const res of c.state.reservations.values()) {
+              const onIt = d.alloc.some((a) => res.nodes.includes(a.node));
+              if (res.name === job.info.reservation) {
+                expect(d.alloc.every((a) => res.nodes.includes(a.node)), "a reservation job stays on its nodes").toBe(true);
+              } else if (onIt) {
+                expect(meets(res, now, end), `job ${d.jobId} meets ${res.name}`).toBe(false);
+              }
+            }
+          }
+          started += r.decisions.length;
+          if (r.decisions.length > 0) c.run({ v: 1, type: "startJobs", at: now, decisions: r.decisions });
+          now += rng.int(600, 6000);
+          for (const j of [...c.state.jobs.values()]) {
+            if (j.info.state === "RUNNING" && j.info.startTime + (j.info.timeLimitMin ?? 0) * 60 <= now) {
+              c.run({ v: 1, type: "jobEnded", at: now, jobId: j.info.jobId, exitCode: 0, exitSignal: 0, outcome: "COMPLETED" });
+            }
+          }
+        }
+      } catch (error) {
+        throw new Error(`SEED=${seed} failed (replay: SEED=${seed} bun --bun vitest run tests/unit/acct/reservations.test.ts): ${String(error)}`);
+      }
+    }
+    if (SEEDS.length >= 10) expect(started).toBeGreaterThan(SEEDS.length * 5);
+  });
+});
