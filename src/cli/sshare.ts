@@ -3,7 +3,7 @@
  * `sshare`: the fair-tree rows (shares, decayed usage, LevelFS, factor) as the
  * controller computes them at its clock. Without -a only the caller's own user
  * associations are listed beside the accounts; -u and -A select users and
- * accounts; -l adds NormUsage, LevelFS, GrpTRESMins and TRESRunMins; -o picks
+ * accounts; -U leaves the account rows out; -l adds NormUsage, LevelFS, GrpTRESMins and TRESRunMins; -o picks
  * fields; -n drops the header; -p/-P print '|'-separated output.
  */
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
@@ -22,13 +22,14 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "parsable", short: "p", long: ["parsable"], arg: "none" },
   { id: "parsable2", short: "P", long: ["parsable2"], arg: "none" },
   { id: "users", short: "u", long: ["users"], arg: "required" },
+  { id: "usersOnly", short: "U", long: ["Users"], arg: "none" },
   { id: "verbose", short: "v", long: ["verbose"], arg: "none" },
   { id: "version", short: "V", long: ["version"], arg: "none" },
   { id: "help", short: "h", long: ["help"], arg: "none" },
   { id: "usage", long: ["usage"], arg: "none" },
 ];
 
-const USAGE = "Usage:  sshare [-a] [-A acct] [-l] [-n] [-o fmt] [-p] [-P] [-u user] [-v] [-V]\n";
+const USAGE = "Usage:  sshare [-a] [-A acct] [-l] [-n] [-o fmt] [-p] [-P] [-u user] [-U] [-v] [-V]\n";
 
 /** Field name -> [header, width]; Account is left-justified, the rest right. */
 const FIELDS: Record<string, [string, number]> = {
@@ -47,7 +48,7 @@ function rowText(r: Plain<ShareRow>, cluster: string): Record<string, string> {
   const isUser = r.user !== "";
   const levelFs = Number(r.levelFs);
   return {
-    account: `${" ".repeat(isUser ? r.depth : r.depth)}${r.account}`,
+    account: `${" ".repeat(r.depth)}${r.account}`,
     user: r.user, partition: r.partition, cluster,
     rawshares: isRoot ? "" : String(r.rawShares),
     normshares: isRoot ? "0.000000" : fixed6(r.normShares),
@@ -68,6 +69,7 @@ export async function sshareMain(argv: string[], port: CliPort): Promise<CliResu
   let header = true;
   let parsable: Parsable = "";
   let format: string | undefined;
+  let usersOnly = false;
   const users: string[] = [];
   const accounts: string[] = [];
   for (const o of parsed.options) {
@@ -80,6 +82,7 @@ export async function sshareMain(argv: string[], port: CliPort): Promise<CliResu
     if (o.id === "parsable") parsable = "p";
     if (o.id === "parsable2") parsable = "P";
     if (o.id === "format") format = v;
+    if (o.id === "usersOnly") usersOnly = true;
     if (o.id === "users") users.push(...v.split(",").filter(Boolean));
     if (o.id === "accounts") accounts.push(...v.split(",").filter(Boolean));
   }
@@ -97,6 +100,7 @@ export async function sshareMain(argv: string[], port: CliPort): Promise<CliResu
   const wantUsers = users.length > 0 ? users : all ? undefined : [port.invoker.user];
   const rows = res.rows.filter((r) => {
     if (accounts.length > 0 && r.depth > 0 && !accounts.includes(r.account)) return false;
+    if (usersOnly && r.user === "") return false;
     if (r.user !== "" && wantUsers !== undefined && !wantUsers.includes(r.user)) return false;
     return true;
   });

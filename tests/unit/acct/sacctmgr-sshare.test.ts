@@ -111,5 +111,7 @@ describe("sshare", () => {
     const long = await sshareMain(["-l", "-u", "alice"], f.port);
     expect(long.stdout.split("\n")[0]).toContain("LevelFS");
     expect(long.stdout).toContain("alice");
+    const only = await sshareMain(["-U", "-a", "-n", "-P", "-o", "account,user"], f.port);
+    expect(only.stdout).toBe(" root|root\n  a|alice\n  b|bob\n");
   });
 });
