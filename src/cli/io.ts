@@ -92,6 +92,8 @@ export interface CliPort {
   /** Streams for commands that print while they wait (sbatch --wait, srun). */
   write(stream: "stdout" | "stderr", text: string): void;
   sleep(ms: number): Promise<void>;
+  /** One answer line from the user (terminal or pipe); undefined when none came within timeoutMs (sacctmgr's prompt). */
+  readLine?(timeoutMs: number): Promise<string | undefined>;
 }
 
 export interface CliResult {

@@ -90,6 +90,9 @@ export function parseSpecs(words: readonly string[], action: string): ParsedSpec
   return out;
 }
 
+/** sacctmgr waits this long for an answer, then discards the change. */
+const PROMPT_TIMEOUT_MS = 30_000;
+
 const fail = (text: string, code = 1): CliResult => ({ stdout: "", stderr: text.endsWith("\n") ? text : `${text}\n`, exitCode: code });
 const errorText = (message: string): string => (message.startsWith(" ") ? message : ` ${message}`);
 
@@ -149,8 +152,19 @@ async function change(port: CliPort, action: "add" | "modify" | "delete", entity
   }
   const preview = await modify({ ...req, commit: false });
   const prompt = "Would you like to commit changes? (You have 30 seconds to decide)\n(N/y): ";
-  const answer = (await port.readStdin()).trimStart()[0] ?? "";
-  if (answer !== "y" && answer !== "Y") return { stdout: `${preview.text}${prompt}\n Changes Discarded\n`, stderr: "", exitCode: 0 };
-  const done = await modify({ ...req, commit: true });
-  return { stdout: `${done.text}${prompt}\n`, stderr: "", exitCode: 0 };
+  // A real terminal sees the change and the prompt before answering; test ports answer from stdin.
+  let shown = "";
+  let answer: string | undefined;
+  if (port.readLine !== undefined) {
+    port.write("stdout", `${preview.text}${prompt}`);
+    answer = await port.readLine(PROMPT_TIMEOUT_MS);
+  } else {
+    shown = `${preview.text}${prompt}`;
+    answer = await port.readStdin();
+  }
+  if (answer === undefined) return { stdout: `${shown}\ntimeout\n Changes Discarded\n`, stderr: "", exitCode: 0 };
+  const first = answer.trimStart()[0] ?? "";
+  if (first !== "y" && first !== "Y") return { stdout: `${shown}\n Changes Discarded\n`, stderr: "", exitCode: 0 };
+  await modify({ ...req, commit: true });
+  return { stdout: `${shown}\n`, stderr: "", exitCode: 0 };
 }

@@ -96,5 +96,30 @@ export function realPort(): CliPort {
       (stream === "stdout" ? process.stdout : process.stderr).write(text);
     },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    readLine: (timeoutMs) => readLine(timeoutMs),
   };
+}
+
+/** Read one line from stdin (a terminal or a pipe); undefined on timeout, what there was at end of input. */
+function readLine(timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let buf = "";
+    const finish = (line: string | undefined): void => {
+      clearTimeout(timer);
+      process.stdin.off("data", onData);
+      process.stdin.off("end", onEnd);
+      process.stdin.pause();
+      resolve(line);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      buf += chunk.toString();
+      const nl = buf.indexOf("\n");
+      if (nl >= 0) finish(buf.slice(0, nl));
+    };
+    const onEnd = (): void => finish(buf);
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    process.stdin.on("data", onData);
+    process.stdin.on("end", onEnd);
+    process.stdin.resume();
+  });
 }
