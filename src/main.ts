@@ -25,6 +25,10 @@ export const ENTRIES: Record<string, Entry> = {
   sstat: cli(() => import("./cli/sstat.ts"), "sstatMain"),
   scontrol: cli(() => import("./cli/scontrol.ts"), "scontrolMain"),
   scancel: cli(() => import("./cli/scancel.ts"), "scancelMain"),
+  sprio: cli(() => import("./cli/sprio.ts"), "sprioMain"),
+  sdiag: cli(() => import("./cli/sdiag.ts"), "sdiagMain"),
+  sacctmgr: cli(() => import("./cli/sacctmgr.ts"), "sacctmgrMain"),
+  sshare: cli(() => import("./cli/sshare.ts"), "sshareMain"),
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
 };

@@ -6,9 +6,23 @@
  * to spurctld with Connect's JSON form over plain fetch; tests pass a fake.
  */
 import type {
+  AcctListRequest,
+  AcctListResponse,
+  AcctModifyRequest,
+  AcctModifyResponse,
+  SharesRequest,
+  SharesResponse,
+  ReservationRequest,
+  ReservationResponse,
+  ListReservationsRequest,
+  ListReservationsResponse,
   CancelRequest,
   CancelResponse,
   ConfigResponse,
+  DiagRequest,
+  DiagResponse,
+  PriorityFactorsRequest,
+  PriorityFactorsResponse,
   ListJobsRequest,
   ListJobsResponse,
   ListNodesResponse,
@@ -50,6 +64,16 @@ export interface ControllerPort {
   issueToken?(req: Plain<IssueTokenRequest>): Promise<Plain<IssueTokenResponse>>;
   /** Replicated controllers: ping each one (undefined ping = no answer). Absent: one controller. */
   pingAll?(): Promise<{ url: string; ping?: Plain<PingResponse> }[]>;
+  /** sprio and sdiag (optional so that test fakes of the other commands need not provide them). */
+  getPriorityFactors?(req: Plain<PriorityFactorsRequest>): Promise<Plain<PriorityFactorsResponse>>;
+  getDiag?(req: Plain<DiagRequest>): Promise<Plain<DiagResponse>>;
+  /** sacctmgr and sshare (optional for the same reason). */
+  acctModify?(req: Plain<AcctModifyRequest>): Promise<Plain<AcctModifyResponse>>;
+  acctList?(req: Plain<AcctListRequest>): Promise<Plain<AcctListResponse>>;
+  getShares?(req: Plain<SharesRequest>): Promise<Plain<SharesResponse>>;
+  /** scontrol's reservation commands and sinfo -T. */
+  reservation?(req: Plain<ReservationRequest>): Promise<Plain<ReservationResponse>>;
+  listReservations?(req: Plain<ListReservationsRequest>): Promise<Plain<ListReservationsResponse>>;
 }
 
 /** Who runs the command and where. */
@@ -74,6 +98,8 @@ export interface CliPort {
   /** Streams for commands that print while they wait (sbatch --wait, srun). */
   write(stream: "stdout" | "stderr", text: string): void;
   sleep(ms: number): Promise<void>;
+  /** One answer line from the user (terminal or pipe); undefined when none came within timeoutMs (sacctmgr's prompt). */
+  readLine?(timeoutMs: number): Promise<string | undefined>;
 }
 
 export interface CliResult {

@@ -10,6 +10,7 @@ import type { CliPort, CliResult } from "./io.ts";
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "../compat/format/scontrol-jobs.ts";
+import { resvCommand, showReservations } from "../compat/format/scontrol-resv.ts";
 import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update } from "../compat/format/scontrol-commands.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
 
@@ -85,7 +86,7 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
       return showHosts(port, entity, val);
     case "reservations":
     case "reservationname":
-      return outcome("No reservations in the system\n");
+      return showReservations(port, val, flags.oneLiner);
     case undefined:
       return outcome("", `invalid entity:${tag} for keyword:${keyword} \n`, true);
     default:
@@ -129,8 +130,11 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   if (keywordMatch(tag, "show", 3)) return show(port, words, flags);
   if (keywordMatch(tag, "update", 1)) {
     if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
+    if (words.slice(1).some((w) => /^reservation(name)?=/i.test(w))) return resvCommand(port, "update", words.slice(1));
     return update(port, words.slice(1));
   }
+  if (keywordMatch(tag, "create", 2)) return resvCommand(port, "create", words.slice(1));
+  if (keywordMatch(tag, "delete", 3)) return resvCommand(port, "delete", words.slice(1));
   if (keywordMatch(tag, "version", 4)) return outcome(`${SLURM_VERSION_LINE}\n`);
   if (keywordMatch(tag, "token", 5)) return (await import("./scontrol-token.ts")).tokenCommand(port, words.slice(1));
   return outcome("", `invalid keyword: ${tag}\n`, true);

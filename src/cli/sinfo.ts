@@ -5,6 +5,7 @@
  * compat/format/sinfo-*; this file sequences them. An unreachable controller
  * prints `slurm_load_partitions: ...` and exits 1.
  */
+import { sinfoReservations } from "../compat/format/scontrol-resv.ts";
 import { formatCtime } from "../compat/format-time.ts";
 import { type FormatItem, parseLetterFormat, parseNameFormat, type ParsedFormat, renderLine } from "../compat/format/format-spec.ts";
 import { sinfoJson } from "../compat/format/json-nodes.ts";
@@ -138,7 +139,11 @@ export async function sinfoMain(argv: string[], port: CliPort): Promise<CliResul
     return { stdout, stderr: `${stderr}${what}: ${loadErrorText(e)}\n`, exitCode: 1 };
   }
   if (p.json) return { stdout: stdout + sinfoJson(resp.nodes), stderr, exitCode: 0 };
-  if (p.reservation) return { stdout: `${stdout}No reservations in the system\n`, stderr, exitCode: 0 };
+  if (p.reservation) {
+    const rows = port.ctl.listReservations === undefined ? [] : (await port.ctl.listReservations({})).reservations;
+    if (rows.length === 0) return { stdout: `${stdout}No reservations in the system\n`, stderr, exitCode: 0 };
+    return { stdout: stdout + sinfoReservations(rows, !p.noHeader), stderr, exitCode: 0 };
+  }
   const recs = records(resp, p, parsed.items);
   const widths = computedWidth(recs);
   if (!p.noHeader) stdout += renderLine(parsed.items, sinfoColumn, undefined, widths);

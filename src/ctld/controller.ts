@@ -15,7 +15,10 @@ import { apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.t
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
-import { schedule } from "../sched/plan/schedule.ts";
+import { schedule, type Reservation } from "../sched/plan/schedule.ts";
+import type { JobPriority } from "../sched/plan/priority.ts";
+import { planPreemption } from "../sched/plan/preempt.ts";
+import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
@@ -61,6 +64,11 @@ export interface Controller {
   leadershipChanged(serving: boolean): void;
   /** Pending reasons from the last scheduling pass. */
   reasonOf(jobId: number): string | undefined;
+  /** Priority (with factors) and planned start from the last scheduling pass. */
+  priorityOf(jobId: number): JobPriority | undefined;
+  plannedStart(jobId: number): Reservation | undefined;
+  /** sdiag counters (not replicated: they describe this process). */
+  schedCounters(): SchedCounters;
   kick(): void;
   waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
   heartbeat(node: string): void;
@@ -72,6 +80,9 @@ export function createController(deps: ControllerDeps): Controller {
   const { state, logger } = deps;
   assert((deps.log === undefined) !== (deps.replication === undefined), "exactly one of log / replication");
   const reasons = new Map<number, string>();
+  let priorities = new Map<number, JobPriority>();
+  let planned = new Map<number, Reservation>();
+  const counters = newSchedCounters(deps.now());
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -96,6 +107,7 @@ export function createController(deps: ControllerDeps): Controller {
 
   function applyCommitted(command: Command): ApplyResult {
     const result = apply(state, command);
+    if (command.type === "submit") counters.jobsSubmitted += result.ids.length;
     for (const event of result.events) {
       if (acting() || event.type === "jobStarted" || event.type === "jobFinished") handleEvent(event);
     }
@@ -120,11 +132,13 @@ export function createController(deps: ControllerDeps): Controller {
         for (const node of event.nodes) void deps.agents.signalJob(node, event, state).catch(() => undefined);
         break;
       case "jobStarted":
+        counters.jobsStarted += 1;
         notifyWaiters(event.jobId);
         break;
       case "jobFinished":
+        recordEnd(counters, state.jobs.get(event.jobId)?.info.state ?? "");
         notifyWaiters(event.jobId);
-        void epilogSlurmctld(event.jobId);
+        if (acting()) void epilogSlurmctld(event.jobId);
         break;
     }
   }
@@ -194,10 +208,19 @@ export function createController(deps: ControllerDeps): Controller {
     if (passInFlight) return;
     const now = deps.now();
     const startMs = performance.now();
-    const result = schedule(state, now);
+    const cfg = state.config.sched;
+    const result = schedule(state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => performance.now() });
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
+    priorities = result.priorities;
+    planned = new Map(result.reservations.map((r) => [r.jobId, r]));
+    recordPass(counters, result.stats, now, cfg.schedulerType === "sched/backfill");
     const seconds = (performance.now() - startMs) / 1000;
+    const preemption = planPreemption(state, result.reasons, result.priorities);
+    if (preemption !== undefined) {
+      logger.info({ message: "preempting", jobId: preemption.preemptorId, victims: preemption.victims.map((v) => v.jobId) });
+      executeInternal({ v: 1, type: "preempt", at: now, ...preemption });
+    }
     if (result.decisions.length === 0) {
       deps.onSchedulerPass?.({ seconds, started: 0 });
       return;
@@ -252,6 +275,9 @@ export function createController(deps: ControllerDeps): Controller {
       if (!serving) reasons.clear();
     },
     reasonOf: (jobId) => reasons.get(jobId),
+    priorityOf: (jobId) => priorities.get(jobId),
+    plannedStart: (jobId) => planned.get(jobId),
+    schedCounters: () => counters,
     kick,
     waitFor(jobId, until, timeoutMs) {
       return new Promise<void>((resolve) => {

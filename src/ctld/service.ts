@@ -21,6 +21,9 @@ import { expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
 import { overlayHandlers } from "./service-overlay.ts";
+import { schedHandlers } from "./service-sched.ts";
+import { acctHandlers } from "./service-acct.ts";
+import { resvHandlers } from "./service-resv.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -140,6 +143,9 @@ export function controllerRoutes(sc: ServiceContext) {
         return { job: jobView(c, job) };
       },
       ...stepHandlers(sc),
+      ...schedHandlers(sc),
+      ...acctHandlers(sc),
+      ...resvHandlers(sc),
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),

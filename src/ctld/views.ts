@@ -10,12 +10,29 @@ import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import type { Controller } from "./controller.ts";
+import { hostlistUniq } from "../compat/hostlist.ts";
 
+/**
+ * A pending job as the last scheduling pass saw it: its reason, the priority
+ * the pass ordered it by (so squeue %Q and scontrol Priority= equal what the
+ * scheduler used) and, when backfill planned it, the expected start and nodes.
+ */
 export function jobView(c: Controller, job: JobRecord): JobInfoP {
   const info = job.info;
   if (info.state !== "PENDING") return info;
   const reason = c.reasonOf(info.jobId);
-  return reason === undefined || reason === info.reason ? info : { ...info, reason };
+  const prio = c.priorityOf(info.jobId);
+  const plan = c.plannedStart(info.jobId);
+  const sameReason = reason === undefined || reason === info.reason;
+  if (sameReason && (prio === undefined || prio.priority === info.priority) && plan === undefined) return info;
+  const view = { ...info };
+  if (!sameReason) view.reason = reason;
+  if (prio !== undefined) view.priority = prio.priority;
+  if (plan !== undefined) {
+    view.startTime = plan.startTime;
+    view.schedNodelist = hostlistUniq(plan.nodes);
+  }
+  return view;
 }
 
 export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefined, now: number): JobInfoP[] {

@@ -30,6 +30,7 @@ const USAGE = `Usage: spur <command> [options]
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
   tls-cert [--out-dir D] [--host H] [--days N]  self-signed certificate for spurrestd (prints spur.conf lines)
+  sim [--trace FILE.swf | --synthetic N]       replay a workload through the scheduler (FCFS vs backfill)
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
@@ -144,6 +145,8 @@ export async function main(argv: string[]): Promise<number> {
         return ops((await import("../ops/systemd-units.ts")).systemdUnitsMain(rest));
       case "tls-cert":
         return ops((await import("../ops/tls-cert.ts")).tlsCertMain(rest));
+      case "sim":
+        return ops((await import("./sim-cli.ts")).simMain(rest));
       case "cdi":
         return await (await import("./devices-cli.ts")).cdiMain(rest);
       case "version":

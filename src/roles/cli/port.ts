@@ -74,6 +74,13 @@ export function controllerPort(where: string | string[]): ControllerPort {
     waitJob: (req) => call(base, "WaitJob", req),
     issueToken: (req) => call(base, "IssueToken", req),
     ...(urls.length > 1 ? { pingAll: () => pingEach(urls) } : {}),
+    getPriorityFactors: (req) => call(base, "GetPriorityFactors", req),
+    getDiag: (req) => call(base, "GetDiag", req),
+    acctModify: (req) => call(base, "AcctModify", req),
+    acctList: (req) => call(base, "AcctList", req),
+    getShares: (req) => call(base, "GetShares", req),
+    reservation: (req) => call(base, "Reservation", req),
+    listReservations: (req) => call(base, "ListReservations", req),
   };
 }
 
@@ -112,5 +119,30 @@ export function realPort(): CliPort {
       (stream === "stdout" ? process.stdout : process.stderr).write(text);
     },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    readLine: (timeoutMs) => readLine(timeoutMs),
   };
+}
+
+/** Read one line from stdin (a terminal or a pipe); undefined on timeout, what there was at end of input. */
+function readLine(timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let buf = "";
+    const finish = (line: string | undefined): void => {
+      clearTimeout(timer);
+      process.stdin.off("data", onData);
+      process.stdin.off("end", onEnd);
+      process.stdin.pause();
+      resolve(line);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      buf += chunk.toString();
+      const nl = buf.indexOf("\n");
+      if (nl >= 0) finish(buf.slice(0, nl));
+    };
+    const onEnd = (): void => finish(buf);
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    process.stdin.on("data", onData);
+    process.stdin.on("end", onEnd);
+    process.stdin.resume();
+  });
 }

@@ -124,6 +124,7 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
   }
   info.derivedExitCode = Math.max(0, ...info.steps.map((s) => s.exitCode));
   job.endRequested = "";
+  delete job.preemptedBy;
   return { ...emptyResult(), events };
 }
 
@@ -158,6 +159,8 @@ function finalState(job: JobRecord, outcome: string, exitCode: number, exitSigna
       return { state: "TIMEOUT", reason: "TimeLimit" };
     case "NODE_FAIL":
       return { state: "NODE_FAIL", reason: "NodeDown" };
+    case "PREEMPTED":
+      return { state: "PREEMPTED", reason: "None" };
     default:
       break;
   }
@@ -182,6 +185,7 @@ export function requeue(job: JobRecord, at: number): void {
     restarts: job.info.restarts + 1, eligibleTime: at, steps: [], tresAlloc: "", stateFlags: [],
   });
   job.endRequested = "";
+  delete job.preemptedBy;
 }
 
 export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {

@@ -18,6 +18,7 @@ import { expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { tresText } from "./tres.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
+import { submitPolicy } from "../acct/submit-policy.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -33,6 +34,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   const checked = validateSubmit(state, c.spec);
   if (typeof checked === "string") return rejectedWithDetail(checked);
   const { partition, req, arrayTasks, throttle } = checked;
+  const policy = submitPolicy(state, c.spec, c.by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(c.spec, partition));
+  if (typeof policy === "string") return rejectedWithDetail(policy);
   const jobId = state.nextJobId;
   state.nextJobId += 1;
   const sequence = state.nextSequence;
@@ -43,15 +46,15 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     jobId,
     name: spec.name || "sbatch",
     uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group,
-    account: spec.account || (c.by.uid === 0 ? "root" : ""),
+    account: policy.account,
     partition: partition.info.name,
-    qos: spec.qos || "normal",
+    qos: policy.qos,
     priority: spec.hold ? 0 : Math.max(1, BASIC_PRIORITY_TOP - sequence - spec.nice),
     reason: spec.hold ? "JobHeldUser" : "None",
     nice: spec.nice,
     submitTime: c.at,
     eligibleTime: Math.max(c.at, spec.beginTime),
-    timeLimitMin: timeLimitOf(spec, partition),
+    timeLimitMin: policy.timeLimitMin,
     numNodes: req.nodesMin,
     numCpus: req.exclusive ? 0 : req.ntasks * req.cpusPerTask,
     numTasks: req.ntasks,

@@ -128,6 +128,8 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
       if (info.state !== "PENDING") return fail(JOB_ERRORS.notPending);
       if (info.heldByAdmin && !admin) return fail(JOB_ERRORS.accessDenied);
       Object.assign(info, { priority: Math.max(1, BASIC_PRIORITY_TOP - job.sequence - info.nice), heldByAdmin: false, reason: "None" });
+      // A release recomputes the priority, as Slurm does, dropping an administrator's fixed value.
+      job.priorityFixed = false;
       return fine();
     }
     case "requeue":

@@ -15,6 +15,9 @@ import { applyRegisterNode, applyUpdateNode, applyNodeFail } from "./apply-node.
 import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { applyStepUsage } from "./apply-usage.ts";
 import { assert } from "../../lib/assert.ts";
+import { applyAcctCommand } from "../acct/apply-acct-command.ts";
+import { applyPreempt } from "./apply-preempt.ts";
+import { applyReservation } from "../resv/apply-resv.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
@@ -38,6 +41,8 @@ export interface ApplyResult {
   error: string;
   errorCode: string;
   events: ApplyEvent[];
+  /** What the command's CLI prints on success (sacctmgr's change report). */
+  text?: string;
 }
 
 export const emptyResult = (): ApplyResult => ({ ids: [], items: [], error: "", errorCode: "", events: [] });
@@ -83,5 +88,11 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyStepComplete(state, c);
     case "stepUsage":
       return applyStepUsage(state, c);
+    case "acct":
+      return applyAcctCommand(state, c);
+    case "preempt":
+      return applyPreempt(state, c);
+    case "reservation":
+      return applyReservation(state, c);
   }
 }

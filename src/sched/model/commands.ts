@@ -8,6 +8,7 @@ import type { JobSpecP, NodeInfoP } from "./types.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { AcctRequest } from "../acct/apply-acct.ts";
 
 export interface Requester {
   uid: number;
@@ -65,6 +66,12 @@ export type Command =
       exitSignal: number;
       state: string;
     }
-  | { v: 1; type: "timeLimitReached"; at: number; jobId: number };
+  | { v: 1; type: "timeLimitReached"; at: number; jobId: number }
+  /** sacctmgr add/modify/delete (see sched/acct/apply-acct.ts). */
+  | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
+  /** scontrol create/update/delete reservation (times already epoch seconds). */
+  | { v: 1; type: "reservation"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
+  /** The scheduler's preemption plan (sched/plan/preempt.ts). */
+  | { v: 1; type: "preempt"; at: number; preemptorId: number; victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[] };
 
 export type CommandType = Command["type"];

@@ -13,6 +13,9 @@ import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
 import { tresText } from "./tres.ts";
+import { schedConfigFrom } from "../plan/sched-config.ts";
+import { newAcctState } from "../acct/types.ts";
+import { preemptConfigFrom } from "../plan/preempt.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
 
@@ -28,6 +31,10 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     firstJobId: num(g.get("firstjobid"), 1),
     slurmdTimeoutSec: num(g.get("slurmdtimeout"), 300),
     operators: (g.get("spuroperators") ?? "").split(",").filter(Boolean),
+    sched: schedConfigFrom(g),
+    preempt: preemptConfigFrom(g),
+    priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
   };
 }
 
@@ -48,6 +55,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
   return ok({
     config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new Map(), nodes, partitions, appliedIndex: 0,
+    acct: newAcctState(config.clusterName), reservations: new Map(),
   });
 }
 

@@ -8,6 +8,10 @@
 import type { Plain } from "../../lib/plain.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { SchedConfig } from "../plan/sched-config.ts";
+import type { AcctState } from "../acct/types.ts";
+import type { ResvRecord } from "../resv/types.ts";
+import type { PreemptConfig } from "../plan/preempt.ts";
 
 export type JobSpecP = Plain<JobSpec>;
 export type JobInfoP = Plain<JobInfo>;
@@ -28,9 +32,13 @@ export interface JobRecord {
   arrayThrottle: number;
   nextStepId: number;
   /** Set when a cancel/timeout was sent to a running job; the final state comes on completion. */
-  endRequested: "" | "CANCELLED" | "TIMEOUT" | "NODE_FAIL" | "REQUEUE";
+  endRequested: "" | "CANCELLED" | "TIMEOUT" | "NODE_FAIL" | "REQUEUE" | "PREEMPTED";
+  /** Set while the job is being preempted (by this job id); cleared when it ends or requeues. */
+  preemptedBy?: number;
   /** Epoch seconds at which the job's priority sequence was assigned (submission order). */
   sequence: number;
+  /** An administrator set the priority (`scontrol update job priority=`): it is no longer computed. */
+  priorityFixed?: boolean;
 }
 
 export interface NodeRecord {
@@ -60,6 +68,14 @@ export interface ControllerConfig {
   slurmdTimeoutSec: number;
   /** Users (by name) allowed to act on every job, besides root. */
   operators: string[];
+  /** Priority plugin, weights and backfill parameters (see plan/sched-config.ts). */
+  sched: SchedConfig;
+  /** AccountingStorageEnforce, lower-cased (associations, limits, qos, safe, ...); empty = not enforced. */
+  acctEnforce: string[];
+  /** PriorityFlags, lower-cased (no_fair_tree selects classic fair share). */
+  priorityFlags: string[];
+  /** PreemptType and PreemptMode (see plan/preempt.ts). */
+  preempt: PreemptConfig;
 }
 
 export interface ClusterState {
@@ -74,6 +90,10 @@ export interface ClusterState {
   appliedIndex: number;
   /** Network topology from topology.conf (configuration, like nodes; absent = flat). */
   topology?: NetworkTopology | undefined;
+  /** Accounts, users, associations and QOS (sacctmgr), see sched/acct/types.ts. */
+  acct: AcctState;
+  /** Advance reservations by name (scontrol create reservation), see sched/resv/types.ts. */
+  reservations: Map<string, ResvRecord>;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

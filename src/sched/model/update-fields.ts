@@ -68,6 +68,8 @@ const SETTERS: Record<string, Setter> = {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 0) return "Invalid priority";
     job.info.priority = n;
+    // Slurm keeps an administrator's value as it is; the multifactor plugin no longer recomputes it.
+    job.priorityFixed = n > 0;
     return "";
   },
   numnodes: (job, v) => setCount(job, v, "nodesMin"),
@@ -144,5 +146,6 @@ export function applyFieldUpdates(state: ClusterState, job: JobRecord, fields: R
   }
   job.info = trial.info;
   job.spec = trial.spec;
+  if (trial.priorityFixed !== undefined) job.priorityFixed = trial.priorityFixed;
   return { error: "", code: 0, events: [] };
 }

@@ -34,11 +34,21 @@ export function buildDependencyIndex(state: ClusterState): DependencyIndex {
   return { byId, all };
 }
 
-export function eligibility(state: ClusterState, job: JobRecord, now: number, deps: DependencyIndex): string {
+/**
+ * `runningPerArray` (array job id -> running elements) is built once per pass by
+ * the caller, so the throttle check costs O(1) instead of a scan of all jobs.
+ */
+export function eligibility(
+  state: ClusterState,
+  job: JobRecord,
+  now: number,
+  deps: DependencyIndex,
+  runningPerArray?: ReadonlyMap<number, number>,
+): string {
   const info = job.info;
   if (info.priority === 0) return info.heldByAdmin ? "JobHeldAdmin" : "JobHeldUser";
   if (info.eligibleTime > now) return "BeginTime";
-  const partition = state.partitions.find((p) => p.info.name === info.partition);
+  const partition = partitionOf(state, info.partition);
   if (partition === undefined) return "BadConstraints";
   if (partition.info.state === "DOWN") return "PartitionDown";
   if (partition.info.state === "INACTIVE") return "PartitionInactive";
@@ -49,13 +59,30 @@ export function eligibility(state: ClusterState, job: JobRecord, now: number, de
     if (why !== "") return why;
   }
   if (job.arrayThrottle > 0 && job.arrayPending.length > 0) {
-    let running = 0;
-    for (const other of state.jobs.values()) {
-      if (other.info.arrayJobId === info.arrayJobId && other.info.state === "RUNNING") running++;
-    }
-    if (running >= job.arrayThrottle) return "JobArrayTaskLimit";
+    if (runningOf(state, info.arrayJobId, runningPerArray) >= job.arrayThrottle) return "JobArrayTaskLimit";
   }
   return "";
+}
+
+/** Partition by name, indexed once per state object (partitions never change after start-up). */
+let indexedState: ClusterState | undefined;
+let partitionIndex = new Map<string, ClusterState["partitions"][number]>();
+
+function partitionOf(state: ClusterState, name: string): ClusterState["partitions"][number] | undefined {
+  if (indexedState !== state || partitionIndex.size !== state.partitions.length) {
+    partitionIndex = new Map(state.partitions.map((p) => [p.info.name, p]));
+    indexedState = state;
+  }
+  return partitionIndex.get(name);
+}
+
+function runningOf(state: ClusterState, arrayJobId: number, index: ReadonlyMap<number, number> | undefined): number {
+  if (index !== undefined) return index.get(arrayJobId) ?? 0;
+  let running = 0;
+  for (const other of state.jobs.values()) {
+    if (other.info.arrayJobId === arrayJobId && other.info.state === "RUNNING") running++;
+  }
+  return running;
 }
 
 function dependencyReason(job: JobRecord, now: number, deps: DependencyIndex): string {

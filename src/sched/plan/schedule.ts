@@ -1,107 +1,273 @@
 /**
  * @module sched/plan/schedule
- * The scheduler's entry point: a pure function from a state snapshot and `now`
- * to decisions (jobs to start, with per-node allocations) and the pending reason
- * of every job left waiting. This first policy is Slurm's builtin one: strict
- * priority order per partition; once a job in a partition cannot start, the jobs
- * behind it wait with reason Priority. Backfill replaces that rule later through
- * the same interface.
+ * The scheduler's entry point, a pure function:
+ *   schedule(snapshot, now, config, budget) -> { decisions, reasons, reservations, priorities, stats }
+ * Phases: priority (plan/priority.ts) -> eligibility and QOS/association limits
+ * (sched/acct/limits.ts, charged for every start in the pass) -> main pass (start jobs in
+ * priority order; the first job of a partition that cannot start gets reason
+ * Resources and blocks its partition, the jobs behind it get Priority) ->
+ * backfill (sched/backfill only: up to bf_max_job_test of the blocked jobs, in
+ * priority order, start now if they delay no reservation; jobs that cannot
+ * start get a reservation within bf_window, up to bf_job_part_count_reserve per
+ * partition). The snapshot is never changed; ties break by (priority,
+ * submission order, job id), so the same snapshot and time give the same plan.
  */
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord } from "../model/types.ts";
-import { fitJob, type NodeView } from "./fit-node.ts";
-import { buildRequest, switchWaitOver } from "./request.ts";
+import type { NodeView } from "./fit-node.ts";
+import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
+import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
-import { parseGpuTopology } from "./gpu-topology.ts";
+import { computePriorities, type JobPriority } from "./priority.ts";
+import type { SchedConfig } from "./sched-config.ts";
+import { INFINITE_END, Timeline } from "./timeline.ts";
+import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { assert } from "../../lib/assert.ts";
+import { PendingQueue } from "./queue-order.ts";
+import { LimitTracker } from "../acct/limits.ts";
+import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
+
+export type { Reservation } from "./backfill.ts";
+
+export interface ScheduleStats {
+  /** Pending jobs at the start of the pass (sdiag "Last queue length"). */
+  queueLength: number;
+  /** Jobs the main pass looked at (sdiag "Mean depth cycle"). */
+  mainExamined: number;
+  mainStarted: number;
+  /** Jobs the backfill pass tested (sdiag "Last depth cycle"). */
+  bfExamined: number;
+  /** Of which could be started at all (sdiag "Last depth cycle (try sched)"). */
+  bfTrySched: number;
+  backfilled: number;
+  reservations: number;
+  /** Slots in the timeline at the end of the pass (sdiag "Last table size"). */
+  timelineSlots: number;
+  /** Phase durations from the injected clock (0 without one): never used for decisions. */
+  mainUs: number;
+  bfUs: number;
+  /** Back-compat names used by older callers and tests. */
+  examined: number;
+  started: number;
+}
 
 export interface ScheduleResult {
   decisions: StartDecision[];
   /** Pending reason per job id (jobs not started). */
   reasons: Map<number, string>;
-  stats: { examined: number; started: number };
+  /** Planned starts (squeue --start: StartTime and SchedNodes). */
+  reservations: Reservation[];
+  /** Priority and factors of every pending job as this pass used them. */
+  priorities: Map<number, JobPriority>;
+  stats: ScheduleStats;
 }
 
 export interface ScheduleBudget {
   maxJobsExamined: number;
+  /** Monotonic clock in ms for phase statistics only (injected by the shell). */
+  clockMs?: () => number;
 }
+
+const EMPTY_DEPS: DependencyIndex = { byId: new Map(), all: [] };
 
 const expand = (h: string): string[] => {
   const r = expandHostlist(h);
   return r.ok ? r.value : [];
 };
 
-export function schedule(state: ClusterState, now: number, budget: ScheduleBudget = { maxJobsExamined: 100_000 }): ScheduleResult {
-  const reasons = new Map<number, string>();
-  const decisions: StartDecision[] = [];
-  const views = nodeViews(state);
-  const pending = pendingInPriorityOrder(state);
-  const deps: DependencyIndex = buildDependencyIndex(state);
-  const blockedPartitions = new Set<string>();
-  let examined = 0;
-  for (const job of pending) {
-    if (examined >= budget.maxJobsExamined) {
-      reasons.set(job.info.jobId, "Priority");
+interface Pass {
+  state: ClusterState;
+  now: number;
+  cfg: SchedConfig;
+  placement: Placement;
+  grid: Grid;
+  index: Map<string, number>;
+  partitionNodes: Map<string, number[]>;
+  /** Per partition, nodes with a free CPU (compacted as nodes fill up). */
+  freeNodes: Map<string, number[]>;
+  decisions: StartDecision[];
+  reasons: Map<number, string>;
+  reservations: Reservation[];
+  reservedPerPartition: Map<string, number>;
+  runningPerArray: Map<number, number>;
+  /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
+  limits: LimitTracker;
+}
+
+export function schedule(
+  state: ClusterState,
+  now: number,
+  config: SchedConfig = state.config.sched,
+  budget: ScheduleBudget = { maxJobsExamined: config.maxJobsPerPass },
+): ScheduleResult {
+  const clock = budget.clockMs ?? (() => 0);
+  const t0 = clock();
+  const priorities = computePriorities(state, now, config);
+  const { queue, left } = pendingQueue(state, priorities);
+  const queueLength = queue.length;
+  const pass = newPass(state, now, config);
+  let deps: DependencyIndex | undefined;
+  const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
+  const backfill = config.schedulerType === "sched/backfill";
+  const blocked = new Set<string>();
+  const deferred: JobRecord[] = [];
+  let mainExamined = 0;
+  for (let job = queue.next(); job !== undefined; job = queue.next()) {
+    const id = job.info.jobId;
+    left.set(job.info.partition, (left.get(job.info.partition) ?? 1) - 1);
+    if (mainExamined >= budget.maxJobsExamined) {
+      pass.reasons.set(id, "Priority");
       continue;
     }
-    examined++;
-    const why = eligibility(state, job, now, deps);
+    mainExamined++;
+    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
     if (why !== "") {
-      reasons.set(job.info.jobId, why);
-      continue;
+      pass.reasons.set(id, why);
+    } else if (blocked.has(job.info.partition)) {
+      pass.reasons.set(id, "Priority");
+      deferred.push(job);
+    } else if (tryJob(pass, job) === "blocked") {
+      pass.reasons.set(id, "Resources");
+      blocked.add(job.info.partition);
+      if (backfill) planReservation(pass, job);
     }
-    if (blockedPartitions.has(job.info.partition)) {
-      reasons.set(job.info.jobId, "Priority");
-      continue;
-    }
-    const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(state, job) : [job.info.arrayTaskId];
-    let started = 0;
-    for (const taskId of tasks) {
-      const decision = tryStart(state, job, views, taskId, now);
-      if (decision === undefined) break;
-      decisions.push(decision);
-      started++;
-    }
-    const remaining = Math.max(1, job.arrayPending.length) - started;
-    if (remaining > 0) {
-      // Every task the throttle allowed has started: the rest wait for the throttle, not for resources.
-      const throttled = started === tasks.length;
-      reasons.set(job.info.jobId, throttled ? "JobArrayTaskLimit" : "Resources");
-      if (!throttled) blockedPartitions.add(job.info.partition);
-    }
+    if (orderNoLongerMatters(left, blocked, backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
-  return { decisions, reasons, stats: { examined, started: decisions.length } };
+  // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
+  for (const job of queue.rest()) {
+    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
+    pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
+  }
+  const mainStarted = pass.decisions.length;
+  const t1 = clock();
+  const bf = config.schedulerType === "sched/backfill" ? backfillPass(pass, deferred) : { examined: 0, trySched: 0, started: 0 };
+  const t2 = clock();
+  const stats: ScheduleStats = {
+    queueLength, mainExamined, mainStarted, bfExamined: bf.examined, bfTrySched: bf.trySched,
+    backfilled: bf.started, reservations: pass.reservations.length, timelineSlots: pass.placement.timeline.size(),
+    mainUs: Math.round((t1 - t0) * 1000), bfUs: Math.round((t2 - t1) * 1000),
+    examined: mainExamined, started: pass.decisions.length,
+  };
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, stats };
+}
+
+function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
+  let examined = 0;
+  let trySched = 0;
+  let started = 0;
+  for (const job of deferred) {
+    if (examined >= pass.cfg.bfMaxJobTest) break;
+    examined++;
+    const before = pass.decisions.length;
+    const outcome = tryJob(pass, job);
+    if (outcome !== "invalid") trySched++;
+    started += pass.decisions.length - before;
+    if (outcome === "started") pass.reasons.delete(job.info.jobId);
+    else if (outcome === "blocked") planReservation(pass, job);
+  }
+  return { examined, trySched, started };
+}
+
+/** Start as many of the job's tasks as fit now (one unless an array). */
+function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" {
+  const req = buildRequest(job.spec, pass.state.config, expand);
+  if (typeof req === "string") return "invalid";
+  req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, pass.now);
+  const free = pass.freeNodes.get(job.info.partition);
+  const duration = durationOf(job);
+  const allowed = resvNodeFilter(pass.state, job, pass.now, duration);
+  const usable = free === undefined ? [] : withFreeCpus(pass.placement, free);
+  const candidates = allowed === undefined ? usable : usable.filter((i) => allowed((pass.placement.views[i] as NodeView).name));
+  const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(pass, job) : [job.info.arrayTaskId];
+  let started = 0;
+  let overLimit = "";
+  for (const taskId of tasks) {
+    const alloc = startNow(pass.placement, req, candidates, duration);
+    if (alloc === undefined) break;
+    overLimit = pass.limits.reason(job, alloc);
+    if (overLimit !== "") break;
+    commitStart(pass.placement, pass.index, alloc, duration);
+    pass.limits.charge(job, alloc);
+    pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc });
+    started++;
+    if (job.arrayPending.length > 0) pass.runningPerArray.set(job.info.arrayJobId, (pass.runningPerArray.get(job.info.arrayJobId) ?? 0) + 1);
+  }
+  const remaining = Math.max(1, job.arrayPending.length) - started;
+  if (remaining <= 0) {
+    pass.reasons.delete(job.info.jobId);
+    return "started";
+  }
+  // A job held back by a limit waits for the limit, and does not block its partition.
+  if (overLimit !== "") {
+    pass.reasons.set(job.info.jobId, overLimit);
+    return "throttled";
+  }
+  // Every task the throttle allowed has started: the rest wait for the throttle, not for resources.
+  if (started === tasks.length) {
+    pass.reasons.set(job.info.jobId, "JobArrayTaskLimit");
+    return "throttled";
+  }
+  return "blocked";
+}
+
+function planReservation(pass: Pass, job: JobRecord): void {
+  const limit = pass.cfg.bfJobPartCountReserve;
+  const partition = job.info.partition;
+  const made = pass.reservedPerPartition.get(partition) ?? 0;
+  if (limit > 0 && made >= limit) return;
+  const req: ResourceRequest | string = buildRequest(job.spec, pass.state.config, expand);
+  if (typeof req === "string") return;
+  const candidates = pass.partitionNodes.get(partition) ?? [];
+  const duration = durationOf(job);
+  const shapeKey = `${partition}|${duration}|${JSON.stringify(req)}`;
+  const planned = reserve(pass.placement, pass.grid, shapeKey, req, candidates, duration);
+  if (planned === undefined) return;
+  assert(planned.startTime >= pass.now, "a reservation starts no earlier than now");
+  pass.reservedPerPartition.set(partition, made + 1);
+  pass.reservations.push({ jobId: job.info.jobId, startTime: planned.startTime, nodes: planned.alloc.map((s) => s.node) });
+}
+
+function durationOf(job: JobRecord): number {
+  const limit = job.info.timeLimitMin;
+  return limit === undefined ? INFINITE_END : Math.max(60, limit * 60);
 }
 
 /** Pending array tasks that the throttle (%N) lets start now, in index order. */
-function arrayTasksAllowed(state: ClusterState, job: JobRecord): number[] {
+function arrayTasksAllowed(pass: Pass, job: JobRecord): number[] {
   if (job.arrayThrottle === 0) return [...job.arrayPending];
-  let running = 0;
-  for (const other of state.jobs.values()) {
-    if (other.info.arrayJobId === job.info.arrayJobId && other.info.state === "RUNNING") running++;
-  }
+  const running = pass.runningPerArray.get(job.info.arrayJobId) ?? 0;
   return job.arrayPending.slice(0, Math.max(0, job.arrayThrottle - running));
 }
 
-function tryStart(state: ClusterState, job: JobRecord, views: Map<string, NodeView>, arrayTaskId: number, now: number): StartDecision | undefined {
-  const partition = state.partitions.find((p) => p.info.name === job.info.partition);
-  if (partition === undefined) return undefined;
-  const req = buildRequest(job.spec, state.config, expand);
-  if (typeof req === "string") return undefined;
-  req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, now);
-  const candidates = partition.nodeNames.map((n) => views.get(n)).filter((v): v is NodeView => v !== undefined);
-  const alloc = fitJob(req, candidates, "now", state.topology);
-  if (alloc === undefined) return undefined;
-  for (const share of alloc) {
-    const v = views.get(share.node);
-    if (v === undefined) continue;
-    v.freeCpus -= share.cpus;
-    v.freeMemMiB -= share.memMib;
-    v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
-    v.idle = false;
+function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
+  const views = [...nodeViews(state).values()];
+  const index = new Map<string, number>();
+  views.forEach((v, i) => index.set(v.name, i));
+  const timeline = new Timeline(now, cfg.bfResolutionSec, views.map((v) => ({ cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount })));
+  const runningPerArray = new Map<number, number>();
+  for (const job of state.jobs.values()) {
+    const info = job.info;
+    if (info.state !== "RUNNING" && info.state !== "SUSPENDED") continue;
+    if (info.arrayJobId !== 0 && info.state === "RUNNING") runningPerArray.set(info.arrayJobId, (runningPerArray.get(info.arrayJobId) ?? 0) + 1);
+    const end = info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, info.startTime + info.timeLimitMin * 60));
+    for (const share of info.alloc) {
+      const i = index.get(share.node);
+      if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+    }
   }
-  return { jobId: job.info.jobId, arrayTaskId, alloc };
+  const partitionNodes = new Map<string, number[]>();
+  for (const p of state.partitions) {
+    partitionNodes.set(p.info.name, p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined));
+  }
+  return {
+    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology }, index, partitionNodes,
+    grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
+    freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
+    decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray,
+    limits: new LimitTracker(state),
+  };
 }
 
 export function nodeViews(state: ClusterState): Map<string, NodeView> {
@@ -126,12 +292,49 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
   return views;
 }
 
+/** The queue, and how many pending jobs each partition has. */
+function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, JobPriority>): { queue: PendingQueue; left: Map<string, number> } {
+  const jobs: JobRecord[] = [];
+  const left = new Map<string, number>();
+  for (const job of state.jobs.values()) {
+    if (job.info.state !== "PENDING") continue;
+    jobs.push(job);
+    left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
+  }
+  const prio = new Float64Array(jobs.length);
+  // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
+  const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
+  const tiered = new Set(tiers.values()).size > 1;
+  for (let i = 0; i < jobs.length; i++) {
+    const info = (jobs[i] as JobRecord).info;
+    const p = priorities.get(info.jobId)?.priority ?? info.priority;
+    prio[i] = tiered && p > 0 ? (tiers.get(info.partition) ?? 1) * 2 ** 33 + p : p;
+  }
+  return { queue: new PendingQueue(jobs, prio), left };
+}
+
+/** True once no partition with jobs left can start anything in the main pass and backfill has its depth. */
+function orderNoLongerMatters(left: ReadonlyMap<string, number>, blocked: ReadonlySet<string>, backfillFull: boolean): boolean {
+  if (!backfillFull) return false;
+  for (const [partition, count] of left) if (count > 0 && !blocked.has(partition)) return false;
+  return true;
+}
+
 /** Pending jobs by priority (desc), then submission order, then job id: no random tie-breaks. */
-export function pendingInPriorityOrder(state: ClusterState): JobRecord[] {
-  const pending: JobRecord[] = [];
-  for (const job of state.jobs.values()) if (job.info.state === "PENDING") pending.push(job);
-  pending.sort(
-    (a, b) => b.info.priority - a.info.priority || a.sequence - b.sequence || a.info.jobId - b.info.jobId,
-  );
-  return pending;
+export function pendingInPriorityOrder(state: ClusterState, priorities?: ReadonlyMap<number, JobPriority>): JobRecord[] {
+  // Keys are read once into flat arrays: the comparator then touches no maps (100k jobs sort in ~20 ms).
+  const jobs: JobRecord[] = [];
+  const prio: number[] = [];
+  const seq: number[] = [];
+  const ids: number[] = [];
+  for (const job of state.jobs.values()) {
+    if (job.info.state !== "PENDING") continue;
+    jobs.push(job);
+    prio.push(priorities?.get(job.info.jobId)?.priority ?? job.info.priority);
+    seq.push(job.sequence);
+    ids.push(job.info.jobId);
+  }
+  const order = Array.from({ length: jobs.length }, (_, i) => i);
+  order.sort((a, b) => (prio[b] as number) - (prio[a] as number) || (seq[a] as number) - (seq[b] as number) || (ids[a] as number) - (ids[b] as number));
+  return order.map((i) => jobs[i] as JobRecord);
 }

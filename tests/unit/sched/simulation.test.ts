@@ -93,7 +93,7 @@ function simulate(seed: number, steps: number): void {
 
 describe("controller core simulation", () => {
   const fixed = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: Number(process.env.SEEDS ?? 25) }, (_, i) => i + 1);
-  it(`keeps its invariants over ${fixed.length} seeded runs`, () => {
+  it(`keeps its invariants over ${fixed.length} seeded runs`, { timeout: 180_000 }, () => {
     for (const seed of fixed) {
       try {
         simulate(seed, 250);

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCKSAQoMUGluZ1Jlc3BvbnNlEhIKCmNvbnRyb2xsZXIYASABKAkSDwoHcHJpbWFyeRgCIAEoCBILCgNub3cYAyABKAESDwoHdmVyc2lvbhgEIAEoCRILCgNwaWQYBSABKA0SDwoHc3RhcnRlZBgGIAEoARIhCgRyYWZ0GAcgASgLMhMuc3B1ci52MS5SYWZ0U3RhdHVzIrABCgpSYWZ0U3RhdHVzEgoKAmlkGAEgASgNEgwKBHJvbGUYAiABKAkSDAoEdGVybRgDIAEoARIUCgxjb21taXRfaW5kZXgYBCABKAESFQoNYXBwbGllZF9pbmRleBgFIAEoARIRCglsZWFkZXJfaWQYBiABKA0SEgoKbGVhZGVyX3VybBgHIAEoCRImCgVwZWVycxgIIAMoCzIXLnNwdXIudjEuUmFmdFBlZXJTdGF0dXMiWwoOUmFmdFBlZXJTdGF0dXMSCgoCaWQYASABKA0SCwoDdXJsGAIgASgJEhMKC21hdGNoX2luZGV4GAMgASgBEgsKA2xhZxgEIAEoARIOCgZhY3RpdmUYBSABKAgiDwoNQ29uZmlnUmVxdWVzdCJ3Cg5Db25maWdSZXNwb25zZRI1CgdlbnRyaWVzGAEgAygLMiQuc3B1ci52MS5Db25maWdSZXNwb25zZS5FbnRyaWVzRW50cnkaLgoMRW50cmllc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSgoOV2FpdEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhQKDHVudGlsX3N0YXRlcxgCIAMoCRISCgp0aW1lb3V0X21zGAMgASgNIjAKD1dhaXRKb2JSZXNwb25zZRIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8iQwoRU3RlcENyZWF0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEh4KBHNwZWMYAiABKAsyEC5zcHVyLnYxLkpvYlNwZWMieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLJAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCSIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0iZAoQU3RlcFVzYWdlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIPCgdzdGVwX2lkGAMgASgFEiEKBXVzYWdlGAQgASgLMhIuc3B1ci52MS5TdGVwVXNhZ2UiEwoRU3RlcFVzYWdlUmVzcG9uc2Uy1AkKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRI8CglHZXRDb25maWcSFi5zcHVyLnYxLkNvbmZpZ1JlcXVlc3QaFy5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlEjwKB1dhaXRKb2ISFy5zcHVyLnYxLldhaXRKb2JSZXF1ZXN0Ghguc3B1ci52MS5XYWl0Sm9iUmVzcG9uc2USRQoKU3RlcENyZWF0ZRIaLnNwdXIudjEuU3RlcENyZWF0ZVJlcXVlc3QaGy5zcHVyLnYxLlN0ZXBDcmVhdGVSZXNwb25zZRJLCgxTdGVwQ29tcGxldGUSHC5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlcXVlc3QaHS5zcHVyLnYxLlN0ZXBDb21wbGV0ZVJlc3BvbnNlEjwKB0pvYkRvbmUSFy5zcHVyLnYxLkpvYkRvbmVSZXF1ZXN0Ghguc3B1ci52MS5Kb2JEb25lUmVzcG9uc2USSwoMUmVnaXN0ZXJOb2RlEhwuc3B1ci52MS5SZWdpc3Rlck5vZGVSZXF1ZXN0Gh0uc3B1ci52MS5SZWdpc3Rlck5vZGVSZXNwb25zZRJCCglIZWFydGJlYXQSGS5zcHVyLnYxLkhlYXJ0YmVhdFJlcXVlc3QaGi5zcHVyLnYxLkhlYXJ0YmVhdFJlc3BvbnNlEk4KDUJhdGNoQ29tcGxldGUSHS5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXF1ZXN0Gh4uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVzcG9uc2USSwoMT3ZlcmxheVBlZXJzEhwuc3B1ci52MS5PdmVybGF5UGVlcnNSZXF1ZXN0Gh0uc3B1ci52MS5PdmVybGF5UGVlcnNSZXNwb25zZRJFCgpJc3N1ZVRva2VuEhouc3B1ci52MS5Jc3N1ZVRva2VuUmVxdWVzdBobLnNwdXIudjEuSXNzdWVUb2tlblJlc3BvbnNlEkgKD1JlY29yZFN0ZXBVc2FnZRIZLnNwdXIudjEuU3RlcFVzYWdlUmVxdWVzdBoaLnNwdXIudjEuU3RlcFVzYWdlUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCKSAQoMUGluZ1Jlc3BvbnNlEhIKCmNvbnRyb2xsZXIYASABKAkSDwoHcHJpbWFyeRgCIAEoCBILCgNub3cYAyABKAESDwoHdmVyc2lvbhgEIAEoCRILCgNwaWQYBSABKA0SDwoHc3RhcnRlZBgGIAEoARIhCgRyYWZ0GAcgASgLMhMuc3B1ci52MS5SYWZ0U3RhdHVzIrABCgpSYWZ0U3RhdHVzEgoKAmlkGAEgASgNEgwKBHJvbGUYAiABKAkSDAoEdGVybRgDIAEoARIUCgxjb21taXRfaW5kZXgYBCABKAESFQoNYXBwbGllZF9pbmRleBgFIAEoARIRCglsZWFkZXJfaWQYBiABKA0SEgoKbGVhZGVyX3VybBgHIAEoCRImCgVwZWVycxgIIAMoCzIXLnNwdXIudjEuUmFmdFBlZXJTdGF0dXMiWwoOUmFmdFBlZXJTdGF0dXMSCgoCaWQYASABKA0SCwoDdXJsGAIgASgJEhMKC21hdGNoX2luZGV4GAMgASgBEgsKA2xhZxgEIAEoARIOCgZhY3RpdmUYBSABKAgiDwoNQ29uZmlnUmVxdWVzdCJ3Cg5Db25maWdSZXNwb25zZRI1CgdlbnRyaWVzGAEgAygLMiQuc3B1ci52MS5Db25maWdSZXNwb25zZS5FbnRyaWVzRW50cnkaLgoMRW50cmllc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSgoOV2FpdEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhQKDHVudGlsX3N0YXRlcxgCIAMoCRISCgp0aW1lb3V0X21zGAMgASgNIjAKD1dhaXRKb2JSZXNwb25zZRIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8iQwoRU3RlcENyZWF0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEh4KBHNwZWMYAiABKAsyEC5zcHVyLnYxLkpvYlNwZWMieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLJAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCSIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0iZAoQU3RlcFVzYWdlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIPCgdzdGVwX2lkGAMgASgFEiEKBXVzYWdlGAQgASgLMhIuc3B1ci52MS5TdGVwVXNhZ2UiEwoRU3RlcFVzYWdlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCSKaAQoSUmVzZXJ2YXRpb25SZXF1ZXN0Eg4KBmFjdGlvbhgBIAEoCRIMCgRuYW1lGAIgASgJEjcKBmZpZWxkcxgDIAMoCzInLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0LkZpZWxkc0VudHJ5Gi0KC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiIwoTUmVzZXJ2YXRpb25SZXNwb25zZRIMCgRuYW1lGAEgASgJIhkKF0xpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0Is4BCg9SZXNlcnZhdGlvbkluZm8SDAoEbmFtZRgBIAEoCRISCgpzdGFydF90aW1lGAIgASgBEhAKCGVuZF90aW1lGAMgASgBEg0KBW5vZGVzGAQgASgJEhIKCm5vZGVfY291bnQYBSABKA0SEgoKY29yZV9jb3VudBgGIAEoDRINCgV1c2VycxgHIAMoCRIQCghhY2NvdW50cxgIIAMoCRINCgVmbGFncxgJIAMoCRIRCglwYXJ0aXRpb24YCiABKAkSDQoFc3RhdGUYCyABKAkiVwoYTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlEi4KDHJlc2VydmF0aW9ucxgBIAMoCzIYLnNwdXIudjEuUmVzZXJ2YXRpb25JbmZvEgsKA25vdxgCIAEoATLODQoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZRJLCgxPdmVybGF5UGVlcnMSHC5zcHVyLnYxLk92ZXJsYXlQZWVyc1JlcXVlc3QaHS5zcHVyLnYxLk92ZXJsYXlQZWVyc1Jlc3BvbnNlEkUKCklzc3VlVG9rZW4SGi5zcHVyLnYxLklzc3VlVG9rZW5SZXF1ZXN0Ghsuc3B1ci52MS5Jc3N1ZVRva2VuUmVzcG9uc2USSAoPUmVjb3JkU3RlcFVzYWdlEhkuc3B1ci52MS5TdGVwVXNhZ2VSZXF1ZXN0Ghouc3B1ci52MS5TdGVwVXNhZ2VSZXNwb25zZRJXChJHZXRQcmlvcml0eUZhY3RvcnMSHy5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1JlcXVlc3QaIC5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1Jlc3BvbnNlEjYKB0dldERpYWcSFC5zcHVyLnYxLkRpYWdSZXF1ZXN0GhUuc3B1ci52MS5EaWFnUmVzcG9uc2USRQoKQWNjdE1vZGlmeRIaLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QaGy5zcHVyLnYxLkFjY3RNb2RpZnlSZXNwb25zZRI/CghBY2N0TGlzdBIYLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0Ghkuc3B1ci52MS5BY2N0TGlzdFJlc3BvbnNlEjwKCUdldFNoYXJlcxIWLnNwdXIudjEuU2hhcmVzUmVxdWVzdBoXLnNwdXIudjEuU2hhcmVzUmVzcG9uc2USSAoLUmVzZXJ2YXRpb24SGy5zcHVyLnYxLlJlc2VydmF0aW9uUmVxdWVzdBocLnNwdXIudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJXChBMaXN0UmVzZXJ2YXRpb25zEiAuc3B1ci52MS5MaXN0UmVzZXJ2YXRpb25zUmVxdWVzdBohLnNwdXIudjEuTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -2109,6 +2109,1396 @@ export const StepUsageResponseSchema: GenMessage<StepUsageResponse, {jsonType: S
   messageDesc(file_spur_v1_controller, 41);
 
 /**
+ * sprio: the priority factors of pending jobs as the last scheduling pass used them.
+ *
+ * @generated from message spur.v1.PriorityFactorsRequest
+ */
+export type PriorityFactorsRequest = Message<"spur.v1.PriorityFactorsRequest"> & {
+  /**
+   * @generated from field: repeated uint32 job_ids = 1;
+   */
+  jobIds: number[];
+
+  /**
+   * @generated from field: repeated string users = 2;
+   */
+  users: string[];
+};
+
+/**
+ * sprio: the priority factors of pending jobs as the last scheduling pass used them.
+ *
+ * @generated from message spur.v1.PriorityFactorsRequest
+ */
+export type PriorityFactorsRequestJson = {
+  /**
+   * @generated from field: repeated uint32 job_ids = 1;
+   */
+  jobIds?: number[];
+
+  /**
+   * @generated from field: repeated string users = 2;
+   */
+  users?: string[];
+};
+
+/**
+ * Describes the message spur.v1.PriorityFactorsRequest.
+ * Use `create(PriorityFactorsRequestSchema)` to create a new message.
+ */
+export const PriorityFactorsRequestSchema: GenMessage<PriorityFactorsRequest, {jsonType: PriorityFactorsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 42);
+
+/**
+ * @generated from message spur.v1.JobPriorityFactors
+ */
+export type JobPriorityFactors = Message<"spur.v1.JobPriorityFactors"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: string partition = 2;
+   */
+  partition: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user: string;
+
+  /**
+   * @generated from field: string account = 4;
+   */
+  account: string;
+
+  /**
+   * @generated from field: string qos = 5;
+   */
+  qos: string;
+
+  /**
+   * @generated from field: uint32 priority = 6;
+   */
+  priority: number;
+
+  /**
+   * Normalised factors in [0, 1].
+   *
+   * @generated from field: double age = 7;
+   */
+  age: number;
+
+  /**
+   * @generated from field: double assoc = 8;
+   */
+  assoc: number;
+
+  /**
+   * @generated from field: double fairshare = 9;
+   */
+  fairshare: number;
+
+  /**
+   * @generated from field: double job_size = 10;
+   */
+  jobSize: number;
+
+  /**
+   * @generated from field: double partition_factor = 11;
+   */
+  partitionFactor: number;
+
+  /**
+   * @generated from field: double qos_factor = 12;
+   */
+  qosFactor: number;
+
+  /**
+   * @generated from field: int32 nice = 13;
+   */
+  nice: number;
+
+  /**
+   * An administrator's fixed priority (sprio's SITE column), 0 when computed.
+   *
+   * @generated from field: uint32 admin = 14;
+   */
+  admin: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 15;
+   */
+  tres: { [key: string]: number };
+};
+
+/**
+ * @generated from message spur.v1.JobPriorityFactors
+ */
+export type JobPriorityFactorsJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: string partition = 2;
+   */
+  partition?: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user?: string;
+
+  /**
+   * @generated from field: string account = 4;
+   */
+  account?: string;
+
+  /**
+   * @generated from field: string qos = 5;
+   */
+  qos?: string;
+
+  /**
+   * @generated from field: uint32 priority = 6;
+   */
+  priority?: number;
+
+  /**
+   * Normalised factors in [0, 1].
+   *
+   * @generated from field: double age = 7;
+   */
+  age?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double assoc = 8;
+   */
+  assoc?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double fairshare = 9;
+   */
+  fairshare?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double job_size = 10;
+   */
+  jobSize?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double partition_factor = 11;
+   */
+  partitionFactor?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double qos_factor = 12;
+   */
+  qosFactor?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: int32 nice = 13;
+   */
+  nice?: number;
+
+  /**
+   * An administrator's fixed priority (sprio's SITE column), 0 when computed.
+   *
+   * @generated from field: uint32 admin = 14;
+   */
+  admin?: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 15;
+   */
+  tres?: { [key: string]: number | "NaN" | "Infinity" | "-Infinity" };
+};
+
+/**
+ * Describes the message spur.v1.JobPriorityFactors.
+ * Use `create(JobPriorityFactorsSchema)` to create a new message.
+ */
+export const JobPriorityFactorsSchema: GenMessage<JobPriorityFactors, {jsonType: JobPriorityFactorsJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 43);
+
+/**
+ * @generated from message spur.v1.PriorityWeights
+ */
+export type PriorityWeights = Message<"spur.v1.PriorityWeights"> & {
+  /**
+   * @generated from field: uint32 age = 1;
+   */
+  age: number;
+
+  /**
+   * @generated from field: uint32 assoc = 2;
+   */
+  assoc: number;
+
+  /**
+   * @generated from field: uint32 fairshare = 3;
+   */
+  fairshare: number;
+
+  /**
+   * @generated from field: uint32 job_size = 4;
+   */
+  jobSize: number;
+
+  /**
+   * @generated from field: uint32 partition = 5;
+   */
+  partition: number;
+
+  /**
+   * @generated from field: uint32 qos = 6;
+   */
+  qos: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 7;
+   */
+  tres: { [key: string]: number };
+};
+
+/**
+ * @generated from message spur.v1.PriorityWeights
+ */
+export type PriorityWeightsJson = {
+  /**
+   * @generated from field: uint32 age = 1;
+   */
+  age?: number;
+
+  /**
+   * @generated from field: uint32 assoc = 2;
+   */
+  assoc?: number;
+
+  /**
+   * @generated from field: uint32 fairshare = 3;
+   */
+  fairshare?: number;
+
+  /**
+   * @generated from field: uint32 job_size = 4;
+   */
+  jobSize?: number;
+
+  /**
+   * @generated from field: uint32 partition = 5;
+   */
+  partition?: number;
+
+  /**
+   * @generated from field: uint32 qos = 6;
+   */
+  qos?: number;
+
+  /**
+   * @generated from field: map<string, double> tres = 7;
+   */
+  tres?: { [key: string]: number | "NaN" | "Infinity" | "-Infinity" };
+};
+
+/**
+ * Describes the message spur.v1.PriorityWeights.
+ * Use `create(PriorityWeightsSchema)` to create a new message.
+ */
+export const PriorityWeightsSchema: GenMessage<PriorityWeights, {jsonType: PriorityWeightsJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 44);
+
+/**
+ * @generated from message spur.v1.PriorityFactorsResponse
+ */
+export type PriorityFactorsResponse = Message<"spur.v1.PriorityFactorsResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.JobPriorityFactors jobs = 1;
+   */
+  jobs: JobPriorityFactors[];
+
+  /**
+   * @generated from field: spur.v1.PriorityWeights weights = 2;
+   */
+  weights?: PriorityWeights | undefined;
+
+  /**
+   * @generated from field: string priority_type = 3;
+   */
+  priorityType: string;
+};
+
+/**
+ * @generated from message spur.v1.PriorityFactorsResponse
+ */
+export type PriorityFactorsResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.JobPriorityFactors jobs = 1;
+   */
+  jobs?: JobPriorityFactorsJson[];
+
+  /**
+   * @generated from field: spur.v1.PriorityWeights weights = 2;
+   */
+  weights?: PriorityWeightsJson;
+
+  /**
+   * @generated from field: string priority_type = 3;
+   */
+  priorityType?: string;
+};
+
+/**
+ * Describes the message spur.v1.PriorityFactorsResponse.
+ * Use `create(PriorityFactorsResponseSchema)` to create a new message.
+ */
+export const PriorityFactorsResponseSchema: GenMessage<PriorityFactorsResponse, {jsonType: PriorityFactorsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 45);
+
+/**
+ * sdiag: scheduler counters of this controller process (not replicated).
+ *
+ * @generated from message spur.v1.DiagRequest
+ */
+export type DiagRequest = Message<"spur.v1.DiagRequest"> & {
+  /**
+   * @generated from field: bool reset = 1;
+   */
+  reset: boolean;
+};
+
+/**
+ * sdiag: scheduler counters of this controller process (not replicated).
+ *
+ * @generated from message spur.v1.DiagRequest
+ */
+export type DiagRequestJson = {
+  /**
+   * @generated from field: bool reset = 1;
+   */
+  reset?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.DiagRequest.
+ * Use `create(DiagRequestSchema)` to create a new message.
+ */
+export const DiagRequestSchema: GenMessage<DiagRequest, {jsonType: DiagRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 46);
+
+/**
+ * @generated from message spur.v1.SchedCycleStats
+ */
+export type SchedCycleStats = Message<"spur.v1.SchedCycleStats"> & {
+  /**
+   * @generated from field: uint32 cycles = 1;
+   */
+  cycles: number;
+
+  /**
+   * @generated from field: double last_us = 2;
+   */
+  lastUs: number;
+
+  /**
+   * @generated from field: double max_us = 3;
+   */
+  maxUs: number;
+
+  /**
+   * @generated from field: double total_us = 4;
+   */
+  totalUs: number;
+
+  /**
+   * @generated from field: double depth_total = 5;
+   */
+  depthTotal: number;
+
+  /**
+   * @generated from field: uint32 last_depth = 6;
+   */
+  lastDepth: number;
+
+  /**
+   * @generated from field: uint32 last_queue_length = 7;
+   */
+  lastQueueLength: number;
+};
+
+/**
+ * @generated from message spur.v1.SchedCycleStats
+ */
+export type SchedCycleStatsJson = {
+  /**
+   * @generated from field: uint32 cycles = 1;
+   */
+  cycles?: number;
+
+  /**
+   * @generated from field: double last_us = 2;
+   */
+  lastUs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double max_us = 3;
+   */
+  maxUs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double total_us = 4;
+   */
+  totalUs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double depth_total = 5;
+   */
+  depthTotal?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 last_depth = 6;
+   */
+  lastDepth?: number;
+
+  /**
+   * @generated from field: uint32 last_queue_length = 7;
+   */
+  lastQueueLength?: number;
+};
+
+/**
+ * Describes the message spur.v1.SchedCycleStats.
+ * Use `create(SchedCycleStatsSchema)` to create a new message.
+ */
+export const SchedCycleStatsSchema: GenMessage<SchedCycleStats, {jsonType: SchedCycleStatsJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 47);
+
+/**
+ * @generated from message spur.v1.DiagResponse
+ */
+export type DiagResponse = Message<"spur.v1.DiagResponse"> & {
+  /**
+   * @generated from field: double now = 1;
+   */
+  now: number;
+
+  /**
+   * @generated from field: double since = 2;
+   */
+  since: number;
+
+  /**
+   * @generated from field: uint32 jobs_submitted = 3;
+   */
+  jobsSubmitted: number;
+
+  /**
+   * @generated from field: uint32 jobs_started = 4;
+   */
+  jobsStarted: number;
+
+  /**
+   * @generated from field: uint32 jobs_completed = 5;
+   */
+  jobsCompleted: number;
+
+  /**
+   * @generated from field: uint32 jobs_canceled = 6;
+   */
+  jobsCanceled: number;
+
+  /**
+   * @generated from field: uint32 jobs_failed = 7;
+   */
+  jobsFailed: number;
+
+  /**
+   * @generated from field: uint32 jobs_pending = 8;
+   */
+  jobsPending: number;
+
+  /**
+   * @generated from field: uint32 jobs_running = 9;
+   */
+  jobsRunning: number;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats main = 10;
+   */
+  main?: SchedCycleStats | undefined;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats backfill = 11;
+   */
+  backfill?: SchedCycleStats | undefined;
+
+  /**
+   * @generated from field: uint32 backfilled_total = 12;
+   */
+  backfilledTotal: number;
+
+  /**
+   * @generated from field: double bf_last_when = 13;
+   */
+  bfLastWhen: number;
+
+  /**
+   * @generated from field: uint32 bf_last_depth_try_sched = 14;
+   */
+  bfLastDepthTrySched: number;
+
+  /**
+   * @generated from field: uint32 bf_last_table_size = 15;
+   */
+  bfLastTableSize: number;
+
+  /**
+   * @generated from field: bool backfill_enabled = 16;
+   */
+  backfillEnabled: boolean;
+};
+
+/**
+ * @generated from message spur.v1.DiagResponse
+ */
+export type DiagResponseJson = {
+  /**
+   * @generated from field: double now = 1;
+   */
+  now?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double since = 2;
+   */
+  since?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 jobs_submitted = 3;
+   */
+  jobsSubmitted?: number;
+
+  /**
+   * @generated from field: uint32 jobs_started = 4;
+   */
+  jobsStarted?: number;
+
+  /**
+   * @generated from field: uint32 jobs_completed = 5;
+   */
+  jobsCompleted?: number;
+
+  /**
+   * @generated from field: uint32 jobs_canceled = 6;
+   */
+  jobsCanceled?: number;
+
+  /**
+   * @generated from field: uint32 jobs_failed = 7;
+   */
+  jobsFailed?: number;
+
+  /**
+   * @generated from field: uint32 jobs_pending = 8;
+   */
+  jobsPending?: number;
+
+  /**
+   * @generated from field: uint32 jobs_running = 9;
+   */
+  jobsRunning?: number;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats main = 10;
+   */
+  main?: SchedCycleStatsJson;
+
+  /**
+   * @generated from field: spur.v1.SchedCycleStats backfill = 11;
+   */
+  backfill?: SchedCycleStatsJson;
+
+  /**
+   * @generated from field: uint32 backfilled_total = 12;
+   */
+  backfilledTotal?: number;
+
+  /**
+   * @generated from field: double bf_last_when = 13;
+   */
+  bfLastWhen?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: uint32 bf_last_depth_try_sched = 14;
+   */
+  bfLastDepthTrySched?: number;
+
+  /**
+   * @generated from field: uint32 bf_last_table_size = 15;
+   */
+  bfLastTableSize?: number;
+
+  /**
+   * @generated from field: bool backfill_enabled = 16;
+   */
+  backfillEnabled?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.DiagResponse.
+ * Use `create(DiagResponseSchema)` to create a new message.
+ */
+export const DiagResponseSchema: GenMessage<DiagResponse, {jsonType: DiagResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 48);
+
+/**
+ * sacctmgr add/modify/delete: one "acct" command when commit is set; otherwise a
+ * preview of the change (for sacctmgr's confirmation prompt) that changes nothing.
+ *
+ * @generated from message spur.v1.AcctModifyRequest
+ */
+export type AcctModifyRequest = Message<"spur.v1.AcctModifyRequest"> & {
+  /**
+   * add | modify | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * account | user | qos | cluster | association
+   *
+   * @generated from field: string entity = 2;
+   */
+  entity: string;
+
+  /**
+   * @generated from field: repeated string names = 3;
+   */
+  names: string[];
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> where = 4;
+   */
+  where: { [key: string]: string };
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> set = 5;
+   */
+  set: { [key: string]: string };
+
+  /**
+   * @generated from field: bool commit = 6;
+   */
+  commit: boolean;
+};
+
+/**
+ * sacctmgr add/modify/delete: one "acct" command when commit is set; otherwise a
+ * preview of the change (for sacctmgr's confirmation prompt) that changes nothing.
+ *
+ * @generated from message spur.v1.AcctModifyRequest
+ */
+export type AcctModifyRequestJson = {
+  /**
+   * add | modify | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action?: string;
+
+  /**
+   * account | user | qos | cluster | association
+   *
+   * @generated from field: string entity = 2;
+   */
+  entity?: string;
+
+  /**
+   * @generated from field: repeated string names = 3;
+   */
+  names?: string[];
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> where = 4;
+   */
+  where?: { [key: string]: string };
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> set = 5;
+   */
+  set?: { [key: string]: string };
+
+  /**
+   * @generated from field: bool commit = 6;
+   */
+  commit?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.AcctModifyRequest.
+ * Use `create(AcctModifyRequestSchema)` to create a new message.
+ */
+export const AcctModifyRequestSchema: GenMessage<AcctModifyRequest, {jsonType: AcctModifyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 49);
+
+/**
+ * @generated from message spur.v1.AcctModifyResponse
+ */
+export type AcctModifyResponse = Message<"spur.v1.AcctModifyResponse"> & {
+  /**
+   * what sacctmgr prints about the change
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * @generated from field: uint32 changed = 2;
+   */
+  changed: number;
+};
+
+/**
+ * @generated from message spur.v1.AcctModifyResponse
+ */
+export type AcctModifyResponseJson = {
+  /**
+   * what sacctmgr prints about the change
+   *
+   * @generated from field: string text = 1;
+   */
+  text?: string;
+
+  /**
+   * @generated from field: uint32 changed = 2;
+   */
+  changed?: number;
+};
+
+/**
+ * Describes the message spur.v1.AcctModifyResponse.
+ * Use `create(AcctModifyResponseSchema)` to create a new message.
+ */
+export const AcctModifyResponseSchema: GenMessage<AcctModifyResponse, {jsonType: AcctModifyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 50);
+
+/**
+ * sacctmgr show/list: records as rows of sacctmgr field name (lower-cased) -> text.
+ *
+ * @generated from message spur.v1.AcctListRequest
+ */
+export type AcctListRequest = Message<"spur.v1.AcctListRequest"> & {
+  /**
+   * @generated from field: string entity = 1;
+   */
+  entity: string;
+
+  /**
+   * @generated from field: map<string, string> where = 2;
+   */
+  where: { [key: string]: string };
+};
+
+/**
+ * sacctmgr show/list: records as rows of sacctmgr field name (lower-cased) -> text.
+ *
+ * @generated from message spur.v1.AcctListRequest
+ */
+export type AcctListRequestJson = {
+  /**
+   * @generated from field: string entity = 1;
+   */
+  entity?: string;
+
+  /**
+   * @generated from field: map<string, string> where = 2;
+   */
+  where?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.AcctListRequest.
+ * Use `create(AcctListRequestSchema)` to create a new message.
+ */
+export const AcctListRequestSchema: GenMessage<AcctListRequest, {jsonType: AcctListRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 51);
+
+/**
+ * @generated from message spur.v1.AcctRow
+ */
+export type AcctRow = Message<"spur.v1.AcctRow"> & {
+  /**
+   * @generated from field: map<string, string> fields = 1;
+   */
+  fields: { [key: string]: string };
+};
+
+/**
+ * @generated from message spur.v1.AcctRow
+ */
+export type AcctRowJson = {
+  /**
+   * @generated from field: map<string, string> fields = 1;
+   */
+  fields?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.AcctRow.
+ * Use `create(AcctRowSchema)` to create a new message.
+ */
+export const AcctRowSchema: GenMessage<AcctRow, {jsonType: AcctRowJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 52);
+
+/**
+ * @generated from message spur.v1.AcctListResponse
+ */
+export type AcctListResponse = Message<"spur.v1.AcctListResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.AcctRow rows = 1;
+   */
+  rows: AcctRow[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster: string;
+};
+
+/**
+ * @generated from message spur.v1.AcctListResponse
+ */
+export type AcctListResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.AcctRow rows = 1;
+   */
+  rows?: AcctRowJson[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster?: string;
+};
+
+/**
+ * Describes the message spur.v1.AcctListResponse.
+ * Use `create(AcctListResponseSchema)` to create a new message.
+ */
+export const AcctListResponseSchema: GenMessage<AcctListResponse, {jsonType: AcctListResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 53);
+
+/**
+ * sshare: the fair-tree rows at the controller's clock.
+ *
+ * @generated from message spur.v1.SharesRequest
+ */
+export type SharesRequest = Message<"spur.v1.SharesRequest"> & {
+};
+
+/**
+ * sshare: the fair-tree rows at the controller's clock.
+ *
+ * @generated from message spur.v1.SharesRequest
+ */
+export type SharesRequestJson = {
+};
+
+/**
+ * Describes the message spur.v1.SharesRequest.
+ * Use `create(SharesRequestSchema)` to create a new message.
+ */
+export const SharesRequestSchema: GenMessage<SharesRequest, {jsonType: SharesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 54);
+
+/**
+ * @generated from message spur.v1.ShareRow
+ */
+export type ShareRow = Message<"spur.v1.ShareRow"> & {
+  /**
+   * @generated from field: uint32 assoc_id = 1;
+   */
+  assocId: number;
+
+  /**
+   * @generated from field: string account = 2;
+   */
+  account: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user: string;
+
+  /**
+   * @generated from field: string partition = 4;
+   */
+  partition: string;
+
+  /**
+   * @generated from field: uint32 depth = 5;
+   */
+  depth: number;
+
+  /**
+   * @generated from field: double raw_shares = 6;
+   */
+  rawShares: number;
+
+  /**
+   * @generated from field: double norm_shares = 7;
+   */
+  normShares: number;
+
+  /**
+   * @generated from field: double raw_usage = 8;
+   */
+  rawUsage: number;
+
+  /**
+   * @generated from field: double norm_usage = 9;
+   */
+  normUsage: number;
+
+  /**
+   * @generated from field: double effectv_usage = 10;
+   */
+  effectvUsage: number;
+
+  /**
+   * @generated from field: double level_fs = 11;
+   */
+  levelFs: number;
+
+  /**
+   * @generated from field: double fairshare = 12;
+   */
+  fairshare: number;
+
+  /**
+   * @generated from field: string grp_tres_mins = 13;
+   */
+  grpTresMins: string;
+
+  /**
+   * @generated from field: string tres_run_mins = 14;
+   */
+  tresRunMins: string;
+};
+
+/**
+ * @generated from message spur.v1.ShareRow
+ */
+export type ShareRowJson = {
+  /**
+   * @generated from field: uint32 assoc_id = 1;
+   */
+  assocId?: number;
+
+  /**
+   * @generated from field: string account = 2;
+   */
+  account?: string;
+
+  /**
+   * @generated from field: string user = 3;
+   */
+  user?: string;
+
+  /**
+   * @generated from field: string partition = 4;
+   */
+  partition?: string;
+
+  /**
+   * @generated from field: uint32 depth = 5;
+   */
+  depth?: number;
+
+  /**
+   * @generated from field: double raw_shares = 6;
+   */
+  rawShares?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double norm_shares = 7;
+   */
+  normShares?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double raw_usage = 8;
+   */
+  rawUsage?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double norm_usage = 9;
+   */
+  normUsage?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double effectv_usage = 10;
+   */
+  effectvUsage?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double level_fs = 11;
+   */
+  levelFs?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double fairshare = 12;
+   */
+  fairshare?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: string grp_tres_mins = 13;
+   */
+  grpTresMins?: string;
+
+  /**
+   * @generated from field: string tres_run_mins = 14;
+   */
+  tresRunMins?: string;
+};
+
+/**
+ * Describes the message spur.v1.ShareRow.
+ * Use `create(ShareRowSchema)` to create a new message.
+ */
+export const ShareRowSchema: GenMessage<ShareRow, {jsonType: ShareRowJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 55);
+
+/**
+ * @generated from message spur.v1.SharesResponse
+ */
+export type SharesResponse = Message<"spur.v1.SharesResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.ShareRow rows = 1;
+   */
+  rows: ShareRow[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster: string;
+};
+
+/**
+ * @generated from message spur.v1.SharesResponse
+ */
+export type SharesResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.ShareRow rows = 1;
+   */
+  rows?: ShareRowJson[];
+
+  /**
+   * @generated from field: string cluster = 2;
+   */
+  cluster?: string;
+};
+
+/**
+ * Describes the message spur.v1.SharesResponse.
+ * Use `create(SharesResponseSchema)` to create a new message.
+ */
+export const SharesResponseSchema: GenMessage<SharesResponse, {jsonType: SharesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 56);
+
+/**
+ * scontrol create/update/delete reservation. Times are epoch seconds, resolved
+ * by the client (start_time / end_time keys); other keys as scontrol takes them.
+ *
+ * @generated from message spur.v1.ReservationRequest
+ */
+export type ReservationRequest = Message<"spur.v1.ReservationRequest"> & {
+  /**
+   * create | update | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> fields = 3;
+   */
+  fields: { [key: string]: string };
+};
+
+/**
+ * scontrol create/update/delete reservation. Times are epoch seconds, resolved
+ * by the client (start_time / end_time keys); other keys as scontrol takes them.
+ *
+ * @generated from message spur.v1.ReservationRequest
+ */
+export type ReservationRequestJson = {
+  /**
+   * create | update | delete
+   *
+   * @generated from field: string action = 1;
+   */
+  action?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+
+  /**
+   * lower-cased keys
+   *
+   * @generated from field: map<string, string> fields = 3;
+   */
+  fields?: { [key: string]: string };
+};
+
+/**
+ * Describes the message spur.v1.ReservationRequest.
+ * Use `create(ReservationRequestSchema)` to create a new message.
+ */
+export const ReservationRequestSchema: GenMessage<ReservationRequest, {jsonType: ReservationRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 57);
+
+/**
+ * @generated from message spur.v1.ReservationResponse
+ */
+export type ReservationResponse = Message<"spur.v1.ReservationResponse"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message spur.v1.ReservationResponse
+ */
+export type ReservationResponseJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message spur.v1.ReservationResponse.
+ * Use `create(ReservationResponseSchema)` to create a new message.
+ */
+export const ReservationResponseSchema: GenMessage<ReservationResponse, {jsonType: ReservationResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 58);
+
+/**
+ * @generated from message spur.v1.ListReservationsRequest
+ */
+export type ListReservationsRequest = Message<"spur.v1.ListReservationsRequest"> & {
+};
+
+/**
+ * @generated from message spur.v1.ListReservationsRequest
+ */
+export type ListReservationsRequestJson = {
+};
+
+/**
+ * Describes the message spur.v1.ListReservationsRequest.
+ * Use `create(ListReservationsRequestSchema)` to create a new message.
+ */
+export const ListReservationsRequestSchema: GenMessage<ListReservationsRequest, {jsonType: ListReservationsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 59);
+
+/**
+ * @generated from message spur.v1.ReservationInfo
+ */
+export type ReservationInfo = Message<"spur.v1.ReservationInfo"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * the window in force (periodic ones roll forward)
+   *
+   * @generated from field: double start_time = 2;
+   */
+  startTime: number;
+
+  /**
+   * @generated from field: double end_time = 3;
+   */
+  endTime: number;
+
+  /**
+   * hostlist
+   *
+   * @generated from field: string nodes = 4;
+   */
+  nodes: string;
+
+  /**
+   * @generated from field: uint32 node_count = 5;
+   */
+  nodeCount: number;
+
+  /**
+   * @generated from field: uint32 core_count = 6;
+   */
+  coreCount: number;
+
+  /**
+   * @generated from field: repeated string users = 7;
+   */
+  users: string[];
+
+  /**
+   * @generated from field: repeated string accounts = 8;
+   */
+  accounts: string[];
+
+  /**
+   * @generated from field: repeated string flags = 9;
+   */
+  flags: string[];
+
+  /**
+   * @generated from field: string partition = 10;
+   */
+  partition: string;
+
+  /**
+   * ACTIVE | INACTIVE
+   *
+   * @generated from field: string state = 11;
+   */
+  state: string;
+};
+
+/**
+ * @generated from message spur.v1.ReservationInfo
+ */
+export type ReservationInfoJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * the window in force (periodic ones roll forward)
+   *
+   * @generated from field: double start_time = 2;
+   */
+  startTime?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double end_time = 3;
+   */
+  endTime?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * hostlist
+   *
+   * @generated from field: string nodes = 4;
+   */
+  nodes?: string;
+
+  /**
+   * @generated from field: uint32 node_count = 5;
+   */
+  nodeCount?: number;
+
+  /**
+   * @generated from field: uint32 core_count = 6;
+   */
+  coreCount?: number;
+
+  /**
+   * @generated from field: repeated string users = 7;
+   */
+  users?: string[];
+
+  /**
+   * @generated from field: repeated string accounts = 8;
+   */
+  accounts?: string[];
+
+  /**
+   * @generated from field: repeated string flags = 9;
+   */
+  flags?: string[];
+
+  /**
+   * @generated from field: string partition = 10;
+   */
+  partition?: string;
+
+  /**
+   * ACTIVE | INACTIVE
+   *
+   * @generated from field: string state = 11;
+   */
+  state?: string;
+};
+
+/**
+ * Describes the message spur.v1.ReservationInfo.
+ * Use `create(ReservationInfoSchema)` to create a new message.
+ */
+export const ReservationInfoSchema: GenMessage<ReservationInfo, {jsonType: ReservationInfoJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 60);
+
+/**
+ * @generated from message spur.v1.ListReservationsResponse
+ */
+export type ListReservationsResponse = Message<"spur.v1.ListReservationsResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.ReservationInfo reservations = 1;
+   */
+  reservations: ReservationInfo[];
+
+  /**
+   * @generated from field: double now = 2;
+   */
+  now: number;
+};
+
+/**
+ * @generated from message spur.v1.ListReservationsResponse
+ */
+export type ListReservationsResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.ReservationInfo reservations = 1;
+   */
+  reservations?: ReservationInfoJson[];
+
+  /**
+   * @generated from field: double now = 2;
+   */
+  now?: number | "NaN" | "Infinity" | "-Infinity";
+};
+
+/**
+ * Describes the message spur.v1.ListReservationsResponse.
+ * Use `create(ListReservationsResponseSchema)` to create a new message.
+ */
+export const ListReservationsResponseSchema: GenMessage<ListReservationsResponse, {jsonType: ListReservationsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 61);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -2255,6 +3645,62 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof StepUsageRequestSchema;
     output: typeof StepUsageResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.GetPriorityFactors
+   */
+  getPriorityFactors: {
+    methodKind: "unary";
+    input: typeof PriorityFactorsRequestSchema;
+    output: typeof PriorityFactorsResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.GetDiag
+   */
+  getDiag: {
+    methodKind: "unary";
+    input: typeof DiagRequestSchema;
+    output: typeof DiagResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.AcctModify
+   */
+  acctModify: {
+    methodKind: "unary";
+    input: typeof AcctModifyRequestSchema;
+    output: typeof AcctModifyResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.AcctList
+   */
+  acctList: {
+    methodKind: "unary";
+    input: typeof AcctListRequestSchema;
+    output: typeof AcctListResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.GetShares
+   */
+  getShares: {
+    methodKind: "unary";
+    input: typeof SharesRequestSchema;
+    output: typeof SharesResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.Reservation
+   */
+  reservation: {
+    methodKind: "unary";
+    input: typeof ReservationRequestSchema;
+    output: typeof ReservationResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.ListReservations
+   */
+  listReservations: {
+    methodKind: "unary";
+    input: typeof ListReservationsRequestSchema;
+    output: typeof ListReservationsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);

@@ -1,0 +1,85 @@
+/**
+ * Scheduler benchmark. Prints JSON lines (metric, value, unit, conditions):
+ *  1. one full scheduling pass (multifactor priority + main pass + EASY
+ *     backfill) with PENDING jobs on NODES nodes (a quarter with 8 GPUs),
+ *     95% of nodes busy: pass_p50_ms, pass_p99_ms (wall), pass_cpu_p50_ms,
+ *     memory (RSS, heap) after the passes;
+ *  2. the simulator on a seeded synthetic trace, FCFS (sched/builtin) and
+ *     EASY backfill: utilization, mean wait, mean bounded slowdown (10 s),
+ *     simulated seconds per wall second.
+ * Run: bun bench/sched.ts   (NODES, PENDING, PASSES, SIM_JOBS, SIM_NODES, SEED override)
+ * Goal: pass_p50_ms < 500 at 10k nodes / 100k pending. The box is shared: load1 is printed.
+ */
+import { loadavg } from "node:os";
+import { buildBigState } from "./sched-state.ts";
+import { schedule } from "../src/sched/plan/schedule.ts";
+import { replay } from "../src/sched/sim/replay.ts";
+import { syntheticWorkload } from "../src/sched/sim/synthetic.ts";
+import { createRng } from "../src/lib/rng.ts";
+
+const env = (name: string, dflt: number): number => Number(process.env[name] ?? dflt);
+const NODES = env("NODES", 10_000);
+const PENDING = env("PENDING", 100_000);
+const PASSES = env("PASSES", 12);
+const WARMUP = 3;
+const SEED = env("SEED", 1);
+const SIM_JOBS = env("SIM_JOBS", 3000);
+const SIM_NODES = env("SIM_NODES", 128);
+const SIM_LOAD = 0.7;
+
+const out = (metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void => {
+  console.log(JSON.stringify({ metric, value: Math.round(value * 1000) / 1000, unit, ...extra }));
+};
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+};
+
+function passBench(): void {
+  const now = 1_800_000_000;
+  const t0 = performance.now();
+  const state = buildBigState({ nodes: NODES, pending: PENDING, busyFraction: 0.95, seed: SEED }, now);
+  const buildMs = performance.now() - t0;
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let stats = {};
+  for (let i = 0; i < WARMUP + PASSES; i++) {
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    const r = schedule(state, now + i, state.config.sched, { maxJobsExamined: state.config.sched.maxJobsPerPass, clockMs: () => performance.now() });
+    const w1 = performance.now();
+    const c1 = process.cpuUsage(c0);
+    if (i < WARMUP) continue;
+    wall.push(w1 - w0);
+    cpu.push((c1.user + c1.system) / 1000);
+    stats = { decisions: r.decisions.length, ...r.stats };
+  }
+  const mem = process.memoryUsage();
+  const cond = {
+    nodes: NODES, gpu_nodes: Math.floor(NODES / 4), pending: PENDING, busy_fraction: 0.95, passes: PASSES,
+    scheduler: state.config.sched.schedulerType, priority: state.config.sched.priorityType,
+    bf_max_job_test: state.config.sched.bfMaxJobTest, seed: SEED, load1: loadavg()[0],
+  };
+  out("pass_p50_ms", pct(wall, 50), "ms", cond);
+  out("pass_p99_ms", pct(wall, 99), "ms", { ...cond, note: `p99 of ${PASSES} passes is their maximum` });
+  out("pass_cpu_p50_ms", pct(cpu, 50), "ms", cond);
+  out("pass_stats", 0, "", { ...cond, last: stats });
+  out("snapshot_build_ms", buildMs, "ms", cond);
+  out("memory_rss_mib", mem.rss / 2 ** 20, "MiB", cond);
+  out("memory_heap_used_mib", mem.heapUsed / 2 ** 20, "MiB", cond);
+}
+
+function simBench(): void {
+  const jobs = syntheticWorkload(createRng(SEED), { jobs: SIM_JOBS, procs: SIM_NODES, load: SIM_LOAD });
+  for (const scheduler of ["fcfs", "backfill"] as const) {
+    const r = replay(jobs, { nodes: SIM_NODES, cpusPerNode: 1 }, { scheduler, clockMs: () => performance.now() });
+    const cond = { scheduler, trace: `synthetic seed=${SEED} jobs=${SIM_JOBS} load=${SIM_LOAD}`, nodes: SIM_NODES, load1: loadavg()[0] };
+    out("sim_utilization", r.utilization, "fraction", cond);
+    out("sim_mean_wait_s", r.meanWaitSec, "s", cond);
+    out("sim_mean_bounded_slowdown", r.meanBoundedSlowdown, "", { ...cond, threshold_s: 10 });
+    out("sim_seconds_per_wall_second", r.simSecPerWallSec, "x", { ...cond, passes: r.passes, backfilled: r.backfilled });
+  }
+}
+
+passBench();
+simBench();

@@ -1,0 +1,108 @@
+/**
+ * @module cli/sshare
+ * `sshare`: the fair-tree rows (shares, decayed usage, LevelFS, factor) as the
+ * controller computes them at its clock. Without -a only the caller's own user
+ * associations are listed beside the accounts; -u and -A select users and
+ * accounts; -U leaves the account rows out; -l adds NormUsage, LevelFS, GrpTRESMins and TRESRunMins; -o picks
+ * fields; -n drops the header; -p/-P print '|'-separated output.
+ */
+import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
+import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
+import { parseFieldList, renderTable, type Parsable } from "../compat/format/sacctmgr-fields.ts";
+import type { ShareRow } from "../net/gen/spur/v1/controller_pb.ts";
+import type { Plain } from "../lib/plain.ts";
+import { type CliPort, type CliResult, RpcError } from "./io.ts";
+
+const OPTIONS: readonly OptionRow[] = [
+  { id: "all", short: "a", long: ["all"], arg: "none" },
+  { id: "accounts", short: "A", long: ["accounts"], arg: "required" },
+  { id: "long", short: "l", long: ["long"], arg: "none" },
+  { id: "noheader", short: "n", long: ["noheader"], arg: "none" },
+  { id: "format", short: "o", long: ["format"], arg: "required" },
+  { id: "parsable", short: "p", long: ["parsable"], arg: "none" },
+  { id: "parsable2", short: "P", long: ["parsable2"], arg: "none" },
+  { id: "users", short: "u", long: ["users"], arg: "required" },
+  { id: "usersOnly", short: "U", long: ["Users"], arg: "none" },
+  { id: "verbose", short: "v", long: ["verbose"], arg: "none" },
+  { id: "version", short: "V", long: ["version"], arg: "none" },
+  { id: "help", short: "h", long: ["help"], arg: "none" },
+  { id: "usage", long: ["usage"], arg: "none" },
+];
+
+const USAGE = "Usage:  sshare [-a] [-A acct] [-l] [-n] [-o fmt] [-p] [-P] [-u user] [-U] [-v] [-V]\n";
+
+/** Field name -> [header, width]; Account is left-justified, the rest right. */
+const FIELDS: Record<string, [string, number]> = {
+  account: ["Account", 20], user: ["User", 10], rawshares: ["RawShares", 10], normshares: ["NormShares", 11],
+  rawusage: ["RawUsage", 11], normusage: ["NormUsage", 11], effectvusage: ["EffectvUsage", 13], fairshare: ["FairShare", 10],
+  levelfs: ["LevelFS", 10], grptresmins: ["GrpTRESMins", 30], tresrunmins: ["TRESRunMins", 30], partition: ["Partition", 10],
+  cluster: ["Cluster", 10],
+};
+const DEFAULT = "account,user,rawshares,normshares,rawusage,effectvusage,fairshare";
+const LONG = "account,user,rawshares,normshares,rawusage,normusage,effectvusage,fairshare,levelfs,grptresmins,tresrunmins";
+
+const fixed6 = (x: number): string => (Number.isFinite(x) ? x.toFixed(6) : "inf");
+
+function rowText(r: Plain<ShareRow>, cluster: string): Record<string, string> {
+  const isRoot = r.depth === 0;
+  const isUser = r.user !== "";
+  const levelFs = Number(r.levelFs);
+  return {
+    account: `${" ".repeat(r.depth)}${r.account}`,
+    user: r.user, partition: r.partition, cluster,
+    rawshares: isRoot ? "" : String(r.rawShares),
+    normshares: isRoot ? "0.000000" : fixed6(r.normShares),
+    rawusage: String(Math.round(r.rawUsage)),
+    normusage: fixed6(r.normUsage),
+    effectvusage: fixed6(r.effectvUsage),
+    fairshare: isUser ? fixed6(Number(r.fairshare)) : "",
+    levelfs: isRoot ? "" : fixed6(levelFs),
+    grptresmins: r.grpTresMins, tresrunmins: r.tresRunMins,
+  };
+}
+
+export async function sshareMain(argv: string[], port: CliPort): Promise<CliResult> {
+  const parsed = getoptLong("sshare", argv, OPTIONS);
+  if (parsed.error !== undefined) return { stdout: "", stderr: `${parsed.error}\n${USAGE}`, exitCode: 1 };
+  let all = false;
+  let long = false;
+  let header = true;
+  let parsable: Parsable = "";
+  let format: string | undefined;
+  let usersOnly = false;
+  const users: string[] = [];
+  const accounts: string[] = [];
+  for (const o of parsed.options) {
+    const v = o.value ?? "";
+    if (o.id === "help" || o.id === "usage") return { stdout: USAGE, stderr: "", exitCode: 0 };
+    if (o.id === "version") return { stdout: `${SLURM_VERSION_LINE}\n`, stderr: "", exitCode: 0 };
+    if (o.id === "all") all = true;
+    if (o.id === "long") long = true;
+    if (o.id === "noheader") header = false;
+    if (o.id === "parsable") parsable = "p";
+    if (o.id === "parsable2") parsable = "P";
+    if (o.id === "format") format = v;
+    if (o.id === "usersOnly") usersOnly = true;
+    if (o.id === "users") users.push(...v.split(",").filter(Boolean));
+    if (o.id === "accounts") accounts.push(...v.split(",").filter(Boolean));
+  }
+  const cols = parseFieldList(format ?? (long ? LONG : DEFAULT), FIELDS);
+  if (typeof cols === "string") return { stdout: "", stderr: `sshare: error: ${cols}\n`, exitCode: 1 };
+  for (const c of cols) if (c.key === "account" && !format?.toLowerCase().includes("account%")) c.left = true;
+  if (port.ctl.getShares === undefined) return { stdout: "", stderr: "sshare: error: controller does not support sshare\n", exitCode: 1 };
+  let res;
+  try {
+    res = await port.ctl.getShares({});
+  } catch (error) {
+    if (error instanceof RpcError) return { stdout: "", stderr: `sshare: error: ${error.message}\n`, exitCode: 1 };
+    throw error;
+  }
+  const wantUsers = users.length > 0 ? users : all ? undefined : [port.invoker.user];
+  const rows = res.rows.filter((r) => {
+    if (accounts.length > 0 && r.depth > 0 && !accounts.includes(r.account)) return false;
+    if (usersOnly && r.user === "") return false;
+    if (r.user !== "" && wantUsers !== undefined && !wantUsers.includes(r.user)) return false;
+    return true;
+  });
+  return { stdout: renderTable(cols, rows.map((r) => rowText(r, res.cluster)), header, parsable), stderr: "", exitCode: 0 };
+}

@@ -1,0 +1,78 @@
+/**
+ * @module format/sacctmgr-fields
+ * sacctmgr's columns: per entity, the default `format=` and every field's
+ * header and width, plus the cell printer shared with sshare (right-justified
+ * to the width; a longer value is cut and ends in "+"; parsable output joins
+ * with "|", -p with a trailing one). Widths and defaults are from Slurm's
+ * sacctmgr/sshare as remembered and checked against its documentation's
+ * examples; they are not in shared/slurm-surface, so treat them as best effort.
+ */
+
+export interface Column {
+  key: string;
+  header: string;
+  width: number;
+  /** `%-N` in a format= item: left-justified. */
+  left: boolean;
+}
+
+/** Lower-cased field name -> [header, default width]. */
+export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
+  account: ["Account", 10], descr: ["Descr", 20], description: ["Descr", 20], org: ["Org", 20], organization: ["Org", 20],
+  user: ["User", 10], "def acct": ["Def Acct", 10], defaultaccount: ["Def Acct", 10], admin: ["Admin", 9], adminlevel: ["Admin", 9],
+  name: ["Name", 10], id: ["ID", 6], priority: ["Priority", 10], gracetime: ["GraceTime", 10], preempt: ["Preempt", 10],
+  preemptexempttime: ["PreemptExemptTime", 19], preemptmode: ["PreemptMode", 11], flags: ["Flags", 40],
+  usagethres: ["UsageThres", 10], usagefactor: ["UsageFactor", 11], grptres: ["GrpTRES", 13], grptresmins: ["GrpTRESMins", 13],
+  grptresrunmin: ["GrpTRESRunMin", 13], grptresrunmins: ["GrpTRESRunMin", 13], grpjobs: ["GrpJobs", 7], grpsubmit: ["GrpSubmit", 9], grpsubmitjobs: ["GrpSubmit", 9],
+  grpwall: ["GrpWall", 11], maxtres: ["MaxTRES", 13], maxtrespernode: ["MaxTRESPerNode", 14], maxtresmins: ["MaxTRESMins", 13],
+  maxwall: ["MaxWall", 11], maxtrespu: ["MaxTRESPU", 13], maxjobspu: ["MaxJobsPU", 9], maxsubmitpu: ["MaxSubmitPU", 11],
+  maxtrespa: ["MaxTRESPA", 13], maxjobspa: ["MaxJobsPA", 9], maxsubmitpa: ["MaxSubmitPA", 11], mintres: ["MinTRES", 13],
+  cluster: ["Cluster", 10], partition: ["Partition", 10], share: ["Share", 9], fairshare: ["Share", 9], maxjobs: ["MaxJobs", 7],
+  maxsubmit: ["MaxSubmit", 9], maxsubmitjobs: ["MaxSubmit", 9], qos: ["QOS", 20], "def qos": ["Def QOS", 9], defaultqos: ["Def QOS", 9],
+  parentname: ["Par Name", 10], parentid: ["Par ID", 6], controlhost: ["ControlHost", 15], controlport: ["ControlPort", 12], rpc: ["RPC", 5],
+};
+
+export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {
+  account: "account,descr,org",
+  user: "user,def acct,admin",
+  qos: "name,priority,gracetime,preempt,preemptexempttime,preemptmode,flags,usagethres,usagefactor,grptres,grptresmins,grptresrunmin,grpjobs,grpsubmit,grpwall,maxtres,maxtrespernode,maxtresmins,maxwall,maxtrespu,maxjobspu,maxsubmitpu,maxtrespa,maxjobspa,maxsubmitpa,mintres",
+  association: "cluster,account,user,partition,share,priority,grpjobs,grptres,grpsubmit,grpwall,grptresmins,maxjobs,maxtres,maxtrespernode,maxsubmit,maxwall,maxtresmins,qos,def qos,grptresrunmin",
+  cluster: "cluster,controlhost,controlport,rpc,share,grpjobs,grptres,grpsubmit,maxjobs,maxtres,maxsubmit,maxwall,qos,def qos",
+};
+
+/** "account,user%20,maxjobs%-5" -> columns; unknown names are returned as an error string. */
+export function parseFieldList(text: string, table: Record<string, [string, number]>): Column[] | string {
+  const out: Column[] = [];
+  for (const raw of text.split(",")) {
+    const item = raw.trim();
+    if (item === "") continue;
+    const pct = item.indexOf("%");
+    const name = (pct < 0 ? item : item.slice(0, pct)).toLowerCase();
+    const known = table[name];
+    if (known === undefined) return `Invalid field requested: "${item.slice(0, pct < 0 ? undefined : pct)}"`;
+    const spec = pct < 0 ? "" : item.slice(pct + 1);
+    const width = spec === "" ? known[1] : Math.abs(Number.parseInt(spec, 10)) || known[1];
+    out.push({ key: name, header: known[0], width, left: spec.startsWith("-") });
+  }
+  return out;
+}
+
+/** One cell the way sacctmgr and sshare print it. */
+export function cell(value: string, col: Column): string {
+  const text = value.length > col.width ? `${value.slice(0, col.width - 1)}+` : value;
+  return col.left ? text.padEnd(col.width) : text.padStart(col.width);
+}
+
+export type Parsable = "" | "p" | "P";
+
+/** Header, dashes and rows; `parsable` "p" ends each line with "|", "P" does not. */
+export function renderTable(cols: readonly Column[], rows: readonly Record<string, string>[], header: boolean, parsable: Parsable): string {
+  const lines: string[] = [];
+  const line = (cells: string[]): string => (parsable === "" ? `${cells.join(" ")} ` : `${cells.join("|")}${parsable === "p" ? "|" : ""}`);
+  if (header) {
+    lines.push(line(cols.map((c) => (parsable === "" ? cell(c.header, c) : c.header))));
+    if (parsable === "") lines.push(line(cols.map((c) => "-".repeat(c.width))));
+  }
+  for (const r of rows) lines.push(line(cols.map((c) => (parsable === "" ? cell(r[c.key] ?? "", c) : (r[c.key] ?? "")))));
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}

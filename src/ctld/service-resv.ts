@@ -1,0 +1,40 @@
+/**
+ * @module ctld/service-resv
+ * Reservation RPCs: create/update/delete as one "reservation" command through
+ * controller.execute (logged, replayed), and the list that `scontrol show
+ * reservation` and `sinfo -T` print, with each window as it stands now.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ServiceContext } from "./service.ts";
+import { requester } from "./service.ts";
+import { compressHostlist } from "../compat/hostlist.ts";
+import { isActive, windowAt } from "../sched/resv/types.ts";
+
+export function resvHandlers(sc: ServiceContext) {
+  const c = sc.controller;
+  return {
+    async reservation(req: { action: string; name: string; fields: Record<string, string> }, ctx: Parameters<typeof requester>[0]) {
+      if (req.action !== "create" && req.action !== "update" && req.action !== "delete") {
+        throw new ConnectError(`Unknown action '${req.action}'`, Code.InvalidArgument);
+      }
+      const by = requester(ctx);
+      const result = await c.execute({ v: 1, type: "reservation", at: sc.now(), action: req.action, name: req.name, fields: { ...req.fields }, by });
+      if (result.error !== "") throw new ConnectError(result.error, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+      return { name: result.text ?? req.name };
+    },
+    listReservations() {
+      const now = sc.now();
+      const reservations = [...c.state.reservations.values()]
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .map((r) => {
+          const w = windowAt(r, now);
+          return {
+            name: r.name, startTime: w.start, endTime: w.end, nodes: compressHostlist(r.nodes), nodeCount: r.nodes.length,
+            coreCount: r.cores, users: r.users, accounts: r.accounts, flags: r.flags, partition: r.partition,
+            state: isActive(r, now) ? "ACTIVE" : "INACTIVE",
+          };
+        });
+      return { reservations, now };
+    },
+  };
+}

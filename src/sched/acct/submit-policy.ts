@@ -1,0 +1,91 @@
+/**
+ * @module sched/acct/submit-policy
+ * What accounting decides when a job is submitted: its account (the user's
+ * default when none is given) and QOS (the association's default, else
+ * "normal"); with AccountingStorageEnforce, that the user has an association
+ * in the account (associations), that the QOS exists and is allowed (qos), and
+ * that the submit limits hold (limits: MaxSubmitJobs/GrpSubmitJobs of the
+ * association chain, MaxSubmitJobsPerUser/GrpSubmitJobs of the QOS); always,
+ * that a requested reservation exists and admits the user and account; with
+ * Slurm's error texts. A job without a time limit gets the smallest MaxWall
+ * that applies, as Slurm does when limits are enforced. Pure.
+ */
+import type { ClusterState, JobRecord } from "../model/types.ts";
+import type { Requester } from "../model/commands.ts";
+import { isJobFinished } from "../model/types.ts";
+import { limitsEnforced, inherited } from "./limits.ts";
+import { jobAssoc } from "./fair-tree.ts";
+import { mayUse } from "../resv/types.ts";
+import { allowedQos, assocChain, defaultQosOf, userAssoc, type AssocRecord } from "./types.ts";
+
+export const INVALID_ACCOUNT = "Invalid account or account/partition combination specified";
+export const INVALID_QOS = "Invalid qos specification";
+export const INVALID_RESERVATION = "Requested reservation is invalid";
+export const RESERVATION_ACCESS = "Access denied to requested reservation";
+export const SUBMIT_LIMIT = "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
+
+export interface SubmitPolicy {
+  account: string;
+  qos: string;
+  timeLimitMin: number | undefined;
+}
+
+export function submitPolicy(
+  state: ClusterState, want: { account: string; qos: string; reservation: string }, by: Requester, partition: string, tasks: number, timeLimitMin: number | undefined,
+): SubmitPolicy | string {
+  const acct = state.acct;
+  const enforce = state.config.acctEnforce;
+  const account = want.account || acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  if (want.reservation !== "") {
+    const r = state.reservations.get(want.reservation);
+    if (r === undefined) return INVALID_RESERVATION;
+    if (!mayUse(r, by.user, account)) return RESERVATION_ACCESS;
+  }
+  const assoc = userAssoc(acct, state.config.clusterName, account, by.user, partition);
+  const strict = enforce.some((e) => ["associations", "limits", "qos", "safe"].includes(e));
+  if (strict && assoc === undefined) return INVALID_ACCOUNT;
+  const qos = want.qos || (assoc === undefined ? "normal" : defaultQosOf(acct, assoc));
+  if (enforce.includes("qos") && (!acct.qos.has(qos) || (assoc !== undefined && !allowedQos(acct, assoc).includes(qos)))) return INVALID_QOS;
+  if (!limitsEnforced(state) || assoc === undefined) return { account, qos, timeLimitMin };
+  const chain = assocChain(acct, assoc);
+  const why = submitLimitsHold(state, chain, qos, by.user, tasks);
+  if (why !== "") return why;
+  return { account, qos, timeLimitMin: timeLimitMin ?? smallestWall(state, chain, qos) };
+}
+
+function smallestWall(state: ClusterState, chain: AssocRecord[], qos: string): number | undefined {
+  const walls = [state.acct.qos.get(qos)?.limits.maxWallMin, inherited(chain, "maxWallMin")].filter((w): w is number => w !== undefined);
+  return walls.length > 0 ? Math.min(...walls) : undefined;
+}
+
+/** Jobs (array tasks counted one by one) not yet finished. */
+const taskCount = (job: JobRecord): number => (job.info.state === "PENDING" ? Math.max(1, job.arrayPending.length) : 1);
+
+function submitLimitsHold(state: ClusterState, chain: AssocRecord[], qos: string, user: string, tasks: number): string {
+  const q = state.acct.qos.get(qos);
+  const maxSubmit = inherited(chain, "maxSubmitJobs");
+  const anyLimit =
+    maxSubmit !== undefined || chain.some((a) => a.limits.grpSubmitJobs !== undefined) ||
+    q?.limits.maxSubmitJobsPerUser !== undefined || q?.limits.grpSubmitJobs !== undefined;
+  if (!anyLimit) return "";
+  const leaf = chain[0] as AssocRecord;
+  const inChain = new Map<number, number>(chain.map((a) => [a.id, 0]));
+  let qosAll = 0;
+  let qosMine = 0;
+  for (const job of state.jobs.values()) {
+    if (isJobFinished(job.info)) continue;
+    const n = taskCount(job);
+    if (job.info.qos === qos) {
+      qosAll += n;
+      if (job.info.user === user) qosMine += n;
+    }
+    const a = jobAssoc(state, job);
+    if (a === undefined) continue;
+    for (const up of assocChain(state.acct, a)) if (inChain.has(up.id)) inChain.set(up.id, (inChain.get(up.id) ?? 0) + n);
+  }
+  if (maxSubmit !== undefined && (inChain.get(leaf.id) ?? 0) + tasks > maxSubmit) return SUBMIT_LIMIT;
+  for (const a of chain) if (a.limits.grpSubmitJobs !== undefined && (inChain.get(a.id) ?? 0) + tasks > a.limits.grpSubmitJobs) return SUBMIT_LIMIT;
+  if (q?.limits.maxSubmitJobsPerUser !== undefined && qosMine + tasks > q.limits.maxSubmitJobsPerUser) return SUBMIT_LIMIT;
+  if (q?.limits.grpSubmitJobs !== undefined && qosAll + tasks > q.limits.grpSubmitJobs) return SUBMIT_LIMIT;
+  return "";
+}

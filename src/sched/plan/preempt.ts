@@ -1,0 +1,135 @@
+/**
+ * @module sched/plan/preempt
+ * Preemption, planned after a scheduling pass: for the highest-priority job
+ * that waits for resources, pick running jobs it may preempt — PreemptType
+ * preempt/partition_prio: jobs in partitions of a lower PriorityTier;
+ * preempt/qos: jobs whose QOS is in the waiting job's QOS Preempt list —
+ * lowest priority and most recently started first, until the job would fit
+ * on its partition's nodes. The plan becomes a `preempt` command; apply ends
+ * the victims by PreemptMode (REQUEUE: back to PENDING; CANCEL: state
+ * PREEMPTED), with GraceTime (partition's, or the QOS's under preempt/qos) as
+ * the time between SIGTERM and SIGKILL. One preemption is in flight at a time,
+ * so a pass never preempts twice for the same resources. Pure.
+ */
+import type { ClusterState, JobRecord } from "../model/types.ts";
+import type { JobPriority } from "./priority.ts";
+import { nodeViews } from "./schedule.ts";
+import { buildRequest } from "./request.ts";
+import { fitJob, type NodeView } from "./fit-node.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
+
+export type PreemptType = "preempt/none" | "preempt/partition_prio" | "preempt/qos";
+export type PreemptMode = "OFF" | "CANCEL" | "REQUEUE" | "SUSPEND";
+
+export interface PreemptConfig {
+  type: PreemptType;
+  mode: PreemptMode;
+}
+
+/** From the lower-cased global keys of spur.conf (PreemptType, PreemptMode). */
+export function preemptConfigFrom(g: Map<string, string>): PreemptConfig {
+  const t = (g.get("preempttype") ?? "preempt/none").toLowerCase();
+  const type: PreemptType = t === "preempt/partition_prio" || t === "preempt/qos" ? t : "preempt/none";
+  const m = (g.get("preemptmode") ?? "OFF").toUpperCase().split(",")[0] ?? "OFF";
+  const mode: PreemptMode = m === "CANCEL" || m === "REQUEUE" || m === "SUSPEND" ? m : "OFF";
+  return { type, mode };
+}
+
+export interface PreemptPlan {
+  preemptorId: number;
+  victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[];
+}
+
+/** Candidate preemptors examined per pass at most. */
+const PREEMPTORS_MAX = 16;
+
+const expand = (h: string): string[] => {
+  const r = expandHostlist(h);
+  return r.ok ? r.value : [];
+};
+
+export function planPreemption(state: ClusterState, reasons: ReadonlyMap<number, string>, priorities: ReadonlyMap<number, JobPriority>): PreemptPlan | undefined {
+  const cfg = state.config.preempt;
+  if (cfg.type === "preempt/none") return undefined;
+  const running: JobRecord[] = [];
+  for (const job of state.jobs.values()) {
+    if (job.info.state !== "RUNNING") continue;
+    if (job.preemptedBy !== undefined) return undefined; // wait for the one in flight
+    if (job.endRequested === "") running.push(job);
+  }
+  const prio = (job: JobRecord): number => priorities.get(job.info.jobId)?.priority ?? job.info.priority;
+  const waiting = [...state.jobs.values()]
+    .filter((j) => j.info.state === "PENDING" && (reasons.get(j.info.jobId) === "Resources" || reasons.get(j.info.jobId) === "Priority"))
+    .sort((a, b) => prio(b) - prio(a) || a.sequence - b.sequence || a.info.jobId - b.info.jobId)
+    .slice(0, PREEMPTORS_MAX);
+  for (const job of waiting) {
+    const plan = victimsFor(state, job, running);
+    if (plan !== undefined) return plan;
+  }
+  return undefined;
+}
+
+function tierOf(state: ClusterState, partition: string): number {
+  return state.partitions.find((p) => p.info.name === partition)?.info.priorityTier ?? 1;
+}
+
+function canPreempt(state: ClusterState, preemptor: JobRecord, victim: JobRecord): boolean {
+  if (state.config.preempt.type === "preempt/partition_prio") return tierOf(state, preemptor.info.partition) > tierOf(state, victim.info.partition);
+  const q = state.acct.qos.get(preemptor.info.qos);
+  return q !== undefined && q.preempt.includes(victim.info.qos);
+}
+
+function modeFor(state: ClusterState, victim: JobRecord): { mode: PreemptMode; graceSec: number } {
+  const cfg = state.config.preempt;
+  const partition = state.partitions.find((p) => p.info.name === victim.info.partition);
+  if (cfg.type === "preempt/qos") {
+    const q = state.acct.qos.get(victim.info.qos);
+    const own = q?.preemptMode ?? "cluster";
+    const mode = own === "cluster" ? cfg.mode : (own.toUpperCase() as PreemptMode);
+    return { mode, graceSec: q?.graceTimeSec ?? 0 };
+  }
+  return { mode: cfg.mode, graceSec: partition?.info.graceTimeSec ?? 0 };
+}
+
+function victimsFor(state: ClusterState, job: JobRecord, running: readonly JobRecord[]): PreemptPlan | undefined {
+  const req = buildRequest(job.spec, state.config, expand);
+  if (typeof req === "string") return undefined;
+  const members = new Set(state.partitions.find((p) => p.info.name === job.info.partition)?.nodeNames ?? []);
+  const candidates = running
+    .filter((v) => canPreempt(state, job, v) && v.info.alloc.some((a) => members.has(a.node)))
+    .filter((v) => {
+      const m = modeFor(state, v).mode;
+      return m === "CANCEL" || (m === "REQUEUE" && v.info.batchFlag);
+    })
+    .sort((a, b) => a.info.priority - b.info.priority || b.info.startTime - a.info.startTime || b.info.jobId - a.info.jobId);
+  if (candidates.length === 0) return undefined;
+  const views = [...nodeViews(state).values()].filter((v) => members.has(v.name)).map((v) => ({ ...v, freeGpus: [...v.freeGpus] }));
+  const byName = new Map(views.map((v) => [v.name, v]));
+  const chosen: JobRecord[] = [];
+  for (const victim of candidates) {
+    for (const share of victim.info.alloc) {
+      const v = byName.get(share.node);
+      if (v === undefined) continue;
+      release(v, share);
+    }
+    chosen.push(victim);
+    if (fitJob(req, views, "now") !== undefined) {
+      return {
+        preemptorId: job.info.jobId,
+        victims: chosen.map((c) => {
+          const m = modeFor(state, c);
+          return { jobId: c.info.jobId, mode: m.mode === "REQUEUE" ? "REQUEUE" : "CANCEL", graceSec: m.graceSec };
+        }),
+      };
+    }
+  }
+  return undefined;
+}
+
+function release(v: NodeView, share: { cpus: number; memMib: number; gpuIndices: readonly number[] }): void {
+  v.freeCpus += share.cpus;
+  v.freeMemMiB += share.memMib;
+  v.freeGpus.push(...share.gpuIndices);
+  v.freeGpus.sort((a, b) => a - b);
+  v.idle = v.freeCpus === v.cpus && v.freeGpus.length === v.gpuCount;
+}

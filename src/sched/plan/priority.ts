@@ -1,0 +1,205 @@
+/**
+ * @module sched/plan/priority
+ * Job priority, computed from a state snapshot at `now`. priority/basic keeps
+ * the value set at submission (earlier jobs first, minus nice). priority/
+ * multifactor sums weighted factors, each normalised to [0, 1] as Slurm defines
+ * them: age (time eligible, capped at PriorityMaxAge), fair share (fair tree
+ * over associations, sched/acct/fair-tree.ts; with PriorityFlags=NO_FAIR_TREE
+ * 2^(-U/S) over users), usage decayed by PriorityDecayHalfLife, job size (share of
+ * the cluster's nodes or CPUs; inverted with PriorityFavorSmall), partition
+ * (PriorityJobFactor over the largest one), QOS and association (their
+ * Priority= over the largest, from sacctmgr's records), TRES (requested share of the partition's TRES),
+ * minus nice. A held job has priority 0; an administrator's value is kept as set.
+ * The result carries every factor so that `sprio` shows what the scheduler used.
+ */
+import type { ClusterState, JobRecord, PartitionRecord } from "../model/types.ts";
+import type { SchedConfig } from "./sched-config.ts";
+import { assert } from "../../lib/assert.ts";
+import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
+
+/** Normalised factors in [0, 1] (tres: per TRES name). */
+export interface PriorityFactors {
+  age: number;
+  assoc: number;
+  fairshare: number;
+  jobSize: number;
+  partition: number;
+  qos: number;
+  tres: Record<string, number>;
+}
+
+export interface JobPriority {
+  jobId: number;
+  /** What the scheduler orders by (and squeue %Q / scontrol Priority= show). */
+  priority: number;
+  factors: PriorityFactors;
+  nice: number;
+  /** True when an administrator set the value (shown as the SITE column by sprio). */
+  fixed: boolean;
+}
+
+const NO_TRES: Record<string, number> = Object.freeze({}) as Record<string, number>;
+const ZERO_FACTORS: PriorityFactors = Object.freeze({ age: 0, assoc: 0, fairshare: 0, jobSize: 0, partition: 0, qos: 0, tres: NO_TRES });
+
+/** Lowest priority a runnable job gets (0 means held, as in Slurm). */
+export const PRIORITY_MIN = 1;
+const PRIORITY_MAX = 0xffff_fffe;
+
+interface Context {
+  cfg: SchedConfig;
+  now: number;
+  totalNodes: number;
+  totalCpus: number;
+  maxPartitionFactor: number;
+  partitions: Map<string, PartitionRecord>;
+  partitionTres: Map<string, { cpu: number; mem: number; node: number; gpu: number }>;
+  fairshareByUser: Map<string, number>;
+  tresNames: string[];
+  /** QOS and association factors from the accounting records (sched/acct). */
+  qosFactor: Map<string, number>;
+  assocFactor: (job: JobRecord) => number;
+}
+
+/** Priority of every pending job (ordered by job id for determinism). */
+export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig): Map<number, JobPriority> {
+  const out = new Map<number, JobPriority>();
+  const ctx = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
+  for (const job of state.jobs.values()) {
+    if (job.info.state !== "PENDING") continue;
+    out.set(job.info.jobId, jobPriority(job, ctx));
+  }
+  return out;
+}
+
+function jobPriority(job: JobRecord, ctx: Context | undefined): JobPriority {
+  const info = job.info;
+  const fixed = job.priorityFixed === true;
+  if (ctx === undefined || info.priority === 0 || fixed) {
+    const factors = ctx === undefined ? ZERO_FACTORS : factorsOf(job, ctx);
+    return { jobId: info.jobId, priority: info.priority, factors, nice: info.nice, fixed };
+  }
+  const factors = factorsOf(job, ctx);
+  const w = ctx.cfg.weights;
+  let sum =
+    w.age * factors.age + w.assoc * factors.assoc + w.fairshare * factors.fairshare +
+    w.jobSize * factors.jobSize + w.partition * factors.partition + w.qos * factors.qos;
+  for (const name of ctx.tresNames) sum += (ctx.cfg.tresWeights[name] ?? 0) * (factors.tres[name] ?? 0);
+  const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice));
+  assert(priority >= PRIORITY_MIN, "a runnable job keeps a positive priority");
+  return { jobId: info.jobId, priority, factors, nice: info.nice, fixed };
+}
+
+function factorsOf(job: JobRecord, ctx: Context): PriorityFactors {
+  const info = job.info;
+  const ageSec = Math.max(0, ctx.now - info.eligibleTime);
+  const age = info.eligibleTime > ctx.now ? 0 : Math.min(ageSec, ctx.cfg.priorityMaxAgeSec) / ctx.cfg.priorityMaxAgeSec;
+  const nodes = Math.max(1, info.numNodes);
+  const cpus = Math.max(1, info.numTasks * Math.max(1, info.cpusPerTask));
+  const largeShare = Math.min(1, Math.max(nodes / Math.max(1, ctx.totalNodes), cpus / Math.max(1, ctx.totalCpus)));
+  // Favor small: a one-node job gets 1, a job asking for the whole cluster gets 1/N.
+  const smallShare = 1 - Math.min(1, (nodes - 1) / Math.max(1, ctx.totalNodes));
+  const part = ctx.partitions.get(info.partition);
+  const partition = part === undefined ? 0 : part.info.priorityJobFactor / ctx.maxPartitionFactor;
+  return {
+    age,
+    assoc: ctx.assocFactor(job),
+    // Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association).
+    fairshare: ctx.fairshareByUser.get(info.user) ?? ctx.fairshareByUser.get(fairShareKey(info.account, info.user)) ?? 0,
+    jobSize: ctx.cfg.priorityFavorSmall ? smallShare : largeShare,
+    partition,
+    qos: ctx.qosFactor.get(info.qos) ?? 0,
+    tres: tresFactors(job, ctx),
+  };
+}
+
+function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {
+  const names = ctx.tresNames;
+  if (names.length === 0) return NO_TRES;
+  const total = ctx.partitionTres.get(job.info.partition);
+  const out: Record<string, number> = {};
+  if (total === undefined) return out;
+  const info = job.info;
+  const cpus = info.numTasks * Math.max(1, info.cpusPerTask);
+  const mem = info.memPerNodeMib > 0 ? info.memPerNodeMib * info.numNodes : info.memPerCpuMib * cpus;
+  const gpus = requestedGpus(info.tresReq);
+  const share = (x: number, of: number): number => (of > 0 ? Math.min(1, x / of) : 0);
+  for (const name of names) {
+    if (name === "cpu") out[name] = share(cpus, total.cpu);
+    else if (name === "mem") out[name] = share(mem, total.mem);
+    else if (name === "node") out[name] = share(info.numNodes, total.node);
+    else if (name === "gres/gpu") out[name] = share(gpus, total.gpu);
+  }
+  return out;
+}
+
+function requestedGpus(tresReq: string): number {
+  const m = /gres\/gpu=(\d+)/.exec(tresReq);
+  return m ? Number(m[1]) : 0;
+}
+
+function buildContext(state: ClusterState, now: number, cfg: SchedConfig): Context {
+  let totalCpus = 0;
+  for (const n of state.nodes.values()) totalCpus += n.info.cpus;
+  const partitions = new Map<string, PartitionRecord>();
+  const partitionTres = new Map<string, { cpu: number; mem: number; node: number; gpu: number }>();
+  let maxPartitionFactor = 1;
+  for (const p of state.partitions) {
+    partitions.set(p.info.name, p);
+    maxPartitionFactor = Math.max(maxPartitionFactor, p.info.priorityJobFactor);
+    const t = { cpu: 0, mem: 0, node: 0, gpu: 0 };
+    for (const name of p.nodeNames) {
+      const n = state.nodes.get(name);
+      if (n === undefined) continue;
+      t.cpu += n.info.cpus;
+      t.mem += n.info.realMemoryMib;
+      t.node += 1;
+      t.gpu += n.info.gpuCount;
+    }
+    partitionTres.set(p.info.name, t);
+  }
+  return {
+    cfg, now, totalNodes: state.nodes.size, totalCpus, maxPartitionFactor, partitions, partitionTres,
+    fairshareByUser: state.config.priorityFlags.includes("no_fair_tree")
+      ? fairshareFactors(state, now, cfg.decayHalfLifeSec)
+      : fairTree(state, now, cfg.decayHalfLifeSec).factors,
+    tresNames: Object.keys(cfg.tresWeights),
+    qosFactor: qosFactors(state),
+    assocFactor: assocPriorityOf(state),
+  };
+}
+
+/**
+ * Classic fair share over a flat tree of users with equal shares: F = 2^(-U/S),
+ * U = the user's decayed CPU-seconds over everyone's, S = 1 / number of users.
+ * Usage decays continuously with the half-life (0 = no decay), integrated in
+ * closed form over each job's run, so the result depends only on the records and `now`.
+ */
+export function fairshareFactors(state: ClusterState, now: number, halfLifeSec: number): Map<string, number> {
+  const usage = new Map<string, number>();
+  for (const job of state.jobs.values()) {
+    const info = job.info;
+    if (!usage.has(info.user)) usage.set(info.user, 0);
+    if (info.startTime <= 0) continue;
+    const end = info.state === "RUNNING" || info.state === "SUSPENDED" || info.endTime <= 0 ? now : Math.min(now, info.endTime);
+    const used = decayedSeconds(info.startTime, end, now, halfLifeSec) * Math.max(1, info.numCpus);
+    usage.set(info.user, (usage.get(info.user) ?? 0) + used);
+  }
+  let total = 0;
+  for (const u of usage.values()) total += u;
+  const shares = 1 / Math.max(1, usage.size);
+  const out = new Map<string, number>();
+  for (const [user, u] of [...usage.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    const f = total > 0 ? 2 ** (-(u / total) / shares) : 1;
+    assert(f > 0 && f <= 1, `fair-share factor of ${user} in (0, 1]`);
+    out.set(user, f);
+  }
+  return out;
+}
+
+/** ∫ from start to end of 2^(-(now - t)/H) dt (plain seconds when H = 0). */
+function decayedSeconds(start: number, end: number, now: number, halfLifeSec: number): number {
+  if (end <= start) return 0;
+  if (halfLifeSec <= 0) return end - start;
+  const k = Math.LN2 / halfLifeSec;
+  return (Math.exp(-k * (now - end)) - Math.exp(-k * (now - start))) / k;
+}

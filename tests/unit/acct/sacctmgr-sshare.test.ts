@@ -1,0 +1,117 @@
+/**
+ * sacctmgr and sshare as pure functions over a port backed by a real
+ * ClusterState (the same apply/preview/rows/fair-tree code the controller
+ * runs): the confirmation prompt and -i, show with default columns, format=,
+ * -n/-p/-P, where filters, errors; sshare's fair-tree rows and filters.
+ */
+import { describe, expect, it } from "vitest";
+import { sacctmgrMain, parseSpecs } from "../../../src/cli/sacctmgr.ts";
+import { sshareMain } from "../../../src/cli/sshare.ts";
+import type { CliPort, ControllerPort } from "../../../src/cli/io.ts";
+import { RpcError } from "../../../src/cli/io.ts";
+import { previewAcct } from "../../../src/sched/acct/apply-acct-command.ts";
+import { acctRows } from "../../../src/sched/acct/acct-rows.ts";
+import { fairTree } from "../../../src/sched/acct/fair-tree.ts";
+import type { AcctRequest } from "../../../src/sched/acct/apply-acct.ts";
+import { ROOT, cluster, spec, submit } from "../sched/builders.ts";
+
+function fake(stdin = "", user = ROOT) {
+  const c = cluster();
+  let now = 100;
+  const ctl = {
+    acctModify: async (req: AcctRequest & { commit: boolean }) => {
+      const request = { action: req.action, entity: req.entity, names: req.names, where: req.where, set: req.set };
+      if (!req.commit) {
+        const p = previewAcct(c.state, user, request);
+        if (p.error) throw new RpcError("invalid_argument", p.error);
+        return { text: p.text, changed: p.changed };
+      }
+      const r = c.run({ v: 1, type: "acct", at: now, request, by: user });
+      if (r.error) throw new RpcError("invalid_argument", r.error);
+      return { text: r.text ?? "", changed: r.ids[0] ?? 0 };
+    },
+    acctList: async (req: { entity: string; where: Record<string, string> }) => {
+      const rows = acctRows(c.state, req.entity, req.where);
+      if (typeof rows === "string") throw new RpcError("invalid_argument", rows);
+      return { rows: rows.map((fields) => ({ fields })), cluster: "test" };
+    },
+    getShares: async () => ({ rows: fairTree(c.state, now, 0).rows.map((r) => ({ ...r, grpTresMins: "", tresRunMins: "" })), cluster: "test" }),
+  } as unknown as ControllerPort;
+  const port: CliPort = {
+    ctl, invoker: { uid: user.uid, gid: user.gid, user: user.user, group: user.group, cwd: "/", hostname: "h" }, env: {},
+    now: () => now, readFile: async () => undefined, readStdin: async () => stdin, write: () => undefined, sleep: async () => undefined,
+  };
+  return { c, port, setNow: (t: number) => (now = t) };
+}
+
+describe("sacctmgr", () => {
+  it("parses names, where and set, keeping += and -= signs", () => {
+    expect(parseSpecs(["alice,bob", "where", "Account=a", "set", "MaxJobs=2", "QOS+=high", "format=user"], "modify")).toEqual({
+      names: ["alice", "bob"], where: { account: "a" }, set: { maxjobs: "2", qos: "+high" }, format: "user",
+    });
+    expect(parseSpecs(["physics", "Parent=root"], "add").set).toEqual({ parent: "root" });
+  });
+
+  it("asks before committing and discards on anything but y", async () => {
+    const f = fake("n\n");
+    const r = await sacctmgrMain(["add", "account", "physics"], f.port);
+    expect(r.stdout).toContain(" Adding Account(s)\n  physics\n");
+    expect(r.stdout).toContain("Would you like to commit changes? (You have 30 seconds to decide)\n(N/y): \n Changes Discarded\n");
+    expect(f.c.state.acct.accounts.has("physics")).toBe(false);
+    const yes = fake("y\n");
+    expect((await sacctmgrMain(["add", "account", "physics"], yes.port)).exitCode).toBe(0);
+    expect(yes.c.state.acct.accounts.has("physics")).toBe(true);
+  });
+
+  it("commits at once with -i and shows records in sacctmgr's columns", async () => {
+    const f = fake();
+    await sacctmgrMain(["-i", "add", "account", "physics", "Description=Physics dept"], f.port);
+    await sacctmgrMain(["-i", "add", "user", "alice", "Account=physics", "MaxJobs=3"], f.port);
+    const acc = await sacctmgrMain(["show", "account"], f.port);
+    expect(acc.stdout).toBe(
+      "   Account                Descr                  Org \n---------- -------------------- -------------------- \n" +
+        "   physics         Physics dept              physics \n      root default root account                 root \n",
+    );
+    const users = await sacctmgrMain(["-n", "show", "user"], f.port);
+    expect(users.stdout).toBe("     alice    physics      None \n      root       root Administ+ \n");
+    const assoc = await sacctmgrMain(["-P", "show", "assoc", "where", "user=alice", "format=account,user,maxjobs,qos"], f.port);
+    expect(assoc.stdout).toBe("Account|User|MaxJobs|QOS\nphysics|alice|3|normal\n");
+    const p = await sacctmgrMain(["-p", "-n", "list", "qos", "format=name,priority"], f.port);
+    expect(p.stdout).toBe("normal|0|\n");
+  });
+
+  it("reports errors in sacctmgr's words with exit 1", async () => {
+    const f = fake();
+    const r = await sacctmgrMain(["-i", "modify", "user", "where", "name=nobody", "set", "maxjobs=1"], f.port);
+    expect(r).toEqual({ stdout: "", stderr: " Nothing modified\n", exitCode: 1 });
+    expect((await sacctmgrMain(["show", "widgets"], f.port)).exitCode).toBe(1);
+    expect((await sacctmgrMain(["show", "account", "format=nosuch"], f.port)).stderr).toContain("Invalid field requested");
+    const alice = fake("", { uid: 1000, gid: 1000, user: "alice", group: "alice" });
+    expect((await sacctmgrMain(["-i", "add", "account", "x"], alice.port)).stderr).toContain("privilege");
+  });
+});
+
+describe("sshare", () => {
+  it("shows the fair tree: a user with usage ranks below an idle one", async () => {
+    const f = fake();
+    await sacctmgrMain(["-i", "add", "account", "a", "b"], f.port);
+    await sacctmgrMain(["-i", "add", "user", "alice", "Account=a"], f.port);
+    await sacctmgrMain(["-i", "add", "user", "bob", "Account=b"], f.port);
+    f.c.run(submit(spec({ account: "a", timeLimitMin: 10 }), 10, { uid: 1000, gid: 1000, user: "alice", group: "alice" }));
+    const decisions = [{ jobId: 1, arrayTaskId: 0, alloc: [{ node: "n1", cpus: 1, memMib: 100, gpuIndices: [] }] }];
+    f.c.run({ v: 1, type: "startJobs", at: 20, decisions } as never);
+    f.setNow(120);
+    // Root's children by LevelFS: b and user root (no usage: infinite; by name) before a; bob ranks 3/3, root 2/3, alice 1/3.
+    const r = await sshareMain(["-a", "-P", "-o", "account,user,rawshares,rawusage,fairshare"], f.port);
+    expect(r.stdout).toBe(
+      "Account|User|RawShares|RawUsage|FairShare\nroot|||100|\n root|root|1|0|0.666667\n a||1|100|\n  a|alice|1|100|0.333333\n b||1|0|\n  b|bob|1|0|1.000000\n",
+    );
+    const mine = await sshareMain(["-n"], f.port);
+    expect(mine.stdout.split("\n").filter((l) => l.includes("alice"))).toEqual([]);
+    const long = await sshareMain(["-l", "-u", "alice"], f.port);
+    expect(long.stdout.split("\n")[0]).toContain("LevelFS");
+    expect(long.stdout).toContain("alice");
+    const only = await sshareMain(["-U", "-a", "-n", "-P", "-o", "account,user"], f.port);
+    expect(only.stdout).toBe(" root|root\n  a|alice\n  b|bob\n");
+  });
+});

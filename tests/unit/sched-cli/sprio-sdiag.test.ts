@@ -1,0 +1,94 @@
+/**
+ * sprio and sdiag as pure functions over a fake controller port: Slurm's
+ * default sprio columns (only factors with a weight), -l, -n, -w, -o, -j/-u
+ * filters and the error for priority/basic; sdiag's layout and --reset.
+ */
+import { describe, expect, it } from "vitest";
+import { sprioMain, defaultFormat } from "../../../src/cli/sprio.ts";
+import { sdiagMain, diagText } from "../../../src/cli/sdiag.ts";
+import type { CliPort, ControllerPort } from "../../../src/cli/io.ts";
+import { RpcError } from "../../../src/cli/io.ts";
+
+process.env.TZ = "UTC";
+
+const WEIGHTS = { age: 1000, assoc: 0, fairshare: 10000, jobSize: 1000, partition: 1000, qos: 0, tres: {} };
+const JOBS = [
+  { jobId: 7, partition: "debug", user: "root", account: "root", qos: "normal", priority: 11250, age: 0.5, fairshare: 1, jobSize: 0.25, partitionFactor: 0.5, nice: 0 },
+  { jobId: 9, partition: "gpu", user: "alice", account: "", qos: "normal", priority: 2600, fairshare: 0.25, jobSize: 0.1, partitionFactor: 1, nice: 100 },
+];
+
+function port(over: Partial<ControllerPort> = {}): CliPort {
+  const ctl = {
+    getPriorityFactors: async (req: { jobIds: number[]; users: string[] }) => ({
+      jobs: JOBS.filter((j) => (req.jobIds.length === 0 || req.jobIds.includes(j.jobId)) && (req.users.length === 0 || req.users.includes(j.user))),
+      weights: WEIGHTS,
+      priorityType: "priority/multifactor",
+    }),
+    ...over,
+  } as unknown as ControllerPort;
+  return { ctl, invoker: { uid: 0, gid: 0, user: "root", group: "root", cwd: "/", hostname: "h" }, env: {}, now: () => 0, readFile: async () => undefined, readStdin: async () => "", write: () => undefined, sleep: async () => undefined };
+}
+
+describe("sprio", () => {
+  it("prints Slurm's default columns, leaving out factors whose weight is 0", async () => {
+    const r = await sprioMain([], port());
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE  PARTITION",
+        "              7 debug          11250          0        500      10000        250        500",
+        "              9 gpu             2600          0          0       2500        100       1000",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("-l adds user, account, QOS name and nice; -n prints normalised factors", async () => {
+    expect(defaultFormat(WEIGHTS, true, false)).toBe("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10F %.10J %.10P %.10n %.11N");
+    const long = await sprioMain(["-l", "-j9"], port());
+    expect(long.stdout.split("\n")[1]).toBe("              9 gpu          alice                2600          0          0       2500        100       1000     normal         100");
+    const norm = await sprioMain(["-n", "-h", "-j7"], port());
+    expect(norm.stdout).toBe("              7 debug     0.00000262          0  0.5000000  1.0000000  0.2500000  0.5000000\n");
+  });
+
+  it("-w prints the weights, -o a custom format, -u filters by user", async () => {
+    const w = await sprioMain(["-w"], port());
+    expect(w.stdout.split("\n")[1]).toBe("        Weights                               1       1000      10000       1000       1000");
+    const o = await sprioMain(["-o", "%i %Y %u", "-u", "alice"], port());
+    expect(o.stdout).toBe("JOBID PRIORITY USER\n9 2600 alice\n");
+    const none = await sprioMain(["-u", "nobody"], port());
+    expect(none.stderr).toBe("Unable to find jobs matching user/id(s) specified\n");
+  });
+
+  it("refuses priority/basic as Slurm does", async () => {
+    const r = await sprioMain([], port({ getPriorityFactors: async () => ({ jobs: [], weights: WEIGHTS, priorityType: "priority/basic" }) }));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("priority/basic");
+  });
+});
+
+describe("sdiag", () => {
+  const diag = {
+    now: 1_764_700_000, since: 1_764_690_000, jobsSubmitted: 5, jobsStarted: 4, jobsCompleted: 2, jobsCanceled: 1, jobsFailed: 0,
+    jobsPending: 1, jobsRunning: 1, main: { cycles: 10, lastUs: 120, maxUs: 900, totalUs: 2000, depthTotal: 30, lastDepth: 3, lastQueueLength: 1 },
+    backfill: { cycles: 2, lastUs: 50, maxUs: 80, totalUs: 130, depthTotal: 4, lastDepth: 2, lastQueueLength: 1 },
+    backfilledTotal: 1, bfLastWhen: 1_764_699_990, bfLastDepthTrySched: 2, bfLastTableSize: 6, backfillEnabled: true,
+  };
+  it("prints the main and backfill statistics in Slurm's layout", async () => {
+    const r = await sdiagMain([], port({ getDiag: async () => diag }));
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("sdiag output at Tue Dec 02 18:26:40 2025 (1764700000)\n");
+    expect(r.stdout).toContain("Jobs submitted: 5\nJobs started:   4\nJobs completed: 2\nJobs canceled:  1\nJobs failed:    0\n");
+    expect(r.stdout).toContain("Main schedule statistics (microseconds):\n\tLast cycle:   120\n\tMax cycle:    900\n\tTotal cycles: 10\n\tMean cycle:   200\n\tMean depth cycle:  3\n");
+    expect(r.stdout).toContain("\tTotal backfilled jobs (since last slurm start): 1\n");
+    expect(r.stdout).toContain("\tLast depth cycle (try sched): 2\n");
+    expect(r.stdout).toContain("\tLast table size: 6\n");
+    expect(diagText(diag)).toBe(r.stdout);
+  });
+
+  it("--reset reports and maps a refusal to Slurm's words", async () => {
+    expect((await sdiagMain(["--reset"], port({ getDiag: async () => diag }))).stdout).toBe("Reset scheduling statistics\n");
+    const denied = await sdiagMain(["-r"], port({ getDiag: async () => Promise.reject(new RpcError("permission_denied", "Access/permission denied")) }));
+    expect(denied).toEqual({ stdout: "", stderr: "slurm_reset_statistics: Access/permission denied\n", exitCode: 1 });
+  });
+});

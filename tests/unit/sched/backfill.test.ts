@@ -1,0 +1,154 @@
+/**
+ * Backfill and priority on small hand-built clusters: EASY (a job starts out
+ * of order only when it ends before the reservation of the job it passes),
+ * reasons Resources vs Priority, planned starts for squeue --start, the
+ * builtin scheduler for contrast, and multifactor priority with nice, holds
+ * and an administrator's fixed value.
+ */
+import { describe, expect, it } from "vitest";
+import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
+
+const FOUR = (extra = "") => `ClusterName=t
+${extra}
+NodeName=n[1-4] CPUs=4 RealMemory=4000
+PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
+`;
+
+function startAll(c: ReturnType<typeof cluster>, at: number) {
+  const r = schedule(c.state, at);
+  if (r.decisions.length > 0) c.run({ v: 1, type: "startJobs", at, decisions: r.decisions });
+  return r;
+}
+
+/** n1,n2 busy for 10 minutes; then a 4-node job, a short and a long 1-node job. */
+function easyScene(extra = "") {
+  const c = cluster(FOUR(extra));
+  c.run(submit(spec({ nodesMin: 2, exclusive: true, timeLimitMin: 10 }), 10));
+  startAll(c, 10);
+  c.run(submit(spec({ name: "big", nodesMin: 4, exclusive: true, timeLimitMin: 30 }), 20));
+  c.run(submit(spec({ name: "short", timeLimitMin: 5 }), 21));
+  c.run(submit(spec({ name: "long", timeLimitMin: 20 }), 22));
+  return c;
+}
+
+describe("backfill (EASY rule)", () => {
+  it("starts a job that ends before the top job's reservation, holds back one that would delay it", () => {
+    const c = easyScene();
+    const r = schedule(c.state, 30);
+    expect(r.decisions.map((d) => d.jobId)).toEqual([3]);
+    expect(r.reasons.get(2)).toBe("Resources");
+    expect(r.reasons.get(4)).toBe("Priority");
+    const big = r.reservations.find((x) => x.jobId === 2);
+    expect(big?.nodes).toEqual(["n1", "n2", "n3", "n4"]);
+    // Job 1 ends at 10 + 600; the planner rounds up to bf_resolution (60 s) from now.
+    expect(big?.startTime).toBeGreaterThanOrEqual(610);
+    expect(big?.startTime).toBeLessThanOrEqual(670);
+    // The long job is planned after the big one (Slurm reserves for every tested job by default).
+    const long = r.reservations.find((x) => x.jobId === 4);
+    expect(long?.startTime).toBe((big?.startTime ?? 0) + 1800);
+    expect(r.stats.backfilled).toBe(1);
+  });
+
+  it("sched/builtin starts nothing behind a blocked job", () => {
+    const c = easyScene("SchedulerType=sched/builtin");
+    const r = schedule(c.state, 30);
+    expect(r.decisions).toEqual([]);
+    expect(r.reasons.get(2)).toBe("Resources");
+    expect(r.reasons.get(3)).toBe("Priority");
+    expect(r.reservations).toEqual([]);
+  });
+
+  it("bf_job_part_count_reserve=1 reserves only for the top job (plain EASY)", () => {
+    const c = easyScene("SchedulerParameters=bf_job_part_count_reserve=1");
+    const r = schedule(c.state, 30);
+    expect(r.reservations.map((x) => x.jobId)).toEqual([2]);
+  });
+
+  it("gives no start time when a running job has no time limit (squeue --start shows N/A)", () => {
+    const c = cluster(FOUR());
+    c.run(submit(spec({ nodesMin: 1, exclusive: true }), 10));
+    startAll(c, 10);
+    c.run(submit(spec({ nodesMin: 4, exclusive: true, timeLimitMin: 5 }), 20));
+    c.run(submit(spec({ timeLimitMin: 5 }), 21));
+    const r = schedule(c.state, 30);
+    expect(r.reasons.get(2)).toBe("Resources");
+    expect(r.reservations).toEqual([]);
+    // Nothing is reserved, so the small job may use the free nodes.
+    expect(r.decisions.map((d) => d.jobId)).toEqual([3]);
+  });
+
+  it("bf_window bounds how far ahead a reservation is planned", () => {
+    const c = cluster(FOUR("SchedulerParameters=bf_window=5"));
+    c.run(submit(spec({ nodesMin: 4, exclusive: true, timeLimitMin: 60 }), 10));
+    startAll(c, 10);
+    c.run(submit(spec({ timeLimitMin: 5 }), 20));
+    const r = schedule(c.state, 30);
+    expect(r.reasons.get(2)).toBe("Resources");
+    expect(r.reservations).toEqual([]);
+  });
+
+  it("is deterministic: the same snapshot and time give the same plan", () => {
+    const a = schedule(easyScene().state, 30);
+    const b = schedule(easyScene().state, 30);
+    expect(JSON.stringify([a.decisions, [...a.reasons], a.reservations])).toBe(JSON.stringify([b.decisions, [...b.reasons], b.reservations]));
+  });
+});
+
+const MULTI = `PriorityType=priority/multifactor
+PriorityFlags=NO_FAIR_TREE
+PriorityWeightAge=1000
+PriorityWeightJobSize=1000
+PriorityWeightFairshare=10000
+PriorityMaxAge=1-0`;
+
+describe("multifactor priority", () => {
+  it("sums weighted factors minus nice, and orders the queue by it", () => {
+    const c = cluster(FOUR(MULTI));
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 0));
+    c.run(submit(spec({ nodesMin: 1, timeLimitMin: 5, nice: 100 }), 0, ALICE));
+    const r = schedule(c.state, 43_200);
+    const p1 = r.priorities.get(1);
+    const p2 = r.priorities.get(2);
+    // age 0.5 -> 500; size 2/4 nodes -> 500; no usage yet -> fair share 1 -> 10000.
+    expect(p1?.factors.age).toBeCloseTo(0.5);
+    expect(p1?.factors.jobSize).toBeCloseTo(0.5);
+    expect(p1?.priority).toBe(11_000);
+    // size 1/4 -> 250; nice 100.
+    expect(p2?.priority).toBe(500 + 250 + 10_000 - 100);
+  });
+
+  it("lowers the fair share of a user with usage", () => {
+    const c = cluster(FOUR(MULTI));
+    c.run(submit(spec({ ntasks: 4, timeLimitMin: 60 }), 1));
+    startAll(c, 1);
+    c.run(submit(spec({ timeLimitMin: 5 }), 100));
+    c.run(submit(spec({ timeLimitMin: 5 }), 100, ALICE));
+    const r = schedule(c.state, 1000);
+    const root = r.priorities.get(2)?.factors.fairshare ?? 0;
+    const alice = r.priorities.get(3)?.factors.fairshare ?? 0;
+    // root used everything: U = 1, S = 1/2 -> 2^-2; alice used nothing -> 1.
+    expect(root).toBeCloseTo(0.25);
+    expect(alice).toBe(1);
+    expect(r.priorities.get(3)!.priority).toBeGreaterThan(r.priorities.get(2)!.priority);
+  });
+
+  it("keeps a held job at 0 and an administrator's value as set", () => {
+    const c = cluster(FOUR(MULTI));
+    c.run(submit(spec({ timeLimitMin: 5, hold: true }), 0));
+    c.run(submit(spec({ timeLimitMin: 5 }), 0));
+    c.run({ v: 1, type: "updateJob", at: 1, jobIds: ["2"], action: "update", fields: { priority: "7" }, by: ROOT });
+    const r = schedule(c.state, 500);
+    expect(r.priorities.get(1)?.priority).toBe(0);
+    expect(r.reasons.get(1)).toBe("JobHeldUser");
+    expect(r.priorities.get(2)?.priority).toBe(7);
+    expect(r.priorities.get(2)?.fixed).toBe(true);
+  });
+
+  it("priority/basic keeps the submission order value", () => {
+    const c = cluster(FOUR());
+    c.run(submit(spec({ timeLimitMin: 5 }), 0));
+    const r = schedule(c.state, 500);
+    expect(r.priorities.get(1)?.priority).toBe(c.state.jobs.get(1)?.info.priority);
+  });
+});
