@@ -115,7 +115,9 @@ export function createContainment(o: ContainmentOptions): Containment {
         hostMems: support.hostMems, denyDevices: deny, memsw: support.memsw,
       });
       for (const gap of plan.gaps) o.logger.warn({ message: gap, jobId });
-      const constrainDevices = gpuRules.length > 0 && collision === "" && plan.gaps.length === 0;
+      // Isolation (and Slurm's renumbering from 0) only when every GPU of the node is a real
+      // device file the cgroup can deny: declared fake GPUs (spur up) stay globally numbered.
+      const constrainDevices = gpuRules.length > 0 && gpuRules.every((r) => r !== undefined) && collision === "" && plan.gaps.length === 0;
       return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores };
     },
     release(jobId) {

@@ -101,8 +101,11 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   lines.push(`PartitionName=debug Nodes=${all} Default=YES MaxTime=INFINITE State=UP`);
   if (o.gpusPerNode > 0) lines.push(`PartitionName=gpu Nodes=${all} Default=NO MaxTime=INFINITE State=UP`);
   const path = join(dir, "spur.conf");
-  if (o.devicesRoot !== undefined) writeFileSync(join(dir, "gres.conf"), "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
-  else if (o.gpusPerNode > 0) writeFileSync(join(dir, "gres.conf"), localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
+  // A gres.conf already in the state directory is the admin's (real device files): keep it.
+  const gresPath = join(dir, "gres.conf");
+  if (existsSync(gresPath)) { /* kept */ }
+  else if (o.devicesRoot !== undefined) writeFileSync(gresPath, "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
+  else if (o.gpusPerNode > 0) writeFileSync(gresPath, localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
   if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
