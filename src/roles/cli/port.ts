@@ -15,12 +15,13 @@ import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
-export async function callOne<T>(base: string, method: string, body: unknown): Promise<T> {
+/** One Connect-JSON call to one controller; `headers` add to the content type (spurrestd's user token). */
+export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${base}/spur.v1.Controller/${method}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
     });
   } catch {
