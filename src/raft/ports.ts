@@ -5,6 +5,7 @@
  * every write (persist -> send -> apply -> advance), never the core.
  */
 import type { Result } from "../lib/result.ts";
+import { assert } from "../lib/assert.ts";
 import type { ConfState, Entry, HardState, LogIndex, Snapshot, Term } from "./core/types.ts";
 
 /** Storage error codes (as `Result` errors). */
@@ -56,4 +57,13 @@ export interface WritableStorage extends Storage {
   createSnapshot(index: LogIndex, confState: ConfState, data: Uint8Array): Snapshot;
   /** Drop entries up to `index` (covered by the snapshot). */
   compact(index: LogIndex): void;
+}
+
+/** Checked by every storage before it writes a batch: indices contiguous, terms non-decreasing. */
+export function assertContiguous(entries: readonly Entry[]): void {
+  for (let i = 1; i < entries.length; i++) {
+    const prev = entries[i - 1] as Entry;
+    const e = entries[i] as Entry;
+    assert(e.index === prev.index + 1 && e.term >= prev.term, "appended entries contiguous, terms non-decreasing");
+  }
 }

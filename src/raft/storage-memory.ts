@@ -9,7 +9,7 @@ import { type Result, err, ok } from "../lib/result.ts";
 import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, HardState, LogIndex, NodeId, Snapshot, Term } from "./core/types.ts";
-import { StorageErrorCode, type WritableStorage } from "./ports.ts";
+import { StorageErrorCode, assertContiguous, type WritableStorage } from "./ports.ts";
 
 const EMPTY = new Uint8Array(0);
 
@@ -84,11 +84,7 @@ export class MemoryStorage implements WritableStorage {
   append(entries: readonly Entry[]): void {
     const first = entries[0];
     if (first === undefined) return;
-    for (let i = 1; i < entries.length; i++) {
-      const prev = entries[i - 1] as Entry;
-      const e = entries[i] as Entry;
-      assert(e.index === prev.index + 1 && e.term >= prev.term, "appended entries contiguous, terms non-decreasing");
-    }
+    assertContiguous(entries);
     const firstStored = this.firstIndex();
     const lastNew = first.index + entries.length - 1;
     if (lastNew < firstStored) return; // all already compacted into the snapshot

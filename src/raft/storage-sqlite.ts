@@ -15,7 +15,7 @@ import { type Result, err, ok } from "../lib/result.ts";
 import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
-import { StorageErrorCode, type WritableStorage } from "./ports.ts";
+import { StorageErrorCode, assertContiguous, type WritableStorage } from "./ports.ts";
 
 const SCHEMA_VERSION = 1;
 const EMPTY = new Uint8Array(0);
@@ -161,11 +161,7 @@ export class SqliteStorage implements WritableStorage {
   append(entries: readonly Entry[]): void {
     const first = entries[0];
     if (first === undefined) return;
-    for (let i = 1; i < entries.length; i++) {
-      const prev = entries[i - 1] as Entry;
-      const e = entries[i] as Entry;
-      assert(e.index === prev.index + 1 && e.term >= prev.term, "appended entries contiguous, terms non-decreasing");
-    }
+    assertContiguous(entries);
     const firstStored = this.firstIndex();
     const lastNew = first.index + entries.length - 1;
     if (lastNew < firstStored) return; // all already compacted into the snapshot
