@@ -7,6 +7,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
@@ -24,6 +26,24 @@ export interface Frame {
 export const stepGroups = new Map<number, Set<number>>();
 
 const EMPTY = new Uint8Array(0);
+
+/** errno values (Linux) of the usual exec failures: Slurm's stepd exits with the errno. */
+const EXEC_ERRNO: Record<string, number> = { ENOENT: 2, EACCES: 13, ENOEXEC: 8, ENOTDIR: 20 };
+const EXEC_TEXT: Record<string, string> = {
+  ENOENT: "No such file or directory", EACCES: "Permission denied", ENOEXEC: "Exec format error", ENOTDIR: "Not a directory",
+};
+
+/** Slurm's stepd wording for a command that cannot be executed (conformance x-err-srun-command-not-found). */
+function execFailure(node: string, cmd: string, code: string, message: string): string {
+  return `slurmstepd-${node}: error: execve(): ${cmd}: ${EXEC_TEXT[code] ?? message}\n`;
+}
+
+/** Whether `cmd` names an existing file: a path (relative to the work dir) or a name on PATH. */
+function commandExists(cmd: string, path: string, workDir: string): boolean {
+  if (cmd === "") return false;
+  if (cmd.includes("/")) return existsSync(resolve(workDir, cmd));
+  return path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
+}
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
@@ -48,6 +68,14 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal): AsyncIterabl
     taskId, stdout: EMPTY, stderr: EMPTY, exited: false, exitCode: 0, exitSignal: 0, ...part,
   });
   for (const task of req.tasks) {
+    const node = task.env.SLURMD_NODENAME ?? "";
+    if (!commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")) {
+      // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
+      queue.push(frame(task.taskId, { exited: true, exitCode: EXEC_ERRNO.ENOENT }));
+      running -= 1;
+      continue;
+    }
     const [cmd, ...args] = userCommand(req.uid, req.gid, req.user, req.argv);
     const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env: { ...task.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.push(child);
@@ -64,7 +92,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal): AsyncIterabl
       running -= 1;
       if (running === 0) queue.close();
     };
-    child.once("error", (e) => finish(2, 0, `spurd: error: ${task.taskId}: ${e.message}\n`));
+    child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, req.argv[0] ?? "", e.code ?? "", e.message)));
     child.once("close", (code, signal) => finish(code ?? 0, signal ? (constants.signals[signal] ?? 0) : 0));
   }
   if (running === 0) queue.close();

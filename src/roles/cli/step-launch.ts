@@ -13,6 +13,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
+import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -87,6 +88,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user },
       { signal: abort },
     );
+    const ends: TaskEnd[] = [];
     for await (const frame of stream) {
       if (frame.stdout.length > 0) {
         const text = decoder.decode(frame.stdout);
@@ -103,8 +105,10 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         errLabel.flush(frame.taskId);
         exitCode = Math.max(exitCode, frame.exitCode);
         if (frame.exitSignal !== 0) exitSignal = frame.exitSignal;
+        ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
       }
     }
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, ends));
   });
   const results = await Promise.allSettled(runs);
   const failed = results.find((r) => r.status === "rejected");
