@@ -54,6 +54,8 @@ export interface Invoker {
   group: string;
   cwd: string;
   hostname: string;
+  /** process.umask() of the command (sbatch records it as SLURM_UMASK). */
+  umask?: number;
 }
 
 export interface CliPort {
@@ -68,6 +70,8 @@ export interface CliPort {
   /** Streams for commands that print while they wait (sbatch --wait, srun). */
   write(stream: "stdout" | "stderr", text: string): void;
   sleep(ms: number): Promise<void>;
+  /** Whether a user name or uid exists on this host (squeue -u); unset: every user counts as known. */
+  userKnown?(nameOrUid: string): boolean;
 }
 
 export interface CliResult {

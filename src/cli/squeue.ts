@@ -183,6 +183,12 @@ export async function squeueMain(argv: string[], port: CliPort): Promise<CliResu
   if (!parsed.ok) return parsed.exit;
   const p = parsed.params;
   const out: Output = { stdout: "", stderr: parsed.stderr };
+  if (p.users !== undefined && port.userKnown !== undefined) {
+    // Slurm drops a user it cannot resolve with an error (and a blank line), and goes on: x-err-squeue-unknown-user
+    const known = port.userKnown.bind(port);
+    for (const u of p.users.filter((u) => !known(u))) out.stderr += `squeue: error: Invalid user: ${u}\n\n`;
+    p.users = p.users.filter((u) => known(u));
+  }
   if (p.verbose > 0) out.stdout += optionsDump(p, p.format);
   const format = p.json ? undefined : buildFormat(p, out);
   if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;

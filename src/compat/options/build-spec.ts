@@ -18,6 +18,8 @@ import type { Command } from "./table.ts";
 export interface SubmitInvoker {
   cwd: string;
   hostname: string;
+  /** The submitting process's umask: the job's SLURM_UMASK unless SLURM_UMASK is set. */
+  umask?: number;
 }
 
 export interface SubmitContext {
@@ -112,6 +114,7 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
   spec.env = jobEnvironment(st, ctx);
   spec.submitLine = [ctx.cmd, ...ctx.argv].join(" ");
   spec.submitHost = ctx.invoker.hostname;
+  if (st.umaskSet !== true && ctx.invoker.umask !== undefined) spec.umask = ctx.invoker.umask;
   if (script !== undefined) {
     spec.script = script.text;
     spec.argv = [...script.args];

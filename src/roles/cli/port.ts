@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrl, readConf } from "../conf-file.ts";
-import { lookupUid } from "../../net/users.ts";
+import { lookupUid, lookupUserName } from "../../net/users.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -74,7 +74,7 @@ export function realPort(): CliPort {
   const user = lookupUid(uid);
   return {
     ctl: controllerPort(resolveControllerUrl()),
-    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: hostname() },
+    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: hostname(), umask: process.umask() },
     env: process.env,
     now: () => Date.now() / 1000,
     readFile: async (path) => {
@@ -89,5 +89,6 @@ export function realPort(): CliPort {
       (stream === "stdout" ? process.stdout : process.stderr).write(text);
     },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    userKnown: (u) => (/^\d+$/.test(u) ? lookupUid(Number(u)).name !== u : lookupUserName(u) !== undefined),
   };
 }

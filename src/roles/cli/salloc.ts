@@ -14,7 +14,7 @@ import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname() }, now: Date.now() / 1000 });
+  const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("salloc", parsed.error));
     return parsed.error.exitCode ?? 1;

@@ -15,7 +15,7 @@ import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname() }, now: Date.now() / 1000 });
+  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("srun", parsed.error));
     return parsed.error.exitCode ?? 1;

@@ -149,3 +149,14 @@ describe("squeue errors", () => {
     expect((await sq(["-V"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
   });
 });
+
+describe("squeue -u with a user this host does not know", () => {
+  it("says so with Slurm's error and a blank line, exits 0 and matches no job for it", async () => {
+    const port = { ...fakePort({ jobs: busyJobs(), now: NOW }), userKnown: (u: string) => u === "root" || u === "0" };
+    const r = await squeueMain(["-u", "nosuchuser", "-h", "-o", "%i"], port);
+    expect([r.stderr, r.stdout, r.exitCode]).toEqual(["squeue: error: Invalid user: nosuchuser\n\n", "", 0]);
+    const both = await squeueMain(["-u", "nosuchuser,root", "-h", "-o", "%u"], port);
+    expect(both.stderr).toBe("squeue: error: Invalid user: nosuchuser\n\n");
+    expect(new Set(lines(both.stdout))).toEqual(new Set(["root"]));
+  });
+});
