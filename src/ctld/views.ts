@@ -9,26 +9,52 @@ import type { Plain } from "../lib/plain.ts";
 import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
+import { dependencyDisplay, type DepJobView } from "../compat/dependency.ts";
 import type { Controller } from "./controller.ts";
 
-export function jobView(c: Controller, job: JobRecord): JobInfoP {
+/** Every job as dependency evaluation sees it (built once per listing). */
+function depViews(c: Controller): DepJobView[] {
+  return [...c.state.jobs.values()].map((job) => {
+    const i = job.info;
+    return {
+      jobId: i.jobId, arrayJobId: i.arrayJobId, arrayTaskId: i.arrayTaskId, state: i.state,
+      startTime: i.startTime, endTime: i.endTime, user: i.user, name: i.name, exitCode: i.exitCode,
+      ...(job.arrayPending.length > 0 ? { pendingTasks: job.arrayPending } : {}),
+    };
+  });
+}
+
+/**
+ * A job's Dependency as Slurm shows it: outstanding refs with (unfulfilled) or
+ * (failed), `_*` for arrays; (null) once the job has started (Slurm clears it).
+ */
+function shownDependency(info: JobInfoP, all: () => DepJobView[], now: number): string {
+  if (info.startTime > 0) return "(null)";
+  const self = { user: info.user, name: info.name, jobId: info.jobId, arrayJobId: info.arrayJobId, arrayTaskId: info.arrayTaskId };
+  return dependencyDisplay(info.dependency, self, all(), now);
+}
+
+export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[], now = Date.now() / 1000): JobInfoP {
   const info = job.info;
-  if (info.state !== "PENDING") return info;
+  const withDep = info.dependency === "" ? info : { ...info, dependency: shownDependency(info, all ?? (() => depViews(c)), now) };
+  if (info.state !== "PENDING") return withDep;
   const reason = c.reasonOf(info.jobId);
-  return reason === undefined || reason === info.reason ? info : { ...info, reason };
+  return reason === undefined || reason === info.reason ? withDep : { ...withDep, reason };
 }
 
 export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefined, now: number): JobInfoP[] {
   const wanted = req && req.jobIds.length > 0 ? new Set(req.jobIds) : undefined;
   const minAge = c.state.config.minJobAgeSec;
   const out: JobInfoP[] = [];
+  let deps: DepJobView[] | undefined;
+  const all = (): DepJobView[] => (deps ??= depViews(c));
   for (const job of c.state.jobs.values()) {
     const info = job.info;
     if (wanted && !wanted.has(info.jobId) && !wanted.has(info.arrayJobId)) continue;
     if (!req?.includeFinished && isJobFinished(info) && now - info.endTime > minAge) continue;
     if (req?.includeFinished && req.windowStart > 0 && info.endTime > 0 && info.endTime < req.windowStart) continue;
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;
-    const view = jobView(c, job);
+    const view = jobView(c, job, all, now);
     out.push(req?.includeSteps || view.steps.length === 0 ? view : { ...view, steps: [] });
   }
   return out;
