@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { hostname, arch, release } from "node:os";
+import { hostname, machine, release, type, version } from "node:os";
 import { flag } from "./argv.ts";
 import { confPath, controllerUrl, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
@@ -31,8 +31,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
     return 1;
   }
+  // As slurmd reports itself: NodeHostname from the config (default: the node name), the
+  // machine name (x86_64, not Node's x64) and uname's sysname, release and version.
   const node = {
-    ...configured.info, hostname: hostname(), arch: arch(), os: `Linux ${release()}`, version: SPUR_VERSION,
+    ...configured.info, hostname: configured.info.hostname || name, arch: machine(), os: `${type()} ${release()} ${version()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [],
   };
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";

@@ -53,7 +53,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     eligibleTime: Math.max(c.at, spec.beginTime),
     timeLimitMin: timeLimitOf(spec, partition),
     numNodes: req.nodesMin,
-    numCpus: req.exclusive ? 0 : req.ntasks * req.cpusPerTask,
+    // pending: the CPUs asked for, at least one per node (Slurm shows 1 for a pending --exclusive job, not 0)
+    numCpus: Math.max(req.ntasks * req.cpusPerTask, req.nodesMin),
     numTasks: req.ntasks,
     cpusPerTask: req.cpusPerTask,
     ntasksPerNode: req.ntasksPerNode,
@@ -165,7 +166,7 @@ function resolvePartition(state: ClusterState, requested: string): PartitionReco
   return `invalid partition specified: ${requested}\nInvalid partition name specified`;
 }
 
-function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
+export function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
   const views = nodeViews(state);
   return partition.nodeNames.map((n) => views.get(n)).filter((v) => v !== undefined);
 }
