@@ -37,6 +37,20 @@ describe("masks", () => {
     expect(new Set(MASKS.map((m) => m.id)).size).toBe(MASKS.length);
   });
 
+  it("drops only the job variables one Slurm version lacks, labelled or not; the rest still differs", () => {
+    const oracle = "SLURM_JOB_ID=7\nSLURM_NODE_ALIASES=(null)\n0: SLURM_TOPOLOGY_ADDR=n1\nSLURM_UMASK=0022\n";
+    const spur = "SLURM_JOB_ID=9\nSLURM_JOB_START_TIME=1780000000\nSLURM_STEP_ID=-5\nSLURM_UMASK=0022\n";
+    expect(n(spur, SPUR)).toBe(n(oracle));
+    expect(n("SLURM_STEP_ID=0\nSLURM_UMASK=0000\n", SPUR)).not.toBe(n("SLURM_STEP_ID=0\nSLURM_UMASK=0022\n"));
+    expect(n("SLURM_STEP_ID=0\n", SPUR)).toContain("SLURM_STEP_ID=0");
+  });
+
+  it("drops SLURM_UMASK from a batch environment only", () => {
+    expect(n("SLURM_JOB_ID=9\nSLURM_UMASK=0022\n", SPUR)).toBe(n("SLURM_JOB_ID=7\n"));
+    const step = (umask: string) => `SLURM_JOB_ID=9\nSLURM_STEPID=0\n${umask}`;
+    expect(n(step("SLURM_UMASK=0022\n"), SPUR)).not.toBe(n(step("")));
+  });
+
   it("squeue on a busy cluster: other job ids and times normalise the same, columns stay aligned", () => {
     const a = golden("044-squeue-busy-default.txt");
     const b = shiftIds(a, [17, 20, 21, 22, 23, 24], 70).replace(/0:0[25]/g, "0:42");
