@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { KNOWN_DIFFERENCES } from "./known-differences.ts";
-import { WHY } from "./known/why.ts";
+import { issueOf, WHY } from "./known/why.ts";
 
 const DOC = resolve(__dirname, "../../docs/conformance.md");
 const HEADING = "## Every known difference (tests/conformance/known/*.ts), by cause";
@@ -30,14 +30,15 @@ export function knownSection(): string {
     const flags = [k.pinned === false ? "not pinned" : "", k.flaky ? "may come out identical" : ""].filter((f) => f !== "").join(", ");
     const more = [rest, flags ? `(${flags})` : ""].filter((s) => s !== "").join(" ");
     const rows = groups.get(key) ?? [];
-    rows.push(`| \`${k.id}\` | ${cell(k.differs)} | ${cell(more)} |`);
+    const issue = issueOf(k);
+    rows.push(`| \`${k.id}\` | ${issue === undefined ? "22.05 vs 26.x" : `#${issue}`} | ${cell(k.differs)} | ${cell(more)} |`);
     groups.set(key, rows);
   }
   const parts = [HEADING, "", `${KNOWN_DIFFERENCES.length} entries.`];
   for (const [key, rows] of groups) {
     parts.push("", `### ${key}`, "");
     if (key !== "other") parts.push(`${WHY[key as keyof typeof WHY]}.`, "");
-    parts.push("| scenario | what differs | more |", "|---|---|---|", ...rows);
+    parts.push("| scenario | issue | what differs | more |", "|---|---|---|---|", ...rows);
   }
   return `${parts.join("\n")}\n`;
 }

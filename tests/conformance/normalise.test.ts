@@ -10,6 +10,8 @@ import { describe, expect, it } from "vitest";
 import { GOLDEN_DIR_PATH } from "../shared-dir.ts";
 import { jsonSkeleton, lineDiff, normalise } from "./normalise.ts";
 import { MASKS } from "./masks.ts";
+import { KNOWN_DIFFERENCES } from "./known-differences.ts";
+import { issueOf } from "./known/why.ts";
 
 const SLURM = { workDir: "/tmp/slurm-oracle/jobs", stateDir: "/tmp/slurm-oracle", confPaths: ["/tmp/slurm-oracle/etc/slurm.conf"] };
 const SPUR = { workDir: "/tmp/spur-conformance-x/work", stateDir: "/tmp/spur-conformance-x/cluster", confPaths: ["/tmp/spur-conformance-x/cluster/spur.conf"] };
@@ -111,5 +113,15 @@ describe("json skeleton and diff", () => {
   it("line diff marks Slurm-only lines with - and Spur-only lines with +", () => {
     expect(lineDiff("a\nb\nc", "a\nc\nd")).toEqual(["-b", "+d"]);
     expect(lineDiff("x", "x")).toEqual([]);
+  });
+});
+
+describe("known differences", () => {
+  it("each has a reason and the issue that will remove it, unless it is a 22.05 vs 26.x table difference", () => {
+    for (const k of KNOWN_DIFFERENCES) {
+      expect(k.why.length, k.id).toBeGreaterThan(10);
+      if (!k.why.startsWith("22.05 vs 26.x table")) expect(issueOf(k), `${k.id} names no issue`).toBeGreaterThan(0);
+    }
+    expect(new Set(KNOWN_DIFFERENCES.map((k) => k.id)).size).toBe(KNOWN_DIFFERENCES.length);
   });
 });

@@ -7,8 +7,8 @@ import type { KnownEntry } from "./why.ts";
 import { WHY } from "./why.ts";
 
 export const GOLDEN_KNOWN: KnownEntry[] = [
-  { id: "022-scontrol-show-config", differs: "Spur lists 14 settings, Slurm 22.05 about 200; AuthType auth/loopback vs auth/munge", why: "Spur lacks: most of Slurm's configuration (accounting, plugins, timers); it shows only the settings it has (src/ctld/config-view.ts). auth/loopback instead of MUNGE is by design (README). Not pinned: the oracle's NEXT_JOB_ID and other counters move", pinned: false },
-  { id: "026-srun-gres-env", differs: "srun step environment: srun/task variables missing, 26.x variables added", why: WHY.stepEnv },
+  { id: "022-scontrol-show-config", differs: "Spur lists 14 settings, Slurm 22.05 about 200; AuthType auth/loopback vs auth/munge", why: "Spur lacks: most of Slurm's configuration (accounting, plugins, timers); it shows only the settings it has (src/ctld/config-view.ts). auth/loopback instead of MUNGE is by design (README). Not pinned: the oracle's NEXT_JOB_ID and other counters move", pinned: false, issue: 8 },
+  { id: "026-srun-gres-env", differs: "srun step environment: SLURM_CLUSTER_NAME, SLURM_UMASK and srun's address variables missing", why: WHY.stepEnv },
   { id: "030-srun-too-many-nodes-immediate", differs: "Spur refuses -N5 at once: `Requested node configuration is not available` (Slurm queues it, then gives up after --immediate: `Requested nodes are busy`)", why: WHY.partitionLimits },
   { id: "031-srun-too-many-nodes-waits", differs: "Spur refuses -N5 at once (exit 1); Slurm waits until killed by timeout (exit 124)", why: WHY.partitionLimits, pinned: false },
   { id: "090-sbatch-too-many-nodes", differs: "Spur rejects -N5 (exit 1); Slurm queues it", why: WHY.partitionLimits },
@@ -21,7 +21,7 @@ export const GOLDEN_KNOWN: KnownEntry[] = [
   { id: "048-squeue-busy-t-PD", differs: "pending jobs in another order", why: WHY.priority },
   { id: "049-squeue-busy-u-root", differs: "pending jobs in another order; 'long' on n1 instead of n4", why: [WHY.priority, WHY.placement].join(" ") },
   { id: "051-squeue-busy-r", differs: "pending jobs in another order; 'long' on n1 instead of n4", why: [WHY.priority, WHY.placement].join(" ") },
-  { id: "052-squeue-busy-start", differs: "START_TIME N/A for every job and another order; Slurm shows the --begin time for 'later', the backfill plan (time and SCHEDNODES n[1-4]) for 'big'", why: "Spur lacks: backfill start-time estimates (issue 5). Spur bug: a --begin job's expected start (its begin time) is shown as N/A; squeue --start sorts by start time in Slurm" },
+  { id: "052-squeue-busy-start", differs: "START_TIME N/A for every job and another order; Slurm shows the --begin time for 'later', the backfill plan (time and SCHEDNODES n[1-4]) for 'big'", why: "Spur lacks: backfill start-time estimates (issue 5). Spur bug: a --begin job's expected start (its begin time) is shown as N/A; squeue --start sorts by start time in Slurm", issue: 5 },
   { id: "053-squeue-busy-o-many", differs: "order; Priority; %b gres/gpu:2; %S N/A for the --begin and the backfill-planned job; 'long' on n1", why: [WHY.priority, WHY.placement, WHY.gres26, "Spur lacks: expected start times (backfill, issue 5); Spur bug: %S of a --begin job is N/A"].join(" ") },
   { id: "054-squeue-busy-O-format", differs: "order; TRES_PER_NODE gres/gpu:2", why: [WHY.priority, WHY.gres26].join(" ") },
   { id: "055-squeue-busy-json", differs: "keys and types of squeue --json differ (Spur's JSON follows a newer data_parser shape)", why: "22.05 vs 26.x table: Spur answers in a later OpenAPI shape than 22.05's v0.0.38 (see rest-api.md). Not pinned: the oracle's --json lists finished jobs of the last MinJobAge too, so its types vary with history", pinned: false },
@@ -43,8 +43,8 @@ export const GOLDEN_KNOWN: KnownEntry[] = [
   { id: "112-sacct-brief", differs: "see why", why: WHY.sacctListing, pinned: false },
   { id: "113-sacct-n-X-P", differs: "see why", why: WHY.sacctListing, pinned: false },
   { id: "114-sacct-state-filter", differs: "the state filter lists other jobs (rejected submissions missing; the released held job completed in Spur)", why: WHY.sacctListing, pinned: false },
-  { id: "109-sacct-j-cancelled-long", differs: "the cancelled job's .batch step: CANCELLED 0:15 in Spur; the oracle records CANCELLED 0:15 or FAILED 15:0", why: "Not pinned, and may come out identical: the oracle records the cancelled .batch step as CANCELLED 0:15 or FAILED 15:0 from run to run", pinned: false, flaky: true },
+  { id: "109-sacct-j-cancelled-long", differs: "the cancelled job's .batch step: CANCELLED 0:15 in Spur; the oracle records CANCELLED 0:15 or FAILED 15:0", why: "Not pinned, and may come out identical: the oracle records the cancelled .batch step as CANCELLED 0:15 or FAILED 15:0 from run to run", pinned: false, flaky: true, issue: 3 },
   { id: "110-sacct-j-held-cancelled", differs: "Eligible shows a time for a job cancelled while held (Slurm: Unknown)", why: [WHY.heldEligible, "Not pinned: the oracle's slurmdbd names this never-started job \"allocation\" in some runs (as in the golden file) and heldcancel in others"].join(" "), pinned: false },
   { id: "116-sacct-helpformat", differs: "the field list is 26.x's", why: "22.05 vs 26.x table: Spur lists sacct-fields.tsv (26.x), which adds fields such as Exclusive, Extra, FailedNode, Licenses, SLUID" },
-  { id: "119-output-files", differs: "slurm-<HELD>.out exists in Spur (the held job ran); one output of a rejected job id is missing", why: "Spur lacks: backfill reservations (issue 5): the released held job runs at once in Spur. Spur bug: rejected submissions use no job id, so numbering shifts" },
+  { id: "119-output-files", differs: "slurm-<HELD>.out exists in Spur (the held job ran); one output of a rejected job id is missing", why: "Spur lacks: backfill reservations (issue 5): the released held job runs at once in Spur. Spur bug: rejected submissions use no job id, so numbering shifts", issue: 5 },
 ];

@@ -14,6 +14,8 @@ export interface KnownEntry {
   pinned?: boolean;
   /** The scenario may also come out identical (the oracle's own timing decides); not reported stale. */
   flaky?: boolean;
+  /** The issue that will remove the difference, when the shared cause (ISSUE_OF) does not say. */
+  issue?: number;
 }
 
 export const WHY = {
@@ -44,3 +46,20 @@ export const WHY = {
   states26:
     "22.05 vs 26.x table: the list of valid states is 26.x's",
 } as const;
+
+/**
+ * The issue that will remove each shared cause: 3 this suite (srun, environment, accounting
+ * details), 5 scheduler (priority, backfill, placement, limits), 9 node agent. The 22.05 vs
+ * 26.x causes have none: Spur follows the 26.x tables on purpose.
+ */
+export const ISSUE_OF: Partial<Record<keyof typeof WHY, number>> = {
+  nodeFailRace: 9, stepEnv: 3, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
+  heldEligible: 5, accrue: 5, sacctListing: 5, optionIgnored: 5,
+};
+
+/** The issue an entry is listed under: its own, else its first shared cause's; undefined for 22.05 vs 26.x. */
+export function issueOf(k: KnownEntry): number | undefined {
+  if (k.issue !== undefined) return k.issue;
+  for (const [key, text] of Object.entries(WHY)) if (k.why.startsWith(text)) return ISSUE_OF[key as keyof typeof WHY];
+  return undefined;
+}
