@@ -33,6 +33,10 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   const checked = validateSubmit(state, c.spec);
   if (typeof checked === "string") return rejectedWithDetail(checked);
   const { partition, req, arrayTasks, throttle } = checked;
+  const spec0 = c.spec;
+  // --gpus alone is a per-job request even when the plan puts it on one node (squeue %b: N/A, x-opt-gpus)
+  const gpusPerJob = spec0.gpus !== "" && spec0.gpusPerNode === "" && !spec0.gresPerNode.some((g) => g.name === "gpu");
+  const gpuTres = `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}`;
   const jobId = state.nextJobId;
   state.nextJobId += 1;
   const sequence = state.nextSequence;
@@ -67,8 +71,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     submitLine: spec.submitLine, submitHost: spec.submitHost, deadline: spec.deadline,
     killWaitSec: spec.killWaitSec || state.config.killWaitSec, signal: spec.signal,
     reservation: spec.reservation, wckey: spec.wckey,
-    tresPerNode: req.gpusPerNode > 0 ? `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}:${req.gpusPerNode}` : "",
-    tresPerJob: req.gpusTotal > 0 ? `gres/gpu${req.gpuType ? `:${req.gpuType}` : ""}:${req.gpusTotal}` : "",
+    tresPerNode: !gpusPerJob && req.gpusPerNode > 0 ? `${gpuTres}:${req.gpusPerNode}` : "",
+    tresPerJob: gpusPerJob || req.gpusTotal > 0 ? `${gpuTres}:${req.gpusTotal + (gpusPerJob ? req.gpusPerNode : 0)}` : "",
   });
   info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
   const record: JobRecord = {
@@ -133,8 +137,10 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP): Checked | s
   const members = nodeViewsOf(state, partition);
   if (fitJob(req, members, "ever") === undefined) {
     const memoryFree = { ...req, mem: { kind: "node" as const, mib: 0 } };
-    const detail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
-    return `${detail}Requested node configuration is not available`;
+    const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
+    // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
+    const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
+    return `${cpuDetail}${memDetail}Requested node configuration is not available`;
   }
   let arrayTasks: number[] = [];
   let throttle = 0;
