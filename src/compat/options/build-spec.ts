@@ -93,7 +93,9 @@ function defaultName(ctx: SubmitContext, script: BatchScript | undefined, comman
     return script.from === "file" && script.path !== undefined ? basename(script.path) : "sbatch";
   }
   const first = command[0];
-  return first === undefined ? (ctx.cmd === "salloc" ? "interactive" : ctx.cmd) : basename(first);
+  // salloc's allocation is "interactive" even when it runs a command (x-env-salloc)
+  if (ctx.cmd === "salloc") return "interactive";
+  return first === undefined ? ctx.cmd : basename(first);
 }
 
 function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, string> {

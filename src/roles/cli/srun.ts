@@ -9,7 +9,7 @@ import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
-import { confPath } from "../conf-file.ts";
+import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
@@ -51,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
     const result = await runStep(
       {
         jobId, spec: r.spec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
+        clusterName: clusterNameOf(confPath()), umask: process.umask(),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
       },
       { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },

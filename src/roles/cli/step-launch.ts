@@ -22,6 +22,9 @@ export interface StepRequest {
   label: boolean;
   baseEnv: Record<string, string>;
   confPath: string;
+  clusterName: string;
+  /** srun's umask (SLURM_UMASK of tasks of a new allocation). */
+  umask: number;
   uid: number;
   gid: number;
   user: string;
@@ -79,7 +82,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
         { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: share.gpuIndices, constrainDevices: false },
         req.baseEnv,
-        { confPath: req.confPath },
+        { confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask },
       );
       return { taskId, env };
     });
