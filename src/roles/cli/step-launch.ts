@@ -114,6 +114,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     if (!abort.aborted) process.stderr.write(taskEndLines(share.node, ends));
   });
   const results = await Promise.allSettled(runs);
+  // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
+  if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
