@@ -22,7 +22,7 @@ export const WHY = {
   nodeFailRace:
     "Spur bug: src/agent/agent.ts reportEnded() declares a job NODE_FAIL (\"stepd lost\") when it runs between spawning the stepd and the stepd's exec: stepd.pid is written but /proc/<pid>/cmdline does not name stepd yet. About one job per suite run; which one is random",
   stepEnv:
-    "Spur bug: an srun task lacks SLURM_CLUSTER_NAME (own allocation) and SLURM_UMASK (the table: always). Spur lacks: srun's address variables SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_HOST/PORT, SLURM_STEP_LAUNCHER_PORT (Spur's srun streams over the agent's RPC and listens on no port)",
+    "Spur lacks: srun's address variables SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_HOST/PORT, SLURM_STEP_LAUNCHER_PORT in srun tasks (Spur's srun streams over the agent's RPC and listens on no port)",
   priority:
     "Spur lacks: priority/multifactor (the oracle weights age, fair-share, job size and partition; Spur is priority/basic, issue 5): Priority values differ and pending jobs are listed in another order",
   placement:
