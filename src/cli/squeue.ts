@@ -154,11 +154,26 @@ function printJobs(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readon
   return 0;
 }
 
+const BATCH_STEP = -5;
+
+/** A running batch job's script as the step squeue -s shows: <job>.batch on the batch host. */
+function batchStepOf(job: Plain<ListJobsResponse>["jobs"][number]): StepRow["step"] {
+  return {
+    jobId: job.jobId, stepId: BATCH_STEP, name: "batch", state: "RUNNING", nodelist: job.batchHost, ntasks: 1,
+    cpus: job.alloc[0]?.cpus ?? 1, startTime: job.startTime, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
+  };
+}
+
 function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
   const sel = { jobs: p.jobs, steps: p.stepList, partitions: p.partitions, nodes: p.nodes, users: p.users };
   const rows: StepRow[] = [];
+  // Slurm lists the steps that are running now, a running batch job's script as <job>.batch
+  // among them (x-squeue-steps); steps of ended jobs are accounting's (sacct)
   for (const job of resp.jobs) {
-    for (const step of job.steps) {
+    if (job.state !== "RUNNING" && job.state !== "SUSPENDED") continue;
+    const live = job.steps.filter((s) => s.state === "RUNNING" || s.state === "SUSPENDED");
+    const batch = job.batchFlag && !live.some((s) => s.stepId === BATCH_STEP) ? [batchStepOf(job)] : [];
+    for (const step of [...batch, ...live]) {
       const row: StepRow = { step, job, now };
       if (selectStep(row, sel)) rows.push(row);
     }

@@ -381,9 +381,19 @@ export function formatDependency(spec: DependencySpec, status?: readonly (readon
  * shown as given.
  */
 export function dependencyDisplay(text: string, self: DepSelf, allJobs: readonly DepJobView[], now: number): string {
-  if (text === "") return "";
+  return dependencyNow(text, self, allJobs, now)?.shown ?? text;
+}
+
+/** The display text and the verdict of a dependency as it stands now; undefined when the text does not parse. */
+export function dependencyNow(
+  text: string,
+  self: DepSelf,
+  allJobs: readonly DepJobView[],
+  now: number,
+): { shown: string; result: DepStatus } | undefined {
+  if (text === "") return { shown: "", result: "satisfied" };
   const parsed = parseDependency(text);
-  if (!parsed.ok) return text;
+  if (!parsed.ok) return undefined;
   const lookup: DepLookup = (jobId, arrayTaskId) =>
     arrayTaskId === undefined
       ? allJobs.find((j) => j.jobId === jobId)
@@ -391,5 +401,5 @@ export function dependencyDisplay(text: string, self: DepSelf, allJobs: readonly
   const resolved = resolveDependency(parsed.value, lookup, allJobs, -1);
   const spec = resolved.ok ? resolved.value : parsed.value;
   const detail = evaluateDependencyDetail(spec, lookup, self, allJobs, now);
-  return formatDependency(spec, detail.entries);
+  return { shown: formatDependency(spec, detail.entries), result: detail.result };
 }

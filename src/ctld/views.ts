@@ -9,7 +9,7 @@ import type { Plain } from "../lib/plain.ts";
 import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
-import { dependencyDisplay, type DepJobView } from "../compat/dependency.ts";
+import { dependencyNow, type DepJobView } from "../compat/dependency.ts";
 import type { Controller } from "./controller.ts";
 
 /** Every job as dependency evaluation sees it (built once per listing). */
@@ -28,17 +28,21 @@ function depViews(c: Controller): DepJobView[] {
  * A job's Dependency as Slurm shows it: outstanding refs with (unfulfilled) or
  * (failed), `_*` for arrays; (null) once the job has started (Slurm clears it).
  */
-function shownDependency(info: JobInfoP, all: () => DepJobView[], now: number): string {
-  if (info.startTime > 0) return "(null)";
+function dependencyState(info: JobInfoP, all: () => DepJobView[], now: number): { shown: string; result: string } {
+  if (info.startTime > 0) return { shown: "(null)", result: "satisfied" };
   const self = { user: info.user, name: info.name, jobId: info.jobId, arrayJobId: info.arrayJobId, arrayTaskId: info.arrayTaskId };
-  return dependencyDisplay(info.dependency, self, all(), now);
+  return dependencyNow(info.dependency, self, all(), now) ?? { shown: info.dependency, result: "pending" };
 }
+
+/** Before the first scheduling pass sees a job, its dependency alone gives the reason (Slurm sets it at submit). */
+const DEP_REASON: Record<string, string> = { pending: "Dependency", never: "DependencyNeverSatisfied" };
 
 export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[], now = Date.now() / 1000): JobInfoP {
   const info = job.info;
-  const withDep = info.dependency === "" ? info : { ...info, dependency: shownDependency(info, all ?? (() => depViews(c)), now) };
+  const dep = info.dependency === "" ? undefined : dependencyState(info, all ?? (() => depViews(c)), now);
+  const withDep = dep === undefined ? info : { ...info, dependency: dep.shown };
   if (info.state !== "PENDING") return withDep;
-  const reason = c.reasonOf(info.jobId);
+  const reason = c.reasonOf(info.jobId) ?? (info.reason === "None" && dep ? DEP_REASON[dep.result] : undefined);
   return reason === undefined || reason === info.reason ? withDep : { ...withDep, reason };
 }
 

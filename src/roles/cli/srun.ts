@@ -5,6 +5,7 @@
  * step ends). Ctrl-C cancels the step, as with Slurm's srun.
  */
 import { hostname } from "node:os";
+import { basename } from "node:path";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { RpcError } from "../../cli/io.ts";
@@ -48,9 +49,14 @@ export async function main(argv: string[]): Promise<number> {
         abort.abort();
       }
     });
+    // a step inside an existing allocation is named after its command unless -J says otherwise
+    // (SLURM_JOB_NAME, which srun reads as input, names allocations only): x-squeue-steps
+    const options = argv.slice(0, argv.length - r.command.length);
+    const named = options.some((a) => a === "-J" || (a.startsWith("-J") && !a.startsWith("--")) || a.startsWith("--job-name"));
+    const stepSpec = own || named ? r.spec : { ...r.spec, name: basename(r.command[0] ?? "") || r.spec.name };
     const result = await runStep(
       {
-        jobId, spec: r.spec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
+        jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
         clusterName: clusterNameOf(confPath()), umask: process.umask(),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
       },

@@ -160,3 +160,18 @@ describe("squeue -u with a user this host does not know", () => {
     expect(new Set(lines(both.stdout))).toEqual(new Set(["root"]));
   });
 });
+
+describe("squeue -s", () => {
+  const step = (jobId: number, stepId: number, name: string, state: string, nodelist = "n1") => ({
+    jobId, stepId, name, state, nodelist, ntasks: 1, cpus: 1, startTime: NOW - 5, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
+  });
+  it("lists running steps only, with a running batch job's script as <job>.batch after its numbered steps", async () => {
+    const jobs = [
+      job({ jobId: 40, name: "run1", state: "RUNNING", startTime: NOW - 9, batchHost: "n1", nodelist: "n1", steps: [step(40, 0, "sleep", "RUNNING")] }),
+      job({ jobId: 41, name: "done", state: "COMPLETED", startTime: NOW - 20, endTime: NOW - 10, steps: [step(41, 0, "hostname", "COMPLETED")] }),
+      job({ jobId: 42, name: "alloc", state: "RUNNING", batchFlag: false, startTime: NOW - 3, steps: [step(42, 1, "gone", "COMPLETED")] }),
+    ];
+    const r = await sq(["-s", "-h", "-o", "%i %j %N"], { jobs });
+    expect(r.stdout).toBe("40.0 sleep n1\n40.batch batch n1\n");
+  });
+});
