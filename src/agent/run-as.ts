@@ -6,11 +6,18 @@
  * own user's jobs, and says so.
  */
 
+/**
+ * SLURM_TASK_PID is the task's own pid, known only once it exists: a shell sets it
+ * and execs the command in the same process (setpriv execs too, so the pid holds).
+ */
+const TASK_PID_SH = 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"';
+
 export function userCommand(uid: number, gid: number, user: string, argv: string[]): string[] {
+  const withPid = ["/bin/sh", "-c", TASK_PID_SH, "slurm_task", ...argv];
   const self = process.getuid?.() ?? 0;
-  if (self !== 0 || uid === 0) return argv;
+  if (self !== 0 || uid === 0) return withPid;
   void user;
-  return ["setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--init-groups", "--", ...argv];
+  return ["setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--init-groups", "--", ...withPid];
 }
 
 /** Why this agent cannot run a job of `uid`, or "" when it can. */

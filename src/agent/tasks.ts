@@ -8,6 +8,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
@@ -46,6 +48,24 @@ function renumberDevices(env: Record<string, string>): Record<string, string> {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** errno values (Linux) of the usual exec failures: Slurm's stepd exits with the errno. */
+const EXEC_ERRNO: Record<string, number> = { ENOENT: 2, EACCES: 13, ENOEXEC: 8, ENOTDIR: 20 };
+const EXEC_TEXT: Record<string, string> = {
+  ENOENT: "No such file or directory", EACCES: "Permission denied", ENOEXEC: "Exec format error", ENOTDIR: "Not a directory",
+};
+
+/** Slurm's stepd wording for a command that cannot be executed (conformance x-err-srun-command-not-found). */
+function execFailure(node: string, cmd: string, code: string, message: string): string {
+  return `slurmstepd-${node}: error: execve(): ${cmd}: ${EXEC_TEXT[code] ?? message}\n`;
+}
+
+/** Whether `cmd` names an existing file: a path (relative to the work dir) or a name on PATH. */
+function commandExists(cmd: string, path: string, workDir: string): boolean {
+  if (cmd === "") return false;
+  if (cmd.includes("/")) return existsSync(resolve(workDir, cmd));
+  return path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
+}
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
@@ -112,6 +132,15 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   let alive = req.tasks.length;
   let stepEnded: Promise<void> = Promise.resolve();
   for (const [localId, task] of req.tasks.entries()) {
+    const node = task.env.SLURMD_NODENAME ?? "";
+    if (!commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")) {
+      // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
+      queue.push(frame(task.taskId, { exited: true, exitCode: EXEC_ERRNO.ENOENT }));
+      running -= 1;
+      alive -= 1;
+      continue;
+    }
     const userArgv = userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv));
     const bound = binding?.perTask[localId];
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
@@ -155,7 +184,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       });
     };
     child.once("exit", onExit);
-    child.once("error", (e) => finish(2, 0, `spurd: error: ${task.taskId}: ${e.message}\n`));
+    child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, req.argv[0] ?? "", e.code ?? "", e.message)));
     child.once("close", (code, signal) => finish(code ?? 0, signal ? (constants.signals[signal] ?? 0) : 0));
   }
   async function endStep(): Promise<void> {

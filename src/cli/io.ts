@@ -84,6 +84,8 @@ export interface Invoker {
   group: string;
   cwd: string;
   hostname: string;
+  /** process.umask() of the command (sbatch records it as SLURM_UMASK). */
+  umask?: number;
 }
 
 export interface CliPort {
@@ -100,6 +102,8 @@ export interface CliPort {
   sleep(ms: number): Promise<void>;
   /** One answer line from the user (terminal or pipe); undefined when none came within timeoutMs (sacctmgr's prompt). */
   readLine?(timeoutMs: number): Promise<string | undefined>;
+  /** Whether a user name or uid exists on this host (squeue -u); unset: every user counts as known. */
+  userKnown?(nameOrUid: string): boolean;
 }
 
 export interface CliResult {

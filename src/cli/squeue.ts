@@ -154,11 +154,26 @@ function printJobs(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readon
   return 0;
 }
 
+const BATCH_STEP = -5;
+
+/** A running batch job's script as the step squeue -s shows: <job>.batch on the batch host. */
+function batchStepOf(job: Plain<ListJobsResponse>["jobs"][number]): StepRow["step"] {
+  return {
+    jobId: job.jobId, stepId: BATCH_STEP, name: "batch", state: "RUNNING", nodelist: job.batchHost, ntasks: 1,
+    cpus: job.alloc[0]?.cpus ?? 1, startTime: job.startTime, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
+  };
+}
+
 function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
   const sel = { jobs: p.jobs, steps: p.stepList, partitions: p.partitions, nodes: p.nodes, users: p.users };
   const rows: StepRow[] = [];
+  // Slurm lists the steps that are running now, a running batch job's script as <job>.batch
+  // among them (x-squeue-steps); steps of ended jobs are accounting's (sacct)
   for (const job of resp.jobs) {
-    for (const step of job.steps) {
+    if (job.state !== "RUNNING" && job.state !== "SUSPENDED") continue;
+    const live = job.steps.filter((s) => s.state === "RUNNING" || s.state === "SUSPENDED");
+    const batch = job.batchFlag && !live.some((s) => s.stepId === BATCH_STEP) ? [batchStepOf(job)] : [];
+    for (const step of [...batch, ...live]) {
       const row: StepRow = { step, job, now };
       if (selectStep(row, sel)) rows.push(row);
     }
@@ -183,6 +198,12 @@ export async function squeueMain(argv: string[], port: CliPort): Promise<CliResu
   if (!parsed.ok) return parsed.exit;
   const p = parsed.params;
   const out: Output = { stdout: "", stderr: parsed.stderr };
+  if (p.users !== undefined && port.userKnown !== undefined) {
+    // Slurm drops a user it cannot resolve with an error (and a blank line), and goes on: x-err-squeue-unknown-user
+    const known = port.userKnown.bind(port);
+    for (const u of p.users.filter((u) => !known(u))) out.stderr += `squeue: error: Invalid user: ${u}\n\n`;
+    p.users = p.users.filter((u) => known(u));
+  }
   if (p.verbose > 0) out.stdout += optionsDump(p, p.format);
   const format = p.json ? undefined : buildFormat(p, out);
   if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;

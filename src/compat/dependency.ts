@@ -59,6 +59,8 @@ export interface DepJobView {
   exitCode: number;
   /** The job itself waits on `singleton` (older such jobs go first). */
   singleton?: boolean;
+  /** For an array's pending remainder: the task indices not yet split off as records of their own. */
+  pendingTasks?: readonly number[];
 }
 
 export interface DepSelf {
@@ -248,6 +250,13 @@ interface DepWorld {
   now: number;
 }
 
+/** `_N` of an array whose task N is still in the pending remainder (a held array): that remainder. */
+function unsplitTask(ref: DependencyRef, allJobs: readonly DepJobView[]): DepJobView | undefined {
+  const n = ref.arrayTaskId;
+  if (n === undefined) return undefined;
+  return allJobs.find((job) => job.arrayJobId === ref.jobId && job.pendingTasks?.includes(n) === true);
+}
+
 function refStatus(type: DependencyType, ref: DependencyRef, world: DepWorld): DepStatus {
   const arrayMembers = (): DepJobView[] => world.allJobs.filter((job) => job.arrayJobId === ref.jobId);
   const delayMin = ref.delayMin ?? 0;
@@ -259,7 +268,7 @@ function refStatus(type: DependencyType, ref: DependencyRef, world: DepWorld): D
     return membersStatus(type, peer === undefined ? [] : [peer], delayMin, world.now);
   }
   if (whole) return membersStatus(type, arrayMembers(), delayMin, world.now);
-  const job = world.lookup(ref.jobId, ref.arrayTaskId);
+  const job = world.lookup(ref.jobId, ref.arrayTaskId) ?? unsplitTask(ref, world.allJobs);
   return membersStatus(type, job === undefined ? [] : [job], delayMin, world.now);
 }
 
@@ -362,4 +371,35 @@ export function formatDependency(spec: DependencySpec, status?: readonly (readon
   });
   if (parts.length === 0 || (spec.anyOf && anySatisfied)) return "(null)";
   return parts.join(spec.anyOf ? "?" : ",");
+}
+
+/**
+ * What squeue %E and scontrol `Dependency=` show for a job submitted with
+ * `text`: the refs still outstanding, resolved as at submit (a plain id naming an
+ * array shows as `_*`) and evaluated now; `(null)` once nothing remains (Slurm
+ * clears the list when the job becomes eligible). Text that does not parse is
+ * shown as given.
+ */
+export function dependencyDisplay(text: string, self: DepSelf, allJobs: readonly DepJobView[], now: number): string {
+  return dependencyNow(text, self, allJobs, now)?.shown ?? text;
+}
+
+/** The display text and the verdict of a dependency as it stands now; undefined when the text does not parse. */
+export function dependencyNow(
+  text: string,
+  self: DepSelf,
+  allJobs: readonly DepJobView[],
+  now: number,
+): { shown: string; result: DepStatus } | undefined {
+  if (text === "") return { shown: "", result: "satisfied" };
+  const parsed = parseDependency(text);
+  if (!parsed.ok) return undefined;
+  const lookup: DepLookup = (jobId, arrayTaskId) =>
+    arrayTaskId === undefined
+      ? allJobs.find((j) => j.jobId === jobId)
+      : allJobs.find((j) => j.arrayJobId === jobId && j.arrayTaskId === arrayTaskId);
+  const resolved = resolveDependency(parsed.value, lookup, allJobs, -1);
+  const spec = resolved.ok ? resolved.value : parsed.value;
+  const detail = evaluateDependencyDetail(spec, lookup, self, allJobs, now);
+  return { shown: formatDependency(spec, detail.entries), result: detail.result };
 }

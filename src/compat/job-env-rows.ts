@@ -208,7 +208,11 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_NTASKS", contexts: BJS, value: jobNtasksText },
   { name: "SLURM_NPROCS", contexts: BJS, value: jobNtasksText },
   { name: "SLURM_NTASKS_PER_NODE", contexts: BS, value: (i) => count(ntasksPerNode(i)) },
-  { name: "SLURM_CPUS_PER_TASK", contexts: BS, value: (i) => count(cpusPerTask(i)) },
+  {
+    name: "SLURM_CPUS_PER_TASK",
+    contexts: BJS,
+    value: (i) => (i.context === "step" ? count(i.site.cpusPerTask) : count(cpusPerTask(i))),
+  },
   { name: "SLURM_CPUS_ON_NODE", contexts: BT, value: ({ node }) => count(node?.cpus) },
   { name: "SLURM_CPUS_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.cpusPerGpu) },
   { name: "SLURM_NTASKS_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.ntasksPerGpu) },
@@ -254,10 +258,14 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_PRIO_PROCESS", contexts: BT, value: ({ base }) => base.SLURM_PRIO_PROCESS ?? "0" },
   {
     name: "SLURM_UMASK",
-    contexts: B,
-    keepIn: B,
-    value: ({ spec }) => (spec?.umask === undefined ? undefined : spec.umask.toString(8).padStart(4, "0")),
+    contexts: BT,
+    keepIn: BT,
+    value: ({ spec, site }) => {
+      const umask = spec?.umask ?? site.umask;
+      return umask === undefined ? undefined : umask.toString(8).padStart(4, "0");
+    },
   },
+  { name: "SLURM_LABELIO", contexts: T, value: ({ site }) => (site.labelIo === true ? "1" : undefined) },
   { name: "SLURM_JOB_UID", contexts: BT, value: ({ job }) => `${job.uid}` },
   { name: "SLURM_JOB_USER", contexts: BT, value: ({ job }) => text(job.user) },
   { name: "SLURM_JOB_GID", contexts: BT, value: ({ job }) => `${job.gid}` },

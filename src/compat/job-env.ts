@@ -73,6 +73,10 @@ export interface StepTask {
 /** Site facts a step needs that srun's own environment may lack (new allocation). */
 export interface StepSite {
   clusterName?: string;
+  /** srun's own settings a task sees: its umask, -l, -c. */
+  umask?: number;
+  labelIo?: boolean;
+  cpusPerTask?: number;
   confPath?: string;
   submitDir?: string;
   submitHost?: string;

@@ -14,6 +14,12 @@ export const TIME_INFINITE = 0xffffffff;
 const OPTION_EXIT = 255;
 
 /**
+ * Slurm's parse_time writes its complaint straight to stderr, without the command's
+ * "<cmd>: error: " prefix (x-err-sbatch-begin-garbage, x-err-sacct-bad-start).
+ */
+export const isBareTimeError = (line: string): boolean => line.startsWith("Invalid time specification (pos=");
+
+/**
  * A duration in seconds, or undefined when the text is not a duration. Rules of Slurm's
  * validity check: only digits, '-' and ':'; at most one '-', before any ':'; at most two ':';
  * enough number groups for the form (M, M:S, H:M:S, D-, D-H, D-H:M, D-H:M:S).
@@ -71,8 +77,10 @@ const KEYWORD_HOURS: Record<string, number> = { midnight: 0, elevenses: 11, noon
 /**
  * --begin / --deadline: epoch seconds. Submit options choose the next matching time
  * (Slurm's past=0). Errors carry both of Slurm's lines (parse_time's and the option's).
+ * `allowEpochStart`: a date at or before 1970-01-01 means the start of time (sacct -S
+ * 1970-01-01, as Toil's Slurm batch system asks) instead of an error.
  */
-export function parseBeginTime(text: string, now: number, optionName = "--begin"): Result<number> {
+export function parseBeginTime(text: string, now: number, optionName = "--begin", allowEpochStart = false): Result<number> {
   const nowSec = Math.floor(now);
   const fail = (pos: number): Result<never> =>
     err("BadTime", `Invalid time specification (pos=${pos}): ${text}\nInvalid ${optionName} specification`, OPTION_EXIT);
@@ -86,6 +94,7 @@ export function parseBeginTime(text: string, now: number, optionName = "--begin"
   const parts = tokenize(lower);
   if (typeof parts === "number") return fail(parts);
   const when = resolve(parts, nowSec);
+  if (when !== undefined && when <= 0 && allowEpochStart) return ok(0);
   return when === undefined || when <= 0 ? fail(0) : ok(when);
 }
 

@@ -15,9 +15,10 @@ import { peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
 import { lookupUid } from "../net/users.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { jobView, listJobViews, nodeViewsList } from "./views.ts";
-import { validateSubmit } from "../sched/model/apply-submit.ts";
+import { nodeViewsOf, validateSubmit } from "../sched/model/apply-submit.ts";
+import { fitJob } from "../sched/plan/fit-node.ts";
 import { runJobSubmitHook } from "./job-submit-hook.ts";
-import { expandHostlist } from "../compat/hostlist.ts";
+import { compressHostlist, expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
 import { stepHandlers } from "./service-step.ts";
 import { overlayHandlers } from "./service-overlay.ts";
@@ -91,7 +92,11 @@ export function controllerRoutes(sc: ServiceContext) {
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec);
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
-          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask };
+          // where it would run: the nodes that fit now, else once the partition is free (golden 037)
+          const members = nodeViewsOf(c.state, checked.partition);
+          const fit = fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever") ?? [];
+          const nodelist = compressHostlist(fit.map((a) => a.node));
+          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask, nodelist };
         }
         const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
         rejectIfError(result);

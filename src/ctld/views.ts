@@ -9,23 +9,52 @@ import type { Plain } from "../lib/plain.ts";
 import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
+import { dependencyNow, type DepJobView } from "../compat/dependency.ts";
 import type { Controller } from "./controller.ts";
 import { hostlistUniq } from "../compat/hostlist.ts";
 
+/** Every job as dependency evaluation sees it (built once per listing). */
+function depViews(c: Controller): DepJobView[] {
+  return [...c.state.jobs.values()].map((job) => {
+    const i = job.info;
+    return {
+      jobId: i.jobId, arrayJobId: i.arrayJobId, arrayTaskId: i.arrayTaskId, state: i.state,
+      startTime: i.startTime, endTime: i.endTime, user: i.user, name: i.name, exitCode: i.exitCode,
+      ...(job.arrayPending.length > 0 ? { pendingTasks: job.arrayPending } : {}),
+    };
+  });
+}
+
 /**
- * A pending job as the last scheduling pass saw it: its reason, the priority
- * the pass ordered it by (so squeue %Q and scontrol Priority= equal what the
- * scheduler used) and, when backfill planned it, the expected start and nodes.
+ * A job's Dependency as Slurm shows it: outstanding refs with (unfulfilled) or
+ * (failed), `_*` for arrays; (null) once the job has started (Slurm clears it).
  */
-export function jobView(c: Controller, job: JobRecord): JobInfoP {
+function dependencyState(info: JobInfoP, all: () => DepJobView[], now: number): { shown: string; result: string } {
+  if (info.startTime > 0) return { shown: "(null)", result: "satisfied" };
+  const self = { user: info.user, name: info.name, jobId: info.jobId, arrayJobId: info.arrayJobId, arrayTaskId: info.arrayTaskId };
+  return dependencyNow(info.dependency, self, all(), now) ?? { shown: info.dependency, result: "pending" };
+}
+
+/** Before the first scheduling pass sees a job, its dependency alone gives the reason (Slurm sets it at submit). */
+const DEP_REASON: Record<string, string> = { pending: "Dependency", never: "DependencyNeverSatisfied" };
+
+/**
+ * A job as clients see it: Dependency as Slurm shows it, and for a pending job what the
+ * last scheduling pass saw: its reason, the priority the pass ordered it by (so squeue %Q
+ * and scontrol Priority= equal what the scheduler used) and, when backfill planned it,
+ * the expected start and nodes.
+ */
+export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[], now = Date.now() / 1000): JobInfoP {
   const info = job.info;
-  if (info.state !== "PENDING") return info;
-  const reason = c.reasonOf(info.jobId);
+  const dep = info.dependency === "" ? undefined : dependencyState(info, all ?? (() => depViews(c)), now);
+  const withDep = dep === undefined ? info : { ...info, dependency: dep.shown };
+  if (info.state !== "PENDING") return withDep;
+  const reason = c.reasonOf(info.jobId) ?? (info.reason === "None" && dep ? DEP_REASON[dep.result] : undefined);
   const prio = c.priorityOf(info.jobId);
   const plan = c.plannedStart(info.jobId);
   const sameReason = reason === undefined || reason === info.reason;
-  if (sameReason && (prio === undefined || prio.priority === info.priority) && plan === undefined) return info;
-  const view = { ...info };
+  if (sameReason && (prio === undefined || prio.priority === info.priority) && plan === undefined) return withDep;
+  const view = { ...withDep };
   if (!sameReason) view.reason = reason;
   if (prio !== undefined) view.priority = prio.priority;
   if (plan !== undefined) {
@@ -39,13 +68,15 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
   const wanted = req && req.jobIds.length > 0 ? new Set(req.jobIds) : undefined;
   const minAge = c.state.config.minJobAgeSec;
   const out: JobInfoP[] = [];
+  let deps: DepJobView[] | undefined;
+  const all = (): DepJobView[] => (deps ??= depViews(c));
   for (const job of c.state.jobs.values()) {
     const info = job.info;
     if (wanted && !wanted.has(info.jobId) && !wanted.has(info.arrayJobId)) continue;
     if (!req?.includeFinished && isJobFinished(info) && now - info.endTime > minAge) continue;
     if (req?.includeFinished && req.windowStart > 0 && info.endTime > 0 && info.endTime < req.windowStart) continue;
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;
-    const view = jobView(c, job);
+    const view = jobView(c, job, all, now);
     out.push(req?.includeSteps || view.steps.length === 0 ? view : { ...view, steps: [] });
   }
   return out;

@@ -24,6 +24,15 @@ export function readConf(path: string): ParsedConf {
   return parsed.value;
 }
 
+/** ClusterName from the configuration ("spur" when unset or unreadable), as the controller has it. */
+export function clusterNameOf(path: string): string {
+  try {
+    return readConf(path).globals.get("clustername") ?? "spur";
+  } catch {
+    return "spur";
+  }
+}
+
 /** The controller's address: ControlAddr/ControlPort, or slurm.conf's SlurmctldHost/SlurmctldPort. */
 export function controllerAddress(conf: ParsedConf): { host: string; port: number } {
   const slurmHost = conf.globals.get("slurmctldhost")?.replace(/^[^(]*\(([^)]*)\).*$/, "$1");

@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { hostname, machine, release, version } from "node:os";
+import { hostname, machine, release, type, version } from "node:os";
 import { flag } from "./argv.ts";
 import { confPath, controllerUrl, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
@@ -55,9 +55,10 @@ export async function main(argv: string[]): Promise<number> {
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
   await containment.sweep();
   const node = {
-    // Slurm shows the configured NodeHostname, `uname -m` and `uname -s -r -v`.
-    ...configured.info, hostname: configured.info.hostname !== name ? configured.info.hostname : hostname(),
-    arch: machine(), os: `Linux ${release()} ${version()}`, version: SPUR_VERSION,
+    // As slurmd reports itself: NodeHostname from the config (default: the node name), the
+    // machine name (x86_64, not Node's x64) and uname's sysname, release and version.
+    ...configured.info, hostname: configured.info.hostname || name,
+    arch: machine(), os: `${type()} ${release()} ${version()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
     gpuCount: gpus.gpuCount, gpuModel: gpus.gpuModel, gres: gpus.gres || configured.info.gres, gpuTopology: gpus.gpuTopology,
   };

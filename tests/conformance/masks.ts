@@ -34,9 +34,39 @@ const JOB_CELL = (v: string, st: Parameters<typeof jobPlaceholder>[1]) => (v ===
 /** A duration value (1:23, 01:02:03, 2-00:00:00, 12.5) becomes <DUR>; anything else stays. */
 const DUR = (v: string) => (/^\d[\d:.-]*$/.test(v) ? "<DUR>" : v);
 
+/**
+ * Job variables that only one of the two Slurm versions sets in a job's environment
+ * (../shared/slurm-surface/job-env.tsv is 26.x; the oracle is 22.05). Spur follows the
+ * table, so these lines can never agree; every other variable is still compared.
+ */
+const ONLY_26 = ["SLURM_JOB_START_TIME", "SLURM_JOB_END_TIME", "SLURM_JOB_GROUP", "SLURM_JOB_EXCLUSIVE", "SLURM_JOB_OVERSUBSCRIBE", "SLURM_TRES_PER_TASK"];
+const ONLY_22 = [
+  "SLURM_NODE_ALIASES", "SLURM_WORKING_CLUSTER", "SLURM_TOPOLOGY_ADDR", "SLURM_TOPOLOGY_ADDR_PATTERN",
+  "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", "SLURM_GPUS_PER_TASK",
+];
+const VERSION_ENV_LINE = new RegExp(`^(?:\\d+: )?(?:(?:${[...ONLY_26, ...ONLY_22].join("|")})=[^\\n]*|SLURM_STEP_ID=-5)(?:\\n|$)`, "m");
+
 /** Ordered: earlier masks claim their spans first (table cells before free-text rules). */
 export const MASKS: Mask[] = [
   pathMask(),
+  regexMask(
+    "version-only-env",
+    "job variables set by only one of Slurm 22.05 (the oracle) and 26.x (the tables Spur follows): 26.x adds SLURM_JOB_START_TIME/END_TIME/GROUP/EXCLUSIVE/OVERSUBSCRIBE, "
+      + "SLURM_TRES_PER_TASK and SLURM_STEP_ID=-5 in batch scripts; 22.05 also sets SLURM_NODE_ALIASES, SLURM_WORKING_CLUSTER, SLURM_TOPOLOGY_ADDR(_PATTERN) without "
+      + "topology/tree, SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0 and SLURM_GPUS_PER_TASK (input only in 26.x). Whole lines (with an srun -l label) are dropped on both sides",
+    VERSION_ENV_LINE,
+    "",
+  ),
+  {
+    id: "batch-umask",
+    reason:
+      "SLURM_UMASK in a batch script's environment: the 26.x table sets it there (the submitter's umask), 22.05 leaves it out; "
+      + "dropped only from a batch environment (SLURM_JOB_ID without SLURM_STEPID), so srun tasks still compare it",
+    find(text) {
+      if (!/^SLURM_JOB_ID=/m.test(text) || /SLURM_STEPID=/.test(text)) return [];
+      return regexSpans(text, /^SLURM_UMASK=[^\n]*(?:\n|$)/m, "");
+    },
+  },
   regexMask(
     "version-banner",
     "version strings: the oracle is Debian's slurm-wlm 22.05.8, Spur has its own version; the banner word (slurm-wlm / slurm / spur) goes with it",

@@ -10,6 +10,8 @@ import { describe, expect, it } from "vitest";
 import { GOLDEN_DIR_PATH } from "../shared-dir.ts";
 import { jsonSkeleton, lineDiff, normalise } from "./normalise.ts";
 import { MASKS } from "./masks.ts";
+import { KNOWN_DIFFERENCES } from "./known-differences.ts";
+import { issueOf } from "./known/why.ts";
 
 const SLURM = { workDir: "/tmp/slurm-oracle/jobs", stateDir: "/tmp/slurm-oracle", confPaths: ["/tmp/slurm-oracle/etc/slurm.conf"] };
 const SPUR = { workDir: "/tmp/spur-conformance-x/work", stateDir: "/tmp/spur-conformance-x/cluster", confPaths: ["/tmp/spur-conformance-x/cluster/spur.conf"] };
@@ -35,6 +37,20 @@ describe("masks", () => {
       expect(m.reason.length).toBeGreaterThan(20);
     }
     expect(new Set(MASKS.map((m) => m.id)).size).toBe(MASKS.length);
+  });
+
+  it("drops only the job variables one Slurm version lacks, labelled or not; the rest still differs", () => {
+    const oracle = "SLURM_JOB_ID=7\nSLURM_NODE_ALIASES=(null)\n0: SLURM_TOPOLOGY_ADDR=n1\nSLURM_UMASK=0022\n";
+    const spur = "SLURM_JOB_ID=9\nSLURM_JOB_START_TIME=1780000000\nSLURM_STEP_ID=-5\nSLURM_UMASK=0022\n";
+    expect(n(spur, SPUR)).toBe(n(oracle));
+    expect(n("SLURM_STEP_ID=0\nSLURM_UMASK=0000\n", SPUR)).not.toBe(n("SLURM_STEP_ID=0\nSLURM_UMASK=0022\n"));
+    expect(n("SLURM_STEP_ID=0\n", SPUR)).toContain("SLURM_STEP_ID=0");
+  });
+
+  it("drops SLURM_UMASK from a batch environment only", () => {
+    expect(n("SLURM_JOB_ID=9\nSLURM_UMASK=0022\n", SPUR)).toBe(n("SLURM_JOB_ID=7\n"));
+    const step = (umask: string) => `SLURM_JOB_ID=9\nSLURM_STEPID=0\n${umask}`;
+    expect(n(step("SLURM_UMASK=0022\n"), SPUR)).not.toBe(n(step("")));
   });
 
   it("squeue on a busy cluster: other job ids and times normalise the same, columns stay aligned", () => {
@@ -97,5 +113,15 @@ describe("json skeleton and diff", () => {
   it("line diff marks Slurm-only lines with - and Spur-only lines with +", () => {
     expect(lineDiff("a\nb\nc", "a\nc\nd")).toEqual(["-b", "+d"]);
     expect(lineDiff("x", "x")).toEqual([]);
+  });
+});
+
+describe("known differences", () => {
+  it("each has a reason and the issue that will remove it, unless it is a 22.05 vs 26.x table difference", () => {
+    for (const k of KNOWN_DIFFERENCES) {
+      expect(k.why.length, k.id).toBeGreaterThan(10);
+      if (!k.why.startsWith("22.05 vs 26.x table")) expect(issueOf(k), `${k.id} names no issue`).toBeGreaterThan(0);
+    }
+    expect(new Set(KNOWN_DIFFERENCES.map((k) => k.id)).size).toBe(KNOWN_DIFFERENCES.length);
   });
 });

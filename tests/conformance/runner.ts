@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { KNOWN_DIFFERENCES, type KnownDifference } from "./known-differences.ts";
-import { WHY } from "./known/why.ts";
+import { issueOf, WHY } from "./known/why.ts";
 import { lineDiff, normalise, type Capture } from "./normalise.ts";
 import type { CapStep, Group } from "./scenario.ts";
 import { runOn, type Side } from "./side.ts";
@@ -153,7 +153,7 @@ export interface Summary {
   tainted: number;
   identical_share: number;
   seconds: number;
-  scenarios: { id: string; group: string; verdict: Verdict; cmd: string; why?: string; diff?: string[]; tainted?: boolean }[];
+  scenarios: { id: string; group: string; verdict: Verdict; cmd: string; why?: string; issue?: number; diff?: string[]; tainted?: boolean }[];
 }
 
 export function summarise(results: ScenarioResult[], seconds: number): Summary {
@@ -176,6 +176,7 @@ export function summarise(results: ScenarioResult[], seconds: number): Summary {
       verdict: r.verdict,
       cmd: r.cmd,
       ...(r.known ? { why: r.known.why } : r.mismatch ? { why: r.mismatch } : {}),
+      ...(r.known && issueOf(r.known) !== undefined ? { issue: issueOf(r.known) } : {}),
       ...(r.tainted ? { tainted: true } : {}),
       ...(r.diff.length > 0 ? { diff: r.diff } : {}),
     })),

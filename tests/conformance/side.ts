@@ -46,6 +46,13 @@ wait_idle() {
     sleep 0.3
   done
 }
+wait_node_idle() {  # one node idle: nothing running or completing there (the rest of the cluster may be busy)
+  local end=$((SECONDS + 60))
+  until [[ "$(sinfo -h -n "$1" -o %t 2>/dev/null)" == idle ]]; do
+    ((SECONDS < end)) || { echo "timeout waiting for $1 to be idle" >&2; return 1; }
+    sleep 0.3
+  done
+}
 wait_sacct_running() {
   local id end=$((SECONDS + 30))
   for id in "$@"; do

@@ -119,6 +119,14 @@ describe("batch job lifecycle", () => {
     expect(r.stdout.split("\n").filter(Boolean).map((l) => l.slice(0, 3)).sort()).toEqual(["0: ", "1: "]);
     const fail = c.run(["srun", "bash", "-c", "exit 7"]);
     expect(fail.code).toBe(7);
+    expect(fail.stderr).toMatch(/^srun: error: n\d: task 0: Exited with exit code 7$/m);
+    const killed = c.run(["srun", "bash", "-c", "kill -9 $$"]);
+    expect(killed.code).toBe(137);
+    expect(killed.stderr).toMatch(/^srun: error: n\d: task 0: Killed$/m);
+    expect(killed.stderr).toMatch(/^srun: Force Terminated StepId=\d+\.0$/m);
+    const missing = c.run(["srun", "/nonexistent/cmd"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^slurmstepd-n\d: error: execve\(\): \/nonexistent\/cmd: No such file or directory$/m);
   });
 
   it("salloc runs a command inside an allocation and releases it", () => {

@@ -90,6 +90,14 @@ const usageGetters: Record<string, Getter> = Object.fromEntries(
   USAGE_FIELDS.map((name) => [name, (r: SacctRow) => (r.step ? (stepUsageValue(name, r.step.usage) ?? "") : "")]),
 );
 
+/**
+ * The job line's ExitCode: a job the controller ended (scancel, time limit) is recorded
+ * 0:0; the signal its script died of shows on the .batch step (105-sacct-j-array,
+ * x-timeout-sacct: `TIMEOUT 0:0` with `.batch CANCELLED 0:15`).
+ */
+const jobExitText = (j: SacctRow["job"]): string =>
+  j.state === "CANCELLED" || j.state === "TIMEOUT" ? exitText(0, 0) : exitText(j.exitCode, j.exitSignal);
+
 const GETTERS: Readonly<Record<string, Getter>> = {
   ...usageGetters,
   Account: (r) => r.job.account,
@@ -108,7 +116,7 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   ElapsedRaw: (r) => String(elapsedSecs(r)),
   Eligible: (r) => iso(r.step ? r.step.startTime : r.job.eligibleTime),
   End: (r) => iso(rowEnd(r)),
-  ExitCode: (r) => (r.step ? exitText(r.step.exitCode, r.step.exitSignal) : exitText(r.job.exitCode, r.job.exitSignal)),
+  ExitCode: (r) => (r.step ? exitText(r.step.exitCode, r.step.exitSignal) : jobExitText(r.job)),
   GID: jobOnly((j) => String(j.gid)),
   Group: jobOnly((j) => j.group),
   JobID: jobIdText,

@@ -10,6 +10,7 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import { getoptLong, type ArgMode, type OptionRow } from "./getopt.ts";
 import { jobStateFromName } from "../states.ts";
 import { parseSacctTime } from "./sacct-time.ts";
+import { isBareTimeError } from "../parse-time.ts";
 import { BRIEF_FIELDS, DEFAULT_FIELDS, LONG_FIELDS } from "./sacct-fields.ts";
 
 interface SacctOptionRow extends OptionRow {
@@ -135,7 +136,8 @@ interface Lists {
 function apply(q: SacctQuery, lists: Lists, id: string, value: string, now: number): string | undefined {
   const time = (): number | string => {
     const t = parseSacctTime(value, now);
-    return t.ok ? t.value : `sacct: error: ${t.error.message}`;
+    if (t.ok) return t.value;
+    return isBareTimeError(t.error.message) ? t.error.message : `sacct: error: ${t.error.message}`;
   };
   switch (id) {
     case "allusers": q.allUsers = true; break;

@@ -25,7 +25,7 @@ function withYear(epochSec: number, year: number): number {
 /** Epoch seconds for -S/-E; errors in Slurm's parse_time wording (exit 1). */
 export function parseSacctTime(text: string, now: number): Result<number> {
   const nowSec = Math.floor(now);
-  const parsed = parseBeginTime(text, nowSec, "--starttime");
+  const parsed = parseBeginTime(text, nowSec, "--starttime", true);
   if (!parsed.ok) {
     const first = parsed.error.message.split("\n")[0] ?? parsed.error.message;
     return err("BadTime", first, 1);

@@ -51,7 +51,7 @@ function memoryText(job: Job): string {
 /** -d: the allocation per node (CPU ids are numbered from 0 per node). */
 function detailLines(job: Job): string[] {
   if (job.alloc.length === 0) return [];
-  const gres = job.tresPerNode.replace(/^gres[/:]/, "");
+  const gres = (job.tresPerNode || job.tresPerJob).replace(/^gres[/:]/, "");
   const lines = [`JOB_GRES=${orNull(gres)}`];
   for (const a of job.alloc) {
     const cpuIds = a.cpus > 1 ? `0-${a.cpus - 1}` : "0";

@@ -9,6 +9,7 @@ import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseBeginTime, parseTimeLimit, TIME_INFINITE } from "../parse-time.ts";
 import { parseSizeMiB } from "../parse-size.ts";
+import { expandHostlist } from "../hostlist.ts";
 import { absolutePath, type BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
@@ -78,6 +79,8 @@ const io = (field: "stdOut" | "stdErr" | "stdIn"): Handler => (st, a) => {
 /** -w/-x: a value with "/" is a node FILE in Slurm; Spur does not read node files. */
 const hostlist = (field: "nodelist" | "exclude"): Handler => (st, a) => {
   if (valueOf(a).includes("/")) return err("Unsupported", `${a.origin} with a node file is not supported by Spur`);
+  // Slurm's controller rejects a list it cannot expand (x-err-sbatch-nodelist-unbalanced)
+  if (!expandHostlist(valueOf(a)).ok) return err(syntax.INVALID_NODE_NAME, "Invalid node name specified");
   st.spec[field] = valueOf(a);
   return DONE;
 };
@@ -175,6 +178,7 @@ function umask(st: BuildState, a: Assignment): Result<void> {
     return err("BadUmask", `Invalid ${a.origin} value: ${v}`, OPTION_EXIT);
   }
   st.spec.umask = Number.parseInt(v, 8);
+  st.umaskSet = true;
   return DONE;
 }
 

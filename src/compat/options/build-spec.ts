@@ -18,6 +18,8 @@ import type { Command } from "./table.ts";
 export interface SubmitInvoker {
   cwd: string;
   hostname: string;
+  /** The submitting process's umask: the job's SLURM_UMASK unless SLURM_UMASK is set. */
+  umask?: number;
 }
 
 export interface SubmitContext {
@@ -91,7 +93,9 @@ function defaultName(ctx: SubmitContext, script: BatchScript | undefined, comman
     return script.from === "file" && script.path !== undefined ? basename(script.path) : "sbatch";
   }
   const first = command[0];
-  return first === undefined ? (ctx.cmd === "salloc" ? "interactive" : ctx.cmd) : basename(first);
+  // salloc's allocation is "interactive" even when it runs a command (x-env-salloc)
+  if (ctx.cmd === "salloc") return "interactive";
+  return first === undefined ? ctx.cmd : basename(first);
 }
 
 function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, string> {
@@ -112,6 +116,7 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
   spec.env = jobEnvironment(st, ctx);
   spec.submitLine = [ctx.cmd, ...ctx.argv].join(" ");
   spec.submitHost = ctx.invoker.hostname;
+  if (st.umaskSet !== true && ctx.invoker.umask !== undefined) spec.umask = ctx.invoker.umask;
   if (script !== undefined) {
     spec.script = script.text;
     spec.argv = [...script.args];

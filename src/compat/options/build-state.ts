@@ -69,6 +69,8 @@ export interface BuildState {
   memBy: { name: string; source: Source }[];
   now: number;
   cwd: string;
+  /** SLURM_UMASK was given (else the submitter's umask is recorded). */
+  umaskSet?: boolean;
 }
 
 export function emptySpec(): Plain<JobSpec> {

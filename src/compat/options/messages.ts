@@ -6,14 +6,16 @@
  * "Unable to allocate resources: " (srun/salloc) in front of the reason.
  */
 import type { SpurError } from "../../lib/result.ts";
+import { isBareTimeError } from "../parse-time.ts";
 import { USAGE_ERROR } from "./parse-args.ts";
+import { INVALID_NODE_NAME, NODE_COUNT_INVALID } from "./spec-syntax.ts";
 import type { Command } from "./table.ts";
 
 /** Code of errors Slurm reports with "<cmd>: fatal: " (srun without a command). */
 export const FATAL = "Fatal";
 
 /** Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099). */
-const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem"]);
+const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME]);
 
 /** Reasons Slurm prints without the rejection prefix (golden 088). */
 const BARE_REASONS = new Set(["Invalid generic resource (gres) specification"]);
@@ -22,7 +24,7 @@ export const rejectionPrefix = (cmd: Command): string =>
   cmd === "sbatch" ? "Batch job submission failed: " : "Unable to allocate resources: ";
 
 const errorLines = (cmd: Command, lines: readonly string[]): string =>
-  lines.map((l) => `${cmd}: error: ${l}\n`).join("");
+  lines.map((l) => (isBareTimeError(l) ? `${l}\n` : `${cmd}: error: ${l}\n`)).join("");
 
 /** stderr text for a failed Result. */
 export function errorText(cmd: Command, e: SpurError): string {

@@ -11,15 +11,22 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import { parseDurationSec } from "../parse-time.ts";
 
 const OPTION_EXIT = 255;
+
+/** Error codes of checks Slurm makes in its controller: printed as submission rejections. */
+export const NODE_COUNT_INVALID = "NodeCountInvalid";
+export const INVALID_NODE_NAME = "InvalidNodeName";
 const INT_MAX = 2147483647;
+
+/** Slurm's parse_int exits 1 (not -1): x-err-sbatch-ntasks-zero, x-err-sbatch-cpus-garbage. */
+const PARSE_INT_EXIT = 1;
 
 /** Slurm's parse_int: a whole number, > 0 when `positive`, else >= 0. */
 export function parseCount(text: string, optionName: string, positive = true): Result<number> {
   const n = /^[+]?[0-9]+$/.test(text) ? Number(text) : Number.NaN;
   if (Number.isNaN(n) || (positive && n <= 0)) {
-    return err("BadNumber", `Invalid numeric value "${text}" for ${optionName}.`, OPTION_EXIT);
+    return err("BadNumber", `Invalid numeric value "${text}" for ${optionName}.`, PARSE_INT_EXIT);
   }
-  if (n > INT_MAX) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, OPTION_EXIT);
+  if (n > INT_MAX) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, PARSE_INT_EXIT);
   return ok(n);
 }
 
@@ -37,6 +44,8 @@ export function parseNodeCount(text: string): Result<{ min: number; max: number 
   const minText = dash < 0 ? text : text.slice(0, dash);
   const min = nodeNumber(minText);
   if (min === undefined) return err("BadNodes", `"${minText}" is not a valid node count`, OPTION_EXIT);
+  // -N 0: Slurm's controller rejects it (x-err-sbatch-nodes-zero)
+  if (dash < 0 && min === 0) return err(NODE_COUNT_INVALID, "Node count specification invalid");
   if (dash < 0) return ok({ min, max: min });
   const maxText = text.slice(dash + 1);
   const max = nodeNumber(maxText);

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrls, readConf } from "../conf-file.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
-import { lookupUid } from "../../net/users.ts";
+import { lookupUid, lookupUserName } from "../../net/users.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -105,7 +105,7 @@ export function realPort(): CliPort {
   const user = lookupUid(uid);
   return {
     ctl: controllerPort(resolveControllerUrls()),
-    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: hostname() },
+    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: hostname(), umask: process.umask() },
     env: process.env,
     now: () => Date.now() / 1000,
     readFile: async (path) => {
@@ -121,6 +121,7 @@ export function realPort(): CliPort {
     },
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     readLine: (timeoutMs) => readLine(timeoutMs),
+    userKnown: (u) => (/^\d+$/.test(u) ? lookupUid(Number(u)).name !== u : lookupUserName(u) !== undefined),
   };
 }
 

@@ -12,9 +12,10 @@ import { buildSallocEnv } from "../../compat/job-env.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
+import { clusterNameOf, confPath } from "../conf-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname() }, now: Date.now() / 1000 });
+  const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("salloc", parsed.error));
     return parsed.error.exitCode ?? 1;
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const env = buildSallocEnv(job, { clusterName: "spur", submitEnv, spec: r.spec, submitDir: process.cwd() });
+  const env = buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: r.spec, submitDir: process.cwd() });
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {

@@ -5,17 +5,18 @@
  * step ends). Ctrl-C cancels the step, as with Slurm's srun.
  */
 import { hostname } from "node:os";
+import { basename } from "node:path";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
-import { confPath } from "../conf-file.ts";
+import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname() }, now: Date.now() / 1000 });
+  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("srun", parsed.error));
     return parsed.error.exitCode ?? 1;
@@ -49,9 +50,15 @@ export async function main(argv: string[]): Promise<number> {
         abort.abort();
       }
     });
+    // a step inside an existing allocation is named after its command unless -J says otherwise
+    // (SLURM_JOB_NAME, which srun reads as input, names allocations only): x-squeue-steps
+    const options = argv.slice(0, argv.length - r.command.length);
+    const named = options.some((a) => a === "-J" || (a.startsWith("-J") && !a.startsWith("--")) || a.startsWith("--job-name"));
+    const stepSpec = own || named ? r.spec : { ...r.spec, name: basename(r.command[0] ?? "") || r.spec.name };
     const result = await runStep(
       {
-        jobId, spec: r.spec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
+        jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
+        clusterName: clusterNameOf(confPath()), umask: process.umask(),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
       },
       { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },

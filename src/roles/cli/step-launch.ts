@@ -14,6 +14,7 @@ import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
 import { taskGpus } from "../../compat/gpu-bind.ts";
+import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -22,6 +23,9 @@ export interface StepRequest {
   label: boolean;
   baseEnv: Record<string, string>;
   confPath: string;
+  clusterName: string;
+  /** srun's umask (SLURM_UMASK of tasks of a new allocation). */
+  umask: number;
   uid: number;
   gid: number;
   user: string;
@@ -82,7 +86,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
         { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false },
         req.baseEnv,
-        { confPath: req.confPath },
+        { confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask },
       );
       return { taskId, env };
     });
@@ -91,6 +95,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share },
       { signal: abort },
     );
+    const ends: TaskEnd[] = [];
     for await (const frame of stream) {
       if (frame.stdout.length > 0) {
         const text = decoder.decode(frame.stdout);
@@ -107,10 +112,14 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         errLabel.flush(frame.taskId);
         exitCode = Math.max(exitCode, frame.exitCode);
         if (frame.exitSignal !== 0) exitSignal = frame.exitSignal;
+        ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
       }
     }
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, ends));
   });
   const results = await Promise.allSettled(runs);
+  // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
+  if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);

@@ -26,6 +26,7 @@ export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): A
   const reported = c.node as unknown as Record<string, unknown>;
   for (const key of REPORTED_FIELDS) info[key] = reported[key];
   node.info.registeredTime = c.at;
+  if (node.info.lastBusyTime === 0) node.info.lastBusyTime = c.at; // slurmd's registration counts as last busy (Slurm shows a time, never Unknown)
   node.info.lastHeartbeat = c.at;
   if (node.info.state === "UNKNOWN") node.info.state = "IDLE";
   if (node.down && node.info.reason === "Not responding") {

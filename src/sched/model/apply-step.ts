@@ -25,7 +25,7 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
   const gpus = c.alloc.reduce((n, a) => n + a.gpuIndices.length, 0);
   Object.assign(step, {
     name: c.name, state: "RUNNING", nodelist: hostlistUniq(c.alloc.map((a) => a.node)), ntasks: c.ntasks,
-    cpus, startTime: c.at, alloc: c.alloc, tres: tresText(cpus, mem, c.alloc.length, gpus),
+    cpus, startTime: c.at, alloc: c.alloc, tres: tresText(cpus, mem, c.alloc.length, gpus, false),
   });
   job.info.steps.push(step);
   return { ...emptyResult(), ids: [stepId] };

@@ -56,7 +56,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     eligibleTime: Math.max(c.at, spec.beginTime),
     timeLimitMin: policy.timeLimitMin,
     numNodes: req.nodesMin,
-    numCpus: req.exclusive ? 0 : req.ntasks * req.cpusPerTask,
+    // pending: the CPUs asked for, at least one per node (Slurm shows 1 for a pending --exclusive job, not 0)
+    numCpus: Math.max(req.ntasks * req.cpusPerTask, req.nodesMin),
     numTasks: req.ntasks,
     cpusPerTask: req.cpusPerTask,
     ntasksPerNode: req.ntasksPerNode,
@@ -138,8 +139,10 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP): Checked | s
   const members = nodeViewsOf(state, partition);
   if (fitJob(req, members, "ever") === undefined) {
     const memoryFree = { ...req, mem: { kind: "node" as const, mib: 0 } };
-    const detail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
-    return `${detail}Requested node configuration is not available`;
+    const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
+    // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
+    const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
+    return `${cpuDetail}${memDetail}Requested node configuration is not available`;
   }
   let arrayTasks: number[] = [];
   let throttle = 0;
@@ -171,7 +174,7 @@ function resolvePartition(state: ClusterState, requested: string): PartitionReco
   return `invalid partition specified: ${requested}\nInvalid partition name specified`;
 }
 
-function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
+export function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
   const views = nodeViews(state);
   return partition.nodeNames.map((n) => views.get(n)).filter((v) => v !== undefined);
 }

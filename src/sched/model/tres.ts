@@ -11,8 +11,9 @@ export function memText(mib: number): string {
   return `${mib}M`;
 }
 
-export function tresText(cpus: number, memMiB: number, nodes: number, gpus: number): string {
-  const parts = [`cpu=${cpus}`, `mem=${memText(memMiB)}`, `node=${nodes}`, `billing=${cpus}`];
+/** `billing` is false for steps: Slurm bills only the job allocation (107-sacct-j-gpu). */
+export function tresText(cpus: number, memMiB: number, nodes: number, gpus: number, billing = true): string {
+  const parts = [`cpu=${cpus}`, `mem=${memText(memMiB)}`, `node=${nodes}`, ...(billing ? [`billing=${cpus}`] : [])];
   if (gpus > 0) parts.push(`gres/gpu=${gpus}`);
   return parts.join(",");
 }

@@ -27,6 +27,8 @@ export function buildDependencyIndex(state: ClusterState): DependencyIndex {
       user: i.user,
       name: i.name,
       exitCode: i.exitCode,
+      // a held array's tasks are still in its pending remainder: afterok:<array>_N waits on it
+      ...(job.arrayPending.length > 0 ? { pendingTasks: job.arrayPending } : {}),
     };
     all.push(view);
     byId.set(i.jobId, view);

@@ -3,7 +3,7 @@
  * Beyond the goldens: error messages and exit codes for bad input to every
  * command (bad values, unknown names, missing arguments).
  */
-import { cap, type Group } from "../scenario.ts";
+import { cap, run, type Group, type Step } from "../scenario.ts";
 
 /** srun scenarios name their node (-w n1): the oracle's choice varies and the node shows in messages. */
 const BAD: [string, string][] = [
@@ -56,5 +56,9 @@ const RACY = new Set(["srun-command-not-found", "srun-signal-exit"]);
 
 export const badInput: Group = {
   name: "extra: errors and exit codes",
-  steps: [...BAD.map(([slug, cmd]) => cap(`x-err-${slug}`, cmd, { timeoutS: 20, ...(RACY.has(slug) ? { compare: "sorted" as const } : {}) }))],
+  steps: BAD.flatMap(([slug, cmd]): Step[] => {
+    const c = cap(`x-err-${slug}`, cmd, { timeoutS: 20, ...(RACY.has(slug) ? { compare: "sorted" as const } : {}) });
+    // the previous srun's job may still be completing on n1, and Slurm would queue this one behind it
+    return cmd.includes("-w n1") && cmd.startsWith("srun") ? [run("wait_node_idle n1"), c] : [c];
+  }),
 };

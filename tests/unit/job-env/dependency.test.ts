@@ -3,6 +3,7 @@ import {
   type DependencySpec,
   type DepJobView,
   type DepSelf,
+  dependencyDisplay,
   evaluateDependency,
   evaluateDependencyDetail,
   formatDependency,
@@ -341,5 +342,35 @@ describe("formatDependency", () => {
     const text = formatDependency(d);
     expect(formatDependency(spec(text))).toBe(text);
     expect(spec(text).items.flatMap((item) => item.jobIds)).toEqual(d.items.flatMap((item) => item.jobIds));
+  });
+});
+
+describe("dependencyDisplay (squeue %E, scontrol Dependency= as the conformance suite sees them)", () => {
+  const sleeper = view({ jobId: 10, state: "RUNNING", startTime: 500 });
+  const arr = [view({ jobId: 20, arrayJobId: 20, arrayTaskId: 1, state: "PENDING" }), view({ jobId: 21, arrayJobId: 20, arrayTaskId: 2 })];
+  const jobs = [sleeper, ...arr];
+  it("splits multi-id items, marks arrays _* and unfulfilled refs (x-dep-multiple-ids)", () => {
+    expect(dependencyDisplay("afterok:10:20", SELF, jobs, 1000)).toBe("afterok:10(unfulfilled),afterok:20_*(unfulfilled)");
+  });
+  it("keeps ? between OR items (x-dep-or-form)", () => {
+    expect(dependencyDisplay("afterok:10?afterany:20", SELF, jobs, 1000)).toBe("afterok:10(unfulfilled)?afterany:20_*(unfulfilled)");
+  });
+  it("shows (failed) for a ref that can never be satisfied and drops fulfilled ones", () => {
+    const done = [view({ jobId: 30, state: "FAILED", exitCode: 1, endTime: 900 }), view({ jobId: 31, state: "COMPLETED", endTime: 900 }), ...jobs];
+    expect(dependencyDisplay("afterok:30", SELF, done, 1000)).toBe("afterok:30(failed)");
+    expect(dependencyDisplay("afterok:31,afterany:10", SELF, done, 1000)).toBe("afterany:10(unfulfilled)");
+  });
+  it("is (null) once a singleton is free, singleton(unfulfilled) while another runs", () => {
+    expect(dependencyDisplay("singleton", SELF, jobs, 1000)).toBe("(null)");
+    const twin = view({ jobId: 40, name: "mine", state: "RUNNING", startTime: 500 });
+    expect(dependencyDisplay("singleton", SELF, [twin, ...jobs], 1000)).toBe("singleton(unfulfilled)");
+  });
+});
+
+describe("a task of a held array that is not split off yet", () => {
+  it("keeps afterok:<array>_N pending (x-dep-on-array-element)", () => {
+    const remainder = view({ jobId: 50, arrayJobId: 50, arrayTaskId: -1, state: "PENDING", pendingTasks: [1, 2, 3] });
+    expect(evalIn("afterok:50_1", [remainder])).toBe("pending");
+    expect(dependencyDisplay("afterok:50_1", SELF, [remainder], 1000)).toBe("afterok:50_1(unfulfilled)");
   });
 });

@@ -282,6 +282,20 @@ describe("buildStepTaskEnv", () => {
     expect(env.SLURM_MEM_PER_CPU).toBeUndefined();
   });
 
+  it("srun's own settings: -l sets SLURM_LABELIO, -c SLURM_CPUS_PER_TASK, its umask SLURM_UMASK unless already set", () => {
+    const job = oracleJob({ jobId: 4, name: "bash", node: "n3", cpus: 2, gpus: [], batchFlag: false });
+    const at = (base: Record<string, string>) => buildStepTaskEnv(
+      job,
+      { stepId: 0, nodelist: "n3", ntasks: 1, tasksPerNode: [1], nodeNames: ["n3"] },
+      { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [], constrainDevices: false },
+      base,
+      { clusterName: "oracle", confPath: CONF, umask: 0o022, labelIo: true, cpusPerTask: 2 },
+    );
+    const own = at({ ...SUBMIT_ENV });
+    expect([own.SLURM_LABELIO, own.SLURM_CPUS_PER_TASK, own.SLURM_UMASK, own.SLURM_CLUSTER_NAME]).toEqual(["1", "2", "0022", "oracle"]);
+    expect(at({ ...SUBMIT_ENV, SLURM_UMASK: "0077" }).SLURM_UMASK).toBe("0077");
+  });
+
   describe("inside a two-node batch job", () => {
     const job = makeJob({
       jobId: 50, name: "multi", numNodes: 2, nodelist: "n[3-4]", numCpus: 8, startTime: START,

@@ -3,6 +3,7 @@ import type { Built } from "../../../src/compat/options/build-spec.ts";
 import { exportEnvironment, splitExportList } from "../../../src/compat/options/export-env.ts";
 import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
+import { errorText } from "../../../src/compat/options/messages.ts";
 import { envFlagOn } from "../../../src/compat/options/env-input.ts";
 import { wrapScript } from "../../../src/compat/options/script-directives.ts";
 import { TIME_INFINITE } from "../../../src/compat/parse-time.ts";
@@ -150,9 +151,9 @@ describe("Slurm-worded validation errors", () => {
     [["--time-min=x"], "Invalid --time-min specification", 255],
     [["--mem=4GB"], "Invalid --mem specification", 255],
     [["--mem-per-cpu=x"], "Invalid --mem-per-cpu specification", 255],
-    [["-n", "abc"], 'Invalid numeric value "abc" for --ntasks.', 255],
-    [["-n", "0"], 'Invalid numeric value "0" for --ntasks.', 255],
-    [["-c", "-1"], 'Invalid numeric value "-1" for --cpus-per-task.', 255],
+    [["-n", "abc"], 'Invalid numeric value "abc" for --ntasks.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)
+    [["-n", "0"], 'Invalid numeric value "0" for --ntasks.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)
+    [["-c", "-1"], 'Invalid numeric value "-1" for --cpus-per-task.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)
     [["-N", "abc"], '"abc" is not a valid node count', 255],
     [["-N", "4-2"], "Maximum node count 2 is less than minimum node count 4", 255],
     [["--gres=gpu:a:b:c"], "Invalid generic resource (gres) specification", undefined],
@@ -186,11 +187,24 @@ describe("Slurm-worded validation errors", () => {
     [["--container=/b"], "--container is not supported by Spur", undefined],
     [["-w", "./nodes.txt"], "-w with a node file is not supported by Spur", undefined],
     [["-N", "1,4"], "--nodes size lists (1,4) are not supported by Spur", undefined],
+    [["-N", "0"], "Node count specification invalid", undefined],
+    [["-w", "n[1-"], "Invalid node name specified", undefined],
+    [["-x", "n1]"], "Invalid node name specified", undefined],
   ] as const)("%j → %j", (argv, message, exitCode) => {
     const r = sbatch([...argv]);
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect([r.error.message, r.error.exitCode]).toEqual([message, exitCode]);
+  });
+
+  it("checks Slurm makes in its controller read as submission rejections; parse_time's line is bare", () => {
+    const text = (argv: string[]): string => {
+      const r = sbatch(argv);
+      return r.ok ? "" : errorText("sbatch", r.error);
+    };
+    expect(text(["-N", "0"])).toBe("sbatch: error: Batch job submission failed: Node count specification invalid\n");
+    expect(text(["-w", "n[1-"])).toBe("sbatch: error: Batch job submission failed: Invalid node name specified\n");
+    expect(text(["--begin=garbage"])).toBe("Invalid time specification (pos=0): garbage\nsbatch: error: Invalid --begin specification\n");
   });
 
   it("a bad value in an input variable or a directive fails the same way", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBeginTime, parseDurationSec, parseTimeLimit } from "../../../src/compat/parse-time.ts";
 import { parseSizeMiB } from "../../../src/compat/parse-size.ts";
+import { parseSacctTime } from "../../../src/compat/format/sacct-time.ts";
 
 describe("parseTimeLimit (examples from time-formats.md, all [verified] there)", () => {
   it.each([
@@ -96,5 +97,13 @@ describe("parseSizeMiB", () => {
 
   it("the default unit applies to bare numbers", () => {
     expect([parseSizeMiB("2", "G"), parseSizeMiB("2048", "K")]).toEqual([{ ok: true, value: 2048 }, { ok: true, value: 2 }]);
+  });
+});
+
+describe("sacct -S at the start of time", () => {
+  it("accepts 1970-01-01 (Toil's Slurm batch system asks sacct -S 1970-01-01) as epoch 0", () => {
+    const r = parseSacctTime("1970-01-01", 1_800_000_000);
+    expect(r.ok && r.value >= 0 && r.value < 86_400).toBe(true); // 0, or local midnight west of UTC
+    expect(parseSacctTime("garbage", 1_800_000_000).ok).toBe(false);
   });
 });

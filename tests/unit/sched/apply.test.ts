@@ -25,7 +25,18 @@ describe("apply: submission", () => {
     );
     expect(c.run(submit(spec({ gresPerNode: [{ name: "gpu", type: "", count: 99 }] }))).error).toBe("Requested node configuration is not available");
     expect(c.run(submit(spec({ nodesMin: 7 }))).error).toBe("Requested node configuration is not available");
+    expect(c.run(submit(spec({ cpusPerTask: 64 }))).error).toBe(
+      "CPU count per node can not be satisfied\nRequested node configuration is not available",
+    );
     expect(c.state.jobs.size).toBe(0);
+  });
+
+  it("shows --gpus alone as a per-job request even when it lands on one node; a pending --exclusive job counts a CPU per node", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec({ gpus: "1" }))).ids;
+    expect(c.state.jobs.get(id ?? 0)?.info).toMatchObject({ tresPerNode: "", tresPerJob: "gres/gpu:1" });
+    const [ex] = c.run(submit(spec({ exclusive: true, nodesMin: 2, nodesMax: 2 }))).ids;
+    expect(c.state.jobs.get(ex ?? 0)?.info.numCpus).toBe(2);
   });
 
   it("applies the partition's default and maximum time", () => {

@@ -149,3 +149,29 @@ describe("squeue errors", () => {
     expect((await sq(["-V"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
   });
 });
+
+describe("squeue -u with a user this host does not know", () => {
+  it("says so with Slurm's error and a blank line, exits 0 and matches no job for it", async () => {
+    const port = { ...fakePort({ jobs: busyJobs(), now: NOW }), userKnown: (u: string) => u === "root" || u === "0" };
+    const r = await squeueMain(["-u", "nosuchuser", "-h", "-o", "%i"], port);
+    expect([r.stderr, r.stdout, r.exitCode]).toEqual(["squeue: error: Invalid user: nosuchuser\n\n", "", 0]);
+    const both = await squeueMain(["-u", "nosuchuser,root", "-h", "-o", "%u"], port);
+    expect(both.stderr).toBe("squeue: error: Invalid user: nosuchuser\n\n");
+    expect(new Set(lines(both.stdout))).toEqual(new Set(["root"]));
+  });
+});
+
+describe("squeue -s", () => {
+  const step = (jobId: number, stepId: number, name: string, state: string, nodelist = "n1") => ({
+    jobId, stepId, name, state, nodelist, ntasks: 1, cpus: 1, startTime: NOW - 5, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
+  });
+  it("lists running steps only, with a running batch job's script as <job>.batch after its numbered steps", async () => {
+    const jobs = [
+      job({ jobId: 40, name: "run1", state: "RUNNING", startTime: NOW - 9, batchHost: "n1", nodelist: "n1", steps: [step(40, 0, "sleep", "RUNNING")] }),
+      job({ jobId: 41, name: "done", state: "COMPLETED", startTime: NOW - 20, endTime: NOW - 10, steps: [step(41, 0, "hostname", "COMPLETED")] }),
+      job({ jobId: 42, name: "alloc", state: "RUNNING", batchFlag: false, startTime: NOW - 3, steps: [step(42, 1, "gone", "COMPLETED")] }),
+    ];
+    const r = await sq(["-s", "-h", "-o", "%i %j %N"], { jobs });
+    expect(r.stdout).toBe("40.0 sleep n1\n40.batch batch n1\n");
+  });
+});
