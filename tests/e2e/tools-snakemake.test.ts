@@ -18,6 +18,8 @@ import { runTool, toolMissing } from "./tools.ts";
 const missing = toolMissing("snakemake", "snakemake");
 if (missing) console.warn(missing);
 
+// Memory requests are hard cgroup limits on Spur (as on a Slurm site with ConstrainRAMSpace=yes),
+// and each job runs Snakemake's own Python inside it: 100 MB ended a job OUT_OF_MEMORY.
 const SNAKEFILE = `SAMPLES = ["a", "b"]
 
 rule all:
@@ -31,13 +33,13 @@ rule square:
 
 rule gpu:
     output: "gpu.txt"
-    resources: mem_mb=100, runtime=5, slurm_partition="debug", slurm_extra="--gres=gpu:1"
+    resources: mem_mb=400, runtime=5, slurm_partition="debug", slurm_extra="--gres=gpu:1"
     shell: "echo gpus=$CUDA_VISIBLE_DEVICES job=$SLURM_JOB_ID > {output}"
 
 rule total:
     input: expand("sq_{s}.txt", s=SAMPLES), "gpu.txt"
     output: "total.txt"
-    resources: mem_mb=100, runtime=5
+    resources: mem_mb=400, runtime=5
     shell: "cat {input} > {output}"
 `;
 
