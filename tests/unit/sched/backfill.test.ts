@@ -152,3 +152,17 @@ describe("multifactor priority", () => {
     expect(r.priorities.get(1)?.priority).toBe(c.state.jobs.get(1)?.info.priority);
   });
 });
+
+describe("partition limits", () => {
+  it("leaves jobs over MaxNodes or under MinNodes pending with PartitionNodeLimit", () => {
+    const c = cluster(`ClusterName=t
+NodeName=n[1-4] CPUs=4 RealMemory=4000
+PartitionName=small Nodes=n[1-4] Default=YES MaxNodes=2 MinNodes=1
+`);
+    c.run(submit(spec({ nodesMin: 3, timeLimitMin: 5 }), 10));
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 10));
+    const r = schedule(c.state, 20);
+    expect(r.reasons.get(1)).toBe("PartitionNodeLimit");
+    expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
+  });
+});

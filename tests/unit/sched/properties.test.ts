@@ -41,7 +41,7 @@ function randomConf(rng: Rng, extra: string): string {
   lines.push(`NodeName=c[1-${cpu}] CPUs=${rng.pick([2, 4, 8])} RealMemory=${rng.pick([800, 1600, 3200])}`);
   if (gpu > 0) lines.push(`NodeName=g[1-${gpu}] CPUs=8 RealMemory=3200 Gres=gpu:mi300x:${rng.pick([2, 4, 8])}`);
   const all = gpu > 0 ? `c[1-${cpu}],g[1-${gpu}]` : `c[1-${cpu}]`;
-  lines.push(`PartitionName=main Nodes=${all} Default=YES MaxTime=${rng.pick(["INFINITE", "120"])}`);
+  lines.push(`PartitionName=main Nodes=${all} Default=YES MaxTime=${rng.pick(["INFINITE", "120"])} MaxNodes=${rng.pick(["UNLIMITED", "2"])}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -86,6 +86,9 @@ describe("scheduler properties", () => {
       expect(job.info.state).toBe("PENDING");
       expect(job.info.priority).toBeGreaterThan(0);
       expect(job.info.eligibleTime).toBeLessThanOrEqual(now);
+      const part = c.state.partitions.find((p) => p.info.name === job.info.partition)!.info;
+      if (part.maxTimeMin !== undefined) expect(job.info.timeLimitMin ?? Infinity).toBeLessThanOrEqual(part.maxTimeMin);
+      if (part.maxNodes !== undefined) expect(d.alloc.length).toBeLessThanOrEqual(part.maxNodes);
       for (const share of d.alloc) {
         const node = c.state.nodes.get(share.node)!;
         expect(node.drain || node.down).toBe(false);
