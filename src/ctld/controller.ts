@@ -86,6 +86,8 @@ export function createController(deps: ControllerDeps): Controller {
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Wall time of the last pass: the next one waits at least as long, so RPCs get half the loop. */
+  let lastPassMs = 0;
 
   let stopLoops: (() => void) | undefined;
   let passInFlight = false;
@@ -215,7 +217,8 @@ export function createController(deps: ControllerDeps): Controller {
     priorities = result.priorities;
     planned = new Map(result.reservations.map((r) => [r.jobId, r]));
     recordPass(counters, result.stats, now, cfg.schedulerType === "sched/backfill");
-    const seconds = (performance.now() - startMs) / 1000;
+    lastPassMs = performance.now() - startMs;
+    const seconds = lastPassMs / 1000;
     const preemption = planPreemption(state, result.reasons, result.priorities);
     if (preemption !== undefined) {
       logger.info({ message: "preempting", jobId: preemption.preemptorId, victims: preemption.victims.map((v) => v.jobId) });
@@ -243,7 +246,7 @@ export function createController(deps: ControllerDeps): Controller {
       } catch (error) {
         logger.error({ message: "scheduler pass failed", error: String(error) });
       }
-    }, 20);
+    }, Math.max(20, Math.min(5_000, lastPassMs)));
   }
 
   function enforceLimits(): void {

@@ -24,6 +24,8 @@ export interface Placement {
   reserved: Set<number>;
   /** Switch tree from topology.conf: multi-node jobs go under the lowest common switch. */
   topology?: NetworkTopology | undefined;
+  /** Node name -> index in views and timeline. */
+  index: ReadonlyMap<string, number>;
 }
 
 export interface Reservation {
@@ -225,7 +227,7 @@ export function reserve(
     if (alloc === undefined) continue;
     const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);
     for (const share of alloc) {
-      const k = entry.candidates.find((n) => (p.views[n] as NodeView).name === share.node);
+      const k = p.index.get(share.node);
       assert(k !== undefined, "reserved share on a candidate node");
       p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
       p.reserved.add(k);

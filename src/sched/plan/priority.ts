@@ -176,9 +176,10 @@ function buildContext(state: ClusterState, now: number, cfg: SchedConfig): Conte
  */
 export function fairshareFactors(state: ClusterState, now: number, halfLifeSec: number): Map<string, number> {
   const usage = new Map<string, number>();
+  const users = new Set<string>();
   for (const job of state.jobs.values()) {
     const info = job.info;
-    if (!usage.has(info.user)) usage.set(info.user, 0);
+    users.add(info.user);
     if (info.startTime <= 0) continue;
     const end = info.state === "RUNNING" || info.state === "SUSPENDED" || info.endTime <= 0 ? now : Math.min(now, info.endTime);
     const used = decayedSeconds(info.startTime, end, now, halfLifeSec) * Math.max(1, info.numCpus);
@@ -186,9 +187,10 @@ export function fairshareFactors(state: ClusterState, now: number, halfLifeSec: 
   }
   let total = 0;
   for (const u of usage.values()) total += u;
-  const shares = 1 / Math.max(1, usage.size);
+  const shares = 1 / Math.max(1, users.size);
   const out = new Map<string, number>();
-  for (const [user, u] of [...usage.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  for (const user of [...users].sort()) {
+    const u = usage.get(user) ?? 0;
     const f = total > 0 ? 2 ** (-(u / total) / shares) : 1;
     assert(f > 0 && f <= 1, `fair-share factor of ${user} in (0, 1]`);
     out.set(user, f);

@@ -262,7 +262,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     partitionNodes.set(p.info.name, p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined));
   }
   return {
-    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology }, index, partitionNodes,
+    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology, index }, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray,
