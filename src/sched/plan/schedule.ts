@@ -14,12 +14,12 @@
  */
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord } from "../model/types.ts";
-import type { NodeView } from "./fit-node.ts";
+import { fitJob, type NodeView } from "./fit-node.ts";
 import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
-import { expandHostlist } from "../../compat/hostlist.ts";
+import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type JobPriority } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
@@ -129,7 +129,7 @@ export function schedule(
       pass.reasons.set(id, "Priority");
       deferred.push(job);
     } else if (tryJob(pass, job) === "blocked") {
-      pass.reasons.set(id, "Resources");
+      pass.reasons.set(id, blockedReason(pass, job));
       blocked.add(job.info.partition);
       if (backfill) planReservation(pass, job);
     }
@@ -210,6 +210,23 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
     return "throttled";
   }
   return "blocked";
+}
+
+/**
+ * Why the first job of a partition cannot start: Resources when the usable
+ * nodes could hold it once free; otherwise the nodes it needs are down,
+ * drained or not registered, which Slurm reports as ReqNodeNotAvail with the
+ * unavailable nodes of the partition.
+ */
+function blockedReason(pass: Pass, job: JobRecord): string {
+  const req = buildRequest(job.spec, pass.state.config, expand);
+  if (typeof req === "string") return "Resources";
+  const nodes = pass.partitionNodes.get(job.info.partition) ?? [];
+  const views = pass.placement.views;
+  const usable = nodes.map((i) => views[i] as NodeView).filter((v) => v.usable);
+  if (fitJob(req, usable, "ever") !== undefined) return "Resources";
+  const down = nodes.map((i) => views[i] as NodeView).filter((v) => !v.usable).map((v) => v.name);
+  return down.length === 0 ? "Resources" : `ReqNodeNotAvail, UnavailableNodes:${hostlistUniq(down)}`;
 }
 
 function planReservation(pass: Pass, job: JobRecord): void {

@@ -166,3 +166,24 @@ PartitionName=small Nodes=n[1-4] Default=YES MaxNodes=2 MinNodes=1
     expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
   });
 });
+
+describe("reasons for unavailable nodes", () => {
+  it("says ReqNodeNotAvail with the unavailable nodes when only down or drained nodes could hold the job", () => {
+    const c = cluster(FOUR());
+    c.run({ v: 1, type: "updateNode", at: 5, nodes: ["n3", "n4"], state: "DRAIN", reason: "maint", by: ROOT });
+    c.run(submit(spec({ nodesMin: 3, timeLimitMin: 5 }), 10));
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 11));
+    const r = schedule(c.state, 20);
+    expect(r.reasons.get(1)).toBe("ReqNodeNotAvail, UnavailableNodes:n[3-4]");
+    // The 3-node job never gets a reservation on two usable nodes; the 2-node job runs.
+    expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
+  });
+
+  it("keeps Resources when usable nodes are only busy", () => {
+    const c = cluster(FOUR());
+    c.run(submit(spec({ nodesMin: 4, exclusive: true, timeLimitMin: 5 }), 10));
+    startAll(c, 10);
+    c.run(submit(spec({ nodesMin: 1, timeLimitMin: 5 }), 11));
+    expect(schedule(c.state, 20).reasons.get(2)).toBe("Resources");
+  });
+});
