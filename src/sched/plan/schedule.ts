@@ -28,6 +28,7 @@ import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
+import { deadlinePassed } from "../model/apply-run.ts";
 
 export type { Reservation } from "./backfill.ts";
 
@@ -61,6 +62,8 @@ export interface ScheduleResult {
   reservations: Reservation[];
   /** Priority and factors of every pending job as this pass used them. */
   priorities: Map<number, JobPriority>;
+  /** Pending jobs that can no longer end before their --deadline (the shell ends them: DEADLINE). */
+  expired: number[];
   stats: ScheduleStats;
 }
 
@@ -91,6 +94,7 @@ interface Pass {
   reasons: Map<number, string>;
   reservations: Reservation[];
   reservedPerPartition: Map<string, number>;
+  expired: number[];
   runningPerArray: Map<number, number>;
   /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
   limits: LimitTracker;
@@ -123,7 +127,10 @@ export function schedule(
     }
     mainExamined++;
     const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
-    if (why !== "") {
+    if (deadlinePassed(job, now)) {
+      pass.expired.push(id);
+      pass.reasons.set(id, "DeadLine");
+    } else if (why !== "") {
       pass.reasons.set(id, why);
     } else if (blocked.has(job.info.partition)) {
       pass.reasons.set(id, "Priority");
@@ -138,7 +145,10 @@ export function schedule(
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
     const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
-    pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
+    if (deadlinePassed(job, now)) {
+      pass.expired.push(job.info.jobId);
+      pass.reasons.set(job.info.jobId, "DeadLine");
+    } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
   const mainStarted = pass.decisions.length;
   const t1 = clock();
@@ -150,7 +160,8 @@ export function schedule(
     mainUs: Math.round((t1 - t0) * 1000), bfUs: Math.round((t2 - t1) * 1000),
     examined: mainExamined, started: pass.decisions.length,
   };
-  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, stats };
+  pass.expired.sort((a, b) => a - b);
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, expired: pass.expired, stats };
 }
 
 function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
@@ -282,7 +293,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology, index }, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
-    decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray,
+    decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
     limits: new LimitTracker(state),
   };
 }

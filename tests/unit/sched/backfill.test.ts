@@ -187,3 +187,22 @@ describe("reasons for unavailable nodes", () => {
     expect(schedule(c.state, 20).reasons.get(2)).toBe("Resources");
   });
 });
+
+describe("--deadline", () => {
+  it("ends a pending job that can no longer finish in time (DEADLINE, DeadLine), and only that one", () => {
+    const c = cluster(FOUR());
+    c.run(submit(spec({ nodesMin: 4, exclusive: true, timeLimitMin: 60 }), 10));
+    startAll(c, 10);
+    c.run(submit(spec({ timeLimitMin: 5, deadline: 400 }), 20));
+    c.run(submit(spec({ timeLimitMin: 5, deadline: 100_000 }), 20));
+    const r = schedule(c.state, 200);
+    expect(r.expired).toEqual([2]);
+    expect(r.reasons.get(2)).toBe("DeadLine");
+    const applied = c.run({ v: 1, type: "deadlineExpired", at: 200, jobIds: r.expired });
+    expect(applied.events).toEqual([{ type: "jobFinished", jobId: 2 }]);
+    expect(c.state.jobs.get(2)?.info.state).toBe("DEADLINE");
+    expect(c.state.jobs.get(3)?.info.state).toBe("PENDING");
+    // Applying it again (a replay, or a stale pass) changes nothing.
+    expect(c.run({ v: 1, type: "deadlineExpired", at: 201, jobIds: [2, 3] }).ids).toEqual([]);
+  });
+});

@@ -54,6 +54,7 @@ function randomSpec(rng: Rng, now: number): Partial<JobSpecP> {
   else s.memPerNodeMib = rng.pick([100, 400, 800]);
   if (rng.next() < 0.1) s.hold = true;
   if (rng.next() < 0.1) s.beginTime = now + rng.int(1, 600);
+  if (rng.next() < 0.1) s.deadline = now + rng.int(60, 4000);
   if (rng.next() < 0.05) s.timeLimitMin = undefined;
   return s;
 }
@@ -86,6 +87,7 @@ describe("scheduler properties", () => {
       expect(job.info.state).toBe("PENDING");
       expect(job.info.priority).toBeGreaterThan(0);
       expect(job.info.eligibleTime).toBeLessThanOrEqual(now);
+      if (job.info.deadline > 0) expect(now + (job.info.timeLimitMin ?? 0) * 60).toBeLessThanOrEqual(job.info.deadline);
       const part = c.state.partitions.find((p) => p.info.name === job.info.partition)!.info;
       if (part.maxTimeMin !== undefined) expect(job.info.timeLimitMin ?? Infinity).toBeLessThanOrEqual(part.maxTimeMin);
       if (part.maxNodes !== undefined) expect(d.alloc.length).toBeLessThanOrEqual(part.maxNodes);
