@@ -89,7 +89,7 @@ export function controllerRoutes(sc: ServiceContext) {
         if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
         const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, given, by) : given;
         if (req.testOnly) {
-          const checked = validateSubmit(c.state, spec);
+          const checked = validateSubmit(c.state, spec, by);
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask };
         }

@@ -98,6 +98,7 @@ interface Pass {
   runningPerArray: Map<number, number>;
   /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
   limits: LimitTracker;
+  exclusivePartitions: Set<string>;
 }
 
 export function schedule(
@@ -181,9 +182,16 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
   return { examined, trySched, started };
 }
 
+/** The job's request, with whole nodes in an OverSubscribe=EXCLUSIVE partition. */
+function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
+  const req = buildRequest(job.spec, pass.state.config, expand);
+  if (typeof req === "string" || req.exclusive) return req;
+  return pass.exclusivePartitions.has(job.info.partition) ? { ...req, exclusive: true } : req;
+}
+
 /** Start as many of the job's tasks as fit now (one unless an array). */
 function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" {
-  const req = buildRequest(job.spec, pass.state.config, expand);
+  const req = requestFor(pass, job);
   if (typeof req === "string") return "invalid";
   req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, pass.now);
   const free = pass.freeNodes.get(job.info.partition);
@@ -230,7 +238,7 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
  * unavailable nodes of the partition.
  */
 function blockedReason(pass: Pass, job: JobRecord): string {
-  const req = buildRequest(job.spec, pass.state.config, expand);
+  const req = requestFor(pass, job);
   if (typeof req === "string") return "Resources";
   const nodes = pass.partitionNodes.get(job.info.partition) ?? [];
   const views = pass.placement.views;
@@ -245,7 +253,7 @@ function planReservation(pass: Pass, job: JobRecord): void {
   const partition = job.info.partition;
   const made = pass.reservedPerPartition.get(partition) ?? 0;
   if (limit > 0 && made >= limit) return;
-  const req: ResourceRequest | string = buildRequest(job.spec, pass.state.config, expand);
+  const req = requestFor(pass, job);
   if (typeof req === "string") return;
   const candidates = pass.partitionNodes.get(partition) ?? [];
   const duration = durationOf(job);
@@ -295,6 +303,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
     limits: new LimitTracker(state),
+    exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
   };
 }
 

@@ -206,3 +206,35 @@ describe("--deadline", () => {
     expect(c.run({ v: 1, type: "deadlineExpired", at: 201, jobIds: [2, 3] }).ids).toEqual([]);
   });
 });
+
+describe("partition rules", () => {
+  const CONF = `ClusterName=t
+NodeName=n[1-4] CPUs=4 RealMemory=4000
+PartitionName=low Nodes=n[1-4] Default=YES PriorityTier=1
+PartitionName=high Nodes=n[1-4] PriorityTier=2 OverSubscribe=EXCLUSIVE
+PartitionName=closed Nodes=n[1-4] State=DRAIN
+PartitionName=team Nodes=n[1-4] AllowAccounts=physics AllowGroups=physics
+`;
+
+  it("schedules a higher PriorityTier first, and gives whole nodes in an OverSubscribe=EXCLUSIVE partition", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ ntasks: 4, nodesMin: 4, ntasksPerNode: 1, timeLimitMin: 5 }), 10));
+    c.run(submit(spec({ partition: "high", timeLimitMin: 5 }), 11));
+    const r = schedule(c.state, 20);
+    expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
+    expect(r.decisions[0]?.alloc[0]?.cpus).toBe(4);
+    expect(r.reasons.get(1)).toBe("Resources");
+  });
+
+  it("refuses submissions to a drained partition and to partitions the group, account or QOS may not use", () => {
+    const c = cluster(CONF + "PartitionName=gold Nodes=n[1-4] AllowQos=high\n");
+    const PHYS = { uid: 1001, gid: 1001, user: "pat", group: "physics" };
+    expect(c.run(submit(spec({ partition: "closed" }))).error).toBe("Required partition not available (inactive or drain)");
+    expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, ALICE)).error).toBe("User's group not permitted to use this partition");
+    expect(c.run(submit(spec({ partition: "team" }), 10, PHYS)).error).toBe("Job's account not permitted to use this partition");
+    expect(c.run(submit(spec({ partition: "gold" }), 10, ALICE)).error).toBe("Job's QOS not permitted to use this partition");
+    expect(c.run(submit(spec({ partition: "gold", qos: "high" }), 10, ALICE)).error).toBe("");
+    expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, PHYS)).error).toBe("");
+    expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, ROOT)).error).toBe("");
+  });
+});
