@@ -16,7 +16,7 @@ import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
-import type { JobPriority } from "../sched/plan/priority.ts";
+import { explainPriority, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
 import { planPreemption } from "../sched/plan/preempt.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
@@ -80,7 +80,8 @@ export function createController(deps: ControllerDeps): Controller {
   const { state, logger } = deps;
   assert((deps.log === undefined) !== (deps.replication === undefined), "exactly one of log / replication");
   const reasons = new Map<number, string>();
-  let priorities = new Map<number, JobPriority>();
+  let priorities = new Map<number, number>();
+  let priorityContext: PriorityContext | undefined;
   let planned = new Map<number, Reservation>();
   const counters = newSchedCounters(deps.now());
   const heartbeats = new Map<string, number>();
@@ -215,6 +216,7 @@ export function createController(deps: ControllerDeps): Controller {
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
     priorities = result.priorities;
+    priorityContext = result.priorityContext;
     planned = new Map(result.reservations.map((r) => [r.jobId, r]));
     recordPass(counters, result.stats, now, cfg.schedulerType === "sched/backfill");
     lastPassMs = performance.now() - startMs;
@@ -279,7 +281,13 @@ export function createController(deps: ControllerDeps): Controller {
       if (!serving) reasons.clear();
     },
     reasonOf: (jobId) => reasons.get(jobId),
-    priorityOf: (jobId) => priorities.get(jobId),
+    priorityOf: (jobId) => {
+      const value = priorities.get(jobId);
+      const job = state.jobs.get(jobId);
+      if (value === undefined || job === undefined) return undefined;
+      // The factors from the pass's own inputs; the value exactly as the pass ordered by it.
+      return { ...explainPriority(job, priorityContext), priority: value };
+    },
     plannedStart: (jobId) => planned.get(jobId),
     schedCounters: () => counters,
     kick,

@@ -148,10 +148,12 @@ export interface Grid {
   /** Grid instants: 0 .. slots (now + slots * resolution = the bf_window horizon). */
   slots: number;
   shapes: Map<string, ShapeEntry>;
+  /** Position of each node in a candidate list, shared by all shapes of one partition. */
+  positions: Map<readonly number[], Map<number, number>>;
 }
 
 export function newGrid(windowSec: number, resolutionSec: number): Grid {
-  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map() };
+  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map(), positions: new Map() };
 }
 
 function gridRuns(p: Placement, req: ResourceRequest, node: number, durationSec: number, slots: number): number[] {
@@ -181,7 +183,12 @@ function shapeEntry(p: Placement, grid: Grid, key: string, req: ResourceRequest,
     const diff = new Int32Array(grid.slots + 2);
     const runs = candidates.map((i) => gridRuns(p, req, i, durationSec, grid.slots));
     for (const r of runs) applyRuns(diff, r, 1);
-    entry = { candidates, position: new Map(candidates.map((i, k) => [i, k])), runs, diff, seen: p.timeline.changes.length };
+    let position = grid.positions.get(candidates);
+    if (position === undefined) {
+      position = new Map(candidates.map((i, k) => [i, k]));
+      grid.positions.set(candidates, position);
+    }
+    entry = { candidates, position, runs, diff, seen: p.timeline.changes.length };
     grid.shapes.set(key, entry);
     return entry;
   }

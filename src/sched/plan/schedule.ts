@@ -20,7 +20,7 @@ import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
-import { computePriorities, type JobPriority } from "./priority.ts";
+import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
 import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type Placement, type Reservation } from "./backfill.ts";
@@ -60,8 +60,10 @@ export interface ScheduleResult {
   reasons: Map<number, string>;
   /** Planned starts (squeue --start: StartTime and SchedNodes). */
   reservations: Reservation[];
-  /** Priority and factors of every pending job as this pass used them. */
-  priorities: Map<number, JobPriority>;
+  /** Priority of every pending job as this pass used it (squeue %Q, scontrol Priority=). */
+  priorities: Map<number, number>;
+  /** What those priorities were computed from: explainPriority(job, it) gives sprio's factors. */
+  priorityContext: PriorityContext | undefined;
   /** Pending jobs that can no longer end before their --deadline (the shell ends them: DEADLINE). */
   expired: number[];
   stats: ScheduleStats;
@@ -109,7 +111,7 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  const priorities = computePriorities(state, now, config);
+  const { values: priorities, context: priorityContext } = computePriorities(state, now, config);
   const { queue, left } = pendingQueue(state, priorities);
   const queueLength = queue.length;
   const pass = newPass(state, now, config);
@@ -162,7 +164,7 @@ export function schedule(
     examined: mainExamined, started: pass.decisions.length,
   };
   pass.expired.sort((a, b) => a - b);
-  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, expired: pass.expired, stats };
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, stats };
 }
 
 function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
@@ -330,7 +332,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
 }
 
 /** The queue, and how many pending jobs each partition has. */
-function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, JobPriority>): { queue: PendingQueue; left: Map<string, number> } {
+function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, number>): { queue: PendingQueue; left: Map<string, number> } {
   const jobs: JobRecord[] = [];
   const left = new Map<string, number>();
   for (const job of state.jobs.values()) {
@@ -344,7 +346,7 @@ function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, JobPr
   const tiered = new Set(tiers.values()).size > 1;
   for (let i = 0; i < jobs.length; i++) {
     const info = (jobs[i] as JobRecord).info;
-    const p = priorities.get(info.jobId)?.priority ?? info.priority;
+    const p = priorities.get(info.jobId) ?? info.priority;
     prio[i] = tiered && p > 0 ? (tiers.get(info.partition) ?? 1) * 2 ** 33 + p : p;
   }
   return { queue: new PendingQueue(jobs, prio), left };
@@ -358,7 +360,7 @@ function orderNoLongerMatters(left: ReadonlyMap<string, number>, blocked: Readon
 }
 
 /** Pending jobs by priority (desc), then submission order, then job id: no random tie-breaks. */
-export function pendingInPriorityOrder(state: ClusterState, priorities?: ReadonlyMap<number, JobPriority>): JobRecord[] {
+export function pendingInPriorityOrder(state: ClusterState, priorities?: ReadonlyMap<number, number>): JobRecord[] {
   // Keys are read once into flat arrays: the comparator then touches no maps (100k jobs sort in ~20 ms).
   const jobs: JobRecord[] = [];
   const prio: number[] = [];
@@ -367,7 +369,7 @@ export function pendingInPriorityOrder(state: ClusterState, priorities?: Readonl
   for (const job of state.jobs.values()) {
     if (job.info.state !== "PENDING") continue;
     jobs.push(job);
-    prio.push(priorities?.get(job.info.jobId)?.priority ?? job.info.priority);
+    prio.push(priorities?.get(job.info.jobId) ?? job.info.priority);
     seq.push(job.sequence);
     ids.push(job.info.jobId);
   }

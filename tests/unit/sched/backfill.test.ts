@@ -7,6 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { explainPriority } from "../../../src/sched/plan/priority.ts";
+
+/** A job's priority with factors from the pass's own context (what sprio shows). */
+const explain = (c: { state: import("../../../src/sched/model/types.ts").ClusterState }, r: ReturnType<typeof schedule>, id: number) =>
+  explainPriority(c.state.jobs.get(id)!, r.priorityContext);
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
 
 const FOUR = (extra = "") => `ClusterName=t
@@ -108,8 +113,8 @@ describe("multifactor priority", () => {
     c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 0));
     c.run(submit(spec({ nodesMin: 1, timeLimitMin: 5, nice: 100 }), 0, ALICE));
     const r = schedule(c.state, 43_200);
-    const p1 = r.priorities.get(1);
-    const p2 = r.priorities.get(2);
+    const p1 = explain(c, r, 1);
+    const p2 = explain(c, r, 2);
     // age 0.5 -> 500; size 2/4 nodes -> 500; no usage yet -> fair share 1 -> 10000.
     expect(p1?.factors.age).toBeCloseTo(0.5);
     expect(p1?.factors.jobSize).toBeCloseTo(0.5);
@@ -125,12 +130,12 @@ describe("multifactor priority", () => {
     c.run(submit(spec({ timeLimitMin: 5 }), 100));
     c.run(submit(spec({ timeLimitMin: 5 }), 100, ALICE));
     const r = schedule(c.state, 1000);
-    const root = r.priorities.get(2)?.factors.fairshare ?? 0;
-    const alice = r.priorities.get(3)?.factors.fairshare ?? 0;
+    const root = explain(c, r, 2).factors.fairshare ?? 0;
+    const alice = explain(c, r, 3).factors.fairshare ?? 0;
     // root used everything: U = 1, S = 1/2 -> 2^-2; alice used nothing -> 1.
     expect(root).toBeCloseTo(0.25);
     expect(alice).toBe(1);
-    expect(r.priorities.get(3)!.priority).toBeGreaterThan(r.priorities.get(2)!.priority);
+    expect(r.priorities.get(3)!).toBeGreaterThan(r.priorities.get(2)!);
   });
 
   it("keeps a held job at 0 and an administrator's value as set", () => {
@@ -139,17 +144,17 @@ describe("multifactor priority", () => {
     c.run(submit(spec({ timeLimitMin: 5 }), 0));
     c.run({ v: 1, type: "updateJob", at: 1, jobIds: ["2"], action: "update", fields: { priority: "7" }, by: ROOT });
     const r = schedule(c.state, 500);
-    expect(r.priorities.get(1)?.priority).toBe(0);
+    expect(r.priorities.get(1)!).toBe(0);
     expect(r.reasons.get(1)).toBe("JobHeldUser");
-    expect(r.priorities.get(2)?.priority).toBe(7);
-    expect(r.priorities.get(2)?.fixed).toBe(true);
+    expect(r.priorities.get(2)!).toBe(7);
+    expect(explain(c, r, 2).fixed).toBe(true);
   });
 
   it("priority/basic keeps the submission order value", () => {
     const c = cluster(FOUR());
     c.run(submit(spec({ timeLimitMin: 5 }), 0));
     const r = schedule(c.state, 500);
-    expect(r.priorities.get(1)?.priority).toBe(c.state.jobs.get(1)?.info.priority);
+    expect(r.priorities.get(1)!).toBe(c.state.jobs.get(1)?.info.priority);
   });
 });
 

@@ -14,6 +14,7 @@
 import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { explainPriority } from "../../../src/sched/plan/priority.ts";
 import { Timeline, INFINITE_END } from "../../../src/sched/plan/timeline.ts";
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
 import type { JobSpecP } from "../../../src/sched/model/types.ts";
@@ -61,6 +62,7 @@ function randomSpec(rng: Rng, now: number): Partial<JobSpecP> {
 
 /** A cluster with some jobs running (started by the scheduler itself at earlier times) and a queue. */
 function scenario(rng: Rng, extra = "") {
+  if (rng.next() < 0.5) extra += "\nPriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=5000\nPriorityWeightJobSize=1000";
   const c = cluster(randomConf(rng, extra));
   let now = 100;
   for (let round = 0; round < 3; round++) {
@@ -146,6 +148,8 @@ describe("scheduler properties", () => {
     const b = schedule(c.state, now);
     const text = (r: typeof a) => JSON.stringify([r.decisions, [...r.reasons].sort(), r.reservations, [...r.priorities].sort()]);
     expect(text(b)).toBe(text(a));
+    // sprio's factors come from the pass's context and add up to the value the pass used.
+    for (const [id, value] of a.priorities) expect(explainPriority(c.state.jobs.get(id)!, a.priorityContext).priority).toBe(value);
   });
 
   forSeeds("timeline minFree and feasibleStarts agree with brute force", (rng) => {
