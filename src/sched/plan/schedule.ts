@@ -295,9 +295,14 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
       if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
     }
   }
+  // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
+  const weight = (i: number): number => state.nodes.get((views[i] as NodeView).name)?.info.weight ?? 1;
   const partitionNodes = new Map<string, number[]>();
   for (const p of state.partitions) {
-    partitionNodes.set(p.info.name, p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined));
+    const members = p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined);
+    const position = new Map(members.map((i, k) => [i, k]));
+    members.sort((a, b) => weight(a) - weight(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
+    partitionNodes.set(p.info.name, members);
   }
   return {
     state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology, index }, index, partitionNodes,

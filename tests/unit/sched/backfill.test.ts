@@ -243,3 +243,37 @@ PartitionName=team Nodes=n[1-4] AllowAccounts=physics AllowGroups=physics
     expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, ROOT)).error).toBe("");
   });
 });
+
+describe("node weight", () => {
+  it("allocates the lowest Weight first", () => {
+    const c = cluster(`ClusterName=t
+NodeName=n[1-2] CPUs=4 RealMemory=4000 Weight=10
+NodeName=n[3-4] CPUs=4 RealMemory=4000 Weight=1
+PartitionName=debug Nodes=n[1-4] Default=YES
+`);
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 10));
+    expect(schedule(c.state, 20).decisions[0]?.alloc.map((a) => a.node)).toEqual(["n3", "n4"]);
+  });
+});
+
+describe("node weight with GPU best fit", () => {
+  const CONF = `ClusterName=t
+NodeName=g1 CPUs=8 RealMemory=8000 Gres=gpu:mi300x:8 Weight=1
+NodeName=g2 CPUs=8 RealMemory=8000 Gres=gpu:mi300x:4 Weight=10
+NodeName=g3 CPUs=8 RealMemory=8000 Gres=gpu:mi300x:4 Weight=5
+PartitionName=gpu Nodes=g[1-3] Default=YES
+`;
+
+  it("keeps best fit first and breaks ties between equally good nodes by the lowest Weight", () => {
+    const c = cluster(CONF);
+    // 4 GPUs fill g2 or g3 exactly (best fit beats g1's lower weight); g3 weighs less than g2.
+    c.run(submit(spec({ gpusPerNode: "4", timeLimitMin: 5 }), 10));
+    expect(schedule(c.state, 20).decisions[0]?.alloc.map((a) => a.node)).toEqual(["g3"]);
+  });
+
+  it("takes the lowest Weight for a CPU-only job", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ timeLimitMin: 5 }), 10));
+    expect(schedule(c.state, 20).decisions[0]?.alloc.map((a) => a.node)).toEqual(["g1"]);
+  });
+});
