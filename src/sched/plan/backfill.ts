@@ -88,15 +88,7 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
     });
   }
   if (views.length === 0) return undefined;
-  const greedy = fitJob(req, views, "now", p.topology);
-  if (greedy !== undefined) return greedy;
-  // fitJob fills nodes in order, so a partly free first node can push a job past its
-  // node count although other nodes could hold it: retry on nodes that take an even share.
-  const roomy = views.filter((v) => {
-    const share = uniformShare(req, v);
-    return v.freeCpus >= share.cpus && v.freeMemMiB >= share.memMiB && v.freeGpus.length >= share.gpus && (!req.exclusive || v.idle);
-  });
-  return roomy.length > 0 && roomy.length < views.length ? fitJob(req, roomy, "now", p.topology) : undefined;
+  return fitJob(req, views, "now", p.topology);
 }
 
 /** Charge a started job to the views and the timeline. */

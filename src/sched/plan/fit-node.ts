@@ -87,8 +87,22 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
 
 const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0;
 
-/** Block distribution over candidates in order: the fewest nodes, required nodes first. */
+/**
+ * Block distribution over candidates in order: the fewest nodes, required nodes first.
+ * Filling in order lets a partly free early node push a job past its node
+ * count (4 tasks on -N1: 2 on n1 + 2 on n2) although a later node could hold
+ * it whole; then the nodes that can take an even share are tried alone.
+ */
 function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+  const greedy = fillInOrder(req, candidates, mode);
+  if (greedy !== undefined) return greedy;
+  const nodesMax = Math.max(req.nodesMax, req.nodesMin, req.nodelist.length);
+  const evenShare = Math.ceil(req.ntasks / nodesMax);
+  const roomy = candidates.filter((c) => c.tasks >= evenShare || req.nodelist.includes(c.node.name));
+  return roomy.length > 0 && roomy.length < candidates.length ? fillInOrder(req, roomy, mode) : undefined;
+}
+
+function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
   const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
   // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
