@@ -13,6 +13,7 @@ import { explainPriority } from "../../../src/sched/plan/priority.ts";
 const explain = (c: { state: import("../../../src/sched/model/types.ts").ClusterState }, r: ReturnType<typeof schedule>, id: number) =>
   explainPriority(c.state.jobs.get(id)!, r.priorityContext);
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
+import { acct } from "../acct/helpers.ts";
 
 const FOUR = (extra = "") => `ClusterName=t
 ${extra}
@@ -241,6 +242,14 @@ PartitionName=team Nodes=n[1-4] AllowAccounts=physics AllowGroups=physics
     expect(c.run(submit(spec({ partition: "gold", qos: "high" }), 10, ALICE)).error).toBe("");
     expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, PHYS)).error).toBe("");
     expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, ROOT)).error).toBe("");
+  });
+
+  it("checks AllowAccounts against the user's default account from sacctmgr", () => {
+    const c = cluster(CONF);
+    const PHYS = { uid: 1001, gid: 1001, user: "pat", group: "physics" };
+    expect(c.run(acct({ action: "add", entity: "account", names: ["physics"] })).error).toBe("");
+    expect(c.run(acct({ action: "add", entity: "user", names: ["pat"], set: { account: "physics" } })).error).toBe("");
+    expect(c.run(submit(spec({ partition: "team" }), 10, PHYS)).error).toBe("");
   });
 });
 
