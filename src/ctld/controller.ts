@@ -16,7 +16,7 @@ import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
-import type { JobPriority } from "../sched/plan/priority.ts";
+import { explainPriority, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
 import { planPreemption } from "../sched/plan/preempt.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
@@ -80,12 +80,15 @@ export function createController(deps: ControllerDeps): Controller {
   const { state, logger } = deps;
   assert((deps.log === undefined) !== (deps.replication === undefined), "exactly one of log / replication");
   const reasons = new Map<number, string>();
-  let priorities = new Map<number, JobPriority>();
+  let priorities = new Map<number, number>();
+  let priorityContext: PriorityContext | undefined;
   let planned = new Map<number, Reservation>();
   const counters = newSchedCounters(deps.now());
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Wall time of the last pass: the next one waits at least as long, so RPCs get half the loop. */
+  let lastPassMs = 0;
 
   let stopLoops: (() => void) | undefined;
   let passInFlight = false;
@@ -213,9 +216,12 @@ export function createController(deps: ControllerDeps): Controller {
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
     priorities = result.priorities;
+    priorityContext = result.priorityContext;
     planned = new Map(result.reservations.map((r) => [r.jobId, r]));
     recordPass(counters, result.stats, now, cfg.schedulerType === "sched/backfill");
-    const seconds = (performance.now() - startMs) / 1000;
+    lastPassMs = performance.now() - startMs;
+    const seconds = lastPassMs / 1000;
+    if (result.expired.length > 0) executeInternal({ v: 1, type: "deadlineExpired", at: now, jobIds: result.expired });
     const preemption = planPreemption(state, result.reasons, result.priorities);
     if (preemption !== undefined) {
       logger.info({ message: "preempting", jobId: preemption.preemptorId, victims: preemption.victims.map((v) => v.jobId) });
@@ -243,7 +249,7 @@ export function createController(deps: ControllerDeps): Controller {
       } catch (error) {
         logger.error({ message: "scheduler pass failed", error: String(error) });
       }
-    }, 20);
+    }, Math.max(20, Math.min(5_000, lastPassMs)));
   }
 
   function enforceLimits(): void {
@@ -275,7 +281,13 @@ export function createController(deps: ControllerDeps): Controller {
       if (!serving) reasons.clear();
     },
     reasonOf: (jobId) => reasons.get(jobId),
-    priorityOf: (jobId) => priorities.get(jobId),
+    priorityOf: (jobId) => {
+      const value = priorities.get(jobId);
+      const job = state.jobs.get(jobId);
+      if (value === undefined || job === undefined) return undefined;
+      // The factors from the pass's own inputs; the value exactly as the pass ordered by it.
+      return { ...explainPriority(job, priorityContext), priority: value };
+    },
     plannedStart: (jobId) => planned.get(jobId),
     schedCounters: () => counters,
     kick,

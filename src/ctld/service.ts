@@ -90,7 +90,7 @@ export function controllerRoutes(sc: ServiceContext) {
         if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
         const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, given, by) : given;
         if (req.testOnly) {
-          const checked = validateSubmit(c.state, spec);
+          const checked = validateSubmit(c.state, spec, by);
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
           // where it would run: the nodes that fit now, else once the partition is free (golden 037)
           const members = nodeViewsOf(c.state, checked.partition);

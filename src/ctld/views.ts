@@ -53,10 +53,13 @@ export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[],
   const prio = c.priorityOf(info.jobId);
   const plan = c.plannedStart(info.jobId);
   const sameReason = reason === undefined || reason === info.reason;
-  if (sameReason && (prio === undefined || prio.priority === info.priority) && plan === undefined) return withDep;
+  // Slurm shows a job waiting for its begin time as starting then (squeue --start).
+  const begin = plan === undefined && info.startTime === 0 && (reason ?? info.reason) === "BeginTime" ? info.eligibleTime : 0;
+  if (sameReason && (prio === undefined || prio.priority === info.priority) && plan === undefined && begin === 0) return withDep;
   const view = { ...withDep };
   if (!sameReason) view.reason = reason;
   if (prio !== undefined) view.priority = prio.priority;
+  if (begin > 0) view.startTime = begin;
   if (plan !== undefined) {
     view.startTime = plan.startTime;
     view.schedNodelist = hostlistUniq(plan.nodes);

@@ -36,7 +36,12 @@ const num = (argv: string[], name: string, dflt: number): number => {
 function load(argv: string[]): { jobs: WorkloadJob[]; procs: number; label: string } {
   const trace = flag(argv, "--trace");
   if (trace !== undefined) {
-    const raw = readFileSync(trace);
+    let raw: Buffer;
+    try {
+      raw = readFileSync(trace);
+    } catch (error) {
+      throw new Error(`spur sim: error: cannot read ${trace}: ${(error as Error).message}`);
+    }
     const text = trace.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
     const w = parseSwf(text, num(argv, "--limit", Number.POSITIVE_INFINITY));
     return { jobs: w.jobs, procs: w.maxProcs, label: trace };

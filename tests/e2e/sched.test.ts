@@ -56,6 +56,11 @@ describe("scheduler surface", () => {
     expect(long).toContain("USER");
     expect(long).toContain("NICE");
 
+    // An administrator's value is kept as set and shown everywhere.
+    expect(c.run(["scontrol", "update", `JobId=${small}`, "Priority=5"]).code).toBe(0);
+    await eventually("the fixed priority", () => (c.run(["squeue", "-h", "-j", small, "-o", "%Q"]).stdout.trim() === "5" ? true : undefined), 20_000);
+    expect(c.run(["sprio", "-h", `-j${small}`, "-o", "%i %Y %S"]).stdout.trim()).toBe(`${small} 5 5`);
+
     const diag = c.run(["sdiag"]);
     expect(diag.code).toBe(0);
     expect(diag.stdout).toMatch(/Jobs submitted: [3-9]/);

@@ -194,6 +194,31 @@ export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): A
   });
 }
 
+/**
+ * Slurm ends a pending job that cannot finish before its --deadline: state
+ * DEADLINE, reason DeadLine. Re-checked here (the job may have started or
+ * been cancelled since the pass that found it).
+ */
+export function applyDeadlineExpired(state: ClusterState, c: Of<"deadlineExpired">): ApplyResult {
+  const result = emptyResult();
+  for (const jobId of c.jobIds) {
+    const job = state.jobs.get(jobId);
+    if (job === undefined || job.info.state !== "PENDING" || !deadlinePassed(job, c.at)) continue;
+    Object.assign(job.info, { state: "DEADLINE", reason: "DeadLine", endTime: c.at });
+    job.arrayPending = [];
+    result.events.push({ type: "jobFinished", jobId });
+    result.ids.push(jobId);
+  }
+  return result;
+}
+
+/** A pending job with a deadline that it can no longer meet if started at `now` (its time limit counts). */
+export function deadlinePassed(job: JobRecord, now: number): boolean {
+  const deadline = job.info.deadline;
+  if (deadline <= 0) return false;
+  return now + (job.info.timeLimitMin ?? 0) * 60 > deadline;
+}
+
 export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): ApplyResult {
   const job = state.jobs.get(c.jobId);
   if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") return emptyResult();

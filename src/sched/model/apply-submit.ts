@@ -5,7 +5,7 @@
  * start). Rejections use the words sbatch prints after "Batch job submission
  * failed: ", with an optional first line (the `detail`) that Slurm prints first.
  */
-import type { Command } from "./commands.ts";
+import type { Command, Requester } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
@@ -31,11 +31,13 @@ const expand = (h: string): string[] => {
 };
 
 export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
-  const checked = validateSubmit(state, c.spec);
+  const checked = validateSubmit(state, c.spec, c.by);
   if (typeof checked === "string") return rejectedWithDetail(checked);
   const { partition, req, arrayTasks, throttle } = checked;
   const policy = submitPolicy(state, c.spec, c.by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(c.spec, partition));
   if (typeof policy === "string") return rejectedWithDetail(policy);
+  const access = partitionAllows(partition, policy.account, policy.qos);
+  if (access !== "") return rejectedWithDetail(access);
   const jobId = state.nextJobId;
   state.nextJobId += 1;
   const sequence = state.nextSequence;
@@ -128,9 +130,11 @@ interface Checked {
 }
 
 /** Validation shared by apply (deterministic) and `sbatch --test-only`. */
-export function validateSubmit(state: ClusterState, spec: JobSpecP): Checked | string {
+export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Requester): Checked | string {
   const partition = resolvePartition(state, spec.partition);
   if (typeof partition === "string") return partition;
+  const open = partitionOpen(partition, by);
+  if (open !== "") return open;
   const req = buildRequest(spec, state.config, expand);
   if (typeof req === "string") return req;
   for (const name of [...req.nodelist, ...req.exclude]) {
@@ -161,6 +165,28 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP): Checked | s
   }
   return { partition, req, arrayTasks, throttle };
 }
+
+/**
+ * Slurm's submit-time partition rules: a DRAIN or INACTIVE partition takes no
+ * new jobs (a DOWN one does, they wait with PartitionDown); AllowGroups (the
+ * submitter's primary group; root passes) limits who may use it.
+ */
+function partitionOpen(partition: PartitionRecord, by: Requester | undefined): string {
+  const p = partition.info;
+  if (p.state === "DRAIN" || p.state === "INACTIVE") return "Required partition not available (inactive or drain)";
+  if (by !== undefined && by.uid !== 0 && !allows(p.allowGroups, by.group)) return "User's group not permitted to use this partition";
+  return "";
+}
+
+/** AllowAccounts and AllowQos, checked against the account and QOS accounting resolved (defaults included). */
+function partitionAllows(partition: PartitionRecord, account: string, qos: string): string {
+  const p = partition.info;
+  if (!allows(p.allowAccounts, account)) return "Job's account not permitted to use this partition";
+  if (!allows(p.allowQos, qos || "normal")) return "Job's QOS not permitted to use this partition";
+  return "";
+}
+
+const allows = (list: string, value: string): boolean => list.toUpperCase() === "ALL" || list.split(",").includes(value);
 
 function resolvePartition(state: ClusterState, requested: string): PartitionRecord | string {
   if (!requested) {

@@ -24,6 +24,8 @@ export interface Placement {
   reserved: Set<number>;
   /** Switch tree from topology.conf: multi-node jobs go under the lowest common switch. */
   topology?: NetworkTopology | undefined;
+  /** Node name -> index in views and timeline. */
+  index: ReadonlyMap<string, number>;
 }
 
 export interface Reservation {
@@ -86,15 +88,7 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
     });
   }
   if (views.length === 0) return undefined;
-  const greedy = fitJob(req, views, "now", p.topology);
-  if (greedy !== undefined) return greedy;
-  // fitJob fills nodes in order, so a partly free first node can push a job past its
-  // node count although other nodes could hold it: retry on nodes that take an even share.
-  const roomy = views.filter((v) => {
-    const share = uniformShare(req, v);
-    return v.freeCpus >= share.cpus && v.freeMemMiB >= share.memMiB && v.freeGpus.length >= share.gpus && (!req.exclusive || v.idle);
-  });
-  return roomy.length > 0 && roomy.length < views.length ? fitJob(req, roomy, "now", p.topology) : undefined;
+  return fitJob(req, views, "now", p.topology);
 }
 
 /** Charge a started job to the views and the timeline. */
@@ -146,10 +140,12 @@ export interface Grid {
   /** Grid instants: 0 .. slots (now + slots * resolution = the bf_window horizon). */
   slots: number;
   shapes: Map<string, ShapeEntry>;
+  /** Position of each node in a candidate list, shared by all shapes of one partition. */
+  positions: Map<readonly number[], Map<number, number>>;
 }
 
 export function newGrid(windowSec: number, resolutionSec: number): Grid {
-  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map() };
+  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map(), positions: new Map() };
 }
 
 function gridRuns(p: Placement, req: ResourceRequest, node: number, durationSec: number, slots: number): number[] {
@@ -179,7 +175,12 @@ function shapeEntry(p: Placement, grid: Grid, key: string, req: ResourceRequest,
     const diff = new Int32Array(grid.slots + 2);
     const runs = candidates.map((i) => gridRuns(p, req, i, durationSec, grid.slots));
     for (const r of runs) applyRuns(diff, r, 1);
-    entry = { candidates, position: new Map(candidates.map((i, k) => [i, k])), runs, diff, seen: p.timeline.changes.length };
+    let position = grid.positions.get(candidates);
+    if (position === undefined) {
+      position = new Map(candidates.map((i, k) => [i, k]));
+      grid.positions.set(candidates, position);
+    }
+    entry = { candidates, position, runs, diff, seen: p.timeline.changes.length };
     grid.shapes.set(key, entry);
     return entry;
   }
@@ -225,7 +226,7 @@ export function reserve(
     if (alloc === undefined) continue;
     const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);
     for (const share of alloc) {
-      const k = entry.candidates.find((n) => (p.views[n] as NodeView).name === share.node);
+      const k = p.index.get(share.node);
       assert(k !== undefined, "reserved share on a candidate node");
       p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
       p.reserved.add(k);

@@ -56,6 +56,9 @@ export function eligibility(
   if (partition.info.state === "INACTIVE") return "PartitionInactive";
   const maxTime = partition.info.maxTimeMin;
   if (maxTime !== undefined && (info.timeLimitMin === undefined || info.timeLimitMin > maxTime)) return "PartitionTimeLimit";
+  // Slurm accepts such jobs (EnforcePartLimits=NO) and leaves them pending with this reason.
+  const maxNodes = partition.info.maxNodes;
+  if ((maxNodes !== undefined && info.numNodes > maxNodes) || info.numNodes < partition.info.minNodes) return "PartitionNodeLimit";
   if (job.spec.dependency) {
     const why = dependencyReason(job, now, deps);
     if (why !== "") return why;

@@ -87,9 +87,28 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
 
 const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0;
 
-/** Block distribution over candidates in order: the fewest nodes, required nodes first. */
+/**
+ * Block distribution over candidates in order: the fewest nodes, required nodes first.
+ * Filling in order lets a partly free early node push a job past its node
+ * count (4 tasks on -N1: 2 on n1 + 2 on n2) although a later node could hold
+ * it whole; then the nodes that can take an even share are tried alone.
+ */
 function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+  const greedy = fillInOrder(req, candidates, mode);
+  if (greedy !== TOO_MANY_NODES) return greedy;
+  const nodesMax = Math.max(req.nodesMax, req.nodesMin, req.nodelist.length);
+  const evenShare = Math.ceil(req.ntasks / nodesMax);
+  const roomy = candidates.filter((c) => c.tasks >= evenShare || req.nodelist.includes(c.node.name));
+  const retry = roomy.length > 0 && roomy.length < candidates.length ? fillInOrder(req, roomy, mode) : undefined;
+  return retry === TOO_MANY_NODES ? undefined : retry;
+}
+
+/** fillInOrder ran out of nodes the job may use before placing every task (the case worth a retry). */
+const TOO_MANY_NODES = "too many nodes";
+
+function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | typeof TOO_MANY_NODES | undefined {
   const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
+  const nodesMax = Math.max(req.nodesMax, nodesWanted);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
   // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
   const spreadTotal = req.gpusPerNode === 0 && req.gpusTotal > 0 && nodesWanted > 1;
@@ -99,6 +118,8 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
   for (const { node, tasks } of candidates) {
     const mustTake = req.nodelist.includes(node.name);
     if (remaining <= 0 && chosen.length >= nodesWanted && !mustTake) break;
+    // Required nodes come first, so another node here can only overrun the node count.
+    if (chosen.length >= nodesMax && !mustTake) return TOO_MANY_NODES;
     const reserveForOthers = Math.max(0, nodesWanted - chosen.length - 1);
     const take = Math.max(1, Math.min(tasks, remaining - reserveForOthers));
     const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
@@ -111,7 +132,8 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
     remaining -= take;
     if (spreadTotal) gpusLeft -= share.alloc.gpuIndices.length;
   }
-  if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesWanted || chosen.length > Math.max(req.nodesMax, nodesWanted)) return undefined;
+  if (chosen.length > nodesMax) return TOO_MANY_NODES;
+  if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesWanted) return undefined;
   assert(new Set(chosen.map((a) => a.node)).size === chosen.length, "one share per node");
   return chosen;
 }

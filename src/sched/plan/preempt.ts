@@ -12,7 +12,6 @@
  * so a pass never preempts twice for the same resources. Pure.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
-import type { JobPriority } from "./priority.ts";
 import { nodeViews } from "./schedule.ts";
 import { buildRequest } from "./request.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
@@ -48,7 +47,7 @@ const expand = (h: string): string[] => {
   return r.ok ? r.value : [];
 };
 
-export function planPreemption(state: ClusterState, reasons: ReadonlyMap<number, string>, priorities: ReadonlyMap<number, JobPriority>): PreemptPlan | undefined {
+export function planPreemption(state: ClusterState, reasons: ReadonlyMap<number, string>, priorities: ReadonlyMap<number, number>): PreemptPlan | undefined {
   const cfg = state.config.preempt;
   if (cfg.type === "preempt/none") return undefined;
   const running: JobRecord[] = [];
@@ -57,7 +56,7 @@ export function planPreemption(state: ClusterState, reasons: ReadonlyMap<number,
     if (job.preemptedBy !== undefined) return undefined; // wait for the one in flight
     if (job.endRequested === "") running.push(job);
   }
-  const prio = (job: JobRecord): number => priorities.get(job.info.jobId)?.priority ?? job.info.priority;
+  const prio = (job: JobRecord): number => priorities.get(job.info.jobId) ?? job.info.priority;
   const waiting = [...state.jobs.values()]
     .filter((j) => j.info.state === "PENDING" && (reasons.get(j.info.jobId) === "Resources" || reasons.get(j.info.jobId) === "Priority"))
     .sort((a, b) => prio(b) - prio(a) || a.sequence - b.sequence || a.info.jobId - b.info.jobId)

@@ -39,11 +39,14 @@ export interface JobPriority {
 }
 
 const NO_TRES: Record<string, number> = Object.freeze({}) as Record<string, number>;
-const ZERO_FACTORS: PriorityFactors = Object.freeze({ age: 0, assoc: 0, fairshare: 0, jobSize: 0, partition: 0, qos: 0, tres: NO_TRES });
+const ZERO_FACTORS: Readonly<PriorityFactors> = Object.freeze({ age: 0, assoc: 0, fairshare: 0, jobSize: 0, partition: 0, qos: 0, tres: NO_TRES });
 
 /** Lowest priority a runnable job gets (0 means held, as in Slurm). */
 export const PRIORITY_MIN = 1;
 const PRIORITY_MAX = 0xffff_fffe;
+
+/** What a pass computed priorities from: kept so that `sprio` can show the same factors later. */
+export type PriorityContext = Context;
 
 interface Context {
   cfg: SchedConfig;
@@ -60,25 +63,39 @@ interface Context {
   assocFactor: (job: JobRecord) => number;
 }
 
-/** Priority of every pending job (ordered by job id for determinism). */
-export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig): Map<number, JobPriority> {
-  const out = new Map<number, JobPriority>();
-  const ctx = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
-  for (const job of state.jobs.values()) {
-    if (job.info.state !== "PENDING") continue;
-    out.set(job.info.jobId, jobPriority(job, ctx));
-  }
-  return out;
+export interface Priorities {
+  /** Priority of every pending job by id: what the pass orders by. */
+  values: Map<number, number>;
+  /** The factors' inputs (undefined under priority/basic), for explainPriority. */
+  context: PriorityContext | undefined;
 }
 
-function jobPriority(job: JobRecord, ctx: Context | undefined): JobPriority {
-  const info = job.info;
-  const fixed = job.priorityFixed === true;
-  if (ctx === undefined || info.priority === 0 || fixed) {
-    const factors = ctx === undefined ? ZERO_FACTORS : factorsOf(job, ctx);
-    return { jobId: info.jobId, priority: info.priority, factors, nice: info.nice, fixed };
+/**
+ * Priority of every pending job. Only numbers are kept (one scratch factor
+ * object is reused), so 100k jobs cost no allocation per job; explainPriority
+ * rebuilds the factors of one job from the same context on demand.
+ */
+export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig): Priorities {
+  const values = new Map<number, number>();
+  const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
+  const scratch: PriorityFactors = { ...ZERO_FACTORS };
+  for (const job of state.jobs.values()) {
+    if (job.info.state !== "PENDING") continue;
+    values.set(job.info.jobId, priorityValue(job, context, scratch));
   }
-  const factors = factorsOf(job, ctx);
+  return { values, context };
+}
+
+/** One job's priority with its factors, as computed from `ctx` (the pass's context). */
+export function explainPriority(job: JobRecord, ctx: PriorityContext | undefined): JobPriority {
+  const factors = ctx === undefined ? ZERO_FACTORS : factorsInto(job, ctx, { ...ZERO_FACTORS });
+  return { jobId: job.info.jobId, priority: priorityValue(job, ctx, { ...ZERO_FACTORS }), factors, nice: job.info.nice, fixed: job.priorityFixed === true };
+}
+
+function priorityValue(job: JobRecord, ctx: Context | undefined, scratch: PriorityFactors): number {
+  const info = job.info;
+  if (ctx === undefined || info.priority === 0 || job.priorityFixed === true) return info.priority;
+  const factors = factorsInto(job, ctx, scratch);
   const w = ctx.cfg.weights;
   let sum =
     w.age * factors.age + w.assoc * factors.assoc + w.fairshare * factors.fairshare +
@@ -86,10 +103,10 @@ function jobPriority(job: JobRecord, ctx: Context | undefined): JobPriority {
   for (const name of ctx.tresNames) sum += (ctx.cfg.tresWeights[name] ?? 0) * (factors.tres[name] ?? 0);
   const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice));
   assert(priority >= PRIORITY_MIN, "a runnable job keeps a positive priority");
-  return { jobId: info.jobId, priority, factors, nice: info.nice, fixed };
+  return priority;
 }
 
-function factorsOf(job: JobRecord, ctx: Context): PriorityFactors {
+function factorsInto(job: JobRecord, ctx: Context, out: PriorityFactors): PriorityFactors {
   const info = job.info;
   const ageSec = Math.max(0, ctx.now - info.eligibleTime);
   const age = info.eligibleTime > ctx.now ? 0 : Math.min(ageSec, ctx.cfg.priorityMaxAgeSec) / ctx.cfg.priorityMaxAgeSec;
@@ -100,16 +117,15 @@ function factorsOf(job: JobRecord, ctx: Context): PriorityFactors {
   const smallShare = 1 - Math.min(1, (nodes - 1) / Math.max(1, ctx.totalNodes));
   const part = ctx.partitions.get(info.partition);
   const partition = part === undefined ? 0 : part.info.priorityJobFactor / ctx.maxPartitionFactor;
-  return {
-    age,
-    assoc: ctx.assocFactor(job),
-    // Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association).
-    fairshare: ctx.fairshareByUser.get(info.user) ?? ctx.fairshareByUser.get(fairShareKey(info.account, info.user)) ?? 0,
-    jobSize: ctx.cfg.priorityFavorSmall ? smallShare : largeShare,
-    partition,
-    qos: ctx.qosFactor.get(info.qos) ?? 0,
-    tres: tresFactors(job, ctx),
-  };
+  out.age = age;
+  out.assoc = ctx.assocFactor(job);
+  // Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association).
+  out.fairshare = ctx.fairshareByUser.get(info.user) ?? ctx.fairshareByUser.get(fairShareKey(info.account, info.user)) ?? 0;
+  out.jobSize = ctx.cfg.priorityFavorSmall ? smallShare : largeShare;
+  out.partition = partition;
+  out.qos = ctx.qosFactor.get(info.qos) ?? 0;
+  out.tres = tresFactors(job, ctx);
+  return out;
 }
 
 function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {
@@ -176,9 +192,10 @@ function buildContext(state: ClusterState, now: number, cfg: SchedConfig): Conte
  */
 export function fairshareFactors(state: ClusterState, now: number, halfLifeSec: number): Map<string, number> {
   const usage = new Map<string, number>();
+  const users = new Set<string>();
   for (const job of state.jobs.values()) {
     const info = job.info;
-    if (!usage.has(info.user)) usage.set(info.user, 0);
+    users.add(info.user);
     if (info.startTime <= 0) continue;
     const end = info.state === "RUNNING" || info.state === "SUSPENDED" || info.endTime <= 0 ? now : Math.min(now, info.endTime);
     const used = decayedSeconds(info.startTime, end, now, halfLifeSec) * Math.max(1, info.numCpus);
@@ -186,9 +203,10 @@ export function fairshareFactors(state: ClusterState, now: number, halfLifeSec: 
   }
   let total = 0;
   for (const u of usage.values()) total += u;
-  const shares = 1 / Math.max(1, usage.size);
+  const shares = 1 / Math.max(1, users.size);
   const out = new Map<string, number>();
-  for (const [user, u] of [...usage.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  for (const user of [...users].sort()) {
+    const u = usage.get(user) ?? 0;
     const f = total > 0 ? 2 ** (-(u / total) / shares) : 1;
     assert(f > 0 && f <= 1, `fair-share factor of ${user} in (0, 1]`);
     out.set(user, f);

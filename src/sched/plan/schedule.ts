@@ -14,13 +14,13 @@
  */
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord } from "../model/types.ts";
-import type { NodeView } from "./fit-node.ts";
+import { fitJob, type NodeView } from "./fit-node.ts";
 import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
-import { expandHostlist } from "../../compat/hostlist.ts";
-import { computePriorities, type JobPriority } from "./priority.ts";
+import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
+import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
 import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type Placement, type Reservation } from "./backfill.ts";
@@ -28,6 +28,7 @@ import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
+import { deadlinePassed } from "../model/apply-run.ts";
 
 export type { Reservation } from "./backfill.ts";
 
@@ -59,8 +60,12 @@ export interface ScheduleResult {
   reasons: Map<number, string>;
   /** Planned starts (squeue --start: StartTime and SchedNodes). */
   reservations: Reservation[];
-  /** Priority and factors of every pending job as this pass used them. */
-  priorities: Map<number, JobPriority>;
+  /** Priority of every pending job as this pass used it (squeue %Q, scontrol Priority=). */
+  priorities: Map<number, number>;
+  /** What those priorities were computed from: explainPriority(job, it) gives sprio's factors. */
+  priorityContext: PriorityContext | undefined;
+  /** Pending jobs that can no longer end before their --deadline (the shell ends them: DEADLINE). */
+  expired: number[];
   stats: ScheduleStats;
 }
 
@@ -91,9 +96,11 @@ interface Pass {
   reasons: Map<number, string>;
   reservations: Reservation[];
   reservedPerPartition: Map<string, number>;
+  expired: number[];
   runningPerArray: Map<number, number>;
   /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
   limits: LimitTracker;
+  exclusivePartitions: Set<string>;
 }
 
 export function schedule(
@@ -104,7 +111,7 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  const priorities = computePriorities(state, now, config);
+  const { values: priorities, context: priorityContext } = computePriorities(state, now, config);
   const { queue, left } = pendingQueue(state, priorities);
   const queueLength = queue.length;
   const pass = newPass(state, now, config);
@@ -123,13 +130,16 @@ export function schedule(
     }
     mainExamined++;
     const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
-    if (why !== "") {
+    if (deadlinePassed(job, now)) {
+      pass.expired.push(id);
+      pass.reasons.set(id, "DeadLine");
+    } else if (why !== "") {
       pass.reasons.set(id, why);
     } else if (blocked.has(job.info.partition)) {
       pass.reasons.set(id, "Priority");
       deferred.push(job);
     } else if (tryJob(pass, job) === "blocked") {
-      pass.reasons.set(id, "Resources");
+      pass.reasons.set(id, blockedReason(pass, job));
       blocked.add(job.info.partition);
       if (backfill) planReservation(pass, job);
     }
@@ -138,7 +148,10 @@ export function schedule(
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
     const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
-    pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
+    if (deadlinePassed(job, now)) {
+      pass.expired.push(job.info.jobId);
+      pass.reasons.set(job.info.jobId, "DeadLine");
+    } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
   const mainStarted = pass.decisions.length;
   const t1 = clock();
@@ -150,7 +163,8 @@ export function schedule(
     mainUs: Math.round((t1 - t0) * 1000), bfUs: Math.round((t2 - t1) * 1000),
     examined: mainExamined, started: pass.decisions.length,
   };
-  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, stats };
+  pass.expired.sort((a, b) => a - b);
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, stats };
 }
 
 function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
@@ -170,9 +184,16 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
   return { examined, trySched, started };
 }
 
+/** The job's request, with whole nodes in an OverSubscribe=EXCLUSIVE partition. */
+function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
+  const req = buildRequest(job.spec, pass.state.config, expand);
+  if (typeof req === "string" || req.exclusive) return req;
+  return pass.exclusivePartitions.has(job.info.partition) ? { ...req, exclusive: true } : req;
+}
+
 /** Start as many of the job's tasks as fit now (one unless an array). */
 function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" {
-  const req = buildRequest(job.spec, pass.state.config, expand);
+  const req = requestFor(pass, job);
   if (typeof req === "string") return "invalid";
   req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, pass.now);
   const free = pass.freeNodes.get(job.info.partition);
@@ -212,12 +233,29 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
   return "blocked";
 }
 
+/**
+ * Why the first job of a partition cannot start: Resources when the usable
+ * nodes could hold it once free; otherwise the nodes it needs are down,
+ * drained or not registered, which Slurm reports as ReqNodeNotAvail with the
+ * unavailable nodes of the partition.
+ */
+function blockedReason(pass: Pass, job: JobRecord): string {
+  const req = requestFor(pass, job);
+  if (typeof req === "string") return "Resources";
+  const nodes = pass.partitionNodes.get(job.info.partition) ?? [];
+  const views = pass.placement.views;
+  const usable = nodes.map((i) => views[i] as NodeView).filter((v) => v.usable);
+  if (fitJob(req, usable, "ever") !== undefined) return "Resources";
+  const down = nodes.map((i) => views[i] as NodeView).filter((v) => !v.usable).map((v) => v.name);
+  return down.length === 0 ? "Resources" : `ReqNodeNotAvail, UnavailableNodes:${hostlistUniq(down)}`;
+}
+
 function planReservation(pass: Pass, job: JobRecord): void {
   const limit = pass.cfg.bfJobPartCountReserve;
   const partition = job.info.partition;
   const made = pass.reservedPerPartition.get(partition) ?? 0;
   if (limit > 0 && made >= limit) return;
-  const req: ResourceRequest | string = buildRequest(job.spec, pass.state.config, expand);
+  const req = requestFor(pass, job);
   if (typeof req === "string") return;
   const candidates = pass.partitionNodes.get(partition) ?? [];
   const duration = durationOf(job);
@@ -257,16 +295,22 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
       if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
     }
   }
+  // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
+  const weight = (i: number): number => state.nodes.get((views[i] as NodeView).name)?.info.weight ?? 1;
   const partitionNodes = new Map<string, number[]>();
   for (const p of state.partitions) {
-    partitionNodes.set(p.info.name, p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined));
+    const members = p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined);
+    const position = new Map(members.map((i, k) => [i, k]));
+    members.sort((a, b) => weight(a) - weight(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
+    partitionNodes.set(p.info.name, members);
   }
   return {
-    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology }, index, partitionNodes,
+    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology, index }, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
-    decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray,
+    decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
     limits: new LimitTracker(state),
+    exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
   };
 }
 
@@ -293,7 +337,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
 }
 
 /** The queue, and how many pending jobs each partition has. */
-function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, JobPriority>): { queue: PendingQueue; left: Map<string, number> } {
+function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, number>): { queue: PendingQueue; left: Map<string, number> } {
   const jobs: JobRecord[] = [];
   const left = new Map<string, number>();
   for (const job of state.jobs.values()) {
@@ -307,7 +351,7 @@ function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, JobPr
   const tiered = new Set(tiers.values()).size > 1;
   for (let i = 0; i < jobs.length; i++) {
     const info = (jobs[i] as JobRecord).info;
-    const p = priorities.get(info.jobId)?.priority ?? info.priority;
+    const p = priorities.get(info.jobId) ?? info.priority;
     prio[i] = tiered && p > 0 ? (tiers.get(info.partition) ?? 1) * 2 ** 33 + p : p;
   }
   return { queue: new PendingQueue(jobs, prio), left };
@@ -321,7 +365,7 @@ function orderNoLongerMatters(left: ReadonlyMap<string, number>, blocked: Readon
 }
 
 /** Pending jobs by priority (desc), then submission order, then job id: no random tie-breaks. */
-export function pendingInPriorityOrder(state: ClusterState, priorities?: ReadonlyMap<number, JobPriority>): JobRecord[] {
+export function pendingInPriorityOrder(state: ClusterState, priorities?: ReadonlyMap<number, number>): JobRecord[] {
   // Keys are read once into flat arrays: the comparator then touches no maps (100k jobs sort in ~20 ms).
   const jobs: JobRecord[] = [];
   const prio: number[] = [];
@@ -330,7 +374,7 @@ export function pendingInPriorityOrder(state: ClusterState, priorities?: Readonl
   for (const job of state.jobs.values()) {
     if (job.info.state !== "PENDING") continue;
     jobs.push(job);
-    prio.push(priorities?.get(job.info.jobId)?.priority ?? job.info.priority);
+    prio.push(priorities?.get(job.info.jobId) ?? job.info.priority);
     seq.push(job.sequence);
     ids.push(job.info.jobId);
   }

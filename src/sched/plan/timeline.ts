@@ -83,7 +83,7 @@ export class Timeline {
   private profile(node: number): Profile {
     const cached = this.profiles[node];
     if (cached !== undefined) return cached;
-    const cap = this.capacityOf(node);
+    const cap = this.capacity[node] as Capacity;
     const list = this.slots[node] as Slot[];
     const events: [number, number][] = [];
     for (let k = 0; k < list.length; k++) {
@@ -144,7 +144,7 @@ export class Timeline {
    * `durationSec` without interruption, as closed intervals [first, last].
    */
   feasibleStarts(node: number, share: Capacity, durationSec: number, from: number, horizon: number): [number, number][] {
-    const cap = this.capacityOf(node);
+    const cap = this.capacity[node] as Capacity;
     if (share.cpus > cap.cpus || share.memMiB > cap.memMiB || share.gpus > cap.gpus) return [];
     const p = this.profile(node);
     const out: [number, number][] = [];

@@ -7,7 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { explainPriority } from "../../../src/sched/plan/priority.ts";
+
+/** A job's priority with factors from the pass's own context (what sprio shows). */
+const explain = (c: { state: import("../../../src/sched/model/types.ts").ClusterState }, r: ReturnType<typeof schedule>, id: number) =>
+  explainPriority(c.state.jobs.get(id)!, r.priorityContext);
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
+import { acct } from "../acct/helpers.ts";
 
 const FOUR = (extra = "") => `ClusterName=t
 ${extra}
@@ -108,8 +114,8 @@ describe("multifactor priority", () => {
     c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 0));
     c.run(submit(spec({ nodesMin: 1, timeLimitMin: 5, nice: 100 }), 0, ALICE));
     const r = schedule(c.state, 43_200);
-    const p1 = r.priorities.get(1);
-    const p2 = r.priorities.get(2);
+    const p1 = explain(c, r, 1);
+    const p2 = explain(c, r, 2);
     // age 0.5 -> 500; size 2/4 nodes -> 500; no usage yet -> fair share 1 -> 10000.
     expect(p1?.factors.age).toBeCloseTo(0.5);
     expect(p1?.factors.jobSize).toBeCloseTo(0.5);
@@ -125,12 +131,12 @@ describe("multifactor priority", () => {
     c.run(submit(spec({ timeLimitMin: 5 }), 100));
     c.run(submit(spec({ timeLimitMin: 5 }), 100, ALICE));
     const r = schedule(c.state, 1000);
-    const root = r.priorities.get(2)?.factors.fairshare ?? 0;
-    const alice = r.priorities.get(3)?.factors.fairshare ?? 0;
+    const root = explain(c, r, 2).factors.fairshare ?? 0;
+    const alice = explain(c, r, 3).factors.fairshare ?? 0;
     // root used everything: U = 1, S = 1/2 -> 2^-2; alice used nothing -> 1.
     expect(root).toBeCloseTo(0.25);
     expect(alice).toBe(1);
-    expect(r.priorities.get(3)!.priority).toBeGreaterThan(r.priorities.get(2)!.priority);
+    expect(r.priorities.get(3)!).toBeGreaterThan(r.priorities.get(2)!);
   });
 
   it("keeps a held job at 0 and an administrator's value as set", () => {
@@ -139,16 +145,144 @@ describe("multifactor priority", () => {
     c.run(submit(spec({ timeLimitMin: 5 }), 0));
     c.run({ v: 1, type: "updateJob", at: 1, jobIds: ["2"], action: "update", fields: { priority: "7" }, by: ROOT });
     const r = schedule(c.state, 500);
-    expect(r.priorities.get(1)?.priority).toBe(0);
+    expect(r.priorities.get(1)!).toBe(0);
     expect(r.reasons.get(1)).toBe("JobHeldUser");
-    expect(r.priorities.get(2)?.priority).toBe(7);
-    expect(r.priorities.get(2)?.fixed).toBe(true);
+    expect(r.priorities.get(2)!).toBe(7);
+    expect(explain(c, r, 2).fixed).toBe(true);
   });
 
   it("priority/basic keeps the submission order value", () => {
     const c = cluster(FOUR());
     c.run(submit(spec({ timeLimitMin: 5 }), 0));
     const r = schedule(c.state, 500);
-    expect(r.priorities.get(1)?.priority).toBe(c.state.jobs.get(1)?.info.priority);
+    expect(r.priorities.get(1)!).toBe(c.state.jobs.get(1)?.info.priority);
+  });
+});
+
+describe("partition limits", () => {
+  it("leaves jobs over MaxNodes or under MinNodes pending with PartitionNodeLimit", () => {
+    const c = cluster(`ClusterName=t
+NodeName=n[1-4] CPUs=4 RealMemory=4000
+PartitionName=small Nodes=n[1-4] Default=YES MaxNodes=2 MinNodes=1
+`);
+    c.run(submit(spec({ nodesMin: 3, timeLimitMin: 5 }), 10));
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 10));
+    const r = schedule(c.state, 20);
+    expect(r.reasons.get(1)).toBe("PartitionNodeLimit");
+    expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
+  });
+});
+
+describe("reasons for unavailable nodes", () => {
+  it("says ReqNodeNotAvail with the unavailable nodes when only down or drained nodes could hold the job", () => {
+    const c = cluster(FOUR());
+    c.run({ v: 1, type: "updateNode", at: 5, nodes: ["n3", "n4"], state: "DRAIN", reason: "maint", by: ROOT });
+    c.run(submit(spec({ nodesMin: 3, timeLimitMin: 5 }), 10));
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 11));
+    const r = schedule(c.state, 20);
+    expect(r.reasons.get(1)).toBe("ReqNodeNotAvail, UnavailableNodes:n[3-4]");
+    // The 3-node job never gets a reservation on two usable nodes; the 2-node job runs.
+    expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
+  });
+
+  it("keeps Resources when usable nodes are only busy", () => {
+    const c = cluster(FOUR());
+    c.run(submit(spec({ nodesMin: 4, exclusive: true, timeLimitMin: 5 }), 10));
+    startAll(c, 10);
+    c.run(submit(spec({ nodesMin: 1, timeLimitMin: 5 }), 11));
+    expect(schedule(c.state, 20).reasons.get(2)).toBe("Resources");
+  });
+});
+
+describe("--deadline", () => {
+  it("ends a pending job that can no longer finish in time (DEADLINE, DeadLine), and only that one", () => {
+    const c = cluster(FOUR());
+    c.run(submit(spec({ nodesMin: 4, exclusive: true, timeLimitMin: 60 }), 10));
+    startAll(c, 10);
+    c.run(submit(spec({ timeLimitMin: 5, deadline: 400 }), 20));
+    c.run(submit(spec({ timeLimitMin: 5, deadline: 100_000 }), 20));
+    const r = schedule(c.state, 200);
+    expect(r.expired).toEqual([2]);
+    expect(r.reasons.get(2)).toBe("DeadLine");
+    const applied = c.run({ v: 1, type: "deadlineExpired", at: 200, jobIds: r.expired });
+    expect(applied.events).toEqual([{ type: "jobFinished", jobId: 2 }]);
+    expect(c.state.jobs.get(2)?.info.state).toBe("DEADLINE");
+    expect(c.state.jobs.get(3)?.info.state).toBe("PENDING");
+    // Applying it again (a replay, or a stale pass) changes nothing.
+    expect(c.run({ v: 1, type: "deadlineExpired", at: 201, jobIds: [2, 3] }).ids).toEqual([]);
+  });
+});
+
+describe("partition rules", () => {
+  const CONF = `ClusterName=t
+NodeName=n[1-4] CPUs=4 RealMemory=4000
+PartitionName=low Nodes=n[1-4] Default=YES PriorityTier=1
+PartitionName=high Nodes=n[1-4] PriorityTier=2 OverSubscribe=EXCLUSIVE
+PartitionName=closed Nodes=n[1-4] State=DRAIN
+PartitionName=team Nodes=n[1-4] AllowAccounts=physics AllowGroups=physics
+`;
+
+  it("schedules a higher PriorityTier first, and gives whole nodes in an OverSubscribe=EXCLUSIVE partition", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ ntasks: 4, nodesMin: 4, ntasksPerNode: 1, timeLimitMin: 5 }), 10));
+    c.run(submit(spec({ partition: "high", timeLimitMin: 5 }), 11));
+    const r = schedule(c.state, 20);
+    expect(r.decisions.map((d) => d.jobId)).toEqual([2]);
+    expect(r.decisions[0]?.alloc[0]?.cpus).toBe(4);
+    expect(r.reasons.get(1)).toBe("Resources");
+  });
+
+  it("refuses submissions to a drained partition and to partitions the group, account or QOS may not use", () => {
+    const c = cluster(CONF + "PartitionName=gold Nodes=n[1-4] AllowQos=high\n");
+    const PHYS = { uid: 1001, gid: 1001, user: "pat", group: "physics" };
+    expect(c.run(submit(spec({ partition: "closed" }))).error).toBe("Required partition not available (inactive or drain)");
+    expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, ALICE)).error).toBe("User's group not permitted to use this partition");
+    expect(c.run(submit(spec({ partition: "team" }), 10, PHYS)).error).toBe("Job's account not permitted to use this partition");
+    expect(c.run(submit(spec({ partition: "gold" }), 10, ALICE)).error).toBe("Job's QOS not permitted to use this partition");
+    expect(c.run(submit(spec({ partition: "gold", qos: "high" }), 10, ALICE)).error).toBe("");
+    expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, PHYS)).error).toBe("");
+    expect(c.run(submit(spec({ partition: "team", account: "physics" }), 10, ROOT)).error).toBe("");
+  });
+
+  it("checks AllowAccounts against the user's default account from sacctmgr", () => {
+    const c = cluster(CONF);
+    const PHYS = { uid: 1001, gid: 1001, user: "pat", group: "physics" };
+    expect(c.run(acct({ action: "add", entity: "account", names: ["physics"] })).error).toBe("");
+    expect(c.run(acct({ action: "add", entity: "user", names: ["pat"], set: { account: "physics" } })).error).toBe("");
+    expect(c.run(submit(spec({ partition: "team" }), 10, PHYS)).error).toBe("");
+  });
+});
+
+describe("node weight", () => {
+  it("allocates the lowest Weight first", () => {
+    const c = cluster(`ClusterName=t
+NodeName=n[1-2] CPUs=4 RealMemory=4000 Weight=10
+NodeName=n[3-4] CPUs=4 RealMemory=4000 Weight=1
+PartitionName=debug Nodes=n[1-4] Default=YES
+`);
+    c.run(submit(spec({ nodesMin: 2, timeLimitMin: 5 }), 10));
+    expect(schedule(c.state, 20).decisions[0]?.alloc.map((a) => a.node)).toEqual(["n3", "n4"]);
+  });
+});
+
+describe("node weight with GPU best fit", () => {
+  const CONF = `ClusterName=t
+NodeName=g1 CPUs=8 RealMemory=8000 Gres=gpu:mi300x:8 Weight=1
+NodeName=g2 CPUs=8 RealMemory=8000 Gres=gpu:mi300x:4 Weight=10
+NodeName=g3 CPUs=8 RealMemory=8000 Gres=gpu:mi300x:4 Weight=5
+PartitionName=gpu Nodes=g[1-3] Default=YES
+`;
+
+  it("keeps best fit first and breaks ties between equally good nodes by the lowest Weight", () => {
+    const c = cluster(CONF);
+    // 4 GPUs fill g2 or g3 exactly (best fit beats g1's lower weight); g3 weighs less than g2.
+    c.run(submit(spec({ gpusPerNode: "4", timeLimitMin: 5 }), 10));
+    expect(schedule(c.state, 20).decisions[0]?.alloc.map((a) => a.node)).toEqual(["g3"]);
+  });
+
+  it("takes the lowest Weight for a CPU-only job", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ timeLimitMin: 5 }), 10));
+    expect(schedule(c.state, 20).decisions[0]?.alloc.map((a) => a.node)).toEqual(["g1"]);
   });
 });

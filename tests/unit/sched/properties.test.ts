@@ -14,6 +14,7 @@
 import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { explainPriority } from "../../../src/sched/plan/priority.ts";
 import { Timeline, INFINITE_END } from "../../../src/sched/plan/timeline.ts";
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
 import type { JobSpecP } from "../../../src/sched/model/types.ts";
@@ -41,7 +42,7 @@ function randomConf(rng: Rng, extra: string): string {
   lines.push(`NodeName=c[1-${cpu}] CPUs=${rng.pick([2, 4, 8])} RealMemory=${rng.pick([800, 1600, 3200])}`);
   if (gpu > 0) lines.push(`NodeName=g[1-${gpu}] CPUs=8 RealMemory=3200 Gres=gpu:mi300x:${rng.pick([2, 4, 8])}`);
   const all = gpu > 0 ? `c[1-${cpu}],g[1-${gpu}]` : `c[1-${cpu}]`;
-  lines.push(`PartitionName=main Nodes=${all} Default=YES MaxTime=${rng.pick(["INFINITE", "120"])}`);
+  lines.push(`PartitionName=main Nodes=${all} Default=YES MaxTime=${rng.pick(["INFINITE", "120"])} MaxNodes=${rng.pick(["UNLIMITED", "2"])}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -54,12 +55,14 @@ function randomSpec(rng: Rng, now: number): Partial<JobSpecP> {
   else s.memPerNodeMib = rng.pick([100, 400, 800]);
   if (rng.next() < 0.1) s.hold = true;
   if (rng.next() < 0.1) s.beginTime = now + rng.int(1, 600);
+  if (rng.next() < 0.1) s.deadline = now + rng.int(60, 4000);
   if (rng.next() < 0.05) s.timeLimitMin = undefined;
   return s;
 }
 
 /** A cluster with some jobs running (started by the scheduler itself at earlier times) and a queue. */
 function scenario(rng: Rng, extra = "") {
+  if (rng.next() < 0.5) extra += "\nPriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=5000\nPriorityWeightJobSize=1000";
   const c = cluster(randomConf(rng, extra));
   let now = 100;
   for (let round = 0; round < 3; round++) {
@@ -86,6 +89,10 @@ describe("scheduler properties", () => {
       expect(job.info.state).toBe("PENDING");
       expect(job.info.priority).toBeGreaterThan(0);
       expect(job.info.eligibleTime).toBeLessThanOrEqual(now);
+      if (job.info.deadline > 0) expect(now + (job.info.timeLimitMin ?? 0) * 60).toBeLessThanOrEqual(job.info.deadline);
+      const part = c.state.partitions.find((p) => p.info.name === job.info.partition)!.info;
+      if (part.maxTimeMin !== undefined) expect(job.info.timeLimitMin ?? Infinity).toBeLessThanOrEqual(part.maxTimeMin);
+      if (part.maxNodes !== undefined) expect(d.alloc.length).toBeLessThanOrEqual(part.maxNodes);
       for (const share of d.alloc) {
         const node = c.state.nodes.get(share.node)!;
         expect(node.drain || node.down).toBe(false);
@@ -141,6 +148,8 @@ describe("scheduler properties", () => {
     const b = schedule(c.state, now);
     const text = (r: typeof a) => JSON.stringify([r.decisions, [...r.reasons].sort(), r.reservations, [...r.priorities].sort()]);
     expect(text(b)).toBe(text(a));
+    // sprio's factors come from the pass's context and add up to the value the pass used.
+    for (const [id, value] of a.priorities) expect(explainPriority(c.state.jobs.get(id)!, a.priorityContext).priority).toBe(value);
   });
 
   forSeeds("timeline minFree and feasibleStarts agree with brute force", (rng) => {
