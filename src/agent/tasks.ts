@@ -215,8 +215,14 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
 }
 
 /** The step's task binding on this node from its tasks' environment (srun puts --cpu-bind, -c, --hint there). */
-function taskBinding(req: RunTasksRequest, cg: StepContainment): BindResult | string {
+/**
+ * Per-task CPU binding when the user asked for it (`srun --cpu-bind`, which srun passes as
+ * SLURM_CPU_BIND). Without it tasks share the job's cpuset and get no SLURM_CPU_BIND*
+ * variables: what Slurm does without task/affinity (the conformance oracle's task/none).
+ */
+function taskBinding(req: RunTasksRequest, cg: StepContainment): BindResult | string | undefined {
   const env = req.tasks[0]?.env ?? {};
+  if ((env.SLURM_CPU_BIND ?? "") === "") return undefined;
   const parsed = parseCpuBind(env.SLURM_CPU_BIND ?? "");
   if (!parsed.ok) return parsed.message;
   const hint = (env.SLURM_HINT ?? "").toLowerCase();
