@@ -33,7 +33,7 @@ export const SINFO_OPTIONS: readonly SinfoOptionRow[] = [
   row("help", ["help"], undefined, "none", "print this help and exit"),
   row("hide", ["hide"], undefined, "none", "omit hidden partitions"),
   row("iterate", ["iterate"], "i", "required", "repeat every N seconds", "seconds"),
-  row("json", ["json"], undefined, "none", "print all nodes as JSON"),
+  row("json", ["json"], undefined, "optional", "print all nodes as JSON (=v0.0.42..v0.0.45: data_parser shape)", "data_parser"),
   row("local", ["local"], undefined, "none", "only the local cluster"),
   row("long", ["long"], "l", "none", "long report, with a date line"),
   row("clusters", ["cluster", "clusters"], "M", "required", "cluster(s) to ask", "cluster(s)"),
@@ -86,6 +86,8 @@ export interface SinfoParams {
   summarize: boolean;
   reservation: boolean;
   json: boolean;
+  /** --json=v0.0.4x: the data_parser shape (spurrestd's serializers); absent = 22.05's v0.0.38 text. */
+  jsonVersion?: string;
   verbose: number;
   /** The -o/-O text as given, or the built-in format chosen. */
   format: string;
@@ -128,7 +130,11 @@ const APPLY: Readonly<Record<string, Apply>> = {
     p.iterate = Number.parseInt(v, 10) || 0;
     return p.iterate > 0 ? undefined : `sinfo: error: Error: invalid entry for --iterate=${v}\n`;
   },
-  json: (p) => void (p.json = true),
+  json: (p, v) => {
+    p.json = true;
+    if (v !== "") p.jsonVersion = v;
+    return undefined;
+  },
   long: (p) => void (p.long = true),
   nodes: (p, v) => {
     const names = expandHostlist(v);

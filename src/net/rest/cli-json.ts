@@ -3,7 +3,8 @@
  * `squeue --json=v0.0.4x` and `sacct --json=v0.0.4x` (the data_parser form of
  * Slurm 23.02 and later): the same serializers and envelope as spurrestd's
  * GET /slurm/<v>/jobs/ and GET /slurmdb/<v>/jobs/, so both parse with the
- * published schemas. Bare `--json` keeps the 22.05 (v0.0.38) text the goldens
+ * published schemas. `sinfo --json=v0.0.4x` prints `openapi_sinfo_resp`
+ * (a component of /openapi/v3; no path serves it, as in slurmrestd). Bare `--json` keeps the 22.05 (v0.0.38) text the goldens
  * record (src/compat/format/json-*.ts).
  */
 import type { Job } from "../../compat/format/job-values.ts";
@@ -14,6 +15,9 @@ import { metaFor, VERSIONS, versionNumber, type Version } from "./versions.ts";
 import { pruneForVersion } from "./schema.ts";
 import { JobInfoResp } from "./schemas-job.ts";
 import { DbJobsResp } from "./schemas-slurmdb.ts";
+import { SinfoResp } from "./schemas-sinfo.ts";
+import { sinfoDataValue } from "./serialize-sinfo.ts";
+import type { SinfoRecord } from "../../compat/format/sinfo-records.ts";
 
 /** "v0.0.45" or "data_parser/v0.0.45" → the version; else the error text. */
 export function dataParserVersion(text: string): Version | string {
@@ -44,5 +48,12 @@ export function squeueJsonV4(version: Version, jobs: readonly Job[], cluster: st
 export function sacctJsonV4(version: Version, jobs: readonly Job[], cluster: string, nowSec: number, who: Who): string {
   const doc = { jobs: jobs.map((j) => dbJobValue(j, cluster, nowSec)), meta: meta(version, "slurmdbd", cluster, who), errors: [], warnings: [] };
   pruneForVersion(DbJobsResp.node, doc, versionNumber(version));
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** `records`: the lines sinfo would print, already filtered, grouped and sorted. */
+export function sinfoJsonV4(version: Version, records: readonly SinfoRecord[], cluster: string, who: Who): string {
+  const doc = { sinfo: records.map((r) => sinfoDataValue(r, cluster)), meta: meta(version, "slurmctld", cluster, who), errors: [], warnings: [] };
+  pruneForVersion(SinfoResp.node, doc, versionNumber(version));
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -10,6 +10,7 @@ import type { Route } from "./route.ts";
 import { pathParams } from "./route.ts";
 import { boundIn, VERSIONS, type Version } from "./versions.ts";
 import { SPUR_VERSION } from "../../version.ts";
+import { CLI_ONLY_SCHEMAS } from "./schemas-sinfo.ts";
 
 type Json = Record<string, unknown>;
 
@@ -75,6 +76,7 @@ export function openapiDocument(routes: readonly Route[]): Json {
       paths[path] ??= {};
       (paths[path] as Json)[r.method] = operation(r, version, components);
     }
+    for (const s of CLI_ONLY_SCHEMAS) schemaOf(s.node, version, components);
   }
   return {
     openapi: "3.0.3",
