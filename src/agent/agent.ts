@@ -154,6 +154,10 @@ export function createAgent(deps: AgentDeps): Agent {
       return true;
     }
     const sig = req.signal;
+    if (req.stepsOnly) {
+      killJobSteps(req.jobId, sig as unknown as NodeJS.Signals);
+      return hasBatch;
+    }
     const child = readPid(dir, "child.pid");
     const cg = hasBatch ? readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup : undefined;
     if (cg !== undefined && !req.batchOnly) {
@@ -207,7 +211,7 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   function killReported(ids: number[]): void {
-    for (const jobId of ids) signalJob({ jobId, signal: 0, reason: "CANCELLED", killWaitSec: 1, batchOnly: false, stepId: -1 } as SignalJobRequest);
+    for (const jobId of ids) signalJob({ jobId, signal: 0, reason: "CANCELLED", killWaitSec: 1, batchOnly: false, stepsOnly: false, stepId: -1 } as SignalJobRequest);
   }
 
   async function tick(): Promise<void> {

@@ -18,11 +18,12 @@ import { assert } from "../../lib/assert.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 import { applyPreempt } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
+import { applySignalBeforeEnd } from "./apply-signal.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
   | { type: "launchBatch"; jobId: number }
-  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean }
+  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean; stepsOnly?: boolean }
   | { type: "jobStarted"; jobId: number }
   | { type: "jobFinished"; jobId: number };
 
@@ -72,6 +73,8 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyLaunchFailed(state, c);
     case "timeLimitReached":
       return applyTimeLimit(state, c);
+    case "signalBeforeEnd":
+      return applySignalBeforeEnd(state, c);
     case "deadlineExpired":
       return applyDeadlineExpired(state, c);
     case "cancel":

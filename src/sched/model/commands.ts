@@ -67,6 +67,8 @@ export type Command =
       state: string;
     }
   | { v: 1; type: "timeLimitReached"; at: number; jobId: number }
+  /** The job's --signal is due (its time before the end reached): send it, once per run. */
+  | { v: 1; type: "signalBeforeEnd"; at: number; jobId: number }
   /** sacctmgr add/modify/delete (see sched/acct/apply-acct.ts). */
   | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
   /** scontrol create/update/delete reservation (times already epoch seconds). */

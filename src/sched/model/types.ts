@@ -39,6 +39,8 @@ export interface JobRecord {
   sequence: number;
   /** An administrator set the priority (`scontrol update job priority=`): it is no longer computed. */
   priorityFixed?: boolean;
+  /** The start time of the run for which the --signal warning was sent (sent once per run). */
+  warnSignalSentFor?: number;
 }
 
 export interface NodeRecord {
