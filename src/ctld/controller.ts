@@ -332,5 +332,7 @@ function isUnreachable(error: unknown): boolean {
 }
 
 function timedOut(job: JobRecord, now: number): boolean {
-  return job.endRequested === "" && job.info.timeLimitMin !== undefined && job.info.startTime + job.info.timeLimitMin * 60 <= now;
+  // Time spent suspended (PreemptMode=SUSPEND) does not count against the limit.
+  const limitMin = job.info.timeLimitMin;
+  return job.endRequested === "" && limitMin !== undefined && job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 <= now;
 }

@@ -38,7 +38,7 @@ export function signalDueAt(job: JobRecord): number | undefined {
   const spec = parseStoredSignal(job.info.signal);
   const limitMin = job.info.timeLimitMin;
   if (spec === undefined || limitMin === undefined) return undefined;
-  return job.info.startTime + limitMin * 60 - spec.beforeSec;
+  return job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 - spec.beforeSec;
 }
 
 /** Whether the leader should issue `signalBeforeEnd` for this job at `now`. */

@@ -16,7 +16,7 @@ import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { applyStepUsage } from "./apply-usage.ts";
 import { assert } from "../../lib/assert.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
-import { applyPreempt } from "./apply-preempt.ts";
+import { applyPreempt, resumeSuspended } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
 import { applySignalBeforeEnd } from "./apply-signal.ts";
 
@@ -56,6 +56,8 @@ export function apply(state: ClusterState, command: Command): ApplyResult {
   assert(command.v === 1, `known command version (got ${command.v})`);
   const before = state.nextJobId;
   const result = dispatch(state, command);
+  // A job end may free the CPUs/GPUs a suspended (PreemptMode=SUSPEND) job waits for.
+  if (result.events.some((e) => e.type === "jobFinished")) result.events.push(...resumeSuspended(state, command.at));
   assert(state.nextJobId >= before, "job ids never go backwards");
   state.appliedIndex += 1;
   return result;

@@ -74,7 +74,12 @@ export type Command =
   /** scontrol create/update/delete reservation (times already epoch seconds). */
   | { v: 1; type: "reservation"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
   /** The scheduler's preemption plan (sched/plan/preempt.ts). */
-  | { v: 1; type: "preempt"; at: number; preemptorId: number; victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[] }
+  | {
+      v: 1; type: "preempt"; at: number; preemptorId: number;
+      victims: { jobId: number; mode: "REQUEUE" | "CANCEL" | "SUSPEND"; graceSec: number }[];
+      /** SUSPEND: the preemptor starts in the same step, on the suspended victims' CPUs/GPUs. */
+      start?: StartDecision;
+    }
   /** Pending jobs that can no longer end before their --deadline (found by the scheduler). */
   | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] };
 

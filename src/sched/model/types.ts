@@ -41,6 +41,10 @@ export interface JobRecord {
   priorityFixed?: boolean;
   /** The start time of the run for which the --signal warning was sent (sent once per run). */
   warnSignalSentFor?: number;
+  /** PreemptMode=SUSPEND: the preemptor this job is suspended for (its CPUs/GPUs released, memory kept). */
+  suspendedBy?: number;
+  /** Seconds spent suspended in this run: the time limit does not count them. */
+  suspendedSec?: number;
 }
 
 export interface NodeRecord {
