@@ -10,7 +10,9 @@
  * on them in the same command. resumeSuspended() runs after every job end:
  * a suspended job whose preemptor is gone and whose CPUs/GPUs are free again
  * is charged them back, becomes RUNNING and gets SIGCONT; the time it spent
- * suspended does not count against its time limit.
+ * suspended does not count against its time limit. `scontrol suspend/resume`
+ * (administrators) use the same SIGSTOP/SIGCONT path; an administrator's
+ * suspension keeps all of the job's resources, as in Slurm without gang.
  */
 import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
@@ -72,21 +74,42 @@ export function resumeSuspended(state: ClusterState, at: number): ApplyEvent[] {
     .filter((j) => heldWhileSuspended(j))
     .sort((a, b) => a.info.suspendTime - b.info.suspendTime || a.info.jobId - b.info.jobId);
   for (const job of waiting) {
-    const preemptor = state.jobs.get(job.suspendedBy as number);
-    if (preemptor !== undefined && !isJobFinished(preemptor.info) && preemptor.info.state !== "PENDING") continue;
-    if (!fitsAgain(state, job)) continue;
-    for (const share of job.info.alloc) {
-      const node = state.nodes.get(share.node);
-      // Memory is still charged: charge CPUs and GPUs only.
-      if (node !== undefined) chargeAlloc(node, job.info.jobId, { ...share, memMib: 0 });
-    }
-    job.suspendedSec = (job.suspendedSec ?? 0) + Math.max(0, at - job.info.suspendTime);
-    Object.assign(job.info, { state: "RUNNING" });
-    if (job.info.timeLimitMin !== undefined) job.info.endTime = job.info.startTime + job.suspendedSec + job.info.timeLimitMin * 60;
-    delete job.suspendedBy;
-    events.push({ type: "signalJob", jobId: job.info.jobId, nodes: job.info.alloc.map((a) => a.node), signal: SIGCONT, reason: "", batchOnly: false });
+    if (!canResume(state, job)) continue;
+    events.push(resume(state, job, at));
   }
   return events;
+}
+
+/**
+ * Resume a suspended job: one suspended for a preemptor is charged its CPUs/GPUs
+ * back first (the caller checked they are free; its memory was never released).
+ */
+export function resume(state: ClusterState, job: JobRecord, at: number): ApplyEvent {
+  if (job.suspendedBy !== undefined) {
+    for (const share of job.info.alloc) {
+      const node = state.nodes.get(share.node);
+      if (node !== undefined) chargeAlloc(node, job.info.jobId, { ...share, memMib: 0 });
+    }
+  }
+  job.suspendedSec = (job.suspendedSec ?? 0) + Math.max(0, at - job.info.suspendTime);
+  job.info.state = "RUNNING";
+  if (job.info.timeLimitMin !== undefined) job.info.endTime = job.info.startTime + job.suspendedSec + job.info.timeLimitMin * 60;
+  delete job.suspendedBy;
+  return { type: "signalJob", jobId: job.info.jobId, nodes: job.info.alloc.map((a) => a.node), signal: SIGCONT, reason: "", batchOnly: false };
+}
+
+/** `scontrol suspend`: SIGSTOP, state SUSPENDED; an administrator's suspension keeps all of the job's resources. */
+export function suspendByAdmin(job: JobRecord, at: number): ApplyEvent {
+  Object.assign(job.info, { state: "SUSPENDED", suspendTime: at, preSusTime: at - job.info.startTime - (job.suspendedSec ?? 0) });
+  return { type: "signalJob", jobId: job.info.jobId, nodes: job.info.alloc.map((a) => a.node), signal: SIGSTOP, reason: "", batchOnly: false };
+}
+
+/** Whether a suspended job may be resumed now: its preemptor (if any) is gone and its CPUs/GPUs are free. */
+export function canResume(state: ClusterState, job: JobRecord): boolean {
+  if (job.suspendedBy === undefined) return true;
+  const preemptor = state.jobs.get(job.suspendedBy);
+  if (preemptor !== undefined && !isJobFinished(preemptor.info) && preemptor.info.state !== "PENDING") return false;
+  return fitsAgain(state, job);
 }
 
 function fitsAgain(state: ClusterState, job: JobRecord): boolean {

@@ -293,7 +293,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     for (const share of info.alloc) {
       const i = index.get(share.node);
       // A suspended job holds its memory only (PreemptMode=SUSPEND).
-      const held = info.state === "SUSPENDED" ? 0 : 1;
+      const held = info.state === "SUSPENDED" && job.suspendedBy !== undefined ? 0 : 1;
       if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus * held, memMiB: share.memMib, gpus: share.gpuIndices.length * held });
     }
   }

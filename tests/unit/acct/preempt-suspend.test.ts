@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { planPreemption } from "../../../src/sched/plan/preempt.ts";
-import { cluster, spec, submit } from "../sched/builders.ts";
+import { ALICE, ROOT, cluster, spec, submit } from "../sched/builders.ts";
 
 const CONF = `ClusterName=p
 DefMemPerCPU=100
@@ -81,5 +81,39 @@ describe("PreemptMode=SUSPEND", () => {
     const node = c.state.nodes.get("n1")!.info;
     expect([node.allocCpus, node.allocMemoryMib]).toEqual([4, 1000]);
     expect(c.state.jobs.get(2)?.info.state).toBe("RUNNING");
+  });
+
+  it("scontrol suspend/resume: administrators only; the job keeps all its resources; suspended time is not charged", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ ntasks: 2, memPerNodeMib: 500, timeLimitMin: 60 }), 10, ALICE));
+    pass(c, 20);
+    const job = c.state.jobs.get(1)!;
+    const act = (action: string, at: number, by = ROOT) => c.run({ v: 1, type: "updateJob", at, jobIds: ["1"], action, fields: {}, by });
+    expect(act("suspend", 30, ALICE).items[0]?.error).toBe("Access/permission denied");
+    expect(act("resume", 30).items[0]).toMatchObject({ error: "Job is not suspended", errorCode: 2087 });
+    const s1 = act("suspend", 30);
+    expect(s1.items[0]?.error).toBe("");
+    expect(s1.events).toEqual([{ type: "signalJob", jobId: 1, nodes: ["n1"], signal: 19, reason: "", batchOnly: false }]);
+    expect(job.info.state).toBe("SUSPENDED");
+    expect(act("suspend", 31).items[0]).toMatchObject({ error: "Job is not running", errorCode: 2085 });
+    const node = c.state.nodes.get("n1")!.info;
+    expect([node.allocCpus, node.allocMemoryMib]).toEqual([2, 500]);
+    const r1 = act("resume", 90);
+    expect(r1.events).toEqual([{ type: "signalJob", jobId: 1, nodes: ["n1"], signal: 18, reason: "", batchOnly: false }]);
+    expect([job.info.state, job.suspendedSec, job.info.endTime]).toEqual(["RUNNING", 60, 20 + 60 + 3600]);
+    expect([node.allocCpus, node.allocMemoryMib]).toEqual([2, 500]);
+    c.run({ v: 1, type: "jobEnded", at: 200, jobId: 1, exitCode: 0, exitSignal: 0, outcome: "COMPLETED" });
+    expect([node.allocCpus, node.allocMemoryMib]).toEqual([0, 0]);
+  });
+
+  it("scontrol resume of a job suspended for a running preemptor is refused", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ ntasks: 4, memPerNodeMib: 1000, timeLimitMin: 60 }), 10));
+    pass(c, 20);
+    c.run(submit(spec({ partition: "high", ntasks: 4, memPerNodeMib: 1000, timeLimitMin: 10 }), 30));
+    pass(c, 40);
+    const r = c.run({ v: 1, type: "updateJob", at: 50, jobIds: ["1"], action: "resume", fields: {}, by: ROOT });
+    expect(r.items[0]?.error).toBe("Requested operation is presently disabled");
+    expect(c.state.jobs.get(1)?.info.state).toBe("SUSPENDED");
   });
 });
