@@ -92,7 +92,8 @@ export function resume(state: ClusterState, job: JobRecord, at: number): ApplyEv
     }
   }
   job.suspendedSec = (job.suspendedSec ?? 0) + Math.max(0, at - job.info.suspendTime);
-  job.info.state = "RUNNING";
+  // As Slurm: suspendTime is the last suspend or resume; squeue's TIME is now - suspendTime + preSusTime.
+  Object.assign(job.info, { state: "RUNNING", suspendTime: at });
   if (job.info.timeLimitMin !== undefined) job.info.endTime = job.info.startTime + job.suspendedSec + job.info.timeLimitMin * 60;
   delete job.suspendedBy;
   return { type: "signalJob", jobId: job.info.jobId, nodes: job.info.alloc.map((a) => a.node), signal: SIGCONT, reason: "", batchOnly: false };

@@ -101,6 +101,8 @@ describe("PreemptMode=SUSPEND", () => {
     const r1 = act("resume", 90);
     expect(r1.events).toEqual([{ type: "signalJob", jobId: 1, nodes: ["n1"], signal: 18, reason: "", batchOnly: false }]);
     expect([job.info.state, job.suspendedSec, job.info.endTime]).toEqual(["RUNNING", 60, 20 + 60 + 3600]);
+    // Run time before the suspension (10 s) and the resume time, from which squeue counts on.
+    expect([job.info.preSusTime, job.info.suspendTime]).toEqual([10, 90]);
     expect([node.allocCpus, node.allocMemoryMib]).toEqual([2, 500]);
     c.run({ v: 1, type: "jobEnded", at: 200, jobId: 1, exitCode: 0, exitSignal: 0, outcome: "COMPLETED" });
     expect([node.allocCpus, node.allocMemoryMib]).toEqual([0, 0]);
@@ -115,5 +117,17 @@ describe("PreemptMode=SUSPEND", () => {
     const r = c.run({ v: 1, type: "updateJob", at: 50, jobIds: ["1"], action: "resume", fields: {}, by: ROOT });
     expect(r.items[0]?.error).toBe("Requested operation is presently disabled");
     expect(c.state.jobs.get(1)?.info.state).toBe("SUSPENDED");
+  });
+
+  it("a node failure ends a suspended job on it too (NODE_FAIL), releasing its memory", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ ntasks: 4, memPerNodeMib: 1000, timeLimitMin: 60 }), 10));
+    pass(c, 20);
+    c.run(submit(spec({ partition: "high", ntasks: 4, memPerNodeMib: 1000, timeLimitMin: 10 }), 30));
+    pass(c, 40);
+    c.run({ v: 1, type: "nodeFail", at: 50, node: "n1", reason: "Not responding" });
+    expect([c.state.jobs.get(1)?.info.state, c.state.jobs.get(2)?.info.state]).toEqual(["NODE_FAIL", "NODE_FAIL"]);
+    const node = c.state.nodes.get("n1")!.info;
+    expect([node.allocCpus, node.allocMemoryMib]).toEqual([0, 0]);
   });
 });
