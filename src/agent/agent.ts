@@ -150,24 +150,43 @@ export function createAgent(deps: AgentDeps): Agent {
         if (pid !== undefined && isOurStepd(dir, pid)) process.kill(pid, "SIGTERM");
       }
       killJobSteps(req.jobId, "SIGTERM");
+      // A suspended (SIGSTOPped) job must run to act on SIGTERM, as Slurm sends SIGCONT too.
+      signalAll(dir, req.jobId, "SIGCONT");
       setTimeout(() => killJobSteps(req.jobId, "SIGKILL"), Math.max(1, req.killWaitSec) * 1000).unref();
       return true;
     }
     const sig = req.signal;
+    if (req.stepsOnly) {
+      killJobSteps(req.jobId, sig as unknown as NodeJS.Signals);
+      return hasBatch;
+    }
+    if (req.batchOnly) {
+      const child = readPid(dir, "child.pid");
+      try {
+        if (child !== undefined) process.kill(child, sig);
+      } catch {
+        /* already gone */
+      }
+      return hasBatch;
+    }
+    signalAll(dir, req.jobId, sig);
+    return hasBatch;
+  }
+
+  /** Every process of the job here: its cgroup (double-forked ones too, as Slurm) or the batch group, and its steps. */
+  function signalAll(dir: string, jobId: number, sig: number | NodeJS.Signals): void {
     const child = readPid(dir, "child.pid");
-    const cg = hasBatch ? readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup : undefined;
-    if (cg !== undefined && !req.batchOnly) {
-      // Every process of the job here, double-forked ones too (Slurm signals the job's cgroup).
+    const cg = existsSync(join(dir, "launch.json")) ? readJson<LaunchFile>(join(dir, "launch.json"))?.cgroup : undefined;
+    if (cg !== undefined) {
       signalPids(listPids(cg.trackDir), sig);
     } else if (child !== undefined) {
       try {
-        process.kill(req.batchOnly ? child : -child, sig);
+        process.kill(-child, sig);
       } catch {
         /* already gone */
       }
     }
-    if (!req.batchOnly) killJobSteps(req.jobId, sig as unknown as NodeJS.Signals);
-    return hasBatch;
+    killJobSteps(jobId, sig as NodeJS.Signals);
   }
 
   /** Jobs this node still holds: running, or ended with the end not yet acknowledged (so never "lost"). */
@@ -207,7 +226,7 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   function killReported(ids: number[]): void {
-    for (const jobId of ids) signalJob({ jobId, signal: 0, reason: "CANCELLED", killWaitSec: 1, batchOnly: false, stepId: -1 } as SignalJobRequest);
+    for (const jobId of ids) signalJob({ jobId, signal: 0, reason: "CANCELLED", killWaitSec: 1, batchOnly: false, stepsOnly: false, stepId: -1 } as SignalJobRequest);
   }
 
   async function tick(): Promise<void> {

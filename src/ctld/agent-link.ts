@@ -40,7 +40,7 @@ export function createAgentLink(timeoutMs = 5000): AgentLink {
       const job = state.jobs.get(event.jobId);
       await clientFor(state, node).signalJob(
         {
-          jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, reason: event.reason, stepId: -1,
+          jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, stepsOnly: event.stepsOnly ?? false, reason: event.reason, stepId: -1,
           killWaitSec: job?.info.killWaitSec ?? state.config.killWaitSec,
         },
         { timeoutMs },

@@ -18,6 +18,7 @@ import { isJobFinished } from "../sched/model/types.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
 import { explainPriority, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
 import { planPreemption } from "../sched/plan/preempt.ts";
+import { signalDue } from "../sched/model/apply-signal.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
 import type { AgentLink } from "./agent-link.ts";
@@ -259,6 +260,9 @@ export function createController(deps: ControllerDeps): Controller {
       if (job.info.state === "RUNNING" && timedOut(job, now)) {
         logger.info({ message: "time limit reached", jobId: job.info.jobId });
         executeInternal({ v: 1, type: "timeLimitReached", at: now, jobId: job.info.jobId });
+      } else if (signalDue(job, now)) {
+        logger.info({ message: "signal before end", jobId: job.info.jobId, signal: job.info.signal });
+        executeInternal({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
       }
     }
     const timeoutSec = state.config.slurmdTimeoutSec;
@@ -328,5 +332,7 @@ function isUnreachable(error: unknown): boolean {
 }
 
 function timedOut(job: JobRecord, now: number): boolean {
-  return job.endRequested === "" && job.info.timeLimitMin !== undefined && job.info.startTime + job.info.timeLimitMin * 60 <= now;
+  // Time spent suspended (PreemptMode=SUSPEND) does not count against the limit.
+  const limitMin = job.info.timeLimitMin;
+  return job.endRequested === "" && limitMin !== undefined && job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 <= now;
 }

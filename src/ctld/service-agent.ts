@@ -31,11 +31,13 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
   // Anything the agent runs that the controller does not have running there must stop.
   const kill = running.filter((id) => {
     const job = c.state.jobs.get(id);
-    return job === undefined || isJobFinished(job.info) || job.info.state !== "RUNNING" || job.info.batchHost !== node;
+    // A SUSPENDED job (scontrol suspend, PreemptMode=SUSPEND) still lives on its node.
+    const live = job !== undefined && (job.info.state === "RUNNING" || job.info.state === "SUSPENDED");
+    return job === undefined || isJobFinished(job.info) || !live || job.info.batchHost !== node;
   });
   for (const job of c.state.jobs.values()) {
     const i = job.info;
-    if (i.state !== "RUNNING" || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
+    if ((i.state !== "RUNNING" && i.state !== "SUSPENDED") || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
     if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
     void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" }).catch(() => undefined);
   }

@@ -82,7 +82,8 @@ function failJobsOn(state: ClusterState, nodeName: string, at: number): ApplyEve
   const events: ApplyEvent[] = [];
   const victims: JobRecord[] = [];
   for (const job of state.jobs.values()) {
-    if (job.info.state === "RUNNING" && job.info.alloc.some((a) => a.node === nodeName)) victims.push(job);
+    const live = job.info.state === "RUNNING" || job.info.state === "SUSPENDED";
+    if (live && job.info.alloc.some((a) => a.node === nodeName)) victims.push(job);
   }
   for (const job of victims) {
     const others = job.info.alloc.map((a) => a.node).filter((n) => n !== nodeName);

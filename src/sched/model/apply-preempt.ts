@@ -5,12 +5,26 @@
  * requeue) or CANCEL (final state PREEMPTED). The agent sends SIGTERM now and
  * SIGKILL after the victim's kill wait, which becomes its GraceTime when one
  * is set. Victims that changed since the plan are skipped (the plan is stale).
+ * SUSPEND: the victim becomes SUSPENDED, its processes get SIGSTOP, its CPUs
+ * and GPUs are released (its memory stays charged) and the preemptor starts
+ * on them in the same command. resumeSuspended() runs after every job end:
+ * a suspended job whose preemptor is gone and whose CPUs/GPUs are free again
+ * is charged them back, becomes RUNNING and gets SIGCONT; the time it spent
+ * suspended does not count against its time limit. `scontrol suspend/resume`
+ * (administrators) use the same SIGSTOP/SIGCONT path; an administrator's
+ * suspension keeps all of the job's resources, as in Slurm without gang.
  */
 import type { Command } from "./commands.ts";
-import type { ClusterState } from "./types.ts";
+import type { ClusterState, JobRecord } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { applyStartJobs } from "./apply-run.ts";
+import { chargeAlloc, freeResources, refreshNodeState } from "./resources.ts";
+import { isJobFinished } from "./types.ts";
 
 type Preempt = Extract<Command, { type: "preempt" }>;
+
+const SIGCONT = 18;
+const SIGSTOP = 19;
 
 export function applyPreempt(state: ClusterState, c: Preempt): ApplyResult {
   const events: ApplyEvent[] = [];
@@ -18,12 +32,92 @@ export function applyPreempt(state: ClusterState, c: Preempt): ApplyResult {
   for (const v of c.victims) {
     const job = state.jobs.get(v.jobId);
     if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") continue;
+    ids.push(v.jobId);
+    const nodes = job.info.alloc.map((a) => a.node);
+    if (v.mode === "SUSPEND") {
+      suspend(state, job, c.preemptorId, c.at);
+      events.push({ type: "signalJob", jobId: v.jobId, nodes, signal: SIGSTOP, reason: "", batchOnly: false });
+      continue;
+    }
     job.endRequested = v.mode === "REQUEUE" ? "REQUEUE" : "PREEMPTED";
     job.preemptedBy = c.preemptorId;
     if (v.graceSec > 0) job.info.killWaitSec = v.graceSec;
-    ids.push(v.jobId);
-    const nodes = job.info.alloc.map((a) => a.node);
     events.push({ type: "signalJob", jobId: v.jobId, nodes, signal: 0, reason: v.mode === "REQUEUE" ? "REQUEUE" : "CANCELLED", batchOnly: false });
   }
-  return { ...emptyResult(), ids, events };
+  const result = { ...emptyResult(), ids, events };
+  if (c.start !== undefined && ids.length > 0) {
+    const started = applyStartJobs(state, { v: 1, type: "startJobs", at: c.at, decisions: [c.start] });
+    result.events.push(...started.events);
+  }
+  return result;
+}
+
+function suspend(state: ClusterState, job: JobRecord, by: number, at: number): void {
+  for (const share of job.info.alloc) {
+    const node = state.nodes.get(share.node);
+    if (node === undefined) continue;
+    node.info.allocCpus = Math.max(0, node.info.allocCpus - share.cpus);
+    node.gpuByJob.delete(job.info.jobId);
+    refreshNodeState(node);
+  }
+  Object.assign(job.info, { state: "SUSPENDED", suspendTime: at, preSusTime: at - job.info.startTime - (job.suspendedSec ?? 0) });
+  job.suspendedBy = by;
+}
+
+/** CPUs and GPUs a suspended job gives back on resume (its memory was never released). */
+export const heldWhileSuspended = (job: JobRecord): boolean => job.info.state === "SUSPENDED" && job.suspendedBy !== undefined;
+
+/** After a job ends: resume the suspended jobs whose preemptor is gone and whose CPUs/GPUs are free, oldest suspension first. */
+export function resumeSuspended(state: ClusterState, at: number): ApplyEvent[] {
+  const events: ApplyEvent[] = [];
+  const waiting = [...state.jobs.values()]
+    .filter((j) => heldWhileSuspended(j))
+    .sort((a, b) => a.info.suspendTime - b.info.suspendTime || a.info.jobId - b.info.jobId);
+  for (const job of waiting) {
+    if (!canResume(state, job)) continue;
+    events.push(resume(state, job, at));
+  }
+  return events;
+}
+
+/**
+ * Resume a suspended job: one suspended for a preemptor is charged its CPUs/GPUs
+ * back first (the caller checked they are free; its memory was never released).
+ */
+export function resume(state: ClusterState, job: JobRecord, at: number): ApplyEvent {
+  if (job.suspendedBy !== undefined) {
+    for (const share of job.info.alloc) {
+      const node = state.nodes.get(share.node);
+      if (node !== undefined) chargeAlloc(node, job.info.jobId, { ...share, memMib: 0 });
+    }
+  }
+  job.suspendedSec = (job.suspendedSec ?? 0) + Math.max(0, at - job.info.suspendTime);
+  // As Slurm: suspendTime is the last suspend or resume; squeue's TIME is now - suspendTime + preSusTime.
+  Object.assign(job.info, { state: "RUNNING", suspendTime: at });
+  if (job.info.timeLimitMin !== undefined) job.info.endTime = job.info.startTime + job.suspendedSec + job.info.timeLimitMin * 60;
+  delete job.suspendedBy;
+  return { type: "signalJob", jobId: job.info.jobId, nodes: job.info.alloc.map((a) => a.node), signal: SIGCONT, reason: "", batchOnly: false };
+}
+
+/** `scontrol suspend`: SIGSTOP, state SUSPENDED; an administrator's suspension keeps all of the job's resources. */
+export function suspendByAdmin(job: JobRecord, at: number): ApplyEvent {
+  Object.assign(job.info, { state: "SUSPENDED", suspendTime: at, preSusTime: at - job.info.startTime - (job.suspendedSec ?? 0) });
+  return { type: "signalJob", jobId: job.info.jobId, nodes: job.info.alloc.map((a) => a.node), signal: SIGSTOP, reason: "", batchOnly: false };
+}
+
+/** Whether a suspended job may be resumed now: its preemptor (if any) is gone and its CPUs/GPUs are free. */
+export function canResume(state: ClusterState, job: JobRecord): boolean {
+  if (job.suspendedBy === undefined) return true;
+  const preemptor = state.jobs.get(job.suspendedBy);
+  if (preemptor !== undefined && !isJobFinished(preemptor.info) && preemptor.info.state !== "PENDING") return false;
+  return fitsAgain(state, job);
+}
+
+function fitsAgain(state: ClusterState, job: JobRecord): boolean {
+  return job.info.alloc.every((share) => {
+    const node = state.nodes.get(share.node);
+    if (node === undefined || node.down) return false;
+    const free = freeResources(node);
+    return share.cpus <= free.cpus && share.gpuIndices.every((g) => free.gpuIndices.includes(g));
+  });
 }

@@ -173,9 +173,11 @@ function finalState(job: JobRecord, outcome: string, exitCode: number, exitSigna
 }
 
 export function releaseJob(state: ClusterState, job: JobRecord): void {
+  // A suspended job's CPUs/GPUs were released when it was suspended: only its memory is left.
+  const suspended = job.info.state === "SUSPENDED" && job.suspendedBy !== undefined;
   for (const share of job.info.alloc) {
     const node = state.nodes.get(share.node);
-    if (node !== undefined) releaseAlloc(node, job.info.jobId, share);
+    if (node !== undefined) releaseAlloc(node, job.info.jobId, suspended ? { ...share, cpus: 0, gpuIndices: [] } : share);
   }
 }
 

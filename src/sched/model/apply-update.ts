@@ -11,6 +11,7 @@ import { isJobFinished } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply.ts";
 import { selectTargets } from "./select-jobs.ts";
 import { releaseJob, requeue } from "./apply-run.ts";
+import { canResume, resume, suspendByAdmin } from "./apply-preempt.ts";
 import { BASIC_PRIORITY_TOP } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { applyFieldUpdates } from "./update-fields.ts";
@@ -25,6 +26,8 @@ export const JOB_ERRORS = {
   notPending: { code: 2020, text: "Job is no longer pending execution" },
   disabled: { code: 2035, text: "Requested operation is presently disabled" },
   notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
+  notRunning: { code: 2085, text: "Job is not running" },
+  notSuspended: { code: 2087, text: "Job is not suspended" },
 } as const;
 
 export function canModify(job: JobRecord, by: Requester, config: ControllerConfig): boolean {
@@ -137,6 +140,16 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
       return requeueOne(job, c.action === "requeuehold", c.at);
     case "update":
       return applyFieldUpdates(state, job, c.fields, admin, c.at);
+    case "suspend":
+      if (!admin) return fail(JOB_ERRORS.accessDenied);
+      if (info.state !== "RUNNING" || job.endRequested !== "") return fail(JOB_ERRORS.notRunning);
+      return fine([suspendByAdmin(job, c.at)]);
+    case "resume":
+      if (!admin) return fail(JOB_ERRORS.accessDenied);
+      if (info.state !== "SUSPENDED") return fail(JOB_ERRORS.notSuspended);
+      // Suspended for a preemptor that still holds its CPUs/GPUs: not yet.
+      if (!canResume(state, job)) return fail(JOB_ERRORS.disabled);
+      return fine([resume(state, job, c.at)]);
     default:
       return fail(JOB_ERRORS.disabled);
   }

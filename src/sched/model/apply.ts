@@ -16,13 +16,14 @@ import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { applyStepUsage } from "./apply-usage.ts";
 import { assert } from "../../lib/assert.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
-import { applyPreempt } from "./apply-preempt.ts";
+import { applyPreempt, resumeSuspended } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
+import { applySignalBeforeEnd } from "./apply-signal.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
   | { type: "launchBatch"; jobId: number }
-  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean }
+  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean; stepsOnly?: boolean }
   | { type: "jobStarted"; jobId: number }
   | { type: "jobFinished"; jobId: number };
 
@@ -55,6 +56,8 @@ export function apply(state: ClusterState, command: Command): ApplyResult {
   assert(command.v === 1, `known command version (got ${command.v})`);
   const before = state.nextJobId;
   const result = dispatch(state, command);
+  // A job end may free the CPUs/GPUs a suspended (PreemptMode=SUSPEND) job waits for.
+  if (result.events.some((e) => e.type === "jobFinished")) result.events.push(...resumeSuspended(state, command.at));
   assert(state.nextJobId >= before, "job ids never go backwards");
   state.appliedIndex += 1;
   return result;
@@ -72,6 +75,8 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyLaunchFailed(state, c);
     case "timeLimitReached":
       return applyTimeLimit(state, c);
+    case "signalBeforeEnd":
+      return applySignalBeforeEnd(state, c);
     case "deadlineExpired":
       return applyDeadlineExpired(state, c);
     case "cancel":

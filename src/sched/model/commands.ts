@@ -67,12 +67,19 @@ export type Command =
       state: string;
     }
   | { v: 1; type: "timeLimitReached"; at: number; jobId: number }
+  /** The job's --signal is due (its time before the end reached): send it, once per run. */
+  | { v: 1; type: "signalBeforeEnd"; at: number; jobId: number }
   /** sacctmgr add/modify/delete (see sched/acct/apply-acct.ts). */
   | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
   /** scontrol create/update/delete reservation (times already epoch seconds). */
   | { v: 1; type: "reservation"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
   /** The scheduler's preemption plan (sched/plan/preempt.ts). */
-  | { v: 1; type: "preempt"; at: number; preemptorId: number; victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[] }
+  | {
+      v: 1; type: "preempt"; at: number; preemptorId: number;
+      victims: { jobId: number; mode: "REQUEUE" | "CANCEL" | "SUSPEND"; graceSec: number }[];
+      /** SUSPEND: the preemptor starts in the same step, on the suspended victims' CPUs/GPUs. */
+      start?: StartDecision;
+    }
   /** Pending jobs that can no longer end before their --deadline (found by the scheduler). */
   | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] };
 

@@ -39,6 +39,12 @@ export interface JobRecord {
   sequence: number;
   /** An administrator set the priority (`scontrol update job priority=`): it is no longer computed. */
   priorityFixed?: boolean;
+  /** The start time of the run for which the --signal warning was sent (sent once per run). */
+  warnSignalSentFor?: number;
+  /** PreemptMode=SUSPEND: the preemptor this job is suspended for (its CPUs/GPUs released, memory kept). */
+  suspendedBy?: number;
+  /** Seconds spent suspended in this run: the time limit does not count them. */
+  suspendedSec?: number;
 }
 
 export interface NodeRecord {

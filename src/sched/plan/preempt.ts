@@ -9,13 +9,19 @@
  * the victims by PreemptMode (REQUEUE: back to PENDING; CANCEL: state
  * PREEMPTED), with GraceTime (partition's, or the QOS's under preempt/qos) as
  * the time between SIGTERM and SIGKILL. One preemption is in flight at a time,
- * so a pass never preempts twice for the same resources. Pure.
+ * so a pass never preempts twice for the same resources.
+ * SUSPEND (Slurm pairs it with GANG): victims are stopped (SIGSTOP) and keep
+ * their memory; their CPUs and GPUs go to the preemptor, which the same plan
+ * starts (`start`: its allocation, computed with the victims' CPUs/GPUs free
+ * but their memory still held), so no other job can take them in between.
+ * A plan never mixes SUSPEND victims with ending ones. Pure.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { nodeViews } from "./schedule.ts";
 import { buildRequest } from "./request.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
+import type { StartDecision } from "../model/commands.ts";
 
 export type PreemptType = "preempt/none" | "preempt/partition_prio" | "preempt/qos";
 export type PreemptMode = "OFF" | "CANCEL" | "REQUEUE" | "SUSPEND";
@@ -36,7 +42,9 @@ export function preemptConfigFrom(g: Map<string, string>): PreemptConfig {
 
 export interface PreemptPlan {
   preemptorId: number;
-  victims: { jobId: number; mode: "REQUEUE" | "CANCEL"; graceSec: number }[];
+  victims: { jobId: number; mode: "REQUEUE" | "CANCEL" | "SUSPEND"; graceSec: number }[];
+  /** SUSPEND plans: the preemptor's start decision on the suspended victims' CPUs/GPUs. */
+  start?: StartDecision;
 }
 
 /** Candidate preemptors examined per pass at most. */
@@ -94,13 +102,21 @@ function victimsFor(state: ClusterState, job: JobRecord, running: readonly JobRe
   const req = buildRequest(job.spec, state.config, expand);
   if (typeof req === "string") return undefined;
   const members = new Set(state.partitions.find((p) => p.info.name === job.info.partition)?.nodeNames ?? []);
-  const candidates = running
+  const eligible = running
     .filter((v) => canPreempt(state, job, v) && v.info.alloc.some((a) => members.has(a.node)))
-    .filter((v) => {
-      const m = modeFor(state, v).mode;
-      return m === "CANCEL" || (m === "REQUEUE" && v.info.batchFlag);
-    })
     .sort((a, b) => a.info.priority - b.info.priority || b.info.startTime - a.info.startTime || b.info.jobId - a.info.jobId);
+  const suspendable = eligible.filter((v) => modeFor(state, v).mode === "SUSPEND");
+  const endable = eligible.filter((v) => {
+    const m = modeFor(state, v).mode;
+    return m === "CANCEL" || (m === "REQUEUE" && v.info.batchFlag);
+  });
+  return chooseVictims(state, job, req, members, suspendable, true) ?? chooseVictims(state, job, req, members, endable, false);
+}
+
+function chooseVictims(
+  state: ClusterState, job: JobRecord, req: Exclude<ReturnType<typeof buildRequest>, string>, members: ReadonlySet<string>,
+  candidates: readonly JobRecord[], suspend: boolean,
+): PreemptPlan | undefined {
   if (candidates.length === 0) return undefined;
   const views = [...nodeViews(state).values()].filter((v) => members.has(v.name)).map((v) => ({ ...v, freeGpus: [...v.freeGpus] }));
   const byName = new Map(views.map((v) => [v.name, v]));
@@ -109,17 +125,20 @@ function victimsFor(state: ClusterState, job: JobRecord, running: readonly JobRe
     for (const share of victim.info.alloc) {
       const v = byName.get(share.node);
       if (v === undefined) continue;
-      release(v, share);
+      // A suspended victim keeps its memory.
+      release(v, suspend ? { ...share, memMib: 0 } : share);
     }
     chosen.push(victim);
-    if (fitJob(req, views, "now") !== undefined) {
-      return {
-        preemptorId: job.info.jobId,
-        victims: chosen.map((c) => {
-          const m = modeFor(state, c);
-          return { jobId: c.info.jobId, mode: m.mode === "REQUEUE" ? "REQUEUE" : "CANCEL", graceSec: m.graceSec };
-        }),
-      };
+    const alloc = fitJob(req, views, "now");
+    if (alloc !== undefined) {
+      const victims = chosen.map((c) => {
+        const m = modeFor(state, c);
+        const mode: "REQUEUE" | "CANCEL" | "SUSPEND" = m.mode === "REQUEUE" || m.mode === "SUSPEND" ? m.mode : "CANCEL";
+        return { jobId: c.info.jobId, mode, graceSec: m.graceSec };
+      });
+      if (!suspend) return { preemptorId: job.info.jobId, victims };
+      const arrayTaskId = job.arrayPending.length > 0 ? (job.arrayPending[0] as number) : job.info.arrayTaskId;
+      return { preemptorId: job.info.jobId, victims, start: { jobId: job.info.jobId, arrayTaskId, alloc } };
     }
   }
   return undefined;

@@ -292,7 +292,9 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     const end = info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, info.startTime + info.timeLimitMin * 60));
     for (const share of info.alloc) {
       const i = index.get(share.node);
-      if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+      // A suspended job holds its memory only (PreemptMode=SUSPEND).
+      const held = info.state === "SUSPENDED" && job.suspendedBy !== undefined ? 0 : 1;
+      if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus * held, memMiB: share.memMib, gpus: share.gpuIndices.length * held });
     }
   }
   // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
