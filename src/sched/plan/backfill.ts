@@ -14,6 +14,7 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
+import { parseSocketCpus } from "./gpu-sockets.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
@@ -102,6 +103,10 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     v.freeCpus -= share.cpus;
     v.freeMemMiB -= share.memMib;
     if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+    if (share.socketCpus && v.sockets?.freeCpus) {
+      const taken = parseSocketCpus(share.socketCpus);
+      v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
+    }
     v.idle = false;
     assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
@@ -265,6 +270,7 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
       freeGpus: Array.from({ length: Math.max(0, free.gpus) }, (_, g) => g),
       idle: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount,
       usable: true,
+      ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: undefined } } : {}), // per-socket use at that time is not modelled
     });
   }
   return fitJob(req, views, "now", p.topology);
