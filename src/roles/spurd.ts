@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(spool, { recursive: true });
   const containment = createContainment({
     spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
-    plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles,
+    plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus,
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
   await containment.sweep();
