@@ -127,7 +127,7 @@ function perSocket(
     if (quality < 0) continue;
     const q = Number.isFinite(quality) ? quality : 0;
     if (best === undefined || q > best.quality) {
-      best = { gpuIndices: indices.sort((a, b) => a - b), socketCpus: spread(subset, socketFree, cpus, n, indices, { count: n, gpuSocket: [] }), quality: q };
+      best = { gpuIndices: indices.sort((a, b) => a - b), socketCpus: spreadEvenly(subset, socketFree, cpus, n), quality: q };
     }
   }
   return best;
@@ -145,6 +145,24 @@ function spread(subset: readonly number[], socketFree: readonly number[], cpus: 
     left -= take;
   }
   assert(left === 0, "the subset holds the share's CPUs");
+  return counts;
+}
+
+/** CPU counts per socket, round-robin over the subset (--sockets-per-node: every socket asked for gets CPUs). */
+function spreadEvenly(subset: readonly number[], socketFree: readonly number[], cpus: number, n: number): number[] {
+  const counts = new Array<number>(n).fill(0);
+  let left = cpus;
+  while (left > 0) {
+    let progressed = false;
+    for (const s of subset) {
+      if (left > 0 && (counts[s] ?? 0) < (socketFree[s] ?? 0)) {
+        counts[s] = (counts[s] ?? 0) + 1;
+        left--;
+        progressed = true;
+      }
+    }
+    assert(progressed, "the subset holds the share's CPUs");
+  }
   return counts;
 }
 
