@@ -53,3 +53,15 @@ describe("GPU socket options", () => {
     expect(typeof req === "string" ? req : req.enforceBinding).toBeUndefined();
   });
 });
+
+describe("SLURM_GPUS_PER_SOCKET", () => {
+  it("is set in the job's environment only when --gpus-per-socket was given", async () => {
+    const { ENV_ROWS } = await import("../../../src/compat/job-env-rows.ts");
+    const row = ENV_ROWS.find((r) => r.name === "SLURM_GPUS_PER_SOCKET");
+    const given = sbatch(["--gpus-per-socket=2", "--sockets-per-node=1"]);
+    const plain = sbatch([]);
+    if (!given.ok || !plain.ok || row === undefined) throw new Error("setup");
+    expect(row.value({ spec: given.value.spec } as never)).toBe("2");
+    expect(row.value({ spec: plain.value.spec } as never) ?? undefined).toBeUndefined();
+  });
+});
