@@ -250,8 +250,8 @@ function placeGpus(
 ): { indices: number[]; quality: number; socketCpus?: number[] } | undefined {
   const layout = node.sockets;
   if (layout === undefined) {
-    // No socket layout: --gpus-per-socket cannot be honoured, enforce-binding has nothing to bind to (Slurm's rule for GPUs without Cores=).
-    if (req.gpusPerSocket) return undefined;
+    // No socket layout (one socket): --gpus-per-socket is per node there; enforce-binding has nothing to choose between.
+    if (req.gpusPerSocket && (req.socketsPerNode ?? 0) > 1) return undefined;
     const pick = pickGpus(node.gpuLinks, freeGpus, gpus);
     return pick && { indices: pick.indices, quality: pick.minQuality };
   }

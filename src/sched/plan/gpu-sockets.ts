@@ -79,6 +79,14 @@ export function placeOnSockets(
   if (rules.gpusPerSocket > 0) return perSocket(n, socketFree, links, onSocket, cpus, rules);
   const loose = gpus > 0 ? pickGpus(links, freeGpus, gpus) : { indices: [], minQuality: 0 };
   if (loose === undefined) return undefined;
+  // Fast path (most shares: CPU-only jobs, or GPUs of unknown locality): only the CPUs need sockets.
+  if (gpus === 0 || loose.indices.every((g) => (layout.gpuSocket[g] ?? -1) < 0)) {
+    const total = socketFree.reduce((t, f) => t + f, 0);
+    if (total < cpus) return undefined;
+    const single = bestSingleSocket(socketFree, cpus);
+    const where = single >= 0 ? [single] : Array.from({ length: n }, (_, s) => s);
+    return { gpuIndices: loose.indices, socketCpus: spread(where, socketFree, cpus, n, [], layout), quality: loose.minQuality };
+  }
   let best: SocketPick | undefined;
   // Fewest sockets first: the first size with a fitting subset wins, best link quality then most room.
   for (let size = 1; size <= n && best === undefined; size++) {
@@ -103,6 +111,15 @@ export function placeOnSockets(
   const all = Array.from({ length: n }, (_, s) => s);
   if (socketFree.reduce((t, f) => t + f, 0) < cpus) return undefined;
   return { gpuIndices: loose.indices, socketCpus: spread(all, socketFree, cpus, n, loose.indices, layout), quality: loose.minQuality };
+}
+
+/** The socket that holds `cpus` with the least room left (best fit), or -1 when none does alone. */
+function bestSingleSocket(socketFree: readonly number[], cpus: number): number {
+  let best = -1;
+  socketFree.forEach((f, s) => {
+    if (f >= cpus && (best < 0 || f < (socketFree[best] ?? 0))) best = s;
+  });
+  return best;
 }
 
 /** --gpus-per-socket: K sockets with N free GPUs each and room for the CPUs. */

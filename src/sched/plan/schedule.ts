@@ -338,11 +338,12 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
   return views;
 }
 
-/** The node's sockets as placement sees them; absent when its CPUs do not split evenly over them. */
+/** The node's sockets as placement sees them; absent for one socket, or when its CPUs do not split evenly over them. */
 function socketLayout(node: NodeRecord): SocketLayout | undefined {
   const { sockets, cpus, gpuCount } = node.info;
-  if (sockets < 1 || cpus % sockets !== 0) return undefined;
-  const gpuSocket = gpuSocketsOf((node.info.gpuCpus ?? "").split(";"), gpuCount, cpus, sockets);
+  // One socket: nothing to choose (fit-node treats --gpus-per-socket there as per node).
+  if (sockets <= 1 || cpus % sockets !== 0) return undefined;
+  const gpuSocket = node.info.gpuCpus ? gpuSocketsOf(node.info.gpuCpus.split(";"), gpuCount, cpus, sockets) : new Array<number>(gpuCount).fill(-1);
   return { count: sockets, gpuSocket, freeCpus: freeSocketCpus(node) };
 }
 
