@@ -118,7 +118,9 @@ function uniformShare(req: ResourceRequest, v: NodeView): Capacity {
   const nodes = Math.max(req.nodesMin, req.nodelist.length);
   const tasks = req.ntasksPerNode > 0 ? req.ntasksPerNode : Math.ceil(req.ntasks / nodes);
   if (req.exclusive) return { cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount };
-  const gpus = req.gpusPerTask > 0 ? req.gpusPerTask * tasks : req.gpusPerNode > 0 ? req.gpusPerNode : Math.ceil(req.gpusTotal / nodes);
+  const gpus = req.gpusPerSocket
+    ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0)
+    : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : req.gpusPerNode > 0 ? req.gpusPerNode : Math.ceil(req.gpusTotal / nodes);
   const cpus = tasks * req.cpusPerTask;
   return { cpus, memMiB: memForShare(req, cpus, gpus, v.memMiB), gpus };
 }

@@ -70,6 +70,19 @@ describe("GPU sockets in the scheduler", () => {
     expect(r.decisions[0]?.alloc.map((a) => [a.gpuIndices, a.socketCpus])).toEqual([[[0, 2], "1,1"]]);
   });
 
+  it("a pending --gpus-per-socket job is planned for when its GPUs are released; a job that leaves them free backfills", () => {
+    const c = scene();
+    c.run(submit(spec({ ntasks: 1, gpusPerNode: "3", memPerNodeMib: 100, timeLimitMin: 10 }), 10));
+    startAll(c, 10); // one GPU left
+    c.run(submit(spec({ ntasks: 2, gpusPerSocket: "1", socketsPerNode: 2, memPerNodeMib: 100, timeLimitMin: 10 }), 11));
+    c.run(submit(spec({ ntasks: 1, gpusPerNode: "1", memPerNodeMib: 100, timeLimitMin: 30 }), 12));
+    const r = startAll(c, 12);
+    // Job 1's three GPUs free at 610 are enough for job 2: the last GPU can go to job 3 now.
+    expect(r.decisions.map((d) => d.jobId)).toEqual([3]);
+    expect(r.reasons.get(2)).toBe("Resources");
+    expect(r.reservations.find((x) => x.jobId === 2)?.startTime).toBeGreaterThanOrEqual(610);
+  });
+
   it("snapshots keep the per-socket charges (a plain object)", () => {
     const c = scene();
     c.run(submit(spec({ ntasks: 2, gpusPerNode: "1", memPerNodeMib: 100 }), 10));
