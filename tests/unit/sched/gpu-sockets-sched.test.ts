@@ -2,12 +2,13 @@
  * The scheduler with GPU locality registered by the node (gpuCpus): CPUs are
  * charged per socket, --gres-flags=enforce-binding keeps a job pending (reason
  * Resources) while its GPUs' sockets lack free CPUs, and a job without the
- * flag still runs there. Snapshots keep the per-socket charges.
+ * flag still runs there. Raft snapshots keep the per-socket charges.
  */
 import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { freeSocketCpus } from "../../../src/sched/model/resources.ts";
 import { cluster, spec, submit } from "./builders.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
 
 const CONF = `ClusterName=t
 NodeName=g1 CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=16000 Gres=gpu:h100:4
@@ -83,11 +84,13 @@ describe("GPU sockets in the scheduler", () => {
     expect(r.reservations.find((x) => x.jobId === 2)?.startTime).toBeGreaterThanOrEqual(610);
   });
 
-  it("snapshots keep the per-socket charges (a plain object)", () => {
+  it("snapshots keep the per-socket charges", () => {
     const c = scene();
     c.run(submit(spec({ ntasks: 2, gpusPerNode: "1", memPerNodeMib: 100 }), 10));
     startAll(c, 10);
-    const copy = JSON.parse(JSON.stringify(c.state.nodes.get("g1")!.socketCpusByJob));
-    expect(copy).toEqual({ "1": [2, 0] });
+    const restored = scene().state;
+    restoreSnapshot(restored, encodeSnapshot(c.state, 7));
+    expect(restored.nodes.get("g1")!.socketCpusByJob).toEqual({ "1": [2, 0] });
+    expect(freeSocketCpus(restored.nodes.get("g1")!)).toEqual([6, 8]);
   });
 });
