@@ -108,3 +108,17 @@ describe("fitJob with socket layouts", () => {
     expect(back?.sockets?.freeCpus).toEqual([8, 8]);
   });
 });
+
+describe("spur up --sockets-per-node: gres.conf Cores=", () => {
+  it("splits the GPUs evenly over the sockets and names each socket's CPUs", async () => {
+    const { localGresConf } = await import("../../../src/roles/local-topology.ts");
+    const { parseGresConf } = await import("../../../src/compat/conf/gres-conf.ts");
+    const text = localGresConf(["n1"], 4, "h100", "xgmi", 2, 16);
+    const parsed = parseGresConf(text);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const cores = text.split("\n").filter((l) => l.startsWith("NodeName")).map((l) => /Cores=(\S+)/.exec(l)?.[1]);
+    expect(cores).toEqual(["0-7", "0-7", "8-15", "8-15"]);
+    expect(gpuSocketsOf(cores.map((c) => c ?? ""), 4, 16, 2)).toEqual([0, 0, 1, 1]);
+    expect(localGresConf(["n1"], 4, "h100", "xgmi")).not.toContain("Cores=");
+  });
+});
