@@ -76,7 +76,9 @@ export function placeOnSockets(
   if (rules.socketsPerNode > n) return undefined;
   const onSocket = (s: number): number[] => freeGpus.filter((g) => (layout.gpuSocket[g] ?? -1) === s);
   const anywhere = freeGpus.filter((g) => (layout.gpuSocket[g] ?? -1) < 0);
-  if (rules.gpusPerSocket > 0) return perSocket(n, socketFree, links, onSocket, cpus, rules);
+  // GPUs of unknown locality belong to no socket: on such a node --gpus-per-socket is a count per node.
+  const located = layout.gpuSocket.some((s) => s >= 0);
+  if (rules.gpusPerSocket > 0 && located) return perSocket(n, socketFree, links, onSocket, cpus, rules);
   const loose = gpus > 0 ? pickGpus(links, freeGpus, gpus) : { indices: [], minQuality: 0 };
   if (loose === undefined) return undefined;
   // Fast path (most shares: CPU-only jobs, or GPUs of unknown locality): only the CPUs need sockets.
@@ -88,7 +90,7 @@ export function placeOnSockets(
     return { gpuIndices: loose.indices, socketCpus: spread(where, socketFree, cpus, n, [], layout), quality: loose.minQuality };
   }
   let best: SocketPick | undefined;
-  // Fewest sockets first: the first size with a fitting subset wins, best link quality then most room.
+  // Fewest sockets first: the first size with a fitting subset wins; among its subsets, the best links.
   for (let size = 1; size <= n && best === undefined; size++) {
     for (const subset of subsetsOfSize(n, size)) {
       const room = subset.reduce((t, s) => t + (socketFree[s] ?? 0), 0);

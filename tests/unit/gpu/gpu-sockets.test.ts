@@ -74,6 +74,11 @@ describe("placeOnSockets", () => {
     expect(placeOnSockets(layout, [8, 8], undefined, [0, 2], 2, 1, rules({ gpusPerSocket: 2, socketsPerNode: 1 }))).toBeUndefined();
   });
 
+  it("--gpus-per-socket on a node without GPU locality counts GPUs per node", () => {
+    const unknown = { count: 2, gpuSocket: [-1, -1, -1, -1] };
+    expect(placeOnSockets(unknown, [8, 8], undefined, [0, 1, 2, 3], 2, 2, rules({ gpusPerSocket: 1, socketsPerNode: 2 }))?.gpuIndices).toEqual([0, 1]);
+  });
+
   it("never asks more sockets than the node has", () => {
     expect(placeOnSockets(layout, [8, 8], undefined, [0, 1, 2, 3], 3, 1, rules({ gpusPerSocket: 1, socketsPerNode: 3 }))).toBeUndefined();
   });
