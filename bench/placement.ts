@@ -5,7 +5,10 @@
  * per line: clique_optimal_share (multi-GPU jobs given a best-connected GPU set
  * when one was free), switch_optimal_share (multi-node jobs under the lowest
  * switch level available), placement_us_per_job (mean time of one placement
- * decision, including the ones that find no room), mean_wait_steps.
+ * decision, including the ones that find no room), mean_wait_steps; then the same
+ * trace on two-socket nodes (GPUs 0-3 on socket 0, 8 CPUs per GPU):
+ * numa_local_share (single-node GPU jobs whose CPUs all sit on their GPUs'
+ * sockets; a preference, no --gres-flags) and its placement_us_per_job.
  * Usage: bun bench/placement.ts [--nodes 64] [--jobs 5000] [--seed 1]
  */
 import { firstFitPlacer, runPlacementSim, simCluster, simTrace, spurPlacer } from "../src/sched/plan/gpu-placement-sim.ts";
@@ -31,3 +34,9 @@ for (const [placer, run] of [["spur", spurPlacer], ["first_fit", firstFitPlacer]
   emit("placement_us_per_job", r.placementUs / Math.max(1, r.placementCalls), "us", { calls: r.placementCalls });
   emit("mean_wait_steps", r.meanWaitSteps, "steps", { placed: r.placed });
 }
+
+const sockets = simCluster(NODES, 2);
+const numa = runPlacementSim(sockets, trace, spurPlacer, () => performance.now() * 1000);
+const numaConditions = { ...conditions, sockets_per_node: 2, cpus_per_gpu: 8 };
+console.log(JSON.stringify({ metric: "numa_local_share", value: Number((numa.socketScored > 0 ? numa.numaLocal / numa.socketScored : 1).toFixed(4)), unit: "ratio", placer: "spur", jobs_scored: numa.socketScored, ...numaConditions }));
+console.log(JSON.stringify({ metric: "placement_us_per_job", value: Number((numa.placementUs / Math.max(1, numa.placementCalls)).toFixed(4)), unit: "us", placer: "spur", calls: numa.placementCalls, ...numaConditions }));

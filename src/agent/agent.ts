@@ -257,7 +257,7 @@ export function createAgent(deps: AgentDeps): Agent {
 
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
     const alloc = req.alloc;
-    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [] };
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus };
     const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
     const setupProblem = contained === undefined ? "" : await setUpCgroup(contained.plan);
     return {

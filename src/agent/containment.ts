@@ -13,7 +13,8 @@ import type { ConsolaInstance } from "consola/core";
 import { detectCgroups, type CgroupSupport } from "./cgroup/detect.ts";
 import { planStep, jobName, stepName, type CgroupPlan, type DeviceRule } from "./cgroup/plan.ts";
 import { killTree, removeTrees } from "./cgroup/fs.ts";
-import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "./cgroup/cpus.ts";
+import { formatCpuList, hostCpusFor, parseCpuList, pickCpus, pickCpusNear } from "./cgroup/cpus.ts";
+import { parseSocketCpus } from "../sched/plan/gpu-sockets.ts";
 import { deviceRules } from "./cgroup/gres-files.ts";
 import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
 
@@ -21,6 +22,8 @@ export interface NodeShare {
   cpus: number;
   memMib: number;
   gpuIndices: readonly number[];
+  /** CPUs per socket as the controller counted them ("8,0"); absent = any socket. */
+  socketCpus?: string | undefined;
 }
 
 export interface StepContainment {
@@ -57,6 +60,8 @@ export interface ContainmentOptions {
   plugin: string;
   /** Device file of each GPU of this node, index order, as the node registers them (gres.conf File= or discovery). */
   gpuFiles: string[];
+  /** Local CPU list of each GPU ("0-15"; "" = unknown): the job's cores are taken near its GPUs. */
+  gpuCpus?: string[];
   logger: ConsolaInstance;
 }
 
@@ -88,12 +93,15 @@ export function createContainment(o: ContainmentOptions): Containment {
     return taken;
   }
 
-  function cpuIdsOf(jobId: number, count: number): number[] {
+  function cpuIdsOf(jobId: number, share: NodeShare): number[] {
     const launch = readJson<LaunchFile>(join(jobDir(o.spool, jobId), "launch.json"));
     if (launch?.cpuIds !== undefined) return launch.cpuIds;
     const known = stepOnlyJobs.get(jobId);
     if (known !== undefined) return known;
-    return pickCpus(count, o.nodeCpus, takenCpus(jobId));
+    const localCpus = share.gpuIndices.flatMap((g) => parseCpuList(o.gpuCpus?.[g] ?? "")).filter((c) => c < o.nodeCpus);
+    const socketCpus = parseSocketCpus(share.socketCpus);
+    if (localCpus.length === 0 && socketCpus.length === 0) return pickCpus(share.cpus, o.nodeCpus, takenCpus(jobId));
+    return pickCpusNear(share.cpus, o.nodeCpus, takenCpus(jobId), { socketCpus, localCpus });
   }
 
   return {
@@ -104,7 +112,7 @@ export function createContainment(o: ContainmentOptions): Containment {
       const batch = step === "batch" ? undefined : readJson<LaunchFile>(join(jobDir(o.spool, jobId), "launch.json"));
       // A step of a batch job here lives inside the batch job's limits; a job of steps only brings its own.
       if (batch?.share !== undefined) share = batch.share;
-      const cpuIds = cpuIdsOf(jobId, share.cpus);
+      const cpuIds = cpuIdsOf(jobId, share);
       if (step !== "batch" && batch === undefined) stepOnlyJobs.set(jobId, cpuIds);
       const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
       const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));

@@ -221,6 +221,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_MEM_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.memPerGpuMib) },
   { name: "SLURM_GPUS", contexts: BS, value: gpusOption },
   { name: "SLURM_GPUS_PER_NODE", contexts: BS, value: ({ spec }) => text(spec?.gpusPerNode) },
+  { name: "SLURM_GPUS_PER_SOCKET", contexts: BS, value: ({ spec }) => text(spec?.gpusPerSocket) },
   { name: "SLURM_TRES_PER_TASK", contexts: BS, value: tresPerTask },
   { name: "SLURM_DISTRIBUTION", contexts: BS, value: ({ spec }) => text(spec?.distribution) },
   { name: "SLURM_OVERCOMMIT", contexts: BS, value: ({ spec }) => (spec?.overcommit === true ? "1" : undefined) },

@@ -32,7 +32,9 @@ export function stepLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] |
     const tasks = base + (i < extra ? 1 : 0);
     if (tasks === 0) continue;
     if (tasks * cpusPerTask > share.cpus && !spec.overcommit) return "Requested node configuration is not available";
-    out.push({ node: share.node, cpus: Math.min(share.cpus, tasks * cpusPerTask), memMib: share.memMib, gpuIndices: share.gpuIndices, tasks });
+    const cpus = Math.min(share.cpus, tasks * cpusPerTask);
+    // The job's per-socket CPU counts hold for a step that takes the whole share (the agent picks its cores by them).
+    out.push({ node: share.node, cpus, memMib: share.memMib, gpuIndices: share.gpuIndices, tasks, ...(share.socketCpus && cpus === share.cpus ? { socketCpus: share.socketCpus } : {}) });
   }
   return out;
 }

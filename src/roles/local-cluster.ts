@@ -18,6 +18,8 @@ export interface UpOptions {
   stateDir: string;
   nodes: number;
   cpusPerNode: number;
+  /** Sockets per node (CPUs split evenly; GPUs too, with Cores= in gres.conf); default 1. */
+  socketsPerNode?: number;
   memPerNodeMiB: number;
   gpusPerNode: number;
   gpuModel: string;
@@ -89,11 +91,12 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     lines.push(`SpurControllers=${peers.join(",")}`, `SpurClusterSecretFile=${secretFile}`);
   }
   const names: string[] = [];
+  const sockets = o.socketsPerNode !== undefined && o.socketsPerNode > 1 && o.cpusPerNode % o.socketsPerNode === 0 ? o.socketsPerNode : 1;
   for (let i = 1; i <= o.nodes; i++) {
     const port = await nextPort();
     const gres = o.gpusPerNode > 0 ? ` Gres=gpu:${o.gpuModel ? `${o.gpuModel}:` : ""}${o.gpusPerNode}` : "";
     lines.push(
-      `NodeName=n${i} NodeAddr=127.0.0.1 Port=${port} CPUs=${o.cpusPerNode} Sockets=1 CoresPerSocket=${o.cpusPerNode} ThreadsPerCore=1 RealMemory=${o.memPerNodeMiB}${gres}`,
+      `NodeName=n${i} NodeAddr=127.0.0.1 Port=${port} CPUs=${o.cpusPerNode} Sockets=${sockets} CoresPerSocket=${o.cpusPerNode / sockets} ThreadsPerCore=1 RealMemory=${o.memPerNodeMiB}${gres}`,
     );
     names.push(`n${i}`);
   }
@@ -105,7 +108,7 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   const gresPath = join(dir, "gres.conf");
   if (existsSync(gresPath)) { /* kept */ }
   else if (o.devicesRoot !== undefined) writeFileSync(gresPath, "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
-  else if (o.gpusPerNode > 0) writeFileSync(gresPath, localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi"));
+  else if (o.gpusPerNode > 0) writeFileSync(gresPath, localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi", sockets, o.cpusPerNode));
   if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;

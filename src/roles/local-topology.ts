@@ -12,17 +12,29 @@ export function fakeGpuFile(model: string, i: number): string {
   return /^(mi|gfx|radeon|instinct)/i.test(model) || model === "" ? `/dev/dri/renderD${128 + i}` : `/dev/nvidia${i}`;
 }
 
-/** gres.conf text for `names` with `count` GPUs each; an error text for an unknown shape. */
-export function localGresConf(names: string[], count: number, model: string, shape: string): string {
+/**
+ * gres.conf text for `names` with `count` GPUs each; an error text for an unknown shape.
+ * With `sockets` > 1 (and the node's `cpus`), GPUs are split evenly over the sockets and each
+ * line says its socket's CPUs in `Cores=` (as on a two-socket GPU server).
+ */
+export function localGresConf(names: string[], count: number, model: string, shape: string, sockets = 1, cpus = 0): string {
   const links = declaredLinks(shape, count);
   if (typeof links === "string") throw new Error(`spur: error: ${links}`);
   const lines = ["# Written by `spur up`: declared (fake) GPUs and their links, gres.conf syntax."];
   const nodes = names.length === 1 ? names[0] : `n[1-${names.length}]`;
   for (let i = 0; i < count; i++) {
     const type = model ? ` Type=${model}` : "";
-    lines.push(`NodeName=${nodes} Name=gpu${type} File=${fakeGpuFile(model, i)} Links=${links[i]!.join(",")}`);
+    lines.push(`NodeName=${nodes} Name=gpu${type} File=${fakeGpuFile(model, i)} Links=${links[i]!.join(",")}${coresOf(i, count, sockets, cpus)}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** " Cores=8-15" for GPU `i` of `count` split evenly over `sockets` sockets of `cpus` CPUs; "" for one socket. */
+function coresOf(i: number, count: number, sockets: number, cpus: number): string {
+  if (sockets <= 1 || cpus < sockets) return "";
+  const socket = Math.floor((i * sockets) / count);
+  const per = Math.floor(cpus / sockets);
+  return ` Cores=${socket * per}-${socket * per + per - 1}`;
 }
 
 /** topology.conf text: leaf switches s1.. of `perSwitch` nodes each under one top switch. */

@@ -17,6 +17,7 @@ const USAGE = `Usage: spur <command> [options]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
+     [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
      [--devices-root DIR]                     GPUs discovered from a sysfs snapshot instead
   up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
@@ -49,6 +50,7 @@ export function upOptions(argv: string[]): UpOptions {
     stateDir: opt(argv, "--state-dir") ?? "/tmp/spur",
     nodes: Math.max(1, n("--nodes", 4)),
     cpusPerNode: Math.max(1, n("--cpus-per-node", 4)),
+    socketsPerNode: Math.max(1, n("--sockets-per-node", 1)),
     memPerNodeMiB: Math.max(1, n("--mem-per-node", 4000)),
     gpusPerNode: n("--gpus-per-node", 0),
     gpuModel: opt(argv, "--gpu-model") ?? "",

@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(spool, { recursive: true });
   const containment = createContainment({
     spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
-    plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles,
+    plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus,
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
   await containment.sweep();
@@ -61,6 +61,8 @@ export async function main(argv: string[]): Promise<number> {
     arch: machine(), os: `${type()} ${release()} ${version()}`, version: SPUR_VERSION,
     bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
     gpuCount: gpus.gpuCount, gpuModel: gpus.gpuModel, gres: gpus.gres || configured.info.gres, gpuTopology: gpus.gpuTopology,
+    // Each GPU's local CPUs (gres.conf Cores= or discovery): the controller derives the GPU's socket from them.
+    ...(gpus.gpuCpus.some((c) => c !== "") ? { gpuCpus: gpus.gpuCpus.join(";") } : {}),
   };
   logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
   const agent = createAgent({

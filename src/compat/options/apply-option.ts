@@ -228,6 +228,33 @@ const gpuBind: Handler = (st, a) => {
   return DONE;
 };
 
+/** Values of --gres-flags (comma-separated); disable- and enforce-binding exclude each other. */
+const GRES_FLAGS = new Set(["enforce-binding", "disable-binding", "one-task-per-sharing", "multiple-tasks-per-sharing", "allow-task-sharing"]);
+
+/** --gres-flags: enforce-binding is what the scheduler acts on (gpu-sockets.ts); the others are accepted and recorded. */
+const gresFlags: Handler = (st, a) => {
+  const flags = valueOf(a).toLowerCase().split(",").filter(Boolean);
+  const bad = flags.length === 0 || flags.some((f) => !GRES_FLAGS.has(f)) || (flags.includes("enforce-binding") && flags.includes("disable-binding"));
+  if (bad) return err("BadGresFlags", `Invalid --gres-flags specification`);
+  st.spec.gresFlags = flags.join(",");
+  return DONE;
+};
+
+/** --gpus-per-socket=[type:]N (it needs --sockets-per-node: checked once every option is in, build-spec.ts). */
+const gpusPerSocket: Handler = (st, a) => {
+  const r = syntax.checkGpus(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.gpusPerSocket = r.value;
+  return DONE;
+};
+
+const socketsPerNode: Handler = (st, a) => {
+  const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
+  if (!r.ok) return r;
+  st.spec.socketsPerNode = r.value;
+  return DONE;
+};
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
@@ -250,4 +277,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
+  "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
 };

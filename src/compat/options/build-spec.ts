@@ -148,6 +148,8 @@ export function buildSpec(
   }
   const mem = settleMemory(st);
   if (!mem.ok) return mem;
+  // Slurm checks this on the allocation request, after every source of options is read.
+  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", "--gpus-per-socket option requires --sockets-per-node specification", 1);
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

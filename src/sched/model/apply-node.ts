@@ -16,7 +16,7 @@ type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 const REPORTED_FIELDS = [
   "addr", "port", "hostname", "cpus", "sockets", "coresPerSocket", "threadsPerCore", "realMemoryMib",
   "gres", "features", "arch", "os", "version", "gpuModel", "gpuCount", "gpuTopology", "bootTime", "tmpDiskMib",
-  "cgroup",
+  "cgroup", "gpuCpus",
 ] as const;
 
 export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): ApplyResult {

@@ -8,6 +8,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
 import type { NodeRecord } from "./types.ts";
+import { parseSocketCpus } from "../plan/gpu-sockets.ts";
 
 export interface FreeResources {
   cpus: number;
@@ -27,6 +28,31 @@ export function freeResources(node: NodeRecord): FreeResources {
   };
 }
 
+/**
+ * Free CPUs on each socket (CPUs split evenly over `sockets`): capacity less what jobs hold there.
+ * CPUs charged without a socket (older records) are taken from the freest sockets, so the sum never exceeds the node's free CPUs.
+ */
+export function freeSocketCpus(node: NodeRecord): number[] {
+  const sockets = Math.max(1, node.info.sockets);
+  const free = new Array<number>(sockets).fill(Math.floor(node.info.cpus / sockets));
+  let placed = 0;
+  for (const counts of Object.values(node.socketCpusByJob ?? {})) {
+    counts.forEach((c, s) => {
+      if (s < sockets) free[s] = (free[s] ?? 0) - c;
+      placed += c;
+    });
+  }
+  let unplaced = Math.max(0, node.info.allocCpus - placed);
+  while (unplaced > 0) {
+    const s = free.indexOf(Math.max(...free));
+    const take = Math.min(unplaced, free[s] ?? 0);
+    if (take <= 0) break;
+    free[s] = (free[s] ?? 0) - take;
+    unplaced -= take;
+  }
+  return free.map((f) => Math.max(0, f));
+}
+
 /** True when the node may receive new work at all (not down, drained or unregistered). */
 export function nodeAcceptsWork(node: NodeRecord): boolean {
   return !node.down && !node.drain && node.info.state !== "UNKNOWN" && node.info.state !== "FUTURE";
@@ -37,6 +63,7 @@ export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAl
   node.info.allocCpus += share.cpus;
   node.info.allocMemoryMib += share.memMib;
   if (share.gpuIndices.length > 0) node.gpuByJob.set(jobId, [...share.gpuIndices]);
+  if (share.socketCpus) (node.socketCpusByJob ??= {})[String(jobId)] = parseSocketCpus(share.socketCpus);
   assert(node.info.allocCpus <= node.info.cpus, `cpus not oversubscribed on ${node.info.name}`);
   refreshNodeState(node);
 }
@@ -45,6 +72,7 @@ export function releaseAlloc(node: NodeRecord, jobId: number, share: Plain<NodeA
   node.info.allocCpus = Math.max(0, node.info.allocCpus - share.cpus);
   node.info.allocMemoryMib = Math.max(0, node.info.allocMemoryMib - share.memMib);
   node.gpuByJob.delete(jobId);
+  if (node.socketCpusByJob !== undefined) delete node.socketCpusByJob[String(jobId)];
   refreshNodeState(node);
 }
 

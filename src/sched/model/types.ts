@@ -51,6 +51,8 @@ export interface NodeRecord {
   info: NodeInfoP;
   /** GPU indices allocated per job id. */
   gpuByJob: Map<number, number[]>;
+  /** CPUs per socket held by each job id (a plain object so snapshots keep it); absent = none placed by socket. */
+  socketCpusByJob?: Record<string, number[]>;
   /** Whether an admin drained the node (scontrol update state=drain). */
   drain: boolean;
   /** Set when the node is DOWN (not responding, or admin). */

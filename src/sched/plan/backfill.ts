@@ -14,6 +14,7 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
+import { parseSocketCpus } from "./gpu-sockets.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
@@ -102,6 +103,10 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     v.freeCpus -= share.cpus;
     v.freeMemMiB -= share.memMib;
     if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+    if (share.socketCpus && v.sockets?.freeCpus) {
+      const taken = parseSocketCpus(share.socketCpus);
+      v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
+    }
     v.idle = false;
     assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
@@ -113,7 +118,9 @@ function uniformShare(req: ResourceRequest, v: NodeView): Capacity {
   const nodes = Math.max(req.nodesMin, req.nodelist.length);
   const tasks = req.ntasksPerNode > 0 ? req.ntasksPerNode : Math.ceil(req.ntasks / nodes);
   if (req.exclusive) return { cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount };
-  const gpus = req.gpusPerTask > 0 ? req.gpusPerTask * tasks : req.gpusPerNode > 0 ? req.gpusPerNode : Math.ceil(req.gpusTotal / nodes);
+  const gpus = req.gpusPerSocket
+    ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0)
+    : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : req.gpusPerNode > 0 ? req.gpusPerNode : Math.ceil(req.gpusTotal / nodes);
   const cpus = tasks * req.cpusPerTask;
   return { cpus, memMiB: memForShare(req, cpus, gpus, v.memMiB), gpus };
 }
@@ -265,6 +272,7 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
       freeGpus: Array.from({ length: Math.max(0, free.gpus) }, (_, g) => g),
       idle: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount,
       usable: true,
+      ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: undefined } } : {}), // per-socket use at that time is not modelled
     });
   }
   return fitJob(req, views, "now", p.topology);

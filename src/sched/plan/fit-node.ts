@@ -22,6 +22,7 @@ import type { LinkMatrix } from "../../devices/inventory.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { pickGpus } from "./gpu-clique.ts";
+import { parseSocketCpus, placeOnSockets, socketCpusText, type SocketLayout } from "./gpu-sockets.ts";
 import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
 import { assert } from "../../lib/assert.ts";
 
@@ -41,6 +42,8 @@ export interface NodeView {
   usable: boolean;
   /** GPU link qualities (gpu-topology.ts); absent = all pairs equal. */
   gpuLinks?: LinkMatrix | undefined;
+  /** Socket layout and GPU locality (gpu-sockets.ts); absent = CPUs counted per node only. */
+  sockets?: SocketLayout | undefined;
 }
 
 export type FitMode = "now" | "ever";
@@ -76,8 +79,10 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
     if (mine.length === 0) return { ...v, freeGpus: [...v.freeGpus] };
     const gpus = new Set(v.freeGpus);
     for (const s of mine) for (const g of s.gpuIndices) gpus.add(g);
+    const perSocket = v.sockets?.freeCpus?.map((f, k) => f + mine.reduce((n, s) => n + (parseSocketCpus(s.socketCpus)[k] ?? 0), 0));
     return {
       ...v,
+      ...(v.sockets && perSocket ? { sockets: { ...v.sockets, freeCpus: perSocket } } : {}),
       freeCpus: Math.min(v.cpus, v.freeCpus + mine.reduce((n, s) => n + s.cpus, 0)),
       freeMemMiB: Math.min(v.memMiB, v.freeMemMiB + mine.reduce((n, s) => n + s.memMib, 0)),
       freeGpus: [...gpus].sort((a, b) => a - b),
@@ -85,7 +90,7 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
   });
 }
 
-const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0;
+const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0 || (req.gpusPerSocket ?? 0) > 0;
 
 /**
  * Block distribution over candidates in order: the fewest nodes, required nodes first.
@@ -142,7 +147,7 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
 function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<NodeAlloc> | undefined {
   const gpusPerNode = gpusNeededPerNode(req, 1);
   let best: { share: Plain<NodeAlloc>; quality: number; left: number } | undefined;
-  const gpusWanted = req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
+  const gpusWanted = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
   let qualityMax = -1; // computed once a first share is found (most failing searches never need it)
   for (const { node, tasks } of candidates) {
     if (tasks < req.ntasks || node.freeGpus.length < gpusWanted) continue;
@@ -200,6 +205,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
   if (req.gpuType && wantsGpus(req) && node.gpuModel !== req.gpuType) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
+  if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   let tasks = Math.floor(cpus / req.cpusPerTask);
   if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
@@ -223,14 +229,36 @@ interface Share {
 }
 
 function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
-  const gpus = req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
+  const gpus = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
   const freeGpus = mode === "now" ? node.freeGpus : Array.from({ length: node.gpuCount }, (_, i) => i);
-  const pick = pickGpus(node.gpuLinks, freeGpus, gpus);
-  if (pick === undefined) return undefined;
   const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask, gpus * (req.cpusPerGpu ?? 0));
-  if (cpus > (mode === "now" ? node.freeCpus : node.cpus)) return undefined;
+  const nodeFree = mode === "now" ? node.freeCpus : node.cpus;
+  if (cpus > nodeFree) return undefined;
+  const placed = placeGpus(req, node, freeGpus, gpus, cpus, mode);
+  if (placed === undefined) return undefined;
   const memMib = memForShare(req, cpus, gpus, node.memMiB);
   const memFree = mode === "now" ? node.freeMemMiB : node.memMiB;
   if (memMib > memFree) return undefined;
-  return { alloc: { node: node.name, cpus, memMib, gpuIndices: pick.indices, tasks }, quality: pick.minQuality };
+  const alloc: Plain<NodeAlloc> = { node: node.name, cpus, memMib, gpuIndices: placed.indices, tasks };
+  if (placed.socketCpus !== undefined) alloc.socketCpus = socketCpusText(placed.socketCpus);
+  return { alloc, quality: placed.quality };
+}
+
+/** The share's GPUs (and its CPUs per socket when the node's sockets are known). */
+function placeGpus(
+  req: ResourceRequest, node: NodeView, freeGpus: number[], gpus: number, cpus: number, mode: FitMode,
+): { indices: number[]; quality: number; socketCpus?: number[] } | undefined {
+  const layout = node.sockets;
+  if (layout === undefined) {
+    // No socket layout (one socket): --gpus-per-socket is per node there; enforce-binding has nothing to choose between.
+    if (req.gpusPerSocket && (req.socketsPerNode ?? 0) > 1) return undefined;
+    const pick = pickGpus(node.gpuLinks, freeGpus, gpus);
+    return pick && { indices: pick.indices, quality: pick.minQuality };
+  }
+  const perSocket = Math.floor(node.cpus / layout.count);
+  const cap = mode === "now" ? node.freeCpus : node.cpus;
+  const socketFree = Array.from({ length: layout.count }, (_, s) => Math.min(cap, mode === "now" ? (layout.freeCpus?.[s] ?? perSocket) : perSocket));
+  const rules = { enforceBinding: req.enforceBinding === true, gpusPerSocket: req.gpusPerSocket ?? 0, socketsPerNode: req.socketsPerNode ?? 0 };
+  const pick = placeOnSockets(layout, socketFree, node.gpuLinks, freeGpus, gpus, cpus, rules);
+  return pick && { indices: pick.gpuIndices, quality: pick.quality, socketCpus: pick.socketCpus };
 }

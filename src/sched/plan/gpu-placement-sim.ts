@@ -18,6 +18,7 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import type { ResourceRequest } from "./request.ts";
 import { declaredLinks, parseGpuTopology, topologyFromLinks } from "./gpu-topology.ts";
 import { lowestSwitchLevel } from "./topology.ts";
+import { parseSocketCpus } from "./gpu-sockets.ts";
 
 export interface SimJob {
   id: number;
@@ -31,6 +32,8 @@ export interface SimJob {
 export interface SimCluster {
   views: NodeView[];
   topology: NetworkTopology;
+  /** CPUs each GPU job asks per GPU (--cpus-per-gpu); 0 = one CPU per job. */
+  cpusPerGpu: number;
 }
 
 export type Placer = (req: ResourceRequest, views: NodeView[], topology: NetworkTopology) => Plain<NodeAlloc>[] | undefined;
@@ -43,19 +46,26 @@ export interface SimResult {
   switchOptimal: number;
   placementCalls: number;
   placementUs: number;
+  /** Single-node GPU jobs placed on nodes with a socket layout, and those whose CPUs all sit on their GPUs' sockets. */
+  socketScored: number;
+  numaLocal: number;
   meanWaitSteps: number;
 }
 
 const GPUS_PER_NODE = 8;
 const SIM_STEPS_MAX = 100_000;
 
-/** `nodes` nodes of 8 GPUs, alternating fully connected and NVLink-pair links; leaves of 4 nodes, spines of 4 leaves, one top. */
-export function simCluster(nodes: number): SimCluster {
+/**
+ * `nodes` nodes of 8 GPUs, alternating fully connected and NVLink-pair links; leaves of 4 nodes, spines of 4 leaves, one top.
+ * With `sockets` = 2, each node has two sockets of 32 CPUs, GPUs 0-3 on the first, and jobs ask 8 CPUs per GPU.
+ */
+export function simCluster(nodes: number, sockets = 1): SimCluster {
   const full = linkMatrixOf("xgmi");
   const pairs = linkMatrixOf("hives:4");
   const views: NodeView[] = Array.from({ length: nodes }, (_, i) => ({
     name: `n${i + 1}`, cpus: 64, memMiB: 512_000, gpuCount: GPUS_PER_NODE, gpuModel: "", features: [], freeCpus: 64,
     freeMemMiB: 512_000, freeGpus: [0, 1, 2, 3, 4, 5, 6, 7], idle: true, usable: true, gpuLinks: i % 2 === 0 ? full : pairs,
+    ...(sockets === 2 ? { sockets: { count: 2, gpuSocket: [0, 0, 0, 0, 1, 1, 1, 1], freeCpus: [32, 32] } } : {}),
   }));
   const lines: string[] = [];
   const leaves = Math.ceil(nodes / 4);
@@ -65,7 +75,7 @@ export function simCluster(nodes: number): SimCluster {
   lines.push(`SwitchName=top Switches=spine[1-${spines}]`);
   const topology = parseTopologyConf(lines.join("\n"));
   if (!topology.ok) throw new Error(topology.error.message);
-  return { views, topology: topology.value };
+  return { views, topology: topology.value, cpusPerGpu: sockets === 2 ? 8 : 0 };
 }
 
 function linkMatrixOf(shape: string) {
@@ -87,8 +97,9 @@ export function simTrace(seed: number, jobs: number, arrivalsPerStep: number): S
   return out;
 }
 
-export function requestOf(job: SimJob): ResourceRequest {
+export function requestOf(job: SimJob, cpusPerGpu = 0): ResourceRequest {
   return {
+    ...(cpusPerGpu > 0 && job.nodes === 1 ? { cpusPerGpu } : {}),
     nodesMin: job.nodes, nodesMax: job.nodes, ntasks: job.nodes, ntasksPerNode: 0, cpusPerTask: 1, mem: { kind: "node", mib: 1000 },
     gpusPerNode: job.gpus, gpusTotal: 0, gpusPerTask: 0, gpuType: "", exclusive: job.nodes > 1, nodelist: [], exclude: [], features: [],
   };
@@ -110,11 +121,15 @@ export const firstFitPlacer: Placer = (req, views) => {
 
 /** Run the trace with `placer`; `clockUs` times the placement calls only. */
 export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Placer, clockUs: () => number): SimResult {
-  const views = cluster.views.map((v) => ({ ...v, freeGpus: [...v.freeGpus] }));
+  const views = cluster.views.map((v) => ({
+    ...v, freeGpus: [...v.freeGpus], ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: [...(v.sockets.freeCpus ?? [])] } } : {}),
+  }));
   const byName = new Map(views.map((v) => [v.name, v] as const));
   const running: { end: number; alloc: Plain<NodeAlloc>[] }[] = [];
   const queue: SimJob[] = [];
-  const res: SimResult = { placed: 0, multiGpuJobs: 0, cliqueOptimal: 0, multiNodeJobs: 0, switchOptimal: 0, placementCalls: 0, placementUs: 0, meanWaitSteps: 0 };
+  const res: SimResult = {
+    placed: 0, multiGpuJobs: 0, cliqueOptimal: 0, multiNodeJobs: 0, switchOptimal: 0, placementCalls: 0, placementUs: 0, socketScored: 0, numaLocal: 0, meanWaitSteps: 0,
+  };
   let next = 0;
   let waitSum = 0;
   for (let step = 0; step < SIM_STEPS_MAX && (next < trace.length || queue.length > 0 || running.length > 0); step++) {
@@ -126,7 +141,7 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
     while (next < trace.length && trace[next]!.submitStep <= step) queue.push(trace[next++]!);
     for (let i = 0; i < queue.length; ) {
       const job = queue[i]!;
-      const req = requestOf(job);
+      const req = requestOf(job, cluster.cpusPerGpu);
       const best = job.nodes > 1 ? bestSwitchLevel(views, cluster.topology, job.nodes) : bestCliqueQuality(views, job.gpus);
       const t0 = clockUs();
       const alloc = placer(req, views, cluster.topology);
@@ -149,6 +164,7 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
 }
 
 function score(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], best: number, views: NodeView[], topology: NetworkTopology): void {
+  scoreSockets(res, job, alloc, views);
   if (job.nodes > 1) {
     res.multiNodeJobs++;
     if (lowestSwitchLevel(topology, alloc.map((a) => a.node)) <= best) res.switchOptimal++;
@@ -159,6 +175,16 @@ function score(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], best: num
   const view = views.find((v) => v.name === alloc[0]!.node)!;
   const got = bestGpuSet(view.gpuLinks!, alloc[0]!.gpuIndices, job.gpus);
   if ((got?.minQuality ?? 0) >= best) res.cliqueOptimal++;
+}
+
+/** A single-node GPU job is NUMA-local when every socket it has CPUs on holds one of its GPUs. */
+function scoreSockets(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], views: NodeView[]): void {
+  const share = alloc[0];
+  const layout = views.find((v) => v.name === share?.node)?.sockets;
+  if (job.nodes > 1 || job.gpus === 0 || share === undefined || layout === undefined) return;
+  res.socketScored++;
+  const counts = parseSocketCpus(share.socketCpus);
+  if (counts.every((c, s) => c === 0 || share.gpuIndices.some((g) => layout.gpuSocket[g] === s))) res.numaLocal++;
 }
 
 /** Best worst-link any node's free GPUs offer for `count` GPUs (0 when none fits). */
@@ -183,6 +209,7 @@ function charge(v: NodeView, share: Plain<NodeAlloc>): void {
   v.freeCpus -= share.cpus;
   v.freeMemMiB -= share.memMib;
   v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+  moveSocketCpus(v, share, -1);
   v.idle = false;
 }
 
@@ -190,5 +217,15 @@ function release(v: NodeView, share: Plain<NodeAlloc>): void {
   v.freeCpus += share.cpus;
   v.freeMemMiB += share.memMib;
   v.freeGpus = [...v.freeGpus, ...share.gpuIndices].sort((a, b) => a - b);
+  moveSocketCpus(v, share, 1);
   v.idle = v.freeCpus === v.cpus && v.freeGpus.length === v.gpuCount;
+}
+
+/** Per-socket free CPUs follow a share's charge (-1) or release (+1). */
+function moveSocketCpus(v: NodeView, share: Plain<NodeAlloc>, sign: 1 | -1): void {
+  const free = v.sockets?.freeCpus;
+  if (free === undefined) return;
+  parseSocketCpus(share.socketCpus).forEach((c, s) => {
+    free[s] = (free[s] ?? 0) + sign * c;
+  });
 }

@@ -28,6 +28,12 @@ export interface ResourceRequest {
   switchesMax?: number;
   /** Set by the caller once the job has waited --switches' time: any switch count is then accepted. */
   switchWaitOver?: boolean;
+  /** --gpus-per-socket: GPUs on each of the socketsPerNode sockets (0/absent = none). */
+  gpusPerSocket?: number;
+  /** --sockets-per-node: sockets the share uses (0/absent = any). */
+  socketsPerNode?: number;
+  /** --gres-flags=enforce-binding: CPUs only on the sockets of the share's GPUs. */
+  enforceBinding?: boolean;
   exclusive: boolean;
   nodelist: string[];
   exclude: string[];
@@ -66,12 +72,23 @@ export function buildRequest(
     mem: memRequest(spec, config),
     ...gpu,
     cpusPerGpu: spec.cpusPerGpu,
+    ...socketRequest(spec),
     switchesMax: spec.reqSwitch,
     exclusive: spec.exclusive,
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],
   };
+}
+
+/** --gpus-per-socket, --sockets-per-node and --gres-flags=enforce-binding, when given. */
+function socketRequest(spec: JobSpecP): Pick<ResourceRequest, "gpusPerSocket" | "socketsPerNode" | "enforceBinding"> {
+  const out: Pick<ResourceRequest, "gpusPerSocket" | "socketsPerNode" | "enforceBinding"> = {};
+  const perSocket = spec.gpusPerSocket ? parseTypedCount(spec.gpusPerSocket) : undefined;
+  if (perSocket !== undefined && perSocket.count > 0) out.gpusPerSocket = perSocket.count;
+  if (spec.socketsPerNode) out.socketsPerNode = spec.socketsPerNode;
+  if ((spec.gresFlags ?? "").split(",").includes("enforce-binding")) out.enforceBinding = true;
+  return out;
 }
 
 function memRequest(spec: JobSpecP, config: ControllerConfig): ResourceRequest["mem"] {
@@ -100,6 +117,11 @@ function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
     const tc = parseTypedCount(text);
     if (!tc) return `Invalid generic resource (gres) specification`;
     part[key] = tc.count;
+    if (tc.type) part.gpuType = tc.type;
+  }
+  if (spec.gpusPerSocket) {
+    const tc = parseTypedCount(spec.gpusPerSocket);
+    if (!tc) return `Invalid generic resource (gres) specification`;
     if (tc.type) part.gpuType = tc.type;
   }
   if (part.gpusTotal > 0 && nodes <= 1 && part.gpusPerNode === 0) {

@@ -13,12 +13,13 @@
  * submission order, job id), so the same snapshot and time give the same plan.
  */
 import type { StartDecision } from "../model/commands.ts";
-import type { ClusterState, JobRecord } from "../model/types.ts";
+import type { ClusterState, JobRecord, NodeRecord } from "../model/types.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
-import { freeResources, nodeAcceptsWork } from "../model/resources.ts";
+import { freeResources, freeSocketCpus, nodeAcceptsWork } from "../model/resources.ts";
+import { gpuSocketsOf, type SocketLayout } from "./gpu-sockets.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
@@ -333,9 +334,19 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
       usable: nodeAcceptsWork(node),
       gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
+      sockets: socketLayout(node),
     });
   }
   return views;
+}
+
+/** The node's sockets as placement sees them; absent for one socket, or when its CPUs do not split evenly over them. */
+function socketLayout(node: NodeRecord): SocketLayout | undefined {
+  const { sockets, cpus, gpuCount } = node.info;
+  // One socket: nothing to choose (fit-node treats --gpus-per-socket there as per node).
+  if (sockets <= 1 || cpus % sockets !== 0) return undefined;
+  const gpuSocket = node.info.gpuCpus ? gpuSocketsOf(node.info.gpuCpus.split(";"), gpuCount, cpus, sockets) : new Array<number>(gpuCount).fill(-1);
+  return { count: sockets, gpuSocket, freeCpus: freeSocketCpus(node) };
 }
 
 /** The queue, and how many pending jobs each partition has. */

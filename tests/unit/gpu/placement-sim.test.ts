@@ -1,7 +1,9 @@
 /**
  * Seeded placement simulation (the bench's, smaller): Spur's placement must put
  * multi-GPU jobs on a best-connected set and gangs under the lowest switch at
- * least 95% of the time, and never do worse than count-only first fit.
+ * least 95% of the time, and never do worse than count-only first fit; on
+ * two-socket nodes (8 CPUs per GPU) GPU jobs get their CPUs on their GPUs'
+ * sockets at least 95% of the time.
  * SEED=n replays one seed.
  */
 import { describe, expect, it } from "vitest";
@@ -25,6 +27,21 @@ describe("placement simulation", () => {
       expect(share(spur.cliqueOptimal, spur.multiGpuJobs), msg).toBeGreaterThanOrEqual(0.95);
       expect(share(spur.switchOptimal, spur.multiNodeJobs), msg).toBeGreaterThanOrEqual(0.95);
       expect(share(first.cliqueOptimal, first.multiGpuJobs), msg).toBeLessThan(share(spur.cliqueOptimal, spur.multiGpuJobs));
+    });
+  }
+
+  for (const seed of seeds) {
+    it(`seed ${seed}: on two-socket nodes GPU jobs get CPUs beside their GPUs, without losing link quality`, () => {
+      const trace = simTrace(seed, 600, 16 / 11);
+      const noClock = () => 0;
+      const plain = runPlacementSim(simCluster(16), trace, spurPlacer, noClock);
+      const numa = runPlacementSim(simCluster(16, 2), trace, spurPlacer, noClock);
+      const msg = `SEED=${seed}`;
+      expect(numa.placed, msg).toBe(trace.length);
+      expect(numa.socketScored, msg).toBeGreaterThan(300);
+      expect(numa.numaLocal / numa.socketScored, msg).toBeGreaterThanOrEqual(0.95);
+      expect(numa.cliqueOptimal / numa.multiGpuJobs, msg).toBeGreaterThanOrEqual(0.95);
+      expect(plain.socketScored, msg).toBe(0); // one-socket nodes: nothing to score
     });
   }
 });
