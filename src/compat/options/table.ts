@@ -4,23 +4,9 @@
  * tables. Command-line parsing, #SBATCH directives, SBATCH_/SALLOC_/SLURM_ input variables
  * and --help/--usage all read it; nothing else lists options.
  *
- * Options Spur does not implement (support "warn": accepted with a warning; "error":
- * rejected), as marked in the `spur` column of the data files:
- *   warn:  --acctg-freq --batch --cluster-constraint --consolidate-segments --context
- *          --contiguous --core-spec --cores-per-socket --cpu-freq --delay-boot --external
- *          --extra --extra-node-info --get-user-env --gpu-bind --gpu-freq --gpus-per-socket
- *          --gres-flags --hint --mcs-label --mem-bind --mem-update --mincpus --network
- *          --no-kill --ntasks-per-core --ntasks-per-gpu --ntasks-per-socket --ntasks-per-tres
- *          --oom-kill-step --oversubscribe --prefer --profile --propagate --reboot --resources
- *          --resv-ports --runtime --segment --sockets-per-node --spread-job --spread-segments
- *          --stepmgr --switches --thread-spec --tmp --tres-bind --tres-per-task
- *          --use-min-nodes --wait-all-nodes; srun: --accel-bind --bcast --bcast-exclude
- *          --compress --cpu-bind --cpu_bind --debugger-test --epilog --external-launcher
- *          --ignore-signals --interactive --msg-timeout --parsable --prolog --relative
- *          --send-libs --slurmd-debug --task-epilog --task-prolog --threads --treewidth
- *          --wait-for-children; env: *_REQ_SWITCH *_WAIT4SWITCH
- *   error: --autocomplete --bb --bbf --container --container-id --export-file --gid
- *          --nodefile --uid --x11; srun: --async --het-group --pack-group --no-allocate
+ * Options Spur does not implement carry support "warn" (accepted with a warning) or
+ * "error" (rejected) in their rows of table-sbatch/srun/salloc.ts; the rows are the only
+ * list (a copy here went stale as options were implemented). `spur check` reports them.
  */
 import { SALLOC_ROWS } from "./table-salloc.ts";
 import { SBATCH_ROWS } from "./table-sbatch.ts";
