@@ -129,6 +129,7 @@ export const MASKS: Mask[] = [
     /\bSLURM_WORKING_CLUSTER=[^:\s]+:[^:\s]+:(?<v>\d+:\d+:\d+)/,
   ], "<PORT>"),
   regexMask("scheduler", "which of Slurm's two schedulers (main or backfill) happened to start a job varies from run to run", /\bScheduler=(?<v>Main|Backfill)\b/, "<SCHED>"),
+  regexMask("srun-task-node", "the node an unpinned srun (golden 027 `srun false`) lands on varies on the oracle from run to run (its golden file says `varies: node name`); the report line's shape is still compared", /^srun: error: (?<v>n\d+): task \d+:/m, "<NODE>"),
   regexMask("host-measurements", "the node's measured load and free memory change from second to second", [/\bCPULoad=(?<v>[\d.]+)/, /\bFreeMem=(?<v>\d+)/], "<MEASURED>"),
 ];
 
