@@ -10,7 +10,7 @@
  * the operator can remove it or retry; it never counts toward any quorum.
  */
 import type { ConfState, NodeId } from "./core/index.ts";
-import { RaftChangeError, type RaftDriver } from "./driver.ts";
+import { ProposalError, RaftChangeError, type RaftDriver } from "./driver.ts";
 
 /** Voters kept by a removal unless forced: three survive the loss of one. */
 export const MIN_SAFE_VOTERS = 3;
@@ -41,8 +41,8 @@ export async function addReplica(driver: RaftDriver, id: NodeId, context: string
   const st = driver.status();
   if (!driver.isServing()) throw new MembershipError("NotLeader", "not the leader");
   if (st.confState.voters.includes(id)) throw new MembershipError("Refused", `controller ${id} is already a voter`);
-  if (!st.confState.learners.includes(id)) await change(driver, () => driver.changeMembership({ type: "add-learner", nodeId: id, context }));
   const deadline = Date.now() + o.catchUpTimeoutMs;
+  if (!st.confState.learners.includes(id)) await retryTransient(() => driver.changeMembership({ type: "add-learner", nodeId: id, context }), deadline, o.pollMs);
   for (;;) {
     const now = driver.status();
     if (now.state !== "leader") throw new MembershipError("NotLeader", `lost leadership while controller ${id} was catching up; it stays a learner (run the command again)`);
@@ -51,8 +51,9 @@ export async function addReplica(driver: RaftDriver, id: NodeId, context: string
       try {
         return await driver.changeMembership({ type: "add-node", nodeId: id, context });
       } catch (e) {
-        // Behind again (the log moved on between our check and the proposal): keep waiting.
-        if (!(e instanceof RaftChangeError && e.code === "LearnerBehind")) throw translate(e);
+        // Behind again (the log moved on between our check and the proposal), or a transient
+        // refusal (a leadership hand-over, a change still applying): keep waiting.
+        if (!(e instanceof RaftChangeError && TRANSIENT.has(e.code))) throw translate(e);
       }
     }
     if (Date.now() > deadline) {
@@ -79,25 +80,39 @@ export function removalRefusal(conf: ConfState, activeVoters: readonly NodeId[],
 
 /** Remove voter or learner `id` (the leader itself included: it then steps down). */
 export async function removeReplica(driver: RaftDriver, id: NodeId, force = false): Promise<ConfState> {
-  if (!driver.isServing()) throw new MembershipError("NotLeader", "not the leader");
-  const st = driver.status();
-  const active = [...st.progress].filter(([v, pr]) => v === st.id || pr.recentActive).map(([v]) => v);
-  const refused = removalRefusal(st.confState, active, id, force);
-  if (refused !== undefined) throw new MembershipError("Refused", refused);
-  return change(driver, () => driver.changeMembership({ type: "remove-node", nodeId: id }));
+  // A new leader learns who is reachable within a heartbeat or two: give it that long.
+  const settleBy = Date.now() + 1_000;
+  for (;;) {
+    if (!driver.isServing()) throw new MembershipError("NotLeader", "not the leader");
+    const st = driver.status();
+    const active = [...st.progress].filter(([v, pr]) => v === st.id || pr.recentActive).map(([v]) => v);
+    const refused = removalRefusal(st.confState, active, id, force);
+    if (refused === undefined) break;
+    if (!refused.includes("reachable") || Date.now() > settleBy) throw new MembershipError("Refused", refused);
+    await sleep(20);
+  }
+  return retryTransient(() => driver.changeMembership({ type: "remove-node", nodeId: id }), Date.now() + 2_000, 20);
 }
 
-async function change(_driver: RaftDriver, run: () => Promise<ConfState>): Promise<ConfState> {
-  try {
-    return await run();
-  } catch (e) {
-    throw translate(e);
+/** Core refusals that pass on their own: a hand-over in progress, a change applying, a learner a little behind. */
+const TRANSIENT = new Set(["ProposalDropped", "ConfChangePending", "LearnerBehind"]);
+
+async function retryTransient(run: () => Promise<ConfState>, deadline: number, pollMs: number): Promise<ConfState> {
+  for (;;) {
+    try {
+      return await run();
+    } catch (e) {
+      if (!(e instanceof RaftChangeError && TRANSIENT.has(e.code)) || Date.now() > deadline) throw translate(e);
+    }
+    await sleep(pollMs);
   }
 }
 
 function translate(e: unknown): unknown {
+  if (e instanceof ProposalError && e.reason === "not-leader") return new MembershipError("NotLeader", "not the leader");
   if (!(e instanceof RaftChangeError)) return e;
   if (e.code === "ConfChangePending") return new MembershipError("Pending", "another membership change is still being applied: try again in a moment");
   if (e.code === "NotLeader") return new MembershipError("NotLeader", "not the leader");
+  if (e.code === "ProposalDropped") return new MembershipError("Pending", `${e.message}: try again in a moment`);
   return new MembershipError("Refused", e.message);
 }

@@ -86,6 +86,18 @@ const waitFor = async (cond: () => boolean, ms = 5000) => {
   }
 };
 
+/** Run a membership call at the serving leader, again at the next one if leadership moves (load). */
+async function atLeader<T>(serving: () => Promise<Replica>, run: (d: RaftDriver) => Promise<T>): Promise<T> {
+  for (;;) {
+    const leader = await serving();
+    try {
+      return await run(leader.driver);
+    } catch (e) {
+      if (!(e instanceof MembershipError) || e.code === "Timeout" || e.code === "Refused") throw e;
+    }
+  }
+}
+
 describe("membership changes through the driver", () => {
   it("adds a 4th replica as learner, promotes it once caught up, removes a voter; no proposal is lost", async () => {
     const c = makeCluster([1, 2, 3], 10);
@@ -98,16 +110,7 @@ describe("membership changes through the driver", () => {
       const background = (async () => {
         while (adding) await c.commit(next++);
       })();
-      let conf;
-      for (;;) {
-        const leader = await c.serving();
-        try {
-          conf = await addReplica(leader.driver, 4, "host4:7000:7001", { pollMs: 5, catchUpTimeoutMs: 5000 });
-          break;
-        } catch (e) {
-          if (!(e instanceof MembershipError) || e.code === "Timeout" || e.code === "Refused") throw e;
-        }
-      }
+      const conf = await atLeader(c.serving, (d) => addReplica(d, 4, "host4:7000:7001", { pollMs: 5, catchUpTimeoutMs: 5000 }));
       expect(conf.voters.sort()).toEqual([1, 2, 3, 4]);
       expect(conf.learners).toEqual([]);
       adding = false;
@@ -121,7 +124,7 @@ describe("membership changes through the driver", () => {
       // Remove a voter that is not the leader; the cluster keeps committing with 3.
       const leader = await c.serving();
       const victim = [1, 2, 3].find((id) => id !== leader.id) as number;
-      const after = await removeReplica(leader.driver, victim);
+      const after = await atLeader(c.serving, (d) => removeReplica(d, victim));
       expect(after.voters.sort()).toEqual([1, 2, 3, 4].filter((id) => id !== victim));
       c.down.add(victim);
       c.replicas.get(victim)?.driver.stop();
