@@ -25,6 +25,7 @@ import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver
 import type { ConfChange } from "../raft/core/index.ts";
 import { MembershipError, addReplica, removeReplica } from "../raft/membership.ts";
 import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
+import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
 import { clusterSecret, type ControllerPeer, parseControllerAddress } from "./conf-file.ts";
@@ -72,6 +73,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const onConfChange = (cc: ConfChange) => {
     if (cc.type === "remove-node") {
       if (cc.nodeId !== self.id) transport.removePeer(cc.nodeId);
+      if (cc.nodeId !== self.id) known.delete(cc.nodeId);
       return;
     }
     const peer = cc.context === undefined ? undefined : parseControllerAddress(cc.nodeId, cc.context);
@@ -88,8 +90,12 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       rng: { int: (lo, hi) => randomInt(lo, hi + 1) },
       send: (msgs) => transport.send(msgs),
       applyCommand: (command) => (controller as Controller).applyCommitted(command as Command),
-      restore: (snap) => restoreSnapshot(state, snap.data),
-      takeSnapshot: (index) => encodeSnapshot(state, index),
+      restore: (snap) => {
+        const { addresses, image } = unwrapSnapshot(snap.data);
+        for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
+        restoreSnapshot(state, image);
+      },
+      takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
       onConfChange,
       onServing: (serving) => {
         logger.info({ message: serving ? "leading" : "no longer leading", id: self.id, term: driver.status().term });
