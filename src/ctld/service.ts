@@ -46,6 +46,8 @@ export interface ServiceContext {
   jobSubmitScript?: string;
   /** Replicated controllers: this replica's Raft view for Ping (undefined: single controller). */
   raftStatus?: () => Plain<RaftStatus>;
+  /** Replicated controllers: add or remove a replica (called on any replica; refuses unless leading). */
+  changeControllers?: (req: { action: string; id: number; address: string; force: boolean }) => Promise<{ voters: number[]; learners: number[] }>;
 }
 
 export function requester(ctx: HandlerContext): Requester {
@@ -137,6 +139,12 @@ export function controllerRoutes(sc: ServiceContext) {
           controller: sc.controllerName, primary: raft === undefined || raft.role === "leader", now: sc.now(), version: SPUR_VERSION,
           pid: process.pid, started: sc.startedAt, ...(raft === undefined ? {} : { raft }),
         };
+      },
+      async changeControllers(req, ctx) {
+        const by = requester(ctx);
+        if (by.uid !== 0 && !c.state.config.operators.includes(by.user)) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
+        if (sc.changeControllers === undefined) throw new ConnectError("this controller is not replicated (no SpurControllers= in spur.conf)", Code.FailedPrecondition);
+        return sc.changeControllers(req);
       },
       getConfig() {
         return { entries: configEntries(c.state, sc) };

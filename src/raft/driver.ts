@@ -10,7 +10,7 @@
  * must not assume it failed. Nothing else is retried here: Raft itself re-sends.
  */
 import { assert } from "../lib/assert.ts";
-import { createRaft, type Entry, type Message, type NodeId, type RaftNode, type Ready, type Snapshot, type SoftState, type Status } from "./core/index.ts";
+import { createRaft, type ConfChange, type ConfState, decodeConfChange, type Entry, type Message, type NodeId, type RaftNode, type Ready, type Snapshot, type SoftState, type Status } from "./core/index.ts";
 import type { RaftRng, WritableStorage } from "./ports.ts";
 
 export interface DriverPorts {
@@ -30,6 +30,8 @@ export interface DriverPorts {
    * has applied everything committed before its term, so its state is current.
    */
   onServing(serving: boolean): void;
+  /** A membership change was applied here (every replica, in log order); `confState` is the result. */
+  onConfChange?(change: ConfChange, confState: ConfState, index: number): void;
   logger?: { info(o: object): void; warn(o: object): void };
 }
 
@@ -64,6 +66,12 @@ export class ProposalError extends Error {
 
 export interface RaftDriver {
   propose(command: unknown): Promise<unknown>;
+  /**
+   * Leader: propose one membership change; resolves with the new membership once the change
+   * is applied here. Rejects with ProposalError like propose(), or with the core's refusal
+   * (`RaftChangeError`: a change still pending, learner behind, not a member...).
+   */
+  changeMembership(change: ConfChange): Promise<ConfState>;
   /** Messages from peers (already authenticated by the transport). */
   receive(messages: Message[]): void;
   start(): void;
@@ -72,6 +80,24 @@ export interface RaftDriver {
   isServing(): boolean;
   leader(): NodeId;
   status(): Status;
+}
+
+/** The Raft core refused a membership change (`code` is a RaftErrorCode). */
+export class RaftChangeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface PendingChange {
+  index: number;
+  term: number;
+  resolve(value: ConfState): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 interface Pending {
@@ -99,6 +125,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   const bootNonce = `${ports.id}.${Date.now().toString(36)}.${Math.floor(Math.random() * 1e9).toString(36)}`;
   let seq = 0;
   const pending = new Map<string, Pending>();
+  const pendingChanges = new Set<PendingChange>();
   let soft: SoftState = { lead: 0, state: "follower" };
   let serving = false;
   /** As leader: the index of this term's first entry; serving once applied reaches it. */
@@ -152,6 +179,9 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       ports.onServing(true);
     }
     node.advance(rd);
+    // advance() applied the conf changes to the core: report them with the membership they made.
+    const changes = rd.committedEntries.filter((e) => e.type === "conf-change");
+    if (changes.length > 0) afterConfChanges(changes);
     maybeSnapshot();
   }
 
@@ -166,6 +196,22 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       pending.delete(env.p);
       clearTimeout(waiter.timer);
       waiter.resolve(result);
+    }
+  }
+
+  function afterConfChanges(changes: Entry[]): void {
+    const confState = node.status().confState;
+    for (const e of changes) {
+      const cc = decodeConfChange(e.data);
+      ports.logger?.info({ message: "membership changed", change: cc.type, node: cc.nodeId, index: e.index, voters: confState.voters.join(","), learners: confState.learners.join(",") });
+      ports.onConfChange?.(cc, confState, e.index);
+      for (const w of pendingChanges) {
+        if (w.index !== e.index) continue;
+        pendingChanges.delete(w);
+        clearTimeout(w.timer);
+        if (w.term === e.term) w.resolve(confState);
+        else w.reject(new ProposalError("unknown", soft.lead, "another leader's entry took the membership change's place"));
+      }
     }
   }
 
@@ -185,6 +231,11 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   }
 
   function failPending(reason: ProposalError["reason"], why: string): void {
+    for (const w of pendingChanges) {
+      pendingChanges.delete(w);
+      clearTimeout(w.timer);
+      w.reject(new ProposalError(reason, soft.lead, why));
+    }
     for (const [tag, p] of pending) {
       pending.delete(tag);
       clearTimeout(p.timer);
@@ -250,6 +301,24 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
           reject(new ProposalError("unknown", soft.lead, `not committed within ${o.proposalTimeoutMs} ms`));
         }, o.proposalTimeoutMs);
         pending.set(tag, { resolve, reject, timer });
+      });
+    },
+    changeMembership(change) {
+      if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
+      const accepted = node.proposeConfChange(change);
+      if (!accepted.ok) return Promise.reject(new RaftChangeError(accepted.error.code, accepted.error.message));
+      const index = node.status().lastIndex;
+      const term = node.basicStatus().term;
+      schedule();
+      return new Promise<ConfState>((resolve, reject) => {
+        const w: PendingChange = {
+          index, term, resolve, reject,
+          timer: setTimeout(() => {
+            pendingChanges.delete(w);
+            reject(new ProposalError("unknown", soft.lead, `membership change not applied within ${o.proposalTimeoutMs} ms`));
+          }, o.proposalTimeoutMs),
+        };
+        pendingChanges.add(w);
       });
     },
     receive(messages) {

@@ -23,6 +23,10 @@ export interface TcpPeer {
 
 export interface TcpTransport {
   send(messages: Message[]): void;
+  /** Start talking to a peer added at run time (a membership change); replaces its address if known. */
+  setPeer(peer: TcpPeer): void;
+  /** Stop talking to a removed peer. */
+  removePeer(id: NodeId): void;
   stop(): void;
 }
 
@@ -99,7 +103,8 @@ interface ClientConn {
   retryAt: number;
 }
 
-export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: string, reconnectMs = 100): TcpTransport {
+export function createTcpTransport(self: NodeId, initialPeers: TcpPeer[], secret: string, reconnectMs = 100): TcpTransport {
+  const peers = [...initialPeers];
   const conns = new Map<NodeId, ClientConn>(peers.map((p) => [p.id, { socket: undefined, connecting: false, pending: "", retryAt: 0 }]));
   let stopped = false;
 
@@ -112,7 +117,7 @@ export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: strin
       socket: {
         open(s) {
           c.connecting = false;
-          if (stopped) return void s.end();
+          if (stopped || conns.get(peer.id) !== c) return void s.end();
           c.socket = s;
           // Messages queued while connecting go right after the greeting.
           c.pending = `${JSON.stringify({ secret, from: self })}\n${c.pending}`;
@@ -181,6 +186,22 @@ export function createTcpTransport(self: NodeId, peers: TcpPeer[], secret: strin
         }
         if (c.socket !== undefined) flush(c, c.socket);
       }
+    },
+    setPeer(peer) {
+      if (peer.id === self) return;
+      const i = peers.findIndex((p) => p.id === peer.id);
+      if (i >= 0 && peers[i]?.host === peer.host && peers[i]?.port === peer.port) return;
+      if (i >= 0) this.removePeer(peer.id);
+      peers.push(peer);
+      const c: ClientConn = { socket: undefined, connecting: false, pending: "", retryAt: 0 };
+      conns.set(peer.id, c);
+      connect(peer, c);
+    },
+    removePeer(id) {
+      const i = peers.findIndex((p) => p.id === id);
+      if (i >= 0) peers.splice(i, 1);
+      conns.get(id)?.socket?.end();
+      conns.delete(id);
     },
     stop() {
       stopped = true;

@@ -74,6 +74,17 @@ export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
   });
 }
 
+/** `HOST:PORT[:RAFTPORT]` of controller `id` (as carried by a membership change), or undefined when malformed. */
+export function parseControllerAddress(id: number, address: string): ControllerPeer | undefined {
+  const m = /^(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(address.trim());
+  if (m === null || !(id > 0)) return undefined;
+  const host = (m[1] as string).replace(/^\[(.*)\]$/, "$1");
+  const port = Number(m[2]);
+  const raftPort = m[3] === undefined ? port + 1 : Number(m[3]);
+  if (!(port > 0 && port < 65536 && raftPort > 0 && raftPort < 65536)) return undefined;
+  return { id, host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+}
+
 /** Every controller a client may try, in order (one for a single controller). */
 export function controllerUrls(conf: ParsedConf): string[] {
   const peers = controllerPeers(conf);

@@ -97,7 +97,7 @@ export function initMain(argv: string[]): number {
       ...plan.commands.map((c) => `  ${c}`),
       "then on each node: spurd -N NODENAME --conf " + o.confPath,
       "check with: scontrol ping",
-      "adding or removing a controller later is not supported yet: it needs a Raft membership change (see README)",
+      "to add a controller later: start it with spurctld --id ID --join, then spur controller add ID HOST:PORT:RAFTPORT (docs/ha.md)",
       "",
     ].join("\n"),
   );

@@ -23,6 +23,7 @@ const USAGE = `Usage: spur <command> [options]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
   init [--controllers H1,H2,H3] [--port P] [--conf FILE]   write spur.conf + secret for replicated controllers
+  controller add ID HOST:PORT:RAFTPORT | remove ID [--force]   add/remove a replicated controller at run time
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
   check [DIR|FILES...] [--json]               migration report: what Spur does with each script
@@ -135,6 +136,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runDemo(rest);
       case "init":
         return (await import("./spur-init.ts")).initMain(rest);
+      case "controller":
+        return await (await import("./controller-cli.ts")).controllerMain(rest);
       case "install-links":
         return cmdInstallLinks(rest);
       case "check":

@@ -22,10 +22,13 @@ import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver.ts";
+import type { ConfChange } from "../raft/core/index.ts";
+import { MembershipError, addReplica, removeReplica } from "../raft/membership.ts";
 import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
+import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
-import { clusterSecret, type ControllerPeer } from "./conf-file.ts";
+import { clusterSecret, type ControllerPeer, parseControllerAddress } from "./conf-file.ts";
 import type { CtldExtras } from "./spurctld.ts";
 import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
 
@@ -43,6 +46,8 @@ export interface ReplicaOptions {
   now: () => number;
   controllerName: string;
   extras: CtldExtras;
+  /** A replica being added at run time (spurctld --join): start with no membership. */
+  join?: boolean;
 }
 
 export interface Replica {
@@ -57,10 +62,25 @@ const num = (v: string | undefined, dflt: number): number => (v === undefined ||
 export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const { conf, peers, self, state, logger } = o;
   mkdirSync(o.stateDir, { recursive: true });
-  const storage = SqliteStorage.bootstrap(join(o.stateDir, "raft.sqlite"), peers.map((p) => p.id));
+  // A joining replica starts with an empty log and no membership: it never campaigns and
+  // waits for the leader to add it (spur controller add); the log then tells it the members.
+  const storage = SqliteStorage.bootstrap(join(o.stateDir, "raft.sqlite"), o.join === true ? [] : peers.map((p) => p.id));
   const secret = clusterSecret(conf, o.confPath);
-  const urlOf = (id: number) => peers.find((p) => p.id === id)?.url ?? "";
+  // Addresses: spur.conf's, then those carried by membership changes in the log.
+  const known = new Map<number, ControllerPeer>(peers.map((p) => [p.id, p]));
+  const urlOf = (id: number) => known.get(id)?.url ?? "";
   const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret);
+  const onConfChange = (cc: ConfChange) => {
+    if (cc.type === "remove-node") {
+      if (cc.nodeId !== self.id) transport.removePeer(cc.nodeId);
+      if (cc.nodeId !== self.id) known.delete(cc.nodeId);
+      return;
+    }
+    const peer = cc.context === undefined ? undefined : parseControllerAddress(cc.nodeId, cc.context);
+    if (peer === undefined) return;
+    known.set(peer.id, peer);
+    transport.setPeer({ id: peer.id, host: peer.host, port: peer.raftPort });
+  };
   let controller: Controller | undefined;
   const g = conf.globals;
   const driver: RaftDriver = createRaftDriver(
@@ -70,8 +90,13 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       rng: { int: (lo, hi) => randomInt(lo, hi + 1) },
       send: (msgs) => transport.send(msgs),
       applyCommand: (command) => (controller as Controller).applyCommitted(command as Command),
-      restore: (snap) => restoreSnapshot(state, snap.data),
-      takeSnapshot: (index) => encodeSnapshot(state, index),
+      restore: (snap) => {
+        const { addresses, image } = unwrapSnapshot(snap.data);
+        for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
+        restoreSnapshot(state, image);
+      },
+      takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
+      onConfChange,
       onServing: (serving) => {
         logger.info({ message: serving ? "leading" : "no longer leading", id: self.id, term: driver.status().term });
         controller?.leadershipChanged(serving);
@@ -95,7 +120,22 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   });
   const sc: ServiceContext = {
     controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath,
-    raftStatus: () => raftStatus(driver, peers),
+    raftStatus: () => raftStatus(driver, [...known.values()]),
+    changeControllers: async (req) => {
+      try {
+        if (req.action === "add") {
+          const peer = parseControllerAddress(req.id, req.address);
+          if (peer === undefined) throw new ConnectError(`bad controller address "${req.address}" (want HOST:PORT:RAFTPORT)`, Code.InvalidArgument);
+          return await addReplica(driver, req.id, req.address, { catchUpEntries: num(g.get("spurraftcatchupentries"), 100) });
+        }
+        if (req.action === "remove") return await removeReplica(driver, req.id, req.force);
+        throw new ConnectError(`unknown action "${req.action}" (want add or remove)`, Code.InvalidArgument);
+      } catch (e) {
+        if (!(e instanceof MembershipError)) throw toConnectError(e, urlOf);
+        const code = e.code === "NotLeader" || e.code === "Pending" ? Code.Unavailable : e.code === "Timeout" ? Code.DeadlineExceeded : Code.FailedPrecondition;
+        throw new ConnectError(e.message, code);
+      }
+    },
     keyring: o.extras.keyring,
     jobSubmitScript: o.extras.jobSubmitScript,
   };
@@ -151,7 +191,7 @@ function raftStatus(driver: RaftDriver, peers: ControllerPeer[]) {
   return {
     id: st.id, role: st.state, term: st.term, commitIndex: st.commit, appliedIndex: st.applied, leaderId: st.lead, leaderUrl: lead?.url ?? "",
     peers: [...st.progress].map(([id, pr]) => ({
-      id, url: peers.find((p) => p.id === id)?.url ?? "", matchIndex: pr.match, lag: Math.max(0, st.lastIndex - pr.match), active: pr.recentActive || id === st.id,
+      id, url: peers.find((p) => p.id === id)?.url ?? "", matchIndex: pr.match, lag: Math.max(0, st.lastIndex - pr.match), active: pr.recentActive || id === st.id, learner: pr.isLearner,
     })),
   };
 }

@@ -96,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     const replicaDir = explicitDir ?? join(stateDir, `ctld-${id}`);
     const replica = await startReplica({
       conf, confPath: path, peers, self, stateDir: replicaDir, state, logger, now, controllerName: `${hostname()}#${id}`,
-      extras: ctldExtras(conf, stateDir, now()),
+      extras: ctldExtras(conf, stateDir, now()), join: argv.includes("--join"),
     });
     // Replicas share one spur.conf, so one MetricsPort= cannot serve them all: each
     // replica serves /metrics on its own RPC port instead (SpurControllers= lists them).

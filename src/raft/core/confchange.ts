@@ -14,14 +14,14 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function encodeConfChange(cc: ConfChange): Uint8Array {
-  return encoder.encode(JSON.stringify({ type: cc.type, nodeId: cc.nodeId }));
+  return encoder.encode(JSON.stringify(cc.context === undefined ? { type: cc.type, nodeId: cc.nodeId } : { type: cc.type, nodeId: cc.nodeId, context: cc.context }));
 }
 
 export function decodeConfChange(data: Uint8Array): ConfChange {
   const v = JSON.parse(decoder.decode(data)) as Partial<ConfChange>;
   assert(v.type === "add-learner" || v.type === "add-node" || v.type === "remove-node", "conf change type");
   assert(typeof v.nodeId === "number" && v.nodeId > 0, "conf change node id");
-  return { type: v.type, nodeId: v.nodeId };
+  return typeof v.context === "string" ? { type: v.type, nodeId: v.nodeId, context: v.context } : { type: v.type, nodeId: v.nodeId };
 }
 
 /**

@@ -64,6 +64,11 @@ export type ConfChangeType = "add-learner" | "add-node" | "remove-node";
 export interface ConfChange {
   type: ConfChangeType;
   nodeId: NodeId;
+  /**
+   * Opaque to Raft, replicated with the change (etcd's ConfChange.Context): Spur puts the
+   * member's address here, so every replica, including ones added later, learns it from the log.
+   */
+  context?: string;
 }
 
 export type MessageType =

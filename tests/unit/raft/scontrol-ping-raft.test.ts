@@ -24,6 +24,18 @@ describe("scontrol ping (replicated)", () => {
     expect(leaderUp).toBe(true);
   });
 
+  it("marks a replica being added (learner) and one no longer a member", () => {
+    const leaderPeers = [{ id: 1, url: "", matchIndex: 9, lag: 0, active: true }, { id: 4, url: "", matchIndex: 5, lag: 4, active: true, learner: true }];
+    const { text } = formatRaftPing([
+      { url: "http://h1:1", ping: ping("h1", { id: 1, role: "leader", term: 2, commitIndex: 9, appliedIndex: 9, leaderId: 1, leaderUrl: "", peers: leaderPeers }) },
+      { url: "http://h4:1", ping: ping("h4", { id: 4, role: "follower", term: 2, commitIndex: 5, appliedIndex: 5, leaderId: 1, leaderUrl: "", peers: [] }) },
+      { url: "http://h3:1", ping: ping("h3", { id: 3, role: "follower", term: 1, commitIndex: 3, appliedIndex: 3, leaderId: 0, leaderUrl: "", peers: [] }) },
+    ]);
+    expect(text).toContain("  Raft id=1 role=leader term=2 commit=9 applied=9 leader=1 lag=0\n");
+    expect(text).toContain("  Raft id=4 role=follower term=2 commit=5 applied=5 leader=1 lag=4 learner\n");
+    expect(text).toContain("  Raft id=3 role=follower term=1 commit=3 applied=3 leader=none removed\n");
+  });
+
   it("fails when no replica leads", () => {
     const r = formatRaftPing([{ url: "http://h1:1", ping: ping("h1", { id: 1, role: "pre-candidate", term: 4, commitIndex: 9, appliedIndex: 9, leaderId: 0, leaderUrl: "", peers: [] }) }, { url: "http://h2:1" }]);
     expect(r.leaderUp).toBe(false);

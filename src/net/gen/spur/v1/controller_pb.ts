@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCKSAQoMUGluZ1Jlc3BvbnNlEhIKCmNvbnRyb2xsZXIYASABKAkSDwoHcHJpbWFyeRgCIAEoCBILCgNub3cYAyABKAESDwoHdmVyc2lvbhgEIAEoCRILCgNwaWQYBSABKA0SDwoHc3RhcnRlZBgGIAEoARIhCgRyYWZ0GAcgASgLMhMuc3B1ci52MS5SYWZ0U3RhdHVzIrABCgpSYWZ0U3RhdHVzEgoKAmlkGAEgASgNEgwKBHJvbGUYAiABKAkSDAoEdGVybRgDIAEoARIUCgxjb21taXRfaW5kZXgYBCABKAESFQoNYXBwbGllZF9pbmRleBgFIAEoARIRCglsZWFkZXJfaWQYBiABKA0SEgoKbGVhZGVyX3VybBgHIAEoCRImCgVwZWVycxgIIAMoCzIXLnNwdXIudjEuUmFmdFBlZXJTdGF0dXMiWwoOUmFmdFBlZXJTdGF0dXMSCgoCaWQYASABKA0SCwoDdXJsGAIgASgJEhMKC21hdGNoX2luZGV4GAMgASgBEgsKA2xhZxgEIAEoARIOCgZhY3RpdmUYBSABKAgiDwoNQ29uZmlnUmVxdWVzdCJ3Cg5Db25maWdSZXNwb25zZRI1CgdlbnRyaWVzGAEgAygLMiQuc3B1ci52MS5Db25maWdSZXNwb25zZS5FbnRyaWVzRW50cnkaLgoMRW50cmllc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSgoOV2FpdEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhQKDHVudGlsX3N0YXRlcxgCIAMoCRISCgp0aW1lb3V0X21zGAMgASgNIjAKD1dhaXRKb2JSZXNwb25zZRIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8iQwoRU3RlcENyZWF0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEh4KBHNwZWMYAiABKAsyEC5zcHVyLnYxLkpvYlNwZWMieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLJAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCSIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0iZAoQU3RlcFVzYWdlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIPCgdzdGVwX2lkGAMgASgFEiEKBXVzYWdlGAQgASgLMhIuc3B1ci52MS5TdGVwVXNhZ2UiEwoRU3RlcFVzYWdlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCSKaAQoSUmVzZXJ2YXRpb25SZXF1ZXN0Eg4KBmFjdGlvbhgBIAEoCRIMCgRuYW1lGAIgASgJEjcKBmZpZWxkcxgDIAMoCzInLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0LkZpZWxkc0VudHJ5Gi0KC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiIwoTUmVzZXJ2YXRpb25SZXNwb25zZRIMCgRuYW1lGAEgASgJIhkKF0xpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0Is4BCg9SZXNlcnZhdGlvbkluZm8SDAoEbmFtZRgBIAEoCRISCgpzdGFydF90aW1lGAIgASgBEhAKCGVuZF90aW1lGAMgASgBEg0KBW5vZGVzGAQgASgJEhIKCm5vZGVfY291bnQYBSABKA0SEgoKY29yZV9jb3VudBgGIAEoDRINCgV1c2VycxgHIAMoCRIQCghhY2NvdW50cxgIIAMoCRINCgVmbGFncxgJIAMoCRIRCglwYXJ0aXRpb24YCiABKAkSDQoFc3RhdGUYCyABKAkiVwoYTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlEi4KDHJlc2VydmF0aW9ucxgBIAMoCzIYLnNwdXIudjEuUmVzZXJ2YXRpb25JbmZvEgsKA25vdxgCIAEoATLODQoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZRJLCgxPdmVybGF5UGVlcnMSHC5zcHVyLnYxLk92ZXJsYXlQZWVyc1JlcXVlc3QaHS5zcHVyLnYxLk92ZXJsYXlQZWVyc1Jlc3BvbnNlEkUKCklzc3VlVG9rZW4SGi5zcHVyLnYxLklzc3VlVG9rZW5SZXF1ZXN0Ghsuc3B1ci52MS5Jc3N1ZVRva2VuUmVzcG9uc2USSAoPUmVjb3JkU3RlcFVzYWdlEhkuc3B1ci52MS5TdGVwVXNhZ2VSZXF1ZXN0Ghouc3B1ci52MS5TdGVwVXNhZ2VSZXNwb25zZRJXChJHZXRQcmlvcml0eUZhY3RvcnMSHy5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1JlcXVlc3QaIC5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1Jlc3BvbnNlEjYKB0dldERpYWcSFC5zcHVyLnYxLkRpYWdSZXF1ZXN0GhUuc3B1ci52MS5EaWFnUmVzcG9uc2USRQoKQWNjdE1vZGlmeRIaLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QaGy5zcHVyLnYxLkFjY3RNb2RpZnlSZXNwb25zZRI/CghBY2N0TGlzdBIYLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0Ghkuc3B1ci52MS5BY2N0TGlzdFJlc3BvbnNlEjwKCUdldFNoYXJlcxIWLnNwdXIudjEuU2hhcmVzUmVxdWVzdBoXLnNwdXIudjEuU2hhcmVzUmVzcG9uc2USSAoLUmVzZXJ2YXRpb24SGy5zcHVyLnYxLlJlc2VydmF0aW9uUmVxdWVzdBocLnNwdXIudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJXChBMaXN0UmVzZXJ2YXRpb25zEiAuc3B1ci52MS5MaXN0UmVzZXJ2YXRpb25zUmVxdWVzdBohLnNwdXIudjEuTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QibgoRTGlzdE5vZGVzUmVzcG9uc2USIAoFbm9kZXMYASADKAsyES5zcHVyLnYxLk5vZGVJbmZvEioKCnBhcnRpdGlvbnMYAiADKAsyFi5zcHVyLnYxLlBhcnRpdGlvbkluZm8SCwoDbm93GAMgASgBIqABCglKb2JGaWx0ZXISDwoHam9iX2lkcxgBIAMoCRIMCgR1c2VyGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJcGFydGl0aW9uGAQgASgJEg4KBnN0YXRlcxgFIAMoCRIPCgdhY2NvdW50GAYgASgJEhAKCG5vZGVsaXN0GAcgASgJEgsKA3FvcxgIIAEoCRITCgtyZXNlcnZhdGlvbhgJIAEoCSJlCg1DYW5jZWxSZXF1ZXN0EiIKBmZpbHRlchgBIAEoCzISLnNwdXIudjEuSm9iRmlsdGVyEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEgwKBGZ1bGwYBCABKAgiPgoJSm9iUmVzdWx0Eg4KBmpvYl9pZBgBIAEoCRINCgVlcnJvchgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgFIjUKDkNhbmNlbFJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCKZAQoQVXBkYXRlSm9iUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygJEg4KBmFjdGlvbhgCIAEoCRI1CgZmaWVsZHMYAyADKAsyJS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChFVcGRhdGVKb2JSZXNwb25zZRIjCgdyZXN1bHRzGAEgAygLMhIuc3B1ci52MS5Kb2JSZXN1bHQiQQoRVXBkYXRlTm9kZVJlcXVlc3QSDQoFbm9kZXMYASABKAkSDQoFc3RhdGUYAiABKAkSDgoGcmVhc29uGAMgASgJIhQKElVwZGF0ZU5vZGVSZXNwb25zZSINCgtQaW5nUmVxdWVzdCKSAQoMUGluZ1Jlc3BvbnNlEhIKCmNvbnRyb2xsZXIYASABKAkSDwoHcHJpbWFyeRgCIAEoCBILCgNub3cYAyABKAESDwoHdmVyc2lvbhgEIAEoCRILCgNwaWQYBSABKA0SDwoHc3RhcnRlZBgGIAEoARIhCgRyYWZ0GAcgASgLMhMuc3B1ci52MS5SYWZ0U3RhdHVzIrABCgpSYWZ0U3RhdHVzEgoKAmlkGAEgASgNEgwKBHJvbGUYAiABKAkSDAoEdGVybRgDIAEoARIUCgxjb21taXRfaW5kZXgYBCABKAESFQoNYXBwbGllZF9pbmRleBgFIAEoARIRCglsZWFkZXJfaWQYBiABKA0SEgoKbGVhZGVyX3VybBgHIAEoCRImCgVwZWVycxgIIAMoCzIXLnNwdXIudjEuUmFmdFBlZXJTdGF0dXMibAoOUmFmdFBlZXJTdGF0dXMSCgoCaWQYASABKA0SCwoDdXJsGAIgASgJEhMKC21hdGNoX2luZGV4GAMgASgBEgsKA2xhZxgEIAEoARIOCgZhY3RpdmUYBSABKAgSDwoHbGVhcm5lchgGIAEoCCJWChhDaGFuZ2VDb250cm9sbGVyc1JlcXVlc3QSDgoGYWN0aW9uGAEgASgJEgoKAmlkGAIgASgNEg8KB2FkZHJlc3MYAyABKAkSDQoFZm9yY2UYBCABKAgiPQoZQ2hhbmdlQ29udHJvbGxlcnNSZXNwb25zZRIOCgZ2b3RlcnMYASADKA0SEAoIbGVhcm5lcnMYAiADKA0iDwoNQ29uZmlnUmVxdWVzdCJ3Cg5Db25maWdSZXNwb25zZRI1CgdlbnRyaWVzGAEgAygLMiQuc3B1ci52MS5Db25maWdSZXNwb25zZS5FbnRyaWVzRW50cnkaLgoMRW50cmllc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSgoOV2FpdEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhQKDHVudGlsX3N0YXRlcxgCIAMoCRISCgp0aW1lb3V0X21zGAMgASgNIjAKD1dhaXRKb2JSZXNwb25zZRIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8iQwoRU3RlcENyZWF0ZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEh4KBHNwZWMYAiABKAsyEC5zcHVyLnYxLkpvYlNwZWMieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLJAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCSIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0iZAoQU3RlcFVzYWdlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIPCgdzdGVwX2lkGAMgASgFEiEKBXVzYWdlGAQgASgLMhIuc3B1ci52MS5TdGVwVXNhZ2UiEwoRU3RlcFVzYWdlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCSKaAQoSUmVzZXJ2YXRpb25SZXF1ZXN0Eg4KBmFjdGlvbhgBIAEoCRIMCgRuYW1lGAIgASgJEjcKBmZpZWxkcxgDIAMoCzInLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0LkZpZWxkc0VudHJ5Gi0KC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiIwoTUmVzZXJ2YXRpb25SZXNwb25zZRIMCgRuYW1lGAEgASgJIhkKF0xpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0Is4BCg9SZXNlcnZhdGlvbkluZm8SDAoEbmFtZRgBIAEoCRISCgpzdGFydF90aW1lGAIgASgBEhAKCGVuZF90aW1lGAMgASgBEg0KBW5vZGVzGAQgASgJEhIKCm5vZGVfY291bnQYBSABKA0SEgoKY29yZV9jb3VudBgGIAEoDRINCgV1c2VycxgHIAMoCRIQCghhY2NvdW50cxgIIAMoCRINCgVmbGFncxgJIAMoCRIRCglwYXJ0aXRpb24YCiABKAkSDQoFc3RhdGUYCyABKAkiVwoYTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlEi4KDHJlc2VydmF0aW9ucxgBIAMoCzIYLnNwdXIudjEuUmVzZXJ2YXRpb25JbmZvEgsKA25vdxgCIAEoATKqDgoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEloKEUNoYW5nZUNvbnRyb2xsZXJzEiEuc3B1ci52MS5DaGFuZ2VDb250cm9sbGVyc1JlcXVlc3QaIi5zcHVyLnYxLkNoYW5nZUNvbnRyb2xsZXJzUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlEksKDE92ZXJsYXlQZWVycxIcLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVxdWVzdBodLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVzcG9uc2USRQoKSXNzdWVUb2tlbhIaLnNwdXIudjEuSXNzdWVUb2tlblJlcXVlc3QaGy5zcHVyLnYxLklzc3VlVG9rZW5SZXNwb25zZRJICg9SZWNvcmRTdGVwVXNhZ2USGS5zcHVyLnYxLlN0ZXBVc2FnZVJlcXVlc3QaGi5zcHVyLnYxLlN0ZXBVc2FnZVJlc3BvbnNlElcKEkdldFByaW9yaXR5RmFjdG9ycxIfLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBogLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVzcG9uc2USNgoHR2V0RGlhZxIULnNwdXIudjEuRGlhZ1JlcXVlc3QaFS5zcHVyLnYxLkRpYWdSZXNwb25zZRJFCgpBY2N0TW9kaWZ5Ehouc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdBobLnNwdXIudjEuQWNjdE1vZGlmeVJlc3BvbnNlEj8KCEFjY3RMaXN0Ehguc3B1ci52MS5BY2N0TGlzdFJlcXVlc3QaGS5zcHVyLnYxLkFjY3RMaXN0UmVzcG9uc2USPAoJR2V0U2hhcmVzEhYuc3B1ci52MS5TaGFyZXNSZXF1ZXN0Ghcuc3B1ci52MS5TaGFyZXNSZXNwb25zZRJICgtSZXNlcnZhdGlvbhIbLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0Ghwuc3B1ci52MS5SZXNlcnZhdGlvblJlc3BvbnNlElcKEExpc3RSZXNlcnZhdGlvbnMSIC5zcHVyLnYxLkxpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0GiEuc3B1ci52MS5MaXN0UmVzZXJ2YXRpb25zUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -985,6 +985,13 @@ export type RaftPeerStatus = Message<"spur.v1.RaftPeerStatus"> & {
    * @generated from field: bool active = 5;
    */
   active: boolean;
+
+  /**
+   * A learner replicates but does not vote (a controller being added).
+   *
+   * @generated from field: bool learner = 6;
+   */
+  learner: boolean;
 };
 
 /**
@@ -1017,6 +1024,13 @@ export type RaftPeerStatusJson = {
    * @generated from field: bool active = 5;
    */
   active?: boolean;
+
+  /**
+   * A learner replicates but does not vote (a controller being added).
+   *
+   * @generated from field: bool learner = 6;
+   */
+  learner?: boolean;
 };
 
 /**
@@ -1025,6 +1039,118 @@ export type RaftPeerStatusJson = {
  */
 export const RaftPeerStatusSchema: GenMessage<RaftPeerStatus, {jsonType: RaftPeerStatusJson}> = /*@__PURE__*/
   messageDesc(file_spur_v1_controller, 17);
+
+/**
+ * Add (as a learner, promoted to voter once caught up) or remove a replicated controller.
+ * Root or SpurOperators only; answered by the leader.
+ *
+ * @generated from message spur.v1.ChangeControllersRequest
+ */
+export type ChangeControllersRequest = Message<"spur.v1.ChangeControllersRequest"> & {
+  /**
+   * "add" or "remove".
+   *
+   * @generated from field: string action = 1;
+   */
+  action: string;
+
+  /**
+   * @generated from field: uint32 id = 2;
+   */
+  id: number;
+
+  /**
+   * add: HOST:PORT:RAFTPORT of the new replica.
+   *
+   * @generated from field: string address = 3;
+   */
+  address: string;
+
+  /**
+   * remove: allow fewer than 3 voters.
+   *
+   * @generated from field: bool force = 4;
+   */
+  force: boolean;
+};
+
+/**
+ * Add (as a learner, promoted to voter once caught up) or remove a replicated controller.
+ * Root or SpurOperators only; answered by the leader.
+ *
+ * @generated from message spur.v1.ChangeControllersRequest
+ */
+export type ChangeControllersRequestJson = {
+  /**
+   * "add" or "remove".
+   *
+   * @generated from field: string action = 1;
+   */
+  action?: string;
+
+  /**
+   * @generated from field: uint32 id = 2;
+   */
+  id?: number;
+
+  /**
+   * add: HOST:PORT:RAFTPORT of the new replica.
+   *
+   * @generated from field: string address = 3;
+   */
+  address?: string;
+
+  /**
+   * remove: allow fewer than 3 voters.
+   *
+   * @generated from field: bool force = 4;
+   */
+  force?: boolean;
+};
+
+/**
+ * Describes the message spur.v1.ChangeControllersRequest.
+ * Use `create(ChangeControllersRequestSchema)` to create a new message.
+ */
+export const ChangeControllersRequestSchema: GenMessage<ChangeControllersRequest, {jsonType: ChangeControllersRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 18);
+
+/**
+ * @generated from message spur.v1.ChangeControllersResponse
+ */
+export type ChangeControllersResponse = Message<"spur.v1.ChangeControllersResponse"> & {
+  /**
+   * @generated from field: repeated uint32 voters = 1;
+   */
+  voters: number[];
+
+  /**
+   * @generated from field: repeated uint32 learners = 2;
+   */
+  learners: number[];
+};
+
+/**
+ * @generated from message spur.v1.ChangeControllersResponse
+ */
+export type ChangeControllersResponseJson = {
+  /**
+   * @generated from field: repeated uint32 voters = 1;
+   */
+  voters?: number[];
+
+  /**
+   * @generated from field: repeated uint32 learners = 2;
+   */
+  learners?: number[];
+};
+
+/**
+ * Describes the message spur.v1.ChangeControllersResponse.
+ * Use `create(ChangeControllersResponseSchema)` to create a new message.
+ */
+export const ChangeControllersResponseSchema: GenMessage<ChangeControllersResponse, {jsonType: ChangeControllersResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 19);
 
 /**
  * @generated from message spur.v1.ConfigRequest
@@ -1043,7 +1169,7 @@ export type ConfigRequestJson = {
  * Use `create(ConfigRequestSchema)` to create a new message.
  */
 export const ConfigRequestSchema: GenMessage<ConfigRequest, {jsonType: ConfigRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 18);
+  messageDesc(file_spur_v1_controller, 20);
 
 /**
  * @generated from message spur.v1.ConfigResponse
@@ -1070,7 +1196,7 @@ export type ConfigResponseJson = {
  * Use `create(ConfigResponseSchema)` to create a new message.
  */
 export const ConfigResponseSchema: GenMessage<ConfigResponse, {jsonType: ConfigResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 19);
+  messageDesc(file_spur_v1_controller, 21);
 
 /**
  * srun/salloc: an allocation that the caller waits on (job spec with interactive=true).
@@ -1125,7 +1251,7 @@ export type WaitJobRequestJson = {
  * Use `create(WaitJobRequestSchema)` to create a new message.
  */
 export const WaitJobRequestSchema: GenMessage<WaitJobRequest, {jsonType: WaitJobRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 20);
+  messageDesc(file_spur_v1_controller, 22);
 
 /**
  * @generated from message spur.v1.WaitJobResponse
@@ -1152,7 +1278,7 @@ export type WaitJobResponseJson = {
  * Use `create(WaitJobResponseSchema)` to create a new message.
  */
 export const WaitJobResponseSchema: GenMessage<WaitJobResponse, {jsonType: WaitJobResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 21);
+  messageDesc(file_spur_v1_controller, 23);
 
 /**
  * @generated from message spur.v1.StepCreateRequest
@@ -1193,7 +1319,7 @@ export type StepCreateRequestJson = {
  * Use `create(StepCreateRequestSchema)` to create a new message.
  */
 export const StepCreateRequestSchema: GenMessage<StepCreateRequest, {jsonType: StepCreateRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 22);
+  messageDesc(file_spur_v1_controller, 24);
 
 /**
  * @generated from message spur.v1.StepCreateResponse
@@ -1240,7 +1366,7 @@ export type StepCreateResponseJson = {
  * Use `create(StepCreateResponseSchema)` to create a new message.
  */
 export const StepCreateResponseSchema: GenMessage<StepCreateResponse, {jsonType: StepCreateResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 23);
+  messageDesc(file_spur_v1_controller, 25);
 
 /**
  * @generated from message spur.v1.NodeAddress
@@ -1287,7 +1413,7 @@ export type NodeAddressJson = {
  * Use `create(NodeAddressSchema)` to create a new message.
  */
 export const NodeAddressSchema: GenMessage<NodeAddress, {jsonType: NodeAddressJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 24);
+  messageDesc(file_spur_v1_controller, 26);
 
 /**
  * @generated from message spur.v1.StepCompleteRequest
@@ -1354,7 +1480,7 @@ export type StepCompleteRequestJson = {
  * Use `create(StepCompleteRequestSchema)` to create a new message.
  */
 export const StepCompleteRequestSchema: GenMessage<StepCompleteRequest, {jsonType: StepCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 25);
+  messageDesc(file_spur_v1_controller, 27);
 
 /**
  * @generated from message spur.v1.StepCompleteResponse
@@ -1373,7 +1499,7 @@ export type StepCompleteResponseJson = {
  * Use `create(StepCompleteResponseSchema)` to create a new message.
  */
 export const StepCompleteResponseSchema: GenMessage<StepCompleteResponse, {jsonType: StepCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 26);
+  messageDesc(file_spur_v1_controller, 28);
 
 /**
  * @generated from message spur.v1.JobDoneRequest
@@ -1424,7 +1550,7 @@ export type JobDoneRequestJson = {
  * Use `create(JobDoneRequestSchema)` to create a new message.
  */
 export const JobDoneRequestSchema: GenMessage<JobDoneRequest, {jsonType: JobDoneRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 27);
+  messageDesc(file_spur_v1_controller, 29);
 
 /**
  * @generated from message spur.v1.JobDoneResponse
@@ -1443,7 +1569,7 @@ export type JobDoneResponseJson = {
  * Use `create(JobDoneResponseSchema)` to create a new message.
  */
 export const JobDoneResponseSchema: GenMessage<JobDoneResponse, {jsonType: JobDoneResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 28);
+  messageDesc(file_spur_v1_controller, 30);
 
 /**
  * scontrol token: an HS256 JWT for spurrestd (Slurm's auth/jwt). Users get
@@ -1494,7 +1620,7 @@ export type IssueTokenRequestJson = {
  * Use `create(IssueTokenRequestSchema)` to create a new message.
  */
 export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest, {jsonType: IssueTokenRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 29);
+  messageDesc(file_spur_v1_controller, 31);
 
 /**
  * @generated from message spur.v1.IssueTokenResponse
@@ -1541,7 +1667,7 @@ export type IssueTokenResponseJson = {
  * Use `create(IssueTokenResponseSchema)` to create a new message.
  */
 export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse, {jsonType: IssueTokenResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 30);
+  messageDesc(file_spur_v1_controller, 32);
 
 /**
  * @generated from message spur.v1.RegisterNodeRequest
@@ -1598,7 +1724,7 @@ export type RegisterNodeRequestJson = {
  * Use `create(RegisterNodeRequestSchema)` to create a new message.
  */
 export const RegisterNodeRequestSchema: GenMessage<RegisterNodeRequest, {jsonType: RegisterNodeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 31);
+  messageDesc(file_spur_v1_controller, 33);
 
 /**
  * @generated from message spur.v1.RegisterNodeResponse
@@ -1639,7 +1765,7 @@ export type RegisterNodeResponseJson = {
  * Use `create(RegisterNodeResponseSchema)` to create a new message.
  */
 export const RegisterNodeResponseSchema: GenMessage<RegisterNodeResponse, {jsonType: RegisterNodeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 32);
+  messageDesc(file_spur_v1_controller, 34);
 
 /**
  * @generated from message spur.v1.HeartbeatRequest
@@ -1696,7 +1822,7 @@ export type HeartbeatRequestJson = {
  * Use `create(HeartbeatRequestSchema)` to create a new message.
  */
 export const HeartbeatRequestSchema: GenMessage<HeartbeatRequest, {jsonType: HeartbeatRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 33);
+  messageDesc(file_spur_v1_controller, 35);
 
 /**
  * @generated from message spur.v1.HeartbeatResponse
@@ -1737,7 +1863,7 @@ export type HeartbeatResponseJson = {
  * Use `create(HeartbeatResponseSchema)` to create a new message.
  */
 export const HeartbeatResponseSchema: GenMessage<HeartbeatResponse, {jsonType: HeartbeatResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 34);
+  messageDesc(file_spur_v1_controller, 36);
 
 /**
  * @generated from message spur.v1.BatchCompleteRequest
@@ -1858,7 +1984,7 @@ export type BatchCompleteRequestJson = {
  * Use `create(BatchCompleteRequestSchema)` to create a new message.
  */
 export const BatchCompleteRequestSchema: GenMessage<BatchCompleteRequest, {jsonType: BatchCompleteRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 35);
+  messageDesc(file_spur_v1_controller, 37);
 
 /**
  * @generated from message spur.v1.BatchCompleteResponse
@@ -1877,7 +2003,7 @@ export type BatchCompleteResponseJson = {
  * Use `create(BatchCompleteResponseSchema)` to create a new message.
  */
 export const BatchCompleteResponseSchema: GenMessage<BatchCompleteResponse, {jsonType: BatchCompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 36);
+  messageDesc(file_spur_v1_controller, 38);
 
 /**
  * WireGuard overlay membership (multi-site). An agent announces its own member record
@@ -1952,7 +2078,7 @@ export type OverlayMemberJson = {
  * Use `create(OverlayMemberSchema)` to create a new message.
  */
 export const OverlayMemberSchema: GenMessage<OverlayMember, {jsonType: OverlayMemberJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 37);
+  messageDesc(file_spur_v1_controller, 39);
 
 /**
  * @generated from message spur.v1.OverlayPeersRequest
@@ -1979,7 +2105,7 @@ export type OverlayPeersRequestJson = {
  * Use `create(OverlayPeersRequestSchema)` to create a new message.
  */
 export const OverlayPeersRequestSchema: GenMessage<OverlayPeersRequest, {jsonType: OverlayPeersRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 38);
+  messageDesc(file_spur_v1_controller, 40);
 
 /**
  * @generated from message spur.v1.OverlayPeersResponse
@@ -2026,7 +2152,7 @@ export type OverlayPeersResponseJson = {
  * Use `create(OverlayPeersResponseSchema)` to create a new message.
  */
 export const OverlayPeersResponseSchema: GenMessage<OverlayPeersResponse, {jsonType: OverlayPeersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 39);
+  messageDesc(file_spur_v1_controller, 41);
 
 /**
  * A node agent's measurement of an srun step's usage on its node (at the end of the step's tasks there).
@@ -2087,7 +2213,7 @@ export type StepUsageRequestJson = {
  * Use `create(StepUsageRequestSchema)` to create a new message.
  */
 export const StepUsageRequestSchema: GenMessage<StepUsageRequest, {jsonType: StepUsageRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 40);
+  messageDesc(file_spur_v1_controller, 42);
 
 /**
  * @generated from message spur.v1.StepUsageResponse
@@ -2106,7 +2232,7 @@ export type StepUsageResponseJson = {
  * Use `create(StepUsageResponseSchema)` to create a new message.
  */
 export const StepUsageResponseSchema: GenMessage<StepUsageResponse, {jsonType: StepUsageResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 41);
+  messageDesc(file_spur_v1_controller, 43);
 
 /**
  * sprio: the priority factors of pending jobs as the last scheduling pass used them.
@@ -2147,7 +2273,7 @@ export type PriorityFactorsRequestJson = {
  * Use `create(PriorityFactorsRequestSchema)` to create a new message.
  */
 export const PriorityFactorsRequestSchema: GenMessage<PriorityFactorsRequest, {jsonType: PriorityFactorsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 42);
+  messageDesc(file_spur_v1_controller, 44);
 
 /**
  * @generated from message spur.v1.JobPriorityFactors
@@ -2322,7 +2448,7 @@ export type JobPriorityFactorsJson = {
  * Use `create(JobPriorityFactorsSchema)` to create a new message.
  */
 export const JobPriorityFactorsSchema: GenMessage<JobPriorityFactors, {jsonType: JobPriorityFactorsJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 43);
+  messageDesc(file_spur_v1_controller, 45);
 
 /**
  * @generated from message spur.v1.PriorityWeights
@@ -2409,7 +2535,7 @@ export type PriorityWeightsJson = {
  * Use `create(PriorityWeightsSchema)` to create a new message.
  */
 export const PriorityWeightsSchema: GenMessage<PriorityWeights, {jsonType: PriorityWeightsJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 44);
+  messageDesc(file_spur_v1_controller, 46);
 
 /**
  * @generated from message spur.v1.PriorityFactorsResponse
@@ -2456,7 +2582,7 @@ export type PriorityFactorsResponseJson = {
  * Use `create(PriorityFactorsResponseSchema)` to create a new message.
  */
 export const PriorityFactorsResponseSchema: GenMessage<PriorityFactorsResponse, {jsonType: PriorityFactorsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 45);
+  messageDesc(file_spur_v1_controller, 47);
 
 /**
  * sdiag: scheduler counters of this controller process (not replicated).
@@ -2487,7 +2613,7 @@ export type DiagRequestJson = {
  * Use `create(DiagRequestSchema)` to create a new message.
  */
 export const DiagRequestSchema: GenMessage<DiagRequest, {jsonType: DiagRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 46);
+  messageDesc(file_spur_v1_controller, 48);
 
 /**
  * @generated from message spur.v1.SchedCycleStats
@@ -2574,7 +2700,7 @@ export type SchedCycleStatsJson = {
  * Use `create(SchedCycleStatsSchema)` to create a new message.
  */
 export const SchedCycleStatsSchema: GenMessage<SchedCycleStats, {jsonType: SchedCycleStatsJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 47);
+  messageDesc(file_spur_v1_controller, 49);
 
 /**
  * @generated from message spur.v1.DiagResponse
@@ -2751,7 +2877,7 @@ export type DiagResponseJson = {
  * Use `create(DiagResponseSchema)` to create a new message.
  */
 export const DiagResponseSchema: GenMessage<DiagResponse, {jsonType: DiagResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 48);
+  messageDesc(file_spur_v1_controller, 50);
 
 /**
  * sacctmgr add/modify/delete: one "acct" command when commit is set; otherwise a
@@ -2850,7 +2976,7 @@ export type AcctModifyRequestJson = {
  * Use `create(AcctModifyRequestSchema)` to create a new message.
  */
 export const AcctModifyRequestSchema: GenMessage<AcctModifyRequest, {jsonType: AcctModifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 49);
+  messageDesc(file_spur_v1_controller, 51);
 
 /**
  * @generated from message spur.v1.AcctModifyResponse
@@ -2891,7 +3017,7 @@ export type AcctModifyResponseJson = {
  * Use `create(AcctModifyResponseSchema)` to create a new message.
  */
 export const AcctModifyResponseSchema: GenMessage<AcctModifyResponse, {jsonType: AcctModifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 50);
+  messageDesc(file_spur_v1_controller, 52);
 
 /**
  * sacctmgr show/list: records as rows of sacctmgr field name (lower-cased) -> text.
@@ -2932,7 +3058,7 @@ export type AcctListRequestJson = {
  * Use `create(AcctListRequestSchema)` to create a new message.
  */
 export const AcctListRequestSchema: GenMessage<AcctListRequest, {jsonType: AcctListRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 51);
+  messageDesc(file_spur_v1_controller, 53);
 
 /**
  * @generated from message spur.v1.AcctRow
@@ -2959,7 +3085,7 @@ export type AcctRowJson = {
  * Use `create(AcctRowSchema)` to create a new message.
  */
 export const AcctRowSchema: GenMessage<AcctRow, {jsonType: AcctRowJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 52);
+  messageDesc(file_spur_v1_controller, 54);
 
 /**
  * @generated from message spur.v1.AcctListResponse
@@ -2996,7 +3122,7 @@ export type AcctListResponseJson = {
  * Use `create(AcctListResponseSchema)` to create a new message.
  */
 export const AcctListResponseSchema: GenMessage<AcctListResponse, {jsonType: AcctListResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 53);
+  messageDesc(file_spur_v1_controller, 55);
 
 /**
  * sshare: the fair-tree rows at the controller's clock.
@@ -3019,7 +3145,7 @@ export type SharesRequestJson = {
  * Use `create(SharesRequestSchema)` to create a new message.
  */
 export const SharesRequestSchema: GenMessage<SharesRequest, {jsonType: SharesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 54);
+  messageDesc(file_spur_v1_controller, 56);
 
 /**
  * @generated from message spur.v1.ShareRow
@@ -3176,7 +3302,7 @@ export type ShareRowJson = {
  * Use `create(ShareRowSchema)` to create a new message.
  */
 export const ShareRowSchema: GenMessage<ShareRow, {jsonType: ShareRowJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 55);
+  messageDesc(file_spur_v1_controller, 57);
 
 /**
  * @generated from message spur.v1.SharesResponse
@@ -3213,7 +3339,7 @@ export type SharesResponseJson = {
  * Use `create(SharesResponseSchema)` to create a new message.
  */
 export const SharesResponseSchema: GenMessage<SharesResponse, {jsonType: SharesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 56);
+  messageDesc(file_spur_v1_controller, 58);
 
 /**
  * scontrol create/update/delete reservation. Times are epoch seconds, resolved
@@ -3274,7 +3400,7 @@ export type ReservationRequestJson = {
  * Use `create(ReservationRequestSchema)` to create a new message.
  */
 export const ReservationRequestSchema: GenMessage<ReservationRequest, {jsonType: ReservationRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 57);
+  messageDesc(file_spur_v1_controller, 59);
 
 /**
  * @generated from message spur.v1.ReservationResponse
@@ -3301,7 +3427,7 @@ export type ReservationResponseJson = {
  * Use `create(ReservationResponseSchema)` to create a new message.
  */
 export const ReservationResponseSchema: GenMessage<ReservationResponse, {jsonType: ReservationResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 58);
+  messageDesc(file_spur_v1_controller, 60);
 
 /**
  * @generated from message spur.v1.ListReservationsRequest
@@ -3320,7 +3446,7 @@ export type ListReservationsRequestJson = {
  * Use `create(ListReservationsRequestSchema)` to create a new message.
  */
 export const ListReservationsRequestSchema: GenMessage<ListReservationsRequest, {jsonType: ListReservationsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 59);
+  messageDesc(file_spur_v1_controller, 61);
 
 /**
  * @generated from message spur.v1.ReservationInfo
@@ -3459,7 +3585,7 @@ export type ReservationInfoJson = {
  * Use `create(ReservationInfoSchema)` to create a new message.
  */
 export const ReservationInfoSchema: GenMessage<ReservationInfo, {jsonType: ReservationInfoJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 60);
+  messageDesc(file_spur_v1_controller, 62);
 
 /**
  * @generated from message spur.v1.ListReservationsResponse
@@ -3496,7 +3622,7 @@ export type ListReservationsResponseJson = {
  * Use `create(ListReservationsResponseSchema)` to create a new message.
  */
 export const ListReservationsResponseSchema: GenMessage<ListReservationsResponse, {jsonType: ListReservationsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_controller, 61);
+  messageDesc(file_spur_v1_controller, 63);
 
 /**
  * @generated from service spur.v1.Controller
@@ -3557,6 +3683,14 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof PingRequestSchema;
     output: typeof PingResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.ChangeControllers
+   */
+  changeControllers: {
+    methodKind: "unary";
+    input: typeof ChangeControllersRequestSchema;
+    output: typeof ChangeControllersResponseSchema;
   },
   /**
    * @generated from rpc spur.v1.Controller.GetConfig

@@ -1,0 +1,101 @@
+/**
+ * End-to-end: adding and removing a controller replica at run time. Three replicated
+ * spurctld run; a fourth starts with --join, `spur controller add` makes it a learner and
+ * then a voter once caught up, `scontrol ping` shows it as a voting member; a follower is
+ * then removed with `spur controller remove`. Jobs are submitted before, between and after
+ * the changes, and every acknowledged one still exists at the end (none lost).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:net";
+import { readFileSync, writeFileSync } from "node:fs";
+import { startCluster, type Cluster } from "./cluster.ts";
+
+let c: Cluster;
+
+beforeAll(() => {
+  c = startCluster(["--controllers", "3", "--nodes", "1", "--cpus-per-node", "2"]);
+});
+afterAll(() => {
+  try {
+    process.kill(c.pid("spurctld-4"), "SIGTERM");
+  } catch {
+    /* not started or gone */
+  }
+  c?.down();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function setControllers(edit: (items: string[]) => string[]): void {
+  const text = readFileSync(c.conf, "utf8");
+  const line = /^SpurControllers=(\S+)$/m.exec(text)?.[1] ?? "";
+  writeFileSync(c.conf, text.replace(/^SpurControllers=\S+$/m, `SpurControllers=${edit(line.split(",")).join(",")}`));
+}
+
+const submitted: string[] = [];
+function submit(n: number): void {
+  for (let i = 0; i < n; i++) {
+    const r = c.run(["sbatch", "--parsable", "-o", "/dev/null", "--wrap", "true"]);
+    expect(r.code, r.stderr).toBe(0);
+    submitted.push(r.stdout.trim());
+  }
+}
+
+describe("controller membership at run time", () => {
+  it("adds a 4th replica as a voter and removes one, losing no job", async () => {
+    submit(3);
+    const [port, raftPort] = [await freePort(), await freePort()];
+    setControllers((items) => [...items, `4@127.0.0.1:${port}:${raftPort}`]);
+    c.startDaemon("spurctld-4", ["spurctld", "--id", "4", "--join", "--conf", c.conf]);
+    submit(2);
+
+    const add = c.run(["controller", "add", "4", `127.0.0.1:${port}:${raftPort}`]);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain("voters 1,2,3,4");
+    submit(2);
+
+    const ping = c.run(["scontrol", "ping"]);
+    expect(ping.code, ping.stderr).toBe(0);
+    const line4 = ping.stdout.split("\n").find((l) => l.includes("Raft id=4 ")) ?? "";
+    expect(line4, ping.stdout).toMatch(/role=(follower|leader)/);
+    expect(line4).not.toMatch(/learner|removed/);
+
+    // Refusals are clear: an unknown member, a bad address.
+    const unknown = c.run(["controller", "remove", "9"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("controller 9 is not a member");
+
+    // Remove a follower (not the leader) among the first three.
+    const leaderLine = ping.stdout.split("\n").find((l) => l.includes("role=leader")) ?? "";
+    const leaderId = Number(/Raft id=(\d+)/.exec(leaderLine)?.[1]);
+    const victim = [1, 2, 3].find((id) => id !== leaderId) as number;
+    const rm = c.run(["controller", "remove", String(victim)]);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout).toContain("voters ");
+    expect(rm.stdout).not.toMatch(new RegExp(`voters [0-9,]*\\b${victim}\\b`));
+    setControllers((items) => items.filter((i) => !i.startsWith(`${victim}@`)));
+    process.kill(c.pid(`spurctld-${victim}`), "SIGTERM");
+    submit(3);
+
+    // Three voters left: removing another is refused (it would leave two).
+    const other = [1, 2, 3, 4].find((id) => id !== victim && id !== leaderId) as number;
+    const refused = c.run(["controller", "remove", String(other)]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/fewer than 3/);
+
+    for (const id of submitted) {
+      const show = c.run(["scontrol", "show", "job", id]);
+      expect(show.code, `job ${id}: ${show.stderr}`).toBe(0);
+      expect(show.stdout).toContain(`JobId=${id}`);
+    }
+  }, 180_000);
+});
