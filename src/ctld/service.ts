@@ -71,7 +71,7 @@ export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
       const jobs = listJobViews(c, req, sc.now()).map((j) => omitDefaults(j, JOB_DEFAULTS));
       return { jobs, now: sc.now(), clusterName: c.state.config.clusterName };
     },
-    "/spur.v1.Controller/ListNodes": () => ({ ...nodeViewsList(c), now: sc.now() }),
+    "/spur.v1.Controller/ListNodes": () => ({ ...nodeViewsList(c, sc.now()), now: sc.now() }),
   };
 }
 
@@ -108,7 +108,7 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes() {
-        const { nodes, partitions } = nodeViewsList(c);
+        const { nodes, partitions } = nodeViewsList(c, sc.now());
         return { nodes, partitions, now: sc.now() };
       },
       async cancel(req, ctx) {

@@ -5,6 +5,7 @@
  * visible to squeue for MinJobAge seconds and to sacct for as long as the
  * controller keeps them.
  */
+import { reservationNodeFlags } from "../sched/resv/types.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
@@ -85,10 +86,14 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
   return out;
 }
 
-export function nodeViewsList(c: Controller): { nodes: NodeInfoP[]; partitions: PartitionInfoP[] } {
+export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[]; partitions: PartitionInfoP[] } {
+  const reserved = reservationNodeFlags(c.state.reservations, now);
   const nodes = [...c.state.nodes.values()].map((n) => {
     const hb = c.lastHeartbeat(n.info.name);
-    return hb === undefined ? n.info : { ...n.info, lastHeartbeat: hb };
+    const extra = reserved.get(n.info.name);
+    if (hb === undefined && extra === undefined) return n.info;
+    const flags = extra === undefined ? n.info.stateFlags : [...new Set([...n.info.stateFlags, ...extra])];
+    return { ...n.info, stateFlags: flags, ...(hb === undefined ? {} : { lastHeartbeat: hb }) };
   });
   return { nodes, partitions: c.state.partitions.map((p) => p.info) };
 }

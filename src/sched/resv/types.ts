@@ -74,3 +74,17 @@ export function overlaps(r: ResvRecord, from: number, to: number): boolean {
   }
   return true;
 }
+
+/**
+ * Node state flags that active reservations add (sinfo `resv`, `idle$` for MAINT):
+ * RESERVED on every node of an active reservation, MAINT as well when it has the MAINT flag.
+ */
+export function reservationNodeFlags(reservations: ReadonlyMap<string, ResvRecord>, now: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of reservations.values()) {
+    if (!isActive(r, now)) continue;
+    const add = r.flags.includes("MAINT") ? ["RESERVED", "MAINT"] : ["RESERVED"];
+    for (const node of r.nodes) out.set(node, [...new Set([...(out.get(node) ?? []), ...add])]);
+  }
+  return out;
+}

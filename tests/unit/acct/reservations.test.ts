@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { ALICE, ROOT, cluster, spec, submit } from "../sched/builders.ts";
 import type { Command, Requester } from "../../../src/sched/model/commands.ts";
-import { windowAt } from "../../../src/sched/resv/types.ts";
+import { reservationNodeFlags, windowAt } from "../../../src/sched/resv/types.ts";
+import { nodeStateStrings } from "../../../src/compat/node-states.ts";
 import { resvFields, resvRecordText, sinfoReservations } from "../../../src/compat/format/scontrol-resv.ts";
 
 process.env.TZ = "UTC";
@@ -160,5 +161,19 @@ describe("reservation property", () => {
       }
     }
     if (SEEDS.length >= 10) expect(started).toBeGreaterThan(SEEDS.length * 5);
+  });
+
+  it("mark the idle nodes of an active reservation RESERVED (sinfo resv), MAINT ones MAINT (sinfo maint)", () => {
+    const c = cluster(CONF);
+    c.run(resv("create", "plain", { starttime: "1000", duration: "60", users: "alice", nodes: "n1" }));
+    c.run(resv("create", "maint", { starttime: "1000", duration: "60", users: "root", nodes: "n2", flags: "MAINT" }));
+    expect(reservationNodeFlags(c.state.reservations, 999).size).toBe(0); // not yet active
+    const flags = reservationNodeFlags(c.state.reservations, 1010);
+    expect(flags.get("n1")).toEqual(["RESERVED"]);
+    expect(flags.get("n2")).toEqual(["RESERVED", "MAINT"]);
+    expect(flags.has("n3")).toBe(false);
+    expect(nodeStateStrings({ state: "IDLE", stateFlags: flags.get("n1") ?? [] })).toEqual(["RESERVED", "RESV"]);
+    expect(nodeStateStrings({ state: "IDLE", stateFlags: flags.get("n2") ?? [] })).toEqual(["MAINT", "MAINT"]);
+    expect(reservationNodeFlags(c.state.reservations, 1000 + 3600).size).toBe(0); // ended (Duration is in minutes)
   });
 });
