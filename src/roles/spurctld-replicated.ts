@@ -52,8 +52,6 @@ export interface ReplicaOptions {
 
 export interface Replica {
   server: RpcServer;
-  /** Prometheus text for this replica (its Raft view included). */
-  metrics: (() => string) | undefined;
   stop(): Promise<void>;
 }
 
@@ -155,7 +153,6 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });
   return {
     server,
-    metrics: rpcExtras.metrics,
     async stop() {
       stopController();
       driver.stop();

@@ -5,7 +5,7 @@
  * commands against it as separate processes, exactly as a user would.
  */
 import { spawnSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -27,6 +27,8 @@ export interface Cluster {
   write(name: string, text: string): string;
   pid(daemon: string): number;
   startDaemon(daemon: string, args: string[]): void;
+  /** Stop the daemons, append `confText` to spur.conf (settings `spur up` does not write), start them again on the same state. */
+  reconfigure(confText: string): void;
   down(): void;
 }
 
@@ -72,6 +74,12 @@ export function startCluster(extra: string[] = [], opts: { beforeUp?: (stateDir:
       closeSync(log);
       child.unref();
       writeFileSync(join(state, "pids", `${daemon}.pid`), String(child.pid));
+    },
+    reconfigure(confText) {
+      spawnSync(BIN, ["down", "--state-dir", state]);
+      appendFileSync(conf, confText.endsWith("\n") ? confText : `${confText}\n`);
+      const again = spawnSync(BIN, ["up", "--detach", "--state-dir", state], { encoding: "utf8" });
+      if (again.status !== 0) throw new Error(`spur up failed: ${again.stdout}${again.stderr}`);
     },
     down() {
       spawnSync(BIN, ["down", "--state-dir", state]);

@@ -6,10 +6,10 @@
  * Skips, saying why, when there is no cgroup2 mount or no root.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { BIN, startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
+import { startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
 import { parseMountinfo } from "../../src/agent/cgroup/layout.ts";
 
 const v2 = parseMountinfo(readFileSync("/proc/self/mountinfo", "utf8")).find((m) => m.fsType === "cgroup2");
@@ -31,10 +31,7 @@ beforeAll(() => {
       spawnSync("sh", ["-c", `cat > ${state}/gres.conf`], { input: `Name=gpu Type=fake File=${gpuDir}/fakegpu[0-1]\n` });
     },
   });
-  c.down();
-  appendFileSync(c.conf, "CgroupPlugin=cgroup/v2\n");
-  const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
-  if (up.status !== 0) throw new Error(`spur up failed: ${up.stderr}`);
+  c.reconfigure("CgroupPlugin=cgroup/v2\n");
 }, 120_000);
 
 afterAll(() => c?.down());

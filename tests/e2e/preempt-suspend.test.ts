@@ -6,19 +6,15 @@
  * while suspended: it still ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendFileSync, existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { BIN, eventually, jobState, startCluster, type Cluster } from "./cluster.ts";
+import { eventually, jobState, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 
 beforeAll(() => {
   c = startCluster(["--nodes", "1", "--cpus-per-node", "2", "--mem-per-node", "2000"]);
-  c.down();
-  appendFileSync(c.conf, "PreemptType=preempt/partition_prio\nPreemptMode=SUSPEND\nPartitionName=high Nodes=ALL PriorityTier=2\n");
-  const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
-  if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
+  c.reconfigure("PreemptType=preempt/partition_prio\nPreemptMode=SUSPEND\nPartitionName=high Nodes=ALL PriorityTier=2\n");
 });
 afterAll(() => c?.down());
 

@@ -6,10 +6,10 @@
  * the job's state alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { BIN, startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
+import { startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 let flags = "";
@@ -37,13 +37,10 @@ beforeAll(() => {
   ].join("\n"));
   script(join(dir, "prolog_ctld"), `/usr/bin/env > ${flags}/ctld-prolog.$SLURM_JOB_ID\n[ -e ${flags}/fail-ctld ] && exit 1\nexit 0`);
   script(join(dir, "epilog_ctld"), `/usr/bin/env > ${flags}/ctld-epilog.$SLURM_JOB_ID`);
-  c.down();
-  appendFileSync(c.conf, [
+  c.reconfigure([
     `Prolog=${dir}/prolog`, `Epilog=${dir}/epilog`, `TaskProlog=${dir}/taskprolog`, "PrologEpilogTimeout=30",
     `JobSubmitScript=${dir}/job_submit`, `PrologSlurmctld=${dir}/prolog_ctld`, `EpilogSlurmctld=${dir}/epilog_ctld`, "",
   ].join("\n"));
-  const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
-  if (up.status !== 0) throw new Error(`spur up failed: ${up.stderr}`);
 }, 120_000);
 
 afterAll(() => c?.down());

@@ -6,20 +6,14 @@
  * scontrol show config reports the priority settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendFileSync } from "node:fs";
-import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { BIN, eventually, startCluster, type Cluster } from "./cluster.ts";
+import { eventually, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 
 beforeAll(() => {
   c = startCluster(["--nodes", "2", "--cpus-per-node", "2", "--mem-per-node", "2000"]);
   // Restart on the same state with the priority settings of the oracle's slurm.conf.
-  c.down();
-  appendFileSync(c.conf, "PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=10000\nPriorityWeightJobSize=1000\nPriorityWeightPartition=1000\n");
-  const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
-  if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
+  c.reconfigure("PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=10000\nPriorityWeightJobSize=1000\nPriorityWeightPartition=1000\n");
 });
 afterAll(() => c?.down());
 
