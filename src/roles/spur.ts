@@ -121,8 +121,29 @@ function ops(r: { stdout: string; stderr: string; exitCode: number }): number {
   return r.exitCode;
 }
 
+/** The usage lines of one subcommand (its line and the indented lines that continue it), for `spur CMD --help`. */
+export function usageOf(cmd: string): string | undefined {
+  const lines = USAGE.split("\n");
+  const out: string[] = [];
+  let inside = false;
+  for (const line of lines.slice(1)) {
+    // The last line names the roles (`spur sbatch --help` is sbatch's own help, not this).
+    if (/^  \S/.test(line)) inside = !line.includes("run a role by name") && line.slice(2).split(" ")[0] === cmd;
+    if (inside) out.push(line);
+  }
+  return out.length === 0 ? undefined : `Usage: spur ${cmd} [options]\n${out.join("\n")}\n`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  // `spur up --help` must print help, not start a cluster: every subcommand answers --help/-h here.
+  if (cmd !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
+    const usage = usageOf(cmd);
+    if (usage !== undefined) {
+      process.stdout.write(usage);
+      return 0;
+    }
+  }
   try {
     switch (cmd) {
       case "up":
