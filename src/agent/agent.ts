@@ -229,10 +229,16 @@ export function createAgent(deps: AgentDeps): Agent {
     for (const jobId of ids) signalJob({ jobId, signal: 0, reason: "CANCELLED", killWaitSec: 1, batchOnly: false, stepsOnly: false, stepId: -1 } as SignalJobRequest);
   }
 
+  // A controller that refuses this agent's protocol is asked again every 5 s (not every turn), and the
+  // refusal is logged once per distinct message instead of four times a second.
+  let refusedUntilMs = 0;
+  let lastRefusal = "";
+
   async function tick(): Promise<void> {
     if (registered) await reportEnded();
     try {
       if (!registered) {
+        if (Date.now() < refusedUntilMs) return;
         const r = await ctl.registerNode(
           { node, runningJobIds: runningJobIds(), protocolVersion: PROTOCOL_VERSION },
           { timeoutMs: 5000 },
@@ -249,7 +255,11 @@ export function createAgent(deps: AgentDeps): Agent {
       }
     } catch (error) {
       if (registered) logger.warn({ message: "controller not answering", error: String(error) });
-      if (String(error).includes("protocol version")) logger.error({ message: String(error) });
+      if (String(error).includes("protocol version")) {
+        refusedUntilMs = Date.now() + 5000;
+        if (String(error) !== lastRefusal) logger.error({ message: String(error), node: node.name });
+        lastRefusal = String(error);
+      }
       registered = false;
       failover(error);
     }
