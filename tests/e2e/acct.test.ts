@@ -15,7 +15,7 @@ import { BIN, eventually, startCluster, type Cluster } from "./cluster.ts";
 let c: Cluster;
 
 const restart = (): void => {
-  c.down();
+  spawnSync(BIN, ["down", "--state-dir", join(c.dir, "cluster")]); // not c.down(): that removes the state too
   const up = spawnSync(BIN, ["up", "--detach", "--state-dir", join(c.dir, "cluster")], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
 };

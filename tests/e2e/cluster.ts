@@ -5,7 +5,7 @@
  * commands against it as separate processes, exactly as a user would.
  */
 import { spawnSync, spawn } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -83,6 +83,8 @@ export function startCluster(extra: string[] = [], opts: { beforeUp?: (stateDir:
     },
     down() {
       spawnSync(BIN, ["down", "--state-dir", state]);
+      // Each cluster leaves logs, spools and (upgrade tests) 100+ MB binaries: gone unless asked to keep them.
+      if (process.env.SPUR_E2E_KEEP === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
   return cluster;
