@@ -215,6 +215,16 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string; res
 }
 
 /** Stop every daemon and every job's stepd of the cluster in `dir`. */
+/** Alive and not a zombie: a daemon the caller started (a test worker) stays a zombie until reaped, yet it has exited. */
+function running(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 export async function down(stateDir: string): Promise<number> {
   const dir = resolve(stateDir);
   const daemons = daemonPids(dir);
@@ -238,8 +248,8 @@ export async function down(stateDir: string): Promise<number> {
     }
   }
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && targets.some(isAlive)) await new Promise((r) => setTimeout(r, 50));
-  for (const pid of targets.filter(isAlive)) process.kill(pid, "SIGKILL");
+  while (Date.now() < deadline && targets.some(running)) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of targets.filter(running)) process.kill(pid, "SIGKILL");
   rmSync(join(dir, "pids"), { recursive: true, force: true });
   return daemons.length;
 }
