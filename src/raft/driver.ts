@@ -74,6 +74,13 @@ export interface RaftDriver {
   changeMembership(change: ConfChange): Promise<ConfState>;
   /** Messages from peers (already authenticated by the transport). */
   receive(messages: Message[]): void;
+  /**
+   * The transport lost its connection to `id`. If that is our leader, forget it at once
+   * (so we vote for whoever campaigns first) and campaign soon ourselves unless another
+   * replica does: the surviving voters go in id order, one tick apart (the first at once),
+   * so they do not split the vote.
+   */
+  peerLost(id: NodeId): void;
   start(): void;
   stop(): void;
   /** Leader with current state: the only replica that answers clients and acts. */
@@ -135,6 +142,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let scheduled = false;
   let running = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
+  let lostTimer: ReturnType<typeof setTimeout> | undefined;
 
   if (snapIndex > 0) ports.restore(ports.storage.snapshot());
 
@@ -284,6 +292,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     serving = false;
     if (ticker !== undefined) clearInterval(ticker);
     ticker = undefined;
+    if (lostTimer !== undefined) clearTimeout(lostTimer);
+    lostTimer = undefined;
     failPending("unknown", "controller stopping");
   }
 
@@ -323,8 +333,27 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     },
     receive(messages) {
       if (!running) return;
+      // Another replica already campaigns for the lost leader's place: let it, do not split the vote.
+      if (lostTimer !== undefined && messages.some((m) => (m.type === "pre-vote" || m.type === "vote") && m.from !== ports.id)) {
+        clearTimeout(lostTimer);
+        lostTimer = undefined;
+      }
       for (const m of messages) if (m.to === ports.id) node.step(m);
       schedule();
+    },
+    peerLost(id) {
+      if (!running || lostTimer !== undefined || soft.state !== "follower" || soft.lead !== id) return;
+      const others = node.status().confState.voters.filter((v) => v !== id).sort((a, b) => a - b);
+      const rank = others.indexOf(ports.id);
+      if (!node.leaderUnreachable(id) || rank < 0) return;
+      schedule();
+      const delayMs = rank * o.tickMs + ports.rng.int(0, Math.max(1, Math.floor(o.tickMs / 5)));
+      lostTimer = setTimeout(() => {
+        lostTimer = undefined;
+        if (!running || !node.campaignNow()) return;
+        ports.logger?.info({ message: "connection to the leader lost: campaigning", leader: id, afterMs: delayMs });
+        schedule();
+      }, delayMs);
     },
     start() {
       running = true;

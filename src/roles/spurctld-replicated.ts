@@ -67,7 +67,9 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   // Addresses: spur.conf's, then those carried by membership changes in the log.
   const known = new Map<number, ControllerPeer>(peers.map((p) => [p.id, p]));
   const urlOf = (id: number) => known.get(id)?.url ?? "";
-  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret);
+  // Set once the driver exists: a dropped connection to the leader starts an election early.
+  let peerLost: (id: number) => void = () => {};
+  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret, 100, (id) => peerLost(id));
   const onConfChange = (cc: ConfChange) => {
     if (cc.type === "remove-node") {
       if (cc.nodeId !== self.id) transport.removePeer(cc.nodeId);
@@ -147,7 +149,8 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
   };
   const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate });
-  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs));
+  peerLost = (id) => driver.peerLost(id);
+  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id));
   driver.start();
   const stopController = controller.start();
   logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });
