@@ -91,6 +91,11 @@ export function controllerUrls(conf: ParsedConf): string[] {
   return peers.length > 0 ? peers.map((p) => p.url) : [controllerUrl(conf)];
 }
 
+/** The cluster secret when spur.conf names one (SpurClusterSecretFile=), else undefined. */
+export function optionalClusterSecret(conf: ParsedConf, confFile: string): string | undefined {
+  return conf.globals.get("spurclustersecretfile") === undefined ? undefined : clusterSecret(conf, confFile);
+}
+
 /** The secret controllers share (SpurClusterSecretFile=, a file only root/SlurmUser reads). */
 export function clusterSecret(conf: ParsedConf, confFile: string): string {
   const file = conf.globals.get("spurclustersecretfile");

@@ -112,7 +112,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   controller = createController({
     state,
     replication: { propose: (command) => driver.propose(command).then((r) => r as ApplyResult, (e) => Promise.reject(toConnectError(e, urlOf))), isServing: () => driver.isServing() },
-    agents: createAgentLink(),
+    agents: createAgentLink(5000, secret),
     logger: logger.withTag("ctld"),
     now: o.now,
     onSchedulerPass: o.extras.onSchedulerPass,
@@ -138,6 +138,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     },
     keyring: o.extras.keyring,
     jobSubmitScript: o.extras.jobSubmitScript,
+    ...(o.extras.agentAuth === undefined ? {} : { agentAuth: o.extras.agentAuth }),
   };
   const rpcExtras = o.extras.rpcExtras(state, o.now, () => metricsRaftStatus(driver));
   const gate: RequestGate = (req) => {
