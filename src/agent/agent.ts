@@ -84,7 +84,7 @@ function isOurStepd(dir: string, pid: number): boolean {
 
 export function createAgent(deps: AgentDeps): Agent {
   const { spool, logger, node } = deps;
-  const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? deps.controllerUrls : [deps.controllerUrl];
+  const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? [...deps.controllerUrls] : [deps.controllerUrl];
   let currentUrl = urls[0] as string;
   const interceptors = deps.clusterSecret === undefined ? [] : [agentAuthInterceptor(deps.clusterSecret, node.name)];
   const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors }));
@@ -93,6 +93,8 @@ export function createAgent(deps: AgentDeps): Agent {
   function failover(error: unknown): void {
     if (urls.length < 2) return;
     const hinted = error instanceof ConnectError ? (error.metadata.get("x-spur-leader") ?? "") : "";
+    // A leader missing from our list (a controller added at run time) is followed and kept.
+    if (/^https?:\/\/\S+$/.test(hinted) && !urls.includes(hinted)) urls.push(hinted);
     const next = hinted !== "" && urls.includes(hinted) ? hinted : (urls[(urls.indexOf(currentUrl) + 1) % urls.length] as string);
     if (next === currentUrl) return;
     currentUrl = next;

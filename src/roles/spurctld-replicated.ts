@@ -8,7 +8,7 @@
  * Failure policy: a request whose outcome consensus cannot confirm is answered
  * Unavailable with x-spur-outcome: unknown, so a client never retries it blindly.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomInt } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -28,7 +28,8 @@ import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
 import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
-import { clusterSecret, type ControllerPeer, parseControllerAddress } from "./conf-file.ts";
+import { clusterSecret, type ControllerPeer, parseControllerAddress, readMembershipFile } from "./conf-file.ts";
+import { membershipWriter, strangerRefusal } from "./replica-membership.ts";
 import type { CtldExtras } from "./spurctld.ts";
 import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
 
@@ -60,9 +61,16 @@ const num = (v: string | undefined, dflt: number): number => (v === undefined ||
 export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const { conf, peers, self, state, logger } = o;
   mkdirSync(o.stateDir, { recursive: true });
+  const logPath = join(o.stateDir, "raft.sqlite");
+  if (o.join !== true && !existsSync(logPath)) {
+    // No log yet and not joining: make sure a running cluster does not exist without us.
+    const others = new Map<number, string>([...peers, ...readMembershipFile(o.confPath).peers].filter((p) => p.id !== self.id).map((p) => [p.id, p.url]));
+    const refusal = await strangerRefusal(self.id, [...others.values()]);
+    if (refusal !== undefined) throw new Error(refusal);
+  }
   // A joining replica starts with an empty log and no membership: it never campaigns and
   // waits for the leader to add it (spur controller add); the log then tells it the members.
-  const storage = SqliteStorage.bootstrap(join(o.stateDir, "raft.sqlite"), o.join === true ? [] : peers.map((p) => p.id));
+  const storage = SqliteStorage.bootstrap(logPath, o.join === true ? [] : peers.map((p) => p.id));
   const secret = clusterSecret(conf, o.confPath);
   // Addresses: spur.conf's, then those carried by membership changes in the log.
   const known = new Map<number, ControllerPeer>(peers.map((p) => [p.id, p]));
@@ -70,7 +78,16 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   // Set once the driver exists: a dropped connection to the leader starts an election early.
   let peerLost: (id: number) => void = () => {};
   const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret, 100, (id) => peerLost(id));
+  const writeMembership = membershipWriter(o.confPath, logger);
+  // After a change the driver's membership is current only once the Ready is done: write then.
+  const membershipChanged = (atStart = false) =>
+    setImmediate(() => {
+      const st = driver.status();
+      const ids = [...st.confState.voters, ...st.confState.learners];
+      writeMembership(ids.map((id) => known.get(id)).filter((p): p is ControllerPeer => p !== undefined), Math.max(st.confIndex, 0), atStart ? st.lastIndex : undefined);
+    });
   const onConfChange = (cc: ConfChange) => {
+    membershipChanged();
     if (cc.type === "remove-node") {
       if (cc.nodeId !== self.id) transport.removePeer(cc.nodeId);
       if (cc.nodeId !== self.id) known.delete(cc.nodeId);
@@ -94,6 +111,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
         const { addresses, image } = unwrapSnapshot(snap.data);
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
         restoreSnapshot(state, image);
+        membershipChanged();
       },
       takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
       onConfChange,
@@ -153,6 +171,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   peerLost = (id) => driver.peerLost(id);
   const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id));
   driver.start();
+  membershipChanged(true);
   const stopController = controller.start();
   logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });
   return {

@@ -68,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   // The cluster secret (when spur.conf names one) signs every call to the controllers.
   const secret = optionalClusterSecret(conf, path);
   const agent = createAgent({
-    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path,
+    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf, path), confPath: path,
     ...(secret === undefined ? {} : { clusterSecret: secret }), logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
     scripts: {
