@@ -59,6 +59,12 @@ export interface RpcServerExtras {
   gate?: RequestGate;
   /** The cluster's shared secret: agent calls carrying a credential (net/cluster-auth) are verified. */
   clusterSecret?: string;
+  /**
+   * Runs after `gate` lets a request through and before its handler: undefined = no wait;
+   * else the handler runs once the promise resolves with undefined, or the request is
+   * answered with what it resolves to (a replicated controller's ReadIndex round for reads).
+   */
+  readBarrier?: (req: IncomingMessage) => Promise<ReturnType<RequestGate>> | undefined;
 }
 
 export async function startRpcServer(
@@ -80,6 +86,23 @@ export async function startRpcServer(
       res.end(refused.body);
       return;
     }
+    const barrier = extras.readBarrier?.(req);
+    if (barrier === undefined) return route(req, res);
+    void barrier.then(
+      (answer) => {
+        if (answer === undefined) return route(req, res);
+        req.resume();
+        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
+        res.end(answer.body);
+      },
+      (error: unknown) => {
+        req.resume();
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: "unavailable", message: String((error as Error).message ?? error) }));
+      },
+    );
+  };
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);

@@ -67,6 +67,14 @@ export class ProposalError extends Error {
 export interface RaftDriver {
   propose(command: unknown): Promise<unknown>;
   /**
+   * Linearizable read point (ReadIndex, thesis §6.4): resolves once a majority confirmed
+   * this replica still leads after the call, and everything committed before it is applied
+   * here, so the state read next is at least as new as any acknowledged write. Rejects with
+   * ProposalError("not-leader") when this replica does not lead or loses leadership first
+   * (a deposed leader never answers), or "unknown" when no confirmation came in time.
+   */
+  readBarrier(): Promise<void>;
+  /**
    * Leader: propose one membership change; resolves with the new membership once the change
    * is applied here. Rejects with ProposalError like propose(), or with the core's refusal
    * (`RaftChangeError`: a change still pending, learner behind, not a member...).
@@ -113,6 +121,18 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
+interface ReadWaiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/** One ReadIndex round: every read that arrived before it was sent rides on it. */
+interface ReadBatch {
+  ctx: string;
+  waiters: ReadWaiter[];
+  timer: ReturnType<typeof setTimeout>;
+}
+
 interface Envelope {
   /** Proposal tag: replica id, boot nonce and sequence, so old tags in the log never match. */
   p: string;
@@ -143,6 +163,10 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let running = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
   let lostTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reads: the round in flight, those waiting for the next round, confirmed ones waiting for apply. */
+  let readInFlight: ReadBatch | undefined;
+  let readsNext: ReadWaiter[] = [];
+  let readsConfirmed: { index: number; waiters: ReadWaiter[] }[] = [];
 
   if (snapIndex > 0) ports.restore(ports.storage.snapshot());
 
@@ -181,6 +205,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       snapIndex = appliedIndex;
     }
     for (const e of rd.committedEntries) applyEntry(e);
+    for (const rs of rd.readStates) confirmRead(rs.context, rs.index);
+    releaseReads();
     if (rd.softState !== undefined) changeSoft(rd.softState);
     if (soft.state === "leader" && !serving && appliedIndex >= servingFrom) {
       serving = true;
@@ -207,6 +233,58 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     }
   }
 
+  function startReadRound(): void {
+    if (readInFlight !== undefined || readsNext.length === 0) return;
+    const waiters = readsNext;
+    readsNext = [];
+    if (!serving) return rejectReads(waiters, "not-leader", "not the leader");
+    const ctx = `${bootNonce}.r${seq++}`;
+    const asked = node.readIndex(ctx);
+    if (!asked.ok) return rejectReads(waiters, "not-leader", asked.error.message);
+    readInFlight = {
+      ctx,
+      waiters,
+      timer: setTimeout(() => {
+        if (readInFlight?.ctx !== ctx) return;
+        readInFlight = undefined;
+        rejectReads(waiters, "unknown", `leadership not confirmed by a majority within ${o.proposalTimeoutMs} ms`);
+        startReadRound();
+      }, o.proposalTimeoutMs),
+    };
+    schedule();
+  }
+
+  function confirmRead(ctx: string, index: number): void {
+    if (readInFlight === undefined || readInFlight.ctx !== ctx) return;
+    clearTimeout(readInFlight.timer);
+    readsConfirmed.push({ index, waiters: readInFlight.waiters });
+    readInFlight = undefined;
+    startReadRound();
+  }
+
+  function releaseReads(): void {
+    if (readsConfirmed.length === 0) return;
+    const ready = readsConfirmed.filter((r) => r.index <= appliedIndex);
+    readsConfirmed = readsConfirmed.filter((r) => r.index > appliedIndex);
+    for (const r of ready) for (const w of r.waiters) w.resolve();
+  }
+
+  function rejectReads(waiters: ReadWaiter[], reason: ProposalError["reason"], why: string): void {
+    for (const w of waiters) w.reject(new ProposalError(reason, soft.lead, why));
+  }
+
+  function failReads(why: string): void {
+    if (readInFlight !== undefined) {
+      clearTimeout(readInFlight.timer);
+      rejectReads(readInFlight.waiters, "not-leader", why);
+      readInFlight = undefined;
+    }
+    rejectReads(readsNext, "not-leader", why);
+    readsNext = [];
+    for (const r of readsConfirmed) rejectReads(r.waiters, "not-leader", why);
+    readsConfirmed = [];
+  }
+
   function afterConfChanges(changes: Entry[]): void {
     const confState = node.status().confState;
     for (const e of changes) {
@@ -231,6 +309,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     if (wasLeader && next.state !== "leader") {
       servingFrom = Number.POSITIVE_INFINITY;
       failPending("unknown", "leadership lost before the request was committed");
+      failReads("leadership lost before the read was confirmed");
       if (serving) {
         serving = false;
         ports.onServing(false);
@@ -294,6 +373,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     ticker = undefined;
     if (lostTimer !== undefined) clearTimeout(lostTimer);
     lostTimer = undefined;
+    failReads("controller stopping");
     failPending("unknown", "controller stopping");
   }
 
@@ -311,6 +391,13 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
           reject(new ProposalError("unknown", soft.lead, `not committed within ${o.proposalTimeoutMs} ms`));
         }, o.proposalTimeoutMs);
         pending.set(tag, { resolve, reject, timer });
+      });
+    },
+    readBarrier() {
+      if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
+      return new Promise<void>((resolve, reject) => {
+        readsNext.push({ resolve, reject });
+        startReadRound();
       });
     },
     changeMembership(change) {

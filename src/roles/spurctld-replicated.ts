@@ -17,6 +17,7 @@ import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { createController, type Controller } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
+import type { IncomingMessage } from "node:http";
 import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
@@ -34,6 +35,10 @@ import type { CtldExtras } from "./spurctld.ts";
 import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
 
 export const LEADER_HEADER = "x-spur-leader";
+/** Controller RPCs that only read state: each waits for a ReadIndex round before it runs. */
+const READ_METHODS = new Set(
+  ["ListJobs", "ListNodes", "GetConfig", "WaitJob", "GetPriorityFactors", "GetDiag", "AcctList", "GetShares", "ListReservations"].map((m) => `/spur.v1.Controller/${m}`),
+);
 export const OUTCOME_HEADER = "x-spur-outcome";
 
 export interface ReplicaOptions {
@@ -167,7 +172,21 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     const message = lead === 0 || leadUrl === "" ? `spurctld ${self.id} is not the leader and knows no leader (election in progress or quorum lost)` : `spurctld ${self.id} is not the leader; leader is ${lead} at ${leadUrl}`;
     return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
   };
-  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate });
+  // Reads are served only after a ReadIndex round (driver.readBarrier): a leader that was
+  // deposed without knowing it yet cannot confirm it leads, so it never answers stale state.
+  const readBarrier = (req: IncomingMessage) => {
+    if (!READ_METHODS.has(req.url ?? "")) return undefined;
+    return driver.readBarrier().then(
+      () => undefined,
+      (e: unknown) => {
+        const lead = e instanceof ProposalError ? e.leader : 0;
+        const leadUrl = lead === self.id ? "" : urlOf(lead);
+        const why = e instanceof Error ? e.message : String(e);
+        return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message: `spurctld ${self.id} could not confirm it leads (${why}); retry at the leader` }) };
+      },
+    );
+  };
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, readBarrier });
   peerLost = (id) => driver.peerLost(id);
   const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id));
   driver.start();
