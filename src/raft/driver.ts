@@ -85,7 +85,7 @@ export interface RaftDriver {
   /**
    * The transport lost its connection to `id`. If that is our leader, forget it at once
    * (so we vote for whoever campaigns first) and campaign soon ourselves unless another
-   * replica does: the surviving voters go in id order, one tick apart (the first at once),
+   * replica does: the surviving voters go in id order, two ticks apart (the first at once),
    * so they do not split the vote.
    */
   peerLost(id: NodeId): void;
@@ -434,7 +434,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       const rank = others.indexOf(ports.id);
       if (!node.leaderUnreachable(id) || rank < 0) return;
       schedule();
-      const delayMs = rank * o.tickMs + ports.rng.int(0, Math.max(1, Math.floor(o.tickMs / 5)));
+      // Two ticks apart: under load a pre-vote can take tens of ms to be read by the next in line.
+      const delayMs = rank * 2 * o.tickMs + ports.rng.int(0, Math.max(1, Math.floor(o.tickMs / 5)));
       lostTimer = setTimeout(() => {
         lostTimer = undefined;
         if (!running || !node.campaignNow()) return;

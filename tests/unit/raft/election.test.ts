@@ -140,22 +140,22 @@ describe("thesis §9.6 pre-vote and §6.2 check-quorum", () => {
     c.elect(1);
     c.isolate(1);
     // 2 and 3 stop hearing from 1: once their lease runs out they elect one of themselves.
-    // (Both time out together: a split vote; 3 times out again alone and wins.)
+    // (Both time out together: their pre-elections cross and 3, same log but higher id,
+    // stands down instead of splitting the vote; 2 wins.)
     c.tick(3, E);
     c.tick(2, E);
     c.stabilize();
-    c.tick(3, E);
-    c.stabilize();
-    expect(c.node(3).basicStatus().state).toBe("leader");
-    const term = c.node(3).basicStatus().term;
+    expect(c.node(2).basicStatus().state).toBe("leader");
+    expect(c.node(3).basicStatus()).toMatchObject({ state: "follower", lead: 2 });
+    const term = c.node(2).basicStatus().term;
     expect(c.node(1).basicStatus()).toMatchObject({ state: "leader", term: 2 }); // has not noticed
     c.heal();
     c.tick(1); // its heartbeat meets the higher term, and the answer tells it
     c.stabilize();
     expect(c.node(1).basicStatus()).toMatchObject({ state: "follower", term });
-    c.tick(3); // the new leader's next heartbeat
+    c.tick(2); // the new leader's next heartbeat
     c.stabilize();
-    expect(c.node(1).basicStatus().lead).toBe(3);
+    expect(c.node(1).basicStatus().lead).toBe(2);
   });
 });
 
