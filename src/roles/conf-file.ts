@@ -58,12 +58,25 @@ export interface ControllerPeer {
 }
 
 /**
- * The replicated controllers, in order; empty for a single controller. Format:
+ * The replicated controllers, in order; empty for a single controller. Format (or, without
+ * it, two or more SlurmctldHost= lines; see below):
  * `SpurControllers=1@10.0.0.1:6817,2@10.0.0.2:6817,3@10.0.0.3:6817` (ids are Raft ids);
  * `ID@HOST:PORT:RAFTPORT` sets the port controllers use among themselves (default PORT+1).
  */
 export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
-  return parsePeerList(conf.globals.get("spurcontrollers") ?? "");
+  const listed = parsePeerList(conf.globals.get("spurcontrollers") ?? "");
+  if (listed.length > 0) return listed;
+  // Slurm's syntax: several SlurmctldHost=NAME[(ADDR)] lines are the replicas, ids 1..N in
+  // file order, all on SlurmctldPort (ControlPort), Raft on the port after it.
+  const hosts = conf.slurmctldHosts ?? [];
+  if (hosts.length < 2) return [];
+  const port = Number((conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817").split("-")[0]);
+  return hosts.map((value, i) => {
+    const m = /^([^(]*)(?:\(([^)]*)\))?$/.exec(value.trim());
+    const host = (m?.[2] || m?.[1] || "").trim();
+    if (host === "") throw new Error(`spur.conf: bad SlurmctldHost entry "${value}" (want NAME or NAME(ADDR))`);
+    return { id: i + 1, host, port, raftPort: port + 1, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+  });
 }
 
 /** `1@host:port[:raftport],2@...` (throws on a malformed entry). */
@@ -132,7 +145,7 @@ export function optionalClusterSecret(conf: ParsedConf, confFile: string): strin
 /** The secret controllers share (SpurClusterSecretFile=, a file only root/SlurmUser reads). */
 export function clusterSecret(conf: ParsedConf, confFile: string): string {
   const file = conf.globals.get("spurclustersecretfile");
-  if (file === undefined) throw new Error(`${confFile}: SpurControllers needs SpurClusterSecretFile= (see spur init)`);
+  if (file === undefined) throw new Error(`${confFile}: replicated controllers (SpurControllers=, or several SlurmctldHost= lines) need SpurClusterSecretFile= (see spur init)`);
   try {
     return readFileSync(file, "utf8").trim();
   } catch {
