@@ -200,9 +200,11 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     }
     if (rd.messages.length > 0) ports.send(rd.messages);
     if (rd.snapshot !== undefined) {
+      const started = performance.now();
       ports.restore(rd.snapshot);
       appliedIndex = rd.snapshot.meta.index;
       snapIndex = appliedIndex;
+      ports.logger?.info({ message: "snapshot installed from the leader", index: appliedIndex, bytes: rd.snapshot.data.length, ms: Math.round(performance.now() - started) });
     }
     for (const e of rd.committedEntries) applyEntry(e);
     for (const rs of rd.readStates) confirmRead(rs.context, rs.index);

@@ -130,6 +130,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       tickMs: num(g.get("spurrafttickms"), 50),
       electionTicks: num(g.get("spurraftelectionticks"), 6),
       snapshotEveryEntries: num(g.get("spurraftsnapshotentries"), 20_000),
+      trailingEntries: num(g.get("spurrafttrailingentries"), 2_000),
     },
   );
   controller = createController({
