@@ -8,6 +8,10 @@
  *    every replica caught up, so a replica still starting (JIT, loading) is not the only
  *    voter left; breakdown: leader_seen_p50/p99_ms (a replica answers Ping as leader) and
  *    serve_after_seen_p50/p99_ms (from then to the acknowledged submission);
+ *  - failover_cli_p50_ms (its max in the same line): the same, but the client is the real CLI
+ *    (`sbatch --hold --wrap true`, a new process that pings every replica to find the
+ *    leader), over --cli-kills kills (default 5), next to cli_submit_ms (the same sbatch with
+ *    a stable leader): the difference is the CLI's rediscovery plus the election;
  *  - acked_lost: acknowledged submissions missing afterwards (must be 0);
  *  - replicated_submits_per_s (3 replicas) and single_submits_per_s (one spurctld), same
  *    client: --concurrency requests in flight for --seconds;
@@ -34,6 +38,7 @@ const SECONDS = args.includes("--seconds") ? arg("--seconds", 3) : 3;
 const JOBS = args.includes("--jobs") ? arg("--jobs", 100_000) : 100_000;
 /** Followers campaign after [E, 2E) silent ticks of 50 ms; spur.conf's default is 6. */
 const ELECTION_TICKS = args.includes("--election-ticks") ? arg("--election-ticks", 6) : 6;
+const CLI_KILLS = args.includes("--cli-kills") ? Number(args[args.indexOf("--cli-kills") + 1]) : 5;
 const SETTLE_MS = args.includes("--settle-ms") ? Number(args[args.indexOf("--settle-ms") + 1]) : 1000;
 const BIN = resolve(import.meta.dir, "../dist/spur");
 
@@ -159,10 +164,37 @@ async function failovers(c: Cluster): Promise<number[]> {
     times.push(performance.now() - t0);
     seenTimes.push(seenMs);
     serveTimes.push(performance.now() - t0 - seenMs);
-    if (process.env.DEBUG) console.error(`kill ${k}: leader seen after ${seenMs.toFixed(0)} ms, acked after ${(performance.now() - t0).toFixed(0)} ms, ${tries} probes`);
+    if (process.env.DEBUG) console.error(`kill ${k} at ${new Date(Date.now() - (performance.now() - t0)).toISOString()}: leader seen after ${seenMs.toFixed(0)} ms, acked after ${(performance.now() - t0).toFixed(0)} ms, ${tries} probes`);
     restart(c, lead);
   }
   return times;
+}
+
+/** sbatch through the real CLI until one is acknowledged; ms from `t0`. */
+function cliSubmit(c: Cluster): boolean {
+  const r = spawnSync(BIN, ["sbatch", "--hold", "--parsable", "-o", "/dev/null", "--wrap", "true"], {
+    encoding: "utf8", env: { ...process.env, SPUR_CONF: join(c.dir, "spur.conf") }, cwd: "/tmp", timeout: 30_000,
+  });
+  return r.status === 0;
+}
+
+async function cliFailovers(c: Cluster): Promise<{ stable: number[]; failover: number[] }> {
+  const stable: number[] = [];
+  const failover: number[] = [];
+  for (let k = 0; k < CLI_KILLS; k++) {
+    await caughtUp(c);
+    await Bun.sleep(SETTLE_MS);
+    let t = performance.now();
+    if (cliSubmit(c)) stable.push(performance.now() - t);
+    const lead = await findLeader(c);
+    if (lead === undefined) throw new Error("no leader");
+    t = performance.now();
+    process.kill(pidOf(c, lead), "SIGKILL");
+    while (!cliSubmit(c)) if (performance.now() - t > 30_000) throw new Error("CLI: no acknowledged submission within 30 s");
+    failover.push(performance.now() - t);
+    restart(c, lead);
+  }
+  return { stable, failover };
 }
 
 async function throughput(url: string): Promise<number> {
@@ -220,6 +252,12 @@ try {
   emit("leader_seen_p99_ms", pct(seenTimes, 99), "ms", { kills: seenTimes.length });
   emit("serve_after_seen_p50_ms", pct(serveTimes, 50), "ms", { kills: serveTimes.length });
   emit("serve_after_seen_p99_ms", pct(serveTimes, 99), "ms", { kills: serveTimes.length });
+  if (CLI_KILLS > 0) {
+    const cli = await cliFailovers(ha);
+    console.error(`CLI failover times ms: ${cli.failover.map((t) => t.toFixed(0)).join(" ")}`);
+    emit("cli_submit_ms", pct(cli.stable, 50), "ms", { runs: cli.stable.length, note: "sbatch process, stable leader" });
+    emit("failover_cli_p50_ms", pct(cli.failover, 50), "ms", { kills: cli.failover.length, max: Number(Math.max(...cli.failover).toFixed(1)) });
+  }
   await caughtUp(ha);
   const lead = await findLeader(ha);
   emit("replicated_submits_per_s", await throughput(ha.urls.get(lead as number) as string), "submits/s", { replicas: 3, concurrency: CONCURRENCY, seconds: SECONDS });
