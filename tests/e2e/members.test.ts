@@ -73,6 +73,12 @@ describe("controller membership at run time", () => {
     const line4 = ping.stdout.split("\n").find((l) => l.includes("Raft id=4 ")) ?? "";
     expect(line4, ping.stdout).toMatch(/role=(follower|leader)/);
     expect(line4).not.toMatch(/learner|removed/);
+    // sdiag ends with the Raft section: four voters, one row each.
+    const diag = c.run(["sdiag"]);
+    expect(diag.code, diag.stderr).toBe(0);
+    const raft = diag.stdout.slice(diag.stdout.indexOf("Raft replication (Spur controllers):"));
+    expect(raft).toMatch(/\tLeader: \d+, term \d+, commit index \d+, 4 voters, 4 of 4 controllers reachable/);
+    expect(raft.match(/^\t\d+ +(leader|follower) +\d+ +\d+ +\d+ +\d+ +voter /gm)?.length, raft).toBe(4);
 
     // Refusals are clear: an unknown member, a bad address.
     const unknown = c.run(["controller", "remove", "9"]);
