@@ -4,17 +4,25 @@
  *  - failover_p50_ms / failover_p99_ms: SIGKILL of the leader to the first acknowledged
  *    submission at a new leader (client: find the leader by pinging every replica, submit;
  *    in-process fetch, so CLI start-up is not counted), over --kills kills (default 20);
+ *    each kill comes --settle-ms (default 1000) after the previous victim was restarted and
+ *    every replica caught up, so a replica still starting (JIT, loading) is not the only
+ *    voter left; breakdown: leader_seen_p50/p99_ms (a replica answers Ping as leader) and
+ *    serve_after_seen_p50/p99_ms (from then to the acknowledged submission);
+ *  - failover_cli_p50_ms (its max in the same line): the same, but the client is the real CLI
+ *    (`sbatch --hold --wrap true`, a new process that pings every replica to find the
+ *    leader), over --cli-kills kills (default 5), next to cli_submit_ms (the same sbatch with
+ *    a stable leader): the difference is the CLI's rediscovery plus the election;
  *  - acked_lost: acknowledged submissions missing afterwards (must be 0);
  *  - replicated_submits_per_s (3 replicas) and single_submits_per_s (one spurctld), same
  *    client: --concurrency requests in flight for --seconds;
  *  - snapshot_100k_ms / restore_100k_ms / snapshot_100k_bytes: controller state with 100k
  *    jobs to a SQLite image and back (in process).
- * Usage: bun bench/failover.ts [--kills 20] [--concurrency 8] [--seconds 3] [--jobs 100000] [--election-ticks 6]
+ * Usage: bun bench/failover.ts [--kills 20] [--concurrency 8] [--seconds 3] [--jobs 100000] [--election-ticks 6] [--settle-ms 1000]
  * Needs dist/spur (bun run build).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseConf } from "../src/compat/conf/slurm-conf.ts";
 import { createState } from "../src/sched/model/state.ts";
@@ -30,6 +38,8 @@ const SECONDS = args.includes("--seconds") ? arg("--seconds", 3) : 3;
 const JOBS = args.includes("--jobs") ? arg("--jobs", 100_000) : 100_000;
 /** Followers campaign after [E, 2E) silent ticks of 50 ms; spur.conf's default is 6. */
 const ELECTION_TICKS = args.includes("--election-ticks") ? arg("--election-ticks", 6) : 6;
+const CLI_KILLS = args.includes("--cli-kills") ? Number(args[args.indexOf("--cli-kills") + 1]) : 5;
+const SETTLE_MS = args.includes("--settle-ms") ? Number(args[args.indexOf("--settle-ms") + 1]) : 1000;
 const BIN = resolve(import.meta.dir, "../dist/spur");
 
 function emit(metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
@@ -129,10 +139,14 @@ async function caughtUp(c: Cluster): Promise<void> {
   throw new Error("replicas did not catch up within 5 s");
 }
 
+const seenTimes: number[] = [];
+const serveTimes: number[] = [];
+
 async function failovers(c: Cluster): Promise<number[]> {
   const times: number[] = [];
   for (let k = 0; k < KILLS; k++) {
     await caughtUp(c);
+    if (k > 0) await Bun.sleep(SETTLE_MS);
     const lead = await findLeader(c);
     if (lead === undefined) throw new Error("no leader");
     await submitTo(c.urls.get(lead) as string);
@@ -148,10 +162,39 @@ async function failovers(c: Cluster): Promise<number[]> {
       if (performance.now() - t0 > 30_000) throw new Error("no new leader within 30 s");
     }
     times.push(performance.now() - t0);
-    if (process.env.DEBUG) console.error(`kill ${k}: leader seen after ${seenMs.toFixed(0)} ms, acked after ${(performance.now() - t0).toFixed(0)} ms, ${tries} probes`);
+    seenTimes.push(seenMs);
+    serveTimes.push(performance.now() - t0 - seenMs);
+    if (process.env.DEBUG) console.error(`kill ${k} at ${new Date(Date.now() - (performance.now() - t0)).toISOString()}: leader seen after ${seenMs.toFixed(0)} ms, acked after ${(performance.now() - t0).toFixed(0)} ms, ${tries} probes`);
     restart(c, lead);
   }
   return times;
+}
+
+/** sbatch through the real CLI until one is acknowledged; ms from `t0`. */
+function cliSubmit(c: Cluster): boolean {
+  const r = spawnSync(BIN, ["sbatch", "--hold", "--parsable", "-o", "/dev/null", "--wrap", "true"], {
+    encoding: "utf8", env: { ...process.env, SPUR_CONF: join(c.dir, "spur.conf") }, cwd: "/tmp", timeout: 30_000,
+  });
+  return r.status === 0;
+}
+
+async function cliFailovers(c: Cluster): Promise<{ stable: number[]; failover: number[] }> {
+  const stable: number[] = [];
+  const failover: number[] = [];
+  for (let k = 0; k < CLI_KILLS; k++) {
+    await caughtUp(c);
+    await Bun.sleep(SETTLE_MS);
+    let t = performance.now();
+    if (cliSubmit(c)) stable.push(performance.now() - t);
+    const lead = await findLeader(c);
+    if (lead === undefined) throw new Error("no leader");
+    t = performance.now();
+    process.kill(pidOf(c, lead), "SIGKILL");
+    while (!cliSubmit(c)) if (performance.now() - t > 30_000) throw new Error("CLI: no acknowledged submission within 30 s");
+    failover.push(performance.now() - t);
+    restart(c, lead);
+  }
+  return { stable, failover };
 }
 
 async function throughput(url: string): Promise<number> {
@@ -204,7 +247,17 @@ try {
   const times = await failovers(ha);
   emit("failover_p50_ms", pct(times, 50), "ms", { kills: times.length, tickMs: 50, electionTicks: ELECTION_TICKS });
   console.error(`failover times ms: ${times.map((t) => t.toFixed(0)).join(" ")}`);
-  emit("failover_p99_ms", pct(times, 99), "ms", { kills: times.length, max: Number(Math.max(...times).toFixed(1)) });
+  emit("failover_p99_ms", pct(times, 99), "ms", { kills: times.length, max: Number(Math.max(...times).toFixed(1)), settleMs: SETTLE_MS, loadavg1: Number(loadavg()[0]?.toFixed(2)) });
+  emit("leader_seen_p50_ms", pct(seenTimes, 50), "ms", { kills: seenTimes.length });
+  emit("leader_seen_p99_ms", pct(seenTimes, 99), "ms", { kills: seenTimes.length });
+  emit("serve_after_seen_p50_ms", pct(serveTimes, 50), "ms", { kills: serveTimes.length });
+  emit("serve_after_seen_p99_ms", pct(serveTimes, 99), "ms", { kills: serveTimes.length });
+  if (CLI_KILLS > 0) {
+    const cli = await cliFailovers(ha);
+    console.error(`CLI failover times ms: ${cli.failover.map((t) => t.toFixed(0)).join(" ")}`);
+    emit("cli_submit_ms", pct(cli.stable, 50), "ms", { runs: cli.stable.length, note: "sbatch process, stable leader" });
+    emit("failover_cli_p50_ms", pct(cli.failover, 50), "ms", { kills: cli.failover.length, max: Number(Math.max(...cli.failover).toFixed(1)) });
+  }
   await caughtUp(ha);
   const lead = await findLeader(ha);
   emit("replicated_submits_per_s", await throughput(ha.urls.get(lead as number) as string), "submits/s", { replicas: 3, concurrency: CONCURRENCY, seconds: SECONDS });

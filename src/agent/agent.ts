@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { agentAuthInterceptor } from "../net/cluster-auth.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
@@ -40,6 +41,8 @@ export interface AgentDeps {
   controllerUrl: string;
   /** Replicated controllers: every replica, tried in turn and following "not leader" hints. */
   controllerUrls?: string[];
+  /** The cluster secret (SpurClusterSecretFile=): every call to a controller is signed with it. */
+  clusterSecret?: string;
   confPath: string;
   logger: ConsolaInstance;
   /** Command that runs this same binary (for `stepd`). */
@@ -81,14 +84,17 @@ function isOurStepd(dir: string, pid: number): boolean {
 
 export function createAgent(deps: AgentDeps): Agent {
   const { spool, logger, node } = deps;
-  const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? deps.controllerUrls : [deps.controllerUrl];
+  const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? [...deps.controllerUrls] : [deps.controllerUrl];
   let currentUrl = urls[0] as string;
-  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1" }));
+  const interceptors = deps.clusterSecret === undefined ? [] : [agentAuthInterceptor(deps.clusterSecret, node.name)];
+  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors }));
   let ctl: Client<typeof Controller> = clientFor(currentUrl);
   /** After a failed call: go to the leader the answer named, else to the next replica. */
   function failover(error: unknown): void {
     if (urls.length < 2) return;
     const hinted = error instanceof ConnectError ? (error.metadata.get("x-spur-leader") ?? "") : "";
+    // A leader missing from our list (a controller added at run time) is followed and kept.
+    if (/^https?:\/\/\S+$/.test(hinted) && !urls.includes(hinted)) urls.push(hinted);
     const next = hinted !== "" && urls.includes(hinted) ? hinted : (urls[(urls.indexOf(currentUrl) + 1) % urls.length] as string);
     if (next === currentUrl) return;
     currentUrl = next;

@@ -1,13 +1,22 @@
 /**
  * @module agent/service
- * The Agent RPC handlers. Launch and signal calls must come from root or the
- * agent's own user (the controller); task launches from the job's user or root.
+ * The Agent RPC handlers. Launch and signal calls must come from the controller: a call
+ * signed with the cluster secret (net/cluster-auth), or root / the agent's own user on
+ * loopback; task launches from the job's user or root.
  */
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { Agent as AgentService } from "../net/gen/spur/v1/agent_pb.ts";
-import { peerUid } from "../net/rpc-server.ts";
+import { agentCredential, peerUid } from "../net/rpc-server.ts";
 import type { Agent } from "./agent.ts";
 import { runTasks } from "./tasks.ts";
+
+/** The controller: a verified cluster credential (net/cluster-auth), else root or `self` on loopback. */
+function requireController(ctx: HandlerContext, self: number): void {
+  const cred = agentCredential(ctx);
+  if (typeof cred === "string") return;
+  if (cred !== undefined) throw new ConnectError(`Access/permission denied: controller not authenticated: ${cred.why}`, Code.Unauthenticated);
+  requireUid(ctx, [self]);
+}
 
 function requireUid(ctx: HandlerContext, allowed: number[]): void {
   const uid = peerUid(ctx);
@@ -19,7 +28,7 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
   return (router: ConnectRouter) =>
     router.service(AgentService, {
       launchBatch(req, ctx) {
-        requireUid(ctx, [self]);
+        requireController(ctx, self);
         try {
           agent.launchBatch(req);
         } catch (error) {
@@ -28,7 +37,7 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         return {};
       },
       signalJob(req, ctx) {
-        requireUid(ctx, [self]);
+        requireController(ctx, self);
         return { found: agent.signalJob(req) };
       },
       async *runTasks(req, ctx) {
@@ -41,7 +50,7 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         return { steps: agent.stepStats(req), cgroup: cgroupSummary };
       },
       ping(_req, ctx) {
-        requireUid(ctx, [self]);
+        requireController(ctx, self);
         return { node: nodeName, runningJobIds: agent.runningJobIds() };
       },
     });

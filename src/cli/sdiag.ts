@@ -4,11 +4,14 @@
  * job counters, main schedule cycle, backfill cycle). Values are this
  * controller process's, since it started or since the last `sdiag --reset`
  * (administrators only). Spur has no server/agent thread pools or per-RPC
- * counters; those lines print 0 and the RPC tables are not printed.
+ * counters; those lines print 0 and the RPC tables are not printed. With replicated
+ * controllers a Raft section follows (format/sdiag-raft: each controller's role, term,
+ * commit/applied index and lag; Slurm has no such section).
  */
 import { formatCtime } from "../compat/format-time.ts";
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
+import { formatRaftDiag } from "../compat/format/sdiag-raft.ts";
 import type { DiagResponse, SchedCycleStats } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { type CliPort, type CliResult, RpcError } from "./io.ts";
@@ -106,7 +109,8 @@ export async function sdiagMain(argv: string[], port: CliPort): Promise<CliResul
   try {
     const d = { ...DIAG_DEFAULTS, ...(await port.ctl.getDiag({ reset })) };
     if (reset) return { stdout: "Reset scheduling statistics\n", stderr: "", exitCode: 0 };
-    return { stdout: diagText(d), stderr: "", exitCode: 0 };
+    const raft = port.ctl.pingAll === undefined ? "" : formatRaftDiag(await port.ctl.pingAll());
+    return { stdout: diagText(d) + raft, stderr: "", exitCode: 0 };
   } catch (e) {
     if (e instanceof RpcError && e.code === "permission_denied") {
       return { stdout: "", stderr: "slurm_reset_statistics: Access/permission denied\n", exitCode: 1 };

@@ -7,6 +7,7 @@
 import { createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Agent } from "../net/gen/spur/v1/agent_pb.ts";
+import { agentAuthInterceptor } from "../net/cluster-auth.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import type { ApplyEvent } from "../sched/model/apply.ts";
 
@@ -15,7 +16,9 @@ export interface AgentLink {
   signalJob(node: string, event: Extract<ApplyEvent, { type: "signalJob" }>, state: ClusterState): Promise<void>;
 }
 
-export function createAgentLink(timeoutMs = 5000): AgentLink {
+/** `clusterSecret`: sign every call (net/cluster-auth) so agents on other hosts accept it. */
+export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): AgentLink {
+  const interceptors = clusterSecret === undefined ? [] : [agentAuthInterceptor(clusterSecret, "spurctld")];
   const clients = new Map<string, Client<typeof Agent>>();
   function clientFor(state: ClusterState, nodeName: string): Client<typeof Agent> {
     const node = state.nodes.get(nodeName);
@@ -23,7 +26,7 @@ export function createAgentLink(timeoutMs = 5000): AgentLink {
     const url = `http://${node.info.addr}:${node.info.port}`;
     let client = clients.get(url);
     if (client === undefined) {
-      client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1" }));
+      client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors }));
       clients.set(url, client);
     }
     return client;

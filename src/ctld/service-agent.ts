@@ -1,13 +1,14 @@
 /**
  * @module ctld/service-agent
  * Handlers for node agents: registration, heartbeats and batch completion.
- * Only root or the controller's own user may call them (auth/loopback checks
- * the socket owner). Heartbeats are soft state (not logged); what they reveal
+ * Callers prove themselves by the cluster secret (SpurClusterSecretFile=, a credential
+ * per call, net/cluster-auth; any host) or by auth/loopback (root or the controller's own
+ * user on this host). A credential that does not verify is refused and logged. Heartbeats are soft state (not logged); what they reveal
  * (a job the agent no longer has) becomes a logged command.
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { ServiceContext } from "./service.ts";
-import { peerUid } from "../net/rpc-server.ts";
+import { PEER_UID_HEADER, agentCredential, peerUid } from "../net/rpc-server.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
@@ -20,9 +21,23 @@ import type { StepUsage } from "../net/gen/spur/v1/types_pb.ts";
 const LOST_JOB_GRACE_SEC = 15;
 const HEARTBEAT_INTERVAL_MS = 2000;
 
-function requireAgent(ctx: HandlerContext, sc: ServiceContext): void {
-  const uid = peerUid(ctx);
-  if (uid !== 0 && uid !== sc.selfUid) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
+export function requireAgent(ctx: HandlerContext, sc: ServiceContext): void {
+  const cred = agentCredential(ctx);
+  if (typeof cred === "string") return;
+  if (cred !== undefined) {
+    // A credential that does not verify (another cluster's secret, a stale clock) is refused
+    // even from loopback root: it is a misconfiguration the operator must see.
+    sc.agentAuth?.refused(ctx.method.name, cred.why);
+    throw new ConnectError(`Access/permission denied: node agent not authenticated: ${cred.why}`, Code.Unauthenticated);
+  }
+  const uid = ctx.requestHeader.get(PEER_UID_HEADER) ?? "";
+  if (uid === "" && sc.agentAuth !== undefined) {
+    const why = "no cluster credential and not a loopback caller (is SpurClusterSecretFile= set on the node?)";
+    sc.agentAuth.refused(ctx.method.name, why);
+    throw new ConnectError(`Access/permission denied: node agent not authenticated: ${why}`, Code.Unauthenticated);
+  }
+  const n = peerUid(ctx);
+  if (n !== 0 && n !== sc.selfUid) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
 }
 
 /** Reconcile what an agent runs with what the controller believes; returns jobs the agent must kill. */

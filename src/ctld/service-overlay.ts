@@ -7,7 +7,7 @@
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { ServiceContext } from "./service.ts";
-import { peerUid } from "../net/rpc-server.ts";
+import { requireAgent } from "./service-agent.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import {
   OVERLAY_KEEPALIVE_SEC, OVERLAY_REFRESH_MS, announce, liveMembers, type OverlayRegistry,
@@ -23,8 +23,7 @@ export function overlayHandlers(sc: ServiceContext) {
   };
   return {
     overlayPeers(req: OverlayPeersRequest, ctx: HandlerContext) {
-      const uid = peerUid(ctx);
-      if (uid !== 0 && uid !== sc.selfUid) throw new ConnectError("Access/permission denied", Code.PermissionDenied);
+      requireAgent(ctx, sc);
       const self = toPlain(req.self);
       if (self === undefined || self.node === "") throw new ConnectError("missing overlay member", Code.InvalidArgument);
       if (!c.state.nodes.has(self.node)) throw new ConnectError(`Invalid node name specified: ${self.node}`, Code.NotFound);

@@ -46,6 +46,11 @@ export interface ServiceContext {
   jobSubmitScript?: string;
   /** Replicated controllers: this replica's Raft view for Ping (undefined: single controller). */
   raftStatus?: () => Plain<RaftStatus>;
+  /**
+   * Set when spur.conf names a cluster secret: agent RPCs must then carry a credential
+   * (net/cluster-auth); `refused` logs each refusal (rate-limited by the caller's wiring).
+   */
+  agentAuth?: { refused(method: string, why: string): void };
   /** Replicated controllers: add or remove a replica (called on any replica; refuses unless leading). */
   changeControllers?: (req: { action: string; id: number; address: string; force: boolean }) => Promise<{ voters: number[]; learners: number[] }>;
 }

@@ -12,6 +12,7 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { loopbackPeerUid } from "./peer-identity.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
+import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
@@ -56,6 +57,14 @@ export interface RpcServerExtras {
   rpc?: RpcMetrics;
   verifyToken?: TokenVerifier;
   gate?: RequestGate;
+  /** The cluster's shared secret: agent calls carrying a credential (net/cluster-auth) are verified. */
+  clusterSecret?: string;
+  /**
+   * Runs after `gate` lets a request through and before its handler: undefined = no wait;
+   * else the handler runs once the promise resolves with undefined, or the request is
+   * answered with what it resolves to (a replicated controller's ReadIndex round for reads).
+   */
+  readBarrier?: (req: IncomingMessage) => Promise<ReturnType<RequestGate>> | undefined;
 }
 
 export async function startRpcServer(
@@ -77,6 +86,23 @@ export async function startRpcServer(
       res.end(refused.body);
       return;
     }
+    const barrier = extras.readBarrier?.(req);
+    if (barrier === undefined) return route(req, res);
+    void barrier.then(
+      (answer) => {
+        if (answer === undefined) return route(req, res);
+        req.resume();
+        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
+        res.end(answer.body);
+      },
+      (error: unknown) => {
+        req.resume();
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: "unavailable", message: String((error as Error).message ?? error) }));
+      },
+    );
+  };
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
@@ -84,6 +110,7 @@ export async function startRpcServer(
   const server = createServer((req, res) => {
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
+    stampAgent(req, extras.clusterSecret);
     const token = req.headers[USER_TOKEN_HEADER];
     if (token === undefined) {
       stampPeer(req);
@@ -139,6 +166,26 @@ async function stampToken(req: IncomingMessage, token: string, verify: TokenVeri
     uid = undefined;
   }
   req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
+}
+
+/** Replace any client-sent AGENT_NODE_HEADER with the verdict on its cluster credential. */
+function stampAgent(req: IncomingMessage, secret: string | undefined): void {
+  delete req.headers[AGENT_NODE_HEADER];
+  const cred = req.headers[CLUSTER_AUTH_HEADER];
+  if (cred === undefined) return;
+  if (secret === undefined) {
+    req.headers[AGENT_NODE_HEADER] = "!this controller has no cluster secret (SpurClusterSecretFile=)";
+    return;
+  }
+  const v = verifyAgentCall(secret, typeof cred === "string" ? cred : "", (req.url ?? "").split("?")[0] ?? "", Date.now() / 1000);
+  req.headers[AGENT_NODE_HEADER] = v.ok ? v.value : `!${v.error.message}`;
+}
+
+/** The node an agent call's verified credential names; undefined: none, or `{ why }` when it failed. */
+export function agentCredential(ctx: HandlerContext): string | { why: string } | undefined {
+  const text = ctx.requestHeader.get(AGENT_NODE_HEADER) ?? "";
+  if (text === "") return undefined;
+  return text.startsWith("!") ? { why: text.slice(1) } : text;
 }
 
 function stampPeer(req: IncomingMessage): void {

@@ -67,6 +67,14 @@ export class ProposalError extends Error {
 export interface RaftDriver {
   propose(command: unknown): Promise<unknown>;
   /**
+   * Linearizable read point (ReadIndex, thesis §6.4): resolves once a majority confirmed
+   * this replica still leads after the call, and everything committed before it is applied
+   * here, so the state read next is at least as new as any acknowledged write. Rejects with
+   * ProposalError("not-leader") when this replica does not lead or loses leadership first
+   * (a deposed leader never answers), or "unknown" when no confirmation came in time.
+   */
+  readBarrier(): Promise<void>;
+  /**
    * Leader: propose one membership change; resolves with the new membership once the change
    * is applied here. Rejects with ProposalError like propose(), or with the core's refusal
    * (`RaftChangeError`: a change still pending, learner behind, not a member...).
@@ -74,6 +82,13 @@ export interface RaftDriver {
   changeMembership(change: ConfChange): Promise<ConfState>;
   /** Messages from peers (already authenticated by the transport). */
   receive(messages: Message[]): void;
+  /**
+   * The transport lost its connection to `id`. If that is our leader, forget it at once
+   * (so we vote for whoever campaigns first) and campaign soon ourselves unless another
+   * replica does: the surviving voters go in id order, two ticks apart (the first at once),
+   * so they do not split the vote.
+   */
+  peerLost(id: NodeId): void;
   start(): void;
   stop(): void;
   /** Leader with current state: the only replica that answers clients and acts. */
@@ -106,6 +121,18 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
+interface ReadWaiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/** One ReadIndex round: every read that arrived before it was sent rides on it. */
+interface ReadBatch {
+  ctx: string;
+  waiters: ReadWaiter[];
+  timer: ReturnType<typeof setTimeout>;
+}
+
 interface Envelope {
   /** Proposal tag: replica id, boot nonce and sequence, so old tags in the log never match. */
   p: string;
@@ -135,6 +162,11 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let scheduled = false;
   let running = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
+  let lostTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reads: the round in flight, those waiting for the next round, confirmed ones waiting for apply. */
+  let readInFlight: ReadBatch | undefined;
+  let readsNext: ReadWaiter[] = [];
+  let readsConfirmed: { index: number; waiters: ReadWaiter[] }[] = [];
 
   if (snapIndex > 0) ports.restore(ports.storage.snapshot());
 
@@ -168,11 +200,15 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     }
     if (rd.messages.length > 0) ports.send(rd.messages);
     if (rd.snapshot !== undefined) {
+      const started = performance.now();
       ports.restore(rd.snapshot);
       appliedIndex = rd.snapshot.meta.index;
       snapIndex = appliedIndex;
+      ports.logger?.info({ message: "snapshot installed from the leader", index: appliedIndex, bytes: rd.snapshot.data.length, ms: Math.round(performance.now() - started) });
     }
     for (const e of rd.committedEntries) applyEntry(e);
+    for (const rs of rd.readStates) confirmRead(rs.context, rs.index);
+    releaseReads();
     if (rd.softState !== undefined) changeSoft(rd.softState);
     if (soft.state === "leader" && !serving && appliedIndex >= servingFrom) {
       serving = true;
@@ -199,6 +235,58 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     }
   }
 
+  function startReadRound(): void {
+    if (readInFlight !== undefined || readsNext.length === 0) return;
+    const waiters = readsNext;
+    readsNext = [];
+    if (!serving) return rejectReads(waiters, "not-leader", "not the leader");
+    const ctx = `${bootNonce}.r${seq++}`;
+    const asked = node.readIndex(ctx);
+    if (!asked.ok) return rejectReads(waiters, "not-leader", asked.error.message);
+    readInFlight = {
+      ctx,
+      waiters,
+      timer: setTimeout(() => {
+        if (readInFlight?.ctx !== ctx) return;
+        readInFlight = undefined;
+        rejectReads(waiters, "unknown", `leadership not confirmed by a majority within ${o.proposalTimeoutMs} ms`);
+        startReadRound();
+      }, o.proposalTimeoutMs),
+    };
+    schedule();
+  }
+
+  function confirmRead(ctx: string, index: number): void {
+    if (readInFlight === undefined || readInFlight.ctx !== ctx) return;
+    clearTimeout(readInFlight.timer);
+    readsConfirmed.push({ index, waiters: readInFlight.waiters });
+    readInFlight = undefined;
+    startReadRound();
+  }
+
+  function releaseReads(): void {
+    if (readsConfirmed.length === 0) return;
+    const ready = readsConfirmed.filter((r) => r.index <= appliedIndex);
+    readsConfirmed = readsConfirmed.filter((r) => r.index > appliedIndex);
+    for (const r of ready) for (const w of r.waiters) w.resolve();
+  }
+
+  function rejectReads(waiters: ReadWaiter[], reason: ProposalError["reason"], why: string): void {
+    for (const w of waiters) w.reject(new ProposalError(reason, soft.lead, why));
+  }
+
+  function failReads(why: string): void {
+    if (readInFlight !== undefined) {
+      clearTimeout(readInFlight.timer);
+      rejectReads(readInFlight.waiters, "not-leader", why);
+      readInFlight = undefined;
+    }
+    rejectReads(readsNext, "not-leader", why);
+    readsNext = [];
+    for (const r of readsConfirmed) rejectReads(r.waiters, "not-leader", why);
+    readsConfirmed = [];
+  }
+
   function afterConfChanges(changes: Entry[]): void {
     const confState = node.status().confState;
     for (const e of changes) {
@@ -223,6 +311,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     if (wasLeader && next.state !== "leader") {
       servingFrom = Number.POSITIVE_INFINITY;
       failPending("unknown", "leadership lost before the request was committed");
+      failReads("leadership lost before the read was confirmed");
       if (serving) {
         serving = false;
         ports.onServing(false);
@@ -284,6 +373,9 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     serving = false;
     if (ticker !== undefined) clearInterval(ticker);
     ticker = undefined;
+    if (lostTimer !== undefined) clearTimeout(lostTimer);
+    lostTimer = undefined;
+    failReads("controller stopping");
     failPending("unknown", "controller stopping");
   }
 
@@ -301,6 +393,13 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
           reject(new ProposalError("unknown", soft.lead, `not committed within ${o.proposalTimeoutMs} ms`));
         }, o.proposalTimeoutMs);
         pending.set(tag, { resolve, reject, timer });
+      });
+    },
+    readBarrier() {
+      if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
+      return new Promise<void>((resolve, reject) => {
+        readsNext.push({ resolve, reject });
+        startReadRound();
       });
     },
     changeMembership(change) {
@@ -323,8 +422,28 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     },
     receive(messages) {
       if (!running) return;
+      // Another replica already campaigns for the lost leader's place: let it, do not split the vote.
+      if (lostTimer !== undefined && messages.some((m) => (m.type === "pre-vote" || m.type === "vote") && m.from !== ports.id)) {
+        clearTimeout(lostTimer);
+        lostTimer = undefined;
+      }
       for (const m of messages) if (m.to === ports.id) node.step(m);
       schedule();
+    },
+    peerLost(id) {
+      if (!running || lostTimer !== undefined || soft.state !== "follower" || soft.lead !== id) return;
+      const others = node.status().confState.voters.filter((v) => v !== id).sort((a, b) => a - b);
+      const rank = others.indexOf(ports.id);
+      if (!node.leaderUnreachable(id) || rank < 0) return;
+      schedule();
+      // Two ticks apart: under load a pre-vote can take tens of ms to be read by the next in line.
+      const delayMs = rank * 2 * o.tickMs + ports.rng.int(0, Math.max(1, Math.floor(o.tickMs / 5)));
+      lostTimer = setTimeout(() => {
+        lostTimer = undefined;
+        if (!running || !node.campaignNow()) return;
+        ports.logger?.info({ message: "connection to the leader lost: campaigning", leader: id, afterMs: delayMs });
+        schedule();
+      }, delayMs);
     },
     start() {
       running = true;

@@ -4,6 +4,7 @@
  * /etc/spur/spur.conf. Also how a client finds the controller's address.
  */
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseConf, type ParsedConf } from "../compat/conf/slurm-conf.ts";
 
 export const DEFAULT_CONF = "/etc/spur/spur.conf";
@@ -57,12 +58,29 @@ export interface ControllerPeer {
 }
 
 /**
- * The replicated controllers, in order; empty for a single controller. Format:
+ * The replicated controllers, in order; empty for a single controller. Format (or, without
+ * it, two or more SlurmctldHost= lines; see below):
  * `SpurControllers=1@10.0.0.1:6817,2@10.0.0.2:6817,3@10.0.0.3:6817` (ids are Raft ids);
  * `ID@HOST:PORT:RAFTPORT` sets the port controllers use among themselves (default PORT+1).
  */
 export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
-  const text = conf.globals.get("spurcontrollers") ?? "";
+  const listed = parsePeerList(conf.globals.get("spurcontrollers") ?? "");
+  if (listed.length > 0) return listed;
+  // Slurm's syntax: several SlurmctldHost=NAME[(ADDR)] lines are the replicas, ids 1..N in
+  // file order, all on SlurmctldPort (ControlPort), Raft on the port after it.
+  const hosts = conf.slurmctldHosts ?? [];
+  if (hosts.length < 2) return [];
+  const port = Number((conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817").split("-")[0]);
+  return hosts.map((value, i) => {
+    const m = /^([^(]*)(?:\(([^)]*)\))?$/.exec(value.trim());
+    const host = (m?.[2] || m?.[1] || "").trim();
+    if (host === "") throw new Error(`spur.conf: bad SlurmctldHost entry "${value}" (want NAME or NAME(ADDR))`);
+    return { id: i + 1, host, port, raftPort: port + 1, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+  });
+}
+
+/** `1@host:port[:raftport],2@...` (throws on a malformed entry). */
+export function parsePeerList(text: string): ControllerPeer[] {
   if (text.trim() === "") return [];
   return text.split(",").map((item) => {
     const m = /^(\d+)@(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(item.trim());
@@ -85,16 +103,49 @@ export function parseControllerAddress(id: number, address: string): ControllerP
   return { id, host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
 }
 
-/** Every controller a client may try, in order (one for a single controller). */
-export function controllerUrls(conf: ParsedConf): string[] {
+/**
+ * Every controller a client may try, in order (one for a single controller). With
+ * `confFile`, the membership file the replicas keep beside it (membershipFile: rewritten
+ * after each `spur controller add/remove`) replaces spur.conf's SpurControllers= list.
+ */
+export function controllerUrls(conf: ParsedConf, confFile?: string): string[] {
+  const current = confFile === undefined ? [] : readMembershipFile(confFile).peers;
+  if (current.length > 0) return current.map((p) => p.url);
   const peers = controllerPeers(conf);
   return peers.length > 0 ? peers.map((p) => p.url) : [controllerUrl(conf)];
+}
+
+/** Beside spur.conf: `SpurControllers=` as the replicas last applied it (plus `# index N`). */
+export function membershipFile(confFile: string): string {
+  return join(dirname(confFile), "spur-controllers.conf");
+}
+
+/** The membership file's controllers and the Raft index they are as of (none: empty, index 0). */
+export function readMembershipFile(confFile: string): { peers: ControllerPeer[]; index: number } {
+  let text: string;
+  try {
+    text = readFileSync(membershipFile(confFile), "utf8");
+  } catch {
+    return { peers: [], index: 0 };
+  }
+  const line = /^SpurControllers=(\S+)/m.exec(text)?.[1];
+  const index = Number(/^# index (\d+)/m.exec(text)?.[1] ?? 0);
+  try {
+    return line === undefined ? { peers: [], index: 0 } : { peers: parsePeerList(line), index };
+  } catch {
+    return { peers: [], index: 0 };
+  }
+}
+
+/** The cluster secret when spur.conf names one (SpurClusterSecretFile=), else undefined. */
+export function optionalClusterSecret(conf: ParsedConf, confFile: string): string | undefined {
+  return conf.globals.get("spurclustersecretfile") === undefined ? undefined : clusterSecret(conf, confFile);
 }
 
 /** The secret controllers share (SpurClusterSecretFile=, a file only root/SlurmUser reads). */
 export function clusterSecret(conf: ParsedConf, confFile: string): string {
   const file = conf.globals.get("spurclustersecretfile");
-  if (file === undefined) throw new Error(`${confFile}: SpurControllers needs SpurClusterSecretFile= (see spur init)`);
+  if (file === undefined) throw new Error(`${confFile}: replicated controllers (SpurControllers=, or several SlurmctldHost= lines) need SpurClusterSecretFile= (see spur init)`);
   try {
     return readFileSync(file, "utf8").trim();
   } catch {

@@ -8,7 +8,8 @@
  * Failure policy: never overwrites an existing configuration or secret without --force.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { membershipFile } from "./conf-file.ts";
 import { dirname, resolve } from "node:path";
 import { flag } from "./argv.ts";
 
@@ -90,6 +91,8 @@ export function initMain(argv: string[]): number {
   mkdirSync(dirname(o.secretPath), { recursive: true });
   writeFileSync(o.secretPath, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
   writeFileSync(o.confPath, plan.conf, { mode: 0o644 });
+  // A membership file left by an earlier cluster would override the new SpurControllers=.
+  rmSync(membershipFile(o.confPath), { force: true });
   process.stdout.write(
     [
       `wrote ${o.confPath} and ${o.secretPath} (${o.hosts.length} controllers)`,

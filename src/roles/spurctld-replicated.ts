@@ -8,7 +8,7 @@
  * Failure policy: a request whose outcome consensus cannot confirm is answered
  * Unavailable with x-spur-outcome: unknown, so a client never retries it blindly.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomInt } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -17,6 +17,7 @@ import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { createController, type Controller } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
+import type { IncomingMessage } from "node:http";
 import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
@@ -28,11 +29,16 @@ import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
 import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
-import { clusterSecret, type ControllerPeer, parseControllerAddress } from "./conf-file.ts";
+import { clusterSecret, type ControllerPeer, parseControllerAddress, readMembershipFile } from "./conf-file.ts";
+import { membershipWriter, strangerRefusal } from "./replica-membership.ts";
 import type { CtldExtras } from "./spurctld.ts";
 import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
 
 export const LEADER_HEADER = "x-spur-leader";
+/** Controller RPCs that only read state: each waits for a ReadIndex round before it runs. */
+const READ_METHODS = new Set(
+  ["ListJobs", "ListNodes", "GetConfig", "WaitJob", "GetPriorityFactors", "GetDiag", "AcctList", "GetShares", "ListReservations"].map((m) => `/spur.v1.Controller/${m}`),
+);
 export const OUTCOME_HEADER = "x-spur-outcome";
 
 export interface ReplicaOptions {
@@ -60,15 +66,33 @@ const num = (v: string | undefined, dflt: number): number => (v === undefined ||
 export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const { conf, peers, self, state, logger } = o;
   mkdirSync(o.stateDir, { recursive: true });
+  const logPath = join(o.stateDir, "raft.sqlite");
+  if (o.join !== true && !existsSync(logPath)) {
+    // No log yet and not joining: make sure a running cluster does not exist without us.
+    const others = new Map<number, string>([...peers, ...readMembershipFile(o.confPath).peers].filter((p) => p.id !== self.id).map((p) => [p.id, p.url]));
+    const refusal = await strangerRefusal(self.id, [...others.values()]);
+    if (refusal !== undefined) throw new Error(refusal);
+  }
   // A joining replica starts with an empty log and no membership: it never campaigns and
   // waits for the leader to add it (spur controller add); the log then tells it the members.
-  const storage = SqliteStorage.bootstrap(join(o.stateDir, "raft.sqlite"), o.join === true ? [] : peers.map((p) => p.id));
+  const storage = SqliteStorage.bootstrap(logPath, o.join === true ? [] : peers.map((p) => p.id));
   const secret = clusterSecret(conf, o.confPath);
   // Addresses: spur.conf's, then those carried by membership changes in the log.
   const known = new Map<number, ControllerPeer>(peers.map((p) => [p.id, p]));
   const urlOf = (id: number) => known.get(id)?.url ?? "";
-  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret);
+  // Set once the driver exists: a dropped connection to the leader starts an election early.
+  let peerLost: (id: number) => void = () => {};
+  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret, 100, (id) => peerLost(id));
+  const writeMembership = membershipWriter(o.confPath, logger);
+  // After a change the driver's membership is current only once the Ready is done: write then.
+  const membershipChanged = (atStart = false) =>
+    setImmediate(() => {
+      const st = driver.status();
+      const ids = [...st.confState.voters, ...st.confState.learners];
+      writeMembership(ids.map((id) => known.get(id)).filter((p): p is ControllerPeer => p !== undefined), Math.max(st.confIndex, 0), atStart ? st.lastIndex : undefined);
+    });
   const onConfChange = (cc: ConfChange) => {
+    membershipChanged();
     if (cc.type === "remove-node") {
       if (cc.nodeId !== self.id) transport.removePeer(cc.nodeId);
       if (cc.nodeId !== self.id) known.delete(cc.nodeId);
@@ -92,6 +116,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
         const { addresses, image } = unwrapSnapshot(snap.data);
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
         restoreSnapshot(state, image);
+        membershipChanged();
       },
       takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
       onConfChange,
@@ -105,12 +130,13 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       tickMs: num(g.get("spurrafttickms"), 50),
       electionTicks: num(g.get("spurraftelectionticks"), 6),
       snapshotEveryEntries: num(g.get("spurraftsnapshotentries"), 20_000),
+      trailingEntries: num(g.get("spurrafttrailingentries"), 2_000),
     },
   );
   controller = createController({
     state,
     replication: { propose: (command) => driver.propose(command).then((r) => r as ApplyResult, (e) => Promise.reject(toConnectError(e, urlOf))), isServing: () => driver.isServing() },
-    agents: createAgentLink(),
+    agents: createAgentLink(5000, secret),
     logger: logger.withTag("ctld"),
     now: o.now,
     onSchedulerPass: o.extras.onSchedulerPass,
@@ -136,6 +162,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     },
     keyring: o.extras.keyring,
     jobSubmitScript: o.extras.jobSubmitScript,
+    ...(o.extras.agentAuth === undefined ? {} : { agentAuth: o.extras.agentAuth }),
   };
   const rpcExtras = o.extras.rpcExtras(state, o.now, () => metricsRaftStatus(driver));
   const gate: RequestGate = (req) => {
@@ -146,9 +173,25 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     const message = lead === 0 || leadUrl === "" ? `spurctld ${self.id} is not the leader and knows no leader (election in progress or quorum lost)` : `spurctld ${self.id} is not the leader; leader is ${lead} at ${leadUrl}`;
     return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
   };
-  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate });
-  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs));
+  // Reads are served only after a ReadIndex round (driver.readBarrier): a leader that was
+  // deposed without knowing it yet cannot confirm it leads, so it never answers stale state.
+  const readBarrier = (req: IncomingMessage) => {
+    if (!READ_METHODS.has(req.url ?? "")) return undefined;
+    return driver.readBarrier().then(
+      () => undefined,
+      (e: unknown) => {
+        const lead = e instanceof ProposalError ? e.leader : 0;
+        const leadUrl = lead === self.id ? "" : urlOf(lead);
+        const why = e instanceof Error ? e.message : String(e);
+        return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message: `spurctld ${self.id} could not confirm it leads (${why}); retry at the leader` }) };
+      },
+    );
+  };
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, readBarrier });
+  peerLost = (id) => driver.peerLost(id);
+  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id));
   driver.start();
+  membershipChanged(true);
   const stopController = controller.start();
   logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });
   return {

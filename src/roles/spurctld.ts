@@ -9,7 +9,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerAddress, controllerPeers, readConf } from "./conf-file.ts";
+import { confPath, controllerAddress, controllerPeers, optionalClusterSecret, readConf } from "./conf-file.ts";
+import type { ConsolaInstance } from "consola/core";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { apply } from "../sched/model/apply.ts";
@@ -39,10 +40,28 @@ export interface CtldExtras {
   scripts: { prolog: string; epilog: string; timeoutSec: number };
   onSchedulerPass: (pass: { seconds: number; started: number }) => void;
   rpcExtras: (state: ClusterState, now: () => number, raft?: () => RaftStatus) => RpcServerExtras;
+  /** Present when spur.conf names a cluster secret: refused agent credentials are logged (ServiceContext.agentAuth). */
+  agentAuth?: { refused(method: string, why: string): void };
+  /** SpurClusterSecretFile='s secret: signs calls to agents, verifies agents' calls. */
+  clusterSecret?: string;
 }
 
-function ctldExtras(conf: ParsedConf, stateDir: string, startedAt: number): CtldExtras {
+/** Logs refused agent calls, at most once a minute per reason (agents retry every 250 ms). */
+function agentRefusalLog(logger: ConsolaInstance): { refused(method: string, why: string): void } {
+  const lastMs = new Map<string, number>();
+  return {
+    refused(method, why) {
+      const t = Date.now();
+      if (t - (lastMs.get(why) ?? 0) < 60_000) return;
+      lastMs.set(why, t);
+      logger.warn({ message: "refused an unauthenticated node agent", method, why });
+    },
+  };
+}
+
+function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, startedAt: number, logger: ConsolaInstance): CtldExtras {
   const g = conf.globals;
+  const clusterSecret = optionalClusterSecret(conf, confFile);
   // auth/jwt: the key spurrestd and `scontrol token` use, created on first start.
   const keyPath = keyPathFromConf(g, stateDir);
   ensureKeyFile(keyPath);
@@ -54,8 +73,10 @@ function ctldExtras(conf: ParsedConf, stateDir: string, startedAt: number): Ctld
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
     scripts: { prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0 },
     onSchedulerPass: (p) => sched.observe(p),
+    ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, raft) => ({
       rpc,
+      ...(clusterSecret === undefined ? {} : { clusterSecret }),
       verifyToken: tokenVerifier(keyring, now),
       metrics: () => renderMetrics(controllerMetrics({
         state, sched, rpc: rpc.families(), raft: raft?.(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
@@ -96,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
     const replicaDir = explicitDir ?? join(stateDir, `ctld-${id}`);
     const replica = await startReplica({
       conf, confPath: path, peers, self, stateDir: replicaDir, state, logger, now, controllerName: `${hostname()}#${id}`,
-      extras: ctldExtras(conf, stateDir, now()), join: argv.includes("--join"),
+      extras: ctldExtras(conf, path, stateDir, now(), logger), join: argv.includes("--join"),
     });
     // Replicas share one spur.conf, so one MetricsPort= cannot serve them all: each
     // replica serves /metrics on its own RPC port instead (SpurControllers= lists them).
@@ -116,14 +137,15 @@ export async function main(argv: string[]): Promise<number> {
   }
   logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
-  const extras = ctldExtras(conf, stateDir, now());
+  const extras = ctldExtras(conf, path, stateDir, now(), logger);
   const controller = createController({
-    state, log, agents: createAgentLink(), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts,
+    state, log, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts,
   });
   const { host, port } = controllerAddress(conf);
   const sc = {
     controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,
     keyring: extras.keyring, jobSubmitScript: extras.jobSubmitScript,
+    ...(extras.agentAuth === undefined ? {} : { agentAuth: extras.agentAuth }),
   };
   const rpcExtras = extras.rpcExtras(state, now);
   const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), rpcExtras);

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, machine, release, type, version } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerUrl, controllerUrls, readConf } from "./conf-file.ts";
+import { confPath, controllerUrl, controllerUrls, optionalClusterSecret, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
@@ -65,8 +65,11 @@ export async function main(argv: string[]): Promise<number> {
     ...(gpus.gpuCpus.some((c) => c !== "") ? { gpuCpus: gpus.gpuCpus.join(";") } : {}),
   };
   logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
+  // The cluster secret (when spur.conf names one) signs every call to the controllers.
+  const secret = optionalClusterSecret(conf, path);
   const agent = createAgent({
-    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
+    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf, path), confPath: path,
+    ...(secret === undefined ? {} : { clusterSecret: secret }), logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
     scripts: {
       prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",
@@ -79,10 +82,10 @@ export async function main(argv: string[]): Promise<number> {
   const metrics = () => renderMetrics(agentMetrics({
     node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
   }));
-  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc });
+  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc, ...(secret === undefined ? {} : { clusterSecret: secret }) });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
-  const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger);
+  const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger, secret);
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
@@ -99,7 +102,7 @@ export async function main(argv: string[]): Promise<number> {
  * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default), and the endpoint
  * others dial as OverlayEndpoint=host:port on the node's NodeName line ("" = behind NAT).
  */
-function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance): () => void {
+function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance, clusterSecret: string | undefined): () => void {
   const path = conf.globals.get("overlayconf");
   if (path === undefined || path === "") return () => undefined;
   const rec = conf.nodes.find((r) => {
@@ -109,6 +112,7 @@ function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: Co
   return createOverlayAgent({
     node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
     endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
+    ...(clusterSecret === undefined ? {} : { clusterSecret }),
   }).start();
 }
 

@@ -3,12 +3,17 @@
  * spurctld run; a fourth starts with --join, `spur controller add` makes it a learner and
  * then a voter once caught up, `scontrol ping` shows it as a voting member; a follower is
  * then removed with `spur controller remove`. Jobs are submitted before, between and after
- * the changes, and every acknowledged one still exists at the end (none lost).
+ * the changes, and every acknowledged one still exists at the end (none lost). Clients
+ * find the controllers from the membership file the replicas rewrite beside spur.conf
+ * (spur.conf itself is not edited after the removal); a replica started without --join
+ * against the running cluster that does not count it refuses to start.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:net";
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { join } from "node:path";
+import { BIN, eventually, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 
@@ -68,6 +73,12 @@ describe("controller membership at run time", () => {
     const line4 = ping.stdout.split("\n").find((l) => l.includes("Raft id=4 ")) ?? "";
     expect(line4, ping.stdout).toMatch(/role=(follower|leader)/);
     expect(line4).not.toMatch(/learner|removed/);
+    // sdiag ends with the Raft section: four voters, one row each.
+    const diag = c.run(["sdiag"]);
+    expect(diag.code, diag.stderr).toBe(0);
+    const raft = diag.stdout.slice(diag.stdout.indexOf("Raft replication (Spur controllers):"));
+    expect(raft).toMatch(/\tLeader: \d+, term \d+, commit index \d+, 4 voters, 4 of 4 controllers reachable/);
+    expect(raft.match(/^\t\d+ +(leader|follower) +\d+ +\d+ +\d+ +\d+ +voter /gm)?.length, raft).toBe(4);
 
     // Refusals are clear: an unknown member, a bad address.
     const unknown = c.run(["controller", "remove", "9"]);
@@ -82,9 +93,27 @@ describe("controller membership at run time", () => {
     expect(rm.code, rm.stderr).toBe(0);
     expect(rm.stdout).toContain("voters ");
     expect(rm.stdout).not.toMatch(new RegExp(`voters [0-9,]*\\b${victim}\\b`));
-    setControllers((items) => items.filter((i) => !i.startsWith(`${victim}@`)));
+    // spur.conf still lists the removed replica: clients go by the membership file instead.
+    const membership = join(c.conf, "..", "spur-controllers.conf");
+    const current = await eventually("membership file without the removed replica", () => {
+      const text = readFileSync(membership, "utf8");
+      return text.includes("4@127.0.0.1") && !new RegExp(`[=,]${victim}@`).test(text) ? text : undefined;
+    });
+    expect(current).toMatch(/^# index \d+$/m);
     process.kill(c.pid(`spurctld-${victim}`), "SIGTERM");
+    const after = c.run(["scontrol", "ping"]);
+    expect(after.stdout.match(/^Slurmctld/gm)?.length, after.stdout).toBe(3);
+    expect(after.stdout).not.toContain(`Raft id=${victim} `);
     submit(3);
+
+    // A new replica started without --join would begin a second cluster: it refuses.
+    const [p5, r5] = [await freePort(), await freePort()];
+    const conf5 = join(c.dir, "spur5.conf");
+    writeFileSync(conf5, readFileSync(c.conf, "utf8").replace(/^SpurControllers=(\S+)$/m, `SpurControllers=$1,5@127.0.0.1:${p5}:${r5}`));
+    const stranger = spawnSync(BIN, ["spurctld", "--id", "5", "--conf", conf5], { encoding: "utf8", timeout: 30_000 });
+    expect(stranger.status, stranger.stdout + stranger.stderr).toBe(1);
+    expect(stranger.stderr).toContain("controller 5 is not one of its members");
+    expect(stranger.stderr).toContain("--join");
 
     // Three voters left: removing another is refused (it would leave two).
     const other = [1, 2, 3, 4].find((id) => id !== victim && id !== leaderId) as number;

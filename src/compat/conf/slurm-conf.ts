@@ -17,6 +17,11 @@ export interface ParsedConf {
   globals: Map<string, string>;
   nodes: ConfRecord[];
   partitions: ConfRecord[];
+  /**
+   * Every SlurmctldHost= (or ControlMachine=) value in file order: Slurm's primary then its
+   * backups; Spur reads several as the replicated controllers. `globals` keeps the first.
+   */
+  slurmctldHosts?: string[];
 }
 
 /** Case-insensitive lookup in a record. */
@@ -39,7 +44,16 @@ export function parseConf(text: string): Result<ParsedConf> {
     const key = first[0].toLowerCase();
     if (key === "nodename") conf.nodes.push({ pairs, line });
     else if (key === "partitionname") conf.partitions.push({ pairs, line });
-    else for (const [k, v] of pairs) conf.globals.set(k.toLowerCase(), v);
+    else {
+      for (const [k, v] of pairs) {
+        const lower = k.toLowerCase();
+        if (lower === "slurmctldhost" || lower === "controlmachine") {
+          (conf.slurmctldHosts ??= []).push(v);
+          if (conf.globals.has(lower)) continue; // the first line is the primary
+        }
+        conf.globals.set(lower, v);
+      }
+    }
   }
   return ok(conf);
 }

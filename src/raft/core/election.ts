@@ -5,7 +5,7 @@
  * healthy leader out. Voters grant at most one vote per term and only to up-to-date logs.
  */
 import { bcastAppend } from "./replicate.ts";
-import { type RaftState, becomeCandidate, becomeLeader, becomePreCandidate, newMessage, promotable, send } from "./state.ts";
+import { type RaftState, becomeCandidate, becomeFollower, becomeLeader, becomePreCandidate, newMessage, promotable, send } from "./state.ts";
 import type { Message, MessageType } from "./types.ts";
 
 export type CampaignType = "pre-election" | "election" | "transfer";
@@ -68,6 +68,15 @@ export function poll(r: RaftState, from: number, granted: boolean): "won" | "los
  * real-vote term). Grant when we have not voted for someone else this term and the
  * candidate's log is at least as up to date as ours.
  */
+/** Does the requester's claim beat ours: a more up-to-date log, or the same log and a lower id? */
+function outranks(r: RaftState, m: Message): boolean {
+  const lastTerm = r.log.lastTerm();
+  const lastIndex = r.log.lastIndex();
+  if (m.logTerm !== lastTerm) return m.logTerm > lastTerm;
+  if (m.index !== lastIndex) return m.index > lastIndex;
+  return m.from < r.id;
+}
+
 export function handleVoteRequest(r: RaftState, m: Message): void {
   const respType: MessageType = m.type === "vote" ? "vote-resp" : "pre-vote-resp";
   const canVote =
@@ -81,6 +90,11 @@ export function handleVoteRequest(r: RaftState, m: Message): void {
     if (m.type === "vote") {
       r.electionElapsed = 0;
       r.vote = m.from;
+    } else if (r.state === "pre-candidate" && outranks(r, m)) {
+      // Two pre-elections crossing would both win and split the real vote: the one with the
+      // weaker claim (older log, or same log and higher id) stands down and waits a full
+      // timeout; the other wins with its vote. Only liveness is at stake here, never safety.
+      becomeFollower(r, r.term, 0);
     }
     return;
   }

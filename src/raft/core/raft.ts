@@ -95,6 +95,27 @@ function checkQuorum(r: RaftState): void {
 }
 
 /**
+ * The transport saw its connection to `id` drop (a killed process closes its sockets at
+ * once). A follower whose leader that is forgets it, so its lease no longer shields the
+ * leader: it will grant another replica's (pre-)vote at once instead of after an election
+ * timeout. Returns whether anything changed. Safety does not depend on this; availability
+ * neither: one broken link cannot depose a healthy leader, because the other voters still
+ * hear from it and keep ignoring would-be candidates (their leases hold).
+ */
+export function leaderUnreachable(r: RaftState, id: number): boolean {
+  if (r.state !== "follower" || r.lead === NONE || r.lead !== id) return false;
+  r.lead = NONE;
+  return true;
+}
+
+/** A follower that knows no leader campaigns now (pre-vote first) instead of at its timeout. */
+export function campaignNow(r: RaftState): boolean {
+  if (r.state !== "follower" || r.lead !== NONE) return false;
+  hup(r, r.config.preVote ? "pre-election" : "election");
+  return r.state !== "follower";
+}
+
+/**
  * Step one message. Returns false when a proposal, ReadIndex or transfer request was dropped
  * (no leader known, transfer in progress, limits); true otherwise.
  */

@@ -8,7 +8,7 @@ import { assert } from "../../lib/assert.ts";
 import { type Result, err, ok } from "../../lib/result.ts";
 import type { RaftRng, Storage } from "../ports.ts";
 import { applyConfChangeEntry, proposeConfChange } from "./confchange.ts";
-import { loadRaft, resolveConfig, step, tick } from "./raft.ts";
+import { campaignNow, leaderUnreachable, loadRaft, resolveConfig, step, tick } from "./raft.ts";
 import { type RaftState, newMessage, reduceUncommittedSize } from "./state.ts";
 import {
   type BasicStatus,
@@ -37,6 +37,13 @@ export interface RaftNode {
   proposeConfChange(cc: ConfChange): Result<void>;
   /** Ask for a linearizable read point; answered by a ReadState carrying `context`. */
   readIndex(context: string): Result<void>;
+  /**
+   * The connection to `id` dropped: if it is this follower's leader, forget it, so that
+   * its lease no longer makes us ignore candidates (see raft.leaderUnreachable).
+   */
+  leaderUnreachable(id: NodeId): boolean;
+  /** A follower that knows no leader campaigns now rather than at its election timeout. */
+  campaignNow(): boolean;
   /** Ask the leader to hand leadership to `transferee`. */
   transferLeader(transferee: NodeId): Result<void>;
   /** Is there work for the driver? False while a Ready is outstanding. */
@@ -150,6 +157,8 @@ export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage
       m.context = context;
       return step(r, m) ? ok(undefined) : dropped("read index");
     },
+    leaderUnreachable: (id) => leaderUnreachable(r, id),
+    campaignNow: () => campaignNow(r),
     transferLeader: (transferee) => {
       const m = localMessage(r, "transfer-leader");
       m.from = transferee; // etcd convention: the request comes "from" the transferee

@@ -134,6 +134,12 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
       const found = await findLeader(ep.urls);
       probes = found.probes;
       target = found.leader;
+      // Followers may name a leader this client's list lacks (a controller added at run time).
+      const named = probes.find((p) => /^https?:\/\/\S+$/.test(p.leaderUrl) && !ep.urls.includes(p.leaderUrl))?.leaderUrl;
+      if (target === undefined && named !== undefined) {
+        ep.urls.push(named);
+        target = named;
+      }
     }
     if (target !== undefined) {
       // A leader that froze must not hold the command forever (WaitJob long-polls by design).
@@ -146,7 +152,10 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
       if (r.kind === "lost" && !readOnly) {
         throw new RpcError("unavailable", `Unable to contact slurm controller (connect failure): the request may or may not have been done (${r.why})`);
       }
-      ep.leader = r.kind === "redirect" && r.leader !== "" && ep.urls.includes(r.leader) && r.leader !== target ? r.leader : undefined;
+      // A leader this client's list lacks (added by `spur controller add`) is followed and remembered.
+      const hinted = r.kind === "redirect" && /^https?:\/\/\S+$/.test(r.leader) && r.leader !== target ? r.leader : undefined;
+      if (hinted !== undefined && !ep.urls.includes(hinted)) ep.urls.push(hinted);
+      ep.leader = hinted;
       if (ep.leader !== undefined) continue;
     }
     if (Date.now() >= deadline) {

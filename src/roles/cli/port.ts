@@ -94,7 +94,8 @@ export function resolveControllerUrl(): string {
 export function resolveControllerUrls(): string[] {
   if (process.env.SPUR_CONTROLLER_URL) return process.env.SPUR_CONTROLLER_URL.split(",");
   try {
-    return controllerUrls(readConf(confPath()));
+    const path = confPath();
+    return controllerUrls(readConf(path), path);
   } catch {
     return ["http://127.0.0.1:6817"];
   }

@@ -137,4 +137,52 @@ describe("raft driver", () => {
       c.stopAll();
     }
   });
+
+  it("serves linearizable reads on the leader only, after a majority confirmed it", async () => {
+    const c = makeCluster([1, 2, 3]);
+    try {
+      const leader = await c.serving();
+      await leader.driver.propose(7);
+      await leader.driver.readBarrier();
+      expect(leader.applied).toContain(7);
+      // Many reads at once ride on one or two rounds, and all resolve.
+      await Promise.all(Array.from({ length: 50 }, () => leader.driver.readBarrier()));
+      const follower = [...c.replicas.values()].find((r) => r !== leader) as Replica;
+      await expect(follower.driver.readBarrier()).rejects.toMatchObject({ reason: "not-leader" });
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("a deposed leader never answers a read, even before it learns it was deposed", async () => {
+    const c = makeCluster([1, 2, 3]);
+    try {
+      const old = await c.serving();
+      await old.driver.propose(1);
+      c.cut(old.id);
+      // Still believes it leads: the read is accepted but must wait for a majority.
+      expect(old.driver.isServing()).toBe(true);
+      let answered = false;
+      const read = old.driver.readBarrier().then(() => {
+        answered = true;
+      });
+      const settled = read.then(() => "resolved", (e: unknown) => e);
+      // The others elect a new leader and commit a write the old one never sees.
+      let fresh: Replica | undefined;
+      const deadline = Date.now() + 5000;
+      while (fresh === undefined && Date.now() < deadline) {
+        fresh = [...c.replicas.values()].find((r) => r.id !== old.id && r.driver.isServing());
+        await new Promise((res) => setTimeout(res, 5));
+      }
+      expect(fresh).toBeDefined();
+      await (fresh as Replica).driver.propose(42);
+      expect(old.applied).not.toContain(42);
+      const outcome = await settled;
+      expect(answered).toBe(false);
+      expect(outcome).toBeInstanceOf(ProposalError);
+      expect(old.driver.isServing()).toBe(false);
+    } finally {
+      c.stopAll();
+    }
+  });
 });

@@ -140,21 +140,75 @@ describe("thesis §9.6 pre-vote and §6.2 check-quorum", () => {
     c.elect(1);
     c.isolate(1);
     // 2 and 3 stop hearing from 1: once their lease runs out they elect one of themselves.
-    // (Both time out together: a split vote; 3 times out again alone and wins.)
+    // (Both time out together: their pre-elections cross and 3, same log but higher id,
+    // stands down instead of splitting the vote; 2 wins.)
     c.tick(3, E);
     c.tick(2, E);
     c.stabilize();
-    c.tick(3, E);
-    c.stabilize();
-    expect(c.node(3).basicStatus().state).toBe("leader");
-    const term = c.node(3).basicStatus().term;
+    expect(c.node(2).basicStatus().state).toBe("leader");
+    expect(c.node(3).basicStatus()).toMatchObject({ state: "follower", lead: 2 });
+    const term = c.node(2).basicStatus().term;
     expect(c.node(1).basicStatus()).toMatchObject({ state: "leader", term: 2 }); // has not noticed
     c.heal();
     c.tick(1); // its heartbeat meets the higher term, and the answer tells it
     c.stabilize();
     expect(c.node(1).basicStatus()).toMatchObject({ state: "follower", term });
-    c.tick(3); // the new leader's next heartbeat
+    c.tick(2); // the new leader's next heartbeat
     c.stabilize();
-    expect(c.node(1).basicStatus().lead).toBe(3);
+    expect(c.node(1).basicStatus().lead).toBe(2);
+  });
+});
+
+describe("campaigning when the connection to the leader drops", () => {
+  it("followers that both lost the leader elect a new one without waiting for a timeout", () => {
+    const c = new TestCluster([1, 2, 3]);
+    c.elect(1);
+    c.down.add(1);
+    expect(c.node(2).leaderUnreachable(1)).toBe(true);
+    expect(c.node(2).campaignNow()).toBe(true);
+    c.stabilize();
+    // 3 has not noticed yet: its lease still holds, so 2's pre-vote goes unanswered.
+    expect(c.node(2).basicStatus()).toMatchObject({ state: "pre-candidate", term: 2, lead: 0 });
+    expect(c.node(3).basicStatus()).toMatchObject({ state: "follower", term: 2, lead: 1 });
+    // Once 3 noticed too, it grants the next candidate's votes at once (no timeout).
+    expect(c.node(3).leaderUnreachable(1)).toBe(true);
+    expect(c.node(3).campaignNow()).toBe(true);
+    c.stabilize();
+    expect(c.node(3).basicStatus()).toMatchObject({ state: "leader", term: 3 });
+    expect(c.node(2).basicStatus()).toMatchObject({ state: "follower", term: 3, lead: 3 });
+  });
+
+  it("a follower that forgot its leader votes for the first candidate at once", () => {
+    const c = new TestCluster([1, 2, 3]);
+    c.elect(1);
+    c.down.add(1);
+    c.node(3).leaderUnreachable(1);
+    c.node(2).leaderUnreachable(1);
+    expect(c.node(2).campaignNow()).toBe(true);
+    c.stabilize();
+    expect(c.node(2).basicStatus()).toMatchObject({ state: "leader", term: 3 });
+    // 3 now follows 2: a late campaignNow does nothing.
+    expect(c.node(3).campaignNow()).toBe(false);
+  });
+
+  it("is ignored for anyone but the current leader, and by the leader itself", () => {
+    const c = new TestCluster([1, 2, 3]);
+    c.elect(1);
+    expect(c.node(2).leaderUnreachable(3)).toBe(false);
+    expect(c.node(1).leaderUnreachable(2)).toBe(false);
+    expect(c.node(2).campaignNow()).toBe(false);
+    expect(c.node(1).campaignNow()).toBe(false);
+    expect(c.node(2).basicStatus()).toMatchObject({ state: "follower", lead: 1 });
+  });
+
+  it("one follower's broken link does not depose a healthy leader", () => {
+    const c = new TestCluster([1, 2, 3]);
+    c.elect(1);
+    expect(c.node(2).leaderUnreachable(1)).toBe(true);
+    expect(c.node(2).campaignNow()).toBe(true);
+    c.stabilize();
+    c.tickAll(3);
+    expect(c.node(1).basicStatus()).toMatchObject({ state: "leader", term: 2 });
+    for (const id of [2, 3]) expect(c.node(id).basicStatus()).toMatchObject({ state: "follower", term: 2, lead: 1 });
   });
 });

@@ -53,4 +53,36 @@ describe("raft TCP transport", () => {
     }
     expect(got).toEqual([]);
   });
+
+  it("reports a peer whose connection closes, on both ends", async () => {
+    const got: Message[] = [];
+    const lostAtServer: number[] = [];
+    const lostAtClient: number[] = [];
+    const server = listenRaft({ host: "127.0.0.1", port: 0 }, "s3cret", (ms) => got.push(...ms), (id) => lostAtServer.push(id));
+    const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: server.port }], "s3cret", 10, (id) => lostAtClient.push(id));
+    cleanups.push(() => t.stop());
+    for (let i = 0; i < 50 && got.length === 0; i++) {
+      t.send([app(0)]);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(got.length).toBeGreaterThan(0);
+    expect(lostAtClient).toEqual([]);
+    // The listening side goes away (a killed process): the dialing side hears of it.
+    server.stop(true);
+    await until(() => lostAtClient.length > 0);
+    expect(lostAtClient[0]).toBe(2);
+    // And the dialing side going away is reported by the listener, with the greeting's id.
+    const server2 = listenRaft({ host: "127.0.0.1", port: 0 }, "s3cret", (ms) => got.push(...ms), (id) => lostAtServer.push(id));
+    cleanups.push(() => server2.stop(true));
+    const t2 = createTcpTransport(7, [{ id: 2, host: "127.0.0.1", port: server2.port }], "s3cret", 10);
+    got.length = 0;
+    lostAtServer.length = 0;
+    for (let i = 0; i < 50 && got.length === 0; i++) {
+      t2.send([app(0)]);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    t2.stop();
+    await until(() => lostAtServer.length > 0);
+    expect(lostAtServer).toEqual([7]);
+  });
 });

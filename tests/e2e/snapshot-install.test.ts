@@ -1,0 +1,86 @@
+/**
+ * End-to-end: a replica that was away while the others snapshotted and dropped the log it
+ * lacks is brought back by InstallSnapshot. Three replicated spurctld with a tiny snapshot
+ * interval; one follower is killed, jobs are submitted until both others have taken a
+ * snapshot and compacted, the follower restarts, receives the leader's snapshot (its log
+ * says so) and then holds the same jobs as the leader (compared on /metrics).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyJobSpec } from "../../src/sched/model/records.ts";
+import { eventually, startCluster, type Cluster } from "./cluster.ts";
+
+let c: Cluster;
+let urls: Map<number, string>;
+
+beforeAll(() => {
+  c = startCluster(["--controllers", "3", "--nodes", "1", "--cpus-per-node", "2"]);
+  c.reconfigure("SpurRaftSnapshotEntries=30\nSpurRaftTrailingEntries=5");
+  const line = /^SpurControllers=(\S+)/m.exec(readFileSync(c.conf, "utf8"))?.[1] ?? "";
+  urls = new Map(line.split(",").map((p) => [Number(p.split("@")[0]), `http://${(p.split("@")[1] ?? "").split(":").slice(0, 2).join(":")}`]));
+});
+afterAll(() => c?.down());
+
+const logOf = (id: number) => readFileSync(join(c.dir, "cluster", "log", `spurctld-${id}.log`), "utf8");
+
+async function post(url: string, method: string, body: unknown): Promise<Response | undefined> {
+  try {
+    return await fetch(`${url}/spur.v1.Controller/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+  } catch {
+    return undefined;
+  }
+}
+
+async function leader(except?: number): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    for (const [id, url] of urls) {
+      if (id === except) continue;
+      const res = await post(url, "Ping", {});
+      const role = res?.ok ? ((await res.json()) as { raft?: { role?: string } }).raft?.role : undefined;
+      if (role === "leader") return id;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("no leader within 20 s");
+}
+
+async function jobCount(id: number): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${urls.get(id)}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+    return text.split("\n").filter((l) => l.startsWith("spur_jobs{")).reduce((n, l) => n + Number(l.split(" ").pop()), 0);
+  } catch {
+    return undefined;
+  }
+}
+
+describe("snapshot install", () => {
+  it("brings a replica back from a snapshot after the others compacted their logs", async () => {
+    const first = await leader();
+    const away = [...urls.keys()].find((id) => id !== first) as number;
+    process.kill(c.pid(`spurctld-${away}`), "SIGKILL");
+    let acked = 0;
+    const live = [...urls.keys()].filter((id) => id !== away);
+    for (let i = 0; i < 400 && !live.every((id) => logOf(id).includes("snapshot taken")); i++) {
+      const lead = await leader(away);
+      const res = await post(urls.get(lead) as string, "Submit", { spec: { ...emptyJobSpec(), name: `s${i}`, script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
+      if (res?.ok) acked++;
+    }
+    for (const id of live) expect(logOf(id), `replica ${id} took no snapshot`).toContain("snapshot taken");
+    expect(acked).toBeGreaterThan(10);
+
+    c.startDaemon(`spurctld-${away}`, ["spurctld", "--id", String(away), "--conf", c.conf]);
+    await eventually("the snapshot installed on the returning replica", () => (logOf(away).includes("snapshot installed from the leader") ? true : undefined), 30_000);
+    const lead = await leader();
+    const want = await jobCount(lead);
+    expect(want).toBeGreaterThanOrEqual(acked);
+    const deadline = Date.now() + 20_000;
+    let got = await jobCount(away);
+    while (got !== want && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      got = await jobCount(away);
+    }
+    expect(got).toBe(want);
+  }, 120_000);
+});
