@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
@@ -83,7 +84,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const { spool, logger, node } = deps;
   const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? deps.controllerUrls : [deps.controllerUrl];
   let currentUrl = urls[0] as string;
-  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1" }));
+  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1", ...connectTls(url) }));
   let ctl: Client<typeof Controller> = clientFor(currentUrl);
   /** After a failed call: go to the leader the answer named, else to the next replica. */
   function failover(error: unknown): void {

@@ -12,6 +12,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { ConsolaInstance } from "consola/core";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import { OVERLAY_REFRESH_MS, desiredPeers, diffPeers, isEmptyDiff, wgSetCommands, type OverlayMember } from "../net/overlay-peers.ts";
 import { parseWgQuick, replacePeers } from "../net/wg-conf.ts";
@@ -40,7 +41,7 @@ function selfMember(deps: OverlayAgentDeps, text: string): { member: OverlayMemb
 const interfaceUp = (iface: string): boolean => spawnSync("ip", ["link", "show", "dev", iface], { stdio: "ignore" }).status === 0;
 
 export function createOverlayAgent(deps: OverlayAgentDeps): { start(): () => void } {
-  const ctl = createClient(Controller, createConnectTransport({ baseUrl: deps.controllerUrl, httpVersion: "1.1" }));
+  const ctl = createClient(Controller, createConnectTransport({ baseUrl: deps.controllerUrl, httpVersion: "1.1", ...connectTls(deps.controllerUrl) }));
   const log = deps.logger.withTag("overlay");
   let lastError = "";
 

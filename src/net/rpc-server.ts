@@ -6,12 +6,14 @@
  * it is overwritten here) and survival of malformed requests (bodies are capped
  * and handler errors become Connect errors, never a crash).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
+import type { ServerTls } from "./tls.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
@@ -56,6 +58,8 @@ export interface RpcServerExtras {
   rpc?: RpcMetrics;
   verifyToken?: TokenVerifier;
   gate?: RequestGate;
+  /** Serve HTTPS with this certificate (net/tls.ts listenerTls); absent: plaintext. */
+  tls?: ServerTls;
 }
 
 export async function startRpcServer(
@@ -81,7 +85,7 @@ export async function startRpcServer(
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
   };
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     const token = req.headers[USER_TOKEN_HEADER];
@@ -91,7 +95,8 @@ export async function startRpcServer(
       return;
     }
     void stampToken(req, typeof token === "string" ? token : "", extras.verifyToken).then(() => dispatch(req, res));
-  });
+  };
+  const server: Server = extras.tls === undefined ? createServer(listener) : (createTlsServer({ cert: extras.tls.cert, key: extras.tls.key }, listener) as unknown as Server);
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

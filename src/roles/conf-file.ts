@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseConf, type ParsedConf } from "../compat/conf/slurm-conf.ts";
+import { rpcScheme, setClientTlsLoader, tlsEnabled } from "../net/tls.ts";
 
 export const DEFAULT_CONF = "/etc/spur/spur.conf";
 
@@ -41,9 +42,23 @@ export function controllerAddress(conf: ParsedConf): { host: string; port: numbe
   return { host, port };
 }
 
+/** https when the cluster's listeners speak TLS (net/tls.ts), else http. */
+export function schemeOf(conf: ParsedConf): "https" | "http" {
+  return tlsEnabled(conf.globals) ? "https" : "http";
+}
+
+// A client that never configured TLS itself (a CLI) learns it from spur.conf on first use.
+setClientTlsLoader(() => {
+  try {
+    return readConf(confPath()).globals;
+  } catch {
+    return undefined;
+  }
+});
+
 export function controllerUrl(conf: ParsedConf): string {
   const { host, port } = controllerAddress(conf);
-  return `http://${host}:${port}`;
+  return `${schemeOf(conf)}://${host}:${port}`;
 }
 
 /** One replica of a replicated controller (spur.conf `SpurControllers=1@host:port,...`). */
@@ -70,7 +85,7 @@ export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
     const host = (m[2] as string).replace(/^\[(.*)\]$/, "$1");
     const port = Number(m[3]);
     const raftPort = m[4] === undefined ? port + 1 : Number(m[4]);
-    return { id: Number(m[1]), host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+    return { id: Number(m[1]), host, port, raftPort, url: `${schemeOf(conf)}://${host.includes(":") ? `[${host}]` : host}:${port}` };
   });
 }
 
@@ -82,7 +97,7 @@ export function parseControllerAddress(id: number, address: string): ControllerP
   const port = Number(m[2]);
   const raftPort = m[3] === undefined ? port + 1 : Number(m[3]);
   if (!(port > 0 && port < 65536 && raftPort > 0 && raftPort < 65536)) return undefined;
-  return { id, host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+  return { id, host, port, raftPort, url: `${rpcScheme()}://${host.includes(":") ? `[${host}]` : host}:${port}` };
 }
 
 /** Every controller a client may try, in order (one for a single controller). */

@@ -16,6 +16,7 @@ const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
+     [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
      [--devices-root DIR]                     GPUs discovered from a sysfs snapshot instead
@@ -60,6 +61,7 @@ export function upOptions(argv: string[]): UpOptions {
     ...(opt(argv, "--devices-root") !== undefined ? { devicesRoot: opt(argv, "--devices-root") } : {}),
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
     controllers: Math.max(1, n("--controllers", 1)),
+    ...(argv.includes("--tls") ? { tls: true } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { createController, type Controller } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
 import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
+import { listenerTls } from "../net/tls.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
@@ -146,7 +147,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     const message = lead === 0 || leadUrl === "" ? `spurctld ${self.id} is not the leader and knows no leader (election in progress or quorum lost)` : `spurctld ${self.id} is not the leader; leader is ${lead} at ${leadUrl}`;
     return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
   };
-  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate });
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, tls: listenerTls(o.conf.globals, self.host, "spurctld") });
   const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs));
   driver.start();
   const stopController = controller.start();

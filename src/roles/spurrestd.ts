@@ -22,6 +22,9 @@ import { tokenControllerPort } from "../net/rest/ctl-client.ts";
 import { keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
 import { isLoopback } from "../net/peer-identity.ts";
 import { lookupUserName } from "../net/users.ts";
+import { configureClientTls, expandHostPath } from "../net/tls.ts";
+
+const expandOpt = (path: string | undefined): string | undefined => (path === undefined ? undefined : expandHostPath(path));
 
 export const REST_PORT_DEFAULT = 6820;
 const BODY_BYTES_MAX = 4 * 1024 * 1024;
@@ -44,8 +47,9 @@ export async function main(argv: string[]): Promise<number> {
   const ctlBase = process.env.SPUR_CONTROLLER_URL || controllerUrl(conf);
   const listen = flag(argv, "--listen") ?? g.get("restaddr") ?? "127.0.0.1";
   const port = Number(flag(argv, "--port") ?? g.get("restport") ?? REST_PORT_DEFAULT);
-  const certPath = flag(argv, "--tls-cert") ?? g.get("resttlscert");
-  const keyPath = flag(argv, "--tls-key") ?? g.get("resttlskey");
+  configureClientTls(g);
+  const certPath = expandOpt(flag(argv, "--tls-cert") ?? g.get("resttlscert"));
+  const keyPath = expandOpt(flag(argv, "--tls-key") ?? g.get("resttlskey"));
   const plaintextOk = argv.includes("--allow-plaintext") || /^(yes|true|1)$/i.test(g.get("restallowplaintext") ?? "");
   if (certPath === undefined && !isLoopback(listen) && !plaintextOk) {
     throw new Error(`spurrestd: error: refusing plaintext HTTP on ${listen}: give RestTlsCert/RestTlsKey, or RestAllowPlaintext=yes`);

@@ -13,6 +13,7 @@
  */
 import { RpcError } from "../../cli/io.ts";
 import type { Plain } from "../../lib/plain.ts";
+import { fetchTls } from "../../net/tls.ts";
 import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
@@ -34,6 +35,7 @@ interface Probe {
 async function probe(url: string): Promise<Probe> {
   try {
     const res = await fetch(`${url}/spur.v1.Controller/Ping`, {
+      ...fetchTls(url),
       method: "POST", headers: { "content-type": "application/json" }, body: "{}", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
     const body = (await res.json()) as { raft?: { role?: string; leaderUrl?: string } };
@@ -93,6 +95,7 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
   let res: Response;
   try {
     res = await fetch(`${url}/spur.v1.Controller/${method}`, {
+      ...fetchTls(url),
       method: "POST", headers: { "content-type": "application/json" }, body,
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });

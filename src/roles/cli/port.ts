@@ -10,6 +10,7 @@ import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrls, readConf } from "../conf-file.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { lookupUid, lookupUserName } from "../../net/users.ts";
+import { fetchTls } from "../../net/tls.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -20,6 +21,7 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
   let res: Response;
   try {
     res = await fetch(`${base}/spur.v1.Controller/${method}`, {
+      ...fetchTls(base),
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
