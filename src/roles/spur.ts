@@ -24,6 +24,7 @@ const USAGE = `Usage: spur <command> [options]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
   init [--controllers H1,H2,H3] [--port P] [--conf FILE]   write spur.conf + secret for replicated controllers
+       [--tls [--tls-hosts NODE,...]]         ... with a cluster CA and per-host certificates (TLS everywhere)
   controller add ID HOST:PORT:RAFTPORT | remove ID [--force]   add/remove a replicated controller at run time
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
