@@ -62,6 +62,18 @@ export function listenerTls(g: Globals, host: string, role: string): ServerTls |
   return { cert: read("TLS certificate (SpurTlsCertFile)", certFile), key: read("TLS key (SpurTlsKeyFile)", keyFile) };
 }
 
+/** How a controller connects to its Raft peers: TLS trusting the cluster CA when TLS is on (undefined: plain TCP). */
+export function raftClientTls(g: Globals): { ca?: string } | undefined {
+  if (!tlsEnabled(g)) return undefined;
+  const caFile = g.get("spurtlscafile") ?? "";
+  if (caFile === "") return {};
+  try {
+    return { ca: readFileSync(expandHostPath(caFile), "utf8") };
+  } catch (e) {
+    throw new Error(`spurctld: error: cannot read the TLS CA (SpurTlsCaFile) ${caFile}: ${(e as Error).message}`);
+  }
+}
+
 // --- client side -------------------------------------------------------------
 
 interface ClientTls {

@@ -18,7 +18,7 @@ import { createController, type Controller } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
 import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
-import { listenerTls } from "../net/tls.ts";
+import { listenerTls, raftClientTls } from "../net/tls.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
@@ -68,7 +68,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   // Addresses: spur.conf's, then those carried by membership changes in the log.
   const known = new Map<number, ControllerPeer>(peers.map((p) => [p.id, p]));
   const urlOf = (id: number) => known.get(id)?.url ?? "";
-  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret);
+  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret, 100, raftClientTls(o.conf.globals));
   const onConfChange = (cc: ConfChange) => {
     if (cc.type === "remove-node") {
       if (cc.nodeId !== self.id) transport.removePeer(cc.nodeId);
@@ -148,7 +148,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     return { status: 503, headers: { [LEADER_HEADER]: leadUrl }, body: JSON.stringify({ code: "unavailable", message }) };
   };
   const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, tls: listenerTls(o.conf.globals, self.host, "spurctld") });
-  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs));
+  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), listenerTls(o.conf.globals, self.host, "spurctld"));
   driver.start();
   const stopController = controller.start();
   logger.info({ message: "replica started", id: self.id, peers: peers.map((p) => `${p.id}@${p.url}`).join(","), firstIndex: storage.firstIndex(), lastIndex: storage.lastIndex() });

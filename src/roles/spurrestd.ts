@@ -14,11 +14,11 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerAddress, controllerUrl, readConf } from "./conf-file.ts";
+import { confPath, controllerAddress, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createRestApp } from "../net/rest/app.ts";
 import { createAuthenticator } from "../net/rest/auth.ts";
-import { tokenControllerPort } from "../net/rest/ctl-client.ts";
+import { tokenControllerPorts } from "../net/rest/ctl-client.ts";
 import { keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
 import { isLoopback } from "../net/peer-identity.ts";
 import { lookupUserName } from "../net/users.ts";
@@ -44,7 +44,8 @@ export async function main(argv: string[]): Promise<number> {
   const stateDir = g.get("statesavelocation") ?? "/var/spool/spur/ctld";
   const keyring = openKeyring(keyPathFromConf(g, stateDir));
   const operators = (g.get("spuroperators") ?? "").split(",").filter(Boolean);
-  const ctlBase = process.env.SPUR_CONTROLLER_URL || controllerUrl(conf);
+  const ctlUrls = process.env.SPUR_CONTROLLER_URL ? process.env.SPUR_CONTROLLER_URL.split(",") : controllerUrls(conf);
+  const ctlFor = tokenControllerPorts(ctlUrls);
   const listen = flag(argv, "--listen") ?? g.get("restaddr") ?? "127.0.0.1";
   const port = Number(flag(argv, "--port") ?? g.get("restport") ?? REST_PORT_DEFAULT);
   configureClientTls(g);
@@ -64,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         return u === undefined ? undefined : { uid: u.uid, group: u.group };
       },
     }),
-    controllerFor: (caller) => tokenControllerPort(ctlBase, caller.token),
+    controllerFor: (caller) => ctlFor(caller.token),
     host: {
       cluster: g.get("clustername") ?? "spur",
       hostname: hostname(),
@@ -78,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
   const server = Bun.serve({ hostname: listen, port, fetch: (req, srv) => app.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
-  logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlBase, conf: path });
+  logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlUrls.join(","), conf: path });
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
