@@ -18,7 +18,7 @@ import type { Infer } from "./schema.ts";
 import type { Job } from "../../compat/format/job-values.ts";
 import { signalNumber } from "./signals.ts";
 import { RawMembers, singleFlight } from "./raw-json.ts";
-import { pruneForVersion } from "./schema.ts";
+import { createJobsJsonCache } from "./jobs-json.ts";
 import { versionNumber } from "./versions.ts";
 
 const lastUpdate = (rc: RequestContext) => value(Math.floor(rc.nowSec));
@@ -43,15 +43,14 @@ function changedSince(job: Job, sinceSec: number): boolean {
 }
 
 const jobsFlight = singleFlight<string>();
+const jobsText = createJobsJsonCache();
 
 /** The `"jobs":[...]` member for this version, shared by concurrent identical requests of one user. */
 function jobsMember(rc: RequestContext, since: number): Promise<string> {
   return jobsFlight(`${rc.caller.user}|${rc.version}|${since}`, async () => {
     const res = await ctlCall("get_jobs", () => rc.ctl.listJobs({}));
     const jobs = since > 0 ? res.jobs.filter((j) => changedSince(j, since)) : res.jobs;
-    const doc = { jobs: jobs.map((j) => jobInfo(j, rc.host.cluster)) };
-    pruneForVersion(JobInfoResp.node, doc, versionNumber(rc.version));
-    return JSON.stringify(doc).slice(1, -1);
+    return jobsText.member(jobs, rc.host.cluster, versionNumber(rc.version), since === 0);
   });
 }
 
