@@ -100,7 +100,10 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
         query: c.req.query(), body, nowSec, host: deps.host, warnings,
       };
       const payload = await route.handle(rc);
-      if (payload instanceof RawMembers) return c.body(rawBody(payload, envelope(deps, who, warnings, [])), 200, { "content-type": "application/json" });
+      if (payload instanceof RawMembers) {
+        const body = rawBody(payload, envelope(deps, who, warnings, []));
+        return typeof body === "string" ? c.body(body, 200, { "content-type": "application/json" }) : c.body(body as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/json" });
+      }
       // The per-version adapter: serializers write the newest shape; drop what this version lacks.
       pruneForVersion(route.response.node, payload, versionNumber(version));
       return c.json({ ...payload, ...envelope(deps, who, warnings, []) });

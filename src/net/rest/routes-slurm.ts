@@ -42,11 +42,11 @@ function changedSince(job: Job, sinceSec: number): boolean {
   return Math.max(job.submitTime, job.startTime, job.endTime, job.lastSchedEval) >= sinceSec;
 }
 
-const jobsFlight = singleFlight<string>();
+const jobsFlight = singleFlight<Uint8Array[]>();
 const jobsText = createJobsJsonCache();
 
 /** The `"jobs":[...]` member for this version, shared by concurrent identical requests of one user. */
-function jobsMember(rc: RequestContext, since: number): Promise<string> {
+function jobsMember(rc: RequestContext, since: number): Promise<Uint8Array[]> {
   return jobsFlight(`${rc.caller.user}|${rc.version}|${since}`, async () => {
     const res = await ctlCall("get_jobs", () => rc.ctl.listJobs({}));
     const jobs = since > 0 ? res.jobs.filter((j) => changedSince(j, since)) : res.jobs;

@@ -10,7 +10,7 @@ import { emptyJobInfo } from "../../../src/sched/model/records.ts";
 import { jobInfo } from "../../../src/net/rest/serialize-job.ts";
 import { JobInfoResp } from "../../../src/net/rest/schemas-job.ts";
 import { hasVersion, pruneForVersion, type Node } from "../../../src/net/rest/schema.ts";
-import { createJobsJsonCache } from "../../../src/net/rest/jobs-json.ts";
+import { chunksText, createJobsJsonCache } from "../../../src/net/rest/jobs-json.ts";
 import type { Job } from "../../../src/compat/format/job-values.ts";
 import { createRng, type Rng } from "./rng.ts";
 
@@ -70,8 +70,8 @@ describe(`jobs-json (SEED=${SEED})`, () => {
     const cache = createJobsJsonCache();
     for (const version of VERSIONS) {
       const want = plain(jobs, version);
-      expect(cache.member(jobs, "spur", version), `SEED=${SEED} v0.0.${version} cold`).toBe(want);
-      expect(cache.member(jobs, "spur", version), `SEED=${SEED} v0.0.${version} cached`).toBe(want);
+      expect(chunksText(cache.member(jobs, "spur", version)), `SEED=${SEED} v0.0.${version} cold`).toBe(want);
+      expect(chunksText(cache.member(jobs, "spur", version)), `SEED=${SEED} v0.0.${version} cached`).toBe(want);
     }
     expect(cache.size()).toBe(400 * VERSIONS.length);
   });
@@ -80,12 +80,12 @@ describe(`jobs-json (SEED=${SEED})`, () => {
     const rng = createRng(SEED + 1);
     const jobs = Array.from({ length: 50 }, (_, i) => randomJob(rng, i + 1));
     const cache = createJobsJsonCache();
-    cache.member(jobs, "spur", 45);
+    chunksText(cache.member(jobs, "spur", 45));
     const changed = jobs.slice(10).map((j, i) => (i === 0 ? { ...j, name: "renamed", state: "RUNNING" } : j));
-    expect(cache.member(changed, "spur", 45)).toBe(plain(changed, 45));
+    expect(chunksText(cache.member(changed, "spur", 45))).toBe(plain(changed, 45));
     expect(cache.size()).toBe(40);
     // A partial listing (update_time) is answered but does not shrink the cache.
-    expect(cache.member(changed.slice(0, 5), "spur", 45, false)).toBe(plain(changed.slice(0, 5), 45));
+    expect(chunksText(cache.member(changed.slice(0, 5), "spur", 45, false))).toBe(plain(changed.slice(0, 5), 45));
     expect(cache.size()).toBe(40);
   });
 
@@ -101,7 +101,7 @@ describe(`jobs-json (SEED=${SEED})`, () => {
 
   it("drops the fields a version lacks (stdin_expanded is v0.0.43 on)", () => {
     const job = randomJob(createRng(SEED + 2), 1);
-    expect(createJobsJsonCache().member([job], "spur", 42)).not.toContain("stdin_expanded");
-    expect(createJobsJsonCache().member([job], "spur", 43)).toContain('"stdin_expanded":');
+    expect(chunksText(createJobsJsonCache().member([job], "spur", 42))).not.toContain("stdin_expanded");
+    expect(chunksText(createJobsJsonCache().member([job], "spur", 43))).toContain('"stdin_expanded":');
   });
 });
