@@ -19,12 +19,14 @@ import type { HostInfo, RequestContext, Route } from "./route.ts";
 import { SLURM_ROUTES } from "./routes-slurm.ts";
 import { SLURMDB_ROUTES } from "./routes-slurmdb.ts";
 import { EXTRA_ROUTES } from "./routes-extra.ts";
+import { ADMIN_ROUTES } from "./routes-admin.ts";
+import { SLURMDB_WRITE_ROUTES } from "./routes-slurmdb-write.ts";
 import { pruneForVersion, validate } from "./schema.ts";
 import { RawMembers, rawBody } from "./raw-json.ts";
 import type { WarningItem } from "./schemas-common.ts";
 import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
 
-export const ALL_ROUTES: readonly Route[] = [...SLURM_ROUTES, ...EXTRA_ROUTES, ...SLURMDB_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [...SLURM_ROUTES, ...EXTRA_ROUTES, ...ADMIN_ROUTES, ...SLURMDB_ROUTES, ...SLURMDB_WRITE_ROUTES];
 
 /** Fixed paths before parametric ones, so that job/submit is never taken for job/{job_id}. */
 const BIND_ORDER: readonly Route[] = [...ALL_ROUTES].sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")));

@@ -10,7 +10,7 @@ import { RestError } from "./errors.ts";
 import { ctlCall } from "./ctl-errors.ts";
 import { OpenapiResp, value } from "./schemas-common.ts";
 import { JobAllocReq, JobAllocResp, JobDescMsg, JobInfoResp, JobPostResp, JobSubmitReq, JobSubmitResp, KillJobResp } from "./schemas-job.ts";
-import { DiagResp, LicensesResp, NodesResp, PartitionsResp, PingResp, ReservationsResp, SharesResp, UpdateNodeMsg } from "./schemas-cluster.ts";
+import { DiagResp, LicensesResp, NodesResp, PartitionsResp, PingResp, SharesResp, UpdateNodeMsg } from "./schemas-cluster.ts";
 import { jobInfo } from "./serialize-job.ts";
 import { nodeValue, partitionValue } from "./serialize-cluster.ts";
 import { jobSpecFromDesc, updateFieldsFromDesc, type JobDesc } from "./job-desc.ts";
@@ -185,11 +185,6 @@ export const SLURM_ROUTES: readonly Route[] = [
   { method: "post", api: "slurm", path: "node/{node_name}", since: 42, operation: "post_node", summary: "update node properties", body: UpdateNodeMsg, response: OpenapiResp, handle: updateNode },
   { method: "get", api: "slurm", path: "partitions/", since: 42, operation: "get_partitions", summary: "get all partition info", query: ["update_time", "flags"], response: PartitionsResp, handle: (rc) => partitions(rc) },
   { method: "get", api: "slurm", path: "partition/{partition_name}", since: 42, operation: "get_partition", summary: "get partition info", response: PartitionsResp, handle: (rc) => partitions(rc, rc.params.partition_name) },
-  { method: "get", api: "slurm", path: "reservations/", since: 42, operation: "get_reservations", summary: "get all reservation info", response: ReservationsResp, handle: empty("reservations") },
-  {
-    method: "get", api: "slurm", path: "reservation/{reservation_name}", since: 42, operation: "get_reservation", summary: "get reservation info", response: ReservationsResp,
-    handle: async (rc) => { throw new RestError("InvalidQuery", `Unable to query reservation ${rc.params.reservation_name ?? ""}: Spur has no reservations yet`, "get_reservation", "Requested reservation is invalid", 2051); },
-  },
   { method: "get", api: "slurm", path: "licenses/", since: 42, operation: "get_licenses", summary: "get all Slurm tracked license info", response: LicensesResp, handle: empty("licenses") },
   { method: "get", api: "slurm", path: "shares", since: 42, operation: "get_shares", summary: "get fairshare info", response: SharesResp, handle: async () => ({ shares: { shares: [], total_shares: 0 } }) },
 ];
