@@ -46,6 +46,15 @@ describe("REST admin paths on a real controller", () => {
     expect((await call("GET", "/slurm/v0.0.45/reservation/restmaint")).status).toBe(404);
   }, 60_000);
 
+  it("sets a node's features, which the scheduler then matches", async () => {
+    const r = await call("POST", "/slurm/v0.0.45/node/n2", "root", { features: ["ib", "fast"] });
+    expect(r.status, JSON.stringify(r.json.errors)).toBe(200);
+    expect(c.run(["scontrol", "show", "node", "n2"]).stdout).toMatch(/AvailableFeatures=ib,fast/);
+    const job = c.run(["sbatch", "--parsable", "--constraint=ib", "--wrap", "true"]);
+    expect(job.code, job.stderr).toBe(0);
+    expect((await call("POST", "/slurm/v0.0.45/node/n2", "root", { comment: "x" })).status).toBe(400);
+  }, 60_000);
+
   it("writes accounting records that sacctmgr shows", async () => {
     const acct = await call("POST", "/slurmdb/v0.0.45/accounts/", "root", { accounts: [{ name: "restphys", description: "physics", organization: "science" }] });
     expect(acct.status, JSON.stringify(acct.json.errors)).toBe(200);

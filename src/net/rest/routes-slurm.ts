@@ -133,9 +133,13 @@ async function updateNode(rc: RequestContext) {
   const name = rc.params.node_name ?? (body.name ?? []).join(",");
   if (name === "") throw new RestError("InvalidQuery", "No node names given (name)", "update_nodes");
   const state = body.state?.find((s) => NODE_STATE_ACTIONS.includes(s));
-  if (state === undefined) throw new RestError("InvalidQuery", `Spur can change a node's state only (one of ${NODE_STATE_ACTIONS.join(", ")})`, "update_node");
+  const unsupported = (["comment", "extra", "gres", "weight"] as const).find((k) => body[k] !== undefined);
+  if (unsupported !== undefined) throw new RestError("InvalidQuery", `Spur cannot change a node's ${unsupported} at run time (set it in spur.conf)`, "update_node");
+  if (state === undefined && (body.state ?? []).length > 0) throw new RestError("InvalidQuery", `Spur can set a node's state to one of ${NODE_STATE_ACTIONS.join(", ")}`, "update_node");
+  if (state === undefined && body.features === undefined) throw new RestError("InvalidQuery", "Nothing to change: give state (with reason) or features", "update_node");
   if ((state === "DRAIN" || state === "DOWN") && !body.reason) throw new RestError("InvalidQuery", "You must specify a reason when DOWNING or DRAINING a node", "update_node");
-  await ctlCall("update_node", () => rc.ctl.updateNode({ nodes: name, state, reason: body.reason ?? "" }));
+  const features = body.features === undefined ? {} : { features: body.features.join(",") };
+  await ctlCall("update_node", () => rc.ctl.updateNode({ nodes: name, state: state ?? "", reason: body.reason ?? "", ...features }));
   return {};
 }
 
