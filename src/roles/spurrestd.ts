@@ -8,7 +8,7 @@
  * --tls-cert/--tls-key) are given; plaintext only on loopback unless
  * RestAllowPlaintext=yes (or --allow-plaintext).
  *
- * Usage: spurrestd [--conf F] [--listen ADDR] [--port N] [--rate-limit PER_SEC[,BURST]]
+ * Usage: spurrestd [--conf F] [--listen ADDR] [--port N] [--rate-limit PER_SEC[,BURST]] [--unix PATH]
  *                  [--tls-cert F --tls-key F] [--allow-plaintext]
  */
 import { readFileSync } from "node:fs";
@@ -16,12 +16,12 @@ import { hostname } from "node:os";
 import { flag } from "./argv.ts";
 import { confPath, controllerAddress, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
-import { createRestApp } from "../net/rest/app.ts";
+import { createRestApp, type RestDeps } from "../net/rest/app.ts";
 import { createAuthenticator } from "../net/rest/auth.ts";
 import { tokenControllerPorts } from "../net/rest/ctl-client.ts";
 import { keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
 import { isLoopback } from "../net/peer-identity.ts";
-import { lookupUserName } from "../net/users.ts";
+import { lookupUid, lookupUserName } from "../net/users.ts";
 import { configureClientTls, expandHostPath } from "../net/tls.ts";
 
 const expandOpt = (path: string | undefined): string | undefined => (path === undefined ? undefined : expandHostPath(path));
@@ -34,6 +34,34 @@ function rateLimit(text: string | undefined): { perSec: number; burst: number } 
   const p = Number(perSec || "100");
   if (!Number.isFinite(p) || p < 0) throw new Error(`spurrestd: error: invalid rate limit "${text}"`);
   return { perSec: p, burst: Number(burst ?? 2 * p) || 2 * p };
+}
+
+/**
+ * rest_auth/local: a Unix socket whose peers are identified by the kernel, relayed to a
+ * private loopback listener serving the same routes (net/rest/local-socket.ts).
+ */
+async function startLocal(path: string | undefined, deps: RestDeps, logger: ReturnType<typeof createLogger>): Promise<{ stop(): Promise<void> } | undefined> {
+  if (path === undefined || path === "") return undefined;
+  const { startLocalRelay } = await import("../net/rest/local-socket.ts");
+  let relayPeer: (port: number) => number | undefined = () => undefined;
+  const localApp = createRestApp({
+    ...deps,
+    localPeer: (c) => {
+      const ip = (c.env as { requestIP?: (r: Request) => { address: string; port: number } | null } | undefined)?.requestIP?.(c.req.raw);
+      const uid = ip === null || ip === undefined ? undefined : relayPeer(ip.port);
+      return uid === undefined ? undefined : lookupUid(uid).name;
+    },
+  });
+  const inner = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, srv) => localApp.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024 });
+  const relay = startLocalRelay(path, { host: "127.0.0.1", port: inner.port as number });
+  relayPeer = relay.peerOf;
+  logger.info({ message: "listening", unix: path, auth: "rest_auth/local" });
+  return {
+    stop: async () => {
+      relay.stop();
+      await inner.stop(true);
+    },
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -55,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
   if (certPath === undefined && !isLoopback(listen) && !plaintextOk) {
     throw new Error(`spurrestd: error: refusing plaintext HTTP on ${listen}: give RestTlsCert/RestTlsKey, or RestAllowPlaintext=yes`);
   }
-  const app = createRestApp({
+  const deps: RestDeps = {
     auth: createAuthenticator({
       verify: (token, nowSec) => keyring.verify(token, nowSec),
       mint: (user, lifespanSec, nowSec) => keyring.sign({ iat: Math.floor(nowSec), exp: Math.floor(nowSec) + lifespanSec, sun: user }),
@@ -76,7 +104,9 @@ export async function main(argv: string[]): Promise<number> {
     nowSec: () => Date.now() / 1000,
     rateLimit: rateLimit(flag(argv, "--rate-limit") ?? g.get("restratelimit")),
     bodyBytesMax: BODY_BYTES_MAX,
-  });
+  };
+  const app = createRestApp(deps);
+  const local = await startLocal(flag(argv, "--unix") ?? g.get("restunixsocket"), deps, logger);
   const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
   const server = Bun.serve({ hostname: listen, port, fetch: (req, srv) => app.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
   logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlUrls.join(","), conf: path });
@@ -84,6 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
   await server.stop(true);
+  await local?.stop();
   logger.info({ message: "stopped" });
   return 0;
 }

@@ -41,6 +41,8 @@ export interface RestDeps {
   nowSec(): number;
   rateLimit: RateLimitConfig;
   bodyBytesMax?: number;
+  /** rest_auth/local: the user of the Unix-socket peer this request came through (undefined: not relayed). */
+  localPeer?(c: Context): string | undefined;
 }
 
 interface Who {
@@ -93,7 +95,9 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
     const who: Who = { version, api: route.api, source: sourceOf(c) };
     try {
       const nowSec = deps.nowSec();
-      who.caller = await deps.auth.authenticate((name) => c.req.header(name), nowSec);
+      const header = (name: string) => c.req.header(name);
+      const local = header("x-slurm-user-token") === undefined && header("authorization") === undefined ? deps.localPeer?.(c) : undefined;
+      who.caller = local === undefined ? await deps.auth.authenticate(header, nowSec) : await deps.auth.authenticateLocal(local, header, nowSec);
       if (!limiter.take(who.caller.user, nowSec)) throw new RestError("RateLimited", `Rate limit of ${deps.rateLimit.perSec} requests/s exceeded for user ${who.caller.user}`, "rate_limit");
       const body = await readBody(c, route, deps.bodyBytesMax ?? BODY_BYTES_MAX_DEFAULT, version);
       const warnings: WarningItem[] = [];
