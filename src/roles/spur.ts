@@ -34,6 +34,7 @@ const USAGE = `Usage: spur <command> [options]
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
   tls-cert [--out-dir D] [--host H] [--days N]  self-signed certificate for spurrestd (prints spur.conf lines)
+  tls-cert --ca-dir D [--host H1,H2] [--days N]  cluster CA + per-host certificates for every listener (prints spur.conf lines)
   sim [--trace FILE.swf | --synthetic N]       replay a workload through the scheduler (FCFS vs backfill)
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
