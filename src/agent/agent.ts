@@ -13,6 +13,7 @@ import type { ConsolaInstance } from "consola/core";
 import { ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { agentAuthInterceptor } from "../net/cluster-auth.ts";
+import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
@@ -87,7 +88,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const urls = deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? [...deps.controllerUrls] : [deps.controllerUrl];
   let currentUrl = urls[0] as string;
   const interceptors = deps.clusterSecret === undefined ? [] : [agentAuthInterceptor(deps.clusterSecret, node.name)];
-  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors }));
+  const clientFor = (url: string): Client<typeof Controller> => createClient(Controller, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors, ...connectTls(url) }));
   let ctl: Client<typeof Controller> = clientFor(currentUrl);
   /** After a failed call: go to the leader the answer named, else to the next replica. */
   function failover(error: unknown): void {

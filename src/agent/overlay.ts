@@ -13,6 +13,7 @@ import type { ConsolaInstance } from "consola/core";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { agentAuthInterceptor } from "../net/cluster-auth.ts";
+import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import { OVERLAY_REFRESH_MS, desiredPeers, diffPeers, isEmptyDiff, wgSetCommands, type OverlayMember } from "../net/overlay-peers.ts";
 import { parseWgQuick, replacePeers } from "../net/wg-conf.ts";
@@ -44,7 +45,7 @@ const interfaceUp = (iface: string): boolean => spawnSync("ip", ["link", "show",
 
 export function createOverlayAgent(deps: OverlayAgentDeps): { start(): () => void } {
   const interceptors = deps.clusterSecret === undefined ? [] : [agentAuthInterceptor(deps.clusterSecret, deps.node)];
-  const ctl = createClient(Controller, createConnectTransport({ baseUrl: deps.controllerUrl, httpVersion: "1.1", interceptors }));
+  const ctl = createClient(Controller, createConnectTransport({ baseUrl: deps.controllerUrl, httpVersion: "1.1", interceptors, ...connectTls(deps.controllerUrl) }));
   const log = deps.logger.withTag("overlay");
   let lastError = "";
 

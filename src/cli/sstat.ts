@@ -15,6 +15,7 @@ import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { helpFormat, parseFieldList, renderTable } from "../compat/format/sacct-table.ts";
 import { mergeUsage } from "../sched/model/apply-usage.ts";
 import type { SacctRow } from "../compat/format/sacct-row.ts";
+import { fetchTls, rpcUrl } from "../net/tls.ts";
 
 type Step = Plain<StepInfo>;
 
@@ -165,7 +166,9 @@ function withDefaults(u: Partial<Plain<StepUsage>> | undefined): Plain<StepUsage
 
 /** The agent's StepStats over Connect's JSON form (plain fetch: no protobuf runtime in the CLI). */
 async function httpAgentStats(addr: string, port: number, jobId: number, stepId: number): Promise<Step[]> {
-  const res = await fetch(`http://${addr}:${port}/spur.v1.Agent/StepStats`, {
+  const base = rpcUrl(addr, port);
+  const res = await fetch(`${base}/spur.v1.Agent/StepStats`, {
+    ...fetchTls(base),
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jobId, stepId }),

@@ -8,6 +8,7 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Agent } from "../net/gen/spur/v1/agent_pb.ts";
 import { agentAuthInterceptor } from "../net/cluster-auth.ts";
+import { connectTls, rpcUrl } from "../net/tls.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import type { ApplyEvent } from "../sched/model/apply.ts";
 
@@ -23,10 +24,10 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
   function clientFor(state: ClusterState, nodeName: string): Client<typeof Agent> {
     const node = state.nodes.get(nodeName);
     if (node === undefined || node.info.port === 0) throw new Error(`node ${nodeName} has no agent address`);
-    const url = `http://${node.info.addr}:${node.info.port}`;
+    const url = rpcUrl(node.info.addr, node.info.port);
     let client = clients.get(url);
     if (client === undefined) {
-      client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors }));
+      client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors, ...connectTls(url) }));
       clients.set(url, client);
     }
     return client;

@@ -134,7 +134,7 @@ export function controllerRoutes(sc: ServiceContext) {
         const by = requester(ctx);
         const nodes = expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
-        const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by });
+        const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by, ...(req.features === undefined ? {} : { features: req.features }) });
         rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
         return {};
       },

@@ -6,13 +6,15 @@
  * it is overwritten here) and survival of malformed requests (bodies are capped
  * and handler errors become Connect errors, never a crash).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
+import type { ServerTls } from "./tls.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
@@ -65,6 +67,8 @@ export interface RpcServerExtras {
    * answered with what it resolves to (a replicated controller's ReadIndex round for reads).
    */
   readBarrier?: (req: IncomingMessage) => Promise<ReturnType<RequestGate>> | undefined;
+  /** Serve HTTPS with this certificate (net/tls.ts listenerTls); absent: plaintext. */
+  tls?: ServerTls;
 }
 
 export async function startRpcServer(
@@ -107,7 +111,7 @@ export async function startRpcServer(
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
   };
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
@@ -118,7 +122,8 @@ export async function startRpcServer(
       return;
     }
     void stampToken(req, typeof token === "string" ? token : "", extras.verifyToken).then(() => dispatch(req, res));
-  });
+  };
+  const server: Server = extras.tls === undefined ? createServer(listener) : (createTlsServer({ cert: extras.tls.cert, key: extras.tls.key }, listener) as unknown as Server);
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

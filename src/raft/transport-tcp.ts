@@ -65,16 +65,21 @@ function takeLines(conn: { buf: string }, chunk: string): string[] | undefined {
   return lines;
 }
 
-/** Accept peers' connections on `listen`, handing authenticated messages to `receive`. */
+/**
+ * Accept peers' connections on `listen`, handing authenticated messages to `receive`.
+ * `tls` (net/tls.ts listenerTls): serve TLS, so the secret and the log never cross the wire in clear.
+ */
 export function listenRaft(
   listen: { host: string; port: number },
   secret: string,
   receive: (messages: Message[]) => void,
   onPeerLost: (id: NodeId) => void = () => {},
+  tls?: { cert: string; key: string },
 ): TCPSocketListener<ServerConn> {
   return Bun.listen<ServerConn>({
     hostname: listen.host,
     port: listen.port,
+    ...(tls === undefined ? {} : { tls }),
     socket: {
       open(s) {
         s.data = { buf: "", authed: false, from: 0 };
@@ -117,7 +122,8 @@ interface ClientConn {
   retryAt: number;
 }
 
-export function createTcpTransport(self: NodeId, initialPeers: TcpPeer[], secret: string, reconnectMs = 100, onPeerLost: (id: NodeId) => void = () => {}): TcpTransport {
+/** `tls`: connect with TLS, trusting `ca` (the cluster CA; absent: the system's roots). */
+export function createTcpTransport(self: NodeId, initialPeers: TcpPeer[], secret: string, reconnectMs = 100, onPeerLost: (id: NodeId) => void = () => {}, tls?: { ca?: string }): TcpTransport {
   const peers = [...initialPeers];
   const conns = new Map<NodeId, ClientConn>(peers.map((p) => [p.id, { socket: undefined, connecting: false, pending: "", retryAt: 0 }]));
   let stopped = false;
@@ -128,6 +134,7 @@ export function createTcpTransport(self: NodeId, initialPeers: TcpPeer[], secret
     Bun.connect({
       hostname: peer.host,
       port: peer.port,
+      ...(tls === undefined ? {} : { tls: tls.ca === undefined ? true : { ca: tls.ca } }),
       socket: {
         open(s) {
           c.connecting = false;

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseConf, type ParsedConf } from "../compat/conf/slurm-conf.ts";
+import { rpcScheme, setClientTlsLoader, tlsEnabled } from "../net/tls.ts";
 
 export const DEFAULT_CONF = "/etc/spur/spur.conf";
 
@@ -42,9 +43,23 @@ export function controllerAddress(conf: ParsedConf): { host: string; port: numbe
   return { host, port };
 }
 
+/** https when the cluster's listeners speak TLS (net/tls.ts), else http. */
+export function schemeOf(conf: ParsedConf): "https" | "http" {
+  return tlsEnabled(conf.globals) ? "https" : "http";
+}
+
+// A client that never configured TLS itself (a CLI) learns it from spur.conf on first use.
+setClientTlsLoader(() => {
+  try {
+    return readConf(confPath()).globals;
+  } catch {
+    return undefined;
+  }
+});
+
 export function controllerUrl(conf: ParsedConf): string {
   const { host, port } = controllerAddress(conf);
-  return `http://${host}:${port}`;
+  return `${schemeOf(conf)}://${host}:${port}`;
 }
 
 /** One replica of a replicated controller (spur.conf `SpurControllers=1@host:port,...`). */
@@ -64,7 +79,7 @@ export interface ControllerPeer {
  * `ID@HOST:PORT:RAFTPORT` sets the port controllers use among themselves (default PORT+1).
  */
 export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
-  const listed = parsePeerList(conf.globals.get("spurcontrollers") ?? "");
+  const listed = parsePeerList(conf.globals.get("spurcontrollers") ?? "", schemeOf(conf));
   if (listed.length > 0) return listed;
   // Slurm's syntax: several SlurmctldHost=NAME[(ADDR)] lines are the replicas, ids 1..N in
   // file order, all on SlurmctldPort (ControlPort), Raft on the port after it.
@@ -75,12 +90,12 @@ export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
     const m = /^([^(]*)(?:\(([^)]*)\))?$/.exec(value.trim());
     const host = (m?.[2] || m?.[1] || "").trim();
     if (host === "") throw new Error(`spur.conf: bad SlurmctldHost entry "${value}" (want NAME or NAME(ADDR))`);
-    return { id: i + 1, host, port, raftPort: port + 1, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+    return { id: i + 1, host, port, raftPort: port + 1, url: `${schemeOf(conf)}://${host.includes(":") ? `[${host}]` : host}:${port}` };
   });
 }
 
 /** `1@host:port[:raftport],2@...` (throws on a malformed entry). */
-export function parsePeerList(text: string): ControllerPeer[] {
+export function parsePeerList(text: string, scheme: "http" | "https" = rpcScheme()): ControllerPeer[] {
   if (text.trim() === "") return [];
   return text.split(",").map((item) => {
     const m = /^(\d+)@(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(item.trim());
@@ -88,7 +103,7 @@ export function parsePeerList(text: string): ControllerPeer[] {
     const host = (m[2] as string).replace(/^\[(.*)\]$/, "$1");
     const port = Number(m[3]);
     const raftPort = m[4] === undefined ? port + 1 : Number(m[4]);
-    return { id: Number(m[1]), host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+    return { id: Number(m[1]), host, port, raftPort, url: `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}` };
   });
 }
 
@@ -100,7 +115,7 @@ export function parseControllerAddress(id: number, address: string): ControllerP
   const port = Number(m[2]);
   const raftPort = m[3] === undefined ? port + 1 : Number(m[3]);
   if (!(port > 0 && port < 65536 && raftPort > 0 && raftPort < 65536)) return undefined;
-  return { id, host, port, raftPort, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+  return { id, host, port, raftPort, url: `${rpcScheme()}://${host.includes(":") ? `[${host}]` : host}:${port}` };
 }
 
 /**

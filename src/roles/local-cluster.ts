@@ -9,10 +9,13 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import { hostname } from "node:os";
 import { selfExec } from "./self-exec.ts";
 import { controllerPort } from "./cli/port.ts";
 import { listJobIds, jobDir, readPid, isAlive, processMatches } from "../agent/spool.ts";
 import { localGresConf, localTopologyConf } from "./local-topology.ts";
+import { controllerUrls, readConf } from "./conf-file.ts";
+import { configureClientTls, fetchTls } from "../net/tls.ts";
 
 export interface UpOptions {
   stateDir: string;
@@ -33,6 +36,8 @@ export interface UpOptions {
   slurmdTimeoutSec: number;
   /** Replicated controllers (Raft): 1 = a single spurctld as before; 3 or 5 for HA. */
   controllers?: number;
+  /** TLS on every listener, with a CA and host certificate made in STATE/tls (spur up --tls). */
+  tls?: boolean;
 }
 
 /** A TCP port free on loopback right now (the OS picks it). */
@@ -90,6 +95,13 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
     writeFileSync(secretFile, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
     lines.push(`SpurControllers=${peers.join(",")}`, `SpurClusterSecretFile=${secretFile}`);
   }
+  if (o.tls === true) {
+    const { issueClusterCerts, clusterTlsConfLines } = await import("../ops/tls-cert.ts");
+    const tlsDir = join(dir, "tls");
+    const err = issueClusterCerts(tlsDir, [hostname()], "825");
+    if (err !== undefined) throw new Error(`spur: error: ${err}`);
+    lines.push(...clusterTlsConfLines(tlsDir));
+  }
   const names: string[] = [];
   const sockets = o.socketsPerNode !== undefined && o.socketsPerNode > 1 && o.cpusPerNode % o.socketsPerNode === 0 ? o.socketsPerNode : 1;
   for (let i = 1; i <= o.nodes; i++) {
@@ -137,13 +149,11 @@ export function confControllerIds(conf: string): number[] {
 }
 
 function ctlUrls(conf: string): string[] {
-  const line = /^SpurControllers=(\S+)/m.exec(readFileSync(conf, "utf8"))?.[1] ?? "";
-  return line === "" ? [ctlUrl(conf)] : line.split(",").map((p) => `http://${(p.split("@")[1] ?? "").split(":").slice(0, 2).join(":")}`);
+  return controllerUrls(readConf(conf));
 }
 
 function ctlUrl(conf: string): string {
-  const port = /^ControlPort=(\d+)/m.exec(readFileSync(conf, "utf8"))?.[1] ?? "6817";
-  return `http://127.0.0.1:${port}`;
+  return ctlUrls(conf)[0] ?? "http://127.0.0.1:6817";
 }
 
 export function daemonPids(dir: string): { name: string; pid: number }[] {
@@ -164,15 +174,17 @@ export function assertNotRunning(dir: string): void {
 
 /** spurrestd's URL from spur.conf's RestPort (undefined for a conf written before spurrestd existed). */
 export function restUrl(conf: string): string | undefined {
-  const port = /^RestPort=(\d+)/m.exec(readFileSync(conf, "utf8"))?.[1];
-  return port === undefined ? undefined : `http://127.0.0.1:${port}`;
+  const text = readFileSync(conf, "utf8");
+  const port = /^RestPort=(\d+)/m.exec(text)?.[1];
+  const scheme = /^RestTlsCert=\S/m.test(text) ? "https" : "http";
+  return port === undefined ? undefined : `${scheme}://127.0.0.1:${port}`;
 }
 
 /** True once spurrestd answers; false (not fatal: the cluster works without it) after `deadline`. */
 async function waitRest(url: string, deadline: number): Promise<boolean> {
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${url}/openapi/v3`)).ok) return true;
+      if ((await fetch(`${url}/openapi/v3`, fetchTls(url))).ok) return true;
     } catch {
       /* not up yet */
     }
@@ -187,6 +199,7 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string; res
   mkdirSync(dir, { recursive: true });
   assertNotRunning(dir);
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
+  configureClientTls(readConf(conf).globals);
   const ids = confControllerIds(conf);
   if (ids.length === 0) startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
   for (const id of ids) startDaemon(dir, `spurctld-${id}`, ["spurctld", "--id", String(id), "--conf", conf]);

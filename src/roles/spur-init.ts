@@ -5,6 +5,8 @@
  * SpurClusterSecretFile, state and spool folders) and a random shared secret readable by
  * root only, then prints the command that starts each replica. Node and partition lines
  * are the site's to add (or to take from `spur import-slurm`).
+ * With --tls [--tls-hosts H1,H2,...] it also makes the cluster's CA and a certificate per
+ * host (controllers, plus the named nodes) in DIR/tls and turns TLS on in spur.conf (net/tls.ts).
  * Failure policy: never overwrites an existing configuration or secret without --force.
  */
 import { randomBytes } from "node:crypto";
@@ -12,6 +14,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { membershipFile } from "./conf-file.ts";
 import { dirname, resolve } from "node:path";
 import { flag } from "./argv.ts";
+import { clusterTlsConfLines, issueClusterCerts } from "../ops/tls-cert.ts";
 
 export interface InitOptions {
   clusterName: string;
@@ -23,6 +26,8 @@ export interface InitOptions {
   secretPath: string;
   stateDir: string;
   spoolDir: string;
+  /** spur.conf lines that turn TLS on (empty: plaintext). */
+  tlsLines?: string[];
 }
 
 export interface InitPlan {
@@ -52,6 +57,7 @@ export function planInit(o: InitOptions): InitPlan {
     "# Raft timing: a tick of 50 ms; followers campaign after 6-12 silent ticks (300-600 ms).",
     "SpurRaftTickMs=50",
     "SpurRaftElectionTicks=6",
+    ...(o.tlsLines ?? []),
     "",
   ].join("\n");
   const commands = o.hosts.map((h, i) => `on ${h}: spurctld --id ${i + 1} --conf ${o.confPath}`);
@@ -86,8 +92,18 @@ export function initMain(argv: string[]): number {
       return 1;
     }
   }
-  const plan = planInit(o);
   mkdirSync(dirname(o.confPath), { recursive: true });
+  if (argv.includes("--tls")) {
+    const tlsDir = `${dirname(o.confPath)}/tls`;
+    const extra = (flag(argv, "--tls-hosts") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+    const err = issueClusterCerts(tlsDir, [...new Set([...o.hosts, ...extra])], "825");
+    if (err !== undefined) {
+      process.stderr.write(`spur: error: ${err}\n`);
+      return 1;
+    }
+    o.tlsLines = ["# TLS on every listener: copy tls/ca.crt and each host's tls/HOST.crt, tls/HOST.key to it.", ...clusterTlsConfLines(tlsDir)];
+  }
+  const plan = planInit(o);
   mkdirSync(dirname(o.secretPath), { recursive: true });
   writeFileSync(o.secretPath, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
   writeFileSync(o.confPath, plan.conf, { mode: 0o644 });

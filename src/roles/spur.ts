@@ -16,6 +16,7 @@ const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
+     [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
      [--devices-root DIR]                     GPUs discovered from a sysfs snapshot instead
@@ -23,6 +24,7 @@ const USAGE = `Usage: spur <command> [options]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
   down [--state-dir DIR]                      stop it
   init [--controllers H1,H2,H3] [--port P] [--conf FILE]   write spur.conf + secret for replicated controllers
+       [--tls [--tls-hosts NODE,...]]         ... with a cluster CA and per-host certificates (TLS everywhere)
   controller add ID HOST:PORT:RAFTPORT | remove ID [--force]   add/remove a replicated controller at run time
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -32,6 +34,7 @@ const USAGE = `Usage: spur <command> [options]
   systemd-units [--bin-dir DIR]               print systemd units for spurctld, spurd, spurrestd
   cdi generate [--vendor V] [--format F]      CDI specs for this node's GPUs
   tls-cert [--out-dir D] [--host H] [--days N]  self-signed certificate for spurrestd (prints spur.conf lines)
+  tls-cert --ca-dir D [--host H1,H2] [--days N]  cluster CA + per-host certificates for every listener (prints spur.conf lines)
   sim [--trace FILE.swf | --synthetic N]       replay a workload through the scheduler (FCFS vs backfill)
   version                                     print the version
   spurctld|spurd|sbatch|squeue|...            run a role by name
@@ -60,6 +63,7 @@ export function upOptions(argv: string[]): UpOptions {
     ...(opt(argv, "--devices-root") !== undefined ? { devicesRoot: opt(argv, "--devices-root") } : {}),
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
     controllers: Math.max(1, n("--controllers", 1)),
+    ...(argv.includes("--tls") ? { tls: true } : {}),
   };
 }
 

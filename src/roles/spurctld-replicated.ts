@@ -19,6 +19,7 @@ import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
 import type { IncomingMessage } from "node:http";
 import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
+import { listenerTls, raftClientTls } from "../net/tls.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
@@ -82,7 +83,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const urlOf = (id: number) => known.get(id)?.url ?? "";
   // Set once the driver exists: a dropped connection to the leader starts an election early.
   let peerLost: (id: number) => void = () => {};
-  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret, 100, (id) => peerLost(id));
+  const transport = createTcpTransport(self.id, peers.filter((p) => p.id !== self.id).map((p) => ({ id: p.id, host: p.host, port: p.raftPort })), secret, 100, (id) => peerLost(id), raftClientTls(o.conf.globals));
   const writeMembership = membershipWriter(o.confPath, logger);
   // After a change the driver's membership is current only once the Ready is done: write then.
   const membershipChanged = (atStart = false) =>
@@ -187,9 +188,9 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       },
     );
   };
-  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, readBarrier });
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, readBarrier, tls: listenerTls(o.conf.globals, self.host, "spurctld") });
   peerLost = (id) => driver.peerLost(id);
-  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id));
+  const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id), listenerTls(o.conf.globals, self.host, "spurctld"));
   driver.start();
   membershipChanged(true);
   const stopController = controller.start();

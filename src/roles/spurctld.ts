@@ -19,6 +19,7 @@ import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
+import { configureClientTls, listenerTls } from "../net/tls.ts";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
@@ -97,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
   const logger = createLogger("spurctld");
   const path = confPath(flag(argv, "--conf"));
   const conf = readConf(path);
+  configureClientTls(conf.globals);
   const explicitDir = flag(argv, "--state-dir");
   const stateDir = explicitDir ?? conf.globals.get("statesavelocation") ?? "/var/spool/spur/ctld";
   mkdirSync(stateDir, { recursive: true });
@@ -148,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(extras.agentAuth === undefined ? {} : { agentAuth: extras.agentAuth }),
   };
   const rpcExtras = extras.rpcExtras(state, now);
-  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), rpcExtras);
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { ...rpcExtras, tls: listenerTls(conf.globals, host, "spurctld") });
   const metricsServer = await startMetricsPort(conf, host, rpcExtras.metrics);
   const stop = controller.start();
   logger.info({ message: "listening", host, port: server.port, conf: path, metricsPort: metricsServer?.port ?? server.port });

@@ -17,6 +17,7 @@ import { createContainment } from "../agent/containment.ts";
 import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
+import { configureClientTls, listenerTls } from "../net/tls.ts";
 import { selfExec } from "./self-exec.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 import { renderMetrics } from "../net/metrics-text.ts";
@@ -34,6 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   if (argv.includes("--discover")) return (await import("./devices-cli.ts")).discoverMain(argv);
   const path = confPath(flag(argv, "--conf", "-f"));
   const conf = readConf(path);
+  configureClientTls(conf.globals);
   const name = flag(argv, "-N", "--node") ?? hostname();
   const logger = createLogger("spurd").withTag(name);
   const built = createState(conf);
@@ -82,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
   const metrics = () => renderMetrics(agentMetrics({
     node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
   }));
-  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc, ...(secret === undefined ? {} : { clusterSecret: secret }) });
+  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc, tls: listenerTls(conf.globals, node.addr || "127.0.0.1", "spurd"), ...(secret === undefined ? {} : { clusterSecret: secret }) });
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
   const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger, secret);

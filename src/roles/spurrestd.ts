@@ -8,20 +8,23 @@
  * --tls-cert/--tls-key) are given; plaintext only on loopback unless
  * RestAllowPlaintext=yes (or --allow-plaintext).
  *
- * Usage: spurrestd [--conf F] [--listen ADDR] [--port N] [--rate-limit PER_SEC[,BURST]]
+ * Usage: spurrestd [--conf F] [--listen ADDR] [--port N] [--rate-limit PER_SEC[,BURST]] [--unix PATH]
  *                  [--tls-cert F --tls-key F] [--allow-plaintext]
  */
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
-import { confPath, controllerAddress, controllerUrl, readConf } from "./conf-file.ts";
+import { confPath, controllerAddress, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
-import { createRestApp } from "../net/rest/app.ts";
+import { createRestApp, type RestDeps } from "../net/rest/app.ts";
 import { createAuthenticator } from "../net/rest/auth.ts";
-import { tokenControllerPort } from "../net/rest/ctl-client.ts";
+import { tokenControllerPorts } from "../net/rest/ctl-client.ts";
 import { keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
 import { isLoopback } from "../net/peer-identity.ts";
-import { lookupUserName } from "../net/users.ts";
+import { lookupUid, lookupUserName } from "../net/users.ts";
+import { configureClientTls, expandHostPath } from "../net/tls.ts";
+
+const expandOpt = (path: string | undefined): string | undefined => (path === undefined ? undefined : expandHostPath(path));
 
 export const REST_PORT_DEFAULT = 6820;
 const BODY_BYTES_MAX = 4 * 1024 * 1024;
@@ -33,6 +36,34 @@ function rateLimit(text: string | undefined): { perSec: number; burst: number } 
   return { perSec: p, burst: Number(burst ?? 2 * p) || 2 * p };
 }
 
+/**
+ * rest_auth/local: a Unix socket whose peers are identified by the kernel, relayed to a
+ * private loopback listener serving the same routes (net/rest/local-socket.ts).
+ */
+async function startLocal(path: string | undefined, deps: RestDeps, logger: ReturnType<typeof createLogger>): Promise<{ stop(): Promise<void> } | undefined> {
+  if (path === undefined || path === "") return undefined;
+  const { startLocalRelay } = await import("../net/rest/local-socket.ts");
+  let relayPeer: (port: number) => number | undefined = () => undefined;
+  const localApp = createRestApp({
+    ...deps,
+    localPeer: (c) => {
+      const ip = (c.env as { requestIP?: (r: Request) => { address: string; port: number } | null } | undefined)?.requestIP?.(c.req.raw);
+      const uid = ip === null || ip === undefined ? undefined : relayPeer(ip.port);
+      return uid === undefined ? undefined : lookupUid(uid).name;
+    },
+  });
+  const inner = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, srv) => localApp.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024 });
+  const relay = startLocalRelay(path, { host: "127.0.0.1", port: inner.port as number });
+  relayPeer = relay.peerOf;
+  logger.info({ message: "listening", unix: path, auth: "rest_auth/local" });
+  return {
+    stop: async () => {
+      relay.stop();
+      await inner.stop(true);
+    },
+  };
+}
+
 export async function main(argv: string[]): Promise<number> {
   const logger = createLogger("spurrestd");
   const path = confPath(flag(argv, "--conf"));
@@ -41,16 +72,18 @@ export async function main(argv: string[]): Promise<number> {
   const stateDir = g.get("statesavelocation") ?? "/var/spool/spur/ctld";
   const keyring = openKeyring(keyPathFromConf(g, stateDir));
   const operators = (g.get("spuroperators") ?? "").split(",").filter(Boolean);
-  const ctlBase = process.env.SPUR_CONTROLLER_URL || controllerUrl(conf);
+  const ctlUrls = process.env.SPUR_CONTROLLER_URL ? process.env.SPUR_CONTROLLER_URL.split(",") : controllerUrls(conf);
+  const ctlFor = tokenControllerPorts(ctlUrls);
   const listen = flag(argv, "--listen") ?? g.get("restaddr") ?? "127.0.0.1";
   const port = Number(flag(argv, "--port") ?? g.get("restport") ?? REST_PORT_DEFAULT);
-  const certPath = flag(argv, "--tls-cert") ?? g.get("resttlscert");
-  const keyPath = flag(argv, "--tls-key") ?? g.get("resttlskey");
+  configureClientTls(g);
+  const certPath = expandOpt(flag(argv, "--tls-cert") ?? g.get("resttlscert"));
+  const keyPath = expandOpt(flag(argv, "--tls-key") ?? g.get("resttlskey"));
   const plaintextOk = argv.includes("--allow-plaintext") || /^(yes|true|1)$/i.test(g.get("restallowplaintext") ?? "");
   if (certPath === undefined && !isLoopback(listen) && !plaintextOk) {
     throw new Error(`spurrestd: error: refusing plaintext HTTP on ${listen}: give RestTlsCert/RestTlsKey, or RestAllowPlaintext=yes`);
   }
-  const app = createRestApp({
+  const deps: RestDeps = {
     auth: createAuthenticator({
       verify: (token, nowSec) => keyring.verify(token, nowSec),
       mint: (user, lifespanSec, nowSec) => keyring.sign({ iat: Math.floor(nowSec), exp: Math.floor(nowSec) + lifespanSec, sun: user }),
@@ -60,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
         return u === undefined ? undefined : { uid: u.uid, group: u.group };
       },
     }),
-    controllerFor: (caller) => tokenControllerPort(ctlBase, caller.token),
+    controllerFor: (caller) => ctlFor(caller.token),
     host: {
       cluster: g.get("clustername") ?? "spur",
       hostname: hostname(),
@@ -71,14 +104,17 @@ export async function main(argv: string[]): Promise<number> {
     nowSec: () => Date.now() / 1000,
     rateLimit: rateLimit(flag(argv, "--rate-limit") ?? g.get("restratelimit")),
     bodyBytesMax: BODY_BYTES_MAX,
-  });
+  };
+  const app = createRestApp(deps);
+  const local = await startLocal(flag(argv, "--unix") ?? g.get("restunixsocket"), deps, logger);
   const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
   const server = Bun.serve({ hostname: listen, port, fetch: (req, srv) => app.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
-  logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlBase, conf: path });
+  logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlUrls.join(","), conf: path });
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
   await server.stop(true);
+  await local?.stop();
   logger.info({ message: "stopped" });
   return 0;
 }

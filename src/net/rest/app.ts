@@ -19,12 +19,14 @@ import type { HostInfo, RequestContext, Route } from "./route.ts";
 import { SLURM_ROUTES } from "./routes-slurm.ts";
 import { SLURMDB_ROUTES } from "./routes-slurmdb.ts";
 import { EXTRA_ROUTES } from "./routes-extra.ts";
+import { ADMIN_ROUTES } from "./routes-admin.ts";
+import { SLURMDB_WRITE_ROUTES } from "./routes-slurmdb-write.ts";
 import { pruneForVersion, validate } from "./schema.ts";
 import { RawMembers, rawBody } from "./raw-json.ts";
 import type { WarningItem } from "./schemas-common.ts";
 import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
 
-export const ALL_ROUTES: readonly Route[] = [...SLURM_ROUTES, ...EXTRA_ROUTES, ...SLURMDB_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [...SLURM_ROUTES, ...EXTRA_ROUTES, ...ADMIN_ROUTES, ...SLURMDB_ROUTES, ...SLURMDB_WRITE_ROUTES];
 
 /** Fixed paths before parametric ones, so that job/submit is never taken for job/{job_id}. */
 const BIND_ORDER: readonly Route[] = [...ALL_ROUTES].sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")));
@@ -39,6 +41,8 @@ export interface RestDeps {
   nowSec(): number;
   rateLimit: RateLimitConfig;
   bodyBytesMax?: number;
+  /** rest_auth/local: the user of the Unix-socket peer this request came through (undefined: not relayed). */
+  localPeer?(c: Context): string | undefined;
 }
 
 interface Who {
@@ -91,7 +95,9 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
     const who: Who = { version, api: route.api, source: sourceOf(c) };
     try {
       const nowSec = deps.nowSec();
-      who.caller = await deps.auth.authenticate((name) => c.req.header(name), nowSec);
+      const header = (name: string) => c.req.header(name);
+      const local = header("x-slurm-user-token") === undefined && header("authorization") === undefined ? deps.localPeer?.(c) : undefined;
+      who.caller = local === undefined ? await deps.auth.authenticate(header, nowSec) : await deps.auth.authenticateLocal(local, header, nowSec);
       if (!limiter.take(who.caller.user, nowSec)) throw new RestError("RateLimited", `Rate limit of ${deps.rateLimit.perSec} requests/s exceeded for user ${who.caller.user}`, "rate_limit");
       const body = await readBody(c, route, deps.bodyBytesMax ?? BODY_BYTES_MAX_DEFAULT, version);
       const warnings: WarningItem[] = [];
@@ -100,7 +106,10 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
         query: c.req.query(), body, nowSec, host: deps.host, warnings,
       };
       const payload = await route.handle(rc);
-      if (payload instanceof RawMembers) return c.body(rawBody(payload, envelope(deps, who, warnings, [])), 200, { "content-type": "application/json" });
+      if (payload instanceof RawMembers) {
+        const body = rawBody(payload, envelope(deps, who, warnings, []));
+        return typeof body === "string" ? c.body(body, 200, { "content-type": "application/json" }) : c.body(body as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/json" });
+      }
       // The per-version adapter: serializers write the newest shape; drop what this version lacks.
       pruneForVersion(route.response.node, payload, versionNumber(version));
       return c.json({ ...payload, ...envelope(deps, who, warnings, []) });

@@ -40,6 +40,11 @@ const REASONS: Record<Exclude<VerifyResult, { ok: true }>["reason"], string> = {
 
 export interface Authenticator {
   authenticate(header: (name: string) => string | undefined, nowSec: number): Promise<Caller>;
+  /**
+   * rest_auth/local: the caller is `peerUser` (from the Unix socket's peer credentials);
+   * X-SLURM-USER-NAME is honoured only when that peer is root. spurctld gets a minted token.
+   */
+  authenticateLocal(peerUser: string, header: (name: string) => string | undefined, nowSec: number): Promise<Caller>;
 }
 
 export function createAuthenticator(deps: AuthDeps): Authenticator {
@@ -78,6 +83,13 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       if (entry === undefined) throw new RestError("AuthRequired", `Unknown user ${target}`, "rest_auth/jwt");
       const forwarded = target === user ? token : await deps.mint(target, IMPERSONATION_TOKEN_SEC, nowSec);
       return { user: target, uid: entry.uid, group: entry.group, token: forwarded };
+    },
+    async authenticateLocal(peerUser, header, nowSec) {
+      const named = header("x-slurm-user-name");
+      const target = named !== undefined && named !== "" && peerUser === "root" ? named : peerUser;
+      const entry = deps.lookupUser(target);
+      if (entry === undefined) throw new RestError("AuthRequired", `Unknown user ${target}`, "rest_auth/local");
+      return { user: target, uid: entry.uid, group: entry.group, token: await deps.mint(target, IMPERSONATION_TOKEN_SEC, nowSec) };
     },
   };
 }

@@ -9,17 +9,24 @@
  */
 export class RawMembers {
   constructor(
-    /** JSON members without the braces, e.g. `"jobs":[...]`, already adapted to the version. */
-    readonly text: string,
+    /**
+     * JSON members without the braces, e.g. `"jobs":[...]`, already adapted to the version:
+     * text, or UTF-8 chunks to be sent as they are (no 40 MiB join and re-encoding).
+     */
+    readonly text: string | readonly Uint8Array[],
     /** Further members, stringified with the envelope. */
     readonly rest: Record<string, unknown>,
   ) {}
 }
 
-/** Body text: the raw members, then `rest` and the envelope. */
-export function rawBody(raw: RawMembers, envelope: Record<string, unknown>): string {
+/** Body: the raw members, then `rest` and the envelope (bytes when the members are chunks). */
+export function rawBody(raw: RawMembers & { text: string }, envelope: Record<string, unknown>): string;
+export function rawBody(raw: RawMembers, envelope: Record<string, unknown>): string | Uint8Array;
+export function rawBody(raw: RawMembers, envelope: Record<string, unknown>): string | Uint8Array {
   const tail = JSON.stringify({ ...raw.rest, ...envelope });
-  return tail === "{}" ? `{${raw.text}}` : `{${raw.text},${tail.slice(1)}`;
+  const end = tail === "{}" ? "}" : `,${tail.slice(1)}`;
+  if (typeof raw.text === "string") return `{${raw.text}${end}`;
+  return Buffer.concat([Buffer.from("{"), ...raw.text, Buffer.from(end)]);
 }
 
 /** Run `f` once per key at a time; callers arriving while it runs get the same promise. */

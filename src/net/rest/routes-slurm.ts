@@ -10,7 +10,7 @@ import { RestError } from "./errors.ts";
 import { ctlCall } from "./ctl-errors.ts";
 import { OpenapiResp, value } from "./schemas-common.ts";
 import { JobAllocReq, JobAllocResp, JobDescMsg, JobInfoResp, JobPostResp, JobSubmitReq, JobSubmitResp, KillJobResp } from "./schemas-job.ts";
-import { DiagResp, LicensesResp, NodesResp, PartitionsResp, PingResp, ReservationsResp, SharesResp, UpdateNodeMsg } from "./schemas-cluster.ts";
+import { DiagResp, LicensesResp, NodesResp, PartitionsResp, PingResp, SharesResp, UpdateNodeMsg } from "./schemas-cluster.ts";
 import { jobInfo } from "./serialize-job.ts";
 import { nodeValue, partitionValue } from "./serialize-cluster.ts";
 import { jobSpecFromDesc, updateFieldsFromDesc, type JobDesc } from "./job-desc.ts";
@@ -18,7 +18,7 @@ import type { Infer } from "./schema.ts";
 import type { Job } from "../../compat/format/job-values.ts";
 import { signalNumber } from "./signals.ts";
 import { RawMembers, singleFlight } from "./raw-json.ts";
-import { pruneForVersion } from "./schema.ts";
+import { createJobsJsonCache } from "./jobs-json.ts";
 import { versionNumber } from "./versions.ts";
 
 const lastUpdate = (rc: RequestContext) => value(Math.floor(rc.nowSec));
@@ -42,16 +42,15 @@ function changedSince(job: Job, sinceSec: number): boolean {
   return Math.max(job.submitTime, job.startTime, job.endTime, job.lastSchedEval) >= sinceSec;
 }
 
-const jobsFlight = singleFlight<string>();
+const jobsFlight = singleFlight<Uint8Array[]>();
+const jobsText = createJobsJsonCache();
 
 /** The `"jobs":[...]` member for this version, shared by concurrent identical requests of one user. */
-function jobsMember(rc: RequestContext, since: number): Promise<string> {
+function jobsMember(rc: RequestContext, since: number): Promise<Uint8Array[]> {
   return jobsFlight(`${rc.caller.user}|${rc.version}|${since}`, async () => {
     const res = await ctlCall("get_jobs", () => rc.ctl.listJobs({}));
     const jobs = since > 0 ? res.jobs.filter((j) => changedSince(j, since)) : res.jobs;
-    const doc = { jobs: jobs.map((j) => jobInfo(j, rc.host.cluster)) };
-    pruneForVersion(JobInfoResp.node, doc, versionNumber(rc.version));
-    return JSON.stringify(doc).slice(1, -1);
+    return jobsText.member(jobs, rc.host.cluster, versionNumber(rc.version), since === 0);
   });
 }
 
@@ -134,9 +133,13 @@ async function updateNode(rc: RequestContext) {
   const name = rc.params.node_name ?? (body.name ?? []).join(",");
   if (name === "") throw new RestError("InvalidQuery", "No node names given (name)", "update_nodes");
   const state = body.state?.find((s) => NODE_STATE_ACTIONS.includes(s));
-  if (state === undefined) throw new RestError("InvalidQuery", `Spur can change a node's state only (one of ${NODE_STATE_ACTIONS.join(", ")})`, "update_node");
+  const unsupported = (["comment", "extra", "gres", "weight"] as const).find((k) => body[k] !== undefined);
+  if (unsupported !== undefined) throw new RestError("InvalidQuery", `Spur cannot change a node's ${unsupported} at run time (set it in spur.conf)`, "update_node");
+  if (state === undefined && (body.state ?? []).length > 0) throw new RestError("InvalidQuery", `Spur can set a node's state to one of ${NODE_STATE_ACTIONS.join(", ")}`, "update_node");
+  if (state === undefined && body.features === undefined) throw new RestError("InvalidQuery", "Nothing to change: give state (with reason) or features", "update_node");
   if ((state === "DRAIN" || state === "DOWN") && !body.reason) throw new RestError("InvalidQuery", "You must specify a reason when DOWNING or DRAINING a node", "update_node");
-  await ctlCall("update_node", () => rc.ctl.updateNode({ nodes: name, state, reason: body.reason ?? "" }));
+  const features = body.features === undefined ? {} : { features: body.features.join(",") };
+  await ctlCall("update_node", () => rc.ctl.updateNode({ nodes: name, state: state ?? "", reason: body.reason ?? "", ...features }));
   return {};
 }
 
@@ -186,11 +189,6 @@ export const SLURM_ROUTES: readonly Route[] = [
   { method: "post", api: "slurm", path: "node/{node_name}", since: 42, operation: "post_node", summary: "update node properties", body: UpdateNodeMsg, response: OpenapiResp, handle: updateNode },
   { method: "get", api: "slurm", path: "partitions/", since: 42, operation: "get_partitions", summary: "get all partition info", query: ["update_time", "flags"], response: PartitionsResp, handle: (rc) => partitions(rc) },
   { method: "get", api: "slurm", path: "partition/{partition_name}", since: 42, operation: "get_partition", summary: "get partition info", response: PartitionsResp, handle: (rc) => partitions(rc, rc.params.partition_name) },
-  { method: "get", api: "slurm", path: "reservations/", since: 42, operation: "get_reservations", summary: "get all reservation info", response: ReservationsResp, handle: empty("reservations") },
-  {
-    method: "get", api: "slurm", path: "reservation/{reservation_name}", since: 42, operation: "get_reservation", summary: "get reservation info", response: ReservationsResp,
-    handle: async (rc) => { throw new RestError("InvalidQuery", `Unable to query reservation ${rc.params.reservation_name ?? ""}: Spur has no reservations yet`, "get_reservation", "Requested reservation is invalid", 2051); },
-  },
   { method: "get", api: "slurm", path: "licenses/", since: 42, operation: "get_licenses", summary: "get all Slurm tracked license info", response: LicensesResp, handle: empty("licenses") },
   { method: "get", api: "slurm", path: "shares", since: 42, operation: "get_shares", summary: "get fairshare info", response: SharesResp, handle: async () => ({ shares: { shares: [], total_shares: 0 } }) },
 ];

@@ -3,8 +3,9 @@
  * The /slurmdb/<version>/ operations Spur can answer from the controller's own
  * records (it has no separate accounting daemon): jobs and one job (sacct's
  * data and filters), and accounts, users, associations, QOS, clusters, TRES,
- * config and diag derived from job records and spur.conf. Writes to the
- * accounting database are not offered (no route: 404).
+ * config and diag. Accounts, users, QOS and associations come from the
+ * controller's accounting records (sacctmgr's) when it has them, else they are
+ * derived from job records; writes are in routes-slurmdb-write.ts.
  */
 import type { Route, RequestContext } from "./route.ts";
 import { RestError } from "./errors.ts";
@@ -14,6 +15,7 @@ import { AccountsResp, AssocsResp, ClustersResp, ConfigResp, DbDiagResp, DbJobsR
 import { dbJobValue, tresListValue } from "./serialize-slurmdb.ts";
 import type { Job } from "../../compat/format/job-values.ts";
 import { jobStateFromName } from "../../compat/states.ts";
+import { accountsFromRecords, assocsFromRecords, qosFromRecords, usersFromRecords } from "./routes-slurmdb-write.ts";
 
 const csv = (text: string | undefined): string[] | undefined => (text === undefined || text === "" ? undefined : text.split(",").filter(Boolean));
 const num = (text: string | undefined): number => (text !== undefined && /^\d{1,12}$/.test(text) ? Number(text) : 0);
@@ -51,11 +53,19 @@ async function dbJob(rc: RequestContext) {
 const distinct = (values: string[]): string[] => [...new Set(values.filter(Boolean))].sort();
 
 async function accounts(rc: RequestContext) {
+  const recorded = await accountsFromRecords(rc);
+  if (recorded !== undefined) return recorded as { accounts: { description: string; name: string; organization: string; flags: string[] }[] };
   const names = distinct((await allJobs(rc)).map((j) => j.account));
   return { accounts: names.map((name) => ({ description: name, name, organization: name, flags: [] })) };
 }
 
 async function users(rc: RequestContext) {
+  const recorded = await usersFromRecords(rc);
+  if (recorded !== undefined) return recorded as Awaited<ReturnType<typeof jobUsers>>;
+  return jobUsers(rc);
+}
+
+async function jobUsers(rc: RequestContext) {
   const jobs = await allJobs(rc);
   const names = distinct([...jobs.map((j) => j.user), "root", ...rc.host.operators()]);
   return {
@@ -67,11 +77,17 @@ async function users(rc: RequestContext) {
 }
 
 async function associations(rc: RequestContext) {
+  const recorded = await assocsFromRecords(rc);
+  if (recorded !== undefined) return recorded;
   const pairs = distinct((await allJobs(rc)).map((j) => `${j.account}\u0000${j.user}`));
   return { associations: pairs.map((p, i) => { const [account = "", user = ""] = p.split("\u0000"); return { account, cluster: rc.host.cluster, partition: "", user, id: i + 1, is_default: true, flags: [] }; }) };
 }
 
 const NORMAL_QOS = { description: "Normal QOS default", flags: [], id: 1, name: "normal", priority: value(0), usage_factor: 1 };
+async function qosList(rc: RequestContext): Promise<{ qos: { name: string }[] }> {
+  return ((await qosFromRecords(rc)) as { qos: { name: string }[] } | undefined) ?? { qos: [NORMAL_QOS] };
+}
+
 const BASE_TRES = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0";
 
 async function clusters(rc: RequestContext) {
@@ -96,16 +112,16 @@ export const SLURMDB_ROUTES: readonly Route[] = [
   { method: "get", api: "slurmdb", path: "accounts/", since: 42, operation: "get_accounts", summary: "Get account list", response: AccountsResp, handle: accounts },
   { method: "get", api: "slurmdb", path: "account/{account_name}", since: 42, operation: "get_account", summary: "Get account info", response: AccountsResp, handle: one("accounts", "account_name", "account", accounts) },
   { method: "get", api: "slurmdb", path: "user/{name}", since: 42, operation: "get_user", summary: "Get user info", response: UsersResp, handle: one("users", "name", "user", users) },
-  { method: "get", api: "slurmdb", path: "qos/{qos}", since: 42, operation: "get_single_qos", summary: "Get QOS info", response: QosResp, handle: one("qos", "qos", "qos", async () => ({ qos: [NORMAL_QOS] })) },
+  { method: "get", api: "slurmdb", path: "qos/{qos}", since: 42, operation: "get_single_qos", summary: "Get QOS info", response: QosResp, handle: one("qos", "qos", "qos", qosList) },
   { method: "get", api: "slurmdb", path: "cluster/{cluster_name}", since: 42, operation: "get_cluster", summary: "Get cluster info", response: ClustersResp, handle: one("clusters", "cluster_name", "cluster", clusters) },
   { method: "get", api: "slurmdb", path: "users/", since: 42, operation: "get_users", summary: "Get user list", response: UsersResp, handle: users },
   { method: "get", api: "slurmdb", path: "associations/", since: 42, operation: "get_associations", summary: "Get association list", response: AssocsResp, handle: associations },
-  { method: "get", api: "slurmdb", path: "qos/", since: 42, operation: "get_qos", summary: "Get QOS list", response: QosResp, handle: async () => ({ qos: [NORMAL_QOS] }) },
+  { method: "get", api: "slurmdb", path: "qos/", since: 42, operation: "get_qos", summary: "Get QOS list", response: QosResp, handle: qosList },
   { method: "get", api: "slurmdb", path: "clusters/", since: 42, operation: "get_clusters", summary: "Get cluster list", response: ClustersResp, handle: clusters },
   { method: "get", api: "slurmdb", path: "tres/", since: 42, operation: "get_tres", summary: "Get TRES info", response: TresResp, handle: async () => ({ TRES: tresListValue(BASE_TRES) }) },
   {
     method: "get", api: "slurmdb", path: "config", since: 42, operation: "get_config", summary: "Dump all configuration information", response: ConfigResp,
-    handle: async (rc) => ({ ...(await clusters(rc)), tres: tresListValue(BASE_TRES), ...(await accounts(rc)), ...(await users(rc)), qos: [NORMAL_QOS], ...(await associations(rc)) }),
+    handle: async (rc) => ({ ...(await clusters(rc)), tres: tresListValue(BASE_TRES), ...(await accounts(rc)), ...(await users(rc)), ...(await qosList(rc)), ...(await associations(rc)) }),
   },
   {
     method: "get", api: "slurmdb", path: "diag/", since: 42, operation: "get_diag", summary: "Get slurmdb diagnostics", response: DbDiagResp,

@@ -13,6 +13,7 @@
  */
 import { RpcError } from "../../cli/io.ts";
 import type { Plain } from "../../lib/plain.ts";
+import { fetchTls } from "../../net/tls.ts";
 import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
@@ -34,6 +35,7 @@ interface Probe {
 async function probe(url: string): Promise<Probe> {
   try {
     const res = await fetch(`${url}/spur.v1.Controller/Ping`, {
+      ...fetchTls(url),
       method: "POST", headers: { "content-type": "application/json" }, body: "{}", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
     const body = (await res.json()) as { raft?: { role?: string; leaderUrl?: string } };
@@ -89,11 +91,12 @@ export async function pingEach(urls: string[]): Promise<{ url: string; ping?: Pl
 
 type Attempt = { kind: "ok"; text: string } | { kind: "error"; error: RpcError } | { kind: "redirect"; leader: string } | { kind: "refused" } | { kind: "lost"; why: string };
 
-async function attempt(url: string, method: string, body: string, timeoutMs: number | undefined): Promise<Attempt> {
+async function attempt(url: string, method: string, body: string, timeoutMs: number | undefined, headers: Record<string, string> = {}): Promise<Attempt> {
   let res: Response;
   try {
     res = await fetch(`${url}/spur.v1.Controller/${method}`, {
-      method: "POST", headers: { "content-type": "application/json" }, body,
+      ...fetchTls(url),
+      method: "POST", headers: { "content-type": "application/json", ...headers }, body,
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
   } catch (e) {
@@ -120,8 +123,8 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One call against a replicated controller (see the module comment for the retry rules). */
-export async function callReplicated<T>(ep: Endpoints, method: string, payload: unknown): Promise<T> {
+/** One call against a replicated controller (see the module comment for the retry rules); `headers` add to each try (spurrestd's user token). */
+export async function callReplicated<T>(ep: Endpoints, method: string, payload: unknown, headers: Record<string, string> = {}): Promise<T> {
   const body = JSON.stringify(payload ?? {});
   const readOnly = READ_ONLY.has(method);
   const waitMs = Number(process.env.SPUR_CONTROLLER_WAIT_MS ?? "10000");
@@ -143,7 +146,7 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
     }
     if (target !== undefined) {
       // A leader that froze must not hold the command forever (WaitJob long-polls by design).
-      const r = await attempt(target, method, body, method === "WaitJob" ? undefined : requestTimeoutMs);
+      const r = await attempt(target, method, body, method === "WaitJob" ? undefined : requestTimeoutMs, headers);
       if (r.kind === "ok") {
         ep.leader = target;
         return JSON.parse(r.text) as T;

@@ -10,6 +10,7 @@ import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrls, readConf } from "../conf-file.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { lookupUid, lookupUserName } from "../../net/users.ts";
+import { fetchTls } from "../../net/tls.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -20,6 +21,7 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
   let res: Response;
   try {
     res = await fetch(`${base}/spur.v1.Controller/${method}`, {
+      ...fetchTls(base),
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
@@ -49,13 +51,17 @@ export function call<T>(base: string, method: string, body: unknown): Promise<T>
   return callOne<T>(base, method, body);
 }
 
-/** A port on one controller URL, or on replicated controllers (a list: see failover.ts). */
-export function controllerPort(where: string | string[]): ControllerPort {
+/**
+ * A port on one controller URL, or on replicated controllers (a list: see failover.ts).
+ * `headers` go with every call (spurrestd's user token); `shared` keeps the leader found
+ * across ports (spurrestd makes one port per request).
+ */
+export function controllerPort(where: string | string[], headers: Record<string, string> = {}, shared?: Endpoints): ControllerPort {
   const urls = typeof where === "string" ? [where] : where;
-  const ep: Endpoints = { urls };
+  const ep: Endpoints = shared ?? { urls };
   const base = urls[0] ?? "http://127.0.0.1:6817";
   const call = <T>(_base: string, method: string, body: unknown): Promise<T> =>
-    urls.length > 1 ? callReplicated<T>(ep, method, body) : callOne<T>(base, method, body);
+    urls.length > 1 ? callReplicated<T>(ep, method, body, headers) : callOne<T>(base, method, body, headers);
   return {
     submit: (req) => call(base, "Submit", req),
     listJobs: async (req) => {

@@ -8,6 +8,7 @@
  */
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { connectTls, rpcUrl } from "../../net/tls.ts";
 import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
@@ -90,7 +91,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       );
       return { taskId, env };
     });
-    const client = createClient(Agent, createConnectTransport({ baseUrl: `http://${addr?.addr}:${addr?.port}`, httpVersion: "1.1" }));
+    const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
+    const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
     const stream = client.runTasks(
       { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share },
       { signal: abort },

@@ -25,6 +25,7 @@ export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): A
   const info = node.info as unknown as Record<string, unknown>;
   const reported = c.node as unknown as Record<string, unknown>;
   for (const key of REPORTED_FIELDS) info[key] = reported[key];
+  if (node.adminFeatures !== undefined) node.info.features = node.adminFeatures;
   node.info.registeredTime = c.at;
   if (node.info.lastBusyTime === 0) node.info.lastBusyTime = c.at; // slurmd's registration counts as last busy (Slurm shows a time, never Unknown)
   node.info.lastHeartbeat = c.at;
@@ -46,6 +47,13 @@ export function applyUpdateNode(state: ClusterState, c: Of<"updateNode">): Apply
     nodes.push(node);
   }
   const wanted = c.state.toUpperCase();
+  // Features alone (scontrol update NodeName=X Features=..., REST POST node/X): no state change.
+  if (c.features !== undefined) {
+    if (!/^[A-Za-z0-9_.,:-]{0,4096}$/.test(c.features)) return rejected("InvalidFeature", "Invalid feature specification");
+    if (wanted !== "" && !["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
+    for (const node of nodes) node.info.features = node.adminFeatures = c.features.split(",").filter(Boolean).join(",");
+    if (wanted === "") return emptyResult();
+  }
   if (!["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
   const events: ApplyEvent[] = [];
   for (const node of nodes) {

@@ -50,7 +50,7 @@ export type Command =
       fields: Record<string, string>;
       by: Requester;
     }
-  | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester }
+  | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester; features?: string }
   | { v: 1; type: "nodeFail"; at: number; node: string; reason: string }
   | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
   /** A node agent's measurement of a step's usage there (merged over the step's nodes). */

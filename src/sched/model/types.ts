@@ -57,6 +57,8 @@ export interface NodeRecord {
   drain: boolean;
   /** Set when the node is DOWN (not responding, or admin). */
   down: boolean;
+  /** Features an admin set at run time (scontrol/REST update): kept over what spurd reports when it registers. */
+  adminFeatures?: string;
 }
 
 export interface PartitionRecord {

@@ -21,6 +21,7 @@ export const NOW_SEC = 1_800_000_000;
 export interface Fixture {
   app: ReturnType<typeof createRestApp>;
   jobs: Plain<JobInfo>[];
+  admin: FakeAdmin;
   specs: Plain<JobSpec>[];
   token(user: string, lifespanSec?: number, secret?: Uint8Array): Promise<string>;
   request(method: string, path: string, opts?: { user?: string; token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; json: Record<string, unknown> }>;
@@ -28,7 +29,27 @@ export interface Fixture {
 
 const SECRET = new TextEncoder().encode("unit-test-secret-0123456789abcdef");
 
-function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<JobSpec>[]): ControllerPort {
+/** Reservations and accounting records the fake controller keeps (by name). */
+export interface FakeAdmin {
+  resv: Map<string, Record<string, string>>;
+  acct: { action: string; entity: string; names: string[]; where: Record<string, string>; set: Record<string, string> }[];
+  accounts: Map<string, Record<string, string>>;
+  users: Map<string, Record<string, string>>;
+  qos: Map<string, Record<string, string>>;
+}
+
+/** Accounting as a fresh controller has it: root account and user, the normal QOS. */
+export function freshAdmin(): FakeAdmin {
+  return {
+    resv: new Map(), acct: [],
+    accounts: new Map([["root", { account: "root", description: "default root account", organization: "root" }]]),
+    users: new Map([["root", { user: "root", defaultaccount: "root", adminlevel: "Administrator" }]]),
+    qos: new Map([["normal", { name: "normal", id: "1", description: "Normal QOS default", priority: "0", usagefactor: "1.000000" }]]),
+  };
+}
+
+function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<JobSpec>[], admin: FakeAdmin = freshAdmin()): ControllerPort {
+  const privileged = caller.uid === 0 || OPERATORS.includes(caller.user);
   const may = (j: Plain<JobInfo>) => caller.uid === 0 || OPERATORS.includes(caller.user) || j.uid === caller.uid;
   const results = (ids: string[], act: (j: Plain<JobInfo>) => void) =>
     ids.map((id) => {
@@ -70,6 +91,50 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
     async waitJob() {
       throw new RpcError("unimplemented", "no");
     },
+    async reservation(req) {
+      if (!privileged) throw new RpcError("permission_denied", "Access/permission denied");
+      if (req.action === "delete") {
+        if (!admin.resv.delete(req.name)) throw new RpcError("invalid_argument", "Reservation request failed: Requested reservation is invalid");
+        return { name: req.name };
+      }
+      if (req.action === "update" && !admin.resv.has(req.name)) throw new RpcError("invalid_argument", "Requested reservation is invalid");
+      if (req.action === "create" && req.fields.starttime === undefined) throw new RpcError("invalid_argument", "StartTime must be specified. No reservation created.");
+      const name = req.name || `resv_${admin.resv.size + 1}`;
+      admin.resv.set(name, { ...(admin.resv.get(name) ?? {}), ...req.fields });
+      return { name };
+    },
+    async listReservations() {
+      return {
+        now: NOW_SEC,
+        reservations: [...admin.resv].map(([name, f]) => ({
+          name, startTime: Number(f.starttime ?? 0), endTime: Number(f.starttime ?? 0) + 60 * Number(f.duration ?? 60), nodes: f.nodes ?? "", nodeCount: 1, coreCount: 1,
+          users: (f.users ?? "").split(",").filter(Boolean), accounts: (f.accounts ?? "").split(",").filter(Boolean), flags: (f.flags ?? "").split(",").filter(Boolean), partition: f.partitionname ?? "", state: "INACTIVE",
+        })),
+      };
+    },
+    async acctModify(req) {
+      if (!privileged) throw new RpcError("permission_denied", "Access/permission denied");
+      admin.acct.push({ action: req.action, entity: req.entity, names: [...req.names], where: { ...req.where }, set: { ...req.set } });
+      const table = req.entity === "account" ? admin.accounts : req.entity === "user" ? admin.users : req.entity === "qos" ? admin.qos : undefined;
+      if (table !== undefined) {
+        for (const n of req.names) {
+          if (req.action === "delete") {
+            if (!table.delete(n)) throw new RpcError("invalid_argument", " Nothing deleted");
+          } else if (req.action === "add" && table.has(n)) throw new RpcError("invalid_argument", " Nothing new added.");
+          else if (req.action === "add" && req.entity === "user" && (req.set.account ?? "") === "") throw new RpcError("invalid_argument", " Need name of account to add user to.");
+          else {
+            const key = req.entity === "qos" ? "name" : req.entity;
+            table.set(n, { ...(table.get(n) ?? {}), [key]: n, ...req.set });
+          }
+        }
+      }
+      return { text: "", changed: Math.max(1, req.names.length) };
+    },
+    async acctList(req) {
+      const table = req.entity === "account" ? admin.accounts : req.entity === "user" ? admin.users : req.entity === "qos" ? admin.qos : new Map<string, Record<string, string>>();
+      const rows = [...table.values()];
+      return { rows: rows.map((fields) => ({ fields })), cluster: "spur" };
+    },
   };
 }
 
@@ -77,6 +142,7 @@ export async function createFixture(opts: { perSec?: number; bodyBytesMax?: numb
   const key = await importKey(SECRET);
   const jobs: Plain<JobInfo>[] = [];
   const specs: Plain<JobSpec>[] = [];
+  const admin = freshAdmin();
   const app = createRestApp({
     auth: createAuthenticator({
       verify: (t, now) => verifyToken([key], t, now),
@@ -84,14 +150,14 @@ export async function createFixture(opts: { perSec?: number; bodyBytesMax?: numb
       isPrivileged: (u) => u === "root" || OPERATORS.includes(u),
       lookupUser: (n) => USERS[n],
     }),
-    controllerFor: (caller) => fakeController(caller, jobs, specs),
+    controllerFor: (caller) => fakeController(caller, jobs, specs, admin),
     host: { cluster: "spur", hostname: "h", homeOf: (u) => `/home/${u}`, operators: () => OPERATORS, controller: { host: "127.0.0.1", port: 6817 } },
     nowSec: () => NOW_SEC,
     rateLimit: { perSec: opts.perSec ?? 0, burst: opts.perSec ?? 0 },
     ...(opts.bodyBytesMax === undefined ? {} : { bodyBytesMax: opts.bodyBytesMax }),
   });
   const fx: Fixture = {
-    app, jobs, specs,
+    app, jobs, specs, admin,
     async token(user, lifespanSec = 600, secret) {
       const k = secret === undefined ? key : await importKey(secret);
       return signToken(k, { iat: NOW_SEC, exp: NOW_SEC + lifespanSec, sun: user });

@@ -24,8 +24,17 @@ describe("raw-json", () => {
   });
 
   it("splices raw members into the envelope as valid JSON", () => {
-    const body = rawBody(new RawMembers('"jobs":[{"a":1}]', { last_update: 5 }), { errors: [], warnings: [] });
+    const body = rawBody(new RawMembers('"jobs":[{"a":1}]', { last_update: 5 }) as RawMembers & { text: string }, { errors: [], warnings: [] });
     expect(JSON.parse(body)).toEqual({ jobs: [{ a: 1 }], last_update: 5, errors: [], warnings: [] });
-    expect(JSON.parse(rawBody(new RawMembers('"x":1', {}), {}))).toEqual({ x: 1 });
+    expect(JSON.parse(rawBody(new RawMembers('"x":1', {}) as RawMembers & { text: string }, {}))).toEqual({ x: 1 });
+  });
+
+  it("sends members given as UTF-8 chunks byte for byte as the text form", () => {
+    const text = '"jobs":[{"a":"ü"},{"b":2}]';
+    const chunks = [Buffer.from('"jobs":['), Buffer.from('{"a":"ü"}'), Buffer.from(","), Buffer.from('{"b":2}'), Buffer.from("]")];
+    const env = { errors: [], warnings: [] };
+    const bytes = rawBody(new RawMembers(chunks, { last_update: 5 }), env);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(bytes as Uint8Array).toString("utf8")).toBe(rawBody(new RawMembers(text, { last_update: 5 }) as RawMembers & { text: string }, env));
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * GET jobs/'s fast path (rest/jobs-json.ts, per-job texts cached by record, and the
+ * planned pruning of rest/schema.ts) writes exactly the bytes of the plain path it
+ * replaced: the whole document built, pruned for the version and stringified at once.
+ * Jobs are generated field by field from the record's defaults (awkward strings,
+ * numbers, flags, allocations), for every served version. SEED=n replays a run.
+ */
+import { describe, expect, it } from "vitest";
+import { emptyJobInfo } from "../../../src/sched/model/records.ts";
+import { jobInfo } from "../../../src/net/rest/serialize-job.ts";
+import { JobInfoResp } from "../../../src/net/rest/schemas-job.ts";
+import { hasVersion, pruneForVersion, type Node } from "../../../src/net/rest/schema.ts";
+import { chunksText, createJobsJsonCache } from "../../../src/net/rest/jobs-json.ts";
+import type { Job } from "../../../src/compat/format/job-values.ts";
+import { createRng, type Rng } from "./rng.ts";
+
+const SEED = Number(process.env.SEED ?? Date.now() % 1_000_000);
+const VERSIONS = [42, 43, 44, 45];
+const STRINGS = ["", "a", "debug", "ünïcödé ✓", 'quote" back\\slash\nnew\ttab', "\u0000\u001f ctl", "\ud800 lone surrogate", "x".repeat(300)];
+const NUMBERS = [0, 1, 7, 2.5, -1, 1_800_000_000, 4_294_967_294, 1e21];
+const STATES = ["PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "SUSPENDED", "NODE_FAIL", "PREEMPTED", "OUT_OF_MEMORY"];
+const FLAGS = ["COMPLETING", "REQUEUED", "RESIZING", "STAGE_OUT", "bogus"];
+
+function randomJob(rng: Rng, id: number): Job {
+  const job = emptyJobInfo() as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(job)) {
+    if (rng.int(3) === 0) continue;
+    if (typeof v === "string") job[k] = rng.pick(STRINGS);
+    else if (typeof v === "number") job[k] = rng.pick(NUMBERS);
+    else if (typeof v === "boolean") job[k] = rng.int(2) === 0;
+  }
+  job.jobId = id;
+  job.state = rng.pick(STATES);
+  job.stateFlags = Array.from({ length: rng.int(3) }, () => rng.pick(FLAGS));
+  job.nodelist = rng.int(2) === 0 ? "" : "n[1-2]";
+  job.tresPerNode = rng.pick(["", "gres/gpu:a100:2", "gres:gpu:2"]);
+  job.tresAlloc = rng.pick(["", "cpu=4,mem=1G,billing=4", "billing=x"]);
+  job.alloc = Array.from({ length: rng.int(3) }, (_, i) => ({ node: `n${i + 1}`, cpus: rng.int(8), memMib: rng.int(4096), gpuIndices: Array.from({ length: rng.int(3) }, (_, g) => g), tasks: 1 }));
+  if (rng.int(4) === 0) delete job.timeLimitMin;
+  return job as unknown as Job;
+}
+
+/** The pruning walk as it was before it was planned per version: every field of every object visited. */
+function referencePrune(node: Node, value: unknown, version: number): void {
+  if (typeof value !== "object" || value === null) return;
+  if (node.kind === "named") return referencePrune(node.target, value, version);
+  if (node.kind === "array") {
+    if (Array.isArray(value)) for (const item of value) referencePrune(node.items, item, version);
+    return;
+  }
+  if (node.kind !== "object") return;
+  const rec = value as Record<string, unknown>;
+  for (const [k, child] of Object.entries(node.props)) {
+    if (!(k in rec)) continue;
+    if (!hasVersion(child, version)) delete rec[k];
+    else referencePrune(child, rec[k], version);
+  }
+}
+
+const plain = (jobs: Job[], version: number): string => {
+  const doc = { jobs: jobs.map((j) => jobInfo(j, "spur")) };
+  referencePrune(JobInfoResp.node, doc, version);
+  return JSON.stringify(doc).slice(1, -1);
+};
+
+describe(`jobs-json (SEED=${SEED})`, () => {
+  it("writes the same bytes as pruning and stringifying the whole document, cold and cached", () => {
+    const rng = createRng(SEED);
+    const jobs = Array.from({ length: 400 }, (_, i) => randomJob(rng, i + 1));
+    const cache = createJobsJsonCache();
+    for (const version of VERSIONS) {
+      const want = plain(jobs, version);
+      expect(chunksText(cache.member(jobs, "spur", version)), `SEED=${SEED} v0.0.${version} cold`).toBe(want);
+      expect(chunksText(cache.member(jobs, "spur", version)), `SEED=${SEED} v0.0.${version} cached`).toBe(want);
+    }
+    expect(cache.size()).toBe(400 * VERSIONS.length);
+  });
+
+  it("writes a changed job afresh and forgets jobs that left the queue", () => {
+    const rng = createRng(SEED + 1);
+    const jobs = Array.from({ length: 50 }, (_, i) => randomJob(rng, i + 1));
+    const cache = createJobsJsonCache();
+    chunksText(cache.member(jobs, "spur", 45));
+    const changed = jobs.slice(10).map((j, i) => (i === 0 ? { ...j, name: "renamed", state: "RUNNING" } : j));
+    expect(chunksText(cache.member(changed, "spur", 45))).toBe(plain(changed, 45));
+    expect(cache.size()).toBe(40);
+    // A partial listing (update_time) is answered but does not shrink the cache.
+    expect(chunksText(cache.member(changed.slice(0, 5), "spur", 45, false))).toBe(plain(changed.slice(0, 5), 45));
+    expect(cache.size()).toBe(40);
+  });
+
+  it("the planned pruning equals the full walk on whole documents", () => {
+    const rng = createRng(SEED + 3);
+    const jobs = Array.from({ length: 100 }, (_, i) => randomJob(rng, i + 1));
+    for (const version of VERSIONS) {
+      const doc = { jobs: jobs.map((j) => jobInfo(j, "spur")) };
+      pruneForVersion(JobInfoResp.node, doc, version);
+      expect(JSON.stringify(doc).slice(1, -1), `SEED=${SEED} v0.0.${version}`).toBe(plain(jobs, version));
+    }
+  });
+
+  it("drops the fields a version lacks (stdin_expanded is v0.0.43 on)", () => {
+    const job = randomJob(createRng(SEED + 2), 1);
+    expect(chunksText(createJobsJsonCache().member([job], "spur", 42))).not.toContain("stdin_expanded");
+    expect(chunksText(createJobsJsonCache().member([job], "spur", 43))).toContain('"stdin_expanded":');
+  });
+});
