@@ -21,10 +21,11 @@ import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
-import { killJobSteps, runningSteps, type StepHooks } from "./tasks.ts";
+import { killJobSteps, runningSteps, stepGroups, type StepHooks } from "./tasks.ts";
+import { createNodeProlog } from "./node-prolog.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
-import type { SiteScripts } from "./prolog.ts";
+import type { JobFacts, SiteScripts } from "./prolog.ts";
 import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
@@ -95,6 +96,18 @@ export function createAgent(deps: AgentDeps): Agent {
     ctl = clientFor(next);
     registered = false;
   }
+  const nodeProlog = createNodeProlog({
+    spool, node: node.name, scripts: deps.scripts,
+    stepsRunning: (jobId) => (stepGroups.get(jobId)?.size ?? 0) > 0,
+    async report(r) {
+      // Job id 0 names no job: the controller only drains the node (Epilog).
+      const body = "outcome" in r
+        ? { node: node.name, jobId: r.jobId, exitCode: 1, exitSignal: 0, outcome: r.outcome, endTime: Date.now() / 1000 }
+        : { node: node.name, jobId: 0, exitCode: 0, exitSignal: 0, outcome: "", endTime: Date.now() / 1000, drainReason: r.drainReason };
+      logger.warn({ message: "outcome" in r ? "Prolog failed" : r.message, node: node.name, ...("jobId" in r ? { jobId: r.jobId } : {}) });
+      await ctl.batchComplete(body, { timeoutMs: 5000 });
+    },
+  });
   let registered = false;
   let heartbeatMs = 2000;
   let lastBeatMs = 0;
@@ -123,7 +136,7 @@ export function createAgent(deps: AgentDeps): Agent {
         account: job.account, name: job.name, clusterName: req.clusterName, node: node.name, gpuIndices: [...share.gpuIndices],
         workDir: job.workDir,
       },
-      share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices] },
+      share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices], ...("cpuIds" in share && share.cpuIds ? { cpuIds: share.cpuIds } : {}) },
       ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
       gpuIndices: [...share.gpuIndices],
       gpuDeviceFiles: share.gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""),
@@ -153,6 +166,8 @@ export function createAgent(deps: AgentDeps): Agent {
       // A suspended (SIGSTOPped) job must run to act on SIGTERM, as Slurm sends SIGCONT too.
       signalAll(dir, req.jobId, "SIGCONT");
       setTimeout(() => killJobSteps(req.jobId, "SIGKILL"), Math.max(1, req.killWaitSec) * 1000).unref();
+      // No batch script here: this node's Epilog (its Prolog ran at the first step) once the steps are gone.
+      if (!hasBatch) void nodeProlog.ended(req.jobId, (Math.max(1, req.killWaitSec) + 2) * 1000);
       return true;
     }
     const sig = req.signal;
@@ -257,9 +272,12 @@ export function createAgent(deps: AgentDeps): Agent {
 
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
     const alloc = req.alloc;
-    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus };
-    const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
-    const setupProblem = contained === undefined ? "" : await setUpCgroup(contained.plan);
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
+    const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));
+    // The batch host ran the Prolog before the script; any other node runs it before the job's first step there.
+    const prologProblem = hasBatch ? "" : await nodeProlog.ensure(stepFacts(req));
+    const contained = prologProblem !== "" ? undefined : deps.containment.planFor(req.jobId, String(req.stepId), share);
+    const setupProblem = prologProblem !== "" ? prologProblem : contained === undefined ? "" : await setUpCgroup(contained.plan);
     return {
       setupProblem,
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
@@ -273,6 +291,16 @@ export function createAgent(deps: AgentDeps): Agent {
           logger.warn({ message: "step usage not recorded", jobId: req.jobId, stepId: req.stepId, error: String(error) });
         });
       },
+    };
+  }
+
+  /** The Prolog's facts for a step's job, from the step request and its tasks' SLURM_* variables. */
+  function stepFacts(req: RunTasksRequest): JobFacts {
+    const env = req.tasks[0]?.env ?? req.env;
+    return {
+      jobId: req.jobId, user: req.user, uid: req.uid, gid: req.gid, partition: env.SLURM_JOB_PARTITION ?? "", nodelist: env.SLURM_JOB_NODELIST ?? node.name,
+      account: env.SLURM_JOB_ACCOUNT ?? "", name: env.SLURM_JOB_NAME ?? "", clusterName: env.SLURM_CLUSTER_NAME ?? "", node: node.name,
+      gpuIndices: [...(req.alloc?.gpuIndices ?? [])], workDir: req.workDir,
     };
   }
 

@@ -2,7 +2,8 @@
  * @module agent/containment
  * spurd's view of job containment: what the host offers (detected once), the
  * GPU device files of this node (gres.conf) and the cores each running job
- * holds, turned into a cgroup plan per job step. The cores of batch jobs are
+ * holds (the controller chooses them: NodeAlloc.cpuIds; only an older
+ * controller's shares without ids are placed here), turned into a cgroup plan per job step. The cores of batch jobs are
  * kept in their spool folder (launch.json) so a restarted spurd still knows
  * them; jobs with only srun steps on this node are kept in memory.
  */
@@ -24,6 +25,8 @@ export interface NodeShare {
   gpuIndices: readonly number[];
   /** CPUs per socket as the controller counted them ("8,0"); absent = any socket. */
   socketCpus?: string | undefined;
+  /** The node's CPU ids the controller chose for the job ("0-3"); absent = picked here (an older controller). */
+  cpuIds?: string | undefined;
 }
 
 export interface StepContainment {
@@ -98,6 +101,8 @@ export function createContainment(o: ContainmentOptions): Containment {
     if (launch?.cpuIds !== undefined) return launch.cpuIds;
     const known = stepOnlyJobs.get(jobId);
     if (known !== undefined) return known;
+    const chosen = share.cpuIds ? parseCpuList(share.cpuIds).filter((c) => c < o.nodeCpus) : [];
+    if (chosen.length > 0) return chosen;
     const localCpus = share.gpuIndices.flatMap((g) => parseCpuList(o.gpuCpus?.[g] ?? "")).filter((c) => c < o.nodeCpus);
     const socketCpus = parseSocketCpus(share.socketCpus);
     if (localCpus.length === 0 && socketCpus.length === 0) return pickCpus(share.cpus, o.nodeCpus, takenCpus(jobId));

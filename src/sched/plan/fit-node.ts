@@ -42,6 +42,8 @@ export interface NodeView {
   usable: boolean;
   /** GPU link qualities (gpu-topology.ts); absent = all pairs equal. */
   gpuLinks?: LinkMatrix | undefined;
+  /** Hardware threads per core (absent = 1): --hint=nomultithread allocates whole cores. */
+  threadsPerCore?: number | undefined;
   /** Socket layout and GPU locality (gpu-sockets.ts); absent = CPUs counted per node only. */
   sockets?: SocketLayout | undefined;
 }
@@ -207,7 +209,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
-  let tasks = Math.floor(cpus / req.cpusPerTask);
+  let tasks = Math.floor(cpus / (req.cpusPerTask * threadsFactor(req, node)));
   if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
   if (req.gpusPerTask > 0) {
     const gpus = mode === "now" ? node.freeGpus.length : node.gpuCount;
@@ -215,6 +217,9 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   }
   return tasks;
 }
+
+/** CPUs per task CPU: a whole core's threads under --hint=nomultithread, else 1. */
+const threadsFactor = (req: ResourceRequest, node: NodeView): number => (req.oneThreadPerCore ? Math.max(1, node.threadsPerCore ?? 1) : 1);
 
 function gpusNeededPerNode(req: ResourceRequest, nodes: number): number {
   if (req.gpusPerNode > 0) return req.gpusPerNode;
@@ -231,7 +236,7 @@ interface Share {
 function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
   const gpus = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
   const freeGpus = mode === "now" ? node.freeGpus : Array.from({ length: node.gpuCount }, (_, i) => i);
-  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask, gpus * (req.cpusPerGpu ?? 0));
+  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask * threadsFactor(req, node), gpus * (req.cpusPerGpu ?? 0));
   const nodeFree = mode === "now" ? node.freeCpus : node.cpus;
   if (cpus > nodeFree) return undefined;
   const placed = placeGpus(req, node, freeGpus, gpus, cpus, mode);

@@ -34,6 +34,8 @@ export interface ResourceRequest {
   socketsPerNode?: number;
   /** --gres-flags=enforce-binding: CPUs only on the sockets of the share's GPUs. */
   enforceBinding?: boolean;
+  /** --hint=nomultithread / --threads-per-core=1: each task CPU is a whole core (all its threads are allocated). */
+  oneThreadPerCore?: boolean;
   exclusive: boolean;
   nodelist: string[];
   exclude: string[];
@@ -74,6 +76,7 @@ export function buildRequest(
     cpusPerGpu: spec.cpusPerGpu,
     ...socketRequest(spec),
     switchesMax: spec.reqSwitch,
+    oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1,
     exclusive: spec.exclusive,
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
