@@ -111,6 +111,23 @@ describe("job containment", () => {
     expect(output(two)).toContain(`nproc=${want}\n`);
   });
 
+  it("contains a job to the CPU ids the controller chose (scontrol -d show job CPU_IDs); two jobs on one node get disjoint ones", async (ctx) => {
+    if (!contained()) ctx.skip();
+    c.write("ids.sh", "#!/bin/bash\necho nproc=$(nproc)\ngrep Cpus_allowed_list /proc/self/status\nsleep 4\n");
+    const a = submit(["-w", "n2", "-c", "1", "ids.sh"]);
+    const b = submit(["-w", "n2", "-c", "1", "ids.sh"]);
+    const cpuIds = (id: string) =>
+      eventually(`job ${id} CPU_IDs`, () => /Nodes=n2 CPU_IDs=(\S+) Mem=\d+ GRES=/.exec(c.run(["scontrol", "-d", "show", "job", id]).stdout)?.[1], 60_000);
+    const [idsA, idsB] = [await cpuIds(a), await cpuIds(b)];
+    expect([idsA, idsB].sort()).toEqual(["0", "1"]); // both running at once on n2's two CPUs: disjoint
+    await ended(a);
+    await ended(b);
+    // Configured CPU i runs on host CPU i mod (host CPUs): with two host CPUs, the ids themselves.
+    const host = (id: string) => (availableParallelism() >= 2 ? id : "0");
+    expect(output(a)).toBe(`nproc=1\nCpus_allowed_list:\t${host(idsA)}\n`);
+    expect(output(b)).toBe(`nproc=1\nCpus_allowed_list:\t${host(idsB)}\n`);
+  });
+
   it("lets a job open only its own GPUs' device files, numbered from 0", async (ctx) => {
     if (!contained() || containment.startsWith("cgroup/v2")) ctx.skip(); // v2 device programs are not loaded yet
     const probe = Array.from({ length: GPUS }, (_, i) => `echo "gpu${i}: $(head -c1 ${gpuDir}/fakegpu${i} 2>&1 | sed 's/.*: //')"`).join("\n");

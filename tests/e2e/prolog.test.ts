@@ -23,7 +23,10 @@ beforeAll(() => {
   mkdirSync(dir);
   mkdirSync(flags);
   spawnSync("chmod", ["755", dir]);
-  script(join(dir, "prolog"), `/usr/bin/env > ${flags}/prolog.$SLURM_JOB_ID\n[ -e ${flags}/fail-prolog ] && exit 3\nexit 0`);
+  script(join(dir, "prolog"), [
+    `/usr/bin/env > ${flags}/prolog.$SLURM_JOB_ID`, `echo "$SLURMD_NODENAME" >> ${flags}/prolog-nodes.$SLURM_JOB_ID`,
+    `[ -e ${flags}/fail-prolog ] && exit 3`, `[ -e ${flags}/fail-prolog-$SLURMD_NODENAME ] && exit 4`, "exit 0",
+  ].join("\n"));
   script(join(dir, "epilog"), `echo "$SLURM_SCRIPT_CONTEXT $SLURM_JOB_ID $SLURMD_NODENAME" >> ${flags}/epilog.log\n[ -e ${flags}/fail-epilog ] && exit 1\nexit 0`);
   script(join(dir, "taskprolog"), 'echo "export FROM_TASK_PROLOG=$SLURM_SCRIPT_CONTEXT"\necho "print hello from the task prolog"\necho "unset SLURM_JOB_NAME"');
   script(join(dir, "job_submit"), [
@@ -124,6 +127,33 @@ describe("prolog and epilog", () => {
     expect(c.run(["scontrol", "release", id]).code).toBe(0);
     await state(id, "COMPLETED");
     expect(c.run(["sacct", "-j", id, "-X", "-n", "-P", "-o", "Restarts"]).stdout.trim()).toBe("1");
+  });
+
+  it("runs Prolog on every node of a 2-node job (the second at its first step there) and Epilog on every node when it ends", async () => {
+    c.write("two.sh", "#!/bin/bash\nsrun -N2 -n2 true\n");
+    const id = submit(["-N2", "two.sh"]);
+    await state(id, "COMPLETED");
+    expect(readFileSync(join(flags, `prolog-nodes.${id}`), "utf8").split("\n").filter(Boolean).sort()).toEqual(["n1", "n2"]);
+    await eventually("epilog ran on both nodes", () => {
+      const log = existsSync(join(flags, "epilog.log")) ? readFileSync(join(flags, "epilog.log"), "utf8") : "";
+      return log.includes(`epilog_slurmd ${id} n1`) && log.includes(`epilog_slurmd ${id} n2`) ? true : undefined;
+    });
+  });
+
+  it("drains the second node and requeues the 2-node job held when the Prolog fails there", async () => {
+    writeFileSync(join(flags, "fail-prolog-n2"), "");
+    c.write("two-fail.sh", "#!/bin/bash\nsrun -N2 -n2 true\necho after the step\nsleep 30\n");
+    const id = submit(["-N2", "two-fail.sh"]);
+    await eventually("n2 drained", () => (c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout.includes("Prolog error|n2") ? true : undefined));
+    const held = await eventually("job held", () => {
+      const q = c.run(["squeue", "-h", "-j", id, "-o", "%t|%r|%Q"]).stdout.trim();
+      return q.startsWith("PD|") ? q : undefined;
+    }, 60_000);
+    expect(held).toBe("PD|JobHeldAdmin|0");
+    expect(c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout).not.toContain("|n1");
+    rmSync(join(flags, "fail-prolog-n2"));
+    expect(c.run(["scontrol", "update", "nodename=n2", "state=resume"]).code).toBe(0);
+    expect(c.run(["scancel", id]).code).toBe(0);
   });
 
   it("drains the node when the Epilog fails, and the job keeps its state", async () => {
