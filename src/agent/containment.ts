@@ -17,6 +17,7 @@ import { killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus, pickCpusNear } from "./cgroup/cpus.ts";
 import { parseSocketCpus } from "../sched/plan/gpu-sockets.ts";
 import { deviceRules } from "./cgroup/gres-files.ts";
+import { memoryLimits, SLURM_DEFAULTS, type CgroupConstraints } from "./cgroup/cgroup-conf.ts";
 import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
 
 export interface NodeShare {
@@ -65,6 +66,8 @@ export interface ContainmentOptions {
   gpuFiles: string[];
   /** Local CPU list of each GPU ("0-15"; "" = unknown): the job's cores are taken near its GPUs. */
   gpuCpus?: string[];
+  /** cgroup.conf switches (what is enforced); absent = Slurm's defaults, nothing constrained. */
+  constraints?: CgroupConstraints;
   logger: ConsolaInstance;
 }
 
@@ -75,6 +78,7 @@ export function spoolTag(spool: string): string {
 
 export function createContainment(o: ContainmentOptions): Containment {
   const support = detectCgroups(spoolTag(o.spool), o.plugin);
+  const constraints = o.constraints ?? SLURM_DEFAULTS;
   const gpuFiles = o.gpuFiles.filter((f) => f !== "");
   const gpuRules = deviceRules(gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
@@ -122,15 +126,17 @@ export function createContainment(o: ContainmentOptions): Containment {
       const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
       const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
       const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
+      // Only what cgroup.conf switches on is enforced; the cgroup still tracks, kills and measures the job.
+      const mem = memoryLimits(constraints, share.memMib);
       const plan = planStep(layout, {
-        tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
-        cpus: formatCpuList(hostCpus), hostCpus: formatCpuList(support.hostCpus),
-        hostMems: support.hostMems, denyDevices: deny, memsw: support.memsw,
+        tag: support.tag, jobId, step, memBytes: mem.ramBytes, ...(mem.swapBytes !== undefined ? { swapBytes: mem.swapBytes } : {}),
+        cpus: constraints.cores ? formatCpuList(hostCpus) : "", hostCpus: formatCpuList(support.hostCpus),
+        hostMems: support.hostMems, denyDevices: constraints.devices ? deny : [], memsw: support.memsw,
       });
       for (const gap of plan.gaps) o.logger.warn({ message: gap, jobId });
       // Isolation (and Slurm's renumbering from 0) only when every GPU of the node is a real
       // device file the cgroup can deny: declared fake GPUs (spur up) stay globally numbered.
-      const constrainDevices = gpuRules.length > 0 && gpuRules.every((r) => r !== undefined) && collision === "" && plan.gaps.length === 0;
+      const constrainDevices = constraints.devices && gpuRules.length > 0 && gpuRules.every((r) => r !== undefined) && collision === "" && plan.gaps.length === 0;
       return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores };
     },
     release(jobId) {

@@ -72,6 +72,8 @@ const gone = (pids: number[], what: string) => eventually(what, () => (pids.ever
 describe("job containment", () => {
   it("says how it contains jobs in scontrol -d show node and spurd --discover", () => {
     expect(containment).toMatch(/^(cgroup\/v1|cgroup\/v2|none)/);
+    // spur up wrote a cgroup.conf that switches every constraint on.
+    if (contained()) expect(c.run(["scontrol", "-d", "show", "node", "n1"]).stdout).toContain(" Constrained=ConstrainCores,ConstrainRAMSpace(100%),ConstrainSwapSpace(+0%),ConstrainDevices\n");
     const discover = c.run(["spurd", "--discover"]);
     expect(discover.stdout).toMatch(/^Job containment: (cgroup\/v1|cgroup\/v2|none)/m);
   });
@@ -257,6 +259,19 @@ describe("job containment", () => {
     c.startDaemon("spurd-n1", ["spurd", "-N", "n1", "--conf", c.conf]);
     await gone([sleeper.pid ?? 0], "the orphan's process gone");
     await eventually("orphan cgroup removed", () => (existsSync(dirname(orphan)) ? undefined : true));
+  });
+
+  it("enforces only what cgroup.conf switches on (spur.conf keys win): no memory limit, no cpuset without them", async (ctx) => {
+    if (!containment.startsWith("cgroup/v1")) ctx.skip(); // reads v1 file names
+    c.reconfigure("ConstrainCores=no\nConstrainRAMSpace=no\n");
+    await eventually("n1 back", () => (c.run(["sinfo", "-h", "-n", "n1", "-o", "%t"]).stdout.trim() === "idle" ? true : undefined), 60_000);
+    expect(c.run(["scontrol", "-d", "show", "node", "n1"]).stdout).toContain(" Constrained=ConstrainSwapSpace(+0%),ConstrainDevices\n");
+    c.write("free.sh", "#!/bin/bash\np=$(grep ':memory:' /proc/self/cgroup | cut -d: -f3)\ncat /sys/fs/cgroup/memory$p/../memory.limit_in_bytes\nnproc\n");
+    const id = submit(["-w", "n1", "-c", "1", "--mem=100M", "free.sh"]);
+    expect(await ended(id)).toBe("COMPLETED");
+    const [limit, nproc] = output(id).trim().split("\n");
+    expect(Number(limit)).toBeGreaterThan(100 * 1024 * 1024);
+    expect(nproc).toBe(String(availableParallelism()));
   });
 
   it("rejects sstat without a job", () => {
