@@ -211,6 +211,27 @@ describe("job containment", () => {
     expect(cpuSec(row[2] ?? "") + cpuSec(row[3] ?? "")).toBeCloseTo(totalSec, 1);
   });
 
+  it("records per-task usage of an srun step in sacct: MaxRSSTask, MaxVMSizeTask, MinCPU and MinCPUTask name the task", async (ctx) => {
+    if (!contained()) ctx.skip();
+    // Task 1 holds 60 MiB and sleeps; task 0 spins for its CPU: task 1 has the most memory and the least CPU.
+    c.write("tasks.sh", [
+      "#!/bin/bash",
+      `srun -n2 bash -c 'if [ "$SLURM_PROCID" = 1 ]; then perl -e "\\$x = \\"a\\" x (60*1024*1024); sleep 5"; else timeout 5 sh -c "while :; do :; done"; fi; true'`,
+      "",
+    ].join("\n"));
+    const id = submit(["-w", "n1", "-n2", "tasks.sh"]);
+    expect(await ended(id)).toBe("COMPLETED");
+    const row = await eventually("step usage recorded", () => {
+      const r = c.run(["sacct", "-j", `${id}.0`, "-P", "-n", "-o", "MaxRSS,MaxRSSNode,MaxRSSTask,MaxVMSizeTask,MinCPU,MinCPUNode,MinCPUTask,AveCPU"]).stdout.trim();
+      return r !== "" && !r.startsWith("|") ? r.split("|") : undefined;
+    });
+    const [maxRss, rssNode, rssTask, vmTask, minCpu, cpuNode, cpuTask, aveCpu] = row;
+    expect(kib(maxRss ?? "")).toBeGreaterThan(60 * 1024);
+    expect([rssNode, rssTask, vmTask, cpuNode, cpuTask]).toEqual(["n1", "1", "1", "n1", "1"]);
+    expect(cpuSec(minCpu ?? "")).toBeLessThan(2); // the sleeping task's, not the node's
+    expect(cpuSec(aveCpu ?? "")).toBeGreaterThan(cpuSec(minCpu ?? ""));
+  });
+
   it("shows running steps in sstat: the batch step and an srun step", async (ctx) => {
     if (!contained()) ctx.skip();
     c.write("long.sh", "#!/bin/bash\nsrun sleep 30\n");

@@ -166,3 +166,20 @@ describe("prolog and epilog", () => {
     c.run(["scontrol", "update", "nodename=n1", "state=resume"]);
   });
 });
+
+describe("task layout over the nodes (srun -m)", () => {
+  it("numbers tasks cyclically with -m cyclic, block by default; SLURM_DISTRIBUTION only when -m is given", async () => {
+    c.write("dist.sh", [
+      "#!/bin/bash",
+      "srun -m cyclic bash -c 'echo cyclic $SLURM_PROCID $SLURMD_NODENAME ${SLURM_DISTRIBUTION-unset}' | sort",
+      "srun bash -c 'echo block $SLURM_PROCID $SLURMD_NODENAME ${SLURM_DISTRIBUTION-unset}' | sort",
+      "",
+    ].join("\n"));
+    const id = submit(["-N2", "-n4", "dist.sh"]);
+    await state(id, "COMPLETED");
+    expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8").split("\n").filter((l) => /^(cyclic|block) /.test(l))).toEqual([
+      "cyclic 0 n1 cyclic", "cyclic 1 n2 cyclic", "cyclic 2 n1 cyclic", "cyclic 3 n2 cyclic",
+      "block 0 n1 unset", "block 1 n1 unset", "block 2 n2 unset", "block 3 n2 unset",
+    ]);
+  });
+});
