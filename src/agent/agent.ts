@@ -13,7 +13,7 @@ import type { ConsolaInstance } from "consola/core";
 import { ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
-import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { LaunchBatchRequest, RunPrologRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 import { toPlain } from "../lib/to-plain.ts";
@@ -60,6 +60,8 @@ export interface Agent {
   stepHooks(req: RunTasksRequest): Promise<StepHooks>;
   /** Running steps' usage so far (sstat). */
   stepStats(req: StepStatsRequest): Plain<StepInfo>[];
+  /** PrologFlags=Alloc: the node Prolog at allocation; "" when it ran (or had run), else why not. */
+  runProlog(req: RunPrologRequest): Promise<string>;
   start(): () => void;
 }
 
@@ -310,6 +312,15 @@ export function createAgent(deps: AgentDeps): Agent {
     runningJobIds,
     stepHooks,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
+    async runProlog(req) {
+      const job = toPlain(req.job);
+      if (job === undefined) return "no job";
+      const share = job.alloc.find((a) => a.node === node.name);
+      return nodeProlog.ensure({
+        jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist, account: job.account,
+        name: job.name, clusterName: req.clusterName, node: node.name, gpuIndices: [...(share?.gpuIndices ?? [])], workDir: job.workDir,
+      });
+    },
     start() {
       let stopped = false;
       let timer: ReturnType<typeof setTimeout> | undefined;

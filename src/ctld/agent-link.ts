@@ -13,6 +13,8 @@ import type { ApplyEvent } from "../sched/model/apply.ts";
 export interface AgentLink {
   launchBatch(job: JobRecord, state: ClusterState): Promise<void>;
   signalJob(node: string, event: Extract<ApplyEvent, { type: "signalJob" }>, state: ClusterState): Promise<void>;
+  /** PrologFlags=Alloc: the node Prolog of `job` on `node`; "" when it ran, else why not. */
+  runProlog(node: string, job: JobRecord, state: ClusterState): Promise<string>;
 }
 
 export function createAgentLink(timeoutMs = 5000): AgentLink {
@@ -35,6 +37,11 @@ export function createAgentLink(timeoutMs = 5000): AgentLink {
         { job: job.info, script: job.spec.script, argv: job.spec.argv, env: job.spec.env, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
         { timeoutMs },
       );
+    },
+    async runProlog(node, job, state) {
+      // A Prolog may take up to PrologEpilogTimeout: the call waits for it.
+      const r = await clientFor(state, node).runProlog({ job: job.info, clusterName: state.config.clusterName }, { timeoutMs: 0 });
+      return r.ok ? "" : r.message || "Prolog failed";
     },
     async signalJob(node, event, state) {
       const job = state.jobs.get(event.jobId);

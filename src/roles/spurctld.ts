@@ -36,7 +36,7 @@ import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 export interface CtldExtras {
   keyring: ReturnType<typeof openKeyring>;
   jobSubmitScript: string;
-  scripts: { prolog: string; epilog: string; timeoutSec: number };
+  scripts: { prolog: string; epilog: string; timeoutSec: number; prologFlags: string[] };
   onSchedulerPass: (pass: { seconds: number; started: number }) => void;
   rpcExtras: (state: ClusterState, now: () => number, raft?: () => RaftStatus) => RpcServerExtras;
 }
@@ -52,7 +52,10 @@ function ctldExtras(conf: ParsedConf, stateDir: string, startedAt: number): Ctld
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
-    scripts: { prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0 },
+    scripts: {
+      prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
+      prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
+    },
     onSchedulerPass: (p) => sched.observe(p),
     rpcExtras: (state, now, raft) => ({
       rpc,

@@ -183,3 +183,27 @@ describe("task layout over the nodes (srun -m)", () => {
     ]);
   });
 });
+
+describe("PrologFlags=Alloc", () => {
+  it("runs the Prolog on every node at allocation (no step needed); a failure there keeps the script from starting", async () => {
+    c.reconfigure("PrologFlags=Alloc\n");
+    await eventually("nodes back", () => (c.run(["sinfo", "-h", "-o", "%t"]).stdout.trim().split("\n").every((s) => s === "idle") ? true : undefined), 60_000);
+    c.write("alloc.sh", "#!/bin/bash\necho script ran\n");
+    const id = submit(["-N2", "alloc.sh"]);
+    await state(id, "COMPLETED");
+    expect(readFileSync(join(flags, `prolog-nodes.${id}`), "utf8").split("\n").filter(Boolean).sort()).toEqual(["n1", "n2"]);
+
+    writeFileSync(join(flags, "fail-prolog-n2"), "");
+    const failing = submit(["-N2", "alloc.sh"]);
+    const held = await eventually("job held", () => {
+      const q = c.run(["squeue", "-h", "-j", failing, "-o", "%t|%r"]).stdout.trim();
+      return q.startsWith("PD|") ? q : undefined;
+    }, 60_000);
+    expect(held).toBe("PD|JobHeldAdmin");
+    expect(c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout).toContain("Prolog error|n2");
+    expect(existsSync(join(c.work, `slurm-${failing}.out`)) ? readFileSync(join(c.work, `slurm-${failing}.out`), "utf8") : "").not.toContain("script ran");
+    rmSync(join(flags, "fail-prolog-n2"));
+    c.run(["scontrol", "update", "nodename=n2", "state=resume"]);
+    c.run(["scancel", failing]);
+  });
+});

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UikgEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCCIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCLZAgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjEiEKBWFsbG9jGA0gASgLMhIuc3B1ci52MS5Ob2RlQWxsb2MaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJwCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y1AIKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UikgEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCCIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCLZAgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjEiEKBWFsbG9jGA0gASgLMhIuc3B1ci52MS5Ob2RlQWxsb2MaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJwCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0ymAMKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -642,6 +642,88 @@ export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: S
   messageDesc(file_spur_v1_agent, 8);
 
 /**
+ * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
+ *
+ * @generated from message spur.v1.RunPrologRequest
+ */
+export type RunPrologRequest = Message<"spur.v1.RunPrologRequest"> & {
+  /**
+   * @generated from field: spur.v1.JobInfo job = 1;
+   */
+  job?: JobInfo | undefined;
+
+  /**
+   * @generated from field: string cluster_name = 2;
+   */
+  clusterName: string;
+};
+
+/**
+ * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
+ *
+ * @generated from message spur.v1.RunPrologRequest
+ */
+export type RunPrologRequestJson = {
+  /**
+   * @generated from field: spur.v1.JobInfo job = 1;
+   */
+  job?: JobInfoJson;
+
+  /**
+   * @generated from field: string cluster_name = 2;
+   */
+  clusterName?: string;
+};
+
+/**
+ * Describes the message spur.v1.RunPrologRequest.
+ * Use `create(RunPrologRequestSchema)` to create a new message.
+ */
+export const RunPrologRequestSchema: GenMessage<RunPrologRequest, {jsonType: RunPrologRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 9);
+
+/**
+ * @generated from message spur.v1.RunPrologResponse
+ */
+export type RunPrologResponse = Message<"spur.v1.RunPrologResponse"> & {
+  /**
+   * @generated from field: bool ok = 1;
+   */
+  ok: boolean;
+
+  /**
+   * why not, when !ok (the agent has reported PROLOG_FAILED itself)
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * @generated from message spur.v1.RunPrologResponse
+ */
+export type RunPrologResponseJson = {
+  /**
+   * @generated from field: bool ok = 1;
+   */
+  ok?: boolean;
+
+  /**
+   * why not, when !ok (the agent has reported PROLOG_FAILED itself)
+   *
+   * @generated from field: string message = 2;
+   */
+  message?: string;
+};
+
+/**
+ * Describes the message spur.v1.RunPrologResponse.
+ * Use `create(RunPrologResponseSchema)` to create a new message.
+ */
+export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: RunPrologResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 10);
+
+/**
  * @generated from message spur.v1.AgentPingRequest
  */
 export type AgentPingRequest = Message<"spur.v1.AgentPingRequest"> & {
@@ -658,7 +740,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 9);
+  messageDesc(file_spur_v1_agent, 11);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -695,7 +777,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 10);
+  messageDesc(file_spur_v1_agent, 12);
 
 /**
  * @generated from service spur.v1.Agent
@@ -740,6 +822,14 @@ export const Agent: GenService<{
     methodKind: "unary";
     input: typeof StepStatsRequestSchema;
     output: typeof StepStatsResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.RunProlog
+   */
+  runProlog: {
+    methodKind: "unary";
+    input: typeof RunPrologRequestSchema;
+    output: typeof RunPrologResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
