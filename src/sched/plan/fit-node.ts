@@ -44,6 +44,9 @@ export interface NodeView {
   gpuLinks?: LinkMatrix | undefined;
   /** Hardware threads per core (absent = 1): --hint=nomultithread allocates whole cores. */
   threadsPerCore?: number | undefined;
+  /** Sockets and cores per socket as configured (absent = 1 socket, any cores): --ntasks-per-socket, --cores-per-socket. */
+  socketCount?: number | undefined;
+  coresPerSocket?: number | undefined;
   /** Socket layout and GPU locality (gpu-sockets.ts); absent = CPUs counted per node only. */
   sockets?: SocketLayout | undefined;
 }
@@ -208,9 +211,11 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.gpuType && wantsGpus(req) && node.gpuModel !== req.gpuType) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
+  if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   let tasks = Math.floor(cpus / (req.cpusPerTask * threadsFactor(req, node)));
   if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
+  if ((req.ntasksPerSocket ?? 0) > 0) tasks = Math.min(tasks, (req.ntasksPerSocket ?? 0) * Math.max(1, node.socketCount ?? 1));
   if (req.gpusPerTask > 0) {
     const gpus = mode === "now" ? node.freeGpus.length : node.gpuCount;
     tasks = Math.min(tasks, Math.floor(gpus / req.gpusPerTask));

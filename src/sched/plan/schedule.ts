@@ -336,6 +336,8 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
       sockets: socketLayout(node),
       threadsPerCore: node.info.threadsPerCore,
+      socketCount: node.info.sockets,
+      coresPerSocket: node.info.coresPerSocket,
     });
   }
   return views;

@@ -132,3 +132,26 @@ PartitionName=debug Nodes=h1 Default=YES MaxTime=INFINITE
     expect(c.state.jobs.get(3)?.info.alloc[0]?.cpuIds).toBe("0-1");
   });
 });
+
+describe("scheduler: --ntasks-per-socket and --cores-per-socket", () => {
+  const TWO = `ClusterName=test
+DefMemPerCPU=100
+NodeName=h[1-2] CPUs=8 Sockets=2 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=8000 Port=17001
+PartitionName=debug Nodes=h[1-2] Default=YES MaxTime=INFINITE
+`;
+  it("puts at most N tasks on a socket, so on a node at most N × sockets", () => {
+    const c = cluster(TWO);
+    c.run(submit(spec({ ntasks: 4, nodesMin: 2, nodesMax: 2, ntasksPerSocket: 1 })));
+    // Without the cap both nodes could hold all four tasks; with it, -N1 can never run.
+    expect(c.run(submit(spec({ ntasks: 4, ntasksPerSocket: 1, nodesMin: 1, nodesMax: 1 }))).error).toContain("Requested node configuration is not available");
+    const r = schedule(c.state, 20);
+    c.run({ v: 1, type: "startJobs", at: 20, decisions: r.decisions });
+    expect(c.state.jobs.get(1)?.info.alloc.map((a) => [a.node, a.tasks, a.cpuIds, a.socketCpus])).toEqual([["h1", 2, "0,4", "1,1"], ["h2", 2, "0,4", "1,1"]]);
+  });
+
+  it("refuses nodes with fewer cores per socket than asked (Slurm's node filter)", () => {
+    const c = cluster(TWO);
+    expect(c.run(submit(spec({ coresPerSocket: 8 }))).error).toContain("Requested node configuration is not available");
+    expect(c.run(submit(spec({ coresPerSocket: 4 }))).error).toBe("");
+  });
+});
