@@ -39,6 +39,8 @@ export interface StepContainment {
   /** The host CPUs of the job's cpuset, and the host's cores as thread siblings (task binding). */
   hostCpus: number[];
   cores: number[][];
+  /** The host's CPUs by socket (physical package), for task binding by socket. */
+  sockets: number[][];
 }
 
 export interface Containment {
@@ -83,6 +85,7 @@ export function createContainment(o: ContainmentOptions): Containment {
   const gpuRules = deviceRules(gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
   const cores = readCores(support.hostCpus);
+  const sockets = readSockets(support.hostCpus);
   o.logger.info({ message: `job containment: ${support.summary}`, hostCpus: formatCpuList(support.hostCpus), gpuFiles: gpuFiles.length });
   if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
     o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
@@ -137,7 +140,7 @@ export function createContainment(o: ContainmentOptions): Containment {
       // Isolation (and Slurm's renumbering from 0) only when every GPU of the node is a real
       // device file the cgroup can deny: declared fake GPUs (spur up) stay globally numbered.
       const constrainDevices = constraints.devices && gpuRules.length > 0 && gpuRules.every((r) => r !== undefined) && collision === "" && plan.gaps.length === 0;
-      return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores };
+      return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores, sockets };
     },
     release(jobId) {
       stepOnlyJobs.delete(jobId);
@@ -200,6 +203,21 @@ function sharedDeviceNumbers(rules: readonly (DeviceRule | undefined)[]): string
     seen.add(key);
   }
   return "";
+}
+
+/** The host's CPUs grouped by socket (sysfs physical_package_id; all on one when unknown), lowest package first. */
+function readSockets(cpus: readonly number[]): number[][] {
+  const byPackage = new Map<number, number[]>();
+  for (const cpu of cpus) {
+    let pkg = 0;
+    try {
+      pkg = Number(readFileSync(`/sys/devices/system/cpu/cpu${cpu}/topology/physical_package_id`, "utf8").trim()) || 0;
+    } catch {
+      /* no topology: one socket */
+    }
+    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), cpu]);
+  }
+  return [...byPackage.entries()].sort((a, b) => a[0] - b[0]).map(([, ids]) => ids);
 }
 
 /** The host's cores as lists of thread siblings (from sysfs topology); each CPU alone when unknown. */

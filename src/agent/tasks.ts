@@ -233,5 +233,8 @@ function taskBinding(req: RunTasksRequest, cg: StepContainment): BindResult | st
     cpusPerTask: Number(env.SLURM_CPUS_PER_TASK ?? 1) || 1,
     oneThreadPerCore: hint === "nomultithread" || hint === "compute_bound" || env.SLURM_THREADS_PER_CORE === "1",
     cyclic: /^[^:]*:cyclic|^[^:]*:fcyclic/.test(env.SLURM_DISTRIBUTION ?? ""),
+    sockets: cg.sockets,
+    // -m's second level; Slurm's default is block:cyclic.
+    socketDist: /^[^:]*:block/.test(env.SLURM_DISTRIBUTION ?? "") ? "block" : "cyclic",
   });
 }
