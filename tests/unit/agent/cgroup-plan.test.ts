@@ -135,6 +135,13 @@ describe("ConstrainSwapSpace in the plan", () => {
   const v2: Layout = { version: "v2", mount: "/cg", own: "/", controllers: ["memory"] };
   const write = (p: ReturnType<typeof planStep>, name: string) => p.writes.find((w) => w.path.endsWith(`/${name}`))?.value;
 
+  it("without ConstrainCores (cpus \"\"): v2 writes no cpuset, v1 populates the job's cpuset with every host CPU", () => {
+    const v2c: Layout = { version: "v2", mount: "/cg", own: "/", controllers: ["cpuset", "memory"] };
+    expect(planStep(v2c, limits({ cpus: "" })).writes.some((w) => w.path.endsWith("/cpuset.cpus"))).toBe(false);
+    const v1c: Layout = { version: "v1", mounts: { cpuset: "/cg/cpuset" }, own: { cpuset: "/" } };
+    expect(planStep(v1c, limits({ cpus: "" })).writes.filter((w) => w.path.endsWith("job_7/cpuset.cpus")).map((w) => w.value)).toEqual(["0-1"]);
+  });
+
   it("limits RAM + swap only when swap is constrained (v1 memsw, v2 memory.swap.max)", () => {
     const { swapBytes: _, ...noSwap } = limits();
     expect(write(planStep(v1(), noSwap), "memory.memsw.limit_in_bytes")).toBeUndefined();
