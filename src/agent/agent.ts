@@ -169,7 +169,7 @@ export function createAgent(deps: AgentDeps): Agent {
       signalAll(dir, req.jobId, "SIGCONT");
       setTimeout(() => killJobSteps(req.jobId, "SIGKILL"), Math.max(1, req.killWaitSec) * 1000).unref();
       // No batch script here: this node's Epilog (its Prolog ran at the first step) once the steps are gone.
-      if (!hasBatch) void nodeProlog.ended(req.jobId, (Math.max(1, req.killWaitSec) + 2) * 1000);
+      if (!hasBatch) void nodeProlog.ended(req.jobId, (Math.max(1, req.killWaitSec) + 2) * 1000, jobFacts(req.job, req.clusterName));
       return true;
     }
     const sig = req.signal;
@@ -296,6 +296,17 @@ export function createAgent(deps: AgentDeps): Agent {
     };
   }
 
+  /** The Prolog/Epilog facts of a job the controller sent. */
+  function jobFacts(info: RunPrologRequest["job"], clusterName: string): JobFacts | undefined {
+    const job = toPlain(info);
+    if (job === undefined) return undefined;
+    const share = job.alloc.find((a) => a.node === node.name);
+    return {
+      jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist, account: job.account,
+      name: job.name, clusterName, node: node.name, gpuIndices: [...(share?.gpuIndices ?? [])], workDir: job.workDir,
+    };
+  }
+
   /** The Prolog's facts for a step's job, from the step request and its tasks' SLURM_* variables. */
   function stepFacts(req: RunTasksRequest): JobFacts {
     const env = req.tasks[0]?.env ?? req.env;
@@ -313,13 +324,8 @@ export function createAgent(deps: AgentDeps): Agent {
     stepHooks,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
     async runProlog(req) {
-      const job = toPlain(req.job);
-      if (job === undefined) return "no job";
-      const share = job.alloc.find((a) => a.node === node.name);
-      return nodeProlog.ensure({
-        jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist, account: job.account,
-        name: job.name, clusterName: req.clusterName, node: node.name, gpuIndices: [...(share?.gpuIndices ?? [])], workDir: job.workDir,
-      });
+      const facts = jobFacts(req.job, req.clusterName);
+      return facts === undefined ? "no job" : nodeProlog.ensure(facts);
     },
     start() {
       let stopped = false;

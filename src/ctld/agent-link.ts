@@ -49,6 +49,7 @@ export function createAgentLink(timeoutMs = 5000): AgentLink {
         {
           jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, stepsOnly: event.stepsOnly ?? false, reason: event.reason, stepId: -1,
           killWaitSec: job?.info.killWaitSec ?? state.config.killWaitSec,
+          ...(event.signal === 0 && job !== undefined ? { job: job.info, clusterName: state.config.clusterName } : {}),
         },
         { timeoutMs },
       );

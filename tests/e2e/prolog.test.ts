@@ -140,6 +140,17 @@ describe("prolog and epilog", () => {
     });
   });
 
+  it("runs the Epilog on every node of the job when it ends, also where no step ran (and no Prolog ran)", async () => {
+    c.write("nostep.sh", "#!/bin/bash\ntrue\n");
+    const id = submit(["-N2", "nostep.sh"]);
+    await state(id, "COMPLETED");
+    await eventually("epilog ran on both nodes", () => {
+      const log = existsSync(join(flags, "epilog.log")) ? readFileSync(join(flags, "epilog.log"), "utf8") : "";
+      return log.includes(`epilog_slurmd ${id} n1`) && log.includes(`epilog_slurmd ${id} n2`) ? true : undefined;
+    });
+    expect(readFileSync(join(flags, `prolog-nodes.${id}`), "utf8").split("\n").filter(Boolean)).toEqual(["n1"]);
+  });
+
   it("drains the second node and requeues the 2-node job held when the Prolog fails there", async () => {
     writeFileSync(join(flags, "fail-prolog-n2"), "");
     c.write("two-fail.sh", "#!/bin/bash\nsrun -N2 -n2 true\necho after the step\nsleep 30\n");
