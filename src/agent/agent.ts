@@ -15,7 +15,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { agentAuthInterceptor } from "../net/cluster-auth.ts";
 import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
-import type { LaunchBatchRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { LaunchBatchRequest, RunPrologRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 import { toPlain } from "../lib/to-plain.ts";
@@ -23,10 +23,11 @@ import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
-import { killJobSteps, runningSteps, type StepHooks } from "./tasks.ts";
+import { killJobSteps, runningSteps, stepGroups, type StepHooks } from "./tasks.ts";
+import { createNodeProlog } from "./node-prolog.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
-import type { SiteScripts } from "./prolog.ts";
+import type { JobFacts, SiteScripts } from "./prolog.ts";
 import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
@@ -63,6 +64,8 @@ export interface Agent {
   stepHooks(req: RunTasksRequest): Promise<StepHooks>;
   /** Running steps' usage so far (sstat). */
   stepStats(req: StepStatsRequest): Plain<StepInfo>[];
+  /** PrologFlags=Alloc: the node Prolog at allocation; "" when it ran (or had run), else why not. */
+  runProlog(req: RunPrologRequest): Promise<string>;
   start(): () => void;
 }
 
@@ -102,6 +105,18 @@ export function createAgent(deps: AgentDeps): Agent {
     ctl = clientFor(next);
     registered = false;
   }
+  const nodeProlog = createNodeProlog({
+    spool, node: node.name, scripts: deps.scripts,
+    stepsRunning: (jobId) => (stepGroups.get(jobId)?.size ?? 0) > 0,
+    async report(r) {
+      // Job id 0 names no job: the controller only drains the node (Epilog).
+      const body = "outcome" in r
+        ? { node: node.name, jobId: r.jobId, exitCode: 1, exitSignal: 0, outcome: r.outcome, endTime: Date.now() / 1000 }
+        : { node: node.name, jobId: 0, exitCode: 0, exitSignal: 0, outcome: "", endTime: Date.now() / 1000, drainReason: r.drainReason };
+      logger.warn({ message: "outcome" in r ? "Prolog failed" : r.message, node: node.name, ...("jobId" in r ? { jobId: r.jobId } : {}) });
+      await ctl.batchComplete(body, { timeoutMs: 5000 });
+    },
+  });
   let registered = false;
   let heartbeatMs = 2000;
   let lastBeatMs = 0;
@@ -130,7 +145,7 @@ export function createAgent(deps: AgentDeps): Agent {
         account: job.account, name: job.name, clusterName: req.clusterName, node: node.name, gpuIndices: [...share.gpuIndices],
         workDir: job.workDir,
       },
-      share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices] },
+      share: { cpus: share.cpus, memMib: share.memMib, gpuIndices: [...share.gpuIndices], ...("cpuIds" in share && share.cpuIds ? { cpuIds: share.cpuIds } : {}) },
       ...(contained ? { cgroup: contained.plan, cpuIds: contained.cpuIds } : {}),
       gpuIndices: [...share.gpuIndices],
       gpuDeviceFiles: share.gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""),
@@ -160,6 +175,8 @@ export function createAgent(deps: AgentDeps): Agent {
       // A suspended (SIGSTOPped) job must run to act on SIGTERM, as Slurm sends SIGCONT too.
       signalAll(dir, req.jobId, "SIGCONT");
       setTimeout(() => killJobSteps(req.jobId, "SIGKILL"), Math.max(1, req.killWaitSec) * 1000).unref();
+      // No batch script here: this node's Epilog (its Prolog ran at the first step) once the steps are gone.
+      if (!hasBatch) void nodeProlog.ended(req.jobId, (Math.max(1, req.killWaitSec) + 2) * 1000, jobFacts(req.job, req.clusterName));
       return true;
     }
     const sig = req.signal;
@@ -274,9 +291,12 @@ export function createAgent(deps: AgentDeps): Agent {
 
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
     const alloc = req.alloc;
-    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus };
-    const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
-    const setupProblem = contained === undefined ? "" : await setUpCgroup(contained.plan);
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
+    const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));
+    // The batch host ran the Prolog before the script; any other node runs it before the job's first step there.
+    const prologProblem = hasBatch ? "" : await nodeProlog.ensure(stepFacts(req));
+    const contained = prologProblem !== "" ? undefined : deps.containment.planFor(req.jobId, String(req.stepId), share);
+    const setupProblem = prologProblem !== "" ? prologProblem : contained === undefined ? "" : await setUpCgroup(contained.plan);
     return {
       setupProblem,
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
@@ -293,12 +313,37 @@ export function createAgent(deps: AgentDeps): Agent {
     };
   }
 
+  /** The Prolog/Epilog facts of a job the controller sent. */
+  function jobFacts(info: RunPrologRequest["job"], clusterName: string): JobFacts | undefined {
+    const job = toPlain(info);
+    if (job === undefined) return undefined;
+    const share = job.alloc.find((a) => a.node === node.name);
+    return {
+      jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist, account: job.account,
+      name: job.name, clusterName, node: node.name, gpuIndices: [...(share?.gpuIndices ?? [])], workDir: job.workDir,
+    };
+  }
+
+  /** The Prolog's facts for a step's job, from the step request and its tasks' SLURM_* variables. */
+  function stepFacts(req: RunTasksRequest): JobFacts {
+    const env = req.tasks[0]?.env ?? req.env;
+    return {
+      jobId: req.jobId, user: req.user, uid: req.uid, gid: req.gid, partition: env.SLURM_JOB_PARTITION ?? "", nodelist: env.SLURM_JOB_NODELIST ?? node.name,
+      account: env.SLURM_JOB_ACCOUNT ?? "", name: env.SLURM_JOB_NAME ?? "", clusterName: env.SLURM_CLUSTER_NAME ?? "", node: node.name,
+      gpuIndices: [...(req.alloc?.gpuIndices ?? [])], workDir: req.workDir,
+    };
+  }
+
   return {
     launchBatch,
     signalJob,
     runningJobIds,
     stepHooks,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
+    async runProlog(req) {
+      const facts = jobFacts(req.job, req.clusterName);
+      return facts === undefined ? "no job" : nodeProlog.ensure(facts);
+    },
     start() {
       let stopped = false;
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -2,7 +2,8 @@
  * @module agent/containment
  * spurd's view of job containment: what the host offers (detected once), the
  * GPU device files of this node (gres.conf) and the cores each running job
- * holds, turned into a cgroup plan per job step. The cores of batch jobs are
+ * holds (the controller chooses them: NodeAlloc.cpuIds; only an older
+ * controller's shares without ids are placed here), turned into a cgroup plan per job step. The cores of batch jobs are
  * kept in their spool folder (launch.json) so a restarted spurd still knows
  * them; jobs with only srun steps on this node are kept in memory.
  */
@@ -16,6 +17,7 @@ import { killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus, pickCpusNear } from "./cgroup/cpus.ts";
 import { parseSocketCpus } from "../sched/plan/gpu-sockets.ts";
 import { deviceRules } from "./cgroup/gres-files.ts";
+import { memoryLimits, SLURM_DEFAULTS, type CgroupConstraints } from "./cgroup/cgroup-conf.ts";
 import { jobDir, listJobIds, readJson, type LaunchFile } from "./spool.ts";
 
 export interface NodeShare {
@@ -24,6 +26,8 @@ export interface NodeShare {
   gpuIndices: readonly number[];
   /** CPUs per socket as the controller counted them ("8,0"); absent = any socket. */
   socketCpus?: string | undefined;
+  /** The node's CPU ids the controller chose for the job ("0-3"); absent = picked here (an older controller). */
+  cpuIds?: string | undefined;
 }
 
 export interface StepContainment {
@@ -35,6 +39,8 @@ export interface StepContainment {
   /** The host CPUs of the job's cpuset, and the host's cores as thread siblings (task binding). */
   hostCpus: number[];
   cores: number[][];
+  /** The host's CPUs by socket (physical package), for task binding by socket. */
+  sockets: number[][];
 }
 
 export interface Containment {
@@ -62,6 +68,8 @@ export interface ContainmentOptions {
   gpuFiles: string[];
   /** Local CPU list of each GPU ("0-15"; "" = unknown): the job's cores are taken near its GPUs. */
   gpuCpus?: string[];
+  /** cgroup.conf switches (what is enforced); absent = Slurm's defaults, nothing constrained. */
+  constraints?: CgroupConstraints;
   logger: ConsolaInstance;
 }
 
@@ -72,10 +80,12 @@ export function spoolTag(spool: string): string {
 
 export function createContainment(o: ContainmentOptions): Containment {
   const support = detectCgroups(spoolTag(o.spool), o.plugin);
+  const constraints = o.constraints ?? SLURM_DEFAULTS;
   const gpuFiles = o.gpuFiles.filter((f) => f !== "");
   const gpuRules = deviceRules(gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
   const cores = readCores(support.hostCpus);
+  const sockets = readSockets(support.hostCpus);
   o.logger.info({ message: `job containment: ${support.summary}`, hostCpus: formatCpuList(support.hostCpus), gpuFiles: gpuFiles.length });
   if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
     o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
@@ -98,6 +108,8 @@ export function createContainment(o: ContainmentOptions): Containment {
     if (launch?.cpuIds !== undefined) return launch.cpuIds;
     const known = stepOnlyJobs.get(jobId);
     if (known !== undefined) return known;
+    const chosen = share.cpuIds ? parseCpuList(share.cpuIds).filter((c) => c < o.nodeCpus) : [];
+    if (chosen.length > 0) return chosen;
     const localCpus = share.gpuIndices.flatMap((g) => parseCpuList(o.gpuCpus?.[g] ?? "")).filter((c) => c < o.nodeCpus);
     const socketCpus = parseSocketCpus(share.socketCpus);
     if (localCpus.length === 0 && socketCpus.length === 0) return pickCpus(share.cpus, o.nodeCpus, takenCpus(jobId));
@@ -117,16 +129,18 @@ export function createContainment(o: ContainmentOptions): Containment {
       const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
       const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
       const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
+      // Only what cgroup.conf switches on is enforced; the cgroup still tracks, kills and measures the job.
+      const mem = memoryLimits(constraints, share.memMib);
       const plan = planStep(layout, {
-        tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
-        cpus: formatCpuList(hostCpus), hostCpus: formatCpuList(support.hostCpus),
-        hostMems: support.hostMems, denyDevices: deny, memsw: support.memsw,
+        tag: support.tag, jobId, step, memBytes: mem.ramBytes, ...(mem.swapBytes !== undefined ? { swapBytes: mem.swapBytes } : {}),
+        cpus: constraints.cores ? formatCpuList(hostCpus) : "", hostCpus: formatCpuList(support.hostCpus),
+        hostMems: support.hostMems, denyDevices: constraints.devices ? deny : [], memsw: support.memsw,
       });
       for (const gap of plan.gaps) o.logger.warn({ message: gap, jobId });
       // Isolation (and Slurm's renumbering from 0) only when every GPU of the node is a real
       // device file the cgroup can deny: declared fake GPUs (spur up) stay globally numbered.
-      const constrainDevices = gpuRules.length > 0 && gpuRules.every((r) => r !== undefined) && collision === "" && plan.gaps.length === 0;
-      return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores };
+      const constrainDevices = constraints.devices && gpuRules.length > 0 && gpuRules.every((r) => r !== undefined) && collision === "" && plan.gaps.length === 0;
+      return { plan, cpuIds, constrainDevices, hostCpus: hostCpus.length > 0 ? hostCpus : support.hostCpus, cores, sockets };
     },
     release(jobId) {
       stepOnlyJobs.delete(jobId);
@@ -189,6 +203,21 @@ function sharedDeviceNumbers(rules: readonly (DeviceRule | undefined)[]): string
     seen.add(key);
   }
   return "";
+}
+
+/** The host's CPUs grouped by socket (sysfs physical_package_id; all on one when unknown), lowest package first. */
+function readSockets(cpus: readonly number[]): number[][] {
+  const byPackage = new Map<number, number[]>();
+  for (const cpu of cpus) {
+    let pkg = 0;
+    try {
+      pkg = Number(readFileSync(`/sys/devices/system/cpu/cpu${cpu}/topology/physical_package_id`, "utf8").trim()) || 0;
+    } catch {
+      /* no topology: one socket */
+    }
+    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), cpu]);
+  }
+  return [...byPackage.entries()].sort((a, b) => a[0] - b[0]).map(([, ids]) => ids);
 }
 
 /** The host's cores as lists of thread siblings (from sysfs topology); each CPU alone when unknown. */

@@ -49,6 +49,11 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         // Anyone may ask (sstat), as Slurm lets users see every job's steps.
         return { steps: agent.stepStats(req), cgroup: cgroupSummary };
       },
+      async runProlog(req, ctx) {
+        requireUid(ctx, [self]);
+        const why = await agent.runProlog(req);
+        return { ok: why === "", message: why };
+      },
       ping(_req, ctx) {
         requireController(ctx, self);
         return { node: nodeName, runningJobIds: agent.runningJobIds() };

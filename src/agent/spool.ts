@@ -31,7 +31,7 @@ export interface LaunchFile {
   /** Configured CPU ids this job holds on the node (the cpuset), kept here so a restarted spurd knows them. */
   cpuIds?: number[];
   /** The job's share of this node (steps of the job use its limits). */
-  share?: { cpus: number; memMib: number; gpuIndices: number[] };
+  share?: { cpus: number; memMib: number; gpuIndices: number[]; cpuIds?: string };
   /** Seconds between /proc samples for AveRSS and MaxVMSize (JobAcctGatherFrequency). */
   sampleSec?: number;
   /** Prolog/Epilog/TaskProlog/TaskEpilog and what their environment tells about the job. */

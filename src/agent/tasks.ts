@@ -150,6 +150,8 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.push(child);
     if (child.pid !== undefined) groups.add(child.pid);
+    // Each task is its own process group: samples attribute its processes to its rank.
+    if (child.pid !== undefined) (sampler.leaders ??= {})[String(child.pid)] = task.taskId;
     if (binding?.verbose && bound !== undefined) {
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(bindVerboseLine(hooks?.node ?? "", task.taskId, localId, child.pid ?? 0, bound)) }));
     }
@@ -231,5 +233,8 @@ function taskBinding(req: RunTasksRequest, cg: StepContainment): BindResult | st
     cpusPerTask: Number(env.SLURM_CPUS_PER_TASK ?? 1) || 1,
     oneThreadPerCore: hint === "nomultithread" || hint === "compute_bound" || env.SLURM_THREADS_PER_CORE === "1",
     cyclic: /^[^:]*:cyclic|^[^:]*:fcyclic/.test(env.SLURM_DISTRIBUTION ?? ""),
+    sockets: cg.sockets,
+    // -m's second level; Slurm's default is block:cyclic.
+    socketDist: /^[^:]*:block/.test(env.SLURM_DISTRIBUTION ?? "") ? "block" : "cyclic",
   });
 }

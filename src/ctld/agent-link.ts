@@ -15,6 +15,8 @@ import type { ApplyEvent } from "../sched/model/apply.ts";
 export interface AgentLink {
   launchBatch(job: JobRecord, state: ClusterState): Promise<void>;
   signalJob(node: string, event: Extract<ApplyEvent, { type: "signalJob" }>, state: ClusterState): Promise<void>;
+  /** PrologFlags=Alloc: the node Prolog of `job` on `node`; "" when it ran, else why not. */
+  runProlog(node: string, job: JobRecord, state: ClusterState): Promise<string>;
 }
 
 /** `clusterSecret`: sign every call (net/cluster-auth) so agents on other hosts accept it. */
@@ -40,12 +42,18 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
         { timeoutMs },
       );
     },
+    async runProlog(node, job, state) {
+      // A Prolog may take up to PrologEpilogTimeout: the call waits for it.
+      const r = await clientFor(state, node).runProlog({ job: job.info, clusterName: state.config.clusterName }, { timeoutMs: 0 });
+      return r.ok ? "" : r.message || "Prolog failed";
+    },
     async signalJob(node, event, state) {
       const job = state.jobs.get(event.jobId);
       await clientFor(state, node).signalJob(
         {
           jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, stepsOnly: event.stepsOnly ?? false, reason: event.reason, stepId: -1,
           killWaitSec: job?.info.killWaitSec ?? state.config.killWaitSec,
+          ...(event.signal === 0 && job !== undefined ? { job: job.info, clusterName: state.config.clusterName } : {}),
         },
         { timeoutMs },
       );

@@ -152,6 +152,13 @@ export function createController(deps: ControllerDeps): Controller {
     if (job === undefined) return;
     const node = job.info.batchHost;
     if (!(await prologSlurmctld(job))) return;
+    if (!(await prologAtAllocation(job))) {
+      // The failing node has been drained and the job told to requeue (held) once its script ends; it never started.
+      if (acting() && job.info.state === "RUNNING") {
+        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED" });
+      }
+      return;
+    }
     try {
       await deps.agents.launchBatch(job, state);
       logger.info({ message: "job launched", jobId, node });
@@ -176,6 +183,26 @@ export function createController(deps: ControllerDeps): Controller {
       executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId: job.info.jobId, exitCode: 1, exitSignal: 0, outcome: "PROLOG_SLURMCTLD_FAILED" });
     }
     return false;
+  }
+
+  /**
+   * PrologFlags=Alloc: the node Prolog on every node of the job before its batch script starts
+   * (the batch host's stepd runs its own first). A node whose Prolog failed has reported it
+   * (PROLOG_FAILED: drained, job requeued held); the script is then not launched.
+   */
+  async function prologAtAllocation(job: JobRecord): Promise<boolean> {
+    if (!(deps.scripts?.prologFlags ?? []).includes("alloc")) return true;
+    const others = job.info.alloc.map((a) => a.node).filter((n) => n !== job.info.batchHost);
+    // A node that cannot be asked is not a failed Prolog: it runs its Prolog at the job's first step there instead.
+    const ask = (node: string): Promise<string> =>
+      deps.agents.runProlog(node, job, state).catch((error: unknown) => {
+        logger.warn({ message: `Prolog at allocation not asked of ${node}: ${String(error)}`, jobId: job.info.jobId });
+        return "";
+      });
+    const results = await Promise.all(others.map(ask));
+    const failed = results.filter((r) => r !== "");
+    for (const why of failed) logger.warn({ message: `Prolog at allocation: ${why}`, jobId: job.info.jobId });
+    return failed.length === 0;
   }
 
   async function epilogSlurmctld(jobId: number): Promise<void> {

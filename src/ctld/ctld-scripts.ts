@@ -14,6 +14,8 @@ export interface CtldScripts {
   prolog: string;
   epilog: string;
   timeoutSec: number;
+  /** PrologFlags, lower-cased: "alloc" runs the node Prolog on every node at allocation. */
+  prologFlags?: string[];
 }
 
 export function ctldScriptEnv(job: JobInfoP, context: "prolog_slurmctld" | "epilog_slurmctld", clusterName: string): Record<string, string> {

@@ -87,10 +87,13 @@ export function agentHandlers(sc: ServiceContext) {
     ) {
       requireAgent(ctx, sc);
       const job = c.state.jobs.get(req.jobId);
-      if (job !== undefined && job.info.state === "RUNNING" && job.info.batchHost === req.node) {
+      // The batch host reports the job's end; any node of the job may report that its Prolog failed (it runs on every node).
+      const fromNode = req.outcome === "PROLOG_FAILED" ? job?.info.alloc.some((a) => a.node === req.node) === true : job?.info.batchHost === req.node;
+      if (job !== undefined && job.info.state === "RUNNING" && fromNode) {
         await c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
           exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
+          ...(req.outcome === "PROLOG_FAILED" ? { node: req.node } : {}),
         });
       }
       if (req.drainReason && c.state.nodes.has(req.node)) {

@@ -34,7 +34,12 @@ export function stepLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] |
     if (tasks * cpusPerTask > share.cpus && !spec.overcommit) return "Requested node configuration is not available";
     const cpus = Math.min(share.cpus, tasks * cpusPerTask);
     // The job's per-socket CPU counts hold for a step that takes the whole share (the agent picks its cores by them).
-    out.push({ node: share.node, cpus, memMib: share.memMib, gpuIndices: share.gpuIndices, tasks, ...(share.socketCpus && cpus === share.cpus ? { socketCpus: share.socketCpus } : {}) });
+    // The job's CPU ids on the node travel with every step: a job of steps only is contained to exactly those.
+    out.push({
+      node: share.node, cpus, memMib: share.memMib, gpuIndices: share.gpuIndices, tasks,
+      ...(share.socketCpus && cpus === share.cpus ? { socketCpus: share.socketCpus } : {}),
+      ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+    });
   }
   return out;
 }

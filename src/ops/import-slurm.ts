@@ -1,6 +1,7 @@
 /**
  * @module ops/import-slurm
- * `spur import-slurm DIR`: a site's slurm.conf (+ gres.conf, topology.conf, cgroup.conf)
+ * `spur import-slurm DIR`: a site's slurm.conf (+ gres.conf, topology.conf, cgroup.conf: its
+ * Constrain and Allowed switches are carried into spur.conf, where spurd reads them)
  * → the equivalent spur.conf text (same syntax, only the keys Spur reads: see
  * sched/model/state.ts, roles/spurctld.ts, roles/spurd.ts) and a note for every setting
  * that could not be carried over. Pure: the caller reads the files and writes the result.
@@ -132,22 +133,21 @@ function topologyReason(key: string): string {
   return "not read by Spur (kept as a comment in spur.conf)";
 }
 
-/** cgroup.conf: what Spur does instead of each setting, until its cgroup support (issue 9) reads them. */
-const CGROUP_REASONS: Record<string, string> = {
-  constraincores: "Spur does not confine jobs to their CPUs yet (cgroup cpusets: issue 9)",
-  constrainramspace: "Spur does not enforce job memory with cgroups yet (issue 9)",
-  constrainswapspace: "Spur does not enforce job memory with cgroups yet (issue 9)",
-  constraindevices: "Spur sets the visible-device variables (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES) but does not hide other GPUs with the devices cgroup yet (issue 9)",
-  cgroupplugin: "Spur will use cgroup v2 only (issue 9)",
-};
-const cgroupReason = (key: string): string => CGROUP_REASONS[key.toLowerCase()] ?? "Spur does not read cgroup.conf (cgroup support is issue 9)";
+/** cgroup.conf keys spurd reads (agent/cgroup/cgroup-conf.ts); they are carried into spur.conf, where the same keys are read. */
+const CGROUP_READ = new Set(["constraincores", "constrainramspace", "constrainswapspace", "constraindevices", "allowedramspace", "allowedswapspace"]);
+const cgroupReason = (key: string): string =>
+  key.toLowerCase() === "cgroupplugin"
+    ? "spur.conf's CgroupPlugin (autodetect, cgroup/v1, cgroup/v2, disabled) chooses the cgroup version"
+    : "not read by Spur (it reads ConstrainCores, ConstrainRAMSpace, ConstrainSwapSpace, ConstrainDevices, AllowedRAMSpace, AllowedSwapSpace)";
 
 /** Every setting of a file Spur does not read at all (topology.conf, cgroup.conf). */
-function unreadFile(text: string | undefined, file: string, reason: (key: string) => string, notes: ImportNote[]): Result<Rec[]> {
+function unreadFile(text: string | undefined, file: string, reason: (key: string) => string, notes: ImportNote[], carried: (key: string) => boolean = () => false): Result<Rec[]> {
   if (text === undefined) return ok([]);
   const recs = readRecords(text, file);
   if (!recs.ok) return recs;
-  for (const rec of recs.value) for (const [k, v] of rec.pairs) notes.push({ file, line: rec.line, key: k, value: v, kind: "dropped", reason: reason(k) });
+  for (const rec of recs.value) {
+    for (const [k, v] of rec.pairs) if (!carried(k)) notes.push({ file, line: rec.line, key: k, value: v, kind: "dropped", reason: reason(k) });
+  }
   return recs;
 }
 
@@ -173,7 +173,10 @@ export function importSlurm(files: SlurmConfFiles): Result<ImportResult> {
   }
   const parts = importPartitions(partRecs, notes);
   const topo = unreadFile(files.topologyConf, "topology.conf", topologyReason, notes);
-  const cgroup = unreadFile(files.cgroupConf, "cgroup.conf", cgroupReason, notes);
+  const cgroupRecs = files.cgroupConf === undefined ? ok([]) : readRecords(files.cgroupConf, "cgroup.conf");
+  if (!cgroupRecs.ok) return cgroupRecs;
+  const cgroupKept = cgroupRecs.value.flatMap((r) => r.pairs.filter(([k]) => CGROUP_READ.has(k.toLowerCase())).map(([k, v]) => `${k}=${v}`));
+  const cgroup = unreadFile(files.cgroupConf, "cgroup.conf", cgroupReason, notes, (k) => CGROUP_READ.has(k.toLowerCase()));
   if (!topo.ok) return topo;
   if (!cgroup.ok) return cgroup;
   const from = files.dir === undefined ? "slurm.conf" : `${files.dir}/slurm.conf`;
@@ -182,6 +185,7 @@ export function importSlurm(files: SlurmConfFiles): Result<ImportResult> {
     "# Settings it could not carry over are listed in its report.",
     ...head, "", ...nodes.value.map((n) => n.text), "", ...parts,
     ...(topo.value.length > 0 ? ["", "# From topology.conf (not read by Spur yet):", ...topo.value.map((r) => `# ${recordText(r)}`)] : []),
+    ...(cgroupKept.length > 0 ? ["", "# From cgroup.conf (what spurd enforces with cgroups):", ...cgroupKept] : []),
   ].join("\n");
   return ok({
     spurConf: `${text}\n`, notes: tidyNotes(notes, FILES), nodeCount: nodes.value.length, partitionCount: parts.length,

@@ -4,7 +4,7 @@
  * [--format json|yaml] [--root DIR] [--output DIR]`: what this node's GPUs are, and their
  * CDI specs. The root option points discovery at a sysfs snapshot (tests, fixtures).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { flag } from "./argv.ts";
 import { discoverDevices } from "../devices/discover.ts";
@@ -27,7 +27,19 @@ export async function discoverMain(argv: string[]): Promise<number> {
   }
   // How this host would contain jobs (detection only: nothing is created here).
   const { detectCgroups } = await import("../agent/cgroup/detect.ts");
-  const containment = detectCgroups("discover", "autodetect", false).summary;
+  const { loadConstraints } = await import("../agent/cgroup/read-cgroup-conf.ts");
+  const { containmentText } = await import("../agent/cgroup/cgroup-conf.ts");
+  const { confPath } = await import("./conf-file.ts");
+  const { parseConf } = await import("../compat/conf/slurm-conf.ts");
+  // What cgroup.conf (and spur.conf) switch on, when this host has a configuration; Slurm's defaults otherwise.
+  const path = confPath(flag(argv, "--conf", "-f"));
+  const spurConf = existsSync(path) ? parseConf(readFileSync(path, "utf8")) : undefined;
+  const constraints = loadConstraints(path, spurConf?.ok ? spurConf.value.globals : new Map());
+  if (!constraints.ok) {
+    process.stderr.write(`spurd: error: ${constraints.error.message}\n`);
+    return 1;
+  }
+  const containment = containmentText(detectCgroups("discover", "autodetect", false).summary, constraints.value);
   if (argv.includes("--json")) {
     const json = JSON.parse(formatDiscoverJson(inv.value)) as Record<string, unknown>;
     process.stdout.write(`${JSON.stringify({ ...json, containment }, null, 2)}\n\n`);

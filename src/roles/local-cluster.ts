@@ -5,6 +5,7 @@
  * all state under one directory. Daemons are tracked by PID files, never by name.
  */
 import { spawn } from "node:child_process";
+import { SPUR_UP_CGROUP_CONF } from "../agent/cgroup/cgroup-conf.ts";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -122,6 +123,8 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   else if (o.devicesRoot !== undefined) writeFileSync(gresPath, "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
   else if (o.gpusPerNode > 0) writeFileSync(gresPath, localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi", sockets, o.cpusPerNode));
   if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
+  // Slurm constrains nothing without cgroup.conf; the local cluster's jobs get exactly what they asked for (an admin's file is kept).
+  if (!existsSync(join(dir, "cgroup.conf"))) writeFileSync(join(dir, "cgroup.conf"), SPUR_UP_CGROUP_CONF);
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
 }

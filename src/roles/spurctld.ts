@@ -38,7 +38,7 @@ import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 export interface CtldExtras {
   keyring: ReturnType<typeof openKeyring>;
   jobSubmitScript: string;
-  scripts: { prolog: string; epilog: string; timeoutSec: number };
+  scripts: { prolog: string; epilog: string; timeoutSec: number; prologFlags: string[] };
   onSchedulerPass: (pass: { seconds: number; started: number }) => void;
   rpcExtras: (state: ClusterState, now: () => number, raft?: () => RaftStatus) => RpcServerExtras;
   /** Present when spur.conf names a cluster secret: refused agent credentials are logged (ServiceContext.agentAuth). */
@@ -72,7 +72,10 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
-    scripts: { prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0 },
+    scripts: {
+      prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
+      prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
+    },
     onSchedulerPass: (p) => sched.observe(p),
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, raft) => ({

@@ -29,6 +29,8 @@ import { confGet, type ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import type { ConsolaInstance } from "consola/core";
 import { readNodeGpus } from "./node-gpus-read.ts";
+import { loadConstraints } from "../agent/cgroup/read-cgroup-conf.ts";
+import { containmentText } from "../agent/cgroup/cgroup-conf.ts";
 
 
 export async function main(argv: string[]): Promise<number> {
@@ -50,8 +52,13 @@ export async function main(argv: string[]): Promise<number> {
   const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
+  const constraints = loadConstraints(path, conf.globals);
+  if (!constraints.ok) {
+    process.stderr.write(`spurd: fatal: ${constraints.error.message}\n`);
+    return 1;
+  }
   const containment = createContainment({
-    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
+    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger, constraints: constraints.value,
     plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus,
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
@@ -61,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
     // machine name (x86_64, not Node's x64) and uname's sysname, release and version.
     ...configured.info, hostname: configured.info.hostname || name,
     arch: machine(), os: `${type()} ${release()} ${version()}`, version: SPUR_VERSION,
-    bootTime: Date.now() / 1000, partitions: [], cgroup: containment.support.summary,
+    bootTime: Date.now() / 1000, partitions: [], cgroup: containmentText(containment.support.summary, constraints.value),
     gpuCount: gpus.gpuCount, gpuModel: gpus.gpuModel, gres: gpus.gres || configured.info.gres, gpuTopology: gpus.gpuTopology,
     // Each GPU's local CPUs (gres.conf Cores= or discovery): the controller derives the GPU's socket from them.
     ...(gpus.gpuCpus.some((c) => c !== "") ? { gpuCpus: gpus.gpuCpus.join(";") } : {}),

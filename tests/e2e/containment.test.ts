@@ -72,6 +72,8 @@ const gone = (pids: number[], what: string) => eventually(what, () => (pids.ever
 describe("job containment", () => {
   it("says how it contains jobs in scontrol -d show node and spurd --discover", () => {
     expect(containment).toMatch(/^(cgroup\/v1|cgroup\/v2|none)/);
+    // spur up wrote a cgroup.conf that switches every constraint on.
+    if (contained()) expect(c.run(["scontrol", "-d", "show", "node", "n1"]).stdout).toContain(" Constrained=ConstrainCores,ConstrainRAMSpace(100%),ConstrainSwapSpace(+0%),ConstrainDevices\n");
     const discover = c.run(["spurd", "--discover"]);
     expect(discover.stdout).toMatch(/^Job containment: (cgroup\/v1|cgroup\/v2|none)/m);
   });
@@ -109,6 +111,23 @@ describe("job containment", () => {
     expect(output(one)).toMatch(/^nproc=1\nCpus_allowed_list:\s+\d+\n$/);
     const want = Math.min(2, availableParallelism());
     expect(output(two)).toContain(`nproc=${want}\n`);
+  });
+
+  it("contains a job to the CPU ids the controller chose (scontrol -d show job CPU_IDs); two jobs on one node get disjoint ones", async (ctx) => {
+    if (!contained()) ctx.skip();
+    c.write("ids.sh", "#!/bin/bash\necho nproc=$(nproc)\ngrep Cpus_allowed_list /proc/self/status\nsleep 4\n");
+    const a = submit(["-w", "n2", "-c", "1", "ids.sh"]);
+    const b = submit(["-w", "n2", "-c", "1", "ids.sh"]);
+    const cpuIds = (id: string) =>
+      eventually(`job ${id} CPU_IDs`, () => /Nodes=n2 CPU_IDs=(\S+) Mem=\d+ GRES=/.exec(c.run(["scontrol", "-d", "show", "job", id]).stdout)?.[1], 60_000);
+    const [idsA, idsB] = [await cpuIds(a), await cpuIds(b)];
+    expect([idsA, idsB].sort()).toEqual(["0", "1"]); // both running at once on n2's two CPUs: disjoint
+    await ended(a);
+    await ended(b);
+    // Configured CPU i runs on host CPU i mod (host CPUs): with two host CPUs, the ids themselves.
+    const host = (id: string) => (availableParallelism() >= 2 ? id : "0");
+    expect(output(a)).toBe(`nproc=1\nCpus_allowed_list:\t${host(idsA)}\n`);
+    expect(output(b)).toBe(`nproc=1\nCpus_allowed_list:\t${host(idsB)}\n`);
   });
 
   it("lets a job open only its own GPUs' device files, numbered from 0", async (ctx) => {
@@ -192,6 +211,27 @@ describe("job containment", () => {
     expect(cpuSec(row[2] ?? "") + cpuSec(row[3] ?? "")).toBeCloseTo(totalSec, 1);
   });
 
+  it("records per-task usage of an srun step in sacct: MaxRSSTask, MaxVMSizeTask, MinCPU and MinCPUTask name the task", async (ctx) => {
+    if (!contained()) ctx.skip();
+    // Task 1 holds 60 MiB and sleeps; task 0 spins for its CPU: task 1 has the most memory and the least CPU.
+    c.write("tasks.sh", [
+      "#!/bin/bash",
+      `srun -n2 bash -c 'if [ "$SLURM_PROCID" = 1 ]; then perl -e "\\$x = \\"a\\" x (60*1024*1024); sleep 5"; else timeout 5 sh -c "while :; do :; done"; fi; true'`,
+      "",
+    ].join("\n"));
+    const id = submit(["-w", "n1", "-n2", "tasks.sh"]);
+    expect(await ended(id)).toBe("COMPLETED");
+    const row = await eventually("step usage recorded", () => {
+      const r = c.run(["sacct", "-j", `${id}.0`, "-P", "-n", "-o", "MaxRSS,MaxRSSNode,MaxRSSTask,MaxVMSizeTask,MinCPU,MinCPUNode,MinCPUTask,AveCPU"]).stdout.trim();
+      return r !== "" && !r.startsWith("|") ? r.split("|") : undefined;
+    });
+    const [maxRss, rssNode, rssTask, vmTask, minCpu, cpuNode, cpuTask, aveCpu] = row;
+    expect(kib(maxRss ?? "")).toBeGreaterThan(60 * 1024);
+    expect([rssNode, rssTask, vmTask, cpuNode, cpuTask]).toEqual(["n1", "1", "1", "n1", "1"]);
+    expect(cpuSec(minCpu ?? "")).toBeLessThan(2); // the sleeping task's, not the node's
+    expect(cpuSec(aveCpu ?? "")).toBeGreaterThan(cpuSec(minCpu ?? ""));
+  });
+
   it("shows running steps in sstat: the batch step and an srun step", async (ctx) => {
     if (!contained()) ctx.skip();
     c.write("long.sh", "#!/bin/bash\nsrun sleep 30\n");
@@ -240,6 +280,19 @@ describe("job containment", () => {
     c.startDaemon("spurd-n1", ["spurd", "-N", "n1", "--conf", c.conf]);
     await gone([sleeper.pid ?? 0], "the orphan's process gone");
     await eventually("orphan cgroup removed", () => (existsSync(dirname(orphan)) ? undefined : true));
+  });
+
+  it("enforces only what cgroup.conf switches on (spur.conf keys win): no memory limit, no cpuset without them", async (ctx) => {
+    if (!containment.startsWith("cgroup/v1")) ctx.skip(); // reads v1 file names
+    c.reconfigure("ConstrainCores=no\nConstrainRAMSpace=no\n");
+    await eventually("n1 back", () => (c.run(["sinfo", "-h", "-n", "n1", "-o", "%t"]).stdout.trim() === "idle" ? true : undefined), 60_000);
+    expect(c.run(["scontrol", "-d", "show", "node", "n1"]).stdout).toContain(" Constrained=ConstrainSwapSpace(+0%),ConstrainDevices\n");
+    c.write("free.sh", "#!/bin/bash\np=$(grep ':memory:' /proc/self/cgroup | cut -d: -f3)\ncat /sys/fs/cgroup/memory$p/../memory.limit_in_bytes\nnproc\n");
+    const id = submit(["-w", "n1", "-c", "1", "--mem=100M", "free.sh"]);
+    expect(await ended(id)).toBe("COMPLETED");
+    const [limit, nproc] = output(id).trim().split("\n");
+    expect(Number(limit)).toBeGreaterThan(100 * 1024 * 1024);
+    expect(nproc).toBe(String(availableParallelism()));
   });
 
   it("rejects sstat without a job", () => {

@@ -23,7 +23,10 @@ beforeAll(() => {
   mkdirSync(dir);
   mkdirSync(flags);
   spawnSync("chmod", ["755", dir]);
-  script(join(dir, "prolog"), `/usr/bin/env > ${flags}/prolog.$SLURM_JOB_ID\n[ -e ${flags}/fail-prolog ] && exit 3\nexit 0`);
+  script(join(dir, "prolog"), [
+    `/usr/bin/env > ${flags}/prolog.$SLURM_JOB_ID`, `echo "$SLURMD_NODENAME" >> ${flags}/prolog-nodes.$SLURM_JOB_ID`,
+    `[ -e ${flags}/fail-prolog ] && exit 3`, `[ -e ${flags}/fail-prolog-$SLURMD_NODENAME ] && exit 4`, "exit 0",
+  ].join("\n"));
   script(join(dir, "epilog"), `echo "$SLURM_SCRIPT_CONTEXT $SLURM_JOB_ID $SLURMD_NODENAME" >> ${flags}/epilog.log\n[ -e ${flags}/fail-epilog ] && exit 1\nexit 0`);
   script(join(dir, "taskprolog"), 'echo "export FROM_TASK_PROLOG=$SLURM_SCRIPT_CONTEXT"\necho "print hello from the task prolog"\necho "unset SLURM_JOB_NAME"');
   script(join(dir, "job_submit"), [
@@ -126,6 +129,44 @@ describe("prolog and epilog", () => {
     expect(c.run(["sacct", "-j", id, "-X", "-n", "-P", "-o", "Restarts"]).stdout.trim()).toBe("1");
   });
 
+  it("runs Prolog on every node of a 2-node job (the second at its first step there) and Epilog on every node when it ends", async () => {
+    c.write("two.sh", "#!/bin/bash\nsrun -N2 -n2 true\n");
+    const id = submit(["-N2", "two.sh"]);
+    await state(id, "COMPLETED");
+    expect(readFileSync(join(flags, `prolog-nodes.${id}`), "utf8").split("\n").filter(Boolean).sort()).toEqual(["n1", "n2"]);
+    await eventually("epilog ran on both nodes", () => {
+      const log = existsSync(join(flags, "epilog.log")) ? readFileSync(join(flags, "epilog.log"), "utf8") : "";
+      return log.includes(`epilog_slurmd ${id} n1`) && log.includes(`epilog_slurmd ${id} n2`) ? true : undefined;
+    });
+  });
+
+  it("runs the Epilog on every node of the job when it ends, also where no step ran (and no Prolog ran)", async () => {
+    c.write("nostep.sh", "#!/bin/bash\ntrue\n");
+    const id = submit(["-N2", "nostep.sh"]);
+    await state(id, "COMPLETED");
+    await eventually("epilog ran on both nodes", () => {
+      const log = existsSync(join(flags, "epilog.log")) ? readFileSync(join(flags, "epilog.log"), "utf8") : "";
+      return log.includes(`epilog_slurmd ${id} n1`) && log.includes(`epilog_slurmd ${id} n2`) ? true : undefined;
+    });
+    expect(readFileSync(join(flags, `prolog-nodes.${id}`), "utf8").split("\n").filter(Boolean)).toEqual(["n1"]);
+  });
+
+  it("drains the second node and requeues the 2-node job held when the Prolog fails there", async () => {
+    writeFileSync(join(flags, "fail-prolog-n2"), "");
+    c.write("two-fail.sh", "#!/bin/bash\nsrun -N2 -n2 true\necho after the step\nsleep 30\n");
+    const id = submit(["-N2", "two-fail.sh"]);
+    await eventually("n2 drained", () => (c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout.includes("Prolog error|n2") ? true : undefined));
+    const held = await eventually("job held", () => {
+      const q = c.run(["squeue", "-h", "-j", id, "-o", "%t|%r|%Q"]).stdout.trim();
+      return q.startsWith("PD|") ? q : undefined;
+    }, 60_000);
+    expect(held).toBe("PD|JobHeldAdmin|0");
+    expect(c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout).not.toContain("|n1");
+    rmSync(join(flags, "fail-prolog-n2"));
+    expect(c.run(["scontrol", "update", "nodename=n2", "state=resume"]).code).toBe(0);
+    expect(c.run(["scancel", id]).code).toBe(0);
+  });
+
   it("drains the node when the Epilog fails, and the job keeps its state", async () => {
     writeFileSync(join(flags, "fail-epilog"), "");
     c.write("e.sh", "#!/bin/bash\nexit 0\n");
@@ -134,5 +175,46 @@ describe("prolog and epilog", () => {
     await eventually("n1 drained", () => (c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout.includes("Epilog error|n1") ? true : undefined));
     rmSync(join(flags, "fail-epilog"));
     c.run(["scontrol", "update", "nodename=n1", "state=resume"]);
+  });
+});
+
+describe("task layout over the nodes (srun -m)", () => {
+  it("numbers tasks cyclically with -m cyclic, block by default; SLURM_DISTRIBUTION only when -m is given", async () => {
+    c.write("dist.sh", [
+      "#!/bin/bash",
+      "srun -m cyclic bash -c 'echo cyclic $SLURM_PROCID $SLURMD_NODENAME ${SLURM_DISTRIBUTION-unset}' | sort",
+      "srun bash -c 'echo block $SLURM_PROCID $SLURMD_NODENAME ${SLURM_DISTRIBUTION-unset}' | sort",
+      "",
+    ].join("\n"));
+    const id = submit(["-N2", "-n4", "dist.sh"]);
+    await state(id, "COMPLETED");
+    expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8").split("\n").filter((l) => /^(cyclic|block) /.test(l))).toEqual([
+      "cyclic 0 n1 cyclic", "cyclic 1 n2 cyclic", "cyclic 2 n1 cyclic", "cyclic 3 n2 cyclic",
+      "block 0 n1 unset", "block 1 n1 unset", "block 2 n2 unset", "block 3 n2 unset",
+    ]);
+  });
+});
+
+describe("PrologFlags=Alloc", () => {
+  it("runs the Prolog on every node at allocation (no step needed); a failure there keeps the script from starting", async () => {
+    c.reconfigure("PrologFlags=Alloc\n");
+    await eventually("nodes back", () => (c.run(["sinfo", "-h", "-o", "%t"]).stdout.trim().split("\n").every((s) => s === "idle") ? true : undefined), 60_000);
+    c.write("alloc.sh", "#!/bin/bash\necho script ran\n");
+    const id = submit(["-N2", "alloc.sh"]);
+    await state(id, "COMPLETED");
+    expect(readFileSync(join(flags, `prolog-nodes.${id}`), "utf8").split("\n").filter(Boolean).sort()).toEqual(["n1", "n2"]);
+
+    writeFileSync(join(flags, "fail-prolog-n2"), "");
+    const failing = submit(["-N2", "alloc.sh"]);
+    const held = await eventually("job held", () => {
+      const q = c.run(["squeue", "-h", "-j", failing, "-o", "%t|%r"]).stdout.trim();
+      return q.startsWith("PD|") ? q : undefined;
+    }, 60_000);
+    expect(held).toBe("PD|JobHeldAdmin");
+    expect(c.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout).toContain("Prolog error|n2");
+    expect(existsSync(join(c.work, `slurm-${failing}.out`)) ? readFileSync(join(c.work, `slurm-${failing}.out`), "utf8") : "").not.toContain("script ran");
+    rmSync(join(flags, "fail-prolog-n2"));
+    c.run(["scontrol", "update", "nodename=n2", "state=resume"]);
+    c.run(["scancel", failing]);
   });
 });

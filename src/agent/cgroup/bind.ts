@@ -76,6 +76,14 @@ export interface BindInput {
   oneThreadPerCore: boolean;
   /** Core-level distribution: block (default) or cyclic. */
   cyclic: boolean;
+  /**
+   * Host CPUs by socket (physical package); absent or one socket holding the job = no socket choice.
+   * With two or more, tasks go to sockets by `socketDist` (-m's second level; Slurm's default cyclic):
+   * cyclic deals tasks to the sockets in turn, block fills a socket first; --cpu-bind=sockets|ldoms
+   * binds a task to every job CPU of its socket.
+   */
+  sockets?: readonly (readonly number[])[];
+  socketDist?: "block" | "cyclic";
 }
 
 export interface BindResult {
@@ -95,7 +103,10 @@ export function bindTasks(b: BindInput): BindResult {
   if (spec.type === "none" || usable.length === 0 || (automatic && !fits)) {
     return { perTask: new Array(b.localTasks).fill(undefined), verbose, env: bindEnv(quiet, "none", []) };
   }
-  const perTask = Array.from({ length: b.localTasks }, (_, k) => cpusOfTask(spec, usable, b, k));
+  const bySocket = socketQueues(usable, b);
+  const perTask = bySocket !== undefined && ["cores", "threads", "sockets", "ldoms"].includes(spec.type)
+    ? tasksOnSockets(spec, bySocket, b)
+    : Array.from({ length: b.localTasks }, (_, k) => cpusOfTask(spec, usable, b, k));
   return { perTask, verbose, env: bindEnv(quiet, "mask_cpu:", perTask.map((cpus) => cpusToMask(cpus))) };
 }
 
@@ -134,7 +145,7 @@ function cpusOfTask(spec: BindSpec, usable: readonly number[], b: BindInput, k: 
       return [usable[k % n] ?? 0];
     case "sockets":
     case "ldoms":
-      return [...b.jobCpus]; // Spur sees one locality domain per node
+      return [...b.jobCpus]; // the job's CPUs are on one socket (or the host's sockets are unknown)
     default: {
       const cpus: number[] = [];
       for (let j = 0; j < per; j++) {
@@ -146,6 +157,43 @@ function cpusOfTask(spec: BindSpec, usable: readonly number[], b: BindInput, k: 
       return [...new Set(whole)].sort((x, y) => x - y);
     }
   }
+}
+
+/** The usable CPUs per socket (sockets without any dropped), or undefined when fewer than two sockets hold the job. */
+function socketQueues(usable: readonly number[], b: BindInput): number[][] | undefined {
+  if (b.sockets === undefined || b.sockets.length < 2) return undefined;
+  const queues = b.sockets.map((s) => usable.filter((c) => s.includes(c))).filter((q) => q.length > 0);
+  return queues.length >= 2 ? queues : undefined;
+}
+
+/** Each task's CPUs, tasks dealt to sockets (cyclic) or filling them (block); a task spills to the next socket when its own runs out. */
+function tasksOnSockets(spec: BindSpec, queues: readonly number[][], b: BindInput): number[][] {
+  const per = Math.max(1, b.cpusPerTask);
+  const next = queues.map(() => 0);
+  const out: number[][] = [];
+  let socket = 0;
+  for (let k = 0; k < b.localTasks; k++) {
+    // block: stay on a socket while it has room for a whole task; cyclic: the next socket each task.
+    if (b.socketDist === "block") {
+      while (socket < queues.length - 1 && (queues[socket]?.length ?? 0) - (next[socket] ?? 0) < per) socket++;
+    }
+    const s = b.socketDist === "block" ? socket : k % queues.length;
+    const q = queues[s] ?? [];
+    if (spec.type === "sockets" || spec.type === "ldoms") {
+      out.push([...q]);
+      continue;
+    }
+    const cpus: number[] = [];
+    for (let j = 0; j < per; j++) {
+      // Past the socket's end (more tasks than CPUs), wrap around within it, as the plain layout wraps.
+      const at = next[s] ?? 0;
+      cpus.push(q[at % q.length] ?? 0);
+      next[s] = at + 1;
+    }
+    const whole = spec.type === "cores" && !b.oneThreadPerCore ? withSiblings(cpus, b) : cpus;
+    out.push([...new Set(whole)].sort((x, y) => x - y));
+  }
+  return out;
 }
 
 function withSiblings(cpus: readonly number[], b: BindInput): number[] {

@@ -34,6 +34,8 @@ export interface StepLimits {
   denyDevices: DeviceRule[];
   /** v1: memory.memsw.* exists (swap accounting), so swap can be limited too. */
   memsw: boolean;
+  /** ConstrainSwapSpace: swap allowed beyond memBytes (v1 memsw = memBytes + this; v2 memory.swap.max); absent = swap not limited. */
+  swapBytes?: number;
 }
 
 export interface FileWrite {
@@ -118,7 +120,7 @@ function planV1(layout: Extract<Layout, { version: "v1" }>, l: StepLimits): Cgro
       // memory.oom_control stays at its default (the kernel OOM-kills in the cgroup).
       if (l.memBytes > 0) {
         plan.writes.push({ path: `${job}/memory.limit_in_bytes`, value: String(l.memBytes) });
-        if (l.memsw) plan.writes.push({ path: `${job}/memory.memsw.limit_in_bytes`, value: String(l.memBytes) });
+        if (l.memsw && l.swapBytes !== undefined) plan.writes.push({ path: `${job}/memory.memsw.limit_in_bytes`, value: String(l.memBytes + l.swapBytes) });
       }
       plan.stats.memoryDir = step;
       plan.stats.jobMemoryDir = job;
@@ -153,7 +155,8 @@ function planV2(layout: Extract<Layout, { version: "v2" }>, l: StepLimits): Cgro
     writes.push({ path: `${job}/cpuset.cpus`, value: l.cpus }, { path: `${job}/cpuset.mems`, value: l.hostMems });
   }
   if (enable.includes("memory") && l.memBytes > 0) {
-    writes.push({ path: `${job}/memory.max`, value: String(l.memBytes) }, { path: `${job}/memory.swap.max`, value: "0" });
+    writes.push({ path: `${job}/memory.max`, value: String(l.memBytes) });
+    if (l.swapBytes !== undefined) writes.push({ path: `${job}/memory.swap.max`, value: String(l.swapBytes) });
   }
   // v2 has no devices controller: a BPF device program on the job's directory does its work.
   const filter = l.denyDevices.length > 0 ? { deviceFilter: { dir: job, deny: [...l.denyDevices] } } : {};

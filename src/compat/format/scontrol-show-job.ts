@@ -9,6 +9,7 @@ import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format
 import { jobStateLong } from "../states.ts";
 import { convertNumUnit, jobTimeUsed, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
+import { formatCpuList } from "../../agent/cgroup/cpus.ts";
 
 const iso = (t: number): string => formatIsoTime(t);
 
@@ -48,14 +49,18 @@ function memoryText(job: Job): string {
   return `MinMemoryNode=${convertNumUnit(job.memPerNodeMib, 2)}`;
 }
 
-/** -d: the allocation per node (CPU ids are numbered from 0 per node). */
+/**
+ * -d: the allocation per node: the CPU ids the controller chose for the job on that node
+ * (records from before the choice was kept show the first ones), memory, GPUs with their indices.
+ */
 function detailLines(job: Job): string[] {
   if (job.alloc.length === 0) return [];
   const gres = (job.tresPerNode || job.tresPerJob).replace(/^gres[/:]/, "");
   const lines = [`JOB_GRES=${orNull(gres)}`];
+  const type = /gpu:([^:,\d][^:,]*):\d+/.exec(gres)?.[1];
   for (const a of job.alloc) {
-    const cpuIds = a.cpus > 1 ? `0-${a.cpus - 1}` : "0";
-    const idx = a.gpuIndices.length > 0 ? `gpu:${a.gpuIndices.length}(IDX:${a.gpuIndices.join(",")})` : "";
+    const cpuIds = a.cpuIds || (a.cpus > 1 ? `0-${a.cpus - 1}` : "0");
+    const idx = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
     lines.push(`  Nodes=${a.node} CPU_IDs=${cpuIds} Mem=${a.memMib} GRES=${idx}`);
   }
   return lines;

@@ -48,10 +48,13 @@ export function stepUsageValue(field: string, usage: Usage | undefined): string 
       return formatKib(usage.maxRssKib);
     case "MaxRSSNode":
       return usage.maxRssNode;
+    // The task rank where the maximum (minimum) was measured; 0 when measured per node only (a batch step's one task).
     case "MaxRSSTask":
+      return String(usage.maxRssTask ?? 0);
     case "MaxVMSizeTask":
+      return String(usage.maxVmsizeTask ?? 0);
     case "MinCPUTask":
-      return "0";
+      return String(usage.minCpuTask ?? 0);
     case "AveRSS":
       return formatKib(usage.aveRssKib);
     case "MaxVMSize":

@@ -255,6 +255,24 @@ const socketsPerNode: Handler = (st, a) => {
   return DONE;
 };
 
+/** --ntasks-per-socket / --cores-per-socket: positive counts the controller's core choice honours (sched/plan/core-select.ts). */
+const optionalCount = (field: "ntasksPerSocket" | "coresPerSocket"): Handler => (st, a) => {
+  const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
+  if (!r.ok) return r;
+  st.spec[field] = r.value;
+  return DONE;
+};
+
+const HINTS = new Set(["compute_bound", "memory_bound", "multithread", "nomultithread"]);
+
+/** --hint: nomultithread (one task per core, the core's other threads idle) is what the core choice and task binding act on. */
+const hint: Handler = (st, a) => {
+  const value = valueOf(a).toLowerCase();
+  if (!HINTS.has(value)) return err("BadHint", `Invalid --hint argument: ${valueOf(a)}`);
+  st.spec.hint = value;
+  return DONE;
+};
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
@@ -278,4 +296,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
   "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
+  hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "cores-per-socket": optionalCount("coresPerSocket"),
 };

@@ -6,6 +6,7 @@
  * the task rank), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
+import { taskRanks } from "../../compat/task-layout.ts";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { connectTls, rpcUrl } from "../../net/tls.ts";
@@ -73,23 +74,24 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
-  let rank = 0;
+  // -m's first level numbers the tasks over the nodes (block, cyclic, plane=N); the controller fixed the counts.
+  const ranks = taskRanks(tasksPerNode, req.spec.distribution);
   let exitCode = 0;
   let exitSignal = 0;
   const runs = shares.map(async (share, nodeIndex) => {
     const addr = created.nodes[nodeIndex];
-    const first = rank;
-    rank += share.tasks;
+    const here = ranks[nodeIndex] ?? [];
     const tasks = Array.from({ length: share.tasks }, (_, k) => {
-      const taskId = first + k;
+      const taskId = here[k] ?? 0;
       const env = buildStepTaskEnv(
         job,
         { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
-        { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false },
+        { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false, gtids: here },
         req.baseEnv,
         { confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask },
       );
-      return { taskId, env };
+      // srun -m: the step's tasks see the distribution it used (26.x table: only when -m is given).
+      return { taskId, env: req.spec.distribution ? { ...env, SLURM_DISTRIBUTION: req.spec.distribution } : env };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
     const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));

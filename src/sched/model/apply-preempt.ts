@@ -58,6 +58,9 @@ function suspend(state: ClusterState, job: JobRecord, by: number, at: number): v
     if (node === undefined) continue;
     node.info.allocCpus = Math.max(0, node.info.allocCpus - share.cpus);
     node.gpuByJob.delete(job.info.jobId);
+    // Its cores go back too (resume charges them again, the same ids when still free).
+    if (node.cpuIdsByJob !== undefined) delete node.cpuIdsByJob[String(job.info.jobId)];
+    if (node.socketCpusByJob !== undefined) delete node.socketCpusByJob[String(job.info.jobId)];
     refreshNodeState(node);
   }
   Object.assign(job.info, { state: "SUSPENDED", suspendTime: at, preSusTime: at - job.info.startTime - (job.suspendedSec ?? 0) });
@@ -88,7 +91,10 @@ export function resume(state: ClusterState, job: JobRecord, at: number): ApplyEv
   if (job.suspendedBy !== undefined) {
     for (const share of job.info.alloc) {
       const node = state.nodes.get(share.node);
-      if (node !== undefined) chargeAlloc(node, job.info.jobId, { ...share, memMib: 0 });
+      if (node === undefined) continue;
+      const charged = { ...share, memMib: 0 };
+      chargeAlloc(node, job.info.jobId, charged, job.spec);
+      Object.assign(share, { cpuIds: charged.cpuIds, socketCpus: charged.socketCpus });
     }
   }
   job.suspendedSec = (job.suspendedSec ?? 0) + Math.max(0, at - job.info.suspendTime);

@@ -74,17 +74,19 @@ function splitArrayElement(state: ClusterState, job: JobRecord, taskId: number):
 
 function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at: number): void {
   const info = job.info;
-  for (const share of d.alloc) {
+  // The command stays as logged: the shares are copied before their CPU ids are chosen.
+  const alloc = d.alloc.map((share) => ({ ...share, gpuIndices: [...share.gpuIndices] }));
+  for (const share of alloc) {
     const node = state.nodes.get(share.node);
     assert(node !== undefined, "share node exists");
-    chargeAlloc(node, info.jobId, share);
+    chargeAlloc(node, info.jobId, share, job.spec);
   }
-  const names = d.alloc.map((s) => s.node);
-  const cpus = d.alloc.reduce((n, s) => n + s.cpus, 0);
-  const mem = d.alloc.reduce((n, s) => n + s.memMib, 0);
-  const gpus = d.alloc.reduce((n, s) => n + s.gpuIndices.length, 0);
+  const names = alloc.map((s) => s.node);
+  const cpus = alloc.reduce((n, s) => n + s.cpus, 0);
+  const mem = alloc.reduce((n, s) => n + s.memMib, 0);
+  const gpus = alloc.reduce((n, s) => n + s.gpuIndices.length, 0);
   Object.assign(info, {
-    state: "RUNNING", reason: "None", startTime: at, alloc: d.alloc, nodelist: hostlistUniq(names),
+    state: "RUNNING", reason: "None", startTime: at, alloc, nodelist: hostlistUniq(names),
     batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
     tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
   });
@@ -95,12 +97,18 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
 export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   const job = state.jobs.get(c.jobId);
   if (job === undefined || (job.info.state !== "RUNNING" && job.info.state !== "SUSPENDED")) return emptyResult();
+  if (c.outcome === "PROLOG_FAILED" && c.node && c.node !== job.info.batchHost && job.info.batchFlag) return prologFailedBesideBatch(state, job, c.node, c.at);
+  // Every node of the job ends it (steps left, then its Epilog); the batch host's stepd does that for its own script.
+  const others = job.info.alloc.map((a) => a.node).filter((n) => !(job.info.batchFlag && n === job.info.batchHost));
   const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
+  if (others.length > 0) events.push({ type: "signalJob", jobId: c.jobId, nodes: others, signal: 0, reason: "END", batchOnly: false });
   releaseJob(state, job);
-  if (c.outcome === "PROLOG_FAILED") return prologFailed(state, job, c.at, events, true);
+  if (c.outcome === "PROLOG_FAILED") return prologFailed(state, job, c.at, events, true, c.node);
   if (c.outcome === "PROLOG_SLURMCTLD_FAILED") return prologFailed(state, job, c.at, events, false);
   if (job.endRequested === "REQUEUE" || (c.outcome === "LAUNCH_FAILED" && job.info.requeue)) {
+    const hold = job.holdOnRequeue === true;
     requeue(job, c.at);
+    if (hold) Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
     return { ...emptyResult(), events };
   }
   const info = job.info;
@@ -133,14 +141,10 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
  * the queue held by the admin (JobHeldAdmin; Slurm describes it "launch failed requeued held"), or fails as a launch
  * failure when it may not be requeued (--no-requeue).
  */
-function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[], nodeProlog: boolean): ApplyResult {
-  const node = nodeProlog ? state.nodes.get(job.info.batchHost) : undefined;
-  if (node !== undefined) {
-    node.drain = true;
-    Object.assign(node.info, { reason: "Prolog error", reasonUser: "root", reasonTime: at });
-    refreshNodeState(node);
-  }
-  if (!job.info.requeue) {
+function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[], nodeProlog: boolean, where?: string): ApplyResult {
+  if (nodeProlog) drainForProlog(state, where || job.info.batchHost, at);
+  // An allocation without a batch script (salloc, srun) is not requeued: it fails, as in Slurm.
+  if (!job.info.requeue || !job.info.batchFlag) {
     Object.assign(job.info, { state: "FAILED", reason: "JobLaunchFailure", exitCode: 1, exitSignal: 0, endTime: at });
     job.endRequested = "";
     return { ...emptyResult(), events };
@@ -149,6 +153,30 @@ function prologFailed(state: ClusterState, job: JobRecord, at: number, events: A
   // A node's Prolog: held until an admin looks; PrologSlurmctld: simply back in the queue.
   if (nodeProlog) Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
   return { ...emptyResult(), events };
+}
+
+function drainForProlog(state: ClusterState, name: string, at: number): void {
+  const node = state.nodes.get(name);
+  if (node === undefined) return;
+  node.drain = true;
+  Object.assign(node.info, { reason: "Prolog error", reasonUser: "root", reasonTime: at });
+  refreshNodeState(node);
+}
+
+/**
+ * The Prolog failed on a node other than the batch host (at the job's first step there, or at
+ * allocation with PrologFlags=Alloc) while the batch script may be running: that node is drained,
+ * the whole job is told to end, and it goes back to the queue held once the batch host reports
+ * its end (or ends NODE_FAIL when it may not be requeued).
+ */
+function prologFailedBesideBatch(state: ClusterState, job: JobRecord, node: string, at: number): ApplyResult {
+  drainForProlog(state, node, at);
+  if (job.endRequested === "") {
+    job.endRequested = job.info.requeue ? "REQUEUE" : "NODE_FAIL";
+    if (job.info.requeue) job.holdOnRequeue = true;
+  }
+  const nodes = job.info.alloc.map((a) => a.node);
+  return { ...emptyResult(), events: [{ type: "signalJob", jobId: job.info.jobId, nodes, signal: 0, reason: "REQUEUE", batchOnly: false }] };
 }
 
 function finalState(job: JobRecord, outcome: string, exitCode: number, exitSignal: number): { state: string; reason: string } {
@@ -188,6 +216,7 @@ export function requeue(job: JobRecord, at: number): void {
   });
   job.endRequested = "";
   delete job.preemptedBy;
+  delete job.holdOnRequeue;
 }
 
 export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {

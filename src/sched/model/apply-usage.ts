@@ -26,6 +26,10 @@ export function mergeUsage(a: Usage, b: Usage): Usage {
     maxVmsizeKib: vm.maxVmsizeKib, maxVmsizeNode: vm.maxVmsizeNode, aveVmsizeKib: ave(a.aveVmsizeKib, b.aveVmsizeKib),
     userCpuSec: a.userCpuSec + b.userCpuSec, systemCpuSec: a.systemCpuSec + b.systemCpuSec,
     minCpuSec: min.minCpuSec, minCpuNode: min.minCpuNode, ntasks: a.ntasks + b.ntasks, maxPages: Math.max(a.maxPages, b.maxPages),
+    // The task ranks travel with the node they were measured on.
+    ...(rss.maxRssTask !== undefined ? { maxRssTask: rss.maxRssTask } : {}),
+    ...(vm.maxVmsizeTask !== undefined ? { maxVmsizeTask: vm.maxVmsizeTask } : {}),
+    ...(min.minCpuTask !== undefined ? { minCpuTask: min.minCpuTask } : {}),
   };
 }
 

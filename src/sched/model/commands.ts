@@ -39,6 +39,8 @@ export type Command =
       outcome: string;
       /** The batch step's usage measured by the agent (absent: not measured). */
       usage?: Plain<StepUsage>;
+      /** PROLOG_FAILED: the node whose Prolog failed (absent: the batch host). */
+      node?: string;
     }
   | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
   | {

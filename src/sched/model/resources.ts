@@ -8,7 +8,9 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
 import type { NodeRecord } from "./types.ts";
-import { parseSocketCpus } from "../plan/gpu-sockets.ts";
+import { parseSocketCpus, socketCpusText } from "../plan/gpu-sockets.ts";
+import { selectCpuIds, socketCountsOf, socketDistOf, type CpuLayout } from "../plan/core-select.ts";
+import { formatCpuList, parseCpuList } from "../../agent/cgroup/cpus.ts";
 
 export interface FreeResources {
   cpus: number;
@@ -58,11 +60,27 @@ export function nodeAcceptsWork(node: NodeRecord): boolean {
   return !node.down && !node.drain && node.info.state !== "UNKNOWN" && node.info.state !== "FUTURE";
 }
 
-export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>): void {
+/** What of a job's request steers the choice of its CPU ids (from its JobSpec). */
+export interface CoreSpec {
+  cpusPerTask: number;
+  hint?: string | undefined;
+  threadsPerCore: number;
+  ntasksPerSocket?: number | undefined;
+  coresPerSocket?: number | undefined;
+  distribution: string;
+}
+
+/**
+ * Charge a share to its node. The share's CPU ids are chosen here (and written into
+ * `share.cpuIds`, with `share.socketCpus` recounted from them on a multi-socket node):
+ * ids the share already names are kept when all are still free (a resumed job).
+ */
+export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>, spec?: CoreSpec): void {
   assert(share.node === node.info.name, "allocation charged to its own node");
   node.info.allocCpus += share.cpus;
   node.info.allocMemoryMib += share.memMib;
   if (share.gpuIndices.length > 0) node.gpuByJob.set(jobId, [...share.gpuIndices]);
+  chooseCpuIds(node, jobId, share, spec);
   if (share.socketCpus) (node.socketCpusByJob ??= {})[String(jobId)] = parseSocketCpus(share.socketCpus);
   assert(node.info.allocCpus <= node.info.cpus, `cpus not oversubscribed on ${node.info.name}`);
   refreshNodeState(node);
@@ -73,8 +91,42 @@ export function releaseAlloc(node: NodeRecord, jobId: number, share: Plain<NodeA
   node.info.allocMemoryMib = Math.max(0, node.info.allocMemoryMib - share.memMib);
   node.gpuByJob.delete(jobId);
   if (node.socketCpusByJob !== undefined) delete node.socketCpusByJob[String(jobId)];
+  if (node.cpuIdsByJob !== undefined) delete node.cpuIdsByJob[String(jobId)];
   refreshNodeState(node);
 }
+
+export const cpuLayoutOf = (node: NodeRecord): CpuLayout => ({
+  cpus: node.info.cpus, sockets: node.info.sockets, coresPerSocket: node.info.coresPerSocket, threadsPerCore: node.info.threadsPerCore,
+});
+
+function chooseCpuIds(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>, spec: CoreSpec | undefined): void {
+  const taken = new Set<number>();
+  for (const [id, cpus] of Object.entries(node.cpuIdsByJob ?? {})) if (id !== String(jobId)) for (const c of cpus) taken.add(c);
+  const layout = cpuLayoutOf(node);
+  const named = share.cpuIds ? parseCpuList(share.cpuIds) : [];
+  const keep = named.length === share.cpus && named.every((c) => !taken.has(c) && c < layout.cpus);
+  const ids = keep ? named : selectCpuIds(layout, taken, {
+    count: share.cpus,
+    // The scheduler's per-socket counts (GPU locality, fewest sockets) hold unless the user asked for a socket layout.
+    socketCounts: asksSocketLayout(spec) ? [] : parseSocketCpus(share.socketCpus),
+    tasks: Math.max(1, share.tasks),
+    cpusPerTask: Math.max(1, spec?.cpusPerTask ?? 1),
+    ntasksPerSocket: spec?.ntasksPerSocket ?? 0,
+    coresPerSocket: spec?.coresPerSocket ?? 0,
+    oneThreadPerCore: oneThreadPerCore(spec),
+    socketDist: socketDistOf(spec?.distribution ?? ""),
+  });
+  share.cpuIds = formatCpuList(ids);
+  (node.cpuIdsByJob ??= {})[String(jobId)] = ids;
+  if (layout.sockets > 1) share.socketCpus = socketCpusText(socketCountsOf(layout, ids));
+}
+
+const asksSocketLayout = (spec: CoreSpec | undefined): boolean =>
+  spec !== undefined && ((spec.ntasksPerSocket ?? 0) > 0 || (spec.coresPerSocket ?? 0) > 0 || (spec.distribution.split(",")[0]?.split(":")[1] ?? "") !== "");
+
+/** --hint=nomultithread / compute_bound or --threads-per-core=1: a task uses one thread of each of its cores. */
+export const oneThreadPerCore = (spec: CoreSpec | undefined): boolean =>
+  spec !== undefined && (spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1);
 
 /** Recompute base state, flags and gres_used from the counters; the only place that sets them. */
 export function refreshNodeState(node: NodeRecord): void {

@@ -45,6 +45,8 @@ export interface JobRecord {
   suspendedBy?: number;
   /** Seconds spent suspended in this run: the time limit does not count them. */
   suspendedSec?: number;
+  /** A node's Prolog failed beside the batch host: the job is requeued held once the batch script has ended. */
+  holdOnRequeue?: boolean;
 }
 
 export interface NodeRecord {
@@ -53,6 +55,8 @@ export interface NodeRecord {
   gpuByJob: Map<number, number[]>;
   /** CPUs per socket held by each job id (a plain object so snapshots keep it); absent = none placed by socket. */
   socketCpusByJob?: Record<string, number[]>;
+  /** CPU ids held by each job id (chosen in apply(), see resources.ts); a plain object so snapshots keep it. */
+  cpuIdsByJob?: Record<string, number[]>;
   /** Whether an admin drained the node (scontrol update state=drain). */
   drain: boolean;
   /** Set when the node is DOWN (not responding, or admin). */

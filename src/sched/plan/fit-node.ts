@@ -42,6 +42,11 @@ export interface NodeView {
   usable: boolean;
   /** GPU link qualities (gpu-topology.ts); absent = all pairs equal. */
   gpuLinks?: LinkMatrix | undefined;
+  /** Hardware threads per core (absent = 1): --hint=nomultithread allocates whole cores. */
+  threadsPerCore?: number | undefined;
+  /** Sockets and cores per socket as configured (absent = 1 socket, any cores): --ntasks-per-socket, --cores-per-socket. */
+  socketCount?: number | undefined;
+  coresPerSocket?: number | undefined;
   /** Socket layout and GPU locality (gpu-sockets.ts); absent = CPUs counted per node only. */
   sockets?: SocketLayout | undefined;
 }
@@ -206,15 +211,20 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.gpuType && wantsGpus(req) && node.gpuModel !== req.gpuType) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
+  if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
-  let tasks = Math.floor(cpus / req.cpusPerTask);
+  let tasks = Math.floor(cpus / (req.cpusPerTask * threadsFactor(req, node)));
   if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
+  if ((req.ntasksPerSocket ?? 0) > 0) tasks = Math.min(tasks, (req.ntasksPerSocket ?? 0) * Math.max(1, node.socketCount ?? 1));
   if (req.gpusPerTask > 0) {
     const gpus = mode === "now" ? node.freeGpus.length : node.gpuCount;
     tasks = Math.min(tasks, Math.floor(gpus / req.gpusPerTask));
   }
   return tasks;
 }
+
+/** CPUs per task CPU: a whole core's threads under --hint=nomultithread, else 1. */
+const threadsFactor = (req: ResourceRequest, node: NodeView): number => (req.oneThreadPerCore ? Math.max(1, node.threadsPerCore ?? 1) : 1);
 
 function gpusNeededPerNode(req: ResourceRequest, nodes: number): number {
   if (req.gpusPerNode > 0) return req.gpusPerNode;
@@ -231,7 +241,7 @@ interface Share {
 function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
   const gpus = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
   const freeGpus = mode === "now" ? node.freeGpus : Array.from({ length: node.gpuCount }, (_, i) => i);
-  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask, gpus * (req.cpusPerGpu ?? 0));
+  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask * threadsFactor(req, node), gpus * (req.cpusPerGpu ?? 0));
   const nodeFree = mode === "now" ? node.freeCpus : node.cpus;
   if (cpus > nodeFree) return undefined;
   const placed = placeGpus(req, node, freeGpus, gpus, cpus, mode);

@@ -34,6 +34,12 @@ export interface ResourceRequest {
   socketsPerNode?: number;
   /** --gres-flags=enforce-binding: CPUs only on the sockets of the share's GPUs. */
   enforceBinding?: boolean;
+  /** --hint=nomultithread / --threads-per-core=1: each task CPU is a whole core (all its threads are allocated). */
+  oneThreadPerCore?: boolean;
+  /** --ntasks-per-socket: at most this many tasks on each socket of a node (0/absent = any). */
+  ntasksPerSocket?: number;
+  /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
+  coresPerSocket?: number;
   exclusive: boolean;
   nodelist: string[];
   exclude: string[];
@@ -74,6 +80,9 @@ export function buildRequest(
     cpusPerGpu: spec.cpusPerGpu,
     ...socketRequest(spec),
     switchesMax: spec.reqSwitch,
+    oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1,
+    ntasksPerSocket: spec.ntasksPerSocket ?? 0,
+    coresPerSocket: spec.coresPerSocket ?? 0,
     exclusive: spec.exclusive,
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],

@@ -335,6 +335,9 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       usable: nodeAcceptsWork(node),
       gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
       sockets: socketLayout(node),
+      threadsPerCore: node.info.threadsPerCore,
+      socketCount: node.info.sockets,
+      coresPerSocket: node.info.coresPerSocket,
     });
   }
   return views;

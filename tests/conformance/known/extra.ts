@@ -14,7 +14,6 @@ export const EXTRA_KNOWN: KnownEntry[] = [
   { id: "x-opt-oversubscribe", differs: "--oversubscribe ignored with a warning (%h OK, Slurm YES)", why: WHY.optionIgnored },
   { id: "x-opt-contiguous", differs: "--contiguous ignored with a warning (%O 0, Slurm 1)", why: WHY.optionIgnored },
   { id: "x-opt-mincpus", differs: "--mincpus ignored with a warning", why: WHY.optionIgnored },
-  { id: "x-opt-cores-per-socket", differs: "--cores-per-socket ignored with a warning", why: WHY.optionIgnored },
   { id: "x-env-srun-step-in-batch", differs: "srun's address variables and SLURM_DISTRIBUTION missing", why: [WHY.stepEnv, "22.05 vs 26.x table: SLURM_DISTRIBUTION is set only with -m in 26.x"].join(" ") },
   { id: "x-env-srun-step-multinode", differs: "two tasks: srun's address variables and SLURM_DISTRIBUTION missing", why: [WHY.stepEnv, "22.05 vs 26.x table: SLURM_DISTRIBUTION only with -m"].join(" ") },
   { id: "x-env-srun-own-allocation-multinode", differs: "two tasks: srun's address variables missing", why: WHY.stepEnv },

@@ -25,7 +25,7 @@ const PURE_V2 = "30 25 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsde
 
 const limits = (over: Partial<StepLimits> = {}): StepLimits => ({
   tag: "t1", jobId: 7, step: "batch", memBytes: 100 << 20, cpus: "1", hostCpus: "0-1", hostMems: "0",
-  denyDevices: [{ kind: "c", major: 242, minor: 1 }], memsw: true, ...over,
+  denyDevices: [{ kind: "c", major: 242, minor: 1 }], memsw: true, swapBytes: 0, ...over,
 });
 
 describe("layout", () => {
@@ -127,6 +127,28 @@ describe("planStep v1", () => {
     writeFileSync(join(root, "memory"), "not a directory");
     const l = layout(root);
     expect(applyPlan(planStep(l, limits()))).toMatch(/^cannot create cgroup/);
+  });
+});
+
+describe("ConstrainSwapSpace in the plan", () => {
+  const v1 = (): Layout => ({ version: "v1", mounts: { memory: "/cg/memory" }, own: { memory: "/" } });
+  const v2: Layout = { version: "v2", mount: "/cg", own: "/", controllers: ["memory"] };
+  const write = (p: ReturnType<typeof planStep>, name: string) => p.writes.find((w) => w.path.endsWith(`/${name}`))?.value;
+
+  it("without ConstrainCores (cpus \"\"): v2 writes no cpuset, v1 populates the job's cpuset with every host CPU", () => {
+    const v2c: Layout = { version: "v2", mount: "/cg", own: "/", controllers: ["cpuset", "memory"] };
+    expect(planStep(v2c, limits({ cpus: "" })).writes.some((w) => w.path.endsWith("/cpuset.cpus"))).toBe(false);
+    const v1c: Layout = { version: "v1", mounts: { cpuset: "/cg/cpuset" }, own: { cpuset: "/" } };
+    expect(planStep(v1c, limits({ cpus: "" })).writes.filter((w) => w.path.endsWith("job_7/cpuset.cpus")).map((w) => w.value)).toEqual(["0-1"]);
+  });
+
+  it("limits RAM + swap only when swap is constrained (v1 memsw, v2 memory.swap.max)", () => {
+    const { swapBytes: _, ...noSwap } = limits();
+    expect(write(planStep(v1(), noSwap), "memory.memsw.limit_in_bytes")).toBeUndefined();
+    expect(write(planStep(v2, noSwap), "memory.swap.max")).toBeUndefined();
+    expect(write(planStep(v1(), limits({ swapBytes: 50 << 20 })), "memory.memsw.limit_in_bytes")).toBe(String(150 << 20));
+    expect(write(planStep(v2, limits({ swapBytes: 50 << 20 })), "memory.swap.max")).toBe(String(50 << 20));
+    expect(write(planStep(v2, limits({ swapBytes: 50 << 20 })), "memory.max")).toBe(String(100 << 20));
   });
 });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "../../../src/agent/cgroup/cpus.ts";
 import { splitDev } from "../../../src/agent/cgroup/gres-files.ts";
 import { gresForNode, parseGresConf } from "../../../src/compat/conf/gres-conf.ts";
-import { emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStatus, readCounters } from "../../../src/agent/cgroup/usage.ts";
+import { emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStat, parseProcStatus, readCounters, taskExtremes, taskOfProcesses } from "../../../src/agent/cgroup/usage.ts";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,5 +113,33 @@ describe("sacct usage texts", () => {
     expect(stepUsageValue("AveCPU", u)).toBe("00:00:02");
     expect(stepUsageValue("JobID", u)).toBeUndefined();
     expect(jobCpuValue("UserCPU", [{ usage: u }, {}, { usage: u }])).toBe("00:03.200");
+  });
+});
+
+describe("per-task usage", () => {
+  it("reads a process group and CPU seconds from /proc/PID/stat (names with spaces and parentheses too)", () => {
+    const stat = "4242 (my (odd) name) S 1 4200 4200 0 -1 4194560 100 0 0 0 150 50 30 20 20 0 1 0 100 1000 200";
+    expect(parseProcStat(stat)).toEqual({ ppid: 1, pgrp: 4200, cpuSec: 2.5 });
+    expect(parseProcStat("garbage")).toBeUndefined();
+  });
+
+  it("gives each process the task of its nearest leader ancestor, else of its process group", () => {
+    const stats = new Map([[10, { ppid: 1, pgrp: 10 }], [11, { ppid: 10, pgrp: 11 }], [12, { ppid: 11, pgrp: 11 }], [20, { ppid: 1, pgrp: 20 }], [21, { ppid: 1, pgrp: 20 }], [30, { ppid: 1, pgrp: 30 }]]);
+    expect([...taskOfProcesses(stats, { "10": 0, "20": 1 })].sort((a, b) => a[0] - b[0])).toEqual([[10, 0], [11, 0], [12, 0], [20, 1], [21, 1]]);
+  });
+
+  it("names the task with the most memory and the one with the least CPU; MinCPU only when every task was sampled", () => {
+    const s = { ...emptySampler(), perTask: { "0": { rssKib: 10, vmKib: 50, cpuSec: 9 }, "3": { rssKib: 70, vmKib: 90, cpuSec: 1 } } };
+    expect(taskExtremes(s, 2)).toEqual({ maxRssTask: 3, maxVmsizeTask: 3, minCpuTask: 3, minCpuSec: 1 });
+    expect(taskExtremes(s, 3)).toEqual({ maxRssTask: 3, maxVmsizeTask: 3 });
+    expect(taskExtremes(emptySampler(), 1)).toEqual({});
+  });
+
+  it("keeps the task ranks with the node they were measured on when nodes' usages merge, and sacct prints them", () => {
+    const a = { ...emptyUsage(), maxRssKib: 100, maxRssNode: "n1", maxRssTask: 0, minCpuSec: 5, minCpuNode: "n1", minCpuTask: 1, ntasks: 2 };
+    const b = { ...emptyUsage(), maxRssKib: 300, maxRssNode: "n2", maxRssTask: 3, minCpuSec: 2, minCpuNode: "n2", minCpuTask: 2, ntasks: 2 };
+    const m = mergeUsage(a, b);
+    expect([m.maxRssNode, m.maxRssTask, m.minCpuNode, m.minCpuTask]).toEqual(["n2", 3, "n2", 2]);
+    expect(["MaxRSSTask", "MinCPUTask", "MaxVMSizeTask"].map((f) => stepUsageValue(f, m))).toEqual(["3", "2", "0"]);
   });
 });

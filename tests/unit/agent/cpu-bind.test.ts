@@ -67,3 +67,30 @@ describe("bindTasks", () => {
     expect(bindVerboseLine("n1", 3, 1, 4242, [2, 3])).toBe("cpu-bind=MASK - n1, task  3  1 [4242]: mask 0xC set\n");
   });
 });
+
+describe("bindTasks across sockets", () => {
+  // Two sockets of four CPUs; the job holds two CPUs on each.
+  const two = (over: Partial<BindInput> = {}) =>
+    input({ jobCpus: [0, 1, 4, 5], sockets: [[0, 1, 2, 3], [4, 5, 6, 7]], localTasks: 4, ...over });
+
+  it("deals tasks to the sockets in turn by default (Slurm's block:cyclic)", () => {
+    expect(bindTasks(two({ spec: spec("cores") })).perTask).toEqual([[0], [4], [1], [5]]);
+  });
+
+  it("fills a socket first with -m *:block", () => {
+    expect(bindTasks(two({ spec: spec("cores"), socketDist: "block" })).perTask).toEqual([[0], [1], [4], [5]]);
+  });
+
+  it("binds a task to every job CPU of its socket with --cpu-bind=sockets", () => {
+    expect(bindTasks(two({ spec: spec("sockets"), localTasks: 2 })).perTask).toEqual([[0, 1], [4, 5]]);
+  });
+
+  it("keeps -c CPUs of a task on its socket", () => {
+    expect(bindTasks(two({ spec: spec("cores"), localTasks: 2, cpusPerTask: 2 })).perTask).toEqual([[0, 1], [4, 5]]);
+  });
+
+  it("falls back to the one-socket layout when the job sits on one socket", () => {
+    const one = bindTasks(input({ spec: spec("cores"), sockets: [[0, 1, 2, 3], [4, 5, 6, 7]] }));
+    expect(one.perTask).toEqual(bindTasks(input({ spec: spec("cores") })).perTask);
+  });
+});

@@ -145,7 +145,8 @@ describe("import of a larger site", () => {
     expect(text).toContain("slurm.conf:26: changed: Shared=FORCE:2: written as OverSubscribe=");
     expect(text).toContain("gres.conf:4: not carried over: NodeName=cpu001: gres.conf gives cpu001 1 gpu");
     expect(text).toContain("topology.conf:3: not carried over: Switches=s[1-2]");
-    expect(text).toContain("cgroup.conf:3: not carried over: ConstrainDevices=yes");
+    expect(text).not.toContain("cgroup.conf:"); // every switch of the sample is carried over
+    expect(result.spurConf).toContain("# From cgroup.conf (what spurd enforces with cgroups):\nConstrainCores=yes\nConstrainRAMSpace=yes\nConstrainDevices=yes\n");
     expect(result.notes.filter((n) => n.key === "DefMemPerCPU").map((n) => n.line)).toEqual([24]);
     expect(result.spurConf).toContain("# SwitchName=top Switches=s[1-2]\n");
     expect(result.spurConf).toContain("ControlAddr=10.0.0.1\nControlPort=6817\n");

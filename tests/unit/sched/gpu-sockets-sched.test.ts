@@ -91,6 +91,8 @@ describe("GPU sockets in the scheduler", () => {
     const restored = scene().state;
     restoreSnapshot(restored, encodeSnapshot(c.state, 7));
     expect(restored.nodes.get("g1")!.socketCpusByJob).toEqual({ "1": [2, 0] });
+    expect(restored.nodes.get("g1")!.cpuIdsByJob).toEqual({ "1": [0, 1] });
+    expect(restored.jobs.get(1)?.info.alloc[0]?.cpuIds).toBe("0-1");
     expect(freeSocketCpus(restored.nodes.get("g1")!)).toEqual([6, 8]);
   });
 });

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UikgEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCCIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCLZAgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjEiEKBWFsbG9jGA0gASgLMhIuc3B1ci52MS5Ob2RlQWxsb2MaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJwCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y1AIKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIItkCCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInAKCFRhc2tTcGVjEg8KB3Rhc2tfaWQYASABKA0SJwoDZW52GAIgAygLMhouc3B1ci52MS5UYXNrU3BlYy5FbnZFbnRyeRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInQKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBSIzChBTdGVwU3RhdHNSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFIkUKEVN0ZXBTdGF0c1Jlc3BvbnNlEiAKBXN0ZXBzGAEgAygLMhEuc3B1ci52MS5TdGVwSW5mbxIOCgZjZ3JvdXAYAiABKAkiRwoQUnVuUHJvbG9nUmVxdWVzdBIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAIgASgJIjAKEVJ1blByb2xvZ1Jlc3BvbnNlEgoKAm9rGAEgASgIEg8KB21lc3NhZ2UYAiABKAkiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTKYAwoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -182,6 +182,18 @@ export type SignalJobRequest = Message<"spur.v1.SignalJobRequest"> & {
    * @generated from field: bool steps_only = 7;
    */
   stepsOnly: boolean;
+
+  /**
+   * signal 0: the job (its Epilog's environment on a node without its batch script); absent from older controllers.
+   *
+   * @generated from field: spur.v1.JobInfo job = 8;
+   */
+  job?: JobInfo | undefined;
+
+  /**
+   * @generated from field: string cluster_name = 9;
+   */
+  clusterName: string;
 };
 
 /**
@@ -230,6 +242,18 @@ export type SignalJobRequestJson = {
    * @generated from field: bool steps_only = 7;
    */
   stepsOnly?: boolean;
+
+  /**
+   * signal 0: the job (its Epilog's environment on a node without its batch script); absent from older controllers.
+   *
+   * @generated from field: spur.v1.JobInfo job = 8;
+   */
+  job?: JobInfoJson;
+
+  /**
+   * @generated from field: string cluster_name = 9;
+   */
+  clusterName?: string;
 };
 
 /**
@@ -642,6 +666,88 @@ export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: S
   messageDesc(file_spur_v1_agent, 8);
 
 /**
+ * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
+ *
+ * @generated from message spur.v1.RunPrologRequest
+ */
+export type RunPrologRequest = Message<"spur.v1.RunPrologRequest"> & {
+  /**
+   * @generated from field: spur.v1.JobInfo job = 1;
+   */
+  job?: JobInfo | undefined;
+
+  /**
+   * @generated from field: string cluster_name = 2;
+   */
+  clusterName: string;
+};
+
+/**
+ * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
+ *
+ * @generated from message spur.v1.RunPrologRequest
+ */
+export type RunPrologRequestJson = {
+  /**
+   * @generated from field: spur.v1.JobInfo job = 1;
+   */
+  job?: JobInfoJson;
+
+  /**
+   * @generated from field: string cluster_name = 2;
+   */
+  clusterName?: string;
+};
+
+/**
+ * Describes the message spur.v1.RunPrologRequest.
+ * Use `create(RunPrologRequestSchema)` to create a new message.
+ */
+export const RunPrologRequestSchema: GenMessage<RunPrologRequest, {jsonType: RunPrologRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 9);
+
+/**
+ * @generated from message spur.v1.RunPrologResponse
+ */
+export type RunPrologResponse = Message<"spur.v1.RunPrologResponse"> & {
+  /**
+   * @generated from field: bool ok = 1;
+   */
+  ok: boolean;
+
+  /**
+   * why not, when !ok (the agent has reported PROLOG_FAILED itself)
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * @generated from message spur.v1.RunPrologResponse
+ */
+export type RunPrologResponseJson = {
+  /**
+   * @generated from field: bool ok = 1;
+   */
+  ok?: boolean;
+
+  /**
+   * why not, when !ok (the agent has reported PROLOG_FAILED itself)
+   *
+   * @generated from field: string message = 2;
+   */
+  message?: string;
+};
+
+/**
+ * Describes the message spur.v1.RunPrologResponse.
+ * Use `create(RunPrologResponseSchema)` to create a new message.
+ */
+export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: RunPrologResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 10);
+
+/**
  * @generated from message spur.v1.AgentPingRequest
  */
 export type AgentPingRequest = Message<"spur.v1.AgentPingRequest"> & {
@@ -658,7 +764,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 9);
+  messageDesc(file_spur_v1_agent, 11);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -695,7 +801,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 10);
+  messageDesc(file_spur_v1_agent, 12);
 
 /**
  * @generated from service spur.v1.Agent
@@ -740,6 +846,14 @@ export const Agent: GenService<{
     methodKind: "unary";
     input: typeof StepStatsRequestSchema;
     output: typeof StepStatsResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.RunProlog
+   */
+  runProlog: {
+    methodKind: "unary";
+    input: typeof RunPrologRequestSchema;
+    output: typeof RunPrologResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
