@@ -58,7 +58,10 @@ export interface ContainmentOptions {
   confPath: string;
   /** spur.conf CgroupPlugin: autodetect (default), cgroup/v1, cgroup/v2, disabled. */
   plugin: string;
-  /** Device file of each GPU of this node, index order, as the node registers them (gres.conf File= or discovery). */
+  /**
+   * Device file(s) of each GPU of this node, index order, as the node registers them (gres.conf File= or
+   * discovery); several comma-separated for a MIG instance (its parent GPU's file, then its capability files).
+   */
   gpuFiles: string[];
   /** Local CPU list of each GPU ("0-15"; "" = unknown): the job's cores are taken near its GPUs. */
   gpuCpus?: string[];
@@ -73,14 +76,15 @@ export function spoolTag(spool: string): string {
 export function createContainment(o: ContainmentOptions): Containment {
   const support = detectCgroups(spoolTag(o.spool), o.plugin);
   const gpuFiles = o.gpuFiles.filter((f) => f !== "");
-  const gpuRules = deviceRules(gpuFiles);
+  const gpuRules = unitRules(o.gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
   const cores = readCores(support.hostCpus);
   o.logger.info({ message: `job containment: ${support.summary}`, hostCpus: formatCpuList(support.hostCpus), gpuFiles: gpuFiles.length });
   if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
     o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
   }
-  const collision = sharedDeviceNumbers(gpuRules);
+  // A MIG instance shares its parent's file with its siblings by design: only each unit's own (last) file must be unique.
+  const collision = sharedDeviceNumbers(gpuRules.map((r) => r?.[r.length - 1]));
   if (collision !== "") o.logger.warn({ message: `GPU device files share device numbers (${collision}): GPUs cannot be isolated from each other` });
 
   function takenCpus(except: number): Set<number> {
@@ -114,8 +118,9 @@ export function createContainment(o: ContainmentOptions): Containment {
       if (batch?.share !== undefined) share = batch.share;
       const cpuIds = cpuIdsOf(jobId, share);
       if (step !== "batch" && batch === undefined) stepOnlyJobs.set(jobId, cpuIds);
-      const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
-      const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
+      const allowed = share.gpuIndices.flatMap((i) => gpuRules[i] ?? []);
+      // Files of GPUs the job was not given, except those one of its own GPUs needs too (a MIG's parent /dev/nvidiaN).
+      const deny = gpuRules.flatMap((r, i) => (r === undefined || share.gpuIndices.includes(i) ? [] : r)).filter((r) => !allowed.some((a) => sameDevice(a, r)));
       const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
       const plan = planStep(layout, {
         tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
@@ -176,6 +181,15 @@ function listDirs(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Rules of each GPU unit from its comma-separated files; undefined when any file is missing or not a device. */
+function unitRules(files: readonly string[]): (DeviceRule[] | undefined)[] {
+  return files.map((text) => {
+    const paths = text.split(",").filter((p) => p !== "");
+    const rules = deviceRules(paths);
+    return paths.length > 0 && rules.every((r) => r !== undefined) ? (rules as DeviceRule[]) : undefined;
+  });
 }
 
 const sameDevice = (a: DeviceRule, b: DeviceRule): boolean => a.kind === b.kind && a.major === b.major && a.minor === b.minor;

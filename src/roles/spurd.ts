@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
   const agent = createAgent({
-    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
+    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, gpuUniqueIds: gpus.gpuUniqueIds, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
     scripts: {
       prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",
