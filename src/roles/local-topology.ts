@@ -29,7 +29,7 @@ export function localGresConf(names: string[], count: number, model: string, sha
   return `${lines.join("\n")}\n`;
 }
 
-/** " Cores=8-15" for GPU `i` of `count` split evenly over `sockets` sockets of `cpus` CPUs; "" for one socket. */
+/** " Cores=8-15" for GPU `i` of `count` split evenly over `sockets` sockets of `cpus` CPUs (core ids = CPU ids: spur up nodes have ThreadsPerCore=1); "" for one socket. */
 function coresOf(i: number, count: number, sockets: number, cpus: number): string {
   if (sockets <= 1 || cpus < sockets) return "";
   const socket = Math.floor((i * sockets) / count);
