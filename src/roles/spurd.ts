@@ -64,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     // Each GPU's local CPUs (gres.conf Cores= or discovery): the controller derives the GPU's socket from them.
     ...(gpus.gpuCpus.some((c) => c !== "") ? { gpuCpus: gpus.gpuCpus.join(";") } : {}),
   };
-  logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
+  logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, gres: gpus.gres, topology: gpus.gpuTopology !== "" });
   const agent = createAgent({
     node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, gpuUniqueIds: gpus.gpuUniqueIds, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
