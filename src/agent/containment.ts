@@ -6,6 +6,7 @@
  * kept in their spool folder (launch.json) so a restarted spurd still knows
  * them; jobs with only srun steps on this node are kept in memory.
  */
+import { logicalToOsCpus, type CpuTopology } from "../devices/cpu-topology.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
@@ -55,6 +56,11 @@ export interface ContainmentOptions {
   spool: string;
   nodeName: string;
   nodeCpus: number;
+  /**
+   * The host's CPU topology when it has the node's configured shape: logical CPU ids (thread t of
+   * core k = k*T+t) then map to the OS CPUs of that core, whatever the OS numbering. Absent: by position.
+   */
+  cpuTopology?: CpuTopology | undefined;
   confPath: string;
   /** spur.conf CgroupPlugin: autodetect (default), cgroup/v1, cgroup/v2, disabled. */
   plugin: string;
@@ -121,7 +127,8 @@ export function createContainment(o: ContainmentOptions): Containment {
       const allowed = share.gpuIndices.flatMap((i) => gpuRules[i] ?? []);
       // Files of GPUs the job was not given, except those one of its own GPUs needs too (a MIG's parent /dev/nvidiaN).
       const deny = gpuRules.flatMap((r, i) => (r === undefined || share.gpuIndices.includes(i) ? [] : r)).filter((r) => !allowed.some((a) => sameDevice(a, r)));
-      const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
+      const onHost = o.cpuTopology === undefined ? [] : logicalToOsCpus(cpuIds, o.cpuTopology).filter((c) => support.hostCpus.includes(c));
+      const hostCpus = onHost.length === cpuIds.length && onHost.length > 0 ? onHost : hostCpusFor(cpuIds, support.hostCpus);
       const plan = planStep(layout, {
         tag: support.tag, jobId, step, memBytes: share.memMib * 1024 * 1024,
         cpus: formatCpuList(hostCpus), hostCpus: formatCpuList(support.hostCpus),

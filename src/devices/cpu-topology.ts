@@ -111,10 +111,17 @@ export function logicalToOsCpus(logical: readonly number[], topo: CpuTopology): 
 export function nodeCpuTopology(
   configured: { sockets: number; coresPerSocket: number; threadsPerCore: number }, osCpus: readonly OsCpu[],
 ): CpuTopology {
-  const sockets = Math.max(1, configured.sockets);
-  const cores = Math.max(1, configured.coresPerSocket);
-  const threads = Math.max(1, configured.threadsPerCore);
+  const host = hostCpuTopology(configured, osCpus);
+  if (host !== undefined) return host;
+  return declaredTopology(Math.max(1, configured.sockets), Math.max(1, configured.coresPerSocket), Math.max(1, configured.threadsPerCore), "spread");
+}
+
+/** The host's own topology when it has the node's configured shape (a real node), else undefined. */
+export function hostCpuTopology(
+  configured: { sockets: number; coresPerSocket: number; threadsPerCore: number }, osCpus: readonly OsCpu[],
+): CpuTopology | undefined {
   const host = topologyFromOs(osCpus);
-  if (host !== undefined && host.sockets === sockets && host.coresPerSocket === cores && host.threadsPerCore === threads) return host;
-  return declaredTopology(sockets, cores, threads, "spread");
+  const same = host !== undefined && host.sockets === Math.max(1, configured.sockets)
+    && host.coresPerSocket === Math.max(1, configured.coresPerSocket) && host.threadsPerCore === Math.max(1, configured.threadsPerCore);
+  return same ? host : undefined;
 }

@@ -5,6 +5,8 @@
  * gres.conf when present, see node-gpus-read.ts), serves the Agent RPC, and
  * registers with the controller.
  */
+import { hostCpuTopology } from "../devices/cpu-topology.ts";
+import { readOsCpus } from "../devices/read-sysfs.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, machine, release, type, version } from "node:os";
@@ -49,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
   const containment = createContainment({
-    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger,
+    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger, cpuTopology: hostCpuTopology(configured.info, readOsCpus("/")),
     plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus,
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.

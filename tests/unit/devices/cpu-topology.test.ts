@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  coresToLogicalCpus, declaredTopology, logicalToOsCpus, nodeCpuTopology, osToLogicalCpus, topologyFromOs, type OsCpu,
+  coresToLogicalCpus, declaredTopology, hostCpuTopology, logicalToOsCpus, nodeCpuTopology, osToLogicalCpus, topologyFromOs, type OsCpu,
 } from "../../../src/devices/cpu-topology.ts";
 import { nodeGpuFacts } from "../../../src/devices/node-gpus.ts";
 import { gpuSocketsOf } from "../../../src/sched/plan/gpu-sockets.ts";
@@ -56,6 +56,10 @@ describe("CPU topology", () => {
     const shape = { sockets: 2, coresPerSocket: 4, threadsPerCore: 2 };
     expect(nodeCpuTopology(shape, osCpus("adjacent")).coreCpus[1]).toEqual([2, 3]);
     expect(nodeCpuTopology({ ...shape, coresPerSocket: 8 }, osCpus("adjacent")).coreCpus[1]).toEqual([1, 17]);
+    // The agent binds only through a host topology of the node's shape: logical 8,9 (core 4) are OS 4,12 or 8,9.
+    expect(logicalToOsCpus([8, 9], hostCpuTopology(shape, osCpus("spread"))!)).toEqual([4, 12]);
+    expect(logicalToOsCpus([8, 9], hostCpuTopology(shape, osCpus("adjacent"))!)).toEqual([8, 9]);
+    expect(hostCpuTopology({ ...shape, threadsPerCore: 1 }, osCpus("spread"))).toBeUndefined();
   });
 });
 
