@@ -13,6 +13,7 @@ import type { ResourceRequest } from "../../../src/sched/plan/request.ts";
 import { refreshNodeState } from "../../../src/sched/model/resources.ts";
 import { emptyNodeInfo } from "../../../src/sched/model/records.ts";
 import { H100_MIG, fixtureRoot, nvidiaTexts } from "../devices/fixtures.ts";
+import { gresForNode, parseGresConf } from "../../../src/compat/conf/gres-conf.ts";
 
 function migFacts() {
   const inv = discoverDevices(fixtureRoot(H100_MIG), nvidiaTexts(H100_MIG));
@@ -114,5 +115,26 @@ describe("GresUsed with several types", () => {
     const single = { info: { ...emptyNodeInfo("n1"), cpus: 8, gpuCount: 8, gpuModel: "mi300x", gres: "gpu:mi300x:8", state: "IDLE" }, gpuByJob: new Map([[1, [0, 1]]]), drain: false, down: false };
     refreshNodeState(single);
     expect(single.info.gresUsed).toBe("gpu:mi300x:2(IDX:0-1)");
+  });
+});
+
+describe("several types declared in gres.conf", () => {
+  it("groups the GPUs by type and carries their files and Links along", () => {
+    const text = [
+      "NodeName=n1 Name=gpu Type=a100 File=/dev/nvidia0 Links=-1,0,2",
+      "NodeName=n1 Name=gpu Type=t4 File=/dev/nvidia1 Links=0,-1,0",
+      "NodeName=n1 Name=gpu Type=a100 File=/dev/nvidia2 Links=2,0,-1",
+    ].join("\n");
+    const parsed = parseGresConf(text);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const gres = gresForNode(parsed.value, "n1");
+    if (!gres.ok) throw new Error(gres.error.message);
+    const facts = nodeGpuFacts({ gpuCount: 3, gpuModel: "" }, gres.value, undefined);
+    expect(facts).toMatchObject({ gres: "gpu:a100:2,gpu:t4:1", gpuModel: "a100", gpuTypes: ["a100", "a100", "t4"], warnings: [] });
+    expect(facts.gpuFiles).toEqual(["/dev/nvidia0", "/dev/nvidia2", "/dev/nvidia1"]);
+    const m = parseGpuTopology(facts.gpuTopology, 3)!;
+    // The two A100s (bonded NVLink) are now indices 0 and 1; the T4 (index 2) has no link to either.
+    expect(pairQuality(m, 0, 1)).toBeGreaterThan(pairQuality(m, 0, 2));
+    expect(pairQuality(m, 0, 2)).toBe(pairQuality(m, 1, 2));
   });
 });
