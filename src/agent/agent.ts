@@ -6,6 +6,7 @@
  * and registers and heartbeats. Failure policy: a controller that does not
  * answer is retried forever; nothing is lost while it is away.
  */
+import { withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +40,8 @@ export interface AgentDeps {
   gpuFiles?: string[];
   /** CPUs local to each GPU index (gres.conf Cores= or discovery); may be empty. */
   gpuCpus?: string[];
+  /** Unique id per GPU index (MIG UUIDs, which the visible-device variables carry); may be empty. */
+  gpuUniqueIds?: string[];
   spool: string;
   controllerUrl: string;
   /** Replicated controllers: every replica, tried in turn and following "not leader" hints. */
@@ -130,11 +133,13 @@ export function createAgent(deps: AgentDeps): Agent {
     const dir = createJobDir(spool, job.jobId);
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
     const contained = deps.containment.planFor(job.jobId, "batch", share);
-    const env = buildBatchEnv(job, {
+    const batchEnv = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
       gpuIndicesOnNode: share.gpuIndices, constrainDevices: contained?.constrainDevices ?? false,
       spec: toPlain(req.spec),
     });
+    // The lists name the job's GPUs in index order: MIG instances go by their unique id.
+    const env = withGpuUniqueIds(batchEnv, [...share.gpuIndices].sort((a, b) => a - b), deps.gpuUniqueIds ?? []);
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
       jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
@@ -300,6 +305,7 @@ export function createAgent(deps: AgentDeps): Agent {
     return {
       setupProblem,
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
+      gpuUniqueIds: deps.gpuUniqueIds ?? [],
       ended(usage) {
         // A job of srun steps only keeps its cores until its last running step here has ended.
         const stepsLeft = [...runningSteps.values()].some((s) => s.jobId === req.jobId);

@@ -7,6 +7,7 @@
  * kept in their spool folder (launch.json) so a restarted spurd still knows
  * them; jobs with only srun steps on this node are kept in memory.
  */
+import { logicalToOsCpus, type CpuTopology } from "../devices/cpu-topology.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
@@ -61,10 +62,18 @@ export interface ContainmentOptions {
   spool: string;
   nodeName: string;
   nodeCpus: number;
+  /**
+   * The host's CPU topology when it has the node's configured shape: logical CPU ids (thread t of
+   * core k = k*T+t) then map to the OS CPUs of that core, whatever the OS numbering. Absent: by position.
+   */
+  cpuTopology?: CpuTopology | undefined;
   confPath: string;
   /** spur.conf CgroupPlugin: autodetect (default), cgroup/v1, cgroup/v2, disabled. */
   plugin: string;
-  /** Device file of each GPU of this node, index order, as the node registers them (gres.conf File= or discovery). */
+  /**
+   * Device file(s) of each GPU of this node, index order, as the node registers them (gres.conf File= or
+   * discovery); several comma-separated for a MIG instance (its parent GPU's file, then its capability files).
+   */
   gpuFiles: string[];
   /** Local CPU list of each GPU ("0-15"; "" = unknown): the job's cores are taken near its GPUs. */
   gpuCpus?: string[];
@@ -82,7 +91,7 @@ export function createContainment(o: ContainmentOptions): Containment {
   const support = detectCgroups(spoolTag(o.spool), o.plugin);
   const constraints = o.constraints ?? SLURM_DEFAULTS;
   const gpuFiles = o.gpuFiles.filter((f) => f !== "");
-  const gpuRules = deviceRules(gpuFiles);
+  const gpuRules = unitRules(o.gpuFiles);
   const stepOnlyJobs = new Map<number, number[]>();
   const cores = readCores(support.hostCpus);
   const sockets = readSockets(support.hostCpus);
@@ -90,7 +99,8 @@ export function createContainment(o: ContainmentOptions): Containment {
   if (o.nodeCpus > support.hostCpus.length && support.layout !== undefined) {
     o.logger.warn({ message: `node has ${o.nodeCpus} CPUs configured but the host offers ${support.hostCpus.length}: cpusets share host CPUs` });
   }
-  const collision = sharedDeviceNumbers(gpuRules);
+  // A MIG instance shares its parent's file with its siblings by design: only each unit's own (last) file must be unique.
+  const collision = sharedDeviceNumbers(gpuRules.map((r) => r?.[r.length - 1]));
   if (collision !== "") o.logger.warn({ message: `GPU device files share device numbers (${collision}): GPUs cannot be isolated from each other` });
 
   function takenCpus(except: number): Set<number> {
@@ -126,9 +136,11 @@ export function createContainment(o: ContainmentOptions): Containment {
       if (batch?.share !== undefined) share = batch.share;
       const cpuIds = cpuIdsOf(jobId, share);
       if (step !== "batch" && batch === undefined) stepOnlyJobs.set(jobId, cpuIds);
-      const allowed = share.gpuIndices.map((i) => gpuRules[i]).filter((r): r is DeviceRule => r !== undefined);
-      const deny = gpuRules.filter((r, i): r is DeviceRule => r !== undefined && !share.gpuIndices.includes(i) && !allowed.some((a) => sameDevice(a, r)));
-      const hostCpus = hostCpusFor(cpuIds, support.hostCpus);
+      const allowed = share.gpuIndices.flatMap((i) => gpuRules[i] ?? []);
+      // Files of GPUs the job was not given, except those one of its own GPUs needs too (a MIG's parent /dev/nvidiaN).
+      const deny = gpuRules.flatMap((r, i) => (r === undefined || share.gpuIndices.includes(i) ? [] : r)).filter((r) => !allowed.some((a) => sameDevice(a, r)));
+      const onHost = o.cpuTopology === undefined ? [] : logicalToOsCpus(cpuIds, o.cpuTopology).filter((c) => support.hostCpus.includes(c));
+      const hostCpus = onHost.length === cpuIds.length && onHost.length > 0 ? onHost : hostCpusFor(cpuIds, support.hostCpus);
       // Only what cgroup.conf switches on is enforced; the cgroup still tracks, kills and measures the job.
       const mem = memoryLimits(constraints, share.memMib);
       const plan = planStep(layout, {
@@ -190,6 +202,15 @@ function listDirs(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Rules of each GPU unit from its comma-separated files; undefined when any file is missing or not a device. */
+function unitRules(files: readonly string[]): (DeviceRule[] | undefined)[] {
+  return files.map((text) => {
+    const paths = text.split(",").filter((p) => p !== "");
+    const rules = deviceRules(paths);
+    return paths.length > 0 && rules.every((r) => r !== undefined) ? (rules as DeviceRule[]) : undefined;
+  });
 }
 
 const sameDevice = (a: DeviceRule, b: DeviceRule): boolean => a.kind === b.kind && a.major === b.major && a.minor === b.minor;

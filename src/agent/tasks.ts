@@ -6,6 +6,7 @@
  * of the step is killed. When the node contains jobs, the tasks join the step's
  * cgroup before they exec, and the step's end kills whatever they left behind.
  */
+import { listedIndices, renumberVisible, withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import { existsSync } from "node:fs";
@@ -35,16 +36,14 @@ export const stepGroups = new Map<number, Set<number>>();
 /** Running contained steps on this node ("job.step" → cgroup and samples), for sstat. */
 export const runningSteps = new Map<string, { jobId: number; stepId: number; contained: StepContainment; sampler: Sampler; ntasks: number }>();
 
-/** Visible-device variables count from 0 when only the allocated GPUs can be opened (ConstrainDevices). */
-const VISIBLE_DEVICE_VARS = ["CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"];
-
-function renumberDevices(env: Record<string, string>): Record<string, string> {
-  const out = { ...env };
-  for (const name of VISIBLE_DEVICE_VARS) {
-    const v = out[name];
-    if (v !== undefined && v !== "") out[name] = v.split(",").map((_, i) => String(i)).join(",");
-  }
-  return out;
+/**
+ * The task's visible-device variables: MIG instances named by their unique id, then (ConstrainDevices)
+ * the remaining indices counted from 0, as only the allocated GPUs can be opened.
+ */
+function visibleDevices(env: Record<string, string>, uniqueIds: readonly string[], constrain: boolean): Record<string, string> {
+  const globals = listedIndices(env.CUDA_VISIBLE_DEVICES);
+  const named = globals === undefined ? env : withGpuUniqueIds(env, globals, uniqueIds);
+  return constrain ? renumberVisible(named) : named;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -90,6 +89,8 @@ export interface StepHooks {
   taskEpilog: string;
   /** What setting up the step's cgroup said ("" = ready); see setUpCgroup. */
   setupProblem: string;
+  /** Unique id per GPU index of this node (MIG UUIDs; "" = named by index). */
+  gpuUniqueIds?: string[];
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
@@ -146,7 +147,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
     const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, pinned);
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
-    const env = cg?.constrainDevices ? renumberDevices(base) : base;
+    const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true);
     const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.push(child);
     if (child.pid !== undefined) groups.add(child.pid);

@@ -216,6 +216,10 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_CPUS_ON_NODE", contexts: BT, value: ({ node }) => count(node?.cpus) },
   { name: "SLURM_CPUS_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.cpusPerGpu) },
   { name: "SLURM_NTASKS_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.ntasksPerGpu) },
+  // --ntasks-per-gpu is kept as a per-TRES count too; Slurm exports both.
+  { name: "SLURM_NTASKS_PER_TRES", contexts: BS, value: ({ spec }) => count(spec?.ntasksPerGpu) },
+  // --gpu-bind travels as the TRES binding "gres/gpu:<value>" (job-env.tsv: SLURM_GPU_BIND is not exported).
+  { name: "SLURM_TRES_BIND", contexts: BS, value: ({ spec }) => (spec?.gpuBind ? `gres/gpu:${spec.gpuBind}` : undefined) },
   { name: "SLURM_MEM_PER_NODE", contexts: BS, value: (i) => count(memPerNode(i)) },
   { name: "SLURM_MEM_PER_CPU", contexts: BS, value: (i) => count(memPerCpu(i)) },
   { name: "SLURM_MEM_PER_GPU", contexts: BS, value: ({ spec }) => count(spec?.memPerGpuMib) },

@@ -52,7 +52,7 @@ function amdGpu(node: KfdNode, index: number, drm: DrmEntry[], snapshot: SysfsSn
     index,
     vendor: "amd",
     model,
-    gresType: /^MI\d/.test(model) ? model.toLowerCase() : arch,
+    gresType: amdGresType(model, arch, computeMode),
     arch,
     pciBusId: node.pciBusId,
     uniqueId: amdGpuUuid(node.uniqueId),
@@ -65,6 +65,16 @@ function amdGpu(node: KfdNode, index: number, drm: DrmEntry[], snapshot: SysfsSn
     hiveId: node.hiveId === "0" ? "" : node.hiveId,
     partition: computeMode === "" ? noPartition() : { mode: computeMode, memoryMode: card?.memoryPartition ?? "", instances: [] },
   };
+}
+
+/**
+ * Short gres type: "mi300x", or the target for unknown products; a compute partition of a
+ * device split in several (CPX, DPX, ...) is a smaller GPU, typed like Slurm's MIG types
+ * (device, "_", partition): "mi300x_cpx".
+ */
+export function amdGresType(model: string, arch: string, computeMode: string): string {
+  const base = /^MI\d/.test(model) ? model.toLowerCase() : arch;
+  return computeMode === "" || /^spx$/i.test(computeMode) ? base : `${base}_${computeMode.toLowerCase()}`;
 }
 
 /** AMD part of the inventory; an empty result (not an error) when the host has no KFD. */

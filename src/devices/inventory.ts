@@ -18,7 +18,8 @@ export interface GpuLink {
   /** Hops on the path: XGMI hops, or PCIe bridges crossed. */
   hops: number;
   /** 0 = across sockets, 1 = through a host bridge, 2 = behind PCIe switches,
-   *  3 = fabric but indirect (multi-hop), 4 = one direct fabric link, 5 = bonded fabric links. */
+   *  3 = fabric but indirect (multi-hop), 4 = one direct fabric link, 5 = bonded fabric links,
+   *  6 = partitions of one package (AMD CPX/DPX: the device's own fabric). */
   bandwidthClass: number;
   /** Peak bandwidth in MB/s where the topology states it (KFD max_bandwidth), else 0. */
   bandwidthMBps: number;

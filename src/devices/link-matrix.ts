@@ -52,6 +52,11 @@ function xgmiLink(io: KfdIoLink): GpuLink {
   const hops = Math.max(1, Math.round(io.weight / KFD_XGMI_WEIGHT_PER_HOP));
   // The kernel reports min = one link's bandwidth and max = all links' (0 for indirect peers).
   const links = io.minBandwidthMBps > 0 ? Math.round(io.maxBandwidthMBps / io.minBandwidthMBps) : 0;
+  // Partitions of one device (CPX/DPX...) link at the kernel's intra-socket weight (13), below one XGMI hop:
+  // they share the package's own fabric, the closest two GPUs can be.
+  if (io.weight < KFD_XGMI_WEIGHT_PER_HOP) {
+    return { type: "XGMI", weight: io.weight, hops: 1, bandwidthClass: 6, bandwidthMBps: io.maxBandwidthMBps, code: "XGMI-PKG" };
+  }
   const bandwidthClass = hops > 1 || links === 0 ? 3 : links >= 2 ? 5 : 4;
   const code = hops > 1 ? `XGMI-${hops}` : links >= 2 ? `XGMIx${links}` : "XGMI";
   return { type: "XGMI", weight: io.weight, hops, bandwidthClass, bandwidthMBps: io.maxBandwidthMBps, code };

@@ -1,26 +1,39 @@
 /**
  * @module devices/node-gpus
- * What a node registers about its GPUs: count, gres type, link topology and the
- * device file of each GPU index. Three sources, in Slurm's order of trust:
- * discovery (gres.conf `AutoDetect=`), gres.conf lines (`File=`, `Links=`), and
- * the NodeName line's `Gres=` count alone (no topology, no files). Pure.
- * A node schedules one GPU type: with MIG, the instances of the most common
- * profile (gpu:1g.10gb) or the whole GPUs, numbered 0..n-1 in unit order.
+ * What a node registers about its GPUs: count, gres types, link topology, the
+ * device files and local CPUs of each GPU index. Three sources, in Slurm's order
+ * of trust: discovery (gres.conf `AutoDetect=`), gres.conf lines (`File=`,
+ * `Links=`, `Cores=`), and the NodeName line's `Gres=` count alone. Pure.
+ * A node may hold several GPU types (MIG profiles next to whole GPUs, or several
+ * gres.conf Type= values): the schedulable units are numbered 0..n-1 grouped by
+ * type, types in order of first appearance, so that the gres text
+ * ("gpu:3g.40gb:1,gpu:1g.10gb:2,gpu:h100:7") alone tells which index has which type.
+ * A MIG unit's device files are its parent GPU's /dev/nvidiaN plus its two
+ * capability files (GPU instance, compute instance), comma-separated as Slurm's
+ * MultipleFiles; its unique id (the MIG UUID) is what CUDA_VISIBLE_DEVICES carries.
+ * Local CPUs are registered in logical numbering (cpu-topology.ts).
  */
 import { topologyFromLinks, topologyFromMatrix } from "../sched/plan/gpu-topology.ts";
-import type { NodeGres } from "../compat/conf/gres-conf.ts";
-import { gpuUnits, type DeviceInventory, type LinkMatrix } from "./inventory.ts";
+import type { DeclaredGpu, NodeGres } from "../compat/conf/gres-conf.ts";
+import { formatCpuList, parseCpuList } from "../agent/cgroup/cpus.ts";
+import { coresToLogicalCpus, osToLogicalCpus, type CpuTopology } from "./cpu-topology.ts";
+import { gpuUnits, type DeviceInventory, type GpuUnit, type LinkMatrix } from "./inventory.ts";
 
 export interface NodeGpuFacts {
   gpuCount: number;
+  /** The first GPU type ("" when untyped). */
   gpuModel: string;
-  /** NodeInfo.gres text: "gpu:mi300x:8", "" without GPUs. */
+  /** NodeInfo.gres text: "gpu:mi300x:8", "gpu:1g.10gb:3,gpu:h100:7", "" without GPUs. */
   gres: string;
   gpuTopology: string;
-  /** Device file per GPU index ("" where unknown). */
+  /** gres type of each GPU index. */
+  gpuTypes: string[];
+  /** Device file(s) per GPU index, comma-separated when several ("" where unknown). */
   gpuFiles: string[];
-  /** CPUs local to each GPU index as a list expression ("0-55,112-167"; "" where unknown): gres.conf Cores= or discovery. */
+  /** Logical CPUs local to each GPU index as a list expression ("0-15"; "" where unknown). */
   gpuCpus: string[];
+  /** Identity the visible-device variables carry instead of the index (MIG UUIDs); "" = the index. */
+  gpuUniqueIds: string[];
   /** Where the facts came from: "discovered", "gres.conf", "spur.conf". */
   source: string;
   warnings: string[];
@@ -29,48 +42,85 @@ export interface NodeGpuFacts {
 /** gres.conf AutoDetect values that mean "ask the hardware". */
 export const AUTODETECT_VALUES: ReadonlySet<string> = new Set(["nvml", "rsmi", "nvidia", "spur"]);
 
-export function nodeGpuFacts(configured: { gpuCount: number; gpuModel: string }, gres: NodeGres | undefined, inventory: DeviceInventory | undefined): NodeGpuFacts {
-  if (inventory !== undefined && inventory.gpus.length > 0) return fromInventory(configured, inventory);
-  if (gres !== undefined && gres.gpus.length > 0) {
-    const type = gres.gpus[0]?.type || configured.gpuModel;
-    const warnings = gres.gpus.some((g) => g.type !== gres.gpus[0]?.type) ? ["gres.conf declares several GPU types on one node; the first is used"] : [];
-    if (gres.gpus.length !== configured.gpuCount) warnings.push(`gres.conf declares ${gres.gpus.length} GPUs, spur.conf Gres= says ${configured.gpuCount}`);
-    const topology = topologyFromLinks(gres.gpus.map((g) => g.links));
-    return facts(gres.gpus.length, type, topology, gres.gpus.map((g) => g.file), gres.gpus.map((g) => g.cores), "gres.conf", warnings);
+export interface ConfiguredGpus {
+  gpuCount: number;
+  gpuModel: string;
+}
+
+/**
+ * `cpus` is the node's CPU topology; without it CPU lists pass through unchanged
+ * (gres.conf Cores= read as CPU ids, discovery's OS ids kept).
+ */
+export function nodeGpuFacts(configured: ConfiguredGpus, gres: NodeGres | undefined, inventory: DeviceInventory | undefined, cpus?: CpuTopology): NodeGpuFacts {
+  if (inventory !== undefined && inventory.gpus.length > 0) return fromInventory(configured, inventory, cpus);
+  if (gres !== undefined && gres.gpus.length > 0) return fromGresConf(configured, gres.gpus, cpus);
+  const type = configured.gpuModel;
+  return facts(Array.from({ length: configured.gpuCount }, () => type), "", [], [], [], "spur.conf", []);
+}
+
+/** Order that groups indices by type (types in order of first appearance), stable inside a type. */
+function groupedOrder(types: readonly string[]): number[] {
+  const firsts = [...new Set(types)];
+  return firsts.flatMap((t) => types.flatMap((u, i) => (u === t ? [i] : [])));
+}
+
+function fromGresConf(configured: ConfiguredGpus, declared: DeclaredGpu[], cpus: CpuTopology | undefined): NodeGpuFacts {
+  const types = declared.map((g) => g.type || configured.gpuModel);
+  const order = groupedOrder(types);
+  const gpus = order.map((i) => declared[i]!);
+  const warnings: string[] = [];
+  if (gpus.length !== configured.gpuCount) warnings.push(`gres.conf declares ${gpus.length} GPUs, spur.conf Gres= says ${configured.gpuCount}`);
+  // Links= rows follow the declared order: permute rows and columns with the GPUs.
+  const links = gpus.map((g) => (g.links === undefined || g.links.length !== declared.length ? undefined : order.map((j) => g.links![j]!)));
+  const coreCpus = (text: string) => (cpus === undefined || text === "" ? text : formatCpuList(coresToLogicalCpus(parseCpuList(text), cpus)));
+  return facts(order.map((i) => types[i]!), topologyFromLinks(links), gpus.map((g) => g.file), gpus.map((g) => coreCpus(g.cores)), [], "gres.conf", warnings);
+}
+
+function fromInventory(configured: ConfiguredGpus, inventory: DeviceInventory, cpus: CpuTopology | undefined): NodeGpuFacts {
+  const found = gpuUnits(inventory);
+  const units = groupedOrder(found.map((u) => u.type)).map((i) => found[i]!);
+  const warnings: string[] = [];
+  if (configured.gpuCount > 0 && units.length !== configured.gpuCount) {
+    warnings.push(`discovered ${units.length} GPUs (${[...new Set(units.map((u) => u.type))].join(",")}), spur.conf Gres= says ${configured.gpuCount}`);
   }
-  return facts(configured.gpuCount, configured.gpuModel, "", [], [], "spur.conf", []);
+  const files = units.map((u) => unitFiles(inventory, u));
+  const anyWhole = units.some((u) => u.instanceIndex < 0);
+  const topology = anyWhole ? topologyFromMatrix(unitMatrix(inventory.links, units)) : "";
+  const local = (u: GpuUnit) => {
+    const text = inventory.gpus[u.gpuIndex]?.cpuAffinity ?? "";
+    return cpus === undefined || text === "" ? text : formatCpuList(osToLogicalCpus(parseCpuList(text), cpus));
+  };
+  const ids = units.map((u) => (u.instanceIndex >= 0 ? u.uuid : ""));
+  return facts(units.map((u) => u.type), topology, files, units.map(local), ids, "discovered", warnings);
 }
 
-function fromInventory(configured: { gpuCount: number; gpuModel: string }, inventory: DeviceInventory): NodeGpuFacts {
-  const units = gpuUnits(inventory);
-  // One GPU type per node for now: the most common unit type (first seen on a tie).
-  const types = [...new Set(units.map((u) => u.type))];
-  const countOf = (t: string) => units.filter((u) => u.type === t).length;
-  const type = types.reduce((best, t) => (countOf(t) > countOf(best) ? t : best), types[0] ?? configured.gpuModel);
-  const warnings = types.length > 1 ? [`several GPU types on one node (${types.join(",")}); only ${type} is scheduled`] : [];
-  const scheduled = units.filter((u) => u.type === type);
-  const wholeGpus = scheduled.every((u) => u.instanceIndex < 0);
-  const files = scheduled.map((u) => {
-    const gpu = inventory.gpus[u.gpuIndex];
-    if (u.instanceIndex >= 0) return gpu?.partition.instances[u.instanceIndex]?.deviceNodes[0]?.path ?? "";
-    return gpu?.deviceNodes.find((d) => /renderD|nvidia\d/.test(d.path))?.path ?? gpu?.deviceNodes[0]?.path ?? "";
-  });
-  if (configured.gpuCount > 0 && scheduled.length !== configured.gpuCount) {
-    warnings.push(`discovered ${scheduled.length} GPUs of type ${type}, spur.conf Gres= says ${configured.gpuCount}`);
-  }
-  const topology = wholeGpus ? topologyFromMatrix(subMatrix(inventory.links, scheduled.map((u) => u.gpuIndex))) : "";
-  const cpus = scheduled.map((u) => inventory.gpus[u.gpuIndex]?.cpuAffinity ?? "");
-  return facts(scheduled.length, type, topology, files, cpus, "discovered", warnings);
+/** A whole GPU's device file; a MIG unit's parent file and capability files (Slurm's MultipleFiles). */
+function unitFiles(inventory: DeviceInventory, u: GpuUnit): string {
+  const gpu = inventory.gpus[u.gpuIndex];
+  const main = gpu?.deviceNodes.find((d) => /renderD|nvidia\d/.test(d.path))?.path ?? gpu?.deviceNodes[0]?.path ?? "";
+  if (u.instanceIndex < 0) return main;
+  const caps = gpu?.partition.instances[u.instanceIndex]?.deviceNodes.map((d) => d.path) ?? [];
+  return [main, ...caps].filter((p) => p !== "").join(",");
 }
 
-/** The links among `indices` only, renumbered 0..n-1 (the scheduler numbers the units it schedules). */
-function subMatrix(links: LinkMatrix, indices: number[]): LinkMatrix {
-  return { size: indices.length, links: indices.map((a) => indices.map((b) => (a === b ? undefined : links.links[a]?.[b]))) };
+/** Links among the units, renumbered 0..n-1; a MIG unit has no fabric link to anything (as in Slurm). */
+function unitMatrix(links: LinkMatrix, units: GpuUnit[]): LinkMatrix {
+  return {
+    size: units.length,
+    links: units.map((a, i) => units.map((b, j) => (i === j || a.instanceIndex >= 0 || b.instanceIndex >= 0 ? undefined : links.links[a.gpuIndex]?.[b.gpuIndex]))),
+  };
 }
 
-function facts(
-  count: number, type: string, topology: string, files: string[], cpus: string[], source: string, warnings: string[],
-): NodeGpuFacts {
-  const gres = count > 0 ? `gpu:${type ? `${type}:` : ""}${count}` : "";
-  return { gpuCount: count, gpuModel: type, gres, gpuTopology: topology, gpuFiles: files, gpuCpus: cpus, source, warnings };
+/** "gpu:3g.40gb:1,gpu:h100:7" from per-index types (already grouped); untyped → "gpu:N". */
+export function gresOfTypes(types: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const t of types) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return [...counts].map(([t, n]) => `gpu:${t ? `${t}:` : ""}${n}`).join(",");
+}
+
+function facts(types: string[], topology: string, files: string[], cpus: string[], ids: string[], source: string, warnings: string[]): NodeGpuFacts {
+  return {
+    gpuCount: types.length, gpuModel: types[0] ?? "", gres: gresOfTypes(types), gpuTopology: topology, gpuTypes: types,
+    gpuFiles: files, gpuCpus: cpus, gpuUniqueIds: ids.some((u) => u !== "") ? ids : [], source, warnings,
+  };
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { DrmEntryText } from "./parse-drm.ts";
 import type { KfdNodeText } from "./parse-kfd.ts";
 import type { PciDeviceText, SysfsSnapshot } from "./sysfs-snapshot.ts";
+import type { OsCpu } from "./cpu-topology.ts";
 
 export type { PciDeviceText, SysfsSnapshot } from "./sysfs-snapshot.ts";
 
@@ -108,4 +109,19 @@ export function readSysfs(root = "/"): SysfsSnapshot {
   if (procDevices !== undefined) snapshot.procDevices = procDevices;
   if (migMinors !== undefined) snapshot.migMinors = migMinors;
   return snapshot;
+}
+
+/** Package and core id of every OS CPU under `root` (/sys/devices/system/cpu/cpuN/topology); [] when unreadable. */
+export function readOsCpus(root = "/"): OsCpu[] {
+  const base = join(root, "sys/devices/system/cpu");
+  const out: OsCpu[] = [];
+  for (const name of listDir(base)) {
+    const m = /^cpu(\d+)$/.exec(name);
+    if (m === null) continue;
+    const pkg = (readText(join(base, name, "topology/physical_package_id")) ?? "").trim();
+    const core = (readText(join(base, name, "topology/core_id")) ?? "").trim();
+    if (!/^-?\d+$/.test(pkg) || !/^\d+$/.test(core)) continue;
+    out.push({ cpu: Number(m[1]), packageId: Number(pkg), coreId: Number(core) });
+  }
+  return out.sort((a, b) => a.cpu - b.cpu);
 }

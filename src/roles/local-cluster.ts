@@ -24,6 +24,8 @@ export interface UpOptions {
   cpusPerNode: number;
   /** Sockets per node (CPUs split evenly; GPUs too, with Cores= in gres.conf); default 1. */
   socketsPerNode?: number;
+  /** Threads per core (SMT); CPUs per node must divide into sockets x cores x threads. */
+  threadsPerCore?: number;
   memPerNodeMiB: number;
   gpusPerNode: number;
   gpuModel: string;
@@ -105,11 +107,12 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   }
   const names: string[] = [];
   const sockets = o.socketsPerNode !== undefined && o.socketsPerNode > 1 && o.cpusPerNode % o.socketsPerNode === 0 ? o.socketsPerNode : 1;
+  const threads = o.threadsPerCore !== undefined && o.threadsPerCore > 1 && o.cpusPerNode % (sockets * o.threadsPerCore) === 0 ? o.threadsPerCore : 1;
   for (let i = 1; i <= o.nodes; i++) {
     const port = await nextPort();
     const gres = o.gpusPerNode > 0 ? ` Gres=gpu:${o.gpuModel ? `${o.gpuModel}:` : ""}${o.gpusPerNode}` : "";
     lines.push(
-      `NodeName=n${i} NodeAddr=127.0.0.1 Port=${port} CPUs=${o.cpusPerNode} Sockets=${sockets} CoresPerSocket=${o.cpusPerNode / sockets} ThreadsPerCore=1 RealMemory=${o.memPerNodeMiB}${gres}`,
+      `NodeName=n${i} NodeAddr=127.0.0.1 Port=${port} CPUs=${o.cpusPerNode} Sockets=${sockets} CoresPerSocket=${o.cpusPerNode / sockets / threads} ThreadsPerCore=${threads} RealMemory=${o.memPerNodeMiB}${gres}`,
     );
     names.push(`n${i}`);
   }
@@ -121,7 +124,7 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
   const gresPath = join(dir, "gres.conf");
   if (existsSync(gresPath)) { /* kept */ }
   else if (o.devicesRoot !== undefined) writeFileSync(gresPath, "# Written by `spur up --devices-root`: GPUs come from discovery.\nAutoDetect=spur\n");
-  else if (o.gpusPerNode > 0) writeFileSync(gresPath, localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi", sockets, o.cpusPerNode));
+  else if (o.gpusPerNode > 0) writeFileSync(gresPath, localGresConf(names, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi", sockets, o.cpusPerNode / threads));
   if ((o.nodesPerSwitch ?? 0) > 0) writeFileSync(join(dir, "topology.conf"), localTopologyConf(o.nodes, o.nodesPerSwitch ?? 0));
   // Slurm constrains nothing without cgroup.conf; the local cluster's jobs get exactly what they asked for (an admin's file is kept).
   if (!existsSync(join(dir, "cgroup.conf"))) writeFileSync(join(dir, "cgroup.conf"), SPUR_UP_CGROUP_CONF);

@@ -14,8 +14,8 @@ export function fakeGpuFile(model: string, i: number): string {
 
 /**
  * gres.conf text for `names` with `count` GPUs each; an error text for an unknown shape.
- * With `sockets` > 1 (and the node's `cpus`), GPUs are split evenly over the sockets and each
- * line says its socket's CPUs in `Cores=` (as on a two-socket GPU server).
+ * With `sockets` > 1 (and the node's `cpus`: its cores, CPUs / threads per core), GPUs are split
+ * evenly over the sockets and each line says its socket's cores in `Cores=` (as on a two-socket GPU server).
  */
 export function localGresConf(names: string[], count: number, model: string, shape: string, sockets = 1, cpus = 0): string {
   const links = declaredLinks(shape, count);
@@ -29,7 +29,7 @@ export function localGresConf(names: string[], count: number, model: string, sha
   return `${lines.join("\n")}\n`;
 }
 
-/** " Cores=8-15" for GPU `i` of `count` split evenly over `sockets` sockets of `cpus` CPUs; "" for one socket. */
+/** " Cores=8-15" for GPU `i` of `count` split evenly over `sockets` sockets of `cpus` cores (Cores= are core ids); "" for one socket. */
 function coresOf(i: number, count: number, sockets: number, cpus: number): string {
   if (sockets <= 1 || cpus < sockets) return "";
   const socket = Math.floor((i * sockets) / count);

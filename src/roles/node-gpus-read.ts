@@ -10,6 +10,8 @@ import { dirname, join } from "node:path";
 import { gresForNode, parseGresConf, type NodeGres } from "../compat/conf/gres-conf.ts";
 import { AUTODETECT_VALUES, nodeGpuFacts, type NodeGpuFacts } from "../devices/node-gpus.ts";
 import { discoverDevices } from "../devices/discover.ts";
+import { nodeCpuTopology } from "../devices/cpu-topology.ts";
+import { readOsCpus } from "../devices/read-sysfs.ts";
 import { runNvidiaSmi, type NvidiaSmiTexts } from "../devices/run-nvidia-smi.ts";
 import type { DeviceInventory } from "../devices/inventory.ts";
 
@@ -36,7 +38,9 @@ function recordedNvidiaSmi(root: string): NvidiaSmiTexts | undefined {
 
 /** The node's GPU facts; `devicesRoot` points discovery at a sysfs snapshot (tests). */
 export async function readNodeGpus(
-  confPath: string, node: string, configured: { gpuCount: number; gpuModel: string }, devicesRoot: string | undefined,
+  confPath: string, node: string,
+  configured: { gpuCount: number; gpuModel: string; sockets: number; coresPerSocket: number; threadsPerCore: number },
+  devicesRoot: string | undefined,
 ): Promise<NodeGpuFacts> {
   const gres = readNodeGres(confPath, node);
   let inventory: DeviceInventory | undefined;
@@ -48,6 +52,8 @@ export async function readNodeGpus(
     if (found.ok) inventory = found.value;
     else warnings.push(`GPU discovery failed: ${found.error.message}`);
   }
-  const facts = nodeGpuFacts(configured, gres, inventory);
+  // Cores= and discovered CPU lists are registered in logical numbering, mapped through the host's CPU topology.
+  const cpus = nodeCpuTopology(configured, readOsCpus(devicesRoot ?? "/"));
+  const facts = nodeGpuFacts(configured, gres, inventory, cpus);
   return { ...facts, warnings: [...warnings, ...facts.warnings] };
 }

@@ -19,6 +19,7 @@ const USAGE = `Usage: spur <command> [options]
      [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
+     [--threads-per-core N]                   SMT: N threads per core (Cores= stay core ids)
      [--devices-root DIR]                     GPUs discovered from a sysfs snapshot instead
   up --slurm-conf DIR|FILE [--site-ports] [--state-dir DIR]
                                               the same, with a site's slurm.conf/gres.conf nodes and partitions
@@ -55,6 +56,7 @@ export function upOptions(argv: string[]): UpOptions {
     nodes: Math.max(1, n("--nodes", 4)),
     cpusPerNode: Math.max(1, n("--cpus-per-node", 4)),
     socketsPerNode: Math.max(1, n("--sockets-per-node", 1)),
+    threadsPerCore: Math.max(1, n("--threads-per-core", 1)),
     memPerNodeMiB: Math.max(1, n("--mem-per-node", 4000)),
     gpusPerNode: n("--gpus-per-node", 0),
     gpuModel: opt(argv, "--gpu-model") ?? "",

@@ -5,6 +5,8 @@
  * gres.conf when present, see node-gpus-read.ts), serves the Agent RPC, and
  * registers with the controller.
  */
+import { hostCpuTopology } from "../devices/cpu-topology.ts";
+import { readOsCpus } from "../devices/read-sysfs.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, machine, release, type, version } from "node:os";
@@ -58,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const containment = createContainment({
-    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger, constraints: constraints.value,
+    spool, nodeName: name, nodeCpus: configured.info.cpus, confPath: path, logger, constraints: constraints.value, cpuTopology: hostCpuTopology(configured.info, readOsCpus("/")),
     plugin: conf.globals.get("cgroupplugin") ?? "autodetect", gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus,
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
@@ -73,11 +75,11 @@ export async function main(argv: string[]): Promise<number> {
     // Each GPU's local CPUs (gres.conf Cores= or discovery): the controller derives the GPU's socket from them.
     ...(gpus.gpuCpus.some((c) => c !== "") ? { gpuCpus: gpus.gpuCpus.join(";") } : {}),
   };
-  logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, type: gpus.gpuModel, topology: gpus.gpuTopology !== "" });
+  logger.info({ message: "gpus", node: name, source: gpus.source, count: gpus.gpuCount, gres: gpus.gres, topology: gpus.gpuTopology !== "" });
   // The cluster secret (when spur.conf names one) signs every call to the controllers.
   const secret = optionalClusterSecret(conf, path);
   const agent = createAgent({
-    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf, path), confPath: path,
+    node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, gpuUniqueIds: gpus.gpuUniqueIds, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf, path), confPath: path,
     ...(secret === undefined ? {} : { clusterSecret: secret }), logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
     scripts: {

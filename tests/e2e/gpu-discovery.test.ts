@@ -27,7 +27,8 @@ const state = (id: string) => c.run(["squeue", "-h", "-j", id, "-o", "%T"]).stdo
 
 describe("GPU discovery feeding registration", () => {
   it("registers the discovered GPUs", () => {
-    expect(c.run(["scontrol", "show", "node", "n1"]).stdout).toContain("   Gres=gpu:mi250x:8\n");
+    // One socket, and the GPUs the fixture puts near its first CPUs are known to be there: (S:0), as Slurm prints it.
+    expect(c.run(["scontrol", "show", "node", "n1"]).stdout).toContain("   Gres=gpu:mi250x:8(S:0)\n");
     const log = readFileSync(join(c.dir, "cluster", "log", "spurd-n1.log"), "utf8");
     expect(log).toMatch(/"message":"gpus".*"source":"discovered".*"count":8.*"topology":true/);
   });

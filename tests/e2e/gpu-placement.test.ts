@@ -82,6 +82,18 @@ describe("GPU placement on a declared XGMI cluster", () => {
     expect(c.run(["scancel", id]).code).toBe(0);
   });
 
+  it("sizes CPUs and memory from --cpus-per-gpu / --mem-per-gpu and echoes the GPU options in the job's environment", async () => {
+    const vars = "SLURM_GPUS_ON_NODE SLURM_CPUS_PER_GPU SLURM_MEM_PER_GPU SLURM_TRES_BIND SLURM_GPUS_PER_NODE SLURM_JOB_GPUS";
+    c.write("surface.sh", `#!/bin/bash\nfor v in ${vars}; do echo "$v=\${!v}"; done\n`);
+    const id = submit(["-w", "n4", "--gres=gpu:mi300x:2", "--cpus-per-gpu=2", "--mem-per-gpu=512", "--gpu-bind=closest", "surface.sh"]);
+    await finished(id);
+    expect(readFileSync(join(c.work, `slurm-${id}.out`), "utf8")).toBe(
+      "SLURM_GPUS_ON_NODE=2\nSLURM_CPUS_PER_GPU=2\nSLURM_MEM_PER_GPU=512\nSLURM_TRES_BIND=gres/gpu:closest\nSLURM_GPUS_PER_NODE=\nSLURM_JOB_GPUS=0,1\n",
+    );
+    expect(c.run(["sacct", "-n", "-X", "-P", "-j", id, "-o", "AllocTRES"]).stdout).toBe("billing=4,cpu=4,gres/gpu=2,mem=1G,node=1\n");
+    expect(c.run(["scontrol", "show", "job", id]).stdout).toContain("   TresPerNode=gres:gpu:mi300x:2\n");
+  });
+
   it("keeps a job for a full required node pending with reason Resources", async () => {
     const id = submit(["-w", "n1", "--gpus-per-node=8", "--wrap", ENV]);
     await eventually("reason Resources", () => (squeue(id, "%T %r") === "PENDING Resources" ? true : undefined));

@@ -33,6 +33,11 @@ const finished = (id: string) => eventually(`job ${id} done`, () => (jobState(c,
 const launch = (id: string) => join(c.dir, "cluster", "spool", "n1", "jobs", id, "launch.json");
 
 describe("GPU sockets end to end", () => {
+  it("shows the GPUs' sockets in Gres= and sinfo %G, and what is used per index in GresUsed", () => {
+    expect(c.run(["scontrol", "-d", "show", "node", "n1"]).stdout).toContain("   Gres=gpu:h100:4(S:0-1)\n   GresUsed=gpu:h100:0(IDX:N/A)\n");
+    expect(c.run(["sinfo", "-h", "-N", "-o", "%G"]).stdout.split("\n")[0]).toBe("gpu:h100:4(S:0-1)");
+  });
+
   it("rejects --gpus-per-socket without --sockets-per-node at submit, as Slurm does", () => {
     const r = c.run(["sbatch", "--gpus-per-socket=1", "--wrap", "true"]);
     expect([r.code, r.stderr]).toEqual([1, "sbatch: error: --gpus-per-socket option requires --sockets-per-node specification\n"]);

@@ -11,6 +11,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { convertNumUnit } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
+import { gresWithSockets } from "./gres-sockets.ts";
 
 export type Node = Plain<NodeInfo>;
 
@@ -56,7 +57,7 @@ export function formatNodeRecord(node: Node, o: ShowNodeOptions): string {
     `CPUAlloc=${node.allocCpus} CPUEfctv=${node.cpus} CPUTot=${node.cpus} CPULoad=${node.cpuLoad.toFixed(2)}`,
     `AvailableFeatures=${orNull(node.features)}`,
     `ActiveFeatures=${orNull(node.features)}`,
-    `Gres=${orNull(node.gres)}`,
+    `Gres=${orNull(gresWithSockets(node))}`,
   ];
   if (o.detail) lines.push(`GresUsed=${orNull(node.gresUsed)}`);
   // Spur's own field (-d only, so plain output stays Slurm's): how spurd contains jobs there.

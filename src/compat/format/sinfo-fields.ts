@@ -9,6 +9,7 @@ import { formatIsoTime, formatTimeLimitSinfo } from "../format-time.ts";
 import { hostlistUniq } from "../hostlist.ts";
 import { nodeStateCompact, nodeStateLong, nodeStateSinfoComplete } from "../states.ts";
 import type { ColumnDef } from "./format-spec.ts";
+import { gresWithSockets } from "./gres-sockets.ts";
 import { convertNumUnit } from "./job-values.ts";
 import type { MatchKey, Node, SinfoRecord } from "./sinfo-records.ts";
 
@@ -116,7 +117,7 @@ export const SINFO_FIELDS: readonly SinfoField[] = [
   f("Features", "f", "AVAIL_FEATURES", firstText((n) => n.features), { match: "features" }),
   f("features_act", "b", "ACTIVE_FEATURES", firstText((n) => n.features), { match: "featuresAct" }),
   f("FreeMem", "e", "FREE_MEM", (r) => minPlus(r, (n) => n.freeMemoryMib, false), { match: "freeMem" }),
-  f("Gres", "G", "GRES", firstText((n) => n.gres), { match: "gres" }),
+  f("Gres", "G", "GRES", firstText((n) => gresWithSockets(n)), { match: "gres" }),
   f("GresUsed", undefined, "GRES_USED", firstText((n) => n.gresUsed), { match: "gresUsed" }),
   f("Groups", "g", "GROUPS", (r) => r.part.allowGroups || "all", { match: "groups" }),
   f("MaxCPUsPerNode", "B", "MAX_CPUS_PER_NODE", () => "UNLIMITED", { match: "maxCpusPerNode" }),

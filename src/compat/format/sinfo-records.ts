@@ -8,6 +8,7 @@
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeInfo, PartitionInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { nodeStateLong } from "../states.ts";
+import { gresWithSockets } from "./gres-sockets.ts";
 
 export type Node = Plain<NodeInfo>;
 export type Partition = Plain<PartitionInfo>;
@@ -72,7 +73,7 @@ function matchPart(rec: SinfoRecord, part: Partition, o: GroupOptions): boolean 
 const NODE_MATCH: readonly [MatchKey, (n: Node) => unknown][] = [
   ["features", (n) => n.features],
   ["featuresAct", (n) => n.features],
-  ["gres", (n) => n.gres],
+  ["gres", (n) => gresWithSockets(n)],
   ["gresUsed", (n) => n.gresUsed],
   ["reason", (n) => n.reason],
   ["reasonTime", (n) => n.reasonTime],

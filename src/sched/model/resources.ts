@@ -4,6 +4,7 @@
  * an allocation is charged and released, and the node state that follows from it
  * (IDLE / MIXED / ALLOCATED with DRAIN, NOT_RESPONDING flags), as Slurm derives it.
  */
+import { gpuTypesOfGres, mixedGpuTypes } from "../plan/gpu-types.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
@@ -150,14 +151,19 @@ export function refreshNodeState(node: NodeRecord): void {
   info.stateFlags = flags;
   const gpus = [...node.gpuByJob.values()].flat().sort((a, b) => a - b);
   info.gpuAlloc = gpus;
-  info.gresUsed = gresUsedText(info.gpuModel, gpus, info.gpuCount);
+  info.gresUsed = gresUsedText(info.gpuModel, gpus, info.gpuCount, info.gres);
 }
 
-function gresUsedText(model: string, used: number[], total: number): string {
+/** "gpu:mi300x:2(IDX:0-1)"; with several types one item per type, each with the node-wide indices it holds. */
+function gresUsedText(model: string, used: number[], total: number, gres: string): string {
   if (total === 0) return "";
-  const type = model ? `${model}:` : "";
-  const idx = used.length === 0 ? "N/A" : compressIndices(used);
-  return `gpu:${type}${used.length}(IDX:${idx})`;
+  const types = gres.includes(",") ? gpuTypesOfGres(gres, total) : undefined;
+  if (types === undefined || !mixedGpuTypes(types)) return usedItem(model, used);
+  return [...new Set(types)].map((t) => usedItem(t, used.filter((g) => types[g] === t))).join(",");
+}
+
+function usedItem(type: string, used: number[]): string {
+  return `gpu:${type ? `${type}:` : ""}${used.length}(IDX:${used.length === 0 ? "N/A" : compressIndices(used)})`;
 }
 
 /** 0,1,2,5 -> "0-2,5" (the form Slurm uses for GPU index lists). */

@@ -5,6 +5,7 @@
  * registers) and the partitions over them. Configuration is not replicated
  * through the log: every replica reads the same file, as every Slurm daemon does.
  */
+import { gpuTypesOfText } from "../plan/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
 import { emptyNodeInfo } from "./records.ts";
 import { confGet, type ConfRecord, type ParsedConf } from "../../compat/conf/slurm-conf.ts";
@@ -64,7 +65,9 @@ function nodesFrom(rec: ConfRecord): Result<NodeRecord[]> {
   if (!names.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad NodeName`);
   const basePort = num(confGet(rec, "Port"), 0);
   const gres = confGet(rec, "Gres") ?? "";
-  const gpu = gres.startsWith("gpu") ? parseTypedCount(gres.replace(/^gpu:?/, "")) : undefined;
+  // Several GPU types (Gres=gpu:1g.10gb:3,gpu:h100:7): the count is their sum, the model the first type.
+  const types = (gres.match(/(^|,)gpu[:,]/g) ?? []).length > 1 ? gpuTypesOfText(gres) : undefined;
+  const gpu = types !== undefined ? { type: types[0] ?? "", count: types.length } : gres.startsWith("gpu") ? parseTypedCount(gres.replace(/^gpu:?/, "")) : undefined;
   return ok(
     names.value.map((name, i) => {
       const info = emptyNodeInfo(name);

@@ -24,6 +24,7 @@ import { memForShare, type ResourceRequest } from "./request.ts";
 import { pickGpus } from "./gpu-clique.ts";
 import { parseSocketCpus, placeOnSockets, socketCpusText, type SocketLayout } from "./gpu-sockets.ts";
 import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
+import { gpuPool } from "./gpu-types.ts";
 import { assert } from "../../lib/assert.ts";
 
 export interface NodeView {
@@ -49,6 +50,8 @@ export interface NodeView {
   coresPerSocket?: number | undefined;
   /** Socket layout and GPU locality (gpu-sockets.ts); absent = CPUs counted per node only. */
   sockets?: SocketLayout | undefined;
+  /** Type of each GPU index when the node has several (gpu-types.ts); absent = all `gpuModel`. */
+  gpuTypes?: string[] | undefined;
 }
 
 export type FitMode = "now" | "ever";
@@ -155,17 +158,18 @@ function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<Nod
   const gpusWanted = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
   let qualityMax = -1; // computed once a first share is found (most failing searches never need it)
   for (const { node, tasks } of candidates) {
-    if (tasks < req.ntasks || node.freeGpus.length < gpusWanted) continue;
+    const free = gpuPool(node, req.gpuType, true).length;
+    if (tasks < req.ntasks || free < gpusWanted) continue;
     // Once the best links are in hand, only a tighter fit can win: skip the GPU search otherwise.
-    if (best !== undefined && best.quality >= qualityMax && node.freeGpus.length - gpusWanted >= best.left) continue;
+    if (best !== undefined && best.quality >= qualityMax && free - gpusWanted >= best.left) continue;
     const share = makeShare(req, node, req.ntasks, gpusPerNode, "now");
     if (share === undefined) continue;
     const quality = share.quality;
-    const left = node.freeGpus.length - share.alloc.gpuIndices.length;
+    const left = free - share.alloc.gpuIndices.length;
     if (best === undefined || quality > best.quality || (quality === best.quality && left < best.left)) {
       best = { share: share.alloc, quality, left };
     }
-    if (qualityMax < 0) qualityMax = bestQualityAnywhere(candidates, gpusWanted);
+    if (qualityMax < 0) qualityMax = bestQualityAnywhere(candidates, gpusWanted, req.gpuType);
     // Nothing later can beat a node the job fills exactly with the best links any node could give.
     if (best.left === 0 && best.quality >= qualityMax) break;
   }
@@ -174,14 +178,13 @@ function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<Nod
 }
 
 /** The best worst-link any candidate's kind of node offers for `count` GPUs when empty (an upper bound). */
-function bestQualityAnywhere(candidates: Capacity[], count: number): number {
+function bestQualityAnywhere(candidates: Capacity[], count: number, type: string): number {
   let max = 0;
   const seen: LinkMatrix[] = []; // a handful of distinct matrices (one per node model), so a list beats a Set
   for (const { node } of candidates) {
     if (node.gpuLinks === undefined || node.gpuCount < count || seen.includes(node.gpuLinks)) continue;
     seen.push(node.gpuLinks);
-    const all = Array.from({ length: node.gpuCount }, (_, i) => i);
-    max = Math.max(max, pickGpus(node.gpuLinks, all, count)?.minQuality ?? 0);
+    max = Math.max(max, pickGpus(node.gpuLinks, gpuPool(node, type, false), count)?.minQuality ?? 0);
   }
   return max;
 }
@@ -208,7 +211,7 @@ function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode)
 function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.exclude.length > 0 && req.exclude.includes(node.name)) return 0;
   if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
-  if (req.gpuType && wantsGpus(req) && node.gpuModel !== req.gpuType) return 0;
+  if (req.gpuType && wantsGpus(req) && gpuPool(node, req.gpuType, false).length === 0) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
@@ -217,7 +220,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
   if ((req.ntasksPerSocket ?? 0) > 0) tasks = Math.min(tasks, (req.ntasksPerSocket ?? 0) * Math.max(1, node.socketCount ?? 1));
   if (req.gpusPerTask > 0) {
-    const gpus = mode === "now" ? node.freeGpus.length : node.gpuCount;
+    const gpus = gpuPool(node, req.gpuType, mode === "now").length;
     tasks = Math.min(tasks, Math.floor(gpus / req.gpusPerTask));
   }
   return tasks;
@@ -240,7 +243,7 @@ interface Share {
 
 function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
   const gpus = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
-  const freeGpus = mode === "now" ? node.freeGpus : Array.from({ length: node.gpuCount }, (_, i) => i);
+  const freeGpus = gpus > 0 ? gpuPool(node, req.gpuType, mode === "now") : [];
   const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask * threadsFactor(req, node), gpus * (req.cpusPerGpu ?? 0));
   const nodeFree = mode === "now" ? node.freeCpus : node.cpus;
   if (cpus > nodeFree) return undefined;

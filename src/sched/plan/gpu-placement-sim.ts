@@ -7,6 +7,8 @@
  * each placement against the best one available at that moment:
  * - clique: a multi-GPU job got a set whose worst link equals the best any node offered;
  * - switch: a multi-node job sits under a switch of the lowest level any switch offered.
+ * - type: a typed job (MIG profile, whole-GPU model) got only GPUs of its type
+ *   (simMigCluster / simMigTrace: MIG instances beside whole GPUs).
  * Pure and deterministic: time is a step counter, the clock for timings is passed in.
  */
 import { bestGpuSet } from "../../devices/best-gpu-set.ts";
@@ -19,6 +21,7 @@ import type { ResourceRequest } from "./request.ts";
 import { declaredLinks, parseGpuTopology, topologyFromLinks } from "./gpu-topology.ts";
 import { lowestSwitchLevel } from "./topology.ts";
 import { parseSocketCpus } from "./gpu-sockets.ts";
+import { gpuPool } from "./gpu-types.ts";
 
 export interface SimJob {
   id: number;
@@ -27,6 +30,8 @@ export interface SimJob {
   /** Nodes (whole, exclusive) for gangs; 1 for single-node jobs. */
   nodes: number;
   gpus: number;
+  /** gres type asked for ("" or absent = any). */
+  type?: string;
 }
 
 export interface SimCluster {
@@ -49,6 +54,9 @@ export interface SimResult {
   /** Single-node GPU jobs placed on nodes with a socket layout, and those whose CPUs all sit on their GPUs' sockets. */
   socketScored: number;
   numaLocal: number;
+  /** Typed jobs placed, and those that got only GPUs of their type. */
+  typedJobs: number;
+  typeExact: number;
   meanWaitSteps: number;
 }
 
@@ -78,6 +86,37 @@ export function simCluster(nodes: number, sockets = 1): SimCluster {
   return { views, topology: topology.value, cpusPerGpu: sockets === 2 ? 8 : 0 };
 }
 
+/** Type of each unit on a MIG node: GPU 0 as 1g.10gb x 3 + 3g.40gb, GPUs 1-7 whole. */
+const MIG_NODE_TYPES = ["1g.10gb", "1g.10gb", "1g.10gb", "3g.40gb", ...Array<string>(7).fill("h100")];
+
+/**
+ * `nodes` H100 nodes on one leaf-switch tree: even ones with GPU 0 split by MIG (11 units, MIG units
+ * without fabric links), odd ones 8 whole GPUs; whole GPUs all NVLink-connected.
+ */
+export function simMigCluster(nodes: number): SimCluster {
+  const base = simCluster(nodes);
+  const whole = linkMatrixOf("xgmi");
+  const n = MIG_NODE_TYPES.length;
+  const rows = MIG_NODE_TYPES.map((a, i) => MIG_NODE_TYPES.map((b, j) => (i === j ? -1 : a === "h100" && b === "h100" ? 599 : 0)));
+  const mig = parseGpuTopology(rows.map((r) => r.join(",")).join(";"), n);
+  const views = base.views.map((v, i): NodeView => (i % 2 === 0
+    ? { ...v, gpuCount: n, gpuModel: MIG_NODE_TYPES[0]!, freeGpus: MIG_NODE_TYPES.map((_, g) => g), gpuLinks: mig, gpuTypes: [...MIG_NODE_TYPES] }
+    : { ...v, gpuModel: "h100", gpuLinks: whole }));
+  return { ...base, views };
+}
+
+/** Single-node jobs: MIG profiles (one instance), whole H100s (1-4), untyped (1-2). */
+export function simMigTrace(seed: number, jobs: number, arrivalsPerStep: number): SimJob[] {
+  const rng = createRng(seed);
+  const out: SimJob[] = [];
+  for (let id = 1; id <= jobs; id++) {
+    const r = rng.next();
+    const [type, gpus] = r < 0.3 ? ["1g.10gb", 1] : r < 0.4 ? ["3g.40gb", 1] : r < 0.8 ? ["h100", rng.pick([1, 2, 2, 4])] : ["", rng.pick([1, 2])];
+    out.push({ id, submitStep: Math.floor(id / arrivalsPerStep), durationSteps: rng.int(2, 40), nodes: 1, gpus, type });
+  }
+  return out;
+}
+
 function linkMatrixOf(shape: string) {
   const rows = declaredLinks(shape, GPUS_PER_NODE);
   if (typeof rows === "string") throw new Error(rows);
@@ -101,7 +140,7 @@ export function requestOf(job: SimJob, cpusPerGpu = 0): ResourceRequest {
   return {
     ...(cpusPerGpu > 0 && job.nodes === 1 ? { cpusPerGpu } : {}),
     nodesMin: job.nodes, nodesMax: job.nodes, ntasks: job.nodes, ntasksPerNode: 0, cpusPerTask: 1, mem: { kind: "node", mib: 1000 },
-    gpusPerNode: job.gpus, gpusTotal: 0, gpusPerTask: 0, gpuType: "", exclusive: job.nodes > 1, nodelist: [], exclude: [], features: [],
+    gpusPerNode: job.gpus, gpusTotal: 0, gpusPerTask: 0, gpuType: job.type ?? "", exclusive: job.nodes > 1, nodelist: [], exclude: [], features: [],
   };
 }
 
@@ -128,7 +167,7 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
   const running: { end: number; alloc: Plain<NodeAlloc>[] }[] = [];
   const queue: SimJob[] = [];
   const res: SimResult = {
-    placed: 0, multiGpuJobs: 0, cliqueOptimal: 0, multiNodeJobs: 0, switchOptimal: 0, placementCalls: 0, placementUs: 0, socketScored: 0, numaLocal: 0, meanWaitSteps: 0,
+    placed: 0, multiGpuJobs: 0, cliqueOptimal: 0, multiNodeJobs: 0, switchOptimal: 0, placementCalls: 0, placementUs: 0, socketScored: 0, numaLocal: 0, typedJobs: 0, typeExact: 0, meanWaitSteps: 0,
   };
   let next = 0;
   let waitSum = 0;
@@ -142,7 +181,7 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
     for (let i = 0; i < queue.length; ) {
       const job = queue[i]!;
       const req = requestOf(job, cluster.cpusPerGpu);
-      const best = job.nodes > 1 ? bestSwitchLevel(views, cluster.topology, job.nodes) : bestCliqueQuality(views, job.gpus);
+      const best = job.nodes > 1 ? bestSwitchLevel(views, cluster.topology, job.nodes) : bestCliqueQuality(views, job.gpus, job.type ?? "");
       const t0 = clockUs();
       const alloc = placer(req, views, cluster.topology);
       res.placementUs += clockUs() - t0;
@@ -165,6 +204,11 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
 
 function score(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], best: number, views: NodeView[], topology: NetworkTopology): void {
   scoreSockets(res, job, alloc, views);
+  if (job.type) {
+    res.typedJobs++;
+    const v = views.find((x) => x.name === alloc[0]!.node)!;
+    if (alloc[0]!.gpuIndices.every((g) => (v.gpuTypes?.[g] ?? v.gpuModel) === job.type)) res.typeExact++;
+  }
   if (job.nodes > 1) {
     res.multiNodeJobs++;
     if (lowestSwitchLevel(topology, alloc.map((a) => a.node)) <= best) res.switchOptimal++;
@@ -188,11 +232,12 @@ function scoreSockets(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], vi
 }
 
 /** Best worst-link any node's free GPUs offer for `count` GPUs (0 when none fits). */
-function bestCliqueQuality(views: NodeView[], count: number): number {
+function bestCliqueQuality(views: NodeView[], count: number, type: string): number {
   let best = 0;
   for (const v of views) {
-    if (!v.usable || v.freeGpus.length < count || v.gpuLinks === undefined) continue;
-    best = Math.max(best, bestGpuSet(v.gpuLinks, v.freeGpus, count)?.minQuality ?? 0);
+    const pool = gpuPool(v, type, true);
+    if (!v.usable || pool.length < count || v.gpuLinks === undefined) continue;
+    best = Math.max(best, bestGpuSet(v.gpuLinks, pool, count)?.minQuality ?? 0);
   }
   return best;
 }

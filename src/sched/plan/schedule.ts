@@ -12,6 +12,7 @@
  * partition). The snapshot is never changed; ties break by (priority,
  * submission order, job id), so the same snapshot and time give the same plan.
  */
+import { gpuTypesOfGres, mixedGpuTypes } from "./gpu-types.ts";
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord, NodeRecord } from "../model/types.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
@@ -338,9 +339,17 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       threadsPerCore: node.info.threadsPerCore,
       socketCount: node.info.sockets,
       coresPerSocket: node.info.coresPerSocket,
+      gpuTypes: nodeGpuTypes(node),
     });
   }
   return views;
+}
+
+/** Per-index GPU types, only for nodes with several (MIG profiles next to whole GPUs). */
+function nodeGpuTypes(node: NodeRecord): string[] | undefined {
+  if (!node.info.gres.includes(",")) return undefined;
+  const types = gpuTypesOfGres(node.info.gres, node.info.gpuCount);
+  return mixedGpuTypes(types) ? types : undefined;
 }
 
 /** The node's sockets as placement sees them; absent for one socket, or when its CPUs do not split evenly over them. */

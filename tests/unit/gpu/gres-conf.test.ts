@@ -75,7 +75,8 @@ describe("what a node registers", () => {
 
   it("discovered: every fixture registers its GPUs, MIG instances as typed units", () => {
     const expected: Record<string, string> = {
-      [MI300X]: "gpu:mi300x:8", [H100]: "gpu:h100:8", [L40S]: "gpu:l40s:4", [MI250X]: "gpu:mi250x:8", [H100_MIG]: "gpu:h100:7",
+      [MI300X]: "gpu:mi300x:8", [H100]: "gpu:h100:8", [L40S]: "gpu:l40s:4", [MI250X]: "gpu:mi250x:8",
+      [H100_MIG]: "gpu:3g.40gb:1,gpu:2g.20gb:1,gpu:1g.10gb:1,gpu:h100:7",
     };
     for (const [name, gres] of Object.entries(expected)) {
       const inv = discoverFixture(name);
@@ -97,7 +98,8 @@ describe("what a node registers", () => {
     }
     const facts = nodeGpuFacts({ gpuCount: 0, gpuModel: "" }, undefined, one);
     expect(facts).toMatchObject({ gres: "gpu:1g.10gb:8", gpuTopology: "" });
-    expect(facts.gpuFiles[0]).toBe("/dev/nvidia-caps/nvidia-cap84");
+    // The parent GPU's device file and the two capability files of the instance (GPU instance 9, compute instance 0).
+    expect(facts.gpuFiles[0]).toBe("/dev/nvidia0,/dev/nvidia-caps/nvidia-cap84,/dev/nvidia-caps/nvidia-cap85");
   });
 
   it("writes a two-level switch tree for spur up --nodes-per-switch", () => {

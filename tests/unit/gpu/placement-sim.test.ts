@@ -7,7 +7,7 @@
  * SEED=n replays one seed.
  */
 import { describe, expect, it } from "vitest";
-import { firstFitPlacer, runPlacementSim, simCluster, simTrace, spurPlacer } from "../../../src/sched/plan/gpu-placement-sim.ts";
+import { firstFitPlacer, runPlacementSim, simCluster, simMigCluster, simMigTrace, simTrace, spurPlacer } from "../../../src/sched/plan/gpu-placement-sim.ts";
 
 const seeds = process.env.SEED ? [Number(process.env.SEED)] : [1, 2, 3];
 
@@ -44,4 +44,14 @@ describe("placement simulation", () => {
       expect(plain.socketScored, msg).toBe(0); // one-socket nodes: nothing to score
     });
   }
+});
+
+describe("MIG placement simulation", () => {
+  it("gives every typed job only GPUs of its type (SEED=n replays)", () => {
+    const seed = Number(process.env.SEED ?? 7);
+    const r = runPlacementSim(simMigCluster(8), simMigTrace(seed, 400, 2), spurPlacer, () => 0);
+    expect(r.placed, `seed ${seed}`).toBe(400);
+    expect(r.typeExact, `seed ${seed}`).toBe(r.typedJobs);
+    expect(r.typedJobs, `seed ${seed}`).toBeGreaterThan(250);
+  });
 });

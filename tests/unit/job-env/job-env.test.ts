@@ -193,6 +193,7 @@ describe("buildBatchEnv rules", () => {
       spec: {
         gpusPerNode: "2", cpusPerGpu: 8, memPerGpuMib: 8192, gpusPerTask: "a100:1", distribution: "cyclic",
         overcommit: true, threadsPerCore: 1, openMode: "append", export: "NONE", umask: 0o22, licenses: "matlab:1",
+        ntasksPerGpu: 2, gpuBind: "closest",
       },
     }));
     expect(env).toMatchObject({
@@ -201,12 +202,14 @@ describe("buildBatchEnv rules", () => {
       SLURM_THREADS_PER_CORE: "1", SLURM_OPEN_MODE: "a", SLURM_EXPORT_ENV: "NONE", SLURM_GET_USER_ENV: "1",
       SLURM_UMASK: "0022", SLURM_JOB_LICENSES: "matlab:1", SLURM_JOB_DEPENDENCY: "afterok:123(unfulfilled)",
       SLURM_JOB_RESERVATION: "maint1", SLURM_RESTART_COUNT: "2",
+      SLURM_NTASKS_PER_GPU: "2", SLURM_NTASKS_PER_TRES: "2", SLURM_TRES_BIND: "gres/gpu:closest",
     });
     const plain = buildBatchEnv(single(), oracleCtx(single()));
     for (const name of [
       "SLURM_GPUS", "SLURM_GPUS_PER_NODE", "SLURM_CPUS_PER_TASK", "SLURM_TRES_PER_TASK", "SLURM_OPEN_MODE",
       "SLURM_EXPORT_ENV", "SLURM_GET_USER_ENV", "SLURM_UMASK", "SLURM_JOB_DEPENDENCY", "SLURM_RESTART_COUNT",
       "SLURM_JOB_RESERVATION", "SLURM_ARRAY_JOB_ID", "SLURM_NTASKS_PER_NODE", "SLURM_MEM_PER_NODE",
+      "SLURM_NTASKS_PER_TRES", "SLURM_TRES_BIND",
     ]) {
       expect(plain[name], name).toBeUndefined();
     }
