@@ -14,6 +14,7 @@ import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
 import { createContainment } from "../agent/containment.ts";
+import { DEFAULT_CDI_DIRS } from "../agent/container/devices.ts";
 import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
@@ -68,6 +69,10 @@ export async function main(argv: string[]): Promise<number> {
   const agent = createAgent({
     node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf), confPath: path, logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
+    container: {
+      runtime: conf.globals.get("containerruntime") ?? "",
+      cdiSpecDirs: (conf.globals.get("cdispecdirs") ?? DEFAULT_CDI_DIRS.join(",")).split(",").filter((d) => d !== ""),
+    },
     scripts: {
       prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",
       taskProlog: conf.globals.get("taskprolog") ?? "", taskEpilog: conf.globals.get("taskepilog") ?? "",

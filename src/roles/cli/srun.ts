@@ -4,6 +4,7 @@
  * job; outside one it first gets its own allocation (and releases it when the
  * step ends). Ctrl-C cancels the step, as with Slurm's srun.
  */
+import { containerEnvOf } from "../../compat/container-request.ts";
 import { hostname } from "node:os";
 import { basename } from "node:path";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
@@ -35,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
   const abort = new AbortController();
   let baseEnv: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
+  // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
+  baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
   try {
     if (own) {
       const job = await allocate("srun", r.spec, r.settings.quiet);
