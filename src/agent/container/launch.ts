@@ -151,13 +151,15 @@ export function taskCommand(launch: ContainerLaunch, rootfs: Rootfs, task: TaskF
   if (r.mountHome && launch.home.startsWith("/") && existsSync(launch.home)) mounts.push({ source: launch.home, destination: launch.home, flags: [] });
   mounts.push(...r.mounts.map((m) => ({ ...m, destination: m.destination.startsWith(".") ? join(launch.workDir, m.destination) : m.destination })));
   mounts.push(...(task.extraMounts ?? []));
-  for (const m of mounts) makeMountPoint(rootfs.path, m);
   const id = `${launch.idPrefix}-${task.index}`;
   const spec = buildOciSpec({
     rootfs: rootfs.path, readonly: !r.writable, args: task.args, env: mergeImageEnv(task.env, rootfs.env, r.keepEnv),
     cwd: r.workdir || launch.workDir || rootfs.cwd || "/", uid: task.uid, gid: task.gid, remapRoot: r.remapRoot,
     mounts, cgroupsPath: id, devices: launch.devices,
   });
+  // Every mount target and device node outside /dev (a tmpfs the runtime makes) exists beforehand.
+  for (const m of spec.mounts) if (!m.destination.startsWith("/dev/")) makeMountPoint(rootfs.path, m.destination, m.type === "bind" && !isDirectory(m.source ?? ""));
+  for (const d of spec.linux.devices) if (!d.path.startsWith("/dev/")) makeMountPoint(rootfs.path, d.path, true);
   writeFileSync(join(bundle, "config.json"), JSON.stringify(spec, null, 1));
   mkdirSync(launch.stateRoot, { recursive: true, mode: 0o700 });
   return runCommand(launch.runtime, launch.stateRoot, bundle, id, runtimeLog(launch, task.index));
@@ -165,14 +167,22 @@ export function taskCommand(launch: ContainerLaunch, rootfs: Rootfs, task: TaskF
 
 const runtimeLog = (launch: ContainerLaunch, index: number): string => join(launch.scratch, `bundle-${index}`, "runtime.log");
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Create a bind mount's target in the root file system from the host, as root: a runtime in a
- * user namespace (--container-remap-root) could not, and a read-only root must have it already.
+ * Create a mount target (directory, or empty file for a file or device) in the root file system
+ * from the host, as root: a runtime in a user namespace (--container-remap-root) could not.
  */
-function makeMountPoint(rootfs: string, m: ContainerMount): void {
+function makeMountPoint(rootfs: string, destination: string, file: boolean): void {
   // Only plain paths below the root, through no symlink of the image: the runtime resolves the rest safely.
-  if (!m.destination.startsWith("/") || m.destination.split("/").includes("..")) return;
-  const parts = m.destination.split("/").filter((p) => p !== "");
+  if (!destination.startsWith("/") || destination.split("/").includes("..")) return;
+  const parts = destination.split("/").filter((p) => p !== "");
   for (let i = 1; i < parts.length; i++) {
     try {
       if (lstatSync(join(rootfs, ...parts.slice(0, i))).isSymbolicLink()) return;
@@ -180,7 +190,7 @@ function makeMountPoint(rootfs: string, m: ContainerMount): void {
       break;
     }
   }
-  const target = join(rootfs, m.destination);
+  const target = join(rootfs, destination);
   try {
     lstatSync(target);
     return;
@@ -188,7 +198,6 @@ function makeMountPoint(rootfs: string, m: ContainerMount): void {
     /* missing: made below */
   }
   try {
-    const file = !statSync(m.source).isDirectory();
     mkdirSync(file ? dirname(target) : target, { recursive: true, mode: 0o755 });
     if (file) closeSync(openSync(target, "a", 0o644));
   } catch {
