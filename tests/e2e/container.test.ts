@@ -139,6 +139,17 @@ describe("jobs in containers", () => {
     expect(r.stdout.split(/\s+/).filter((w) => w !== "")).toEqual(["0", "0", uid, "1"]);
   });
 
+  it("--container=BUNDLE (Slurm's own): the bundle's root and process defaults, the job's command", async (ctx) => {
+    skipUnlessReady(ctx);
+    const bundle = join(c.dir, "bundle");
+    mkdirSync(bundle);
+    writeFileSync(join(bundle, "config.json"), JSON.stringify({ ociVersion: "1.0.2", root: { path: image }, process: { env: ["PATH=/bin", "FROM_BUNDLE=yes"], cwd: "/" } }));
+    chmodSync(bundle, 0o755);
+    const r = c.run(["srun", `--container=${bundle}`, "sh", "-c", 'grep ^ID= /etc/os-release; echo "$FROM_BUNDLE $SLURM_CONTAINER"'], { user: USER });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(`ID=spurbox\nyes ${bundle}\n`);
+  });
+
   it("ends a container over its --mem as OUT_OF_MEMORY 0:125", async (ctx) => {
     skipUnlessReady(ctx);
     c.write("hog.sh", '#!/bin/sh\nx=$(head -c 300000000 /dev/zero | tr "\\0" a)\necho survived ${#x}\n');

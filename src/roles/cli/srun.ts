@@ -4,9 +4,9 @@
  * job; outside one it first gets its own allocation (and releases it when the
  * step ends). Ctrl-C cancels the step, as with Slurm's srun.
  */
-import { containerEnvOf } from "../../compat/container-request.ts";
 import { hostname } from "node:os";
 import { basename } from "node:path";
+import { containerEnvOf } from "../../compat/container-request.ts";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { RpcError } from "../../cli/io.ts";
