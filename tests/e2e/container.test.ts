@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
+import { createHash } from "node:crypto";
 import { startCluster, eventually, jobState, ensureUser, isRoot, type Cluster } from "./cluster.ts";
 import { findRuntime } from "../../src/agent/container/runtime.ts";
 
@@ -45,6 +46,29 @@ function buildRootfs(root: string): string {
   mkdirSync(join(root, "tmp"), { mode: 0o1777 });
   chmodSync(join(root, "tmp"), 0o1777);
   return "";
+}
+
+/** An OCI image layout: the base tar, then a layer that whites out /etc/os-release and adds /etc/added. */
+function ociLayout(dir: string, baseTar: string): string {
+  const blobs = join(dir, "blobs", "sha256");
+  mkdirSync(blobs, { recursive: true });
+  const put = (data: Buffer): { digest: string; size: number } => {
+    const hex = createHash("sha256").update(data).digest("hex");
+    writeFileSync(join(blobs, hex), data);
+    return { digest: `sha256:${hex}`, size: data.length };
+  };
+  const second = join(dir, "layer2");
+  mkdirSync(join(second, "etc"), { recursive: true });
+  writeFileSync(join(second, "etc", ".wh.os-release"), "");
+  writeFileSync(join(second, "etc", "added"), "layer two\n");
+  spawnSync("tar", ["-C", second, "-czf", join(dir, "layer2.tgz"), "."]);
+  const layers = [put(readFileSync(baseTar)), put(readFileSync(join(dir, "layer2.tgz")))];
+  const config = put(Buffer.from(JSON.stringify({ config: { Env: ["PATH=/bin", "IMAGE_VAR=from-config"] } })));
+  const manifest = put(Buffer.from(JSON.stringify({ schemaVersion: 2, config, layers })));
+  writeFileSync(join(dir, "index.json"), JSON.stringify({ schemaVersion: 2, manifests: [manifest] }));
+  writeFileSync(join(dir, "oci-layout"), '{"imageLayoutVersion":"1.0.0"}');
+  spawnSync("chmod", ["-R", "755", dir]);
+  return dir;
 }
 
 beforeAll(() => {
@@ -148,6 +172,14 @@ describe("jobs in containers", () => {
     const r = c.run(["srun", `--container=${bundle}`, "sh", "-c", 'grep ^ID= /etc/os-release; echo "$FROM_BUNDLE $SLURM_CONTAINER"'], { user: USER });
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(`ID=spurbox\nyes ${bundle}\n`);
+  });
+
+  it("unpacks an OCI image layout: layers in order, whiteouts, the image's Env", async (ctx) => {
+    skipUnlessReady(ctx);
+    const layout = ociLayout(join(c.dir, "oci"), join(dirname(image), "image.tar"));
+    const r = c.run(["srun", `--container-image=${layout}`, "sh", "-c", 'ls /etc; cat /etc/added; echo "$IMAGE_VAR"'], { user: USER });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("added\nlayer two\nfrom-config\n");
   });
 
   it("ends a container over its --mem as OUT_OF_MEMORY 0:125", async (ctx) => {
