@@ -157,10 +157,10 @@ describe("jobs in containers", () => {
 
   it("--container-remap-root: root inside, the job's user outside", async (ctx) => {
     skipUnlessReady(ctx);
-    const r = c.run(["srun", `--container-image=${image}`, "--container-remap-root", "sh", "-c", "id -u; cat /proc/self/uid_map"], { user: USER });
+    const r = c.run(["srun", "--gres=gpu:1", `--container-image=${image}`, "--container-remap-root", "sh", "-c", `id -u; cat /proc/self/uid_map; ls ${gpuDir} | wc -l`], { user: USER });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout.split(/\s+/).filter((w) => w !== "")).toEqual(["0", "0", uid, "1"]);
+    expect(r.stdout.split(/\s+/).filter((w) => w !== "")).toEqual(["0", "0", uid, "1", "1"]);
   });
 
   it("--container=BUNDLE (Slurm's own): the bundle's root and process defaults, the job's command", async (ctx) => {

@@ -12,7 +12,7 @@
  * Failure policy: a planned launch that cannot run carries `problem`, which the
  * caller writes to the job's stderr (`errorLines`) before failing the step.
  */
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { CdiContainerEdits } from "../../devices/cdi.ts";
 import { requestFromEnv, type ContainerMount, type ContainerRequest } from "../../compat/container-request.ts";
@@ -159,7 +159,8 @@ export function taskCommand(launch: ContainerLaunch, rootfs: Rootfs, task: TaskF
   });
   // Every mount target and device node outside /dev (a tmpfs the runtime makes) exists beforehand.
   for (const m of spec.mounts) if (!m.destination.startsWith("/dev/")) makeMountPoint(rootfs.path, m.destination, m.type === "bind" && !isDirectory(m.source ?? ""));
-  for (const d of spec.linux.devices) if (!d.path.startsWith("/dev/")) makeMountPoint(rootfs.path, d.path, true);
+  // (a runtime in a user namespace bind-mounts device nodes onto a file it opens read-write)
+  for (const d of spec.linux.devices) if (!d.path.startsWith("/dev/")) makeMountPoint(rootfs.path, d.path, true, 0o666);
   writeFileSync(join(bundle, "config.json"), JSON.stringify(spec, null, 1));
   mkdirSync(launch.stateRoot, { recursive: true, mode: 0o700 });
   return runCommand(launch.runtime, launch.stateRoot, bundle, id, runtimeLog(launch, task.index));
@@ -179,7 +180,7 @@ function isDirectory(path: string): boolean {
  * Create a mount target (directory, or empty file for a file or device) in the root file system
  * from the host, as root: a runtime in a user namespace (--container-remap-root) could not.
  */
-function makeMountPoint(rootfs: string, destination: string, file: boolean): void {
+function makeMountPoint(rootfs: string, destination: string, file: boolean, fileMode = 0o644): void {
   // Only plain paths below the root, through no symlink of the image: the runtime resolves the rest safely.
   if (!destination.startsWith("/") || destination.split("/").includes("..")) return;
   const parts = destination.split("/").filter((p) => p !== "");
@@ -199,7 +200,10 @@ function makeMountPoint(rootfs: string, destination: string, file: boolean): voi
   }
   try {
     mkdirSync(file ? dirname(target) : target, { recursive: true, mode: 0o755 });
-    if (file) closeSync(openSync(target, "a", 0o644));
+    if (file) {
+      closeSync(openSync(target, "a", fileMode));
+      chmodSync(target, fileMode);
+    }
   } catch {
     /* the runtime reports what it cannot mount */
   }
