@@ -69,7 +69,7 @@ async function main(): Promise<number> {
       const launch: ContainerLaunch = {
         request: { image: path, bundle: "", mounts: [], workdir: "", keepEnv: [], remapRoot: false, writable: false, mountHome: false },
         problem: "", runtime: runtime.value, stateRoot: join(dir, "state"), scratch: join(dir, "scratch", String(i)),
-        idPrefix: `spur-bench-${process.pid}-${i}`, cdiNames: [], devices: {}, workDir: "/", home: "",
+        idPrefix: `spur-bench-${process.pid}-${i}`, cdiNames: [], devices: {}, workDir: "/", home: "", uid: 65534, gid: 65534,
       };
       let t0 = performance.now();
       const prepared = await prepareContainer(launch);

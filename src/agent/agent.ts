@@ -118,7 +118,9 @@ export function createAgent(deps: AgentDeps): Agent {
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
     const contained = deps.containment.planFor(job.jobId, "batch", share);
     const workDir = existsSync(job.workDir) ? job.workDir : "/tmp";
-    const container = planContainer(containerSite(), { jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir });
+    const container = planContainer(containerSite(), {
+      jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
+    });
     const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
       // In a container only the job's GPUs exist: visible-device variables count from 0 (as with ConstrainDevices).
@@ -274,7 +276,9 @@ export function createAgent(deps: AgentDeps): Agent {
     const contained = deps.containment.planFor(req.jobId, String(req.stepId), share);
     const setupProblem = contained === undefined ? "" : await setUpCgroup(contained.plan);
     const env = req.tasks[0]?.env ?? {};
-    const launch = planContainer(containerSite(), { jobId: req.jobId, step: String(req.stepId), env, gpuIndices: share.gpuIndices, workDir: req.workDir || "/" });
+    const launch = planContainer(containerSite(), {
+      jobId: req.jobId, step: String(req.stepId), env, gpuIndices: share.gpuIndices, workDir: req.workDir || "/", uid: req.uid, gid: req.gid,
+    });
     let container: { launch: ContainerLaunch; rootfs: Rootfs } | undefined;
     let containerError = "";
     if (launch !== undefined && setupProblem === "") {

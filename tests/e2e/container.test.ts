@@ -215,6 +215,17 @@ describe("jobs in containers", () => {
     const r = c.run(["srun", "--container-image=/no/such/image.sqsh", "true"], { user: USER });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("slurmstepd: error: pyxis: image /no/such/image.sqsh not found on this node\n");
+    // Paths the user could not read themselves stay closed: spurd works as root, the check is the user's.
+    const secret = join(c.dir, "secret");
+    mkdirSync(secret, { mode: 0o700 });
+    spawnSync("cp", ["-a", image, join(secret, "image")]);
+    writeFileSync(join(secret, "file"), "root only\n");
+    const hidden = c.run(["srun", `--container-image=${join(secret, "image")}`, "true"], { user: USER });
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toContain(`slurmstepd: error: pyxis: ${join(secret, "image")}: Permission denied (for uid ${uid})\n`);
+    const mounted = c.run(["srun", `--container-image=${image}`, `--container-mounts=${join(secret, "file")}:/f`, "cat", "/f"], { user: USER });
+    expect(mounted.stdout).toBe("");
+    expect(mounted.stderr).toContain(`${join(secret, "file")}: Permission denied`);
     const missing = c.run(["srun", `--container-image=${image}`, "no-such-command"], { user: USER });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("slurmstepd-n1: error: execve(): no-such-command: No such file or directory\n");

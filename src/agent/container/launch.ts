@@ -15,7 +15,8 @@
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { CdiContainerEdits } from "../../devices/cdi.ts";
-import { requestFromEnv, type ContainerMount, type ContainerRequest } from "../../compat/container-request.ts";
+import { imageForm, requestFromEnv, type ContainerMount, type ContainerRequest } from "../../compat/container-request.ts";
+import { unreadableByUser } from "./access.ts";
 import { buildOciSpec, mergeImageEnv } from "./oci-spec.ts";
 import { deleteCommand, findRuntime, runCommand } from "./runtime.ts";
 import { jobDeviceEdits } from "./devices.ts";
@@ -37,6 +38,9 @@ export interface ContainerLaunch {
   /** The job's working directory on the host, mounted at the same path. */
   workDir: string;
   home: string;
+  /** The job's user: the host paths it names must be readable by them (see access.ts). */
+  uid: number;
+  gid: number;
 }
 
 export interface ContainerSite {
@@ -57,6 +61,8 @@ export interface StepFacts {
   env: Readonly<Record<string, string>>;
   gpuIndices: readonly number[];
   workDir: string;
+  uid: number;
+  gid: number;
 }
 
 /** The container this step asks for (undefined: none), with `problem` set when it cannot run here. */
@@ -76,7 +82,7 @@ export function planContainer(site: ContainerSite, step: StepFacts): ContainerLa
     request, problem, runtime: runtime.ok ? runtime.value : "", stateRoot: join(site.spool, "oci-state"),
     scratch: join(site.spool, "containers", `${step.jobId}.${step.step}`), idPrefix: id,
     cdiNames: devices.names, devices: devices.edits.ok ? devices.edits.value : {},
-    workDir: step.workDir, home: step.env.HOME ?? "",
+    workDir: step.workDir, home: step.env.HOME ?? "", uid: step.uid, gid: step.gid,
   };
 }
 
@@ -102,18 +108,26 @@ export async function prepareContainer(launch: ContainerLaunch): Promise<{ ok: t
   if (launch.problem !== "") return { ok: false, problem: launch.problem };
   let image = launch.request.image;
   let defaults = { env: [] as string[], cwd: "" };
-  if (launch.request.bundle !== "") {
-    const b = bundleImage(launch.request.bundle);
+  const r = launch.request;
+  const named = [...(r.bundle !== "" ? [r.bundle] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source)];
+  // (missing paths are reported below, as not found)
+  const denied = await unreadableByUser(launch.uid, launch.gid, named.filter((p) => existsSync(p)));
+  if (denied !== "") return { ok: false, problem: `${denied}: Permission denied (for uid ${launch.uid})` };
+  if (r.bundle !== "") {
+    const b = bundleImage(r.bundle);
     if (typeof b === "string") return { ok: false, problem: b };
+    const root = await unreadableByUser(launch.uid, launch.gid, [b.image]);
+    if (root !== "") return { ok: false, problem: `${root}: Permission denied (for uid ${launch.uid})` };
     image = b.image;
     defaults = b;
   }
-  const r = await prepareRootfs(image, launch.scratch);
-  if (!r.ok) {
+  const prepared = await prepareRootfs(image, launch.scratch);
+  if (!prepared.ok) {
     await releaseRootfs(launch.scratch, "");
-    return { ok: false, problem: r.error.message };
+    return { ok: false, problem: prepared.error.message };
   }
-  return { ok: true, rootfs: { ...r.value, env: [...defaults.env, ...r.value.env], cwd: r.value.cwd || defaults.cwd } };
+  const rootfs = prepared.value;
+  return { ok: true, rootfs: { ...rootfs, env: [...defaults.env, ...rootfs.env], cwd: rootfs.cwd || defaults.cwd } };
 }
 
 export interface TaskFacts {
