@@ -121,7 +121,7 @@ export async function prepareContainer(launch: ContainerLaunch): Promise<{ ok: t
     image = b.image;
     defaults = b;
   }
-  const prepared = await prepareRootfs(image, launch.scratch);
+  const prepared = await prepareRootfs(image, launch.scratch, { uid: launch.uid, gid: launch.gid });
   if (!prepared.ok) {
     await releaseRootfs(launch.scratch, "");
     return { ok: false, problem: prepared.error.message };

@@ -6,10 +6,12 @@
  * order with their whiteouts, a root file system tar is extracted, a squashfs
  * file is unpacked with unsquashfs. Registry references cannot be pulled here
  * (no registry client; nodes are often offline) and fail with a clear message.
- * Failure policy: every problem is returned as text for the job's stderr.
+ * Archives are unpacked as the job's user (into directories it owns), as enroot does
+ * unprivileged: an image's symlinks then cannot steer root's writes outside the
+ * scratch directory. Failure policy: every problem is returned as text for the job's stderr.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { imageForm } from "../../compat/container-request.ts";
@@ -50,8 +52,26 @@ function capture(cmd: string, args: string[]): Promise<{ out: string; problem: s
 
 const isSquashfs = (path: string): boolean => /\.(sqsh|squashfs|sqfs)$/.test(path);
 
-/** Prepare `image` (already absolute for path forms) under `scratch` (created here). */
-export async function prepareRootfs(image: string, scratch: string): Promise<Result<Rootfs>> {
+/** Who unpacks archives: the job's user (when spurd is root and the job is not). */
+export interface Unpacker {
+  uid: number;
+  gid: number;
+}
+
+/** argv run as the unpacking user. */
+function asUser(u: Unpacker | undefined, argv: string[]): [string, string[]] {
+  const full = u === undefined || u.uid === 0 || (process.getuid?.() ?? 0) !== 0 ? argv : ["setpriv", `--reuid=${u.uid}`, `--regid=${u.gid}`, "--init-groups", "--", ...argv];
+  return [full[0] as string, full.slice(1)];
+}
+
+/** A directory the unpacking user owns. */
+function ownedDir(path: string, unpacker: Unpacker | undefined): void {
+  mkdirSync(path, { recursive: true, mode: 0o755 });
+  if (unpacker !== undefined && (process.getuid?.() ?? 0) === 0) chownSync(path, unpacker.uid, unpacker.gid);
+}
+
+/** Prepare `image` (already absolute for path forms) under `scratch` (created here); archives are unpacked as `as`. */
+export async function prepareRootfs(image: string, scratch: string, as?: Unpacker): Promise<Result<Rootfs>> {
   if (imageForm(image) === "registry") {
     return err("RegistryImage", `cannot import "${image}": pulling from a registry is not supported on this node; ` +
       "give a local image path (a root directory, an OCI image layout directory or tar, a root file system tar, or a squashfs file)");
@@ -60,26 +80,33 @@ export async function prepareRootfs(image: string, scratch: string): Promise<Res
   mkdirSync(scratch, { recursive: true, mode: 0o755 });
   const rootfs = join(scratch, "rootfs");
   mkdirSync(rootfs, { mode: 0o755 });
+  if (!statSync(image).isDirectory()) ownedDir(rootfs, as);
   if (statSync(image).isDirectory()) {
-    if (existsSync(join(image, "oci-layout"))) return unpackLayout(image, rootfs);
+    if (existsSync(join(image, "oci-layout"))) {
+      ownedDir(rootfs, as);
+      return unpackLayout(image, rootfs, as);
+    }
     return overlay(image, scratch, rootfs);
   }
   if (isSquashfs(image)) {
-    rmSync(rootfs, { recursive: true, force: true });
-    const problem = await runTool("unsquashfs", ["-no-progress", "-quiet", "-d", rootfs, image]);
+    // unsquashfs makes its target itself: in a directory of the user's (the scratch directory stays root's).
+    const box = join(scratch, "squashfs");
+    ownedDir(box, as);
+    const target = join(box, "rootfs");
+    const problem = await runTool(...asUser(as, ["unsquashfs", "-no-progress", "-quiet", "-d", target, image]));
     if (problem !== "") return err("SquashfsFailed", `cannot unpack squashfs image ${image}: ${problem}${problem.includes("not installed") ? " (Debian: squashfs-tools)" : ""}`);
-    return ok({ path: rootfs, env: [], cwd: "", mounted: "" });
+    return ok({ path: target, env: [], cwd: "", mounted: "" });
   }
   const list = await capture("tar", ["-tf", image]);
   if (list.problem !== "") return err("BadImage", `image ${image} is neither a directory, a tar archive nor a squashfs file`);
   if (list.out.split("\n").some((l) => l.replace(/^\.\//, "") === "oci-layout")) {
     const layout = join(scratch, "layout");
-    mkdirSync(layout);
-    const problem = await runTool("tar", ["-xf", image, "-C", layout]);
+    ownedDir(layout, as);
+    const problem = await runTool(...asUser(as, ["tar", "-xf", image, "-C", layout]));
     if (problem !== "") return err("BadImage", `cannot extract image ${image}: ${problem}`);
-    return unpackLayout(layout, rootfs);
+    return unpackLayout(layout, rootfs, as);
   }
-  const problem = await runTool("tar", ["-xf", image, "-C", rootfs, "--exclude=dev/*"]);
+  const problem = await runTool(...asUser(as, ["tar", "-xf", image, "-C", rootfs, "--exclude=dev/*"]));
   if (problem !== "") return err("BadImage", `cannot extract image ${image}: ${problem}`);
   return ok({ path: rootfs, env: [], cwd: "", mounted: "" });
 }
@@ -111,7 +138,7 @@ function blobPath(layout: string, d: Descriptor): string {
 }
 
 /** index.json → (nested index →) manifest → config + layers, applied in order. */
-async function unpackLayout(layout: string, rootfs: string): Promise<Result<Rootfs>> {
+async function unpackLayout(layout: string, rootfs: string, as: Unpacker | undefined): Promise<Result<Rootfs>> {
   try {
     let index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8")) as { manifests?: Descriptor[] };
     let manifest: { config?: Descriptor; layers?: Descriptor[] } | undefined;
@@ -124,18 +151,20 @@ async function unpackLayout(layout: string, rootfs: string): Promise<Result<Root
     }
     if (manifest === undefined) return err("BadImage", `OCI layout ${layout}: no image manifest found`);
     for (const layer of manifest.layers ?? []) {
-      const problem = await applyLayer(blobPath(layout, layer), rootfs);
+      const problem = await applyLayer(blobPath(layout, layer), rootfs, as);
       if (problem !== "") return err("BadImage", `OCI layout ${layout}: layer ${layer.digest}: ${problem}`);
     }
     const config = manifest.config === undefined ? {} : (JSON.parse(readFileSync(blobPath(layout, manifest.config), "utf8")) as { config?: { Env?: string[]; WorkingDir?: string } });
     return ok({ path: rootfs, env: config.config?.Env ?? [], cwd: config.config?.WorkingDir ?? "", mounted: "" });
   } catch (error) {
-    return err("BadImage", `cannot read OCI layout ${layout}: ${(error as Error).message}`);
+    // Not the parser's message: it may quote the file, which spurd read as root.
+    const why = error instanceof SyntaxError ? "malformed JSON" : ((error as NodeJS.ErrnoException).code ?? "bad digest");
+    return err("BadImage", `cannot read OCI layout ${layout}: ${why}`);
   }
 }
 
 /** One layer: its whiteouts remove what lower layers put there, then its files are extracted. */
-async function applyLayer(blob: string, rootfs: string): Promise<string> {
+async function applyLayer(blob: string, rootfs: string, as: Unpacker | undefined): Promise<string> {
   const list = await capture("tar", ["-tf", blob]);
   if (list.problem !== "") return list.problem;
   for (const entry of list.out.split("\n")) {
@@ -143,12 +172,25 @@ async function applyLayer(blob: string, rootfs: string): Promise<string> {
     const slash = clean.lastIndexOf("/");
     const dir = slash < 0 ? "" : clean.slice(0, slash);
     const base = clean.slice(slash + 1);
-    if (!base.startsWith(".wh.") || clean.split("/").includes("..")) continue;
+    if (!base.startsWith(".wh.") || clean.split("/").includes("..") || throughSymlink(rootfs, dir)) continue;
     if (base === ".wh..wh..opq") {
       for (const name of safeList(join(rootfs, dir))) rmSync(join(rootfs, dir, name), { recursive: true, force: true });
     } else rmSync(join(rootfs, dir, base.slice(4)), { recursive: true, force: true });
   }
-  return runTool("tar", ["-xf", blob, "-C", rootfs, "--exclude=.wh.*", "--exclude=*/.wh.*", "--exclude=dev/*"]);
+  return runTool(...asUser(as, ["tar", "-xf", blob, "-C", rootfs, "--exclude=.wh.*", "--exclude=*/.wh.*", "--exclude=dev/*"]));
+}
+
+/** Whether `dir` (relative to the root) passes through a symlink: a whiteout there could reach outside. */
+function throughSymlink(rootfs: string, dir: string): boolean {
+  const parts = dir.split("/").filter((p) => p !== "");
+  for (let i = 1; i <= parts.length; i++) {
+    try {
+      if (lstatSync(join(rootfs, ...parts.slice(0, i))).isSymbolicLink()) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 function safeList(dir: string): string[] {
