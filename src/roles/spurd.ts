@@ -15,6 +15,8 @@ import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
 import { createContainment } from "../agent/containment.ts";
 import { DEFAULT_CDI_DIRS } from "../agent/container/devices.ts";
+import { sweepContainers } from "../agent/container/sweep.ts";
+import { listJobIds } from "../agent/spool.ts";
 import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
@@ -55,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
   await containment.sweep();
+  await sweepContainers(spool, new Set(listJobIds(spool)));
   const node = {
     // As slurmd reports itself: NodeHostname from the config (default: the node name), the
     // machine name (x86_64, not Node's x64) and uname's sysname, release and version.
@@ -95,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
   stopOverlay();
   await server.close();
   await containment.sweep(); // srun steps die with their streams; batch jobs keep running under stepd
+  await sweepContainers(spool, new Set(listJobIds(spool)));
   removeSpurRoots(containment.support); // only when empty: jobs of a detached stepd keep theirs
   return 0;
 }

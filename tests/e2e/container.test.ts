@@ -10,10 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
-import { startCluster, eventually, jobState, ensureUser, isRoot, type Cluster } from "./cluster.ts";
+import { BIN, startCluster, eventually, jobState, ensureUser, isRoot, type Cluster } from "./cluster.ts";
 import { findRuntime } from "../../src/agent/container/runtime.ts";
 
 const USER = "spurbox";
@@ -118,6 +118,7 @@ const ended = (id: string) =>
   }, 90_000);
 
 const output = (id: string) => readFileSync(join(c.work, `slurm-${id}.out`), "utf8");
+const pgrep = (pattern: string): boolean => spawnSync("pgrep", ["-f", pattern]).status === 0;
 const spool = () => join(c.dir, "cluster", "spool", "n1");
 
 describe("jobs in containers", () => {
@@ -230,6 +231,20 @@ describe("jobs in containers", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("slurmstepd-n1: error: execve(): no-such-command: No such file or directory\n");
   });
+
+  it("a restarted spurd leaves no scratch, mount or runtime state of the srun containers it lost", async (ctx) => {
+    skipUnlessReady(ctx);
+    const srun = spawn("setpriv", [`--reuid=${uid}`, `--regid=${uid}`, "--init-groups", "--", BIN, "srun", `--container-image=${image}`, "sleep", "6543"], {
+      env: c.env, cwd: c.work, stdio: "ignore",
+    });
+    await eventually("the step's container runs", () => (readdirSync(join(spool(), "containers")).length > 0 && pgrep("sleep 6543") ? true : undefined), 60_000);
+    c.reconfigure("# restart");
+    await eventually("the step is gone", () => (!pgrep("sleep 6543") ? true : undefined), 30_000);
+    expect(readdirSync(join(spool(), "containers"))).toEqual([]);
+    expect(readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(spool());
+    expect(existsSync(join(spool(), "oci-state")) ? readdirSync(join(spool(), "oci-state")) : []).toEqual([]);
+    srun.kill("SIGKILL");
+  }, 120_000);
 
   it("fails container jobs clearly where the configured runtime is missing", async (ctx) => {
     skipUnlessReady(ctx);
