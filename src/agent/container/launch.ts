@@ -109,7 +109,7 @@ export async function prepareContainer(launch: ContainerLaunch): Promise<{ ok: t
   let image = launch.request.image;
   let defaults = { env: [] as string[], cwd: "" };
   const r = launch.request;
-  const named = [...(r.bundle !== "" ? [r.bundle] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source)];
+  const named = [...(r.bundle !== "" ? [r.bundle, join(r.bundle, "config.json")] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source)];
   // (missing paths are reported below, as not found)
   const denied = await unreadableByUser(launch.uid, launch.gid, named.filter((p) => existsSync(p)));
   if (denied !== "") return { ok: false, problem: `${denied}: Permission denied (for uid ${launch.uid})` };
