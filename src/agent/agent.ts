@@ -29,6 +29,9 @@ import { createNodeProlog } from "./node-prolog.ts";
 import { liveSteps } from "./step-stats.ts";
 import type { Containment } from "./containment.ts";
 import type { JobFacts, SiteScripts } from "./prolog.ts";
+import { errorLines, planContainer, prepareContainer, releaseContainer, type ContainerLaunch } from "./container/launch.ts";
+import type { Rootfs } from "./container/rootfs.ts";
+import { spoolTag } from "./containment.ts";
 import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
@@ -57,6 +60,8 @@ export interface AgentDeps {
   sampleSec: number;
   /** Prolog, Epilog, TaskProlog, TaskEpilog from spur.conf. */
   scripts: SiteScripts;
+  /** spur.conf ContainerRuntime= and CDISpecDirs= (containers: agent/container). */
+  container?: { runtime: string; cdiSpecDirs: string[] };
 }
 
 export interface Agent {
@@ -124,6 +129,10 @@ export function createAgent(deps: AgentDeps): Agent {
   let heartbeatMs = 2000;
   let lastBeatMs = 0;
 
+  const containerSite = () => ({
+    runtime: deps.container?.runtime ?? "", cdiSpecDirs: deps.container?.cdiSpecDirs ?? [], spool, tag: spoolTag(spool), gpuFiles: deps.gpuFiles ?? [],
+  });
+
   function launchBatch(req: LaunchBatchRequest): void {
     const job = toPlain(req.job);
     if (job === undefined) throw new Error("launch without job");
@@ -133,16 +142,21 @@ export function createAgent(deps: AgentDeps): Agent {
     const dir = createJobDir(spool, job.jobId);
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
     const contained = deps.containment.planFor(job.jobId, "batch", share);
+    const workDir = existsSync(job.workDir) ? job.workDir : "/tmp";
+    const container = planContainer(containerSite(), {
+      jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
+    });
     const batchEnv = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
-      gpuIndicesOnNode: share.gpuIndices, constrainDevices: contained?.constrainDevices ?? false,
+      // In a container only the job's GPUs exist: visible-device variables count from 0 (as with ConstrainDevices).
+      gpuIndicesOnNode: share.gpuIndices, constrainDevices: (contained?.constrainDevices ?? false) || container !== undefined,
       spec: toPlain(req.spec),
     });
     // The lists name the job's GPUs in index order: MIG instances go by their unique id.
     const env = withGpuUniqueIds(batchEnv, [...share.gpuIndices].sort((a, b) => a - b), deps.gpuUniqueIds ?? []);
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
-      jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir: existsSync(job.workDir) ? job.workDir : "/tmp",
+      jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir,
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
       killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec, scripts: deps.scripts,
       facts: {
@@ -155,6 +169,7 @@ export function createAgent(deps: AgentDeps): Agent {
       gpuIndices: [...share.gpuIndices],
       gpuDeviceFiles: share.gpuIndices.map((i) => deps.gpuFiles?.[i] ?? ""),
       gpuLocalCpus: share.gpuIndices.map((i) => deps.gpuCpus?.[i] ?? ""),
+      ...(container ? { container } : {}),
     };
     writeJson(join(dir, "launch.json"), launch);
     if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);
@@ -302,8 +317,21 @@ export function createAgent(deps: AgentDeps): Agent {
     const prologProblem = hasBatch ? "" : await nodeProlog.ensure(stepFacts(req));
     const contained = prologProblem !== "" ? undefined : deps.containment.planFor(req.jobId, String(req.stepId), share);
     const setupProblem = prologProblem !== "" ? prologProblem : contained === undefined ? "" : await setUpCgroup(contained.plan);
+    const env = req.tasks[0]?.env ?? {};
+    const launch = planContainer(containerSite(), {
+      jobId: req.jobId, step: String(req.stepId), env, gpuIndices: share.gpuIndices, workDir: req.workDir || "/", uid: req.uid, gid: req.gid,
+    });
+    let container: { launch: ContainerLaunch; rootfs: Rootfs } | undefined;
+    let containerError = "";
+    if (launch !== undefined && setupProblem === "") {
+      const prepared = await prepareContainer(launch);
+      if (prepared.ok) container = { launch, rootfs: prepared.rootfs };
+      else containerError = errorLines(launch, prepared.problem);
+    }
     return {
       setupProblem,
+      containerError,
+      ...(container ? { container } : {}),
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
       gpuUniqueIds: deps.gpuUniqueIds ?? [],
       ended(usage) {
@@ -311,6 +339,7 @@ export function createAgent(deps: AgentDeps): Agent {
         const stepsLeft = [...runningSteps.values()].some((s) => s.jobId === req.jobId);
         if (!stepsLeft && !existsSync(join(jobDir(spool, req.jobId), "launch.json"))) deps.containment.release(req.jobId);
         if (contained !== undefined) removeTrees(contained.plan.jobDirs, true);
+        if (container !== undefined) void releaseContainer(container.launch, container.rootfs, req.tasks.length);
         if (usage === undefined) return;
         void ctl.recordStepUsage({ node: node.name, jobId: req.jobId, stepId: req.stepId, usage }, { timeoutMs: 5000 }).catch((error: unknown) => {
           logger.warn({ message: "step usage not recorded", jobId: req.jobId, stepId: req.stepId, error: String(error) });

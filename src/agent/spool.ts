@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { CgroupPlan } from "./cgroup/plan.ts";
 import type { Usage } from "./cgroup/usage.ts";
 import type { JobFacts, SiteScripts } from "./prolog.ts";
+import type { ContainerLaunch } from "./container/launch.ts";
 
 export interface LaunchFile {
   jobId: number;
@@ -43,6 +44,8 @@ export interface LaunchFile {
   gpuDeviceFiles?: string[];
   /** CPUs local to each of those GPUs, same order ("0-55,112-167"; "" where unknown), for CPU binding. */
   gpuLocalCpus?: string[];
+  /** The script runs in this container (--container-image / --container). */
+  container?: ContainerLaunch;
 }
 
 export interface StatusFile {

@@ -19,6 +19,8 @@ import { userCommand } from "./run-as.ts";
 import { setUpCgroup, joinCommand, killTree, listPids, removeTrees, signalPids } from "./cgroup/fs.ts";
 import { emptySampler, nodeUsage, readCounters, sample } from "./cgroup/usage.ts";
 import { adminScriptEnv, runAdminScript, taskWrapCommand } from "./prolog.ts";
+import { batchContainer, type BatchContainer } from "./container/batch.ts";
+import { runtimeExit } from "./container/launch.ts";
 
 function openOutput(path: string, append: boolean, uid: number, gid: number): number {
   const fd = openSync(path, append ? "a" : "w", 0o644);
@@ -74,8 +76,20 @@ export async function runStepd(dir: string): Promise<number> {
       return 1;
     }
   }
+  let box: BatchContainer | undefined;
+  if (launch.container !== undefined) {
+    const r = await batchContainer(launch, dir);
+    if (typeof r === "string") {
+      // Like a script that could not run: the job FAILED with exit code 1 and the reason in its stderr.
+      writeSync(stderrFd, r);
+      if (cg !== undefined) removeTrees(cg.jobDirs);
+      writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "", endTime: Date.now() / 1000, message: r.trim() });
+      return 1;
+    }
+    box = r;
+  }
   const scriptArgv = taskWrapCommand(scripts?.taskProlog ?? "", scripts?.taskEpilog ?? "", [join(dir, "script"), ...launch.argv]);
-  const userArgv = userCommand(launch.uid, launch.gid, launch.user, scriptArgv);
+  const userArgv = box?.argv ?? userCommand(launch.uid, launch.gid, launch.user, scriptArgv);
   const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.procs, userArgv);
   const child = spawn(cmd ?? "/bin/sh", args, {
     cwd: launch.workDir,
@@ -118,9 +132,13 @@ export async function runStepd(dir: string): Promise<number> {
     );
   });
   if (sampling !== undefined) clearInterval(sampling);
+  if (box !== undefined) {
+    status = { ...status, ...runtimeExit(status.exitCode, status.exitSignal) };
+  }
   // The script is done: nothing it started may outlive it (Slurm kills the job's processes).
   if (pgid !== 0) signalGroup(pgid, "SIGKILL");
-  if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, stderrFd);
+  if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, stderrFd, box?.oomKills() ?? 0);
+  if (box !== undefined) await box.release();
   for (const fd of new Set([stdoutFd, stderrFd, stdinFd])) closeSync(fd);
   if (scripts?.epilog && launch.facts) {
     // After every process of the job is gone (Slurm's order); a failure drains the node, the job's state stands.
@@ -134,9 +152,12 @@ export async function runStepd(dir: string): Promise<number> {
 /** Kill what is left in the job's cgroup, read its usage and OOM kills, remove it. */
 async function endCgroup(
   cg: NonNullable<LaunchFile["cgroup"]>, launch: LaunchFile, sampler: ReturnType<typeof emptySampler>, status: StatusFile, stderrFd: number,
+  containerOomKills = 0,
 ): Promise<StatusFile> {
   const left = await killTree(cg.kill, cg.trackDir);
-  const counters = readCounters(cg.stats);
+  const read = readCounters(cg.stats);
+  // A container's OOM kills count in its own cgroup below the step (v1): see container/launch.
+  const counters = { ...read, oomKills: Math.max(read.oomKills, containerOomKills) };
   const usage = nodeUsage(counters, sampler, launch.node ?? "", 1);
   const leftDirs = removeTrees(cg.jobDirs);
   const out: StatusFile = { ...status, usage };

@@ -20,6 +20,8 @@ import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
+import { commandInRootfs, runtimeExit, taskCommand, type ContainerLaunch } from "./container/launch.ts";
+import type { Rootfs } from "./container/rootfs.ts";
 
 export interface Frame {
   taskId: number;
@@ -75,6 +77,9 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
+/** The image's own PATH (its config's Env), which wins over the job's inside the container. */
+const imagePath = (env: readonly string[]): string | undefined => env.find((l) => l.startsWith("PATH="))?.slice(5);
+
 export function killJobSteps(jobId: number, signal: NodeJS.Signals = "SIGKILL"): void {
   for (const pid of stepGroups.get(jobId) ?? []) killGroup(pid, signal);
 }
@@ -91,6 +96,10 @@ export interface StepHooks {
   setupProblem: string;
   /** Unique id per GPU index of this node (MIG UUIDs; "" = named by index). */
   gpuUniqueIds?: string[];
+  /** The step runs in this container (--container-image / --container), its root file system ready. */
+  container?: { launch: ContainerLaunch; rootfs: Rootfs };
+  /** Why the step's container could not start: the tasks' stderr, as is ("" = no problem). */
+  containerError?: string;
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
@@ -105,9 +114,10 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   const problem = hooks?.setupProblem ?? "";
   // A step whose cgroup cannot be made does not run uncontained: every task fails with the reason.
   const cg = problem === "" ? hooks?.contained : undefined;
-  if (problem !== "") {
+  const failure = problem !== "" ? `spurd: error: ${problem}\n` : (hooks?.containerError ?? "");
+  if (failure !== "") {
     for (const task of req.tasks) {
-      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`spurd: error: ${problem}\n`) }));
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(failure) }));
       queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
     }
     queue.close();
@@ -134,7 +144,12 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   let stepEnded: Promise<void> = Promise.resolve();
   for (const [localId, task] of req.tasks.entries()) {
     const node = task.env.SLURMD_NODENAME ?? "";
-    if (!commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")) {
+    const box = hooks?.container;
+    // In a container the command is the image's: the runtime reports a missing one.
+    const found = box === undefined
+      ? commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")
+      : commandInRootfs(box.rootfs.path, req.argv[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
+    if (!found) {
       // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
       queue.push(frame(task.taskId, { exited: true, exitCode: EXEC_ERRNO.ENOENT }));
@@ -142,12 +157,15 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       alive -= 1;
       continue;
     }
-    const userArgv = userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv));
+    const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
+    // In a container only the step's GPUs exist: they count from 0 there too.
+    const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true || box !== undefined);
+    const userArgv = box === undefined
+      ? userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv))
+      : taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid });
     const bound = binding?.perTask[localId];
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
-    const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, pinned);
-    const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
-    const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true);
+    const [cmd, ...args] = cg === undefined ? pinned : joinCommand(cg.plan.procs, pinned);
     const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.push(child);
     if (child.pid !== undefined) groups.add(child.pid);
@@ -188,7 +206,11 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     };
     child.once("exit", onExit);
     child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, req.argv[0] ?? "", e.code ?? "", e.message)));
-    child.once("close", (code, signal) => finish(code ?? 0, signal ? (constants.signals[signal] ?? 0) : 0));
+    child.once("close", (code, signal) => {
+      const end = { exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0 };
+      const seen = box === undefined ? end : runtimeExit(end.exitCode, end.exitSignal);
+      finish(seen.exitCode, seen.exitSignal);
+    });
   }
   async function endStep(): Promise<void> {
     if (sampling !== undefined) clearInterval(sampling);

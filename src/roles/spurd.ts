@@ -16,6 +16,9 @@ import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { createAgent } from "../agent/agent.ts";
 import { createContainment } from "../agent/containment.ts";
+import { DEFAULT_CDI_DIRS } from "../agent/container/devices.ts";
+import { sweepContainers } from "../agent/container/sweep.ts";
+import { listJobIds } from "../agent/spool.ts";
 import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
@@ -65,6 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   // Before serving: cgroups of steps and jobs that ended while no spurd was watching.
   await containment.sweep();
+  await sweepContainers(spool, new Set(listJobIds(spool)));
   const node = {
     // As slurmd reports itself: NodeHostname from the config (default: the node name), the
     // machine name (x86_64, not Node's x64) and uname's sysname, release and version.
@@ -82,6 +86,10 @@ export async function main(argv: string[]): Promise<number> {
     node, gpuFiles: gpus.gpuFiles, gpuCpus: gpus.gpuCpus, gpuUniqueIds: gpus.gpuUniqueIds, spool, controllerUrl: controllerUrl(conf), controllerUrls: controllerUrls(conf, path), confPath: path,
     ...(secret === undefined ? {} : { clusterSecret: secret }), logger, selfExec: selfExec(), containment,
     sampleSec: acctFrequencySec(conf.globals.get("jobacctgatherfrequency")),
+    container: {
+      runtime: conf.globals.get("containerruntime") ?? "",
+      cdiSpecDirs: (conf.globals.get("cdispecdirs") ?? DEFAULT_CDI_DIRS.join(",")).split(",").filter((d) => d !== ""),
+    },
     scripts: {
       prolog: conf.globals.get("prolog") ?? "", epilog: conf.globals.get("epilog") ?? "",
       taskProlog: conf.globals.get("taskprolog") ?? "", taskEpilog: conf.globals.get("taskepilog") ?? "",
@@ -104,6 +112,7 @@ export async function main(argv: string[]): Promise<number> {
   stopOverlay();
   await server.close();
   await containment.sweep(); // srun steps die with their streams; batch jobs keep running under stepd
+  await sweepContainers(spool, new Set(listJobIds(spool)));
   removeSpurRoots(containment.support); // only when empty: jobs of a detached stepd keep theirs
   return 0;
 }

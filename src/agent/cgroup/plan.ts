@@ -171,6 +171,12 @@ function cpusetWrites(dir: string, cpus: string, mems: string): FileWrite[] {
   return [{ path: `${dir}/cpuset.cpus`, value: cpus }, { path: `${dir}/cpuset.mems`, value: mems }];
 }
 
+/**
+ * Denies reading and writing the device; mknod ("m") stays allowed: a node made without the
+ * right to open it is harmless, and an OCI runtime must be able to grant a container's own
+ * cgroup its fixed "c *:* m" rule below the job's (v1 refuses a child any access the parent
+ * denies on an overlapping device, which "m" here would be).
+ */
 export function deviceRule(d: DeviceRule): string {
-  return `${d.kind} ${d.major}:${d.minor} rwm`;
+  return `${d.kind} ${d.major}:${d.minor} rw`;
 }

@@ -15,6 +15,7 @@ import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
 import { parseGpuBind } from "../gpu-bind.ts";
+import { CONTAINER_HANDLERS } from "./apply-container.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
 type Spec = Plain<JobSpec>;
@@ -276,6 +277,7 @@ const hint: Handler = (st, a) => {
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
+  ...CONTAINER_HANDLERS,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
   "mail-user": str("mailUser"), partition: str("partition"), qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": str("name"),

@@ -71,6 +71,8 @@ export interface BuildState {
   cwd: string;
   /** SLURM_UMASK was given (else the submitter's umask is recorded). */
   umaskSet?: boolean;
+  /** Container options (compat/container-request), added to the job's environment at the end. */
+  containerEnv?: Record<string, string>;
 }
 
 export function emptySpec(): Plain<JobSpec> {

@@ -10,6 +10,7 @@
  */
 import { SALLOC_ROWS } from "./table-salloc.ts";
 import { SBATCH_ROWS } from "./table-sbatch.ts";
+import { CONTAINER_ROWS } from "./table-container.ts";
 import { SRUN_ROWS } from "./table-srun.ts";
 import type { Support } from "./row-types.ts";
 
@@ -104,7 +105,8 @@ const isOption = (r: { long: string }): boolean => r.long.startsWith("--");
 const acceptedBy = (validFor: string, cmd: string): boolean => splitList(validFor).includes(cmd);
 
 function sbatchRaw(cmd: Command): Raw[] {
-  const rows = SBATCH_ROWS.filter((r) => cmd === "sbatch" || acceptedBy(r.validFor, cmd));
+  // pyxis's container options (a SPANK plugin in Slurm) follow Slurm's own rows.
+  const rows = [...SBATCH_ROWS, ...CONTAINER_ROWS].filter((r) => cmd === "sbatch" || acceptedBy(r.validFor, cmd));
   return rows.map((r) => ({
     ...r,
     env: cmd === "sbatch" ? r.sbatchEnv : cmd === "srun" ? r.srunEnv : r.sallocEnv,

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { parseSallocArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { buildSallocEnv } from "../../compat/job-env.ts";
+import { containerEnvOf } from "../../compat/container-request.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
@@ -35,7 +36,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const env = buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: r.spec, submitDir: process.cwd() });
+  // Container options given to salloc reach the srun steps of the allocation through the environment.
+  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: r.spec, submitDir: process.cwd() }), ...containerEnvOf(r.spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {

@@ -6,6 +6,7 @@
  */
 import { hostname } from "node:os";
 import { basename } from "node:path";
+import { containerEnvOf } from "../../compat/container-request.ts";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { RpcError } from "../../cli/io.ts";
@@ -35,6 +36,8 @@ export async function main(argv: string[]): Promise<number> {
   const abort = new AbortController();
   let baseEnv: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
+  // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
+  baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
   try {
     if (own) {
       const job = await allocate("srun", r.spec, r.settings.quiet);

@@ -80,7 +80,7 @@ describe("planStep v1", () => {
     expect(w["cpuset/spur_t1/cpuset.cpus"]).toBe("0-1");
     expect(w["cpuset/spur_t1/job_7/cpuset.cpus"]).toBe("1");
     expect(w["cpuset/spur_t1/job_7/step_batch/cpuset.mems"]).toBe("0");
-    expect(w["devices/spur_t1/job_7/devices.deny"]).toBe("c 242:1 rwm");
+    expect(w["devices/spur_t1/job_7/devices.deny"]).toBe("c 242:1 rw");
     expect(p.kill).toEqual({ kind: "freezer", dir: "/cg/freezer/spur_t1/job_7" });
     expect(p.stepKill.dir).toBe("/cg/freezer/spur_t1/job_7/step_batch");
     expect(p.stats.memoryDir).toBe("/cg/memory/process_api/abc/spur_t1/job_7/step_batch");

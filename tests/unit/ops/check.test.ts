@@ -46,7 +46,7 @@ describe("spur check on the fixture scripts", () => {
       [3, "Ignored", "--ntasks-per-core"], [4, "Ignored", "--cpu-freq"], [5, "Differs", "--exclusive"],
     ]);
     expect(by.get("04-container.sh")).toEqual([
-      { line: 3, severity: "error", code: "Unsupported", option: "--container", message: "--container is not supported by Spur" },
+      { line: 3, severity: "error", code: "Unsupported", option: "--container-id", message: "--container-id is not supported by Spur" },
     ]);
     expect(by.get("05-no-shebang.sh")?.map((f) => [f.line, f.code])).toEqual([[1, "NoShebang"]]);
     expect(by.get("06-late-directive.sh")?.map((f) => [f.line, f.severity, f.code])).toEqual([
@@ -114,7 +114,7 @@ describe("spur check output", () => {
         "  line 4: warning: --cpu-freq is not supported by Spur and was ignored\n" +
         "  line 5: warning: --exclusive=user is not supported by Spur; whole nodes are allocated instead\n" +
         "04-container.sh: will not run\n" +
-        "  line 3: error: --container is not supported by Spur\n" +
+        "  line 3: error: --container-id is not supported by Spur\n" +
         "\n" +
         "Summary (2 scripts):\n" +
         "  run unchanged      0\n" +

@@ -85,7 +85,7 @@ describe("per-command tables", () => {
     const sbatch = tableFor("sbatch").byName;
     expect(sbatch.get("cpu-freq")?.support).toBe("warn");
     expect(sbatch.get("uid")?.support).toBe("error");
-    expect(sbatch.get("container")?.support).toBe("error");
+    expect(sbatch.get("container-id")?.support).toBe("error");
     expect(tableFor("srun").byName.get("het-group")?.support).toBe("error");
   });
 });
