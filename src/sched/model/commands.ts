@@ -81,6 +81,8 @@ export type Command =
       start?: StartDecision;
     }
   /** Pending jobs that can no longer end before their --deadline (found by the scheduler). */
-  | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] };
+  | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] }
+  /** Pending jobs whose dependency can never be satisfied, to be cancelled (--kill-on-invalid-dep; found by the scheduler). */
+  | { v: 1; type: "dependencyNeverSatisfied"; at: number; jobIds: number[] };
 
 export type CommandType = Command["type"];

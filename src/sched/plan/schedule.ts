@@ -67,6 +67,11 @@ export interface ScheduleResult {
   priorityContext: PriorityContext | undefined;
   /** Pending jobs that can no longer end before their --deadline (the shell ends them: DEADLINE). */
   expired: number[];
+  /**
+   * Pending jobs whose dependency can never be satisfied and that asked to be killed for it
+   * (--kill-on-invalid-dep=yes, or DependencyParameters=kill_invalid_depend): the shell cancels them.
+   */
+  invalidDeps: number[];
   stats: ScheduleStats;
 }
 
@@ -165,7 +170,8 @@ export function schedule(
     examined: mainExamined, started: pass.decisions.length,
   };
   pass.expired.sort((a, b) => a - b);
-  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, stats };
+  const invalidDeps = killedForDependency(state, pass.reasons, config);
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, invalidDeps, stats };
 }
 
 function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
@@ -315,6 +321,17 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     limits: new LimitTracker(state),
     exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
   };
+}
+
+/** Jobs this pass found DependencyNeverSatisfied that are to be cancelled for it, in id order. */
+function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, string>, config: SchedConfig): number[] {
+  const out: number[] = [];
+  for (const [id, why] of reasons) {
+    if (why !== "DependencyNeverSatisfied") continue;
+    const job = state.jobs.get(id);
+    if (job !== undefined && (job.spec.killOnInvalidDep || config.killInvalidDepend)) out.push(id);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 export function nodeViews(state: ClusterState): Map<string, NodeView> {
