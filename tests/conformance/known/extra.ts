@@ -28,11 +28,8 @@ export const EXTRA_KNOWN: KnownEntry[] = [
   { id: "x-sacct-running", differs: "running job: no .batch step record; step .0 named after the job with 1 CPU (Slurm: sleep, 2 CPUs)", why: "Spur bug: sacct has no .batch record for a running batch job and records an srun step with the job's name and the task's CPUs. Not pinned: the oracle's slurmdbd lags", pinned: false, issue: 3 },
   { id: "x-timeout-sacct", differs: "the TIMEOUT job's .batch step: CANCELLED 0:15 in Spur; the oracle records CANCELLED 0:15 or FAILED 15:0", why: "Not pinned, and may come out identical: the oracle records the timed-out job's .batch step as CANCELLED 0:15 or FAILED 15:0 from run to run (as in 109)", pinned: false, flaky: true, issue: 3 },
   { id: "x-sacct-array-throttled", differs: "the throttled array's pending remainder and running task", why: "Not pinned: the oracle's slurmdbd shows _[1-4%1] (not yet split) or _[2-4%1] plus _1 from run to run; Spur always the latter", flaky: true, pinned: false, issue: 3 },
-  { id: "x-err-scontrol-show-job-garbage", differs: "`slurm_load_jobs error:` where 22.05 says `scontrol_print_job error:`", why: "Spur bug (22.05 wording): a non-numeric job id is reported under scontrol_print_job by 22.05", issue: 3 },
   { id: "x-err-squeue-bad-state", differs: "valid-state list", why: WHY.states26 },
   { id: "x-err-sinfo-bad-state", differs: "valid-state list", why: WHY.states26 },
   { id: "x-array-update-throttle", differs: "`Update of this parameter is not supported: ArrayTaskThrottle=2`", why: "Spur lacks: scontrol update ArrayTaskThrottle", issue: 5 },
-  { id: "x-dep-outcomes", differs: "the --kill-on-invalid-dep=yes job stays PENDING (DependencyNeverSatisfied); Slurm cancels it", why: "Spur bug: --kill-on-invalid-dep=yes is ignored", issue: 5 },
-  { id: "x-dep-kill-on-invalid", differs: "PENDING DependencyNeverSatisfied instead of CANCELLED", why: "Spur bug: --kill-on-invalid-dep=yes is ignored", issue: 5 },
   { id: "x-dep-aftercorr", differs: "the pending job's reason: Dependency (the oracle: None or Dependency)", why: "Not pinned, and may come out identical: the oracle's reason for a job waiting on aftercorr flaps between None and Dependency from run to run", pinned: false, flaky: true, issue: 3 },
 ];
