@@ -30,6 +30,5 @@ export const EXTRA_KNOWN: KnownEntry[] = [
   { id: "x-sacct-array-throttled", differs: "the throttled array's pending remainder and running task", why: "Not pinned: the oracle's slurmdbd shows _[1-4%1] (not yet split) or _[2-4%1] plus _1 from run to run; Spur always the latter", flaky: true, pinned: false, issue: 3 },
   { id: "x-err-squeue-bad-state", differs: "valid-state list", why: WHY.states26 },
   { id: "x-err-sinfo-bad-state", differs: "valid-state list", why: WHY.states26 },
-  { id: "x-array-update-throttle", differs: "`Update of this parameter is not supported: ArrayTaskThrottle=2`", why: "Spur lacks: scontrol update ArrayTaskThrottle", issue: 5 },
   { id: "x-dep-aftercorr", differs: "the pending job's reason: Dependency (the oracle: None or Dependency)", why: "Not pinned, and may come out identical: the oracle's reason for a job waiting on aftercorr flaps between None and Dependency from run to run", pinned: false, flaky: true, issue: 3 },
 ];
