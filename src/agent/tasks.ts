@@ -18,6 +18,7 @@ import { taskWrapCommand } from "./prolog.ts";
 import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
+import { exitReporter } from "./launcher-report.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
 
 export interface Frame {
@@ -101,13 +102,20 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   const frame = (taskId: number, part: Partial<Frame>): Frame => ({
     taskId, stdout: EMPTY, stderr: EMPTY, exited: false, exitCode: 0, exitSignal: 0, ...part,
   });
+  // a task's end goes on the stream (after its output) and, as a report, to srun's listener
+  const report = exitReporter(req, hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? ""));
+  const pushExit = (taskId: number, part: Partial<Frame>): void => {
+    const f = frame(taskId, { ...part, exited: true });
+    queue.push(f);
+    report(taskId, f.exitCode, f.exitSignal);
+  };
   const problem = hooks?.setupProblem ?? "";
   // A step whose cgroup cannot be made does not run uncontained: every task fails with the reason.
   const cg = problem === "" ? hooks?.contained : undefined;
   if (problem !== "") {
     for (const task of req.tasks) {
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`spurd: error: ${problem}\n`) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+      pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
     }
     queue.close();
     return queue;
@@ -124,7 +132,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   if (typeof binding === "string") {
     for (const task of req.tasks) {
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`srun: error: ${binding}\n`) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+      pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
     }
     queue.close();
     return queue;
@@ -136,7 +144,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     if (!commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")) {
       // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode: EXEC_ERRNO.ENOENT }));
+      pushExit(task.taskId, { exitCode: EXEC_ERRNO.ENOENT });
       running -= 1;
       alive -= 1;
       continue;
@@ -175,11 +183,11 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
       running -= 1;
       if (running > 0) {
-        queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
+        pushExit(task.taskId, { exitCode, exitSignal });
         return;
       }
       void stepEnded.finally(() => {
-        queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
+        pushExit(task.taskId, { exitCode, exitSignal });
         queue.close();
       });
     };

@@ -182,9 +182,8 @@ const jobNtasksText = (input: EnvInput): EnvValue =>
   input.context === "step" && input.step !== undefined ? `${input.step.ntasks}` : count(jobNtasks(input));
 
 /**
- * Every variable Spur sets. Not here, on purpose: SLURM_TASK_PID and
- * SLURM_SRUN_COMM_* / SLURM_STEP_LAUNCHER_PORT / SLURM_LAUNCH_NODE_IPADDR
- * (the agent and srun know them), SLURM_NODE_ALIASES and SLURM_WORKING_CLUSTER
+ * Every variable Spur sets. Not here, on purpose: SLURM_TASK_PID
+ * (the agent knows it), SLURM_NODE_ALIASES and SLURM_WORKING_CLUSTER
  * (22.05 only / not in the table), het-job suffixes, MPI launcher hints.
  */
 export const ENV_ROWS: readonly EnvRow[] = [
@@ -267,6 +266,10 @@ export const ENV_ROWS: readonly EnvRow[] = [
     },
   },
   { name: "SLURM_LABELIO", contexts: T, value: ({ site }) => (site.labelIo === true ? "1" : undefined) },
+  // srun's listener (roles/cli/srun-launcher.ts), where the agents report task exits; without one,
+  // inherited values (an srun inside a step) are dropped rather than left pointing at nothing
+  ...["SLURM_LAUNCH_NODE_IPADDR", "SLURM_SRUN_COMM_HOST"].map((name): EnvRow => ({ name, contexts: T, value: ({ site }) => site.launcher?.host ?? null })),
+  ...["SLURM_SRUN_COMM_PORT", "SLURM_STEP_LAUNCHER_PORT"].map((name): EnvRow => ({ name, contexts: T, value: ({ site }) => (site.launcher === undefined ? null : `${site.launcher.port}`) })),
   { name: "SLURM_JOB_UID", contexts: BT, value: ({ job }) => `${job.uid}` },
   { name: "SLURM_JOB_USER", contexts: BT, value: ({ job }) => text(job.user) },
   { name: "SLURM_JOB_GID", contexts: BT, value: ({ job }) => `${job.gid}` },

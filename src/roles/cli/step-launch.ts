@@ -15,6 +15,7 @@ import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts"
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
 import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
+import { launcherFor } from "./srun-launcher.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -56,6 +57,11 @@ class LineLabeler {
   }
 }
 
+/** How long srun waits, once a node's stream has ended, for the exit reports of its tasks. */
+const REPORT_WAIT_MS = 5000;
+
+const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
+
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
   const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec });
   const step = created.step;
@@ -69,6 +75,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const outLabel = new LineLabeler(process.stdout, width);
   const errLabel = new LineLabeler(process.stderr, width);
   const decoder = new TextDecoder();
+  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId);
+  const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
@@ -86,13 +94,19 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
         { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false },
         req.baseEnv,
-        { confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask },
+        {
+          confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask,
+          ...(launcher === undefined ? {} : { launcher: { host: launcher.host, port: launcher.port } }),
+        },
       );
       return { taskId, env };
     });
     const client = createClient(Agent, createConnectTransport({ baseUrl: `http://${addr?.addr}:${addr?.port}`, httpVersion: "1.1" }));
     const stream = client.runTasks(
-      { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share },
+      {
+        jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
+        launcher: launcherAddr, launcherToken: launcher?.token ?? "",
+      },
       { signal: abort },
     );
     const ends: TaskEnd[] = [];
@@ -110,14 +124,21 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (frame.exited) {
         outLabel.flush(frame.taskId);
         errLabel.flush(frame.taskId);
-        exitCode = Math.max(exitCode, frame.exitCode);
-        if (frame.exitSignal !== 0) exitSignal = frame.exitSignal;
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
       }
     }
-    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, ends));
+    // the exit status comes from the agent's report to srun's listener; the stream's copy
+    // stands in for a report that did not arrive
+    if (launcher !== undefined && !abort.aborted) await launcher.waitFor(tasks.map((t) => t.taskId), REPORT_WAIT_MS);
+    const reported = ends.map((e) => ({ ...e, ...pick(launcher?.exits.get(e.taskId)) }));
+    for (const e of reported) {
+      exitCode = Math.max(exitCode, e.exitCode);
+      if (e.exitSignal !== 0) exitSignal = e.exitSignal;
+    }
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
   });
   const results = await Promise.allSettled(runs);
+  void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
   if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");

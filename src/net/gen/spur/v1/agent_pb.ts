@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UikgEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCCIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCLZAgoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjEiEKBWFsbG9jGA0gASgLMhIuc3B1ci52MS5Ob2RlQWxsb2MaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJwCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y1AIKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UikgEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCCIiChFTaWduYWxKb2JSZXNwb25zZRINCgVmb3VuZBgBIAEoCCKDAwoPUnVuVGFza3NSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBGFyZ3YYAyADKAkSLgoDZW52GAQgAygLMiEuc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QuRW52RW50cnkSEAoId29ya19kaXIYBSABKAkSEAoIdGFza19pZHMYBiADKA0SEgoKbm9kZV9pbmRleBgHIAEoDRILCgN1aWQYCCABKA0SCwoDZ2lkGAkgASgNEgwKBHVzZXIYCiABKAkSFgoOdGltZV9saW1pdF9zZWMYCyABKA0SIAoFdGFza3MYDCADKAsyES5zcHVyLnYxLlRhc2tTcGVjEiEKBWFsbG9jGA0gASgLMhIuc3B1ci52MS5Ob2RlQWxsb2MSEAoIbGF1bmNoZXIYDiABKAkSFgoObGF1bmNoZXJfdG9rZW4YDyABKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJwCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ0CglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUiiQEKD1Rhc2tFeGl0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIMCgRub2RlGAMgASgJEhAKCHRhc2tfaWRzGAQgAygNEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBRINCgV0b2tlbhgHIAEoCSISChBUYXNrRXhpdFJlc3BvbnNlIjMKEFN0ZXBTdGF0c1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUiRQoRU3RlcFN0YXRzUmVzcG9uc2USIAoFc3RlcHMYASADKAsyES5zcHVyLnYxLlN0ZXBJbmZvEg4KBmNncm91cBgCIAEoCSISChBBZ2VudFBpbmdSZXF1ZXN0IjoKEUFnZW50UGluZ1Jlc3BvbnNlEgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNMtQCCgVBZ2VudBJICgtMYXVuY2hCYXRjaBIbLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0Ghwuc3B1ci52MS5MYXVuY2hCYXRjaFJlc3BvbnNlEkIKCVNpZ25hbEpvYhIZLnNwdXIudjEuU2lnbmFsSm9iUmVxdWVzdBoaLnNwdXIudjEuU2lnbmFsSm9iUmVzcG9uc2USOgoIUnVuVGFza3MSGC5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdBoSLnNwdXIudjEuVGFza0ZyYW1lMAESPQoEUGluZxIZLnNwdXIudjEuQWdlbnRQaW5nUmVxdWVzdBoaLnNwdXIudjEuQWdlbnRQaW5nUmVzcG9uc2USQgoJU3RlcFN0YXRzEhkuc3B1ci52MS5TdGVwU3RhdHNSZXF1ZXN0Ghouc3B1ci52MS5TdGVwU3RhdHNSZXNwb25zZTJLCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -346,6 +346,21 @@ export type RunTasksRequest = Message<"spur.v1.RunTasksRequest"> & {
    * @generated from field: spur.v1.NodeAlloc alloc = 13;
    */
   alloc?: NodeAlloc | undefined;
+
+  /**
+   * srun's own listener, "host:port" (SLURM_SRUN_COMM_HOST/PORT of the tasks; "" = none): the agent
+   * reports every task's exit there, as slurmstepd reports task exits to srun's message port.
+   *
+   * @generated from field: string launcher = 14;
+   */
+  launcher: string;
+
+  /**
+   * echoed in each report, so that srun accepts reports of its own step only
+   *
+   * @generated from field: string launcher_token = 15;
+   */
+  launcherToken: string;
 };
 
 /**
@@ -428,6 +443,21 @@ export type RunTasksRequestJson = {
    * @generated from field: spur.v1.NodeAlloc alloc = 13;
    */
   alloc?: NodeAllocJson;
+
+  /**
+   * srun's own listener, "host:port" (SLURM_SRUN_COMM_HOST/PORT of the tasks; "" = none): the agent
+   * reports every task's exit there, as slurmstepd reports task exits to srun's message port.
+   *
+   * @generated from field: string launcher = 14;
+   */
+  launcher?: string;
+
+  /**
+   * echoed in each report, so that srun accepts reports of its own step only
+   *
+   * @generated from field: string launcher_token = 15;
+   */
+  launcherToken?: string;
 };
 
 /**
@@ -556,6 +586,120 @@ export const TaskFrameSchema: GenMessage<TaskFrame, {jsonType: TaskFrameJson}> =
   messageDesc(file_spur_v1_agent, 6);
 
 /**
+ * A task of a step ended on `node` (after its output was sent on the RunTasks stream).
+ *
+ * @generated from message spur.v1.TaskExitRequest
+ */
+export type TaskExitRequest = Message<"spur.v1.TaskExitRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+
+  /**
+   * @generated from field: string node = 3;
+   */
+  node: string;
+
+  /**
+   * @generated from field: repeated uint32 task_ids = 4;
+   */
+  taskIds: number[];
+
+  /**
+   * @generated from field: int32 exit_code = 5;
+   */
+  exitCode: number;
+
+  /**
+   * @generated from field: int32 exit_signal = 6;
+   */
+  exitSignal: number;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 7;
+   */
+  token: string;
+};
+
+/**
+ * A task of a step ended on `node` (after its output was sent on the RunTasks stream).
+ *
+ * @generated from message spur.v1.TaskExitRequest
+ */
+export type TaskExitRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+
+  /**
+   * @generated from field: string node = 3;
+   */
+  node?: string;
+
+  /**
+   * @generated from field: repeated uint32 task_ids = 4;
+   */
+  taskIds?: number[];
+
+  /**
+   * @generated from field: int32 exit_code = 5;
+   */
+  exitCode?: number;
+
+  /**
+   * @generated from field: int32 exit_signal = 6;
+   */
+  exitSignal?: number;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 7;
+   */
+  token?: string;
+};
+
+/**
+ * Describes the message spur.v1.TaskExitRequest.
+ * Use `create(TaskExitRequestSchema)` to create a new message.
+ */
+export const TaskExitRequestSchema: GenMessage<TaskExitRequest, {jsonType: TaskExitRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 7);
+
+/**
+ * @generated from message spur.v1.TaskExitResponse
+ */
+export type TaskExitResponse = Message<"spur.v1.TaskExitResponse"> & {
+};
+
+/**
+ * @generated from message spur.v1.TaskExitResponse
+ */
+export type TaskExitResponseJson = {
+};
+
+/**
+ * Describes the message spur.v1.TaskExitResponse.
+ * Use `create(TaskExitResponseSchema)` to create a new message.
+ */
+export const TaskExitResponseSchema: GenMessage<TaskExitResponse, {jsonType: TaskExitResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 8);
+
+/**
  * @generated from message spur.v1.StepStatsRequest
  */
 export type StepStatsRequest = Message<"spur.v1.StepStatsRequest"> & {
@@ -594,7 +738,7 @@ export type StepStatsRequestJson = {
  * Use `create(StepStatsRequestSchema)` to create a new message.
  */
 export const StepStatsRequestSchema: GenMessage<StepStatsRequest, {jsonType: StepStatsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 7);
+  messageDesc(file_spur_v1_agent, 9);
 
 /**
  * @generated from message spur.v1.StepStatsResponse
@@ -639,7 +783,7 @@ export type StepStatsResponseJson = {
  * Use `create(StepStatsResponseSchema)` to create a new message.
  */
 export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: StepStatsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 8);
+  messageDesc(file_spur_v1_agent, 10);
 
 /**
  * @generated from message spur.v1.AgentPingRequest
@@ -658,7 +802,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 9);
+  messageDesc(file_spur_v1_agent, 11);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -695,7 +839,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 10);
+  messageDesc(file_spur_v1_agent, 12);
 
 /**
  * @generated from service spur.v1.Agent
@@ -743,4 +887,21 @@ export const Agent: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
+
+/**
+ * Served by srun itself on SLURM_SRUN_COMM_PORT (= SLURM_STEP_LAUNCHER_PORT) while its step runs.
+ *
+ * @generated from service spur.v1.Launcher
+ */
+export const Launcher: GenService<{
+  /**
+   * @generated from rpc spur.v1.Launcher.TaskExit
+   */
+  taskExit: {
+    methodKind: "unary";
+    input: typeof TaskExitRequestSchema;
+    output: typeof TaskExitResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_spur_v1_agent, 1);
 
