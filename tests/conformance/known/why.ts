@@ -21,8 +21,6 @@ export interface KnownEntry {
 export const WHY = {
   nodeFailRace:
     "Spur bug: src/agent/agent.ts reportEnded() declares a job NODE_FAIL (\"stepd lost\") when it runs between spawning the stepd and the stepd's exec: stepd.pid is written but /proc/<pid>/cmdline does not name stepd yet. About one job per suite run; which one is random",
-  stepEnv:
-    "Spur lacks: srun's address variables SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_HOST/PORT, SLURM_STEP_LAUNCHER_PORT in srun tasks (Spur's srun streams over the agent's RPC and listens on no port)",
   priority:
     "Spur lacks: priority/multifactor (the oracle weights age, fair-share, job size and partition; Spur is priority/basic, issue 5): Priority values differ and pending jobs are listed in another order",
   placement:
@@ -53,7 +51,7 @@ export const WHY = {
  * 26.x causes have none: Spur follows the 26.x tables on purpose.
  */
 export const ISSUE_OF: Partial<Record<keyof typeof WHY, number>> = {
-  nodeFailRace: 9, stepEnv: 3, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
+  nodeFailRace: 9, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
   heldEligible: 5, accrue: 5, sacctListing: 5, optionIgnored: 5,
 };
 
