@@ -6,6 +6,8 @@
  * salloc's environment. Each test waits on conditions, never fixed sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
@@ -49,5 +51,30 @@ describe("srun's message port", () => {
     expect(outer).toMatch(/^\d+$/);
     expect(inner).toMatch(/^\d+$/);
     expect(inner).not.toBe(outer);
+  });
+});
+
+describe("srun -o/-e file patterns", () => {
+  it("writes one file per task (x-outname-srun-task)", () => {
+    mkdirSync(join(c.work, "fp-srun"), { recursive: true });
+    const cwd = join(c.work, "fp-srun");
+    const r = c.run(["srun", "-n2", "-o", "sr-%t.out", "printenv", "SLURM_PROCID"], { cwd });
+    expect(r).toEqual({ stdout: "", stderr: "", code: 0 });
+    expect(readdirSync(cwd).sort()).toEqual(["sr-0.out", "sr-1.out"]);
+    expect(readFileSync(join(cwd, "sr-0.out"), "utf8")).toBe("0\n");
+    expect(readFileSync(join(cwd, "sr-1.out"), "utf8")).toBe("1\n");
+  });
+
+  it("-e splits stderr off; a task id shows only that task; none drops stdout", () => {
+    const cwd = mkdtempSync(join(c.work, "fp-"));
+    const r = c.run(["srun", "-n2", "-o", "o-%j-%t", "-e", "e-%t", "bash", "-c", "echo out$SLURM_PROCID; echo err$SLURM_PROCID >&2"], { cwd });
+    expect(r.code).toBe(0);
+    const files = readdirSync(cwd).sort();
+    expect(files).toHaveLength(4);
+    expect(readFileSync(join(cwd, "e-1"), "utf8")).toBe("err1\n");
+    expect(readFileSync(join(cwd, files.find((f) => /^o-\d+-0$/.test(f)) ?? "missing"), "utf8")).toBe("out0\n");
+    const one = c.run(["srun", "-n3", "-o", "2", "printenv", "SLURM_PROCID"], { cwd });
+    expect(one.stdout).toBe("2\n");
+    expect(c.run(["srun", "-n2", "-o", "none", "printenv", "SLURM_PROCID"], { cwd }).stdout).toBe("");
   });
 });

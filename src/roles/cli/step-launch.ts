@@ -16,6 +16,8 @@ import { buildStepTaskEnv } from "../../compat/job-env.ts";
 import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
 import { launcherFor } from "./srun-launcher.ts";
+import { TaskOutput } from "./task-output.ts";
+import { taskTargets, type StreamTarget } from "../../compat/srun-io.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -38,25 +40,6 @@ export interface StepCalls {
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
 }
 
-class LineLabeler {
-  private partial = new Map<number, string>();
-  constructor(
-    private readonly out: NodeJS.WriteStream,
-    private readonly width: number,
-  ) {}
-  write(task: number, chunk: string): void {
-    const text = (this.partial.get(task) ?? "") + chunk;
-    const lines = text.split("\n");
-    this.partial.set(task, lines.pop() ?? "");
-    for (const line of lines) this.out.write(`${String(task).padStart(this.width)}: ${line}\n`);
-  }
-  flush(task: number): void {
-    const rest = this.partial.get(task);
-    if (rest) this.out.write(`${String(task).padStart(this.width)}: ${rest}\n`);
-    this.partial.delete(task);
-  }
-}
-
 /** How long srun waits, once a node's stream has ended, for the exit reports of its tasks. */
 const REPORT_WAIT_MS = 5000;
 
@@ -72,14 +55,24 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const nodeNames = shares.map((s) => s.node);
   const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
   const width = String(Math.max(0, ntasks - 1)).length;
-  const outLabel = new LineLabeler(process.stdout, width);
-  const errLabel = new LineLabeler(process.stderr, width);
-  const decoder = new TextDecoder();
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId);
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
+  // where each task's output goes (-o/-e): every task's target is known before any runs
+  const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
+  let taskId = 0;
+  shares.forEach((share, nodeIndex) => {
+    for (let k = 0; k < share.tasks; k++, taskId++) {
+      const ctx = {
+        jobId: job.jobId, arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId, jobName: job.name, user: req.user,
+        nodeName: share.node, nodeIndex, taskId, stepId: step.stepId,
+      };
+      targets.set(taskId, taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
+    }
+  });
+  const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width);
   let rank = 0;
   let exitCode = 0;
   let exitSignal = 0;
@@ -111,19 +104,10 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     );
     const ends: TaskEnd[] = [];
     for await (const frame of stream) {
-      if (frame.stdout.length > 0) {
-        const text = decoder.decode(frame.stdout);
-        if (req.label) outLabel.write(frame.taskId, text);
-        else process.stdout.write(frame.stdout);
-      }
-      if (frame.stderr.length > 0) {
-        const text = decoder.decode(frame.stderr);
-        if (req.label) errLabel.write(frame.taskId, text);
-        else process.stderr.write(frame.stderr);
-      }
+      if (frame.stdout.length > 0) output.write(frame.taskId, "out", frame.stdout);
+      if (frame.stderr.length > 0) output.write(frame.taskId, "err", frame.stderr);
       if (frame.exited) {
-        outLabel.flush(frame.taskId);
-        errLabel.flush(frame.taskId);
+        output.ended(frame.taskId);
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
       }
     }
@@ -138,6 +122,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
   });
   const results = await Promise.allSettled(runs);
+  output.close();
   void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
   if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
