@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { hostname } from "node:os";
+import { eventually, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 
@@ -76,5 +77,32 @@ describe("srun -o/-e file patterns", () => {
     const one = c.run(["srun", "-n3", "-o", "2", "printenv", "SLURM_PROCID"], { cwd });
     expect(one.stdout).toBe("2\n");
     expect(c.run(["srun", "-n2", "-o", "none", "printenv", "SLURM_PROCID"], { cwd }).stdout).toBe("");
+  });
+});
+
+describe("a running batch job with an srun step", () => {
+  it("scontrol show step and sacct show the step with the job's CPUs, and the .batch step (x-scontrol-show-step, x-sacct-running)", async () => {
+    const id = c.run(["sbatch", "--parsable", "-J", "run1", "-n2", "--time=30", "--wrap=srun -n1 sleep 300"]).stdout.trim();
+    expect(id).toMatch(/^\d+$/);
+    await eventually("step 0 running", () => (c.run(["squeue", "-h", "-s", "-j", id, "-o", "%i"]).stdout.includes(`${id}.0`) ? true : undefined), 60_000);
+    const show = c.run(["scontrol", "show", "step", `${id}.0`]);
+    expect(show.code).toBe(0);
+    const lines = show.stdout.split("\n");
+    expect(lines[0]).toMatch(new RegExp(`^StepId=${id}\\.0 UserId=\\d+ StartTime=\\S+ TimeLimit=00:30:00$`));
+    expect(lines.slice(1, 6)).toEqual([
+      "   State=RUNNING Partition=debug NodeList=n1",
+      "   Nodes=1 CPUs=2 Tasks=1 Name=sleep Network=(null)",
+      "   TRES=cpu=2,mem=512M,node=1",
+      "   ResvPorts=(null)",
+      "   CPUFreqReq=Default Dist=Cyclic",
+    ]);
+    expect(lines[6]).toMatch(new RegExp(`^   SrunHost:Pid=${hostname()}:\\d+$`));
+    const acct = c.run(["sacct", "-j", id, "-n", "-P", "-o", "JobID,JobName,State,AllocCPUS,NodeList"]);
+    expect(acct.stdout.trim().split("\n")).toEqual([
+      `${id}|run1|RUNNING|2|n1`,
+      `${id}.batch|batch|RUNNING|2|n1`,
+      `${id}.0|sleep|RUNNING|2|n1`,
+    ]);
+    c.run(["scancel", id]);
   });
 });

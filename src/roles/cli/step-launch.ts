@@ -33,10 +33,14 @@ export interface StepRequest {
   gid: number;
   user: string;
   cwd: string;
+  /** srun --exact (or --cpus-per-gpu, which implies it): the step gets only the CPUs its tasks ask for. */
+  exact: boolean;
+  /** This srun's host name (scontrol show step SrunHost:Pid). */
+  host: string;
 }
 
 export interface StepCalls {
-  stepCreate(req: { jobId: number; spec: Plain<JobSpec> }): Promise<Plain<StepCreateResponse>>;
+  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number }): Promise<Plain<StepCreateResponse>>;
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
 }
 
@@ -46,7 +50,7 @@ const REPORT_WAIT_MS = 5000;
 const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
 
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
-  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec });
+  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid });
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
