@@ -280,7 +280,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
     contexts: BT,
     value: ({ job }) => (job.startTime > 0 ? `${Math.floor(jobEndTime(job))}` : undefined),
   },
-  { name: "SLURM_JOB_OVERSUBSCRIBE", contexts: B, value: ({ job }) => (job.exclusive ? "NO" : "OK") },
+  { name: "SLURM_JOB_OVERSUBSCRIBE", contexts: B, value: ({ job }) => (job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK") },
   { name: "SLURM_JOB_EXCLUSIVE", contexts: B, value: ({ job }) => (job.exclusive ? "NODE" : "NO") },
   { name: "SLURM_NODEID", contexts: BT, value: ({ node }) => `${node?.index ?? 0}` },
   { name: "SLURM_PROCID", contexts: BT, value: ({ task }) => `${task?.taskId ?? 0}` },

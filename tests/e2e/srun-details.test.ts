@@ -106,3 +106,30 @@ describe("a running batch job with an srun step", () => {
     c.run(["scancel", id]);
   });
 });
+
+describe("options that were ignored", () => {
+  const FIELDS = "%j|%D|%C|%c|%h|%O";
+  const held = (args: string[]) => {
+    const r = c.run(["sbatch", "-H", "--parsable", ...args, "--wrap=true"]);
+    expect(r.stderr).toBe("");
+    return c.run(["squeue", "-h", "-j", r.stdout.trim(), "-o", FIELDS]).stdout.trim();
+  };
+
+  it("--oversubscribe, --contiguous, --mincpus and --cores-per-socket are taken, shown and placed by (x-opt-*)", async () => {
+    expect(held(["--oversubscribe"])).toBe("wrap|1|1|1|YES|0");
+    expect(held(["--contiguous"])).toBe("wrap|1|1|1|OK|1");
+    expect(held(["--mincpus=2"])).toBe("wrap|1|1|2|OK|0");
+    expect(held(["--cores-per-socket=2"])).toBe("wrap|1|1|1|OK|0");
+    expect(held(["--oversubscribe", "--exclusive"])).toBe("wrap|1|1|1|NO|0");
+    const never = c.run(["sbatch", "--cores-per-socket=64", "--wrap=true"]);
+    expect(never.stderr).toBe("sbatch: error: Batch job submission failed: Requested node configuration is not available\n");
+    const id = c.run(["sbatch", "--parsable", "--mincpus=3", "--wrap=sleep 30"]).stdout.trim();
+    const alloc = await eventually("mincpus job running", () => {
+      const r = c.run(["squeue", "-h", "-j", id, "-o", "%T|%C"]).stdout.trim();
+      return r.startsWith("RUNNING") ? r : undefined;
+    }, 30_000);
+    expect(alloc).toBe("RUNNING|3");
+    expect(c.run(["scontrol", "show", "job", id]).stdout).toMatch(/MinCPUsNode=3 /);
+    c.run(["scancel", "-u", process.env.USER ?? "root"]);
+  });
+});

@@ -102,8 +102,13 @@ function gres(st: BuildState, a: Assignment): Result<void> {
 
 function exclusive(st: BuildState, a: Assignment): Result<void> {
   const v = a.value?.toLowerCase();
-  if (v === undefined || v === "exclusive") st.spec.exclusive = !a.reset;
-  else if (v === "oversubscribe") st.spec.exclusive = false;
+  if (v === undefined || v === "exclusive") {
+    st.spec.exclusive = !a.reset;
+    if (!a.reset) delete st.spec.oversubscribe; // the later of --exclusive and --oversubscribe wins
+  } else if (v === "oversubscribe") {
+    st.spec.exclusive = false;
+    st.spec.oversubscribe = true;
+  }
   else if (["user", "mcs", "topo", "allocation"].includes(v)) {
     st.spec.exclusive = true;
     st.warnings.push(`--exclusive=${a.value} is not supported by Spur; whole nodes are allocated instead`);
@@ -248,6 +253,30 @@ const gpusPerSocket: Handler = (st, a) => {
   return DONE;
 };
 
+/** -s/--oversubscribe: the later of it and --exclusive wins. */
+const oversubscribe: Handler = (st, a) => {
+  if (a.reset) delete st.spec.oversubscribe;
+  else {
+    st.spec.oversubscribe = true;
+    st.spec.exclusive = false;
+  }
+  return DONE;
+};
+
+const contiguous: Handler = (st, a) => {
+  if (a.reset) delete st.spec.contiguous;
+  else st.spec.contiguous = true;
+  return DONE;
+};
+
+/** --mincpus and --cores-per-socket: positive counts the scheduler places by. */
+const optionalCount = (field: "mincpus" | "coresPerSocket"): Handler => (st, a) => {
+  const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
+  if (!r.ok) return r;
+  st.spec[field] = r.value;
+  return DONE;
+};
+
 const socketsPerNode: Handler = (st, a) => {
   const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
   if (!r.ok) return r;
@@ -278,4 +307,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
   "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
+  oversubscribe, contiguous, mincpus: optionalCount("mincpus"), "cores-per-socket": optionalCount("coresPerSocket"),
 };

@@ -35,6 +35,12 @@ export interface ResourceRequest {
   /** --gres-flags=enforce-binding: CPUs only on the sockets of the share's GPUs. */
   enforceBinding?: boolean;
   exclusive: boolean;
+  /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
+  minCpusPerNode?: number;
+  /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
+  coresPerSocket?: number;
+  /** --contiguous: a multi-node job's nodes are consecutive in the cluster's node order. */
+  contiguous?: boolean;
   nodelist: string[];
   exclude: string[];
   features: string[];
@@ -75,6 +81,9 @@ export function buildRequest(
     ...socketRequest(spec),
     switchesMax: spec.reqSwitch,
     exclusive: spec.exclusive,
+    ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
+    ...((spec.coresPerSocket ?? 0) > 0 ? { coresPerSocket: spec.coresPerSocket } : {}),
+    ...(spec.contiguous ? { contiguous: true } : {}),
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],

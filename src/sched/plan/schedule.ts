@@ -336,6 +336,7 @@ function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, s
 
 export function nodeViews(state: ClusterState): Map<string, NodeView> {
   const views = new Map<string, NodeView>();
+  let order = 0;
   for (const node of state.nodes.values()) {
     const free = freeResources(node);
     views.set(node.info.name, {
@@ -352,6 +353,8 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       usable: nodeAcceptsWork(node),
       gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
       sockets: socketLayout(node),
+      coresPerSocket: node.info.coresPerSocket,
+      order: order++,
     });
   }
   return views;

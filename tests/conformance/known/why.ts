@@ -39,8 +39,6 @@ export const WHY = {
     "Spur lacks: AccrueTime for running jobs (Unknown)",
   sacctListing:
     "several Spur bugs in one listing (not pinned: the oracle's own timing varies): rejected submissions (srun --gres=gpu:99, srun -N5) leave no accounting record in Spur (Slurm records them FAILED/CANCELLED and they use job ids); the released held job runs at once in Spur but waits behind 'big' in Slurm (no backfill reservation, issue 5)",
-  optionIgnored:
-    "Spur lacks: the option (sbatch warns that it is ignored)",
   states26:
     "22.05 vs 26.x table: the list of valid states is 26.x's",
 } as const;
@@ -52,7 +50,7 @@ export const WHY = {
  */
 export const ISSUE_OF: Partial<Record<keyof typeof WHY, number>> = {
   nodeFailRace: 9, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
-  heldEligible: 5, accrue: 5, sacctListing: 5, optionIgnored: 5,
+  heldEligible: 5, accrue: 5, sacctListing: 5,
 };
 
 /** The issue an entry is listed under: its own, else its first shared cause's; undefined for 22.05 vs 26.x. */
