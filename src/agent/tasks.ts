@@ -102,12 +102,17 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   const frame = (taskId: number, part: Partial<Frame>): Frame => ({
     taskId, stdout: EMPTY, stderr: EMPTY, exited: false, exitCode: 0, exitSignal: 0, ...part,
   });
-  // a task's end goes on the stream (after its output) and, as a report, to srun's listener
+  // A task's end is reported to srun's listener first, then put on the stream after its output:
+  // when srun reads the exit frame, the report (srun's record of the exit) is already in.
   const report = exitReporter(req, hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? ""));
+  const exitsSent: Promise<void>[] = [];
   const pushExit = (taskId: number, part: Partial<Frame>): void => {
     const f = frame(taskId, { ...part, exited: true });
-    queue.push(f);
-    report(taskId, f.exitCode, f.exitSignal);
+    exitsSent.push(report(taskId, f.exitCode, f.exitSignal).then(() => queue.push(f)));
+  };
+  /** End the stream once every exit frame is on it. */
+  const closeQueue = (): void => {
+    void Promise.all(exitsSent).then(() => queue.close());
   };
   const problem = hooks?.setupProblem ?? "";
   // A step whose cgroup cannot be made does not run uncontained: every task fails with the reason.
@@ -117,7 +122,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`spurd: error: ${problem}\n`) }));
       pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
     }
-    queue.close();
+    closeQueue();
     return queue;
   }
   const key = `${req.jobId}.${req.stepId}`;
@@ -134,7 +139,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`srun: error: ${binding}\n`) }));
       pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
     }
-    queue.close();
+    closeQueue();
     return queue;
   }
   let alive = req.tasks.length;
@@ -188,7 +193,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       }
       void stepEnded.finally(() => {
         pushExit(task.taskId, { exitCode, exitSignal });
-        queue.close();
+        closeQueue();
       });
     };
     child.once("exit", onExit);
@@ -207,7 +212,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     removeTrees(cg.plan.stepDirs);
     hooks?.ended(usage);
   }
-  if (running === 0) void endStep().finally(() => queue.close());
+  if (running === 0) void endStep().finally(closeQueue);
   const limit = req.timeLimitSec > 0 ? setTimeout(() => children.forEach((c) => killGroup(c.pid, "SIGKILL")), req.timeLimitSec * 1000) : undefined;
   abort.addEventListener("abort", () => children.forEach((c) => killGroup(c.pid, "SIGKILL")));
   return {

@@ -29,8 +29,6 @@ export interface StepLauncher {
   token: string;
   /** Reports received so far, by task id. */
   exits: ReadonlyMap<number, TaskExitReport>;
-  /** Resolves once every task of `taskIds` has reported, or after `timeoutMs`. */
-  waitFor(taskIds: readonly number[], timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,7 +72,6 @@ export async function launcherFor(node: { addr: string; port: number } | undefin
 export async function openStepLauncher(host: string, jobId: number, stepId: number): Promise<StepLauncher> {
   const token = randomBytes(16).toString("hex");
   const exits = new Map<number, TaskExitReport>();
-  const waiters = new Set<() => void>();
   const server: RpcServer = await startRpcServer(
     (router) =>
       router.service(Launcher, {
@@ -83,7 +80,6 @@ export async function openStepLauncher(host: string, jobId: number, stepId: numb
           for (const taskId of req.taskIds) {
             if (!exits.has(taskId)) exits.set(taskId, { node: req.node, exitCode: req.exitCode, exitSignal: req.exitSignal });
           }
-          for (const wake of [...waiters]) wake();
           return {};
         },
       }),
@@ -91,22 +87,6 @@ export async function openStepLauncher(host: string, jobId: number, stepId: numb
   );
   return {
     host, port: server.port, token, exits,
-    waitFor(taskIds, timeoutMs) {
-      const done = () => taskIds.every((t) => exits.has(t));
-      if (done()) return Promise.resolve();
-      return new Promise((resolve) => {
-        const finish = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        const check = () => {
-          if (done()) finish();
-        };
-        const timer = setTimeout(finish, timeoutMs);
-        waiters.add(check);
-      });
-    },
     close: () => {
       // agents keep their report connections alive: drop them so that srun need not wait for them
       server.server.closeAllConnections();

@@ -44,9 +44,6 @@ export interface StepCalls {
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
 }
 
-/** How long srun waits, once a node's stream has ended, for the exit reports of its tasks. */
-const REPORT_WAIT_MS = 5000;
-
 const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
 
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
@@ -115,9 +112,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
       }
     }
-    // the exit status comes from the agent's report to srun's listener; the stream's copy
-    // stands in for a report that did not arrive
-    if (launcher !== undefined && !abort.aborted) await launcher.waitFor(tasks.map((t) => t.taskId), REPORT_WAIT_MS);
+    // the exit status comes from the agent's report to srun's listener (the agent sends a task's
+    // exit frame only once its report is in); the frame's copy stands in for a report that failed
     const reported = ends.map((e) => ({ ...e, ...pick(launcher?.exits.get(e.taskId)) }));
     for (const e of reported) {
       exitCode = Math.max(exitCode, e.exitCode);
