@@ -20,7 +20,7 @@ export interface KnownEntry {
 
 export const WHY = {
   nodeFailRace:
-    "Spur bug: src/agent/agent.ts reportEnded() declares a job NODE_FAIL (\"stepd lost\") when it runs between spawning the stepd and the stepd's exec: stepd.pid is written but /proc/<pid>/cmdline does not name stepd yet. About one job per suite run; which one is random",
+    "Spur bug (fixed by commit 75b7ab7; kept for the runner's taint rule): src/agent/agent.ts reportEnded() declared a job NODE_FAIL (\"stepd lost\") when it ran between spawning the stepd and the stepd's exec (stepd.pid written, /proc/<pid>/cmdline not yet naming stepd); a stepd younger than the exec grace now counts as running",
   priority:
     "Spur lacks: priority/multifactor (the oracle weights age, fair-share, job size and partition; Spur is priority/basic, issue 5): Priority values differ and pending jobs are listed in another order",
   placement:
