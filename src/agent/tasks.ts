@@ -68,6 +68,14 @@ function commandExists(cmd: string, path: string, workDir: string): boolean {
   return path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
 }
 
+/**
+ * srun -i <file>: the command with its stdin from `path`, opened by a shell that already runs as
+ * the job's user (so the user reads only what the user may read) and then exec'd away.
+ */
+function withStdin(path: string, argv: readonly string[]): string[] {
+  return ["/bin/sh", "-c", 'exec <"$1" || exit 1; shift; exec "$@"', "spur_stdin", path, ...argv];
+}
+
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
@@ -154,7 +162,8 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       alive -= 1;
       continue;
     }
-    const userArgv = userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv));
+    const argv = task.stdinPath ? withStdin(task.stdinPath, req.argv) : req.argv;
+    const userArgv = userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", argv));
     const bound = binding?.perTask[localId];
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
     const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.plan.procs, pinned);

@@ -6,6 +6,9 @@
  * the filename pattern (%t %n %N %j %J %s %u %x %A %a, zero padding) expanded
  * for each task, relative to srun's working directory. Without `-e`, stderr
  * follows `-o` (Slurm: stderr goes where stdout goes unless given its own).
+ * `-i/--input` with a filename pattern gives each task its file as stdin;
+ * `none` (and the default) give it nothing. srun forwards no stdin of its own
+ * to tasks, so `all` or a task id cannot be honoured (inputTarget says so).
  */
 import { expandFilenamePattern, resolveStdioPath, type FilenameContext } from "./filename-pattern.ts";
 
@@ -28,4 +31,12 @@ export function taskTargets(output: string, error: string, task: TaskIoContext, 
   const out = streamTarget(output, task, cwd);
   const err = error.trim() === "" ? (out.kind === "file" ? out : { kind: "terminal" as const }) : streamTarget(error, task, cwd);
   return { out, err };
+}
+
+/** A task's stdin for `-i`: a file, nothing, or "unsupported" for `all` / a task id (no stdin forwarding). */
+export function inputTarget(spec: string, task: TaskIoContext, cwd: string): { kind: "none" } | { kind: "file"; path: string } | { kind: "unsupported" } {
+  const s = spec.trim();
+  if (s === "" || s.toLowerCase() === "none") return { kind: "none" };
+  if (s.toLowerCase() === "all" || /^\d+$/.test(s)) return { kind: "unsupported" };
+  return { kind: "file", path: resolveStdioPath(expandFilenamePattern(s, task), cwd) };
 }

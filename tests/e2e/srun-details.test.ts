@@ -6,7 +6,7 @@
  * salloc's environment. Each test waits on conditions, never fixed sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { eventually, startCluster, type Cluster } from "./cluster.ts";
@@ -77,6 +77,17 @@ describe("srun -o/-e file patterns", () => {
     const one = c.run(["srun", "-n3", "-o", "2", "printenv", "SLURM_PROCID"], { cwd });
     expect(one.stdout).toBe("2\n");
     expect(c.run(["srun", "-n2", "-o", "none", "printenv", "SLURM_PROCID"], { cwd }).stdout).toBe("");
+  });
+
+  it("-i gives each task its own file as stdin", () => {
+    const cwd = mkdtempSync(join(c.work, "fi-"));
+    writeFileSync(join(cwd, "in-0"), "zero\n");
+    writeFileSync(join(cwd, "in-1"), "one\n");
+    const r = c.run(["srun", "-n2", "-l", "-i", "in-%t", "cat"], { cwd });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.split("\n").sort().join("\n")).toBe("\n0: zero\n1: one");
+    const missing = c.run(["srun", "-i", "nosuch", "cat"], { cwd });
+    expect(missing.code).not.toBe(0);
   });
 });
 

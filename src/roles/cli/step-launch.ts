@@ -17,7 +17,7 @@ import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
 import { launcherFor } from "./srun-launcher.ts";
 import { TaskOutput } from "./task-output.ts";
-import { taskTargets, type StreamTarget } from "../../compat/srun-io.ts";
+import { inputTarget, taskTargets, type StreamTarget } from "../../compat/srun-io.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -63,6 +63,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
   // where each task's output goes (-o/-e): every task's target is known before any runs
   const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
+  const stdinPaths = new Map<number, string>();
+  let inputUnsupported = false;
   let taskId = 0;
   shares.forEach((share, nodeIndex) => {
     for (let k = 0; k < share.tasks; k++, taskId++) {
@@ -71,9 +73,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         nodeName: share.node, nodeIndex, taskId, stepId: step.stepId,
       };
       targets.set(taskId, taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
+      const input = inputTarget(req.spec.stdIn, ctx, req.cwd);
+      if (input.kind === "file") stdinPaths.set(taskId, input.path);
+      if (input.kind === "unsupported") inputUnsupported = true;
     }
   });
   const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width);
+  if (inputUnsupported) process.stderr.write(`srun: warning: --input=${req.spec.stdIn} is not supported by Spur (srun forwards no stdin); the tasks read /dev/null\n`);
   let rank = 0;
   let exitCode = 0;
   let exitSignal = 0;
@@ -93,7 +99,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
           ...(launcher === undefined ? {} : { launcher: { host: launcher.host, port: launcher.port } }),
         },
       );
-      return { taskId, env };
+      const stdinPath = stdinPaths.get(taskId);
+      return stdinPath === undefined ? { taskId, env } : { taskId, env, stdinPath };
     });
     const client = createClient(Agent, createConnectTransport({ baseUrl: `http://${addr?.addr}:${addr?.port}`, httpVersion: "1.1" }));
     const stream = client.runTasks(

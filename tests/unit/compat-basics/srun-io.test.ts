@@ -3,7 +3,7 @@
  * pattern expanded per task (x-outname-srun-task: `srun -n2 -o 'sr-%t.out'`).
  */
 import { describe, expect, it } from "vitest";
-import { streamTarget, taskTargets, type TaskIoContext } from "../../../src/compat/srun-io.ts";
+import { inputTarget, streamTarget, taskTargets, type TaskIoContext } from "../../../src/compat/srun-io.ts";
 
 const task = (taskId: number, over: Partial<TaskIoContext> = {}): TaskIoContext => ({
   jobId: 42, arrayJobId: 0, arrayTaskId: -1, jobName: "job", user: "alice", nodeName: "n2", nodeIndex: 1, taskId, stepId: 3, ...over,
@@ -29,5 +29,13 @@ describe("srun output routing", () => {
     expect(taskTargets("o-%t", "", task(0), "/w").err).toEqual({ kind: "file", path: "/w/o-0" });
     expect(taskTargets("o-%t", "e-%t", task(0), "/w").err).toEqual({ kind: "file", path: "/w/e-0" });
     expect(taskTargets("none", "", task(0), "/w").err).toEqual({ kind: "terminal" });
+  });
+
+  it("-i: a file per task; none; all or a task id cannot be honoured", () => {
+    expect(inputTarget("in-%t", task(2), "/w")).toEqual({ kind: "file", path: "/w/in-2" });
+    expect(inputTarget("", task(0), "/w")).toEqual({ kind: "none" });
+    expect(inputTarget("none", task(0), "/w")).toEqual({ kind: "none" });
+    expect(inputTarget("all", task(0), "/w")).toEqual({ kind: "unsupported" });
+    expect(inputTarget("0", task(0), "/w")).toEqual({ kind: "unsupported" });
   });
 });
