@@ -144,3 +144,31 @@ describe("options that were ignored", () => {
     c.run(["scancel", "-u", process.env.USER ?? "root"]);
   });
 });
+
+describe("controller-side details", () => {
+  it("--kill-on-invalid-dep=yes cancels a job whose dependency can never be met (x-dep-kill-on-invalid)", async () => {
+    const bad = c.run(["sbatch", "--parsable", "--wrap=exit 1"]).stdout.trim();
+    await eventually("bad job failed", () => (c.run(["sacct", "-n", "-X", "-P", "-j", bad, "-o", "State"]).stdout.trim() === "FAILED" ? true : undefined), 30_000);
+    const kill = c.run(["sbatch", "--parsable", "-J", "killdep", "--kill-on-invalid-dep=yes", `--dependency=afterok:${bad}`, "--wrap=true"]).stdout.trim();
+    const keep = c.run(["sbatch", "--parsable", "-J", "keep", `--dependency=afterok:${bad}`, "--wrap=true"]).stdout.trim();
+    const shown = await eventually("killdep cancelled", () => {
+      const r = c.run(["squeue", "-h", "-t", "all", "-j", kill, "-o", "%j|%T|%r"]).stdout.trim();
+      return r.includes("CANCELLED") ? r : undefined;
+    }, 30_000);
+    expect(shown).toBe("killdep|CANCELLED|DependencyNeverSatisfied");
+    expect(c.run(["sacct", "-X", "-n", "-P", "-j", kill, "-o", "State,Reason"]).stdout.trim()).toBe("CANCELLED|None");
+    expect(c.run(["squeue", "-h", "-j", keep, "-o", "%T|%r"]).stdout.trim()).toBe("PENDING|DependencyNeverSatisfied");
+    c.run(["scancel", keep]);
+  });
+
+  it("scontrol update ArrayTaskThrottle changes a pending array's throttle (x-array-update-throttle)", () => {
+    const a = c.run(["sbatch", "-H", "--parsable", "--array=1-10%3", "--wrap=true"]).stdout.trim();
+    expect(c.run(["scontrol", "update", `JobId=${a}`, "ArrayTaskThrottle=2"])).toEqual({ stdout: "", stderr: "", code: 0 });
+    expect(c.run(["squeue", "-h", "-j", a, "-o", "%i"]).stdout).toBe(`${a}_[1-10%2]\n`);
+    c.run(["scancel", a]);
+  });
+
+  it("scontrol show job <not an id> answers as 22.05 (x-err-scontrol-show-job-garbage)", () => {
+    expect(c.run(["scontrol", "show", "job", "abc"])).toEqual({ stdout: "", stderr: "scontrol_print_job error: Invalid job id specified\n", code: 1 });
+  });
+});
