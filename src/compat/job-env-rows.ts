@@ -222,7 +222,8 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_GPUS_PER_NODE", contexts: BS, value: ({ spec }) => text(spec?.gpusPerNode) },
   { name: "SLURM_GPUS_PER_SOCKET", contexts: BS, value: ({ spec }) => text(spec?.gpusPerSocket) },
   { name: "SLURM_TRES_PER_TASK", contexts: BS, value: tresPerTask },
-  { name: "SLURM_DISTRIBUTION", contexts: BS, value: ({ spec }) => text(spec?.distribution) },
+  // steps: srun's -m (26.x table: only when given), else whatever the task inherits
+  { name: "SLURM_DISTRIBUTION", contexts: BJS, value: (i) => text(i.context === "step" ? i.site.distribution : i.spec?.distribution) },
   { name: "SLURM_OVERCOMMIT", contexts: BS, value: ({ spec }) => (spec?.overcommit === true ? "1" : undefined) },
   { name: "SLURM_THREADS_PER_CORE", contexts: BS, value: ({ spec }) => count(spec?.threadsPerCore) },
   { name: "SLURM_GPUS_ON_NODE", contexts: BT, value: ({ node }) => (node?.gpuIndices.length ? `${node.gpuIndices.length}` : null) },

@@ -45,6 +45,11 @@ describe("srun's message port", () => {
     expect(r.stderr).toMatch(/^srun: error: n\d: task 0: Exited with exit code 6$/m);
   });
 
+  it("SLURM_DISTRIBUTION only with -m (26.x table)", () => {
+    expect(c.run(["srun", "-m", "cyclic", "printenv", "SLURM_DISTRIBUTION"]).stdout).toBe("cyclic\n");
+    expect(c.run(["srun", "bash", "-c", "echo ${SLURM_DISTRIBUTION-unset}"]).stdout).toBe("unset\n");
+  });
+
   it("an srun inside a step gets its own port, not the outer one", () => {
     const r = c.run(["srun", "bash", "-c", 'echo $SLURM_SRUN_COMM_PORT; srun printenv SLURM_SRUN_COMM_PORT']);
     expect(r.code).toBe(0);

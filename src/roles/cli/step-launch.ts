@@ -96,6 +96,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         req.baseEnv,
         {
           confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask,
+          distribution: req.spec.distribution,
           ...(launcher === undefined ? {} : { launcher: { host: launcher.host, port: launcher.port } }),
         },
       );

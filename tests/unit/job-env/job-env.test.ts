@@ -308,6 +308,20 @@ describe("buildStepTaskEnv", () => {
     expect(names.map((n) => none[n])).toEqual([undefined, undefined, undefined, undefined]);
   });
 
+  it("SLURM_DISTRIBUTION in a step only from srun -m (26.x table), else as inherited", () => {
+    const job = oracleJob({ jobId: 4, name: "bash", node: "n3", cpus: 1, gpus: [], batchFlag: false });
+    const at = (base: Record<string, string>, distribution?: string) => buildStepTaskEnv(
+      job,
+      { stepId: 1, nodelist: "n3", ntasks: 1, tasksPerNode: [1], nodeNames: ["n3"] },
+      { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [], constrainDevices: false },
+      base,
+      { clusterName: "oracle", confPath: CONF, ...(distribution === undefined ? {} : { distribution }) },
+    );
+    expect(at({ ...SUBMIT_ENV }).SLURM_DISTRIBUTION).toBeUndefined();
+    expect(at({ ...SUBMIT_ENV }, "block:cyclic").SLURM_DISTRIBUTION).toBe("block:cyclic");
+    expect(at({ ...SUBMIT_ENV, SLURM_DISTRIBUTION: "plane" }, "").SLURM_DISTRIBUTION).toBe("plane");
+  });
+
   describe("inside a two-node batch job", () => {
     const job = makeJob({
       jobId: 50, name: "multi", numNodes: 2, nodelist: "n[3-4]", numCpus: 8, startTime: START,
