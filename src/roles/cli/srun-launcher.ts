@@ -13,9 +13,10 @@
  * the variables (never pointing at nothing) and with exits from the stream.
  */
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
 import { connect } from "node:net";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Launcher } from "../../net/gen/spur/v1/agent_pb.ts";
-import { startRpcServer, type RpcServer } from "../../net/rpc-server.ts";
 
 export interface TaskExitReport {
   node: string;
@@ -35,8 +36,15 @@ export interface StepLauncher {
 /** How long srun waits to learn the local address it reaches a node from. */
 const PROBE_TIMEOUT_MS = 3000;
 
-/** The local address of a TCP connection to `addr:port`: the address the node can reach srun at. */
+/** Reports are a few hundred bytes: anything much larger is refused unread. */
+const REPORT_BYTES_MAX = 64 * 1024;
+
+/**
+ * The local address of a TCP connection to `addr:port`: the address the node can reach srun at
+ * (a loopback node is reached from loopback, without a probe).
+ */
 export function localAddressTowards(addr: string, port: number): Promise<string> {
+  if (/^127\./.test(addr) || addr === "localhost") return Promise.resolve("127.0.0.1");
   return new Promise((resolve, reject) => {
     const socket = connect({ host: addr, port, timeout: PROBE_TIMEOUT_MS });
     const fail = (e: Error) => {
@@ -72,8 +80,10 @@ export async function launcherFor(node: { addr: string; port: number } | undefin
 export async function openStepLauncher(host: string, jobId: number, stepId: number): Promise<StepLauncher> {
   const token = randomBytes(16).toString("hex");
   const exits = new Map<number, TaskExitReport>();
-  const server: RpcServer = await startRpcServer(
-    (router) =>
+  // served on plain node:http: the token, not the caller's uid, says who may report (no peer lookup)
+  const handler = connectNodeAdapter({
+    readMaxBytes: REPORT_BYTES_MAX,
+    routes: (router) =>
       router.service(Launcher, {
         taskExit(req) {
           if (req.token !== token || req.jobId !== jobId || req.stepId !== stepId) return {};
@@ -83,14 +93,20 @@ export async function openStepLauncher(host: string, jobId: number, stepId: numb
           return {};
         },
       }),
-    { host, port: 0 },
-  );
+  });
+  const http = createServer(handler);
+  http.on("clientError", (_err, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(0, host, () => resolve());
+  });
+  const address = http.address();
   return {
-    host, port: server.port, token, exits,
+    host, port: typeof address === "object" && address !== null ? address.port : 0, token, exits,
     close: () => {
       // agents keep their report connections alive: drop them so that srun need not wait for them
-      server.server.closeAllConnections();
-      return server.close();
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
 }
