@@ -1,9 +1,11 @@
 /**
  * @module roles/cli/step-launch
  * What srun does once it has an allocation: ask the controller for a step,
- * start the step's tasks on every node's agent (each task with its own SLURM_*
- * environment), stream their output to this terminal (`-l` labels lines with
- * the task rank), and report the step's end. The step's exit code is the
+ * open srun's message port (srun-launcher.ts: the agents report task exits to
+ * it), start the step's tasks on every node's agent (each task with its own
+ * SLURM_* environment, and its stdin file for `-i`), route their output to
+ * this terminal (`-l` labels lines with the task rank) or the `-o/-e` files
+ * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
 import { createClient } from "@connectrpc/connect";
