@@ -19,6 +19,7 @@ import { taskWrapCommand } from "./prolog.ts";
 import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
+import { exitReporter } from "./launcher-report.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
 import { commandInRootfs, runtimeExit, taskCommand, type ContainerLaunch } from "./container/launch.ts";
 import type { Rootfs } from "./container/rootfs.ts";
@@ -68,6 +69,14 @@ function commandExists(cmd: string, path: string, workDir: string): boolean {
   return path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
 }
 
+/**
+ * srun -i <file>: the command with its stdin from `path`, opened by a shell that already runs as
+ * the job's user (so the user reads only what the user may read) and then exec'd away.
+ */
+function withStdin(path: string, argv: readonly string[]): string[] {
+  return ["/bin/sh", "-c", 'exec <"$1" || exit 1; shift; exec "$@"', "spur_stdin", path, ...argv];
+}
+
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
@@ -111,6 +120,18 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   const frame = (taskId: number, part: Partial<Frame>): Frame => ({
     taskId, stdout: EMPTY, stderr: EMPTY, exited: false, exitCode: 0, exitSignal: 0, ...part,
   });
+  // A task's end is reported to srun's listener first, then put on the stream after its output:
+  // when srun reads the exit frame, the report (srun's record of the exit) is already in.
+  const report = exitReporter(req, hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? ""));
+  const exitsSent: Promise<void>[] = [];
+  const pushExit = (taskId: number, part: Partial<Frame>): void => {
+    const f = frame(taskId, { ...part, exited: true });
+    exitsSent.push(report(taskId, f.exitCode, f.exitSignal).then(() => queue.push(f)));
+  };
+  /** End the stream once every exit frame is on it. */
+  const closeQueue = (): void => {
+    void Promise.all(exitsSent).then(() => queue.close());
+  };
   const problem = hooks?.setupProblem ?? "";
   // A step whose cgroup cannot be made does not run uncontained: every task fails with the reason.
   const cg = problem === "" ? hooks?.contained : undefined;
@@ -118,9 +139,9 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   if (failure !== "") {
     for (const task of req.tasks) {
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(failure) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+      pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
     }
-    queue.close();
+    closeQueue();
     return queue;
   }
   const key = `${req.jobId}.${req.stepId}`;
@@ -135,9 +156,9 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   if (typeof binding === "string") {
     for (const task of req.tasks) {
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(`srun: error: ${binding}\n`) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode: 1, exitSignal: 0 }));
+      pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
     }
-    queue.close();
+    closeQueue();
     return queue;
   }
   let alive = req.tasks.length;
@@ -152,16 +173,17 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     if (!found) {
       // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
       queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
-      queue.push(frame(task.taskId, { exited: true, exitCode: EXEC_ERRNO.ENOENT }));
+      pushExit(task.taskId, { exitCode: EXEC_ERRNO.ENOENT });
       running -= 1;
       alive -= 1;
       continue;
     }
+    const argv = task.stdinPath ? withStdin(task.stdinPath, req.argv) : req.argv;
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
     // In a container only the step's GPUs exist: they count from 0 there too.
     const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true || box !== undefined);
     const userArgv = box === undefined
-      ? userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", req.argv))
+      ? userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", argv))
       : taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid });
     const bound = binding?.perTask[localId];
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
@@ -196,12 +218,12 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
       running -= 1;
       if (running > 0) {
-        queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
+        pushExit(task.taskId, { exitCode, exitSignal });
         return;
       }
       void stepEnded.finally(() => {
-        queue.push(frame(task.taskId, { exited: true, exitCode, exitSignal }));
-        queue.close();
+        pushExit(task.taskId, { exitCode, exitSignal });
+        closeQueue();
       });
     };
     child.once("exit", onExit);
@@ -224,7 +246,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     removeTrees(cg.plan.stepDirs);
     hooks?.ended(usage);
   }
-  if (running === 0) void endStep().finally(() => queue.close());
+  if (running === 0) void endStep().finally(closeQueue);
   const limit = req.timeLimitSec > 0 ? setTimeout(() => children.forEach((c) => killGroup(c.pid, "SIGKILL")), req.timeLimitSec * 1000) : undefined;
   abort.addEventListener("abort", () => children.forEach((c) => killGroup(c.pid, "SIGKILL")));
   return {

@@ -16,6 +16,28 @@ import { helpFormat, parseFieldList, renderTable } from "../compat/format/sacct-
 import { localMidnight } from "../compat/format/sacct-time.ts";
 import { sacctJson } from "../compat/format/json-sacct.ts";
 import { resetTimeMemo } from "../compat/format/time-memo.ts";
+import { tresText } from "../sched/model/tres.ts";
+
+type JobRecord = Awaited<ReturnType<CliPort["ctl"]["listJobs"]>>["jobs"][number];
+
+/**
+ * A running batch job's script is a step of its own in Slurm's accounting (`<job>.batch`, on the
+ * batch host, with the job's CPUs there) from the moment it starts; the controller records it
+ * when the script ends, so while it runs the row is made here from the job (x-sacct-running).
+ */
+function withRunningBatchStep(job: JobRecord): JobRecord {
+  if (!job.batchFlag || (job.state !== "RUNNING" && job.state !== "SUSPENDED") || job.steps.some((s) => s.stepId === BATCH_STEP)) return job;
+  const share = job.alloc.find((a) => a.node === job.batchHost) ?? job.alloc[0];
+  const cpus = share?.cpus ?? 1;
+  const batch = {
+    jobId: job.jobId, stepId: BATCH_STEP, name: "batch", state: job.state, nodelist: job.batchHost, ntasks: 1, cpus,
+    startTime: job.startTime, endTime: 0, exitCode: 0, exitSignal: 0, alloc: share ? [share] : [],
+    tres: tresText(cpus, share?.memMib ?? 0, 1, share?.gpuIndices.length ?? 0, false),
+  };
+  return { ...job, steps: [batch, ...job.steps] };
+}
+
+const BATCH_STEP = -5;
 
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 
@@ -61,6 +83,7 @@ export async function sacctMain(argv: string[], port: CliPort): Promise<CliResul
     const message = e instanceof RpcError || e instanceof Error ? e.message : String(e);
     return done("", `sacct: error: Problem talking to the database: ${message}\n`, 1);
   }
+  resp = { ...resp, jobs: resp.jobs.map(withRunningBatchStep) };
   const ctx: SelectContext = { query: q, invokerUid: port.invoker.uid, now, cluster: resp.clusterName };
   if (q.mode === "json" && q.jsonVersion !== undefined) {
     const cj = await import("../net/rest/cli-json.ts");

@@ -48,7 +48,7 @@ const USAGE = [
   "     hold <job_list>, uhold <job_list>, release <job_list>",
   "     requeue <job_list>, requeuehold <job_list>, suspend <job_list>, resume <job_list>",
   "     ping, version, help, exit, quit",
-  "     show <ENTITY> [<ID>]: config, hostnames, hostlist, hostlistsorted, job, node, partition",
+  "     show <ENTITY> [<ID>]: config, hostnames, hostlist, hostlistsorted, job, node, partition, step",
   "     update JobId=<id> <Key>=<value> ..., update NodeName=<nodes> State=<state> Reason=<text>",
   "",
 ].join("\n");
@@ -84,6 +84,8 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
     case "hostlist":
     case "hostlistsorted":
       return showHosts(port, entity, val);
+    case "steps":
+      return (await import("../compat/format/scontrol-show-step.ts")).showSteps(port, val, flags.oneLiner);
     case "reservations":
     case "reservationname":
       return showReservations(port, val, flags.oneLiner);

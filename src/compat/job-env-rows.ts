@@ -182,9 +182,8 @@ const jobNtasksText = (input: EnvInput): EnvValue =>
   input.context === "step" && input.step !== undefined ? `${input.step.ntasks}` : count(jobNtasks(input));
 
 /**
- * Every variable Spur sets. Not here, on purpose: SLURM_TASK_PID and
- * SLURM_SRUN_COMM_* / SLURM_STEP_LAUNCHER_PORT / SLURM_LAUNCH_NODE_IPADDR
- * (the agent and srun know them), SLURM_NODE_ALIASES and SLURM_WORKING_CLUSTER
+ * Every variable Spur sets. Not here, on purpose: SLURM_TASK_PID
+ * (the agent knows it), SLURM_NODE_ALIASES and SLURM_WORKING_CLUSTER
  * (22.05 only / not in the table), het-job suffixes, MPI launcher hints.
  */
 export const ENV_ROWS: readonly EnvRow[] = [
@@ -227,7 +226,8 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_GPUS_PER_NODE", contexts: BS, value: ({ spec }) => text(spec?.gpusPerNode) },
   { name: "SLURM_GPUS_PER_SOCKET", contexts: BS, value: ({ spec }) => text(spec?.gpusPerSocket) },
   { name: "SLURM_TRES_PER_TASK", contexts: BS, value: tresPerTask },
-  { name: "SLURM_DISTRIBUTION", contexts: BS, value: ({ spec }) => text(spec?.distribution) },
+  // steps: srun's -m (26.x table: only when given), else whatever the task inherits
+  { name: "SLURM_DISTRIBUTION", contexts: BJS, value: (i) => text(i.context === "step" ? i.site.distribution : i.spec?.distribution) },
   { name: "SLURM_OVERCOMMIT", contexts: BS, value: ({ spec }) => (spec?.overcommit === true ? "1" : undefined) },
   { name: "SLURM_THREADS_PER_CORE", contexts: BS, value: ({ spec }) => count(spec?.threadsPerCore) },
   { name: "SLURM_GPUS_ON_NODE", contexts: BT, value: ({ node }) => (node?.gpuIndices.length ? `${node.gpuIndices.length}` : null) },
@@ -271,6 +271,10 @@ export const ENV_ROWS: readonly EnvRow[] = [
     },
   },
   { name: "SLURM_LABELIO", contexts: T, value: ({ site }) => (site.labelIo === true ? "1" : undefined) },
+  // srun's listener (roles/cli/srun-launcher.ts), where the agents report task exits; without one,
+  // inherited values (an srun inside a step) are dropped rather than left pointing at nothing
+  ...["SLURM_LAUNCH_NODE_IPADDR", "SLURM_SRUN_COMM_HOST"].map((name): EnvRow => ({ name, contexts: T, value: ({ site }) => site.launcher?.host ?? null })),
+  ...["SLURM_SRUN_COMM_PORT", "SLURM_STEP_LAUNCHER_PORT"].map((name): EnvRow => ({ name, contexts: T, value: ({ site }) => (site.launcher === undefined ? null : `${site.launcher.port}`) })),
   { name: "SLURM_JOB_UID", contexts: BT, value: ({ job }) => `${job.uid}` },
   { name: "SLURM_JOB_USER", contexts: BT, value: ({ job }) => text(job.user) },
   { name: "SLURM_JOB_GID", contexts: BT, value: ({ job }) => `${job.gid}` },
@@ -281,7 +285,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
     contexts: BT,
     value: ({ job }) => (job.startTime > 0 ? `${Math.floor(jobEndTime(job))}` : undefined),
   },
-  { name: "SLURM_JOB_OVERSUBSCRIBE", contexts: B, value: ({ job }) => (job.exclusive ? "NO" : "OK") },
+  { name: "SLURM_JOB_OVERSUBSCRIBE", contexts: B, value: ({ job }) => (job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK") },
   { name: "SLURM_JOB_EXCLUSIVE", contexts: B, value: ({ job }) => (job.exclusive ? "NODE" : "NO") },
   { name: "SLURM_NODEID", contexts: BT, value: ({ node }) => `${node?.index ?? 0}` },
   { name: "SLURM_PROCID", contexts: BT, value: ({ task }) => `${task?.taskId ?? 0}` },

@@ -82,6 +82,10 @@ export interface StepSite {
   submitHost?: string;
   tmpDir?: string;
   topology?: { addr: string; pattern: string };
+  /** srun's own listener (its message port), when it has one: the SLURM_SRUN_COMM_* variables name it. */
+  launcher?: { host: string; port: number };
+  /** srun -m as given ("" or absent: not given). */
+  distribution?: string;
 }
 
 /** Apply the table rows of one context on top of `base`. */

@@ -250,6 +250,7 @@ export function createController(deps: ControllerDeps): Controller {
     lastPassMs = performance.now() - startMs;
     const seconds = lastPassMs / 1000;
     if (result.expired.length > 0) executeInternal({ v: 1, type: "deadlineExpired", at: now, jobIds: result.expired });
+    if (result.invalidDeps.length > 0) executeInternal({ v: 1, type: "dependencyNeverSatisfied", at: now, jobIds: result.invalidDeps });
     const preemption = planPreemption(state, result.reasons, result.priorities);
     if (preemption !== undefined) {
       logger.info({ message: "preempting", jobId: preemption.preemptorId, victims: preemption.victims.map((v) => v.jobId) });

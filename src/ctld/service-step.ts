@@ -16,8 +16,12 @@ import { toPlain } from "../lib/to-plain.ts";
 import { canModify } from "../sched/model/apply-update.ts";
 import { jobView } from "./views.ts";
 
-/** Tasks per node for a step: spread evenly, the first nodes taking the remainder. */
-export function stepLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | string {
+/**
+ * Tasks per node for a step: spread evenly, the first nodes taking the remainder. The step
+ * gets all the job's CPUs on each of its nodes (Slurm's default since 21.08), only the CPUs its
+ * tasks ask for with `exact` (srun --exact).
+ */
+export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain<NodeAlloc>[] | string {
   const shares = job.info.alloc;
   const nodes = Math.min(shares.length, spec.nodesMin || (spec.ntasks ? Math.min(spec.ntasks, shares.length) : shares.length));
   if ((spec.nodesMin || 0) > shares.length) return "Requested node configuration is not available";
@@ -32,7 +36,7 @@ export function stepLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] |
     const tasks = base + (i < extra ? 1 : 0);
     if (tasks === 0) continue;
     if (tasks * cpusPerTask > share.cpus && !spec.overcommit) return "Requested node configuration is not available";
-    const cpus = Math.min(share.cpus, tasks * cpusPerTask);
+    const cpus = exact ? Math.min(share.cpus, tasks * cpusPerTask) : share.cpus;
     // The job's per-socket CPU counts hold for a step that takes the whole share (the agent picks its cores by them).
     // The job's CPU ids on the node travel with every step: a job of steps only is contained to exactly those.
     out.push({
@@ -42,6 +46,16 @@ export function stepLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] |
     });
   }
   return out;
+}
+
+/**
+ * The step's task distribution as scontrol shows it: what -m asked for, else srun's default,
+ * cyclic when there are no more tasks than nodes and block otherwise.
+ */
+export function stepDistribution(asked: string, ntasks: number, nodes: number): string {
+  const first = (asked.split(/[:,]/)[0] ?? "").toLowerCase();
+  const name = first === "" || first === "*" ? (ntasks <= nodes ? "cyclic" : "block") : first;
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 export function stepHandlers(sc: ServiceContext) {
@@ -59,10 +73,13 @@ export function stepHandlers(sc: ServiceContext) {
       if (job.info.state !== "RUNNING") throw new ConnectError("Job/step already completing or completed", Code.FailedPrecondition);
       const spec = toPlain(req.spec);
       if (spec === undefined) throw new ConnectError("missing step spec", Code.InvalidArgument);
-      const alloc = stepLayout(job, spec);
+      const alloc = stepLayout(job, spec, req.exact);
       if (typeof alloc === "string") throw new ConnectError(alloc, Code.InvalidArgument);
       const ntasks = alloc.reduce((n, a) => n + a.tasks, 0);
-      const result = await c.execute({ v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks });
+      const result = await c.execute({
+        v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks,
+        srunHost: req.srunHost, srunPid: req.srunPid, distribution: stepDistribution(spec.distribution, ntasks, alloc.length),
+      });
       rejectIfError(result, Code.FailedPrecondition);
       const step = job.info.steps.find((s) => s.stepId === result.ids[0]);
       const nodes = alloc.map((a) => {

@@ -59,7 +59,8 @@ export async function showJob(port: CliPort, idText: string | undefined, v: View
   }
   const m = /^(\d+)(?:_(\d+))?$/.exec(idText.trim());
   const invalid = outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
-  if (m === null) return invalid;
+  // a word that is no job id at all is refused before any lookup, under scontrol's printer (x-err-scontrol-show-job-garbage)
+  if (m === null) return outcome("", "scontrol_print_job error: Invalid job id specified\n", true);
   const jobId = Number(m[1]);
   const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId).sort(arrayOrder);
   if (family.length === 0) return invalid;

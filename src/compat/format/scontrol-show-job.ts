@@ -93,7 +93,7 @@ function placementLines(job: Job, detail: boolean): string[] {
     `Socks/Node=* NtasksPerN:B:S:C=${job.ntasksPerNode}:0:*:* CoreSpec=*`,
   );
   if (detail) lines.push(...detailLines(job));
-  lines.push(`MinCPUsNode=${minCpus} ${memoryText(job)} MinTmpDiskNode=0`);
+  lines.push(`MinCPUsNode=${Math.max(minCpus, job.minCpusNode ?? 0)} ${memoryText(job)} MinTmpDiskNode=0`);
   return lines;
 }
 
@@ -101,7 +101,7 @@ function fileLines(job: Job): string[] {
   const lines = [`Features=${orNull(job.features)} DelayBoot=00:00:00`];
   if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
   lines.push(
-    `OverSubscribe=${job.exclusive ? "NO" : "OK"} Contiguous=0 Licenses=(null) Network=(null)`,
+    `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=(null) Network=(null)`,
     `Command=${orNull(job.command)}`,
     `WorkDir=${job.workDir}`,
   );

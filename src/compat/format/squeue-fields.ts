@@ -62,7 +62,7 @@ export function endTimeText(r: JobRow): string {
   return timeText(r.job.endTime);
 }
 
-export const overSubscribeText = (r: JobRow): string => (r.job.exclusive ? "NO" : "OK");
+export const overSubscribeText = (r: JobRow): string => (r.job.exclusive ? "NO" : r.job.oversubscribe ? "YES" : "OK");
 
 const execHost = (r: JobRow): string => {
   const host = r.job.batchFlag ? r.job.batchHost : r.job.submitHost;
@@ -80,7 +80,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("JobId", "A", "JOBID", (r) => String(r.job.jobId)),
   field("tres-per-node", "b", "TRES_PER_NODE", (r) => orNa(r.job.tresPerNode), { aliases: ["Gres"] }),
   field("BatchHost", "B", "EXEC_HOST", execHost),
-  field("MinCPUs", "c", "MIN_CPUS", (r) => String(Math.max(1, r.job.cpusPerTask))),
+  field("MinCPUs", "c", "MIN_CPUS", (r) => String(Math.max(1, r.job.cpusPerTask, r.job.minCpusNode ?? 0))),
   field("NumCPUs", "C", "CPUS", (r) => String(r.job.numCpus)),
   field("MinTmpDisk", "d", "MIN_TMP_DISK", () => "0"),
   field("NumNodes", "D", "NODES", (r) => String(r.job.numNodes)),
@@ -105,7 +105,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("ReqNodes", "n", "REQ_NODES", (r) => r.job.reqNodelist, { cut: false }),
   field("NodeList", "N", "NODELIST", (r) => r.job.nodelist, { cut: false, cutHeader: false }),
   field("Command", "o", "COMMAND", (r) => orNull(r.job.command)),
-  field("Contiguous", "O", "CONTIGUOUS", () => "0"),
+  field("Contiguous", "O", "CONTIGUOUS", (r) => (r.job.contiguous ? "1" : "0")),
   field("Priority", "p", "PRIORITY", (r) => priorityFraction(r.job.priority)),
   field("Partition", "P", "PARTITION", (r) => r.job.partition),
   field("QOS", "q", "QOS", (r) => orNull(r.job.qos)),

@@ -103,8 +103,13 @@ function gres(st: BuildState, a: Assignment): Result<void> {
 
 function exclusive(st: BuildState, a: Assignment): Result<void> {
   const v = a.value?.toLowerCase();
-  if (v === undefined || v === "exclusive") st.spec.exclusive = !a.reset;
-  else if (v === "oversubscribe") st.spec.exclusive = false;
+  if (v === undefined || v === "exclusive") {
+    st.spec.exclusive = !a.reset;
+    if (!a.reset) delete st.spec.oversubscribe; // the later of --exclusive and --oversubscribe wins
+  } else if (v === "oversubscribe") {
+    st.spec.exclusive = false;
+    st.spec.oversubscribe = true;
+  }
   else if (["user", "mcs", "topo", "allocation"].includes(v)) {
     st.spec.exclusive = true;
     st.warnings.push(`--exclusive=${a.value} is not supported by Spur; whole nodes are allocated instead`);
@@ -249,6 +254,22 @@ const gpusPerSocket: Handler = (st, a) => {
   return DONE;
 };
 
+/** -s/--oversubscribe: the later of it and --exclusive wins. */
+const oversubscribe: Handler = (st, a) => {
+  if (a.reset) delete st.spec.oversubscribe;
+  else {
+    st.spec.oversubscribe = true;
+    st.spec.exclusive = false;
+  }
+  return DONE;
+};
+
+const contiguous: Handler = (st, a) => {
+  if (a.reset) delete st.spec.contiguous;
+  else st.spec.contiguous = true;
+  return DONE;
+};
+
 const socketsPerNode: Handler = (st, a) => {
   const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
   if (!r.ok) return r;
@@ -256,8 +277,8 @@ const socketsPerNode: Handler = (st, a) => {
   return DONE;
 };
 
-/** --ntasks-per-socket / --cores-per-socket: positive counts the controller's core choice honours (sched/plan/core-select.ts). */
-const optionalCount = (field: "ntasksPerSocket" | "coresPerSocket"): Handler => (st, a) => {
+/** --mincpus, --ntasks-per-socket, --cores-per-socket: positive counts the scheduler and the controller's core choice honour (sched/plan/core-select.ts). */
+const optionalCount = (field: "mincpus" | "ntasksPerSocket" | "coresPerSocket"): Handler => (st, a) => {
   const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
   if (!r.ok) return r;
   st.spec[field] = r.value;
@@ -299,4 +320,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
   "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
   hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "cores-per-socket": optionalCount("coresPerSocket"),
+  oversubscribe, contiguous, mincpus: optionalCount("mincpus"),
 };

@@ -63,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
         jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
         clusterName: clusterNameOf(confPath()), umask: process.umask(),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
+        exact: r.settings.exact || r.spec.cpusPerGpu > 0, host: hostname(),
       },
       { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },
       abort.signal,

@@ -1,9 +1,11 @@
 /**
  * @module roles/cli/step-launch
  * What srun does once it has an allocation: ask the controller for a step,
- * start the step's tasks on every node's agent (each task with its own SLURM_*
- * environment), stream their output to this terminal (`-l` labels lines with
- * the task rank), and report the step's end. The step's exit code is the
+ * open srun's message port (srun-launcher.ts: the agents report task exits to
+ * it), start the step's tasks on every node's agent (each task with its own
+ * SLURM_* environment, and its stdin file for `-i`), route their output to
+ * this terminal (`-l` labels lines with the task rank) or the `-o/-e` files
+ * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
 import { taskRanks } from "../../compat/task-layout.ts";
@@ -17,6 +19,9 @@ import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts"
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
 import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
+import { launcherFor } from "./srun-launcher.ts";
+import { TaskOutput } from "./task-output.ts";
+import { inputTarget, taskTargets, type StreamTarget } from "../../compat/srun-io.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -32,34 +37,21 @@ export interface StepRequest {
   gid: number;
   user: string;
   cwd: string;
+  /** srun --exact (or --cpus-per-gpu, which implies it): the step gets only the CPUs its tasks ask for. */
+  exact: boolean;
+  /** This srun's host name (scontrol show step SrunHost:Pid). */
+  host: string;
 }
 
 export interface StepCalls {
-  stepCreate(req: { jobId: number; spec: Plain<JobSpec> }): Promise<Plain<StepCreateResponse>>;
+  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number }): Promise<Plain<StepCreateResponse>>;
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
 }
 
-class LineLabeler {
-  private partial = new Map<number, string>();
-  constructor(
-    private readonly out: NodeJS.WriteStream,
-    private readonly width: number,
-  ) {}
-  write(task: number, chunk: string): void {
-    const text = (this.partial.get(task) ?? "") + chunk;
-    const lines = text.split("\n");
-    this.partial.set(task, lines.pop() ?? "");
-    for (const line of lines) this.out.write(`${String(task).padStart(this.width)}: ${line}\n`);
-  }
-  flush(task: number): void {
-    const rest = this.partial.get(task);
-    if (rest) this.out.write(`${String(task).padStart(this.width)}: ${rest}\n`);
-    this.partial.delete(task);
-  }
-}
+const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
 
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
-  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec });
+  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid });
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
@@ -68,14 +60,32 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const nodeNames = shares.map((s) => s.node);
   const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
   const width = String(Math.max(0, ntasks - 1)).length;
-  const outLabel = new LineLabeler(process.stdout, width);
-  const errLabel = new LineLabeler(process.stderr, width);
-  const decoder = new TextDecoder();
+  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId);
+  const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
   // -m's first level numbers the tasks over the nodes (block, cyclic, plane=N); the controller fixed the counts.
   const ranks = taskRanks(tasksPerNode, req.spec.distribution);
+  // where each task's output goes (-o/-e): every task's target is known before any runs
+  const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
+  const stdinPaths = new Map<number, string>();
+  let inputUnsupported = false;
+  shares.forEach((share, nodeIndex) => {
+    for (let k = 0; k < share.tasks; k++) {
+      const taskId = ranks[nodeIndex]?.[k] ?? 0;
+      const ctx = {
+        jobId: job.jobId, arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId, jobName: job.name, user: req.user,
+        nodeName: share.node, nodeIndex, taskId, stepId: step.stepId,
+      };
+      targets.set(taskId, taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
+      const input = inputTarget(req.spec.stdIn, ctx, req.cwd);
+      if (input.kind === "file") stdinPaths.set(taskId, input.path);
+      if (input.kind === "unsupported") inputUnsupported = true;
+    }
+  });
+  const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width);
+  if (inputUnsupported) process.stderr.write(`srun: warning: --input=${req.spec.stdIn} is not supported by Spur (srun forwards no stdin); the tasks read /dev/null\n`);
   let exitCode = 0;
   let exitSignal = 0;
   const runs = shares.map(async (share, nodeIndex) => {
@@ -88,40 +98,45 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
         { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false, gtids: here },
         req.baseEnv,
-        { confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask },
+        {
+          confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask,
+          distribution: req.spec.distribution,
+          ...(launcher === undefined ? {} : { launcher: { host: launcher.host, port: launcher.port } }),
+        },
       );
-      // srun -m: the step's tasks see the distribution it used (26.x table: only when -m is given).
-      return { taskId, env: req.spec.distribution ? { ...env, SLURM_DISTRIBUTION: req.spec.distribution } : env };
+      const stdinPath = stdinPaths.get(taskId);
+      return stdinPath === undefined ? { taskId, env } : { taskId, env, stdinPath };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
     const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
     const stream = client.runTasks(
-      { jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share },
+      {
+        jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
+        launcher: launcherAddr, launcherToken: launcher?.token ?? "",
+      },
       { signal: abort },
     );
     const ends: TaskEnd[] = [];
     for await (const frame of stream) {
-      if (frame.stdout.length > 0) {
-        const text = decoder.decode(frame.stdout);
-        if (req.label) outLabel.write(frame.taskId, text);
-        else process.stdout.write(frame.stdout);
-      }
-      if (frame.stderr.length > 0) {
-        const text = decoder.decode(frame.stderr);
-        if (req.label) errLabel.write(frame.taskId, text);
-        else process.stderr.write(frame.stderr);
-      }
+      if (frame.stdout.length > 0) output.write(frame.taskId, "out", frame.stdout);
+      if (frame.stderr.length > 0) output.write(frame.taskId, "err", frame.stderr);
       if (frame.exited) {
-        outLabel.flush(frame.taskId);
-        errLabel.flush(frame.taskId);
-        exitCode = Math.max(exitCode, frame.exitCode);
-        if (frame.exitSignal !== 0) exitSignal = frame.exitSignal;
+        output.ended(frame.taskId);
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
       }
     }
-    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, ends));
+    // the exit status comes from the agent's report to srun's listener (the agent sends a task's
+    // exit frame only once its report is in); the frame's copy stands in for a report that failed
+    const reported = ends.map((e) => ({ ...e, ...pick(launcher?.exits.get(e.taskId)) }));
+    for (const e of reported) {
+      exitCode = Math.max(exitCode, e.exitCode);
+      if (e.exitSignal !== 0) exitSignal = e.exitSignal;
+    }
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
   });
   const results = await Promise.allSettled(runs);
+  output.close();
+  void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
   if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");

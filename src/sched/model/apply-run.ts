@@ -243,6 +243,26 @@ export function applyDeadlineExpired(state: ClusterState, c: Of<"deadlineExpired
   return result;
 }
 
+/**
+ * Slurm cancels a pending job whose dependency can never be satisfied when it asked for
+ * it (--kill-on-invalid-dep=yes or DependencyParameters=kill_invalid_depend): state
+ * CANCELLED, the reason kept as DependencyNeverSatisfied. The scheduler found the
+ * dependency "never"; that verdict cannot turn back (the job depended on is over), so
+ * only the job's being still pending with a dependency is re-checked here.
+ */
+export function applyDependencyNeverSatisfied(state: ClusterState, c: Of<"dependencyNeverSatisfied">): ApplyResult {
+  const result = emptyResult();
+  for (const jobId of c.jobIds) {
+    const job = state.jobs.get(jobId);
+    if (job === undefined || job.info.state !== "PENDING" || job.spec.dependency === "") continue;
+    Object.assign(job.info, { state: "CANCELLED", reason: "DependencyNeverSatisfied", endTime: c.at });
+    job.arrayPending = [];
+    result.events.push({ type: "jobFinished", jobId });
+    result.ids.push(jobId);
+  }
+  return result;
+}
+
 /** A pending job with a deadline that it can no longer meet if started at `now` (its time limit counts). */
 export function deadlinePassed(job: JobRecord, now: number): boolean {
   const deadline = job.info.deadline;

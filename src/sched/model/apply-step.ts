@@ -26,6 +26,7 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
   Object.assign(step, {
     name: c.name, state: "RUNNING", nodelist: hostlistUniq(c.alloc.map((a) => a.node)), ntasks: c.ntasks,
     cpus, startTime: c.at, alloc: c.alloc, tres: tresText(cpus, mem, c.alloc.length, gpus, false),
+    srunHost: c.srunHost ?? "", srunPid: c.srunPid ?? 0, distribution: c.distribution ?? "",
   });
   job.info.steps.push(step);
   return { ...emptyResult(), ids: [stepId] };

@@ -78,6 +78,9 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
+  if (spec.oversubscribe) info.oversubscribe = true;
+  if (spec.contiguous) info.contiguous = true;
+  if ((spec.mincpus ?? 0) > 0) info.minCpusNode = spec.mincpus ?? 0;
   info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,

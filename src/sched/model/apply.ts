@@ -9,7 +9,7 @@
 import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
 import { applySubmit } from "./apply-submit.ts";
-import { applyStartJobs, applyJobEnded, applyLaunchFailed, applyTimeLimit, applyDeadlineExpired } from "./apply-run.ts";
+import { applyStartJobs, applyJobEnded, applyLaunchFailed, applyTimeLimit, applyDeadlineExpired, applyDependencyNeverSatisfied } from "./apply-run.ts";
 import { applyCancel, applyUpdateJob } from "./apply-update.ts";
 import { applyRegisterNode, applyUpdateNode, applyNodeFail } from "./apply-node.ts";
 import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
@@ -79,6 +79,8 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applySignalBeforeEnd(state, c);
     case "deadlineExpired":
       return applyDeadlineExpired(state, c);
+    case "dependencyNeverSatisfied":
+      return applyDependencyNeverSatisfied(state, c);
     case "cancel":
       return applyCancel(state, c);
     case "updateJob":

@@ -57,7 +57,11 @@ export type Command =
   | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
   /** A node agent's measurement of a step's usage there (merged over the step's nodes). */
   | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: Plain<StepUsage> }
-  | { v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number }
+  | {
+      v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number;
+      /** The srun running the step, and its task distribution (scontrol show step); absent in older logs. */
+      srunHost?: string; srunPid?: number; distribution?: string;
+    }
   | {
       v: 1;
       type: "stepComplete";
@@ -83,6 +87,8 @@ export type Command =
       start?: StartDecision;
     }
   /** Pending jobs that can no longer end before their --deadline (found by the scheduler). */
-  | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] };
+  | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] }
+  /** Pending jobs whose dependency can never be satisfied, to be cancelled (--kill-on-invalid-dep; found by the scheduler). */
+  | { v: 1; type: "dependencyNeverSatisfied"; at: number; jobIds: number[] };
 
 export type CommandType = Command["type"];

@@ -51,6 +51,6 @@ export function emptyNodeInfo(name: string): NodeInfoP {
 export function emptyStepInfo(jobId: number, stepId: number): StepInfoP {
   return {
     jobId, stepId, name: "", state: "RUNNING", nodelist: "", ntasks: 1, cpus: 1,
-    startTime: 0, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
+    startTime: 0, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "", srunHost: "", srunPid: 0, distribution: "",
   };
 }

@@ -10,6 +10,7 @@ import type { ApplyEvent } from "./apply.ts";
 import { parseTimeLimit, parseBeginTime } from "../../compat/parse-time.ts";
 import { parseDependency } from "../../compat/dependency.ts";
 import { setStdPaths } from "./apply-submit.ts";
+import { formatArrayTasks } from "../../compat/array-spec.ts";
 
 interface Outcome {
   error: string;
@@ -112,6 +113,19 @@ const SETTERS: Record<string, Setter> = {
     job.spec.qos = v;
     return "";
   },
+  // The most tasks of an array that run at once (the %N of --array); 0 = no limit. Kept by every
+  // record of the array; the pending remainder's task string shows it (`_[1-10%2]`).
+  arraytaskthrottle: (job, v) => {
+    const n = Number(v);
+    if (v.trim() === "" || !Number.isInteger(n) || n < 0) return "Invalid ArrayTaskThrottle value";
+    if (job.info.arrayJobId === 0) {
+      return "Job is not an array job";
+    }
+    job.arrayThrottle = n;
+    job.info.arrayMaxTasks = n;
+    if (job.arrayPending.length > 0) job.info.arrayTaskStr = formatArrayTasks(job.arrayPending, n);
+    return "";
+  },
 };
 
 const ALIASES: Record<string, string> = { jobname: "name", nodelist: "reqnodelist", begintime: "starttime", constraint: "features", constraints: "features" };
@@ -146,6 +160,7 @@ export function applyFieldUpdates(state: ClusterState, job: JobRecord, fields: R
   }
   job.info = trial.info;
   job.spec = trial.spec;
+  job.arrayThrottle = trial.arrayThrottle;
   if (trial.priorityFixed !== undefined) job.priorityFixed = trial.priorityFixed;
   return { error: "", code: 0, events: [] };
 }

@@ -52,6 +52,8 @@ export interface NodeView {
   sockets?: SocketLayout | undefined;
   /** Type of each GPU index when the node has several (gpu-types.ts); absent = all `gpuModel`. */
   gpuTypes?: string[] | undefined;
+  /** Position in the cluster's node order (--contiguous); absent = the position in the list given. */
+  order?: number | undefined;
 }
 
 export type FitMode = "now" | "ever";
@@ -71,6 +73,7 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
     // A one-node job that fits no single node fits nowhere: skip the second scan.
     if (Math.max(req.nodesMax, nodesWanted) <= 1) return undefined;
   }
+  if (req.contiguous && Math.max(nodesWanted, req.nodesMin) > 1) return fitContiguous(req, candidates, mode);
   const flat = fitInOrder(req, candidates, mode);
   if (flat === undefined || flat.length <= 1 || mode !== "now" || topology === undefined) return flat;
   const placed = req.nodelist.length > 0 ? flat : (fitUnderSwitches(topology, candidates, (subset) => fitInOrder(req, subset, mode)) ?? flat);
@@ -78,6 +81,26 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
   const switchesMax = req.switchesMax ?? 0;
   if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
   return placed;
+}
+
+/**
+ * --contiguous: the first run of consecutive nodes (cluster order) that holds the job, filled
+ * in order; a placement that skips a node inside its run is refused.
+ */
+function fitContiguous(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+  const position = (c: Capacity, i: number): number => c.node.order ?? i;
+  const sorted = candidates.map((c, i) => ({ c, at: position(c, i) })).sort((a, b) => a.at - b.at);
+  for (let start = 0; start < sorted.length; start++) {
+    let end = start + 1;
+    while (end < sorted.length && (sorted[end]?.at ?? 0) === (sorted[end - 1]?.at ?? 0) + 1) end++;
+    const run = sorted.slice(start, end);
+    const placed = fillInOrder(req, run.map((r) => r.c), mode);
+    if (placed === undefined || placed === TOO_MANY_NODES) continue;
+    const at = new Map(run.map((r) => [r.c.node.name, r.at]));
+    const used = placed.map((a) => at.get(a.node) ?? -1).sort((a, b) => a - b);
+    if (used.every((p, k) => k === 0 || p === (used[k - 1] ?? 0) + 1)) return placed;
+  }
+  return undefined;
 }
 
 /** Free resources as they will be once `shares` end: the view backfill places a job in at a future time. */
@@ -216,6 +239,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
+  if ((req.minCpusPerNode ?? 0) > cpus) return 0;
   let tasks = Math.floor(cpus / (req.cpusPerTask * threadsFactor(req, node)));
   if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
   if ((req.ntasksPerSocket ?? 0) > 0) tasks = Math.min(tasks, (req.ntasksPerSocket ?? 0) * Math.max(1, node.socketCount ?? 1));
@@ -244,7 +268,7 @@ interface Share {
 function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
   const gpus = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
   const freeGpus = gpus > 0 ? gpuPool(node, req.gpuType, mode === "now") : [];
-  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask * threadsFactor(req, node), gpus * (req.cpusPerGpu ?? 0));
+  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask * threadsFactor(req, node), gpus * (req.cpusPerGpu ?? 0), req.minCpusPerNode ?? 0);
   const nodeFree = mode === "now" ? node.freeCpus : node.cpus;
   if (cpus > nodeFree) return undefined;
   const placed = placeGpus(req, node, freeGpus, gpus, cpus, mode);

@@ -41,6 +41,10 @@ export interface ResourceRequest {
   /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
   coresPerSocket?: number;
   exclusive: boolean;
+  /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
+  minCpusPerNode?: number;
+  /** --contiguous: a multi-node job's nodes are consecutive in the cluster's node order. */
+  contiguous?: boolean;
   nodelist: string[];
   exclude: string[];
   features: string[];
@@ -84,6 +88,8 @@ export function buildRequest(
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
     exclusive: spec.exclusive,
+    ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
+    ...(spec.contiguous ? { contiguous: true } : {}),
     nodelist: spec.nodelist ? expand(spec.nodelist) : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],

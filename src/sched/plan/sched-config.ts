@@ -41,6 +41,10 @@ export interface SchedConfig {
   maxJobsPerPass: number;
   /** SchedulerParameters as configured ("" = unset). */
   schedulerParametersText: string;
+  /** DependencyParameters=kill_invalid_depend: cancel every job whose dependency can never be satisfied. */
+  killInvalidDepend: boolean;
+  /** DependencyParameters as configured ("" = unset), for `scontrol show config`. */
+  dependencyParametersText: string;
 }
 
 export const DEFAULT_SCHED_CONFIG: SchedConfig = {
@@ -58,6 +62,8 @@ export const DEFAULT_SCHED_CONFIG: SchedConfig = {
   bfJobPartCountReserve: 0,
   maxJobsPerPass: 1_000_000,
   schedulerParametersText: "",
+  killInvalidDepend: false,
+  dependencyParametersText: "",
 };
 
 const num = (v: string | undefined, dflt: number): number => {
@@ -123,6 +129,8 @@ export function schedConfigFrom(g: Map<string, string>): SchedConfig {
     bfJobPartCountReserve: num(sp.get("bf_job_part_count_reserve"), d.bfJobPartCountReserve),
     maxJobsPerPass: Math.max(1, num(sp.get("spur_max_jobs_per_pass"), d.maxJobsPerPass)),
     schedulerParametersText: g.get("schedulerparameters") ?? "",
+    killInvalidDepend: parseSchedulerParameters(g.get("dependencyparameters") ?? "").has("kill_invalid_depend"),
+    dependencyParametersText: g.get("dependencyparameters") ?? "",
   };
 }
 

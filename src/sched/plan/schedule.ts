@@ -68,6 +68,11 @@ export interface ScheduleResult {
   priorityContext: PriorityContext | undefined;
   /** Pending jobs that can no longer end before their --deadline (the shell ends them: DEADLINE). */
   expired: number[];
+  /**
+   * Pending jobs whose dependency can never be satisfied and that asked to be killed for it
+   * (--kill-on-invalid-dep=yes, or DependencyParameters=kill_invalid_depend): the shell cancels them.
+   */
+  invalidDeps: number[];
   stats: ScheduleStats;
 }
 
@@ -166,7 +171,8 @@ export function schedule(
     examined: mainExamined, started: pass.decisions.length,
   };
   pass.expired.sort((a, b) => a - b);
-  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, stats };
+  const invalidDeps = killedForDependency(state, pass.reasons, config);
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, invalidDeps, stats };
 }
 
 function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
@@ -318,8 +324,20 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
   };
 }
 
+/** Jobs this pass found DependencyNeverSatisfied that are to be cancelled for it, in id order. */
+function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, string>, config: SchedConfig): number[] {
+  const out: number[] = [];
+  for (const [id, why] of reasons) {
+    if (why !== "DependencyNeverSatisfied") continue;
+    const job = state.jobs.get(id);
+    if (job !== undefined && (job.spec.killOnInvalidDep || config.killInvalidDepend)) out.push(id);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 export function nodeViews(state: ClusterState): Map<string, NodeView> {
   const views = new Map<string, NodeView>();
+  let order = 0;
   for (const node of state.nodes.values()) {
     const free = freeResources(node);
     views.set(node.info.name, {
@@ -340,6 +358,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       socketCount: node.info.sockets,
       coresPerSocket: node.info.coresPerSocket,
       gpuTypes: nodeGpuTypes(node),
+      order: order++,
     });
   }
   return views;

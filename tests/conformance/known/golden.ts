@@ -7,8 +7,7 @@ import type { KnownEntry } from "./why.ts";
 import { WHY } from "./why.ts";
 
 export const GOLDEN_KNOWN: KnownEntry[] = [
-  { id: "022-scontrol-show-config", differs: "Spur lists 14 settings, Slurm 22.05 about 200; AuthType auth/loopback vs auth/munge", why: "Spur lacks: most of Slurm's configuration (accounting, plugins, timers); it shows only the settings it has (src/ctld/config-view.ts). auth/loopback instead of MUNGE is by design (README). Not pinned: the oracle's NEXT_JOB_ID and other counters move", pinned: false, issue: 8 },
-  { id: "026-srun-gres-env", differs: "srun step environment: srun's address variables missing", why: WHY.stepEnv },
+  { id: "022-scontrol-show-config", differs: "Spur lists the 39 settings it has (in Slurm's order), Slurm 22.05 about 200; AuthType auth/loopback vs auth/munge", why: "Spur lacks: most of Slurm's configuration (accounting, plugins, timers); it shows only the settings it has (src/ctld/config-view.ts). auth/loopback instead of MUNGE is by design (README). Not pinned: the oracle's NEXT_JOB_ID and other counters move", pinned: false, issue: 8 },
   { id: "030-srun-too-many-nodes-immediate", differs: "Spur refuses -N5 at once: `Requested node configuration is not available` (Slurm queues it, then gives up after --immediate: `Requested nodes are busy`)", why: WHY.partitionLimits },
   { id: "031-srun-too-many-nodes-waits", differs: "Spur refuses -N5 at once (exit 1); Slurm waits until killed by timeout (exit 124)", why: WHY.partitionLimits, pinned: false },
   { id: "090-sbatch-too-many-nodes", differs: "Spur rejects -N5 (exit 1); Slurm queues it", why: WHY.partitionLimits },

@@ -20,9 +20,7 @@ export interface KnownEntry {
 
 export const WHY = {
   nodeFailRace:
-    "Spur bug: src/agent/agent.ts reportEnded() declares a job NODE_FAIL (\"stepd lost\") when it runs between spawning the stepd and the stepd's exec: stepd.pid is written but /proc/<pid>/cmdline does not name stepd yet. About one job per suite run; which one is random",
-  stepEnv:
-    "Spur lacks: srun's address variables SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_HOST/PORT, SLURM_STEP_LAUNCHER_PORT in srun tasks (Spur's srun streams over the agent's RPC and listens on no port)",
+    "Spur bug (fixed by commit 75b7ab7; kept for the runner's taint rule): src/agent/agent.ts reportEnded() declared a job NODE_FAIL (\"stepd lost\") when it ran between spawning the stepd and the stepd's exec (stepd.pid written, /proc/<pid>/cmdline not yet naming stepd); a stepd younger than the exec grace now counts as running",
   priority:
     "Spur lacks: priority/multifactor (the oracle weights age, fair-share, job size and partition; Spur is priority/basic, issue 5): Priority values differ and pending jobs are listed in another order",
   placement:
@@ -41,8 +39,6 @@ export const WHY = {
     "Spur lacks: AccrueTime for running jobs (Unknown)",
   sacctListing:
     "several Spur bugs in one listing (not pinned: the oracle's own timing varies): rejected submissions (srun --gres=gpu:99, srun -N5) leave no accounting record in Spur (Slurm records them FAILED/CANCELLED and they use job ids); the released held job runs at once in Spur but waits behind 'big' in Slurm (no backfill reservation, issue 5)",
-  optionIgnored:
-    "Spur lacks: the option (sbatch warns that it is ignored)",
   states26:
     "22.05 vs 26.x table: the list of valid states is 26.x's",
 } as const;
@@ -53,8 +49,8 @@ export const WHY = {
  * 26.x causes have none: Spur follows the 26.x tables on purpose.
  */
 export const ISSUE_OF: Partial<Record<keyof typeof WHY, number>> = {
-  nodeFailRace: 9, stepEnv: 3, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
-  heldEligible: 5, accrue: 5, sacctListing: 5, optionIgnored: 5,
+  nodeFailRace: 9, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
+  heldEligible: 5, accrue: 5, sacctListing: 5,
 };
 
 /** The issue an entry is listed under: its own, else its first shared cause's; undefined for 22.05 vs 26.x. */

@@ -266,18 +266,14 @@ describe("buildBatchEnv rules", () => {
 describe("buildStepTaskEnv", () => {
   it("026: srun --gres=gpu:2 in a new allocation", () => {
     const job = oracleJob({ jobId: 4, name: "bash", node: "n3", cpus: 1, gpus: [0, 1], batchFlag: false });
-    // What srun itself and the agent put in the task environment.
-    const srunEnv = {
-      ...SUBMIT_ENV,
-      SLURM_LAUNCH_NODE_IPADDR: "127.0.0.1", SLURM_SRUN_COMM_HOST: "127.0.0.1", SLURM_SRUN_COMM_PORT: "38123",
-      SLURM_STEP_LAUNCHER_PORT: "38123", SLURM_UMASK: "0022",
-    };
+    // What srun itself puts in the task environment; its listener gives the SLURM_SRUN_COMM_* variables.
+    const srunEnv = { ...SUBMIT_ENV, SLURM_UMASK: "0022" };
     const env = buildStepTaskEnv(
       job,
       { stepId: 0, nodelist: "n3", ntasks: 1, tasksPerNode: [1], nodeNames: ["n3"] },
       { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [0, 1], constrainDevices: false },
       srunEnv,
-      { clusterName: "oracle", confPath: CONF, submitDir: JOBS_DIR, topology: { addr: "n3", pattern: "node" } },
+      { clusterName: "oracle", confPath: CONF, submitDir: JOBS_DIR, topology: { addr: "n3", pattern: "node" }, launcher: { host: "127.0.0.1", port: 38123 } },
     );
     const drop = new Set([...ONLY_2205, "SLURM_JOB_GROUP", "SLURM_JOB_START_TIME", "SLURM_JOB_END_TIME"]);
     expect(envDump(env, drop)).toBe(goldenDump("026", drop));
@@ -297,6 +293,36 @@ describe("buildStepTaskEnv", () => {
     const own = at({ ...SUBMIT_ENV });
     expect([own.SLURM_LABELIO, own.SLURM_CPUS_PER_TASK, own.SLURM_UMASK, own.SLURM_CLUSTER_NAME]).toEqual(["1", "2", "0022", "oracle"]);
     expect(at({ ...SUBMIT_ENV, SLURM_UMASK: "0077" }).SLURM_UMASK).toBe("0077");
+  });
+
+  it("srun's listener: SLURM_SRUN_COMM_HOST/PORT name it; without one, inherited values are dropped", () => {
+    const job = oracleJob({ jobId: 4, name: "bash", node: "n3", cpus: 1, gpus: [], batchFlag: false });
+    const at = (base: Record<string, string>, launcher?: { host: string; port: number }) => buildStepTaskEnv(
+      job,
+      { stepId: 1, nodelist: "n3", ntasks: 1, tasksPerNode: [1], nodeNames: ["n3"] },
+      { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [], constrainDevices: false },
+      base,
+      { clusterName: "oracle", confPath: CONF, ...(launcher === undefined ? {} : { launcher }) },
+    );
+    const names = ["SLURM_LAUNCH_NODE_IPADDR", "SLURM_SRUN_COMM_HOST", "SLURM_SRUN_COMM_PORT", "SLURM_STEP_LAUNCHER_PORT"] as const;
+    const own = at({ ...SUBMIT_ENV, SLURM_SRUN_COMM_PORT: "1" }, { host: "10.0.0.5", port: 41234 });
+    expect(names.map((n) => own[n])).toEqual(["10.0.0.5", "10.0.0.5", "41234", "41234"]);
+    const none = at({ ...SUBMIT_ENV, SLURM_SRUN_COMM_HOST: "10.9.9.9", SLURM_SRUN_COMM_PORT: "1" });
+    expect(names.map((n) => none[n])).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it("SLURM_DISTRIBUTION in a step only from srun -m (26.x table), else as inherited", () => {
+    const job = oracleJob({ jobId: 4, name: "bash", node: "n3", cpus: 1, gpus: [], batchFlag: false });
+    const at = (base: Record<string, string>, distribution?: string) => buildStepTaskEnv(
+      job,
+      { stepId: 1, nodelist: "n3", ntasks: 1, tasksPerNode: [1], nodeNames: ["n3"] },
+      { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [], constrainDevices: false },
+      base,
+      { clusterName: "oracle", confPath: CONF, ...(distribution === undefined ? {} : { distribution }) },
+    );
+    expect(at({ ...SUBMIT_ENV }).SLURM_DISTRIBUTION).toBeUndefined();
+    expect(at({ ...SUBMIT_ENV }, "block:cyclic").SLURM_DISTRIBUTION).toBe("block:cyclic");
+    expect(at({ ...SUBMIT_ENV, SLURM_DISTRIBUTION: "plane" }, "").SLURM_DISTRIBUTION).toBe("plane");
   });
 
   describe("inside a two-node batch job", () => {

@@ -35,6 +35,9 @@ describe("scontrol show job", () => {
   it("golden 064: a job waiting on a dependency", () => expectGolden("064"));
   it("golden 065: -o one-liner", () => expectGolden("065"));
   it("golden 069: unknown id", () => expectGolden("069"));
+  it("a word that is no job id is refused under scontrol_print_job (22.05, x-err-scontrol-show-job-garbage)", async () => {
+    expect((await run(["show", "job", "abc"])).result).toEqual({ stdout: "", stderr: "scontrol_print_job error: Invalid job id specified\n", exitCode: 1 });
+  });
   it("golden 081: dependency never satisfied", () => expectGolden("081", { jobs: dependencyJobs() }));
   it("golden 118: a completed (failed) job", () => expectGolden("118", { jobs: dependencyJobs() }));
 

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIItkCCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInAKCFRhc2tTcGVjEg8KB3Rhc2tfaWQYASABKA0SJwoDZW52GAIgAygLMhouc3B1ci52MS5UYXNrU3BlYy5FbnZFbnRyeRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBInQKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBSIzChBTdGVwU3RhdHNSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFIkUKEVN0ZXBTdGF0c1Jlc3BvbnNlEiAKBXN0ZXBzGAEgAygLMhEuc3B1ci52MS5TdGVwSW5mbxIOCgZjZ3JvdXAYAiABKAkiRwoQUnVuUHJvbG9nUmVxdWVzdBIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAIgASgJIjAKEVJ1blByb2xvZ1Jlc3BvbnNlEgoKAm9rGAEgASgIEg8KB21lc3NhZ2UYAiABKAkiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTKYAwoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIoMDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpgBCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkSFwoKc3RkaW5fcGF0aBgDIAEoCUgAiAEBGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDQoLX3N0ZGluX3BhdGgidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIokBCg9UYXNrRXhpdFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEbm9kZRgDIAEoCRIQCgh0YXNrX2lkcxgEIAMoDRIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSDQoFdG9rZW4YByABKAkiEgoQVGFza0V4aXRSZXNwb25zZSIzChBTdGVwU3RhdHNSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFIkUKEVN0ZXBTdGF0c1Jlc3BvbnNlEiAKBXN0ZXBzGAEgAygLMhEuc3B1ci52MS5TdGVwSW5mbxIOCgZjZ3JvdXAYAiABKAkiRwoQUnVuUHJvbG9nUmVxdWVzdBIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAIgASgJIjAKEVJ1blByb2xvZ1Jlc3BvbnNlEgoKAm9rGAEgASgIEg8KB21lc3NhZ2UYAiABKAkiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTKYAwoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZTJLCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -370,6 +370,21 @@ export type RunTasksRequest = Message<"spur.v1.RunTasksRequest"> & {
    * @generated from field: spur.v1.NodeAlloc alloc = 13;
    */
   alloc?: NodeAlloc | undefined;
+
+  /**
+   * srun's own listener, "host:port" (SLURM_SRUN_COMM_HOST/PORT of the tasks; "" = none): the agent
+   * reports every task's exit there, as slurmstepd reports task exits to srun's message port.
+   *
+   * @generated from field: string launcher = 14;
+   */
+  launcher: string;
+
+  /**
+   * echoed in each report, so that srun accepts reports of its own step only
+   *
+   * @generated from field: string launcher_token = 15;
+   */
+  launcherToken: string;
 };
 
 /**
@@ -452,6 +467,21 @@ export type RunTasksRequestJson = {
    * @generated from field: spur.v1.NodeAlloc alloc = 13;
    */
   alloc?: NodeAllocJson;
+
+  /**
+   * srun's own listener, "host:port" (SLURM_SRUN_COMM_HOST/PORT of the tasks; "" = none): the agent
+   * reports every task's exit there, as slurmstepd reports task exits to srun's message port.
+   *
+   * @generated from field: string launcher = 14;
+   */
+  launcher?: string;
+
+  /**
+   * echoed in each report, so that srun accepts reports of its own step only
+   *
+   * @generated from field: string launcher_token = 15;
+   */
+  launcherToken?: string;
 };
 
 /**
@@ -474,6 +504,13 @@ export type TaskSpec = Message<"spur.v1.TaskSpec"> & {
    * @generated from field: map<string, string> env = 2;
    */
   env: { [key: string]: string };
+
+  /**
+   * srun -i <file pattern>, expanded for this task: its stdin, opened as the job's user (absent: /dev/null)
+   *
+   * @generated from field: optional string stdin_path = 3;
+   */
+  stdinPath?: string | undefined;
 };
 
 /**
@@ -489,6 +526,13 @@ export type TaskSpecJson = {
    * @generated from field: map<string, string> env = 2;
    */
   env?: { [key: string]: string };
+
+  /**
+   * srun -i <file pattern>, expanded for this task: its stdin, opened as the job's user (absent: /dev/null)
+   *
+   * @generated from field: optional string stdin_path = 3;
+   */
+  stdinPath?: string;
 };
 
 /**
@@ -580,6 +624,120 @@ export const TaskFrameSchema: GenMessage<TaskFrame, {jsonType: TaskFrameJson}> =
   messageDesc(file_spur_v1_agent, 6);
 
 /**
+ * A task of a step ended on `node` (after its output was sent on the RunTasks stream).
+ *
+ * @generated from message spur.v1.TaskExitRequest
+ */
+export type TaskExitRequest = Message<"spur.v1.TaskExitRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+
+  /**
+   * @generated from field: string node = 3;
+   */
+  node: string;
+
+  /**
+   * @generated from field: repeated uint32 task_ids = 4;
+   */
+  taskIds: number[];
+
+  /**
+   * @generated from field: int32 exit_code = 5;
+   */
+  exitCode: number;
+
+  /**
+   * @generated from field: int32 exit_signal = 6;
+   */
+  exitSignal: number;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 7;
+   */
+  token: string;
+};
+
+/**
+ * A task of a step ended on `node` (after its output was sent on the RunTasks stream).
+ *
+ * @generated from message spur.v1.TaskExitRequest
+ */
+export type TaskExitRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+
+  /**
+   * @generated from field: string node = 3;
+   */
+  node?: string;
+
+  /**
+   * @generated from field: repeated uint32 task_ids = 4;
+   */
+  taskIds?: number[];
+
+  /**
+   * @generated from field: int32 exit_code = 5;
+   */
+  exitCode?: number;
+
+  /**
+   * @generated from field: int32 exit_signal = 6;
+   */
+  exitSignal?: number;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 7;
+   */
+  token?: string;
+};
+
+/**
+ * Describes the message spur.v1.TaskExitRequest.
+ * Use `create(TaskExitRequestSchema)` to create a new message.
+ */
+export const TaskExitRequestSchema: GenMessage<TaskExitRequest, {jsonType: TaskExitRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 7);
+
+/**
+ * @generated from message spur.v1.TaskExitResponse
+ */
+export type TaskExitResponse = Message<"spur.v1.TaskExitResponse"> & {
+};
+
+/**
+ * @generated from message spur.v1.TaskExitResponse
+ */
+export type TaskExitResponseJson = {
+};
+
+/**
+ * Describes the message spur.v1.TaskExitResponse.
+ * Use `create(TaskExitResponseSchema)` to create a new message.
+ */
+export const TaskExitResponseSchema: GenMessage<TaskExitResponse, {jsonType: TaskExitResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 8);
+
+/**
  * @generated from message spur.v1.StepStatsRequest
  */
 export type StepStatsRequest = Message<"spur.v1.StepStatsRequest"> & {
@@ -618,7 +776,7 @@ export type StepStatsRequestJson = {
  * Use `create(StepStatsRequestSchema)` to create a new message.
  */
 export const StepStatsRequestSchema: GenMessage<StepStatsRequest, {jsonType: StepStatsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 7);
+  messageDesc(file_spur_v1_agent, 9);
 
 /**
  * @generated from message spur.v1.StepStatsResponse
@@ -663,7 +821,7 @@ export type StepStatsResponseJson = {
  * Use `create(StepStatsResponseSchema)` to create a new message.
  */
 export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: StepStatsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 8);
+  messageDesc(file_spur_v1_agent, 10);
 
 /**
  * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
@@ -704,7 +862,7 @@ export type RunPrologRequestJson = {
  * Use `create(RunPrologRequestSchema)` to create a new message.
  */
 export const RunPrologRequestSchema: GenMessage<RunPrologRequest, {jsonType: RunPrologRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 9);
+  messageDesc(file_spur_v1_agent, 11);
 
 /**
  * @generated from message spur.v1.RunPrologResponse
@@ -745,7 +903,7 @@ export type RunPrologResponseJson = {
  * Use `create(RunPrologResponseSchema)` to create a new message.
  */
 export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: RunPrologResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 10);
+  messageDesc(file_spur_v1_agent, 12);
 
 /**
  * @generated from message spur.v1.AgentPingRequest
@@ -764,7 +922,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 11);
+  messageDesc(file_spur_v1_agent, 13);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -801,7 +959,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 12);
+  messageDesc(file_spur_v1_agent, 14);
 
 /**
  * @generated from service spur.v1.Agent
@@ -857,4 +1015,21 @@ export const Agent: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
+
+/**
+ * Served by srun itself on SLURM_SRUN_COMM_PORT (= SLURM_STEP_LAUNCHER_PORT) while its step runs.
+ *
+ * @generated from service spur.v1.Launcher
+ */
+export const Launcher: GenService<{
+  /**
+   * @generated from rpc spur.v1.Launcher.TaskExit
+   */
+  taskExit: {
+    methodKind: "unary";
+    input: typeof TaskExitRequestSchema;
+    output: typeof TaskExitResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_spur_v1_agent, 1);
 

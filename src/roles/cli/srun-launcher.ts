@@ -1,0 +1,112 @@
+/**
+ * @module roles/cli/srun-launcher
+ * srun's own listener while its step runs, what Slurm calls srun's message
+ * port: the tasks see it as SLURM_SRUN_COMM_HOST:SLURM_SRUN_COMM_PORT (and
+ * SLURM_STEP_LAUNCHER_PORT), and every node's agent reports each task's exit
+ * to it (Launcher.TaskExit), as slurmstepd reports task exits to srun. srun
+ * takes the tasks' exit status from these reports.
+ *
+ * Failure policy: a report is accepted only for this step and with the step's
+ * random token (anyone on the host could connect); the first report of a task
+ * wins. The listener binds to the address srun reaches the nodes from, so the
+ * nodes can reach it back; if it cannot be opened the step still runs, without
+ * the variables (never pointing at nothing) and with exits from the stream.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import { connect } from "node:net";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { Launcher } from "../../net/gen/spur/v1/agent_pb.ts";
+
+export interface TaskExitReport {
+  node: string;
+  exitCode: number;
+  exitSignal: number;
+}
+
+export interface StepLauncher {
+  host: string;
+  port: number;
+  token: string;
+  /** Reports received so far, by task id. */
+  exits: ReadonlyMap<number, TaskExitReport>;
+  close(): Promise<void>;
+}
+
+/** How long srun waits to learn the local address it reaches a node from. */
+const PROBE_TIMEOUT_MS = 3000;
+
+/** Reports are a few hundred bytes: anything much larger is refused unread. */
+const REPORT_BYTES_MAX = 64 * 1024;
+
+/**
+ * The local address of a TCP connection to `addr:port`: the address the node can reach srun at
+ * (a loopback node is reached from loopback, without a probe).
+ */
+export function localAddressTowards(addr: string, port: number): Promise<string> {
+  if (/^127\./.test(addr) || addr === "localhost") return Promise.resolve("127.0.0.1");
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: addr, port, timeout: PROBE_TIMEOUT_MS });
+    const fail = (e: Error) => {
+      socket.destroy();
+      reject(e);
+    };
+    socket.once("connect", () => {
+      const local = socket.localAddress ?? "";
+      socket.end();
+      socket.destroy();
+      resolve(local.replace(/^::ffff:/, ""));
+    });
+    socket.once("timeout", () => fail(new Error(`no answer from ${addr}:${port}`)));
+    socket.once("error", fail);
+  });
+}
+
+/**
+ * The listener for a step whose first node's agent is at `node`, or undefined (with the
+ * reason on stderr) when it cannot be opened.
+ */
+export async function launcherFor(node: { addr: string; port: number } | undefined, jobId: number, stepId: number): Promise<StepLauncher | undefined> {
+  if (node === undefined) return undefined;
+  try {
+    return await openStepLauncher(await localAddressTowards(node.addr, node.port), jobId, stepId);
+  } catch (error) {
+    process.stderr.write(`srun: error: cannot open the step's message port: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+/** Open the listener of step `jobId.stepId` on `host` (port chosen by the system). */
+export async function openStepLauncher(host: string, jobId: number, stepId: number): Promise<StepLauncher> {
+  const token = randomBytes(16).toString("hex");
+  const exits = new Map<number, TaskExitReport>();
+  // served on plain node:http: the token, not the caller's uid, says who may report (no peer lookup)
+  const handler = connectNodeAdapter({
+    readMaxBytes: REPORT_BYTES_MAX,
+    routes: (router) =>
+      router.service(Launcher, {
+        taskExit(req) {
+          if (req.token !== token || req.jobId !== jobId || req.stepId !== stepId) return {};
+          for (const taskId of req.taskIds) {
+            if (!exits.has(taskId)) exits.set(taskId, { node: req.node, exitCode: req.exitCode, exitSignal: req.exitSignal });
+          }
+          return {};
+        },
+      }),
+  });
+  const http = createServer(handler);
+  http.on("clientError", (_err, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(0, host, () => resolve());
+  });
+  const address = http.address();
+  return {
+    host, port: typeof address === "object" && address !== null ? address.port : 0, token, exits,
+    close: () => {
+      // agents keep their report connections alive: drop them so that srun need not wait for them
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
