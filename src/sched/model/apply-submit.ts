@@ -56,6 +56,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     nice: spec.nice,
     submitTime: c.at,
     eligibleTime: Math.max(c.at, spec.beginTime),
+    // Slurm evaluates a new job at once (even a held or dependent one): LastSchedEval is its submit time
+    lastSchedEval: c.at,
     timeLimitMin: policy.timeLimitMin,
     numNodes: req.nodesMin,
     // pending: the CPUs asked for, at least one per node (Slurm shows 1 for a pending --exclusive job, not 0)

@@ -22,6 +22,8 @@ export interface StartDecision {
   /** When an array meta record starts one element, the element's task id. */
   arrayTaskId: number;
   alloc: Plain<NodeAlloc>[];
+  /** priority/multifactor: the priority the pass started it with (a running job keeps showing it, as in Slurm). */
+  priority?: number;
 }
 
 export type Command =

@@ -165,6 +165,12 @@ export function schedule(
     examined: mainExamined, started: pass.decisions.length,
   };
   pass.expired.sort((a, b) => a - b);
+  if (priorityContext !== undefined) {
+    for (const d of pass.decisions) {
+      const p = priorities.get(d.jobId);
+      if (p !== undefined) d.priority = p;
+    }
+  }
   return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, stats };
 }
 
@@ -333,6 +339,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       freeGpus: free.gpuIndices,
       idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
       usable: nodeAcceptsWork(node),
+      weight: node.info.weight ?? 1,
       gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
       sockets: socketLayout(node),
     });
