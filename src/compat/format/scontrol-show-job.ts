@@ -79,7 +79,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   const started = job.nodelist !== "";
   const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
   const lines = [
-    `Partition=${job.partition} AllocNode:Sid=${job.submitHost}:${job.allocSid}`,
+    `Partition=${job.partition} AllocNode:Sid=${job.allocNode || job.submitHost}:${job.allocSid}`,
     `ReqNodeList=${orNull(job.reqNodelist)} ExcNodeList=${orNull(job.excNodelist)}`,
     `NodeList=${job.nodelist}`,
   ];

@@ -37,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   try {
     if (own) {
-      const job = await allocate("srun", r.spec, r.settings.quiet);
+      const job = await allocate("srun", r.spec, r.settings.quiet, r.settings.immediateSec);
       jobId = job.jobId;
       baseEnv = { ...baseEnv, SLURM_JOB_ID: String(jobId) };
     }

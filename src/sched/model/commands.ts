@@ -27,7 +27,8 @@ export interface StartDecision {
 }
 
 export type Command =
-  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number }
+  /** allocNode: the client's address as the controller resolved it (scontrol AllocNode); absent in older logs. */
+  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number; allocNode?: string }
   | { v: 1; type: "registerNode"; at: number; node: NodeInfoP; runningJobIds: number[] }
   | { v: 1; type: "startJobs"; at: number; decisions: StartDecision[] }
   | {
