@@ -33,7 +33,7 @@ const expand = (h: string): string[] => {
 export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   const checked = validateSubmit(state, c.spec, c.by);
   if (typeof checked === "string") {
-    if (c.spec.interactive && checked.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
+    if (checked.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
     return rejectedWithDetail(checked);
   }
   const { partition, req, arrayTasks, throttle, oversizedNodes } = checked;
@@ -117,9 +117,11 @@ function reqMemText(req: ResourceRequest, state: ClusterState): number {
 const NODE_CONFIG_UNAVAILABLE = "Requested node configuration is not available";
 
 /**
- * srun/salloc asking for what no node of the partition has: Slurm creates the job before
- * its node test fails, so the refusal uses a job id and accounting keeps a FAILED record
- * (ExitCode 1:0, the CPUs asked for, never started) (golden 102: `srun --gres=gpu:99`).
+ * A submission asking for what no node of the partition has (sbatch, srun or salloc):
+ * Slurm 22.05 creates the job before its node test fails, so the refusal uses a job id
+ * and accounting keeps a FAILED record: ExitCode 1:0, the CPUs asked for, started and
+ * ended at submission (golden 102: `srun --gres=gpu:99`; live oracle: `sbatch --gpus=99`,
+ * `sbatch --mem=999999`).
  */
 function recordFailedAllocation(state: ClusterState, c: Submit): void {
   const partition = resolvePartition(state, c.spec.partition);
@@ -135,10 +137,10 @@ function recordFailedAllocation(state: ClusterState, c: Submit): void {
   Object.assign(info, {
     jobId, name: spec.name, uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group, account,
     partition: partition.info.name, qos: spec.qos || "normal", priority: 0, reason: "BadConstraints", nice: spec.nice,
-    state: "FAILED", exitCode: 1, submitTime: c.at, eligibleTime: c.at, endTime: c.at, lastSchedEval: c.at,
+    state: "FAILED", exitCode: 1, submitTime: c.at, eligibleTime: c.at, startTime: c.at, endTime: c.at, lastSchedEval: c.at,
     numNodes: req.nodesMin, numCpus: Math.max(req.ntasks * req.cpusPerTask, req.nodesMin), numTasks: req.ntasks,
     cpusPerTask: req.cpusPerTask, workDir: spec.workDir, command: spec.command, submitLine: spec.submitLine,
-    submitHost: spec.submitHost, batchFlag: false, requeue: false,
+    submitHost: spec.submitHost, batchFlag: !spec.interactive, requeue: false,
   });
   if (c.allocNode) info.allocNode = c.allocNode;
   state.jobs.set(jobId, { info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence });

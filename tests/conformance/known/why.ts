@@ -23,20 +23,8 @@ export const WHY = {
     "Spur bug: src/agent/agent.ts reportEnded() declares a job NODE_FAIL (\"stepd lost\") when it runs between spawning the stepd and the stepd's exec: stepd.pid is written but /proc/<pid>/cmdline does not name stepd yet. About one job per suite run; which one is random",
   stepEnv:
     "Spur lacks: srun's address variables SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_HOST/PORT, SLURM_STEP_LAUNCHER_PORT in srun tasks (Spur's srun streams over the agent's RPC and listens on no port)",
-  priority:
-    "Spur lacks: priority/multifactor (the oracle weights age, fair-share, job size and partition; Spur is priority/basic, issue 5): Priority values differ and pending jobs are listed in another order",
-  placement:
-    "Spur lacks: cons_tres best-fit node selection: Slurm puts 'long' on n4 (the fullest node that fits), Spur on n1 (the first with room)",
-  backfillPlan:
-    "Spur lacks: backfill planning (issue 5): Slurm's backfill reserves n[1-2] for the pending -N4 'big' job, so sinfo shows them planned (plnd)",
-  allocNode:
-    "Spur bug (minor): AllocNode is the submit host's name (vm); Slurm shows the name its controller resolves for the client's address (localhost)",
-  partitionLimits:
-    "Spur bug: Spur rejects a request larger than the partition at submit (like EnforcePartLimits=ALL); the oracle runs with Slurm's default EnforcePartLimits=NO, so the job is queued and pends with reason PartitionConfig",
   gres26:
     "22.05 vs 26.x table: TRES per node is printed gres/gpu:N in 26.x (22.05: gres:gpu:N)",
-  heldEligible:
-    "Spur bug: a held (or dependent) job gets EligibleTime and AccrueTime at submit; Slurm leaves them Unknown until the job is eligible. Spur lacks: LastSchedEval for pending jobs",
   accrue:
     "Spur lacks: AccrueTime for running jobs (Unknown)",
   sacctListing:
@@ -53,8 +41,7 @@ export const WHY = {
  * 26.x causes have none: Spur follows the 26.x tables on purpose.
  */
 export const ISSUE_OF: Partial<Record<keyof typeof WHY, number>> = {
-  nodeFailRace: 9, stepEnv: 3, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
-  heldEligible: 5, accrue: 5, sacctListing: 5, optionIgnored: 5,
+  nodeFailRace: 9, stepEnv: 3, accrue: 5, sacctListing: 5, optionIgnored: 5,
 };
 
 /** The issue an entry is listed under: its own, else its first shared cause's; undefined for 22.05 vs 26.x. */

@@ -27,7 +27,8 @@ describe("apply: submission", () => {
     expect(c.run(submit(spec({ cpusPerTask: 64 }))).error).toBe(
       "CPU count per node can not be satisfied\nRequested node configuration is not available",
     );
-    expect(c.state.jobs.size).toBe(0);
+    // each refusal is on record as a FAILED job, as in Slurm 22.05
+    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED", "FAILED", "FAILED"]);
   });
 
   it("queues a job larger than its partition under EnforcePartLimits=NO (PartitionConfig), rejects it under ALL", () => {
@@ -43,18 +44,22 @@ describe("apply: submission", () => {
     expect([r.reasons.get(a?.jobId ?? 0), r.reasons.get(b?.jobId ?? 0)]).toEqual(["PartitionConfig", "PartitionConfig"]);
     const strict = cluster(`EnforcePartLimits=ALL\n${CONF}`);
     expect(strict.run(submit(spec({ nodesMin: 7 }))).error).toBe("Requested node configuration is not available");
-    expect(strict.state.jobs.size).toBe(0);
+    expect([...strict.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED"]);
   });
 
-  it("an srun refused for a node configuration no node has uses a job id and leaves a FAILED record", () => {
+  it("a submission refused for a node configuration no node has uses a job id and leaves a FAILED record", () => {
     const c = cluster();
-    const r = c.run(submit(spec({ interactive: true, gresPerNode: [{ name: "gpu", type: "", count: 99 }] })));
+    const r = c.run({ ...submit(spec({ interactive: true, gresPerNode: [{ name: "gpu", type: "", count: 99 }] })), at: 50 });
     expect(r.error).toBe("Requested node configuration is not available");
+    c.run({ ...submit(spec({ memPerNodeMib: 999_999 })), at: 60 });
     const jobs = [...c.state.jobs.values()].map((j) => j.info);
-    expect(jobs.map((j) => [j.state, j.exitCode, j.startTime, j.numCpus])).toEqual([["FAILED", 1, 0, 1]]);
-    // a batch submission refused the same way leaves nothing
-    c.run(submit(spec({ gresPerNode: [{ name: "gpu", type: "", count: 99 }] })));
-    expect(c.state.jobs.size).toBe(1);
+    expect(jobs.map((j) => [j.state, j.exitCode, j.startTime, j.endTime, j.numCpus, j.batchFlag])).toEqual([
+      ["FAILED", 1, 50, 50, 1, false],
+      ["FAILED", 1, 60, 60, 1, true],
+    ]);
+    // other refusals (here an unknown partition) leave nothing
+    c.run(submit(spec({ partition: "nosuch" })));
+    expect(c.state.jobs.size).toBe(2);
   });
 
   it("shows --gpus alone as a per-job request even when it lands on one node; a pending --exclusive job counts a CPU per node", () => {
