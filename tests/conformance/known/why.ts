@@ -26,9 +26,9 @@ export const WHY = {
   gres26:
     "22.05 vs 26.x table: TRES per node is printed gres/gpu:N in 26.x (22.05: gres:gpu:N)",
   accrue:
-    "Spur lacks: AccrueTime for running jobs (Unknown)",
+    "Spur shows AccrueTime=Unknown for a running array task (as golden 059 does); the live oracle shows a time in some runs",
   sacctListing:
-    "several Spur bugs in one listing (not pinned: the oracle's own timing varies): rejected submissions (srun --gres=gpu:99, srun -N5) leave no accounting record in Spur (Slurm records them FAILED/CANCELLED and they use job ids); the released held job runs at once in Spur but waits behind 'big' in Slurm (no backfill reservation, issue 5)",
+    "two causes in one listing (not pinned: the oracle's own timing varies): the afterok:<unknown id> job of 083 runs in 22.05 and is refused by Spur (22.05 vs 26.x table), which shifts the numbering of every later job; and jobs cancelled before they ever became eligible (dep, needsok, heldcancel) sit elsewhere in the oracle's listing (slurmdbd appears to list them where it first recorded them, at their end; Spur lists by job id)",
   optionIgnored:
     "Spur lacks: the option (sbatch warns that it is ignored)",
   states26:
