@@ -140,7 +140,10 @@ export async function spurUp(firstJobId = 1): Promise<SpurCluster> {
     encoding: "utf8", timeout: 30_000, env: { ...process.env, SPUR_CONF: conf },
   });
   // "Nothing new added": spur up registered it already
-  if (acct.status !== 0 && !/Nothing new added/.test(acct.stdout + acct.stderr)) throw new Error(`sacctmgr add cluster failed: ${acct.stdout}${acct.stderr}`);
+  if (acct.status !== 0 && !/Nothing new added/.test(acct.stdout + acct.stderr)) {
+    spawnSync(SPUR_BIN, ["down", "--state-dir", state], { timeout: 30_000 });
+    throw new Error(`sacctmgr add cluster failed: ${acct.stdout}${acct.stderr}`);
+  }
   const side: Side = {
     name: "spur",
     ctx: { workDir: work, stateDir: state, confPaths: [conf] },
