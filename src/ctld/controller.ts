@@ -68,6 +68,8 @@ export interface Controller {
   /** Priority (with factors) and planned start from the last scheduling pass. */
   priorityOf(jobId: number): JobPriority | undefined;
   plannedStart(jobId: number): Reservation | undefined;
+  /** Nodes the last pass's backfill plan holds for pending jobs (sinfo shows the idle ones as PLANNED). */
+  plannedNodes(): ReadonlySet<string>;
   /** sdiag counters (not replicated: they describe this process). */
   schedCounters(): SchedCounters;
   kick(): void;
@@ -321,6 +323,11 @@ export function createController(deps: ControllerDeps): Controller {
       return { ...explainPriority(job, priorityContext), priority: value };
     },
     plannedStart: (jobId) => planned.get(jobId),
+    plannedNodes: () => {
+      const out = new Set<string>();
+      for (const r of planned.values()) for (const n of r.nodes) out.add(n);
+      return out;
+    },
     schedCounters: () => counters,
     kick,
     waitFor(jobId, until, timeoutMs) {

@@ -11,7 +11,8 @@ import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
-import { peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
+import { PEER_ADDR_HEADER, peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
+import { hostNameOf } from "./peer-host.ts";
 import { lookupUid } from "../net/users.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { jobView, listJobViews, nodeViewsList } from "./views.ts";
@@ -105,9 +106,13 @@ export function controllerRoutes(sc: ServiceContext) {
           const nodelist = compressHostlist(fit.map((a) => a.node));
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask, nodelist };
         }
-        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0 });
+        const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
+        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}) });
         rejectIfError(result);
-        return { jobId: result.ids[0] ?? 0, warnings: [] };
+        const jobId = result.ids[0] ?? 0;
+        // srun/salloc say so before "queued and waiting" when the job is larger than its partition
+        const queuedOversized = spec.interactive && c.state.jobs.get(jobId)?.info.reason === "PartitionConfig";
+        return { jobId, warnings: queuedOversized ? ["Requested partition configuration not available now"] : [] };
       },
       listJobs(req) {
         return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };

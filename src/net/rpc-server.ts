@@ -17,6 +17,8 @@ import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./clust
 import type { ServerTls } from "./tls.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
+/** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
+export const PEER_ADDR_HEADER = "x-spur-peer-addr";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
 export const USER_TOKEN_HEADER = "x-spur-user-token";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -115,6 +117,7 @@ export async function startRpcServer(
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
+    req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
     const token = req.headers[USER_TOKEN_HEADER];
     if (token === undefined) {
       stampPeer(req);

@@ -67,8 +67,9 @@ async function freePort(): Promise<number> {
 /**
  * spur.conf mirroring the oracle's slurm.conf where Spur reads the key: same
  * cluster name (so SLURM_CLUSTER_NAME and sacct agree without a mask), nodes,
- * GPUs on n3/n4 only, partitions, DefMemPerCPU, MaxJobCount, Slurm's default
- * MinJobAge/KillWait/SlurmdTimeout.
+ * GPUs on n3/n4 only, partitions, DefMemPerCPU, MaxJobCount, the scheduler and
+ * priority settings (backfill, cons_tres, multifactor with the same weights), Slurm's
+ * default MinJobAge/KillWait/SlurmdTimeout.
  */
 export async function spurConf(state: string, firstJobId: number): Promise<string> {
   const lines = [
@@ -86,6 +87,16 @@ export async function spurConf(state: string, firstJobId: number): Promise<strin
     "MinJobAge=300",
     "KillWait=30",
     "SlurmdTimeout=300",
+    // the oracle's scheduling settings (slurm-up.sh): backfill, cons_tres, multifactor priority
+    "SchedulerType=sched/backfill",
+    "SelectType=select/cons_tres",
+    "SelectTypeParameters=CR_Core_Memory",
+    "GresTypes=gpu",
+    "PriorityType=priority/multifactor",
+    "PriorityWeightAge=1000",
+    "PriorityWeightFairshare=10000",
+    "PriorityWeightJobSize=1000",
+    "PriorityWeightPartition=1000",
   ];
   for (const n of [1, 2, 3, 4]) {
     const gres = n >= 3 ? " Gres=gpu:mi300x:8" : "";
@@ -123,6 +134,16 @@ export async function spurUp(firstJobId = 1): Promise<SpurCluster> {
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stdout}${up.stderr}`);
   const links = spawnSync(SPUR_BIN, ["install-links", bin], { encoding: "utf8" });
   if (links.status !== 0) throw new Error(`spur install-links failed: ${links.stderr}`);
+  // as slurm-up.sh registers the cluster in slurmdbd: the root account and root's association
+  // (what fair share ranks the jobs by: one user, factor 1.0 on both sides)
+  const acct = spawnSync(join(bin, "sacctmgr"), ["-i", "add", "cluster", "oracle"], {
+    encoding: "utf8", timeout: 30_000, env: { ...process.env, SPUR_CONF: conf },
+  });
+  // "Nothing new added": spur up registered it already
+  if (acct.status !== 0 && !/Nothing new added/.test(acct.stdout + acct.stderr)) {
+    spawnSync(SPUR_BIN, ["down", "--state-dir", state], { timeout: 30_000 });
+    throw new Error(`sacctmgr add cluster failed: ${acct.stdout}${acct.stderr}`);
+  }
   const side: Side = {
     name: "spur",
     ctx: { workDir: work, stateDir: state, confPaths: [conf] },

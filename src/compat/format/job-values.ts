@@ -29,6 +29,17 @@ const hasFlag = (job: Job, flag: string): boolean =>
   job.stateFlags.length !== 0 && job.stateFlags.some((f) => f.toUpperCase() === flag);
 
 export const isPending = (job: Job): boolean => base(job) === "PENDING";
+
+/**
+ * EligibleTime as Slurm records it: only once the job may run. A held job that never
+ * started (pending, or cancelled while held) and a pending job still waiting on a
+ * dependency show Unknown (0); otherwise the eligible (submit or begin) time.
+ */
+export function eligibleTimeOf(job: Job): number {
+  const heldNeverRan = job.priority === 0 && job.startTime === 0;
+  const onDependency = isPending(job) && job.reason.startsWith("Dependency");
+  return heldNeverRan || onDependency ? 0 : job.eligibleTime;
+}
 export const isRunning = (job: Job): boolean => base(job) === "RUNNING";
 export const isSuspended = (job: Job): boolean => base(job) === "SUSPENDED";
 export const isCompleting = (job: Job): boolean => hasFlag(job, "COMPLETING");

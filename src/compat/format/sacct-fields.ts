@@ -7,7 +7,7 @@
  * records (task statistics, energy, ...) print blank, as Slurm does for NULL.
  */
 import { formatCpuTime, formatElapsed as formatElapsedText, formatTimeLimitScontrol } from "../format-time.ts";
-import { memoByNumber } from "./job-values.ts";
+import { eligibleTimeOf, memoByNumber } from "./job-values.ts";
 import { isoTimeText } from "./time-memo.ts";
 import { jobCpuValue, stepUsageValue, USAGE_FIELDS } from "./usage-values.ts";
 import {
@@ -114,7 +114,7 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   DerivedExitCode: jobOnly((j) => exitText(j.derivedExitCode, 0)),
   Elapsed: (r) => formatElapsed(elapsedSecs(r)),
   ElapsedRaw: (r) => String(elapsedSecs(r)),
-  Eligible: (r) => iso(r.step ? r.step.startTime : r.job.eligibleTime),
+  Eligible: (r) => iso(r.step ? r.step.startTime : eligibleTimeOf(r.job)),
   End: (r) => iso(rowEnd(r)),
   ExitCode: (r) => (r.step ? exitText(r.step.exitCode, r.step.exitSignal) : jobExitText(r.job)),
   GID: jobOnly((j) => String(j.gid)),

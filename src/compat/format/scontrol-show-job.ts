@@ -7,7 +7,7 @@
  */
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, jobTimeUsed, type Job } from "./job-values.ts";
+import { convertNumUnit, eligibleTimeOf, jobTimeUsed, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../agent/cgroup/cpus.ts";
 
@@ -36,12 +36,14 @@ function endText(job: Job): string {
 
 /**
  * AccrueTime: when the job started accruing age priority. Spur keeps no such
- * field; Slurm 22.05 shows the eligible time for ordinary jobs and Unknown for
- * array tasks split off their array (goldens 059/065), which this mirrors.
+ * field; Slurm 22.05 shows the eligible time for ordinary jobs, Unknown for jobs
+ * not yet eligible and for array tasks split off their array (goldens 059/065, 063/064).
  */
-function accrueText(job: Job): string {
+function accrueText(job: Job, now: number): string {
   if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return "Unknown";
-  return iso(job.eligibleTime);
+  const eligible = eligibleTimeOf(job);
+  // A job accrues age only once eligible: not while held, on a dependency or before --begin.
+  return eligible > now && job.startTime === 0 ? "Unknown" : iso(eligible);
 }
 
 function memoryText(job: Job): string {
@@ -71,8 +73,8 @@ function timeLines(job: Job, now: number): string[] {
   const suspended = job.suspendTime === 0 ? "None" : iso(job.suspendTime);
   return [
     `RunTime=${formatElapsed(jobTimeUsed(job, now))} TimeLimit=${formatTimeLimitScontrol(job.timeLimitMin)} TimeMin=N/A`,
-    `SubmitTime=${iso(job.submitTime)} EligibleTime=${iso(job.eligibleTime)}`,
-    `AccrueTime=${accrueText(job)}`,
+    `SubmitTime=${iso(job.submitTime)} EligibleTime=${iso(eligibleTimeOf(job))}`,
+    `AccrueTime=${accrueText(job, now)}`,
     `StartTime=${iso(job.startTime)} EndTime=${endText(job)} Deadline=${deadline}`,
     `SuspendTime=${suspended} SecsPreSuspend=${Math.floor(job.preSusTime)} LastSchedEval=${iso(job.lastSchedEval)} Scheduler=Main`,
   ];
@@ -82,7 +84,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   const started = job.nodelist !== "";
   const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
   const lines = [
-    `Partition=${job.partition} AllocNode:Sid=${job.submitHost}:${job.allocSid}`,
+    `Partition=${job.partition} AllocNode:Sid=${job.allocNode || job.submitHost}:${job.allocSid}`,
     `ReqNodeList=${orNull(job.reqNodelist)} ExcNodeList=${orNull(job.excNodelist)}`,
     `NodeList=${job.nodelist}`,
   ];

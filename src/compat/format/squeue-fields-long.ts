@@ -6,7 +6,7 @@
  */
 import type { ColumnDef } from "./format-spec.ts";
 import { formatDuration } from "../format-time.ts";
-import { isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
+import { eligibleTimeOf, isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
 import { assert } from "../../lib/assert.ts";
 import { type JobField, LETTER_FIELDS } from "./squeue-fields.ts";
 
@@ -52,7 +52,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("Deadline", "DEADLINE", (r) => timeText(r.job.deadline)),
   f("DelayBoot", "DELAY_BOOT", always("0:00")),
   f("DerivedEC", "DERIVED_EC", (r) => `${r.job.derivedExitCode}:0`),
-  f("EligibleTime", "ELIGIBLE_TIME", (r) => timeText(r.job.eligibleTime)),
+  f("EligibleTime", "ELIGIBLE_TIME", (r) => timeText(eligibleTimeOf(r.job))),
   f("Exclusive", "EXCLUSIVE", (r) => (r.job.exclusive ? "NODE" : "NO")),
   f("exit_code", "EXIT_CODE", exitText),
   f("HetJobId", "HET_JOB_ID", always("N/A"), ["PackJobId"]),

@@ -11,13 +11,34 @@ import { RpcError } from "../../cli/io.ts";
 
 export const ctlUrl = (): string => resolveControllerUrl();
 
-export async function allocate(prog: string, spec: Plain<JobSpec>, quiet: boolean): Promise<Plain<JobInfo>> {
+/**
+ * `immediateSec` (-I/--immediate): give up when the job has not started within that
+ * many seconds: the job is cancelled and the caller gets "Requested nodes are busy".
+ */
+export async function allocate(prog: string, spec: Plain<JobSpec>, quiet: boolean, immediateSec?: number): Promise<Plain<JobInfo>> {
   const url = ctlUrl();
-  const submitted = await call<{ jobId: number }>(url, "Submit", { spec: { ...spec, interactive: true } });
+  const submitted = await call<{ jobId: number; warnings?: string[] }>(url, "Submit", { spec: { ...spec, interactive: true } });
   const jobId = submitted.jobId;
+  if (!quiet) for (const w of submitted.warnings ?? []) process.stderr.write(`${prog}: ${w}\n`);
+  const giveUpAt = immediateSec === undefined ? Number.POSITIVE_INFINITY : Date.now() + Math.max(1, immediateSec) * 1000;
   let announced = false;
+  // srun killed while it waits (timeout(1), a terminal): the pending job goes, as Slurm's srun says
+  const onTerm = (): void => {
+    if (prog === "srun") process.stderr.write(`srun: Job allocation ${jobId} has been revoked\nsrun: Force Terminated JobId=${jobId}\n`);
+    void cancelAllocation(jobId).finally(() => process.exit(143));
+  };
+  process.once("SIGTERM", onTerm);
+  try {
+    return await waitForStart(prog, url, jobId, quiet, giveUpAt, announced);
+  } finally {
+    process.off("SIGTERM", onTerm);
+  }
+}
+
+async function waitForStart(prog: string, url: string, jobId: number, quiet: boolean, giveUpAt: number, announced: boolean): Promise<Plain<JobInfo>> {
   for (;;) {
-    const { job } = await call<{ job: Plain<JobInfo> }>(url, "WaitJob", { jobId, untilStates: ["RUNNING"], timeoutMs: announced ? 30_000 : 1000 });
+    const waitMs = Math.max(1, Math.min(announced ? 30_000 : 1000, giveUpAt - Date.now()));
+    const { job } = await call<{ job: Plain<JobInfo> }>(url, "WaitJob", { jobId, untilStates: ["RUNNING"], timeoutMs: waitMs });
     if (job.state === "RUNNING") {
       if (announced && !quiet) process.stderr.write(`${prog}: job ${jobId} has been allocated resources\n`);
       return job;
@@ -26,6 +47,10 @@ export async function allocate(prog: string, spec: Plain<JobSpec>, quiet: boolea
     if (!announced) {
       if (!quiet) process.stderr.write(`${prog}: job ${jobId} queued and waiting for resources\n`);
       announced = true;
+    }
+    if (Date.now() >= giveUpAt) {
+      await cancelAllocation(jobId);
+      throw new RpcError("busy", "Requested nodes are busy");
     }
   }
 }

@@ -29,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
   if (r.warnings.length > 0) process.stderr.write(warningText("salloc", r.warnings));
   let job;
   try {
-    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet);
+    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
   } catch (error) {
     process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
     return 1;

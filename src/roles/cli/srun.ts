@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
   try {
     if (own) {
-      const job = await allocate("srun", r.spec, r.settings.quiet);
+      const job = await allocate("srun", r.spec, r.settings.quiet, r.settings.immediateSec);
       jobId = job.jobId;
       baseEnv = { ...baseEnv, SLURM_JOB_ID: String(jobId) };
     }

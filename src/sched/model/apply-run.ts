@@ -69,6 +69,10 @@ function splitArrayElement(state: ClusterState, job: JobRecord, taskId: number):
   element.info.arrayTaskStr = "";
   job.info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
   state.jobs.set(elementId, element);
+  // Slurm's split re-creates the pending remainder as a new record at the end of its job
+  // list, so listings (squeue's ties) show the started task before the remainder.
+  state.jobs.delete(job.info.jobId);
+  state.jobs.set(job.info.jobId, job);
   return element;
 }
 
@@ -90,6 +94,7 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
     batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
     tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
   });
+  if (d.priority !== undefined && d.priority > 0 && job.priorityFixed !== true) info.priority = d.priority;
   if (info.timeLimitMin !== undefined) info.endTime = at + info.timeLimitMin * 60;
   setStdPaths(job, info.batchHost);
 }

@@ -10,7 +10,7 @@ import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
 import { buildRequest, gpuTresTexts, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
-import { fitJob } from "../plan/fit-node.ts";
+import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
@@ -32,8 +32,11 @@ const expand = (h: string): string[] => {
 
 export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   const checked = validateSubmit(state, c.spec, c.by);
-  if (typeof checked === "string") return rejectedWithDetail(checked);
-  const { partition, req, arrayTasks, throttle } = checked;
+  if (typeof checked === "string") {
+    if (checked.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
+    return rejectedWithDetail(checked);
+  }
+  const { partition, req, arrayTasks, throttle, oversizedNodes } = checked;
   const policy = submitPolicy(state, c.spec, c.by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(c.spec, partition));
   if (typeof policy === "string") return rejectedWithDetail(policy);
   const access = partitionAllows(partition, policy.account, policy.qos);
@@ -56,6 +59,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     nice: spec.nice,
     submitTime: c.at,
     eligibleTime: Math.max(c.at, spec.beginTime),
+    // Slurm evaluates a new job at once (even a held or dependent one): LastSchedEval is its submit time
+    lastSchedEval: c.at,
     timeLimitMin: policy.timeLimitMin,
     numNodes: req.nodesMin,
     // pending: the CPUs asked for, at least one per node (Slurm shows 1 for a pending --exclusive job, not 0)
@@ -92,6 +97,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     record.arrayThrottle = throttle;
     info.arrayTaskStr = formatArrayTasks(arrayTasks, throttle);
   }
+  if (c.allocNode) info.allocNode = c.allocNode;
+  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversizedNodes, reason: spec.hold ? info.reason : "PartitionConfig" });
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
   return { ...emptyResult(), ids: [jobId] };
@@ -108,6 +115,38 @@ function reqMemText(req: ResourceRequest, state: ClusterState): number {
   if (req.mem.kind === "cpu") return req.mem.mib * req.ntasks * req.cpusPerTask;
   if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
   return state.config.defMemPerCpuMiB * req.ntasks * req.cpusPerTask;
+}
+
+const NODE_CONFIG_UNAVAILABLE = "Requested node configuration is not available";
+
+/**
+ * A submission asking for what no node of the partition has (sbatch, srun or salloc):
+ * Slurm 22.05 creates the job before its node test fails, so the refusal uses a job id
+ * and accounting keeps a FAILED record: ExitCode 1:0, the CPUs asked for, started and
+ * ended at submission (golden 102: `srun --gres=gpu:99`; live oracle: `sbatch --gpus=99`,
+ * `sbatch --mem=999999`).
+ */
+function recordFailedAllocation(state: ClusterState, c: Submit): void {
+  const partition = resolvePartition(state, c.spec.partition);
+  const req = buildRequest(c.spec, state.config, expand);
+  if (typeof partition === "string" || typeof req === "string") return;
+  const jobId = state.nextJobId;
+  state.nextJobId += 1;
+  const sequence = state.nextSequence;
+  state.nextSequence += 1;
+  const spec = c.spec;
+  const info = emptyJobInfo();
+  const account = spec.account || state.acct.users.get(c.by.user)?.defaultAccount || (c.by.uid === 0 ? "root" : "");
+  Object.assign(info, {
+    jobId, name: spec.name, uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group, account,
+    partition: partition.info.name, qos: spec.qos || "normal", priority: 0, reason: "BadConstraints", nice: spec.nice,
+    state: "FAILED", exitCode: 1, submitTime: c.at, eligibleTime: c.at, startTime: c.at, endTime: c.at, lastSchedEval: c.at,
+    numNodes: req.nodesMin, numCpus: Math.max(req.ntasks * req.cpusPerTask, req.nodesMin), numTasks: req.ntasks,
+    cpusPerTask: req.cpusPerTask, workDir: spec.workDir, command: spec.command, submitLine: spec.submitLine,
+    submitHost: spec.submitHost, batchFlag: !spec.interactive, requeue: false,
+  });
+  if (c.allocNode) info.allocNode = c.allocNode;
+  state.jobs.set(jobId, { info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence });
 }
 
 /** Output paths as scontrol shows them: the pattern expanded, relative to WorkDir. */
@@ -130,6 +169,8 @@ interface Checked {
   req: ResourceRequest;
   arrayTasks: number[];
   throttle: number;
+  /** > 0: the job needs this many nodes, more than its partition has (queued: PartitionConfig). */
+  oversizedNodes: number;
 }
 
 /** Validation shared by apply (deterministic) and `sbatch --test-only`. */
@@ -144,12 +185,13 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     if (!state.nodes.has(name)) return "Invalid node name specified";
   }
   const members = nodeViewsOf(state, partition);
-  if (fitJob(req, members, "ever") === undefined) {
+  const oversizedNodes = nodesBeyondPartition(state, req, members);
+  if (oversizedNodes === 0 && fitJob(req, members, "ever") === undefined) {
     const memoryFree = { ...req, mem: { kind: "node" as const, mib: 0 } };
     const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
     // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
     const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
-    return `${cpuDetail}${memDetail}Requested node configuration is not available`;
+    return `${cpuDetail}${memDetail}${NODE_CONFIG_UNAVAILABLE}`;
   }
   let arrayTasks: number[] = [];
   let throttle = 0;
@@ -166,7 +208,25 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
       for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
     }
   }
-  return { partition, req, arrayTasks, throttle };
+  return { partition, req, arrayTasks, throttle, oversizedNodes };
+}
+
+/**
+ * EnforcePartLimits=NO: a request that one node could serve task by task but that needs
+ * more nodes than the partition has (-N5 on 4 nodes, -n 100 on 16 CPUs) is queued, not
+ * rejected; it pends with reason PartitionConfig. Returns the node count it needs (as
+ * Slurm shows it: -N, or its CPUs over the largest node's), 0 when it fits or when
+ * it must be rejected (limits enforced, or no node could hold even one task).
+ */
+function nodesBeyondPartition(state: ClusterState, req: ResourceRequest, members: NodeView[]): number {
+  if ((state.config.enforcePartLimits ?? "NO") !== "NO" || members.length === 0 || req.nodelist.length > 0) return 0;
+  const cpus = req.ntasks * req.cpusPerTask;
+  const totalCpus = members.reduce((n, m) => n + m.cpus, 0);
+  if (req.nodesMin <= members.length && cpus <= totalCpus) return 0;
+  const oneTask = { ...req, ntasks: 1, nodesMin: 1, nodesMax: 1 };
+  if (fitJob(oneTask, members, "ever") === undefined) return 0;
+  const largest = Math.max(1, ...members.map((m) => m.cpus));
+  return Math.max(req.nodesMin, Math.ceil(cpus / largest));
 }
 
 /**

@@ -22,10 +22,13 @@ export interface StartDecision {
   /** When an array meta record starts one element, the element's task id. */
   arrayTaskId: number;
   alloc: Plain<NodeAlloc>[];
+  /** priority/multifactor: the priority the pass started it with (a running job keeps showing it, as in Slurm). */
+  priority?: number;
 }
 
 export type Command =
-  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number }
+  /** allocNode: the client's address as the controller resolved it (scontrol AllocNode); absent in older logs. */
+  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number; allocNode?: string }
   | { v: 1; type: "registerNode"; at: number; node: NodeInfoP; runningJobIds: number[] }
   | { v: 1; type: "startJobs"; at: number; decisions: StartDecision[] }
   | {

@@ -20,6 +20,12 @@ import { preemptConfigFrom } from "../plan/preempt.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
 
+/** EnforcePartLimits=NO|YES|ANY|ALL (YES is ANY, as in Slurm); unknown values keep Slurm's default NO. */
+function enforcePartLimitsOf(v: string | undefined): "NO" | "ANY" | "ALL" {
+  const u = (v ?? "").toUpperCase();
+  return u === "ALL" ? "ALL" : u === "ANY" || u === "YES" ? "ANY" : "NO";
+}
+
 export function controllerConfig(conf: ParsedConf): ControllerConfig {
   const g = conf.globals;
   return {
@@ -31,6 +37,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     maxJobCount: num(g.get("maxjobcount"), 10_000),
     firstJobId: num(g.get("firstjobid"), 1),
     slurmdTimeoutSec: num(g.get("slurmdtimeout"), 300),
+    enforcePartLimits: enforcePartLimitsOf(g.get("enforcepartlimits")),
     operators: (g.get("spuroperators") ?? "").split(",").filter(Boolean),
     sched: schedConfigFrom(g),
     preempt: preemptConfigFrom(g),

@@ -80,6 +80,11 @@ export interface ControllerConfig {
   maxJobCount: number;
   firstJobId: number;
   slurmdTimeoutSec: number;
+  /**
+   * EnforcePartLimits: NO (Slurm's default) queues a job larger than its partition (it pends
+   * with reason PartitionConfig); ANY and ALL reject it at submit. Absent = NO.
+   */
+  enforcePartLimits?: "NO" | "ANY" | "ALL";
   /** Users (by name) allowed to act on every job, besides root. */
   operators: string[];
   /** Priority plugin, weights and backfill parameters (see plan/sched-config.ts). */

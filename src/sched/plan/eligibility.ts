@@ -59,6 +59,8 @@ export function eligibility(
   // Slurm accepts such jobs (EnforcePartLimits=NO) and leaves them pending with this reason.
   const maxNodes = partition.info.maxNodes;
   if ((maxNodes !== undefined && info.numNodes > maxNodes) || info.numNodes < partition.info.minNodes) return "PartitionNodeLimit";
+  // More nodes than the partition has (queued under EnforcePartLimits=NO): it can never start.
+  if (info.state === "PENDING" && info.numNodes > partition.nodeNames.length) return "PartitionConfig";
   if (job.spec.dependency) {
     const why = dependencyReason(job, now, deps);
     if (why !== "") return why;

@@ -5,9 +5,10 @@
  * now" (free resources) and "could it ever fit" (total resources), so a
  * submission that can never run is rejected with Slurm's "Requested node
  * configuration is not available". Node choice is topology-aware:
- * - a single-node GPU job goes to the node whose free GPUs give the best-connected
- *   set (gpu-clique), then to the node it fills best (best fit: whole free fabrics
- *   are kept for the jobs that need them), then in node order;
+ * - a single-node job goes to the node whose free GPUs give the best-connected
+ *   set (gpu-clique), then to the node it fills best (best fit, as cons_tres: fewest
+ *   GPUs, then fewest CPUs left; whole free nodes and fabrics are kept for the jobs
+ *   that need them), then in node order;
  * - a multi-node job goes under the lowest switch (or block) of topology.conf that
  *   can hold it, the best-fitting one at that level (topology.ts);
  * - with --switches=N, a placement over more than N leaf switches waits until the
@@ -48,6 +49,8 @@ export interface NodeView {
   /** Sockets and cores per socket as configured (absent = 1 socket, any cores): --ntasks-per-socket, --cores-per-socket. */
   socketCount?: number | undefined;
   coresPerSocket?: number | undefined;
+  /** Slurm's node Weight (lower is allocated first); absent = 1. */
+  weight?: number;
   /** Socket layout and GPU locality (gpu-sockets.ts); absent = CPUs counted per node only. */
   sockets?: SocketLayout | undefined;
   /** Type of each GPU index when the node has several (gpu-types.ts); absent = all `gpuModel`. */
@@ -67,7 +70,7 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
   const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
-  if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0 && wantsGpus(req)) {
+  if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0) {
     const single = bestSingleNode(req, candidates);
     if (single !== undefined) return [single];
     // A one-node job that fits no single node fits nowhere: skip the second scan.
@@ -174,30 +177,44 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
   return chosen;
 }
 
-/** The whole job on one node: best-connected GPU set first, then best fit (fewest GPUs left), then node order. */
+/**
+ * The whole job on one node, the best of the candidates by: best-connected GPU set,
+ * then fewest GPUs left (GPU jobs: whole free fabrics are kept for the jobs that need
+ * them), then the lowest node Weight, then fewest CPUs left (cons_tres's best fit keeps
+ * emptier nodes for bigger jobs), then node order.
+ */
 function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<NodeAlloc> | undefined {
   const gpusPerNode = gpusNeededPerNode(req, 1);
-  let best: { share: Plain<NodeAlloc>; quality: number; left: number } | undefined;
+  let best: { share: Plain<NodeAlloc>; key: number[] } | undefined;
   const gpusWanted = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
+  const gpuJob = gpusWanted > 0;
   let qualityMax = -1; // computed once a first share is found (most failing searches never need it)
   for (const { node, tasks } of candidates) {
     const free = gpuPool(node, req.gpuType, true).length;
     if (tasks < req.ntasks || free < gpusWanted) continue;
     // Once the best links are in hand, only a tighter fit can win: skip the GPU search otherwise.
-    if (best !== undefined && best.quality >= qualityMax && free - gpusWanted >= best.left) continue;
+    if (gpuJob && best !== undefined && best.key[0] === -qualityMax && free - gpusWanted > (best.key[1] ?? 0)) continue;
     const share = makeShare(req, node, req.ntasks, gpusPerNode, "now");
     if (share === undefined) continue;
-    const quality = share.quality;
-    const left = free - share.alloc.gpuIndices.length;
-    if (best === undefined || quality > best.quality || (quality === best.quality && left < best.left)) {
-      best = { share: share.alloc, quality, left };
-    }
-    if (qualityMax < 0) qualityMax = bestQualityAnywhere(candidates, gpusWanted, req.gpuType);
-    // Nothing later can beat a node the job fills exactly with the best links any node could give.
-    if (best.left === 0 && best.quality >= qualityMax) break;
+    const gpusLeft = gpuJob ? free - share.alloc.gpuIndices.length : 0;
+    const key = [-share.quality, gpusLeft, node.weight ?? 1, node.freeCpus - share.alloc.cpus];
+    if (best === undefined || lexLess(key, best.key)) best = { share: share.alloc, key };
+    if (qualityMax < 0) qualityMax = gpuJob ? bestQualityAnywhere(candidates, gpusWanted, req.gpuType) : 0;
+    // Candidates come in Weight order: nothing later beats an exact fit with the best links any node could give.
+    if (best.key[0] === -qualityMax && best.key[1] === 0 && best.key[3] === 0) break;
   }
   assert(best === undefined || best.share.gpuIndices.length === gpusWanted, "a single-node share has every GPU the job asked for");
   return best?.share;
+}
+
+/** a < b, comparing element by element. */
+function lexLess(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
 }
 
 /** The best worst-link any candidate's kind of node offers for `count` GPUs when empty (an upper bound). */

@@ -5,8 +5,8 @@
  * multifactor sums weighted factors, each normalised to [0, 1] as Slurm defines
  * them: age (time eligible, capped at PriorityMaxAge), fair share (fair tree
  * over associations, sched/acct/fair-tree.ts; with PriorityFlags=NO_FAIR_TREE
- * 2^(-U/S) over users), usage decayed by PriorityDecayHalfLife, job size (share of
- * the cluster's nodes or CPUs; inverted with PriorityFavorSmall), partition
+ * 2^(-U/S) over users), usage decayed by PriorityDecayHalfLife, job size (mean of the
+ * shares of the cluster's nodes and CPUs; of those left free with PriorityFavorSmall), partition
  * (PriorityJobFactor over the largest one), QOS and association (their
  * Priority= over the largest, from sacctmgr's records), TRES (requested share of the partition's TRES),
  * minus nice. A held job has priority 0; an administrator's value is kept as set.
@@ -110,22 +110,36 @@ function factorsInto(job: JobRecord, ctx: Context, out: PriorityFactors): Priori
   const info = job.info;
   const ageSec = Math.max(0, ctx.now - info.eligibleTime);
   const age = info.eligibleTime > ctx.now ? 0 : Math.min(ageSec, ctx.cfg.priorityMaxAgeSec) / ctx.cfg.priorityMaxAgeSec;
-  const nodes = Math.max(1, info.numNodes);
-  const cpus = Math.max(1, info.numTasks * Math.max(1, info.cpusPerTask));
-  const largeShare = Math.min(1, Math.max(nodes / Math.max(1, ctx.totalNodes), cpus / Math.max(1, ctx.totalCpus)));
-  // Favor small: a one-node job gets 1, a job asking for the whole cluster gets 1/N.
-  const smallShare = 1 - Math.min(1, (nodes - 1) / Math.max(1, ctx.totalNodes));
+  const jobSize = jobSizeFactor(info.numNodes, jobCpus(info), ctx.totalNodes, ctx.totalCpus, ctx.cfg.priorityFavorSmall);
   const part = ctx.partitions.get(info.partition);
   const partition = part === undefined ? 0 : part.info.priorityJobFactor / ctx.maxPartitionFactor;
   out.age = age;
   out.assoc = ctx.assocFactor(job);
   // Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association).
   out.fairshare = ctx.fairshareByUser.get(info.user) ?? ctx.fairshareByUser.get(fairShareKey(info.account, info.user)) ?? 0;
-  out.jobSize = ctx.cfg.priorityFavorSmall ? smallShare : largeShare;
+  out.jobSize = jobSize;
   out.partition = partition;
   out.qos = ctx.qosFactor.get(info.qos) ?? 0;
   out.tres = tresFactors(job, ctx);
   return out;
+}
+
+/** The CPUs Slurm sizes a job by: those it was given, else those it asks for (at least one per node). */
+function jobCpus(info: JobRecord["info"]): number {
+  return Math.max(1, info.numCpus > 0 ? info.numCpus : info.numTasks * Math.max(1, info.cpusPerTask));
+}
+
+/**
+ * Slurm's job size factor: the mean of the job's share of the cluster's nodes and of
+ * its CPUs (favor large), or of the shares it leaves free (PriorityFavorSmall), in [0, 1].
+ * 1 node and 1 CPU of 4 nodes with 16 CPUs: (1/4 + 1/16) / 2 = 0.15625.
+ */
+export function jobSizeFactor(nodes: number, cpus: number, totalNodes: number, totalCpus: number, favorSmall: boolean): number {
+  const n = Math.max(1, nodes);
+  const N = Math.max(1, totalNodes);
+  const C = Math.max(1, totalCpus);
+  const f = favorSmall ? ((N - n) / N + (C - cpus) / C) / 2 : (n / N + cpus / C) / 2;
+  return Math.min(1, Math.max(0, f));
 }
 
 function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {

@@ -172,6 +172,12 @@ export function schedule(
   };
   pass.expired.sort((a, b) => a - b);
   const invalidDeps = killedForDependency(state, pass.reasons, config);
+  if (priorityContext !== undefined) {
+    for (const d of pass.decisions) {
+      const p = priorities.get(d.jobId);
+      if (p !== undefined) d.priority = p;
+    }
+  }
   return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, invalidDeps, stats };
 }
 
@@ -352,6 +358,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       freeGpus: free.gpuIndices,
       idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
       usable: nodeAcceptsWork(node),
+      weight: node.info.weight ?? 1,
       gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
       sockets: socketLayout(node),
       threadsPerCore: node.info.threadsPerCore,

@@ -7,7 +7,6 @@ import type { KnownEntry } from "./why.ts";
 import { WHY } from "./why.ts";
 
 export const EXTRA_KNOWN: KnownEntry[] = [
-  { id: "x-scontrol-show-job-gpu", differs: "Priority, AllocNode", why: [WHY.priority, WHY.allocNode, "Not pinned: when the oracle's backfill starts the job it shows TimeLimit=365-00:00:00, Scheduler=Backfill"].join(" "), pinned: false },
   { id: "x-opt-partition-gpu-typed-gres", differs: "%b gres/gpu:mi300x:1 (22.05 gres:gpu:mi300x:1)", why: WHY.gres26 },
   { id: "x-opt-gpus-per-node", differs: "%b gres/gpu:1 (22.05 gres:gpu:1)", why: WHY.gres26 },
   { id: "x-squeue-tres-gres", differs: "%b gres/gpu:3 (22.05 gres:gpu:3)", why: WHY.gres26 },

@@ -21,24 +21,12 @@ export interface KnownEntry {
 export const WHY = {
   nodeFailRace:
     "Spur bug (fixed by commit 75b7ab7; kept for the runner's taint rule): src/agent/agent.ts reportEnded() declared a job NODE_FAIL (\"stepd lost\") when it ran between spawning the stepd and the stepd's exec (stepd.pid written, /proc/<pid>/cmdline not yet naming stepd); a stepd younger than the exec grace now counts as running",
-  priority:
-    "Spur lacks: priority/multifactor (the oracle weights age, fair-share, job size and partition; Spur is priority/basic, issue 5): Priority values differ and pending jobs are listed in another order",
-  placement:
-    "Spur lacks: cons_tres best-fit node selection: Slurm puts 'long' on n4 (the fullest node that fits), Spur on n1 (the first with room)",
-  backfillPlan:
-    "Spur lacks: backfill planning (issue 5): Slurm's backfill reserves n[1-2] for the pending -N4 'big' job, so sinfo shows them planned (plnd)",
-  allocNode:
-    "Spur bug (minor): AllocNode is the submit host's name (vm); Slurm shows the name its controller resolves for the client's address (localhost)",
-  partitionLimits:
-    "Spur bug: Spur rejects a request larger than the partition at submit (like EnforcePartLimits=ALL); the oracle runs with Slurm's default EnforcePartLimits=NO, so the job is queued and pends with reason PartitionConfig",
   gres26:
     "22.05 vs 26.x table: TRES per node is printed gres/gpu:N in 26.x (22.05: gres:gpu:N)",
-  heldEligible:
-    "Spur bug: a held (or dependent) job gets EligibleTime and AccrueTime at submit; Slurm leaves them Unknown until the job is eligible. Spur lacks: LastSchedEval for pending jobs",
   accrue:
-    "Spur lacks: AccrueTime for running jobs (Unknown)",
+    "Spur shows AccrueTime=Unknown for a running array task (as golden 059 does); the live oracle shows a time in some runs",
   sacctListing:
-    "several Spur bugs in one listing (not pinned: the oracle's own timing varies): rejected submissions (srun --gres=gpu:99, srun -N5) leave no accounting record in Spur (Slurm records them FAILED/CANCELLED and they use job ids); the released held job runs at once in Spur but waits behind 'big' in Slurm (no backfill reservation, issue 5)",
+    "two causes in one listing (not pinned: the oracle's own timing varies): the afterok:<unknown id> job of 083 runs in 22.05 and is refused by Spur (22.05 vs 26.x table), which shifts the numbering of every later job; and jobs cancelled before they ever became eligible (dep, needsok, heldcancel) sit elsewhere in the oracle's listing (slurmdbd appears to list them where it first recorded them, at their end; Spur lists by job id)",
   states26:
     "22.05 vs 26.x table: the list of valid states is 26.x's",
 } as const;
@@ -49,8 +37,7 @@ export const WHY = {
  * 26.x causes have none: Spur follows the 26.x tables on purpose.
  */
 export const ISSUE_OF: Partial<Record<keyof typeof WHY, number>> = {
-  nodeFailRace: 9, priority: 5, placement: 5, backfillPlan: 5, allocNode: 3, partitionLimits: 5,
-  heldEligible: 5, accrue: 5, sacctListing: 5,
+  nodeFailRace: 9, accrue: 5, sacctListing: 5,
 };
 
 /** The issue an entry is listed under: its own, else its first shared cause's; undefined for 22.05 vs 26.x. */

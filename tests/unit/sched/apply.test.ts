@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apply } from "../../../src/sched/model/apply.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
-import { ALICE, ROOT, cluster, spec, submit } from "./builders.ts";
+import { ALICE, CONF, ROOT, cluster, spec, submit } from "./builders.ts";
 
 const startPass = (c: ReturnType<typeof cluster>, at: number) => {
   const r = schedule(c.state, at);
@@ -24,11 +24,42 @@ describe("apply: submission", () => {
       "Memory specification can not be satisfied\nRequested node configuration is not available",
     );
     expect(c.run(submit(spec({ gresPerNode: [{ name: "gpu", type: "", count: 99 }] }))).error).toBe("Requested node configuration is not available");
-    expect(c.run(submit(spec({ nodesMin: 7 }))).error).toBe("Requested node configuration is not available");
     expect(c.run(submit(spec({ cpusPerTask: 64 }))).error).toBe(
       "CPU count per node can not be satisfied\nRequested node configuration is not available",
     );
-    expect(c.state.jobs.size).toBe(0);
+    // each refusal is on record as a FAILED job, as in Slurm 22.05
+    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED", "FAILED", "FAILED"]);
+  });
+
+  it("queues a job larger than its partition under EnforcePartLimits=NO (PartitionConfig), rejects it under ALL", () => {
+    const c = cluster();
+    const nodes = c.run(submit(spec({ nodesMin: 7 })));
+    const tasks = c.run(submit(spec({ ntasks: 100 })));
+    expect([nodes.error, tasks.error]).toEqual(["", ""]);
+    const [a, b] = [nodes.ids[0] ?? 0, tasks.ids[0] ?? 0].map((id) => c.state.jobs.get(id)?.info);
+    // -n 100 over nodes of at most 8 CPUs: 13 nodes, as Slurm counts them
+    expect([a?.numNodes, a?.reason, b?.numNodes, b?.reason]).toEqual([7, "PartitionConfig", 13, "PartitionConfig"]);
+    const r = schedule(c.state, 10);
+    expect(r.decisions).toEqual([]);
+    expect([r.reasons.get(a?.jobId ?? 0), r.reasons.get(b?.jobId ?? 0)]).toEqual(["PartitionConfig", "PartitionConfig"]);
+    const strict = cluster(`EnforcePartLimits=ALL\n${CONF}`);
+    expect(strict.run(submit(spec({ nodesMin: 7 }))).error).toBe("Requested node configuration is not available");
+    expect([...strict.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED"]);
+  });
+
+  it("a submission refused for a node configuration no node has uses a job id and leaves a FAILED record", () => {
+    const c = cluster();
+    const r = c.run({ ...submit(spec({ interactive: true, gresPerNode: [{ name: "gpu", type: "", count: 99 }] })), at: 50 });
+    expect(r.error).toBe("Requested node configuration is not available");
+    c.run({ ...submit(spec({ memPerNodeMib: 999_999 })), at: 60 });
+    const jobs = [...c.state.jobs.values()].map((j) => j.info);
+    expect(jobs.map((j) => [j.state, j.exitCode, j.startTime, j.endTime, j.numCpus, j.batchFlag])).toEqual([
+      ["FAILED", 1, 50, 50, 1, false],
+      ["FAILED", 1, 60, 60, 1, true],
+    ]);
+    // other refusals (here an unknown partition) leave nothing
+    c.run(submit(spec({ partition: "nosuch" })));
+    expect(c.state.jobs.size).toBe(2);
   });
 
   it("shows --gpus alone as a per-job request even when it lands on one node; a pending --exclusive job counts a CPU per node", () => {

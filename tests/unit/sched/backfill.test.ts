@@ -116,12 +116,13 @@ describe("multifactor priority", () => {
     const r = schedule(c.state, 43_200);
     const p1 = explain(c, r, 1);
     const p2 = explain(c, r, 2);
-    // age 0.5 -> 500; size 2/4 nodes -> 500; no usage yet -> fair share 1 -> 10000.
+    // age 0.5 -> 500; size (2/4 nodes + 2/16 CPUs) / 2 -> 312.5; no usage yet -> fair share 1 -> 10000;
+    // the sum is truncated as Slurm does.
     expect(p1?.factors.age).toBeCloseTo(0.5);
-    expect(p1?.factors.jobSize).toBeCloseTo(0.5);
-    expect(p1?.priority).toBe(11_000);
-    // size 1/4 -> 250; nice 100.
-    expect(p2?.priority).toBe(500 + 250 + 10_000 - 100);
+    expect(p1?.factors.jobSize).toBeCloseTo(0.3125);
+    expect(p1?.priority).toBe(10_812);
+    // size (1/4 + 1/16) / 2 -> 156.25; nice 100.
+    expect(p2?.priority).toBe(500 + 156 + 10_000 - 100);
   });
 
   it("lowers the fair share of a user with usage", () => {
