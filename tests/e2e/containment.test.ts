@@ -286,7 +286,9 @@ describe("job containment", () => {
     if (!containment.startsWith("cgroup/v1")) ctx.skip(); // reads v1 file names
     c.reconfigure("ConstrainCores=no\nConstrainRAMSpace=no\n");
     await eventually("n1 back", () => (c.run(["sinfo", "-h", "-n", "n1", "-o", "%t"]).stdout.trim() === "idle" ? true : undefined), 60_000);
-    expect(c.run(["scontrol", "-d", "show", "node", "n1"]).stdout).toContain(" Constrained=ConstrainSwapSpace(+0%),ConstrainDevices\n");
+    // The restarted spurd re-registers with its new switches a moment after the node shows idle.
+    await eventually("n1 re-registered with the switches off", () =>
+      c.run(["scontrol", "-d", "show", "node", "n1"]).stdout.includes(" Constrained=ConstrainSwapSpace(+0%),ConstrainDevices\n") ? true : undefined, 60_000);
     c.write("free.sh", "#!/bin/bash\np=$(grep ':memory:' /proc/self/cgroup | cut -d: -f3)\ncat /sys/fs/cgroup/memory$p/../memory.limit_in_bytes\nnproc\n");
     const id = submit(["-w", "n1", "-c", "1", "--mem=100M", "free.sh"]);
     expect(await ended(id)).toBe("COMPLETED");

@@ -95,7 +95,16 @@ describe("replicated controllers", () => {
     });
     const t0 = Date.now();
     const mark = (what: string) => console.log(`${((Date.now() - t0) / 1000).toFixed(1)}s ${what} (acked ${acked.length})`);
-    const ackedAfter = (count: number) => eventually(`${count} more acks`, () => (acked.length >= count ? true : undefined), 30_000);
+    // On a timeout, say why: the clients' last errors and the end of each replica's log.
+    const ackedAfter = (count: number) =>
+      eventually(`${count} more acks`, () => (acked.length >= count ? true : undefined), 30_000).catch((e: unknown) => {
+        const logs = [...urls.keys()].map((id) => {
+          const path = join(c.dir, "cluster", "log", `spurctld-${id}.log`);
+          const lines = existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").slice(-8).join("\n") : "(no log)";
+          return `--- spurctld-${id}:\n${lines}`;
+        });
+        throw new Error(`${String(e)}\nlast client errors:\n${failed.slice(-4).join("\n")}\n${logs.join("\n")}`);
+      });
 
     await ackedAfter(5);
     for (let round = 0; round < 5; round++) {
