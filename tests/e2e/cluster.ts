@@ -123,6 +123,14 @@ export function jobState(c: Cluster, jobId: string): string {
   return r.stdout.trim().split("\n")[0]?.split(" ")[0] ?? "";
 }
 
+/** Wait until a job has left PENDING and RUNNING; resolves with its final sacct State. */
+export function jobEnded(c: Cluster, jobId: string, timeoutMs = 60_000): Promise<string> {
+  return eventually(`job ${jobId} ended`, () => {
+    const s = jobState(c, jobId);
+    return s !== "" && s !== "PENDING" && s !== "RUNNING" ? s : undefined;
+  }, timeoutMs);
+}
+
 export function isRoot(): boolean {
   return process.getuid?.() === 0;
 }

@@ -13,7 +13,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSy
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
-import { BIN, startCluster, eventually, jobState, ensureUser, isRoot, type Cluster } from "./cluster.ts";
+import { BIN, startCluster, eventually, jobState, jobEnded, ensureUser, isRoot, type Cluster } from "./cluster.ts";
 import { findRuntime } from "../../src/agent/container/runtime.ts";
 
 const USER = "spurbox";
@@ -111,11 +111,7 @@ function submit(args: string[]): string {
   return r.stdout.trim();
 }
 
-const ended = (id: string) =>
-  eventually(`job ${id} ended`, () => {
-    const s = jobState(c, id);
-    return s !== "" && s !== "PENDING" && s !== "RUNNING" ? s : undefined;
-  }, 90_000);
+const ended = (id: string) => jobEnded(c, id, 90_000);
 
 const output = (id: string) => readFileSync(join(c.work, `slurm-${id}.out`), "utf8");
 const pgrep = (pattern: string): boolean => spawnSync("pgrep", ["-f", pattern]).status === 0;

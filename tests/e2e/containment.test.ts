@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { availableParallelism } from "node:os";
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
+import { startCluster, eventually, jobState, jobEnded, type Cluster } from "./cluster.ts";
 import { spoolTag } from "../../src/agent/containment.ts";
 
 let c: Cluster;
@@ -50,11 +50,7 @@ function submit(args: string[]): string {
   return r.stdout.trim();
 }
 
-const ended = (id: string) =>
-  eventually(`job ${id} ended`, () => {
-    const s = jobState(c, id);
-    return s !== "" && s !== "PENDING" && s !== "RUNNING" ? s : undefined;
-  }, 60_000);
+const ended = (id: string) => jobEnded(c, id, 60_000);
 
 const output = (id: string) => readFileSync(join(c.work, `slurm-${id}.out`), "utf8");
 
