@@ -35,7 +35,8 @@ describe("agents authenticated by the cluster secret", () => {
     process.kill(c.pid("spurd-n2"), "SIGKILL");
     const wrongSecret = join(c.dir, "wrong-secret");
     writeFileSync(wrongSecret, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
-    const wrongConf = join(c.dir, "wrong.conf");
+    // Inside the state directory: `spur down` stops only daemons whose command line names it.
+    const wrongConf = join(c.dir, "cluster", "wrong.conf");
     writeFileSync(wrongConf, readFileSync(c.conf, "utf8").replace(/^SpurClusterSecretFile=.*$/m, `SpurClusterSecretFile=${wrongSecret}`));
     c.startDaemon("spurd-n2", ["spurd", "-N", "n2", "--conf", wrongConf]);
     const line = await eventually("a refusal in the controller log", () => ctldLog().split("\n").find((l) => l.includes("refused an unauthenticated node agent")), 30_000);
