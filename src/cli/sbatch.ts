@@ -10,7 +10,7 @@ import { ok, err, type Result, type SpurError } from "../lib/result.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { SubmitResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { BatchScript, Built } from "../compat/options/build-spec.ts";
-import { errorText, rejectionText, warningText } from "../compat/options/messages.ts";
+import { errorText, rejectionText, testOnlyFailureText, warningText } from "../compat/options/messages.ts";
 import { parseArgs, type ParsedArgs } from "../compat/options/parse-args.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
@@ -86,7 +86,8 @@ async function submit(port: CliPort, built: Built, out: Out): Promise<Plain<Subm
     return await port.ctl.submit({ spec: built.spec, testOnly: built.settings.testOnly });
   } catch (e) {
     if (!(e instanceof RpcError)) throw e;
-    out.stderr += rejectionText("sbatch", e.message, built.spec.partition);
+    const explain = built.settings.testOnly ? testOnlyFailureText : rejectionText;
+    out.stderr += explain("sbatch", e.message, built.spec.partition);
     return undefined;
   }
 }
