@@ -13,6 +13,7 @@ import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from
 import { resvCommand, showReservations } from "../compat/format/scontrol-resv.ts";
 import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update } from "../compat/format/scontrol-commands.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
+import { licensesShowText } from "../compat/licenses.ts";
 
 const OPTIONS: readonly OptionRow[] = [
   { id: "all", short: "a", long: ["all"], arg: "none" },
@@ -89,6 +90,8 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
     case "reservations":
     case "reservationname":
       return showReservations(port, val, flags.oneLiner);
+    case "licenses":
+      return outcome(licensesShowText((await port.ctl.listNodes()).licenses, flags.oneLiner, val), "", false);
     case undefined:
       return outcome("", `invalid entity:${tag} for keyword:${keyword} \n`, true);
     default:

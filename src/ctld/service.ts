@@ -120,8 +120,8 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes() {
-        const { nodes, partitions } = nodeViewsList(c, sc.now());
-        return { nodes, partitions, now: sc.now() };
+        const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
+        return { nodes, partitions, licenses, now: sc.now() };
       },
       async cancel(req, ctx) {
         const by = requester(ctx);

@@ -111,7 +111,7 @@ function middle(job: Job): Record<string, JsonValue> {
   return {
     job_state: jobStateLong(job),
     last_sched_evaluation: job.lastSchedEval,
-    licenses: "",
+    licenses: job.licenses ?? "",
     max_cpus: 0,
     max_nodes: 0,
     mcs_label: "",

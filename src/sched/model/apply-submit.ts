@@ -16,7 +16,8 @@ import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
-import { tresText } from "./tres.ts";
+import { licenseTres, tresText } from "./tres.ts";
+import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
 
@@ -36,7 +37,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     if (checked.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
     return rejectedWithDetail(checked);
   }
-  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit } = checked;
+  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit, licenses } = checked;
   const policy = submitPolicy(state, c.spec, c.by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(c.spec, partition));
   if (typeof policy === "string") return rejectedWithDetail(policy);
   const access = partitionAllows(partition, policy.account, policy.qos);
@@ -87,6 +88,10 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (spec.contiguous) info.contiguous = true;
   if ((spec.mincpus ?? 0) > 0) info.minCpusNode = spec.mincpus ?? 0;
   info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  if (licenses !== undefined) {
+    info.licenses = licenseText(licenses);
+    if (!licenses.anyOf) info.tresReq += licenseTres(licenses.items, state.config.accountingTres);
+  }
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
   };
@@ -174,6 +179,8 @@ interface Checked {
   oversizedNodes: number;
   /** Held at submission although no node of the partition could ever hold it (Slurm skips the test for --hold). */
   unfit: boolean;
+  /** -L, validated against the configured licenses. */
+  licenses?: LicenseRequest;
 }
 
 export interface ValidateOptions {
@@ -189,6 +196,8 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
   if (open !== "") return open;
   const req = buildRequest(spec, state.config, expand);
   if (typeof req === "string") return req;
+  const licenses = spec.licenses === "" ? undefined : parseLicenseRequest(spec.licenses, state.licenses ?? new Map());
+  if (licenses !== undefined && !licenses.ok) return licenses.error.message;
   for (const name of [...req.nodelist, ...req.exclude]) {
     if (!state.nodes.has(name)) return "Invalid node name specified";
   }
@@ -220,7 +229,7 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
       for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
     }
   }
-  return { partition, req, arrayTasks, throttle, oversizedNodes, unfit };
+  return { partition, req, arrayTasks, throttle, oversizedNodes, unfit, ...(licenses === undefined ? {} : { licenses: licenses.value }) };
 }
 
 /**

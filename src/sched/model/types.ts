@@ -97,6 +97,8 @@ export interface ControllerConfig {
   priorityFlags: string[];
   /** PreemptType and PreemptMode (see plan/preempt.ts). */
   preempt: PreemptConfig;
+  /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
+  accountingTres?: string[];
 }
 
 export interface ClusterState {
@@ -115,6 +117,11 @@ export interface ClusterState {
   acct: AcctState;
   /** Advance reservations by name (scontrol create reservation), see sched/resv/types.ts. */
   reservations: Map<string, ResvRecord>;
+  /**
+   * Cluster-wide licenses (slurm.conf Licenses=): name → total. Replicated and kept in snapshots;
+   * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.
+   */
+  licenses?: Map<string, number>;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([
