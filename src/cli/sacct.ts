@@ -17,6 +17,7 @@ import { localMidnight } from "../compat/format/sacct-time.ts";
 import { sacctJson } from "../compat/format/json-sacct.ts";
 import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { tresText } from "../sched/model/tres.ts";
+import { withTimeFormat } from "../compat/format-time.ts";
 
 type JobRecord = Awaited<ReturnType<CliPort["ctl"]["listJobs"]>>["jobs"][number];
 
@@ -60,7 +61,11 @@ function staticOutput(q: SacctQuery): CliResult | undefined {
 }
 
 /** Run sacct with `argv` (without the program name). */
-export async function sacctMain(argv: string[], port: CliPort): Promise<CliResult> {
+/** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
+export const sacctMain = (argv: string[], port: CliPort): Promise<CliResult> =>
+  withTimeFormat("sacct", port.env, port.now(), () => sacctRun(argv, port));
+
+async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
   resetTimeMemo();
   const now = Math.floor(port.now());
   const parsed = parseSacctArgs(argv, port.env, now);
