@@ -12,6 +12,7 @@ import {
   convertNumUnit,
   displayJobId,
   durationText,
+  expectedEndTime,
   type JobRow,
   memoByNumber,
   orNa,
@@ -58,7 +59,7 @@ export function timeLeftText(r: JobRow): string {
 }
 
 export function endTimeText(r: JobRow): string {
-  if (r.job.timeLimitMin === undefined && r.job.endTime > r.now) return "NONE";
+  if (r.job.timeLimitMin === undefined && expectedEndTime(r.job) > r.now) return "NONE";
   return timeText(r.job.endTime);
 }
 
