@@ -5,6 +5,7 @@
  * the same day, `2026-12-03 20:31:55` with `%Y-%m-%d %H:%M:%S`, ISO with `standard` or
  * empty; `abc` prints "<cmd>: error: invalid SLURM_TIME_FORMAT = 'abc'" once a time is
  * printed, then ISO) and from shared/slurm-surface/time-formats.md (relative forms).
+ * Also sacct --units (oracle: 256M → 262144K, 0.25G, 0.00T; X refused).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { formatIsoTime, timeFormatError, useTimeFormat } from "../../../src/compat/format-time.ts";
@@ -76,5 +77,28 @@ describe("every command that prints times follows it", () => {
   it("sacct Submit", async () => {
     const r = await sacctMain(["-X", "-n", "-P", "-o", "submit", "-j", "7"], world({ SLURM_TIME_FORMAT: "%s" }));
     expect(r.stdout).toBe("1796329915\n");
+  });
+});
+
+describe("sacct --units (oracle, Slurm 22.05)", () => {
+  const port = () =>
+    fakePort({
+      now: SUBMIT + 60,
+      jobs: [makeJob({ jobId: 9, state: "COMPLETED", submitTime: SUBMIT, startTime: SUBMIT, endTime: SUBMIT + 5, tresReq: "cpu=1,mem=256M,node=1,billing=1", tresAlloc: "cpu=1,mem=256M,node=1,billing=1" })],
+    }).port;
+
+  it.each([
+    ["K", "262144K|billing=1,cpu=1,mem=262144K,node=1"],
+    ["m", "256M|billing=1,cpu=1,mem=256M,node=1"],
+    ["G", "0.25G|billing=1,cpu=1,mem=0.25G,node=1"],
+    ["T", "0.00T|billing=1,cpu=1,mem=0.00T,node=1"],
+  ])("--units=%s", async (unit, line) => {
+    const r = await sacctMain(["-X", "-n", "-P", "-j", "9", `--units=${unit}`, "-o", "reqmem,alloctres"], port());
+    expect(r.stdout).toBe(`${line}\n`);
+  });
+
+  it("an unknown unit is refused", async () => {
+    const r = await sacctMain(["-j", "9", "--units=X"], port());
+    expect([r.stderr, r.exitCode]).toEqual(["sacct: error: Invalid unit type 'X'. Possible options are 'KMGTP'\nsacct: fatal: Invalid unit type\n", 1]);
   });
 });
