@@ -112,3 +112,18 @@ describe("licenses in the controller", () => {
     expect(r.reservations.find((x) => x.jobId === big)?.startTime).toBe(3660);
   });
 });
+
+describe("licenses in snapshots", () => {
+  it("the totals and what running jobs hold come back from a snapshot image", async () => {
+    const { encodeSnapshot, restoreSnapshot } = await import("../../../src/raft/snapshot.ts");
+    const c = cluster(LIC_CONF);
+    c.run(submit(spec({ licenses: "fluent:2" })));
+    pass(c, 100);
+    const image = encodeSnapshot(c.state, 7);
+    // a replica whose configuration has other totals still restores the replicated ones
+    const restored = cluster(`${CONF}Licenses=fluent:9\n`, false);
+    expect(restoreSnapshot(restored.state, image)).toBe(7);
+    expect(restored.state.licenses).toEqual(new Map([["fluent", 3], ["matlab", 1]]));
+    expect(licensesInUse(restored.state)).toEqual(new Map([["fluent", 2]]));
+  });
+});
