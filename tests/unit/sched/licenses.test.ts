@@ -69,7 +69,7 @@ describe("licenses in the controller", () => {
     expect(info(c, a)?.tresAlloc).toMatch(/,license\/fluent=2$/);
     expect(info(c, b)?.tresReq).toMatch(/,license\/fluent=2$/);
     expect(licensesInUse(c.state)).toEqual(new Map([["fluent", 2]]));
-    c.run({ v: 1, type: "jobEnded", at: 200, jobId: a ?? 0, exitCode: 0, exitSignal: 0 });
+    c.run({ v: 1, type: "jobEnded", at: 200, jobId: a ?? 0, exitCode: 0, exitSignal: 0, outcome: "" });
     expect(licensesInUse(c.state)).toEqual(new Map());
     expect(pass(c, 201).decisions.map((d) => d.jobId)).toEqual([b]);
   });
