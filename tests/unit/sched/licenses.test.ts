@@ -9,6 +9,7 @@ import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { licensesInUse } from "../../../src/sched/plan/licenses.ts";
 import { licensesShowText, parseLicenseConf, parseLicenseRequest } from "../../../src/compat/licenses.ts";
 import { CONF, cluster, spec, submit } from "./builders.ts";
+import { createRng } from "../../../src/lib/rng.ts";
 
 const LIC_CONF = `${CONF}Licenses=fluent:3,matlab\nAccountingStorageTRES=gres/gpu,license/fluent\n`;
 
@@ -125,5 +126,56 @@ describe("licenses in snapshots", () => {
     expect(restoreSnapshot(restored.state, image)).toBe(7);
     expect(restored.state.licenses).toEqual(new Map([["fluent", 3], ["matlab", 1]]));
     expect(licensesInUse(restored.state)).toEqual(new Map([["fluent", 2]]));
+  });
+});
+
+/**
+ * Seeded properties over random queues that ask for licenses (SEED=<n> replays one):
+ * no pass over-allocates a license (apply accepts every decision and use stays within
+ * the totals), and EASY through licenses: starting a pass's decisions never delays the
+ * reservation of a job waiting for licenses.
+ */
+describe("license properties", () => {
+  const SEEDS = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: 40 }, (_, i) => i + 1);
+  const LICENSES = ["fluent:2", "fluent:1", "fluent:3", "matlab", "fluent|matlab", "fluent:1,matlab"];
+
+  it(`within totals, and no delayed reservation (${SEEDS.length} seeds)`, () => {
+    let waitedOnLicenses = 0;
+    for (const seed of SEEDS) {
+      const rng = createRng(seed);
+      try {
+        const c = cluster(LIC_CONF);
+        let now = 100;
+        for (let round = 0; round < 6; round++) {
+          for (let k = rng.int(1, 5); k > 0; k--) {
+            const licenses = rng.next() < 0.8 ? rng.pick(LICENSES) : "";
+            c.run(submit(spec({ licenses, ntasks: rng.int(1, 3), timeLimitMin: rng.pick([1, 5, 30, 60, 200]) }), now));
+          }
+          const before = schedule(c.state, now);
+          const waiting = before.reservations.filter((x) => before.reasons.get(x.jobId) === "Licenses");
+          waitedOnLicenses += waiting.length;
+          const applied = c.run({ v: 1, type: "startJobs", at: now, decisions: before.decisions });
+          expect(applied.ids.length).toBe(before.decisions.length);
+          for (const [name, used] of licensesInUse(c.state)) expect(used).toBeLessThanOrEqual(c.state.licenses?.get(name) ?? 0);
+          const after = schedule(c.state, now);
+          for (const planned of waiting) {
+            const again = after.reservations.find((x) => x.jobId === planned.jobId);
+            expect(again, `job ${planned.jobId} keeps a reservation`).toBeDefined();
+            expect(again?.startTime ?? Infinity).toBeLessThanOrEqual(planned.startTime);
+          }
+          now += rng.int(30, 1200);
+          for (const job of [...c.state.jobs.values()]) {
+            const i = job.info;
+            if (i.state === "RUNNING" && i.timeLimitMin !== undefined && i.startTime + i.timeLimitMin * 60 <= now) {
+              c.run({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "" });
+            }
+          }
+        }
+      } catch (error) {
+        throw new Error(`SEED=${seed} failed (replay: SEED=${seed} bun --bun vitest run tests/unit/sched/licenses.test.ts): ${String(error)}`);
+      }
+    }
+    // the property was exercised, not vacuous
+    expect(waitedOnLicenses).toBeGreaterThan(10);
   });
 });
