@@ -12,11 +12,14 @@ import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SACCT_FIELDS } from "../compat/format/sacct-fields.ts";
 import { parseSacctArgs, sacctHelp, SACCT_USAGE, type SacctQuery } from "../compat/format/sacct-options.ts";
 import { selectJobs, selectRows, type SelectContext } from "../compat/format/sacct-select.ts";
-import { helpFormat, parseFieldList, renderTable } from "../compat/format/sacct-table.ts";
+import { helpFormat, parseFieldList, renderTable, type Column } from "../compat/format/sacct-table.ts";
 import { localMidnight } from "../compat/format/sacct-time.ts";
 import { sacctJson } from "../compat/format/json-sacct.ts";
 import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { tresText } from "../sched/model/tres.ts";
+import { withTimeFormat } from "../compat/format-time.ts";
+import { sizeInUnit, tresInUnit } from "../compat/format/usage-values.ts";
+import type { SacctRow } from "../compat/format/sacct-row.ts";
 
 type JobRecord = Awaited<ReturnType<CliPort["ctl"]["listJobs"]>>["jobs"][number];
 
@@ -60,7 +63,11 @@ function staticOutput(q: SacctQuery): CliResult | undefined {
 }
 
 /** Run sacct with `argv` (without the program name). */
-export async function sacctMain(argv: string[], port: CliPort): Promise<CliResult> {
+/** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
+export const sacctMain = (argv: string[], port: CliPort): Promise<CliResult> =>
+  withTimeFormat("sacct", port.env, port.now(), () => sacctRun(argv, port));
+
+async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
   resetTimeMemo();
   const now = Math.floor(port.now());
   const parsed = parseSacctArgs(argv, port.env, now);
@@ -95,5 +102,18 @@ export async function sacctMain(argv: string[], port: CliPort): Promise<CliResul
   if (q.mode === "json") return done(sacctJson(selectJobs(resp.jobs, ctx), resp.clusterName, now));
   const rows = selectRows(resp.jobs, ctx);
   const style = { parsable: q.parsable, delimiter: q.delimiter, header: q.header };
-  return done(renderTable(columns.value, rows, style));
+  return done(renderTable(q.units === undefined ? columns.value : inUnits(columns.value, q.units), rows, style));
+}
+
+/** Size fields sacct --units converts (memory sizes; disk fields keep their own unit). */
+const SIZE_FIELDS = new Set(["ReqMem", "MaxRSS", "AveRSS", "MaxVMSize", "AveVMSize"]);
+const TRES_FIELDS = new Set(["AllocTRES", "ReqTRES"]);
+
+function inUnits(columns: readonly Column[], unit: string): Column[] {
+  const wrap = (c: Column, convert: (text: string) => string): Column => ({ ...c, field: { ...c.field, get: (row: SacctRow) => convert(c.field.get(row)) } });
+  return columns.map((c) => {
+    if (SIZE_FIELDS.has(c.field.name)) return wrap(c, (t) => sizeInUnit(t, unit));
+    if (TRES_FIELDS.has(c.field.name)) return wrap(c, (t) => tresInUnit(t, unit));
+    return c;
+  });
 }

@@ -10,10 +10,11 @@ import { ok, err, type Result, type SpurError } from "../lib/result.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { SubmitResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { BatchScript, Built } from "../compat/options/build-spec.ts";
-import { errorText, rejectionText, warningText } from "../compat/options/messages.ts";
+import { errorText, rejectionText, testOnlyFailureText, warningText } from "../compat/options/messages.ts";
 import { parseArgs, type ParsedArgs } from "../compat/options/parse-args.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
+import { withTimeFormat } from "../compat/format-time.ts";
 
 /** --wait: first pause between polls, growth factor and cap (Slurm: 2 s, x4, capped). */
 const WAIT_DELAY_MS_MIN = 2000;
@@ -54,7 +55,11 @@ async function loadScript(args: ParsedArgs, port: CliPort): Promise<Result<Batch
   return ok({ text, from: "file", path, args: rest });
 }
 
-export async function sbatchMain(argv: string[], port: CliPort): Promise<CliResult> {
+/** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
+export const sbatchMain = (argv: string[], port: CliPort): Promise<CliResult> =>
+  withTimeFormat("sbatch", port.env, port.now(), () => sbatchRun(argv, port));
+
+async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   const out: Out = { stdout: "", stderr: "", exitError: exitErrorOf(port.env) };
   const parsed = parseArgs("sbatch", argv);
   if (!parsed.ok) return fail(out, parsed.error);
@@ -86,7 +91,8 @@ async function submit(port: CliPort, built: Built, out: Out): Promise<Plain<Subm
     return await port.ctl.submit({ spec: built.spec, testOnly: built.settings.testOnly });
   } catch (e) {
     if (!(e instanceof RpcError)) throw e;
-    out.stderr += rejectionText("sbatch", e.message, built.spec.partition);
+    const explain = built.settings.testOnly ? testOnlyFailureText : rejectionText;
+    out.stderr += explain("sbatch", e.message, built.spec.partition);
     return undefined;
   }
 }

@@ -13,6 +13,8 @@ import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from
 import { resvCommand, showReservations } from "../compat/format/scontrol-resv.ts";
 import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update } from "../compat/format/scontrol-commands.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
+import { licensesShowText } from "../compat/licenses.ts";
+import { withTimeFormat } from "../compat/format-time.ts";
 
 const OPTIONS: readonly OptionRow[] = [
   { id: "all", short: "a", long: ["all"], arg: "none" },
@@ -89,6 +91,8 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
     case "reservations":
     case "reservationname":
       return showReservations(port, val, flags.oneLiner);
+    case "licenses":
+      return outcome(licensesShowText((await port.ctl.listNodes()).licenses, flags.oneLiner, val), "", false);
     case undefined:
       return outcome("", `invalid entity:${tag} for keyword:${keyword} \n`, true);
     default:
@@ -160,7 +164,11 @@ const lineWords = (line: string): string[] =>
 const result = (o: Outcome, quiet: boolean): CliResult => ({ stdout: o.stdout, stderr: quiet ? "" : o.stderr, exitCode: o.failed ? 1 : 0 });
 
 /** Run scontrol with `argv` (without the program name). */
-export async function scontrolMain(argv: string[], port: CliPort): Promise<CliResult> {
+/** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
+export const scontrolMain = (argv: string[], port: CliPort): Promise<CliResult> =>
+  withTimeFormat("scontrol", port.env, port.now(), () => scontrolRun(argv, port));
+
+async function scontrolRun(argv: string[], port: CliPort): Promise<CliResult> {
   const [optionWords, words] = splitOptions(argv);
   const parsed = getoptLong("scontrol", optionWords, OPTIONS);
   if (parsed.error !== undefined) {

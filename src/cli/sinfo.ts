@@ -19,6 +19,7 @@ import { expandHostlist, hostlistUniq } from "../compat/hostlist.ts";
 import type { ListNodesResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { withTimeFormat } from "../compat/format-time.ts";
 
 /** Narrowest data-sized partition and node columns (Slurm's MIN_*_FIELD_SIZE). */
 const FIELD_SIZE_MIN = 9;
@@ -144,7 +145,11 @@ async function jsonV4(argv: string[], port: CliPort, p: SinfoParams, resp: Plain
 }
 
 /** `sinfo [options]`. */
-export async function sinfoMain(argv: string[], port: CliPort): Promise<CliResult> {
+/** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
+export const sinfoMain = (argv: string[], port: CliPort): Promise<CliResult> =>
+  withTimeFormat("sinfo", port.env, port.now(), () => sinfoRun(argv, port));
+
+async function sinfoRun(argv: string[], port: CliPort): Promise<CliResult> {
   const parsedArgs = parseSinfoArgs(argv, port.env, SLURM_VERSION_LINE);
   if (!parsedArgs.ok) return parsedArgs.exit;
   const p = parsedArgs.params;

@@ -33,6 +33,7 @@ import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow }
 import type { ListJobsResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { withTimeFormat } from "../compat/format-time.ts";
 
 const DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
 const LONG_FORMAT = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
@@ -192,7 +193,11 @@ function missingSingleJob(resp: Plain<ListJobsResponse>, p: SqueueParams): boole
 }
 
 /** `squeue [options]`. */
-export async function squeueMain(argv: string[], port: CliPort): Promise<CliResult> {
+/** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
+export const squeueMain = (argv: string[], port: CliPort): Promise<CliResult> =>
+  withTimeFormat("squeue", port.env, port.now(), () => squeueRun(argv, port));
+
+async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
   resetTimeMemo();
   const parsed = parseSqueueArgs(argv, port.env, port.invoker.uid, SLURM_VERSION_LINE);
   if (!parsed.ok) return parsed.exit;

@@ -6,6 +6,8 @@
  * Pure: epoch seconds come in as arguments; only local-time getters are used.
  */
 
+import { strftime } from "./strftime.ts";
+
 const SECS_PER_DAY = 86400;
 const SECS_PER_YEAR = 365 * SECS_PER_DAY;
 
@@ -115,6 +117,8 @@ export function formatCpuTime(sec: number): string {
  */
 export function formatIsoTime(epochSec: number, zeroAs = "Unknown"): string {
   if (!Number.isFinite(epochSec) || epochSec === 0) return zeroAs;
+  if (timeStyle.kind !== "standard") return styledTime(epochSec);
+  if (invalidFormat !== undefined) invalidFormatUsed = true;
   const d = new Date(Math.floor(epochSec) * 1000);
   const date = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
   return `${date}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
@@ -131,4 +135,69 @@ export function formatCtime(epochSec: number): string {
   const d = new Date(Math.floor(epochSec) * 1000);
   const day = `${WEEKDAYS[d.getDay()]} ${MONTHS[d.getMonth()]} ${two(d.getDate())}`;
   return `${day} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} ${d.getFullYear()}`;
+}
+
+/**
+ * SLURM_TIME_FORMAT (shared/slurm-surface/time-formats.md; oracle): `standard`, unset or
+ * empty = ISO; `relative` = by distance from today; otherwise a strftime pattern that
+ * holds a `%` and is shorter than 32 characters, else the command prints
+ * "invalid SLURM_TIME_FORMAT = '<value>'" and uses ISO. Every command that prints times
+ * (squeue, sinfo, sacct, scontrol, sbatch --test-only) calls useTimeFormat() once at its
+ * start, before any formatting, so that this one formatter serves them all; JSON output
+ * carries epoch numbers and is not affected.
+ */
+type TimeStyle = { kind: "standard" } | { kind: "relative"; today: number } | { kind: "strftime"; pattern: string };
+
+let timeStyle: TimeStyle = { kind: "standard" };
+/** An unusable SLURM_TIME_FORMAT: Slurm reports it once, when the command first prints a time. */
+let invalidFormat: string | undefined;
+let invalidFormatUsed = false;
+
+/** True when times print as ISO and no invalid SLURM_TIME_FORMAT waits to be reported (time-memo's shortcut applies). */
+export const isStandardTimeFormat = (): boolean => timeStyle.kind === "standard" && invalidFormat === undefined;
+
+/** Set the style for this command (its first step, `nowSec` = the command's now). */
+export function useTimeFormat(value: string | undefined, nowSec: number): void {
+  timeStyle = { kind: "standard" };
+  invalidFormat = undefined;
+  invalidFormatUsed = false;
+  if (value === undefined || value === "" || value === "standard") return;
+  if (value === "relative") timeStyle = { kind: "relative", today: dayNumber(nowSec) };
+  else if (!value.includes("%") || value.length >= 32) invalidFormat = value;
+  else timeStyle = { kind: "strftime", pattern: value };
+}
+
+/** "<cmd>: error: invalid SLURM_TIME_FORMAT = '<value>'" once a time was printed with an invalid one (oracle), else "". */
+export function timeFormatError(cmd: string): string {
+  if (invalidFormat === undefined || !invalidFormatUsed) return "";
+  invalidFormatUsed = false;
+  return `${cmd}: error: invalid SLURM_TIME_FORMAT = '${invalidFormat}'\n`;
+}
+
+/** Run a command's main under the SLURM_TIME_FORMAT of its environment; the error line goes first on stderr. */
+export async function withTimeFormat<R extends { stderr: string }>(cmd: string, env: Record<string, string | undefined>, nowSec: number, run: () => Promise<R>): Promise<R> {
+  useTimeFormat(env.SLURM_TIME_FORMAT, nowSec);
+  const result = await run();
+  const error = timeFormatError(cmd);
+  return error === "" ? result : { ...result, stderr: error + result.stderr };
+}
+
+/** Slurm's day distance: 1000 * year + day of the year, local time (so a year boundary jumps). */
+function dayNumber(epochSec: number): number {
+  const d = new Date(Math.floor(epochSec) * 1000);
+  const start = new Date(d.getFullYear(), 0, 1);
+  const yday = Math.round((new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime() - start.getTime()) / 86_400_000);
+  return 1000 * d.getFullYear() + yday;
+}
+
+function styledTime(epochSec: number): string {
+  if (timeStyle.kind === "strftime") return strftime(timeStyle.pattern, epochSec);
+  if (timeStyle.kind !== "relative") return formatIsoTime(epochSec);
+  const distance = dayNumber(epochSec) - timeStyle.today;
+  if (distance === 0) return strftime("%H:%M:%S", epochSec);
+  if (distance === -1) return strftime("Ystday %H:%M", epochSec);
+  if (distance === 1) return strftime("Tomorr %H:%M", epochSec);
+  if (distance < -365 || distance > 365) return strftime("%-d %b %Y", epochSec);
+  if (distance < -1 || distance > 6) return strftime("%-d %b %H:%M", epochSec);
+  return strftime("%a %H:%M", epochSec);
 }

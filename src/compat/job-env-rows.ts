@@ -237,7 +237,8 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "ROCR_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
   { name: "ZE_AFFINITY_MASK", contexts: BT, value: visibleDevices },
   { name: "GPU_DEVICE_ORDINAL", contexts: BT, value: visibleDevices },
-  { name: "SLURM_JOB_LICENSES", contexts: B, value: ({ spec }) => text(spec?.licenses) },
+  // as the controller validated them ("matlab:1", job-env.tsv), the request as typed when absent
+  { name: "SLURM_JOB_LICENSES", contexts: B, value: ({ job, spec }) => text(job.licenses || spec?.licenses) },
   { name: "SLURM_OPEN_MODE", contexts: B, value: ({ spec }) => text(spec?.openMode)?.slice(0, 1) },
   { name: "SLURM_JOB_DEPENDENCY", contexts: ["batch", "step"], keepIn: T, value: ({ job }) => text(job.dependency) },
   { name: "SLURM_EXPORT_ENV", contexts: B, keepIn: B, value: ({ spec }) => text(spec?.export) },

@@ -98,11 +98,13 @@ export function controllerRoutes(sc: ServiceContext) {
         if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
         const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, given, by) : given;
         if (req.testOnly) {
-          const checked = validateSubmit(c.state, spec, by);
+          const checked = validateSubmit(c.state, spec, by, { testOnly: true });
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
           // where it would run: the nodes that fit now, else once the partition is free (golden 037)
           const members = nodeViewsOf(c.state, checked.partition);
-          const fit = fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever") ?? [];
+          const fit = checked.oversizedNodes > 0 ? undefined : fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever");
+          // larger than the partition (-N 8 on 4 nodes): Slurm's test fails, it never names an empty node list
+          if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
           const nodelist = compressHostlist(fit.map((a) => a.node));
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask, nodelist };
         }
@@ -118,8 +120,8 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes() {
-        const { nodes, partitions } = nodeViewsList(c, sc.now());
-        return { nodes, partitions, now: sc.now() };
+        const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
+        return { nodes, partitions, licenses, now: sc.now() };
       },
       async cancel(req, ctx) {
         const by = requester(ctx);

@@ -7,6 +7,8 @@
  */
 import { reservationNodeFlags } from "../sched/resv/types.ts";
 import type { Plain } from "../lib/plain.ts";
+import type { LicenseInfo } from "../net/gen/spur/v1/types_pb.ts";
+import { licensesInUse } from "../sched/plan/licenses.ts";
 import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
@@ -86,7 +88,7 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
   return out;
 }
 
-export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[]; partitions: PartitionInfoP[] } {
+export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[]; partitions: PartitionInfoP[]; licenses: Plain<LicenseInfo>[] } {
   const reserved = reservationNodeFlags(c.state.reservations, now);
   const planned = c.plannedNodes();
   const nodes = [...c.state.nodes.values()].map((n) => {
@@ -98,5 +100,11 @@ export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[];
     const flags = extra === undefined ? n.info.stateFlags : [...new Set([...n.info.stateFlags, ...extra])];
     return { ...n.info, stateFlags: flags, ...(hb === undefined ? {} : { lastHeartbeat: hb }) };
   });
-  return { nodes, partitions: c.state.partitions.map((p) => p.info) };
+  return { nodes, partitions: c.state.partitions.map((p) => p.info), licenses: licenseViews(c.state) };
+}
+
+/** slurm.conf Licenses= with what running jobs hold now (scontrol show licenses, GET /licenses). */
+function licenseViews(state: Controller["state"]): Plain<LicenseInfo>[] {
+  const used = licensesInUse(state);
+  return [...(state.licenses ?? new Map<string, number>())].map(([name, total]) => ({ name, total, used: used.get(name) ?? 0, reserved: 0 }));
 }

@@ -35,7 +35,9 @@ const FILES = ["slurm.conf", "gres.conf", "topology.conf", "cgroup.conf"];
 
 /** Global keys Spur reads under the same name and meaning. */
 const SAME_GLOBALS = ["ClusterName", "StateSaveLocation", "SlurmdSpoolDir", "DefMemPerCPU", "MinJobAge", "KillWait",
-  "SlurmdTimeout", "MaxArraySize", "MaxJobCount", "FirstJobId"];
+  "SlurmdTimeout", "MaxArraySize", "MaxJobCount", "FirstJobId",
+  // cluster-wide licenses, and which of them (license/NAME) jobs show as TRES
+  "Licenses", "AccountingStorageTRES"];
 /** Keys consumed here to compute others (ControlAddr/ControlPort, node ports). */
 const CONSUMED = new Set(["slurmctldhost", "controlmachine", "controladdr", "slurmctldport", "slurmdport"]);
 

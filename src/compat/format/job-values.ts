@@ -179,3 +179,17 @@ export const orNa = (text: string): string => (text === "" ? "N/A" : text);
 /** squeue %p: priority scaled to 0..1 with 14 decimals ("%16.14f"). */
 export const priorityFraction = (priority: number): string =>
   (priority / 0xffffffff).toFixed(14).padStart(16);
+
+/** Slurm's horizon for a running job without a time limit: its end_time is the start plus a year. */
+const NO_LIMIT_HORIZON_SEC = 365 * 86400;
+
+/**
+ * A job's end time as Slurm keeps it: for a running or suspended job without a time
+ * limit, its start plus 365 days (oracle, 22.05: squeue --json end_time; squeue %e then
+ * prints NONE); otherwise the recorded end (0 = none).
+ */
+export function expectedEndTime(job: { state: string; startTime: number; endTime: number; timeLimitMin?: number | undefined }): number {
+  const active = job.state === "RUNNING" || job.state === "SUSPENDED";
+  if (active && job.timeLimitMin === undefined && job.endTime === 0 && job.startTime > 0) return job.startTime + NO_LIMIT_HORIZON_SEC;
+  return job.endTime;
+}

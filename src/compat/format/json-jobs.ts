@@ -7,7 +7,7 @@
  */
 import { formatArrayTasks } from "../array-spec.ts";
 import { jobStateLong } from "../states.ts";
-import { isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
+import { expectedEndTime, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
 import { writeJsonText } from "./json-text.ts";
 import { JsonDouble, type JsonValue, openapiMeta } from "./openapi-json.ts";
 
@@ -93,7 +93,7 @@ function head(job: Job, cluster: string): Record<string, JsonValue> {
     dependency: job.dependency,
     derived_exit_code: waitStatus(job.derivedExitCode, 0),
     eligible_time: job.eligibleTime,
-    end_time: job.endTime,
+    end_time: expectedEndTime(job),
     excluded_nodes: job.excNodelist,
     exit_code: waitStatus(job.exitCode, job.exitSignal),
     features: job.features,
@@ -111,7 +111,7 @@ function middle(job: Job): Record<string, JsonValue> {
   return {
     job_state: jobStateLong(job),
     last_sched_evaluation: job.lastSchedEval,
-    licenses: "",
+    licenses: job.licenses ?? "",
     max_cpus: 0,
     max_nodes: 0,
     mcs_label: "",

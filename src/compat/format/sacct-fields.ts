@@ -106,6 +106,8 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   AllocTRES: (r) => sortTres(r.step ? r.step.tres : r.job.tresAlloc),
   Cluster: (r) => r.cluster,
   Comment: jobOnly((j) => j.comment),
+  // Slurm 22.05's sacct has no Licenses field; the 26.x table does (shared/slurm-surface/sacct-fields.tsv)
+  Licenses: jobOnly((j) => j.licenses ?? ""),
   Constraints: jobOnly((j) => j.features),
   ConsumedEnergy: () => "0",
   ConsumedEnergyRaw: () => "0",

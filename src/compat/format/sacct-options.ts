@@ -99,6 +99,8 @@ export interface SacctQuery {
   parsable: 0 | 1 | 2;
   delimiter: string;
   header: boolean;
+  /** --units: sizes printed in this unit (K, M, G, T or P); absent = sacct's own reduction. */
+  units?: string;
 }
 
 const splitList = (v: string | undefined): string[] =>
@@ -180,6 +182,13 @@ function apply(q: SacctQuery, lists: Lists, id: string, value: string, now: numb
       break;
     }
     case "allocations": q.noSteps = true; break;
+    case "units": {
+      // oracle (22.05): any case; anything else is refused with these two lines, exit 1
+      const unit = value.toUpperCase();
+      if (!/^[KMGTP]$/.test(unit)) return `sacct: error: Invalid unit type '${value}'. Possible options are 'KMGTP'\nsacct: fatal: Invalid unit type`;
+      q.units = unit;
+      break;
+    }
     case "user":
       if (value === "-1") q.allUsers = true;
       else q.users.push(...splitList(value));

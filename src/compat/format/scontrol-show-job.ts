@@ -103,7 +103,7 @@ function fileLines(job: Job): string[] {
   const lines = [`Features=${orNull(job.features)} DelayBoot=00:00:00`];
   if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
   lines.push(
-    `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=(null) Network=(null)`,
+    `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=(null)`,
     `Command=${orNull(job.command)}`,
     `WorkDir=${job.workDir}`,
   );

@@ -59,7 +59,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("HetJobIdSet", "HET_JOB_ID_SET", always("N/A"), ["PackJobIdSet"]),
   f("HetJobOffset", "HET_JOB_OFFSET", always("N/A"), ["PackJobOffset"]),
   f("LastSchedEval", "LAST_SCHED_EVAL", (r) => timeText(r.job.lastSchedEval)),
-  f("LicensesAlloc", "LICENSES_ALLOC", always(undefined)),
+  f("LicensesAlloc", "LICENSES_ALLOC", (r) => r.job.licensesAlloc || undefined),
   f("MaxCPUs", "MAX_CPUS", (r) => String(r.job.numCpus)),
   f("MaxNodes", "MAX_NODES", (r) => String(r.job.numNodes)),
   f("mem-per-tres", "MEM_PER_TRES", always("N/A")),

@@ -12,6 +12,7 @@ import {
   convertNumUnit,
   displayJobId,
   durationText,
+  expectedEndTime,
   type JobRow,
   memoByNumber,
   orNa,
@@ -58,7 +59,7 @@ export function timeLeftText(r: JobRow): string {
 }
 
 export function endTimeText(r: JobRow): string {
-  if (r.job.timeLimitMin === undefined && r.job.endTime > r.now) return "NONE";
+  if (r.job.timeLimitMin === undefined && expectedEndTime(r.job) > r.now) return "NONE";
   return timeText(r.job.endTime);
 }
 
@@ -125,7 +126,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("Reservation", "v", "RESERVATION", (r) => orNull(r.job.reservation)),
   field("SubmitTime", "V", "SUBMIT_TIME", (r) => timeText(r.job.submitTime)),
   field("WCKey", "w", "WCKEY", (r) => orNull(r.job.wckey)),
-  field("Licenses", "W", "LICENSES", () => undefined),
+  field("Licenses", "W", "LICENSES", (r) => r.job.licenses || undefined),
   field("ExcNodes", "x", "EXC_NODES", (r) => r.job.excNodelist, { cut: false }),
   field("CoreSpec", "X", "CORE_SPEC", () => "N/A"),
   field("Nice", "y", "NICE", (r) => String(r.job.nice)),

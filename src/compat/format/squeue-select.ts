@@ -107,7 +107,7 @@ export function selectJob(job: Job, sel: JobSelection): Job | undefined {
     if (!some) return undefined;
     partial = !yes;
   }
-  if (sel.licenses !== undefined) return undefined; // Spur jobs hold no licenses
+  if (sel.licenses !== undefined && !licensesMatch(sel.licenses, job.licenses ?? "")) return undefined;
   if (!stateMatches(job, sel.states)) return undefined;
   if (sel.accounts !== undefined && !inList(sel.accounts, job.account)) return undefined;
   if (sel.qos !== undefined && !inList(sel.qos, job.qos)) return undefined;
@@ -186,4 +186,10 @@ export function singleJobLoadOrder(jobs: readonly Job[], jobId: number): Job[] {
   const own = jobs.filter((j) => j.jobId === jobId);
   const siblings = jobs.filter((j) => j.jobId !== jobId && j.arrayJobId === jobId && j.arrayJobId !== 0);
   return [...own, ...siblings.reverse()];
+}
+
+/** squeue -L: jobs that asked for any of the named licenses. */
+function licensesMatch(names: readonly string[], licenses: string): boolean {
+  const held = licenses.split(/[,|]/).map((item) => item.split(":")[0] ?? "");
+  return names.some((n) => held.includes(n));
 }

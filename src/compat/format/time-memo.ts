@@ -5,7 +5,7 @@
  * the seconds appended, with the exact formatIsoTime text as the fallback.
  * Commands call resetTimeMemo() first, so a changed TZ is never served stale.
  */
-import { formatIsoTime } from "../format-time.ts";
+import { formatIsoTime, isStandardTimeFormat } from "../format-time.ts";
 
 /** Per UTC minute: the text before the seconds, or null when a minute cannot be shortcut. */
 const MINUTES = new Map<number, string | null>();
@@ -32,6 +32,8 @@ function minutePrefix(minute: number): string | null {
 /** Exactly `formatIsoTime(epochSec, zeroAs)`. */
 export function isoTimeText(epochSec: number, zeroAs = "Unknown"): string {
   if (!Number.isFinite(epochSec) || epochSec === 0) return zeroAs;
+  // SLURM_TIME_FORMAT set: the minute shortcut does not apply
+  if (!isStandardTimeFormat()) return formatIsoTime(epochSec, zeroAs);
   const sec = Math.floor(epochSec);
   const minute = Math.floor(sec / 60);
   let prefix = MINUTES.get(minute);

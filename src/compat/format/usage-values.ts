@@ -90,3 +90,21 @@ export const USAGE_FIELDS = [
   "MaxRSS", "MaxRSSNode", "MaxRSSTask", "AveRSS", "MaxVMSize", "MaxVMSizeNode", "MaxVMSizeTask", "AveVMSize", "AveCPU", "MinCPU",
   "MinCPUNode", "MinCPUTask",
 ] as const;
+
+/**
+ * sacct --units: a size as printed ("13168K", "256M", "0") in one unit, as Slurm converts
+ * it: whole numbers bare, others with two decimals (oracle, 22.05: 256M → 262144K, 0.25G,
+ * 0.00T; 1976K → 1.93M). Text that is not a size (blank, "0") is left alone.
+ */
+export function sizeInUnit(text: string, unit: string): string {
+  const m = /^([0-9]+(?:\.[0-9]+)?)([KMGTP])$/.exec(text);
+  const to = UNITS.indexOf(unit as (typeof UNITS)[number]);
+  if (m === null || to < 0) return text;
+  const kib = Number(m[1]) * 1024 ** UNITS.indexOf(m[2] as (typeof UNITS)[number]);
+  const value = kib / 1024 ** to;
+  return `${Number.isInteger(value) ? String(value) : value.toFixed(2)}${unit}`;
+}
+
+/** The same for the `mem=` item of a TRES list (AllocTRES, ReqTRES). */
+export const tresInUnit = (tres: string, unit: string): string =>
+  tres.split(",").map((item) => (item.startsWith("mem=") ? `mem=${sizeInUnit(item.slice(4), unit)}` : item)).join(",");

@@ -54,3 +54,20 @@ export function rejectionText(cmd: Command, message: string, partition: string):
   const last = BARE_REASONS.has(reason) || reason.startsWith(prefix) ? reason : `${prefix}${reason}`;
   return errorLines(cmd, [...lines, last]);
 }
+
+/** Lines the node-configuration test adds before its reason; `--test-only` does not print them (oracle). */
+const NODE_TEST_DETAILS = new Set(["CPU count per node can not be satisfied", "Memory specification can not be satisfied"]);
+
+/**
+ * stderr text for a refused `--test-only` (Slurm 22.05, live oracle): the user messages as
+ * "<cmd>: error: " lines, then "allocation failure: <reason>" without the command's name,
+ * e.g. `sbatch --test-only -c 96` → "allocation failure: Requested node configuration is not available".
+ */
+export function testOnlyFailureText(cmd: Command, message: string, partition: string): string {
+  const lines = message.split("\n").filter((l) => l !== "" && !NODE_TEST_DETAILS.has(l));
+  const reason = lines.pop() ?? "";
+  if (lines.length === 0 && reason === "Invalid partition name specified" && partition !== "") {
+    lines.push(`invalid partition specified: ${partition}`);
+  }
+  return `${errorLines(cmd, lines)}allocation failure: ${reason}\n`;
+}

@@ -126,6 +126,16 @@ async function nodes(rc: RequestContext, name?: string) {
   return { nodes: list.map((n) => nodeValue(n, rc.host.cluster)), last_update: lastUpdate(rc) };
 }
 
+/** GET /licenses: slurm.conf Licenses= with their use now (local licenses: Remote false, no LastConsumed). */
+async function licenses(rc: RequestContext) {
+  const res = await ctlCall("get_licenses", () => rc.ctl.listNodes());
+  const rows = (res.licenses ?? []).map((l) => ({
+    LicenseName: l.name, Total: l.total, Used: l.used, Free: Math.max(0, l.total - l.used - l.reserved), Remote: false,
+    Reserved: l.reserved, LastConsumed: 0, LastDeficit: 0, LastUpdate: Math.floor(rc.nowSec),
+  }));
+  return { licenses: rows, last_update: lastUpdate(rc) };
+}
+
 const NODE_STATE_ACTIONS = ["DRAIN", "RESUME", "DOWN", "IDLE", "UNDRAIN"];
 
 async function updateNode(rc: RequestContext) {
@@ -172,8 +182,6 @@ async function diag(rc: RequestContext) {
   };
 }
 
-const empty = (key: string) => async (rc: RequestContext) => ({ [key]: [], last_update: lastUpdate(rc) });
-
 export const SLURM_ROUTES: readonly Route[] = [
   { method: "get", api: "slurm", path: "ping/", since: 42, operation: "get_ping", summary: "ping test", response: PingResp, handle: ping },
   { method: "get", api: "slurm", path: "diag/", since: 42, operation: "get_diag", summary: "get diagnostics", response: DiagResp, handle: diag },
@@ -189,6 +197,6 @@ export const SLURM_ROUTES: readonly Route[] = [
   { method: "post", api: "slurm", path: "node/{node_name}", since: 42, operation: "post_node", summary: "update node properties", body: UpdateNodeMsg, response: OpenapiResp, handle: updateNode },
   { method: "get", api: "slurm", path: "partitions/", since: 42, operation: "get_partitions", summary: "get all partition info", query: ["update_time", "flags"], response: PartitionsResp, handle: (rc) => partitions(rc) },
   { method: "get", api: "slurm", path: "partition/{partition_name}", since: 42, operation: "get_partition", summary: "get partition info", response: PartitionsResp, handle: (rc) => partitions(rc, rc.params.partition_name) },
-  { method: "get", api: "slurm", path: "licenses/", since: 42, operation: "get_licenses", summary: "get all Slurm tracked license info", response: LicensesResp, handle: empty("licenses") },
+  { method: "get", api: "slurm", path: "licenses/", since: 42, operation: "get_licenses", summary: "get all Slurm tracked license info", response: LicensesResp, handle: licenses },
   { method: "get", api: "slurm", path: "shares", since: 42, operation: "get_shares", summary: "get fairshare info", response: SharesResp, handle: async () => ({ shares: { shares: [], total_shares: 0 } }) },
 ];

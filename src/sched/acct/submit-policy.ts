@@ -35,7 +35,8 @@ export function submitPolicy(
 ): SubmitPolicy | string {
   const acct = state.acct;
   const enforce = state.config.acctEnforce;
-  const account = want.account || acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  // Slurm lower-cases the account a job names (oracle: `sbatch -A ROOT` runs as Account=root)
+  const account = want.account.toLowerCase() || acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
   if (want.reservation !== "") {
     const r = state.reservations.get(want.reservation);
     if (r === undefined) return INVALID_RESERVATION;

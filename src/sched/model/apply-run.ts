@@ -15,7 +15,9 @@ import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { hostlistUniq } from "../../compat/hostlist.ts";
-import { tresText } from "./tres.ts";
+import { licenseTres, tresText } from "./tres.ts";
+import { licensesFitNow } from "../plan/licenses.ts";
+import { licenseItemsOf } from "../../compat/licenses.ts";
 import { assert } from "../../lib/assert.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
@@ -25,6 +27,7 @@ export function applyStartJobs(state: ClusterState, c: Of<"startJobs">): ApplyRe
   for (const d of c.decisions) {
     const job = state.jobs.get(d.jobId);
     if (job === undefined || job.info.state !== "PENDING" || !sharesStillFit(state, d)) continue;
+    if (d.licenses !== undefined && !licensesFitNow(state, licenseItemsOf(d.licenses))) continue;
     const target = splitArrayElement(state, job, d.arrayTaskId);
     startOnNodes(state, target, d, c.at);
     result.events.push({ type: "jobStarted", jobId: target.info.jobId });
@@ -94,6 +97,10 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
     batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
     tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
   });
+  if (d.licenses !== undefined) {
+    info.licensesAlloc = d.licenses;
+    info.tresAlloc += licenseTres(licenseItemsOf(d.licenses), state.config.accountingTres);
+  }
   if (d.priority !== undefined && d.priority > 0 && job.priorityFixed !== true) info.priority = d.priority;
   if (info.timeLimitMin !== undefined) info.endTime = at + info.timeLimitMin * 60;
   setStdPaths(job, info.batchHost);
@@ -222,6 +229,7 @@ export function requeue(job: JobRecord, at: number): void {
   job.endRequested = "";
   delete job.preemptedBy;
   delete job.holdOnRequeue;
+  delete job.info.licensesAlloc;
 }
 
 export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {

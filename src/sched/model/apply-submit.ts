@@ -16,7 +16,8 @@ import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
-import { tresText } from "./tres.ts";
+import { licenseTres, tresText } from "./tres.ts";
+import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
 
@@ -36,7 +37,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     if (checked.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
     return rejectedWithDetail(checked);
   }
-  const { partition, req, arrayTasks, throttle, oversizedNodes } = checked;
+  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit, licenses } = checked;
   const policy = submitPolicy(state, c.spec, c.by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(c.spec, partition));
   if (typeof policy === "string") return rejectedWithDetail(policy);
   const access = partitionAllows(partition, policy.account, policy.qos);
@@ -87,6 +88,10 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (spec.contiguous) info.contiguous = true;
   if ((spec.mincpus ?? 0) > 0) info.minCpusNode = spec.mincpus ?? 0;
   info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  if (licenses !== undefined) {
+    info.licenses = licenseText(licenses);
+    if (!licenses.anyOf) info.tresReq += licenseTres(licenses.items, state.config.accountingTres);
+  }
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
   };
@@ -99,6 +104,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   }
   if (c.allocNode) info.allocNode = c.allocNode;
   if (oversizedNodes > 0) Object.assign(info, { numNodes: oversizedNodes, reason: spec.hold ? info.reason : "PartitionConfig" });
+  if (unfit) record.unfitAtSubmit = true;
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
   return { ...emptyResult(), ids: [jobId] };
@@ -136,7 +142,7 @@ function recordFailedAllocation(state: ClusterState, c: Submit): void {
   state.nextSequence += 1;
   const spec = c.spec;
   const info = emptyJobInfo();
-  const account = spec.account || state.acct.users.get(c.by.user)?.defaultAccount || (c.by.uid === 0 ? "root" : "");
+  const account = spec.account.toLowerCase() || state.acct.users.get(c.by.user)?.defaultAccount || (c.by.uid === 0 ? "root" : "");
   Object.assign(info, {
     jobId, name: spec.name, uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group, account,
     partition: partition.info.name, qos: spec.qos || "normal", priority: 0, reason: "BadConstraints", nice: spec.nice,
@@ -171,22 +177,37 @@ interface Checked {
   throttle: number;
   /** > 0: the job needs this many nodes, more than its partition has (queued: PartitionConfig). */
   oversizedNodes: number;
+  /** Held at submission although no node of the partition could ever hold it (Slurm skips the test for --hold). */
+  unfit: boolean;
+  /** -L, validated against the configured licenses. */
+  licenses?: LicenseRequest;
+}
+
+export interface ValidateOptions {
+  /** `--test-only`: the node-configuration test always runs, dependencies are not looked up (as Slurm). */
+  testOnly?: boolean;
 }
 
 /** Validation shared by apply (deterministic) and `sbatch --test-only`. */
-export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Requester): Checked | string {
+export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Requester, opts: ValidateOptions = {}): Checked | string {
   const partition = resolvePartition(state, spec.partition);
   if (typeof partition === "string") return partition;
   const open = partitionOpen(partition, by);
   if (open !== "") return open;
   const req = buildRequest(spec, state.config, expand);
   if (typeof req === "string") return req;
+  const licenses = spec.licenses === "" ? undefined : parseLicenseRequest(spec.licenses, state.licenses ?? new Map());
+  if (licenses !== undefined && !licenses.ok) return licenses.error.message;
   for (const name of [...req.nodelist, ...req.exclude]) {
     if (!state.nodes.has(name)) return "Invalid node name specified";
   }
   const members = nodeViewsOf(state, partition);
   const oversizedNodes = nodesBeyondPartition(state, req, members);
-  if (oversizedNodes === 0 && fitJob(req, members, "ever") === undefined) {
+  let unfit = false;
+  // Slurm 22.05 accepts a held job without testing the nodes (oracle: `sbatch --hold -c 96` on 4-CPU
+  // nodes is queued); released, it pends with reason PartitionConfig.
+  if (oversizedNodes === 0 && spec.hold && !opts.testOnly) unfit = fitJob(req, members, "ever") === undefined;
+  else if (oversizedNodes === 0 && fitJob(req, members, "ever") === undefined) {
     const memoryFree = { ...req, mem: { kind: "node" as const, mib: 0 } };
     const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
     // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
@@ -201,14 +222,14 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     arrayTasks = parsed.value.taskIds;
     throttle = parsed.value.throttle;
   }
-  if (spec.dependency) {
+  if (spec.dependency && !opts.testOnly) {
     const dep = parseDependency(spec.dependency);
     if (!dep.ok) return "Job dependency problem";
     for (const item of dep.value.items) {
       for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
     }
   }
-  return { partition, req, arrayTasks, throttle, oversizedNodes };
+  return { partition, req, arrayTasks, throttle, oversizedNodes, unfit, ...(licenses === undefined ? {} : { licenses: licenses.value }) };
 }
 
 /**

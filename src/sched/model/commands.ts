@@ -24,6 +24,8 @@ export interface StartDecision {
   alloc: Plain<NodeAlloc>[];
   /** priority/multifactor: the priority the pass started it with (a running job keeps showing it, as in Slurm). */
   priority?: number;
+  /** The licenses the job takes ("a:1,b:2"; for `a|b` the one chosen); absent = none. */
+  licenses?: string;
 }
 
 export type Command =

@@ -14,6 +14,7 @@ import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
 import { tresText } from "./tres.ts";
+import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
 import { preemptConfigFrom } from "../plan/preempt.ts";
@@ -43,6 +44,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     preempt: preemptConfigFrom(g),
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
   };
 }
 
@@ -61,9 +63,12 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
     partitions.push(p.value);
   }
   for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
+  const licenses = parseLicenseConf(conf.globals.get("licenses") ?? "");
+  if (!licenses.ok) return err("BadConfig", `spur.conf: ${licenses.error.message}`);
   return ok({
     config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new Map(), nodes, partitions, appliedIndex: 0,
     acct: newAcctState(config.clusterName), reservations: new Map(),
+    ...(licenses.value.size > 0 ? { licenses: licenses.value } : {}),
   });
 }
 

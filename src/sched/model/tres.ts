@@ -17,3 +17,12 @@ export function tresText(cpus: number, memMiB: number, nodes: number, gpus: numb
   if (gpus > 0) parts.push(`gres/gpu=${gpus}`);
   return parts.join(",");
 }
+
+/**
+ * `,license/NAME=N` for each license Slurm tracks as a TRES (AccountingStorageTRES lists
+ * `license/NAME`), appended after the node TRES as Slurm orders them; "" when none is tracked.
+ */
+export function licenseTres(items: readonly { name: string; count: number }[], tracked: readonly string[] | undefined): string {
+  const listed = new Set(tracked ?? []);
+  return items.filter((i) => listed.has(`license/${i.name.toLowerCase()}`)).map((i) => `,license/${i.name}=${i.count}`).join("");
+}

@@ -47,6 +47,8 @@ export interface JobRecord {
   suspendedSec?: number;
   /** A node's Prolog failed beside the batch host: the job is requeued held once the batch script has ended. */
   holdOnRequeue?: boolean;
+  /** Submitted held although no node of its partition could hold it: once released it pends with PartitionConfig. */
+  unfitAtSubmit?: boolean;
 }
 
 export interface NodeRecord {
@@ -95,6 +97,8 @@ export interface ControllerConfig {
   priorityFlags: string[];
   /** PreemptType and PreemptMode (see plan/preempt.ts). */
   preempt: PreemptConfig;
+  /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
+  accountingTres?: string[];
 }
 
 export interface ClusterState {
@@ -113,6 +117,11 @@ export interface ClusterState {
   acct: AcctState;
   /** Advance reservations by name (scontrol create reservation), see sched/resv/types.ts. */
   reservations: Map<string, ResvRecord>;
+  /**
+   * Cluster-wide licenses (slurm.conf Licenses=): name → total. Replicated and kept in snapshots;
+   * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.
+   */
+  licenses?: Map<string, number>;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

@@ -218,6 +218,8 @@ export function reserve(
   req: ResourceRequest,
   candidates: readonly number[],
   durationSec: number,
+  /** Other resources the start needs at t (cluster-wide licenses): a slot where it says no is skipped. */
+  acceptAt: (t: number) => boolean = () => true,
 ): { startTime: number; alloc: Plain<NodeAlloc>[] } | undefined {
   const wanted = Math.max(req.nodesMin, req.nodelist.length);
   const entry = shapeEntry(p, grid, shapeKey, req, candidates, durationSec);
@@ -227,8 +229,9 @@ export function reserve(
   for (let j = 0; j <= grid.slots && attempts < RESERVE_ATTEMPTS_MAX; j++) {
     open += entry.diff[j] as number;
     if (open < wanted) continue;
-    attempts++;
     const t = p.timeline.now + j * res;
+    if (!acceptAt(t)) continue;
+    attempts++;
     const alloc = fitAt(p, req, entry, j, wanted, t, durationSec);
     if (alloc === undefined) continue;
     const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);

@@ -61,6 +61,7 @@ export function eligibility(
   if ((maxNodes !== undefined && info.numNodes > maxNodes) || info.numNodes < partition.info.minNodes) return "PartitionNodeLimit";
   // More nodes than the partition has (queued under EnforcePartLimits=NO): it can never start.
   if (info.state === "PENDING" && info.numNodes > partition.nodeNames.length) return "PartitionConfig";
+  if (info.state === "PENDING" && job.unfitAtSubmit === true) return "PartitionConfig";
   if (job.spec.dependency) {
     const why = dependencyReason(job, now, deps);
     if (why !== "") return why;

@@ -31,6 +31,8 @@ import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { deadlinePassed } from "../model/apply-run.ts";
+import { LicensePool, jobLicenseRequest } from "./licenses.ts";
+import { licenseItemsText } from "../../compat/licenses.ts";
 
 export type { Reservation } from "./backfill.ts";
 
@@ -108,6 +110,8 @@ interface Pass {
   /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
   limits: LimitTracker;
   exclusivePartitions: Set<string>;
+  /** Cluster-wide licenses over time: running jobs, this pass's starts and reservations hold them. */
+  licenses: LicensePool;
 }
 
 export function schedule(
@@ -145,10 +149,16 @@ export function schedule(
     } else if (blocked.has(job.info.partition)) {
       pass.reasons.set(id, "Priority");
       deferred.push(job);
-    } else if (tryJob(pass, job) === "blocked") {
-      pass.reasons.set(id, blockedReason(pass, job));
-      blocked.add(job.info.partition);
-      if (backfill) planReservation(pass, job);
+    } else {
+      const outcome = tryJob(pass, job);
+      if (outcome === "blocked") {
+        pass.reasons.set(id, blockedReason(pass, job));
+        blocked.add(job.info.partition);
+        if (backfill) planReservation(pass, job);
+      } else if (outcome === "licenses" && backfill) {
+        // waiting on a license does not block the partition (Slurm), but backfill keeps the licenses for it
+        planReservation(pass, job);
+      }
     }
     if (orderNoLongerMatters(left, blocked, backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
@@ -193,7 +203,7 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
     if (outcome !== "invalid") trySched++;
     started += pass.decisions.length - before;
     if (outcome === "started") pass.reasons.delete(job.info.jobId);
-    else if (outcome === "blocked") planReservation(pass, job);
+    else if (outcome === "blocked" || outcome === "licenses") planReservation(pass, job);
   }
   return { examined, trySched, started };
 }
@@ -206,7 +216,7 @@ function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
 }
 
 /** Start as many of the job's tasks as fit now (one unless an array). */
-function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" {
+function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" | "licenses" {
   const req = requestFor(pass, job);
   if (typeof req === "string") return "invalid";
   req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, pass.now);
@@ -218,14 +228,24 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
   const tasks = job.arrayPending.length > 0 ? arrayTasksAllowed(pass, job) : [job.info.arrayTaskId];
   let started = 0;
   let overLimit = "";
+  const wantsLicenses = jobLicenseRequest(pass.state, job);
+  const licenseEnd = endOf(pass, pass.now, duration);
+  let licensesShort = false;
   for (const taskId of tasks) {
+    // licenses first, as Slurm tests them before the nodes (reason Licenses)
+    const licenses = wantsLicenses === undefined ? [] : pass.licenses.choose(wantsLicenses, pass.now, licenseEnd);
+    if (licenses === undefined) {
+      licensesShort = true;
+      break;
+    }
     const alloc = startNow(pass.placement, req, candidates, duration);
     if (alloc === undefined) break;
     overLimit = pass.limits.reason(job, alloc);
     if (overLimit !== "") break;
     commitStart(pass.placement, pass.index, alloc, duration);
     pass.limits.charge(job, alloc);
-    pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc });
+    pass.licenses.hold(licenses, pass.now, licenseEnd);
+    pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc, ...(licenses.length > 0 ? { licenses: licenseItemsText(licenses) } : {}) });
     started++;
     if (job.arrayPending.length > 0) pass.runningPerArray.set(job.info.arrayJobId, (pass.runningPerArray.get(job.info.arrayJobId) ?? 0) + 1);
   }
@@ -233,6 +253,10 @@ function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled"
   if (remaining <= 0) {
     pass.reasons.delete(job.info.jobId);
     return "started";
+  }
+  if (licensesShort) {
+    pass.reasons.set(job.info.jobId, "Licenses");
+    return "licenses";
   }
   // A job held back by a limit waits for the limit, and does not block its partition.
   if (overLimit !== "") {
@@ -274,11 +298,22 @@ function planReservation(pass: Pass, job: JobRecord): void {
   const candidates = pass.partitionNodes.get(partition) ?? [];
   const duration = durationOf(job);
   const shapeKey = `${partition}|${duration}|${JSON.stringify(req)}`;
-  const planned = reserve(pass.placement, pass.grid, shapeKey, req, candidates, duration);
+  const licenses = jobLicenseRequest(pass.state, job);
+  const licensesFree = (t: number): boolean => licenses === undefined || pass.licenses.choose(licenses, t, endOf(pass, t, duration)) !== undefined;
+  const planned = reserve(pass.placement, pass.grid, shapeKey, req, candidates, duration, licensesFree);
   if (planned === undefined) return;
+  if (licenses !== undefined) {
+    const end = endOf(pass, planned.startTime, duration);
+    pass.licenses.hold(pass.licenses.choose(licenses, planned.startTime, end) ?? [], planned.startTime, end);
+  }
   assert(planned.startTime >= pass.now, "a reservation starts no earlier than now");
   pass.reservedPerPartition.set(partition, made + 1);
   pass.reservations.push({ jobId: job.info.jobId, startTime: planned.startTime, nodes: planned.alloc.map((s) => s.node) });
+}
+
+/** When a start at `start` for `duration` ends, on the timeline's grid (as node holds end). */
+function endOf(pass: Pass, start: number, duration: number): number {
+  return duration === INFINITE_END ? INFINITE_END : pass.placement.timeline.roundEnd(start + duration);
 }
 
 function durationOf(job: JobRecord): number {
@@ -326,6 +361,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
     limits: new LimitTracker(state),
+    licenses: LicensePool.of(state, now, (job) => (job.info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, job.info.startTime + job.info.timeLimitMin * 60)))),
     exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
   };
 }

@@ -149,7 +149,7 @@ describe("Slurm-worded validation errors", () => {
   it.each([
     [["--time=abc"], "Invalid --time specification", 255],
     [["--time-min=x"], "Invalid --time-min specification", 255],
-    [["--mem=4GB"], "Invalid --mem specification", 255],
+    [["--mem=4GBx"], "Invalid --mem specification", 255], // 4GB itself is 4G (oracle); 500B, 1.5G, 1M5 are refused
     [["--mem-per-cpu=x"], "Invalid --mem-per-cpu specification", 255],
     [["-n", "abc"], 'Invalid numeric value "abc" for --ntasks.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)
     [["-n", "0"], 'Invalid numeric value "0" for --ntasks.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)

@@ -87,11 +87,13 @@ describe("parseBeginTime (examples from time-formats.md, now = 2026-12-02 11:20:
 describe("parseSizeMiB", () => {
   it.each([
     ["100", 100], ["0", 0], ["1K", 1], ["1024k", 1], ["1025K", 2], ["2M", 2], ["4G", 4096], ["4g", 4096], ["1T", 1048576], ["999999", 999999],
+    // oracle (Slurm 22.05, --hold, scontrol MinMemoryNode): a B after the unit letter is accepted
+    ["500MB", 500], ["1GB", 1024], ["5MB", 5], ["1Gb", 1024], ["1gb", 1024], ["1TB", 1048576], ["1024KB", 1], ["1000K", 1], ["500m", 500],
   ] as const)("%s → %d MiB", (text, mib) => {
     expect(parseSizeMiB(text)).toEqual({ ok: true, value: mib });
   });
 
-  it.each(["", "abc", "1.5G", "4GB", "-1", "G", " 4G", "1P"])("%j is invalid", (text) => {
+  it.each(["", "abc", "1.5G", "-1", "G", " 4G", "1P", "500B", "1KBx", "1M5", "GB"])("%j is invalid", (text) => {
     expect(parseSizeMiB(text).ok).toBe(false);
   });
 

@@ -114,3 +114,16 @@ describe("sbatch --wait", () => {
     expect((await sbatchMain(["--wait", "--array=1-3", "--wrap=true"], fake.port)).exitCode).toBe(4);
   });
 });
+
+describe("sbatch --test-only refused (oracle, Slurm 22.05)", () => {
+  it.each([
+    ["Requested node configuration is not available", "", "allocation failure: Requested node configuration is not available\n"],
+    ["CPU count per node can not be satisfied\nRequested node configuration is not available", "", "allocation failure: Requested node configuration is not available\n"],
+    ["Invalid partition name specified", "nope", "sbatch: error: invalid partition specified: nope\nallocation failure: Invalid partition name specified\n"],
+    ["Invalid license specification", "", "allocation failure: Invalid license specification\n"],
+  ])("%j → %j", async (message, partition, stderr) => {
+    const argv = ["--test-only", ...(partition ? ["-p", partition] : []), "--wrap=true"];
+    const r = await sbatchMain(argv, fakePort({ reject: new RpcError("invalid_argument", message) }).port);
+    expect(r).toEqual({ stdout: "", stderr, exitCode: 1 });
+  });
+});

@@ -114,6 +114,8 @@ export interface FakeWorld {
   jobs?: Job[];
   nodes?: Node[];
   partitions?: Partition[];
+  /** slurm.conf Licenses= as listNodes reports them (scontrol show licenses). */
+  licenses?: { name: string; total: number; used: number; reserved: number }[];
   config?: Record<string, string>;
   ping?: Plain<PingResponse> | Error;
   now: number;
@@ -149,7 +151,7 @@ export function fakePort(world: FakeWorld): { port: CliPort; calls: Calls } {
         if (world.listError) throw new RpcError("unavailable", world.listError);
         return { jobs: world.jobs ?? [], now: world.now, clusterName: "oracle" };
       },
-      listNodes: async () => ({ nodes: world.nodes ?? [], partitions: world.partitions ?? [], now: world.now }),
+      listNodes: async () => ({ nodes: world.nodes ?? [], partitions: world.partitions ?? [], now: world.now, licenses: world.licenses ?? [] }),
       cancel: async (req): Promise<Plain<CancelResponse>> => {
         calls.cancel.push(req);
         return { results: world.cancelResults?.(req) ?? [] };
