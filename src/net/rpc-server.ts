@@ -15,6 +15,7 @@ import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
 import type { ServerTls } from "./tls.ts";
+import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -71,6 +72,8 @@ export interface RpcServerExtras {
   readBarrier?: (req: IncomingMessage) => Promise<ReturnType<RequestGate>> | undefined;
   /** Serve HTTPS with this certificate (net/tls.ts listenerTls); absent: plaintext. */
   tls?: ServerTls;
+  /** Connection and body limits (net/http-guard); tests shorten them. */
+  limits?: Partial<HttpLimits>;
 }
 
 export async function startRpcServer(
@@ -114,6 +117,7 @@ export async function startRpcServer(
     else void serveFast(req, res, fast);
   };
   const listener: RequestListener = (req, res) => {
+    if (!admit(req, res)) return;
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
@@ -127,6 +131,7 @@ export async function startRpcServer(
     void stampToken(req, typeof token === "string" ? token : "", extras.verifyToken).then(() => dispatch(req, res));
   };
   const server: Server = extras.tls === undefined ? createServer(listener) : (createTlsServer({ cert: extras.tls.cert, key: extras.tls.key }, listener) as unknown as Server);
+  const admit = guardServer(server, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: MAX_BODY_BYTES, ...extras.limits }, { tls: extras.tls !== undefined });
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -155,7 +160,10 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
     let size = 0;
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) return reply(413, JSON.stringify({ code: "resource_exhausted", message: "request too large" }));
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        return reply(413, JSON.stringify({ code: "resource_exhausted", message: "request too large" }));
+      }
       chunks.push(chunk as Buffer);
     }
     const text = Buffer.concat(chunks).toString("utf8");
