@@ -15,6 +15,7 @@ import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
 import type { ServerTls } from "./tls.ts";
+import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
@@ -72,6 +73,11 @@ export interface RpcServerExtras {
   readBarrier?: (req: IncomingMessage) => Promise<ReturnType<RequestGate>> | undefined;
   /** Serve HTTPS with this certificate (net/tls.ts listenerTls); absent: plaintext. */
   tls?: ServerTls;
+  /**
+   * Per-user RPC rate limit (net/rpc-rate-limit): false refuses the call with 429 before
+   * any handler runs. Calls with no known uid and verified agent calls are not counted.
+   */
+  rateLimit?: (uid: number, nowSec: number) => boolean;
   /** Connection and body limits (net/http-guard); tests shorten them. */
   limits?: Partial<HttpLimits>;
 }
@@ -88,6 +94,12 @@ export async function startRpcServer(
     jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
   });
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    if (extras.rateLimit !== undefined && !withinRate(req, extras.rateLimit)) {
+      req.resume();
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+      res.end(JSON.stringify({ code: "resource_exhausted", message: RATE_LIMITED_MESSAGE }));
+      return;
+    }
     const refused = extras.gate?.(req);
     if (refused !== undefined) {
       req.resume();
@@ -144,6 +156,14 @@ export async function startRpcServer(
     port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function withinRate(req: IncomingMessage, admit: (uid: number, nowSec: number) => boolean): boolean {
+  const uid = req.headers[PEER_UID_HEADER];
+  if (typeof uid !== "string" || uid === "") return true; // refused later as unauthenticated
+  const agent = req.headers[AGENT_NODE_HEADER];
+  if (typeof agent === "string" && agent !== "" && !agent.startsWith("!")) return true; // a verified node agent
+  return admit(Number(uid), Date.now() / 1000);
 }
 
 function isJson(req: IncomingMessage): boolean {

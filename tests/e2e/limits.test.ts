@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { BIN, startCluster, type Cluster } from "./cluster.ts";
+import { BIN, ensureUser, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 beforeAll(() => {
@@ -54,4 +54,20 @@ describe("submission limits", () => {
     }).catch((e: unknown) => ({ status: `failed: ${String(e)}` }));
     expect(res.status).toBe(413);
   });
+
+  // Last: it reconfigures the cluster.
+  it.runIf(ensureUser("spurlimit"))("rate-limits a chatty user (rl_enable), never root, and the client backs off and succeeds", () => {
+    c.reconfigure("SlurmctldParameters=rl_enable,rl_bucket_size=3,rl_refill_rate=1,rl_refill_period=2");
+    c.env.SPUR_RATE_LIMIT_RETRIES = "0";
+    const asUser = () => c.run(["squeue", "-h"], { user: "spurlimit" });
+    let refused: ReturnType<typeof asUser> | undefined;
+    for (let i = 0; i < 10 && refused === undefined; i++) {
+      const r = asUser();
+      if (r.code !== 0) refused = r;
+    }
+    expect(refused?.stderr).toContain("slurm_load_jobs error: Rate limit exceeded, please retry momentarily");
+    for (let i = 0; i < 10; i++) expect(c.run(["squeue", "-h"]).code).toBe(0); // root is never limited
+    c.env.SPUR_RATE_LIMIT_RETRIES = "30";
+    for (let i = 0; i < 5; i++) expect(asUser().code).toBe(0); // waits for a token instead of failing
+  }, 120_000);
 });
