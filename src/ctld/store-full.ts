@@ -12,7 +12,7 @@ export const NO_SPACE_MESSAGE = "No space left on device";
 
 export class StoreFullError extends Error {
   override readonly name = "StoreFullError";
-  constructor(readonly cause: unknown) {
+  constructor(override readonly cause: unknown) {
     super(NO_SPACE_MESSAGE);
   }
 }
