@@ -214,7 +214,9 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
   if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;
   let resp: Plain<ListJobsResponse>;
   try {
-    resp = await port.ctl.listJobs(p.steps ? { includeSteps: true } : {});
+    // -j: the controller looks the jobs up by id instead of sending the whole queue.
+    const ids = p.jobs === undefined || p.jobs.length === 0 ? {} : { jobIds: [...new Set(p.jobs.map((j) => j.jobId))] };
+    resp = await port.ctl.listJobs(p.steps ? { includeSteps: true, ...ids } : ids);
   } catch (e) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: ${loadErrorText(e)}\n`, exitCode: 1 };
   }

@@ -21,6 +21,8 @@ import { planPreemption } from "../sched/plan/preempt.ts";
 import { signalDue } from "../sched/model/apply-signal.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { diskFullReporter, isDiskFull, NO_SPACE_MESSAGE } from "./store-full.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
 import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
@@ -93,6 +95,7 @@ export function createController(deps: ControllerDeps): Controller {
   /** Wall time of the last pass: the next one waits at least as long, so RPCs get half the loop. */
   let lastPassMs = 0;
 
+  const diskFull = diskFullReporter(logger, "command log");
   let stopLoops: (() => void) | undefined;
   let passInFlight = false;
   const acting = (): boolean => deps.replication === undefined || deps.replication.isServing();
@@ -100,7 +103,16 @@ export function createController(deps: ControllerDeps): Controller {
   function execute(command: Command): Promise<ApplyResult> {
     if (deps.replication !== undefined) return deps.replication.propose(command);
     const log = deps.log as LogStore;
-    const index = log.append(command);
+    let index: number;
+    try {
+      index = log.append(command);
+      diskFull.succeeded();
+    } catch (error) {
+      // Nothing was stored, so nothing is applied: the caller hears ENOSPC and may retry.
+      if (!isDiskFull(error)) throw error;
+      diskFull.failed(error);
+      return Promise.reject(new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted));
+    }
     const result = applyCommitted(command);
     assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
     return Promise.resolve(result);
@@ -108,7 +120,9 @@ export function createController(deps: ControllerDeps): Controller {
 
   /** Commands issued by the controller itself: nobody waits for them, failures are logged. */
   function executeInternal(command: Command): void {
-    execute(command).catch((error) => logger.warn({ message: "command not committed", type: command.type, error: String(error) }));
+    execute(command).catch((error) => {
+      if (!diskFull.isFull()) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
+    });
   }
 
   function applyCommitted(command: Command): ApplyResult {
@@ -265,7 +279,9 @@ export function createController(deps: ControllerDeps): Controller {
     passInFlight = true;
     execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions })
       .then((r) => deps.onSchedulerPass?.({ seconds, started: r.ids.length }))
-      .catch((error) => logger.warn({ message: "start decisions not committed", error: String(error) }))
+      .catch((error) => {
+        if (!diskFull.isFull()) logger.warn({ message: "start decisions not committed", error: String(error) });
+      })
       .finally(() => {
         passInFlight = false;
       });

@@ -4,9 +4,13 @@
  * a command is on disk before its caller is answered, so an acknowledged
  * submission survives a crash. Restart = replay every entry through apply().
  * The Raft issue replaces this with the replicated log; the rows stay commands.
+ * Failure policy: append() is all or nothing. A write the disk refuses (full) leaves the
+ * log exactly as it was (same last index, no row) and throws StoreFullError, so the caller
+ * applies nothing and answers ENOSPC; the next append simply tries again.
  */
 import { Database } from "bun:sqlite";
 import type { Command } from "../sched/model/commands.ts";
+import { isDiskFull, StoreFullError } from "./store-full.ts";
 
 export interface LogStore {
   append(command: Command): number;
@@ -18,10 +22,12 @@ export interface LogStore {
 
 const SCHEMA_VERSION = 1;
 
-export function openLogStore(path: string): LogStore {
+/** `maxPageCount`: cap the file's size in pages (tests make a "full disk" with it). */
+export function openLogStore(path: string, opts: { maxPageCount?: number } = {}): LogStore {
   const db = new Database(path, { create: true });
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = FULL");
+  if (opts.maxPageCount !== undefined) db.exec(`PRAGMA max_page_count = ${Math.floor(opts.maxPageCount)}`);
   db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   db.exec("CREATE TABLE IF NOT EXISTS log (idx INTEGER PRIMARY KEY, command TEXT NOT NULL)");
   const version = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
@@ -33,8 +39,14 @@ export function openLogStore(path: string): LogStore {
   let last = db.query<{ m: number | null }, []>("SELECT max(idx) AS m FROM log").get()?.m ?? 0;
   return {
     append(command) {
-      last += 1;
-      insert.run(last, JSON.stringify(command));
+      const next = last + 1;
+      try {
+        insert.run(next, JSON.stringify(command));
+      } catch (error) {
+        // The statement failed as a whole (autocommit rolls it back): the log still ends at `last`.
+        throw isDiskFull(error) ? new StoreFullError(error) : error;
+      }
+      last = next; // only a stored row moves the end of the log
       return last;
     },
     *entries() {

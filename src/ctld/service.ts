@@ -32,6 +32,7 @@ import { omitDefaults } from "../lib/sparse.ts";
 import { emptyJobInfo } from "../sched/model/records.ts";
 import { tokenHandlers } from "./service-token.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
+import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -97,6 +98,9 @@ export function controllerRoutes(sc: ServiceContext) {
         const given = toPlain(req.spec);
         if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
         const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, given, by) : given;
+        // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
+        const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
+        if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec, by, { testOnly: true });
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);

@@ -15,6 +15,7 @@ import { isJobFinished } from "../sched/model/types.ts";
 import { dependencyNow, type DepJobView } from "../compat/dependency.ts";
 import type { Controller } from "./controller.ts";
 import { hostlistUniq } from "../compat/hostlist.ts";
+import { jobsNamed } from "../sched/model/job-table.ts";
 
 /** Every job as dependency evaluation sees it (built once per listing). */
 function depViews(c: Controller): DepJobView[] {
@@ -76,9 +77,10 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
   const out: JobInfoP[] = [];
   let deps: DepJobView[] | undefined;
   const all = (): DepJobView[] => (deps ??= depViews(c));
-  for (const job of c.state.jobs.values()) {
+  // Asked for some jobs: look them up by id (job-table), never walk the whole queue.
+  const candidates = wanted ? jobsNamed(c.state.jobs, [...wanted]) : c.state.jobs.values();
+  for (const job of candidates) {
     const info = job.info;
-    if (wanted && !wanted.has(info.jobId) && !wanted.has(info.arrayJobId)) continue;
     if (!req?.includeFinished && isJobFinished(info) && now - info.endTime > minAge) continue;
     if (req?.includeFinished && req.windowStart > 0 && info.endTime > 0 && info.endTime < req.windowStart) continue;
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;

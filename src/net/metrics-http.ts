@@ -5,6 +5,7 @@
  * throws answers 500 with the message, never takes the daemon down.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { guardServer, HTTP_LIMITS_DEFAULT } from "./http-guard.ts";
 import { METRICS_CONTENT_TYPE } from "./metrics-text.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 
@@ -36,10 +37,12 @@ export async function startMetricsServer(
   render: () => string,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
+    if (!admit(req, res)) return;
     if (req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, render);
     res.writeHead(404, { "content-type": "text/plain" });
     res.end("only GET /metrics is served here\n");
   });
+  const admit = guardServer(server, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: 64 * 1024 });
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

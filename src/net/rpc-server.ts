@@ -15,6 +15,8 @@ import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
 import type { ServerTls } from "./tls.ts";
+import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
+import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -71,6 +73,13 @@ export interface RpcServerExtras {
   readBarrier?: (req: IncomingMessage) => Promise<ReturnType<RequestGate>> | undefined;
   /** Serve HTTPS with this certificate (net/tls.ts listenerTls); absent: plaintext. */
   tls?: ServerTls;
+  /**
+   * Per-user RPC rate limit (net/rpc-rate-limit): false refuses the call with 429 before
+   * any handler runs. Calls with no known uid and verified agent calls are not counted.
+   */
+  rateLimit?: (uid: number, nowSec: number) => boolean;
+  /** Connection and body limits (net/http-guard); tests shorten them. */
+  limits?: Partial<HttpLimits>;
 }
 
 export async function startRpcServer(
@@ -85,6 +94,12 @@ export async function startRpcServer(
     jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
   });
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    if (extras.rateLimit !== undefined && !withinRate(req, extras.rateLimit)) {
+      req.resume();
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+      res.end(JSON.stringify({ code: "resource_exhausted", message: RATE_LIMITED_MESSAGE }));
+      return;
+    }
     const refused = extras.gate?.(req);
     if (refused !== undefined) {
       req.resume();
@@ -114,6 +129,7 @@ export async function startRpcServer(
     else void serveFast(req, res, fast);
   };
   const listener: RequestListener = (req, res) => {
+    if (!admit(req, res)) return;
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
@@ -127,6 +143,7 @@ export async function startRpcServer(
     void stampToken(req, typeof token === "string" ? token : "", extras.verifyToken).then(() => dispatch(req, res));
   };
   const server: Server = extras.tls === undefined ? createServer(listener) : (createTlsServer({ cert: extras.tls.cert, key: extras.tls.key }, listener) as unknown as Server);
+  const admit = guardServer(server, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: MAX_BODY_BYTES, ...extras.limits }, { tls: extras.tls !== undefined });
   server.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -139,6 +156,14 @@ export async function startRpcServer(
     port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function withinRate(req: IncomingMessage, admit: (uid: number, nowSec: number) => boolean): boolean {
+  const uid = req.headers[PEER_UID_HEADER];
+  if (typeof uid !== "string" || uid === "") return true; // refused later as unauthenticated
+  const agent = req.headers[AGENT_NODE_HEADER];
+  if (typeof agent === "string" && agent !== "" && !agent.startsWith("!")) return true; // a verified node agent
+  return admit(Number(uid), Date.now() / 1000);
 }
 
 function isJson(req: IncomingMessage): boolean {
@@ -155,7 +180,10 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
     let size = 0;
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) return reply(413, JSON.stringify({ code: "resource_exhausted", message: "request too large" }));
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        return reply(413, JSON.stringify({ code: "resource_exhausted", message: "request too large" }));
+      }
       chunks.push(chunk as Buffer);
     }
     const text = Buffer.concat(chunks).toString("utf8");

@@ -12,6 +12,10 @@
 import { assert } from "../lib/assert.ts";
 import { createRaft, type ConfChange, type ConfState, decodeConfChange, type Entry, type Message, type NodeId, type RaftNode, type Ready, type Snapshot, type SoftState, type Status } from "./core/index.ts";
 import type { RaftRng, WritableStorage } from "./ports.ts";
+import { diskFullReporter, isDiskFull } from "../ctld/store-full.ts";
+
+/** How often a replica whose disk is full tries the refused write again. */
+const PERSIST_RETRY_MS = 1000;
 
 export interface DriverPorts {
   id: NodeId;
@@ -161,6 +165,10 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let appliedIndex = snapIndex;
   let scheduled = false;
   let running = false;
+  /** A Ready the disk refused (full): retried before any newer one is taken. */
+  let unpersisted: Ready | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const diskFull = diskFullReporter(ports.logger ?? { warn: () => undefined, info: () => undefined }, "raft log");
   let ticker: ReturnType<typeof setInterval> | undefined;
   let lostTimer: ReturnType<typeof setTimeout> | undefined;
   /** Reads: the round in flight, those waiting for the next round, confirmed ones waiting for apply. */
@@ -180,7 +188,22 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     scheduled = false;
     if (!running) return;
     try {
-      while (node.hasReady()) handleReady(node.ready());
+      if (unpersisted !== undefined) {
+        const held = unpersisted;
+        if (!persist(held)) return;
+        unpersisted = undefined;
+        afterPersist(held);
+      }
+      while (node.hasReady()) {
+        const rd = node.ready();
+        if (!persist(rd)) {
+          // Keep the Ready outstanding: its messages (acks, votes) stay unsent and nothing
+          // of it is applied, so this replica counts toward no quorum it did not persist.
+          unpersisted = rd;
+          return;
+        }
+        afterPersist(rd);
+      }
     } catch (error) {
       // An invariant broke (storage, apply): stopping is safer than serving wrong data.
       ports.logger?.warn({ message: "raft driver stopped on an invariant failure", error: String((error as Error).stack ?? error) });
@@ -189,15 +212,37 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     }
   }
 
-  function handleReady(rd: Ready): void {
+  /**
+   * Write a Ready's entries, hard state and snapshot in one transaction. False when the disk
+   * is full: the transaction rolled back, the failure is logged once, and the same Ready is
+   * tried again every PERSIST_RETRY_MS until the disk takes it (the replica stays up).
+   */
+  function persist(rd: Ready): boolean {
     const s = ports.storage;
-    if (rd.snapshot !== undefined || rd.entries.length > 0 || rd.hardState !== undefined) {
+    if (rd.snapshot === undefined && rd.entries.length === 0 && rd.hardState === undefined) return true;
+    try {
       s.atomically(() => {
         if (rd.snapshot !== undefined) s.applySnapshot(rd.snapshot);
         s.append(rd.entries);
         if (rd.hardState !== undefined) s.setHardState(rd.hardState);
       });
+    } catch (error) {
+      // atomically() rolled back the file and the store's view of it: nothing of rd is kept.
+      if (!isDiskFull(error)) throw error;
+      diskFull.failed(error);
+      if (retryTimer === undefined) {
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          schedule();
+        }, PERSIST_RETRY_MS);
+      }
+      return false;
     }
+    diskFull.succeeded();
+    return true;
+  }
+
+  function afterPersist(rd: Ready): void {
     if (rd.messages.length > 0) ports.send(rd.messages);
     if (rd.snapshot !== undefined) {
       const started = performance.now();
@@ -345,10 +390,17 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     const started = performance.now();
     const image = ports.takeSnapshot(appliedIndex);
     const s = ports.storage;
-    s.atomically(() => {
-      s.createSnapshot(appliedIndex, st.confState, image);
-      s.compact(Math.max(snapIndex, appliedIndex - o.trailingEntries));
-    });
+    try {
+      s.atomically(() => {
+        s.createSnapshot(appliedIndex, st.confState, image);
+        s.compact(Math.max(snapIndex, appliedIndex - o.trailingEntries));
+      });
+    } catch (error) {
+      // No room for the image: keep the log as it is and try at a later entry.
+      if (!isDiskFull(error)) throw error;
+      diskFull.failed(error);
+      return;
+    }
     snapIndex = appliedIndex;
     ports.logger?.info({ message: "snapshot taken", index: appliedIndex, bytes: image.length, ms: Math.round(performance.now() - started) });
   }
@@ -373,6 +425,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     serving = false;
     if (ticker !== undefined) clearInterval(ticker);
     ticker = undefined;
+    if (retryTimer !== undefined) clearTimeout(retryTimer);
+    retryTimer = undefined;
     if (lostTimer !== undefined) clearTimeout(lostTimer);
     lostTimer = undefined;
     failReads("controller stopping");

@@ -7,7 +7,9 @@
  * SQLite either has the whole Ready or none of it. Reads are synchronous, so the pure core
  * stays deterministic over this storage exactly as over MemoryStorage.
  * Failure policy: a file that breaks an invariant on open (a gap in the log, a log that
- * does not start after the snapshot) is refused loudly rather than served.
+ * does not start after the snapshot) is refused loudly rather than served. A write the disk
+ * refuses (full) changes nothing, on disk or in memory (see atomically), and is thrown to
+ * the driver, which keeps the replica up and retries.
  */
 import { Database, type Statement } from "bun:sqlite";
 import { assert } from "../lib/assert.ts";
@@ -48,8 +50,8 @@ export class SqliteStorage implements WritableStorage {
     setMeta: Statement<unknown, [string, string]>;
   };
 
-  /** Open (or create) the store at `path`; ":memory:" works for tests. */
-  constructor(path: string) {
+  /** Open (or create) the store at `path`; ":memory:" works for tests, as does `maxPageCount` (a "full disk"). */
+  constructor(path: string, opts: { maxPageCount?: number } = {}) {
     this.db = new Database(path, { create: true });
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA synchronous = FULL");
@@ -65,6 +67,12 @@ export class SqliteStorage implements WritableStorage {
       setMeta: this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
     };
     this.load(path);
+    if (opts.maxPageCount !== undefined) this.db.exec(`PRAGMA max_page_count = ${Math.floor(opts.maxPageCount)}`);
+  }
+
+  /** Tests: change the page cap (a disk that fills up, or gets room again). */
+  setMaxPageCount(pages: number): void {
+    this.db.exec(`PRAGMA max_page_count = ${Math.floor(pages)}`);
   }
 
   /** Storage of an initial member of a new cluster (no-op when the file already has a log). */
@@ -143,9 +151,24 @@ export class SqliteStorage implements WritableStorage {
 
   // ---- writer side (driver only) ----
 
-  /** Run `fn` (several writes) as one transaction: all of it is durable, or none. */
+  /**
+   * Run `fn` (several writes) as one transaction: all of it is durable, or none. When the
+   * transaction fails (a full disk: SQLITE_FULL) SQLite rolls the file back, and the
+   * in-memory view (last index, hard state, snapshot meta, offset) is put back with it, so
+   * the store still describes exactly what is on disk and the caller may simply retry.
+   */
   atomically(fn: () => void): void {
-    this.db.transaction(fn)();
+    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, last: this.last, offset: this.offset };
+    try {
+      this.db.transaction(fn)();
+    } catch (error) {
+      this.hard = saved.hard;
+      this.snapMeta = saved.snapMeta;
+      this.snapData = saved.snapData;
+      this.last = saved.last;
+      this.offset = saved.offset;
+      throw error;
+    }
   }
 
   setHardState(hs: HardState): void {

@@ -27,6 +27,7 @@ import { tokenVerifier } from "../ctld/service-token.ts";
 import { renderMetrics } from "../net/metrics-text.ts";
 import { startMetricsServer } from "../net/metrics-http.ts";
 import { createRpcMetrics } from "../net/rpc-metrics.ts";
+import { createRpcRateLimiter, rpcRateLimitFrom } from "../net/rpc-rate-limit.ts";
 import { controllerMetrics, createSchedulerStats, type RaftStatus } from "../ctld/metrics.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 
@@ -69,6 +70,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   const keyring = openKeyring(keyPath);
   const sched = createSchedulerStats();
   const rpc = createRpcMetrics();
+  const rateLimit = rpcRateLimitFrom(g.get("slurmctldparameters") ?? "");
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
@@ -80,6 +82,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, raft) => ({
       rpc,
+      ...(rateLimit === undefined ? {} : { rateLimit: createRpcRateLimiter(rateLimit, [process.getuid?.() ?? 0]) }),
       ...(clusterSecret === undefined ? {} : { clusterSecret }),
       verifyToken: tokenVerifier(keyring, now),
       metrics: () => renderMetrics(controllerMetrics({

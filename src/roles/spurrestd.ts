@@ -11,6 +11,7 @@
  * Usage: spurrestd [--conf F] [--listen ADDR] [--port N] [--rate-limit PER_SEC[,BURST]] [--unix PATH]
  *                  [--tls-cert F --tls-key F] [--allow-plaintext]
  */
+import { serveFetch } from "../net/rest/node-serve.ts";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { flag } from "./argv.ts";
@@ -108,12 +109,13 @@ export async function main(argv: string[]): Promise<number> {
   const app = createRestApp(deps);
   const local = await startLocal(flag(argv, "--unix") ?? g.get("restunixsocket"), deps, logger);
   const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
-  const server = Bun.serve({ hostname: listen, port, fetch: (req, srv) => app.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024, ...(tls ? { tls } : {}) });
+  // node:http, not Bun.serve: the public listener must close half-sent and idle connections (rest/node-serve).
+  const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: listen, port, bodyBytesMax: BODY_BYTES_MAX, ...(tls ? { tls } : {}) });
   logger.info({ message: "listening", host: listen, port: server.port, tls: tls !== undefined, controller: ctlUrls.join(","), conf: path });
   await new Promise<void>((resolve) => {
     for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
   });
-  await server.stop(true);
+  await server.stop();
   await local?.stop();
   logger.info({ message: "stopped" });
   return 0;

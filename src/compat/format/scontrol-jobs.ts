@@ -46,21 +46,22 @@ function pendingTasks(job: Job): number[] {
 
 /** `scontrol show job [id]`. */
 export async function showJob(port: CliPort, idText: string | undefined, v: ViewFlags): Promise<Outcome> {
+  const m = idText === undefined ? undefined : /^(\d+)(?:_(\d+))?$/.exec(idText.trim());
+  // a word that is no job id at all is refused before any lookup, under scontrol's printer (x-err-scontrol-show-job-garbage)
+  if (m === null) return outcome("", "scontrol_print_job error: Invalid job id specified\n", true);
   let jobs: Job[];
   try {
-    jobs = (await port.ctl.listJobs({ includeSteps: false })).jobs;
+    // One job: the controller looks it up by id (cost of the answer, not of the queue).
+    jobs = (await port.ctl.listJobs({ includeSteps: false, ...(m === undefined ? {} : { jobIds: [Number(m[1])] }) })).jobs;
   } catch (e) {
     return outcome("", `slurm_load_jobs error: ${messageOf(e)}\n`, true);
   }
   const opts = { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0 };
-  if (idText === undefined) {
+  if (m === undefined) {
     if (jobs.length === 0) return outcome("No jobs in the system\n");
     return outcome(jobs.map((j) => formatJobRecord(j, opts)).join(""));
   }
-  const m = /^(\d+)(?:_(\d+))?$/.exec(idText.trim());
   const invalid = outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
-  // a word that is no job id at all is refused before any lookup, under scontrol's printer (x-err-scontrol-show-job-garbage)
-  if (m === null) return outcome("", "scontrol_print_job error: Invalid job id specified\n", true);
   const jobId = Number(m[1]);
   const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId).sort(arrayOrder);
   if (family.length === 0) return invalid;

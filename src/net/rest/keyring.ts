@@ -7,7 +7,7 @@
  * becomes current and the previous one is still accepted for `graceSec`
  * (default 300 s), so tokens issued just before a rotation keep working briefly.
  */
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { importKey, signToken, verifyToken, type JwtClaims, type VerifyResult } from "./jwt.ts";
 
@@ -20,11 +20,25 @@ export interface Keyring {
   path: string;
 }
 
-/** Create the key file (32 random bytes, mode 0600) when it does not exist. */
+/**
+ * Create the key file (32 random bytes, mode 0600) when it does not exist. Several
+ * controllers may start at once on one state directory (`spur up --controllers 3`), so the
+ * key is written whole under a private temporary name and then link()ed to `path`: link
+ * is atomic and fails with EEXIST when another process won, in which case its key is the
+ * one (a reader never sees a half-written file, and nobody dies of EEXIST).
+ */
 export function ensureKeyFile(path: string): void {
   if (existsSync(path)) return;
-  writeFileSync(path, randomBytes(32), { mode: 0o600, flag: "wx" });
-  chmodSync(path, 0o600);
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  writeFileSync(temp, randomBytes(32), { mode: 0o600, flag: "wx" });
+  chmodSync(temp, 0o600);
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 /** `AuthAltParameters=jwt_key=/path,...` from spur.conf globals, else STATE_DIR/jwt_hs256.key. */

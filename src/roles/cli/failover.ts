@@ -11,6 +11,7 @@
  * provably did not reach a serving leader (connection refused, or "not the leader"): a
  * timeout or a failover mid-commit is reported, not retried, so nothing runs twice.
  */
+import { fetchWithBackoff } from "./rate-backoff.ts";
 import { RpcError } from "../../cli/io.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { fetchTls } from "../../net/tls.ts";
@@ -94,7 +95,7 @@ type Attempt = { kind: "ok"; text: string } | { kind: "error"; error: RpcError }
 async function attempt(url: string, method: string, body: string, timeoutMs: number | undefined, headers: Record<string, string> = {}): Promise<Attempt> {
   let res: Response;
   try {
-    res = await fetch(`${url}/spur.v1.Controller/${method}`, {
+    res = await fetchWithBackoff(`${url}/spur.v1.Controller/${method}`, {
       ...fetchTls(url),
       method: "POST", headers: { "content-type": "application/json", ...headers }, body,
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),

@@ -4,6 +4,7 @@
  * (no protobuf runtime or Connect client is loaded: measured 25-30 ms of
  * start-up saved, see shared/MEASURED.md), the invoking user, env and clock.
  */
+import { fetchWithBackoff } from "./rate-backoff.ts";
 import { hostname } from "node:os";
 import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
@@ -20,7 +21,7 @@ import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`${base}/spur.v1.Controller/${method}`, {
+    res = await fetchWithBackoff(`${base}/spur.v1.Controller/${method}`, {
       ...fetchTls(base),
       method: "POST",
       headers: { "content-type": "application/json", ...headers },

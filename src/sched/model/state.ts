@@ -5,6 +5,7 @@
  * registers) and the partitions over them. Configuration is not replicated
  * through the log: every replica reads the same file, as every Slurm daemon does.
  */
+import { JobTable } from "./job-table.ts";
 import { gpuTypesOfText } from "../plan/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
 import { emptyNodeInfo } from "./records.ts";
@@ -66,7 +67,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   const licenses = parseLicenseConf(conf.globals.get("licenses") ?? "");
   if (!licenses.ok) return err("BadConfig", `spur.conf: ${licenses.error.message}`);
   return ok({
-    config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new Map(), nodes, partitions, appliedIndex: 0,
+    config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new JobTable(), nodes, partitions, appliedIndex: 0,
     acct: newAcctState(config.clusterName), reservations: new Map(),
     ...(licenses.value.size > 0 ? { licenses: licenses.value } : {}),
   });

@@ -1,0 +1,19 @@
+/**
+ * @module roles/cli/rate-backoff
+ * What Slurm's clients do when slurmctld answers SLURMCTLD_COMMUNICATIONS_BACKOFF (its
+ * per-user rate limit): sleep a second and send the same request again. The refusal comes
+ * before any handler ran (net/rpc-rate-limit), so the retry cannot do anything twice.
+ * Bounded: after SPUR_RATE_LIMIT_RETRIES (default 30) refusals in a row the answer is
+ * handed back and the client prints Slurm's "Rate limit exceeded, please retry momentarily".
+ */
+const BACKOFF_MS = 1000;
+
+export async function fetchWithBackoff(url: string, init: RequestInit): Promise<Response> {
+  const retries = Number(process.env.SPUR_RATE_LIMIT_RETRIES ?? "30");
+  for (let tried = 0; ; tried++) {
+    const res = await fetch(url, init);
+    if (res.status !== 429 || res.headers.get("retry-after") === null || tried >= retries) return res;
+    await res.arrayBuffer().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, BACKOFF_MS));
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * @module tests/unit/raft/driver-disk-full
+ * A replica whose disk is full must stay up (it used to exit with "database or disk is
+ * full") and must stop acknowledging: an entry it could not persist never counts toward a
+ * quorum through it. Once there is room it writes what it held and catches up by itself.
+ * Three in-process replicas over SqliteStorage; the "full disk" is SQLite's max_page_count.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createRng } from "../../../src/lib/rng.ts";
+import { type RaftDriver, ProposalError, createRaftDriver } from "../../../src/raft/driver.ts";
+import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
+import type { Entry, Message } from "../../../src/raft/core/index.ts";
+
+interface Replica {
+  id: number;
+  driver: RaftDriver;
+  applied: string[];
+  storage: SqliteStorage;
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function makeCluster(ids: number[]) {
+  const dir = mkdtempSync(join(tmpdir(), "spur-raftfull-"));
+  dirs.push(dir);
+  const replicas = new Map<number, Replica>();
+  const cutOff = new Set<number>();
+  const warnings: string[] = [];
+  const deliver = (msgs: Message[]) => {
+    for (const m of msgs) {
+      if (cutOff.has(m.to) || cutOff.has(m.from)) continue;
+      setTimeout(() => replicas.get(m.to)?.driver.receive([m]), 1);
+    }
+  };
+  for (const id of ids) {
+    const storage = SqliteStorage.bootstrap(join(dir, `r${id}.sqlite`), ids);
+    const r: Replica = { id, storage, applied: [], driver: undefined as unknown as RaftDriver };
+    r.driver = createRaftDriver(
+      {
+        id, storage, rng: createRng(id * 11), send: deliver,
+        applyCommand: (c) => {
+          r.applied.push(c as string);
+          return r.applied.length;
+        },
+        restore: () => undefined,
+        takeSnapshot: () => new Uint8Array(0),
+        onServing: () => undefined,
+        logger: { info: () => undefined, warn: (o) => warnings.push(`${id}: ${(o as { message: string }).message}`) },
+      },
+      { tickMs: 5, proposalTimeoutMs: 400, snapshotEveryEntries: 1_000_000 },
+    );
+    replicas.set(id, r);
+  }
+  for (const r of replicas.values()) r.driver.start();
+  const serving = async (): Promise<Replica> => {
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const l = [...replicas.values()].find((r) => r.driver.isServing());
+      if (l !== undefined) return l;
+      await sleep(5);
+    }
+    throw new Error("no serving leader");
+  };
+  const stopAll = () => {
+    for (const r of replicas.values()) r.driver.stop();
+    for (const r of replicas.values()) r.storage.close();
+  };
+  return { replicas, serving, stopAll, cutOff, warnings };
+}
+
+const payload = (i: number) => `${i}:${"x".repeat(3000)}`;
+const storedIndexes = (s: SqliteStorage): number[] => {
+  const r = s.entries(s.firstIndex(), s.lastIndex() + 1, Number.MAX_SAFE_INTEGER);
+  return r.ok ? r.value.map((e: Entry) => e.index) : [];
+};
+
+describe("raft driver on a full disk", () => {
+  it("a full follower stays up, acknowledges nothing it did not store, and catches up when there is room", async () => {
+    const c = makeCluster([1, 2, 3]);
+    try {
+      const leader = await c.serving();
+      const [full, other] = [...c.replicas.values()].filter((r) => r !== leader) as [Replica, Replica];
+      await leader.driver.propose(payload(0));
+      full.storage.setMaxPageCount(1); // no page beyond what the file has now
+      // The leader and the other follower are a majority: work goes on.
+      for (let i = 1; i <= 5; i++) await leader.driver.propose(payload(i));
+      await sleep(50);
+      expect(full.applied.length).toBeLessThan(leader.applied.length);
+      expect(c.warnings.filter((w) => w.startsWith(`${full.id}:`) && /no space/.test(w))).toHaveLength(1); // logged once
+      // Without the other follower, the full one must not make a quorum: nothing commits.
+      c.cutOff.add(other.id);
+      await expect(leader.driver.propose(payload(6))).rejects.toBeInstanceOf(ProposalError);
+      expect(leader.applied).toHaveLength(6);
+      // Room again: the full follower writes what it held, acknowledges, and the cluster moves on.
+      full.storage.setMaxPageCount(1_000_000);
+      const next = await c.serving();
+      await next.driver.propose(payload(7));
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline && full.applied.length < next.applied.length) await sleep(10);
+      expect(full.applied).toEqual(next.applied);
+      expect(full.applied.map((p) => Number(p.split(":")[0]))).toEqual(expect.arrayContaining([0, 1, 2, 3, 4, 5, 7]));
+      // The stored log has no gap.
+      const idx = storedIndexes(full.storage);
+      expect(idx).toEqual(Array.from({ length: idx.length }, (_, i) => (idx[0] as number) + i));
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("a storage transaction that fails leaves the store's view as it was", () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-raftfull-"));
+    dirs.push(dir);
+    const s = SqliteStorage.bootstrap(join(dir, "s.sqlite"), [1]);
+    const last = s.lastIndex();
+    const hard = s.hardStateNow();
+    s.setMaxPageCount(1);
+    const big = (i: number): Entry => ({ index: last + i, term: hard.term, type: "normal", data: new TextEncoder().encode("y".repeat(8000)) });
+    expect(() => s.atomically(() => {
+      s.setHardState({ ...hard, term: hard.term + 1 });
+      s.append([big(1), big(2), big(3)]);
+    })).toThrow(/full/);
+    expect(s.lastIndex()).toBe(last);
+    expect(s.hardStateNow()).toEqual(hard);
+    s.setMaxPageCount(1_000_000);
+    s.atomically(() => s.append([big(1)]));
+    expect(s.lastIndex()).toBe(last + 1);
+    s.close();
+  });
+});
