@@ -141,10 +141,16 @@ export function buildGraph(sources: ReadonlyMap<string, string>): Graph {
   return { files, edges, unresolved };
 }
 
-/** Tarjan's strongly connected components over the internal edges that count for cycles. */
-export function cycles(graph: Graph): string[][] {
+/**
+ * Tarjan's strongly connected components (> 1 file) over the internal edges that count for
+ * cycles: value and type-only imports, not lazy ones. `runtimeOnly` drops type-only edges
+ * too, giving the cycles that exist at module load time.
+ */
+export function cycles(graph: Graph, runtimeOnly = false): string[][] {
   const adj = new Map<string, string[]>(graph.files.map((f) => [f, []]));
-  for (const e of graph.edges) if (!e.external && e.kind !== "dynamic") adj.get(e.from)?.push(e.to);
+  for (const e of graph.edges) {
+    if (!e.external && e.kind !== "dynamic" && !(runtimeOnly && e.kind === "type")) adj.get(e.from)?.push(e.to);
+  }
   let index = 0;
   const idx = new Map<string, number>();
   const low = new Map<string, number>();
