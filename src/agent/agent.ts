@@ -24,6 +24,7 @@ import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
+import { stepdEnv } from "./user-launch.ts";
 import { killJobSteps, runningSteps, stepGroups, type StepHooks } from "./tasks.ts";
 import { createNodeProlog } from "./node-prolog.ts";
 import { liveSteps } from "./step-stats.ts";
@@ -142,7 +143,8 @@ export function createAgent(deps: AgentDeps): Agent {
     const dir = createJobDir(spool, job.jobId);
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
     const contained = deps.containment.planFor(job.jobId, "batch", share);
-    const workDir = existsSync(job.workDir) ? job.workDir : "/tmp";
+    // Entered by the user's shell, not checked here as root (a missing or forbidden one: /tmp, as Slurm).
+    const workDir = job.workDir || "/tmp";
     const container = planContainer(containerSite(), {
       jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
     });
@@ -172,10 +174,12 @@ export function createAgent(deps: AgentDeps): Agent {
       ...(container ? { container } : {}),
     };
     writeJson(join(dir, "launch.json"), launch);
-    if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);
-    const logFd = openSync(join(dir, "stepd.log"), "a");
+    // The folder stays root's (the user may enter it, not change it: launch.json and status.json are
+    // trusted by root); only the script is the user's, readable by no one else.
+    if (process.getuid?.() === 0) chownSync(join(dir, "script"), job.uid, job.gid);
+    const logFd = openSync(join(dir, "stepd.log"), "a", 0o600);
     const [cmd, ...args] = deps.selfExec;
-    const stepd = spawn(cmd ?? process.execPath, [...args, "stepd", dir], { detached: true, stdio: ["ignore", logFd, logFd] });
+    const stepd = spawn(cmd ?? process.execPath, [...args, "stepd", dir], { detached: true, stdio: ["ignore", logFd, logFd], env: stepdEnv(process.env) });
     closeSync(logFd);
     writeFileSync(join(dir, "stepd.pid"), String(stepd.pid ?? 0));
     stepd.unref();
@@ -253,7 +257,7 @@ export function createAgent(deps: AgentDeps): Agent {
       try {
         await ctl.batchComplete({ node: node.name, jobId, ...status }, { timeoutMs: 5000 });
         removeJobDir(spool, jobId);
-        logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome });
+        logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome, ...(status.message ? { why: status.message } : {}) });
       } catch (error) {
         failover(error);
         return; // controller away: try again on the next turn

@@ -72,7 +72,7 @@ export function planContainer(site: ContainerSite, step: StepFacts): ContainerLa
   const request: ContainerRequest = parsed.ok && parsed.value !== undefined ? parsed.value : {
     image: "", bundle: "", mounts: [], workdir: "", keepEnv: [], remapRoot: false, writable: false, mountHome: false,
   };
-  const runtime = findRuntime(site.runtime, step.env.PATH ?? "");
+  const runtime = findRuntime(site.runtime);
   const devices = jobDeviceEdits(site.gpuFiles, step.gpuIndices, site.cdiSpecDirs);
   const asRoot = (process.getuid?.() ?? 0) === 0;
   const problem = !parsed.ok ? parsed.error.message : !asRoot ? "containers need spurd to run as root" : !runtime.ok ? runtime.error.message
@@ -109,7 +109,9 @@ export async function prepareContainer(launch: ContainerLaunch): Promise<{ ok: t
   let image = launch.request.image;
   let defaults = { env: [] as string[], cwd: "" };
   const r = launch.request;
-  const named = [...(r.bundle !== "" ? [r.bundle, join(r.bundle, "config.json")] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source)];
+  // The work directory and home are bind-mounted too (taskCommand): the user must be able to enter them.
+  const own = [...(launch.workDir !== "" && launch.workDir !== "/" ? [launch.workDir] : []), ...(r.mountHome && launch.home.startsWith("/") ? [launch.home] : [])];
+  const named = [...(r.bundle !== "" ? [r.bundle, join(r.bundle, "config.json")] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source), ...own];
   // (missing paths are reported below, as not found)
   const denied = await unreadableByUser(launch.uid, launch.gid, named.filter((p) => existsSync(p)));
   if (denied !== "") return { ok: false, problem: `${denied}: Permission denied (for uid ${launch.uid})` };

@@ -15,6 +15,8 @@ import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync,
 import { join } from "node:path";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { imageForm } from "../../compat/container-request.ts";
+import { setprivPath } from "../run-as.ts";
+import { rootEnv } from "../user-launch.ts";
 
 export interface Rootfs {
   path: string;
@@ -29,7 +31,7 @@ export interface Rootfs {
 export function runTool(cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
     let stderr = "";
-    const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(cmd, args, { env: rootEnv(), stdio: ["ignore", "ignore", "pipe"] });
     child.stderr?.on("data", (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-2000);
     });
@@ -41,7 +43,7 @@ export function runTool(cmd: string, args: string[]): Promise<string> {
 function capture(cmd: string, args: string[]): Promise<{ out: string; problem: string }> {
   return new Promise((resolve) => {
     let out = "";
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(cmd, args, { env: rootEnv(), stdio: ["ignore", "pipe", "ignore"] });
     child.stdout?.on("data", (b: Buffer) => {
       out += b.toString();
     });
@@ -60,7 +62,7 @@ export interface Unpacker {
 
 /** argv run as the unpacking user. */
 function asUser(u: Unpacker | undefined, argv: string[]): [string, string[]] {
-  const full = u === undefined || u.uid === 0 || (process.getuid?.() ?? 0) !== 0 ? argv : ["setpriv", `--reuid=${u.uid}`, `--regid=${u.gid}`, "--init-groups", "--", ...argv];
+  const full = u === undefined || u.uid === 0 || (process.getuid?.() ?? 0) !== 0 ? argv : [setprivPath(), `--reuid=${u.uid}`, `--regid=${u.gid}`, "--init-groups", "--", ...argv];
   return [full[0] as string, full.slice(1)];
 }
 
