@@ -95,6 +95,7 @@ export async function runStepd(dir: string): Promise<number> {
   const prefix = (argv: string[]): string[] => (cg === undefined ? argv : joinCommand(cg.procs, argv));
   let child: ChildProcess;
   let opened: Promise<OpenFailure | undefined>;
+  let drained = async (): Promise<void> => undefined;
   if (box === undefined) {
     const scriptArgv = taskWrapCommand(scripts?.taskProlog ?? "", scripts?.taskEpilog ?? "", [join(dir, "script"), ...launch.argv]);
     const p: UserProcess = spawnAsUser(asUser, scriptArgv, ["ignore", "inherit", "inherit"], prefix);
@@ -107,7 +108,8 @@ export async function runStepd(dir: string): Promise<number> {
       if (cg !== undefined) removeTrees(cg.jobDirs);
       return ioSetupFailed(dir, started);
     }
-    child = started;
+    child = started.child;
+    drained = started.drained;
     opened = Promise.resolve(undefined);
   }
   const exited = new Promise<StatusFile>((resolve) => {
@@ -162,6 +164,7 @@ export async function runStepd(dir: string): Promise<number> {
   }
   // The script is done: nothing it started may outlive it (Slurm kills the job's processes).
   if (pgid !== 0) signalGroup(pgid, "SIGKILL");
+  await drained();
   if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, (text) => noteAsUser(asUser, text, true), box?.oomKills() ?? 0);
   if (box !== undefined) await box.release();
   if (scripts?.epilog && launch.facts) {

@@ -15,12 +15,20 @@ import { rootEnv, type OpenFailure, type UserLaunch } from "../user-launch.ts";
 
 
 const CAT = ["/bin/cat"];
+/** How long the relays may take to write what the runtime left in the pipes once it has exited. */
+const DRAIN_MS_MAX = 10_000;
+
+export interface Relayed {
+  child: ChildProcess;
+  /** Resolves when the output relays have written everything and exited (bounded). */
+  drained(): Promise<void>;
+}
 
 /**
  * Open the job's files through relays running as the user, then start `runtimeArgv` (root, fixed
  * environment) with its stdio connected to them; or say which file could not be opened (nothing started).
  */
-export async function spawnRelayed(l: UserLaunch, runtimeArgv: string[], prefix: Prefix): Promise<ChildProcess | OpenFailure> {
+export async function spawnRelayed(l: UserLaunch, runtimeArgv: string[], prefix: Prefix): Promise<Relayed | OpenFailure> {
   const s = l.stdio;
   if (s === undefined) throw new Error("spawnRelayed needs the job's files");
   const joined = s.err === s.out;
@@ -57,5 +65,15 @@ export async function spawnRelayed(l: UserLaunch, runtimeArgv: string[], prefix:
     child.stderr?.once("end", closeOut);
   }
   if (input !== undefined) sink(input.child.stdout, child.stdin, true);
-  return child;
+  const writers = [out, ...(joined ? [] : [err])].map((r) => new Promise<void>((resolve) => {
+    if (r.child.exitCode !== null) resolve();
+    r.child.once("exit", () => resolve());
+  }));
+  const drained = async (): Promise<void> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(writers), new Promise<void>((resolve) => { timer = setTimeout(resolve, DRAIN_MS_MAX); })]);
+    if (timer !== undefined) clearTimeout(timer);
+    input?.child.kill("SIGKILL");
+  };
+  return { child, drained };
 }

@@ -169,15 +169,20 @@ async function unpackLayout(layout: string, rootfs: string, as: Unpacker | undef
 async function applyLayer(blob: string, rootfs: string, as: Unpacker | undefined): Promise<string> {
   const list = await capture("tar", ["-tf", blob]);
   if (list.problem !== "") return list.problem;
+  const gone: string[] = [];
   for (const entry of list.out.split("\n")) {
     const clean = entry.replace(/^\.\//, "");
     const slash = clean.lastIndexOf("/");
     const dir = slash < 0 ? "" : clean.slice(0, slash);
     const base = clean.slice(slash + 1);
     if (!base.startsWith(".wh.") || clean.split("/").includes("..") || throughSymlink(rootfs, dir)) continue;
-    if (base === ".wh..wh..opq") {
-      for (const name of safeList(join(rootfs, dir))) rmSync(join(rootfs, dir, name), { recursive: true, force: true });
-    } else rmSync(join(rootfs, dir, base.slice(4)), { recursive: true, force: true });
+    if (base === ".wh..wh..opq") gone.push(...safeList(join(rootfs, dir)).map((name) => join(rootfs, dir, name)));
+    else gone.push(join(rootfs, dir, base.slice(4)));
+  }
+  // Removed by the unpacking user, like the extraction: the tree is theirs, root must not walk it.
+  if (gone.length > 0) {
+    const problem = await runTool(...asUser(as, ["rm", "-rf", "--one-file-system", "--", ...gone]));
+    if (problem !== "") return problem;
   }
   return runTool(...asUser(as, ["tar", "-xf", blob, "-C", rootfs, "--exclude=.wh.*", "--exclude=*/.wh.*", "--exclude=dev/*"]));
 }
@@ -207,10 +212,38 @@ function safeList(dir: string): string[] {
 export async function releaseRootfs(scratch: string, mounted: string): Promise<string> {
   if (process.env.SPUR_KEEP_CONTAINER_SCRATCH === "1") return ""; // debugging: keep bundles and root file systems
   if (mounted !== "") await runTool("umount", ["-l", mounted]);
+  await purgeAsOwners(scratch);
   try {
     rmSync(scratch, { recursive: true, force: true });
     return "";
   } catch (error) {
     return `scratch ${scratch} left: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * Remove, as their owners, the entries below `dir` that are not root's (an unpacked root file system, what a
+ * container wrote into an overlay): root's own removal then walks only trees no user can change under it.
+ */
+async function purgeAsOwners(dir: string): Promise<void> {
+  if ((process.getuid?.() ?? 0) !== 0) return;
+  const byOwner = new Map<string, string[]>();
+  const walk = (d: string, depth: number): void => {
+    for (const name of safeList(d)) {
+      const path = join(d, name);
+      try {
+        const st = lstatSync(path);
+        const key = `${st.uid}:${st.gid}`;
+        if (st.uid !== 0) byOwner.set(key, [...(byOwner.get(key) ?? []), path]);
+        else if (st.isDirectory() && depth < 8) walk(path, depth + 1);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  };
+  walk(dir, 0);
+  for (const [key, paths] of byOwner) {
+    const [uid, gid] = key.split(":");
+    await runTool(setprivPath(), [`--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", "rm", "-rf", "--one-file-system", "--", ...paths]);
   }
 }
