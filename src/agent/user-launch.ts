@@ -57,6 +57,8 @@ export interface UserLaunch {
   env: Readonly<Record<string, string>>;
   /** Batch scripts: files to open as the user; their outcome is reported on fd 4. */
   stdio?: UserStdio;
+  /** srun tasks: the command, looked for (in the work dir, on the job's PATH) as the user before anything runs. */
+  checkCommand?: string;
 }
 
 /** How the process is started: argv (run with rootEnv), and the text to write on its fd 3. */
@@ -68,13 +70,13 @@ export interface UserSpawn {
 }
 
 /**
- * The user's shell. $1..$7: out, err ("&1" = stdout, "-" = /dev/null), in ("-" = keep), append (1/0), umask, work dir, node; then the
- * command. With files to open, stderr first goes to fd 4 and a marker names each file before it is
+ * The user's shell. $1..$8: out, err ("&1" = stdout, "-" = /dev/null), in ("-" = keep), append (1/0), umask, work dir, node,
+ * a command to look for first (srun: Slurm's execve error, exit 2, when it is missing; looked up as the user); then the command. With files to open, stderr first goes to fd 4 and a marker names each file before it is
  * opened: a failed open makes the shell print its error there and exit (POSIX: a redirection error of
  * `exec` ends a non-interactive shell). Order as Slurm's stepd: stdin, stdout, stderr.
  */
 const USER_SH = [
-  'o=$1 e=$2 i=$3 ap=$4 um=$5 wd=$6 node=$7; shift 7',
+  'o=$1 e=$2 i=$3 ap=$4 um=$5 wd=$6 node=$7 chk=$8; shift 8',
   '[ -z "$um" ] || umask "$um" || exit 1',
   'if [ -n "$o$e$i" ]; then',
   '  exec 2>&4',
@@ -93,6 +95,10 @@ const USER_SH = [
   'fi',
   'eval "$(cat <&3)" || exit 1',
   'exec 3<&-',
+  'if [ -n "$chk" ]; then',
+  '  case $chk in */*) [ -e "$chk" ];; *) command -v -- "$chk" >/dev/null 2>&1;; esac ||',
+  '    { printf "slurmstepd-%s: error: execve(): %s: No such file or directory\\n" "$node" "$chk" >&2; exit 2; }',
+  'fi',
   'SLURM_TASK_PID=$$; export SLURM_TASK_PID',
   'exec "$@"',
 ].join("\n");
@@ -126,7 +132,7 @@ export function envScript(env: Readonly<Record<string, string>>): string {
 export function userSpawn(l: UserLaunch, command: readonly string[], host: { asRoot: boolean; setpriv: string }): UserSpawn {
   const s = l.stdio;
   const files = s === undefined ? ["", "", ""] : [s.out, s.err === s.out ? "&1" : s.err, s.in];
-  const sh = ["/bin/sh", "-c", USER_SH, "spur-user", ...files, s?.append ? "1" : "0", l.umask, l.workDir || "/", l.node, ...command];
+  const sh = ["/bin/sh", "-c", USER_SH, "spur-user", ...files, s?.append ? "1" : "0", l.umask, l.workDir || "/", l.node, l.checkCommand ?? "", ...command];
   const drop = host.asRoot && l.uid !== 0;
   const argv = drop ? [host.setpriv, `--reuid=${l.uid}`, `--regid=${l.gid}`, "--init-groups", "--", ...sh] : sh;
   return { argv, envText: envScript(l.env), reportsOpens: s !== undefined };

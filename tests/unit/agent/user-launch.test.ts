@@ -63,7 +63,7 @@ describe("userSpawn", () => {
   it("batch files are the shell's arguments, stderr joined to stdout when they are the same", () => {
     const s = userSpawn(launch({ stdio: { out: "/w/o", err: "/w/o", in: "", append: false } }), ["x"], HOST);
     const sh = s.argv.indexOf("/bin/sh");
-    expect(s.argv.slice(sh + 3, sh + 10)).toEqual(["spur-user", "/w/o", "&1", "", "0", "0077", "/home/u"]);
+    expect(s.argv.slice(sh + 3, sh + 11)).toEqual(["spur-user", "/w/o", "&1", "", "0", "0077", "/home/u", "n1"]);
     expect(s.reportsOpens).toBe(true);
   });
 
@@ -123,6 +123,18 @@ describe("the user's shell (run as this user)", () => {
     const out = join(dir, "out");
     await run(launch({ workDir: `${dir}/none`, env: {}, umask: "", stdio: { out, err: out, in: "", append: false } }), ["/bin/pwd"]);
     expect(readFileSync(out, "utf8")).toBe(`slurmstepd-n1: error: couldn't chdir to \`${dir}/none': No such file or directory: going to /tmp instead\n/tmp\n`);
+  });
+
+  it("a command missing on the job's PATH: Slurm's execve line and exit 2, looked up with the job's PATH", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-ul-"));
+    const out = join(dir, "out");
+    const stdio = { out, err: out, in: "", append: false };
+    const missing = await run(launch({ workDir: dir, env: { PATH: dir }, stdio, checkCommand: "ls" }), ["ls"]);
+    expect(missing.code).toBe(2);
+    expect(readFileSync(out, "utf8")).toBe("slurmstepd-n1: error: execve(): ls: No such file or directory\n");
+    const found = await run(launch({ workDir: dir, env: { PATH: "/usr/bin:/bin" }, stdio, checkCommand: "ls" }), ["ls", "-d", "."]);
+    expect(found.code).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(".\n");
   });
 
   it("an input file that cannot be opened is reported on fd 4 and nothing runs", async () => {
