@@ -133,6 +133,16 @@ describe.runIf(ready)("files a job names are opened as its user", () => {
   });
 });
 
+describe.runIf(ready)("srun's request is not trusted beyond the caller's uid", () => {
+  it("a client claiming root's group: the tasks run with the user's own group", () => {
+    // srun sends its own gid; this one runs with gid 0, as a forged request would claim.
+    const ids = [`--reuid=${idOf(A)}`, "--regid=0", "--clear-groups", "--"];
+    const r = spawnSync("/usr/bin/setpriv", [...ids, BIN, "srun", "-N1", "-n1", "id", "-g"], { env: c.env, cwd: c.work, encoding: "utf8", timeout: 120_000 });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(`${idOf(A, "-g")}\n`);
+  });
+});
+
 describe.runIf(ready)("nothing runs as root with the job's environment", () => {
   it("PATH=/evil:$PATH: no look-alike (setpriv, sh, taskset, ...) runs as root, for sbatch and srun; the job sees the PATH", async () => {
     const env = { PATH: `${evil}:${c.env.PATH ?? "/usr/bin:/bin"}` };
