@@ -6,8 +6,10 @@
  *   another user's output file: each job FAILED (Slurm 22.05's 0:53) and the
  *   file untouched, not created, not printed;
  * - PATH=/evil:$PATH with an /evil/setpriv (and sh, taskset, runc...) that leave
- *   a marker naming the uid they ran as, and LD_PRELOAD of a library that does
- *   the same: never run as root, for sbatch and srun; the job still sees both;
+ *   a marker naming the uid they ran as, LD_DEBUG_OUTPUT (ld.so's own trace
+ *   files, owned by each process's euid), and LD_PRELOAD of a library that
+ *   leaves a marker (where a C compiler exists): never root, for sbatch and srun;
+ * - an srun client claiming gid 0: its tasks get the user's own group;
  * - output files take the submitter's umask (077 → 0600, 022 → 0644);
  * - a work directory the user may not enter: /tmp, with Slurm's error line.
  * Skips, saying why, when not root (it needs two users and a root spurd).
@@ -155,6 +157,18 @@ describe.runIf(ready)("nothing runs as root with the job's environment", () => {
     // The attack reached the job itself (as the user): the test would see it had root run it.
     expect(readFileSync(out, "utf8")).toBe(`${idOf(A)}\n`);
     expect(existsSync(join(markers, `id-ran-as-${idOf(A)}`))).toBe(true);
+  });
+
+  it("the dynamic loader's variables reach no root process (LD_DEBUG_OUTPUT files are all the user's; no compiler needed)", async () => {
+    // ld.so writes LD_DEBUG_OUTPUT.<pid> with the euid of every process that starts with these variables.
+    const trace = join(markers, "ld");
+    const env = { LD_DEBUG: "files", LD_DEBUG_OUTPUT: trace };
+    const id = sbatch(A, ["-o", join(c.work, "lddebug.out"), "--wrap", "true"], { env });
+    expect(await jobEnded(c, id)).toBe("COMPLETED");
+    expect(runAs(A, ["srun", "-N1", "-n1", "true"], { env }).code).toBe(0);
+    const traces = readdirSync(markers).filter((m) => m.startsWith("ld."));
+    expect(traces.length).toBeGreaterThan(0);
+    expect(traces.filter((t) => statSync(join(markers, t)).uid === 0)).toEqual([]);
   });
 
   const cc = spawnSync("cc", ["--version"]).status === 0;
