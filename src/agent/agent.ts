@@ -25,6 +25,7 @@ import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
 import { stepdEnv } from "./user-launch.ts";
+import { checkStepClaim, type JobRecordView } from "./step-check.ts";
 import { killJobSteps, runningSteps, stepGroups, type StepHooks } from "./tasks.ts";
 import { createNodeProlog } from "./node-prolog.ts";
 import { liveSteps } from "./step-stats.ts";
@@ -313,7 +314,41 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
+  /** The controller's record of an srun step's job, for checkStepClaim; undefined when no controller answers. */
+  async function fetchJob(jobId: number): Promise<JobRecordView | undefined | "unreachable"> {
+    for (let attempt = 0; attempt <= urls.length; attempt++) {
+      try {
+        const r = await ctl.listJobs({ jobIds: [jobId], includeFinished: true }, { timeoutMs: 5000 });
+        const job = r.jobs.find((j) => j.jobId === jobId);
+        return job === undefined ? undefined : { jobId: job.jobId, uid: job.uid, state: job.state, alloc: job.alloc };
+      } catch (error) {
+        failover(error);
+      }
+    }
+    return "unreachable";
+  }
+
+  /** "" when the step may run here, else why not (see step-check.ts); root may run steps in any job. */
+  async function verifyStep(req: RunTasksRequest): Promise<string> {
+    const job = await fetchJob(req.jobId);
+    if (job === "unreachable") return "the controller cannot be reached to check the step's job";
+    const alloc = req.alloc;
+    const claim = {
+      jobId: req.jobId, uid: req.uid === 0 && job !== undefined ? job.uid : req.uid, node: node.name,
+      cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], cpuIds: alloc?.cpuIds,
+    };
+    return checkStepClaim(claim, job);
+  }
+
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
+    const invalid = await verifyStep(req);
+    if (invalid !== "") {
+      logger.warn({ message: "srun step refused", jobId: req.jobId, uid: req.uid, why: invalid });
+      return {
+        setupProblem: `Invalid job credential: ${invalid}`, contained: undefined, sampleSec: deps.sampleSec, node: node.name,
+        taskProlog: "", taskEpilog: "", ended() {},
+      };
+    }
     const alloc = req.alloc;
     const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
     const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, startCluster, ensureUser, isRoot, jobEnded, type Cluster } from "./cluster.ts";
+import { BIN, startCluster, ensureUser, eventually, isRoot, jobEnded, type Cluster } from "./cluster.ts";
 
 const A = "spurpriva";
 const B = "spurprivb";
@@ -142,6 +142,44 @@ describe.runIf(ready)("srun's request is not trusted beyond the caller's uid", (
     const r = spawnSync("/usr/bin/setpriv", [...ids, BIN, "srun", "-N1", "-n1", "id", "-g"], { env: c.env, cwd: c.work, encoding: "utf8", timeout: 120_000 });
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(`${idOf(A, "-g")}\n`);
+  });
+});
+
+/** A RunTasks call made straight to spurd as `user` (no srun, no controller): the stderr its tasks got. */
+function forgedRunTasks(user: string, body: Record<string, unknown>): string {
+  const port = /NodeName=n1 .*?Port=(\d+)/.exec(readFileSync(c.conf, "utf8"))?.[1] ?? "";
+  const json = Buffer.from(JSON.stringify(body));
+  const envelope = Buffer.alloc(5 + json.length);
+  envelope.writeUInt32BE(json.length, 1);
+  json.copy(envelope, 5);
+  const file = join(c.dir, `forged-${user}.bin`);
+  writeFileSync(file, envelope, { mode: 0o644 });
+  const ids = [`--reuid=${idOf(user)}`, `--regid=${idOf(user, "-g")}`, "--init-groups", "--"];
+  const r = spawnSync("/usr/bin/setpriv", [...ids, "curl", "-s", "--max-time", "30", "-H", "Content-Type: application/connect+json", "--data-binary", `@${file}`,
+    `http://127.0.0.1:${port}/spur.v1.Agent/RunTasks`], { encoding: "buffer", timeout: 60_000 });
+  let out = "";
+  for (let at = 0, raw = r.stdout; at + 5 <= raw.length; ) {
+    const len = raw.readUInt32BE(at + 1);
+    const msg = JSON.parse(raw.subarray(at + 5, at + 5 + len).toString()) as { stderr?: string; error?: { message?: string } };
+    if (msg.stderr) out += Buffer.from(msg.stderr, "base64").toString();
+    if (msg.error?.message) out += msg.error.message;
+    at += 5 + len;
+  }
+  return out;
+}
+
+describe.runIf(ready)("srun requests are checked against the controller's record of the job", () => {
+  it("a step in another user's job, or beyond the job's share of the node, is refused before anything runs", async () => {
+    const id = sbatch(A, ["-o", "/dev/null", "--wrap", "sleep 60"]);
+    await eventually("A's job running", () => (c.run(["squeue", "-h", "-j", id, "-o", "%T"]).stdout.trim() === "RUNNING" ? true : undefined));
+    const marker = join(markers, "forged-ran");
+    const base = { jobId: Number(id), stepId: 0, argv: ["/bin/sh", "-c", `touch ${marker}`], workDir: "/tmp", tasks: [{ taskId: 0, env: {} }] };
+    const intruder = forgedRunTasks(B, { ...base, uid: idOf(B), gid: idOf(B, "-g"), user: B, alloc: { node: "n1", cpus: 1 } });
+    expect(intruder).toContain(`Invalid job credential: job ${id} is not the caller's`);
+    const greedy = forgedRunTasks(A, { ...base, uid: idOf(A), gid: idOf(A, "-g"), user: A, alloc: { node: "n1", cpus: 64 } });
+    expect(greedy).toMatch(/Invalid job credential: the step asks for 64 CPUs, the job holds \d+ on n1/);
+    expect(existsSync(marker)).toBe(false);
+    c.run(["scancel", id]);
   });
 });
 
