@@ -17,7 +17,7 @@ import { agentAuthInterceptor } from "../net/cluster-auth.ts";
 import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import type { LaunchBatchRequest, RunPrologRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
-import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
+import type { JobInfo, StepInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import type { Plain } from "../lib/plain.ts";
@@ -315,12 +315,11 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   /** The controller's record of an srun step's job, for checkStepClaim; undefined when no controller answers. */
-  async function fetchJob(jobId: number): Promise<JobRecordView | undefined | "unreachable"> {
+  async function fetchJob(jobId: number): Promise<JobInfo | undefined | "unreachable"> {
     for (let attempt = 0; attempt <= urls.length; attempt++) {
       try {
         const r = await ctl.listJobs({ jobIds: [jobId], includeFinished: true }, { timeoutMs: 5000 });
-        const job = r.jobs.find((j) => j.jobId === jobId);
-        return job === undefined ? undefined : { jobId: job.jobId, uid: job.uid, state: job.state, alloc: job.alloc };
+        return r.jobs.find((j) => j.jobId === jobId);
       } catch (error) {
         failover(error);
       }
@@ -329,19 +328,20 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   /** "" when the step may run here, else why not (see step-check.ts); root may run steps in any job. */
-  async function verifyStep(req: RunTasksRequest): Promise<string> {
+  async function verifyStep(req: RunTasksRequest): Promise<{ why: string; job?: JobInfo }> {
     const job = await fetchJob(req.jobId);
-    if (job === "unreachable") return "the controller cannot be reached to check the step's job";
+    if (job === "unreachable") return { why: "the controller cannot be reached to check the step's job" };
     const alloc = req.alloc;
     const claim = {
       jobId: req.jobId, uid: req.uid === 0 && job !== undefined ? job.uid : req.uid, node: node.name,
       cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], cpuIds: alloc?.cpuIds,
     };
-    return checkStepClaim(claim, job);
+    const view: JobRecordView | undefined = job === undefined ? undefined : { jobId: job.jobId, uid: job.uid, state: job.state, alloc: job.alloc };
+    return { why: checkStepClaim(claim, view), ...(job ? { job } : {}) };
   }
 
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
-    const invalid = await verifyStep(req);
+    const { why: invalid, job: record } = await verifyStep(req);
     if (invalid !== "") {
       logger.warn({ message: "srun step refused", jobId: req.jobId, uid: req.uid, why: invalid });
       return {
@@ -353,7 +353,9 @@ export function createAgent(deps: AgentDeps): Agent {
     const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
     const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));
     // The batch host ran the Prolog before the script; any other node runs it before the job's first step there.
-    const prologProblem = hasBatch ? "" : await nodeProlog.ensure(stepFacts(req));
+    // The Prolog's facts come from the controller's record (checked above), not from the request.
+    const recorded = record === undefined ? undefined : jobFacts(record, req.tasks[0]?.env.SLURM_CLUSTER_NAME ?? "");
+    const prologProblem = hasBatch ? "" : await nodeProlog.ensure(recorded ?? stepFacts(req));
     const contained = prologProblem !== "" ? undefined : deps.containment.planFor(req.jobId, String(req.stepId), share);
     const setupProblem = prologProblem !== "" ? prologProblem : contained === undefined ? "" : await setUpCgroup(contained.plan);
     const env = req.tasks[0]?.env ?? {};
