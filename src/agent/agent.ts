@@ -328,14 +328,26 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   /** "" when the step may run here, else why not (see step-check.ts); root may run steps in any job. */
+  /** The job as this node's own batch launch recorded it (root's launch.json), while its script runs here. */
+  function localJob(jobId: number): JobRecordView | undefined {
+    const dir = jobDir(spool, jobId);
+    const launch = readJson<LaunchFile>(join(dir, "launch.json"));
+    if (launch === undefined || launch.share === undefined || existsSync(join(dir, "status.json"))) return undefined;
+    return { jobId, uid: launch.uid, state: "RUNNING", alloc: [{ node: node.name, ...launch.share }] };
+  }
+
   async function verifyStep(req: RunTasksRequest): Promise<{ why: string; job?: JobInfo }> {
+    const alloc = req.alloc;
+    const claimOf = (jobUid: number | undefined) => ({
+      jobId: req.jobId, uid: req.uid === 0 && jobUid !== undefined ? jobUid : req.uid, node: node.name,
+      cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], cpuIds: alloc?.cpuIds,
+    });
+    // srun inside a batch script (the common case) is checked here, without a round trip to the controller.
+    const local = localJob(req.jobId);
+    if (local !== undefined && checkStepClaim(claimOf(local.uid), local) === "") return { why: "" };
     const job = await fetchJob(req.jobId);
     if (job === "unreachable") return { why: "the controller cannot be reached to check the step's job" };
-    const alloc = req.alloc;
-    const claim = {
-      jobId: req.jobId, uid: req.uid === 0 && job !== undefined ? job.uid : req.uid, node: node.name,
-      cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], cpuIds: alloc?.cpuIds,
-    };
+    const claim = claimOf(job?.uid);
     const view: JobRecordView | undefined = job === undefined ? undefined : { jobId: job.jobId, uid: job.uid, state: job.state, alloc: job.alloc };
     return { why: checkStepClaim(claim, view), ...(job ? { job } : {}) };
   }
