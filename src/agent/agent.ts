@@ -17,13 +17,15 @@ import { agentAuthInterceptor } from "../net/cluster-auth.ts";
 import { connectTls } from "../net/tls.ts";
 import { Controller } from "../net/gen/spur/v1/controller_pb.ts";
 import type { LaunchBatchRequest, RunPrologRequest, RunTasksRequest, SignalJobRequest, StepStatsRequest } from "../net/gen/spur/v1/agent_pb.ts";
-import type { StepInfo } from "../net/gen/spur/v1/types_pb.ts";
+import type { JobInfo, StepInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import type { Plain } from "../lib/plain.ts";
 import { buildBatchEnv } from "../compat/job-env.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import { cannotRunAs } from "./run-as.ts";
+import { stepdEnv } from "./user-launch.ts";
+import { checkStepClaim, type JobRecordView } from "./step-check.ts";
 import { killJobSteps, runningSteps, stepGroups, type StepHooks } from "./tasks.ts";
 import { createNodeProlog } from "./node-prolog.ts";
 import { liveSteps } from "./step-stats.ts";
@@ -142,7 +144,8 @@ export function createAgent(deps: AgentDeps): Agent {
     const dir = createJobDir(spool, job.jobId);
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
     const contained = deps.containment.planFor(job.jobId, "batch", share);
-    const workDir = existsSync(job.workDir) ? job.workDir : "/tmp";
+    // Entered by the user's shell, not checked here as root (a missing or forbidden one: /tmp, as Slurm).
+    const workDir = job.workDir || "/tmp";
     const container = planContainer(containerSite(), {
       jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
     });
@@ -172,10 +175,12 @@ export function createAgent(deps: AgentDeps): Agent {
       ...(container ? { container } : {}),
     };
     writeJson(join(dir, "launch.json"), launch);
-    if (process.getuid?.() === 0) for (const f of ["", "script"]) chownSync(join(dir, f), job.uid, job.gid);
-    const logFd = openSync(join(dir, "stepd.log"), "a");
+    // The folder stays root's (the user may enter it, not change it: launch.json and status.json are
+    // trusted by root); only the script is the user's, readable by no one else.
+    if (process.getuid?.() === 0) chownSync(join(dir, "script"), job.uid, job.gid);
+    const logFd = openSync(join(dir, "stepd.log"), "a", 0o600);
     const [cmd, ...args] = deps.selfExec;
-    const stepd = spawn(cmd ?? process.execPath, [...args, "stepd", dir], { detached: true, stdio: ["ignore", logFd, logFd] });
+    const stepd = spawn(cmd ?? process.execPath, [...args, "stepd", dir], { detached: true, stdio: ["ignore", logFd, logFd], env: stepdEnv(process.env) });
     closeSync(logFd);
     writeFileSync(join(dir, "stepd.pid"), String(stepd.pid ?? 0));
     stepd.unref();
@@ -253,7 +258,7 @@ export function createAgent(deps: AgentDeps): Agent {
       try {
         await ctl.batchComplete({ node: node.name, jobId, ...status }, { timeoutMs: 5000 });
         removeJobDir(spool, jobId);
-        logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome });
+        logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome, ...(status.message ? { why: status.message } : {}) });
       } catch (error) {
         failover(error);
         return; // controller away: try again on the next turn
@@ -309,12 +314,60 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
+  /** The controller's record of an srun step's job, for checkStepClaim; undefined when no controller answers. */
+  async function fetchJob(jobId: number): Promise<JobInfo | undefined | "unreachable"> {
+    for (let attempt = 0; attempt <= urls.length; attempt++) {
+      try {
+        const r = await ctl.listJobs({ jobIds: [jobId], includeFinished: true }, { timeoutMs: 5000 });
+        return r.jobs.find((j) => j.jobId === jobId);
+      } catch (error) {
+        failover(error);
+      }
+    }
+    return "unreachable";
+  }
+
+  /** "" when the step may run here, else why not (see step-check.ts); root may run steps in any job. */
+  /** The job as this node's own batch launch recorded it (root's launch.json), while its script runs here. */
+  function localJob(jobId: number): JobRecordView | undefined {
+    const dir = jobDir(spool, jobId);
+    const launch = readJson<LaunchFile>(join(dir, "launch.json"));
+    if (launch === undefined || launch.share === undefined || existsSync(join(dir, "status.json"))) return undefined;
+    return { jobId, uid: launch.uid, state: "RUNNING", alloc: [{ node: node.name, ...launch.share }] };
+  }
+
+  async function verifyStep(req: RunTasksRequest): Promise<{ why: string; job?: JobInfo }> {
+    const alloc = req.alloc;
+    const claimOf = (jobUid: number | undefined) => ({
+      jobId: req.jobId, uid: req.uid === 0 && jobUid !== undefined ? jobUid : req.uid, node: node.name,
+      cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], cpuIds: alloc?.cpuIds,
+    });
+    // srun inside a batch script (the common case) is checked here, without a round trip to the controller.
+    const local = localJob(req.jobId);
+    if (local !== undefined && checkStepClaim(claimOf(local.uid), local) === "") return { why: "" };
+    const job = await fetchJob(req.jobId);
+    if (job === "unreachable") return { why: "the controller cannot be reached to check the step's job" };
+    const claim = claimOf(job?.uid);
+    const view: JobRecordView | undefined = job === undefined ? undefined : { jobId: job.jobId, uid: job.uid, state: job.state, alloc: job.alloc };
+    return { why: checkStepClaim(claim, view), ...(job ? { job } : {}) };
+  }
+
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
+    const { why: invalid, job: record } = await verifyStep(req);
+    if (invalid !== "") {
+      logger.warn({ message: "srun step refused", jobId: req.jobId, uid: req.uid, why: invalid });
+      return {
+        setupProblem: `Invalid job credential: ${invalid}`, contained: undefined, sampleSec: deps.sampleSec, node: node.name,
+        taskProlog: "", taskEpilog: "", ended() {},
+      };
+    }
     const alloc = req.alloc;
     const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
     const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));
     // The batch host ran the Prolog before the script; any other node runs it before the job's first step there.
-    const prologProblem = hasBatch ? "" : await nodeProlog.ensure(stepFacts(req));
+    // The Prolog's facts come from the controller's record (checked above), not from the request.
+    const recorded = record === undefined ? undefined : jobFacts(record, req.tasks[0]?.env.SLURM_CLUSTER_NAME ?? "");
+    const prologProblem = hasBatch ? "" : await nodeProlog.ensure(recorded ?? stepFacts(req));
     const contained = prologProblem !== "" ? undefined : deps.containment.planFor(req.jobId, String(req.stepId), share);
     const setupProblem = prologProblem !== "" ? prologProblem : contained === undefined ? "" : await setUpCgroup(contained.plan);
     const env = req.tasks[0]?.env ?? {};

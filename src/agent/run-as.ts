@@ -1,23 +1,57 @@
 /**
  * @module agent/run-as
- * How a job's processes get the submitter's identity: when the agent runs as
- * root it wraps the command in util-linux `setpriv` (real and effective uid/gid
- * plus the user's supplementary groups); an unprivileged agent can only run its
- * own user's jobs, and says so.
+ * How a job's processes get the submitter's identity (the shell around
+ * user-launch.ts): when the agent runs as root it starts util-linux `setpriv`
+ * by absolute path (real and effective uid/gid plus the user's supplementary
+ * groups) with the fixed root environment; the user's shell behind it opens the
+ * job's files, enters its working directory and applies its environment, read
+ * from fd 3. An unprivileged agent can only run its own user's jobs, and says so.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { parseOpenReport, rootEnv, userSpawn, type OpenFailure, type UserLaunch } from "./user-launch.ts";
+
+/** setpriv where util-linux puts it; never looked up on a job's PATH. */
+export function setprivPath(): string {
+  return ["/usr/bin/setpriv", "/bin/setpriv", "/usr/sbin/setpriv", "/sbin/setpriv"].find((p) => existsSync(p)) ?? "/usr/bin/setpriv";
+}
+
+const asRoot = (): boolean => (process.getuid?.() ?? 0) === 0;
+
+/** Wrap a root-side prefix (cgroup join, taskset) around the launch: still root, still the fixed environment. */
+export type Prefix = (argv: string[]) => string[];
+
+export interface UserProcess {
+  child: ChildProcess;
+  /** Batch scripts: resolves once the job's files are open (undefined) or one could not be (why). */
+  opened: Promise<OpenFailure | undefined>;
+}
 
 /**
- * SLURM_TASK_PID is the task's own pid, known only once it exists: a shell sets it
- * and execs the command in the same process (setpriv execs too, so the pid holds).
+ * Start `command` as the job's user. `stdio` gives fds 0-2 (for a batch script, the user's shell replaces
+ * them with the job's files); fd 3 (environment) and, for batch scripts, fd 4 (open report) are added here.
  */
-const TASK_PID_SH = 'SLURM_TASK_PID=$$; export SLURM_TASK_PID; exec "$@"';
-
-export function userCommand(uid: number, gid: number, user: string, argv: string[]): string[] {
-  const withPid = ["/bin/sh", "-c", TASK_PID_SH, "slurm_task", ...argv];
-  const self = process.getuid?.() ?? 0;
-  if (self !== 0 || uid === 0) return withPid;
-  void user;
-  return ["setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--init-groups", "--", ...withPid];
+export function spawnAsUser(l: UserLaunch, command: readonly string[], stdio: Array<"ignore" | "pipe" | "inherit" | number>, prefix: Prefix = (a) => a): UserProcess {
+  const plan = userSpawn(l, command, { asRoot: asRoot(), setpriv: setprivPath() });
+  const [cmd, ...args] = prefix(plan.argv);
+  const child = spawn(cmd as string, args, {
+    cwd: "/", env: rootEnv(), detached: true, stdio: [...stdio.slice(0, 3), "pipe", plan.reportsOpens ? "pipe" : "ignore"],
+  });
+  const envPipe = child.stdio[3] as Writable | null;
+  envPipe?.on("error", () => undefined); // the shell died before reading: its exit says why
+  envPipe?.end(plan.envText);
+  const report = child.stdio[4] as Readable | null;
+  const opened = new Promise<OpenFailure | undefined>((resolve) => {
+    if (!plan.reportsOpens || report === null || l.stdio === undefined) return resolve(undefined);
+    let text = "";
+    report.on("data", (b: Buffer) => {
+      text += b.toString();
+    });
+    report.on("error", () => resolve(parseOpenReport(text, l.stdio as NonNullable<UserLaunch["stdio"]>)));
+    report.on("close", () => resolve(parseOpenReport(text, l.stdio as NonNullable<UserLaunch["stdio"]>)));
+  });
+  return { child, opened };
 }
 
 /** Why this agent cannot run a job of `uid`, or "" when it can. */

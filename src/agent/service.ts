@@ -9,6 +9,7 @@ import { Agent as AgentService } from "../net/gen/spur/v1/agent_pb.ts";
 import { agentCredential, peerUid } from "../net/rpc-server.ts";
 import type { Agent } from "./agent.ts";
 import { runTasks } from "./tasks.ts";
+import { lookupUid } from "../net/users.ts";
 
 /** The controller: a verified cluster credential (net/cluster-auth), else root or `self` on loopback. */
 function requireController(ctx: HandlerContext, self: number): void {
@@ -43,6 +44,13 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
       async *runTasks(req, ctx) {
         requireUid(ctx, [req.uid]);
         if (self !== 0 && req.uid !== self) throw new ConnectError(`spurd runs as uid ${self} and cannot run tasks for uid ${req.uid}`, Code.PermissionDenied);
+        // Only the uid is proven (the caller's socket or token): the group and name the tasks, the Prolog
+        // and the Epilog get come from this node's passwd, as the controller's for jobs, never from the request.
+        if (self === 0) {
+          const entry = lookupUid(req.uid);
+          req.gid = entry.gid;
+          req.user = entry.name;
+        }
         yield* runTasks(req, ctx.signal, await agent.stepHooks(req));
       },
       stepStats(req) {

@@ -65,7 +65,8 @@ export const jobDir = (spool: string, jobId: number): string => join(spool, "job
 
 export function writeJson(path: string, value: unknown): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value));
+  // 0600: launch.json holds the job's environment, which is the user's alone.
+  writeFileSync(tmp, JSON.stringify(value), { mode: 0o600 });
   renameSync(tmp, path);
 }
 
@@ -80,9 +81,11 @@ export function readJson<T>(path: string): T | undefined {
 export function createJobDir(spool: string, jobId: number): string {
   const dir = jobDir(spool, jobId);
   rmSync(dir, { recursive: true, force: true });
-  // The jobs folder must be traversable by job users; each job's own folder is private to its user.
+  // The jobs folder must be traversable by job users. Each job's folder is root's and only traversable
+  // (0711): its user reaches the script by name (the script itself is the user's, 0700), but cannot list
+  // the folder nor replace launch.json or status.json, which root reads and writes there.
   mkdirSync(join(spool, "jobs"), { recursive: true, mode: 0o755 });
-  mkdirSync(dir, { mode: 0o700 });
+  mkdirSync(dir, { mode: 0o711 });
   return dir;
 }
 

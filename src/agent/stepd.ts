@@ -10,28 +10,42 @@
  * daemons too), the script's end kills whatever is left, and the batch step's
  * usage and OOM kills are read from the cgroup before it is removed.
  */
-import { spawn } from "node:child_process";
-import { closeSync, fchownSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { readJson, writeJson, type LaunchFile, type StatusFile } from "./spool.ts";
-import { userCommand } from "./run-as.ts";
+import { spawnAsUser, type UserProcess } from "./run-as.ts";
+import { openFailureLine, umaskOf, type OpenFailure, type UserLaunch } from "./user-launch.ts";
 import { setUpCgroup, joinCommand, killTree, listPids, removeTrees, signalPids } from "./cgroup/fs.ts";
 import { emptySampler, nodeUsage, readCounters, sample } from "./cgroup/usage.ts";
 import { adminScriptEnv, runAdminScript, taskWrapCommand } from "./prolog.ts";
 import { batchContainer, type BatchContainer } from "./container/batch.ts";
+import { spawnRelayed } from "./container/batch-io.ts";
 import { runtimeExit } from "./container/launch.ts";
 
-function openOutput(path: string, append: boolean, uid: number, gid: number): number {
-  const fd = openSync(path, append ? "a" : "w", 0o644);
-  if (process.getuid?.() === 0) {
-    try {
-      fchownSync(fd, uid, gid);
-    } catch {
-      /* a file system without ownership (e.g. some mounts): keep root's */
-    }
-  }
-  return fd;
+/** The script's launch as its user: its files, work directory, umask and environment (user-launch.ts). */
+function userLaunch(launch: LaunchFile, append: boolean): UserLaunch {
+  return {
+    uid: launch.uid, gid: launch.gid, workDir: launch.workDir, node: launch.node ?? "", umask: umaskOf(launch.env), env: launch.env,
+    stdio: { out: launch.stdOut, err: launch.stdErr || launch.stdOut, in: launch.stdIn, append },
+  };
+}
+
+/** Exit status as Slurm records a batch step whose files could not be opened (the oracle: FAILED, 0:53). */
+const IO_SETUP_FAILED = { exitCode: 0, exitSignal: 53 } as const;
+
+/**
+ * A line of spurd's for the job's stderr (cgroup or container problems, OOM kills), written by the
+ * user's shell into the job's own error file (never opened by root); always appended.
+ */
+async function noteAsUser(l: UserLaunch, text: string, append: boolean): Promise<void> {
+  const note: UserLaunch = { ...l, workDir: "/", env: {}, stdio: { ...(l.stdio as NonNullable<UserLaunch["stdio"]>), append, in: "" } };
+  const p = spawnAsUser(note, ["/bin/sh", "-c", 'printf "%s" "$1" >&2', "spur-note", text], ["ignore", "ignore", "ignore"]);
+  await new Promise<void>((resolve) => {
+    p.child.once("error", () => resolve());
+    p.child.once("exit", () => resolve());
+  });
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -55,22 +69,12 @@ export async function runStepd(dir: string): Promise<number> {
     }
   }
   const append = launch.openMode === "append";
-  let stdoutFd: number;
-  let stderrFd: number;
-  let stdinFd: number;
-  try {
-    stdoutFd = openOutput(launch.stdOut, append, launch.uid, launch.gid);
-    stderrFd = launch.stdErr === launch.stdOut ? stdoutFd : openOutput(launch.stdErr, append, launch.uid, launch.gid);
-    stdinFd = openSync(launch.stdIn || "/dev/null", "r");
-  } catch (error) {
-    writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: String(error) });
-    return 1;
-  }
+  const asUser = userLaunch(launch, append);
   const cg = launch.cgroup;
   if (cg !== undefined) {
     const problem = await setUpCgroup(cg);
     if (problem !== "") {
-      writeSync(stderrFd, `spurd: error: job ${launch.jobId}: ${problem}\n`);
+      await noteAsUser(asUser, `spurd: error: job ${launch.jobId}: ${problem}\n`, append);
       removeTrees(cg.jobDirs);
       writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: problem });
       return 1;
@@ -81,21 +85,43 @@ export async function runStepd(dir: string): Promise<number> {
     const r = await batchContainer(launch, dir);
     if (typeof r === "string") {
       // Like a script that could not run: the job FAILED with exit code 1 and the reason in its stderr.
-      writeSync(stderrFd, r);
+      await noteAsUser(asUser, r, append);
       if (cg !== undefined) removeTrees(cg.jobDirs);
       writeStatus(dir, { exitCode: 1, exitSignal: 0, outcome: "", endTime: Date.now() / 1000, message: r.trim() });
       return 1;
     }
     box = r;
   }
-  const scriptArgv = taskWrapCommand(scripts?.taskProlog ?? "", scripts?.taskEpilog ?? "", [join(dir, "script"), ...launch.argv]);
-  const userArgv = box?.argv ?? userCommand(launch.uid, launch.gid, launch.user, scriptArgv);
-  const [cmd, ...args] = cg === undefined ? userArgv : joinCommand(cg.procs, userArgv);
-  const child = spawn(cmd ?? "/bin/sh", args, {
-    cwd: launch.workDir,
-    env: launch.env,
-    stdio: [stdinFd, stdoutFd, stderrFd],
-    detached: true,
+  const prefix = (argv: string[]): string[] => (cg === undefined ? argv : joinCommand(cg.procs, argv));
+  let child: ChildProcess;
+  let opened: Promise<OpenFailure | undefined>;
+  let drained = async (): Promise<void> => undefined;
+  if (box === undefined) {
+    const scriptArgv = taskWrapCommand(scripts?.taskProlog ?? "", scripts?.taskEpilog ?? "", [join(dir, "script"), ...launch.argv]);
+    const p: UserProcess = spawnAsUser(asUser, scriptArgv, ["ignore", "inherit", "inherit"], prefix);
+    child = p.child;
+    opened = p.opened;
+  } else {
+    const started = await spawnRelayed(asUser, box.argv, prefix);
+    if ("reason" in started) {
+      await box.release();
+      if (cg !== undefined) removeTrees(cg.jobDirs);
+      return ioSetupFailed(dir, started);
+    }
+    child = started.child;
+    drained = started.drained;
+    opened = Promise.resolve(undefined);
+  }
+  const exited = new Promise<StatusFile>((resolve) => {
+    child.once("error", (error) =>
+      resolve({ exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: String(error) }),
+    );
+    child.once("exit", (code, signal) =>
+      resolve({
+        exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0, outcome: "",
+        endTime: Date.now() / 1000, message: "",
+      }),
+    );
   });
   const pgid = child.pid ?? 0;
   writeFileSync(join(dir, "child.pid"), String(pgid));
@@ -120,26 +146,27 @@ export async function runStepd(dir: string): Promise<number> {
       if (cg !== undefined) void killTree(cg.kill, cg.trackDir);
     }, Math.max(1, launch.killWaitSec) * 1000).unref();
   });
-  let status = await new Promise<StatusFile>((resolve) => {
-    child.once("error", (error) =>
-      resolve({ exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", endTime: Date.now() / 1000, message: String(error) }),
-    );
-    child.once("exit", (code, signal) =>
-      resolve({
-        exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0, outcome: "",
-        endTime: Date.now() / 1000, message: "",
-      }),
-    );
-  });
+  const failure = await opened;
+  if (failure !== undefined) {
+    // The user's shell could not open a file and has exited: Slurm's stepd fails the launch (no script ran).
+    await exited;
+    if (sampling !== undefined) clearInterval(sampling);
+    if (cg !== undefined) {
+      await killTree(cg.kill, cg.trackDir);
+      removeTrees(cg.jobDirs);
+    }
+    return ioSetupFailed(dir, failure);
+  }
+  let status = await exited;
   if (sampling !== undefined) clearInterval(sampling);
   if (box !== undefined) {
     status = { ...status, ...runtimeExit(status.exitCode, status.exitSignal) };
   }
   // The script is done: nothing it started may outlive it (Slurm kills the job's processes).
   if (pgid !== 0) signalGroup(pgid, "SIGKILL");
-  if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, stderrFd, box?.oomKills() ?? 0);
+  await drained();
+  if (cg !== undefined) status = await endCgroup(cg, launch, sampler, status, (text) => noteAsUser(asUser, text, true), box?.oomKills() ?? 0);
   if (box !== undefined) await box.release();
-  for (const fd of new Set([stdoutFd, stderrFd, stdinFd])) closeSync(fd);
   if (scripts?.epilog && launch.facts) {
     // After every process of the job is gone (Slurm's order); a failure drains the node, the job's state stands.
     const r = await runAdminScript(scripts.epilog, adminScriptEnv(launch.facts, "epilog_slurmd"), scripts.timeoutSec);
@@ -151,8 +178,8 @@ export async function runStepd(dir: string): Promise<number> {
 
 /** Kill what is left in the job's cgroup, read its usage and OOM kills, remove it. */
 async function endCgroup(
-  cg: NonNullable<LaunchFile["cgroup"]>, launch: LaunchFile, sampler: ReturnType<typeof emptySampler>, status: StatusFile, stderrFd: number,
-  containerOomKills = 0,
+  cg: NonNullable<LaunchFile["cgroup"]>, launch: LaunchFile, sampler: ReturnType<typeof emptySampler>, status: StatusFile,
+  note: (text: string) => Promise<void>, containerOomKills = 0,
 ): Promise<StatusFile> {
   const left = await killTree(cg.kill, cg.trackDir);
   const read = readCounters(cg.stats);
@@ -164,15 +191,19 @@ async function endCgroup(
   if (left > 0 || leftDirs.length > 0) out.message = `${left} processes survived the kill; cgroups left: ${leftDirs.join(" ")}`;
   if (counters.oomKills > 0 && status.outcome === "") {
     const events = counters.oomKills === 1 ? "1 oom_kill event" : `${counters.oomKills} oom_kill events`;
-    try {
-      writeSync(stderrFd, `spurd: error: Detected ${events} in StepId=${launch.jobId}.batch. Some of the step tasks have been OOM Killed.\n`);
-    } catch {
-      /* output file gone */
-    }
+    await note(`spurd: error: Detected ${events} in StepId=${launch.jobId}.batch. Some of the step tasks have been OOM Killed.\n`);
     // Slurm records an OOM-killed step as exit 0, signal 125 (its internal OOM status 253).
     return { ...out, exitCode: 0, exitSignal: 125, outcome: "OUT_OF_MEMORY" };
   }
   return out;
+}
+
+/** A file the user may not open: logged as Slurm's stepd does, the job FAILED as the oracle records it. */
+function ioSetupFailed(dir: string, failure: OpenFailure): number {
+  const line = openFailureLine(failure);
+  process.stderr.write(`${line}\n`);
+  writeStatus(dir, { ...IO_SETUP_FAILED, outcome: "", endTime: Date.now() / 1000, message: line });
+  return 1;
 }
 
 function writeStatus(dir: string, status: StatusFile): void {

@@ -9,11 +9,10 @@
 import { listedIndices, renumberVisible, withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
-import { userCommand } from "./run-as.ts";
+import { spawnAsUser } from "./run-as.ts";
+import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
 import type { StepContainment } from "./containment.ts";
 import { taskWrapCommand } from "./prolog.ts";
 import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
@@ -60,13 +59,6 @@ const EXEC_TEXT: Record<string, string> = {
 /** Slurm's stepd wording for a command that cannot be executed (conformance x-err-srun-command-not-found). */
 function execFailure(node: string, cmd: string, code: string, message: string): string {
   return `slurmstepd-${node}: error: execve(): ${cmd}: ${EXEC_TEXT[code] ?? message}\n`;
-}
-
-/** Whether `cmd` names an existing file: a path (relative to the work dir) or a name on PATH. */
-function commandExists(cmd: string, path: string, workDir: string): boolean {
-  if (cmd === "") return false;
-  if (cmd.includes("/")) return existsSync(resolve(workDir, cmd));
-  return path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
 }
 
 /**
@@ -167,8 +159,9 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const node = task.env.SLURMD_NODENAME ?? "";
     const box = hooks?.container;
     // In a container the command is the image's: the runtime reports a missing one.
+    // Outside a container the user's shell looks for the command (as the user: root would see paths they cannot).
     const found = box === undefined
-      ? commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")
+      ? (req.argv[0] ?? "") !== ""
       : commandInRootfs(box.rootfs.path, req.argv[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
     if (!found) {
       // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
@@ -182,13 +175,21 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
     // In a container only the step's GPUs exist: they count from 0 there too.
     const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true || box !== undefined);
-    const userArgv = box === undefined
-      ? userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", argv))
-      : taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid });
     const bound = binding?.perTask[localId];
-    const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];
-    const [cmd, ...args] = cg === undefined ? pinned : joinCommand(cg.plan.procs, pinned);
-    const child = spawn(cmd ?? "true", args, { cwd: req.workDir || "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // Root's part (cgroup join, taskset, setpriv or the OCI runtime) runs with the fixed environment;
+    // the task's own is applied by the user's shell (user-launch.ts), or is in the container's config.
+    const prefix = (a: string[]): string[] => {
+      const pinned = bound === undefined ? a : ["/usr/bin/taskset", "-c", formatCpuList(bound), ...a];
+      return cg === undefined ? pinned : joinCommand(cg.plan.procs, pinned);
+    };
+    let child: ChildProcess;
+    if (box === undefined) {
+      const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: req.argv[0] ?? "" };
+      child = spawnAsUser(l, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", argv), ["ignore", "pipe", "pipe"], prefix).child;
+    } else {
+      const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid }));
+      child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+    }
     children.push(child);
     if (child.pid !== undefined) groups.add(child.pid);
     // Each task is its own process group: samples attribute its processes to its rank.

@@ -9,7 +9,7 @@
  * has no runtime (apt-get install runc), no busybox, or is not root.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
@@ -226,6 +226,32 @@ describe("jobs in containers", () => {
     const missing = c.run(["srun", `--container-image=${image}`, "no-such-command"], { user: USER });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("slurmstepd-n1: error: execve(): no-such-command: No such file or directory\n");
+  });
+
+  it("opens a container job's files as its user too (the runtime runs as root): refused ones fail it, others take the umask", async (ctx) => {
+    skipUnlessReady(ctx);
+    const rootFile = join(c.dir, "root-only.out");
+    writeFileSync(rootFile, "root's\n", { mode: 0o600 });
+    const denied = submit([`--container-image=${image}`, "-o", rootFile, "--wrap", "echo pwned"]);
+    expect(await ended(denied)).toBe("FAILED");
+    expect(readFileSync(rootFile, "utf8")).toBe("root's\n");
+    expect(statSync(rootFile).uid).toBe(0);
+    const secret = join(c.dir, "root-secret");
+    writeFileSync(secret, "top secret\n", { mode: 0o600 });
+    const stolen = join(c.work, "box-stolen.out");
+    const read = submit([`--container-image=${image}`, "-i", secret, "-o", stolen, "--wrap", "cat"]);
+    expect(await ended(read)).toBe("FAILED");
+    expect(existsSync(stolen) ? readFileSync(stolen, "utf8") : "").not.toContain("top secret");
+    const input = join(c.work, "box.in");
+    writeFileSync(input, "from stdin\n", { mode: 0o644 });
+    const out = join(c.work, "box-private.out");
+    const err = join(c.work, "box-private.err");
+    const r = spawnSync("setpriv", [`--reuid=${uid}`, `--regid=${uid}`, "--init-groups", "--", "/bin/sh", "-c", 'umask 077; exec "$@"', "sh",
+      BIN, "sbatch", "--parsable", `--container-image=${image}`, "-i", input, "-o", out, "-e", err, "--wrap", "cat; echo oops >&2"], { env: c.env, cwd: c.work, encoding: "utf8" });
+    expect(await ended(r.stdout.trim())).toBe("COMPLETED");
+    expect(readFileSync(out, "utf8")).toBe("from stdin\n");
+    expect(readFileSync(err, "utf8")).toBe("oops\n");
+    expect([statSync(out).uid, statSync(out).mode & 0o777, statSync(err).mode & 0o777]).toEqual([Number(uid), 0o600, 0o600]);
   });
 
   it("a restarted spurd leaves no scratch, mount or runtime state of the srun containers it lost", async (ctx) => {

@@ -7,13 +7,15 @@
  * as pyxis gets for free by running enroot unprivileged.
  */
 import { spawn } from "node:child_process";
+import { setprivPath } from "../run-as.ts";
+import { rootEnv } from "../user-launch.ts";
 
 /** Resolves true when `uid`/`gid` (with their groups) can read `path` (and search it, for a directory). */
 function canRead(uid: number, gid: number, path: string): Promise<boolean> {
   const test = ["test", "-r", path, "-a", "(", "!", "-d", path, "-o", "-x", path, ")"];
-  const argv = ["setpriv", `--reuid=${uid}`, `--regid=${gid}`, "--init-groups", "--", ...test];
+  const argv = [setprivPath(), `--reuid=${uid}`, `--regid=${gid}`, "--init-groups", "--", ...test];
   return new Promise((resolve) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: "ignore" });
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: "ignore", env: rootEnv() });
     child.once("error", () => resolve(false));
     child.once("exit", (code) => resolve(code === 0));
   });

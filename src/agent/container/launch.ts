@@ -14,6 +14,9 @@
  */
 import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { setprivPath } from "../run-as.ts";
+import { rootEnv } from "../user-launch.ts";
 import type { CdiContainerEdits } from "../../devices/cdi.ts";
 import { imageForm, requestFromEnv, type ContainerMount, type ContainerRequest } from "../../compat/container-request.ts";
 import { unreadableByUser } from "./access.ts";
@@ -72,7 +75,7 @@ export function planContainer(site: ContainerSite, step: StepFacts): ContainerLa
   const request: ContainerRequest = parsed.ok && parsed.value !== undefined ? parsed.value : {
     image: "", bundle: "", mounts: [], workdir: "", keepEnv: [], remapRoot: false, writable: false, mountHome: false,
   };
-  const runtime = findRuntime(site.runtime, step.env.PATH ?? "");
+  const runtime = findRuntime(site.runtime);
   const devices = jobDeviceEdits(site.gpuFiles, step.gpuIndices, site.cdiSpecDirs);
   const asRoot = (process.getuid?.() ?? 0) === 0;
   const problem = !parsed.ok ? parsed.error.message : !asRoot ? "containers need spurd to run as root" : !runtime.ok ? runtime.error.message
@@ -109,7 +112,9 @@ export async function prepareContainer(launch: ContainerLaunch): Promise<{ ok: t
   let image = launch.request.image;
   let defaults = { env: [] as string[], cwd: "" };
   const r = launch.request;
-  const named = [...(r.bundle !== "" ? [r.bundle, join(r.bundle, "config.json")] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source)];
+  // The work directory and home are bind-mounted too (taskCommand): the user must be able to enter them.
+  const own = [...(launch.workDir !== "" && launch.workDir !== "/" ? [launch.workDir] : []), ...(r.mountHome && launch.home.startsWith("/") ? [launch.home] : [])];
+  const named = [...(r.bundle !== "" ? [r.bundle, join(r.bundle, "config.json")] : []), ...(imageForm(image) === "path" ? [image] : []), ...r.mounts.map((m) => m.source), ...own];
   // (missing paths are reported below, as not found)
   const denied = await unreadableByUser(launch.uid, launch.gid, named.filter((p) => existsSync(p)));
   if (denied !== "") return { ok: false, problem: `${denied}: Permission denied (for uid ${launch.uid})` };
@@ -172,9 +177,9 @@ export function taskCommand(launch: ContainerLaunch, rootfs: Rootfs, task: TaskF
     mounts, cgroupsPath: id, devices: launch.devices,
   });
   // Every mount target and device node outside /dev (a tmpfs the runtime makes) exists beforehand.
-  for (const m of spec.mounts) if (!m.destination.startsWith("/dev/")) makeMountPoint(rootfs.path, m.destination, m.type === "bind" && !isDirectory(m.source ?? ""));
+  for (const m of spec.mounts) if (!m.destination.startsWith("/dev/")) makeMountPoint(rootfs.path, m.destination, m.type === "bind" && !isDirectory(m.source ?? ""), task);
   // (a runtime in a user namespace bind-mounts device nodes onto a file it opens read-write)
-  for (const d of spec.linux.devices) if (!d.path.startsWith("/dev/")) makeMountPoint(rootfs.path, d.path, true, 0o666);
+  for (const d of spec.linux.devices) if (!d.path.startsWith("/dev/")) makeMountPoint(rootfs.path, d.path, true, task, 0o666);
   writeFileSync(join(bundle, "config.json"), JSON.stringify(spec, null, 1));
   mkdirSync(launch.stateRoot, { recursive: true, mode: 0o700 });
   return runCommand(launch.runtime, launch.stateRoot, bundle, id, runtimeLog(launch, task.index));
@@ -192,15 +197,21 @@ function isDirectory(path: string): boolean {
 
 /**
  * Create a mount target (directory, or empty file for a file or device) in the root file system
- * from the host, as root: a runtime in a user namespace (--container-remap-root) could not.
+ * from the host: a runtime in a user namespace (--container-remap-root) could not. In a root file
+ * system the job's user owns (unpacked as them) it is made as that user: root working in a tree the
+ * user can change would follow a symlink swapped in after any check. Root makes it only where every
+ * existing directory on the way is root's and writable by no one else.
  */
-function makeMountPoint(rootfs: string, destination: string, file: boolean, fileMode = 0o644): void {
+function makeMountPoint(rootfs: string, destination: string, file: boolean, owner: { uid: number; gid: number }, fileMode = 0o644): void {
   // Only plain paths below the root, through no symlink of the image: the runtime resolves the rest safely.
   if (!destination.startsWith("/") || destination.split("/").includes("..")) return;
   const parts = destination.split("/").filter((p) => p !== "");
-  for (let i = 1; i < parts.length; i++) {
+  let rootOnly = true;
+  for (let i = 0; i < parts.length; i++) {
     try {
-      if (lstatSync(join(rootfs, ...parts.slice(0, i))).isSymbolicLink()) return;
+      const st = lstatSync(join(rootfs, ...parts.slice(0, i)));
+      if (st.isSymbolicLink()) return;
+      if (st.uid !== 0 || (st.mode & 0o022) !== 0) rootOnly = false;
     } catch {
       break;
     }
@@ -212,6 +223,14 @@ function makeMountPoint(rootfs: string, destination: string, file: boolean, file
   } catch {
     /* missing: made below */
   }
+  const asRoot = (process.getuid?.() ?? 0) === 0;
+  if (asRoot && owner.uid !== 0 && ownerOf(rootfs) === owner.uid) {
+    const sh = 'if [ "$2" = 1 ]; then mkdir -p -- "${1%/*}" && : >>"$1" && chmod "$3" "$1"; else mkdir -p -- "$1"; fi';
+    const ids = [`--reuid=${owner.uid}`, `--regid=${owner.gid}`, "--init-groups", "--"];
+    spawnSync(setprivPath(), [...ids, "/bin/sh", "-c", sh, "spur-mountpoint", target, file ? "1" : "0", fileMode.toString(8)], { env: rootEnv(), stdio: "ignore" });
+    return;
+  }
+  if (asRoot && !rootOnly) return; // the runtime reports what it cannot mount
   try {
     mkdirSync(file ? dirname(target) : target, { recursive: true, mode: 0o755 });
     if (file) {
@@ -220,6 +239,14 @@ function makeMountPoint(rootfs: string, destination: string, file: boolean, file
     }
   } catch {
     /* the runtime reports what it cannot mount */
+  }
+}
+
+function ownerOf(path: string): number {
+  try {
+    return lstatSync(path).uid;
+  } catch {
+    return -1;
   }
 }
 

@@ -15,6 +15,8 @@ import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync,
 import { join } from "node:path";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { imageForm } from "../../compat/container-request.ts";
+import { setprivPath } from "../run-as.ts";
+import { rootEnv } from "../user-launch.ts";
 
 export interface Rootfs {
   path: string;
@@ -29,7 +31,7 @@ export interface Rootfs {
 export function runTool(cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
     let stderr = "";
-    const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(cmd, args, { env: rootEnv(), stdio: ["ignore", "ignore", "pipe"] });
     child.stderr?.on("data", (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-2000);
     });
@@ -41,7 +43,7 @@ export function runTool(cmd: string, args: string[]): Promise<string> {
 function capture(cmd: string, args: string[]): Promise<{ out: string; problem: string }> {
   return new Promise((resolve) => {
     let out = "";
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(cmd, args, { env: rootEnv(), stdio: ["ignore", "pipe", "ignore"] });
     child.stdout?.on("data", (b: Buffer) => {
       out += b.toString();
     });
@@ -60,7 +62,7 @@ export interface Unpacker {
 
 /** argv run as the unpacking user. */
 function asUser(u: Unpacker | undefined, argv: string[]): [string, string[]] {
-  const full = u === undefined || u.uid === 0 || (process.getuid?.() ?? 0) !== 0 ? argv : ["setpriv", `--reuid=${u.uid}`, `--regid=${u.gid}`, "--init-groups", "--", ...argv];
+  const full = u === undefined || u.uid === 0 || (process.getuid?.() ?? 0) !== 0 ? argv : [setprivPath(), `--reuid=${u.uid}`, `--regid=${u.gid}`, "--init-groups", "--", ...argv];
   return [full[0] as string, full.slice(1)];
 }
 
@@ -167,15 +169,20 @@ async function unpackLayout(layout: string, rootfs: string, as: Unpacker | undef
 async function applyLayer(blob: string, rootfs: string, as: Unpacker | undefined): Promise<string> {
   const list = await capture("tar", ["-tf", blob]);
   if (list.problem !== "") return list.problem;
+  const gone: string[] = [];
   for (const entry of list.out.split("\n")) {
     const clean = entry.replace(/^\.\//, "");
     const slash = clean.lastIndexOf("/");
     const dir = slash < 0 ? "" : clean.slice(0, slash);
     const base = clean.slice(slash + 1);
     if (!base.startsWith(".wh.") || clean.split("/").includes("..") || throughSymlink(rootfs, dir)) continue;
-    if (base === ".wh..wh..opq") {
-      for (const name of safeList(join(rootfs, dir))) rmSync(join(rootfs, dir, name), { recursive: true, force: true });
-    } else rmSync(join(rootfs, dir, base.slice(4)), { recursive: true, force: true });
+    if (base === ".wh..wh..opq") gone.push(...safeList(join(rootfs, dir)).map((name) => join(rootfs, dir, name)));
+    else gone.push(join(rootfs, dir, base.slice(4)));
+  }
+  // Removed by the unpacking user, like the extraction: the tree is theirs, root must not walk it.
+  if (gone.length > 0) {
+    const problem = await runTool(...asUser(as, ["rm", "-rf", "--one-file-system", "--", ...gone]));
+    if (problem !== "") return problem;
   }
   return runTool(...asUser(as, ["tar", "-xf", blob, "-C", rootfs, "--exclude=.wh.*", "--exclude=*/.wh.*", "--exclude=dev/*"]));
 }
@@ -205,10 +212,38 @@ function safeList(dir: string): string[] {
 export async function releaseRootfs(scratch: string, mounted: string): Promise<string> {
   if (process.env.SPUR_KEEP_CONTAINER_SCRATCH === "1") return ""; // debugging: keep bundles and root file systems
   if (mounted !== "") await runTool("umount", ["-l", mounted]);
+  await purgeAsOwners(scratch);
   try {
     rmSync(scratch, { recursive: true, force: true });
     return "";
   } catch (error) {
     return `scratch ${scratch} left: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * Remove, as their owners, the entries below `dir` that are not root's (an unpacked root file system, what a
+ * container wrote into an overlay): root's own removal then walks only trees no user can change under it.
+ */
+async function purgeAsOwners(dir: string): Promise<void> {
+  if ((process.getuid?.() ?? 0) !== 0) return;
+  const byOwner = new Map<string, string[]>();
+  const walk = (d: string, depth: number): void => {
+    for (const name of safeList(d)) {
+      const path = join(d, name);
+      try {
+        const st = lstatSync(path);
+        const key = `${st.uid}:${st.gid}`;
+        if (st.uid !== 0) byOwner.set(key, [...(byOwner.get(key) ?? []), path]);
+        else if (st.isDirectory() && depth < 8) walk(path, depth + 1);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  };
+  walk(dir, 0);
+  for (const [key, paths] of byOwner) {
+    const [uid, gid] = key.split(":");
+    await runTool(setprivPath(), [`--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", "rm", "-rf", "--one-file-system", "--", ...paths]);
   }
 }

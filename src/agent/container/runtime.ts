@@ -11,7 +11,7 @@ import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "../../lib/result.ts";
 
-/** Runtimes tried by `auto`, in order, and where they are looked for (spurd's PATH may be short). */
+/** Runtimes tried by `auto`, in order, and where they are looked for (a name in ContainerRuntime= too). */
 const AUTO = ["runc", "crun"];
 const SEARCH_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
 
@@ -24,22 +24,24 @@ function executable(path: string): boolean {
   }
 }
 
-function lookup(name: string, pathEnv: string): string | undefined {
-  const dirs = [...pathEnv.split(":").filter((d) => d.startsWith("/")), ...SEARCH_DIRS];
-  return dirs.map((d) => join(d, name)).find(executable);
+function lookup(name: string): string | undefined {
+  return SEARCH_DIRS.map((d) => join(d, name)).find(executable);
 }
 
-/** The runtime's absolute path, or why there is none. */
-export function findRuntime(setting: string, pathEnv = process.env.PATH ?? ""): Result<string> {
+/**
+ * The runtime's absolute path, or why there is none. Only the system's directories are searched: never
+ * a job's PATH, since the runtime runs as root (a job's PATH=/evil would pick root's program).
+ */
+export function findRuntime(setting: string): Result<string> {
   const wanted = setting.trim() === "" ? "auto" : setting.trim();
   if (wanted.toLowerCase() === "auto") {
     for (const name of AUTO) {
-      const found = lookup(name, pathEnv);
+      const found = lookup(name);
       if (found !== undefined) return ok(found);
     }
     return err("NoRuntime", "no OCI runtime on this node: install runc or crun (Debian: apt-get install runc), or set ContainerRuntime= in spur.conf");
   }
-  const found = wanted.startsWith("/") ? (executable(wanted) ? wanted : undefined) : lookup(wanted, pathEnv);
+  const found = wanted.startsWith("/") ? (executable(wanted) ? wanted : undefined) : lookup(wanted);
   if (found === undefined) return err("NoRuntime", `ContainerRuntime=${wanted} (spur.conf) is not installed on this node`);
   return ok(found);
 }

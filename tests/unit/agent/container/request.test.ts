@@ -95,7 +95,7 @@ describe("the request on the node", () => {
 describe("runtime and cgroup helpers", () => {
   it("ContainerRuntime= names a runtime that must exist", () => {
     expect(findRuntime("/nonexistent/runc")).toEqual({ ok: false, error: { code: "NoRuntime", message: "ContainerRuntime=/nonexistent/runc (spur.conf) is not installed on this node" } });
-    expect(findRuntime("no-such-runtime-xyz", "").ok).toBe(false);
+    expect(findRuntime("no-such-runtime-xyz").ok).toBe(false);
   });
 
   it("finds our own cgroup in every hierarchy from /proc/self/cgroup and mountinfo", () => {
