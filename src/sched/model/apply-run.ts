@@ -10,23 +10,34 @@ import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
-import { chargeAlloc, freeResources, nodeAcceptsWork, refreshNodeState, releaseAlloc } from "./resources.ts";
+import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
+import { StartCheck, type Freed } from "./start-check.ts";
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { hostlistUniq } from "../../compat/hostlist.ts";
 import { tresText } from "./tres.ts";
-import { assert } from "../../lib/assert.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
-export function applyStartJobs(state: ClusterState, c: Of<"startJobs">): ApplyResult {
+/**
+ * Start decisions, each re-checked against the state as it is now (StartCheck): one
+ * that no longer holds is rejected whole (reported in `items`), the rest start.
+ * `freed`: CPUs/GPUs the same command released first (a SUSPEND preemption).
+ */
+export function applyStartJobs(state: ClusterState, c: Of<"startJobs">, freed?: Freed): ApplyResult {
   const result = emptyResult();
+  const check = new StartCheck(state, c.at);
   for (const d of c.decisions) {
-    const job = state.jobs.get(d.jobId);
-    if (job === undefined || job.info.state !== "PENDING" || !sharesStillFit(state, d)) continue;
+    const why = check.why(d, freed);
+    if (why !== "") {
+      result.items.push({ id: d.arrayTaskId >= 0 ? `${d.jobId}_${d.arrayTaskId}` : String(d.jobId), error: `stale start decision: ${why}`, errorCode: 0 });
+      continue;
+    }
+    const job = state.jobs.get(d.jobId) as JobRecord;
     const target = splitArrayElement(state, job, d.arrayTaskId);
     startOnNodes(state, target, d, c.at);
+    check.started(target, target.info.alloc);
     result.events.push({ type: "jobStarted", jobId: target.info.jobId });
     if (target.info.batchFlag) result.events.push({ type: "launchBatch", jobId: target.info.jobId });
     result.ids.push(target.info.jobId);
@@ -34,24 +45,11 @@ export function applyStartJobs(state: ClusterState, c: Of<"startJobs">): ApplyRe
   return result;
 }
 
-function sharesStillFit(state: ClusterState, d: StartDecision): boolean {
-  if (d.alloc.length === 0) return false;
-  for (const share of d.alloc) {
-    const node = state.nodes.get(share.node);
-    if (node === undefined || !nodeAcceptsWork(node)) return false;
-    const free = freeResources(node);
-    if (share.cpus > free.cpus || share.memMib > free.memMiB) return false;
-    if (!share.gpuIndices.every((g) => free.gpuIndices.includes(g))) return false;
-  }
-  return true;
-}
-
 /** An array's meta record keeps the remaining tasks; each started task gets its own id, the last one the meta id. */
 function splitArrayElement(state: ClusterState, job: JobRecord, taskId: number): JobRecord {
   if (job.arrayPending.length === 0) return job;
-  const at = job.arrayPending.indexOf(taskId);
-  assert(at >= 0, `array task ${taskId} is pending in job ${job.info.jobId}`);
-  job.arrayPending.splice(at, 1);
+  // StartCheck has made sure the task is still pending (a cancel may have removed it since the pass).
+  job.arrayPending.splice(job.arrayPending.indexOf(taskId), 1);
   if (job.arrayPending.length === 0) {
     job.info.arrayTaskId = taskId;
     job.info.arrayTaskStr = "";
@@ -82,8 +80,8 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   const alloc = d.alloc.map((share) => ({ ...share, gpuIndices: [...share.gpuIndices] }));
   for (const share of alloc) {
     const node = state.nodes.get(share.node);
-    assert(node !== undefined, "share node exists");
-    chargeAlloc(node, info.jobId, share, job.spec);
+    // StartCheck has made sure every share names a node, once, and fits what is free there.
+    if (node !== undefined) chargeAlloc(node, info.jobId, share, job.spec);
   }
   const names = alloc.map((s) => s.node);
   const cpus = alloc.reduce((n, s) => n + s.cpus, 0);

@@ -1,0 +1,89 @@
+/**
+ * Scheduler decisions are computed from a snapshot and committed later: whatever was
+ * committed in between (a cancel of one array task, a hold, a node going down, a
+ * partition change) must make apply() reject the stale parts and keep the rest, never
+ * throw and never leave half a change (issue 14 part 2, Nomad's plan-applier rule).
+ */
+import { describe, expect, it } from "vitest";
+import { apply } from "../../../src/sched/model/apply.ts";
+import { schedule } from "../../../src/sched/plan/schedule.ts";
+import type { Command } from "../../../src/sched/model/commands.ts";
+import { ALICE, ROOT, cluster, spec, submit } from "./builders.ts";
+
+const cancel = (ids: string[], at = 11): Command => ({
+  v: 1, type: "cancel", at, signal: 0, batchOnly: false, by: ROOT,
+  filter: { jobIds: ids, user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" },
+});
+const update = (ids: string[], action: string, fields: Record<string, string> = {}, at = 11): Command => ({ v: 1, type: "updateJob", at, jobIds: ids, action, fields, by: ROOT });
+
+describe("stale start decisions (the array-cancel race)", () => {
+  it("a decision for an array task cancelled after the pass is rejected; the other tasks start", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec({ array: "0-3" }))).ids;
+    const pass = schedule(c.state, 10);
+    expect(pass.decisions.map((d) => d.arrayTaskId)).toEqual([0, 1, 2, 3]);
+    // scancel 1_0 1_1, committed between the pass and its decisions
+    c.run(cancel([`${id}_0`, `${id}_1`]));
+    const r = apply(c.state, { v: 1, type: "startJobs", at: 12, decisions: pass.decisions });
+    expect(r.error).toBe("");
+    const tasks = [...c.state.jobs.values()].map((j) => [j.info.arrayTaskId, j.info.state]);
+    expect(tasks).toEqual([[2, "RUNNING"], [3, "RUNNING"]]);
+    expect(r.ids.length).toBe(2);
+  });
+
+  it("the cancelled task in the middle of the decisions leaves no half change", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec({ array: "0-3" }))).ids;
+    const pass = schedule(c.state, 10);
+    c.run(cancel([`${id}_2`]));
+    const r = apply(c.state, { v: 1, type: "startJobs", at: 12, decisions: pass.decisions });
+    expect(r.ids.length).toBe(3);
+    const running = [...c.state.jobs.values()].filter((j) => j.info.state === "RUNNING").map((j) => j.info.arrayTaskId).sort();
+    expect(running).toEqual([0, 1, 3]);
+    const allocCpus = [...c.state.nodes.values()].reduce((n, node) => n + node.info.allocCpus, 0);
+    expect(allocCpus).toBe(3);
+  });
+
+  it("a whole array cancelled after the pass: nothing starts", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec({ array: "0-3" }))).ids;
+    const pass = schedule(c.state, 10);
+    c.run(cancel([String(id)]));
+    const r = apply(c.state, { v: 1, type: "startJobs", at: 12, decisions: pass.decisions });
+    expect(r.ids).toEqual([]);
+    expect([...c.state.nodes.values()].every((n) => n.info.allocCpus === 0)).toBe(true);
+  });
+
+  it("a job held after the pass does not start", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec(), 10, ALICE)).ids;
+    const pass = schedule(c.state, 10);
+    c.run(update([String(id)], "hold"));
+    const r = apply(c.state, { v: 1, type: "startJobs", at: 12, decisions: pass.decisions });
+    expect(r.ids).toEqual([]);
+    expect(c.state.jobs.get(id ?? 0)?.info.state).toBe("PENDING");
+  });
+
+  it("a node drained after the pass, or a job moved to another partition, rejects the decision", () => {
+    const c = cluster();
+    const [a] = c.run(submit(spec({ nodelist: "n1" }))).ids;
+    const [b] = c.run(submit(spec({ nodelist: "n2" }))).ids;
+    const pass = schedule(c.state, 10);
+    c.run({ v: 1, type: "updateNode", at: 11, nodes: ["n1"], state: "DRAIN", reason: "x", by: ROOT });
+    c.run(update([String(b)], "update", { Partition: "gpu" }));
+    const r = apply(c.state, { v: 1, type: "startJobs", at: 12, decisions: pass.decisions });
+    expect(r.ids).toEqual([]);
+    expect([c.state.jobs.get(a ?? 0)?.info.state, c.state.jobs.get(b ?? 0)?.info.state]).toEqual(["PENDING", "PENDING"]);
+  });
+
+  it("replaying a log with such a race rebuilds the same state", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec({ array: "0-3" }))).ids;
+    const pass = schedule(c.state, 10);
+    c.run(cancel([`${id}_0`, `${id}_1`]));
+    c.run({ v: 1, type: "startJobs", at: 12, decisions: pass.decisions });
+    const again = cluster(undefined, false);
+    for (const cmd of c.log) expect(() => again.run(cmd)).not.toThrow();
+    expect(JSON.stringify([...again.state.jobs])).toBe(JSON.stringify([...c.state.jobs]));
+  });
+});
