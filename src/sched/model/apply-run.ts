@@ -12,6 +12,7 @@ import { BATCH_STEP_ID } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
 import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
 import { StartCheck, type Freed } from "./start-check.ts";
+import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "../plan/eligibility.ts";
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
@@ -250,14 +251,16 @@ export function applyDeadlineExpired(state: ClusterState, c: Of<"deadlineExpired
  * Slurm cancels a pending job whose dependency can never be satisfied when it asked for
  * it (--kill-on-invalid-dep=yes or DependencyParameters=kill_invalid_depend): state
  * CANCELLED, the reason kept as DependencyNeverSatisfied. The scheduler found the
- * dependency "never"; that verdict cannot turn back (the job depended on is over), so
- * only the job's being still pending with a dependency is re-checked here.
+ * dependency "never" in its snapshot; the verdict is re-evaluated here, since the
+ * user may have changed the dependency (scontrol update) since that pass.
  */
 export function applyDependencyNeverSatisfied(state: ClusterState, c: Of<"dependencyNeverSatisfied">): ApplyResult {
   const result = emptyResult();
+  let deps: DependencyIndex | undefined;
   for (const jobId of c.jobIds) {
     const job = state.jobs.get(jobId);
     if (job === undefined || job.info.state !== "PENDING" || job.spec.dependency === "") continue;
+    if (dependencyReason(job, c.at, (deps ??= buildDependencyIndex(state))) !== "DependencyNeverSatisfied") continue;
     Object.assign(job.info, { state: "CANCELLED", reason: "DependencyNeverSatisfied", endTime: c.at });
     job.arrayPending = [];
     result.events.push({ type: "jobFinished", jobId });
