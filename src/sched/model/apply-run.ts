@@ -30,7 +30,7 @@ export function applyStartJobs(state: ClusterState, c: Of<"startJobs">, freed?: 
   const result = emptyResult();
   const check = new StartCheck(state, c.at);
   for (const d of c.decisions) {
-    const why = check.why(d, freed);
+    const why = checkDecision(check, d, freed);
     if (why !== "") {
       result.items.push({ id: d.arrayTaskId >= 0 ? `${d.jobId}_${d.arrayTaskId}` : String(d.jobId), error: `stale start decision: ${why}`, errorCode: 0 });
       continue;
@@ -44,6 +44,15 @@ export function applyStartJobs(state: ClusterState, c: Of<"startJobs">, freed?: 
     result.ids.push(target.info.jobId);
   }
   return result;
+}
+
+/** A decision the check cannot even read (malformed: a bug, or another version's shape) is rejected like a stale one, before any change. */
+function checkDecision(check: StartCheck, d: StartDecision, freed: Freed | undefined): string {
+  try {
+    return check.why(d, freed);
+  } catch (error) {
+    return `malformed decision: ${String(error)}`;
+  }
 }
 
 /** An array's meta record keeps the remaining tasks; each started task gets its own id, the last one the meta id. */

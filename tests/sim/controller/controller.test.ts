@@ -19,7 +19,7 @@ const SEEDS_MAX = env("SEEDS_MAX") ?? 2_000;
 
 describe("controller simulation: stale scheduler decisions against user commands", () => {
   it(ONE === undefined ? `seeds from 1 within ${BUDGET_MS} ms, ${STEPS} steps each: apply never throws, invariants hold, replay is equal` : `SEED=${ONE}`, () => {
-    const total: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0 };
+    const total: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0, preemptions: 0 };
     const started = performance.now();
     let seeds = 0;
     for (let seed = ONE ?? 1; ; seed++) {
@@ -35,6 +35,7 @@ describe("controller simulation: stale scheduler decisions against user commands
     if (ONE === undefined) {
       expect(total.staleRejected).toBeGreaterThan(0);
       expect(total.staleArrayTask).toBeGreaterThan(0);
+      expect(total.preemptions).toBeGreaterThan(0);
     }
   }, 180_000);
 });

@@ -3,7 +3,7 @@
  * One seeded run of the controller simulation (issue 14 part 2). User, admin and agent
  * commands (generate.ts) are committed one per step; the scheduler runs on a snapshot
  * of the state as it was, and its commands (startJobs, deadlineExpired,
- * dependencyNeverSatisfied) are committed only some steps later and not in the order
+ * dependencyNeverSatisfied, preempt) are committed only some steps later and not in the order
  * they were made: that is the race between a pass and the commands committed before
  * its decisions. Every command goes through the same apply() as the controller, after a
  * JSON round trip as through the log. After every step: apply did not throw nor answer
@@ -20,7 +20,8 @@ import type { ClusterState } from "../../../src/sched/model/types.ts";
 import { canonical } from "./canonical.ts";
 import { userCommand } from "./generate.ts";
 import { checkInvariants } from "./invariants.ts";
-import { freshState } from "./world.ts";
+import { confFor, freshState } from "./world.ts";
+import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 
 export interface SimStats {
   steps: number;
@@ -32,6 +33,8 @@ export interface SimStats {
   /** Of which for an array task no longer pending (the issue's crash). */
   staleArrayTask: number;
   jobs: number;
+  /** Preemption plans made (committed late like the decisions). */
+  preemptions: number;
 }
 
 /** Commands between two comparisons of the lockstep replica with the live state. */
@@ -44,10 +47,11 @@ interface Delayed {
 
 export function runSeed(seed: number, steps: number): SimStats {
   const rng = createRng(seed);
-  const live = freshState();
-  const replica = freshState();
+  const conf = confFor(seed);
+  const live = freshState(conf);
+  const replica = freshState(conf);
   const log: string[] = [];
-  const stats: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0 };
+  const stats: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0, preemptions: 0 };
   let step = 0;
   const fail = (message: string): never => {
     const tail = log.slice(-6).map((t) => `  ${t.slice(0, 300)}`).join("\n");
@@ -92,6 +96,11 @@ export function runSeed(seed: number, steps: number): SimStats {
       if (pass.decisions.length > 0) later({ v: 1, type: "startJobs", at: now, decisions: pass.decisions });
       if (pass.expired.length > 0) later({ v: 1, type: "deadlineExpired", at: now, jobIds: pass.expired });
       if (pass.invalidDeps.length > 0) later({ v: 1, type: "dependencyNeverSatisfied", at: now, jobIds: pass.invalidDeps });
+      const preemption = planPreemption(live, pass.reasons, pass.priorities);
+      if (preemption !== undefined) {
+        stats.preemptions++;
+        later({ v: 1, type: "preempt", at: now, ...preemption });
+      }
     } else if (r < 0.45 && delayed.length > 0) {
       // One delayed command, due or not, in no particular order.
       const due = delayed.filter((d) => d.due <= step);
@@ -104,7 +113,7 @@ export function runSeed(seed: number, steps: number): SimStats {
     }
   }
   for (const d of delayed) commit(d.command);
-  const again = freshState();
+  const again = freshState(conf);
   for (const text of log) apply(again, JSON.parse(text) as Command);
   if (canonical(again) !== canonical(live)) fail("replaying the whole log from the start gives a different state");
   stats.jobs = live.jobs.size;

@@ -24,8 +24,20 @@ PartitionName=gpu Nodes=g[1-2] MaxTime=60
 PartitionName=small Nodes=n[1-2] MaxTime=30
 `;
 
-export function freshState(): ClusterState {
-  const parsed = parseConf(SIM_CONF);
+/**
+ * Three worlds, by seed: no preemption; partition_prio preemption by SUSPEND (the gpu
+ * partition's jobs start on CPUs and GPUs that suspended victims give back, in the same
+ * command); and by REQUEUE.
+ */
+export function confFor(seed: number): string {
+  const variant = seed % 3;
+  if (variant === 0) return SIM_CONF;
+  const mode = variant === 1 ? "SUSPEND" : "REQUEUE";
+  return `PreemptType=preempt/partition_prio\nPreemptMode=${mode}\n${SIM_CONF.replace("PartitionName=gpu Nodes=g[1-2] MaxTime=60", "PartitionName=gpu Nodes=g[1-2] MaxTime=60 PriorityTier=2")}`;
+}
+
+export function freshState(conf = SIM_CONF): ClusterState {
+  const parsed = parseConf(conf);
   if (!parsed.ok) throw new Error(parsed.error.message);
   const made = createState(parsed.value);
   if (!made.ok) throw new Error(made.error.message);

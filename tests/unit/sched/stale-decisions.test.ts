@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { apply } from "../../../src/sched/model/apply.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
 import { ALICE, ROOT, cluster, spec, submit } from "./builders.ts";
 
@@ -85,5 +86,41 @@ describe("stale start decisions (the array-cancel race)", () => {
     const again = cluster(undefined, false);
     for (const cmd of c.log) expect(() => again.run(cmd)).not.toThrow();
     expect(JSON.stringify([...again.state.jobs])).toBe(JSON.stringify([...c.state.jobs]));
+  });
+
+  it("a malformed decision between two valid ones is rejected alone, before it changes anything", () => {
+    const c = cluster();
+    c.run(submit(spec()));
+    c.run(submit(spec()));
+    c.run(submit(spec()));
+    const pass = schedule(c.state, 10);
+    expect(pass.decisions.length).toBe(3);
+    const broken = { ...pass.decisions[1], alloc: null } as unknown as (typeof pass.decisions)[number];
+    const r = apply(c.state, { v: 1, type: "startJobs", at: 12, decisions: [pass.decisions[0], broken, pass.decisions[2]] as never });
+    expect(r.errorCode).toBe("");
+    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(["RUNNING", "PENDING", "RUNNING"]);
+    expect(r.items.map((i) => i.error.startsWith("stale start decision: malformed"))).toEqual([true]);
+  });
+
+  it("a SUSPEND preemption whose preemptor was cancelled since the plan suspends nobody", () => {
+    const c = cluster(`ClusterName=p
+DefMemPerCPU=100
+PreemptType=preempt/partition_prio
+PreemptMode=SUSPEND
+NodeName=n1 CPUs=4 RealMemory=4000
+PartitionName=low Nodes=n1 Default=YES PriorityTier=1
+PartitionName=high Nodes=n1 PriorityTier=2
+`);
+    c.run(submit(spec({ ntasks: 4, timeLimitMin: 60 }), 10));
+    c.run({ v: 1, type: "startJobs", at: 20, decisions: schedule(c.state, 20).decisions });
+    const [preemptor] = c.run(submit(spec({ partition: "high", ntasks: 4, timeLimitMin: 10 }), 30)).ids;
+    const r = schedule(c.state, 40);
+    const plan = planPreemption(c.state, r.reasons, r.priorities);
+    expect(plan?.start?.jobId).toBe(preemptor);
+    c.run(cancel([String(preemptor)], 41));
+    const applied = apply(c.state, { v: 1, type: "preempt", at: 42, ...plan! });
+    expect(applied.events).toEqual([]);
+    expect(c.state.jobs.get(1)?.info.state).toBe("RUNNING");
+    expect(c.state.nodes.get("n1")?.info.allocCpus).toBe(4);
   });
 });
