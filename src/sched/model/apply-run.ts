@@ -233,6 +233,9 @@ export function requeue(job: JobRecord, at: number): void {
 }
 
 export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {
+  // A launch to another node than the job's batch host was for an earlier run (requeued and started again since).
+  const job = state.jobs.get(c.jobId);
+  if (job !== undefined && c.node !== "" && job.info.batchHost !== "" && c.node !== job.info.batchHost) return emptyResult();
   return applyJobEnded(state, {
     v: 1, type: "jobEnded", at: c.at, jobId: c.jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED",
   });
@@ -288,10 +291,19 @@ export function deadlinePassed(job: JobRecord, now: number): boolean {
 export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): ApplyResult {
   const job = state.jobs.get(c.jobId);
   if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") return emptyResult();
+  // Re-checked: the limit may have been raised (scontrol update TimeLimit), or the job requeued and
+  // started again, between the leader's check and this entry.
+  if (!limitReached(job, c.at)) return emptyResult();
   job.endRequested = "TIMEOUT";
   const nodes = job.info.alloc.map((a) => a.node);
   return {
     ...emptyResult(),
     events: [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }],
   };
+}
+
+/** The job's run has used its time limit by `at` (time spent suspended does not count). */
+function limitReached(job: JobRecord, at: number): boolean {
+  const limitMin = job.info.timeLimitMin;
+  return limitMin !== undefined && job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 <= at;
 }

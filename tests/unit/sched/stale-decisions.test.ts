@@ -124,3 +124,30 @@ PartitionName=high Nodes=n1 PriorityTier=2
     expect(c.state.nodes.get("n1")?.info.allocCpus).toBe(4);
   });
 });
+
+describe("other commands the leader decided on an older state", () => {
+  it("a time limit raised before the timeout entry commits, a node that registered again, a launch failure of an earlier run: ignored", () => {
+    const c = cluster();
+    const [id] = c.run(submit(spec({ timeLimitMin: 1 }))).ids;
+    c.run({ v: 1, type: "startJobs", at: 10, decisions: schedule(c.state, 10).decisions });
+    const job = c.state.jobs.get(id ?? 0)!;
+    const host = job.info.batchHost;
+    // The leader saw the limit reached at 70; an admin raised it before that entry committed.
+    c.run(update([String(id)], "update", { TimeLimit: "10" }, 69));
+    expect(c.run({ v: 1, type: "timeLimitReached", at: 70, jobId: id ?? 0 }).events).toEqual([]);
+    expect(job.endRequested).toBe("");
+    // The node was found silent at 80, but its agent registered again at 81.
+    const node = c.state.nodes.get(host)!;
+    c.run({ v: 1, type: "registerNode", at: 81, node: { ...structuredClone(node.info) }, runningJobIds: [] });
+    c.run({ v: 1, type: "nodeFail", at: 80, node: host, reason: "Not responding" });
+    expect([node.down, job.info.state]).toEqual([false, "RUNNING"]);
+    // A launch failure reported for another node than the job's batch host belongs to an earlier run.
+    const other = host === "n1" ? "n2" : "n1";
+    c.run({ v: 1, type: "launchFailed", at: 90, jobId: id ?? 0, node: other, reason: "x" });
+    expect(job.info.state).toBe("RUNNING");
+    // The same commands when they still hold do apply.
+    expect(c.run({ v: 1, type: "timeLimitReached", at: 10 + 600, jobId: id ?? 0 }).events.length).toBe(1);
+    c.run({ v: 1, type: "nodeFail", at: 700, node: host, reason: "Not responding" });
+    expect([node.down, job.info.state]).toEqual([true, "NODE_FAIL"]);
+  });
+});
