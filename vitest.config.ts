@@ -1,12 +1,14 @@
 import { defineConfig } from "vitest/config";
 
-// Three projects: unit tests are pure and fast; e2e tests start the compiled
+// Four projects: unit tests are pure and fast; sim runs the seeded controller
+// simulation (tests/sim/controller, a budget of ~20 s in CI); e2e tests start the compiled
 // binary's roles as processes on loopback (their global setup builds dist/spur);
 // conformance runs the same scenarios on real Slurm (../shared/oracle) and Spur.
 export default defineConfig({
   test: {
     projects: [
       { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], testTimeout: 30_000 } },
+      { test: { name: "sim", include: ["tests/sim/**/*.test.ts"], testTimeout: 120_000 } },
       {
         test: {
           name: "e2e",

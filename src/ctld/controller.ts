@@ -11,7 +11,7 @@
  * past SlurmdTimeout is marked down and its jobs end NODE_FAIL.
  */
 import type { ConsolaInstance } from "consola/core";
-import { apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.ts";
+import { APPLY_FAILED, apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
@@ -61,8 +61,8 @@ export interface Controller {
   readonly state: ClusterState;
   /** Make `command` durable (log or consensus), apply it, answer its result. */
   execute(command: Command): Promise<ApplyResult>;
-  /** Replicated mode: the driver applies a committed command here, on every replica. */
-  applyCommitted(command: Command): ApplyResult;
+  /** Replicated mode: the driver applies a committed command here, on every replica (`index`: its log index, for the log). */
+  applyCommitted(command: Command, index?: number): ApplyResult;
   /** Replicated mode: this replica became (or stopped being) the serving leader. */
   leadershipChanged(serving: boolean): void;
   /** Pending reasons from the last scheduling pass. */
@@ -113,7 +113,7 @@ export function createController(deps: ControllerDeps): Controller {
       diskFull.failed(error);
       return Promise.reject(new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted));
     }
-    const result = applyCommitted(command);
+    const result = applyCommitted(command, index);
     assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
     return Promise.resolve(result);
   }
@@ -125,14 +125,28 @@ export function createController(deps: ControllerDeps): Controller {
     });
   }
 
-  function applyCommitted(command: Command): ApplyResult {
+  function applyCommitted(command: Command, index?: number): ApplyResult {
     const result = apply(state, command);
+    noteFailure(command, result, index);
     if (command.type === "submit") counters.jobsSubmitted += result.ids.length;
     for (const event of result.events) {
       if (acting() || event.type === "jobStarted" || event.type === "jobFinished") handleEvent(event);
     }
     if (acting() && (command.type !== "startJobs" || result.ids.length > 0)) kick();
     return result;
+  }
+
+  /**
+   * apply() is total: a committed command it could not apply comes back APPLY_FAILED (the same
+   * on every replica) and is skipped; it is logged once here, with its log index, and counted.
+   * Stale start decisions are normal (a cancel raced the pass) and only counted.
+   */
+  function noteFailure(command: Command, result: ApplyResult, index: number | undefined): void {
+    if (result.errorCode === APPLY_FAILED) {
+      counters.applyFailures += 1;
+      logger.error({ message: "committed command not applied (skipped on every replica)", index: index ?? state.appliedIndex, type: command.type, error: result.error });
+    }
+    if (command.type === "startJobs" || command.type === "preempt") counters.staleDecisions += result.items.filter((i) => i.error !== "").length;
   }
 
   /** Leader duties begin: agents get a full timeout, running jobs are (idempotently) re-launched. */

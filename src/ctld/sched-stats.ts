@@ -24,6 +24,10 @@ export interface SchedCounters {
   jobsCompleted: number;
   jobsCanceled: number;
   jobsFailed: number;
+  /** Committed commands that apply() could not apply at all (APPLY_FAILED: a bug; logged once each). */
+  applyFailures: number;
+  /** Start decisions rejected as stale (something changed between the pass and its commit). */
+  staleDecisions: number;
   main: CycleCounters;
   bf: CycleCounters & {
     backfilledTotal: number;
@@ -37,7 +41,7 @@ const cycle = (): CycleCounters => ({ cycles: 0, lastUs: 0, maxUs: 0, totalUs: 0
 
 export function newSchedCounters(now: number): SchedCounters {
   return {
-    since: now, jobsSubmitted: 0, jobsStarted: 0, jobsCompleted: 0, jobsCanceled: 0, jobsFailed: 0,
+    since: now, jobsSubmitted: 0, jobsStarted: 0, jobsCompleted: 0, jobsCanceled: 0, jobsFailed: 0, applyFailures: 0, staleDecisions: 0,
     main: cycle(),
     bf: { ...cycle(), backfilledTotal: 0, lastWhen: 0, lastDepthTrySched: 0, lastTableSize: 0 },
   };

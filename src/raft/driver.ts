@@ -97,6 +97,8 @@ export interface RaftDriver {
   stop(): void;
   /** Leader with current state: the only replica that answers clients and acts. */
   isServing(): boolean;
+  /** Committed entries this replica could not apply and skipped (each logged once). */
+  applyFailures(): number;
   leader(): NodeId;
   status(): Status;
 }
@@ -169,6 +171,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let unpersisted: Ready | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   const diskFull = diskFullReporter(ports.logger ?? { warn: () => undefined, info: () => undefined }, "raft log");
+  /** Committed entries the application could not apply (skipped; see skipFailedEntry). */
+  let applyFailures = 0;
   let ticker: ReturnType<typeof setInterval> | undefined;
   let lostTimer: ReturnType<typeof setTimeout> | undefined;
   /** Reads: the round in flight, those waiting for the next round, confirmed ones waiting for apply. */
@@ -270,14 +274,35 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     assert(e.index === appliedIndex + 1, `apply ${e.index} right after ${appliedIndex}`);
     appliedIndex = e.index;
     if (e.type !== "normal" || e.data.length === 0) return;
-    const env = JSON.parse(decoder.decode(e.data)) as Envelope;
-    const result = ports.applyCommand(env.c, e.index);
-    const waiter = pending.get(env.p);
-    if (waiter !== undefined) {
+    let env: Envelope | undefined;
+    let outcome: { ok: true; value: unknown } | { ok: false; error: Error };
+    try {
+      env = JSON.parse(decoder.decode(e.data)) as Envelope;
+      outcome = { ok: true, value: ports.applyCommand(env.c, e.index) };
+    } catch (error) {
+      outcome = { ok: false, error: skipFailedEntry(e, error) };
+    }
+    const waiter = env === undefined ? undefined : pending.get(env.p);
+    if (env !== undefined && waiter !== undefined) {
       pending.delete(env.p);
       clearTimeout(waiter.timer);
-      waiter.resolve(result);
+      if (outcome.ok) waiter.resolve(outcome.value);
+      else waiter.reject(outcome.error);
     }
+  }
+
+  /**
+   * A committed entry the application could not apply (or decode) must not wedge the
+   * cluster: stopping here would stop every replica on the same entry, and every restart
+   * would replay it and stop again. It is recorded (logged once here, counted) and
+   * skipped, identically on every replica, since every replica applies the same entries
+   * in the same order. The application is responsible for not half-applying it: Spur's
+   * apply() validates before it mutates and never throws (sched/model/apply.ts).
+   */
+  function skipFailedEntry(e: Entry, error: unknown): Error {
+    applyFailures += 1;
+    ports.logger?.warn({ message: "committed entry not applied: skipped", index: e.index, term: e.term, error: String((error as Error).stack ?? error) });
+    return new Error(`entry ${e.index} could not be applied: ${String((error as Error).message ?? error)}`);
   }
 
   function startReadRound(): void {
@@ -514,6 +539,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     },
     stop,
     isServing: () => serving,
+    applyFailures: () => applyFailures,
     leader: () => soft.lead,
     status: () => node.status(),
   };

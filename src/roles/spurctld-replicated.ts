@@ -112,7 +112,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       storage,
       rng: { int: (lo, hi) => randomInt(lo, hi + 1) },
       send: (msgs) => transport.send(msgs),
-      applyCommand: (command) => (controller as Controller).applyCommitted(command as Command),
+      applyCommand: (command, index) => (controller as Controller).applyCommitted(command as Command, index),
       restore: (snap) => {
         const { addresses, image } = unwrapSnapshot(snap.data);
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });

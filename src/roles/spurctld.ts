@@ -13,7 +13,7 @@ import { confPath, controllerAddress, controllerPeers, optionalClusterSecret, re
 import type { ConsolaInstance } from "consola/core";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
-import { apply } from "../sched/model/apply.ts";
+import { replayLog } from "../ctld/replay.ts";
 import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
@@ -138,12 +138,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const log = openLogStore(join(stateDir, "state-log.sqlite"));
-  let replayed = 0;
-  for (const { command } of log.entries()) {
-    apply(state, command);
-    replayed++;
-  }
-  logger.info({ message: "state recovered", commands: replayed, jobs: state.jobs.size, nextJobId: state.nextJobId });
+  const { replayed, failed } = replayLog(state, log.entries(), (o) => logger.error(o));
+  logger.info({ message: "state recovered", commands: replayed, skipped: failed.length, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
   const extras = ctldExtras(conf, path, stateDir, now(), logger);
   const controller = createController({

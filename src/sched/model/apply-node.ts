@@ -78,6 +78,8 @@ export function applyUpdateNode(state: ClusterState, c: Of<"updateNode">): Apply
 export function applyNodeFail(state: ClusterState, c: Of<"nodeFail">): ApplyResult {
   const node = state.nodes.get(c.node);
   if (node === undefined || node.down) return emptyResult();
+  // The node's agent registered after the leader found it silent: it is alive, the verdict is stale.
+  if (node.info.registeredTime > c.at) return emptyResult();
   node.down = true;
   Object.assign(node.info, { reason: c.reason, reasonUser: "root", reasonTime: c.at });
   const events = failJobsOn(state, c.node, c.at);

@@ -20,6 +20,7 @@ import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
 import { applyStartJobs } from "./apply-run.ts";
 import { chargeAlloc, freeResources, refreshNodeState } from "./resources.ts";
 import { isJobFinished } from "./types.ts";
+import { StartCheck, type Freed } from "./start-check.ts";
 
 type Preempt = Extract<Command, { type: "preempt" }>;
 
@@ -27,11 +28,18 @@ const SIGCONT = 18;
 const SIGSTOP = 19;
 
 export function applyPreempt(state: ClusterState, c: Preempt): ApplyResult {
+  // A SUSPEND plan starts its preemptor on what the victims release: when that start no longer
+  // holds (the preemptor was cancelled or held, a victim ended, a node went down since the plan),
+  // nobody is suspended for it. Checked before anything changes, so a stale plan changes nothing.
+  if (c.start !== undefined) {
+    const why = new StartCheck(state, c.at).why(c.start, freedBySuspending(state, c.victims));
+    if (why !== "") return { ...emptyResult(), items: [{ id: String(c.preemptorId), error: `stale preemption: ${why}`, errorCode: 0 }] };
+  }
   const events: ApplyEvent[] = [];
   const ids: number[] = [];
   for (const v of c.victims) {
     const job = state.jobs.get(v.jobId);
-    if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") continue;
+    if (job === undefined || !stillPreemptable(job)) continue;
     ids.push(v.jobId);
     const nodes = job.info.alloc.map((a) => a.node);
     if (v.mode === "SUSPEND") {
@@ -48,8 +56,29 @@ export function applyPreempt(state: ClusterState, c: Preempt): ApplyResult {
   if (c.start !== undefined && ids.length > 0) {
     const started = applyStartJobs(state, { v: 1, type: "startJobs", at: c.at, decisions: [c.start] });
     result.events.push(...started.events);
+    result.items.push(...started.items);
   }
   return result;
+}
+
+const stillPreemptable = (job: JobRecord): boolean => job.info.state === "RUNNING" && job.endRequested === "";
+
+/** The CPUs and GPUs that suspending the plan's victims (those still running) gives back, per node. */
+function freedBySuspending(state: ClusterState, victims: Preempt["victims"]): Freed {
+  const freed = new Map<string, { cpus: number; gpuIndices: number[] }>();
+  const seen = new Set<number>();
+  for (const v of victims) {
+    const job = state.jobs.get(v.jobId);
+    if (v.mode !== "SUSPEND" || seen.has(v.jobId) || job === undefined || !stillPreemptable(job)) continue;
+    seen.add(v.jobId);
+    for (const share of job.info.alloc) {
+      const f = freed.get(share.node) ?? { cpus: 0, gpuIndices: [] };
+      f.cpus += share.cpus;
+      f.gpuIndices.push(...share.gpuIndices);
+      freed.set(share.node, f);
+    }
+  }
+  return freed;
 }
 
 function suspend(state: ClusterState, job: JobRecord, by: number, at: number): void {

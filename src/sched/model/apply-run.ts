@@ -10,7 +10,9 @@ import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
-import { chargeAlloc, freeResources, nodeAcceptsWork, refreshNodeState, releaseAlloc } from "./resources.ts";
+import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
+import { StartCheck, type Freed } from "./start-check.ts";
+import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "../plan/eligibility.ts";
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
@@ -18,18 +20,31 @@ import { hostlistUniq } from "../../compat/hostlist.ts";
 import { licenseTres, tresText } from "./tres.ts";
 import { licensesFitNow } from "../plan/licenses.ts";
 import { licenseItemsOf } from "../../compat/licenses.ts";
-import { assert } from "../../lib/assert.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
-export function applyStartJobs(state: ClusterState, c: Of<"startJobs">): ApplyResult {
+/**
+ * Start decisions, each re-checked against the state as it is now (StartCheck): one
+ * that no longer holds is rejected whole (reported in `items`), the rest start.
+ * `freed`: CPUs/GPUs the same command released first (a SUSPEND preemption).
+ */
+export function applyStartJobs(state: ClusterState, c: Of<"startJobs">, freed?: Freed): ApplyResult {
   const result = emptyResult();
+  const check = new StartCheck(state, c.at);
   for (const d of c.decisions) {
-    const job = state.jobs.get(d.jobId);
-    if (job === undefined || job.info.state !== "PENDING" || !sharesStillFit(state, d)) continue;
-    if (d.licenses !== undefined && !licensesFitNow(state, licenseItemsOf(d.licenses))) continue;
+    const why = checkDecision(check, d, freed);
+    if (why !== "") {
+      result.items.push({ id: d.arrayTaskId >= 0 ? `${d.jobId}_${d.arrayTaskId}` : String(d.jobId), error: `stale start decision: ${why}`, errorCode: 0 });
+      continue;
+    }
+    if (d.licenses !== undefined && !licensesFitNow(state, licenseItemsOf(d.licenses))) {
+      result.items.push({ id: d.arrayTaskId >= 0 ? `${d.jobId}_${d.arrayTaskId}` : String(d.jobId), error: "stale start decision: licenses taken", errorCode: 0 });
+      continue;
+    }
+    const job = state.jobs.get(d.jobId) as JobRecord;
     const target = splitArrayElement(state, job, d.arrayTaskId);
     startOnNodes(state, target, d, c.at);
+    check.started(target, target.info.alloc);
     result.events.push({ type: "jobStarted", jobId: target.info.jobId });
     if (target.info.batchFlag) result.events.push({ type: "launchBatch", jobId: target.info.jobId });
     result.ids.push(target.info.jobId);
@@ -37,24 +52,20 @@ export function applyStartJobs(state: ClusterState, c: Of<"startJobs">): ApplyRe
   return result;
 }
 
-function sharesStillFit(state: ClusterState, d: StartDecision): boolean {
-  if (d.alloc.length === 0) return false;
-  for (const share of d.alloc) {
-    const node = state.nodes.get(share.node);
-    if (node === undefined || !nodeAcceptsWork(node)) return false;
-    const free = freeResources(node);
-    if (share.cpus > free.cpus || share.memMib > free.memMiB) return false;
-    if (!share.gpuIndices.every((g) => free.gpuIndices.includes(g))) return false;
+/** A decision the check cannot even read (malformed: a bug, or another version's shape) is rejected like a stale one, before any change. */
+function checkDecision(check: StartCheck, d: StartDecision, freed: Freed | undefined): string {
+  try {
+    return check.why(d, freed);
+  } catch (error) {
+    return `malformed decision: ${String(error)}`;
   }
-  return true;
 }
 
 /** An array's meta record keeps the remaining tasks; each started task gets its own id, the last one the meta id. */
 function splitArrayElement(state: ClusterState, job: JobRecord, taskId: number): JobRecord {
   if (job.arrayPending.length === 0) return job;
-  const at = job.arrayPending.indexOf(taskId);
-  assert(at >= 0, `array task ${taskId} is pending in job ${job.info.jobId}`);
-  job.arrayPending.splice(at, 1);
+  // StartCheck has made sure the task is still pending (a cancel may have removed it since the pass).
+  job.arrayPending.splice(job.arrayPending.indexOf(taskId), 1);
   if (job.arrayPending.length === 0) {
     job.info.arrayTaskId = taskId;
     job.info.arrayTaskStr = "";
@@ -85,8 +96,8 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   const alloc = d.alloc.map((share) => ({ ...share, gpuIndices: [...share.gpuIndices] }));
   for (const share of alloc) {
     const node = state.nodes.get(share.node);
-    assert(node !== undefined, "share node exists");
-    chargeAlloc(node, info.jobId, share, job.spec);
+    // StartCheck has made sure every share names a node, once, and fits what is free there.
+    if (node !== undefined) chargeAlloc(node, info.jobId, share, job.spec);
   }
   const names = alloc.map((s) => s.node);
   const cpus = alloc.reduce((n, s) => n + s.cpus, 0);
@@ -233,6 +244,9 @@ export function requeue(job: JobRecord, at: number): void {
 }
 
 export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {
+  // A launch to another node than the job's batch host was for an earlier run (requeued and started again since).
+  const job = state.jobs.get(c.jobId);
+  if (job !== undefined && c.node !== "" && job.info.batchHost !== "" && c.node !== job.info.batchHost) return emptyResult();
   return applyJobEnded(state, {
     v: 1, type: "jobEnded", at: c.at, jobId: c.jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED",
   });
@@ -260,14 +274,16 @@ export function applyDeadlineExpired(state: ClusterState, c: Of<"deadlineExpired
  * Slurm cancels a pending job whose dependency can never be satisfied when it asked for
  * it (--kill-on-invalid-dep=yes or DependencyParameters=kill_invalid_depend): state
  * CANCELLED, the reason kept as DependencyNeverSatisfied. The scheduler found the
- * dependency "never"; that verdict cannot turn back (the job depended on is over), so
- * only the job's being still pending with a dependency is re-checked here.
+ * dependency "never" in its snapshot; the verdict is re-evaluated here, since the
+ * user may have changed the dependency (scontrol update) since that pass.
  */
 export function applyDependencyNeverSatisfied(state: ClusterState, c: Of<"dependencyNeverSatisfied">): ApplyResult {
   const result = emptyResult();
+  let deps: DependencyIndex | undefined;
   for (const jobId of c.jobIds) {
     const job = state.jobs.get(jobId);
     if (job === undefined || job.info.state !== "PENDING" || job.spec.dependency === "") continue;
+    if (dependencyReason(job, c.at, (deps ??= buildDependencyIndex(state))) !== "DependencyNeverSatisfied") continue;
     Object.assign(job.info, { state: "CANCELLED", reason: "DependencyNeverSatisfied", endTime: c.at });
     job.arrayPending = [];
     result.events.push({ type: "jobFinished", jobId });
@@ -286,10 +302,19 @@ export function deadlinePassed(job: JobRecord, now: number): boolean {
 export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): ApplyResult {
   const job = state.jobs.get(c.jobId);
   if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") return emptyResult();
+  // Re-checked: the limit may have been raised (scontrol update TimeLimit), or the job requeued and
+  // started again, between the leader's check and this entry.
+  if (!limitReached(job, c.at)) return emptyResult();
   job.endRequested = "TIMEOUT";
   const nodes = job.info.alloc.map((a) => a.node);
   return {
     ...emptyResult(),
     events: [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }],
   };
+}
+
+/** The job's run has used its time limit by `at` (time spent suspended does not count). */
+function limitReached(job: JobRecord, at: number): boolean {
+  const limitMin = job.info.timeLimitMin;
+  return limitMin !== undefined && job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 <= at;
 }

@@ -51,8 +51,8 @@ export function signalDue(job: JobRecord, now: number): boolean {
 
 export function applySignalBeforeEnd(state: ClusterState, c: Of<"signalBeforeEnd">): ApplyResult {
   const job = state.jobs.get(c.jobId);
-  if (job === undefined || job.info.state !== "RUNNING" || job.endRequested !== "") return emptyResult();
-  if (job.warnSignalSentFor === job.info.startTime) return emptyResult();
+  // Re-checked as the leader checked it: the time limit may have changed, or the job restarted, since.
+  if (job === undefined || !signalDue(job, c.at)) return emptyResult();
   const spec = parseStoredSignal(job.info.signal);
   if (spec === undefined) return emptyResult();
   job.warnSignalSentFor = job.info.startTime;

@@ -5,6 +5,7 @@
  * to act on: launch a script, signal a job). Deterministic: same state + same
  * command = same outcome on every replica and on every replay of the log.
  * Invalid commands change nothing and report an error; they never throw.
+ * Job ids never go backwards (checked after every step by tests/sim/controller).
  */
 import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
@@ -14,7 +15,6 @@ import { applyCancel, applyUpdateJob } from "./apply-update.ts";
 import { applyRegisterNode, applyUpdateNode, applyNodeFail } from "./apply-node.ts";
 import { applyStepCreate, applyStepComplete } from "./apply-step.ts";
 import { applyStepUsage } from "./apply-usage.ts";
-import { assert } from "../../lib/assert.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 import { applyPreempt, resumeSuspended } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
@@ -52,15 +52,47 @@ export function rejected(code: string, message: string): ApplyResult {
   return { ...emptyResult(), error: message, errorCode: code };
 }
 
+/** errorCode of a command that could not be applied at all (a bug, or a command from a newer version). */
+export const APPLY_FAILED = "ApplyFailed";
+
+/**
+ * Total: every command that reached the log is applied or rejected, never thrown.
+ * Stale parts of a command (a decision made before a cancel, a hold, a node going down)
+ * are rejected by the apply-*.ts that owns them, which check before they change anything
+ * (validate, then mutate). What still throws is a bug: it is caught here and the command
+ * is answered APPLY_FAILED, the same way on every replica and on every replay (apply is
+ * deterministic), so the replicas stay equal and the log stays replayable. Since the
+ * checks come before the changes, such a throw comes before the first change; a bug
+ * that throws half-way would leave the same half change everywhere (tests/sim/controller
+ * checks after every step that no command ever gets here).
+ */
 export function apply(state: ClusterState, command: Command): ApplyResult {
-  assert(command.v === 1, `known command version (got ${command.v})`);
-  const before = state.nextJobId;
-  const result = dispatch(state, command);
-  // A job end may free the CPUs/GPUs a suspended (PreemptMode=SUSPEND) job waits for.
-  if (result.events.some((e) => e.type === "jobFinished")) result.events.push(...resumeSuspended(state, command.at));
-  assert(state.nextJobId >= before, "job ids never go backwards");
+  let result: ApplyResult;
+  try {
+    result = known(command) ? dispatch(state, command) : rejected(APPLY_FAILED, `unknown command ${describe(command)}`);
+    // A job end may free the CPUs/GPUs a suspended (PreemptMode=SUSPEND) job waits for.
+    if (result.events.some((e) => e.type === "jobFinished")) result.events.push(...resumeSuspended(state, command.at));
+  } catch (error) {
+    result = rejected(APPLY_FAILED, `internal error applying ${describe(command)}: ${String(error)}`);
+  }
   state.appliedIndex += 1;
   return result;
+}
+
+const COMMAND_TYPES: ReadonlySet<string> = new Set<Command["type"]>([
+  "submit", "startJobs", "jobEnded", "launchFailed", "timeLimitReached", "signalBeforeEnd", "deadlineExpired",
+  "dependencyNeverSatisfied", "cancel", "updateJob", "registerNode", "updateNode", "nodeFail", "stepCreate",
+  "stepComplete", "stepUsage", "acct", "preempt", "reservation",
+]);
+
+/** Version 1 and a type this build knows (a newer controller's command is refused, not guessed at). */
+function known(c: Command): boolean {
+  return typeof c === "object" && c !== null && c.v === 1 && COMMAND_TYPES.has(c.type);
+}
+
+function describe(c: unknown): string {
+  const o = (typeof c === "object" && c !== null ? c : {}) as { v?: unknown; type?: unknown };
+  return `${String(o.type)} (v${String(o.v)})`;
 }
 
 function dispatch(state: ClusterState, c: Command): ApplyResult {

@@ -93,7 +93,8 @@ function runningOf(state: ClusterState, arrayJobId: number, index: ReadonlyMap<n
   return running;
 }
 
-function dependencyReason(job: JobRecord, now: number, deps: DependencyIndex): string {
+/** Dependency, DependencyNeverSatisfied, or "" when the job's dependency is satisfied at `now`. */
+export function dependencyReason(job: JobRecord, now: number, deps: DependencyIndex): string {
   const parsed = parseDependency(job.spec.dependency);
   if (!parsed.ok) return "DependencyNeverSatisfied";
   const lookup = (jobId: number, arrayTaskId?: number): DepJobView | undefined => {

@@ -1,0 +1,123 @@
+/**
+ * @module sim/controller/run
+ * One seeded run of the controller simulation (issue 14 part 2). User, admin and agent
+ * commands (generate.ts) are committed one per step; the scheduler runs on a snapshot
+ * of the state as it was, and its commands (startJobs, deadlineExpired,
+ * dependencyNeverSatisfied, preempt) are committed only some steps later and not in the order
+ * they were made: that is the race between a pass and the commands committed before
+ * its decisions. Every command goes through the same apply() as the controller, after a
+ * JSON round trip as through the log. After every step: apply did not throw nor answer
+ * APPLY_FAILED, and the invariants hold (invariants.ts); a replica applying the same log
+ * from the start in lockstep is compared every few commands (canonical text), and at the
+ * end a full replay from scratch must give the same state too.
+ * Any failure throws with `SEED=<n>`; `SEED=n` in the environment replays exactly.
+ */
+import { createRng } from "../../../src/lib/rng.ts";
+import { APPLY_FAILED, apply, type ApplyResult } from "../../../src/sched/model/apply.ts";
+import type { Command } from "../../../src/sched/model/commands.ts";
+import { schedule } from "../../../src/sched/plan/schedule.ts";
+import type { ClusterState } from "../../../src/sched/model/types.ts";
+import { canonical } from "./canonical.ts";
+import { userCommand } from "./generate.ts";
+import { checkInvariants } from "./invariants.ts";
+import { confFor, freshState } from "./world.ts";
+import { planPreemption } from "../../../src/sched/plan/preempt.ts";
+
+export interface SimStats {
+  steps: number;
+  commands: number;
+  passes: number;
+  decisions: number;
+  /** Start decisions apply() rejected as stale (the race happened and was handled). */
+  staleRejected: number;
+  /** Of which for an array task no longer pending (the issue's crash). */
+  staleArrayTask: number;
+  jobs: number;
+  /** Preemption plans made (committed late like the decisions). */
+  preemptions: number;
+}
+
+/** Commands between two comparisons of the lockstep replica with the live state. */
+const COMPARE_EVERY = 8;
+
+interface Delayed {
+  due: number;
+  command: Command;
+}
+
+export function runSeed(seed: number, steps: number): SimStats {
+  const rng = createRng(seed);
+  const conf = confFor(seed);
+  const live = freshState(conf);
+  const replica = freshState(conf);
+  const log: string[] = [];
+  const stats: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0, preemptions: 0 };
+  let step = 0;
+  const fail = (message: string): never => {
+    const tail = log.slice(-6).map((t) => `  ${t.slice(0, 300)}`).join("\n");
+    throw new Error(`SEED=${seed} step ${step}: ${message}\nlast commands:\n${tail}`);
+  };
+  const commit = (command: Command): void => {
+    const text = JSON.stringify(command);
+    log.push(text);
+    stats.commands++;
+    const before = live.nextJobId;
+    let result: ApplyResult | undefined;
+    try {
+      result = apply(live, JSON.parse(text) as Command);
+    } catch (error) {
+      fail(`apply threw: ${String((error as Error).stack ?? error)}`);
+    }
+    if (result?.errorCode === APPLY_FAILED) fail(`apply failed: ${result.error}`);
+    for (const item of result?.items ?? []) {
+      if (!item.error.startsWith("stale ")) continue;
+      stats.staleRejected++;
+      if (item.error.includes("array task")) stats.staleArrayTask++;
+    }
+    apply(replica, JSON.parse(text) as Command);
+    const broken = checkInvariants(live, before);
+    if (broken !== "") fail(`invariant: ${broken}`);
+    // Canonical text is the costly part of a step: compared every few commands (a divergence stays).
+    if (stats.commands % COMPARE_EVERY === 0 && canonical(live) !== canonical(replica)) fail("a replica applying the same log differs");
+  };
+  let now = 100;
+  for (const node of [...live.nodes.values()]) commit({ v: 1, type: "registerNode", at: now, node: { ...structuredClone(node.info), addr: "127.0.0.1" }, runningJobIds: [] });
+  const delayed: Delayed[] = [];
+  for (step = 0; step < steps; step++) {
+    stats.steps++;
+    now += rng.int(0, 3);
+    const r = rng.next();
+    if (r < 0.25) {
+      // A pass on the state as it is now (schedule() reads, never writes); its commands commit some steps later.
+      const pass = schedule(live, now);
+      stats.passes++;
+      stats.decisions += pass.decisions.length;
+      const later = (command: Command) => delayed.push({ due: step + rng.int(0, 6), command });
+      if (pass.decisions.length > 0) later({ v: 1, type: "startJobs", at: now, decisions: pass.decisions });
+      if (pass.expired.length > 0) later({ v: 1, type: "deadlineExpired", at: now, jobIds: pass.expired });
+      if (pass.invalidDeps.length > 0) later({ v: 1, type: "dependencyNeverSatisfied", at: now, jobIds: pass.invalidDeps });
+      const preemption = planPreemption(live, pass.reasons, pass.priorities);
+      if (preemption !== undefined) {
+        stats.preemptions++;
+        later({ v: 1, type: "preempt", at: now, ...preemption });
+      }
+    } else if (r < 0.45 && delayed.length > 0) {
+      // One delayed command, due or not, in no particular order.
+      const due = delayed.filter((d) => d.due <= step);
+      const pick = rng.pick(due.length > 0 && rng.next() < 0.7 ? due : delayed);
+      delayed.splice(delayed.indexOf(pick), 1);
+      commit(pick.command);
+    } else {
+      const command = userCommand(rng, live, now);
+      if (command !== undefined) commit(command);
+    }
+  }
+  for (const d of delayed) commit(d.command);
+  const again = freshState(conf);
+  for (const text of log) apply(again, JSON.parse(text) as Command);
+  if (canonical(again) !== canonical(live)) fail("replaying the whole log from the start gives a different state");
+  stats.jobs = live.jobs.size;
+  return stats;
+}
+
+export type { ClusterState };
