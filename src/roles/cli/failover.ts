@@ -13,7 +13,7 @@
  */
 import { RpcError } from "../../cli/io.ts";
 import type { Plain } from "../../lib/plain.ts";
-import { fetchTls } from "../../net/tls.ts";
+import { fetchTls } from "../../net/client-tls.ts";
 import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
