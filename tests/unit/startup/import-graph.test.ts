@@ -42,8 +42,9 @@ describe("import graph reader", () => {
   });
 
   it("finds a forbidden module through a chain", () => {
-    // roles/spur.ts reaches local-cluster.ts, which reaches node:child_process: the reader must see that.
-    expect(offenders("src/roles/spur.ts", (m) => m === "src/roles/local-cluster.ts" || m === "node:child_process").length).toBeGreaterThan(0);
+    // roles/cli/port.ts (srun's) reaches node:fs only through roles/conf-file.ts: the reader must see that.
+    const reached = closure("src/roles/cli/port.ts");
+    expect(reached.has("src/roles/conf-file.ts") && reached.has("node:fs")).toBe(true);
   });
 });
 
@@ -69,6 +70,10 @@ describe("start-up: what each entry loads", () => {
       expect(offenders(cmd, (m) => NODE_HEAVY.test(m))).toEqual([]);
     });
   }
+
+  it("roles/spur.ts (`spur version`, `spur --help`) loads no local cluster, daemon or node:fs", () => {
+    expect(offenders("src/roles/spur.ts", (m) => DAEMON.test(m.replace("src/roles/spur.ts", "")) || HEAVY_PACKAGES.test(m) || NODE_HEAVY.test(m))).toEqual([]);
+  });
 
   it("roles/cli/run.ts writes output without process.stdout (Node's stream objects cost ~18 ms)", () => {
     for (const file of [...closure("src/roles/cli/run.ts")].filter((m) => m.startsWith("src/roles/"))) {
