@@ -240,15 +240,16 @@ try {
   emit("submit_rpc_ms", await submitRpcMs(spur.conf, 100), "ms", "spur", { in_flight: 1, calls: 100, what: "Submit over loopback, JSON, durable append (fsync) + apply + reply" });
 
   // 4. Spur with N queued (the shared Slurm oracle is not filled).
-  if (QUEUED > 0 && spur.sys.fill && spur.sys.ctldPid) {
-    await spur.sys.fill(Math.max(0, QUEUED - spur.sys.submitted.length - 100));
+  const { fill, ctldPid } = spur.sys;
+  if (QUEUED > 0 && fill !== undefined && ctldPid !== undefined) {
+    await fill(Math.max(0, QUEUED - spur.sys.submitted.length - 100));
     const s = spur.sys;
     const q = interleaved([
       { metric: "squeue_queued_latency_ms", system: "spur", argv: [s.bin("squeue")], env: s.env },
       { metric: "sinfo_queued_latency_ms", system: "spur", argv: [s.bin("sinfo")], env: s.env },
     ].map((p) => p as Probe));
     for (const [p, m] of q) emit(p.metric, m.wall, "ms", "spur", { runs: RUNS, cpu_ms: Number(m.cpu.toFixed(2)), queued: QUEUED });
-    emit("controller_rss_mib", rssMiB(s.ctldPid()), "MiB", "spur", { queued: QUEUED });
+    emit("controller_rss_mib", rssMiB(ctldPid()), "MiB", "spur", { queued: QUEUED });
   }
 } finally {
   if (slurm) cancel(slurm);
