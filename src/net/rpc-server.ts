@@ -11,6 +11,7 @@ import { createServer as createTlsServer } from "node:https";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
+import { NO_OWNER, sockDiagUid } from "./sock-diag.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
@@ -203,12 +204,15 @@ export function agentCredential(ctx: HandlerContext): string | { why: string } |
 
 function stampPeer(req: IncomingMessage): void {
   const socket = req.socket;
-  const uid = loopbackPeerUid({
+  const peer = {
     remoteAddress: socket.remoteAddress ?? "",
     remotePort: socket.remotePort ?? 0,
     localPort: socket.localPort ?? 0,
-  });
-  req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
+  };
+  // The kernel's socket table by netlink (one lookup), else /proc/net/tcp (a walk of every socket).
+  // NO_OWNER (a socket already closed, or a listener) identifies nobody: unauthenticated.
+  const uid = sockDiagUid({ ...peer, localAddress: socket.localAddress ?? "" }) ?? loopbackPeerUid(peer);
+  req.headers[PEER_UID_HEADER] = uid === undefined || uid === NO_OWNER ? "" : String(uid);
 }
 
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
