@@ -23,8 +23,6 @@ const hexPort = (port: number): string => port.toString(16).toUpperCase().padSta
 /** The uid owning the client end of a loopback connection, or undefined if not found. */
 export function loopbackPeerUid(peer: PeerAddress): number | undefined {
   if (!isLoopback(peer.remoteAddress)) return undefined;
-  const wantLocal = `:${hexPort(peer.remotePort)}`;
-  const wantRemote = `:${hexPort(peer.localPort)}`;
   for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text: string;
     try {
@@ -32,15 +30,31 @@ export function loopbackPeerUid(peer: PeerAddress): number | undefined {
     } catch {
       continue;
     }
-    for (const line of text.split("\n")) {
-      const cols = line.trim().split(/\s+/);
-      const local = cols[1];
-      const remote = cols[2];
-      if (local === undefined || remote === undefined) continue;
-      if (local.endsWith(wantLocal) && remote.endsWith(wantRemote)) {
-        const uid = Number(cols[7]);
-        if (Number.isInteger(uid)) return uid;
-      }
+    const uid = uidInTable(text, peer.remotePort, peer.localPort);
+    if (uid !== undefined) return uid;
+  }
+  return undefined;
+}
+
+/**
+ * The uid column of the /proc/net/tcp{,6} row whose local end is port `clientPort` and
+ * remote end port `serverPort`. Finds candidate rows with indexOf instead of splitting
+ * every row (the table holds every socket on the host, TIME_WAIT ones included, and this
+ * runs once per request). Pure.
+ */
+export function uidInTable(text: string, clientPort: number, serverPort: number): number | undefined {
+  const wantLocal = `:${hexPort(clientPort)} `;
+  const wantRemote = `:${hexPort(serverPort)} `;
+  for (let at = text.indexOf(wantLocal); at >= 0; at = text.indexOf(wantLocal, at + 1)) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    const end = text.indexOf("\n", at);
+    const cols = text.slice(start, end < 0 ? text.length : end).trim().split(/\s+/);
+    const local = cols[1];
+    const remote = cols[2];
+    if (local === undefined || remote === undefined) continue;
+    if (`${local} `.endsWith(wantLocal) && `${remote} `.endsWith(wantRemote)) {
+      const uid = Number(cols[7]);
+      if (Number.isInteger(uid)) return uid;
     }
   }
   return undefined;

@@ -11,6 +11,7 @@ import { createServer as createTlsServer } from "node:https";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
+import { NO_OWNER, sockDiagUid } from "./sock-diag.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
 import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./cluster-auth.ts";
@@ -123,8 +124,9 @@ export async function startRpcServer(
       },
     );
   };
+  const fastOf = (req: IncomingMessage) => (req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined);
   const route = (req: IncomingMessage, res: ServerResponse) => {
-    const fast = req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined;
+    const fast = fastOf(req);
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
   };
@@ -136,7 +138,12 @@ export async function startRpcServer(
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
     const token = req.headers[USER_TOKEN_HEADER];
     if (token === undefined) {
-      stampPeer(req);
+      // The JSON fast path (squeue's and sinfo's listings) never reads the caller's uid, and
+      // finding it reads /proc/net/tcp, which costs milliseconds and grows with every socket
+      // on the host (a loop of CLI calls leaves one in TIME_WAIT each): skip it there.
+      // With the per-user rate limit on (rl_enable), every call needs its caller, listings too.
+      if (fastOf(req) === undefined || extras.rateLimit !== undefined) stampPeer(req);
+      else delete req.headers[PEER_UID_HEADER];
       dispatch(req, res);
       return;
     }
@@ -226,12 +233,15 @@ export function agentCredential(ctx: HandlerContext): string | { why: string } |
 
 function stampPeer(req: IncomingMessage): void {
   const socket = req.socket;
-  const uid = loopbackPeerUid({
+  const peer = {
     remoteAddress: socket.remoteAddress ?? "",
     remotePort: socket.remotePort ?? 0,
     localPort: socket.localPort ?? 0,
-  });
-  req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
+  };
+  // The kernel's socket table by netlink (one lookup), else /proc/net/tcp (a walk of every socket).
+  // NO_OWNER (a socket already closed, or a listener) identifies nobody: unauthenticated.
+  const uid = sockDiagUid({ ...peer, localAddress: socket.localAddress ?? "" }) ?? loopbackPeerUid(peer);
+  req.headers[PEER_UID_HEADER] = uid === undefined || uid === NO_OWNER ? "" : String(uid);
 }
 
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */

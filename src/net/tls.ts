@@ -18,6 +18,7 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { isLoopback } from "./peer-identity.ts";
+import { type ClientTls, setClientTls, setClientTlsFallback, tlsEnabled } from "./client-tls.ts";
 
 export interface ServerTls {
   cert: string;
@@ -33,10 +34,6 @@ export function expandHostPath(path: string, host = hostname()): string {
   return path.replaceAll("%h", host.split(".")[0] ?? host);
 }
 
-/** Whether the cluster's Connect listeners speak TLS (SpurTlsCertFile= set). */
-export function tlsEnabled(g: Globals): boolean {
-  return (g.get("spurtlscertfile") ?? "") !== "";
-}
 
 /** Why a plaintext listener on `host` is refused (undefined: allowed). Pure. */
 export function plaintextRefusal(g: Globals, host: string, role: string): string | undefined {
@@ -74,18 +71,12 @@ export function raftClientTls(g: Globals): { ca?: string } | undefined {
   }
 }
 
-// --- client side -------------------------------------------------------------
+// --- client side (state in client-tls.ts, which CLIs use without node:fs) ---
 
-interface ClientTls {
-  https: boolean;
-  ca?: string;
-}
+export { connectTls, fetchTls, rpcScheme, rpcUrl, tlsEnabled } from "./client-tls.ts";
 
-let client: ClientTls | undefined;
-let loader: (() => Globals | undefined) | undefined;
-
-/** Set the client side from a daemon's or CLI's parsed spur.conf. */
-export function configureClientTls(g: Globals): void {
+/** The client side from a daemon's or CLI's parsed spur.conf (reads the CA file). */
+export function clientTlsOf(g: Globals): ClientTls {
   const caFile = g.get("spurtlscafile");
   let ca: string | undefined;
   if (caFile !== undefined && caFile !== "") {
@@ -95,41 +86,18 @@ export function configureClientTls(g: Globals): void {
       ca = undefined;
     }
   }
-  client = ca === undefined ? { https: tlsEnabled(g) } : { https: tlsEnabled(g), ca };
+  return ca === undefined ? { https: tlsEnabled(g) } : { https: tlsEnabled(g), ca };
+}
+
+/** Set the client side from a daemon's or CLI's parsed spur.conf. */
+export function configureClientTls(g: Globals): void {
+  setClientTls(clientTlsOf(g));
 }
 
 /** How to find spur.conf when nothing configured the client side yet (set by roles/conf-file). */
 export function setClientTlsLoader(load: () => Globals | undefined): void {
-  loader = load;
-}
-
-function current(): ClientTls {
-  if (client === undefined) {
-    const g = loader?.();
-    if (g === undefined) client = { https: false };
-    else configureClientTls(g);
-  }
-  return client as ClientTls;
-}
-
-/** The URL scheme of Spur's Connect listeners. */
-export function rpcScheme(): "https" | "http" {
-  return current().https ? "https" : "http";
-}
-
-/** A Spur daemon's URL (agents, whose addresses come from the controller). */
-export function rpcUrl(host: string, port: number): string {
-  return `${rpcScheme()}://${host.includes(":") ? `[${host}]` : host}:${port}`;
-}
-
-/** Extra fetch() options for `url` (Bun's `tls.ca`): the cluster's CA for https URLs. */
-export function fetchTls(url: string): { tls?: { ca: string } } {
-  const ca = url.startsWith("https:") ? current().ca : undefined;
-  return ca === undefined ? {} : { tls: { ca } };
-}
-
-/** Extra createConnectTransport() options (node:https `ca`) for `url`. */
-export function connectTls(url: string): { nodeOptions?: { ca: string } } {
-  const ca = url.startsWith("https:") ? current().ca : undefined;
-  return ca === undefined ? {} : { nodeOptions: { ca } };
+  setClientTlsFallback(() => {
+    const g = load();
+    return g === undefined ? undefined : clientTlsOf(g);
+  });
 }

@@ -4,15 +4,11 @@
  * /etc/spur/spur.conf. Also how a client finds the controller's address.
  */
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { parseConf, type ParsedConf } from "../compat/conf/slurm-conf.ts";
-import { rpcScheme, setClientTlsLoader, tlsEnabled } from "../net/tls.ts";
+import { setClientTlsLoader } from "../net/tls.ts";
+import { confPath, controllerUrlsOf, membershipFile, parseMembershipText, type ControllerPeer } from "./conf-urls.ts";
 
-export const DEFAULT_CONF = "/etc/spur/spur.conf";
-
-export function confPath(explicit?: string): string {
-  return explicit || process.env.SPUR_CONF || process.env.SLURM_CONF || DEFAULT_CONF;
-}
+export * from "./conf-urls.ts";
 
 export function readConf(path: string): ParsedConf {
   let text: string;
@@ -35,19 +31,6 @@ export function clusterNameOf(path: string): string {
   }
 }
 
-/** The controller's address: ControlAddr/ControlPort, or slurm.conf's SlurmctldHost/SlurmctldPort. */
-export function controllerAddress(conf: ParsedConf): { host: string; port: number } {
-  const slurmHost = conf.globals.get("slurmctldhost")?.replace(/^[^(]*\(([^)]*)\).*$/, "$1");
-  const host = conf.globals.get("controladdr") ?? slurmHost ?? "127.0.0.1";
-  const port = Number(conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817");
-  return { host, port };
-}
-
-/** https when the cluster's listeners speak TLS (net/tls.ts), else http. */
-export function schemeOf(conf: ParsedConf): "https" | "http" {
-  return tlsEnabled(conf.globals) ? "https" : "http";
-}
-
 // A client that never configured TLS itself (a CLI) learns it from spur.conf on first use.
 setClientTlsLoader(() => {
   try {
@@ -57,96 +40,25 @@ setClientTlsLoader(() => {
   }
 });
 
-export function controllerUrl(conf: ParsedConf): string {
-  const { host, port } = controllerAddress(conf);
-  return `${schemeOf(conf)}://${host}:${port}`;
-}
-
-/** One replica of a replicated controller (spur.conf `SpurControllers=1@host:port,...`). */
-export interface ControllerPeer {
-  id: number;
-  host: string;
-  port: number;
-  /** Port for Raft traffic between controllers (default: port + 1). */
-  raftPort: number;
-  url: string;
-}
-
-/**
- * The replicated controllers, in order; empty for a single controller. Format (or, without
- * it, two or more SlurmctldHost= lines; see below):
- * `SpurControllers=1@10.0.0.1:6817,2@10.0.0.2:6817,3@10.0.0.3:6817` (ids are Raft ids);
- * `ID@HOST:PORT:RAFTPORT` sets the port controllers use among themselves (default PORT+1).
- */
-export function controllerPeers(conf: ParsedConf): ControllerPeer[] {
-  const listed = parsePeerList(conf.globals.get("spurcontrollers") ?? "", schemeOf(conf));
-  if (listed.length > 0) return listed;
-  // Slurm's syntax: several SlurmctldHost=NAME[(ADDR)] lines are the replicas, ids 1..N in
-  // file order, all on SlurmctldPort (ControlPort), Raft on the port after it.
-  const hosts = conf.slurmctldHosts ?? [];
-  if (hosts.length < 2) return [];
-  const port = Number((conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817").split("-")[0]);
-  return hosts.map((value, i) => {
-    const m = /^([^(]*)(?:\(([^)]*)\))?$/.exec(value.trim());
-    const host = (m?.[2] || m?.[1] || "").trim();
-    if (host === "") throw new Error(`spur.conf: bad SlurmctldHost entry "${value}" (want NAME or NAME(ADDR))`);
-    return { id: i + 1, host, port, raftPort: port + 1, url: `${schemeOf(conf)}://${host.includes(":") ? `[${host}]` : host}:${port}` };
-  });
-}
-
-/** `1@host:port[:raftport],2@...` (throws on a malformed entry). */
-export function parsePeerList(text: string, scheme: "http" | "https" = rpcScheme()): ControllerPeer[] {
-  if (text.trim() === "") return [];
-  return text.split(",").map((item) => {
-    const m = /^(\d+)@(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(item.trim());
-    if (m === null) throw new Error(`spur.conf: bad SpurControllers entry "${item}" (want ID@HOST:PORT or ID@HOST:PORT:RAFTPORT)`);
-    const host = (m[2] as string).replace(/^\[(.*)\]$/, "$1");
-    const port = Number(m[3]);
-    const raftPort = m[4] === undefined ? port + 1 : Number(m[4]);
-    return { id: Number(m[1]), host, port, raftPort, url: `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}` };
-  });
-}
-
-/** `HOST:PORT[:RAFTPORT]` of controller `id` (as carried by a membership change), or undefined when malformed. */
-export function parseControllerAddress(id: number, address: string): ControllerPeer | undefined {
-  const m = /^(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(address.trim());
-  if (m === null || !(id > 0)) return undefined;
-  const host = (m[1] as string).replace(/^\[(.*)\]$/, "$1");
-  const port = Number(m[2]);
-  const raftPort = m[3] === undefined ? port + 1 : Number(m[3]);
-  if (!(port > 0 && port < 65536 && raftPort > 0 && raftPort < 65536)) return undefined;
-  return { id, host, port, raftPort, url: `${rpcScheme()}://${host.includes(":") ? `[${host}]` : host}:${port}` };
-}
-
 /**
  * Every controller a client may try, in order (one for a single controller). With
- * `confFile`, the membership file the replicas keep beside it (membershipFile: rewritten
- * after each `spur controller add/remove`) replaces spur.conf's SpurControllers= list.
+ * `confFile`, the membership file beside it replaces spur.conf's SpurControllers= list.
  */
 export function controllerUrls(conf: ParsedConf, confFile?: string): string[] {
-  const current = confFile === undefined ? [] : readMembershipFile(confFile).peers;
-  if (current.length > 0) return current.map((p) => p.url);
-  const peers = controllerPeers(conf);
-  return peers.length > 0 ? peers.map((p) => p.url) : [controllerUrl(conf)];
+  let text: string | undefined;
+  try {
+    text = confFile === undefined ? undefined : readFileSync(membershipFile(confFile), "utf8");
+  } catch {
+    text = undefined;
+  }
+  return controllerUrlsOf(conf, text);
 }
 
-/** Beside spur.conf: `SpurControllers=` as the replicas last applied it (plus `# index N`). */
-export function membershipFile(confFile: string): string {
-  return join(dirname(confFile), "spur-controllers.conf");
-}
 
 /** The membership file's controllers and the Raft index they are as of (none: empty, index 0). */
 export function readMembershipFile(confFile: string): { peers: ControllerPeer[]; index: number } {
-  let text: string;
   try {
-    text = readFileSync(membershipFile(confFile), "utf8");
-  } catch {
-    return { peers: [], index: 0 };
-  }
-  const line = /^SpurControllers=(\S+)/m.exec(text)?.[1];
-  const index = Number(/^# index (\d+)/m.exec(text)?.[1] ?? 0);
-  try {
-    return line === undefined ? { peers: [], index: 0 } : { peers: parsePeerList(line), index };
+    return parseMembershipText(readFileSync(membershipFile(confFile), "utf8"));
   } catch {
     return { peers: [], index: 0 };
   }

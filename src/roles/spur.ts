@@ -4,13 +4,16 @@
  * first command: a cluster, a real job, squeue and sacct), `spur install-links`,
  * `spur version`. Roles themselves are reached as `spur <role>` by main.ts.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, lstatSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { SPUR_VERSION, buildCommit, buildDate } from "../version.ts";
-import { down, up, type UpOptions } from "./local-cluster.ts";
-import { LINK_NAMES } from "../main-names.ts";
-import { runDemo } from "./demo.ts";
+import type { UpOptions } from "./local-cluster.ts";
 import { flag } from "./argv.ts";
+import { writeOutput } from "./cli/stdio.ts";
+
+// Subcommands load their code (local cluster, node:fs, ...) when they run: `spur version`
+// and `spur --help` pay only for this file (start-up, tests/unit/startup).
+const fs = () => import("node:fs");
+const path = () => import("node:path");
+const cluster = () => import("./local-cluster.ts");
 
 const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
@@ -77,6 +80,9 @@ async function cmdUp(argv: string[]): Promise<number> {
     process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, argv.includes("--site-ports"))).report);
     o.nodes = 0;
   }
+  const { up, down } = await cluster();
+  const { readFileSync } = await fs();
+  const { resolve } = await path();
   const { conf, restUrl } = await up(o);
   const count = o.nodes > 0 ? ` (${o.nodes} nodes)` : "";
   const metricsPort = /^MetricsPort=(\d+)/im.exec(readFileSync(conf, "utf8"))?.[1];
@@ -92,7 +98,17 @@ async function cmdUp(argv: string[]): Promise<number> {
   return 0;
 }
 
-function cmdInstallLinks(argv: string[]): number {
+async function cmdInstallLinks(argv: string[]): Promise<number> {
+  const { existsSync, mkdirSync, symlinkSync, unlinkSync, lstatSync } = await fs();
+  const { join, resolve } = await path();
+  const { LINK_NAMES } = await import("../main-names.ts");
+  const isLink = (p: string): boolean => {
+    try {
+      return lstatSync(p).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  };
   const dir = argv[0];
   if (!dir) {
     process.stderr.write("spur: error: install-links needs a directory\n");
@@ -111,14 +127,6 @@ function cmdInstallLinks(argv: string[]): number {
   }
   process.stdout.write(`linked ${LINK_NAMES.length} commands in ${resolve(dir)} to ${process.execPath}\n`);
   return 0;
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 function ops(r: { stdout: string; stderr: string; exitCode: number }): number {
@@ -146,7 +154,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
     const usage = usageOf(cmd);
     if (usage !== undefined) {
-      process.stdout.write(usage);
+      await writeOutput("stdout", usage);
       return 0;
     }
   }
@@ -155,18 +163,18 @@ export async function main(argv: string[]): Promise<number> {
       case "up":
         return await cmdUp(rest);
       case "down": {
-        const stopped = await down(opt(rest, "--state-dir") ?? "/tmp/spur");
+        const stopped = await (await cluster()).down(opt(rest, "--state-dir") ?? "/tmp/spur");
         process.stdout.write(`stopped ${stopped} daemons\n`);
         return 0;
       }
       case "demo":
-        return await runDemo(rest);
+        return await (await import("./demo.ts")).runDemo(rest);
       case "init":
         return (await import("./spur-init.ts")).initMain(rest);
       case "controller":
         return await (await import("./controller-cli.ts")).controllerMain(rest);
       case "install-links":
-        return cmdInstallLinks(rest);
+        return await cmdInstallLinks(rest);
       case "check":
         return ops((await import("../ops/check-cli.ts")).checkMain(rest, Date.now() / 1000));
       case "import-slurm":
@@ -184,13 +192,13 @@ export async function main(argv: string[]): Promise<number> {
       case "version":
       case "--version":
       case "-V":
-        process.stdout.write(`spur ${SPUR_VERSION} (commit ${buildCommit()}, built ${buildDate()})\n`);
+        await writeOutput("stdout", `spur ${SPUR_VERSION} (commit ${buildCommit()}, built ${buildDate()})\n`);
         return 0;
       case undefined:
       case "help":
       case "--help":
       case "-h":
-        process.stdout.write(USAGE);
+        await writeOutput("stdout", USAGE);
         return cmd === undefined ? 1 : 0;
       default:
         process.stderr.write(`spur: error: unknown command "${cmd}"\n${USAGE}`);

@@ -7,7 +7,7 @@
  */
 import { gpuSocketsOf } from "../../sched/plan/gpu-sockets.ts";
 import { gpuTypesOfGres } from "../../sched/plan/gpu-types.ts";
-import { compressIndices } from "../../sched/model/resources.ts";
+import { compressIndices } from "../../lib/index-ranges.ts";
 
 /** What the display reads of a node record. */
 export interface GresNode {

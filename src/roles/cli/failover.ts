@@ -14,7 +14,8 @@
 import { fetchWithBackoff } from "./rate-backoff.ts";
 import { RpcError } from "../../cli/io.ts";
 import type { Plain } from "../../lib/plain.ts";
-import { fetchTls } from "../../net/tls.ts";
+import { fetchTls } from "../../net/client-tls.ts";
+import { writeOutput } from "./stdio.ts";
 import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
@@ -163,7 +164,7 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
       if (ep.leader !== undefined) continue;
     }
     if (Date.now() >= deadline) {
-      process.stderr.write(`spur: ${describe(probes, ep.urls)}\n`);
+      void writeOutput("stderr", `spur: ${describe(probes, ep.urls)}\n`);
       throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
     }
     await sleep(50);

@@ -1,47 +1,14 @@
 /**
  * @module roles/cli/port
- * The real CliPort: controller calls in Connect's JSON form over plain fetch
- * (no protobuf runtime or Connect client is loaded: measured 25-30 ms of
- * start-up saved, see shared/MEASURED.md), the invoking user, env and clock.
+ * The controller port for srun, salloc, spur and spurrestd: port-core.ts plus the
+ * synchronous "where is the controller" lookups (spur.conf read with node:fs). User
+ * commands that only need a CliPort import port-core.ts and skip node:fs.
  */
-import { fetchWithBackoff } from "./rate-backoff.ts";
-import { hostname } from "node:os";
-import { readFileSync } from "node:fs";
-import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { confPath, controllerUrls, readConf } from "../conf-file.ts";
-import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
-import { lookupUid, lookupUserName } from "../../net/users.ts";
-import { fetchTls } from "../../net/tls.ts";
-import { withDefaults } from "../../lib/sparse.ts";
-import { emptyJobInfo } from "../../sched/model/records.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import { callReplicated, type Endpoints } from "./failover.ts";
+import { callOne } from "./port-core.ts";
 
-/** One Connect-JSON call to one controller; `headers` add to the content type (spurrestd's user token). */
-export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetchWithBackoff(`${base}/spur.v1.Controller/${method}`, {
-      ...fetchTls(base),
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body ?? {}),
-    });
-  } catch {
-    throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    let parsed: { code?: string; message?: string } = {};
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not a Connect error body */
-    }
-    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`);
-  }
-  return JSON.parse(text) as T;
-}
+export { callOne, controllerPort, realPort } from "./port-core.ts";
 
 let sharedEndpoints: Endpoints | undefined;
 
@@ -50,46 +17,6 @@ export function call<T>(base: string, method: string, body: unknown): Promise<T>
   const urls = resolveControllerUrls();
   if (urls.length > 1 && urls.includes(base)) return callReplicated<T>((sharedEndpoints ??= { urls }), method, body);
   return callOne<T>(base, method, body);
-}
-
-/**
- * A port on one controller URL, or on replicated controllers (a list: see failover.ts).
- * `headers` go with every call (spurrestd's user token); `shared` keeps the leader found
- * across ports (spurrestd makes one port per request).
- */
-export function controllerPort(where: string | string[], headers: Record<string, string> = {}, shared?: Endpoints): ControllerPort {
-  const urls = typeof where === "string" ? [where] : where;
-  const ep: Endpoints = shared ?? { urls };
-  const base = urls[0] ?? "http://127.0.0.1:6817";
-  const call = <T>(_base: string, method: string, body: unknown): Promise<T> =>
-    urls.length > 1 ? callReplicated<T>(ep, method, body, headers) : callOne<T>(base, method, body, headers);
-  return {
-    submit: (req) => call(base, "Submit", req),
-    listJobs: async (req) => {
-      // The controller leaves default-valued fields out (proto3 JSON); restore them.
-      const res = await call<Plain<ListJobsResponse>>(base, "ListJobs", req);
-      const defaults = emptyJobInfo();
-      return { ...res, jobs: res.jobs.map((j) => withDefaults(j, defaults)) };
-    },
-    listNodes: () => call(base, "ListNodes", {}),
-    cancel: (req) => call(base, "Cancel", req),
-    updateJob: (req) => call(base, "UpdateJob", req),
-    updateNode: async (req) => {
-      await call(base, "UpdateNode", req);
-    },
-    ping: () => call(base, "Ping", {}),
-    getConfig: () => call(base, "GetConfig", {}),
-    waitJob: (req) => call(base, "WaitJob", req),
-    issueToken: (req) => call(base, "IssueToken", req),
-    ...(urls.length > 1 ? { pingAll: () => pingEach(urls) } : {}),
-    getPriorityFactors: (req) => call(base, "GetPriorityFactors", req),
-    getDiag: (req) => call(base, "GetDiag", req),
-    acctModify: (req) => call(base, "AcctModify", req),
-    acctList: (req) => call(base, "AcctList", req),
-    getShares: (req) => call(base, "GetShares", req),
-    reservation: (req) => call(base, "Reservation", req),
-    listReservations: (req) => call(base, "ListReservations", req),
-  };
 }
 
 /** Where the controller is: $SPUR_CONTROLLER_URL, else spur.conf's ControlAddr/ControlPort. */
@@ -106,53 +33,4 @@ export function resolveControllerUrls(): string[] {
   } catch {
     return ["http://127.0.0.1:6817"];
   }
-}
-
-export function realPort(): CliPort {
-  const uid = process.getuid?.() ?? 0;
-  const user = lookupUid(uid);
-  return {
-    ctl: controllerPort(resolveControllerUrls()),
-    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: hostname(), umask: process.umask() },
-    env: process.env,
-    now: () => Date.now() / 1000,
-    readFile: async (path) => {
-      try {
-        return readFileSync(path, "utf8");
-      } catch {
-        return undefined;
-      }
-    },
-    readStdin: async () => (process.stdin.isTTY ? "" : await Bun.stdin.text()),
-    write: (stream, text) => {
-      (stream === "stdout" ? process.stdout : process.stderr).write(text);
-    },
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    readLine: (timeoutMs) => readLine(timeoutMs),
-    userKnown: (u) => (/^\d+$/.test(u) ? lookupUid(Number(u)).name !== u : lookupUserName(u) !== undefined),
-  };
-}
-
-/** Read one line from stdin (a terminal or a pipe); undefined on timeout, what there was at end of input. */
-function readLine(timeoutMs: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    let buf = "";
-    const finish = (line: string | undefined): void => {
-      clearTimeout(timer);
-      process.stdin.off("data", onData);
-      process.stdin.off("end", onEnd);
-      process.stdin.pause();
-      resolve(line);
-    };
-    const onData = (chunk: Buffer | string): void => {
-      buf += chunk.toString();
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) finish(buf.slice(0, nl));
-    };
-    const onEnd = (): void => finish(buf);
-    const timer = setTimeout(() => finish(undefined), timeoutMs);
-    process.stdin.on("data", onData);
-    process.stdin.on("end", onEnd);
-    process.stdin.resume();
-  });
 }

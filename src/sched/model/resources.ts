@@ -8,6 +8,7 @@ import { gpuTypesOfGres, mixedGpuTypes } from "../plan/gpu-types.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
+import { compressIndices } from "../../lib/index-ranges.ts";
 import type { NodeRecord } from "./types.ts";
 import { parseSocketCpus, socketCpusText } from "../plan/gpu-sockets.ts";
 import { selectCpuIds, socketCountsOf, socketDistOf, type CpuLayout } from "../plan/core-select.ts";
@@ -166,16 +167,5 @@ function usedItem(type: string, used: number[]): string {
   return `gpu:${type ? `${type}:` : ""}${used.length}(IDX:${used.length === 0 ? "N/A" : compressIndices(used)})`;
 }
 
-/** 0,1,2,5 -> "0-2,5" (the form Slurm uses for GPU index lists). */
-export function compressIndices(ids: number[]): string {
-  const sorted = [...ids].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let i = 0;
-  while (i < sorted.length) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] ?? 0) + 1) j++;
-    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
+/** 0,1,2,5 -> "0-2,5" (the form Slurm uses for GPU index lists; lives in lib so CLIs skip this module). */
+export { compressIndices };

@@ -1,0 +1,71 @@
+/**
+ * @module roles/cli/client-env
+ * What a user command needs from its host before it calls the controller: where the
+ * controllers are (spur.conf and the membership file beside it), the cluster's client TLS,
+ * the invoking user's names and the host name. All files are read at once with Bun.file,
+ * never node:fs or node:os: loading those costs milliseconds of every command's start-up,
+ * which is the whole budget (docs/startup.md; tests/unit/startup/import-graph.test.ts
+ * keeps them out of this path).
+ * Failure policy: an unreadable spur.conf is not an error here (the controller default
+ * 127.0.0.1:6817 is used, as before); unreadable passwd/group give numeric names.
+ */
+import { parseConf } from "../../compat/conf/slurm-conf.ts";
+import { setClientTls, tlsEnabled } from "../../net/client-tls.ts";
+import { parseUsers, type UserEntry } from "../../net/users-parse.ts";
+import { confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
+
+export interface ClientEnv {
+  /** Every controller, in order ($SPUR_CONTROLLER_URL, else spur.conf). */
+  urls: string[];
+  users: Map<number, UserEntry>;
+  hostname: string;
+}
+
+const DEFAULT_URL = "http://127.0.0.1:6817";
+
+async function text(path: string): Promise<string | undefined> {
+  try {
+    return await Bun.file(path).text();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The host's name as gethostname(2) gives it (Linux: the UTS name); node:os only where /proc has none. */
+async function hostName(): Promise<string> {
+  const uts = (await text("/proc/sys/kernel/hostname"))?.trim();
+  return uts || (await import("node:os")).hostname();
+}
+
+/** A `%h` in SpurTlsCaFile= is this host's short name (as net/tls.ts expandHostPath). */
+function expandHost(path: string, host: string): string {
+  return path.replaceAll("%h", host.split(".")[0] ?? host);
+}
+
+export async function loadClientEnv(): Promise<ClientEnv> {
+  const path = confPath();
+  const [confText, membership, passwd, group, hostname] = await Promise.all([
+    text(path), text(membershipFile(path)), text("/etc/passwd"), text("/etc/group"), hostName(),
+  ]);
+  const users = parseUsers(passwd, group);
+  const parsed = confText === undefined ? undefined : parseConf(confText);
+  const conf = parsed?.ok ? parsed.value : undefined;
+  if (conf === undefined) {
+    setClientTls({ https: false });
+  } else {
+    const caFile = conf.globals.get("spurtlscafile") ?? "";
+    const ca = caFile === "" ? undefined : await text(expandHost(caFile, hostname));
+    setClientTls(ca === undefined ? { https: tlsEnabled(conf.globals) } : { https: tlsEnabled(conf.globals), ca });
+  }
+  const fromEnv = process.env.SPUR_CONTROLLER_URL;
+  let urls: string[];
+  if (fromEnv) urls = fromEnv.split(",");
+  else {
+    try {
+      urls = conf === undefined ? [DEFAULT_URL] : controllerUrlsOf(conf, membership);
+    } catch {
+      urls = [DEFAULT_URL];
+    }
+  }
+  return { urls, users, hostname };
+}
