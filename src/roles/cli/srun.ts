@@ -15,6 +15,8 @@ import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -63,9 +65,16 @@ export async function main(argv: string[]): Promise<number> {
         jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
         clusterName: clusterNameOf(confPath()), umask: process.umask(),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
-        exact: r.settings.exact || r.spec.cpusPerGpu > 0, host: hostname(),
+        // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
+        exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
       },
-      { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },
+      {
+        // Slurm names the job a refused step was for: "Unable to create step for job 7: More processors requested than permitted"
+        stepCreate: (req) => call<Plain<StepCreateResponse>>(url, "StepCreate", req).catch((e: unknown) => {
+          throw e instanceof RpcError ? new RpcError(e.code, `Unable to create step for job ${jobId}: ${e.message}`) : e;
+        }),
+        stepComplete: (req) => call(url, "StepComplete", req),
+      },
       abort.signal,
     );
     if (own) await release(jobId, result.exitCode, result.exitSignal);

@@ -9,7 +9,8 @@ import type { Command, Requester } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
-import { buildRequest, gpuTresTexts, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
+import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
+import { pendingCounts } from "../plan/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
@@ -47,6 +48,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   state.nextSequence += 1;
   const info = emptyJobInfo();
   const spec = c.spec;
+  const counts = pendingCounts(layoutOf(req), Math.max(1, ...nodeViewsOf(state, partition).map((n) => n.cpus)));
   Object.assign(info, {
     jobId,
     name: spec.name || "sbatch",
@@ -62,10 +64,10 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     // Slurm evaluates a new job at once (even a held or dependent one): LastSchedEval is its submit time
     lastSchedEval: c.at,
     timeLimitMin: policy.timeLimitMin,
-    numNodes: req.nodesMin,
-    // pending: the CPUs asked for, at least one per node (Slurm shows 1 for a pending --exclusive job, not 0)
-    numCpus: Math.max(req.ntasks * req.cpusPerTask, req.nodesMin),
-    numTasks: req.ntasks,
+    // pending: Slurm's node estimate and CPU count (job-layout.ts; --overcommit asks one CPU per node)
+    numNodes: counts.numNodes,
+    numCpus: counts.numCpus,
+    numTasks: counts.numTasks,
     cpusPerTask: req.cpusPerTask,
     ntasksPerNode: req.ntasksPerNode,
     memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
@@ -85,8 +87,9 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
   if (spec.oversubscribe) info.oversubscribe = true;
   if (spec.contiguous) info.contiguous = true;
-  if ((spec.mincpus ?? 0) > 0) info.minCpusNode = spec.mincpus ?? 0;
-  info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
+  if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
   };
@@ -110,11 +113,11 @@ function timeLimitOf(spec: JobSpecP, partition: PartitionRecord): number | undef
   return spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin;
 }
 
-function reqMemText(req: ResourceRequest, state: ClusterState): number {
+function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number): number {
   if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
-  if (req.mem.kind === "cpu") return req.mem.mib * req.ntasks * req.cpusPerTask;
+  if (req.mem.kind === "cpu") return req.mem.mib * cpus;
   if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
-  return state.config.defMemPerCpuMiB * req.ntasks * req.cpusPerTask;
+  return state.config.defMemPerCpuMiB * cpus;
 }
 
 const NODE_CONFIG_UNAVAILABLE = "Requested node configuration is not available";

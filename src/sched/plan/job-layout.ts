@@ -129,7 +129,15 @@ export interface NodeShare {
 }
 
 /** Most nodes a request without -N may spread over (a bound, not a Slurm limit). */
-const NODES_UNBOUNDED = 1 << 20;
+export const NODES_UNBOUNDED = 1 << 20;
+
+/** Nodes the job takes when they are free: a range's top (capped by a --ntasks-per-node task count), -N, or 1 (grown as the tasks need). */
+export function nodesTarget(shape: LayoutShape): { wanted: number; most: number } {
+  if (!shape.nodesGiven) return { wanted: 1, most: NODES_UNBOUNDED };
+  // a task count derived from --ntasks-per-node caps the range's use too (-N1-3 --ntasks-per-node=1 takes one node)
+  const top = shape.ntasksPerNode > 0 ? Math.max(shape.nodesMin, Math.min(shape.nodesMax, shape.ntasks)) : shape.nodesMax;
+  return { wanted: top, most: top };
+}
 
 /**
  * Tasks and CPUs per node, nodes taken in the order given. A node range takes as many
@@ -137,10 +145,7 @@ const NODES_UNBOUNDED = 1 << 20;
  * runs at least one task's CPUs, even past the task count (-N1-3: three CPUs).
  */
 export function layoutTasks(shape: LayoutShape, nodes: readonly LayoutNode[]): NodeShare[] | undefined {
-  // a task count derived from --ntasks-per-node caps the range's use too (-N1-3 --ntasks-per-node=1 takes one node)
-  const rangeTop = shape.ntasksPerNode > 0 ? Math.max(shape.nodesMin, Math.min(shape.nodesMax, shape.ntasks)) : shape.nodesMax;
-  const wanted = shape.nodesGiven ? rangeTop : 1;
-  const most = shape.nodesGiven ? rangeTop : NODES_UNBOUNDED;
+  const { wanted, most } = nodesTarget(shape);
   const usable = nodes.filter((n) => nodeFits(shape, n));
   const out: NodeShare[] = [];
   let remaining = shape.ntasks;
@@ -160,7 +165,7 @@ export function layoutTasks(shape: LayoutShape, nodes: readonly LayoutNode[]): N
 }
 
 /** The node can hold the request's per-node minimum (one task, or a whole --ntasks-per-node). */
-function nodeFits(shape: LayoutShape, node: LayoutNode): boolean {
+export function nodeFits(shape: LayoutShape, node: LayoutNode): boolean {
   if (shape.exclusive && node.freeCpus < node.cpus) return false;
   // a whole --ntasks-per-node of tasks must fit, even with --overcommit or one task (Slurm 22.05 refuses -n1 --ntasks-per-node=5 on 4 CPUs)
   const perNode = shape.cpusPerTask * Math.max(1, shape.ntasksPerNode);
@@ -168,17 +173,50 @@ function nodeFits(shape: LayoutShape, node: LayoutNode): boolean {
 }
 
 /** Tasks the node can run: its CPUs over the task's, any number with --overcommit, at most --ntasks-per-node. */
-function taskRoom(shape: LayoutShape, node: LayoutNode): number {
+export function taskRoom(shape: LayoutShape, node: LayoutNode): number {
   const byCpus = shape.overcommit ? NODES_UNBOUNDED : Math.floor(node.freeCpus / shape.cpusPerTask);
   const cap = tasksPerNodeCap(shape);
   return cap > 0 ? Math.min(byCpus, cap) : byCpus;
 }
 
 /** CPUs the job holds on a node: the whole node (--exclusive), one task's (--overcommit), a full --ntasks-per-node, or its tasks'. */
-function shareCpus(shape: LayoutShape, node: LayoutNode, tasks: number): number {
+export function shareCpus(shape: LayoutShape, node: LayoutNode, tasks: number): number {
   if (shape.exclusive) return node.cpus;
   if (shape.overcommit) return shape.cpusPerTask;
   const perTask = shape.cpusPerTask;
   if (shape.ntasksPerNode > 0) return perTask * tasksPerNodeCap(shape);
   return perTask * Math.max(1, tasks);
+}
+
+/** Slurm's refusal of a step that needs more CPUs than its nodes hold (without --overcommit). */
+export const STEP_TOO_MANY_CPUS = "More processors requested than permitted";
+
+/**
+ * Tasks per node for a step over nodes holding `cpus[i]` CPUs for it (Slurm's block layout of
+ * a step): tasks are dealt one per node per round, each node taking tasks while it has a task's
+ * CPUs left; once no node has room, --overcommit keeps dealing to every node (4+1 CPUs, 9 tasks:
+ * 6 and 3) and without it the step is refused. Every node gets a task first.
+ */
+export function stepTaskCounts(cpus: readonly number[], ntasks: number, cpusPerTask: number, overcommit: boolean): number[] | string {
+  assert(cpus.length > 0 && ntasks >= cpus.length, "a step has a task on each of its nodes");
+  const slots = cpus.map((c) => Math.floor(c / Math.max(1, cpusPerTask)));
+  const total = slots.reduce((a, b) => a + b, 0);
+  if (!overcommit && (total < ntasks || slots.some((s) => s === 0))) return STEP_TOO_MANY_CPUS;
+  const tasks = cpus.map(() => 0);
+  let placed = 0;
+  let over = false;
+  for (let round = 0; placed < ntasks; round++) {
+    let roomLeft = false;
+    for (let i = 0; i < tasks.length && placed < ntasks; i++) {
+      // the first round gives every node a task, whatever its CPUs (overcommit only gets here without room)
+      if (round < (slots[i] ?? 0) || over || round === 0) {
+        tasks[i] = (tasks[i] ?? 0) + 1;
+        placed++;
+        if (round + 1 < (slots[i] ?? 0)) roomLeft = true;
+      }
+    }
+    if (!roomLeft) over = true;
+  }
+  assert(tasks.reduce((a, b) => a + b, 0) === ntasks, "every task is placed once");
+  return tasks;
 }

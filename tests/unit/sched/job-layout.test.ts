@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layoutTasks, normaliseAsk, pendingCounts, type LayoutAsk } from "../../../src/sched/plan/job-layout.ts";
+import { layoutTasks, normaliseAsk, pendingCounts, STEP_TOO_MANY_CPUS, stepTaskCounts, type LayoutAsk } from "../../../src/sched/plan/job-layout.ts";
 
 const NODE_CPUS = 4;
 const NODES = ["n1", "n2", "n3", "n4"].map((name) => ({ name, cpus: NODE_CPUS, freeCpus: NODE_CPUS }));
@@ -82,5 +82,22 @@ describe("job layout against Slurm 22.05 (generated cases)", () => {
       expect(row.testOnly).toContain("Requested node configuration is not available");
       expect(placed, "Slurm refuses it").toBeUndefined();
     }
+  });
+});
+
+/**
+ * Steps inside allocations, as the oracle ran them (sbatch of a script of sruns printing
+ * SLURM_TASKS_PER_NODE, tests/fixtures/layout/steps.txt): allocation CPUs per node, the
+ * srun's -n/-c/-O, and the tasks per node Slurm gave (or its refusal).
+ */
+describe("step task counts inside an allocation (oracle runs)", () => {
+  it.each([
+    [[3, 1], 4, 1, false, [3, 1]], [[3, 1], 2, 1, false, [1, 1]], [[3, 1], 3, 1, false, [2, 1]],
+    [[3, 1], 9, 1, false, STEP_TOO_MANY_CPUS], [[3, 1], 9, 1, true, [6, 3]], [[3, 1], 3, 2, false, STEP_TOO_MANY_CPUS],
+    [[4, 4], 8, 1, false, [4, 4]], [[4, 4], 4, 1, false, [2, 2]], [[4, 4], 3, 1, false, [2, 1]],
+    [[4, 4], 9, 1, true, [5, 4]], [[4, 4], 3, 2, false, [2, 1]], [[4, 4], 5, 2, false, STEP_TOO_MANY_CPUS],
+    [[4, 1], 5, 1, false, [4, 1]], [[4, 1], 4, 1, false, [3, 1]], [[4, 1], 9, 1, true, [6, 3]], [[4], 2, 1, false, [2]],
+  ] as const)("cpus %j, -n%i -c%i overcommit=%s -> %j", (cpus, n, c, over, expected) => {
+    expect(stepTaskCounts(cpus, n, c, over)).toEqual(expected);
   });
 });
