@@ -101,7 +101,9 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     info.arrayTaskStr = formatArrayTasks(arrayTasks, throttle);
   }
   if (c.allocNode) info.allocNode = c.allocNode;
-  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversizedNodes, reason: spec.hold ? info.reason : "PartitionConfig" });
+  // (a -N range keeps its maximum: NumNodes=2-2 for -N1-2 -n9 -c2 --exclusive)
+  const oversized = Math.min(oversizedNodes, info.numNodesMax ?? oversizedNodes);
+  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
   return { ...emptyResult(), ids: [jobId] };
