@@ -15,6 +15,8 @@ import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
+import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
+import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
@@ -30,13 +32,16 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
+  if (r.settings.testOnly) return testOnly(r.spec);
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   const url = ctlUrl();
   let jobId = r.settings.jobId ?? 0;
   const own = jobId === 0;
   const abort = new AbortController();
-  let baseEnv: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
+  let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, process.env);
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
@@ -64,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
       {
         jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
         clusterName: clusterNameOf(confPath()), umask: process.umask(),
-        uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
+        uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
       },
@@ -88,6 +93,18 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     process.stderr.write(`srun: error: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function testOnly(spec: Parameters<typeof allocate>[1]): Promise<number> {
+  try {
+    const resp = await call<Parameters<typeof testOnlyText>[1]>(ctlUrl(), "Submit", { spec: { ...spec, interactive: true }, testOnly: true });
+    process.stderr.write(testOnlyText("srun", resp));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    process.stderr.write(rejectionText("srun", error.message, spec.partition));
     return 1;
   }
 }
