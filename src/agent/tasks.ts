@@ -15,6 +15,7 @@ import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
 import { userCommand } from "./run-as.ts";
 import type { StepContainment } from "./containment.ts";
+import { withTaskSetup } from "./task-setup.ts";
 import { taskWrapCommand } from "./prolog.ts";
 import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
@@ -183,7 +184,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     // In a container only the step's GPUs exist: they count from 0 there too.
     const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true || box !== undefined);
     const userArgv = box === undefined
-      ? userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", argv))
+      ? userCommand(req.uid, req.gid, req.user, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv)))
       : taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid });
     const bound = binding?.perTask[localId];
     const pinned = bound === undefined ? userArgv : ["taskset", "-c", formatCpuList(bound), ...userArgv];

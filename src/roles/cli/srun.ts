@@ -16,6 +16,8 @@ import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
+import { parseProcLimits } from "../../agent/task-setup.ts";
+import { readFileSync } from "node:fs";
 import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
@@ -68,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     const result = await runStep(
       {
         jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
-        clusterName: clusterNameOf(confPath()), umask: process.umask(),
+        clusterName: clusterNameOf(confPath()), umask: process.umask(), setup: taskSetup(r.settings.taskProlog, r.settings.taskEpilog),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
@@ -107,4 +109,16 @@ async function testOnly(spec: Parameters<typeof allocate>[1]): Promise<number> {
     process.stderr.write(rejectionText("srun", error.message, spec.partition));
     return 1;
   }
+}
+
+/** srun's umask and soft limits (Slurm's PropagateResourceLimits=ALL) and its task prolog/epilog, for every task. */
+function taskSetup(taskProlog: string | undefined, taskEpilog: string | undefined) {
+  let softLimits: Record<string, string> = {};
+  try {
+    // the invoking shell's limits: Bun raises its own open-files limit at start, so srun's are not the user's
+    softLimits = parseProcLimits(readFileSync(`/proc/${process.ppid}/limits`, "utf8"));
+  } catch {
+    // no /proc (not Linux): the tasks keep the node's limits
+  }
+  return { umask: process.umask(), softLimits, taskProlog: taskProlog ?? "", taskEpilog: taskEpilog ?? "" };
 }

@@ -16,6 +16,7 @@ import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { TaskSetup } from "../../net/gen/spur/v1/agent_pb.ts";
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
 import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
@@ -37,6 +38,8 @@ export interface StepRequest {
   gid: number;
   user: string;
   cwd: string;
+  /** umask, soft limits, --task-prolog/--task-epilog for every task (agent/task-setup.ts). */
+  setup?: Plain<TaskSetup>;
   /** srun --exact (or --cpus-per-gpu, which implies it): the step gets only the CPUs its tasks ask for. */
   exact: boolean;
   /** This srun's host name (scontrol show step SrunHost:Pid). */
@@ -112,7 +115,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     const stream = client.runTasks(
       {
         jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
-        launcher: launcherAddr, launcherToken: launcher?.token ?? "",
+        launcher: launcherAddr, launcherToken: launcher?.token ?? "", ...(req.setup === undefined ? {} : { setup: req.setup }),
       },
       { signal: abort },
     );
