@@ -17,6 +17,7 @@ import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
+import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
 import { readFileSync } from "node:fs";
 import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -53,14 +54,15 @@ export async function main(argv: string[]): Promise<number> {
       jobId = job.jobId;
       baseEnv = { ...baseEnv, SLURM_JOB_ID: String(jobId) };
     }
-    let interrupted = 0;
+    // Ctrl-C: the first reports the step, a second within a second aborts it (compat/srun-interrupt.ts)
+    let lastInterruptMs: number | undefined;
+    let current: InterruptStep | undefined;
     process.on("SIGINT", () => {
-      interrupted += 1;
-      process.stderr.write(`srun: interrupt (one more within 1 sec to abort)\n`);
-      if (interrupted >= 1) {
-        process.stderr.write(`srun: Job step aborted\n`);
-        abort.abort();
-      }
+      const now = Date.now();
+      const r = onInterrupt(lastInterruptMs, now, current);
+      lastInterruptMs = now;
+      process.stderr.write(r.lines.map((l) => `${l}\n`).join(""));
+      if (r.abort) abort.abort();
     });
     // a step inside an existing allocation is named after its command unless -J says otherwise
     // (SLURM_JOB_NAME, which srun reads as input, names allocations only): x-squeue-steps
@@ -74,6 +76,9 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
+        onCreated: (step, killWaitSec) => {
+          current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
+        },
       },
       {
         // Slurm names the job a refused step was for: "Unable to create step for job 7: More processors requested than permitted"
@@ -85,6 +90,8 @@ export async function main(argv: string[]): Promise<number> {
       abort.signal,
     );
     if (own) await release(jobId, result.exitCode, result.exitSignal);
+    // aborted by a second Ctrl-C: 128 + SIGINT, as Slurm's srun exits (oracle: rc=130)
+    if (abort.signal.aborted) return 130;
     if (result.exitSignal !== 0) return 128 + result.exitSignal;
     return result.exitCode;
   } catch (error) {
@@ -115,8 +122,11 @@ async function testOnly(spec: Parameters<typeof allocate>[1]): Promise<number> {
 function taskSetup(taskProlog: string | undefined, taskEpilog: string | undefined) {
   let softLimits: Record<string, string> = {};
   try {
-    // the invoking shell's limits: Bun raises its own open-files limit at start, so srun's are not the user's
-    softLimits = parseProcLimits(readFileSync(`/proc/${process.ppid}/limits`, "utf8"));
+    softLimits = parseProcLimits(readFileSync("/proc/self/limits", "utf8"));
+    // Bun raises its own open-files limit at start: the user's is the invoking process's (exact when the
+    // shell forked srun; a shell that exec'd srun as its last command leaves its parent's here)
+    const parent = parseProcLimits(readFileSync(`/proc/${process.ppid}/limits`, "utf8")).nofile;
+    if (parent !== undefined) softLimits.nofile = parent;
   } catch {
     // no /proc (not Linux): the tasks keep the node's limits
   }

@@ -38,6 +38,8 @@ export interface StepRequest {
   gid: number;
   user: string;
   cwd: string;
+  /** Called once the controller created the step (srun's Ctrl-C report names it). */
+  onCreated?: (step: { stepId: number; ntasks: number }, killWaitSec: number) => void;
   /** umask, soft limits, --task-prolog/--task-epilog for every task (agent/task-setup.ts). */
   setup?: Plain<TaskSetup>;
   /** srun --exact (or --cpus-per-gpu, which implies it): the step gets only the CPUs its tasks ask for. */
@@ -58,6 +60,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
+  req.onCreated?.({ stepId: step.stepId, ntasks: step.ntasks }, job.killWaitSec);
   const shares = step.alloc;
   const tasksPerNode = shares.map((s) => s.tasks);
   const nodeNames = shares.map((s) => s.node);
