@@ -16,6 +16,8 @@ import { toPlain } from "../lib/to-plain.ts";
 import { canModify } from "../sched/model/apply-update.ts";
 import { jobView } from "./views.ts";
 import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../sched/plan/job-layout.ts";
+import { isArbitrary } from "../compat/task-layout.ts";
+import { expandHostlist, naturalCompare } from "../compat/hostlist.ts";
 
 /**
  * Tasks per node for a step, as Slurm lays a step out (sched/plan/job-layout.ts
@@ -33,6 +35,8 @@ export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain
   const nodes = Math.max(Math.min(spec.nodesMin, shares.length), nodesTop);
   const ntasks = spec.ntasks || (spec.ntasksPerNode ? spec.ntasksPerNode * nodes : job.spec.ntasks && !spec.nodesMin ? job.info.numTasks : nodes);
   const cpusPerTask = spec.cpusPerTask || 1;
+  const arbitrary = arbitraryLayout(job, spec);
+  if (arbitrary !== undefined) return arbitrary;
   const held = exact ? cpusHeldByExactSteps(job) : new Map<string, number>();
   const free = (s: Plain<NodeAlloc>): number => s.cpus - (held.get(s.node) ?? 0);
   // exact steps take the nodes with the most CPUs still free (in allocation order among equals)
@@ -53,6 +57,23 @@ export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain
     });
   });
   return out;
+}
+
+/**
+ * -m arbitrary with a host list (SLURM_HOSTFILE, or -w with repeats): each node runs as many
+ * tasks as it appears in the list; the list must name nodes of the allocation.
+ */
+function arbitraryLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | string | undefined {
+  if (!isArbitrary(spec.distribution) || spec.nodelist === "") return undefined;
+  const hosts = expandHostlist(spec.nodelist);
+  if (!hosts.ok) return "Invalid node name specified";
+  // in node order, as Slurm lists a step's nodes (SLURM_TASKS_PER_NODE=1,2,1 for n2,n2,n1,n3)
+  const shares = job.info.alloc.filter((s) => hosts.value.includes(s.node)).sort((a, b) => naturalCompare(a.node, b.node));
+  if (new Set(hosts.value).size !== shares.length) return "Requested node configuration is not available";
+  return shares.map((share) => ({
+    node: share.node, cpus: share.cpus, memMib: share.memMib, gpuIndices: share.gpuIndices,
+    tasks: hosts.value.filter((h) => h === share.node).length, ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+  }));
 }
 
 /** CPUs that the job's running exact steps (fewer CPUs than the job's share) hold, per node. */

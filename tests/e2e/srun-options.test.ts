@@ -75,6 +75,18 @@ describe("srun options", () => {
   });
 });
 
+describe("srun -E/--preserve-env inside an allocation", () => {
+  it("keeps the allocation's counts where plain srun -n1 recomputes them (oracle: preserve-env-oracle.txt)", async () => {
+    const script = c.write("pe.sh", readFileSync(join(__dirname, "../fixtures/srun/preserve-env.sh"), "utf8"));
+    const sub = c.run(["sbatch", "--parsable", "-N2", "-n4", "-o", "pe.out", script]);
+    expect(sub.code, sub.stderr).toBe(0);
+    const { jobEnded } = await import("./cluster.ts");
+    await jobEnded(c, sub.stdout.trim());
+    const expected = readFileSync(join(__dirname, "../fixtures/srun/preserve-env-oracle.txt"), "utf8");
+    expect(readFileSync(join(c.work, "pe.out"), "utf8")).toBe(expected);
+  });
+});
+
 const readFileSafe = (path: string): string => {
   try {
     return readFileSync(path, "utf8");

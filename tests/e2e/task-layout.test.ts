@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { startCluster, type Cluster } from "./cluster.ts";
 
@@ -98,6 +99,17 @@ describe("srun's own allocations spread as Slurm's do", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("srun: Warning: can't run 3 processes on 5 nodes, setting nnodes to 3\n");
     expect(new Set(r.lines.map((l) => l.split(" ")[0])).size).toBe(3);
+  });
+});
+
+describe("SLURM_HOSTFILE", () => {
+  it("task i runs on the file's host i (oracle: n2 n2 n1 n3 -> SLURM_TASKS_PER_NODE=1,2,1 on n[1-3])", () => {
+    const file = c.write("hosts", "n2\nn2\nn1\nn3\n");
+    const r = spawnSync("srun", ["-m", "arbitrary", "bash", "-c", "echo $SLURM_PROCID $SLURMD_NODENAME $SLURM_TASKS_PER_NODE $SLURM_NODELIST"], {
+      env: { ...c.env, SLURM_HOSTFILE: file }, cwd: c.work, encoding: "utf8", timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect((r.stdout ?? "").split("\n").filter(Boolean).sort()).toEqual(["0 n2 1,2,1 n[1-3]", "1 n2 1,2,1 n[1-3]", "2 n1 1,2,1 n[1-3]", "3 n3 1,2,1 n[1-3]"]);
   });
 });
 

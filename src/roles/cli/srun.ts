@@ -18,6 +18,8 @@ import { runStep } from "./step-launch.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
 import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
+import { hostfileHosts, isArbitrary } from "../../compat/task-layout.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
 import { readFileSync } from "node:fs";
 import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -35,6 +37,11 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
+  if (hostfile !== "") {
+    process.stderr.write(`srun: error: ${hostfile}\n`);
+    return 1;
+  }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
   const uid = process.getuid?.() ?? 0;
@@ -76,6 +83,7 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
+        preserveEnv: r.settings.preserveEnv,
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },
@@ -131,4 +139,33 @@ function taskSetup(taskProlog: string | undefined, taskEpilog: string | undefine
     // no /proc (not Linux): the tasks keep the node's limits
   }
   return { umask: process.umask(), softLimits, taskProlog: taskProlog ?? "", taskEpilog: taskEpilog ?? "" };
+}
+
+/**
+ * SLURM_HOSTFILE (oracle: with or without -m arbitrary, when -w is not given): task i runs on the
+ * file's host i; the job asks for those nodes, one task per line unless -n says otherwise.
+ * Returns an error text, "" when fine.
+ */
+function withHostfile(spec: Parameters<typeof allocate>[1], path: string | undefined): string {
+  if (path === undefined || path === "" || spec.nodelist !== "") return "";
+  if (spec.distribution !== "" && !isArbitrary(spec.distribution)) return "";
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return `Unable to open file ${path}`;
+  }
+  const hosts = hostfileHosts(text, (e) => {
+    const x = expandHostlist(e);
+    return x.ok ? x.value : undefined;
+  });
+  if (hosts === undefined || hosts.length === 0) return `Invalid node list in ${path}`;
+  const ntasks = spec.ntasks || hosts.length;
+  spec.nodelist = hosts.slice(0, ntasks).join(",");
+  spec.distribution = "arbitrary";
+  spec.ntasks = ntasks;
+  const nodes = new Set(hosts.slice(0, ntasks)).size;
+  spec.nodesMin = nodes;
+  spec.nodesMax = nodes;
+  return "";
 }

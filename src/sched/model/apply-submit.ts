@@ -15,7 +15,7 @@ import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
-import { expandHostlist } from "../../compat/hostlist.ts";
+import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { tresText } from "./tres.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
@@ -72,7 +72,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     ntasksPerNode: req.ntasksPerNode,
     memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
     memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : 0,
-    reqNodelist: spec.nodelist, excNodelist: spec.exclude,
+    reqNodelist: req.nodelist.length > 0 ? compressHostlist(req.nodelist) : spec.nodelist, excNodelist: spec.exclude,
     workDir: spec.workDir, command: spec.command,
     dependency: spec.dependency, features: spec.constraint, comment: spec.comment,
     exclusive: spec.exclusive, requeue: !spec.noRequeue, batchFlag: !spec.interactive,

@@ -98,7 +98,8 @@ export function buildRequest(
     exclusive: spec.exclusive,
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
-    nodelist: spec.nodelist ? expand(spec.nodelist) : [],
+    // a list with repeats (-m arbitrary: one entry per task) asks for each node once
+    nodelist: spec.nodelist ? [...new Set(expand(spec.nodelist))] : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],
   };
