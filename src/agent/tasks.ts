@@ -9,7 +9,7 @@
 import { listedIndices, renumberVisible, withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { AsyncQueue } from "../lib/async-queue.ts";
@@ -63,11 +63,22 @@ function execFailure(node: string, cmd: string, code: string, message: string): 
   return `slurmstepd-${node}: error: execve(): ${cmd}: ${EXEC_TEXT[code] ?? message}\n`;
 }
 
-/** Whether `cmd` names an existing file: a path (relative to the work dir) or a name on PATH. */
-function commandExists(cmd: string, path: string, workDir: string): boolean {
-  if (cmd === "") return false;
-  if (cmd.includes("/")) return existsSync(resolve(workDir, cmd));
-  return path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
+/**
+ * Why `cmd` cannot be executed, as slurmstepd's execve says it ("" code = it can): a path
+ * (relative to the work dir, shown as slurmstepd shows it: "/work/./x.sh") that is missing or
+ * has no execute bit (EACCES, exit 13 on the oracle), or a name not on PATH.
+ */
+function execProblem(cmd: string, path: string, workDir: string): { code: string; shown: string } {
+  if (cmd === "") return { code: "ENOENT", shown: cmd };
+  if (!cmd.includes("/")) {
+    const onPath = path.split(":").some((dir) => existsSync(join(dir === "" ? workDir : resolve(workDir, dir), cmd)));
+    return { code: onPath ? "" : "ENOENT", shown: cmd };
+  }
+  const full = resolve(workDir, cmd);
+  if (!existsSync(full)) return { code: "ENOENT", shown: cmd };
+  const st = statSync(full);
+  const runnable = st.isFile() && (st.mode & 0o111) !== 0;
+  return { code: runnable ? "" : "EACCES", shown: cmd.startsWith("/") ? cmd : `${workDir.replace(/\/$/, "")}/${cmd}` };
 }
 
 /**
@@ -168,13 +179,13 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const node = task.env.SLURMD_NODENAME ?? "";
     const box = hooks?.container;
     // In a container the command is the image's: the runtime reports a missing one.
-    const found = box === undefined
-      ? commandExists(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")
-      : commandInRootfs(box.rootfs.path, req.argv[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
-    if (!found) {
+    const problem = box === undefined
+      ? execProblem(req.argv[0] ?? "", task.env.PATH ?? "", req.workDir || "/")
+      : { code: commandInRootfs(box.rootfs.path, req.argv[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/") ? "" : "ENOENT", shown: req.argv[0] ?? "" };
+    if (problem.code !== "") {
       // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
-      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
-      pushExit(task.taskId, { exitCode: EXEC_ERRNO.ENOENT });
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, problem.shown, problem.code, "")) }));
+      pushExit(task.taskId, { exitCode: EXEC_ERRNO[problem.code] ?? 2 });
       running -= 1;
       alive -= 1;
       continue;

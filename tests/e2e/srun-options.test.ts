@@ -54,6 +54,13 @@ describe("srun options", () => {
     expect(r.code).toBe(2);
   });
 
+  it("a command without execute permission: execve's Permission denied and exit code 13", () => {
+    writeFileSync(join(c.work, "notexec.sh"), "echo hi\n", { mode: 0o644 });
+    const r = c.run(["srun", "./notexec.sh"]);
+    expect(r.stderr).toBe(`slurmstepd-n1: error: execve(): ${c.work}/./notexec.sh: Permission denied\nsrun: error: n1: task 0: Exited with exit code 13\n`);
+    expect(r.code).toBe(13);
+  });
+
   it("SLURM_NPROCS and SLURM_NTASKS are read as -n, and set in the tasks", () => {
     expect(c.run(["srun", "-n1", "bash", "-c", "echo NPROCS=$SLURM_NPROCS NTASKS=$SLURM_NTASKS"]).stdout).toBe("NPROCS=1 NTASKS=1\n");
     expect(shell("SLURM_NPROCS=3 srun bash -c 'echo $SLURM_PROCID' | sort").stdout).toBe("0\n1\n2\n");
