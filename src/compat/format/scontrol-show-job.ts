@@ -100,7 +100,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   );
   if (detail) lines.push(...detailLines(job));
   // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)
-  lines.push(`MinCPUsNode=${job.minCpusNode ?? minCpus} ${memoryText(job)} MinTmpDiskNode=0`);
+  lines.push(`MinCPUsNode=${job.minCpusNode ?? minCpus} ${memoryText(job)} MinTmpDiskNode=${job.minTmpDiskMib ? convertNumUnit(job.minTmpDiskMib, 2) : 0}`);
   return lines;
 }
 

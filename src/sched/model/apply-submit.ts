@@ -89,6 +89,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (spec.contiguous) info.contiguous = true;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
+  if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
@@ -196,7 +197,9 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
     // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
     const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
-    return `${cpuDetail}${memDetail}${NODE_CONFIG_UNAVAILABLE}`;
+    // --tmp beyond every node's TmpDisk (oracle: sbatch --tmp=10 on TmpDisk=0 nodes)
+    const tmpDetail = (req.tmpMib ?? 0) > Math.max(0, ...members.map((m) => m.tmpDiskMib ?? 0)) ? "Temporary disk specification can not be satisfied\n" : "";
+    return `${cpuDetail}${memDetail}${tmpDetail}${NODE_CONFIG_UNAVAILABLE}`;
   }
   let arrayTasks: number[] = [];
   let throttle = 0;

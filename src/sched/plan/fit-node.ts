@@ -56,6 +56,8 @@ export interface NodeView {
   sockets?: SocketLayout | undefined;
   /** Type of each GPU index when the node has several (gpu-types.ts); absent = all `gpuModel`. */
   gpuTypes?: string[] | undefined;
+  /** TmpDisk (MiB) as configured (--tmp); absent = 0. */
+  tmpDiskMib?: number | undefined;
   /** Position in the cluster's node order (--contiguous); absent = the position in the list given. */
   order?: number | undefined;
 }
@@ -261,6 +263,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
+  if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   if ((req.minCpusPerNode ?? 0) > cpus) return 0;
   const shape = nodeShape(req, node);

@@ -47,6 +47,8 @@ export interface ResourceRequest {
   exclusive: boolean;
   /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
   minCpusPerNode?: number;
+  /** --tmp: TmpDisk (MiB) each node must have (0/absent = any). */
+  tmpMib?: number;
   /** --contiguous: a multi-node job's nodes are consecutive in the cluster's node order. */
   contiguous?: boolean;
   nodelist: string[];
@@ -98,6 +100,7 @@ export function buildRequest(
     exclusive: spec.exclusive,
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
+    ...((spec.tmpMib ?? 0) > 0 ? { tmpMib: spec.tmpMib } : {}),
     // a list with repeats (-m arbitrary: one entry per task) asks for each node once
     nodelist: spec.nodelist ? [...new Set(expand(spec.nodelist))] : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],

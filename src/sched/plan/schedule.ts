@@ -368,6 +368,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       socketCount: node.info.sockets,
       coresPerSocket: node.info.coresPerSocket,
       gpuTypes: nodeGpuTypes(node),
+      tmpDiskMib: node.info.tmpDiskMib,
       order: order++,
     });
   }
