@@ -106,7 +106,7 @@ export function pendingCounts(shape: LayoutShape, nodeCpusMax: number): PendingC
   };
 }
 
-/** CPUs every node of the job must offer (MinCPUsNode): a whole --ntasks-per-node of tasks (never more than -n), or one task. */
+/** CPUs every node of the job must offer (MinCPUsNode): a whole --ntasks-per-node of tasks (one task's for -n1), or one task's. */
 export function minCpusPerNode(shape: LayoutShape): number {
   if (shape.overcommit) return shape.cpusPerTask;
   return shape.cpusPerTask * Math.max(1, tasksPerNodeCap(shape));
