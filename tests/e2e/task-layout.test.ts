@@ -114,6 +114,20 @@ describe("SLURM_HOSTFILE", () => {
 });
 
 describe("steps inside an allocation (oracle: tests/fixtures/layout/steps.txt)", () => {
+  it("concurrent --exclusive steps take CPUs no other one holds, so they spread over the nodes (oracle: n1 n1 n2)", async () => {
+    const script = c.write("excl.sh", [
+      "#!/bin/bash",
+      "for i in 1 2 3; do srun --exclusive -n1 bash -c 'echo $SLURMD_NODENAME; sleep 3' & done; wait",
+    ].join("\n"));
+    const sub = c.run(["sbatch", "--parsable", "-N2", "-n8", "-o", "excl.out", script]);
+    expect(sub.code, sub.stderr).toBe(0);
+    const { jobEnded } = await import("./cluster.ts");
+    await jobEnded(c, sub.stdout.trim());
+    const out = readFileSync(join(c.work, "excl.out"), "utf8").split("\n").filter((l) => /^n\d$/.test(l));
+    expect(out).toHaveLength(3);
+    expect(new Set(out).size).toBe(2);
+  });
+
   it("deal tasks within each node's CPUs and refuse more without --overcommit", async () => {
     const script = c.write("steps.sh", [
       "#!/bin/bash",
