@@ -14,6 +14,7 @@ import { AsyncQueue } from "../lib/async-queue.ts";
 import { spawnAsUser } from "./run-as.ts";
 import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
 import type { StepContainment } from "./containment.ts";
+import { withTaskSetup } from "./task-setup.ts";
 import { taskWrapCommand } from "./prolog.ts";
 import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
@@ -185,7 +186,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     let child: ChildProcess;
     if (box === undefined) {
       const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: req.argv[0] ?? "" };
-      child = spawnAsUser(l, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", argv), ["ignore", "pipe", "pipe"], prefix).child;
+      child = spawnAsUser(l, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv)), ["ignore", "pipe", "pipe"], prefix).child;
     } else {
       const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid }));
       child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });

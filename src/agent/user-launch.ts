@@ -98,6 +98,10 @@ const USER_SH = [
   'if [ -n "$chk" ]; then',
   '  case $chk in */*) [ -e "$chk" ];; *) command -v -- "$chk" >/dev/null 2>&1;; esac ||',
   '    { printf "slurmstepd-%s: error: execve(): %s: No such file or directory\\n" "$node" "$chk" >&2; exit 2; }',
+  // A path that exists but cannot be executed: EACCES (exit 13), shown as slurmstepd shows it (/cwd/./x).
+  '  case $chk in */*) if [ ! -f "$chk" ] || [ ! -x "$chk" ]; then',
+  '    case $chk in /*) shown=$chk;; *) shown="${PWD%/}/$chk";; esac',
+  '    printf "slurmstepd-%s: error: execve(): %s: Permission denied\\n" "$node" "$shown" >&2; exit 13; fi;; esac',
   'fi',
   'SLURM_TASK_PID=$$; export SLURM_TASK_PID',
   'exec "$@"',

@@ -15,28 +15,39 @@ import type { JobDoneRequest, StepCompleteRequest, StepCreateRequest } from "../
 import { toPlain } from "../lib/to-plain.ts";
 import { canModify } from "../sched/model/apply-update.ts";
 import { jobView } from "./views.ts";
+import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../sched/plan/job-layout.ts";
+import { isArbitrary } from "../compat/task-layout.ts";
+import { expandHostlist, naturalCompare } from "../compat/hostlist.ts";
 
 /**
- * Tasks per node for a step: spread evenly, the first nodes taking the remainder. The step
- * gets all the job's CPUs on each of its nodes (Slurm's default since 21.08), only the CPUs its
- * tasks ask for with `exact` (srun --exact).
+ * Tasks per node for a step, as Slurm lays a step out (sched/plan/job-layout.ts
+ * stepTaskCounts): dealt over its nodes within the CPUs each holds for the job, more only with
+ * --overcommit, else "More processors requested than permitted". The step gets all the job's
+ * CPUs on each of its nodes (Slurm's default since 21.08), only the CPUs its tasks ask for with
+ * `exact` (srun --exact, or --exclusive inside an allocation); such a step goes to the nodes
+ * with CPUs no other exact step of the job holds, so concurrent ones spread.
  */
 export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain<NodeAlloc>[] | string {
   const shares = job.info.alloc;
-  const nodes = Math.min(shares.length, spec.nodesMin || (spec.ntasks ? Math.min(spec.ntasks, shares.length) : shares.length));
   if ((spec.nodesMin || 0) > shares.length) return "Requested node configuration is not available";
+  // -N (a range takes as many of the job's nodes as it may), else one node per task up to all of them
+  const nodesTop = Math.min(shares.length, spec.nodesMax || spec.nodesMin || shares.length, spec.ntasks || shares.length);
+  const nodes = Math.max(Math.min(spec.nodesMin, shares.length), nodesTop);
   const ntasks = spec.ntasks || (spec.ntasksPerNode ? spec.ntasksPerNode * nodes : job.spec.ntasks && !spec.nodesMin ? job.info.numTasks : nodes);
   const cpusPerTask = spec.cpusPerTask || 1;
-  const base = Math.floor(ntasks / nodes);
-  const extra = ntasks % nodes;
+  const arbitrary = arbitraryLayout(job, spec);
+  if (arbitrary !== undefined) return arbitrary;
+  const held = exact ? cpusHeldByExactSteps(job) : new Map<string, number>();
+  const free = (s: Plain<NodeAlloc>): number => s.cpus - (held.get(s.node) ?? 0);
+  // exact steps take the nodes with the most CPUs still free (in allocation order among equals)
+  const chosen = exact ? [...shares].filter((s) => free(s) >= cpusPerTask).sort((a, b) => free(b) - free(a)).slice(0, nodes) : shares.slice(0, nodes);
+  if (chosen.length < nodes) return exact && held.size > 0 ? "Requested nodes are busy" : STEP_TOO_MANY_CPUS;
+  const counts = stepTaskCounts(chosen.map(free), Math.max(ntasks, nodes), cpusPerTask, spec.overcommit);
+  if (typeof counts === "string") return counts;
   const out: Plain<NodeAlloc>[] = [];
-  for (let i = 0; i < nodes; i++) {
-    const share = shares[i];
-    if (share === undefined) break;
-    const tasks = base + (i < extra ? 1 : 0);
-    if (tasks === 0) continue;
-    if (tasks * cpusPerTask > share.cpus && !spec.overcommit) return "Requested node configuration is not available";
-    const cpus = exact ? Math.min(share.cpus, tasks * cpusPerTask) : share.cpus;
+  chosen.forEach((share, i) => {
+    const tasks = counts[i] ?? 0;
+    const cpus = exact ? Math.min(free(share), tasks * cpusPerTask) : share.cpus;
     // The job's per-socket CPU counts hold for a step that takes the whole share (the agent picks its cores by them).
     // The job's CPU ids on the node travel with every step: a job of steps only is contained to exactly those.
     out.push({
@@ -44,8 +55,36 @@ export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain
       ...(share.socketCpus && cpus === share.cpus ? { socketCpus: share.socketCpus } : {}),
       ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
     });
-  }
+  });
   return out;
+}
+
+/**
+ * -m arbitrary with a host list (SLURM_HOSTFILE, or -w with repeats): each node runs as many
+ * tasks as it appears in the list; the list must name nodes of the allocation.
+ */
+function arbitraryLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | string | undefined {
+  if (!isArbitrary(spec.distribution) || spec.nodelist === "") return undefined;
+  const hosts = expandHostlist(spec.nodelist);
+  if (!hosts.ok) return "Invalid node name specified";
+  // in node order, as Slurm lists a step's nodes (SLURM_TASKS_PER_NODE=1,2,1 for n2,n2,n1,n3)
+  const shares = job.info.alloc.filter((s) => hosts.value.includes(s.node)).sort((a, b) => naturalCompare(a.node, b.node));
+  if (new Set(hosts.value).size !== shares.length) return "Requested node configuration is not available";
+  return shares.map((share) => ({
+    node: share.node, cpus: share.cpus, memMib: share.memMib, gpuIndices: share.gpuIndices,
+    tasks: hosts.value.filter((h) => h === share.node).length, ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+  }));
+}
+
+/** CPUs that the job's running exact steps (fewer CPUs than the job's share) hold, per node. */
+function cpusHeldByExactSteps(job: JobRecord): Map<string, number> {
+  const whole = new Map(job.info.alloc.map((a) => [a.node, a.cpus]));
+  const held = new Map<string, number>();
+  for (const step of job.info.steps) {
+    if (step.state !== "RUNNING" || step.stepId < 0) continue;
+    for (const a of step.alloc) if (a.cpus < (whole.get(a.node) ?? 0)) held.set(a.node, (held.get(a.node) ?? 0) + a.cpus);
+  }
+  return held;
 }
 
 /**

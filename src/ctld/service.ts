@@ -89,6 +89,11 @@ async function siteHook(path: string, spec: Plain<JobSpec>, by: Requester): Prom
   return { ...spec, ...verdict.changes } as Plain<JobSpec>;
 }
 
+/** --test-only's "using N processors": the CPUs of the placement (whole nodes with --exclusive, one per node with -O), else those asked for. */
+function testOnlyCpus(req: { ntasks: number; cpusPerTask: number }, fit: readonly { cpus: number }[]): number {
+  return fit.length > 0 ? fit.reduce((n, a) => n + a.cpus, 0) : req.ntasks * req.cpusPerTask;
+}
+
 export function controllerRoutes(sc: ServiceContext) {
   const c = sc.controller;
   return (router: ConnectRouter) =>
@@ -110,7 +115,7 @@ export function controllerRoutes(sc: ServiceContext) {
           // larger than the partition (-N 8 on 4 nodes): Slurm's test fails, it never names an empty node list
           if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
           const nodelist = compressHostlist(fit.map((a) => a.node));
-          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: checked.req.ntasks * checked.req.cpusPerTask, nodelist };
+          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
         }
         const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
         const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}) });

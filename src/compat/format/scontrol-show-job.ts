@@ -80,6 +80,10 @@ function timeLines(job: Job, now: number): string[] {
   ];
 }
 
+/** A pending job given -N shows its range ("2-2", "1-3"); once nodes are allocated, their count. */
+const numNodesText = (job: Job): string =>
+  job.state === "PENDING" && job.numNodesMax !== undefined ? `${job.numNodes}-${job.numNodesMax}` : String(job.numNodes);
+
 function placementLines(job: Job, detail: boolean): string[] {
   const started = job.nodelist !== "";
   const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
@@ -90,12 +94,13 @@ function placementLines(job: Job, detail: boolean): string[] {
   ];
   if (job.batchHost !== "") lines.push(`BatchHost=${job.batchHost}`);
   lines.push(
-    `NumNodes=${job.numNodes} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:*:*`,
+    `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:*:*`,
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
     `Socks/Node=* NtasksPerN:B:S:C=${job.ntasksPerNode}:0:*:* CoreSpec=*`,
   );
   if (detail) lines.push(...detailLines(job));
-  lines.push(`MinCPUsNode=${Math.max(minCpus, job.minCpusNode ?? 0)} ${memoryText(job)} MinTmpDiskNode=0`);
+  // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)
+  lines.push(`MinCPUsNode=${job.minCpusNode ?? minCpus} ${memoryText(job)} MinTmpDiskNode=${job.minTmpDiskMib ? convertNumUnit(job.minTmpDiskMib, 2) : 0}`);
   return lines;
 }
 

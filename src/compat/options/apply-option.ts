@@ -57,6 +57,14 @@ const memory = (field: "memPerNodeMib" | "memPerCpuMib" | "memPerGpuMib"): Handl
   return DONE;
 };
 
+/** --tmp=<size>[units]: TmpDisk each node must have (MiB unless a unit is given). */
+const tmp: Handler = (st, a) => {
+  const r = parseSizeMiB(valueOf(a));
+  if (!r.ok) return err("BadTmp", `Invalid --tmp specification`, OPTION_EXIT);
+  st.spec.tmpMib = r.value;
+  return DONE;
+};
+
 const timeLimit = (field: "timeLimitMin" | "timeMinMin"): Handler => (st, a) => {
   const r = parseTimeLimit(valueOf(a), `--${a.name}`);
   if (!r.ok) return r;
@@ -311,7 +319,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ntasks: count("ntasks"), "cpus-per-task": count("cpusPerTask"), "ntasks-per-node": count("ntasksPerNode"),
   "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"), "ntasks-per-gpu": count("ntasksPerGpu"),
   "threads-per-core": count("threadsPerCore"),
-  mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
+  tmp, mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
   time: timeLimit("timeLimitMin"), "time-min": timeLimit("timeMinMin"),
   begin: datetime("beginTime"), deadline: datetime("deadline"),
   hold: flag("hold"), overcommit: flag("overcommit"),

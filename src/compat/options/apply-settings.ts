@@ -82,7 +82,7 @@ function killCommand(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
-const text = (field: "clusters" | "mpi" | "allocNodelist" | "cpuBind"): Handler => (st, a) => {
+const text = (field: "clusters" | "mpi" | "allocNodelist" | "cpuBind" | "taskProlog" | "taskEpilog"): Handler => (st, a) => {
   st.settings[field] = a.value ?? "";
   return DONE;
 };
@@ -110,6 +110,7 @@ export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   "kill-on-bad-exit": killOnBadExit, "disable-status": setting("disableStatus"), exact: setting("exact"),
   overlap: setting("overlap"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
   "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"), "cpu-bind": text("cpuBind"), cpu_bind: text("cpuBind"),
+  "task-prolog": text("taskProlog"), "task-epilog": text("taskEpilog"),
   // salloc
   bell: bell(true), "no-bell": bell(false), "no-shell": setting("noShell"), "kill-command": killCommand,
 };

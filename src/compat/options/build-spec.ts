@@ -12,6 +12,7 @@ import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
+import { normaliseAsk } from "../../sched/plan/job-layout.ts";
 import type { Command } from "./table.ts";
 
 /** Who submits, from where (a subset of the CLI's Invoker). */
@@ -129,6 +130,23 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
 }
 
 /**
+ * sbatch/srun/salloc lower a node count above an explicit task count with Slurm's warning
+ * (also when srun read it from SLURM_JOB_NUM_NODES inside an allocation: `srun -n1` in a
+ * two-node job warns on the oracle) and cap a range at the task count (sched/plan/job-layout.ts).
+ */
+function settleNodeCount(st: BuildState): void {
+  const spec = st.spec;
+  if (spec.nodesMin === 0 && spec.nodesMax === 0) return;
+  const { shape, warning } = normaliseAsk({
+    nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
+    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
+  });
+  if (warning !== "") st.warnings.push(`Warning: ${warning}`);
+  spec.nodesMin = shape.nodesMin;
+  spec.nodesMax = shape.nodesMax;
+}
+
+/**
  * Fold the assignments (any order: they are sorted by precedence here) into a job request.
  * `script` is given for sbatch, `command` for srun/salloc.
  */
@@ -150,6 +168,7 @@ export function buildSpec(
   if (!mem.ok) return mem;
   // Slurm checks this on the allocation request, after every source of options is read.
   if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", "--gpus-per-socket option requires --sockets-per-node specification", 1);
+  settleNodeCount(st);
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

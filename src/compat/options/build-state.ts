@@ -48,6 +48,9 @@ export interface CmdSettings {
   mpi?: string;
   /** --cpu-bind as given; spurd binds the step's tasks (SLURM_CPU_BIND in their environment). */
   cpuBind?: string;
+  /** --task-prolog/--task-epilog: run around every task by the agent (agent/task-setup.ts). */
+  taskProlog?: string;
+  taskEpilog?: string;
   // salloc
   /** --bell (true) / --no-bell (false); undefined = Slurm's "after a delay". */
   bell?: boolean;

@@ -59,3 +59,14 @@ export function exportEnvironment(
   }
   return { env: out, getUserEnv: !all };
 }
+
+/**
+ * The environment srun's tasks start from: everything without --export; else as for a job,
+ * except that a list naming NONE keeps only the SLURM_* variables (srun 22.05 drops the
+ * rest of such a list: `--export=NONE,BAR=1` leaves BAR unset on the oracle).
+ */
+export function srunTaskEnvironment(value: string | undefined, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const items = value === undefined ? [] : splitExportList(value).map((i) => i.toUpperCase());
+  if (items.includes("NONE") && items.length > 1) return pick(env, false);
+  return exportEnvironment(value, env).env;
+}

@@ -42,7 +42,8 @@ export function parseNodeCount(text: string): Result<{ min: number; max: number 
   if (/[,:]/.test(text)) return err("Unsupported", `--nodes size lists (${text}) are not supported by Spur`);
   const dash = text.indexOf("-");
   const minText = dash < 0 ? text : text.slice(0, dash);
-  const min = nodeNumber(minText);
+  // "-N-3": no minimum before the dash means 1 (Slurm's NumNodes=1-3)
+  const min = dash === 0 ? 1 : nodeNumber(minText);
   if (min === undefined) return err("BadNodes", `"${minText}" is not a valid node count`, OPTION_EXIT);
   // -N 0: Slurm's controller rejects it (x-err-sbatch-nodes-zero)
   if (dash < 0 && min === 0) return err(NODE_COUNT_INVALID, "Node count specification invalid");

@@ -15,6 +15,15 @@ import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep } from "./step-launch.ts";
+import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
+import { parseProcLimits } from "../../agent/task-setup.ts";
+import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
+import { hostfileHosts, isArbitrary } from "../../compat/task-layout.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
+import { readFileSync } from "node:fs";
+import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
+import type { Plain } from "../../lib/plain.ts";
+import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -28,13 +37,21 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
+  if (hostfile !== "") {
+    process.stderr.write(`srun: error: ${hostfile}\n`);
+    return 1;
+  }
+  // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
+  if (r.settings.testOnly) return testOnly(r.spec);
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   const url = ctlUrl();
   let jobId = r.settings.jobId ?? 0;
   const own = jobId === 0;
   const abort = new AbortController();
-  let baseEnv: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
+  let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, process.env);
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
@@ -44,14 +61,15 @@ export async function main(argv: string[]): Promise<number> {
       jobId = job.jobId;
       baseEnv = { ...baseEnv, SLURM_JOB_ID: String(jobId) };
     }
-    let interrupted = 0;
+    // Ctrl-C: the first reports the step, a second within a second aborts it (compat/srun-interrupt.ts)
+    let lastInterruptMs: number | undefined;
+    let current: InterruptStep | undefined;
     process.on("SIGINT", () => {
-      interrupted += 1;
-      process.stderr.write(`srun: interrupt (one more within 1 sec to abort)\n`);
-      if (interrupted >= 1) {
-        process.stderr.write(`srun: Job step aborted\n`);
-        abort.abort();
-      }
+      const now = Date.now();
+      const r = onInterrupt(lastInterruptMs, now, current);
+      lastInterruptMs = now;
+      process.stderr.write(r.lines.map((l) => `${l}\n`).join(""));
+      if (r.abort) abort.abort();
     });
     // a step inside an existing allocation is named after its command unless -J says otherwise
     // (SLURM_JOB_NAME, which srun reads as input, names allocations only): x-squeue-steps
@@ -61,14 +79,27 @@ export async function main(argv: string[]): Promise<number> {
     const result = await runStep(
       {
         jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
-        clusterName: clusterNameOf(confPath()), umask: process.umask(),
-        uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
-        exact: r.settings.exact || r.spec.cpusPerGpu > 0, host: hostname(),
+        clusterName: clusterNameOf(confPath()), umask: process.umask(), setup: taskSetup(r.settings.taskProlog, r.settings.taskEpilog),
+        uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
+        // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
+        exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
+        preserveEnv: r.settings.preserveEnv,
+        onCreated: (step, killWaitSec) => {
+          current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
+        },
       },
-      { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },
+      {
+        // Slurm names the job a refused step was for: "Unable to create step for job 7: More processors requested than permitted"
+        stepCreate: (req) => call<Plain<StepCreateResponse>>(url, "StepCreate", req).catch((e: unknown) => {
+          throw e instanceof RpcError ? new RpcError(e.code, `Unable to create step for job ${jobId}: ${e.message}`) : e;
+        }),
+        stepComplete: (req) => call(url, "StepComplete", req),
+      },
       abort.signal,
     );
     if (own) await release(jobId, result.exitCode, result.exitSignal);
+    // aborted by a second Ctrl-C: 128 + SIGINT, as Slurm's srun exits (oracle: rc=130)
+    if (abort.signal.aborted) return 130;
     if (result.exitSignal !== 0) return 128 + result.exitSignal;
     return result.exitCode;
   } catch (error) {
@@ -81,4 +112,60 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`srun: error: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+async function testOnly(spec: Parameters<typeof allocate>[1]): Promise<number> {
+  try {
+    const resp = await call<Parameters<typeof testOnlyText>[1]>(ctlUrl(), "Submit", { spec: { ...spec, interactive: true }, testOnly: true });
+    process.stderr.write(testOnlyText("srun", resp));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    process.stderr.write(rejectionText("srun", error.message, spec.partition));
+    return 1;
+  }
+}
+
+/** srun's umask and soft limits (Slurm's PropagateResourceLimits=ALL) and its task prolog/epilog, for every task. */
+function taskSetup(taskProlog: string | undefined, taskEpilog: string | undefined) {
+  let softLimits: Record<string, string> = {};
+  try {
+    softLimits = parseProcLimits(readFileSync("/proc/self/limits", "utf8"));
+    // Bun raises its own open-files limit at start: the user's is the invoking process's (exact when the
+    // shell forked srun; a shell that exec'd srun as its last command leaves its parent's here)
+    const parent = parseProcLimits(readFileSync(`/proc/${process.ppid}/limits`, "utf8")).nofile;
+    if (parent !== undefined) softLimits.nofile = parent;
+  } catch {
+    // no /proc (not Linux): the tasks keep the node's limits
+  }
+  return { umask: process.umask(), softLimits, taskProlog: taskProlog ?? "", taskEpilog: taskEpilog ?? "" };
+}
+
+/**
+ * SLURM_HOSTFILE (oracle: with or without -m arbitrary, when -w is not given): task i runs on the
+ * file's host i; the job asks for those nodes, one task per line unless -n says otherwise.
+ * Returns an error text, "" when fine.
+ */
+function withHostfile(spec: Parameters<typeof allocate>[1], path: string | undefined): string {
+  if (path === undefined || path === "" || spec.nodelist !== "") return "";
+  if (spec.distribution !== "" && !isArbitrary(spec.distribution)) return "";
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return `Unable to open file ${path}`;
+  }
+  const hosts = hostfileHosts(text, (e) => {
+    const x = expandHostlist(e);
+    return x.ok ? x.value : undefined;
+  });
+  if (hosts === undefined || hosts.length === 0) return `Invalid node list in ${path}`;
+  const ntasks = spec.ntasks || hosts.length;
+  spec.nodelist = hosts.slice(0, ntasks).join(",");
+  spec.distribution = "arbitrary";
+  spec.ntasks = ntasks;
+  const nodes = new Set(hosts.slice(0, ntasks)).size;
+  spec.nodesMin = nodes;
+  spec.nodesMax = nodes;
+  return "";
 }

@@ -8,7 +8,13 @@
  * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
-import { taskRanks } from "../../compat/task-layout.ts";
+import { arbitraryRanks, isArbitrary, taskRanks } from "../../compat/task-layout.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
+
+const expandOrEmpty = (expr: string): string[] => {
+  const r = expandHostlist(expr);
+  return r.ok ? r.value : [];
+};
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { connectTls, rpcUrl } from "../../net/tls.ts";
@@ -16,6 +22,7 @@ import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { TaskSetup } from "../../net/gen/spur/v1/agent_pb.ts";
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
 import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
@@ -37,6 +44,12 @@ export interface StepRequest {
   gid: number;
   user: string;
   cwd: string;
+  /** -E/--preserve-env: keep the allocation's SLURM_NNODES, SLURM_NTASKS, SLURM_NPROCS, SLURM_TASKS_PER_NODE. */
+  preserveEnv?: boolean;
+  /** Called once the controller created the step (srun's Ctrl-C report names it). */
+  onCreated?: (step: { stepId: number; ntasks: number }, killWaitSec: number) => void;
+  /** umask, soft limits, --task-prolog/--task-epilog for every task (agent/task-setup.ts). */
+  setup?: Plain<TaskSetup>;
   /** srun --exact (or --cpus-per-gpu, which implies it): the step gets only the CPUs its tasks ask for. */
   exact: boolean;
   /** This srun's host name (scontrol show step SrunHost:Pid). */
@@ -50,11 +63,14 @@ export interface StepCalls {
 
 const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
 
+const PRESERVED = ["SLURM_NNODES", "SLURM_NTASKS", "SLURM_NPROCS", "SLURM_TASKS_PER_NODE"] as const;
+
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
   const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid });
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
+  req.onCreated?.({ stepId: step.stepId, ntasks: step.ntasks }, job.killWaitSec);
   const shares = step.alloc;
   const tasksPerNode = shares.map((s) => s.tasks);
   const nodeNames = shares.map((s) => s.node);
@@ -66,7 +82,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
   // -m's first level numbers the tasks over the nodes (block, cyclic, plane=N); the controller fixed the counts.
-  const ranks = taskRanks(tasksPerNode, req.spec.distribution);
+  const hostOrder = isArbitrary(req.spec.distribution) ? expandOrEmpty(req.spec.nodelist) : [];
+  const ranks = hostOrder.length === ntasks ? arbitraryRanks(nodeNames, hostOrder) : taskRanks(tasksPerNode, req.spec.distribution);
   // where each task's output goes (-o/-e): every task's target is known before any runs
   const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
   const stdinPaths = new Map<number, string>();
@@ -104,6 +121,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
           ...(launcher === undefined ? {} : { launcher: { host: launcher.host, port: launcher.port } }),
         },
       );
+      // -E/--preserve-env: the allocation's node and task counts stay as srun found them (oracle: NNODES=2 NTASKS=4 TPN=3,1)
+      if (req.preserveEnv === true) for (const k of PRESERVED) if (req.baseEnv[k] !== undefined) env[k] = req.baseEnv[k];
       const stdinPath = stdinPaths.get(taskId);
       return stdinPath === undefined ? { taskId, env } : { taskId, env, stdinPath };
     });
@@ -112,7 +131,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     const stream = client.runTasks(
       {
         jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
-        launcher: launcherAddr, launcherToken: launcher?.token ?? "",
+        launcher: launcherAddr, launcherToken: launcher?.token ?? "", ...(req.setup === undefined ? {} : { setup: req.setup }),
       },
       { signal: abort },
     );

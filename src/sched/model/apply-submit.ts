@@ -9,12 +9,13 @@ import type { Command, Requester } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
-import { buildRequest, gpuTresTexts, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
+import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
+import { pendingCounts } from "../plan/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
-import { expandHostlist } from "../../compat/hostlist.ts";
+import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { licenseTres, tresText } from "./tres.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
@@ -48,6 +49,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   state.nextSequence += 1;
   const info = emptyJobInfo();
   const spec = c.spec;
+  const counts = pendingCounts(layoutOf(req), Math.max(1, ...nodeViewsOf(state, partition).map((n) => n.cpus)));
   Object.assign(info, {
     jobId,
     name: spec.name || "sbatch",
@@ -63,15 +65,15 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     // Slurm evaluates a new job at once (even a held or dependent one): LastSchedEval is its submit time
     lastSchedEval: c.at,
     timeLimitMin: policy.timeLimitMin,
-    numNodes: req.nodesMin,
-    // pending: the CPUs asked for, at least one per node (Slurm shows 1 for a pending --exclusive job, not 0)
-    numCpus: Math.max(req.ntasks * req.cpusPerTask, req.nodesMin),
-    numTasks: req.ntasks,
+    // pending: Slurm's node estimate and CPU count (job-layout.ts; --overcommit asks one CPU per node)
+    numNodes: counts.numNodes,
+    numCpus: counts.numCpus,
+    numTasks: counts.numTasks,
     cpusPerTask: req.cpusPerTask,
     ntasksPerNode: req.ntasksPerNode,
     memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
     memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : 0,
-    reqNodelist: spec.nodelist, excNodelist: spec.exclude,
+    reqNodelist: req.nodelist.length > 0 ? compressHostlist(req.nodelist) : spec.nodelist, excNodelist: spec.exclude,
     workDir: spec.workDir, command: spec.command,
     dependency: spec.dependency, features: spec.constraint, comment: spec.comment,
     exclusive: spec.exclusive, requeue: !spec.noRequeue, batchFlag: !spec.interactive,
@@ -86,8 +88,10 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
   if (spec.oversubscribe) info.oversubscribe = true;
   if (spec.contiguous) info.contiguous = true;
-  if ((spec.mincpus ?? 0) > 0) info.minCpusNode = spec.mincpus ?? 0;
-  info.tresReq = tresText(req.ntasks * req.cpusPerTask, reqMemText(req, state), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
+  if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
+  if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);
     if (!licenses.anyOf) info.tresReq += licenseTres(licenses.items, state.config.accountingTres);
@@ -103,7 +107,9 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     info.arrayTaskStr = formatArrayTasks(arrayTasks, throttle);
   }
   if (c.allocNode) info.allocNode = c.allocNode;
-  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversizedNodes, reason: spec.hold ? info.reason : "PartitionConfig" });
+  // (a -N range keeps its maximum: NumNodes=2-2 for -N1-2 -n9 -c2 --exclusive)
+  const oversized = Math.min(oversizedNodes, info.numNodesMax ?? oversizedNodes);
+  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
   if (unfit) record.unfitAtSubmit = true;
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
@@ -116,11 +122,11 @@ function timeLimitOf(spec: JobSpecP, partition: PartitionRecord): number | undef
   return spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin;
 }
 
-function reqMemText(req: ResourceRequest, state: ClusterState): number {
+function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number): number {
   if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
-  if (req.mem.kind === "cpu") return req.mem.mib * req.ntasks * req.cpusPerTask;
+  if (req.mem.kind === "cpu") return req.mem.mib * cpus;
   if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
-  return state.config.defMemPerCpuMiB * req.ntasks * req.cpusPerTask;
+  return state.config.defMemPerCpuMiB * cpus;
 }
 
 const NODE_CONFIG_UNAVAILABLE = "Requested node configuration is not available";
@@ -212,7 +218,9 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
     // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
     const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
-    return `${cpuDetail}${memDetail}${NODE_CONFIG_UNAVAILABLE}`;
+    // --tmp beyond every node's TmpDisk (oracle: sbatch --tmp=10 on TmpDisk=0 nodes)
+    const tmpDetail = (req.tmpMib ?? 0) > Math.max(0, ...members.map((m) => m.tmpDiskMib ?? 0)) ? "Temporary disk specification can not be satisfied\n" : "";
+    return `${cpuDetail}${memDetail}${tmpDetail}${NODE_CONFIG_UNAVAILABLE}`;
   }
   let arrayTasks: number[] = [];
   let throttle = 0;

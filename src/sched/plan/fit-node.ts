@@ -21,7 +21,8 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { LinkMatrix } from "../../devices/inventory.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
-import { memForShare, type ResourceRequest } from "./request.ts";
+import { layoutOf, memForShare, type ResourceRequest } from "./request.ts";
+import { nodeFits, nodesTarget, shareCpus, taskRoom as layoutTaskRoom, type LayoutNode, type LayoutShape } from "./job-layout.ts";
 import { pickGpus } from "./gpu-clique.ts";
 import { parseSocketCpus, placeOnSockets, socketCpusText, type SocketLayout } from "./gpu-sockets.ts";
 import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
@@ -55,6 +56,8 @@ export interface NodeView {
   sockets?: SocketLayout | undefined;
   /** Type of each GPU index when the node has several (gpu-types.ts); absent = all `gpuModel`. */
   gpuTypes?: string[] | undefined;
+  /** TmpDisk (MiB) as configured (--tmp); absent = 0. */
+  tmpDiskMib?: number | undefined;
   /** Position in the cluster's node order (--contiguous); absent = the position in the list given. */
   order?: number | undefined;
 }
@@ -69,12 +72,13 @@ export interface Capacity {
 export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): Plain<NodeAlloc>[] | undefined {
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
-  const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
+  const target = nodesTarget(layoutOf(req));
+  const nodesWanted = Math.max(target.wanted, req.nodesMin, req.nodelist.length);
   if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0) {
     const single = bestSingleNode(req, candidates);
     if (single !== undefined) return [single];
     // A one-node job that fits no single node fits nowhere: skip the second scan.
-    if (Math.max(req.nodesMax, nodesWanted) <= 1) return undefined;
+    if (Math.min(req.nodesMax, target.most) <= 1) return undefined;
   }
   if (req.contiguous && Math.max(nodesWanted, req.nodesMin) > 1) return fitContiguous(req, candidates, mode);
   const flat = fitInOrder(req, candidates, mode);
@@ -146,8 +150,11 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
 const TOO_MANY_NODES = "too many nodes";
 
 function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | typeof TOO_MANY_NODES | undefined {
-  const nodesWanted = Math.max(req.nodesMin, req.nodelist.length);
-  const nodesMax = Math.max(req.nodesMax, nodesWanted);
+  const nodesNeeded = Math.max(req.nodesMin, req.nodelist.length);
+  // a node range takes as many nodes as it may (its top when free), never fewer than its minimum
+  const target = nodesTarget(layoutOf(req));
+  const nodesWanted = Math.max(nodesNeeded, Math.min(target.wanted, candidates.length));
+  const nodesMax = Math.max(Math.min(req.nodesMax, target.most), nodesNeeded);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
   // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
   const spreadTotal = req.gpusPerNode === 0 && req.gpusTotal > 0 && nodesWanted > 1;
@@ -160,7 +167,8 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
     // Required nodes come first, so another node here can only overrun the node count.
     if (chosen.length >= nodesMax && !mustTake) return TOO_MANY_NODES;
     const reserveForOthers = Math.max(0, nodesWanted - chosen.length - 1);
-    const take = Math.max(1, Math.min(tasks, remaining - reserveForOthers));
+    // keep a task for each node still owed; a range's extra nodes (tasks all placed) hold one task's CPUs
+    const take = remaining > 0 ? Math.min(tasks, remaining, Math.max(1, remaining - reserveForOthers)) : 0;
     const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
     const share = makeShare(req, node, take, gpusHere, mode);
     if (share === undefined) {
@@ -172,7 +180,7 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
     if (spreadTotal) gpusLeft -= share.alloc.gpuIndices.length;
   }
   if (chosen.length > nodesMax) return TOO_MANY_NODES;
-  if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesWanted) return undefined;
+  if (remaining > 0 || gpusLeft > 0 || chosen.length < nodesNeeded) return undefined;
   assert(new Set(chosen.map((a) => a.node)).size === chosen.length, "one share per node");
   return chosen;
 }
@@ -255,10 +263,13 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
+  if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   if ((req.minCpusPerNode ?? 0) > cpus) return 0;
-  let tasks = Math.floor(cpus / (req.cpusPerTask * threadsFactor(req, node)));
-  if (req.ntasksPerNode > 0) tasks = Math.min(tasks, req.ntasksPerNode);
+  const shape = nodeShape(req, node);
+  const room: LayoutNode = { name: node.name, freeCpus: cpus, cpus: node.cpus };
+  if (!nodeFits(shape, room)) return 0;
+  let tasks = layoutTaskRoom(shape, room);
   if ((req.ntasksPerSocket ?? 0) > 0) tasks = Math.min(tasks, (req.ntasksPerSocket ?? 0) * Math.max(1, node.socketCount ?? 1));
   if (req.gpusPerTask > 0) {
     const gpus = gpuPool(node, req.gpuType, mode === "now").length;
@@ -266,6 +277,9 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   }
   return tasks;
 }
+
+/** The request's layout on this node: a task's CPUs are whole cores' threads under --hint=nomultithread. */
+const nodeShape = (req: ResourceRequest, node: NodeView): LayoutShape => ({ ...layoutOf(req), cpusPerTask: req.cpusPerTask * threadsFactor(req, node) });
 
 /** CPUs per task CPU: a whole core's threads under --hint=nomultithread, else 1. */
 const threadsFactor = (req: ResourceRequest, node: NodeView): number => (req.oneThreadPerCore ? Math.max(1, node.threadsPerCore ?? 1) : 1);
@@ -285,7 +299,8 @@ interface Share {
 function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerNode: number, mode: FitMode): Share | undefined {
   const gpus = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : gpusPerNode;
   const freeGpus = gpus > 0 ? gpuPool(node, req.gpuType, mode === "now") : [];
-  const cpus = req.exclusive ? node.cpus : Math.max(tasks * req.cpusPerTask * threadsFactor(req, node), gpus * (req.cpusPerGpu ?? 0), req.minCpusPerNode ?? 0);
+  const taskCpus = shareCpus(nodeShape(req, node), { name: node.name, freeCpus: node.freeCpus, cpus: node.cpus }, tasks);
+  const cpus = req.exclusive ? node.cpus : Math.max(taskCpus, gpus * (req.cpusPerGpu ?? 0), req.minCpusPerNode ?? 0);
   const nodeFree = mode === "now" ? node.freeCpus : node.cpus;
   if (cpus > nodeFree) return undefined;
   const placed = placeGpus(req, node, freeGpus, gpus, cpus, mode);

@@ -6,10 +6,14 @@
  * always agree.
  */
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
+import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "./job-layout.ts";
 
 export interface ResourceRequest {
   nodesMin: number;
+  /** The most nodes (-N's maximum; without -N, as many as the tasks need: job-layout's NODES_UNBOUNDED). */
   nodesMax: number;
+  /** -N/-n/-c/--ntasks-per-node/-O as Slurm reads them (job-layout.ts); absent = nodesMin..nodesMax as given, no overcommit. */
+  layout?: LayoutShape;
   /** Total tasks; tasks are placed block-wise, cpusPerTask CPUs each. */
   ntasks: number;
   /** 0 = no per-node task cap. */
@@ -43,6 +47,8 @@ export interface ResourceRequest {
   exclusive: boolean;
   /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
   minCpusPerNode?: number;
+  /** --tmp: TmpDisk (MiB) each node must have (0/absent = any). */
+  tmpMib?: number;
   /** --contiguous: a multi-node job's nodes are consecutive in the cluster's node order. */
   contiguous?: boolean;
   nodelist: string[];
@@ -66,16 +72,20 @@ export function buildRequest(
   expand: (hostlist: string) => string[],
 ): ResourceRequest | string {
   const cpusPerTask = spec.cpusPerTask || 1;
-  const nodesMin = spec.nodesMin || 0;
-  const nodesMax = spec.nodesMax || nodesMin;
-  let ntasks = spec.ntasks;
-  if (!ntasks) ntasks = spec.ntasksPerNode ? spec.ntasksPerNode * Math.max(1, nodesMin) : Math.max(1, nodesMin);
-  const gpu = gpuRequest(spec, Math.max(1, nodesMin));
+  const { shape } = normaliseAsk({
+    nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
+    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
+  });
+  const nodesMin = shape.nodesMin;
+  let ntasks = shape.ntasks;
+  const gpu = gpuRequest(spec, nodesMin);
   if (typeof gpu === "string") return gpu;
-  if (spec.ntasksPerGpu > 0) ntasks = applyTasksPerGpu(spec, gpu, ntasks, Math.max(1, nodesMin));
+  if (spec.ntasksPerGpu > 0) ntasks = applyTasksPerGpu(spec, gpu, ntasks, nodesMin);
+  const layout: LayoutShape = { ...shape, ntasks };
   return {
-    nodesMin: Math.max(1, nodesMin),
-    nodesMax: Math.max(1, nodesMax, nodesMin),
+    nodesMin,
+    nodesMax: shape.nodesGiven ? shape.nodesMax : NODES_UNBOUNDED,
+    layout,
     ntasks,
     ntasksPerNode: spec.ntasksPerNode,
     cpusPerTask,
@@ -90,7 +100,9 @@ export function buildRequest(
     exclusive: spec.exclusive,
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
-    nodelist: spec.nodelist ? expand(spec.nodelist) : [],
+    ...((spec.tmpMib ?? 0) > 0 ? { tmpMib: spec.tmpMib } : {}),
+    // a list with repeats (-m arbitrary: one entry per task) asks for each node once
+    nodelist: spec.nodelist ? [...new Set(expand(spec.nodelist))] : [],
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],
   };
@@ -209,4 +221,20 @@ export function tresPerTaskText(spec: JobSpecP): string {
   const tc = spec.gpusPerTask ? parseTypedCount(spec.gpusPerTask) : undefined;
   if (tc !== undefined && tc.count > 0) parts.push(tc.type ? `gres/gpu:${tc.type}=${tc.count}` : `gres/gpu=${tc.count}`);
   return parts.join(",");
+}
+
+/**
+ * The request's layout shape (job-layout.ts) with the request's own counts, which callers
+ * may have narrowed (one task, a fixed node count). A request built without one reads as
+ * an explicit -N nodesMin-nodesMax and -n ntasks.
+ */
+export function layoutOf(req: ResourceRequest): LayoutShape {
+  const base: LayoutShape = req.layout ?? {
+    nodesGiven: true, nodesMin: req.nodesMin, nodesMax: req.nodesMax, ntasks: req.ntasks, ntasksGiven: true,
+    cpusPerTask: req.cpusPerTask, ntasksPerNode: req.ntasksPerNode, overcommit: false, exclusive: req.exclusive,
+  };
+  return {
+    ...base, ntasks: req.ntasks, nodesMin: req.nodesMin, nodesMax: base.nodesGiven ? req.nodesMax : base.nodesMax,
+    cpusPerTask: req.cpusPerTask, ntasksPerNode: req.ntasksPerNode, exclusive: req.exclusive,
+  };
 }

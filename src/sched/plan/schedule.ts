@@ -208,10 +208,13 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
   return { examined, trySched, started };
 }
 
-/** The job's request, with whole nodes in an OverSubscribe=EXCLUSIVE partition. */
+/** The job's request, with whole nodes in an OverSubscribe=EXCLUSIVE partition, never beyond the partition's MaxNodes. */
 function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
-  const req = buildRequest(job.spec, pass.state.config, expand);
-  if (typeof req === "string" || req.exclusive) return req;
+  const built = buildRequest(job.spec, pass.state.config, expand);
+  if (typeof built === "string") return built;
+  const maxNodes = pass.state.partitions.find((p) => p.info.name === job.info.partition)?.info.maxNodes;
+  const req = maxNodes !== undefined && built.nodesMax > maxNodes ? { ...built, nodesMax: Math.max(built.nodesMin, maxNodes) } : built;
+  if (req.exclusive) return req;
   return pass.exclusivePartitions.has(job.info.partition) ? { ...req, exclusive: true } : req;
 }
 
@@ -401,6 +404,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       socketCount: node.info.sockets,
       coresPerSocket: node.info.coresPerSocket,
       gpuTypes: nodeGpuTypes(node),
+      tmpDiskMib: node.info.tmpDiskMib,
       order: order++,
     });
   }

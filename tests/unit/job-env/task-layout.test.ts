@@ -1,6 +1,6 @@
 /** Task ranks per node by --distribution's first level (compat/task-layout.ts). */
 import { describe, expect, it } from "vitest";
-import { taskRanks } from "../../../src/compat/task-layout.ts";
+import { arbitraryRanks, hostfileHosts, taskRanks } from "../../../src/compat/task-layout.ts";
 
 describe("taskRanks", () => {
   it("block (default, arbitrary): consecutive ranks per node", () => {
@@ -16,5 +16,18 @@ describe("taskRanks", () => {
   it("plane=N: blocks of N ranks per node in turn", () => {
     expect(taskRanks([4, 4], "plane=2")).toEqual([[0, 1, 4, 5], [2, 3, 6, 7]]);
     expect(taskRanks([3, 2], "plane=2,Pack")).toEqual([[0, 1, 4], [2, 3]]);
+  });
+});
+
+describe("SLURM_HOSTFILE with -m arbitrary", () => {
+  const expand = (e: string): string[] | undefined => (e === "n[1-2]" ? ["n1", "n2"] : /^n\d+$/.test(e) ? [e] : undefined);
+
+  it("one host per task, in order; hostlists expand; comments and blanks skipped", () => {
+    expect(hostfileHosts("n2\nn2\n# x\n\nn1 n3\nn[1-2]\n", expand)).toEqual(["n2", "n2", "n1", "n3", "n1", "n2"]);
+    expect(hostfileHosts("bad!\n", expand)).toBeUndefined();
+  });
+
+  it("task i runs on host i (oracle: n2,n2,n1,n3 gives n1 rank 2, n2 ranks 0-1, n3 rank 3)", () => {
+    expect(arbitraryRanks(["n1", "n2", "n3"], ["n2", "n2", "n1", "n3"])).toEqual([[2], [0, 1], [3]]);
   });
 });

@@ -29,7 +29,9 @@ describe("parseSrunArgs", () => {
   it("inside an allocation it reads the job's variables; the command line wins", () => {
     const env = { SLURM_JOB_ID: "42", SLURM_NTASKS: "4", SLURM_JOB_NUM_NODES: "2", SLURM_JOB_NODELIST: "n[1-2]", SLURM_CPUS_PER_TASK: "2" };
     const r = run(parseSrunArgs(["-n", "1", "true"], env, CTX));
-    expect([r.settings.jobId, r.settings.allocNodelist, r.spec.ntasks, r.spec.nodesMin, r.spec.cpusPerTask]).toEqual([42, "n[1-2]", 1, 2, 2]);
+    // -n1 lowers the job's node count (read from SLURM_JOB_NUM_NODES) to one node, with Slurm's warning (oracle: srun -n1 in a -N2 job)
+    expect([r.settings.jobId, r.settings.allocNodelist, r.spec.ntasks, r.spec.nodesMin, r.spec.cpusPerTask]).toEqual([42, "n[1-2]", 1, 1, 2]);
+    expect(r.warnings).toEqual(["Warning: can't run 1 processes on 2 nodes, setting nnodes to 1"]);
   });
 
   it("SLURM_NTASKS overrides SLURM_NPROCS; SRUN_EXPORT_ENV overrides SLURM_EXPORT_ENV", () => {

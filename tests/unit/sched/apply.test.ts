@@ -27,8 +27,12 @@ describe("apply: submission", () => {
     expect(c.run(submit(spec({ cpusPerTask: 64 }))).error).toBe(
       "CPU count per node can not be satisfied\nRequested node configuration is not available",
     );
+    // --tmp beyond every node's TmpDisk (0 here), as the oracle refuses sbatch --tmp=10
+    expect(c.run(submit(spec({ tmpMib: 10 }))).error).toBe(
+      "Temporary disk specification can not be satisfied\nRequested node configuration is not available",
+    );
     // each refusal is on record as a FAILED job, as in Slurm 22.05
-    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED", "FAILED", "FAILED"]);
+    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED", "FAILED", "FAILED", "FAILED"]);
   });
 
   it("queues a job larger than its partition under EnforcePartLimits=NO (PartitionConfig), rejects it under ALL", () => {

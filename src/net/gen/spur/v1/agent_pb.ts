@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIoMDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpgBCghUYXNrU3BlYxIPCgd0YXNrX2lkGAEgASgNEicKA2VudhgCIAMoCzIaLnNwdXIudjEuVGFza1NwZWMuRW52RW50cnkSFwoKc3RkaW5fcGF0aBgDIAEoCUgAiAEBGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDQoLX3N0ZGluX3BhdGgidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIokBCg9UYXNrRXhpdFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEbm9kZRgDIAEoCRIQCgh0YXNrX2lkcxgEIAMoDRIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSDQoFdG9rZW4YByABKAkiEgoQVGFza0V4aXRSZXNwb25zZSIzChBTdGVwU3RhdHNSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFIkUKEVN0ZXBTdGF0c1Jlc3BvbnNlEiAKBXN0ZXBzGAEgAygLMhEuc3B1ci52MS5TdGVwSW5mbxIOCgZjZ3JvdXAYAiABKAkiRwoQUnVuUHJvbG9nUmVxdWVzdBIdCgNqb2IYASABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAIgASgJIjAKEVJ1blByb2xvZ1Jlc3BvbnNlEgoKAm9rGAEgASgIEg8KB21lc3NhZ2UYAiABKAkiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTKYAwoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZTJLCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayKYAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoInQKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0ymAMKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2UySwoITGF1bmNoZXISPwoIVGFza0V4aXQSGC5zcHVyLnYxLlRhc2tFeGl0UmVxdWVzdBoZLnNwdXIudjEuVGFza0V4aXRSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -385,6 +385,14 @@ export type RunTasksRequest = Message<"spur.v1.RunTasksRequest"> & {
    * @generated from field: string launcher_token = 15;
    */
   launcherToken: string;
+
+  /**
+   * srun's own process settings that every task gets (Slurm's PropagateResourceLimits and SLURM_UMASK),
+   * and srun --task-prolog/--task-epilog: applied by agent/task-setup.ts around the task's command.
+   *
+   * @generated from field: optional spur.v1.TaskSetup setup = 16;
+   */
+  setup?: TaskSetup | undefined;
 };
 
 /**
@@ -482,6 +490,14 @@ export type RunTasksRequestJson = {
    * @generated from field: string launcher_token = 15;
    */
   launcherToken?: string;
+
+  /**
+   * srun's own process settings that every task gets (Slurm's PropagateResourceLimits and SLURM_UMASK),
+   * and srun --task-prolog/--task-epilog: applied by agent/task-setup.ts around the task's command.
+   *
+   * @generated from field: optional spur.v1.TaskSetup setup = 16;
+   */
+  setup?: TaskSetupJson;
 };
 
 /**
@@ -490,6 +506,75 @@ export type RunTasksRequestJson = {
  */
 export const RunTasksRequestSchema: GenMessage<RunTasksRequest, {jsonType: RunTasksRequestJson}> = /*@__PURE__*/
   messageDesc(file_spur_v1_agent, 4);
+
+/**
+ * @generated from message spur.v1.TaskSetup
+ */
+export type TaskSetup = Message<"spur.v1.TaskSetup"> & {
+  /**
+   * @generated from field: optional uint32 umask = 1;
+   */
+  umask?: number | undefined;
+
+  /**
+   * prlimit resource (core, fsize, nofile, nproc, stack) -> soft value: "unlimited" or /proc/self/limits' number
+   *
+   * @generated from field: map<string, string> soft_limits = 2;
+   */
+  softLimits: { [key: string]: string };
+
+  /**
+   * srun --task-prolog (after slurm.conf's TaskProlog); "" = none
+   *
+   * @generated from field: string task_prolog = 3;
+   */
+  taskProlog: string;
+
+  /**
+   * srun --task-epilog (before slurm.conf's TaskEpilog); "" = none
+   *
+   * @generated from field: string task_epilog = 4;
+   */
+  taskEpilog: string;
+};
+
+/**
+ * @generated from message spur.v1.TaskSetup
+ */
+export type TaskSetupJson = {
+  /**
+   * @generated from field: optional uint32 umask = 1;
+   */
+  umask?: number;
+
+  /**
+   * prlimit resource (core, fsize, nofile, nproc, stack) -> soft value: "unlimited" or /proc/self/limits' number
+   *
+   * @generated from field: map<string, string> soft_limits = 2;
+   */
+  softLimits?: { [key: string]: string };
+
+  /**
+   * srun --task-prolog (after slurm.conf's TaskProlog); "" = none
+   *
+   * @generated from field: string task_prolog = 3;
+   */
+  taskProlog?: string;
+
+  /**
+   * srun --task-epilog (before slurm.conf's TaskEpilog); "" = none
+   *
+   * @generated from field: string task_epilog = 4;
+   */
+  taskEpilog?: string;
+};
+
+/**
+ * Describes the message spur.v1.TaskSetup.
+ * Use `create(TaskSetupSchema)` to create a new message.
+ */
+export const TaskSetupSchema: GenMessage<TaskSetup, {jsonType: TaskSetupJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 5);
 
 /**
  * @generated from message spur.v1.TaskSpec
@@ -540,7 +625,7 @@ export type TaskSpecJson = {
  * Use `create(TaskSpecSchema)` to create a new message.
  */
 export const TaskSpecSchema: GenMessage<TaskSpec, {jsonType: TaskSpecJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 5);
+  messageDesc(file_spur_v1_agent, 6);
 
 /**
  * One frame of a task stream: output bytes (base64 in JSON), or an exit.
@@ -621,7 +706,7 @@ export type TaskFrameJson = {
  * Use `create(TaskFrameSchema)` to create a new message.
  */
 export const TaskFrameSchema: GenMessage<TaskFrame, {jsonType: TaskFrameJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 6);
+  messageDesc(file_spur_v1_agent, 7);
 
 /**
  * A task of a step ended on `node` (after its output was sent on the RunTasks stream).
@@ -716,7 +801,7 @@ export type TaskExitRequestJson = {
  * Use `create(TaskExitRequestSchema)` to create a new message.
  */
 export const TaskExitRequestSchema: GenMessage<TaskExitRequest, {jsonType: TaskExitRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 7);
+  messageDesc(file_spur_v1_agent, 8);
 
 /**
  * @generated from message spur.v1.TaskExitResponse
@@ -735,7 +820,7 @@ export type TaskExitResponseJson = {
  * Use `create(TaskExitResponseSchema)` to create a new message.
  */
 export const TaskExitResponseSchema: GenMessage<TaskExitResponse, {jsonType: TaskExitResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 8);
+  messageDesc(file_spur_v1_agent, 9);
 
 /**
  * @generated from message spur.v1.StepStatsRequest
@@ -776,7 +861,7 @@ export type StepStatsRequestJson = {
  * Use `create(StepStatsRequestSchema)` to create a new message.
  */
 export const StepStatsRequestSchema: GenMessage<StepStatsRequest, {jsonType: StepStatsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 9);
+  messageDesc(file_spur_v1_agent, 10);
 
 /**
  * @generated from message spur.v1.StepStatsResponse
@@ -821,7 +906,7 @@ export type StepStatsResponseJson = {
  * Use `create(StepStatsResponseSchema)` to create a new message.
  */
 export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: StepStatsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 10);
+  messageDesc(file_spur_v1_agent, 11);
 
 /**
  * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
@@ -862,7 +947,7 @@ export type RunPrologRequestJson = {
  * Use `create(RunPrologRequestSchema)` to create a new message.
  */
 export const RunPrologRequestSchema: GenMessage<RunPrologRequest, {jsonType: RunPrologRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 11);
+  messageDesc(file_spur_v1_agent, 12);
 
 /**
  * @generated from message spur.v1.RunPrologResponse
@@ -903,7 +988,7 @@ export type RunPrologResponseJson = {
  * Use `create(RunPrologResponseSchema)` to create a new message.
  */
 export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: RunPrologResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 12);
+  messageDesc(file_spur_v1_agent, 13);
 
 /**
  * @generated from message spur.v1.AgentPingRequest
@@ -922,7 +1007,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 13);
+  messageDesc(file_spur_v1_agent, 14);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -959,7 +1044,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 14);
+  messageDesc(file_spur_v1_agent, 15);
 
 /**
  * @generated from service spur.v1.Agent
