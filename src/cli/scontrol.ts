@@ -1,7 +1,7 @@
 /**
  * @module cli/scontrol
- * `scontrol`: options before the command (getopt "+": parsing stops at the
- * first word), then one command matched by Slurm's abbreviation rules. With
+ * `scontrol`: options anywhere on the line (glibc getopt permutes; "--" ends
+ * them), then one command matched by Slurm's abbreviation rules. With
  * no command, the commands are read from stdin one per line. Every command
  * is a function over the CliPort (format/scontrol-jobs, -commands); the exit
  * code is 1 when any command failed, as Slurm's scontrol.
@@ -142,17 +142,6 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   return outcome("", `invalid keyword: ${tag}\n`, true);
 }
 
-/** Leading option words (getopt "+"): up to the first command word. */
-function splitOptions(argv: readonly string[]): [string[], string[]] {
-  let i = 0;
-  while (i < argv.length && (argv[i] as string).startsWith("-") && argv[i] !== "-") {
-    if (argv[i] === "--") return [argv.slice(0, i), argv.slice(i + 1)];
-    if (/^(-M|--clusters?)$/.test(argv[i] as string)) i++;
-    i++;
-  }
-  return [argv.slice(0, i), argv.slice(i)];
-}
-
 /** Words of one stdin command line (quotes group, as a shell would). */
 const lineWords = (line: string): string[] =>
   (line.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
@@ -161,8 +150,10 @@ const result = (o: Outcome, quiet: boolean): CliResult => ({ stdout: o.stdout, s
 
 /** Run scontrol with `argv` (without the program name). */
 export async function scontrolMain(argv: string[], port: CliPort): Promise<CliResult> {
-  const [optionWords, words] = splitOptions(argv);
-  const parsed = getoptLong("scontrol", optionWords, OPTIONS);
+  // Slurm's scontrol calls getopt_long without "+": glibc permutes, so options after the
+  // command count (`scontrol show job -o 12`, `scontrol -a show -o nodes`); "--" ends them.
+  const parsed = getoptLong("scontrol", argv, OPTIONS);
+  const words = parsed.positionals;
   if (parsed.error !== undefined) {
     return { stdout: "", stderr: `${parsed.error}\nTry "scontrol --help" for more information\n`, exitCode: 1 };
   }

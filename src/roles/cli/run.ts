@@ -5,8 +5,10 @@
  */
 import type { CliPort, CliResult } from "../../cli/io.ts";
 import { realPort } from "./port.ts";
+import { endQuietlyOnClosedPipe } from "../closed-pipe.ts";
 
 export async function runCli(fn: (argv: string[], port: CliPort) => Promise<CliResult>, argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const result = await fn(argv, realPort());
   if (result.stdout) await write(process.stdout, result.stdout);
   if (result.stderr) await write(process.stderr, result.stderr);
@@ -14,5 +16,6 @@ export async function runCli(fn: (argv: string[], port: CliPort) => Promise<CliR
 }
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  // "drain" never comes once the reader is gone; the 'error' listener ends the process then.
   return new Promise((resolve) => (stream.write(text) ? resolve() : stream.once("drain", () => resolve())));
 }

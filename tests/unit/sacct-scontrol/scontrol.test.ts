@@ -199,8 +199,8 @@ describe("scontrol update", () => {
 
 describe("scontrol misc", () => {
   it("version, invalid keyword/entity, bad option, stdin commands", async () => {
-    expect((await run(["version"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
-    expect((await run(["-V"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await run(["version"])).result.stdout).toBe("slurm 26.05.0\n");
+    expect((await run(["-V"])).result.stdout).toBe("slurm 26.05.0\n");
     expect((await run(["bogus"])).result).toEqual({ stdout: "", stderr: "invalid keyword: bogus\n", exitCode: 1 });
     expect((await run(["show", "bogus"])).result.stderr).toBe("invalid entity:bogus for keyword:show \n");
     expect((await run(["--bogus"])).result.stderr).toBe('scontrol: unrecognized option \'--bogus\'\nTry "scontrol --help" for more information\n');

@@ -101,6 +101,6 @@ describe("sinfo errors", () => {
   it("answers --help, --usage and --version without the controller", async () => {
     expect((await si(["--help"], { down: true })).stdout.startsWith("Usage: sinfo [OPTIONS]\n")).toBe(true);
     expect((await si(["--usage"], { down: true })).stdout.startsWith("Usage: sinfo [-adelNRrsTv]")).toBe(true);
-    expect((await si(["--version"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await si(["--version"], { down: true })).stdout).toBe("slurm 26.05.0\n");
   });
 });

@@ -146,7 +146,7 @@ describe("squeue errors", () => {
     expect(help.stdout.startsWith("Usage: squeue [OPTIONS]\n")).toBe(true);
     expect(help.stdout).toContain("--start");
     expect((await sq(["--usage"], { down: true })).stdout.startsWith("Usage: squeue [-A account]")).toBe(true);
-    expect((await sq(["-V"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await sq(["-V"], { down: true })).stdout).toBe("slurm 26.05.0\n");
   });
 });
 
