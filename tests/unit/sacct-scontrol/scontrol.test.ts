@@ -208,3 +208,36 @@ describe("scontrol misc", () => {
     expect(viaStdin.result.stdout).toBe(`Slurmctld(primary) at vm is UP\n${loadGolden("016").stdout}`);
   });
 });
+
+describe("scontrol options anywhere (glibc getopt permutes; checked on the oracle)", () => {
+  /** Every placement of the option words among the command words. */
+  function placements(options: string[], words: string[]): string[][] {
+    if (options.length === 0) return [words];
+    const [first, ...rest] = options as [string, ...string[]];
+    const out: string[][] = [];
+    for (const tail of placements(rest, words)) for (let i = 0; i <= tail.length; i++) out.push([...tail.slice(0, i), first, ...tail.slice(i)]);
+    return out;
+  }
+  for (const number of ["065", "019"]) {
+    it(`golden ${number}: every placement of its options gives the golden's output`, async () => {
+      const g = loadGolden(number);
+      const argv = argvOf(g.command);
+      const options = argv.filter((w) => w.startsWith("-"));
+      const words = argv.filter((w) => !w.startsWith("-"));
+      const all = placements(options, words);
+      expect(all.length).toBe(words.length + 1);
+      for (const order of all) expect((await run(order)).result, order.join(" ")).toEqual({ stdout: g.stdout, stderr: g.stderr, exitCode: g.exitCode });
+    });
+  }
+  it("the issue's lines: show part -o, -a show -o nodes, show job -o N; '--' ends options as on the oracle", async () => {
+    const oneLinePartitions = (await run(["-o", "show", "partition"])).result;
+    expect((await run(["show", "part", "-o"])).result).toEqual(oneLinePartitions);
+    expect(oneLinePartitions.stdout.split("\n").filter((l) => l !== "")).toHaveLength(2);
+    expect((await run(["-a", "show", "-o", "nodes"])).result).toEqual((await run(["-o", "-a", "show", "nodes"])).result);
+    expect((await run(["show", "job", "-o", "20"])).result).toEqual((await run(["-o", "show", "job", "20"])).result);
+    // oracle: `scontrol show -- -o` → "invalid entity:-o for keyword:show ", exit 1
+    expect((await run(["show", "--", "-o"])).result).toEqual({ stdout: "", stderr: "invalid entity:-o for keyword:show \n", exitCode: 1 });
+    // oracle: `scontrol show partition debug -x` → glibc's message for the bad option
+    expect((await run(["show", "partition", "debug", "-x"])).result).toEqual({ stdout: "", stderr: "scontrol: invalid option -- 'x'\nTry \"scontrol --help\" for more information\n", exitCode: 1 });
+  });
+});
