@@ -32,6 +32,17 @@ const OPTIONS: readonly OptionRow[] = [
 interface Flags extends ViewFlags {
   quiet: boolean;
   exit: boolean;
+  /** --json[=data_parser]: show/ping answer with the REST serializers (src/net/rest/cli-route). */
+  json?: { asked: string | undefined; argv: readonly string[] };
+}
+
+/** `show ...` and `ping` under --json: the data_parser documents spurrestd serves. */
+async function jsonAnswer(port: CliPort, flags: Flags, entity: string, id: string | undefined): Promise<Outcome> {
+  const cr = await import("../net/rest/cli-route.ts");
+  const target = entity === "ping" ? { operation: "get_ping", params: {} } : cr.showRoute(entity, id);
+  if (target === undefined) return outcome("", `scontrol: error: --json is not available for show ${entity}\n`, true);
+  const r = await cr.jsonFlagAnswer(target.operation, target.params, port, "scontrol", flags.json?.argv ?? [], flags.json?.asked);
+  return outcome(r.stdout, r.stderr, r.exitCode !== 0);
 }
 
 const USAGE = [
@@ -69,6 +80,7 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
   const tag = eq < 0 ? arg : arg.slice(0, eq);
   const val = eq < 0 ? words[2] : arg.slice(eq + 1);
   const entity = SHOW_ENTITIES.find(([word, min]) => keywordMatch(tag, word, min))?.[0];
+  if (flags.json !== undefined && entity !== undefined) return jsonAnswer(port, flags, entity, val);
   switch (entity) {
     case "jobs":
     case "jobid":
@@ -123,7 +135,7 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
     return outcome();
   }
   if (keywordMatch(tag, "help", 2)) return outcome(USAGE);
-  if (keywordMatch(tag, "ping", 3)) return pingStatus(port);
+  if (keywordMatch(tag, "ping", 3)) return flags.json === undefined ? pingStatus(port) : jsonAnswer(port, flags, "ping", undefined);
   const action = holdAction(tag);
   if (action !== undefined) {
     if (words.length < 2) return outcome("", `too few arguments for keyword:${tag}\n`, true);
@@ -165,6 +177,7 @@ export async function scontrolMain(argv: string[], port: CliPort): Promise<CliRe
     if (o.id === "all") flags.all = true;
     if (o.id === "details") flags.detail++;
     if (o.id === "quiet") flags.quiet = true;
+    if (o.id === "json") flags.json = { asked: o.value, argv };
   }
   if (words.length > 0) return result(await command(port, words, flags), flags.quiet);
   const parts: Outcome[] = [];

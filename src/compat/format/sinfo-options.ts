@@ -33,7 +33,7 @@ export const SINFO_OPTIONS: readonly SinfoOptionRow[] = [
   row("help", ["help"], undefined, "none", "print this help and exit"),
   row("hide", ["hide"], undefined, "none", "omit hidden partitions"),
   row("iterate", ["iterate"], "i", "required", "repeat every N seconds", "seconds"),
-  row("json", ["json"], undefined, "optional", "print all nodes as JSON (=v0.0.42..v0.0.45: data_parser shape)", "data_parser"),
+  row("json", ["json"], undefined, "optional", "print the listing as JSON (data_parser v0.0.45; =v0.0.42..44 or =v0.0.38 for 22.05's shape)", "data_parser"),
   row("local", ["local"], undefined, "none", "only the local cluster"),
   row("long", ["long"], "l", "none", "long report, with a date line"),
   row("clusters", ["cluster", "clusters"], "M", "required", "cluster(s) to ask", "cluster(s)"),

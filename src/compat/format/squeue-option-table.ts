@@ -37,7 +37,7 @@ export const SQUEUE_OPTIONS: readonly SqueueOptionRow[] = [
   row("hide", ["hide"], undefined, "none", "omit jobs in hidden partitions"),
   row("iterate", ["iterate"], "i", "required", "repeat every N seconds", "seconds"),
   row("jobs", ["jobs"], "j", "optional", "only these job ids (17, 17_2, ...)", "job(s)"),
-  row("json", ["json"], undefined, "optional", "print all jobs as JSON (=v0.0.42..v0.0.45: data_parser shape)", "data_parser"),
+  row("json", ["json"], undefined, "optional", "print the jobs as JSON (data_parser v0.0.45; =v0.0.42..44, or =v0.0.38 for 22.05's shape)", "data_parser"),
   row("local", ["local"], undefined, "none", "only jobs of the local cluster"),
   row("long", ["long"], "l", "none", "long report, with a date line"),
   row("licenses", ["licenses"], "L", "required", "only jobs using these licenses", "license(s)"),
