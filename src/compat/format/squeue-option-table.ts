@@ -47,6 +47,7 @@ export const SQUEUE_OPTIONS: readonly SqueueOptionRow[] = [
   row("noconvert", ["noconvert"], undefined, "none", "print sizes without unit conversion"),
   row("nodelist", ["node", "nodes", "nodelist"], "w", "required", "only jobs on these nodes", "hostlist"),
   row("noheader", ["noheader"], "h", "none", "no header line"),
+  row("only-job-state", ["only-job-state"], undefined, "none", "only each job's id and state (Slurm 24.05+)"),
   row("partitions", ["partitions"], "p", "required", "only jobs in these partitions", "partition(s)"),
   row("priority", ["priority"], "P", "none", "one line per partition of multi-partition jobs"),
   row("qos", ["qos"], "q", "required", "only jobs with these QOS", "qos(s)"),

@@ -140,6 +140,11 @@ const APPLY: Readonly<Record<string, Apply>> = {
     return undefined;
   },
   noheader: (p) => void (p.noHeader = true),
+  // The job id and state only, in the lightweight listing's fixed format (default-formats.tsv).
+  "only-job-state": (p, _x, c) => {
+    p.format = "%.18i %.2t";
+    c.overrideFormatEnv = true;
+  },
   partitions: (p, x) => {
     p.partitions = list(v(x));
     p.all = true;

@@ -175,3 +175,13 @@ describe("squeue -s", () => {
     expect(r.stdout).toBe("40.0 sleep n1\n40.batch batch n1\n");
   });
 });
+
+describe("squeue --only-job-state", () => {
+  it("prints each job's id and compact state in the lightweight listing's format (default-formats.tsv: %.18i %.2t)", async () => {
+    const r = await sq(["--only-job-state"]);
+    const viaFormat = await sq(["-o", "%.18i %.2t"]);
+    expect(r).toEqual(viaFormat);
+    expect(lines(r.stdout)[0]).toBe("             JOBID ST");
+    expect(lines(r.stdout).length).toBeGreaterThan(1);
+  });
+});
