@@ -118,11 +118,11 @@ describe("sinfo --states: every node state name (states.tsv), '&'/'+' combinatio
       expect([name, r.exitCode, r.stderr]).toEqual([name, 0, ""]);
     }
     const world = { nodes: withFlags({ n1: ["REBOOT_REQUESTED"], n2: ["REBOOT_ISSUED"], n3: ["DRAIN"] }) };
-    expect((await si(["-h", "-N", "-t", "boot", "-o", "%N"], world)).stdout).toBe("n1\n");
-    expect((await si(["-h", "-N", "-t", "REBOOT_ISSUED", "-o", "%N"], world)).stdout).toBe("n2\n");
-    expect((await si(["-h", "-N", "-t", "idle&drain", "-o", "%N"], world)).stdout).toBe("n3\n");
-    expect((await si(["-h", "-N", "-t", "idle+drain,boot", "-o", "%N"], world)).stdout).toBe("n1\nn3\n");
-    expect((await si(["-h", "-N", "-t", "idle&boot&drain", "-o", "%N"], world)).stdout).toBe("");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "boot", "-o", "%N"], world)).stdout).toBe("n1\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "REBOOT_ISSUED", "-o", "%N"], world)).stdout).toBe("n2\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "idle&drain", "-o", "%N"], world)).stdout).toBe("n3\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "idle+drain,boot", "-o", "%N"], world)).stdout).toBe("n1\nn3\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "idle&boot&drain", "-o", "%N"], world)).stdout).toBe("");
   });
   it("a bad word inside a combination is named in the error", async () => {
     const r = await si(["-t", "idle&bogus"]);
