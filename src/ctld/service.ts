@@ -41,6 +41,11 @@ export interface ServiceContext {
   /** uid the controller runs as: agents must run as it or as root. */
   selfUid: number;
   confPath: string;
+  /** scontrol show config: SlurmctldPort, SlurmctldHost[0]'s address, SlurmctldLogFile, spur.conf's settings (config-view). */
+  port?: number;
+  address?: string;
+  logFile?: string;
+  globals?: ReadonlyMap<string, string>;
   /** JWT key (scontrol token, tokens forwarded by spurrestd); absent = JWT off. */
   keyring?: Keyring;
   /** spur.conf JobSubmitScript: the site's job_submit hook ("" = none). */
