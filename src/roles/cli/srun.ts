@@ -29,6 +29,10 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  if (r.settings.verbose > 0) {
+    const { definedOptionsDump } = await import("../../compat/options/srun-verbose.ts");
+    process.stderr.write(definedOptionsDump(argv.slice(0, argv.length - r.command.length), process.env));
+  }
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   const url = ctlUrl();
@@ -64,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
         jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
         clusterName: clusterNameOf(confPath()), umask: process.umask(),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: process.cwd(),
-        exact: r.settings.exact || r.spec.cpusPerGpu > 0, host: hostname(),
+        exact: r.settings.exact || r.spec.cpusPerGpu > 0, host: hostname(), verbose: r.settings.verbose,
       },
       { stepCreate: (req) => call(url, "StepCreate", req), stepComplete: (req) => call(url, "StepComplete", req) },
       abort.signal,
