@@ -40,7 +40,7 @@ export async function routeJson(operation: string, params: Record<string, string
   const host: HostInfo = { cluster, hostname: port.invoker.hostname, homeOf: () => "", operators: () => [], controller: { host: "", port: 0 } };
   const caller = { user: port.invoker.user, uid: port.invoker.uid, group: port.invoker.group, token: "" };
   const meta = { ...metaFor({ version, api: "slurmctld", user: caller.user, group: caller.group, source: "", cluster }), command: [who.command, ...who.argv] };
-  const rc: RequestContext = { version, caller, ctl: port.ctl, params, query: {}, body: undefined, nowSec: port.now(), host, warnings: [] };
+  const rc: RequestContext = { version, caller, ctl: port.ctl, params, query: {}, body: undefined, nowSec: Math.floor(port.now()), host, warnings: [] };
   try {
     const payload = await route.handle(rc);
     const envelope = { meta, errors: [], warnings: rc.warnings };

@@ -241,3 +241,33 @@ describe("scontrol options anywhere (glibc getopt permutes; checked on the oracl
     expect((await run(["show", "partition", "debug", "-x"])).result).toEqual({ stdout: "", stderr: "scontrol: invalid option -- 'x'\nTry \"scontrol --help\" for more information\n", exitCode: 1 });
   });
 });
+
+describe("scontrol --json (the REST serializers, data_parser v0.0.45), in any position", () => {
+  it("show job/jobs/nodes/partitions and ping answer the documents GET /slurm/v0.0.45/... serves", async () => {
+    for (const argv of [["--json", "show", "job", "20"], ["show", "job", "20", "--json"], ["show", "--json", "job", "20"]]) {
+      const r = (await run(argv)).result;
+      expect(r.exitCode, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { jobs: { job_id: number }[]; meta: { command: string[]; plugin: { data_parser: string } }; errors: unknown[] };
+      expect(doc.jobs.map((j) => j.job_id)).toEqual([20]);
+      expect(doc.meta.command).toEqual(["scontrol", ...argv]);
+      expect(doc.meta.plugin.data_parser).toBe("data_parser/v0.0.45");
+      expect(doc.errors).toEqual([]);
+    }
+    const nodes = JSON.parse((await run(["show", "nodes", "--json"])).result.stdout) as { nodes: { name: string }[] };
+    expect(nodes.nodes.map((n) => n.name)).toEqual(["n1", "n2", "n3", "n4"]);
+    const one = JSON.parse((await run(["show", "node", "n3", "--json"])).result.stdout) as { nodes: { name: string }[] };
+    expect(one.nodes.map((n) => n.name)).toEqual(["n3"]);
+    const parts = JSON.parse((await run(["--json", "show", "partition"])).result.stdout) as { partitions: { name: string }[] };
+    expect(parts.partitions.map((p) => p.name)).toEqual(["debug", "gpu"]);
+    const ping = JSON.parse((await run(["ping", "--json"])).result.stdout) as { pings: { responding: boolean }[] };
+    expect(ping.pings[0]?.responding).toBe(true);
+    expect(JSON.parse((await run(["--json=v0.0.42", "show", "jobs"])).result.stdout).meta.plugin.data_parser).toBe("data_parser/v0.0.42");
+  });
+  it("an unknown job is the envelope's error, exit 1; an unknown data_parser is refused", async () => {
+    const r = (await run(["show", "job", "999999", "--json"])).result;
+    expect(r.exitCode).toBe(1);
+    expect((JSON.parse(r.stdout) as { errors: { error_number: number }[] }).errors[0]?.error_number).toBe(2017);
+    const bad = (await run(["--json=v0.0.99", "ping"])).result;
+    expect([bad.exitCode, bad.stderr.startsWith("scontrol: error: Unable to find data_parser plugin for v0.0.99")]).toEqual([1, true]);
+  });
+});
