@@ -19,7 +19,7 @@ const row = (depth: number, account: string, user: string, assocId: number) => (
 describe("--json of sshare and sdiag", () => {
   it("parse with the published schemas; the fair-share tree keeps parents and types", async () => {
     const doc = (await (await (await createFixture()).app.request("/openapi/v3")).json()) as Doc;
-    const { port } = fakePort({ jobs: busyJobs() });
+    const { port } = fakePort({ jobs: busyJobs(), now: 1796214967 });
     const rows = [row(0, "root", "", 1), row(1, "physics", "", 2), row(2, "physics", "alice", 3)];
     const withShares = { ...port, ctl: { ...port.ctl, getShares: async () => ({ rows, cluster: "oracle" }) } };
     const s = await sshareMain(["-a", "--json"], withShares);
