@@ -114,3 +114,27 @@ describe("scontrol, sinfo, squeue, srun for harnesses", () => {
     c.run(["scontrol", "delete", "reservation=r1"]);
   });
 });
+
+describe("sgather", () => {
+  it("copies SOURCE from every node of the job to DEST.NODENAME here, and removes it unless --keep", () => {
+    // one host here: every node sees the same /tmp, so each node's SOURCE has the same bytes
+    const script = c.write("gather.sh", [
+      "#!/bin/sh",
+      "src=/tmp/sgather-src-$SLURM_JOB_ID",
+      'printf "line 1\\nline 2\\n" > $src',
+      "sgather --keep $src $PWD/kept",
+      "sgather $src $PWD/got",
+      'test -e $src; echo "left=$?"',
+      "sgather /nonexistent-$SLURM_JOB_ID $PWD/none; echo \"missing=$?\"",
+      "",
+    ].join("\n"));
+    const r = c.run(["sbatch", "--wait", "-N2", "-o", "gather.out", script]);
+    expect(r.code, r.stderr).toBe(0);
+    const read = (name: string) => spawnSync("cat", [join(c.work, name)], { encoding: "utf8" }).stdout;
+    expect([read("kept.n1"), read("kept.n2"), read("got.n1"), read("got.n2")]).toEqual(Array(4).fill("line 1\nline 2\n"));
+    const out = read("gather.out");
+    expect(out).toContain("left=1");
+    expect(out).toMatch(/missing=[1-9]/);
+    expect(out).toContain("No such file");
+  });
+});
