@@ -31,6 +31,7 @@ export const ENTRIES: Record<string, Entry> = {
   sshare: cli(() => import("./cli/sshare.ts"), "sshareMain"),
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
+  sgather: async () => (await import("./roles/cli/sgather.ts")).main,
 };
 
 

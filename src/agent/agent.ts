@@ -190,6 +190,11 @@ export function createAgent(deps: AgentDeps): Agent {
   function signalJob(req: SignalJobRequest): boolean {
     const dir = jobDir(spool, req.jobId);
     const hasBatch = existsSync(join(dir, "launch.json"));
+    if (req.stepId >= 0) {
+      // scancel J.S: that step's tasks only; a cancel kills them at once (Slurm's step kill).
+      killJobSteps(req.jobId, req.signal === 0 ? "SIGKILL" : req.signal, req.stepId);
+      return hasBatch;
+    }
     if (req.signal === 0) {
       if (hasBatch) {
         writeJson(join(dir, "end-reason.json"), { reason: req.reason || "CANCELLED" });

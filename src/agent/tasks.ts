@@ -70,7 +70,7 @@ function withStdin(path: string, argv: readonly string[]): string[] {
   return ["/bin/sh", "-c", 'exec <"$1" || exit 1; shift; exec "$@"', "spur_stdin", path, ...argv];
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+function killGroup(pid: number | undefined, signal: NodeJS.Signals | number): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, signal);
@@ -82,8 +82,14 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 /** The image's own PATH (its config's Env), which wins over the job's inside the container. */
 const imagePath = (env: readonly string[]): string | undefined => env.find((l) => l.startsWith("PATH="))?.slice(5);
 
-export function killJobSteps(jobId: number, signal: NodeJS.Signals = "SIGKILL"): void {
-  for (const pid of stepGroups.get(jobId) ?? []) killGroup(pid, signal);
+/** The step each task's process group belongs to (scancel J.S signals one step only). */
+const stepOfGroup = new Map<number, number>();
+
+/** Signal the job's step tasks here: all of them, or those of `stepId` only (>= 0). */
+export function killJobSteps(jobId: number, signal: NodeJS.Signals | number = "SIGKILL", stepId = -1): void {
+  for (const pid of stepGroups.get(jobId) ?? []) {
+    if (stepId < 0 || stepOfGroup.get(pid) === stepId) killGroup(pid, signal);
+  }
 }
 
 export interface StepHooks {
@@ -192,7 +198,10 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
     }
     children.push(child);
-    if (child.pid !== undefined) groups.add(child.pid);
+    if (child.pid !== undefined) {
+      groups.add(child.pid);
+      stepOfGroup.set(child.pid, req.stepId);
+    }
     // Each task is its own process group: samples attribute its processes to its rank.
     if (child.pid !== undefined) (sampler.leaders ??= {})[String(child.pid)] = task.taskId;
     if (binding?.verbose && bound !== undefined) {
@@ -216,7 +225,10 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       if (done) return;
       done = true;
       onExit();
-      if (child.pid !== undefined) groups.delete(child.pid);
+      if (child.pid !== undefined) {
+        groups.delete(child.pid);
+        stepOfGroup.delete(child.pid);
+      }
       if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
       running -= 1;
       if (running > 0) {

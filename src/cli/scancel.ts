@@ -198,14 +198,16 @@ interface Report {
   exitCode: number;
 }
 
+/** A step's failure names its job only ("on job step id 94", oracle 22.05 for `scancel 94.7`). */
 function errorLine(id: string, error: string): string {
   const dot = id.indexOf(".");
-  const what = dot < 0 ? `job id ${id}` : `job step id ${id}`;
+  const what = dot < 0 ? `job id ${id}` : `job step id ${id.slice(0, dot)}`;
   return `scancel: error: Kill job error on ${what}: ${error}\n`;
 }
 
 function verboseLine(o: Opts, id: string): string {
-  return o.signal === undefined || o.signal === 9 ? `scancel: Terminating job ${id}\n` : `scancel: Signal ${o.signal} to job ${id}\n`;
+  const what = id.includes(".") ? "step" : "job";
+  return o.signal === undefined || o.signal === 9 ? `scancel: Terminating ${what} ${id}\n` : `scancel: Signal ${o.signal} to ${what} ${id}\n`;
 }
 
 /** Print results in request order: each id's verbose line, then its errors. */
@@ -217,7 +219,8 @@ function report(o: Opts, results: Plain<JobResult>[], plain: boolean): Report {
   const printResult = (id: string, r: Plain<JobResult>): void => {
     printed.add(r);
     if (r.error === "") return;
-    if (isQuietError(r)) {
+    // A step's failure is never quiet and exits with its errno (225 for 2017), as the oracle's scancel J.S.
+    if (isQuietError(r) && !id.includes(".")) {
       if (!plain) {
         stderr += errorLine(id, INVALID_TEXT);
         exitCode = Math.max(exitCode, 1);

@@ -1,7 +1,7 @@
 /**
  * @module cli/scontrol
- * `scontrol`: options before the command (getopt "+": parsing stops at the
- * first word), then one command matched by Slurm's abbreviation rules. With
+ * `scontrol`: options anywhere on the line (glibc getopt permutes; "--" ends
+ * them), then one command matched by Slurm's abbreviation rules. With
  * no command, the commands are read from stdin one per line. Every command
  * is a function over the CliPort (format/scontrol-jobs, -commands); the exit
  * code is 1 when any command failed, as Slurm's scontrol.
@@ -34,6 +34,17 @@ const OPTIONS: readonly OptionRow[] = [
 interface Flags extends ViewFlags {
   quiet: boolean;
   exit: boolean;
+  /** --json[=data_parser]: show/ping answer with the REST serializers (src/net/rest/cli-route). */
+  json?: { asked: string | undefined; argv: readonly string[] };
+}
+
+/** `show ...` and `ping` under --json: the data_parser documents spurrestd serves. */
+async function jsonAnswer(port: CliPort, flags: Flags, entity: string, id: string | undefined): Promise<Outcome> {
+  const cr = await import("../net/rest/cli-route.ts");
+  const target = entity === "ping" ? { operation: "get_ping", params: {} } : cr.showRoute(entity, id);
+  if (target === undefined) return outcome("", `scontrol: error: --json is not available for show ${entity}\n`, true);
+  const r = await cr.jsonFlagAnswer(target.operation, target.params, port, "scontrol", flags.json?.argv ?? [], flags.json?.asked);
+  return outcome(r.stdout, r.stderr, r.exitCode !== 0);
 }
 
 const USAGE = [
@@ -71,6 +82,7 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
   const tag = eq < 0 ? arg : arg.slice(0, eq);
   const val = eq < 0 ? words[2] : arg.slice(eq + 1);
   const entity = SHOW_ENTITIES.find(([word, min]) => keywordMatch(tag, word, min))?.[0];
+  if (flags.json !== undefined && entity !== undefined) return jsonAnswer(port, flags, entity, val);
   switch (entity) {
     case "jobs":
     case "jobid":
@@ -127,7 +139,7 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
     return outcome();
   }
   if (keywordMatch(tag, "help", 2)) return outcome(USAGE);
-  if (keywordMatch(tag, "ping", 3)) return pingStatus(port);
+  if (keywordMatch(tag, "ping", 3)) return flags.json === undefined ? pingStatus(port) : jsonAnswer(port, flags, "ping", undefined);
   const action = holdAction(tag);
   if (action !== undefined) {
     if (words.length < 2) return outcome("", `too few arguments for keyword:${tag}\n`, true);
@@ -146,17 +158,6 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   return outcome("", `invalid keyword: ${tag}\n`, true);
 }
 
-/** Leading option words (getopt "+"): up to the first command word. */
-function splitOptions(argv: readonly string[]): [string[], string[]] {
-  let i = 0;
-  while (i < argv.length && (argv[i] as string).startsWith("-") && argv[i] !== "-") {
-    if (argv[i] === "--") return [argv.slice(0, i), argv.slice(i + 1)];
-    if (/^(-M|--clusters?)$/.test(argv[i] as string)) i++;
-    i++;
-  }
-  return [argv.slice(0, i), argv.slice(i)];
-}
-
 /** Words of one stdin command line (quotes group, as a shell would). */
 const lineWords = (line: string): string[] =>
   (line.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
@@ -169,8 +170,10 @@ export const scontrolMain = (argv: string[], port: CliPort): Promise<CliResult> 
   withTimeFormat("scontrol", port.env, port.now(), () => scontrolRun(argv, port));
 
 async function scontrolRun(argv: string[], port: CliPort): Promise<CliResult> {
-  const [optionWords, words] = splitOptions(argv);
-  const parsed = getoptLong("scontrol", optionWords, OPTIONS);
+  // Slurm's scontrol calls getopt_long without "+": glibc permutes, so options after the
+  // command count (`scontrol show job -o 12`, `scontrol -a show -o nodes`); "--" ends them.
+  const parsed = getoptLong("scontrol", argv, OPTIONS);
+  const words = parsed.positionals;
   if (parsed.error !== undefined) {
     return { stdout: "", stderr: `${parsed.error}\nTry "scontrol --help" for more information\n`, exitCode: 1 };
   }
@@ -182,6 +185,7 @@ async function scontrolRun(argv: string[], port: CliPort): Promise<CliResult> {
     if (o.id === "all") flags.all = true;
     if (o.id === "details") flags.detail++;
     if (o.id === "quiet") flags.quiet = true;
+    if (o.id === "json") flags.json = { asked: o.value, argv };
   }
   if (words.length > 0) return result(await command(port, words, flags), flags.quiet);
   const parts: Outcome[] = [];

@@ -22,6 +22,7 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "version", short: "V", long: ["version"], arg: "none" },
   { id: "help", short: "h", long: ["help"], arg: "none" },
   { id: "usage", long: ["usage"], arg: "none" },
+  { id: "json", long: ["json"], arg: "optional" },
 ];
 
 const USAGE = "Usage: sdiag [-M cluster] [-aritT]\n";
@@ -104,6 +105,8 @@ export async function sdiagMain(argv: string[], port: CliPort): Promise<CliResul
     if (o.id === "help" || o.id === "usage") return { stdout: USAGE, stderr: "", exitCode: 0 };
     if (o.id === "version") return { stdout: `${SLURM_VERSION_LINE}\n`, stderr: "", exitCode: 0 };
     if (o.id === "reset") reset = true;
+    // --json[=data_parser]: the document GET /slurm/v0.0.45/diag serves (src/net/rest/cli-route)
+    if (o.id === "json") return (await import("../net/rest/cli-route.ts")).jsonFlagAnswer("get_diag", {}, port, "sdiag", argv, o.value);
   }
   if (port.ctl.getDiag === undefined) return { stdout: "", stderr: "sdiag: error: controller does not support sdiag\n", exitCode: 1 };
   try {

@@ -125,14 +125,15 @@ function optionsDump(p: SinfoParams): string {
 }
 
 /**
- * --json=v0.0.4x: the lines the text form would print (same filters, grouping
+ * --json[=v0.0.4x]: the lines the text form would print (same filters, grouping
  * and order) as data_parser's openapi_sinfo_resp. The cluster name comes from
  * the controller's config (ListNodes does not carry it).
  */
 async function jsonV4(argv: string[], port: CliPort, p: SinfoParams, resp: Plain<ListNodesResponse>, items: readonly FormatItem[], stdout: string, stderr: string): Promise<CliResult> {
   const cj = await import("../net/rest/cli-json.ts");
-  const v = cj.dataParserVersion(p.jsonVersion ?? "");
-  if (!v.startsWith("v")) return { stdout, stderr: `${stderr}sinfo: error: ${v}\n`, exitCode: 1 };
+  const v = cj.dataParserVersion(p.jsonVersion);
+  if (v === cj.LEGACY_JSON) return { stdout: stdout + sinfoJson(resp.nodes), stderr, exitCode: 0 };
+  if (!cj.isDataParser(v)) return { stdout, stderr: `${stderr}sinfo: error: ${v}\n`, exitCode: 1 };
   let cluster = "";
   try {
     cluster = (await port.ctl.getConfig()).entries.ClusterName ?? "";
@@ -140,8 +141,7 @@ async function jsonV4(argv: string[], port: CliPort, p: SinfoParams, resp: Plain
     // an older controller or a fake without GetConfig: the document stays valid with ""
   }
   const who = { user: port.invoker.user, group: port.invoker.group, argv, command: "sinfo" };
-  const version = v as Parameters<typeof cj.sinfoJsonV4>[0];
-  return { stdout: stdout + cj.sinfoJsonV4(version, records(resp, p, items), cluster, who), stderr, exitCode: 0 };
+  return { stdout: stdout + cj.sinfoJsonV4(v, records(resp, p, items), cluster, who), stderr, exitCode: 0 };
 }
 
 /** `sinfo [options]`. */
@@ -163,8 +163,7 @@ async function sinfoRun(argv: string[], port: CliPort): Promise<CliResult> {
     const what = p.reservation ? "slurm_load_reservations" : "slurm_load_partitions";
     return { stdout, stderr: `${stderr}${what}: ${loadErrorText(e)}\n`, exitCode: 1 };
   }
-  if (p.json && p.jsonVersion !== undefined) return jsonV4(argv, port, p, resp, parsed.items, stdout, stderr);
-  if (p.json) return { stdout: stdout + sinfoJson(resp.nodes), stderr, exitCode: 0 };
+  if (p.json) return jsonV4(argv, port, p, resp, parsed.items, stdout, stderr);
   if (p.reservation) {
     const rows = port.ctl.listReservations === undefined ? [] : (await port.ctl.listReservations({})).reservations;
     if (rows.length === 0) return { stdout: `${stdout}No reservations in the system\n`, stderr, exitCode: 0 };

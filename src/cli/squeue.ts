@@ -220,14 +220,14 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
   } catch (e) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: ${loadErrorText(e)}\n`, exitCode: 1 };
   }
-  if (format === undefined && p.jsonVersion !== undefined) {
+  if (format === undefined) {
     const cj = await import("../net/rest/cli-json.ts");
     const v = cj.dataParserVersion(p.jsonVersion);
-    if (!v.startsWith("v")) return { ...out, stderr: `${out.stderr}squeue: error: ${v}\n`, exitCode: 1 };
+    if (v === cj.LEGACY_JSON) return { ...out, stdout: out.stdout + squeueJson(resp.jobs, resp.clusterName), exitCode: 0 };
+    if (!cj.isDataParser(v)) return { ...out, stderr: `${out.stderr}squeue: error: ${v}\n`, exitCode: 1 };
     const who = { user: port.invoker.user, group: port.invoker.group, argv, command: "squeue" };
-    return { ...out, stdout: out.stdout + cj.squeueJsonV4(v as Parameters<typeof cj.squeueJsonV4>[0], resp.jobs, resp.clusterName, resp.now || port.now(), who), exitCode: 0 };
+    return { ...out, stdout: out.stdout + cj.squeueJsonV4(v, resp.jobs, resp.clusterName, resp.now || port.now(), who), exitCode: 0 };
   }
-  if (format === undefined) return { ...out, stdout: out.stdout + squeueJson(resp.jobs, resp.clusterName), exitCode: 0 };
   if (missingSingleJob(resp, p)) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: Invalid job id specified\n`, exitCode: 1 };
   }

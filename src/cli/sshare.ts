@@ -27,6 +27,7 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "version", short: "V", long: ["version"], arg: "none" },
   { id: "help", short: "h", long: ["help"], arg: "none" },
   { id: "usage", long: ["usage"], arg: "none" },
+  { id: "json", long: ["json"], arg: "optional" },
 ];
 
 const USAGE = "Usage:  sshare [-a] [-A acct] [-l] [-n] [-o fmt] [-p] [-P] [-u user] [-U] [-v] [-V]\n";
@@ -77,6 +78,8 @@ export async function sshareMain(argv: string[], port: CliPort): Promise<CliResu
     if (o.id === "help" || o.id === "usage") return { stdout: USAGE, stderr: "", exitCode: 0 };
     if (o.id === "version") return { stdout: `${SLURM_VERSION_LINE}\n`, stderr: "", exitCode: 0 };
     if (o.id === "all") all = true;
+    // --json[=data_parser]: the document GET /slurm/v0.0.45/shares serves (src/net/rest/cli-route)
+    if (o.id === "json") return (await import("../net/rest/cli-route.ts")).jsonFlagAnswer("get_shares", {}, port, "sshare", argv, o.value);
     if (o.id === "long") long = true;
     if (o.id === "noheader") header = false;
     if (o.id === "parsable") parsable = "p";

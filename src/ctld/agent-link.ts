@@ -51,7 +51,7 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
       const job = state.jobs.get(event.jobId);
       await clientFor(state, node).signalJob(
         {
-          jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, stepsOnly: event.stepsOnly ?? false, reason: event.reason, stepId: -1,
+          jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, stepsOnly: event.stepsOnly ?? false, reason: event.reason, stepId: event.stepId ?? -1,
           killWaitSec: job?.info.killWaitSec ?? state.config.killWaitSec,
           ...(event.signal === 0 && job !== undefined ? { job: job.info, clusterName: state.config.clusterName } : {}),
         },

@@ -1,30 +1,27 @@
 /**
  * @module ctld/config-view
- * What `scontrol show config` lists: the settings in force, under Slurm's key
- * names and in Slurm's order (golden 022), for the settings Spur has. A key
- * Spur has no such setting for is left out rather than shown with a made-up
- * value; the fixed values below are what Spur does (e.g. no energy sampling:
+ * What `scontrol show config` lists: every key of Slurm's (golden 022's order,
+ * ctld/config-keys.ts), the settings in force computed here, spur.conf's text for
+ * keys the site set, and otherwise the value that says what Spur does (Slurm's
+ * default where Spur behaves so, "none"/"(null)" where it has no such thing); the fixed values below are what Spur does (e.g. no energy sampling:
  * AcctGatherNodeFreq 0, no gang scheduling: SchedulerTimeSlice at Slurm's
  * default), which tools such as Toil read.
  */
 import type { ClusterState } from "../sched/model/types.ts";
-import { SPUR_VERSION } from "../version.ts";
+import { SLURM_RELEASE_TEXT } from "../compat/slurm-release.ts";
+import { CONFIG_KEYS } from "./config-keys.ts";
 import { durationText } from "../sched/plan/sched-config.ts";
 import { formatIsoTime } from "../compat/format-time.ts";
 import { lookupUid } from "../net/users.ts";
 
-/** Slurm's order of the keys Spur shows (22.05's `scontrol show config`). */
-const SLURM_ORDER = [
-  "AccountingStorageEnforce", "AccountingStorageTRES", "AcctGatherNodeFreq", "AuthType", "BOOT_TIME", "ClusterName",
-  "DefMemPerCPU", "DependencyParameters", "FirstJobId", "GresTypes", "KillWait", "MaxArraySize", "MaxJobCount",
-  "MaxNodeCount", "MinJobAge", "NEXT_JOB_ID", "PreemptMode", "PreemptType", "PriorityDecayHalfLife",
-  "PriorityFavorSmall", "PriorityFlags", "PriorityMaxAge", "PriorityType", "PriorityWeightAge", "PriorityWeightAssoc",
-  "PriorityWeightFairShare", "PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS",
-  "PriorityWeightTRES", "SchedulerParameters", "SchedulerTimeSlice", "SchedulerType", "SelectType", "SlurmUser",
-  "SlurmctldHost", "SlurmdTimeout", "SLURM_CONF", "SLURM_VERSION",
-] as const;
-
-type Key = (typeof SLURM_ORDER)[number];
+type Key =
+  | "PowerPlugin" | "AccountingStorageEnforce" | "AccountingStorageTRES" | "AcctGatherNodeFreq" | "AuthType" | "BOOT_TIME" | "ClusterName"
+  | "DefMemPerCPU" | "DependencyParameters" | "EnforcePartLimits" | "FirstJobId" | "GresTypes" | "KillWait" | "MaxArraySize"
+  | "MaxJobCount" | "MaxNodeCount" | "MinJobAge" | "NEXT_JOB_ID" | "PreemptMode" | "PreemptType" | "PriorityDecayHalfLife"
+  | "PriorityFavorSmall" | "PriorityFlags" | "PriorityMaxAge" | "PriorityType" | "PriorityWeightAge" | "PriorityWeightAssoc"
+  | "PriorityWeightFairShare" | "PriorityWeightJobSize" | "PriorityWeightPartition" | "PriorityWeightQOS"
+  | "PriorityWeightTRES" | "SchedulerParameters" | "SchedulerTimeSlice" | "SchedulerType" | "SelectType" | "SlurmUser"
+  | "SlurmctldHost[0]" | "SlurmctldLogFile" | "SlurmctldPort" | "SlurmdTimeout" | "SLURM_CONF" | "SLURM_VERSION";
 
 export interface ConfigSite {
   controllerName: string;
@@ -33,6 +30,13 @@ export interface ConfigSite {
   startedAt?: number;
   /** uid the controller runs as (SlurmUser). */
   selfUid?: number;
+  /** The controller's RPC port (SlurmctldPort) and address (SlurmctldHost[0] "name(addr)"). */
+  port?: number;
+  address?: string;
+  /** Where its log goes (SlurmctldLogFile), when it is a file. */
+  logFile?: string;
+  /** spur.conf's own settings, keys lower-cased: a key the site set shows its text. */
+  globals?: ReadonlyMap<string, string>;
 }
 
 export function configEntries(state: ClusterState, sc: ConfigSite): Record<string, string> {
@@ -47,6 +51,7 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     AuthType: "auth/loopback",
     ...(sc.startedAt !== undefined ? { BOOT_TIME: formatIsoTime(sc.startedAt) } : {}),
     ClusterName: c.clusterName,
+    EnforcePartLimits: c.enforcePartLimits ?? "NO",
     DefMemPerCPU: c.defMemPerCpuMiB > 0 ? String(c.defMemPerCpuMiB) : "UNLIMITED",
     DependencyParameters: s.dependencyParametersText || "(null)",
     FirstJobId: String(c.firstJobId),
@@ -73,18 +78,25 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     PriorityWeightTRES: s.tresWeightsText || "(null)",
     SchedulerParameters: s.schedulerParametersText || "(null)",
     SchedulerTimeSlice: "30 sec",
+    PowerPlugin: "",
     SchedulerType: s.schedulerType,
     SelectType: "select/cons_tres",
     SlurmUser: `${lookupUid(uid).name}(${uid})`,
-    SlurmctldHost: sc.controllerName,
+    "SlurmctldHost[0]": sc.address === undefined ? sc.controllerName : `${sc.controllerName}(${sc.address})`,
+    ...(sc.logFile === undefined ? {} : { SlurmctldLogFile: sc.logFile }),
+    ...(sc.port === undefined ? {} : { SlurmctldPort: String(sc.port) }),
     SlurmdTimeout: `${c.slurmdTimeoutSec} sec`,
     SLURM_CONF: sc.confPath,
-    SLURM_VERSION: SPUR_VERSION,
+    // The Slurm release Spur follows, as `-V` prints it: tools read it to pick options (Spur's own: `spur version`).
+    SLURM_VERSION: SLURM_RELEASE_TEXT,
   };
   const out: Record<string, string> = {};
-  for (const key of SLURM_ORDER) {
-    const v = values[key];
-    if (v !== undefined) out[key] = v;
+  for (const [key, spurDefault] of CONFIG_KEYS) {
+    // A computed value may be empty (PriorityFlags, PowerPlugin print "KEY = " as in Slurm); a key with
+    // no computed value and no default (SlurmctldPort of a test without one) is left out.
+    const computed = values[key as Key];
+    const v = computed ?? sc.globals?.get(key.toLowerCase()) ?? spurDefault;
+    if (v !== "" || computed !== undefined) out[key] = v;
   }
   return out;
 }

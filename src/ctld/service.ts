@@ -42,6 +42,11 @@ export interface ServiceContext {
   /** uid the controller runs as: agents must run as it or as root. */
   selfUid: number;
   confPath: string;
+  /** scontrol show config: SlurmctldPort, SlurmctldHost[0]'s address, SlurmctldLogFile, spur.conf's settings (config-view). */
+  port?: number;
+  address?: string;
+  logFile?: string;
+  globals?: ReadonlyMap<string, string>;
   /** JWT key (scontrol token, tokens forwarded by spurrestd); absent = JWT off. */
   keyring?: Keyring;
   /** spur.conf JobSubmitScript: the site's job_submit hook ("" = none). */
@@ -148,7 +153,8 @@ export function controllerRoutes(sc: ServiceContext) {
       },
       async updateNode(req, ctx) {
         const by = requester(ctx);
-        const nodes = expandHostlist(req.nodes);
+        // NodeName=ALL names every node, as in Slurm's scontrol update
+        const nodes = req.nodes.toUpperCase() === "ALL" ? { ok: true as const, value: [...c.state.nodes.keys()] } : expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
         const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by, ...(req.features === undefined ? {} : { features: req.features }) });
         rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);

@@ -8,6 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
+import { logFileOf } from "./log-file.ts";
 import { flag } from "./argv.ts";
 import { confPath, controllerAddress, controllerPeers, optionalClusterSecret, readConf } from "./conf-file.ts";
 import type { ConsolaInstance } from "consola/core";
@@ -148,6 +149,7 @@ export async function main(argv: string[]): Promise<number> {
   const { host, port } = controllerAddress(conf);
   const sc = {
     controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,
+    port, address: host, globals: conf.globals, ...logFileOf(),
     keyring: extras.keyring, jobSubmitScript: extras.jobSubmitScript,
     ...(extras.agentAuth === undefined ? {} : { agentAuth: extras.agentAuth }),
   };

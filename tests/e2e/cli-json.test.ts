@@ -44,9 +44,12 @@ describe("--json=v0.0.4x of the real binary", () => {
     expect(out.sinfo.every((s) => s.cluster !== "")).toBe(true);
     const perNode = JSON.parse(c.run(["sinfo", `--json=${V}`, "-N"]).stdout) as { sinfo: unknown[] };
     expect(perNode.sinfo).toHaveLength(2);
+    // a bare --json is the newest data_parser, as current Slurm prints it; 22.05's shape when asked for
     const bare = c.run(["sinfo", "--json"]);
     expect(bare.code).toBe(0);
-    expect(Object.keys(JSON.parse(bare.stdout) as object)).toContain("nodes"); // 22.05's v0.0.38 shape stays
+    expect(check(doc, { $ref: `#/components/schemas/${V}_openapi_sinfo_resp` }, JSON.parse(bare.stdout))).toEqual([]);
+    const legacy = c.run(["sinfo", "--json=v0.0.38"]);
+    expect(Object.keys(JSON.parse(legacy.stdout) as object)).toContain("nodes");
   });
 
   it("squeue and sacct --json=v0.0.45 parse with their paths' response schemas", () => {

@@ -23,8 +23,8 @@ export type JsonValue =
 /** The Slurm release Spur's JSON and --version imitate (the oracle's). */
 export const SLURM_COMPAT_RELEASE = { major: 22, minor: 5, micro: 8, release: "22.05.8" } as const;
 
-/** `--version` line of the Slurm commands (golden 002). */
-export const SLURM_VERSION_LINE = `slurm-wlm ${SLURM_COMPAT_RELEASE.release}`;
+/** `--version` line of the Slurm commands: the release Spur follows (compat/slurm-release). */
+export { SLURM_VERSION_LINE } from "../slurm-release.ts";
 
 /** The "meta" object every 22.05 JSON dump starts with. */
 export function openapiMeta(): JsonValue {

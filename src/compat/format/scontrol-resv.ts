@@ -17,6 +17,15 @@ import { messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";
 
 const TIME_KEYS = new Set(["starttime", "endtime"]);
 
+/** Keys Slurm's scontrol takes by any unambiguous prefix (`start=now`, `dur=10`), as its strncasecmp tags. */
+const PREFIX_KEYS = ["starttime", "endtime", "duration", "reservationname", "partitionname", "flags", "features", "licenses", "nodecnt", "nodes", "users", "accounts", "tres"];
+
+function fullKey(key: string): string {
+  if (key.length < 3 || PREFIX_KEYS.includes(key)) return key;
+  const hits = PREFIX_KEYS.filter((k) => k.startsWith(key));
+  return hits.length === 1 ? (hits[0] as string) : key;
+}
+
 /** key=value words to lower-cased fields, times resolved; an error text on a bad time. */
 export function resvFields(words: readonly string[], now: number): Record<string, string> | string {
   const out: Record<string, string> = {};
@@ -29,6 +38,7 @@ export function resvFields(words: readonly string[], now: number): Record<string
       value = `${key.slice(-1)}${value}`;
       key = key.slice(0, -1);
     }
+    key = fullKey(key);
     if (key === "user") key = "users";
     if (key === "account") key = "accounts";
     if (key === "nodecount") key = "nodecnt";

@@ -6,7 +6,7 @@
  */
 import { expandHostlist } from "../hostlist.ts";
 import { getoptLong, type OptionRow } from "./getopt.ts";
-import { parseNodeStates, type StateSel } from "./sinfo-states.ts";
+import { helpStateText, parseNodeStates, type StateSel } from "./sinfo-states.ts";
 
 interface SinfoOptionRow extends OptionRow {
   help: string;
@@ -31,9 +31,10 @@ export const SINFO_OPTIONS: readonly SinfoOptionRow[] = [
   row("exact", ["exact"], "e", "none", "group nodes only when sizes are equal"),
   row("federation", ["federation"], undefined, "none", "show the whole federation"),
   row("help", ["help"], undefined, "none", "print this help and exit"),
+  row("helpstate", ["helpstate"], undefined, "none", "list the node states --states accepts and exit"),
   row("hide", ["hide"], undefined, "none", "omit hidden partitions"),
   row("iterate", ["iterate"], "i", "required", "repeat every N seconds", "seconds"),
-  row("json", ["json"], undefined, "optional", "print all nodes as JSON (=v0.0.42..v0.0.45: data_parser shape)", "data_parser"),
+  row("json", ["json"], undefined, "optional", "print the listing as JSON (data_parser v0.0.45; =v0.0.42..44 or =v0.0.38 for 22.05's shape)", "data_parser"),
   row("local", ["local"], undefined, "none", "only the local cluster"),
   row("long", ["long"], "l", "none", "long report, with a date line"),
   row("clusters", ["cluster", "clusters"], "M", "required", "cluster(s) to ask", "cluster(s)"),
@@ -201,6 +202,7 @@ export function parseSinfoArgs(argv: readonly string[], env: Record<string, stri
   for (const opt of parsed.options) {
     if (opt.id === "help") return done(sinfoHelp());
     if (opt.id === "usage") return done(SINFO_USAGE);
+    if (opt.id === "helpstate") return done(helpStateText());
     if (opt.id === "version") return done(`${versionLine}\n`);
     const error = APPLY[opt.id]?.(p, opt.value ?? "", flags);
     if (error !== undefined) return fail(error);

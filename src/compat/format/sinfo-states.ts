@@ -11,7 +11,9 @@ import type { Node } from "./sinfo-records.ts";
 export type StateSel =
   | { kind: "base"; base: string }
   | { kind: "flag"; flag: string }
-  | { kind: "drain" | "draining" | "drained" | "allocated" | "idle" };
+  | { kind: "drain" | "draining" | "drained" | "allocated" | "idle" | "failing" }
+  /** `idle&drain`, `idle+drain`: every part must hold (Slurm 23.02+). */
+  | { kind: "and"; all: StateSel[] };
 
 /** Base states in Slurm's enum order with their compact names. */
 const BASES: readonly (readonly [long: string, compact: string, value: number])[] = [
@@ -51,7 +53,29 @@ const FLAG_WORDS: readonly (readonly [names: readonly string[], sel: StateSel])[
   [["REBOOT_REQUESTED", "REBOOT"], { kind: "flag", flag: "REBOOT_REQUESTED" }],
   [["PLANNED", "PLND"], { kind: "flag", flag: "PLANNED" }],
   [["CLOUD"], { kind: "flag", flag: "CLOUD" }],
+  // the rest of the node flags of states.tsv, each by its long and compact names
+  // BOOT (reboot requested) before REBOOT_ISSUED: "boot" is also a prefix of the latter's compact "BOOT^"
+  [["BOOT"], { kind: "flag", flag: "REBOOT_REQUESTED" }],
+  [["REBOOT_ISSUED", "BOOT^"], { kind: "flag", flag: "REBOOT_ISSUED" }],
+  [["FAILING", "FAILG"], { kind: "failing" }],
+  [["NOT_RESPONDING"], { kind: "flag", flag: "NOT_RESPONDING" }],
+  [["INVALID_REG", "INVAL"], { kind: "flag", flag: "INVALID_REG" }],
+  [["BLOCKED", "BLOCK"], { kind: "flag", flag: "BLOCKED" }],
+  [["POWERING_DOWN", "POWRING_DN"], { kind: "flag", flag: "POWERING_DOWN" }],
+  [["POWER_UP", "POW_UP"], { kind: "flag", flag: "POWER_UP" }],
+  [["EXTERNAL", "EXT"], { kind: "flag", flag: "EXTERNAL" }],
+  [["CANCEL_REBOOT", "CANC_R"], { kind: "flag", flag: "CANCEL_REBOOT" }],
+  [["RESUME", "RESM"], { kind: "flag", flag: "RESUME" }],
+  [["DYNAMIC_FUTURE"], { kind: "flag", flag: "DYNAMIC_FUTURE" }],
+  [["DYNAMIC_NORM"], { kind: "flag", flag: "DYNAMIC_NORM" }],
+  [["UNDRAIN"], { kind: "flag", flag: "UNDRAIN" }],
 ];
+
+/** `sinfo --helpstate`: every state name `-t` accepts, one per line (our layout; the 22.05 oracle has no such option). */
+export function helpStateText(): string {
+  const names = [...BASES.filter(([l]) => l !== "ERROR").map(([l]) => l), ...FLAG_WORDS.map(([names]) => names[0] ?? "")];
+  return `Node states -t/--states accepts (a prefix is enough; ',' means or, '&' or '+' means and):\n${names.map((n) => `  ${n}`).join("\n")}\n`;
+}
 
 /** Slurm matches a word as a case-insensitive prefix of a state name. */
 const prefixOf = (word: string, name: string): boolean => name.toLowerCase().startsWith(word.toLowerCase());
@@ -81,11 +105,15 @@ export function parseNodeStates(text: string): StateSel[] | "all" | { error: str
   if (text.toLowerCase() === "all") return "all";
   const out: StateSel[] = [];
   for (const word of text.split(",").filter((w) => w !== "")) {
-    const sel = parseWord(word);
-    if (sel === undefined) {
-      return { error: `sinfo: error: Bad state string: "${word}"\nsinfo: error: valid states: ${VALID_NODE_STATES}\n` };
+    const parts = word.split(/[&+]/).filter((w) => w !== "");
+    const sels = parts.map(parseWord);
+    const bad = parts[sels.findIndex((x) => x === undefined)];
+    if (bad !== undefined || parts.length === 0) {
+      return { error: `sinfo: error: Bad state string: "${bad ?? word}"\nsinfo: error: valid states: ${VALID_NODE_STATES}\n` };
     }
-    out.push(sel);
+    // Inside a combination a base name means the base state itself: idle&drain is an idle node that is draining.
+    const asBase = (x: StateSel): StateSel => (x.kind === "idle" ? { kind: "base", base: "IDLE" } : x.kind === "allocated" ? { kind: "base", base: "ALLOCATED" } : x);
+    out.push(sels.length === 1 ? (sels[0] as StateSel) : { kind: "and", all: (sels as StateSel[]).map(asBase) });
   }
   return out;
 }
@@ -102,6 +130,10 @@ export function stateSelects(sel: StateSel, n: Node): boolean {
       return has(n, "DRAIN") && busy(n);
     case "drained":
       return has(n, "DRAIN") && !busy(n);
+    case "failing":
+      return has(n, "FAIL") && busy(n);
+    case "and":
+      return sel.all.every((x) => stateSelects(x, n));
     case "flag":
       return has(n, sel.flag);
     case "allocated":

@@ -20,7 +20,7 @@ export interface SqueueParams {
   steps: boolean;
   stepList?: string[];
   json: boolean;
-  /** --json=v0.0.4x: the data_parser shape (spurrestd's serializers); absent = 22.05's v0.0.38 text. */
+  /** --json=VERSION: v0.0.42..45 (spurrestd's serializers) or v0.0.38 (22.05's text); absent = the newest. */
   jsonVersion?: string;
   priority: boolean;
   verbose: number;
@@ -140,6 +140,11 @@ const APPLY: Readonly<Record<string, Apply>> = {
     return undefined;
   },
   noheader: (p) => void (p.noHeader = true),
+  // The job id and state only, in the lightweight listing's fixed format (default-formats.tsv).
+  "only-job-state": (p, _x, c) => {
+    p.format = "%.18i %.2t";
+    c.overrideFormatEnv = true;
+  },
   partitions: (p, x) => {
     p.partitions = list(v(x));
     p.all = true;

@@ -2,13 +2,13 @@
  * @module compat/options/help
  * --help, --usage and --version texts, generated from the option table (syntax and the
  * table's own one-line descriptions), so they can never disagree with what is parsed.
- * Options Spur ignores or rejects are marked. The version line keeps Slurm's shape
- * ("<package> <version>", golden 001 prints "slurm-wlm 22.05.8") with Spur's own name.
+ * Options Spur ignores or rejects are marked. The version line is that of every
+ * Slurm-named command: the Slurm release Spur follows (compat/slurm-release).
  */
-import { SPUR_VERSION } from "../../version.ts";
+import { SLURM_VERSION_LINE } from "../slurm-release.ts";
 import { optionsFor, type Command, type OptionDef } from "./table.ts";
 
-export const versionText = (): string => `spur ${SPUR_VERSION}\n`;
+export const versionText = (): string => `${SLURM_VERSION_LINE}\n`;
 
 const OPERANDS: Record<Command, string> = {
   sbatch: "script [args...]",

@@ -4,14 +4,15 @@
  * Slurm 23.02 and later): the same serializers and envelope as spurrestd's
  * GET /slurm/<v>/jobs/ and GET /slurmdb/<v>/jobs/, so both parse with the
  * published schemas. `sinfo --json=v0.0.4x` prints `openapi_sinfo_resp`
- * (a component of /openapi/v3; no path serves it, as in slurmrestd). Bare `--json` keeps the 22.05 (v0.0.38) text the goldens
- * record (src/compat/format/json-*.ts).
+ * (a component of /openapi/v3; no path serves it, as in slurmrestd). A bare `--json` prints the
+ * newest version, as current Slurm does; `--json=v0.0.38` the 22.05 text the goldens record
+ * (src/compat/format/json-*.ts).
  */
 import type { Job } from "../../compat/format/job-values.ts";
 import { jobInfo } from "./serialize-job.ts";
 import { dbJobValue } from "./serialize-slurmdb.ts";
 import { value } from "./schemas-common.ts";
-import { metaFor, VERSIONS, versionNumber, type Version } from "./versions.ts";
+import { metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
 import { pruneForVersion } from "./schema.ts";
 import { JobInfoResp } from "./schemas-job.ts";
 import { DbJobsResp } from "./schemas-slurmdb.ts";
@@ -19,11 +20,22 @@ import { SinfoResp } from "./schemas-sinfo.ts";
 import { sinfoDataValue } from "./serialize-sinfo.ts";
 import type { SinfoRecord } from "../../compat/format/sinfo-records.ts";
 
-/** "v0.0.45" or "data_parser/v0.0.45" → the version; else the error text. */
-export function dataParserVersion(text: string): Version | string {
+/** 22.05's openapi v0.0.38 text (src/compat/format/json-*.ts): only when a `--json=v0.0.38` asks for it. */
+export const LEGACY_JSON = "v0.0.38";
+
+/**
+ * "v0.0.45" or "data_parser/v0.0.45" → the version; a bare `--json` (undefined) → the newest,
+ * as Slurm's commands print their current data_parser; "v0.0.38" → LEGACY_JSON; else the error text.
+ */
+export function dataParserVersion(text: string | undefined): Version | typeof LEGACY_JSON | string {
+  if (text === undefined || text === "") return NEWEST;
   const v = text.replace(/^data_parser\//, "");
+  if (v === LEGACY_JSON) return LEGACY_JSON;
   return (VERSIONS as readonly string[]).includes(v) ? (v as Version) : `Unable to find data_parser plugin for ${text} (available: ${VERSIONS.join(", ")})`;
 }
+
+/** True for the versions the serializers here print (not the legacy text, not an error). */
+export const isDataParser = (v: string): v is Version => (VERSIONS as readonly string[]).includes(v);
 
 interface Who {
   user: string;

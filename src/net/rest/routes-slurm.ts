@@ -7,6 +7,7 @@
  */
 import type { Route, RequestContext } from "./route.ts";
 import { RestError } from "./errors.ts";
+import { sharesValue } from "./serialize-shares.ts";
 import { ctlCall } from "./ctl-errors.ts";
 import { OpenapiResp, value } from "./schemas-common.ts";
 import { JobAllocReq, JobAllocResp, JobDescMsg, JobInfoResp, JobPostResp, JobSubmitReq, JobSubmitResp, KillJobResp } from "./schemas-job.ts";
@@ -182,6 +183,13 @@ async function diag(rc: RequestContext) {
   };
 }
 
+/** The fair-share tree from the controller (sshare's rows); a controller without it: an empty tree. */
+async function shares(rc: RequestContext) {
+  const get = rc.ctl.getShares?.bind(rc.ctl);
+  if (get === undefined) return { shares: { shares: [], total_shares: 0 } };
+  return sharesValue(await ctlCall("get_shares", () => get({})));
+}
+
 export const SLURM_ROUTES: readonly Route[] = [
   { method: "get", api: "slurm", path: "ping/", since: 42, operation: "get_ping", summary: "ping test", response: PingResp, handle: ping },
   { method: "get", api: "slurm", path: "diag/", since: 42, operation: "get_diag", summary: "get diagnostics", response: DiagResp, handle: diag },
@@ -198,5 +206,5 @@ export const SLURM_ROUTES: readonly Route[] = [
   { method: "get", api: "slurm", path: "partitions/", since: 42, operation: "get_partitions", summary: "get all partition info", query: ["update_time", "flags"], response: PartitionsResp, handle: (rc) => partitions(rc) },
   { method: "get", api: "slurm", path: "partition/{partition_name}", since: 42, operation: "get_partition", summary: "get partition info", response: PartitionsResp, handle: (rc) => partitions(rc, rc.params.partition_name) },
   { method: "get", api: "slurm", path: "licenses/", since: 42, operation: "get_licenses", summary: "get all Slurm tracked license info", response: LicensesResp, handle: licenses },
-  { method: "get", api: "slurm", path: "shares", since: 42, operation: "get_shares", summary: "get fairshare info", response: SharesResp, handle: async () => ({ shares: { shares: [], total_shares: 0 } }) },
+  { method: "get", api: "slurm", path: "shares", since: 42, operation: "get_shares", summary: "get fairshare info", response: SharesResp, handle: shares },
 ];

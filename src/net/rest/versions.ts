@@ -6,13 +6,14 @@
  * `meta` block it reports. One set of handlers serves every version.
  */
 import type { Meta } from "./schemas-common.ts";
+import { SLURM_RELEASE } from "../../compat/slurm-release.ts";
 
 export const VERSIONS = ["v0.0.42", "v0.0.43", "v0.0.44", "v0.0.45"] as const;
 export type Version = (typeof VERSIONS)[number];
 export const NEWEST: Version = "v0.0.45";
 
 /** The Slurm release whose slurmrestd serves exactly VERSIONS. */
-export const REST_SLURM_RELEASE = { major: "26", minor: "05", micro: "0" } as const;
+export { SLURM_RELEASE as REST_SLURM_RELEASE } from "../../compat/slurm-release.ts";
 
 /** Numeric form: "v0.0.44" → 44. */
 export const versionNumber = (v: Version): number => Number(v.slice(5));
@@ -30,7 +31,7 @@ export interface MetaContext {
 }
 
 export function metaFor(m: MetaContext): Meta {
-  const r = REST_SLURM_RELEASE;
+  const r = SLURM_RELEASE;
   return {
     plugin: {
       type: `openapi/${m.api}`,

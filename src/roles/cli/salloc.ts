@@ -23,6 +23,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const r = parsed.value;
   if (r.kind === "exit") {
+    (await import("../closed-pipe.ts")).endQuietlyOnClosedPipe(); // `srun --help | head`
     process.stdout.write(r.stdout);
     return r.exitCode;
   }

@@ -33,10 +33,15 @@ export async function main(argv: string[]): Promise<number> {
   }
   const r = parsed.value;
   if (r.kind === "exit") {
+    (await import("../closed-pipe.ts")).endQuietlyOnClosedPipe(); // `srun --help | head`
     process.stdout.write(r.stdout);
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  if (r.settings.verbose > 0) {
+    const { definedOptionsDump } = await import("../../compat/options/srun-verbose.ts");
+    process.stderr.write(definedOptionsDump(argv.slice(0, argv.length - r.command.length), process.env));
+  }
   const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
   if (hostfile !== "") {
     process.stderr.write(`srun: error: ${hostfile}\n`);
@@ -82,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
         clusterName: clusterNameOf(confPath()), umask: process.umask(), setup: taskSetup(r.settings.taskProlog, r.settings.taskEpilog),
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
-        exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(),
+        exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
         preserveEnv: r.settings.preserveEnv,
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };

@@ -54,6 +54,8 @@ export interface StepRequest {
   exact: boolean;
   /** This srun's host name (scontrol show step SrunHost:Pid). */
   host: string;
+  /** srun -v: print the allocation's `jobid N:` line and the `launching StepId=` lines (compat/options/srun-verbose). */
+  verbose?: number;
 }
 
 export interface StepCalls {
@@ -84,6 +86,10 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   // -m's first level numbers the tasks over the nodes (block, cyclic, plane=N); the controller fixed the counts.
   const hostOrder = isArbitrary(req.spec.distribution) ? expandOrEmpty(req.spec.nodelist) : [];
   const ranks = hostOrder.length === ntasks ? arbitraryRanks(nodeNames, hostOrder) : taskRanks(tasksPerNode, req.spec.distribution);
+  if ((req.verbose ?? 0) > 0) {
+    const v = await import("../../compat/options/srun-verbose.ts");
+    process.stderr.write(v.jobidLine(job.jobId, job.alloc) + v.launchingLines(job.jobId, step.stepId, shares.map((s, i) => ({ node: s.node, taskIds: ranks[i] ?? [] }))));
+  }
   // where each task's output goes (-o/-e): every task's target is known before any runs
   const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
   const stdinPaths = new Map<number, string>();

@@ -226,6 +226,8 @@ function finalState(job: JobRecord, outcome: string, exitCode: number, exitSigna
 export function releaseJob(state: ClusterState, job: JobRecord): void {
   // A suspended job's CPUs/GPUs were released when it was suspended: only its memory is left.
   const suspended = job.info.state === "SUSPENDED" && job.suspendedBy !== undefined;
+  // A job stopped by `scancel -s STOP` ends as its end says, no longer STOPPED.
+  if (job.info.stateFlags.includes("STOPPED")) job.info.stateFlags = job.info.stateFlags.filter((f) => f !== "STOPPED");
   for (const share of job.info.alloc) {
     const node = state.nodes.get(share.node);
     if (node !== undefined) releaseAlloc(node, job.info.jobId, suspended ? { ...share, cpus: 0, gpuIndices: [] } : share);

@@ -15,8 +15,12 @@ import { canResume, resume, suspendByAdmin } from "./apply-preempt.ts";
 import { BASIC_PRIORITY_TOP } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { applyFieldUpdates } from "./update-fields.ts";
+import { cancelStep, isStepIdText } from "./apply-cancel-step.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
+
+const SIGCONT_NUMBER = 18;
+const SIGSTOP_NUMBER = 19;
 
 /** Slurm's error numbers and texts for per-job failures. */
 export const JOB_ERRORS = {
@@ -41,7 +45,16 @@ const success = (id: string): ItemResult => ({ id, error: "", errorCode: 0 });
 
 export function applyCancel(state: ClusterState, c: Of<"cancel">): ApplyResult {
   const result = emptyResult();
-  for (const t of selectTargets(state, c.filter)) {
+  const stepIds = c.filter.jobIds.filter(isStepIdText);
+  for (const text of stepIds) {
+    const one = cancelStep(state, text, c);
+    result.items.push(one.item);
+    result.events.push(...one.events);
+  }
+  const jobIds = c.filter.jobIds.filter((id) => !isStepIdText(id));
+  // Only step ids and no other selection: nothing else is named (an empty filter would name every job).
+  if (stepIds.length > 0 && jobIds.length === 0) return result;
+  for (const t of selectTargets(state, { ...c.filter, jobIds })) {
     const job = t.job;
     if (job === undefined) result.items.push(failure(t.id, JOB_ERRORS.invalidJobId));
     else if (!canModify(job, c.by, state.config)) result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
@@ -60,6 +73,9 @@ function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"
   // A signal for a job that is not running yet cancels it, as in Slurm.
   if (c.signal !== 0 && info.state !== "PENDING") {
     if (info.state !== "RUNNING") return [];
+    // scancel -s STOP: the job keeps its resources and shows STOPPED (ST) until a CONT (states.tsv).
+    if (!c.batchOnly && c.signal === SIGSTOP_NUMBER && !info.stateFlags.includes("STOPPED")) info.stateFlags = [...info.stateFlags, "STOPPED"];
+    if (c.signal === SIGCONT_NUMBER) info.stateFlags = info.stateFlags.filter((f) => f !== "STOPPED");
     return [{ type: "signalJob", jobId: info.jobId, nodes, signal: c.signal, reason: "", batchOnly: c.batchOnly }];
   }
   if (info.state === "PENDING") {

@@ -23,7 +23,7 @@ import { applySignalBeforeEnd } from "./apply-signal.ts";
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
   | { type: "launchBatch"; jobId: number }
-  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean; stepsOnly?: boolean }
+  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean; stepsOnly?: boolean; /** one step only (scancel J.S); signal 0 kills it */ stepId?: number }
   | { type: "jobStarted"; jobId: number }
   | { type: "jobFinished"; jobId: number };
 

@@ -96,6 +96,9 @@ describe("reservations", () => {
         "maint           ACTIVE 1970-01-02T00:00:00  1970-01-02T01:00:00     01:00:00  n[1-2]\n",
     );
     expect(resvFields(["StartTime=now+60", "Duration=30", "User=root"], 1000)).toEqual({ starttime: "1060", duration: "30", users: "root" });
+    // Slurm takes the keys by an unambiguous prefix: `create reservation start=now dur=10 ...`
+    expect(resvFields(["start=now", "dur=10", "User=root", "nodes=n1"], 1000)).toEqual({ starttime: "1000", duration: "10", users: "root", nodes: "n1" });
+    expect(resvFields(["node=n1"], 1000)).toEqual({ node: "n1" }); // nodes or nodecnt: left as written
   });
 });
 

@@ -115,3 +115,20 @@ describe("sshare", () => {
     expect(only.stdout).toBe(" root|root\n  a|alice\n  b|bob\n");
   });
 });
+
+describe("options anywhere (glibc getopt permutes; the oracle answers `sacctmgr show user -n`, `sacctmgr list user -P format=user`)", () => {
+  it("sacctmgr and sshare give the same answer whatever the options' place", async () => {
+    const f = fake();
+    for (const [a, b] of [
+      [["-n", "show", "user"], ["show", "user", "-n"]],
+      [["-P", "list", "user", "format=user"], ["list", "user", "-P", "format=user"]],
+      [["-P", "list", "user", "format=user"], ["list", "user", "format=user", "-P"]],
+    ] as const) {
+      const first = await sacctmgrMain([...a], f.port);
+      expect(first.exitCode, first.stderr).toBe(0);
+      expect(await sacctmgrMain([...b], f.port)).toEqual(first);
+    }
+    expect((await sacctmgrMain(["list", "user", "-P", "format=user"], f.port)).stdout).toBe("User\nroot\n");
+    expect(await sshareMain(["-l", "-a"], f.port)).toEqual(await sshareMain(["-a", "-l"], f.port));
+  });
+});

@@ -15,16 +15,30 @@ DependencyParameters=kill_invalid_depend
 NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=gpu:mi300x:8
 PartitionName=debug Nodes=n[1-2] Default=YES MaxTime=INFINITE
 `);
-    const e = configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf", startedAt: 1_700_000_000, selfUid: 0 });
-    const golden = loadGolden("022").stdout.split("\n").map((l) => /^(\S+)\s*= /.exec(l)?.[1]).filter((k): k is string => k !== undefined)
-      .map((k) => (k === "SlurmctldHost[0]" ? "SlurmctldHost" : k));
+    const e = configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf", startedAt: 1_700_000_000, selfUid: 0, port: 6817 });
+    const golden = loadGolden("022").stdout.split("\n").map((l) => /^(\S+)\s*= /.exec(l)?.[1]).filter((k): k is string => k !== undefined);
     const keys = Object.keys(e);
-    expect(keys.filter((k) => !golden.includes(k))).toEqual([]);
-    expect(keys).toEqual(golden.filter((k) => keys.includes(k)));
+    // Every key of Slurm's list, in its order
+    expect(keys).toEqual(golden);
     expect(e).toMatchObject({
       ClusterName: "oracle", DefMemPerCPU: "256", DependencyParameters: "kill_invalid_depend", GresTypes: "gpu",
       AcctGatherNodeFreq: "0 sec", SchedulerTimeSlice: "30 sec", MaxNodeCount: "2", SlurmUser: "root(0)", NEXT_JOB_ID: String(c.state.nextJobId),
     });
-    expect(keys.length).toBeGreaterThan(35);
+    expect(keys.length).toBeGreaterThan(200);
+  });
+
+  it("the keys harnesses read: SlurmctldHost[0], SlurmctldPort, SlurmctldLogFile, MaxTasksPerNode, SlurmdUser; spur.conf's own text", () => {
+    const c = cluster(`ClusterName=x
+NodeName=n1 CPUs=4 RealMemory=4000
+PartitionName=debug Nodes=n1 Default=YES
+`);
+    const globals = new Map([["prolog", "/etc/spur/prolog.sh"], ["maxtaskspernode", "128"]]);
+    const e = configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf", selfUid: 0, port: 6817, address: "127.0.0.1", logFile: "/var/log/spurctld.log", globals });
+    expect(e).toMatchObject({
+      "SlurmctldHost[0]": "vm(127.0.0.1)", SlurmctldPort: "6817", SlurmctldLogFile: "/var/log/spurctld.log", SlurmdUser: "root(0)",
+      MaxTasksPerNode: "128", Prolog: "/etc/spur/prolog.sh", Epilog: "(null)", SLURM_VERSION: "26.05.0", AuthType: "auth/loopback",
+    });
+    const bare = configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf" });
+    expect([bare["SlurmctldHost[0]"], bare.SlurmctldLogFile, bare.MaxTasksPerNode, bare.SlurmctldPort]).toEqual(["vm", "(null)", "512", undefined]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `squeue --json=v0.0.4x` and `sacct --json=v0.0.4x` print the documents
  * spurrestd serves, so they parse with the published OpenAPI schemas (the
- * same serializers); bare --json keeps 22.05's v0.0.38 text (its own goldens).
+ * same serializers); a bare --json prints the newest (v0.0.45) as current Slurm does, and
+ * --json=v0.0.38 keeps 22.05's text (its own goldens).
  */
 import { describe, expect, it } from "vitest";
 import { squeueMain } from "../../../src/cli/squeue.ts";
@@ -42,5 +43,21 @@ describe("--json=<data_parser>", () => {
     const out = JSON.parse(r.stdout) as { jobs: unknown[] };
     expect(out.jobs.length).toBeGreaterThan(0);
     expect(check(d, responseSchema(d, "/slurmdb/v0.0.45/jobs/", "get"), out)).toEqual([]);
+  });
+
+  it("a bare --json is the newest data_parser (v0.0.45), anywhere on the line, with meta.command echoing the invocation", async () => {
+    const d = await doc();
+    const jobs = busyJobs();
+    for (const argv of [["--json"], ["-t", "all", "--json"], ["--json", "-u", "root"]]) {
+      const r = await squeueMain(argv, fakePort({ jobs, now: 1796214967 }));
+      expect(r.exitCode, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { meta: { plugin: { data_parser: string }; command: string[]; slurm: { release: string } } };
+      expect(out.meta.plugin.data_parser).toBe("data_parser/v0.0.45");
+      expect(out.meta.command).toEqual(["squeue", ...argv]);
+      expect(out.meta.slurm.release).toBe("26.05.0");
+      expect(check(d, responseSchema(d, "/slurm/v0.0.45/jobs/", "get"), out)).toEqual([]);
+    }
+    const legacy = JSON.parse((await squeueMain(["--json=v0.0.38"], fakePort({ jobs, now: 1796214967 }))).stdout) as { meta: { plugin: { type: string } } };
+    expect(legacy.meta.plugin.type).toBe("openapi/v0.0.38");
   });
 });

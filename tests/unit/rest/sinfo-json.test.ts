@@ -47,7 +47,8 @@ describe("sinfo --json=<data_parser>", () => {
     for (const v of VERSIONS) {
       const ref = { $ref: `#/components/schemas/${v}_openapi_sinfo_resp` };
       expect(d.components.schemas[`${v}_openapi_sinfo_resp`], v).toBeDefined();
-      for (const argv of [[`--json=${v}`], [`--json=data_parser/${v}`, "-N"], [`--json=${v}`, "-a", "-l"]]) {
+      const bare = v === "v0.0.45" ? [["--json"], ["-N", "--json"]] : [];
+      for (const argv of [[`--json=${v}`], [`--json=data_parser/${v}`, "-N"], [`--json=${v}`, "-a", "-l"], ...bare]) {
         const r = await sinfo(argv, busy(), "oracle");
         expect(r.exitCode, r.stderr).toBe(0);
         const out = JSON.parse(r.stdout) as SinfoDoc;

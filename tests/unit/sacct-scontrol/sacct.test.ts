@@ -192,7 +192,7 @@ describe("sacct selection", () => {
   });
 
   it("--version, --usage and stray arguments", async () => {
-    expect((await run(["-V"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await run(["-V"])).result.stdout).toBe("slurm 26.05.0\n");
     expect((await run(["--usage"])).result.stdout).toBe("Usage: sacct [options]\n\tUse --help for help\n");
     const stray = await run(["extra"]);
     expect(stray.result.stderr).toBe("sacct: error: Unknown arguments:\nsacct: error:  extra\n");

@@ -137,3 +137,21 @@ describe("scancel -i", () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe("scancel J.S (recorded on the oracle: scancel -v 94.0, scancel 94.7, scancel -v -s USR1 94.1)", () => {
+  const steps = (req: Plain<CancelRequest>): Plain<JobResult>[] =>
+    (req.filter?.jobIds ?? []).map((id) => (id.endsWith(".7") ? { jobId: id, error: "Invalid job id specified", errorCode: 2017 } : { jobId: id, error: "", errorCode: 0 }));
+  it("sends the step id to the controller and says 'step' under -v", async () => {
+    const { result, calls } = await run(["-v", "20.0"], { cancelResults: steps });
+    expect(calls.cancel[0]?.filter?.jobIds).toEqual(["20.0"]);
+    expect(result).toEqual({ stdout: "", stderr: "scancel: Terminating step 20.0\n", exitCode: 0 });
+    const sig = await run(["-v", "-s", "USR1", "20.1"], { cancelResults: steps });
+    expect(sig.result).toEqual({ stdout: "", stderr: "scancel: Signal 10 to step 20.1\n", exitCode: 0 });
+  });
+  it("an unknown step is an error naming the job, exit 225 (2017 & 0xff), with or without -v", async () => {
+    const quiet = await run(["20.7"], { cancelResults: steps });
+    expect(quiet.result).toEqual({ stdout: "", stderr: "scancel: error: Kill job error on job step id 20: Invalid job id specified\n", exitCode: 225 });
+    const verbose = await run(["-v", "20.7"], { cancelResults: steps });
+    expect(verbose.result.stderr).toBe("scancel: Terminating step 20.7\nscancel: error: Kill job error on job step id 20: Invalid job id specified\n");
+  });
+});

@@ -199,12 +199,75 @@ describe("scontrol update", () => {
 
 describe("scontrol misc", () => {
   it("version, invalid keyword/entity, bad option, stdin commands", async () => {
-    expect((await run(["version"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
-    expect((await run(["-V"])).result.stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await run(["version"])).result.stdout).toBe("slurm 26.05.0\n");
+    expect((await run(["-V"])).result.stdout).toBe("slurm 26.05.0\n");
     expect((await run(["bogus"])).result).toEqual({ stdout: "", stderr: "invalid keyword: bogus\n", exitCode: 1 });
     expect((await run(["show", "bogus"])).result.stderr).toBe("invalid entity:bogus for keyword:show \n");
     expect((await run(["--bogus"])).result.stderr).toBe('scontrol: unrecognized option \'--bogus\'\nTry "scontrol --help" for more information\n');
     const viaStdin = await run([], { stdin: "ping\nshow partition gpu\nquit\nping\n" });
     expect(viaStdin.result.stdout).toBe(`Slurmctld(primary) at vm is UP\n${loadGolden("016").stdout}`);
+  });
+});
+
+describe("scontrol options anywhere (glibc getopt permutes; checked on the oracle)", () => {
+  /** Every placement of the option words among the command words. */
+  function placements(options: string[], words: string[]): string[][] {
+    if (options.length === 0) return [words];
+    const [first, ...rest] = options as [string, ...string[]];
+    const out: string[][] = [];
+    for (const tail of placements(rest, words)) for (let i = 0; i <= tail.length; i++) out.push([...tail.slice(0, i), first, ...tail.slice(i)]);
+    return out;
+  }
+  for (const number of ["065", "019"]) {
+    it(`golden ${number}: every placement of its options gives the golden's output`, async () => {
+      const g = loadGolden(number);
+      const argv = argvOf(g.command);
+      const options = argv.filter((w) => w.startsWith("-"));
+      const words = argv.filter((w) => !w.startsWith("-"));
+      const all = placements(options, words);
+      expect(all.length).toBe(words.length + 1);
+      for (const order of all) expect((await run(order)).result, order.join(" ")).toEqual({ stdout: g.stdout, stderr: g.stderr, exitCode: g.exitCode });
+    });
+  }
+  it("the issue's lines: show part -o, -a show -o nodes, show job -o N; '--' ends options as on the oracle", async () => {
+    const oneLinePartitions = (await run(["-o", "show", "partition"])).result;
+    expect((await run(["show", "part", "-o"])).result).toEqual(oneLinePartitions);
+    expect(oneLinePartitions.stdout.split("\n").filter((l) => l !== "")).toHaveLength(2);
+    expect((await run(["-a", "show", "-o", "nodes"])).result).toEqual((await run(["-o", "-a", "show", "nodes"])).result);
+    expect((await run(["show", "job", "-o", "20"])).result).toEqual((await run(["-o", "show", "job", "20"])).result);
+    // oracle: `scontrol show -- -o` → "invalid entity:-o for keyword:show ", exit 1
+    expect((await run(["show", "--", "-o"])).result).toEqual({ stdout: "", stderr: "invalid entity:-o for keyword:show \n", exitCode: 1 });
+    // oracle: `scontrol show partition debug -x` → glibc's message for the bad option
+    expect((await run(["show", "partition", "debug", "-x"])).result).toEqual({ stdout: "", stderr: "scontrol: invalid option -- 'x'\nTry \"scontrol --help\" for more information\n", exitCode: 1 });
+  });
+});
+
+describe("scontrol --json (the REST serializers, data_parser v0.0.45), in any position", () => {
+  it("show job/jobs/nodes/partitions and ping answer the documents GET /slurm/v0.0.45/... serves", async () => {
+    for (const argv of [["--json", "show", "job", "20"], ["show", "job", "20", "--json"], ["show", "--json", "job", "20"]]) {
+      const r = (await run(argv)).result;
+      expect(r.exitCode, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { jobs: { job_id: number }[]; meta: { command: string[]; plugin: { data_parser: string } }; errors: unknown[] };
+      expect(doc.jobs.map((j) => j.job_id)).toEqual([20]);
+      expect(doc.meta.command).toEqual(["scontrol", ...argv]);
+      expect(doc.meta.plugin.data_parser).toBe("data_parser/v0.0.45");
+      expect(doc.errors).toEqual([]);
+    }
+    const nodes = JSON.parse((await run(["show", "nodes", "--json"])).result.stdout) as { nodes: { name: string }[] };
+    expect(nodes.nodes.map((n) => n.name)).toEqual(["n1", "n2", "n3", "n4"]);
+    const one = JSON.parse((await run(["show", "node", "n3", "--json"])).result.stdout) as { nodes: { name: string }[] };
+    expect(one.nodes.map((n) => n.name)).toEqual(["n3"]);
+    const parts = JSON.parse((await run(["--json", "show", "partition"])).result.stdout) as { partitions: { name: string }[] };
+    expect(parts.partitions.map((p) => p.name)).toEqual(["debug", "gpu"]);
+    const ping = JSON.parse((await run(["ping", "--json"])).result.stdout) as { pings: { responding: boolean }[] };
+    expect(ping.pings[0]?.responding).toBe(true);
+    expect(JSON.parse((await run(["--json=v0.0.42", "show", "jobs"])).result.stdout).meta.plugin.data_parser).toBe("data_parser/v0.0.42");
+  });
+  it("an unknown job is the envelope's error, exit 1; an unknown data_parser is refused", async () => {
+    const r = (await run(["show", "job", "999999", "--json"])).result;
+    expect(r.exitCode).toBe(1);
+    expect((JSON.parse(r.stdout) as { errors: { error_number: number }[] }).errors[0]?.error_number).toBe(2017);
+    const bad = (await run(["--json=v0.0.99", "ping"])).result;
+    expect([bad.exitCode, bad.stderr.startsWith("scontrol: error: Unable to find data_parser plugin for v0.0.99")]).toEqual([1, true]);
   });
 });

@@ -101,6 +101,32 @@ describe("sinfo errors", () => {
   it("answers --help, --usage and --version without the controller", async () => {
     expect((await si(["--help"], { down: true })).stdout.startsWith("Usage: sinfo [OPTIONS]\n")).toBe(true);
     expect((await si(["--usage"], { down: true })).stdout.startsWith("Usage: sinfo [-adelNRrsTv]")).toBe(true);
-    expect((await si(["--version"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await si(["--version"], { down: true })).stdout).toBe("slurm 26.05.0\n");
+  });
+});
+
+describe("sinfo --states: every node state name (states.tsv), '&'/'+' combinations; --helpstate", () => {
+  const withFlags = (flags: Record<string, string[]>) =>
+    oracleNodes(Object.fromEntries(Object.entries(flags).map(([n, f]) => [n, { state: "IDLE", stateFlags: f }])));
+  it("accepts every name --helpstate lists, and each selects the nodes carrying it", async () => {
+    const help = await si(["--helpstate"]);
+    expect(help.exitCode).toBe(0);
+    const names = help.stdout.split("\n").slice(1).map((l) => l.trim()).filter((l) => l !== "");
+    expect(names).toEqual(expect.arrayContaining(["BOOT", "REBOOT_ISSUED", "FAILING", "BLOCKED", "POWER_UP", "PLANNED", "IDLE", "MIXED"]));
+    for (const name of names) {
+      const r = await si(["-h", "-t", name, "-o", "%N"]);
+      expect([name, r.exitCode, r.stderr]).toEqual([name, 0, ""]);
+    }
+    const world = { nodes: withFlags({ n1: ["REBOOT_REQUESTED"], n2: ["REBOOT_ISSUED"], n3: ["DRAIN"] }) };
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "boot", "-o", "%N"], world)).stdout).toBe("n1\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "REBOOT_ISSUED", "-o", "%N"], world)).stdout).toBe("n2\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "idle&drain", "-o", "%N"], world)).stdout).toBe("n3\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "idle+drain,boot", "-o", "%N"], world)).stdout).toBe("n1\nn3\n");
+    expect((await si(["-h", "-N", "-p", "debug", "-t", "idle&boot&drain", "-o", "%N"], world)).stdout).toBe("");
+  });
+  it("a bad word inside a combination is named in the error", async () => {
+    const r = await si(["-t", "idle&bogus"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split("\n")[0]).toBe('sinfo: error: Bad state string: "bogus"');
   });
 });

@@ -81,9 +81,11 @@ function jsonNodes(): Node[] {
   return oracleNodes().map((n) => node({ ...n, os, lastBusyTime: 1796214928, registeredTime: 1796214928, ...extra[n.name] }));
 }
 
-describe("sinfo --json", () => {
+describe("sinfo --json=v0.0.38 (a bare --json prints the current data_parser: tests/unit/rest/sinfo-json.test.ts)", () => {
   it("matches golden 012 byte for byte", async () => {
-    const { g, result } = await run("012", { nodes: jsonNodes(), partitions: oraclePartitions(), now: 1796214928 });
+    const g = golden("012");
+    expect(g.argv).toEqual(["--json"]);
+    const result = await sinfoMain(["--json=v0.0.38"], fakePort({ nodes: jsonNodes(), partitions: oraclePartitions(), now: 1796214928 }));
     expect(result).toEqual(expected(g));
   });
 });

@@ -146,7 +146,7 @@ describe("squeue errors", () => {
     expect(help.stdout.startsWith("Usage: squeue [OPTIONS]\n")).toBe(true);
     expect(help.stdout).toContain("--start");
     expect((await sq(["--usage"], { down: true })).stdout.startsWith("Usage: squeue [-A account]")).toBe(true);
-    expect((await sq(["-V"], { down: true })).stdout).toBe("slurm-wlm 22.05.8\n");
+    expect((await sq(["-V"], { down: true })).stdout).toBe("slurm 26.05.0\n");
   });
 });
 
@@ -173,5 +173,15 @@ describe("squeue -s", () => {
     ];
     const r = await sq(["-s", "-h", "-o", "%i %j %N"], { jobs });
     expect(r.stdout).toBe("40.0 sleep n1\n40.batch batch n1\n");
+  });
+});
+
+describe("squeue --only-job-state", () => {
+  it("prints each job's id and compact state in the lightweight listing's format (default-formats.tsv: %.18i %.2t)", async () => {
+    const r = await sq(["--only-job-state"]);
+    const viaFormat = await sq(["-o", "%.18i %.2t"]);
+    expect(r).toEqual(viaFormat);
+    expect(lines(r.stdout)[0]).toBe("             JOBID ST");
+    expect(lines(r.stdout).length).toBeGreaterThan(1);
   });
 });

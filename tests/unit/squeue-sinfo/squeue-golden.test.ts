@@ -66,10 +66,14 @@ describe("squeue goldens on other states", () => {
     expect(result).toEqual(expected(g));
   });
 
-  it("matches goldens 002, 100 and 117 (version, bad options)", async () => {
-    for (const prefix of ["002", "100", "117"]) {
+  it("matches goldens 100 and 117 (bad options); 002's version line has the release Spur follows", async () => {
+    for (const prefix of ["100", "117"]) {
       const { g, result } = await run(prefix, { jobs: [], now: 0 });
       expect(result).toEqual(expected(g));
     }
+    const { g, result } = await run("002", { jobs: [], now: 0 });
+    // golden: Debian's "slurm-wlm 22.05.8"; Spur: upstream's package word and the 26.x release it follows
+    expect(g.stdout).toMatch(/^\S+ \d+\.\d+\.\d+\n$/);
+    expect(result).toEqual({ ...expected(g), stdout: "slurm 26.05.0\n" });
   });
 });

@@ -1,5 +1,6 @@
 /**
- * `squeue --json` against goldens 014 (byte for byte) and 055 (the busy
+ * `squeue --json=v0.0.38` (22.05's shape; a bare --json prints the current data_parser, see
+ * tests/unit/rest/cli-json.test.ts) against goldens 014 (byte for byte) and 055 (the busy
  * cluster: every job Spur models has the golden's keys in the golden's order,
  * and the values Spur tracks are equal).
  */
@@ -27,16 +28,19 @@ const withoutCores = (res: unknown): unknown => {
   return r === undefined ? undefined : { ...r, allocated_nodes: r.allocated_nodes?.map(({ sockets: _s, ...rest }) => rest) };
 };
 
-describe("squeue --json", () => {
+/** The goldens' `--json` is 22.05's; Spur prints that shape when v0.0.38 is asked for. */
+const legacy = (argv: string[]): string[] => argv.map((a) => (a === "--json" ? "--json=v0.0.38" : a));
+
+describe("squeue --json=v0.0.38", () => {
   it("matches golden 014 (no jobs) byte for byte", async () => {
     const g = golden("014");
-    const result = await squeueMain(g.argv, fakePort({ jobs: [], now: 1796214930 }));
+    const result = await squeueMain(legacy(g.argv), fakePort({ jobs: [], now: 1796214930 }));
     expect(result).toEqual(expected(g));
   });
 
   it("has golden 055's shape and values for the busy cluster", async () => {
     const g = golden("055");
-    const result = await squeueMain(g.argv, fakePort({ jobs: busyJobs(), now: 1796214967 }));
+    const result = await squeueMain(legacy(g.argv), fakePort({ jobs: busyJobs(), now: 1796214967 }));
     expect(result.exitCode).toBe(0);
     expect(result.stdout.endsWith("}")).toBe(true);
     const ours = JSON.parse(result.stdout) as { meta: unknown; errors: unknown[]; jobs: JsonJob[] };
@@ -57,7 +61,7 @@ describe("squeue --json", () => {
   });
 
   it("prints doubles with a fraction and escapes slashes as json-c does", async () => {
-    const result = await squeueMain(["--json"], fakePort({ jobs: busyJobs().slice(2, 3), now: 1796214967 }));
+    const result = await squeueMain(["--json=v0.0.38"], fakePort({ jobs: busyJobs().slice(2, 3), now: 1796214967 }));
     expect(result.stdout).toContain('"billable_tres": 2.0,');
     expect(result.stdout).toContain('"command": "\\/tmp\\/slurm-oracle\\/jobs\\/golden_job.sh",');
     expect(result.stdout).toContain('"flags": [\n        "JOB_WAS_RUNNING"\n      ],');
