@@ -22,7 +22,7 @@ import { signalDue } from "../sched/model/apply-signal.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { diskFullReporter, isDiskFull, NO_SPACE_MESSAGE } from "./store-full.ts";
+import { diskFullReporter, isDiskFull, NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
 import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";

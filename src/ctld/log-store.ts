@@ -10,7 +10,7 @@
  */
 import { Database } from "bun:sqlite";
 import type { Command } from "../sched/model/commands.ts";
-import { isDiskFull, StoreFullError } from "./store-full.ts";
+import { isDiskFull, StoreFullError } from "../lib/store-full.ts";
 
 export interface LogStore {
   append(command: Command): number;

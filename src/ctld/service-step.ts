@@ -15,12 +15,12 @@ import type { JobDoneRequest, StepCompleteRequest, StepCreateRequest } from "../
 import { toPlain } from "../lib/to-plain.ts";
 import { canModify } from "../sched/model/apply-update.ts";
 import { jobView } from "./views.ts";
-import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../sched/plan/job-layout.ts";
+import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../compat/job-layout.ts";
 import { isArbitrary } from "../compat/task-layout.ts";
 import { expandHostlist, naturalCompare } from "../compat/hostlist.ts";
 
 /**
- * Tasks per node for a step, as Slurm lays a step out (sched/plan/job-layout.ts
+ * Tasks per node for a step, as Slurm lays a step out (compat/job-layout.ts
  * stepTaskCounts): dealt over its nodes within the CPUs each holds for the job, more only with
  * --overcommit, else "More processors requested than permitted". The step gets all the job's
  * CPUs on each of its nodes (Slurm's default since 21.08), only the CPUs its tasks ask for with

@@ -12,7 +12,7 @@ import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
-import { normaliseAsk } from "../../sched/plan/job-layout.ts";
+import { normaliseAsk } from "../job-layout.ts";
 import type { Command } from "./table.ts";
 
 /** Who submits, from where (a subset of the CLI's Invoker). */
@@ -132,7 +132,7 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
 /**
  * sbatch/srun/salloc lower a node count above an explicit task count with Slurm's warning
  * (also when srun read it from SLURM_JOB_NUM_NODES inside an allocation: `srun -n1` in a
- * two-node job warns on the oracle) and cap a range at the task count (sched/plan/job-layout.ts).
+ * two-node job warns on the oracle) and cap a range at the task count (compat/job-layout.ts).
  */
 function settleNodeCount(st: BuildState): void {
   const spec = st.spec;

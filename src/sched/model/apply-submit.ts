@@ -10,7 +10,7 @@ import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
-import { pendingCounts } from "../plan/job-layout.ts";
+import { pendingCounts } from "../../compat/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";

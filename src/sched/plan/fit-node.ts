@@ -22,7 +22,7 @@ import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { LinkMatrix } from "../../devices/inventory.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { layoutOf, memForShare, type ResourceRequest } from "./request.ts";
-import { nodeFits, nodesTarget, shareCpus, taskRoom as layoutTaskRoom, type LayoutNode, type LayoutShape } from "./job-layout.ts";
+import { nodeFits, nodesTarget, shareCpus, taskRoom as layoutTaskRoom, type LayoutNode, type LayoutShape } from "../../compat/job-layout.ts";
 import { pickGpus } from "./gpu-clique.ts";
 import { parseSocketCpus, placeOnSockets, socketCpusText, type SocketLayout } from "./gpu-sockets.ts";
 import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";

@@ -6,7 +6,7 @@
  * always agree.
  */
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
-import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "./job-layout.ts";
+import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "../../compat/job-layout.ts";
 
 export interface ResourceRequest {
   nodesMin: number;

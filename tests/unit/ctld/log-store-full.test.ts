@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openLogStore } from "../../../src/ctld/log-store.ts";
-import { isDiskFull, NO_SPACE_MESSAGE, StoreFullError } from "../../../src/ctld/store-full.ts";
+import { isDiskFull, NO_SPACE_MESSAGE, StoreFullError } from "../../../src/lib/store-full.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
 
 const dirs: string[] = [];

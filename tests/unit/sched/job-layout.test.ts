@@ -1,5 +1,5 @@
 /**
- * Spur's pure task layout (src/sched/plan/job-layout.ts) against every row Slurm 22.05
+ * Spur's pure task layout (src/compat/job-layout.ts) against every row Slurm 22.05
  * gave for generated -N/-n/-c/--ntasks-per-node/-O/--exclusive combinations
  * (tests/fixtures/layout/oracle-layout.tsv, recorded by tests/fixtures/layout/record.ts
  * on the oracle's 4 nodes of 4 CPUs): the client's warning, the pending record's
@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layoutTasks, normaliseAsk, pendingCounts, STEP_TOO_MANY_CPUS, stepTaskCounts, type LayoutAsk } from "../../../src/sched/plan/job-layout.ts";
+import { layoutTasks, normaliseAsk, pendingCounts, STEP_TOO_MANY_CPUS, stepTaskCounts, type LayoutAsk } from "../../../src/compat/job-layout.ts";
 
 const NODE_CPUS = 4;
 const NODES = ["n1", "n2", "n3", "n4"].map((name) => ({ name, cpus: NODE_CPUS, freeCpus: NODE_CPUS }));

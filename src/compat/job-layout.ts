@@ -14,7 +14,7 @@
  * Every rule here is checked against real Slurm 22.05 by
  * tests/unit/sched/job-layout.test.ts (fixture tests/fixtures/layout).
  */
-import { assert } from "../../lib/assert.ts";
+import { assert } from "../lib/assert.ts";
 
 /** What the user typed; 0 = not given. `nodesMax` 0 with `nodesMin` > 0 is a plain -N count. */
 export interface LayoutAsk {

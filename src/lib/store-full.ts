@@ -1,5 +1,5 @@
 /**
- * @module ctld/store-full
+ * @module lib/store-full
  * What a controller answers when its state directory cannot take another write (a full
  * disk). The write was refused whole (SQLite rolled its transaction back), so nothing was
  * applied and the caller may retry safely: it is told so with the text of ENOSPC, which is
