@@ -86,6 +86,9 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   });
   Object.assign(info, accountingIds(state, policy.account, policy.qos, c.by.user, partition.info.name));
   if (spec.timeLimitMin === undefined) info.timeLimitDefault = true;
+  if ((spec.socketsPerNode ?? 0) > 0) info.reqSocketsPerNode = spec.socketsPerNode;
+  if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
+  if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });

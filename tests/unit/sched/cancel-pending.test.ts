@@ -33,3 +33,13 @@ describe("accounting's view of a submitted job", () => {
     expect(c.state.jobs.get(2)?.info.timeLimitDefault).toBeUndefined();
   });
 });
+
+describe("the socket/core/thread request", () => {
+  it("is kept in the job record as asked for (scontrol ReqB:S:C:T, squeue %z)", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ name: "sct", socketsPerNode: 1, coresPerSocket: 2, threadsPerCore: 1 }), 10));
+    c.run(submit(spec({ name: "any" }), 10));
+    expect(c.state.jobs.get(1)?.info).toMatchObject({ reqSocketsPerNode: 1, reqCoresPerSocket: 2, reqThreadsPerCore: 1 });
+    expect(c.state.jobs.get(2)?.info.reqThreadsPerCore).toBeUndefined();
+  });
+});
