@@ -1,6 +1,6 @@
 /**
  * @module tests/differential/soak
- * More seeds than CI runs: `bun tests/differential/soak.ts --cases N [--seed FIRST] [--no-shrink]`.
+ * More seeds than CI runs: `bun tests/differential/soak.ts --cases N [--seed FIRST] [--parallel K] [--no-shrink] [--no-build]`.
  * Needs the oracle up (SPUR_ORACLE_UP=1 says it is; otherwise clusters.ts brings it up) and
  * builds dist/spur first. Writes reports/differential.json (or SPUR_DIFFERENTIAL_REPORT),
  * prints the per-option table and each failing seed; exit 1 if any case newly differs.
@@ -21,8 +21,11 @@ const first = Number(arg("seed") ?? CI_FIRST_SEED);
 const parallel = Number(arg("parallel") ?? PARALLEL);
 const shrinkTries = process.argv.includes("--no-shrink") ? 0 : SHRINK_TRIES;
 
-const build = spawnSync(process.execPath, ["scripts/build-binary.ts"], { stdio: "inherit", cwd: `${__dirname}/../..` });
-if (build.status !== 0) throw new Error("building dist/spur failed");
+// --no-build: run the dist/spur already there (e.g. another commit's binary, for before/after figures)
+if (!process.argv.includes("--no-build")) {
+  const build = spawnSync(process.execPath, ["scripts/build-binary.ts"], { stdio: "inherit", cwd: `${__dirname}/../..` });
+  if (build.status !== 0) throw new Error("building dist/spur failed");
+}
 const down = oracleUp();
 if (down !== undefined) throw new Error(down);
 const started = Date.now();
