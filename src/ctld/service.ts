@@ -33,6 +33,7 @@ import { emptyJobInfo } from "../sched/model/records.ts";
 import { tokenHandlers } from "./service-token.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
 import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
+import { resolveUpdateTimes } from "./update-times.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -147,7 +148,7 @@ export function controllerRoutes(sc: ServiceContext) {
       async updateJob(req, ctx) {
         const by = requester(ctx);
         const result = await c.execute({
-          v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: { ...req.fields }, by,
+          v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: resolveUpdateTimes(req.fields, sc.now()), by,
         });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
