@@ -74,6 +74,14 @@ export interface Controller {
   plannedNodes(): ReadonlySet<string>;
   /** sdiag counters (not replicated: they describe this process). */
   schedCounters(): SchedCounters;
+  /**
+   * Committed commands skipped as not applicable (ApplyFailed) since this process started, also
+   * those skipped by the start-up replay or by the Raft driver (an entry it could not decode):
+   * never reset (sdiag --reset clears only sdiag's own count). The metric spur_apply_failed_total.
+   */
+  applyFailedTotal(): number;
+  /** Entries skipped outside applyCommitted (start-up replay, the Raft driver): counted like ApplyFailed. */
+  noteSkippedEntries(count: number): void;
   kick(): void;
   waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
   heartbeat(node: string): void;
@@ -89,6 +97,7 @@ export function createController(deps: ControllerDeps): Controller {
   let priorityContext: PriorityContext | undefined;
   let planned = new Map<number, Reservation>();
   const counters = newSchedCounters(deps.now());
+  let applyFailed = 0;
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -143,10 +152,15 @@ export function createController(deps: ControllerDeps): Controller {
    */
   function noteFailure(command: Command, result: ApplyResult, index: number | undefined): void {
     if (result.errorCode === APPLY_FAILED) {
-      counters.applyFailures += 1;
+      noteSkippedEntries(1);
       logger.error({ message: "committed command not applied (skipped on every replica)", index: index ?? state.appliedIndex, type: command.type, error: result.error });
     }
     if (command.type === "startJobs" || command.type === "preempt") counters.staleDecisions += result.items.filter((i) => i.error !== "").length;
+  }
+
+  function noteSkippedEntries(count: number): void {
+    counters.applyFailures += count;
+    applyFailed += count;
   }
 
   /** Leader duties begin: agents get a full timeout, running jobs are (idempotently) re-launched. */
@@ -359,6 +373,8 @@ export function createController(deps: ControllerDeps): Controller {
       return out;
     },
     schedCounters: () => counters,
+    applyFailedTotal: () => applyFailed,
+    noteSkippedEntries,
     kick,
     waitFor(jobId, until, timeoutMs) {
       return new Promise<void>((resolve) => {

@@ -36,6 +36,8 @@ export interface DriverPorts {
   onServing(serving: boolean): void;
   /** A membership change was applied here (every replica, in log order); `confState` is the result. */
   onConfChange?(change: ConfChange, confState: ConfState, index: number): void;
+  /** A committed entry could not be applied (or decoded) and was skipped here (counted for sdiag and metrics). */
+  onEntrySkipped?(index: number): void;
   logger?: { info(o: object): void; warn(o: object): void };
 }
 
@@ -301,6 +303,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
    */
   function skipFailedEntry(e: Entry, error: unknown): Error {
     applyFailures += 1;
+    ports.onEntrySkipped?.(e.index);
     ports.logger?.warn({ message: "committed entry not applied: skipped", index: e.index, term: e.term, error: String((error as Error).stack ?? error) });
     return new Error(`entry ${e.index} could not be applied: ${String((error as Error).message ?? error)}`);
   }

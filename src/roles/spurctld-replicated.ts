@@ -121,6 +121,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       },
       takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
       onConfChange,
+      onEntrySkipped: () => controller?.noteSkippedEntries(1),
       onServing: (serving) => {
         logger.info({ message: serving ? "leading" : "no longer leading", id: self.id, term: driver.status().term });
         controller?.leadershipChanged(serving);
@@ -165,7 +166,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     jobSubmitScript: o.extras.jobSubmitScript,
     ...(o.extras.agentAuth === undefined ? {} : { agentAuth: o.extras.agentAuth }),
   };
-  const rpcExtras = o.extras.rpcExtras(state, o.now, () => metricsRaftStatus(driver));
+  const rpcExtras = o.extras.rpcExtras(state, o.now, () => controller?.applyFailedTotal() ?? 0, () => metricsRaftStatus(driver));
   const gate: RequestGate = (req) => {
     const url = req.url ?? "";
     if (driver.isServing() || !url.startsWith("/spur.v1.Controller/") || url === "/spur.v1.Controller/Ping") return undefined;
