@@ -195,11 +195,13 @@ export function createController(deps: ControllerDeps): Controller {
     const job = state.jobs.get(jobId);
     if (job === undefined) return;
     const node = job.info.batchHost;
+    // The run being launched: a failure reported after the job was requeued and restarted is about an earlier run.
+    const restarts = job.info.restarts;
     if (!(await prologSlurmctld(job))) return;
     if (!(await prologAtAllocation(job))) {
       // The failing node has been drained and the job told to requeue (held) once its script ends; it never started.
       if (acting() && job.info.state === "RUNNING") {
-        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED" });
+        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", restarts });
       }
       return;
     }
@@ -210,7 +212,7 @@ export function createController(deps: ControllerDeps): Controller {
       logger.warn({ message: "launch failed", jobId, node, error: String(error) });
       if (job.info.state !== "RUNNING") return;
       if (!acting()) return;
-      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error) });
+      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error), restarts });
       // An agent that cannot be reached must not be chosen again at once.
       if (isUnreachable(error)) executeInternal({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
     }
