@@ -130,7 +130,9 @@ export function createController(deps: ControllerDeps): Controller {
   /** Commands issued by the controller itself: nobody waits for them, failures are logged. */
   function executeInternal(command: Command): void {
     execute(command).catch((error) => {
-      if (!diskFull.isFull()) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
+      // A full disk is logged once where it is found (the log store, or the Raft driver), not per command.
+      const noSpace = error instanceof ConnectError && error.code === Code.ResourceExhausted;
+      if (!diskFull.isFull() && !noSpace) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
     });
   }
 
