@@ -74,6 +74,14 @@ export interface Controller {
   plannedNodes(): ReadonlySet<string>;
   /** sdiag counters (not replicated: they describe this process). */
   schedCounters(): SchedCounters;
+  /**
+   * Committed commands skipped as not applicable (ApplyFailed) since this process started, also
+   * those skipped by the start-up replay or by the Raft driver (an entry it could not decode):
+   * never reset (sdiag --reset clears only sdiag's own count). The metric spur_apply_failed_total.
+   */
+  applyFailedTotal(): number;
+  /** Entries skipped outside applyCommitted (start-up replay, the Raft driver): counted like ApplyFailed. */
+  noteSkippedEntries(count: number): void;
   kick(): void;
   waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
   heartbeat(node: string): void;
@@ -89,6 +97,7 @@ export function createController(deps: ControllerDeps): Controller {
   let priorityContext: PriorityContext | undefined;
   let planned = new Map<number, Reservation>();
   const counters = newSchedCounters(deps.now());
+  let applyFailed = 0;
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -121,7 +130,9 @@ export function createController(deps: ControllerDeps): Controller {
   /** Commands issued by the controller itself: nobody waits for them, failures are logged. */
   function executeInternal(command: Command): void {
     execute(command).catch((error) => {
-      if (!diskFull.isFull()) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
+      // A full disk is logged once where it is found (the log store, or the Raft driver), not per command.
+      const noSpace = error instanceof ConnectError && error.code === Code.ResourceExhausted;
+      if (!diskFull.isFull() && !noSpace) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
     });
   }
 
@@ -143,10 +154,15 @@ export function createController(deps: ControllerDeps): Controller {
    */
   function noteFailure(command: Command, result: ApplyResult, index: number | undefined): void {
     if (result.errorCode === APPLY_FAILED) {
-      counters.applyFailures += 1;
+      noteSkippedEntries(1);
       logger.error({ message: "committed command not applied (skipped on every replica)", index: index ?? state.appliedIndex, type: command.type, error: result.error });
     }
     if (command.type === "startJobs" || command.type === "preempt") counters.staleDecisions += result.items.filter((i) => i.error !== "").length;
+  }
+
+  function noteSkippedEntries(count: number): void {
+    counters.applyFailures += count;
+    applyFailed += count;
   }
 
   /** Leader duties begin: agents get a full timeout, running jobs are (idempotently) re-launched. */
@@ -181,11 +197,13 @@ export function createController(deps: ControllerDeps): Controller {
     const job = state.jobs.get(jobId);
     if (job === undefined) return;
     const node = job.info.batchHost;
+    // The run being launched: a failure reported after the job was requeued and restarted is about an earlier run.
+    const restarts = job.info.restarts;
     if (!(await prologSlurmctld(job))) return;
     if (!(await prologAtAllocation(job))) {
       // The failing node has been drained and the job told to requeue (held) once its script ends; it never started.
       if (acting() && job.info.state === "RUNNING") {
-        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED" });
+        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", restarts });
       }
       return;
     }
@@ -196,7 +214,7 @@ export function createController(deps: ControllerDeps): Controller {
       logger.warn({ message: "launch failed", jobId, node, error: String(error) });
       if (job.info.state !== "RUNNING") return;
       if (!acting()) return;
-      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error) });
+      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error), restarts });
       // An agent that cannot be reached must not be chosen again at once.
       if (isUnreachable(error)) executeInternal({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
     }
@@ -359,6 +377,8 @@ export function createController(deps: ControllerDeps): Controller {
       return out;
     },
     schedCounters: () => counters,
+    applyFailedTotal: () => applyFailed,
+    noteSkippedEntries,
     kick,
     waitFor(jobId, until, timeoutMs) {
       return new Promise<void>((resolve) => {

@@ -46,6 +46,11 @@ export type Command =
       usage?: Plain<StepUsage>;
       /** PROLOG_FAILED: the node whose Prolog failed (absent: the batch host). */
       node?: string;
+      /**
+       * The run the report is about: the job's `restarts` when that run was launched (absent: an
+       * older agent or log). A report from an earlier run of a requeued job is stale and changes nothing.
+       */
+      restarts?: number;
     }
   | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
   | {
@@ -59,7 +64,8 @@ export type Command =
     }
   | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester; features?: string }
   | { v: 1; type: "nodeFail"; at: number; node: string; reason: string }
-  | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
+  /** restarts: the run whose launch failed (absent in older logs), as in jobEnded. */
+  | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string; restarts?: number }
   /** A node agent's measurement of a step's usage there (merged over the step's nodes). */
   | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: Plain<StepUsage> }
   | {

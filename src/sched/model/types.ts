@@ -47,6 +47,8 @@ export interface JobRecord {
   suspendedSec?: number;
   /** A node's Prolog failed beside the batch host: the job is requeued held once the batch script has ended. */
   holdOnRequeue?: boolean;
+  /** Launches that failed on a node and were requeued (Slurm's batch_flag count); held at MAX_BATCH_REQUEUE. */
+  launchFailures?: number;
   /** Submitted held although no node of its partition could hold it: once released it pends with PartitionConfig. */
   unfitAtSubmit?: boolean;
 }

@@ -3,6 +3,7 @@
  * The controllers' Raft transport on loopback: messages (payload bytes included) arrive in
  * order; a peer without the shared secret is cut off and delivers nothing.
  */
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../../src/raft/core/index.ts";
 import { createTcpTransport, listenRaft } from "../../../src/raft/transport-tcp.ts";
@@ -85,4 +86,24 @@ describe("raft TCP transport", () => {
     await until(() => lostAtServer.length > 0);
     expect(lostAtServer).toEqual([7]);
   });
+
+  it("closes a connection that does not greet in time, or sends a long line before greeting", async () => {
+    const server = listenRaft({ host: "127.0.0.1", port: 0 }, "s3cret", () => undefined, () => undefined, undefined, 200);
+    cleanups.push(() => server.stop(true));
+    const closed = (write: string) =>
+      new Promise<void>((done) => {
+        const sock = connect(server.port, "127.0.0.1", () => sock.write(write));
+        sock.on("error", () => undefined);
+        sock.on("close", () => done());
+      });
+    // No timing assertion: a connection left open runs into the test's timeout.
+    await closed("");
+    await closed('{"secret":"s3c');
+    const flood = new Promise<void>((done) => {
+      const sock = connect(server.port, "127.0.0.1", () => sock.write("x".repeat(64 * 1024)));
+      sock.on("error", () => undefined);
+      sock.on("close", () => done());
+    });
+    await flood;
+  }, 10_000);
 });
