@@ -27,6 +27,8 @@ import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
 import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
+import { dueTriggers } from "../sched/model/triggers.ts";
+import { runTriggerProgram, triggerView } from "./trigger-run.ts";
 
 /** Replicated mode: commands go through consensus; the driver calls applyCommitted(). */
 export interface Replication {
@@ -107,6 +109,7 @@ export function createController(deps: ControllerDeps): Controller {
   const diskFull = diskFullReporter(logger, "command log");
   let stopLoops: (() => void) | undefined;
   let passInFlight = false;
+  let triggersInFlight = false;
   const acting = (): boolean => deps.replication === undefined || deps.replication.isServing();
 
   function execute(command: Command): Promise<ApplyResult> {
@@ -189,6 +192,9 @@ export function createController(deps: ControllerDeps): Controller {
         recordEnd(counters, state.jobs.get(event.jobId)?.info.state ?? "");
         notifyWaiters(event.jobId);
         if (acting()) void epilogSlurmctld(event.jobId);
+        break;
+      case "runTrigger":
+        runTriggerProgram(event.trigger, event.arg, logger);
         break;
     }
   }
@@ -343,6 +349,7 @@ export function createController(deps: ControllerDeps): Controller {
         executeInternal({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
       }
     }
+    fireDueTriggers(now);
     const timeoutSec = state.config.slurmdTimeoutSec;
     for (const node of state.nodes.values()) {
       const seen = heartbeats.get(node.info.name) ?? 0;
@@ -352,6 +359,19 @@ export function createController(deps: ControllerDeps): Controller {
         executeInternal({ v: 1, type: "nodeFail", at: now, node: node.info.name, reason: "Not responding" });
       }
     }
+  }
+
+  /** strigger: the leader records which triggers are due; their programs run when that is applied (runTrigger). */
+  function fireDueTriggers(now: number): void {
+    if (triggersInFlight || state.triggers.list.length === 0) return;
+    const fired = dueTriggers(state.triggers, triggerView(state), now);
+    if (fired.length === 0) return;
+    triggersInFlight = true;
+    execute({ v: 1, type: "triggersFired", at: now, fired })
+      .catch((error) => logger.warn({ message: "trigger firing not committed", error: String(error) }))
+      .finally(() => {
+        triggersInFlight = false;
+      });
   }
 
   return {

@@ -9,6 +9,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { AcctRequest } from "../acct/apply-acct.ts";
+import type { DueTrigger, TriggerSelector, TriggerSpec } from "./triggers.ts";
 
 export interface Requester {
   uid: number;
@@ -100,6 +101,14 @@ export type Command =
   /** Pending jobs that can no longer end before their --deadline (found by the scheduler). */
   | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] }
   /** Pending jobs whose dependency can never be satisfied, to be cancelled (--kill-on-invalid-dep; found by the scheduler). */
-  | { v: 1; type: "dependencyNeverSatisfied"; at: number; jobIds: number[] };
+  | { v: 1; type: "dependencyNeverSatisfied"; at: number; jobIds: number[] }
+  /**
+   * strigger --set / --clear (sched/model/triggers.ts). slurmUid: the uid the controller runs as
+   * (Slurm's SlurmUser), recorded by the shell so that every replica decides alike.
+   */
+  | { v: 1; type: "trigger"; at: number; action: "set"; spec: TriggerSpec; by: Requester; slurmUid: number }
+  | { v: 1; type: "trigger"; at: number; action: "clear"; selector: TriggerSelector; by: Requester; slurmUid: number }
+  /** The leader found these triggers due: their programs run (on the leader), non-PERM ones are purged. */
+  | { v: 1; type: "triggersFired"; at: number; fired: DueTrigger[] };
 
 export type CommandType = Command["type"];

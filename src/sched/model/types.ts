@@ -12,6 +12,7 @@ import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
 import type { ResvRecord } from "../resv/types.ts";
 import type { PreemptConfig } from "../plan/preempt.ts";
+import type { TriggerTable } from "./trigger-types.ts";
 
 export type JobSpecP = Plain<JobSpec>;
 export type JobInfoP = Plain<JobInfo>;
@@ -124,6 +125,8 @@ export interface ClusterState {
    * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.
    */
   licenses?: Map<string, number>;
+  /** Event triggers (strigger), see sched/model/triggers.ts. */
+  triggers: TriggerTable;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([
