@@ -88,6 +88,13 @@ describe("srun's own allocations spread as Slurm's do", () => {
     expect(r.lines[0]?.split(" ")[1]).toBe("5");
   });
 
+  it("--overcommit beyond the partition's CPUs: -n20 -O runs on one node (the oracle: NumNodes=5 pending, then 1 node, 1 CPU)", () => {
+    const r = tasksOf(["-n20", "-O"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines).toHaveLength(20);
+    expect(new Set(r.lines)).toEqual(new Set([r.lines[0]]));
+  });
+
   it("-N1-3 -n5 takes the range's top: three nodes", () => {
     const r = tasksOf(["-N1-3", "-n5"]);
     expect(r.code, r.stderr).toBe(0);
