@@ -52,6 +52,8 @@ export interface JobRecord {
   launchFailures?: number;
   /** Submitted held although no node of its partition could hold it: once released it pends with PartitionConfig. */
   unfitAtSubmit?: boolean;
+  /** Nodes the job needs beyond its -N minimum (larger than its partition at submission: PartitionConfig); absent = -N's. */
+  nodesNeeded?: number;
 }
 
 export interface NodeRecord {
