@@ -46,12 +46,16 @@ describe("raft TCP transport", () => {
   it("ignores a peer with the wrong secret", async () => {
     const got: Message[] = [];
     const server = listenRaft({ host: "127.0.0.1", port: 0 }, "right", (ms) => got.push(...ms));
-    const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: server.port }], "wrong", 10);
+    const hungUp: number[] = [];
+    const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: server.port }], "wrong", 10, (id) => hungUp.push(id));
     cleanups.push(() => t.stop(), () => server.stop(true));
-    for (let i = 0; i < 20; i++) {
+    // Keep sending until the listener has hung up on the dialer at least once: the
+    // connection was made and refused (not merely never opened).
+    for (let i = 0; i < 100 && hungUp.length === 0; i++) {
       t.send([app(i)]);
       await new Promise((r) => setTimeout(r, 10));
     }
+    expect(hungUp[0]).toBe(2);
     expect(got).toEqual([]);
   });
 
