@@ -10,7 +10,7 @@ import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
-import { pendingCounts } from "../../compat/job-layout.ts";
+import { cpusNeeded, pendingCounts } from "../../compat/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
@@ -115,7 +115,10 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (c.allocNode) info.allocNode = c.allocNode;
   // (a -N range keeps its maximum: NumNodes=2-2 for -N1-2 -n9 -c2 --exclusive)
   const oversized = Math.min(oversizedNodes, info.numNodesMax ?? oversizedNodes);
-  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
+  if (oversizedNodes > 0) {
+    Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
+    record.nodesNeeded = oversized;
+  }
   if (unfit) record.unfitAtSubmit = true;
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
@@ -262,7 +265,7 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
  */
 function nodesBeyondPartition(state: ClusterState, req: ResourceRequest, members: NodeView[]): number {
   if ((state.config.enforcePartLimits ?? "NO") !== "NO" || members.length === 0 || req.nodelist.length > 0) return 0;
-  const cpus = req.ntasks * req.cpusPerTask;
+  const cpus = cpusNeeded(layoutOf(req), req.nodesMin);
   const totalCpus = members.reduce((n, m) => n + m.cpus, 0);
   if (req.nodesMin <= members.length && cpus <= totalCpus) return 0;
   const oneTask = { ...req, ntasks: 1, nodesMin: 1, nodesMax: 1 };
