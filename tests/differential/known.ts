@@ -38,7 +38,6 @@ export function caseOptions(c: Case): string[] {
 }
 
 const SUBMIT = /^(exit|stdout|stderr|job|job\..*|squeue(\..*)?|sacct(\..*)?)$/;
-const GPU_REQUEST = new Set(["gpus", "gres", "gpus-per-node", "gpus-per-socket", "tres-per-task"]);
 const uses = (c: Case, name: string): boolean => c.kind === "sbatch" && c.options.some((o) => o.name === name);
 const valueOf = (c: Case, name: string): string | undefined => (c.kind === "sbatch" ? c.options.find((o) => o.name === name)?.value : undefined);
 
@@ -55,13 +54,6 @@ const SPUR_GAPS: KnownDifference[] = [
     field: /^(job\.(EligibleTime|StartTime)|squeue\.(START_TIME|END_TIME)|sacct\.Eligible)$/,
     option: "begin",
     reason: "Spur bug: a held job with --begin shows EligibleTime/StartTime Unknown; 22.05 shows the begin time (and the expected start)",
-  },
-  {
-    field: SUBMIT,
-    option: (n) => ["gpus-per-task", "mem-per-gpu", "ntasks-per-gpu", "cpus-per-gpu"].includes(n),
-    when: (c) => c.kind === "sbatch" && !c.options.some((o) => GPU_REQUEST.has(o.name)),
-    reason: "Spur bug: a per-GPU option without any GPU request is accepted; 22.05 refuses it "
-      + "(\"--gpus-per-task used without either --gpus or -n/--ntasks\", \"Requested mem_per_tres=... but did not request any GPU\")",
   },
   { field: SUBMIT, option: "reservation", when: (c) => uses(c, "test-only"), reason: "Spur bug: --test-only does not check that the reservation exists (22.05: Requested reservation is invalid)" },
   { field: SUBMIT, option: "gres-flags", reason: "Spur lacks: GresEnforceBind=Yes in scontrol show job; an invalid --gres-flags exits 1 where 22.05 exits 255" },

@@ -12,6 +12,7 @@ import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
+import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { normaliseAsk } from "../job-layout.ts";
 import type { Command } from "./table.ts";
 
@@ -168,6 +169,11 @@ export function buildSpec(
   if (!mem.ok) return mem;
   // Slurm checks this on the allocation request, after every source of options is read.
   if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", "--gpus-per-socket option requires --sockets-per-node specification", 1);
+  // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
+  if (ctx.cmd === "sbatch") {
+    const gpu = checkGpuOptions(st.spec);
+    if (!gpu.ok) return gpu;
+  }
   settleNodeCount(st);
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");

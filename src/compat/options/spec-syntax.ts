@@ -59,7 +59,7 @@ export function parseNodeCount(text: string): Result<{ min: number; max: number 
   return ok({ min: lo, max });
 }
 
-const GRES_MESSAGE = "Invalid generic resource (gres) specification";
+export const GRES_MESSAGE = "Invalid generic resource (gres) specification";
 const NAME_RE = /^[A-Za-z0-9_.]+(?:[-][A-Za-z0-9_.]+)*$/;
 
 /** --gres=<name>[[:<type>]:<count>][,...]; "none" clears. */

@@ -31,7 +31,8 @@ describe("--tres-per-task", () => {
     ["gres/gpu:mi300x=2", { gpusPerTask: "mi300x:2" }],
     ["gres/gpu:3", { gpusPerTask: "3" }],
   ])("%s", (value, fields) => {
-    expect(sbatchSpec([`--tres-per-task=${value}`])).toMatchObject(fields);
+    // with -n: a per-task GPU count alone is refused (gpu-option-checks.test.ts)
+    expect(sbatchSpec([`--tres-per-task=${value}`, "-n", "1"])).toMatchObject(fields);
   });
 
   it("refuses other resources and zero counts with Slurm's GRES message", () => {

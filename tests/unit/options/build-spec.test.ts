@@ -97,7 +97,7 @@ describe("the job request", () => {
     [["--ntasks-per-node=2", "--cpus-per-gpu=8", "--threads-per-core=1"], { ntasksPerNode: 2, cpusPerGpu: 8, threadsPerCore: 1 }],
     [["--mem=4G"], { memPerNodeMib: 4096 }],
     [["--mem-per-cpu=512"], { memPerCpuMib: 512 }],
-    [["--mem-per-gpu=1T"], { memPerGpuMib: 1048576 }],
+    [["--mem-per-gpu=1T", "-G", "1"], { memPerGpuMib: 1048576 }],
     [["--time=UNLIMITED"], { timeLimitMin: TIME_INFINITE }],
     [["--time-min=1:30"], { timeMinMin: 2 }],
     [["--gres=gpu:mi300x:2,nic:1"], { gresPerNode: [{ name: "gpu", type: "mi300x", count: 2 }, { name: "nic", type: "", count: 1 }] }],

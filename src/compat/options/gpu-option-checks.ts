@@ -1,0 +1,40 @@
+/**
+ * @module compat/options/gpu-option-checks
+ * The checks Slurm 22.05 makes on the per-GPU options once every source of options is read
+ * (oracle: found by the differential tester, seeds 22, 24, 44, 82, 180, 187, 262): a per-GPU
+ * amount needs something to count GPUs or tasks by. Each failure prints Slurm's reason, then
+ * "Invalid generic resource (gres) specification", and exits 1, with or without --test-only
+ * (the request never reaches the controller). --cpus-per-gpu alone and --mem-per-gpu=0 pass.
+ */
+import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import { err, ok, type Result } from "../../lib/result.ts";
+import { GRES_MESSAGE } from "./spec-syntax.ts";
+
+/** The count of a "[type:]N[,...]" GPU text (0 when none or unreadable). */
+function gpuCount(text: string): number {
+  return text.split(",").reduce((sum, item) => sum + (Number(item.split(":").pop()) || 0), 0);
+}
+
+/** Whether the request asks for any GPU (--gpus, --gres=gpu, --gpus-per-node/-socket/-task). */
+export function requestsGpus(spec: Plain<JobSpec>): boolean {
+  return [spec.gpus, spec.gpusPerNode, spec.gpusPerTask, spec.gpusPerSocket ?? ""].some((t) => gpuCount(t) > 0)
+    || spec.gresPerNode.some((g) => g.name === "gpu" && g.count > 0);
+}
+
+const fail = (reason: string): Result<never> => err("InvalidGres", `${reason}\n${GRES_MESSAGE}`);
+
+/** Slurm's reasons, in the order its checks run. */
+export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
+  if (gpuCount(spec.gpusPerTask) > 0 && gpuCount(spec.gpus) === 0 && spec.ntasks === 0) {
+    return fail("Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
+  }
+  const gpus = requestsGpus(spec);
+  if ((spec.memPerGpuMib ?? 0) > 0 && !gpus) {
+    return fail(`Requested mem_per_tres=gres:gpu:${spec.memPerGpuMib} but did not request any GPU.`);
+  }
+  if (spec.ntasksPerGpu > 0 && !gpus && spec.ntasks === 0 && spec.nodesMin === 0) {
+    return fail("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification");
+  }
+  return ok(undefined);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { errorText } from "../../../src/compat/options/messages.ts";
+import { parseArgs } from "../../../src/compat/options/parse-args.ts";
+import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
+import { wrapScript } from "../../../src/compat/options/script-directives.ts";
+
+/** stderr and exit status of sbatch's request building (empty stderr: accepted). */
+function sbatchErrors(argv: string[]): { stderr: string; exit: number } {
+  const parsed = parseArgs("sbatch", argv);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const ctx = { cmd: "sbatch" as const, argv, env: {}, invoker: { cwd: "/tmp", hostname: "h" }, now: 0 };
+  const r = sbatchRequest(ctx, parsed.value.options, { text: wrapScript("true"), from: "wrap", args: [] });
+  return r.ok ? { stderr: "", exit: 0 } : { stderr: errorText("sbatch", r.error), exit: r.error.exitCode ?? 1 };
+}
+
+const GRES = "sbatch: error: Invalid generic resource (gres) specification\n";
+
+describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22, 24, 44, 82, 180, 187, 262)", () => {
+  it.each([
+    [["-H", "--gpus-per-task=mi300x:1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    [["--test-only", "--gpus-per-task=1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    [["--mem-per-gpu=100"], "sbatch: error: Requested mem_per_tres=gres:gpu:100 but did not request any GPU.\n"],
+    [["--mem-per-gpu=1G"], "sbatch: error: Requested mem_per_tres=gres:gpu:1024 but did not request any GPU.\n"],
+    [["--mem-per-gpu=1G", "--gres=gpu:0"], "sbatch: error: Requested mem_per_tres=gres:gpu:1024 but did not request any GPU.\n"],
+    [["-H", "--ntasks-per-gpu=1"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"],
+  ])("%j is refused with Slurm's reason, then the GRES error, exit 1", (argv, reason) => {
+    expect(sbatchErrors(argv)).toEqual({ stderr: reason + GRES, exit: 1 });
+  });
+
+  it.each([
+    [["--gpus-per-task=1", "-n", "2"]],
+    [["--gpus-per-task=1", "-G", "2"]],
+    [["--mem-per-gpu=100", "--gres=gpu:1"]],
+    [["--mem-per-gpu=100", "--gpus-per-node=mi300x:1"]],
+    [["--mem-per-gpu=0", "--cpus-per-gpu=4"]],
+    [["--cpus-per-gpu=4"]],
+    [["--ntasks-per-gpu=1", "-n", "4"]],
+    [["--ntasks-per-gpu=2", "-G", "2"]],
+  ])("%j is accepted", (argv) => {
+    expect(sbatchErrors(argv)).toEqual({ stderr: "", exit: 0 });
+  });
+});
