@@ -223,6 +223,7 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
   for (const name of [...req.nodelist, ...req.exclude]) {
     if (!state.nodes.has(name)) return "Invalid node name specified";
   }
+  if (!knownFeatures(state, spec.constraint)) return "Invalid feature specification";
   const members = nodeViewsOf(state, partition);
   const oversizedNodes = nodesBeyondPartition(state, req, members);
   let unfit = false;
@@ -254,6 +255,22 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     }
   }
   return { partition, req, arrayTasks, throttle, oversizedNodes, unfit, ...(licenses === undefined ? {} : { licenses: licenses.value }) };
+}
+
+/** The feature names of a --constraint expression ("a&b", "a|b", "[a*2&b]", "a,b"). */
+export function constraintFeatures(constraint: string): string[] {
+  return constraint.split(/[&|,[\]()]/).map((f) => f.replace(/\*[0-9]+$/, "").trim()).filter((f) => f !== "");
+}
+
+/**
+ * Slurm refuses a constraint naming a feature that no node of the cluster has (any partition)
+ * with "Invalid feature specification", held or not, before the node test (oracle seeds 112, 271, 300).
+ */
+function knownFeatures(state: ClusterState, constraint: string): boolean {
+  if (constraint === "") return true;
+  const have = new Set<string>();
+  for (const n of state.nodes.values()) for (const f of n.info.features.split(",")) if (f !== "") have.add(f);
+  return constraintFeatures(constraint).every((f) => have.has(f));
 }
 
 /**
