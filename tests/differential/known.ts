@@ -47,8 +47,8 @@ const SPUR_GAPS: KnownDifference[] = [
     field: SUBMIT,
     option: warned,
     when: (_c, d) => d.field !== "stderr" || /is not supported by Spur and was ignored/.test(d.spur),
-    reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is not validated either; 22.05 refuses invalid values "
-      + "(--wait-all-nodes=2, --mem-bind=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
+    reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is checked only by the value checks of compat/options/ignored-checks.ts; "
+      + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
   },
   {
     field: /^(job\.(EligibleTime|StartTime)|squeue\.(START_TIME|END_TIME)|sacct\.Eligible)$/,

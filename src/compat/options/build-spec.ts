@@ -13,6 +13,7 @@ import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettin
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
+import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { normaliseAsk } from "../job-layout.ts";
 import type { Command } from "./table.ts";
 
@@ -66,6 +67,9 @@ function applyOne(st: BuildState, a: Assignment): Result<void> {
   if (a.support === "ignore") return ok(undefined);
   if (a.support === "error") return err("Unsupported", `${what} is not supported by Spur`);
   if (a.support === "warn") {
+    const check = a.value === undefined ? undefined : IGNORED_OPTION_CHECKS[a.name];
+    const checked = check?.(a.value as string);
+    if (checked !== undefined && !checked.ok) return checked;
     const text = `${what} is not supported by Spur and was ignored`;
     if (!st.warnings.includes(text)) st.warnings.push(text);
     return ok(undefined);

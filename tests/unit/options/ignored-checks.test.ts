@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { errorText } from "../../../src/compat/options/messages.ts";
+import { parseArgs } from "../../../src/compat/options/parse-args.ts";
+import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
+import { wrapScript } from "../../../src/compat/options/script-directives.ts";
+
+function sbatchErrors(argv: string[], env: Record<string, string> = {}): { stderr: string; exit: number } {
+  const parsed = parseArgs("sbatch", argv);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const ctx = { cmd: "sbatch" as const, argv, env, invoker: { cwd: "/tmp", hostname: "h" }, now: 0 };
+  const r = sbatchRequest(ctx, parsed.value.options, { text: wrapScript("true"), from: "wrap", args: [] });
+  return r.ok ? { stderr: "", exit: 0 } : { stderr: errorText("sbatch", r.error), exit: r.error.exitCode ?? 1 };
+}
+
+describe("ignored options keep Slurm 22.05's value checks (differential tester)", () => {
+  it.each([
+    [["--mem-bind=bogus"], {}, "sbatch: error: unrecognized --mem-bind argument \"bogus\"\n"],
+    [["--mem-bind=verbose,bogus"], {}, "sbatch: error: unrecognized --mem-bind argument \"bogus\"\n"],
+    [[], { SBATCH_MEM_BIND: "bogus" }, "sbatch: error: unrecognized --mem-bind argument \"bogus\"\n"],
+    [["--wait-all-nodes=2"], {}, "sbatch: error: Invalid --wait-all-nodes specification\n"],
+  ])("%j %j is refused, exit 255", (argv, env, stderr) => {
+    expect(sbatchErrors(argv, env)).toEqual({ stderr, exit: 255 });
+  });
+
+  it.each([["--mem-bind=verbose,local"], ["--mem-bind=map_mem:0,1"], ["--mem-bind=none"], ["--wait-all-nodes=1"], ["--wait-all-nodes=0"]])(
+    "%s is accepted (and ignored with a warning)", (arg) => {
+      expect(sbatchErrors([arg])).toEqual({ stderr: "", exit: 0 });
+    },
+  );
+});
