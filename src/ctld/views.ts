@@ -15,6 +15,7 @@ import { isJobFinished } from "../sched/model/types.ts";
 import { dependencyNow, type DepJobView } from "../compat/dependency.ts";
 import type { Controller } from "./controller.ts";
 import { hostlistUniq } from "../compat/hostlist.ts";
+import { hasBeginTime } from "../compat/format/job-values.ts";
 import { jobsNamed } from "../sched/model/job-table.ts";
 
 /** Every job as dependency evaluation sees it (built once per listing). */
@@ -57,8 +58,10 @@ export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[],
   const prio = c.priorityOf(info.jobId);
   const plan = c.plannedStart(info.jobId);
   const sameReason = reason === undefined || reason === info.reason;
-  // Slurm shows a job waiting for its begin time as starting then (squeue --start).
-  const begin = plan === undefined && info.startTime === 0 && (reason ?? info.reason) === "BeginTime" ? info.eligibleTime : 0;
+  // Slurm shows a job waiting for its begin time as starting then (squeue --start), a held one
+  // too (oracle: sbatch --hold --begin=now+60 has StartTime= its begin; differential seeds 13/194/279).
+  const heldWithBegin = info.priority === 0 && hasBeginTime(info);
+  const begin = plan === undefined && info.startTime === 0 && ((reason ?? info.reason) === "BeginTime" || heldWithBegin) ? info.eligibleTime : 0;
   if (sameReason && (prio === undefined || prio.priority === info.priority) && plan === undefined && begin === 0) return withDep;
   const view = { ...withDep };
   if (!sameReason) view.reason = reason;

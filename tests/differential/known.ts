@@ -50,11 +50,6 @@ const SPUR_GAPS: KnownDifference[] = [
     reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is checked only by the value checks of compat/options/ignored-checks.ts; "
       + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
   },
-  {
-    field: /^(job\.(EligibleTime|StartTime)|squeue\.(START_TIME|END_TIME)|sacct\.Eligible)$/,
-    option: "begin",
-    reason: "Spur bug: a held job with --begin shows EligibleTime/StartTime Unknown; 22.05 shows the begin time (and the expected start)",
-  },
   { field: SUBMIT, option: "reservation", when: (c) => uses(c, "test-only"), reason: "Spur bug: --test-only does not check that the reservation exists (22.05: Requested reservation is invalid)" },
   { field: SUBMIT, option: "gres-flags", reason: "Spur lacks: GresEnforceBind=Yes in scontrol show job; an invalid --gres-flags exits 1 where 22.05 exits 255" },
   {

@@ -13,6 +13,8 @@ import {
   displayJobId,
   durationText,
   expectedEndTime,
+  hasBeginTime,
+  isPending,
   type JobRow,
   memoByNumber,
   orAny,
@@ -59,8 +61,13 @@ export function timeLeftText(r: JobRow): string {
   return left === undefined ? "UNLIMITED" : durationText(left);
 }
 
+/**
+ * %e: "NONE" for a job without a limit that ends in the future: a running one, or a pending one
+ * that waits for its begin time (Slurm gives it an end a limit after its begin; oracle, held --begin).
+ */
 export function endTimeText(r: JobRow): string {
-  if (r.job.timeLimitMin === undefined && expectedEndTime(r.job) > r.now) return "NONE";
+  const waitsForBegin = isPending(r.job) && hasBeginTime(r.job) && r.job.startTime > r.now;
+  if (r.job.timeLimitMin === undefined && (expectedEndTime(r.job) > r.now || waitsForBegin)) return "NONE";
   return timeText(r.job.endTime);
 }
 

@@ -1,0 +1,42 @@
+/**
+ * A held job given --begin (Slurm 22.05, oracle; differential tester seeds 13, 194, 279):
+ * scontrol EligibleTime= and sacct Eligible show its begin time, not Unknown as for a held
+ * job without one; squeue %e says NONE while it waits for that begin without a limit.
+ */
+import { describe, expect, it } from "vitest";
+import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
+import { eligibleTimeOf } from "../../../src/compat/format/job-values.ts";
+import { endTimeText } from "../../../src/compat/format/squeue-fields.ts";
+import { formatIsoTime } from "../../../src/compat/format-time.ts";
+import { cluster, spec, submit } from "../sched/builders.ts";
+
+const NOW = 1_800_000_000;
+const BEGIN = NOW + 3600;
+
+function heldJob(beginTime: number) {
+  const c = cluster();
+  c.run(submit(spec({ name: "h", hold: true, beginTime }), NOW));
+  const info = c.state.jobs.get(1)?.info;
+  if (info === undefined) throw new Error("not submitted");
+  return info;
+}
+
+describe("a held job with a begin time", () => {
+  it("shows the begin time as its eligible time", () => {
+    const job = heldJob(BEGIN);
+    expect(eligibleTimeOf(job)).toBe(BEGIN);
+    expect(formatJobRecord(job, { now: NOW, oneLiner: true, detail: false })).toContain(`EligibleTime=${formatIsoTime(BEGIN)}`);
+  });
+
+  it("without one stays Unknown", () => {
+    const job = heldJob(0);
+    expect(eligibleTimeOf(job)).toBe(0);
+    expect(formatJobRecord(job, { now: NOW, oneLiner: true, detail: false })).toContain("EligibleTime=Unknown");
+  });
+
+  it("ends NONE in squeue while it waits for its begin (no limit), N/A without a begin", () => {
+    const job = heldJob(BEGIN);
+    expect(endTimeText({ job: { ...job, startTime: BEGIN }, now: NOW } as Parameters<typeof endTimeText>[0])).toBe("NONE");
+    expect(endTimeText({ job: heldJob(0), now: NOW } as Parameters<typeof endTimeText>[0])).toBe("N/A");
+  });
+});
