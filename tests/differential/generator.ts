@@ -66,6 +66,8 @@ export const NEVER: Record<string, string> = {
 export const ORACLE_LACKS = new Set([
   "consolidate-segments", "container-id", "external", "mem-update", "oom-kill-step", "resources", "resv-ports",
   "runtime", "segment", "spread-segments", "stepmgr", "tres-bind", "tres-per-task",
+  // 23.02+: 22.05 reads --extra as an abbreviation of --extra-node-info (-B)
+  "extra",
 ]);
 export const isPyxis = (name: string): boolean => name.startsWith("container-") || name.startsWith("no-container-");
 
