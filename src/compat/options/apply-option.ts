@@ -303,13 +303,19 @@ const hint: Handler = (st, a) => {
   return DONE;
 };
 
+function jobName(st: BuildState, a: Assignment): Result<void> {
+  st.spec.name = valueOf(a);
+  st.nameGiven = true;
+  return DONE;
+}
+
 /** Handlers by option name (or env-only setting name). */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
   ...CONTAINER_HANDLERS,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
   "mail-user": str("mailUser"), partition: str("partition"), qos: str("qos"), reservation: str("reservation"),
-  wckey: str("wckey"), "job-name": str("name"),
+  wckey: str("wckey"), "job-name": jobName,
   dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),
   distribution: checked("distribution", syntax.checkDistribution), "mail-type": checked("mailType", syntax.parseMailType),
   gpus: checked("gpus", syntax.checkGpus), "gpus-per-node": checked("gpusPerNode", syntax.checkGpus),

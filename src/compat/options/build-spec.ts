@@ -116,7 +116,8 @@ function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, stri
 
 function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): void {
   const spec = st.spec;
-  if (spec.name === "") spec.name = defaultName(ctx, script, command);
+  // sbatch -J "" keeps the empty name (oracle: JobName= and squeue NAME empty; differential seed 104)
+  if (spec.name === "" && !(st.nameGiven === true && ctx.cmd === "sbatch")) spec.name = defaultName(ctx, script, command);
   spec.workDir = st.chdir ?? ctx.invoker.cwd;
   spec.export = st.exportValue ?? "";
   spec.env = jobEnvironment(st, ctx);

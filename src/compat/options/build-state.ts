@@ -74,6 +74,8 @@ export interface BuildState {
   cwd: string;
   /** SLURM_UMASK was given (else the submitter's umask is recorded). */
   umaskSet?: boolean;
+  /** -J/--job-name was given (sbatch keeps an empty one: Slurm's JobName= is then empty). */
+  nameGiven?: boolean;
   /** Container options (compat/container-request), added to the job's environment at the end. */
   containerEnv?: Record<string, string>;
 }

@@ -53,7 +53,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   const counts = pendingCounts(layoutOf(req), Math.max(1, ...nodeViewsOf(state, partition).map((n) => n.cpus)));
   Object.assign(info, {
     jobId,
-    name: spec.name || "sbatch",
+    // sbatch always names the job; an empty name is one given as -J "" (Slurm shows JobName= empty)
+    name: spec.name,
     uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group,
     account: policy.account,
     partition: partition.info.name,

@@ -275,3 +275,11 @@ describe("--export", () => {
     expect(built([], env).spec.env.HOME).toBe("/root");
   });
 });
+
+describe("an empty job name (Slurm 22.05, oracle: differential seed 104)", () => {
+  it("sbatch -J '' keeps it empty instead of naming the job after its script", () => {
+    expect(built(["--job-name="]).spec.name).toBe("");
+    expect(built([], {}, withDirectives("--job-name=")).spec.name).toBe("");
+    expect(built([]).spec.name).toBe("wrap");
+  });
+});
