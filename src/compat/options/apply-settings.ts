@@ -98,8 +98,11 @@ const bell = (on: boolean): Handler => (st) => {
   return DONE;
 };
 
+/** --help/--usage/--version act only on the command line (sbatch-flow earlyAction); elsewhere Slurm 22.05 skips them silently (oracle, differential seeds 116/149/254). */
+const actionOnly: Handler = () => DONE;
+
 export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
-  help: commandLineOnly, usage: commandLineOnly, version: commandLineOnly, wrap,
+  help: actionOnly, usage: actionOnly, version: actionOnly, wrap,
   parsable: setting("parsable"), quiet: setting("quiet"), "test-only": setting("testOnly"),
   "ignore-pbs": setting("ignorePbs"), verbose, wait,
   clusters: text("clusters"), cluster: text("clusters"),

@@ -283,3 +283,9 @@ describe("an empty job name (Slurm 22.05, oracle: differential seed 104)", () =>
     expect(built([]).spec.name).toBe("wrap");
   });
 });
+
+describe("--help/--usage/--version outside the command line (oracle: differential seeds 116, 149, 254)", () => {
+  it("are skipped silently in #SBATCH lines", () => {
+    expect(built([], {}, withDirectives("--version", "--usage", "--help")).warnings).toEqual([]);
+  });
+});
