@@ -14,6 +14,7 @@ import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
+import { asTestOnly } from "./messages.ts";
 import { normaliseAsk } from "../job-layout.ts";
 import type { Command } from "./table.ts";
 
@@ -166,9 +167,10 @@ export function buildSpec(
     cmd: ctx.cmd, spec: emptySpec(), settings: emptySettings(), warnings: [], memBy: [],
     now: ctx.now, cwd: ctx.invoker.cwd,
   };
+  const testOnly = assignments.some((a) => a.name === "test-only" && !a.reset);
   for (const a of byPrecedence(assignments)) {
     const r = applyOne(st, a);
-    if (!r.ok) return r;
+    if (!r.ok) return testOnly ? { ok: false, error: asTestOnly(r.error) } : r;
   }
   const mem = settleMemory(st);
   if (!mem.ok) return mem;

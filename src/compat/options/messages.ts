@@ -17,6 +17,12 @@ export const FATAL = "Fatal";
 /** Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099). */
 const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME]);
 
+/** Code of such a rejection under --test-only: Slurm's will-run answer, "allocation failure: <reason>". */
+export const TEST_ONLY_REJECTION = "TestOnlyRejection";
+
+/** A local check's failure as --test-only reports it (oracle: `--test-only --dependency=afterok:abc`, differential seed 142). */
+export const asTestOnly = (e: SpurError): SpurError => (REJECTION_CODES.has(e.code) ? { ...e, code: TEST_ONLY_REJECTION } : e);
+
 /** Reasons Slurm prints without the rejection prefix (golden 088). */
 const BARE_REASONS = new Set(["Invalid generic resource (gres) specification"]);
 
@@ -29,6 +35,7 @@ const errorLines = (cmd: Command, lines: readonly string[]): string =>
 /** stderr text for a failed Result. */
 export function errorText(cmd: Command, e: SpurError): string {
   if (e.code === USAGE_ERROR) return `${e.message}\n`;
+  if (e.code === TEST_ONLY_REJECTION) return `allocation failure: ${e.message}\n`;
   if (REJECTION_CODES.has(e.code)) return errorLines(cmd, [`${rejectionPrefix(cmd)}${e.message}`]);
   if (e.code === FATAL) return e.message.split("\n").map((l) => `${cmd}: fatal: ${l}\n`).join("");
   return errorLines(cmd, e.message.split("\n"));
@@ -57,7 +64,9 @@ export function rejectionText(cmd: Command, message: string, partition: string):
 }
 
 /** Lines the node-configuration test adds before its reason; `--test-only` does not print them (oracle). */
-const NODE_TEST_DETAILS = new Set(["CPU count per node can not be satisfied", "Memory specification can not be satisfied"]);
+const NODE_TEST_DETAILS = new Set(["CPU count per node can not be satisfied", "Memory specification can not be satisfied",
+  // oracle: `--test-only --tmp=100` (differential seed 145)
+  "Temporary disk specification can not be satisfied"]);
 
 /**
  * stderr text for a refused `--test-only` (Slurm 22.05, live oracle): the user messages as

@@ -121,9 +121,22 @@ describe("sbatch --test-only refused (oracle, Slurm 22.05)", () => {
     ["CPU count per node can not be satisfied\nRequested node configuration is not available", "", "allocation failure: Requested node configuration is not available\n"],
     ["Invalid partition name specified", "nope", "sbatch: error: invalid partition specified: nope\nallocation failure: Invalid partition name specified\n"],
     ["Invalid license specification", "", "allocation failure: Invalid license specification\n"],
+    // differential seed 145: the --tmp detail is not printed either
+    ["Temporary disk specification can not be satisfied\nRequested node configuration is not available", "", "allocation failure: Requested node configuration is not available\n"],
   ])("%j → %j", async (message, partition, stderr) => {
     const argv = ["--test-only", ...(partition ? ["-p", partition] : []), "--wrap=true"];
     const r = await sbatchMain(argv, fakePort({ reject: new RpcError("invalid_argument", message) }).port);
+    expect(r).toEqual({ stdout: "", stderr, exitCode: 1 });
+  });
+});
+
+describe("sbatch --test-only: a local check Slurm leaves to its controller (oracle, differential seed 142)", () => {
+  it.each([
+    [["--test-only", "--dependency=afterok:abc", "--wrap=true"], "allocation failure: Job dependency problem\n"],
+    [["--test-only", "--array=5-1", "--wrap=true"], "allocation failure: Invalid job array specification\n"],
+    [["--dependency=afterok:abc", "--wrap=true"], "sbatch: error: Batch job submission failed: Job dependency problem\n"],
+  ])("%j → %j", async (argv, stderr) => {
+    const r = await sbatchMain(argv, fakePort({}).port);
     expect(r).toEqual({ stdout: "", stderr, exitCode: 1 });
   });
 });
