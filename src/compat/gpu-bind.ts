@@ -10,10 +10,16 @@ import { err, ok, type Result } from "../lib/result.ts";
 
 const BIND_RE = /^(none|closest|per_task:[0-9]+|single:[0-9]+|map_gpu:[0-9a-fx,*]+|mask_gpu:[0-9a-fx,*]+)$/i;
 
-/** Checks a --gpu-bind value; returns it without the "verbose," prefix. */
+/** Slurm's exit(-1) for a bad option value. */
+const OPTION_EXIT = 255;
+
+/**
+ * Checks a --gpu-bind value; returns it without the "verbose," prefix. Slurm 22.05 keeps it as
+ * the TRES binding "gpu:<value>" and names that in its refusal, exit 255 (oracle: differential seeds 150, 255).
+ */
 export function parseGpuBind(text: string): Result<string> {
   const body = text.replace(/^verbose,/i, "");
-  if (!BIND_RE.test(body) || /^(per_task|single):0+$/i.test(body)) return err("BadGpuBind", `Invalid --gpu-bind argument: ${text}`);
+  if (!BIND_RE.test(body) || /^(per_task|single):0+$/i.test(body)) return err("BadGpuBind", `Invalid --gpu-bind argument: gpu:${text}`, OPTION_EXIT);
   return ok(body);
 }
 
