@@ -116,10 +116,14 @@ function fileLines(job: Job): string[] {
   if (job.batchFlag) {
     lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
   }
+  if (job.killOnInvalidDep === true) lines.push("KillOInInvalidDependent=Yes");
   lines.push("Power=");
+  if (job.tresBind) lines.push(`TresBind=${job.tresBind}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/^gres\//, "gres:")}`);
+  // shown only when a mail type is set (the user then defaults to the submitter)
+  if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
   return lines;
 }
 

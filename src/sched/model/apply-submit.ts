@@ -22,6 +22,7 @@ import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../com
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
 import { userAssoc } from "../acct/types.ts";
+import { requestEcho } from "./request-echo.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -90,6 +91,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if ((spec.socketsPerNode ?? 0) > 0) info.reqSocketsPerNode = spec.socketsPerNode;
   if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
   if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
+  Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });

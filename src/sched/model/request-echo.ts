@@ -1,0 +1,22 @@
+/**
+ * @module sched/model/request-echo
+ * Parts of a job's request that the job record only echoes for display (scontrol show job):
+ * the mail it asked for (MailUser= defaults to the submitter once a type is set), its GPU
+ * binding as Slurm keeps it (TresBind=gpu:<value>) and --kill-on-invalid-dep=yes.
+ * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
+ */
+import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { Plain } from "../../lib/plain.ts";
+import { mailTypeText } from "../../compat/mail-type.ts";
+import type { JobSpecP } from "./types.ts";
+
+type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "tresBind" | "killOnInvalidDep">;
+
+export function requestEcho(spec: JobSpecP, user: string): Echo {
+  const out: Echo = {};
+  const mail = mailTypeText(spec.mailType);
+  if (mail !== "") Object.assign(out, { mailType: mail, mailUser: spec.mailUser || user });
+  if (spec.gpuBind) out.tresBind = `gpu:${spec.gpuBind}`;
+  if (spec.killOnInvalidDep) out.killOnInvalidDep = true;
+  return out;
+}

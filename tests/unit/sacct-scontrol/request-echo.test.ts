@@ -1,0 +1,40 @@
+/**
+ * Request fields scontrol show job echoes as Slurm 22.05 does (differential tester, oracle
+ * seeds 57, 149, 237, 250, 253): MailUser=/MailType= once a mail type is set (the user
+ * defaults to the submitter), TresBind=gpu:<value> for --gpu-bind, KillOInInvalidDependent=Yes.
+ */
+import { describe, expect, it } from "vitest";
+import { mailTypeText } from "../../../src/compat/mail-type.ts";
+import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
+import type { JobSpecP } from "../../../src/sched/model/types.ts";
+import { cluster, spec, submit } from "../sched/builders.ts";
+
+function shown(over: Partial<JobSpecP>): string {
+  const c = cluster();
+  c.run(submit(spec({ name: "e", hold: true, ...over })));
+  const info = c.state.jobs.get(1)?.info;
+  if (info === undefined) throw new Error("not submitted");
+  return formatJobRecord(info, { now: 100, oneLiner: true, detail: false });
+}
+
+describe("scontrol show job echoes", () => {
+  it("the mail request, with the submitter as the default user, only when a type is set", () => {
+    expect(shown({ mailType: "END,FAIL" })).toContain(" MailUser=root MailType=END,FAIL");
+    expect(shown({ mailType: "BEGIN", mailUser: "a@b.c" })).toContain(" MailUser=a@b.c MailType=BEGIN");
+    expect(shown({ mailUser: "a@b.c" })).not.toContain("MailUser=");
+    expect(shown({ mailType: "NONE" })).not.toContain("MailType=");
+  });
+
+  it("mail types in Slurm's order, ALL as its events", () => {
+    expect(mailTypeText("FAIL,BEGIN")).toBe("BEGIN,FAIL");
+    expect(mailTypeText("ALL")).toBe("INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT");
+    expect(mailTypeText("NONE")).toBe("");
+  });
+
+  it("the GPU binding as a TRES binding, and KillOInInvalidDependent=Yes", () => {
+    expect(shown({ gpuBind: "closest" })).toContain(" TresBind=gpu:closest");
+    expect(shown({})).not.toContain("TresBind=");
+    expect(shown({ killOnInvalidDep: true })).toContain(" KillOInInvalidDependent=Yes");
+    expect(shown({})).not.toContain("KillOInInvalidDependent");
+  });
+});
