@@ -7,7 +7,7 @@
  */
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, eligibleTimeOf, jobTimeUsed, orAny, type Job } from "./job-values.ts";
+import { convertNumUnit, eligibleTimeOf, isPending, jobTimeUsed, orAny, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../agent/cgroup/cpus.ts";
 
@@ -42,8 +42,10 @@ function endText(job: Job): string {
 function accrueText(job: Job, now: number): string {
   if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return "Unknown";
   const eligible = eligibleTimeOf(job);
-  // A job accrues age only once eligible: not while held, on a dependency or before --begin.
-  return eligible > now && job.startTime === 0 ? "Unknown" : iso(eligible);
+  // A job accrues age only once eligible: not while held (even with a --begin, whose time the
+  // view shows as its StartTime; oracle: differential seeds 13/194/279), on a dependency or before --begin.
+  const held = job.priority === 0 && (isPending(job) || job.startTime === 0);
+  return held || (eligible > now && (isPending(job) || job.startTime === 0)) ? "Unknown" : iso(eligible);
 }
 
 function memoryText(job: Job): string {

@@ -40,3 +40,11 @@ describe("a held job with a begin time", () => {
     expect(endTimeText({ job: heldJob(0), now: NOW } as Parameters<typeof endTimeText>[0])).toBe("N/A");
   });
 });
+
+describe("a held job's AccrueTime", () => {
+  it("stays Unknown with a begin time, also when the view shows the begin as its StartTime", () => {
+    const job = { ...heldJob(BEGIN), startTime: BEGIN };
+    expect(formatJobRecord(job, { now: NOW, oneLiner: true, detail: false })).toContain("AccrueTime=Unknown");
+    expect(formatJobRecord(heldJob(0), { now: NOW, oneLiner: true, detail: false })).toContain("AccrueTime=Unknown");
+  });
+});
