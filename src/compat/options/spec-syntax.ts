@@ -82,13 +82,17 @@ export function parseGres(text: string): Result<Plain<GresRequest>[]> {
   return ok(out);
 }
 
-/** --gpus / --gpus-per-node / --gpus-per-task: [type:]count[,...]. The text is kept as given. */
+/**
+ * --gpus / --gpus-per-node / --gpus-per-task: [type:]count[,...]. The text is kept as given.
+ * A zero count is accepted and asks for no GPU (oracle: --gpus=0, --gpus=mi300x:0,
+ * --gpus-per-node=0, --gpus-per-task=0 are submitted; differential seeds 103, 221).
+ */
 export function checkGpus(text: string): Result<string> {
   for (const item of text.split(",")) {
     const parts = item.split(":");
     const count = parts[parts.length - 1] ?? "";
     const typeOk = parts.length === 1 || (parts.length === 2 && NAME_RE.test(parts[0] as string));
-    if (!typeOk || !/^[0-9]+$/.test(count) || Number(count) === 0) return err("InvalidGres", GRES_MESSAGE);
+    if (!typeOk || !/^[0-9]+$/.test(count)) return err("InvalidGres", GRES_MESSAGE);
   }
   return ok(text);
 }

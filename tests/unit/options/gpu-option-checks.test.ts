@@ -22,6 +22,8 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--mem-per-gpu=100"], "sbatch: error: Requested mem_per_tres=gres:gpu:100 but did not request any GPU.\n"],
     [["--mem-per-gpu=1G"], "sbatch: error: Requested mem_per_tres=gres:gpu:1024 but did not request any GPU.\n"],
     [["--mem-per-gpu=1G", "--gres=gpu:0"], "sbatch: error: Requested mem_per_tres=gres:gpu:1024 but did not request any GPU.\n"],
+    [["--mem-per-gpu=10", "--gpus=0"], "sbatch: error: Requested mem_per_tres=gres:gpu:10 but did not request any GPU.\n"],
+    [["--gpus-per-task=1", "--gres=gpu:1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     [["-H", "--ntasks-per-gpu=1"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"],
   ])("%j is refused with Slurm's reason, then the GRES error, exit 1", (argv, reason) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: reason + GRES, exit: 1 });
@@ -35,7 +37,10 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--mem-per-gpu=0", "--cpus-per-gpu=4"]],
     [["--cpus-per-gpu=4"]],
     [["--ntasks-per-gpu=1", "-n", "4"]],
+    [["--ntasks-per-gpu=1", "-N", "1"]],
     [["--ntasks-per-gpu=2", "-G", "2"]],
+    // oracle: a zero GPU count is accepted and asks for none
+    [["--gpus=0"]], [["--gpus=mi300x:0"]], [["--gpus-per-node=0"]], [["--gpus-per-task=0", "-n", "1"]],
   ])("%j is accepted", (argv) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: "", exit: 0 });
   });
