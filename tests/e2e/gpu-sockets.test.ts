@@ -40,7 +40,7 @@ describe("GPU sockets end to end", () => {
 
   it("rejects --gpus-per-socket without --sockets-per-node at submit, as Slurm does", () => {
     const r = c.run(["sbatch", "--gpus-per-socket=1", "--wrap", "true"]);
-    expect([r.code, r.stderr]).toEqual([1, "sbatch: error: --gpus-per-socket option requires --sockets-per-node specification\n"]);
+    expect([r.code, r.stderr]).toEqual([1, "sbatch: error: --gpus-per-socket option requires --sockets-per-node specification\nsbatch: error: Invalid generic resource (gres) specification\n"]);
   });
 
   it("binds with enforce-binding: waits on Resources while its GPUs' socket is full; runs without the flag", async () => {

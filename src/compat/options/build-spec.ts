@@ -15,6 +15,7 @@ import { exportEnvironment } from "./export-env.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly } from "./messages.ts";
+import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { normaliseAsk } from "../job-layout.ts";
 import type { Command } from "./table.ts";
 
@@ -175,7 +176,8 @@ export function buildSpec(
   const mem = settleMemory(st);
   if (!mem.ok) return mem;
   // Slurm checks this on the allocation request, after every source of options is read.
-  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", "--gpus-per-socket option requires --sockets-per-node specification", 1);
+  // then the GRES error, as the other GPU checks (oracle: differential seed 40)
+  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
   // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
   if (ctx.cmd === "sbatch") {
     const gpu = checkGpuOptions(st.spec);

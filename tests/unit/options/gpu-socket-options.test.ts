@@ -34,7 +34,7 @@ describe("GPU socket options", () => {
   });
 
   it.each([
-    [["--gpus-per-socket=1"], "--gpus-per-socket option requires --sockets-per-node specification", 1],
+    [["--gpus-per-socket=1"], "--gpus-per-socket option requires --sockets-per-node specification\nInvalid generic resource (gres) specification", 1],
     [["--gres-flags=bogus"], "Invalid --gres-flags specification", undefined],
     [["--gres-flags=enforce-binding,disable-binding"], "Invalid --gres-flags specification", undefined],
     [["--gpus-per-socket=x", "--sockets-per-node=1"], undefined, undefined],
@@ -44,7 +44,7 @@ describe("GPU socket options", () => {
     expect(r.ok).toBe(false);
     if (r.ok || message === undefined) return;
     expect([r.error.message, r.error.exitCode]).toEqual([message, exitCode]);
-    expect(errorText("sbatch", r.error)).toContain(message);
+    expect(errorText("sbatch", r.error)).toContain(message.split("\n")[0]);
   });
 
   it("without enforce-binding the request does not bind", () => {
