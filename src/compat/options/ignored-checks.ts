@@ -32,11 +32,13 @@ export function checkMemBind(text: string): Result<void> {
   return ok(undefined);
 }
 
-/** --wait-all-nodes=0|1: another number is refused (oracle: =2). */
+/**
+ * --wait-all-nodes=0|1 (oracle): not a whole number >= 0 is Slurm's parse_int error (exit 1:
+ * "abc", "-1", "1x"); another number is refused as a specification (exit 255: "2").
+ */
 export function checkWaitAllNodes(text: string): Result<void> {
-  if (/^[+-]?[0-9]+$/.test(text.trim()) && Number(text) !== 0 && Number(text) !== 1) {
-    return err("BadWaitAllNodes", "Invalid --wait-all-nodes specification", OPTION_EXIT);
-  }
+  if (!/^[+]?[0-9]+$/.test(text)) return err("BadNumber", `Invalid numeric value "${text}" for --wait-all-nodes.`, 1);
+  if (Number(text) > 1) return err("BadWaitAllNodes", "Invalid --wait-all-nodes specification", OPTION_EXIT);
   return ok(undefined);
 }
 

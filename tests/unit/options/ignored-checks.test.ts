@@ -18,11 +18,17 @@ describe("ignored options keep Slurm 22.05's value checks (differential tester)"
     [["--mem-bind=verbose,bogus"], {}, "sbatch: error: unrecognized --mem-bind argument \"bogus\"\n"],
     [[], { SBATCH_MEM_BIND: "bogus" }, "sbatch: error: unrecognized --mem-bind argument \"bogus\"\n"],
     [["--wait-all-nodes=2"], {}, "sbatch: error: Invalid --wait-all-nodes specification\n"],
+    [["--mem-bind=map_mem:0,x"], {}, "sbatch: error: unrecognized --mem-bind argument \"x\"\n"],
   ])("%j %j is refused, exit 255", (argv, env, stderr) => {
     expect(sbatchErrors(argv, env)).toEqual({ stderr, exit: 255 });
   });
 
-  it.each([["--mem-bind=verbose,local"], ["--mem-bind=map_mem:0,1"], ["--mem-bind=none"], ["--wait-all-nodes=1"], ["--wait-all-nodes=0"]])(
+  it.each([["abc"], ["-1"], ["1x"]])("--wait-all-nodes=%s is not a number to Slurm (exit 1)", (v) => {
+    expect(sbatchErrors([`--wait-all-nodes=${v}`])).toEqual({ stderr: `sbatch: error: Invalid numeric value "${v}" for --wait-all-nodes.\n`, exit: 1 });
+  });
+
+
+  it.each([["--mem-bind=verbose,local"], ["--mem-bind=map_mem:0,1"], ["--mem-bind=none"], ["--wait-all-nodes=1"], ["--wait-all-nodes=0"], ["--mem-bind=Local"]])(
     "%s is accepted (and ignored with a warning)", (arg) => {
       expect(sbatchErrors([arg])).toEqual({ stderr: "", exit: 0 });
     },
