@@ -123,9 +123,15 @@ export function parseMailType(text: string): Result<string> {
 
 const DIST_RE = /^(\*|block|cyclic|arbitrary|plane=[0-9]+)(:(\*|block|cyclic|fcyclic)){0,2}(,(pack|nopack))?$/i;
 
-/** --distribution: light check of the documented grammar; the text is kept as given. */
+/**
+ * --distribution: light check of the documented grammar; the text is kept as given. A plane
+ * without a positive size gets Slurm's line about it first (oracle: plane=0, plane; differential seed 288).
+ */
 export function checkDistribution(text: string): Result<string> {
-  return DIST_RE.test(text) ? ok(text) : err("BadDistribution", "Invalid --distribution specification", OPTION_EXIT);
+  if (DIST_RE.test(text) && !/^plane=0+(?![0-9])/i.test(text)) return ok(text);
+  const plane = /^plane(?:$|[=:,])/i.test(text) && !/^plane=0*[1-9][0-9]*/i.test(text);
+  const message = `${plane ? "Invalid plane size or size not specified\n" : ""}Invalid --distribution specification`;
+  return err("BadDistribution", message, OPTION_EXIT);
 }
 
 /** --array light check: token[,token...][%max], token = N | N-M | N-M:S, optionally in [ ]. */

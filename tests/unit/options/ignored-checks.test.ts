@@ -27,8 +27,11 @@ describe("ignored options keep Slurm 22.05's value checks (differential tester)"
     expect(sbatchErrors([`--wait-all-nodes=${v}`])).toEqual({ stderr: `sbatch: error: Invalid numeric value "${v}" for --wait-all-nodes.\n`, exit: 1 });
   });
 
+  it.each([["--distribution=plane=0"], ["--distribution=plane"]])("%s: the plane size, then the distribution (exit 255)", (arg) => {
+    expect(sbatchErrors([arg])).toEqual({ stderr: "sbatch: error: Invalid plane size or size not specified\nsbatch: error: Invalid --distribution specification\n", exit: 255 });
+  });
 
-  it.each([["--mem-bind=verbose,local"], ["--mem-bind=map_mem:0,1"], ["--mem-bind=none"], ["--wait-all-nodes=1"], ["--wait-all-nodes=0"], ["--mem-bind=Local"]])(
+  it.each([["--mem-bind=verbose,local"], ["--mem-bind=map_mem:0,1"], ["--mem-bind=none"], ["--wait-all-nodes=1"], ["--wait-all-nodes=0"], ["--mem-bind=Local"], ["--distribution=plane=2"]])(
     "%s is accepted (and ignored with a warning)", (arg) => {
       expect(sbatchErrors([arg])).toEqual({ stderr: "", exit: 0 });
     },
