@@ -139,11 +139,11 @@ export interface ShowJobOptions {
 
 /** One `scontrol show job` record. */
 export function formatJobRecord(job: Job, o: ShowJobOptions): string {
-  const wckey = job.wckey === "" ? "" : ` WCKey=${job.wckey}`;
+  // no WCKey= (Slurm 22.05 with TrackWCKey=No, as Spur: oracle, differential seeds 107/229/293); sacct has it
   const lines = [
     idLine(job, o.shownTask),
     `UserId=${job.user}(${job.uid}) GroupId=${job.group}(${job.gid}) MCS_label=N/A`,
-    `Priority=${job.priority} Nice=${job.nice} Account=${job.account} QOS=${job.qos}${wckey}`,
+    `Priority=${job.priority} Nice=${job.nice} Account=${job.account} QOS=${job.qos}`,
     `JobState=${jobStateLong(job)} Reason=${job.reason || "None"} Dependency=${orNull(job.dependency)}`,
     `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restarts} BatchFlag=${job.batchFlag ? 1 : 0} Reboot=0 ExitCode=${job.exitCode}:${job.exitSignal}`,
   ];

@@ -38,3 +38,9 @@ describe("scontrol show job echoes", () => {
     expect(shown({})).not.toContain("KillOInInvalidDependent");
   });
 });
+
+describe("the WCKey (TrackWCKey=No, as on the oracle: differential seeds 107, 229, 293)", () => {
+  it("is not shown by scontrol show job", () => {
+    expect(shown({ wckey: "wk1" })).not.toContain("WCKey");
+  });
+});
