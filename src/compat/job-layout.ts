@@ -25,6 +25,8 @@ export interface LayoutAsk {
   ntasksPerNode: number;
   overcommit: boolean;
   exclusive: boolean;
+  /** Distinct hosts of -w/--nodelist (0 = none): the job needs at least that many nodes. */
+  listedNodes?: number;
 }
 
 /** The request after the client's own rules. */
@@ -44,16 +46,21 @@ export interface LayoutShape {
 
 /** sbatch/srun's adjustments; `warning` is the text after "sbatch: Warning: " (or "srun: Warning: "), "" when none. */
 export function normaliseAsk(ask: LayoutAsk): { shape: LayoutShape; warning: string } {
-  const nodesGiven = ask.nodesMin > 0 || ask.nodesMax > 0;
-  let nodesMin = nodesGiven ? Math.max(1, ask.nodesMin) : 1;
+  let nodesGiven = ask.nodesMin > 0 || ask.nodesMax > 0;
+  // -w's hosts raise the minimum (oracle: -w n[1-2] is NumNodes=2 NumTasks=2, without a range)
+  const listed = ask.listedNodes ?? 0;
+  let nodesMin = Math.max(1, nodesGiven ? ask.nodesMin : 0, listed);
   let nodesMax = nodesGiven ? Math.max(nodesMin, ask.nodesMax || nodesMin) : 0;
   let warning = "";
-  if (ask.ntasks > 0 && nodesGiven) {
+  if (ask.ntasks > 0 && (nodesGiven || listed > 0)) {
     if (ask.ntasks < nodesMin) {
       warning = `can't run ${ask.ntasks} processes on ${nodesMin} nodes, setting nnodes to ${ask.ntasks}`;
       nodesMin = ask.ntasks;
+      // lowered from -w's hosts, the count becomes a range (oracle: -w n[1-3] -n1 is NumNodes=1-1)
+      if (!nodesGiven) nodesMax = nodesMin;
+      nodesGiven = true;
     }
-    nodesMax = Math.max(nodesMin, Math.min(nodesMax, ask.ntasks));
+    if (nodesGiven) nodesMax = Math.max(nodesMin, Math.min(nodesMax, ask.ntasks));
   }
   const ntasks = ask.ntasks > 0 ? ask.ntasks : ask.ntasksPerNode > 0 ? ask.ntasksPerNode * nodesMin : nodesMin;
   const shape: LayoutShape = {
@@ -88,7 +95,7 @@ export interface PendingCounts {
 
 export function pendingCounts(shape: LayoutShape, nodeCpusMax: number): PendingCounts {
   const estimate = nodeEstimate(shape, nodeCpusMax);
-  const numNodes = shape.nodesGiven ? Math.min(shape.nodesMax, Math.max(shape.nodesMin, estimate)) : Math.max(1, estimate);
+  const numNodes = shape.nodesGiven ? Math.min(shape.nodesMax, Math.max(shape.nodesMin, estimate)) : Math.max(1, shape.nodesMin, estimate);
   // --overcommit: one CPU per node is all the job asks for; a node range without -n asks for one task's
   // CPUs (or a --ntasks-per-node of one-CPU tasks, whichever is more)
   const rangeOnly = !shape.ntasksGiven && shape.nodesMax > shape.nodesMin;

@@ -17,6 +17,7 @@ import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { normaliseAsk } from "../job-layout.ts";
+import { expandHostlist } from "../hostlist.ts";
 import type { Command } from "./table.ts";
 
 /** Who submits, from where (a subset of the CLI's Invoker). */
@@ -142,16 +143,24 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
  * (also when srun read it from SLURM_JOB_NUM_NODES inside an allocation: `srun -n1` in a
  * two-node job warns on the oracle) and cap a range at the task count (compat/job-layout.ts).
  */
-function settleNodeCount(st: BuildState): void {
+function settleNodeCount(st: BuildState): Result<void> {
   const spec = st.spec;
-  if (spec.nodesMin === 0 && spec.nodesMax === 0) return;
+  // sbatch/salloc count -w's hosts as nodes the job needs (oracle); srun's -w may pick nodes of an allocation
+  const hosts = st.cmd !== "srun" && spec.nodelist !== "" ? expandHostlist(spec.nodelist) : undefined;
+  const listed = hosts?.ok === true ? new Set(hosts.value).size : 0;
+  const max = spec.nodesMax || spec.nodesMin;
+  if (listed > 0 && max > 0 && max < listed) return err("BadNodes", `invalid number of nodes (-N ${listed}-${max})`);
+  if (spec.nodesMin === 0 && spec.nodesMax === 0 && listed === 0) return ok(undefined);
   const { shape, warning } = normaliseAsk({
     nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
-    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
+    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive, listedNodes: listed,
   });
   if (warning !== "") st.warnings.push(`Warning: ${warning}`);
+  // a count that came from -w alone stays with the controller (NumNodes without a range)
+  if (!shape.nodesGiven) return ok(undefined);
   spec.nodesMin = shape.nodesMin;
   spec.nodesMax = shape.nodesMax;
+  return ok(undefined);
 }
 
 /**
@@ -183,7 +192,8 @@ export function buildSpec(
     const gpu = checkGpuOptions(st.spec);
     if (!gpu.ok) return gpu;
   }
-  settleNodeCount(st);
+  const nodes = settleNodeCount(st);
+  if (!nodes.ok) return nodes;
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

@@ -75,6 +75,7 @@ export function buildRequest(
   const { shape } = normaliseAsk({
     nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
     ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
+    listedNodes: spec.nodelist ? new Set(expand(spec.nodelist)).size : 0,
   });
   const nodesMin = shape.nodesMin;
   let ntasks = shape.ntasks;
