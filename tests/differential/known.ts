@@ -58,7 +58,6 @@ const SPUR_GAPS: KnownDifference[] = [
     reason: "Spur bug: the position in \"Invalid time specification (pos=N)\" is not the one 22.05's time parser reports",
   },
   { field: SUBMIT, option: "switches", reason: "Spur lacks: scontrol Switches=COUNT@WAIT; \"Invalid numeric value\" wording for a bad count" },
-  { field: /^sacct\.NNodes$/, option: "ntasks", when: (c) => Number(valueOf(c, "ntasks")) > 16, reason: "Spur bug: the node estimate of a pending job with more tasks than the cluster has CPUs" },
   {
     field: /^(job\.ReqB:S:C:T|squeue\.(S:C:T|THREADS_PER_CORE))$/,
     option: "hint",

@@ -139,7 +139,9 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   JobIDRaw: jobIdRawText,
   JobName: (r) => (r.step ? r.step.name : r.job.name),
   NCPUS: cpus,
-  NNodes: (r) => String(r.step ? nodeCount(r.step.nodelist) : r.job.numNodes),
+  // a job that never ran has its requested node count (the TRES node=, as ReqNodes), not the pending
+  // estimate scontrol shows (oracle: held -n16 on 4-CPU nodes is NNodes 1; differential seeds 57/270)
+  NNodes: (r) => (r.step ? String(nodeCount(r.step.nodelist)) : r.job.nodelist === "" ? (tresValue(r.job.tresReq, "node") ?? String(r.job.numNodes)) : String(r.job.numNodes)),
   NodeList: (r) => (r.step ? r.step.nodelist : r.job.nodelist || "None assigned"),
   NTasks: (r) => (r.step ? String(r.step.ntasks) : ""),
   Partition: jobOnly((j) => j.partition),

@@ -221,3 +221,13 @@ describe("sacct selection", () => {
     expect((await run(["--help"])).result.stdout).toContain("--parsable2");
   });
 });
+
+describe("sacct NNodes of a job that never ran (oracle: differential seeds 57, 270)", () => {
+  const nnodes = findField("NNodes");
+  it("is its requested node count, not the pending estimate; a job that ran shows its nodes", () => {
+    const pending = makeJob({ jobId: 1, state: "PENDING", numNodes: 4, tresReq: "cpu=16,mem=4G,node=1,billing=16" });
+    expect(nnodes?.get({ job: pending } as Parameters<NonNullable<typeof nnodes>["get"]>[0])).toBe("1");
+    const ran = makeJob({ jobId: 2, numNodes: 2, nodelist: "n[1-2]", tresReq: "cpu=2,mem=512M,node=1,billing=2" });
+    expect(nnodes?.get({ job: ran } as Parameters<NonNullable<typeof nnodes>["get"]>[0])).toBe("2");
+  });
+});
