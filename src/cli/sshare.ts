@@ -17,7 +17,9 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "all", short: "a", long: ["all"], arg: "none" },
   { id: "accounts", short: "A", long: ["accounts"], arg: "required" },
   { id: "long", short: "l", long: ["long"], arg: "none" },
+  // -h is --noheader too in 22.05 (oracle: `sshare -h -o Account,User` prints rows without a header)
   { id: "noheader", short: "n", long: ["noheader"], arg: "none" },
+  { id: "noheader", short: "h", long: [], arg: "none" },
   { id: "format", short: "o", long: ["format"], arg: "required" },
   { id: "parsable", short: "p", long: ["parsable"], arg: "none" },
   { id: "parsable2", short: "P", long: ["parsable2"], arg: "none" },
@@ -25,7 +27,7 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "usersOnly", short: "U", long: ["Users"], arg: "none" },
   { id: "verbose", short: "v", long: ["verbose"], arg: "none" },
   { id: "version", short: "V", long: ["version"], arg: "none" },
-  { id: "help", short: "h", long: ["help"], arg: "none" },
+  { id: "help", long: ["help"], arg: "none" },
   { id: "usage", long: ["usage"], arg: "none" },
   { id: "json", long: ["json"], arg: "optional" },
 ];

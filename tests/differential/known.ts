@@ -64,7 +64,6 @@ const SPUR_GAPS: KnownDifference[] = [
     reason: "Spur lacks: --hint=compute_bound/nomultithread shows as a threads-per-core request (ReqB:S:C:T=0:0:*:1) in 22.05",
   },
   { field: SUBMIT, option: "container", when: (c) => valueOf(c, "container") === "", reason: "Spur bug: --container= (empty) is refused; 22.05 accepts it" },
-  { field: /^stdout$/, option: "query:sshare", when: (_c, d) => d.spur.startsWith("Usage:"), reason: "Spur bug: sshare's getopt refuses some spellings 22.05 takes (attached -Aroot, --format VALUE)" },
   { field: SUBMIT, option: "partition", when: (c) => valueOf(c, "partition") === "", reason: "Spur bug: -p \"\" falls back to the default partition; 22.05 says \"invalid partition specified: (null)\"" },
   { field: /^stdout$/, option: "clusters", when: (_c, d) => d.slurm.toLowerCase() === d.spur.toLowerCase(), reason: "Spur bug: -M ORACLE echoes the name as typed; 22.05 prints the cluster's own name" },
 ];

@@ -131,4 +131,14 @@ describe("options anywhere (glibc getopt permutes; the oracle answers `sacctmgr 
     expect((await sacctmgrMain(["list", "user", "-P", "format=user"], f.port)).stdout).toBe("User\nroot\n");
     expect(await sshareMain(["-l", "-a"], f.port)).toEqual(await sshareMain(["-a", "-l"], f.port));
   });
+
+  it("sshare -h is --noheader in 22.05, not help; -Aroot and --format VALUE are read (differential tester, query:sshare)", async () => {
+    const f = fake();
+    const plain = await sshareMain(["-n", "-A", "root", "-o", "Account,User"], f.port);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stdout.startsWith("Usage")).toBe(false);
+    for (const argv of [["-h", "-Aroot", "-o", "Account,User"], ["--format", "Account,User", "--noheader", "--accounts", "root"]]) {
+      expect(await sshareMain(argv, f.port)).toEqual(plain);
+    }
+  });
 });
