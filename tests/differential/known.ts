@@ -58,11 +58,6 @@ const SPUR_GAPS: KnownDifference[] = [
     reason: "Spur bug: the position in \"Invalid time specification (pos=N)\" is not the one 22.05's time parser reports",
   },
   { field: SUBMIT, option: "switches", reason: "Spur lacks: scontrol Switches=COUNT@WAIT; \"Invalid numeric value\" wording for a bad count" },
-  {
-    field: /^(job\.ReqB:S:C:T|squeue\.(S:C:T|THREADS_PER_CORE))$/,
-    option: "hint",
-    reason: "Spur lacks: --hint=compute_bound/nomultithread shows as a threads-per-core request (ReqB:S:C:T=0:0:*:1) in 22.05",
-  },
   { field: SUBMIT, option: "container", when: (c) => valueOf(c, "container") === "", reason: "Spur bug: --container= (empty) is refused; 22.05 accepts it" },
   { field: SUBMIT, option: "partition", when: (c) => valueOf(c, "partition") === "", reason: "Spur bug: -p \"\" falls back to the default partition; 22.05 says \"invalid partition specified: (null)\"" },
   { field: /^stdout$/, option: "clusters", when: (_c, d) => d.slurm.toLowerCase() === d.spur.toLowerCase(), reason: "Spur bug: -M ORACLE echoes the name as typed; 22.05 prints the cluster's own name" },

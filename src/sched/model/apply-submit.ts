@@ -89,8 +89,11 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   Object.assign(info, accountingIds(state, policy.account, policy.qos, c.by.user, partition.info.name));
   if (spec.timeLimitMin === undefined) info.timeLimitDefault = true;
   if ((spec.socketsPerNode ?? 0) > 0) info.reqSocketsPerNode = spec.socketsPerNode;
+  const hinted = hintedRequest(spec.hint ?? "");
   if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
+  else if (hinted.cores > 0) info.reqCoresPerSocket = hinted.cores;
   if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
+  else if (hinted.threads > 0) info.reqThreadsPerCore = hinted.threads;
   Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
@@ -274,6 +277,17 @@ function knownFeatures(state: ClusterState, constraint: string): boolean {
   const have = new Set<string>();
   for (const n of state.nodes.values()) for (const f of n.info.features.split(",")) if (f !== "") have.add(f);
   return constraintFeatures(constraint).every((f) => have.has(f));
+}
+
+/**
+ * The core/thread request a --hint stands for in Slurm 22.05 (oracle: compute_bound and nomultithread
+ * show ReqB:S:C:T=0:0:*:1, memory_bound 0:0:1:1, multithread nothing; differential tester).
+ */
+export function hintedRequest(hint: string): { cores: number; threads: number } {
+  const h = hint.toLowerCase();
+  if (h === "memory_bound") return { cores: 1, threads: 1 };
+  if (h === "compute_bound" || h === "nomultithread") return { cores: 0, threads: 1 };
+  return { cores: 0, threads: 0 };
 }
 
 /**

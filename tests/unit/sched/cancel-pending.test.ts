@@ -43,3 +43,15 @@ describe("the socket/core/thread request", () => {
     expect(c.state.jobs.get(2)?.info.reqThreadsPerCore).toBeUndefined();
   });
 });
+
+describe("--hint as a core/thread request (oracle, differential tester: scontrol ReqB:S:C:T, squeue %z)", () => {
+  it("compute_bound and nomultithread ask one thread per core, memory_bound one core and thread, multithread nothing", () => {
+    const c = cluster(CONF);
+    for (const hint of ["compute_bound", "nomultithread", "memory_bound", "multithread"]) c.run(submit(spec({ name: hint, hint }), 10));
+    const req = (id: number) => {
+      const i = c.state.jobs.get(id)?.info;
+      return [i?.reqCoresPerSocket, i?.reqThreadsPerCore];
+    };
+    expect([req(1), req(2), req(3), req(4)]).toEqual([[undefined, 1], [undefined, 1], [1, 1], [undefined, undefined]]);
+  });
+});
