@@ -5,14 +5,13 @@
  * binding as Slurm keeps it (TresBind=gpu:<value>) and --kill-on-invalid-dep=yes.
  * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
  */
-import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { mailTypeText } from "../../compat/mail-type.ts";
-import type { JobSpecP } from "./types.ts";
 
 type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "tresBind" | "killOnInvalidDep">;
 
-export function requestEcho(spec: JobSpecP, user: string): Echo {
+export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   const out: Echo = {};
   const mail = mailTypeText(spec.mailType);
   if (mail !== "") Object.assign(out, { mailType: mail, mailUser: spec.mailUser || user });
