@@ -118,6 +118,8 @@ function fileLines(job: Job): string[] {
   if (job.batchFlag) {
     lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
   }
+  // --switches=N@wait (oracle: Switches=2@00:01:00 after the Std lines)
+  if ((job.reqSwitch ?? 0) > 0) lines.push(`Switches=${job.reqSwitch}@${formatElapsed(job.wait4switchSec ?? 0)}`);
   if (job.killOnInvalidDep === true) lines.push("KillOInInvalidDependent=Yes");
   lines.push("Power=");
   if (job.tresBind) lines.push(`TresBind=${job.tresBind}`);

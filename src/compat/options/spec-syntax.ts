@@ -217,13 +217,16 @@ export function parseTresPerTask(text: string): Result<{ cpus?: number; gpus?: s
 /** Slurm's default wait for --switches without @time (SchedulerParameters max_switch_wait). */
 export const SWITCH_WAIT_DEFAULT_SEC = 300;
 
-/** --switches=N[@max-time]: leaf switch count and the wait in seconds (time as --time reads it). */
+/**
+ * --switches=N[@max-time]: leaf switch count and the wait in seconds (time as --time reads it).
+ * As Slurm 22.05 (oracle): a count that is not a positive number is parse_int's error (exit 1,
+ * "x", "0"); a wait it cannot read leaves the default wait.
+ */
 export function parseSwitches(text: string): Result<{ count: number; waitSec: number }> {
-  const m = /^([0-9]+)(?:@(.+))?$/.exec(text.trim());
-  const fail = err("BadSwitches", `Invalid --switches specification`);
-  if (m === null || Number(m[1]) === 0) return fail;
-  if (m[2] === undefined) return ok({ count: Number(m[1]), waitSec: SWITCH_WAIT_DEFAULT_SEC });
-  const waitSec = parseDurationSec(m[2]);
-  if (waitSec === undefined || !Number.isSafeInteger(waitSec)) return fail;
-  return ok({ count: Number(m[1]), waitSec });
+  const at = text.indexOf("@");
+  const countText = at < 0 ? text : text.slice(0, at);
+  const count = parseCount(countText, "--switches");
+  if (!count.ok) return count;
+  const waitSec = at < 0 ? undefined : parseDurationSec(text.slice(at + 1));
+  return ok({ count: count.value, waitSec: waitSec !== undefined && Number.isSafeInteger(waitSec) ? waitSec : SWITCH_WAIT_DEFAULT_SEC });
 }

@@ -23,6 +23,7 @@ import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
 import { userAssoc } from "../acct/types.ts";
 import { requestEcho } from "./request-echo.ts";
+import { SWITCH_WAIT_DEFAULT_SEC } from "../../compat/options/spec-syntax.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -97,7 +98,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
-  if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
+  // the wait is capped at max_switch_wait (300 s by default; oracle: --switches=2@10:00 shows Switches=2@00:05:00)
+  if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: Math.min(spec.wait4switchSec, SWITCH_WAIT_DEFAULT_SEC) });
   if (spec.oversubscribe) info.oversubscribe = true;
   if (spec.contiguous) info.contiguous = true;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);

@@ -44,3 +44,11 @@ describe("the WCKey (TrackWCKey=No, as on the oracle: differential seeds 107, 22
     expect(shown({ wckey: "wk1" })).not.toContain("WCKey");
   });
 });
+
+describe("--switches (oracle: Switches=2@00:01:00 after the Std lines; the wait capped at 300 s)", () => {
+  it("shows the count and the wait", () => {
+    expect(shown({ reqSwitch: 2, wait4switchSec: 60 })).toContain(" Switches=2@00:01:00 ");
+    expect(shown({ reqSwitch: 1, wait4switchSec: 600 })).toContain(" Switches=1@00:05:00 ");
+    expect(shown({})).not.toContain("Switches=");
+  });
+});
