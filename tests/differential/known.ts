@@ -51,7 +51,6 @@ const SPUR_GAPS: KnownDifference[] = [
       + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
   },
   { field: SUBMIT, option: "reservation", when: (c) => uses(c, "test-only"), reason: "Spur bug: --test-only does not check that the reservation exists (22.05: Requested reservation is invalid)" },
-  { field: SUBMIT, option: "gres-flags", reason: "Spur lacks: GresEnforceBind=Yes in scontrol show job; an invalid --gres-flags exits 1 where 22.05 exits 255" },
   {
     field: /^stderr$/,
     when: (_c, d) => /Invalid time specification \(pos=\d+\)/.test(d.spur) && d.slurm.replace(/pos=\d+/g, "") === d.spur.replace(/pos=\d+/g, ""),

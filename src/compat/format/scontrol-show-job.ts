@@ -120,8 +120,13 @@ function fileLines(job: Job): string[] {
   }
   // --switches=N@wait (oracle: Switches=2@00:01:00 after the Std lines)
   if ((job.reqSwitch ?? 0) > 0) lines.push(`Switches=${job.reqSwitch}@${formatElapsed(job.wait4switchSec ?? 0)}`);
-  if (job.killOnInvalidDep === true) lines.push("KillOInInvalidDependent=Yes");
   lines.push("Power=");
+  // one line after Power=, the two flags printed without a separator as 22.05 prints them (oracle:
+  // "GresEnforceBind=YesKillOInInvalidDependent=Yes")
+  const flags = job.gresFlags?.split(",") ?? [];
+  const bind = flags.includes("enforce-binding") ? "GresEnforceBind=Yes" : flags.includes("disable-binding") ? "GresEnforceBind=No" : "";
+  const flagLine = `${bind}${job.killOnInvalidDep === true ? "KillOInInvalidDependent=Yes" : ""}`;
+  if (flagLine !== "") lines.push(flagLine);
   if (job.tresBind) lines.push(`TresBind=${job.tresBind}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);

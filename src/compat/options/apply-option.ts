@@ -249,7 +249,8 @@ const GRES_FLAGS = new Set(["enforce-binding", "disable-binding", "one-task-per-
 const gresFlags: Handler = (st, a) => {
   const flags = valueOf(a).toLowerCase().split(",").filter(Boolean);
   const bad = flags.length === 0 || flags.some((f) => !GRES_FLAGS.has(f)) || (flags.includes("enforce-binding") && flags.includes("disable-binding"));
-  if (bad) return err("BadGresFlags", `Invalid --gres-flags specification`);
+  // exit(-1) as Slurm 22.05 (oracle: --gres-flags=bogus exits 255)
+  if (bad) return err("BadGresFlags", `Invalid --gres-flags specification`, OPTION_EXIT);
   st.spec.gresFlags = flags.join(",");
   return DONE;
 };

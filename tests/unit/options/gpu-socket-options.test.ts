@@ -35,8 +35,9 @@ describe("GPU socket options", () => {
 
   it.each([
     [["--gpus-per-socket=1"], "--gpus-per-socket option requires --sockets-per-node specification\nInvalid generic resource (gres) specification", 1],
-    [["--gres-flags=bogus"], "Invalid --gres-flags specification", undefined],
-    [["--gres-flags=enforce-binding,disable-binding"], "Invalid --gres-flags specification", undefined],
+    // exit 255 as Slurm 22.05 (oracle)
+    [["--gres-flags=bogus"], "Invalid --gres-flags specification", 255],
+    [["--gres-flags=enforce-binding,disable-binding"], "Invalid --gres-flags specification", 255],
     [["--gpus-per-socket=x", "--sockets-per-node=1"], undefined, undefined],
     [["--sockets-per-node=0"], undefined, undefined],
   ] as const)("%j is rejected", (argv, message, exitCode) => {

@@ -34,7 +34,10 @@ describe("scontrol show job echoes", () => {
   it("the GPU binding as a TRES binding, and KillOInInvalidDependent=Yes", () => {
     expect(shown({ gpuBind: "closest" })).toContain(" TresBind=gpu:closest");
     expect(shown({})).not.toContain("TresBind=");
-    expect(shown({ killOnInvalidDep: true })).toContain(" KillOInInvalidDependent=Yes");
+    expect(shown({ killOnInvalidDep: true })).toContain(" Power= KillOInInvalidDependent=Yes");
+    // 22.05 prints the two flags without a separator (oracle)
+    expect(shown({ killOnInvalidDep: true, gresFlags: "enforce-binding" })).toContain(" Power= GresEnforceBind=YesKillOInInvalidDependent=Yes");
+    expect(shown({ gresFlags: "disable-binding" })).toContain(" Power= GresEnforceBind=No");
     expect(shown({})).not.toContain("KillOInInvalidDependent");
   });
 });
