@@ -57,7 +57,6 @@ const SPUR_GAPS: KnownDifference[] = [
     reason: "Spur bug: the position in \"Invalid time specification (pos=N)\" is not the one 22.05's time parser reports",
   },
   { field: SUBMIT, option: "container", when: (c) => valueOf(c, "container") === "", reason: "Spur bug: --container= (empty) is refused; 22.05 accepts it" },
-  { field: SUBMIT, option: "partition", when: (c) => valueOf(c, "partition") === "", reason: "Spur bug: -p \"\" falls back to the default partition; 22.05 says \"invalid partition specified: (null)\"" },
   { field: /^stdout$/, option: "clusters", when: (_c, d) => d.slurm.toLowerCase() === d.spur.toLowerCase(), reason: "Spur bug: -M ORACLE echoes the name as typed; 22.05 prints the cluster's own name" },
 ];
 

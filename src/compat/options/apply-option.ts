@@ -304,6 +304,12 @@ const hint: Handler = (st, a) => {
   return DONE;
 };
 
+function partition(st: BuildState, a: Assignment): Result<void> {
+  st.spec.partition = valueOf(a);
+  st.partitionGiven = true;
+  return DONE;
+}
+
 function jobName(st: BuildState, a: Assignment): Result<void> {
   st.spec.name = valueOf(a);
   st.nameGiven = true;
@@ -315,7 +321,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
   ...CONTAINER_HANDLERS,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
-  "mail-user": str("mailUser"), partition: str("partition"), qos: str("qos"), reservation: str("reservation"),
+  "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,
   dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),
   distribution: checked("distribution", syntax.checkDistribution), "mail-type": checked("mailType", syntax.parseMailType),

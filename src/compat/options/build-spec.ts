@@ -14,7 +14,7 @@ import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
-import { asTestOnly } from "./messages.ts";
+import { asTestOnly, EMPTY_PARTITION } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { normaliseAsk } from "../job-layout.ts";
 import { expandHostlist } from "../hostlist.ts";
@@ -181,6 +181,11 @@ export function buildSpec(
   for (const a of byPrecedence(assignments)) {
     const r = applyOne(st, a);
     if (!r.ok) return testOnly ? { ok: false, error: asTestOnly(r.error) } : r;
+  }
+  // -p "" (oracle: "invalid partition specified: (null)", then the controller's reason; differential seed 93)
+  if (st.partitionGiven === true && st.spec.partition === "") {
+    const e = { code: EMPTY_PARTITION, message: "invalid partition specified: (null)\nInvalid partition name specified" };
+    return { ok: false, error: testOnly ? asTestOnly(e) : e };
   }
   const mem = settleMemory(st);
   if (!mem.ok) return mem;

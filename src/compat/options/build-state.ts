@@ -74,6 +74,8 @@ export interface BuildState {
   cwd: string;
   /** SLURM_UMASK was given (else the submitter's umask is recorded). */
   umaskSet?: boolean;
+  /** -p/--partition was given (an empty one is refused: Slurm's "invalid partition specified: (null)"). */
+  partitionGiven?: boolean;
   /** -J/--job-name was given (sbatch keeps an empty one: Slurm's JobName= is then empty). */
   nameGiven?: boolean;
   /** Container options (compat/container-request), added to the job's environment at the end. */

@@ -14,8 +14,14 @@ import type { Command } from "./table.ts";
 /** Code of errors Slurm reports with "<cmd>: fatal: " (srun without a command). */
 export const FATAL = "Fatal";
 
-/** Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099). */
-const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME]);
+/** -p "": refused as the controller refuses a partition it does not know, naming it "(null)" (oracle). */
+export const EMPTY_PARTITION = "EmptyPartition";
+
+/**
+ * Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099): the
+ * message's last line is the reason, lines before it the controller's messages to the user.
+ */
+const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME, EMPTY_PARTITION]);
 
 /** Code of such a rejection under --test-only: Slurm's will-run answer, "allocation failure: <reason>". */
 export const TEST_ONLY_REJECTION = "TestOnlyRejection";
@@ -35,8 +41,10 @@ const errorLines = (cmd: Command, lines: readonly string[]): string =>
 /** stderr text for a failed Result. */
 export function errorText(cmd: Command, e: SpurError): string {
   if (e.code === USAGE_ERROR) return `${e.message}\n`;
-  if (e.code === TEST_ONLY_REJECTION) return `allocation failure: ${e.message}\n`;
-  if (REJECTION_CODES.has(e.code)) return errorLines(cmd, [`${rejectionPrefix(cmd)}${e.message}`]);
+  const lines = e.message.split("\n");
+  const reason = lines.pop() ?? "";
+  if (e.code === TEST_ONLY_REJECTION) return `${errorLines(cmd, lines)}allocation failure: ${reason}\n`;
+  if (REJECTION_CODES.has(e.code)) return errorLines(cmd, [...lines, `${rejectionPrefix(cmd)}${reason}`]);
   if (e.code === FATAL) return e.message.split("\n").map((l) => `${cmd}: fatal: ${l}\n`).join("");
   return errorLines(cmd, e.message.split("\n"));
 }

@@ -135,6 +135,9 @@ describe("sbatch --test-only: a local check Slurm leaves to its controller (orac
     [["--test-only", "--dependency=afterok:abc", "--wrap=true"], "allocation failure: Job dependency problem\n"],
     [["--test-only", "--array=5-1", "--wrap=true"], "allocation failure: Invalid job array specification\n"],
     [["--dependency=afterok:abc", "--wrap=true"], "sbatch: error: Batch job submission failed: Job dependency problem\n"],
+    // -p "" (oracle; differential seed 93)
+    [["-p", "", "--wrap=true"], "sbatch: error: invalid partition specified: (null)\nsbatch: error: Batch job submission failed: Invalid partition name specified\n"],
+    [["--test-only", "-p", "", "--wrap=true"], "sbatch: error: invalid partition specified: (null)\nallocation failure: Invalid partition name specified\n"],
   ])("%j → %j", async (argv, stderr) => {
     const r = await sbatchMain(argv, fakePort({}).port);
     expect(r).toEqual({ stdout: "", stderr, exitCode: 1 });
