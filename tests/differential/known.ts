@@ -50,7 +50,6 @@ const SPUR_GAPS: KnownDifference[] = [
     reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is checked only by the value checks of compat/options/ignored-checks.ts; "
       + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
   },
-  { field: SUBMIT, option: "reservation", when: (c) => uses(c, "test-only"), reason: "Spur bug: --test-only does not check that the reservation exists (22.05: Requested reservation is invalid)" },
   {
     field: /^stderr$/,
     when: (_c, d) => /Invalid time specification \(pos=\d+\)/.test(d.spur) && d.slurm.replace(/pos=\d+/g, "") === d.spur.replace(/pos=\d+/g, ""),

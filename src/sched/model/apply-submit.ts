@@ -232,6 +232,14 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     if (!state.nodes.has(name)) return "Invalid node name specified";
   }
   if (!knownFeatures(state, spec.constraint)) return "Invalid feature specification";
+  // --test-only runs the submission's account, QOS and reservation checks too (Slurm's will-run creates
+  // the job record first; oracle: `--test-only --reservation=nope` is "Requested reservation is invalid")
+  if (opts.testOnly && by !== undefined) {
+    const policy = submitPolicy(state, spec, by, partition.info.name, 1, timeLimitOf(spec, partition));
+    if (typeof policy === "string") return policy;
+    const access = partitionAllows(partition, policy.account, policy.qos);
+    if (access !== "") return access;
+  }
   const members = nodeViewsOf(state, partition);
   const oversizedNodes = nodesBeyondPartition(state, req, members);
   let unfit = false;

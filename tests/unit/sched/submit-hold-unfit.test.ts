@@ -38,6 +38,12 @@ describe("sbatch --hold and the node-configuration test", () => {
     expect(validateSubmit(c.state, spec({ dependency: "afterok:999999" }), ROOT)).toBe("Job dependency problem");
   });
 
+  it("--test-only checks the reservation as a submission does (oracle: differential tester, --reservation=nope)", () => {
+    const c = cluster();
+    expect(validateSubmit(c.state, spec({ reservation: "nope" }), ROOT, { testOnly: true })).toBe("Requested reservation is invalid");
+    expect(validateSubmit(c.state, spec({ reservation: "nope", cpusPerTask: 96 }), ROOT, { testOnly: true })).toBe("Requested reservation is invalid");
+  });
+
   it("the account a job names is lower-cased (oracle: -A ROOT runs as Account=root)", () => {
     const c = cluster();
     const id = c.run(submit(spec({ account: "ROOT" }))).ids[0] ?? 0;
