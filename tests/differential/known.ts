@@ -38,7 +38,6 @@ export function caseOptions(c: Case): string[] {
 }
 
 const SUBMIT = /^(exit|stdout|stderr|job|job\..*|squeue(\..*)?|sacct(\..*)?)$/;
-const uses = (c: Case, name: string): boolean => c.kind === "sbatch" && c.options.some((o) => o.name === name);
 const valueOf = (c: Case, name: string): string | undefined => (c.kind === "sbatch" ? c.options.find((o) => o.name === name)?.value : undefined);
 
 /** Spur bugs and gaps found by the tester, each scoped to its option (issue 15). */
