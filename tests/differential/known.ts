@@ -38,7 +38,6 @@ export function caseOptions(c: Case): string[] {
 }
 
 const SUBMIT = /^(exit|stdout|stderr|job|job\..*|squeue(\..*)?|sacct(\..*)?)$/;
-const valueOf = (c: Case, name: string): string | undefined => (c.kind === "sbatch" ? c.options.find((o) => o.name === name)?.value : undefined);
 
 /** Spur bugs and gaps found by the tester, each scoped to its option (issue 15). */
 const SPUR_GAPS: KnownDifference[] = [
@@ -54,7 +53,6 @@ const SPUR_GAPS: KnownDifference[] = [
     when: (_c, d) => /Invalid time specification \(pos=\d+\)/.test(d.spur) && d.slurm.replace(/pos=\d+/g, "") === d.spur.replace(/pos=\d+/g, ""),
     reason: "Spur bug: the position in \"Invalid time specification (pos=N)\" is not the one 22.05's time parser reports",
   },
-  { field: SUBMIT, option: "container", when: (c) => valueOf(c, "container") === "", reason: "Spur bug: --container= (empty) is refused; 22.05 accepts it" },
   { field: /^stdout$/, option: "clusters", when: (_c, d) => d.slurm.toLowerCase() === d.spur.toLowerCase(), reason: "Spur bug: -M ORACLE echoes the name as typed; 22.05 prints the cluster's own name" },
 ];
 

@@ -123,6 +123,8 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   // Slurm 22.05's sacct has no Licenses field; the 26.x table does (shared/slurm-surface/sacct-fields.tsv)
   Licenses: jobOnly((j) => j.licenses ?? ""),
   Constraints: jobOnly((j) => j.features),
+  // --container as given (oracle: /tmp on the job line)
+  Container: jobOnly((j) => j.container ?? ""),
   ConsumedEnergy: () => "0",
   ConsumedEnergyRaw: () => "0",
   CPUTime: (r) => formatElapsed(elapsedSecs(r) * rowCpus(r)),

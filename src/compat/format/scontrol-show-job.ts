@@ -133,6 +133,8 @@ function fileLines(job: Job): string[] {
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/^gres\//, "gres:")}`);
   // shown only when a mail type is set (the user then defaults to the submitter)
   if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
+  // --container as given, also empty (oracle: Container=/tmp, Container=; last line)
+  if (job.container !== undefined) lines.push(`Container=${job.container}`);
   return lines;
 }
 

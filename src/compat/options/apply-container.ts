@@ -48,10 +48,18 @@ function envNames(st: BuildState, a: Assignment): Result<void> {
   return set(st, spankKey("container-env"), r.value.join(","));
 }
 
-/** Slurm's --container=PATH: the absolute path of an OCI bundle. */
+/**
+ * Slurm's --container=PATH: the absolute path of an OCI bundle; the job records it as given. An
+ * empty one is accepted and runs no container (Slurm 22.05, oracle: Container= empty).
+ */
 function bundle(st: BuildState, a: Assignment): Result<void> {
   const v = a.value ?? "";
-  if (v === "") return err("BadContainer", "--container requires a path");
+  st.spec.container = v;
+  if (v === "") {
+    const { [BUNDLE_KEY]: _dropped, ...rest } = st.containerEnv ?? {};
+    st.containerEnv = rest;
+    return DONE;
+  }
   return set(st, BUNDLE_KEY, absolutePath(st.cwd, v));
 }
 

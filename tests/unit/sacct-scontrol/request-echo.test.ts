@@ -55,3 +55,11 @@ describe("--switches (oracle: Switches=2@00:01:00 after the Std lines; the wait 
     expect(shown({})).not.toContain("Switches=");
   });
 });
+
+describe("--container (oracle: Container=/tmp, Container= for an empty one; sacct Container)", () => {
+  it("is shown as given, empty too, and not at all without one", () => {
+    expect(shown({ container: "/tmp" })).toMatch(/ Container=\/tmp \n$/);
+    expect(shown({ container: "" })).toMatch(/ Container= \n$/);
+    expect(shown({})).not.toContain("Container=");
+  });
+});
