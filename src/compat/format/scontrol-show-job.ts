@@ -98,7 +98,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   lines.push(
     `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:${orAny(job.reqCoresPerSocket)}:${orAny(job.reqThreadsPerCore)}`,
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
-    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:*:* CoreSpec=*`,
+    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:* CoreSpec=*`,
   );
   if (detail) lines.push(...detailLines(job));
   // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)
@@ -127,6 +127,7 @@ function fileLines(job: Job): string[] {
   const bind = flags.includes("enforce-binding") ? "GresEnforceBind=Yes" : flags.includes("disable-binding") ? "GresEnforceBind=No" : "";
   const flagLine = `${bind}${job.killOnInvalidDep === true ? "KillOInInvalidDependent=Yes" : ""}`;
   if (flagLine !== "") lines.push(flagLine);
+  if (job.memPerTres) lines.push(`MemPerTres=${job.memPerTres}`);
   if (job.tresBind) lines.push(`TresBind=${job.tresBind}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);

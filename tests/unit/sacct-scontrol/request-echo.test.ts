@@ -63,3 +63,16 @@ describe("--container (oracle: Container=/tmp, Container= for an empty one; sacc
     expect(shown({})).not.toContain("Container=");
   });
 });
+
+describe("--ntasks-per-socket and --mem-per-gpu (oracle: NtasksPerN:B:S:C=3:0:1:*, MemPerTres=gres:gpu:0)", () => {
+  it("shows the tasks per socket and the memory per GPU", () => {
+    expect(shown({ ntasksPerNode: 3, ntasksPerSocket: 1 })).toContain(" NtasksPerN:B:S:C=3:0:1:* ");
+    expect(shown({})).toContain(" NtasksPerN:B:S:C=0:0:*:* ");
+    expect(shown({ memPerGpuMib: 0 })).toContain(" MemPerTres=gres:gpu:0 ");
+    expect(shown({})).not.toContain("MemPerTres");
+  });
+
+  it("--mem-per-gpu=0 leaves the default memory per CPU", () => {
+    expect(shown({ memPerGpuMib: 0 })).not.toContain("MinMemoryNode=0");
+  });
+});
