@@ -30,6 +30,9 @@ const hasFlag = (job: Job, flag: string): boolean =>
 
 export const isPending = (job: Job): boolean => base(job) === "PENDING";
 
+/** A job that ended without starting (cancelled pending) has its end as its start in Slurm 22.05 (oracle: scontrol StartTime=, squeue %S). */
+export const shownStartTime = (job: Job): number => (job.startTime === 0 && !isPending(job) ? job.endTime : job.startTime);
+
 /** A --begin (or StartTime=) later than the submission: Slurm keeps it as the job's begin time. */
 export const hasBeginTime = (job: Job): boolean => job.eligibleTime > job.submitTime;
 

@@ -7,7 +7,7 @@
  */
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, eligibleTimeOf, isPending, jobTimeUsed, orAny, type Job } from "./job-values.ts";
+import { convertNumUnit, eligibleTimeOf, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../agent/cgroup/cpus.ts";
 
@@ -77,7 +77,7 @@ function timeLines(job: Job, now: number): string[] {
     `RunTime=${formatElapsed(jobTimeUsed(job, now))} TimeLimit=${formatTimeLimitScontrol(job.timeLimitMin)} TimeMin=N/A`,
     `SubmitTime=${iso(job.submitTime)} EligibleTime=${iso(eligibleTimeOf(job))}`,
     `AccrueTime=${accrueText(job, now)}`,
-    `StartTime=${iso(job.startTime)} EndTime=${endText(job)} Deadline=${deadline}`,
+    `StartTime=${iso(shownStartTime(job))} EndTime=${endText(job)} Deadline=${deadline}`,
     `SuspendTime=${suspended} SecsPreSuspend=${Math.floor(job.preSusTime)} LastSchedEval=${iso(job.lastSchedEval)} Scheduler=Main`,
   ];
 }
@@ -96,7 +96,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   ];
   if (job.batchHost !== "") lines.push(`BatchHost=${job.batchHost}`);
   lines.push(
-    `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:${orAny(job.reqCoresPerSocket)}:${orAny(job.reqThreadsPerCore)}`,
+    `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks === 0 ? "N/A" : job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:${orAny(job.reqCoresPerSocket)}:${orAny(job.reqThreadsPerCore)}`,
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
     `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:* CoreSpec=*`,
   );

@@ -70,7 +70,8 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("NTPerNode", "NTASKS_PER_NODE", (r) => String(r.job.ntasksPerNode)),
   f("NTPerSocket", "NTASKS_PER_SOCKET", always("N/A")),
   f("NTPerBoard", "NTASKS_PER_BOARD", always("0")),
-  f("NumTasks", "TASKS", (r) => String(r.job.numTasks)),
+  // no task count (a job cancelled pending without -n) prints Slurm's NO_VAL (oracle: squeue -O NumTasks)
+  f("NumTasks", "TASKS", (r) => String(r.job.numTasks === 0 ? 4294967294 : r.job.numTasks)),
   f("Origin", "ORIGIN", always("N/A")),
   f("OriginRaw", "ORIGIN_RAW", always("N/A")),
   f("PendingTime", "PENDING_TIME", pendingTime),

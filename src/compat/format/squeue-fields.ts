@@ -15,6 +15,7 @@ import {
   expectedEndTime,
   hasBeginTime,
   isPending,
+  shownStartTime,
   type JobRow,
   memoByNumber,
   orAny,
@@ -126,7 +127,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   }),
   // 22.05 printed select-plugin info here; Slurm 26.x prints the SLUID (tables win).
   field("SLUID", "s", "SLUID", () => undefined),
-  field("StartTime", "S", "START_TIME", (r) => timeText(r.job.startTime)),
+  field("StartTime", "S", "START_TIME", (r) => timeText(shownStartTime(r.job))),
   field("StateCompact", "t", "ST", (r) => stateCompactText(r.job)),
   field("State", "T", "STATE", (r) => stateLongText(r.job)),
   field("UserName", "u", "USER", (r) => r.job.user || String(r.job.uid)),

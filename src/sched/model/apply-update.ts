@@ -86,6 +86,8 @@ function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"
     }
     // a job cancelled while pending keeps why it was waiting (oracle: Reason=JobHeldUser/BeginTime/Dependency)
     Object.assign(info, { state: "CANCELLED", endTime: c.at, cancelledBy: String(c.by.uid) });
+    // and no task count unless -n gave one (oracle: scontrol NumTasks=N/A after scancel of a held job)
+    if (job.spec.ntasks === 0) info.numTasks = 0;
     if (tasks.length > 0) info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
     return [{ type: "jobFinished", jobId: info.jobId }];
   }

@@ -55,3 +55,18 @@ describe("--hint as a core/thread request (oracle, differential tester: scontrol
     expect([req(1), req(2), req(3), req(4)]).toEqual([[undefined, 1], [undefined, 1], [1, 1], [undefined, undefined]]);
   });
 });
+
+describe("a job cancelled while pending, as scontrol and squeue show it (oracle, differential tester query:scancel)", () => {
+  it("starts when it ended and has no task count unless -n gave one", async () => {
+    const { formatJobRecord } = await import("../../../src/compat/format/scontrol-show-job.ts");
+    const { formatIsoTime } = await import("../../../src/compat/format-time.ts");
+    const c = cluster(CONF);
+    c.run(submit(spec({ name: "plain", hold: true }), 10));
+    c.run(submit(spec({ name: "n2", hold: true, ntasks: 2 }), 10));
+    c.run({ v: 1, type: "cancel", at: 20, filter: { ...ALL, jobIds: ["1", "2"] }, signal: 0, batchOnly: false, by: ROOT });
+    const text = (id: number) => formatJobRecord(c.state.jobs.get(id)!.info, { now: 30, oneLiner: true, detail: false });
+    expect(text(1)).toContain(` StartTime=${formatIsoTime(20)} EndTime=${formatIsoTime(20)} `);
+    expect(text(1)).toContain(" NumTasks=N/A ");
+    expect(text(2)).toContain(" NumTasks=2 ");
+  });
+});
