@@ -90,6 +90,12 @@ export const KNOWN: KnownDifference[] = [
     reason: "a --test-only estimate names the nodes the job would get now: on the shared oracle other users' jobs hold some nodes, on Spur's cluster none",
   },
   {
+    field: SUBMIT,
+    option: "requeue",
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "requeue" && o.value !== undefined),
+    reason: "22.05 vs 26.x table: --requeue takes no argument in 22.05 (\"option '--requeue' doesn't allow an argument\"); 26.x's is --requeue[=expedite] (slurm-surface)",
+  },
+  {
     field: /^stdout$/,
     option: "usage",
     reason: "22.05 vs 26.x: --usage lists each version's options",
