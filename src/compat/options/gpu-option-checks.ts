@@ -4,7 +4,8 @@
  * (oracle: found by the differential tester, seeds 22, 24, 44, 82, 180, 187, 262): a per-GPU
  * amount needs something to count GPUs or tasks by. Each failure prints Slurm's reason, then
  * "Invalid generic resource (gres) specification", and exits 1, with or without --test-only
- * (the request never reaches the controller). --cpus-per-gpu alone and --mem-per-gpu=0 pass.
+ * (the request never reaches the controller). --cpus-per-gpu alone and --mem-per-gpu=0 pass. GPU
+ * requests that name a type beside ones that do not are refused with their own single line.
  */
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -24,8 +25,20 @@ export function requestsGpus(spec: Plain<JobSpec>): boolean {
 
 const fail = (reason: string): Result<never> => err("InvalidGres", `${reason}\n${GRES_MESSAGE}`);
 
+/** Whether each GPU item of the request names a type: both kinds together are refused (oracle). */
+function typedKinds(spec: Plain<JobSpec>): Set<boolean> {
+  const kinds = new Set<boolean>();
+  for (const text of [spec.gpus, spec.gpusPerNode, spec.gpusPerTask, spec.gpusPerSocket ?? ""]) {
+    for (const item of text.split(",")) if (item !== "") kinds.add(item.split(":").length > 1);
+  }
+  for (const g of spec.gresPerNode) if (g.name === "gpu") kinds.add(g.type !== "");
+  return kinds;
+}
+
 /** Slurm's reasons, in the order its checks run. */
 export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
+  // oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, ... (differential seed 234)
+  if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");
   if (gpuCount(spec.gpusPerTask) > 0 && gpuCount(spec.gpus) === 0 && spec.ntasks === 0) {
     return fail("Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
   }

@@ -103,7 +103,7 @@ describe("the job request", () => {
     [["--gres=gpu:mi300x:2,nic:1"], { gresPerNode: [{ name: "gpu", type: "mi300x", count: 2 }, { name: "nic", type: "", count: 1 }] }],
     [["--gres=gpu"], { gresPerNode: [{ name: "gpu", type: "", count: 1 }] }],
     [["--gres=gpu:mi300x"], { gresPerNode: [{ name: "gpu", type: "mi300x", count: 1 }] }],
-    [["-G", "mi300x:2", "--gpus-per-node=4", "--gpus-per-task=1"], { gpus: "mi300x:2", gpusPerNode: "4", gpusPerTask: "1" }],
+    [["-G", "mi300x:2", "--gpus-per-node=mi300x:4", "--gpus-per-task=mi300x:1"], { gpus: "mi300x:2", gpusPerNode: "mi300x:4", gpusPerTask: "mi300x:1" }],
     [["--exclusive"], { exclusive: true }],
     [["--exclusive", "--exclusive=oversubscribe"], { exclusive: false }],
     [["-H", "--requeue"], { hold: true, requeue: true, noRequeue: false }],

@@ -45,3 +45,18 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     expect(sbatchErrors(argv)).toEqual({ stderr: "", exit: 0 });
   });
 });
+
+describe("GPU requests with and without a type (oracle, differential seed 234)", () => {
+  it.each([
+    [["--gpus-per-node=mi300x:1", "--gpus=2"]],
+    [["--gres=gpu:mi300x:1", "--gpus=1"]],
+    [["--gres=gpu:1", "--gpus=mi300x:1"]],
+    [["--gpus-per-task=mi300x:1", "-n1", "--gpus=1"]],
+  ])("%j is refused", (argv) => {
+    expect(sbatchErrors(argv)).toEqual({ stderr: "sbatch: error: Invalid GRES specification (with and without type identification)\n", exit: 1 });
+  });
+
+  it("the same type everywhere is accepted", () => {
+    expect(sbatchErrors(["--gpus=mi300x:1", "--gpus-per-node=mi300x:1"])).toEqual({ stderr: "", exit: 0 });
+  });
+});
