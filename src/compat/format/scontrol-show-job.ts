@@ -74,7 +74,7 @@ function timeLines(job: Job, now: number): string[] {
   const deadline = job.deadline === 0 ? "N/A" : iso(job.deadline);
   const suspended = job.suspendTime === 0 ? "None" : iso(job.suspendTime);
   return [
-    `RunTime=${formatElapsed(jobTimeUsed(job, now))} TimeLimit=${formatTimeLimitScontrol(job.timeLimitMin)} TimeMin=N/A`,
+    `RunTime=${formatElapsed(jobTimeUsed(job, now))} TimeLimit=${formatTimeLimitScontrol(job.timeLimitMin)} TimeMin=${job.timeMinMin === undefined ? "N/A" : formatTimeLimitScontrol(job.timeMinMin)}`,
     `SubmitTime=${iso(job.submitTime)} EligibleTime=${iso(eligibleTimeOf(job))}`,
     `AccrueTime=${accrueText(job, now)}`,
     `StartTime=${iso(shownStartTime(job))} EndTime=${endText(job)} Deadline=${deadline}`,

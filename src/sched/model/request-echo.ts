@@ -2,14 +2,14 @@
  * @module sched/model/request-echo
  * Parts of a job's request that the job record only echoes for display (scontrol show job):
  * the mail it asked for (MailUser= defaults to the submitter once a type is set), its GPU
- * binding as Slurm keeps it (TresBind=gpu:<value>), --kill-on-invalid-dep=yes, --gres-flags, --container (as given, empty too), --ntasks-per-socket and --mem-per-gpu (MemPerTres=gres:gpu:MiB).
+ * binding as Slurm keeps it (TresBind=gpu:<value>), --kill-on-invalid-dep=yes, --gres-flags, --container (as given, empty too), --ntasks-per-socket, --mem-per-gpu (MemPerTres=gres:gpu:MiB) and --time-min (TimeMin=).
  * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
  */
 import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { mailTypeText } from "../../compat/mail-type.ts";
 
-type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "tresBind" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres">;
+type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "tresBind" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres" | "timeMinMin">;
 
 export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   const out: Echo = {};
@@ -21,5 +21,8 @@ export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   if (spec.container !== undefined) out.container = spec.container;
   if ((spec.ntasksPerSocket ?? 0) > 0) out.ntasksPerSocket = spec.ntasksPerSocket;
   if (spec.memPerGpuMib !== undefined) out.memPerTres = `gres:gpu:${spec.memPerGpuMib}`;
+  // oracle: --time-min=5 is TimeMin=00:05:00; --deadline without -t is TimeMin=00:01:00
+  if (spec.timeMinMin !== undefined) out.timeMinMin = spec.timeMinMin;
+  else if (spec.deadline > 0 && spec.timeLimitMin === undefined) out.timeMinMin = 1;
   return out;
 }

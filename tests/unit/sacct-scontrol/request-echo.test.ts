@@ -76,3 +76,12 @@ describe("--ntasks-per-socket and --mem-per-gpu (oracle: NtasksPerN:B:S:C=3:0:1:
     expect(shown({ memPerGpuMib: 0 })).not.toContain("MinMemoryNode=0");
   });
 });
+
+describe("--time-min and --deadline (oracle: TimeMin=00:05:00; --deadline without -t is TimeMin=00:01:00)", () => {
+  it("shows the minimum time", () => {
+    expect(shown({ timeMinMin: 5 })).toContain(" TimeMin=00:05:00 ");
+    expect(shown({ deadline: 2_000_000_000 })).toContain(" TimeMin=00:01:00 ");
+    expect(shown({ deadline: 2_000_000_000, timeLimitMin: 10 })).toContain(" TimeMin=N/A ");
+    expect(shown({})).toContain(" TimeMin=N/A ");
+  });
+});
