@@ -53,6 +53,12 @@ const SPUR_GAPS: KnownDifference[] = [
     when: (_c, d) => /Invalid time specification \(pos=\d+\)/.test(d.spur) && d.slurm.replace(/pos=\d+/g, "") === d.spur.replace(/pos=\d+/g, ""),
     reason: "Spur bug: the position in \"Invalid time specification (pos=N)\" is not the one 22.05's time parser reports",
   },
+  {
+    field: SUBMIT,
+    option: "exclusive",
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "exclusive" && /^(user|mcs|topo)$/i.test(o.value ?? "")),
+    reason: "Spur lacks: --exclusive=user/mcs/topo (it warns and allocates whole nodes; 22.05 shares nodes with the user's jobs, OverSubscribe=USER)",
+  },
   { field: /^stdout$/, option: "clusters", when: (_c, d) => d.slurm.toLowerCase() === d.spur.toLowerCase(), reason: "Spur bug: -M ORACLE echoes the name as typed; 22.05 prints the cluster's own name" },
 ];
 
