@@ -84,6 +84,10 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
   const tag = eq < 0 ? arg : arg.slice(0, eq);
   const val = eq < 0 ? words[2] : arg.slice(eq + 1);
   const entity = SHOW_ENTITIES.find(([word, min]) => keywordMatch(tag, word, min))?.[0];
+  if (flags.json !== undefined && entity === "steps") {
+    const r = await (await import("./scontrol-steps-json.ts")).stepsJson(port, val, flags.json.argv, flags.json.asked);
+    return outcome(r.stdout, r.stderr, r.exitCode !== 0);
+  }
   if (flags.json !== undefined && entity !== undefined) return jsonAnswer(port, flags, entity, val);
   switch (entity) {
     case "jobs":
