@@ -13,6 +13,10 @@ import type {
   SharesRequest,
   SharesResponse,
   ReservationRequest,
+  PartitionRequest,
+  PartitionResponse,
+  ReconfigureRequest,
+  ReconfigureResponse,
   ReservationResponse,
   ListReservationsRequest,
   ListReservationsResponse,
@@ -79,6 +83,10 @@ export interface ControllerPort {
   getShares?(req: Plain<SharesRequest>): Promise<Plain<SharesResponse>>;
   /** scontrol's reservation commands and sinfo -T. */
   reservation?(req: Plain<ReservationRequest>): Promise<Plain<ReservationResponse>>;
+  /** scontrol create|update|delete partition. */
+  partition?(req: Plain<PartitionRequest>): Promise<Plain<PartitionResponse>>;
+  /** scontrol reconfigure. */
+  reconfigure?(req: Plain<ReconfigureRequest>): Promise<Plain<ReconfigureResponse>>;
   listReservations?(req: Plain<ListReservationsRequest>): Promise<Plain<ListReservationsResponse>>;
   /** strigger. */
   setTrigger?(req: Plain<TriggerSetRequest>): Promise<Plain<TriggerSetResponse>>;

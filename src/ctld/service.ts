@@ -26,6 +26,7 @@ import { overlayHandlers } from "./service-overlay.ts";
 import { schedHandlers } from "./service-sched.ts";
 import { acctHandlers } from "./service-acct.ts";
 import { resvHandlers } from "./service-resv.ts";
+import { partitionHandlers } from "./service-partition.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -188,6 +189,7 @@ export function controllerRoutes(sc: ServiceContext) {
       ...schedHandlers(sc),
       ...acctHandlers(sc),
       ...resvHandlers(sc),
+      ...partitionHandlers({ controller: c, now: sc.now, requester }),
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),

@@ -91,6 +91,11 @@ export type Command =
   | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
   /** scontrol create/update/delete reservation (times already epoch seconds). */
   | { v: 1; type: "reservation"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
+  /**
+   * scontrol create/update/delete partition (sched/model/apply-partition.ts): fields keyed as
+   * partitions.ts's PARTITION_KEYS, values as scontrol normalised them.
+   */
+  | { v: 1; type: "partition"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
   /** The scheduler's preemption plan (sched/plan/preempt.ts). */
   | {
       v: 1; type: "preempt"; at: number; preemptorId: number;
