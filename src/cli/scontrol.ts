@@ -166,9 +166,22 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
     if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
     return createOrDelete(port, "delete", words.slice(1));
   }
+  if (keywordMatch(tag, "reconfigure", 3)) return reconfigure(port, words);
   if (keywordMatch(tag, "version", 4)) return outcome(`${SLURM_VERSION_LINE}\n`);
   if (keywordMatch(tag, "token", 5)) return (await import("./scontrol-token.ts")).tokenCommand(port, words.slice(1));
   return outcome("", `invalid keyword: ${tag}\n`, true);
+}
+
+/** `reconfigure`: Slurm complains about extra words and reconfigures anyway. */
+async function reconfigure(port: CliPort, words: string[]): Promise<Outcome> {
+  const extra = words.length > 2 ? outcome("", `too many arguments for keyword:${words[0]}\n`, true) : outcome();
+  if (port.ctl.reconfigure === undefined) return merge([extra, outcome("", "slurm_reconfigure error: Requested operation is presently disabled\n", true)]);
+  try {
+    const r = await port.ctl.reconfigure({});
+    return merge([extra, outcome("", r.refused.map((t) => `slurm_reconfigure error: ${t}\n`).join(""), r.refused.length > 0)]);
+  } catch (e) {
+    return merge([extra, outcome("", `slurm_reconfigure error: ${e instanceof Error ? e.message : String(e)}\n`, true)]);
+  }
 }
 
 /**

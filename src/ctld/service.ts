@@ -189,7 +189,7 @@ export function controllerRoutes(sc: ServiceContext) {
       ...schedHandlers(sc),
       ...acctHandlers(sc),
       ...resvHandlers(sc),
-      ...partitionHandlers({ controller: c, now: sc.now, requester }),
+      ...partitionHandlers({ controller: c, now: sc.now, requester, confPath: sc.confPath }),
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),

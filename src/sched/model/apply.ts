@@ -19,6 +19,7 @@ import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 import { applyPreempt, resumeSuspended } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
 import { applyPartition } from "./apply-partition.ts";
+import { applyReconfigure } from "./apply-reconfigure.ts";
 import { applySignalBeforeEnd } from "./apply-signal.ts";
 import { TERMINAL_JOB_STATES, isJobFinished, type JobRecord } from "./types.ts";
 import type { TriggerRecord } from "./trigger-types.ts";
@@ -92,7 +93,7 @@ export function apply(state: ClusterState, command: Command): ApplyResult {
 const COMMAND_TYPES: ReadonlySet<string> = new Set<Command["type"]>([
   "submit", "startJobs", "jobEnded", "launchFailed", "timeLimitReached", "signalBeforeEnd", "deadlineExpired",
   "dependencyNeverSatisfied", "cancel", "updateJob", "registerNode", "updateNode", "nodeFail", "stepCreate",
-  "stepComplete", "stepUsage", "acct", "preempt", "reservation", "trigger", "triggersFired", "partition",
+  "stepComplete", "stepUsage", "acct", "preempt", "reservation", "trigger", "triggersFired", "partition", "reconfigure",
 ]);
 
 /** Version 1 and a type this build knows (a newer controller's command is refused, not guessed at). */
@@ -145,6 +146,11 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyPreempt(state, c);
     case "reservation":
       return applyReservation(state, c);
+    case "reconfigure": {
+      const out = applyReconfigure(state, c);
+      if ("denied" in out) return rejected("UserIdMissing", out.denied);
+      return { ...emptyResult(), ...(out.refused.length > 0 ? { text: out.refused.join("\n") } : {}) };
+    }
     case "partition": {
       const refused = applyPartition(state, c, (s) => TERMINAL_JOB_STATES.has(s));
       return refused === undefined ? emptyResult() : rejected(refused.code, refused.error);
