@@ -106,6 +106,8 @@ export interface Invoker {
   umask?: number;
 }
 
+import type { ListPidsRequest, ListPidsResponse } from "../net/gen/spur/v1/agent_pb.ts";
+
 export interface CliPort {
   ctl: ControllerPort;
   invoker: Invoker;
@@ -120,6 +122,8 @@ export interface CliPort {
   sleep(ms: number): Promise<void>;
   /** One answer line from the user (terminal or pipe); undefined when none came within timeoutMs (sacctmgr's prompt). */
   readLine?(timeoutMs: number): Promise<string | undefined>;
+  /** scontrol listpids: ask the node agent at addr:port (on this host) for its steps' processes. */
+  agentListPids?(addr: string, port: number, req: Plain<ListPidsRequest>): Promise<Plain<ListPidsResponse>>;
   /** Whether a user name or uid exists on this host (squeue -u); unset: every user counts as known. */
   userKnown?(nameOrUid: string): boolean;
 }
