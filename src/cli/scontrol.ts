@@ -65,6 +65,9 @@ const USAGE = [
   "     ping, version, help, exit, quit",
   "     show <ENTITY> [<ID>]: config, hostnames, hostlist, hostlistsorted, job, node, partition, step",
   "     update JobId=<id> <Key>=<value> ..., update NodeName=<nodes> State=<state> Reason=<text>",
+  "     create|update PartitionName=<name> <Key>=<value> ..., delete PartitionName=<name>",
+  "     create|update ReservationName=<name> <Key>=<value> ..., delete ReservationName=<name>",
+  "     reconfigure, listpids [<job_id>[.<step_id>]] [<NodeName>]",
   "",
 ].join("\n");
 
