@@ -55,7 +55,7 @@ export function stepInfoValue(job: Job, s: Step, cluster: string, nowSec: number
     state: [s.state.toUpperCase()].filter((x): x is (typeof JOB_STATES)[number] => (JOB_STATES as readonly string[]).includes(x)),
     id: stepIdText(s), stderr: "", stdin: "", stdout: "", stderr_expanded: "", stdin_expanded: "", stdout_expanded: "",
     submit_line: "", task: { distribution: s.distribution || "Block" },
-    tres: { allocation: s.tres, binding: "", frequency: "", per: { cpu: "", memory: "", step: "", node: "", socket: "", task: "" } },
+    tres: { allocation: s.tres, binding: s.tresBind ?? "", frequency: "", per: { cpu: "", memory: "", step: "", node: "", socket: "", task: "" } },
     user: job.user,
   };
 }

@@ -74,6 +74,8 @@ export type Command =
       v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number;
       /** The srun running the step, and its task distribution (scontrol show step); absent in older logs. */
       srunHost?: string; srunPid?: number; distribution?: string;
+      /** The step's --gpu-bind/--tres-bind as Slurm stores it ("gres/gpu:closest"); absent: none. */
+      tresBind?: string;
     }
   | {
       v: 1;

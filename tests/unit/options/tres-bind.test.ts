@@ -58,3 +58,21 @@ describe("the job's TRES binding", () => {
     expect([...c.state.jobs.values()].map((j) => j.info.tresBind)).toEqual(["gres/gpu:closest", undefined]);
   });
 });
+
+describe("a step's TRES binding", () => {
+  it("is kept by stepCreate and shown by scontrol show step (TresBind= after SrunHost:Pid)", async () => {
+    const { cluster, spec, submit } = await import("../sched/builders.ts");
+    const { formatStepRecord } = await import("../../../src/compat/format/scontrol-show-step.ts");
+    const c = cluster();
+    c.run(submit(spec()));
+    c.run({ v: 1, type: "startJobs", at: 11, decisions: [{ jobId: 1, arrayTaskId: -1, alloc: [{ node: "n1", cpus: 1, memMib: 256, gpuIndices: [], tasks: 1 }] }] });
+    const alloc = [{ node: "n1", cpus: 1, memMib: 256, gpuIndices: [], tasks: 1 }];
+    c.run({ v: 1, type: "stepCreate", at: 12, jobId: 1, name: "a", alloc, ntasks: 1, tresBind: "gres/gpu:single:1" });
+    c.run({ v: 1, type: "stepCreate", at: 12, jobId: 1, name: "b", alloc, ntasks: 1 });
+    const job = c.state.jobs.get(1)?.info;
+    expect(job?.steps.map((s) => s.tresBind)).toEqual(["gres/gpu:single:1", undefined]);
+    const text = formatStepRecord(job as never, job?.steps[0] as never, false).split("\n").map((l) => l.trim());
+    expect(text[text.indexOf("TresBind=gpu:single:1") - 1]).toMatch(/^SrunHost:Pid=/);
+    expect(formatStepRecord(job as never, job?.steps[1] as never, false)).not.toContain("TresBind");
+  });
+});
