@@ -4,8 +4,10 @@
  * the job steps there, from this host's node agents (spurd serves its steps' tasks and the
  * processes they started; agent/list-pids.ts), in Slurm's columns: PID JOBID STEPID LOCALID
  * GLOBALID, "-" for a process that is not a task. Without NODENAME every node agent of this
- * host answers (several with `spur up`'s one-host clusters). Messages as Slurm's scontrol:
- * '"x" does not look like a jobid', "Job 7 does not exist on this node.", ...
+ * host answers (several with `spur up`'s one-host clusters). Columns, step order (numbered
+ * steps, then batch) and messages as 22.05's scontrol prints them (checked on the oracle):
+ * '"x" does not look like a jobid', "JobId=7 does not exist on node n1." (no steps there at
+ * all), "There are no steps for job 7 on node n1.", "StepId=7.3 does not exist on node n1.".
  */
 import type { CliPort } from "./io.ts";
 import type { Plain } from "../lib/plain.ts";
@@ -15,16 +17,25 @@ import { messageOf, outcome, type Outcome } from "../compat/format/scontrol-jobs
 const BATCH_STEP = -5;
 const EXTERN_STEP = -4;
 
-export const LISTPIDS_HEADER = `${"PID".padEnd(8)} ${"JOBID".padEnd(8)} ${"STEPID".padEnd(6)} ${"LOCALID".padEnd(7)} ${"GLOBALID".padEnd(8)}\n`;
+/** Column widths of 22.05's "%-8s %-8s %-8s %-7s %-8s" (the oracle's output). */
+const WIDTHS = [8, 8, 8, 7, 8];
+const columns = (cells: readonly string[]): string => `${cells.map((c, i) => c.padEnd(WIDTHS[i] ?? 8)).join(" ")}\n`;
+
+export const LISTPIDS_HEADER = columns(["PID", "JOBID", "STEPID", "LOCALID", "GLOBALID"]);
 
 const stepText = (stepId: number): string => (stepId === BATCH_STEP ? "batch" : stepId === EXTERN_STEP ? "extern" : String(stepId));
 const idText = (n: number): string => (n < 0 ? "-" : String(n));
 
 /** One row as Slurm prints it (every column padded, the last one too). */
 export const formatPidRow = (r: Plain<PidRow>): string =>
-  `${String(r.pid).padEnd(8)} ${String(r.jobId).padEnd(8)} ${stepText(r.stepId).padEnd(6)} ${idText(r.localId).padEnd(7)} ${idText(r.globalId).padEnd(8)}\n`;
+  columns([String(r.pid), String(r.jobId), stepText(r.stepId), idText(r.localId), idText(r.globalId)]);
 
-type Wanted = { jobId: number; stepId?: number } | { error: string };
+/** Numbered steps first, then the batch step, then extern (the order the oracle printed). */
+const stepRank = (stepId: number): number => (stepId >= 0 ? stepId : stepId === BATCH_STEP ? 1e9 : 1e9 + 1);
+const sortRows = (rows: Plain<PidRow>[]): Plain<PidRow>[] =>
+  rows.map((r, i) => ({ r, i })).sort((a, b) => a.r.jobId - b.r.jobId || stepRank(a.r.stepId) - stepRank(b.r.stepId) || a.i - b.i).map((x) => x.r);
+
+type Wanted = { jobId: number; stepId?: number } | { error: string } | { badStep: string };
 
 function parseWanted(text: string | undefined): Wanted {
   if (text === undefined || text.startsWith("*")) return { jobId: 0 };
@@ -33,8 +44,8 @@ function parseWanted(text: string | undefined): Wanted {
   if (!/^\s*[+-]?\d+\s*$/.test(job)) return { error: `"${job}" does not look like a jobid\n` };
   if (dot < 0) return { jobId: Number(job) };
   const step = text.slice(dot + 1);
-  const stepId = step === "batch" ? BATCH_STEP : step === "extern" ? EXTERN_STEP : /^\d+$/.test(step) ? Number(step) : undefined;
-  return stepId === undefined ? { error: `"${step}" does not look like a stepid\n` } : { jobId: Number(job), stepId };
+  // 22.05 takes a number only ("7.batch" is refused) and then lists nothing, successfully
+  return /^\s*\d+\s*$/.test(step) ? { jobId: Number(job), stepId: Number(step) } : { badStep: `"${text}" does not look like a stepid\n` };
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1)$/;
@@ -43,6 +54,7 @@ export async function listPidsCommand(port: CliPort, words: readonly string[]): 
   if (words.length > 3) return outcome("", `too many arguments for keyword:${words[0]}\n`, true);
   const wanted = parseWanted(words[1]);
   if ("error" in wanted) return outcome("", wanted.error, true);
+  if ("badStep" in wanted) return outcome(LISTPIDS_HEADER, wanted.badStep, false);
   const ask = port.agentListPids;
   let nodes;
   try {
@@ -65,12 +77,15 @@ export async function listPidsCommand(port: CliPort, words: readonly string[]): 
       failure ??= messageOf(e);
     }
   }
-  const text = LISTPIDS_HEADER + rows.map(formatPidRow).join("");
+  const text = LISTPIDS_HEADER + sortRows(rows).map(formatPidRow).join("");
   if (wanted.jobId === 0) return steps.size > 0 ? outcome(text) : outcome(text, `${failure ?? "No job steps exist on this node."}\n`, true);
   const job = String(wanted.jobId);
+  const where = nodeName ?? here[0]?.name ?? port.invoker.hostname;
   if (wanted.stepId !== undefined) {
     const key = `${job}.${stepText(wanted.stepId)}`;
-    return steps.has(key) ? outcome(text) : outcome(text, `Job step ${key} does not exist on this node.\n`, true);
+    return steps.has(key) ? outcome(text) : outcome(text, `StepId=${key} does not exist on node ${where}.\n`, true);
   }
-  return [...steps].some((s) => s.startsWith(`${job}.`)) ? outcome(text) : outcome(text, `Job ${job} does not exist on this node.\n`, true);
+  if ([...steps].some((s) => s.startsWith(`${job}.`))) return outcome(text);
+  // no step at all on the node, or steps of other jobs only: Slurm says these two differently
+  return outcome(text, steps.size === 0 ? `JobId=${job} does not exist on node ${where}.\n` : `There are no steps for job ${job} on node ${where}.\n`, true);
 }

@@ -10,11 +10,12 @@
  */
 import type { CliPort } from "./io.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
-import { messageOf, outcome, type Outcome } from "../compat/format/scontrol-jobs.ts";
+import { merge, messageOf, outcome, type Outcome } from "../compat/format/scontrol-jobs.ts";
 import { parseTimeLimit } from "../compat/parse-time.ts";
 
 type Fields = Record<string, string>;
-type Parsed = { ok: true; name: string | undefined; fields: Fields } | { ok: false; errors: string[] };
+/** `notes`: errors Slurm prints and goes on (a bad MaxNodes/MinNodes count leaves 1). */
+type Parsed = { ok: true; name: string | undefined; fields: Fields; notes: string[] } | { ok: false; errors: string[] };
 
 /** A YES/NO value (Slurm matches any prefix of the word, at least one letter). */
 function yesNo(v: string): "YES" | "NO" | undefined {
@@ -42,7 +43,7 @@ const NOT_HELD: readonly (readonly [string, number])[] = [
   ["DefMemPerNode", 10], ["MaxMemPerCPU", 10], ["MaxMemPerNode", 10], ["QoS", 3],
 ];
 
-type Setter = (v: string, f: Fields, word: string) => string[] | undefined;
+type Setter = (v: string, f: Fields, word: string, notes: string[]) => string[] | undefined;
 
 const yesNoKey = (key: string): Setter => (v, f, word) => {
   const yn = yesNo(v);
@@ -76,12 +77,24 @@ const overSubscribeKey: Setter = (v, f, word) => {
 const KEYS: readonly (readonly [string, number, Setter])[] = [
   ["MaxTime", 4, timeKey("MaxTime")],
   ["DefaultTime", 8, timeKey("DefaultTime")],
-  ["MaxNodes", 4, (v, f, word) => {
-    if (["UNLIMITED", "INFINITE"].includes(v.toUpperCase()) || uint(v, 4294967294)) f.MaxNodes = /^\d/.test(v) ? v : "UNLIMITED";
-    else return [`Invalid input ${word}`];
+  // 22.05 says what is wrong with a count and carries on with 1 (the oracle sent the update)
+  ["MaxNodes", 4, (v, f, _word, notes) => {
+    if (["UNLIMITED", "INFINITE"].includes(v.toUpperCase())) f.MaxNodes = "UNLIMITED";
+    else if (uint(v, 4294967294)) f.MaxNodes = v;
+    else {
+      notes.push(`Invalid numeric value "${v}" for MaxNodes.`);
+      f.MaxNodes = "1";
+    }
     return undefined;
   }],
-  ["MinNodes", 2, (v, f, word) => (uint(v, 4294967294) ? void (f.MinNodes = v) : [`Invalid input ${word}`])],
+  ["MinNodes", 2, (v, f, _word, notes) => {
+    if (uint(v, 4294967294)) f.MinNodes = v;
+    else {
+      notes.push(`"${v}" is not a valid node count`);
+      f.MinNodes = "1";
+    }
+    return undefined;
+  }],
   ["Default", 7, yesNoKey("Default")],
   ["Hidden", 1, yesNoKey("Hidden")],
   ["RootOnly", 3, yesNoKey("RootOnly")],
@@ -107,6 +120,7 @@ const KEYS: readonly (readonly [string, number, Setter])[] = [
 export function parsePartitionOptions(words: readonly string[]): Parsed {
   let name: string | undefined;
   const fields: Fields = {};
+  const notes: string[] = [];
   for (const word of words) {
     const eq = word.indexOf("=");
     if (eq < 0) return { ok: false, errors: [`Invalid input: ${word}  Request aborted`] };
@@ -118,14 +132,15 @@ export function parsePartitionOptions(words: readonly string[]): Parsed {
     }
     const key = KEYS.find(([w, min]) => keywordMatch(tag, w, min));
     const notHeld = key === undefined && NOT_HELD.some(([w, min]) => keywordMatch(tag, w, min));
-    if (key === undefined || notHeld) return { ok: false, errors: [`Update of this parameter is not supported: ${word}`, "Request aborted"] };
-    const errors = key[2](v, fields, word);
+    // Slurm's format ends with a newline of its own: an empty line follows
+    if (key === undefined || notHeld) return { ok: false, errors: [`Update of this parameter is not supported: ${word}\n`, "Request aborted"] };
+    const errors = key[2](v, fields, word, notes);
     if (errors !== undefined) return { ok: false, errors };
   }
-  return { ok: true, name, fields };
+  return { ok: true, name, fields, notes };
 }
 
-const errorLines = (lines: readonly string[]): Outcome => outcome("", lines.map((l) => `scontrol: error: ${l}\n`).join(""), true);
+const errorLines = (lines: readonly string[]): Outcome => outcome("", lines.map((l) => `scontrol: error: ${l}\n`).join(""), lines.length > 0);
 
 /** A bare entity word before the settings ("create partition PartitionName=p") is skipped. */
 const settings = (words: readonly string[]): readonly string[] =>
@@ -136,15 +151,17 @@ export async function partitionCommand(port: CliPort, action: "create" | "update
   if (call === undefined) return outcome("", "partitions cannot be changed through this controller\n", true);
   if (action === "delete") return deletePartition(port, words);
   const parsed = parsePartitionOptions(settings(words));
-  if (!parsed.ok) return errorLines(parsed.errors);
-  if (parsed.name === undefined) return errorLines(["PartitionName must be given."]);
-  if (action === "create" && parsed.name.toUpperCase() === "DEFAULT") return errorLines(['PartitionName cannot be "DEFAULT".']);
-  if (action === "update" && Object.keys(parsed.fields).length === 0) return errorLines(["No changes specified"]);
+  // update: 22.05 then reports the aborted request as an update error with errno 0 (the oracle's output)
+  if (!parsed.ok) return merge([errorLines(parsed.errors), action === "update" ? outcome("", "slurm_update error: No error\n", true) : outcome()]);
+  const notes = errorLines(parsed.notes);
+  if (parsed.name === undefined) return merge([notes, errorLines(["PartitionName must be given."])]);
+  if (action === "create" && parsed.name.toUpperCase() === "DEFAULT") return merge([notes, errorLines(['PartitionName cannot be "DEFAULT".'])]);
+  if (action === "update" && Object.keys(parsed.fields).length === 0) return merge([notes, errorLines(["No changes specified"])]);
   try {
     await call({ action, name: parsed.name, fields: parsed.fields });
-    return outcome();
+    return outcome("", notes.stderr, false); // the count's complaint sets no exit code of its own
   } catch (e) {
-    return outcome("", `${action === "create" ? "Error creating the partition" : "slurm_update error"}: ${messageOf(e)}\n`, true);
+    return merge([notes, outcome("", `${action === "create" ? "Error creating the partition" : "slurm_update error"}: ${messageOf(e)}\n`, true)]);
   }
 }
 
@@ -160,6 +177,7 @@ async function deletePartition(port: CliPort, words: readonly string[]): Promise
     return outcome();
   } catch (e) {
     // Slurm formats this prefix into a 64-byte buffer
-    return outcome("", `${`delete_partition ${bare ? words.join(" ") : spec}`.slice(0, 63)}: ${messageOf(e)}\n`, true);
+    // Slurm names the first word ("delete_partition partition: ..." for the two-word form), in a 64-byte buffer
+    return outcome("", `${`delete_partition ${words[0] ?? ""}`.slice(0, 63)}: ${messageOf(e)}\n`, true);
   }
 }

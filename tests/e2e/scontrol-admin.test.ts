@@ -41,7 +41,7 @@ describe("scontrol listpids", () => {
       const lines = r.stdout.split("\n").slice(1).filter(Boolean);
       return lines.filter((l) => / 0 +[01] +[01] +$/.test(l)).length === 2 ? lines : undefined;
     }, 60_000);
-    expect(c.run(["scontrol", "listpids", id]).stdout.split("\n")[0]).toBe("PID      JOBID    STEPID LOCALID GLOBALID");
+    expect(c.run(["scontrol", "listpids", id]).stdout.split("\n")[0]).toBe("PID      JOBID    STEPID   LOCALID GLOBALID");
     const cols = rows.map((l) => l.trim().split(/\s+/));
     const batchTask = cols.find((r) => r[2] === "batch" && r[3] === "0");
     expect(batchTask?.slice(1)).toEqual([id, "batch", "0", "0"]);
@@ -52,8 +52,11 @@ describe("scontrol listpids", () => {
     for (const r of step) expect(cmdline(r[0] ?? "")).toContain("sleep 300");
     // one step only, a node by name, another node has none of it
     expect(c.run(["scontrol", "listpids", `${id}.0`, "n2"]).stdout.split("\n").filter(Boolean)).toHaveLength(3);
-    expect(c.run(["scontrol", "listpids", id, "n1"])).toMatchObject({ stderr: `Job ${id} does not exist on this node.\n`, code: 1 });
-    expect(c.run(["scontrol", "listpids", `${id}.7`])).toMatchObject({ stderr: `Job step ${id}.7 does not exist on this node.\n`, code: 1 });
+    expect(c.run(["scontrol", "listpids", id, "n1"])).toMatchObject({ stderr: `JobId=${id} does not exist on node n1.\n`, code: 1 });
+    expect(c.run(["scontrol", "listpids", `${id}.7`, "n2"])).toMatchObject({ stderr: `StepId=${id}.7 does not exist on node n2.\n`, code: 1 });
+    expect(c.run(["scontrol", "listpids", "99999", "n2"])).toMatchObject({ stderr: "There are no steps for job 99999 on node n2.\n", code: 1 });
+    // numbered steps first, then the batch step (as 22.05 printed them)
+    expect(cols.findIndex((r) => r[2] === "0")).toBeLessThan(cols.findIndex((r) => r[2] === "batch"));
     if (userReady) expect(c.run(["scontrol", "listpids"], { user: USER })).toMatchObject({ stderr: "No job steps exist on this node.\n", code: 1 });
     expect(c.run(["scancel", id]).code).toBe(0);
   });

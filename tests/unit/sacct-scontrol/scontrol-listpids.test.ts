@@ -1,7 +1,8 @@
 /**
- * `scontrol listpids` (Slurm's columns and messages): the header, task rows with their local
- * and global ids, "-" for other processes of a step, batch/extern step names, which node
- * agents are asked (this host's, or the one named), and the not-found texts.
+ * `scontrol listpids` (22.05's columns, order and messages, as the oracle printed them): the
+ * header, numbered steps before the batch step, task rows with their local and global ids, "-"
+ * for other processes of a step, which node agents are asked (this host's, or the one named),
+ * and the not-found texts.
  */
 import { describe, expect, it } from "vitest";
 import { scontrolMain } from "../../../src/cli/scontrol.ts";
@@ -32,17 +33,17 @@ describe("scontrol listpids", () => {
     const w = world();
     const r = await w.run("listpids");
     expect(r).toEqual({
-      stdout: `${LISTPIDS_HEADER}4100     7        batch  0       0       \n4123     7        batch  -       -       \n4200     7        0      1       3       \n`,
+      stdout: `${LISTPIDS_HEADER}4200     7        0        1       3       \n4100     7        batch    0       0       \n4123     7        batch    -       -       \n`,
       stderr: "", exitCode: 0,
     });
-    expect(LISTPIDS_HEADER).toBe("PID      JOBID    STEPID LOCALID GLOBALID\n");
+    expect(LISTPIDS_HEADER).toBe("PID      JOBID    STEPID   LOCALID GLOBALID\n");
     expect(w.asked).toEqual([7001, 7002]);
   });
 
-  it("selects a job, a step (batch by name) and a node", async () => {
+  it("selects a job, a step and a node; a step that is not a number lists nothing, successfully", async () => {
     const w = world();
-    expect((await w.run("listpids", "7.0")).stdout.split("\n").slice(1, -1)).toEqual(["4200     7        0      1       3       "]);
-    expect((await w.run("listpids", "7.batch")).stdout.split("\n")).toHaveLength(4);
+    expect((await w.run("listpids", "7.0")).stdout.split("\n").slice(1, -1)).toEqual(["4200     7        0        1       3       "]);
+    expect(await w.run("listpids", "7.batch")).toEqual({ stdout: LISTPIDS_HEADER, stderr: '"7.batch" does not look like a stepid\n', exitCode: 0 });
     const one = world();
     expect((await one.run("listpids", "7", "n2")).exitCode).toBe(0);
     expect(one.asked).toEqual([7002]);
@@ -50,15 +51,16 @@ describe("scontrol listpids", () => {
 
   it("says what does not exist here, as Slurm", async () => {
     const w = world();
-    expect(await w.run("listpids", "8")).toEqual({ stdout: LISTPIDS_HEADER, stderr: "Job 8 does not exist on this node.\n", exitCode: 1 });
-    expect((await w.run("listpids", "7.4")).stderr).toBe("Job step 7.4 does not exist on this node.\n");
+    expect(await w.run("listpids", "8", "n2")).toEqual({ stdout: LISTPIDS_HEADER, stderr: "There are no steps for job 8 on node n2.\n", exitCode: 1 });
+    expect((await w.run("listpids", "8", "n1")).stderr).toBe("JobId=8 does not exist on node n1.\n");
+    expect((await w.run("listpids", "7.4", "n2")).stderr).toBe("StepId=7.4 does not exist on node n2.\n");
     expect(await w.run("listpids", "abc")).toEqual({ stdout: "", stderr: '"abc" does not look like a jobid\n', exitCode: 1 });
     expect((await w.run("listpids", "*", "x9")).stderr).toBe("No job steps exist on this node.\n");
     expect((await w.run("listpids", "1", "n1", "extra")).stderr).toBe("too many arguments for keyword:listpids\n");
   });
 
   it("formats extern steps and reads process groups from /proc/<pid>/stat", () => {
-    expect(formatPidRow({ pid: 1, jobId: 2, stepId: -4, localId: -1, globalId: -1 })).toBe("1        2        extern -       -       \n");
+    expect(formatPidRow({ pid: 1, jobId: 2, stepId: -4, localId: -1, globalId: -1 })).toBe("1        2        extern   -       -       \n");
     expect(statProcessGroup("4123 (sleep (x) 1) S 4100 4100 4100 0 -1")).toBe(4100);
   });
 });

@@ -3,7 +3,7 @@
  * command line through the "partition" command's apply (the controller's replicated path)
  * and back out through `scontrol show partition`: Slurm's key abbreviations and value
  * checks, its error texts ("Invalid user id", "Invalid partition name specified",
- * "Partition is in use", "Error creating the partition: ..."), one default partition,
+ * "Partition is in use", "Error creating the partition: ..."; the update texts checked on the oracle with a partition name it does not have), one default partition,
  * and the nodes' Partitions= lists kept in step.
  */
 import { describe, expect, it } from "vitest";
@@ -73,10 +73,17 @@ describe("scontrol create/update/delete partition", () => {
     expect(await err("create", "Nodes=n1", "PartitionName")).toBe("scontrol: error: Invalid input: PartitionName  Request aborted\n");
     expect(await err("create", "bogus=1")).toBe("scontrol: error: Invalid creation entity: bogus=1\n");
     expect(await err("delete", "bogus=1")).toBe("Invalid deletion entity: bogus=1\n");
-    expect(await err("update", "PartitionName=gpu", "State=sideways")).toBe("scontrol: error: Invalid input: State=sideways\nscontrol: error: Acceptable State values are UP, DOWN, DRAIN and INACTIVE\n");
-    expect(await err("update", "PartitionName=gpu", "MaxTime=soon")).toBe("scontrol: error: Invalid input MaxTime=soon\n");
-    expect(await err("update", "PartitionName=gpu", "LLN=yes")).toBe("scontrol: error: Update of this parameter is not supported: LLN=yes\nscontrol: error: Request aborted\n");
-    expect(await err("update", "PartitionName=gpu", "PriorityTier=x")).toBe("scontrol: error: Invalid PriorityTier value: x\n");
+    // texts and the trailing "slurm_update error: No error" as the oracle printed them
+    const noError = "slurm_update error: No error\n";
+    expect(await err("update", "PartitionName=gpu", "State=sideways")).toBe(`scontrol: error: Invalid input: State=sideways\nscontrol: error: Acceptable State values are UP, DOWN, DRAIN and INACTIVE\n${noError}`);
+    expect(await err("update", "PartitionName=gpu", "MaxTime=soon")).toBe(`scontrol: error: Invalid input MaxTime=soon\n${noError}`);
+    expect(await err("update", "PartitionName=gpu", "Foo=1")).toBe(`scontrol: error: Update of this parameter is not supported: Foo=1\n\nscontrol: error: Request aborted\n${noError}`);
+    expect(await err("update", "PartitionName=gpu", "Def=YES")).toBe(`scontrol: error: Update of this parameter is not supported: Def=YES\n\nscontrol: error: Request aborted\n${noError}`);
+    expect(await err("update", "PartitionName=gpu", "PriorityTier=x")).toBe(`scontrol: error: Invalid PriorityTier value: x\n${noError}`);
+    expect(await err("update", "PartitionName=gpu", "Nodes")).toBe(`scontrol: error: Invalid input: Nodes  Request aborted\n${noError}`);
+    expect(await err("update", "PartitionName=nope", "MaxNodes=x")).toBe('scontrol: error: Invalid numeric value "x" for MaxNodes.\nslurm_update error: Invalid partition name specified\n');
+    expect(await err("update", "PartitionName=nope", "MinNodes=x")).toBe('scontrol: error: "x" is not a valid node count\nslurm_update error: Invalid partition name specified\n');
+    expect(await err("delete", "partition", "nope")).toBe("delete_partition partition: Invalid partition name specified\n");
   });
 
   it("is for operators: anyone else gets Slurm's 'Invalid user id' and nothing changes", async () => {
@@ -89,7 +96,7 @@ describe("scontrol create/update/delete partition", () => {
 
   it("parses values as scontrol does", () => {
     expect(parsePartitionOptions(["PartitionName=p", "Shared=FORCE", "OverSub=yes:2", "Hid=n", "RootOnly=Y", "DefaultTime=1:00:00", "MinN=2", "GraceT=30"])).toEqual({
-      ok: true, name: "p", fields: { OverSubscribe: "YES:2", Hidden: "NO", RootOnly: "YES", DefaultTime: "1:00:00", MinNodes: "2", GraceTime: "30" },
+      ok: true, name: "p", fields: { OverSubscribe: "YES:2", Hidden: "NO", RootOnly: "YES", DefaultTime: "1:00:00", MinNodes: "2", GraceTime: "30" }, notes: [],
     });
     expect(parsePartitionOptions(["Default=maybe"])).toEqual({ ok: false, errors: ["Invalid input: Default=maybe", "Acceptable Default values are YES and NO"] });
   });
