@@ -4,8 +4,8 @@
  * topology.conf) and put what they define into the command, so every replica applies the
  * same configuration from the log instead of reading its own copy of the files. What
  * changes at run time: the controller settings (scheduler and priority weights, limits,
- * operators, ...), the partitions (rebuilt from the file, as Slurm does without
- * ReconfigFlags=KeepPartInfo), licenses, topology and the configured fields of existing
+ * operators, ...), the partitions (rebuilt from the file; ReconfigFlags=KeepPartState keeps
+ * their states, KeepPartInfo all their settings and the partitions the file lacks), licenses, topology and the configured fields of existing
  * nodes. What needs a restart is refused with Slurm's texts and kept as it was: a changed
  * node set ("You have to restart slurmctld"), SchedulerType, ClusterName. Root and
  * operators only ("Invalid user id"). Structural types keep this file outside the sched
@@ -34,6 +34,7 @@ export interface ReconfigureChange<C> {
 
 interface Settings {
   clusterName: string;
+  reconfigFlags?: readonly string[];
   operators: readonly string[];
   sched: { schedulerType: string };
 }
@@ -91,7 +92,8 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
     }
   }
   // Partitions come from the file; one naming a node that stays unknown (a refused node set) keeps only known ones.
-  const partitions = c.partitions.map((p) => ({ nodeNames: p.nodeNames.filter((n) => state.nodes.has(n)), info: { ...p.info } }));
+  const partitions = keptPartitions(state.partitions, c.partitions, config.reconfigFlags ?? [])
+    .map((p) => ({ nodeNames: p.nodeNames.filter((n) => state.nodes.has(n)), info: { ...p.info } }));
   for (const p of partitions) refreshPartitionTotals(p, state.nodes);
   state.partitions.splice(0, state.partitions.length, ...partitions);
   relinkNodePartitions(state.partitions, state.nodes);
@@ -101,6 +103,22 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
   state.topology = topologyOf(c.topology);
   state.reconfigured = { config, ...(c.topology === undefined ? {} : { topology: c.topology }) };
   return { refused };
+}
+
+/**
+ * The partitions after a reconfigure: the file's; with KeepPartState each keeps the state it had,
+ * with KeepPartInfo every setting it had (scontrol update), and partitions the file lacks stay.
+ */
+function keptPartitions(current: readonly PartitionRecord[], fromFile: readonly PartitionRecord[], flags: readonly string[]): PartitionRecord[] {
+  const keepInfo = flags.includes("keeppartinfo");
+  const keepState = keepInfo || flags.includes("keeppartstate");
+  const out = fromFile.map((p) => {
+    const old = current.find((o) => o.info.name === p.info.name);
+    if (old === undefined || !keepState) return p;
+    return keepInfo ? { nodeNames: [...old.nodeNames], info: { ...old.info } } : { nodeNames: p.nodeNames, info: { ...p.info, state: old.info.state } };
+  });
+  if (keepInfo) for (const old of current) if (!out.some((p) => p.info.name === old.info.name)) out.push({ nodeNames: [...old.nodeNames], info: { ...old.info } });
+  return out;
 }
 
 /** After a snapshot restore: the configuration the log last set (if any) replaces the one read from the file. */

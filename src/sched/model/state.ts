@@ -46,6 +46,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };
 }
 

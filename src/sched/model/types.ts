@@ -103,6 +103,8 @@ export interface ControllerConfig {
   priorityFlags: string[];
   /** PreemptType and PreemptMode (see plan/preempt.ts). */
   preempt: PreemptConfig;
+  /** ReconfigFlags, lower-cased (keeppartinfo, keeppartstate: what `scontrol reconfigure` keeps of the partitions). Absent = none. */
+  reconfigFlags?: string[];
   /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
   accountingTres?: string[];
 }

@@ -42,3 +42,14 @@ PartitionName=debug Nodes=n1 Default=YES
     expect([bare["SlurmctldHost[0]"], bare.SlurmctldLogFile, bare.MaxTasksPerNode, bare.SlurmctldPort]).toEqual(["vm", "(null)", "512", undefined]);
   });
 });
+
+describe("ReconfigFlags", () => {
+  it("shows Slurm's names of the flags in force (they may change with scontrol reconfigure)", () => {
+    const c = cluster(`ClusterName=x
+ReconfigFlags=keeppartinfo,KeepPartState
+NodeName=n1 CPUs=4 RealMemory=4000
+PartitionName=debug Nodes=n1 Default=YES
+`);
+    expect(configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf", selfUid: 0 }).ReconfigFlags).toBe("KeepPartInfo,KeepPartState");
+  });
+});

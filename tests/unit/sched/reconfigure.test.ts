@@ -82,3 +82,30 @@ describe("reconfigure", () => {
     expect(configReading({ conf: `${CONF}PartitionName=p Nodes=zz9\n` })).toMatchObject({ ok: false, error: { message: "spur.conf line 7: unknown node zz9" } });
   });
 });
+
+describe("ReconfigFlags", () => {
+  const down = (c: ReturnType<typeof cluster>) => {
+    c.run({ v: 1, type: "partition", at: 20, action: "update", name: "gpu", fields: { State: "DOWN", MaxTime: "30" }, by: ROOT });
+    c.run({ v: 1, type: "partition", at: 20, action: "create", name: "mine", fields: { Nodes: "n1" }, by: ROOT });
+  };
+  const view = (c: ReturnType<typeof cluster>) => c.state.partitions.map((p) => [p.info.name, p.info.state, p.info.maxTimeMin]);
+
+  it("none: the file's partitions as written", () => {
+    const c = cluster();
+    down(c);
+    c.run(reconfigure(CONF));
+    expect(view(c)).toEqual([["debug", "UP", undefined], ["gpu", "UP", 60]]);
+  });
+
+  it("KeepPartState keeps each partition's state; KeepPartInfo its settings and the partitions the file lacks", () => {
+    const state = cluster();
+    down(state);
+    state.run(reconfigure(`${CONF}ReconfigFlags=KeepPartState\n`));
+    expect(view(state)).toEqual([["debug", "UP", undefined], ["gpu", "DOWN", 60]]);
+    const info = cluster();
+    down(info);
+    info.run(reconfigure(`${CONF}ReconfigFlags=KeepPartInfo\n`));
+    expect(view(info)).toEqual([["debug", "UP", undefined], ["gpu", "DOWN", 30], ["mine", "UP", undefined]]);
+    expect(info.state.nodes.get("n1")?.info.partitions).toEqual(["debug", "mine"]);
+  });
+});
