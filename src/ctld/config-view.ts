@@ -94,11 +94,14 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     SLURM_VERSION: SLURM_RELEASE_TEXT,
   };
   const out: Record<string, string> = {};
+  // after `scontrol reconfigure`, spur.conf's settings as that reconfigure read them (replicated), not as at start
+  const replicated = state.reconfigured?.globals;
+  const globals: ReadonlyMap<string, string> | undefined = replicated === undefined ? sc.globals : new Map(replicated);
   for (const [key, spurDefault] of CONFIG_KEYS) {
     // A computed value may be empty (PriorityFlags, PowerPlugin print "KEY = " as in Slurm); a key with
     // no computed value and no default (SlurmctldPort of a test without one) is left out.
     const computed = values[key as Key];
-    const v = computed ?? sc.globals?.get(key.toLowerCase()) ?? spurDefault;
+    const v = computed ?? globals?.get(key.toLowerCase()) ?? spurDefault;
     if (v !== "" || computed !== undefined) out[key] = v;
   }
   return out;

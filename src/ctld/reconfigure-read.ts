@@ -46,7 +46,7 @@ export function configReading(texts: { conf: string; topology?: string }): Resul
     return row as ConfigReading["nodes"][number];
   });
   return ok({
-    config: s.config, nodes, partitions: s.partitions, licenses: [...(s.licenses ?? new Map<string, number>())],
+    config: s.config, nodes, partitions: s.partitions, licenses: [...(s.licenses ?? new Map<string, number>())], globals: [...parsed.value.globals],
     ...(texts.topology === undefined ? {} : { topology: texts.topology }),
   });
 }

@@ -29,6 +29,8 @@ export interface ReconfigureChange<C> {
   licenses: [string, number][];
   /** topology.conf's text; absent = no file (a flat network). */
   topology?: string;
+  /** spur.conf's global settings as written (lower-cased keys), for `scontrol show config`; absent in older logs. */
+  globals?: [string, string][];
   by: { uid: number; user: string };
 }
 
@@ -43,6 +45,7 @@ interface Settings {
 export interface Reconfigured<C> {
   config: C;
   topology?: string;
+  globals?: [string, string][];
 }
 
 export interface ReconfigureState<C extends Settings> {
@@ -101,7 +104,7 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
   else delete state.licenses;
   state.config = config;
   state.topology = topologyOf(c.topology);
-  state.reconfigured = { config, ...(c.topology === undefined ? {} : { topology: c.topology }) };
+  state.reconfigured = { config, ...(c.topology === undefined ? {} : { topology: c.topology }), ...(c.globals === undefined ? {} : { globals: c.globals }) };
   return { refused };
 }
 
