@@ -25,7 +25,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { diskFullReporter, isDiskFull, NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
-import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
+import { ctldScriptEnv, scriptsInForce, type CtldScripts } from "./ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
 import { dueTriggers } from "../sched/model/triggers.ts";
 import { runTriggerProgram, triggerView } from "./trigger-run.ts";
@@ -228,9 +228,9 @@ export function createController(deps: ControllerDeps): Controller {
 
   /** PrologSlurmctld before a batch job is launched: false when it failed (the job is then requeued). */
   async function prologSlurmctld(job: JobRecord): Promise<boolean> {
-    const path = deps.scripts?.prolog ?? "";
+    const path = scriptsInForce(state.reconfigured, deps.scripts)?.prolog ?? "";
     if (path === "") return true;
-    const r = await runAdminScript(path, ctldScriptEnv(job.info, "prolog_slurmctld", state.config.clusterName), deps.scripts?.timeoutSec ?? 0);
+    const r = await runAdminScript(path, ctldScriptEnv(job.info, "prolog_slurmctld", state.config.clusterName), scriptsInForce(state.reconfigured, deps.scripts)?.timeoutSec ?? 0);
     if (r.ok) return true;
     logger.warn({ message: `PrologSlurmctld ${path} failed: ${r.why}`, jobId: job.info.jobId });
     if (job.info.state === "RUNNING") {
@@ -245,7 +245,7 @@ export function createController(deps: ControllerDeps): Controller {
    * (PROLOG_FAILED: drained, job requeued held); the script is then not launched.
    */
   async function prologAtAllocation(job: JobRecord): Promise<boolean> {
-    if (!(deps.scripts?.prologFlags ?? []).includes("alloc")) return true;
+    if (!(scriptsInForce(state.reconfigured, deps.scripts)?.prologFlags ?? []).includes("alloc")) return true;
     const others = job.info.alloc.map((a) => a.node).filter((n) => n !== job.info.batchHost);
     // A node that cannot be asked is not a failed Prolog: it runs its Prolog at the job's first step there instead.
     const ask = (node: string): Promise<string> =>
@@ -260,10 +260,10 @@ export function createController(deps: ControllerDeps): Controller {
   }
 
   async function epilogSlurmctld(jobId: number): Promise<void> {
-    const path = deps.scripts?.epilog ?? "";
+    const path = scriptsInForce(state.reconfigured, deps.scripts)?.epilog ?? "";
     const job = state.jobs.get(jobId);
     if (path === "" || job === undefined || !job.info.batchFlag) return;
-    const r = await runAdminScript(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), deps.scripts?.timeoutSec ?? 0);
+    const r = await runAdminScript(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), scriptsInForce(state.reconfigured, deps.scripts)?.timeoutSec ?? 0);
     if (!r.ok) logger.warn({ message: `EpilogSlurmctld ${path} failed: ${r.why}`, jobId });
   }
 

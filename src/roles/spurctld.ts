@@ -15,6 +15,7 @@ import type { ConsolaInstance } from "consola/core";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { replayLog } from "../ctld/replay.ts";
+import { scriptsFrom } from "../ctld/ctld-scripts.ts";
 import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
@@ -75,10 +76,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
-    scripts: {
-      prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
-      prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
-    },
+    scripts: scriptsFrom(g),
     onSchedulerPass: (p) => sched.observe(p),
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, applyFailed, raft) => ({

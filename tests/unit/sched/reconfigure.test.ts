@@ -109,3 +109,14 @@ describe("ReconfigFlags", () => {
     expect(info.state.nodes.get("n1")?.info.partitions).toEqual(["debug", "mine"]);
   });
 });
+
+describe("controller scripts after a reconfigure", () => {
+  it("PrologSlurmctld/EpilogSlurmctld/PrologFlags come from what the reconfigure read, else from the start", async () => {
+    const { scriptsInForce } = await import("../../../src/ctld/ctld-scripts.ts");
+    const atStart = { prolog: "/a", epilog: "", timeoutSec: 0, prologFlags: [] };
+    const c = cluster();
+    expect(scriptsInForce(c.state.reconfigured, atStart)).toBe(atStart);
+    c.run(reconfigure(`${CONF}PrologSlurmctld=/b\nPrologFlags=Alloc\nPrologEpilogTimeout=9\n`));
+    expect(scriptsInForce(c.state.reconfigured, atStart)).toEqual({ prolog: "/b", epilog: "", timeoutSec: 9, prologFlags: ["alloc"] });
+  });
+});
