@@ -117,6 +117,8 @@ function fileLines(job: Job): string[] {
     lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
   }
   lines.push("Power=");
+  // 22.05 prints the binding as "gpu:closest" (26.x: "gres/gpu:closest"), before the per-TRES requests.
+  if ((job.tresBind ?? "") !== "") lines.push(`TresBind=${(job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:")}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/^gres\//, "gres:")}`);
