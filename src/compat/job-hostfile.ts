@@ -1,0 +1,61 @@
+/**
+ * @module compat/job-hostfile
+ * SLURM_HOSTFILE for sbatch and salloc (pure), as Slurm 22.05 reads it on the oracle (hostfile
+ * n2 n2 n1 n3): when -w is not given, the file names the job's required nodes, whatever -m says,
+ * and the distribution becomes arbitrary. Slurm reads as many hosts as -n asks (else -N's
+ * maximum, else its minimum, else all of them), refuses a file with fewer ("Too few NodeNames
+ * in Slurm Hostfile"), and without -n runs one task per distinct node read (NumTasks=3,
+ * SLURM_NTASKS=3; -N2 reads n2 n2: one task). The job's CPUs are then laid out over those
+ * nodes in node order, as for -w (sbatch -n4: 2 CPUs on n1, 1 on n2 and n3): the file's order
+ * and repeats matter only to the srun steps that read it again. salloc's environment deals one
+ * task per node of the allocation and refuses any other task count (`sallocArbitraryCheck`);
+ * a batch script gets no SLURM_TASKS_PER_NODE. srun's own reading is in compat/task-layout.ts.
+ */
+import { hostfileHosts } from "./task-layout.ts";
+import { naturalCompare } from "./hostlist.ts";
+
+/** The request's fields the file reading depends on (0 / "" = not given). */
+export interface HostfileAsk {
+  ntasks: number;
+  ntasksPerNode: number;
+  nodesMin: number;
+  nodesMax: number;
+  nodelist: string;
+}
+
+export type HostfileOutcome =
+  | { kind: "none" }
+  | { kind: "error"; lines: string[] }
+  /** Required nodes in node order, the task count to set (0 = leave it), the distribution. */
+  | { kind: "use"; nodelist: string; ntasks: number; distribution: "arbitrary" };
+
+const FAILURE = "Failure getting NodeNames from hostfile";
+
+/**
+ * `text` is the file's content, undefined when it could not be read (`why`: the system's
+ * reason, "No such file or directory"). `expand` turns one hostlist expression into names.
+ */
+export function hostfileRequest(
+  ask: HostfileAsk, path: string | undefined, text: string | undefined, expand: (expr: string) => string[] | undefined, why = "No such file or directory",
+): HostfileOutcome {
+  if (path === undefined || path === "" || ask.nodelist !== "") return { kind: "none" };
+  if (text === undefined) return { kind: "error", lines: [`slurm_allocate_resources error opening file ${path}, ${why}`, FAILURE] };
+  const hosts = hostfileHosts(text, expand);
+  if (hosts === undefined) return { kind: "error", lines: [FAILURE] };
+  if (hosts.length === 0) return { kind: "error", lines: ["Hostlist is empty!", FAILURE] };
+  const count = ask.ntasks > 0 ? ask.ntasks : ask.nodesMax > 0 ? ask.nodesMax : ask.nodesMin > 0 ? ask.nodesMin : hosts.length;
+  if (count > hosts.length) return { kind: "error", lines: ["Too few NodeNames in Slurm Hostfile", FAILURE] };
+  const nodes = [...new Set(hosts.slice(0, count))].sort(naturalCompare);
+  const ntasks = ask.ntasks > 0 || ask.ntasksPerNode > 0 ? 0 : nodes.length;
+  return { kind: "use", nodelist: nodes.join(","), ntasks, distribution: "arbitrary" };
+}
+
+/**
+ * salloc with -m arbitrary: the shell's SLURM_TASKS_PER_NODE gives each node of the allocation
+ * one task; a task count other than the node count is refused after the allocation is granted.
+ * Returns the error text (after "salloc: error: "), "" when fine.
+ */
+export function sallocArbitraryCheck(ntasks: number, nodeCount: number): string {
+  if (ntasks === nodeCount) return "";
+  return `Asked for ${ntasks} tasks have ${nodeCount} in the nodelist.  Check your nodelist, or set the -n option to be ${nodeCount}`;
+}
