@@ -6,7 +6,6 @@
  * and registers and heartbeats. Failure policy: a controller that does not
  * answer is retried forever; nothing is lost while it is away.
  */
-import { withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -149,17 +148,17 @@ export function createAgent(deps: AgentDeps): Agent {
     const container = planContainer(containerSite(), {
       jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
     });
-    const batchEnv = buildBatchEnv(job, {
+    const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
       // In a container only the job's GPUs exist: visible-device variables count from 0 (as with ConstrainDevices).
       gpuIndicesOnNode: share.gpuIndices, constrainDevices: (contained?.constrainDevices ?? false) || container !== undefined,
+      // MIG instances go by their unique id in the visible-device lists.
+      gpuUniqueIds: deps.gpuUniqueIds ?? [],
       spec: toPlain(req.spec),
     });
-    // The lists name the job's GPUs in index order: MIG instances go by their unique id.
-    const env = withGpuUniqueIds(batchEnv, [...share.gpuIndices].sort((a, b) => a - b), deps.gpuUniqueIds ?? []);
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
-      jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir,
+      jobId: job.jobId, restarts: job.restarts, uid: job.uid, gid: job.gid, user: job.user, workDir,
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
       killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec, scripts: deps.scripts,
       facts: {
@@ -261,7 +260,8 @@ export function createAgent(deps: AgentDeps): Agent {
         writeJson(join(dir, "status.json"), status);
       }
       try {
-        await ctl.batchComplete({ node: node.name, jobId, ...status }, { timeoutMs: 5000 });
+        const restarts = readJson<LaunchFile>(join(dir, "launch.json"))?.restarts;
+        await ctl.batchComplete({ node: node.name, jobId, ...status, ...(restarts === undefined ? {} : { restarts }) }, { timeoutMs: 5000 });
         removeJobDir(spool, jobId);
         logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome, ...(status.message ? { why: status.message } : {}) });
       } catch (error) {

@@ -11,6 +11,7 @@
  * TaskProlog fails the task without running it.
  */
 import { spawn } from "node:child_process";
+import { shellQuote as quote } from "../lib/shell-quote.ts";
 
 export interface SiteScripts {
   prolog: string;
@@ -88,7 +89,6 @@ export function adminScriptEnv(j: JobFacts, context: "prolog_slurmd" | "epilog_s
   return env;
 }
 
-const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
 
 /**
  * argv → argv run through a /bin/sh that first runs TaskProlog (applying its export/unset/print

@@ -14,6 +14,7 @@
  * Nothing here touches the system: the shell (run-as.ts) supplies the setpriv
  * path and whether it runs as root.
  */
+import { shellQuote as quote } from "../lib/shell-quote.ts";
 
 /** PATH of every root process spurd/stepd start (Slurm's stepd uses its own, not the job's). */
 export const ROOT_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
@@ -107,7 +108,6 @@ const USER_SH = [
   'exec "$@"',
 ].join("\n");
 
-const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names a POSIX shell cannot export (bash's read-only ones, when /bin/sh is bash): passed through env(1). */
 const SHELL_READONLY = new Set(["BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID"]);

@@ -29,6 +29,7 @@ import { getoptLong, type ArgMode, type OptionRow } from "../compat/format/getop
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { displayJobId, type Job } from "../compat/format/job-values.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
+import { signalByName } from "../compat/signals.ts";
 import { jobStateFromName } from "../compat/states.ts";
 
 const ERR_INVALID_JOB = 2017;
@@ -70,13 +71,10 @@ const OPTIONS: readonly Row[] = [
   opt("wckey", "", ["wckey"], "required", "act only on jobs with this wckey", "SCANCEL_WCKEY"),
 ];
 
-const SIGNALS = "HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS".split(" ");
-
 /** Slurm's sig_name2num: "KILL", "sigterm", "9" → number; 0 when unknown. */
 export function signalNumber(text: string): number {
   if (/^\d+$/.test(text)) return Number(text);
-  const name = text.toUpperCase().replace(/^SIG/, "");
-  return SIGNALS.indexOf(name) + 1;
+  return signalByName(text) ?? 0;
 }
 
 /** One scancel job id ("17", "17_2", "17_[1-3]", "17_*", "17+1", "17.0"). */

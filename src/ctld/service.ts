@@ -31,8 +31,10 @@ import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
 import { emptyJobInfo } from "../sched/model/records.ts";
 import { tokenHandlers } from "./service-token.ts";
+import { triggerHandlers } from "./service-trigger.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
 import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
+import { resolveUpdateTimes } from "./update-times.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -147,7 +149,7 @@ export function controllerRoutes(sc: ServiceContext) {
       async updateJob(req, ctx) {
         const by = requester(ctx);
         const result = await c.execute({
-          v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: { ...req.fields }, by,
+          v: 1, type: "updateJob", at: sc.now(), jobIds: req.jobIds, action: req.action, fields: resolveUpdateTimes(req.fields, sc.now()), by,
         });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
@@ -189,5 +191,6 @@ export function controllerRoutes(sc: ServiceContext) {
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),
+      ...triggerHandlers({ controller: c, now: sc.now, selfUid: sc.selfUid, requester }),
     });
 }

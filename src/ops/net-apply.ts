@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { flag } from "../roles/argv.ts";
 import { applyCommands, parseWgQuick, stripWgQuick } from "../net/wg-conf.ts";
 import type { OpsResult } from "./check-cli.ts";
+import { shellQuoteIfNeeded as quote } from "../lib/shell-quote.ts";
 
 export interface NetApplyPorts {
   readFile(path: string): string | undefined;
@@ -30,7 +31,6 @@ export const DEFAULT_INTERFACE = "spur0";
 const USAGE = "Usage: spur net apply CONF [--interface NAME] [--dry-run]\n";
 
 const fail = (text: string, exitCode = 1): OpsResult => ({ stdout: "", stderr: `spur: error: net apply: ${text}\n`, exitCode });
-const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 const hideKey = (text: string): string => text.replace(/^(\s*PrivateKey\s*=\s*).*$/gim, "$1(hidden)");
 
 const MODULE_HINT =

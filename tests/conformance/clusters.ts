@@ -144,6 +144,11 @@ export async function spurUp(firstJobId = 1): Promise<SpurCluster> {
     spawnSync(SPUR_BIN, ["down", "--state-dir", state], { timeout: 30_000 });
     throw new Error(`sacctmgr add cluster failed: ${acct.stdout}${acct.stderr}`);
   }
+  const mirrored = mirrorOracleAssociations(bin, conf);
+  if (mirrored !== undefined) {
+    spawnSync(SPUR_BIN, ["down", "--state-dir", state], { timeout: 30_000 });
+    throw new Error(mirrored);
+  }
   const side: Side = {
     name: "spur",
     ctx: { workDir: work, stateDir: state, confPaths: [conf] },
@@ -157,4 +162,32 @@ export async function spurUp(firstJobId = 1): Promise<SpurCluster> {
       if (process.env.SPUR_CONFORMANCE_KEEP !== "1") rmSync(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Give Spur the oracle's association tree (accounts, users, shares). Fair tree ranks
+ * every user association, so a job's Priority depends on how many users the site has:
+ * a fresh oracle has root alone (factor 1.0), but anything that added users to it
+ * (another tester, an earlier run on a kept machine) changes root's factor, and the
+ * two sides only compute the same priority when they hold the same tree. Returns an
+ * error text, or undefined. Rows come in `sacctmgr list assoc` order: parents first.
+ */
+function mirrorOracleAssociations(bin: string, conf: string): string | undefined {
+  const list = spawnSync("/usr/bin/sacctmgr", ["-n", "-P", "list", "assoc", "cluster=oracle", "format=account,parentname,user,fairshare,partition"], {
+    encoding: "utf8", timeout: 30_000,
+  });
+  if (list.status !== 0) return `reading the oracle's associations failed: ${list.stdout}${list.stderr}`;
+  const env = { ...process.env, SPUR_CONF: conf };
+  for (const line of list.stdout.split("\n").filter((l) => l.trim() !== "")) {
+    const [account = "", parent = "", user = "", shares = "1", partition = ""] = line.split("|");
+    if (account === "root" && (user === "" || user === "root") && shares === "1") continue; // what add cluster made
+    const args = user === ""
+      ? ["-i", "add", "account", account, ...(parent ? [`parent=${parent}`] : []), `fairshare=${shares}`, "cluster=oracle"]
+      : ["-i", "add", "user", user, `account=${account}`, `fairshare=${shares}`, ...(partition ? [`partition=${partition}`] : []), "cluster=oracle"];
+    const r = spawnSync(join(bin, "sacctmgr"), args, { encoding: "utf8", timeout: 30_000, env });
+    if (r.status !== 0 && !/Nothing new added/.test(r.stdout + r.stderr)) {
+      return `mirroring the oracle's association ${line} failed: sacctmgr ${args.join(" ")}: ${r.stdout}${r.stderr}`;
+    }
+  }
+  return undefined;
 }

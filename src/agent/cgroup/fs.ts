@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileS
 import { join } from "node:path";
 import type { CgroupPlan } from "./plan.ts";
 import { attachDeviceFilter } from "./device-bpf.ts";
+import { shellQuote as quote } from "../../lib/shell-quote.ts";
 
 /** Perform the plan's mkdirs and writes. Returns "" or what failed, in Slurm's wording family. */
 export function applyPlan(plan: CgroupPlan): string {
@@ -43,7 +44,6 @@ function errText(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }
 
-const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
 
 /**
  * argv → a /bin/sh command that writes its own pid into every `procs` file and then execs argv,

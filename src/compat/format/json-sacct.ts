@@ -10,6 +10,7 @@ import { type JsonValue, SLURM_COMPAT_RELEASE } from "./openapi-json.ts";
 import { writeJsonText } from "./json-text.ts";
 import { lastPendingReason } from "./sacct-fields.ts";
 import { jobEnd, jobStart, rowElapsed, stepEnd, stepOrder, type Job, type SacctRow, type Step } from "./sacct-row.ts";
+import { signalName } from "../signals.ts";
 
 /** Slurm's fixed TRES ids; gres/* types are numbered from 1001 on. */
 const TRES_IDS: Readonly<Record<string, number>> = {
@@ -17,17 +18,13 @@ const TRES_IDS: Readonly<Record<string, number>> = {
 };
 const GRES_ID_BASE = 1001;
 
-const SIGNAL_NAMES: Readonly<Record<number, string>> = {
-  1: "HUP", 2: "INT", 3: "QUIT", 4: "ILL", 6: "ABRT", 9: "KILL", 10: "USR1", 11: "SEGV",
-  12: "USR2", 13: "PIPE", 14: "ALRM", 15: "TERM", 18: "CONT", 19: "STOP", 24: "XCPU",
-};
 
 const orNull = (text: string): JsonValue => (text === "" ? null : text);
 
 /** {status, return_code} (plus the signal when one ended the process). */
 function exitJson(code: number, signal: number): JsonValue {
   if (signal !== 0) {
-    return { status: "SIGNALED", return_code: 0, signal: { signal_id: signal, name: SIGNAL_NAMES[signal] ?? "" } };
+    return { status: "SIGNALED", return_code: 0, signal: { signal_id: signal, name: signalName(signal) ?? "" } };
   }
   return { status: code === 0 ? "SUCCESS" : "FAILED", return_code: code };
 }

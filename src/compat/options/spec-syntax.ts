@@ -9,6 +9,7 @@ import type { GresRequest } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseDurationSec } from "../parse-time.ts";
+import { signalNumber } from "../signals.ts";
 
 const OPTION_EXIT = 255;
 
@@ -92,21 +93,7 @@ export function checkGpus(text: string): Result<string> {
   return ok(text);
 }
 
-const SIGNALS = ["HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
-  "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
-  "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"];
-
-/** A signal name (with or without SIG, any case) or number 1-64; undefined when unknown. */
-export function signalNumber(text: string): number | undefined {
-  if (/^[0-9]+$/.test(text)) {
-    const n = Number(text);
-    return n >= 1 && n <= 64 ? n : undefined;
-  }
-  const name = text.toUpperCase().replace(/^SIG/, "");
-  const alias: Record<string, string> = { IOT: "ABRT", POLL: "IO", CLD: "CHLD" };
-  const index = SIGNALS.indexOf(alias[name] ?? name);
-  return index < 0 ? undefined : index + 1;
-}
+export { signalNumber };
 
 /** --signal=[{R|B}:]<sig>[@<secs>] normalised to "[R:|B:]<number>@<secs>" (secs default 60). */
 export function parseSignal(text: string, allowBatchFlag = true): Result<string> {

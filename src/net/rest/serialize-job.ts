@@ -12,20 +12,17 @@ import { JOB_STATES, JobInfo } from "./schemas-job.ts";
 import type { Job } from "../../compat/format/job-values.ts";
 import { isPending } from "../../compat/format/job-values.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
+import { signalName } from "../../compat/signals.ts";
 
 export type JobInfoValue = Infer<typeof JobInfo>;
 type JobState = (typeof JOB_STATES)[number];
 const STATE_SET: ReadonlySet<string> = new Set(JOB_STATES);
 
-const SIGNAL_NAMES: Readonly<Record<number, string>> = {
-  1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV",
-  12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM", 18: "SIGCONT", 19: "SIGSTOP", 24: "SIGXCPU",
-};
 
 /** Exit status as data_parser's process_exit_code_verbose. */
 export function exitCodeValue(code: number, signal: number, pending: boolean): ExitCodeValue {
   if (pending) return { status: ["PENDING"], return_code: noValue(), signal: { id: noValue(), name: "" } };
-  if (signal !== 0) return { status: ["SIGNALED"], return_code: noValue(), signal: { id: value(signal), name: SIGNAL_NAMES[signal] ?? "" } };
+  if (signal !== 0) return { status: ["SIGNALED"], return_code: noValue(), signal: { id: value(signal), name: signalName(signal) === undefined ? "" : `SIG${signalName(signal)}` } };
   return { status: [code === 0 ? "SUCCESS" : "ERROR"], return_code: value(code), signal: { id: noValue(), name: "" } };
 }
 

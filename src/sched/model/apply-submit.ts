@@ -21,6 +21,7 @@ import { licenseTres, tresText } from "./tres.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
+import { userAssoc } from "../acct/types.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -83,6 +84,11 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     tresPerNode: gpuTresTexts(spec).perNode,
     tresPerJob: gpuTresTexts(spec).perJob,
   });
+  Object.assign(info, accountingIds(state, policy.account, policy.qos, c.by.user, partition.info.name));
+  if (spec.timeLimitMin === undefined) info.timeLimitDefault = true;
+  if ((spec.socketsPerNode ?? 0) > 0) info.reqSocketsPerNode = spec.socketsPerNode;
+  if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
+  if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
@@ -117,6 +123,13 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
   return { ...emptyResult(), ids: [jobId] };
+}
+
+/** The ids accounting records the job under (sacct AssocID, QOSRAW); absent where none exists. */
+function accountingIds(state: ClusterState, account: string, qos: string, user: string, partition: string): { assocId?: number; qosId?: number } {
+  const assoc = userAssoc(state.acct, state.config.clusterName, account, user, partition);
+  const q = state.acct.qos.get(qos);
+  return { ...(assoc ? { assocId: assoc.id } : {}), ...(q ? { qosId: q.id } : {}) };
 }
 
 /** The job's limit: as requested (0xffffffff = UNLIMITED as given), else the partition's default, else its maximum. */

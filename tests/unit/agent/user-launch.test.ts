@@ -98,12 +98,19 @@ describe("the user's shell (run as this user)", () => {
   const run = (l: UserLaunch, cmd: string[]): Promise<{ code: number; report: string }> => {
     const s = userSpawn(l, cmd, { asRoot: false, setpriv: "" });
     const child = spawn(s.argv[0] as string, s.argv.slice(1), { env: rootEnv(), cwd: "/", stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
-    (child.stdio[3] as Writable).end(s.envText);
+    // As run-as.ts does: a shell that fails before reading its environment closes fd 3 (EPIPE is
+    // expected), and the report is complete only when fd 4 itself has closed.
+    const envPipe = child.stdio[3] as Writable;
+    envPipe.on("error", () => undefined);
+    envPipe.end(s.envText);
     let report = "";
-    (child.stdio[4] as Readable | null)?.on("data", (b: Buffer) => {
+    const reportPipe = child.stdio[4] as Readable;
+    reportPipe.on("data", (b: Buffer) => {
       report += b.toString();
     });
-    return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? -1, report })));
+    const reportClosed = new Promise<void>((resolve) => reportPipe.once("close", () => resolve()));
+    const exited = new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? -1)));
+    return Promise.all([exited, reportClosed]).then(([code]) => ({ code, report }));
   };
 
   it("opens the files with the umask, enters the work dir, applies the environment, execs the command", async () => {

@@ -1,56 +1,45 @@
 /**
  * @module tests/unit/startup/import-graph
- * The static import graph of src/, read from the source text (cheap: no bundler):
- * what a module loads before its first line runs. `import type`, all-type named
- * imports and dynamic `import()` do not count (nothing is loaded for them).
+ * What a module loads before its first line runs: the value-import closure of the one
+ * import-graph reader (tests/architecture/graph.ts; the architecture check reads the same
+ * graph). `import type`, all-type named imports and dynamic `import()` do not count
+ * (nothing is loaded for them).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { buildGraph, extractImports } from "../../architecture/graph.ts";
+import { loadSources, REPO } from "../../architecture/load.ts";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const ROOT = REPO;
 
-const STATIC = /^\s*(import|export)\s+(type\s+)?([^;'"]*?)\s*from\s*["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm;
-
-/** Specifiers a file loads statically. */
+/** Specifiers a file loads statically (value imports, re-exports and bare imports). */
 export function staticImports(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(STATIC)) {
-    if (m[5] !== undefined) {
-      out.push(m[5]);
-      continue;
-    }
-    if (m[2] !== undefined) continue; // import type / export type
-    const clause = (m[3] ?? "").trim();
-    const named = /^\{([^}]*)\}$/.exec(clause);
-    if (named !== null) {
-      const items = (named[1] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-      if (items.length > 0 && items.every((s) => s.startsWith("type "))) continue;
-    }
-    out.push(m[4] as string);
+  return extractImports("", text).filter((e) => e.kind === "value").map((e) => e.spec);
+}
+
+let valueEdges: Map<string, string[]> | undefined;
+
+/** src/ file -> what it loads statically (resolved paths; packages and builtins as written). */
+function edges(): Map<string, string[]> {
+  if (valueEdges !== undefined) return valueEdges;
+  const graph = buildGraph(loadSources("src"));
+  if (graph.unresolved.length > 0) {
+    const u = graph.unresolved[0]!;
+    throw new Error(`${u.from}: import "${u.spec}" not found`);
   }
-  return out;
+  valueEdges = new Map(graph.files.map((f) => [f, [] as string[]]));
+  for (const e of graph.edges) if (e.kind === "value") valueEdges.get(e.from)?.push(e.to);
+  return valueEdges;
 }
 
 /** Every module `entry` (a path under ROOT) loads statically: files under src as paths, packages and builtins as written. */
 export function closure(entry: string): Set<string> {
+  const out = edges();
   const seen = new Set<string>();
   const stack = [entry];
   while (stack.length > 0) {
     const file = stack.pop() as string;
     if (seen.has(file)) continue;
     seen.add(file);
-    if (!file.startsWith("src/")) continue;
-    const text = readFileSync(join(ROOT, file), "utf8");
-    for (const spec of staticImports(text)) {
-      if (!spec.startsWith(".")) {
-        stack.push(spec);
-        continue;
-      }
-      const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
-      if (!existsSync(join(ROOT, target))) throw new Error(`${file}: import "${spec}" not found`);
-      stack.push(target);
-    }
+    for (const to of out.get(file) ?? []) stack.push(to);
   }
   return seen;
 }
