@@ -8,6 +8,7 @@ import type { Plain } from "../lib/plain.ts";
 import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
 import { localDeviceList } from "./visible-devices.ts";
+import { isArbitrary } from "./task-layout.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
 
 export type EnvContext = "batch" | "salloc" | "step";
@@ -177,6 +178,15 @@ function jobEndTime(job: Plain<JobInfo>): number {
 const submitDir = (input: EnvInput): string =>
   input.site.submitDir ?? input.base.SLURM_SUBMIT_DIR ?? input.base.PWD ?? input.job.workDir;
 
+/**
+ * -m arbitrary (SLURM_HOSTFILE) on the oracle: a batch script gets no SLURM_TASKS_PER_NODE (Slurm's
+ * batch layout has no host list to follow); salloc's shell gets one task per node.
+ */
+function jobTasksPerNodeText(i: EnvInput): string | undefined {
+  if (!isArbitrary(i.spec?.distribution ?? "")) return formatTasksPerNode(jobTasksPerNode(i));
+  return i.context === "batch" ? undefined : formatTasksPerNode(Array.from({ length: jobNodeCount(i.job) }, () => 1));
+}
+
 const stepOr = (input: EnvInput, ofStep: (step: StepLayout) => string, ofJob: () => string): string =>
   input.context === "step" && input.step !== undefined ? ofStep(input.step) : ofJob();
 
@@ -205,7 +215,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   {
     name: "SLURM_TASKS_PER_NODE",
     contexts: BJS,
-    value: (i) => stepOr(i, (s) => formatTasksPerNode(s.tasksPerNode), () => formatTasksPerNode(jobTasksPerNode(i))),
+    value: (i) => (i.context === "step" && i.step !== undefined ? formatTasksPerNode(i.step.tasksPerNode) : jobTasksPerNodeText(i)),
   },
   { name: "SLURM_NTASKS", contexts: BJS, value: jobNtasksText },
   { name: "SLURM_NPROCS", contexts: BJS, value: jobNtasksText },

@@ -59,3 +59,14 @@ export function sallocArbitraryCheck(ntasks: number, nodeCount: number): string 
   if (ntasks === nodeCount) return "";
   return `Asked for ${ntasks} tasks have ${nodeCount} in the nodelist.  Check your nodelist, or set the -n option to be ${nodeCount}`;
 }
+
+/** The request's fields for `hostfileRequest` (0 / "" where not given). */
+export const hostfileAskOf = (spec: HostfileAsk): HostfileAsk => ({
+  ntasks: spec.ntasks, ntasksPerNode: spec.ntasksPerNode, nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, nodelist: spec.nodelist,
+});
+
+/** Writes a "use" outcome into the request: its nodes, its task count (when set), the distribution. */
+export function applyHostfile<S extends HostfileAsk & { distribution: string }>(spec: S, outcome: HostfileOutcome): S {
+  if (outcome.kind !== "use") return spec;
+  return { ...spec, nodelist: outcome.nodelist, distribution: outcome.distribution, ...(outcome.ntasks > 0 ? { ntasks: outcome.ntasks } : {}) };
+}

@@ -14,6 +14,10 @@ import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
+import { readFileSync } from "node:fs";
+import { applyHostfile, hostfileAskOf, hostfileRequest, sallocArbitraryCheck } from "../../compat/job-hostfile.ts";
+import { isArbitrary } from "../../compat/task-layout.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -28,17 +32,32 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("salloc", r.warnings));
+  const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
+  if (hostfile.kind === "error") {
+    process.stderr.write(hostfile.lines.map((l) => `salloc: error: ${l}\n`).join(""));
+    return 1;
+  }
+  const spec = applyHostfile(r.spec, hostfile);
   let job;
   try {
-    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
+    job = await allocate("salloc", { ...spec, name: spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
   } catch (error) {
     process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
     return 1;
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
+  // -m arbitrary: the shell's layout is one task per node, and Slurm gives up on any other count
+  const nodeCount = job.numNodes || job.alloc.length;
+  const arbitrary = isArbitrary(spec.distribution) ? sallocArbitraryCheck(spec.ntasks || nodeCount, nodeCount) : "";
+  if (arbitrary !== "") {
+    process.stderr.write(`salloc: error: ${arbitrary}\n`);
+    if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
+    await release(job.jobId, 1);
+    return 1;
+  }
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   // Container options given to salloc reach the srun steps of the allocation through the environment.
-  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: r.spec, submitDir: process.cwd() }), ...containerEnvOf(r.spec.env) };
+  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec, submitDir: process.cwd() }), ...containerEnvOf(spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {
@@ -52,4 +71,20 @@ export async function main(argv: string[]): Promise<number> {
   if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
   await release(job.jobId, code);
   return code;
+}
+
+/** SLURM_HOSTFILE (read when -w is not given, whatever -m says; compat/job-hostfile). */
+function withHostfile(spec: Parameters<typeof hostfileAskOf>[0], path: string | undefined): ReturnType<typeof hostfileRequest> {
+  if (path === undefined || path === "" || spec.nodelist !== "") return { kind: "none" };
+  let text: string | undefined;
+  let why = "No such file or directory";
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as { code?: string }).code === "EACCES") why = "Permission denied";
+  }
+  return hostfileRequest(hostfileAskOf(spec), path, text, (e) => {
+    const x = expandHostlist(e);
+    return x.ok ? x.value : undefined;
+  }, why);
 }

@@ -1,0 +1,88 @@
+/**
+ * SLURM_HOSTFILE for sbatch and salloc on the real binary (issue 21), against what Slurm
+ * 22.05 did with the file "n2 n2 n1 n3" on the oracle's shape (4 nodes of 4 CPUs): the job
+ * requires the file's nodes (ReqNodeList=n[1-3], a task on each without -n), a batch script
+ * gets no SLURM_TASKS_PER_NODE, salloc's shell one task per node; too few entries and a
+ * missing file are refused before anything is submitted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { jobEnded, startCluster, type Cluster } from "./cluster.ts";
+
+let c: Cluster;
+let hosts = "";
+
+beforeAll(() => {
+  c = startCluster(["--nodes", "4", "--cpus-per-node", "4", "--mem-per-node", "4000", "--gpus-per-node", "0"]);
+  hosts = c.write("hosts", "n2\nn2\nn1\nn3\n");
+});
+afterAll(() => c?.down());
+
+const field = (text: string, name: string): string => new RegExp(`(?:^|\\s)${name}=(\\S*)`).exec(text)?.[1] ?? "?";
+
+function spur(cmd: string[], env: Record<string, string>): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(cmd[0] ?? "", cmd.slice(1), { env: { ...c.env, ...env }, cwd: c.work, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
+describe("sbatch with SLURM_HOSTFILE", () => {
+  it.each([
+    ["-m arbitrary", "n[1-3]", "3", "3"],
+    ["-n4", "n[1-3]", "3", "4"],
+    // three entries read (n2 n2 n1), two tasks: the -N maximum is capped by the task count as
+    // the oracle caps it for "-N1-3 -n1" (NumNodes=1-1, tests/fixtures/layout/oracle-layout.tsv)
+    ["-N1-3", "n[1-2]", "2-2", "2"],
+  ])("sbatch %s: ReqNodeList=%s NumNodes=%s NumTasks=%s", (args, req, nodes, tasks) => {
+    const sub = spur(["sbatch", "--hold", "--parsable", ...args.split(" "), "--wrap=true"], { SLURM_HOSTFILE: hosts });
+    expect(sub.code, sub.stderr).toBe(0);
+    const id = sub.stdout.trim();
+    const show = c.run(["scontrol", "-o", "show", "job", id]).stdout;
+    c.run(["scancel", id]);
+    expect([field(show, "ReqNodeList"), field(show, "NumNodes"), field(show, "NumTasks")]).toEqual([req, nodes, tasks]);
+  });
+
+  it("-w wins over the file", () => {
+    const sub = spur(["sbatch", "--hold", "--parsable", "-w", "n4", "--wrap=true"], { SLURM_HOSTFILE: hosts });
+    const id = sub.stdout.trim();
+    const show = c.run(["scontrol", "-o", "show", "job", id]).stdout;
+    c.run(["scancel", id]);
+    expect(field(show, "ReqNodeList")).toBe("n4");
+  });
+
+  it("the batch script runs on the file's nodes, with no SLURM_TASKS_PER_NODE", async () => {
+    const sub = spur(["sbatch", "--parsable", "-o", "hf.out", "--wrap", "echo nodes=$SLURM_JOB_NODELIST ntasks=$SLURM_NTASKS tpn=${SLURM_TASKS_PER_NODE-unset}"], { SLURM_HOSTFILE: hosts });
+    expect(sub.code, sub.stderr).toBe(0);
+    await jobEnded(c, sub.stdout.trim());
+    expect(readFileSync(join(c.work, "hf.out"), "utf8").trim()).toBe("nodes=n[1-3] ntasks=3 tpn=unset");
+  });
+
+  it("too few entries, a missing file and an empty one are refused with exit 1", () => {
+    const few = spur(["sbatch", "-n6", "--wrap=true"], { SLURM_HOSTFILE: hosts });
+    expect([few.code, few.stdout, few.stderr]).toEqual([1, "", "sbatch: error: Too few NodeNames in Slurm Hostfile\nsbatch: error: Failure getting NodeNames from hostfile\n"]);
+    const missing = spur(["sbatch", "--wrap=true"], { SLURM_HOSTFILE: join(c.work, "nope") });
+    expect([missing.code, missing.stderr]).toEqual([1, `sbatch: error: slurm_allocate_resources error opening file ${join(c.work, "nope")}, No such file or directory\nsbatch: error: Failure getting NodeNames from hostfile\n`]);
+    const empty = spur(["sbatch", "--wrap=true"], { SLURM_HOSTFILE: c.write("empty", "\n") });
+    expect([empty.code, empty.stderr]).toEqual([1, "sbatch: error: Hostlist is empty!\nsbatch: error: Failure getting NodeNames from hostfile\n"]);
+  });
+});
+
+describe("salloc with SLURM_HOSTFILE", () => {
+  it("the shell gets the file's nodes and one task per node", () => {
+    const r = spur(["salloc", "-m", "arbitrary", "bash", "-c", "echo $SLURM_JOB_NODELIST $SLURM_NTASKS $SLURM_TASKS_PER_NODE"], { SLURM_HOSTFILE: hosts });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe("n[1-3] 3 1(x3)");
+  });
+
+  it("a task count other than the node count is refused after the grant", () => {
+    const r = spur(["salloc", "-n4", "-m", "arbitrary", "true"], { SLURM_HOSTFILE: hosts });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/salloc: error: Asked for 4 tasks have 3 in the nodelist\.  Check your nodelist, or set the -n option to be 3\nsalloc: Relinquishing job allocation \d+\n$/);
+  });
+
+  it("too few entries are refused before asking", () => {
+    const r = spur(["salloc", "-n5", "true"], { SLURM_HOSTFILE: hosts });
+    expect([r.code, r.stderr]).toEqual([1, "salloc: error: Too few NodeNames in Slurm Hostfile\nsalloc: error: Failure getting NodeNames from hostfile\n"]);
+  });
+});
