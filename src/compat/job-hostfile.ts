@@ -2,8 +2,8 @@
  * @module compat/job-hostfile
  * SLURM_HOSTFILE for sbatch and salloc (pure), as Slurm 22.05 reads it on the oracle (hostfile
  * n2 n2 n1 n3): when -w is not given, the file names the job's required nodes, whatever -m says,
- * and the distribution becomes arbitrary. Slurm reads as many hosts as -n asks (else -N's
- * maximum, else its minimum, else all of them), refuses a file with fewer ("Too few NodeNames
+ * and the distribution becomes arbitrary. Slurm reads as many entries (hostfileEntries) as -n
+ * asks (else -N's maximum, else its minimum, else all of them), refuses a file with fewer ("Too few NodeNames
  * in Slurm Hostfile"), and without -n runs one task per distinct node read (NumTasks=3,
  * SLURM_NTASKS=3; -N2 reads n2 n2: one task). The job's CPUs are then laid out over those
  * nodes in node order, as for -w (sbatch -n4: 2 CPUs on n1, 1 on n2 and n3): the file's order
@@ -11,7 +11,6 @@
  * task per node of the allocation and refuses any other task count (`sallocArbitraryCheck`);
  * a batch script gets no SLURM_TASKS_PER_NODE. srun's own reading is in compat/task-layout.ts.
  */
-import { hostfileHosts } from "./task-layout.ts";
 import { naturalCompare } from "./hostlist.ts";
 
 /** The request's fields the file reading depends on (0 / "" = not given). */
@@ -32,6 +31,19 @@ export type HostfileOutcome =
 const FAILURE = "Failure getting NodeNames from hostfile";
 
 /**
+ * The file's entries as Slurm 22.05 counts them against -n/-N (oracle): a line holds one entry
+ * per comma ("n1,n2 n3" is two: "n1" and "n2 n3"; "n[1-2]" is one), blank lines and lines
+ * starting with # count none. The entries read are then a host list like any other.
+ */
+export function hostfileEntries(text: string): string[] {
+  return text.split("\n").flatMap((line) => {
+    const body = line.trim();
+    if (body === "" || body.startsWith("#")) return [];
+    return body.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  });
+}
+
+/**
  * `text` is the file's content, undefined when it could not be read (`why`: the system's
  * reason, "No such file or directory"). `expand` turns one hostlist expression into names.
  */
@@ -40,12 +52,17 @@ export function hostfileRequest(
 ): HostfileOutcome {
   if (path === undefined || path === "" || ask.nodelist !== "") return { kind: "none" };
   if (text === undefined) return { kind: "error", lines: [`slurm_allocate_resources error opening file ${path}, ${why}`, FAILURE] };
-  const hosts = hostfileHosts(text, expand);
-  if (hosts === undefined) return { kind: "error", lines: [FAILURE] };
-  if (hosts.length === 0) return { kind: "error", lines: ["Hostlist is empty!", FAILURE] };
-  const count = ask.ntasks > 0 ? ask.ntasks : ask.nodesMax > 0 ? ask.nodesMax : ask.nodesMin > 0 ? ask.nodesMin : hosts.length;
-  if (count > hosts.length) return { kind: "error", lines: ["Too few NodeNames in Slurm Hostfile", FAILURE] };
-  const nodes = [...new Set(hosts.slice(0, count))].sort(naturalCompare);
+  const entries = hostfileEntries(text);
+  if (entries.length === 0) return { kind: "error", lines: ["Hostlist is empty!", FAILURE] };
+  const count = ask.ntasks > 0 ? ask.ntasks : ask.nodesMax > 0 ? ask.nodesMax : ask.nodesMin > 0 ? ask.nodesMin : entries.length;
+  if (count > entries.length) return { kind: "error", lines: ["Too few NodeNames in Slurm Hostfile", FAILURE] };
+  const hosts: string[] = [];
+  for (const expr of entries.slice(0, count).flatMap((e) => e.split(/\s+/))) {
+    const names = expand(expr);
+    if (names === undefined) return { kind: "error", lines: [FAILURE] };
+    hosts.push(...names);
+  }
+  const nodes = [...new Set(hosts)].sort(naturalCompare);
   const ntasks = ask.ntasks > 0 || ask.ntasksPerNode > 0 ? 0 : nodes.length;
   return { kind: "use", nodelist: nodes.join(","), ntasks, distribution: "arbitrary" };
 }

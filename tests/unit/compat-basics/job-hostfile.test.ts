@@ -3,11 +3,12 @@
  * (withRequiredNodes, nodeListCountError in src/compat/job-layout.ts), against what Slurm
  * 22.05's sbatch/salloc did with the file "n2 n2 n1 n3" (one per line): -N1-3 reads three
  * entries (n2 n2 n1), -n6 is refused ("Too few NodeNames"), -w wins over the file, a missing
- * or empty file fails before anything is submitted; `-N1 -w n[1-2]` says "invalid number of
+ * or empty file fails before anything is submitted; entries are counted per comma ("n[1-2]"
+ * is one, "-n2" on it is refused); `-N1 -w n[1-2]` says "invalid number of
  * nodes (-N 2-1)".
  */
 import { describe, expect, it } from "vitest";
-import { hostfileRequest, sallocArbitraryCheck, type HostfileAsk } from "../../../src/compat/job-hostfile.ts";
+import { hostfileEntries, hostfileRequest, sallocArbitraryCheck, type HostfileAsk } from "../../../src/compat/job-hostfile.ts";
 import { nodeListCountError, normaliseAsk, withRequiredNodes } from "../../../src/compat/job-layout.ts";
 import { expandHostlist } from "../../../src/compat/hostlist.ts";
 
@@ -51,6 +52,15 @@ describe("SLURM_HOSTFILE for sbatch and salloc", () => {
     expect(hostfileRequest(ask(), undefined, FILE, expand)).toEqual({ kind: "none" });
     expect(hostfileRequest(ask(), "", FILE, expand)).toEqual({ kind: "none" });
     expect(hostfileRequest(ask(), "/h", "n1\n\n# x\nn2\n", expand)).toMatchObject({ nodelist: "n1,n2", ntasks: 2 });
+  });
+  it("entries are counted per comma, not per host: a range or a space stays one entry (oracle)", () => {
+    expect(hostfileEntries("n1,n2 n3\n# c\nn4\n")).toEqual(["n1", "n2 n3", "n4"]);
+    const twoLines = "n1,n2 n3\n# c\nn4\n";
+    expect(hostfileRequest(ask({ ntasks: 2 }), "/h", twoLines, expand)).toMatchObject({ nodelist: "n1,n2,n3" });
+    expect(hostfileRequest(ask({ ntasks: 4 }), "/h", twoLines, expand)).toMatchObject({ kind: "error" });
+    expect(hostfileRequest(ask({ ntasks: 1 }), "/h", "n[1-2]\n", expand)).toMatchObject({ nodelist: "n1,n2" });
+    expect(hostfileRequest(ask({ ntasks: 2 }), "/h", "n[1-2]\n", expand)).toMatchObject({ kind: "error", lines: ["Too few NodeNames in Slurm Hostfile", "Failure getting NodeNames from hostfile"] });
+    expect(hostfileRequest(ask({ ntasks: 2 }), "/h", "n1 n2\n", expand)).toMatchObject({ kind: "error" });
   });
   it("salloc -m arbitrary wants as many tasks as allocated nodes", () => {
     expect(sallocArbitraryCheck(3, 3)).toBe("");
