@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jobEnded, startCluster, type Cluster } from "./cluster.ts";
+import { eventually, jobEnded, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 let hosts = "";
@@ -56,6 +56,20 @@ describe("sbatch with SLURM_HOSTFILE", () => {
     expect(sub.code, sub.stderr).toBe(0);
     await jobEnded(c, sub.stdout.trim());
     expect(readFileSync(join(c.work, "hf.out"), "utf8").trim()).toBe("nodes=n[1-3] ntasks=3 tpn=unset");
+  });
+
+  it("-n4 lays its CPUs out over the file's nodes in node order (oracle: 2 on n1, 1 on n2 and n3)", async () => {
+    const sub = spur(["sbatch", "--parsable", "-n4", "-o", "/dev/null", "--wrap", "sleep 30"], { SLURM_HOSTFILE: hosts });
+    expect(sub.code, sub.stderr).toBe(0);
+    const id = sub.stdout.trim();
+    const show = await eventually("the job runs", () => {
+      const text = c.run(["scontrol", "-d", "show", "job", id]).stdout;
+      return /JobState=RUNNING/.test(text) ? text : undefined;
+    });
+    c.run(["scancel", id]);
+    expect([field(show, "NodeList"), field(show, "NumCPUs"), field(show, "ReqNodeList")]).toEqual(["n[1-3]", "4", "n[1-3]"]);
+    expect(show).toMatch(/Nodes=n1 CPU_IDs=0-1 /);
+    expect(show).toMatch(/Nodes=n(2|\[2-3\]) CPU_IDs=0 /);
   });
 
   it("too few entries, a missing file and an empty one are refused with exit 1", () => {
