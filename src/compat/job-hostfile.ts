@@ -9,7 +9,8 @@
  * nodes in node order, as for -w (sbatch -n4: 2 CPUs on n1, 1 on n2 and n3): the file's order
  * and repeats matter only to the srun steps that read it again. salloc's environment deals one
  * task per node of the allocation and refuses any other task count (`sallocArbitraryCheck`);
- * a batch script gets no SLURM_TASKS_PER_NODE. srun's own reading is in compat/task-layout.ts.
+ * a batch script gets no SLURM_TASKS_PER_NODE. srun reads the same entries (`hostfileRead`) and
+ * gives task i the i-th host.
  */
 import { naturalCompare } from "./hostlist.ts";
 
@@ -43,13 +44,16 @@ export function hostfileEntries(text: string): string[] {
   });
 }
 
+export type HostfileHosts = { kind: "none" } | { kind: "error"; lines: string[] } | { kind: "hosts"; hosts: string[] };
+
 /**
- * `text` is the file's content, undefined when it could not be read (`why`: the system's
- * reason, "No such file or directory"). `expand` turns one hostlist expression into names.
+ * The hosts the client reads (in the file's order, repeats kept: srun gives task i host i), or
+ * Slurm's error lines. `text` is the file's content, undefined when it could not be read
+ * (`why`: the system's reason). `expand` turns one hostlist expression into names.
  */
-export function hostfileRequest(
+export function hostfileRead(
   ask: HostfileAsk, path: string | undefined, text: string | undefined, expand: (expr: string) => string[] | undefined, why = "No such file or directory",
-): HostfileOutcome {
+): HostfileHosts {
   if (path === undefined || path === "" || ask.nodelist !== "") return { kind: "none" };
   if (text === undefined) return { kind: "error", lines: [`slurm_allocate_resources error opening file ${path}, ${why}`, FAILURE] };
   const entries = hostfileEntries(text);
@@ -62,7 +66,16 @@ export function hostfileRequest(
     if (names === undefined) return { kind: "error", lines: [FAILURE] };
     hosts.push(...names);
   }
-  const nodes = [...new Set(hosts)].sort(naturalCompare);
+  return { kind: "hosts", hosts };
+}
+
+/** sbatch/salloc: the job requires the nodes read, in node order (see the module comment). */
+export function hostfileRequest(
+  ask: HostfileAsk, path: string | undefined, text: string | undefined, expand: (expr: string) => string[] | undefined, why = "No such file or directory",
+): HostfileOutcome {
+  const read = hostfileRead(ask, path, text, expand, why);
+  if (read.kind !== "hosts") return read;
+  const nodes = [...new Set(read.hosts)].sort(naturalCompare);
   const ntasks = ask.ntasks > 0 || ask.ntasksPerNode > 0 ? 0 : nodes.length;
   return { kind: "use", nodelist: nodes.join(","), ntasks, distribution: "arbitrary" };
 }

@@ -3,7 +3,7 @@
  * 22.05 did with the file "n2 n2 n1 n3" on the oracle's shape (4 nodes of 4 CPUs): the job
  * requires the file's nodes (ReqNodeList=n[1-3], a task on each without -n), a batch script
  * gets no SLURM_TASKS_PER_NODE, salloc's shell one task per node; too few entries and a
- * missing file are refused before anything is submitted.
+ * missing file are refused before anything is submitted; srun reads it whatever -m says.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
@@ -98,5 +98,20 @@ describe("salloc with SLURM_HOSTFILE", () => {
   it("too few entries are refused before asking", () => {
     const r = spur(["salloc", "-n5", "true"], { SLURM_HOSTFILE: hosts });
     expect([r.code, r.stderr]).toEqual([1, "salloc: error: Too few NodeNames in Slurm Hostfile\nsalloc: error: Failure getting NodeNames from hostfile\n"]);
+  });
+});
+
+describe("srun with SLURM_HOSTFILE", () => {
+  it("reads it whatever -m says (oracle: -m block shows distribution arbitrary): task i on host i", () => {
+    const r = spur(["srun", "-m", "block", "bash", "-c", "echo $SLURM_PROCID $SLURMD_NODENAME"], { SLURM_HOSTFILE: hosts });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean).sort()).toEqual(["0 n2", "1 n2", "2 n1", "3 n3"]);
+  });
+
+  it("refuses too few entries and a missing file with sbatch's lines", () => {
+    const few = spur(["srun", "-n6", "true"], { SLURM_HOSTFILE: hosts });
+    expect([few.code, few.stderr]).toEqual([1, "srun: error: Too few NodeNames in Slurm Hostfile\nsrun: error: Failure getting NodeNames from hostfile\n"]);
+    const missing = spur(["srun", "true"], { SLURM_HOSTFILE: "/nonexistent/hosts" });
+    expect([missing.code, missing.stderr]).toEqual([1, "srun: error: slurm_allocate_resources error opening file /nonexistent/hosts, No such file or directory\nsrun: error: Failure getting NodeNames from hostfile\n"]);
   });
 });
