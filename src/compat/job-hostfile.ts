@@ -55,7 +55,9 @@ export function hostfileRead(
   ask: HostfileAsk, path: string | undefined, text: string | undefined, expand: (expr: string) => string[] | undefined, why = "No such file or directory",
 ): HostfileHosts {
   if (path === undefined || path === "" || ask.nodelist !== "") return { kind: "none" };
-  if (text === undefined) return { kind: "error", lines: [`slurm_allocate_resources error opening file ${path}, ${why}`, FAILURE] };
+  // a name without "/" is read from the current directory, and named so ("./hosts")
+  const shown = path.includes("/") ? path : `./${path}`;
+  if (text === undefined) return { kind: "error", lines: [`slurm_allocate_resources error opening file ${shown}, ${why}`, FAILURE] };
   const entries = hostfileEntries(text);
   if (entries.length === 0) return { kind: "error", lines: ["Hostlist is empty!", FAILURE] };
   const count = ask.ntasks > 0 ? ask.ntasks : ask.nodesMax > 0 ? ask.nodesMax : ask.nodesMin > 0 ? ask.nodesMin : entries.length;

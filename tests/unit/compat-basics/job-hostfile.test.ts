@@ -45,6 +45,7 @@ describe("SLURM_HOSTFILE for sbatch and salloc", () => {
     expect(hostfileRequest(ask(), "/tmp/nope", undefined, expand)).toEqual({
       kind: "error", lines: ["slurm_allocate_resources error opening file /tmp/nope, No such file or directory", "Failure getting NodeNames from hostfile"],
     });
+    expect(hostfileRequest(ask(), "nope", undefined, expand)).toMatchObject({ lines: ["slurm_allocate_resources error opening file ./nope, No such file or directory", "Failure getting NodeNames from hostfile"] });
     expect(hostfileRequest(ask(), "/h", "\n\n", expand)).toEqual({ kind: "error", lines: ["Hostlist is empty!", "Failure getting NodeNames from hostfile"] });
   });
   it("-w, or no variable, leaves the request alone; comments and blank lines are skipped", () => {
