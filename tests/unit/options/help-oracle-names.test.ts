@@ -18,6 +18,7 @@ import { squeueMain } from "../../../src/cli/squeue.ts";
 import { sinfoMain } from "../../../src/cli/sinfo.ts";
 import { scancelMain } from "../../../src/cli/scancel.ts";
 import { scontrolMain } from "../../../src/cli/scontrol.ts";
+import { sacctMain } from "../../../src/cli/sacct.ts";
 import { parseSallocArgs, parseSrunArgs } from "../../../src/compat/options/interactive-args.ts";
 import { fakePort } from "./helpers.ts";
 
@@ -36,6 +37,7 @@ const NOT_TAKEN: Record<string, Record<string, string>> = {
   salloc: { power: "removed after 22.05", "get-user-env": "salloc no longer takes it after 22.05", gid: "salloc no longer takes it after 22.05", uid: "salloc no longer takes it after 22.05" },
   squeue: { yaml: "Spur prints no YAML" },
   sinfo: { yaml: "Spur prints no YAML" },
+  sacct: { "batch-script": "Spur keeps no copy of the batch script in accounting", "env-vars": "Spur keeps no copy of the job's environment in accounting" },
   scontrol: { federation: "no federations in Spur", local: "no federations in Spur", sibling: "no federations in Spur", uid: "scontrol no longer takes it after 22.05" },
 };
 
@@ -123,8 +125,8 @@ describe("exit status 0 for --help and --usage, as Slurm's", () => {
   });
 });
 
-describe("squeue/sinfo/scancel/scontrol --help against the oracle's option names", () => {
-  const mains = { squeue: squeueMain, sinfo: sinfoMain, scancel: scancelMain, scontrol: scontrolMain } as const;
+describe("squeue/sinfo/scancel/scontrol/sacct --help against the oracle's option names", () => {
+  const mains = { squeue: squeueMain, sinfo: sinfoMain, scancel: scancelMain, scontrol: scontrolMain, sacct: sacctMain } as const;
   it.each(Object.keys(mains) as (keyof typeof mains)[])("%s", async (cmd) => {
     const help = await mains[cmd](["--help"], fakePort().port);
     const usage = await mains[cmd](["--usage"], fakePort().port);
@@ -133,5 +135,12 @@ describe("squeue/sinfo/scancel/scontrol --help against the oracle's option names
     // getopt takes an unambiguous prefix: squeue's "--job" is our "--jobs"
     const missing = oracle(cmd, "help").filter((n) => !ours.some((o) => o.startsWith(n)) && NOT_TAKEN[cmd]?.[n] === undefined);
     expect(missing).toEqual([]);
+  });
+
+  it.each(Object.keys(mains) as (keyof typeof mains)[])("%s: what the oracle lists and Spur does not take is really refused", async (cmd) => {
+    for (const name of Object.keys(NOT_TAKEN[cmd] ?? {})) {
+      const r = await mains[cmd]([`--${name}`], fakePort().port);
+      expect([name, r.exitCode !== 0, r.stderr]).toEqual([name, true, expect.stringMatching(/unrecognized option/)]);
+    }
   });
 });
