@@ -3,16 +3,17 @@
  * SLURM_HOSTFILE for sbatch and salloc (pure), as Slurm 22.05 reads it on the oracle (hostfile
  * n2 n2 n1 n3): when -w is not given, the file names the job's required nodes, whatever -m says,
  * and the distribution becomes arbitrary. Slurm reads as many entries (hostfileEntries) as -n
- * asks (else -N's maximum, else its minimum, else all of them), refuses a file with fewer ("Too few NodeNames
- * in Slurm Hostfile"), and without -n runs one task per distinct node read (NumTasks=3,
- * SLURM_NTASKS=3; -N2 reads n2 n2: one task). The job's CPUs are then laid out over those
- * nodes in node order, as for -w (sbatch -n4: 2 CPUs on n1, 1 on n2 and n3): the file's order
- * and repeats matter only to the srun steps that read it again. salloc's environment deals one
- * task per node of the allocation and refuses any other task count (`sallocArbitraryCheck`);
- * a batch script gets no SLURM_TASKS_PER_NODE. srun reads the same entries (`hostfileRead`) and
- * gives task i the i-th host.
+ * asks (else -N's maximum, else its minimum, else all of them), refuses a file with fewer
+ * ("Too few NodeNames in Slurm Hostfile"), and without -n runs one task per distinct node read
+ * (NumTasks=3, SLURM_NTASKS=3; -N2 reads n2 n2: one task). The job's CPUs are then laid out
+ * over those nodes in node order, as for -w (sbatch -n4: 2 CPUs on n1, 1 on n2 and n3); the
+ * file's order and repeats reach the job in SLURM_ARBITRARY_NODELIST (`arbitraryNodelist`),
+ * over which its SLURM_TASKS_PER_NODE counts tasks (compat/job-env-rows): a batch script whose
+ * task count is not the list's length gets none, salloc refuses it (`sallocArbitraryCheck`).
+ * srun reads the same entries (`hostfileRead`) and gives task i the i-th host.
  */
-import { naturalCompare } from "./hostlist.ts";
+import { compressHostlist, naturalCompare } from "./hostlist.ts";
+import { isArbitrary } from "./task-layout.ts";
 
 /** The request's fields the file reading depends on (0 / "" = not given). */
 export interface HostfileAsk {
@@ -27,7 +28,7 @@ export type HostfileOutcome =
   | { kind: "none" }
   | { kind: "error"; lines: string[] }
   /** Required nodes in node order, the task count to set (0 = leave it), the distribution. */
-  | { kind: "use"; nodelist: string; ntasks: number; distribution: "arbitrary" };
+  | { kind: "use"; nodelist: string; ntasks: number; distribution: "arbitrary"; hosts: string[] };
 
 const FAILURE = "Failure getting NodeNames from hostfile";
 
@@ -79,17 +80,37 @@ export function hostfileRequest(
   if (read.kind !== "hosts") return read;
   const nodes = [...new Set(read.hosts)].sort(naturalCompare);
   const ntasks = ask.ntasks > 0 || ask.ntasksPerNode > 0 ? 0 : nodes.length;
-  return { kind: "use", nodelist: nodes.join(","), ntasks, distribution: "arbitrary" };
+  return { kind: "use", nodelist: nodes.join(","), ntasks, distribution: "arbitrary", hosts: read.hosts };
 }
 
 /**
- * salloc with -m arbitrary: the shell's SLURM_TASKS_PER_NODE gives each node of the allocation
- * one task; a task count other than the node count is refused after the allocation is granted.
- * Returns the error text (after "salloc: error: "), "" when fine.
+ * -m arbitrary: the list the tasks are laid over, one entry per task, as sbatch and salloc pass
+ * it on in SLURM_ARBITRARY_NODELIST: the hosts read from SLURM_HOSTFILE (Slurm's own printing,
+ * "n[2,2,1,3]"), else -w as given; "" when the distribution is not arbitrary or there is no list.
  */
-export function sallocArbitraryCheck(ntasks: number, nodeCount: number): string {
-  if (ntasks === nodeCount) return "";
-  return `Asked for ${ntasks} tasks have ${nodeCount} in the nodelist.  Check your nodelist, or set the -n option to be ${nodeCount}`;
+export function arbitraryNodelist(distribution: string, nodelist: string, hosts?: readonly string[]): string {
+  if (!isArbitrary(distribution)) return "";
+  return hosts !== undefined ? compressHostlist([...hosts]) : nodelist;
+}
+
+/**
+ * salloc with -m arbitrary lays its tasks over that list: the task count (-n, else what the
+ * allocated CPUs hold) must be the list's length, else Slurm refuses after the grant and gives
+ * the allocation back. Returns the error text (after "salloc: error: "), "" when fine.
+ */
+export function sallocArbitraryCheck(ntasks: number, listed: number): string {
+  if (ntasks === listed) return "";
+  return `Asked for ${ntasks} tasks have ${listed} in the nodelist.  Check your nodelist, or set the -n option to be ${listed}`;
+}
+
+/**
+ * salloc's task count for that check: -n, else --ntasks-per-node on every node, else as many
+ * tasks as the allocated CPUs hold (`cpus` in all, `cpusPerTask` each).
+ */
+export function sallocTaskCount(ntasks: number, ntasksPerNode: number, nodeCount: number, cpus: number, cpusPerTask: number): number {
+  if (ntasks > 0) return ntasks;
+  if (ntasksPerNode > 0) return ntasksPerNode * nodeCount;
+  return Math.floor(cpus / Math.max(1, cpusPerTask));
 }
 
 /** The request's fields for `hostfileRequest` (0 / "" where not given). */

@@ -1,8 +1,9 @@
 /**
  * SLURM_HOSTFILE for sbatch and salloc on the real binary (issue 21), against what Slurm
  * 22.05 did with the file "n2 n2 n1 n3" on the oracle's shape (4 nodes of 4 CPUs): the job
- * requires the file's nodes (ReqNodeList=n[1-3], a task on each without -n), a batch script
- * gets no SLURM_TASKS_PER_NODE, salloc's shell one task per node; too few entries and a
+ * requires the file's nodes (ReqNodeList=n[1-3], a task on each without -n); the file's entries
+ * reach the job as SLURM_ARBITRARY_NODELIST and SLURM_TASKS_PER_NODE counts them per node (a
+ * batch script gets none when they are not its task count, salloc refuses); too few entries and a
  * missing file are refused before anything is submitted; srun reads it whatever -m says.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,11 +52,15 @@ describe("sbatch with SLURM_HOSTFILE", () => {
     expect(field(show, "ReqNodeList")).toBe("n4");
   });
 
-  it("the batch script runs on the file's nodes, with no SLURM_TASKS_PER_NODE", async () => {
-    const sub = spur(["sbatch", "--parsable", "-o", "hf.out", "--wrap", "echo nodes=$SLURM_JOB_NODELIST ntasks=$SLURM_NTASKS tpn=${SLURM_TASKS_PER_NODE-unset}"], { SLURM_HOSTFILE: hosts });
-    expect(sub.code, sub.stderr).toBe(0);
-    await jobEnded(c, sub.stdout.trim());
-    expect(readFileSync(join(c.work, "hf.out"), "utf8").trim()).toBe("nodes=n[1-3] ntasks=3 tpn=unset");
+  it("the batch script runs on the file's nodes; its SLURM_TASKS_PER_NODE counts the file's entries per node, none when they are not the task count", async () => {
+    const show = "echo nodes=$SLURM_JOB_NODELIST ntasks=$SLURM_NTASKS tpn=${SLURM_TASKS_PER_NODE-unset} list=$SLURM_ARBITRARY_NODELIST";
+    const three = spur(["sbatch", "--parsable", "-o", "hf3.out", "--wrap", show], { SLURM_HOSTFILE: hosts });
+    const four = spur(["sbatch", "--parsable", "-n4", "-o", "hf4.out", "--wrap", show], { SLURM_HOSTFILE: hosts });
+    expect([three.code, four.code], three.stderr + four.stderr).toEqual([0, 0]);
+    await jobEnded(c, three.stdout.trim());
+    await jobEnded(c, four.stdout.trim());
+    expect(readFileSync(join(c.work, "hf3.out"), "utf8").trim()).toBe("nodes=n[1-3] ntasks=3 tpn=unset list=n[2,2,1,3]");
+    expect(readFileSync(join(c.work, "hf4.out"), "utf8").trim()).toBe("nodes=n[1-3] ntasks=4 tpn=1,2,1 list=n[2,2,1,3]");
   });
 
   it("-n4 lays its CPUs out over the file's nodes in node order (oracle: 2 on n1, 1 on n2 and n3)", async () => {
@@ -83,16 +88,23 @@ describe("sbatch with SLURM_HOSTFILE", () => {
 });
 
 describe("salloc with SLURM_HOSTFILE", () => {
-  it("the shell gets the file's nodes and one task per node", () => {
-    const r = spur(["salloc", "-m", "arbitrary", "bash", "-c", "echo $SLURM_JOB_NODELIST $SLURM_NTASKS $SLURM_TASKS_PER_NODE"], { SLURM_HOSTFILE: hosts });
+  const show = "echo $SLURM_JOB_NODELIST ${SLURM_NTASKS-unset} $SLURM_TASKS_PER_NODE $SLURM_ARBITRARY_NODELIST";
+  it("-n4: the shell's tasks are laid over the file's entries", () => {
+    const r = spur(["salloc", "-n4", "bash", "-c", show], { SLURM_HOSTFILE: hosts });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe("n[1-3] 3 1(x3)");
+    expect(r.stdout.trim()).toBe("n[1-3] 4 1,2,1 n[2,2,1,3]");
   });
 
-  it("a task count other than the node count is refused after the grant", () => {
-    const r = spur(["salloc", "-n4", "-m", "arbitrary", "true"], { SLURM_HOSTFILE: hosts });
+  it("without -n, a file with one entry per node gives a task per node", () => {
+    const r = spur(["salloc", "bash", "-c", show], { SLURM_HOSTFILE: c.write("hosts3", "n3\nn1\nn2\n") });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe("n[1-3] unset 1(x3) n[3,1-2]");
+  });
+
+  it("a task count other than the entries is refused after the grant (3 CPUs, 4 entries)", () => {
+    const r = spur(["salloc", "-m", "arbitrary", "true"], { SLURM_HOSTFILE: hosts });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/salloc: error: Asked for 4 tasks have 3 in the nodelist\.  Check your nodelist, or set the -n option to be 3\nsalloc: Relinquishing job allocation \d+\n$/);
+    expect(r.stderr).toMatch(/salloc: error: Asked for 3 tasks have 4 in the nodelist\.  Check your nodelist, or set the -n option to be 4\nsalloc: Relinquishing job allocation \d+\n$/);
   });
 
   it("too few entries are refused before asking", () => {

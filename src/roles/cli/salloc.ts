@@ -15,8 +15,7 @@ import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
 import { readFileSync } from "node:fs";
-import { applyHostfile, hostfileAskOf, hostfileRequest, sallocArbitraryCheck } from "../../compat/job-hostfile.ts";
-import { isArbitrary } from "../../compat/task-layout.ts";
+import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const spec = applyHostfile(r.spec, hostfile);
+  const list = arbitraryNodelist(spec.distribution, spec.nodelist, hostfile.kind === "use" ? hostfile.hosts : undefined);
   let job;
   try {
     job = await allocate("salloc", { ...spec, name: spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
@@ -46,18 +46,23 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
-  // -m arbitrary: the shell's layout is one task per node, and Slurm gives up on any other count
+  // -m arbitrary: the shell's tasks are laid over the list; Slurm gives up when their count differs
   const nodeCount = job.numNodes || job.alloc.length;
-  const arbitrary = isArbitrary(spec.distribution) ? sallocArbitraryCheck(spec.ntasks || nodeCount, nodeCount) : "";
-  if (arbitrary !== "") {
-    process.stderr.write(`salloc: error: ${arbitrary}\n`);
+  const tasks = sallocTaskCount(r.spec.ntasks, r.spec.ntasksPerNode, nodeCount, job.numCpus, r.spec.cpusPerTask);
+  const listed = expandHostlist(list);
+  const refusal = list === "" ? "" : sallocArbitraryCheck(tasks, listed.ok ? listed.value.length : 0);
+  if (refusal !== "") {
+    process.stderr.write(`salloc: error: ${refusal}\n`);
     if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
     await release(job.jobId, 1);
     return 1;
   }
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  if (list !== "") submitEnv.SLURM_ARBITRARY_NODELIST = list;
+  // the shell's SLURM_NTASKS follows -n only (the file's task count is the request's, not the user's)
+  const envSpec = { ...spec, ntasks: r.spec.ntasks };
   // Container options given to salloc reach the srun steps of the allocation through the environment.
-  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec, submitDir: process.cwd() }), ...containerEnvOf(spec.env) };
+  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: envSpec, submitDir: process.cwd() }), ...containerEnvOf(spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {

@@ -8,7 +8,7 @@
  * nodes (-N 2-1)".
  */
 import { describe, expect, it } from "vitest";
-import { hostfileEntries, hostfileRequest, sallocArbitraryCheck, type HostfileAsk } from "../../../src/compat/job-hostfile.ts";
+import { arbitraryNodelist, hostfileEntries, hostfileRequest, sallocArbitraryCheck, sallocTaskCount, type HostfileAsk } from "../../../src/compat/job-hostfile.ts";
 import { nodeListCountError, normaliseAsk, withRequiredNodes } from "../../../src/compat/job-layout.ts";
 import { expandHostlist } from "../../../src/compat/hostlist.ts";
 
@@ -21,10 +21,10 @@ const ask = (over: Partial<HostfileAsk> = {}): HostfileAsk => ({ ntasks: 0, ntas
 
 describe("SLURM_HOSTFILE for sbatch and salloc", () => {
   it("without -n: every entry is read, one task per distinct node, in node order", () => {
-    expect(hostfileRequest(ask(), "/h", FILE, expand)).toEqual({ kind: "use", nodelist: "n1,n2,n3", ntasks: 3, distribution: "arbitrary" });
+    expect(hostfileRequest(ask(), "/h", FILE, expand)).toEqual({ kind: "use", nodelist: "n1,n2,n3", ntasks: 3, distribution: "arbitrary", hosts: ["n2", "n2", "n1", "n3"] });
   });
   it("-n4 reads four entries and keeps the task count", () => {
-    expect(hostfileRequest(ask({ ntasks: 4 }), "/h", FILE, expand)).toEqual({ kind: "use", nodelist: "n1,n2,n3", ntasks: 0, distribution: "arbitrary" });
+    expect(hostfileRequest(ask({ ntasks: 4 }), "/h", FILE, expand)).toMatchObject({ kind: "use", nodelist: "n1,n2,n3", ntasks: 0, distribution: "arbitrary" });
   });
   it("-n2 reads n2 n2: one node", () => {
     expect(hostfileRequest(ask({ ntasks: 2 }), "/h", FILE, expand)).toMatchObject({ nodelist: "n2", ntasks: 0 });
@@ -63,9 +63,21 @@ describe("SLURM_HOSTFILE for sbatch and salloc", () => {
     expect(hostfileRequest(ask({ ntasks: 2 }), "/h", "n[1-2]\n", expand)).toMatchObject({ kind: "error", lines: ["Too few NodeNames in Slurm Hostfile", "Failure getting NodeNames from hostfile"] });
     expect(hostfileRequest(ask({ ntasks: 2 }), "/h", "n1 n2\n", expand)).toMatchObject({ kind: "error" });
   });
-  it("salloc -m arbitrary wants as many tasks as allocated nodes", () => {
-    expect(sallocArbitraryCheck(3, 3)).toBe("");
-    expect(sallocArbitraryCheck(4, 3)).toBe("Asked for 4 tasks have 3 in the nodelist.  Check your nodelist, or set the -n option to be 3");
+  it("salloc -m arbitrary wants as many tasks as the list has entries (Slurm's step layout over SLURM_ARBITRARY_NODELIST)", () => {
+    expect(sallocArbitraryCheck(4, 4)).toBe("");
+    expect(sallocArbitraryCheck(3, 4)).toBe("Asked for 3 tasks have 4 in the nodelist.  Check your nodelist, or set the -n option to be 4");
+  });
+  it("salloc's task count: -n, else --ntasks-per-node on each node, else what the CPUs hold", () => {
+    expect(sallocTaskCount(4, 0, 3, 3, 1)).toBe(4);
+    expect(sallocTaskCount(0, 2, 3, 6, 1)).toBe(6);
+    expect(sallocTaskCount(0, 0, 3, 3, 1)).toBe(3);
+    expect(sallocTaskCount(0, 0, 2, 8, 2)).toBe(4);
+  });
+  it("SLURM_ARBITRARY_NODELIST: the file's hosts as Slurm prints them, else -w as given, only for -m arbitrary", () => {
+    expect(arbitraryNodelist("arbitrary", "n1,n2,n3", ["n2", "n2", "n1", "n3"])).toBe("n[2,2,1,3]");
+    expect(arbitraryNodelist("arbitrary", "n[1,1,2]")).toBe("n[1,1,2]");
+    expect(arbitraryNodelist("block", "n[1-2]")).toBe("");
+    expect(arbitraryNodelist("arbitrary", "")).toBe("");
   });
 });
 
