@@ -14,7 +14,7 @@ import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
-import { readFileSync } from "node:fs";
+import { expandEntry, readHostfile } from "./hostfile.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 
@@ -81,15 +81,6 @@ export async function main(argv: string[]): Promise<number> {
 /** SLURM_HOSTFILE (read when -w is not given, whatever -m says; compat/job-hostfile). */
 function withHostfile(spec: Parameters<typeof hostfileAskOf>[0], path: string | undefined): ReturnType<typeof hostfileRequest> {
   if (path === undefined || path === "" || spec.nodelist !== "") return { kind: "none" };
-  let text: string | undefined;
-  let why = "No such file or directory";
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    if ((e as { code?: string }).code === "EACCES") why = "Permission denied";
-  }
-  return hostfileRequest(hostfileAskOf(spec), path, text, (e) => {
-    const x = expandHostlist(e);
-    return x.ok ? x.value : undefined;
-  }, why);
+  const { text, why } = readHostfile(path);
+  return hostfileRequest(hostfileAskOf(spec), path, text, expandEntry, why);
 }

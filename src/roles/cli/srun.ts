@@ -19,7 +19,7 @@ import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
 import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
 import { hostfileAskOf, hostfileRead } from "../../compat/job-hostfile.ts";
-import { expandHostlist } from "../../compat/hostlist.ts";
+import { expandEntry, readHostfile } from "./hostfile.ts";
 import { readFileSync } from "node:fs";
 import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -169,19 +169,8 @@ function taskSetup(taskProlog: string | undefined, taskEpilog: string | undefine
  * Returns Slurm's error lines, none when fine.
  */
 function withHostfile(spec: Parameters<typeof allocate>[1], path: string | undefined): string[] {
-  let text: string | undefined;
-  let why = "No such file or directory";
-  if (path !== undefined && path !== "" && spec.nodelist === "") {
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (e) {
-      if ((e as { code?: string }).code === "EACCES") why = "Permission denied";
-    }
-  }
-  const read = hostfileRead(hostfileAskOf(spec), path, text, (e) => {
-    const x = expandHostlist(e);
-    return x.ok ? x.value : undefined;
-  }, why);
+  const file = path !== undefined && path !== "" && spec.nodelist === "" ? readHostfile(path) : { text: undefined, why: "" };
+  const read = hostfileRead(hostfileAskOf(spec), path, file.text, expandEntry, file.why);
   if (read.kind === "error") return read.lines;
   if (read.kind === "none") return [];
   const ntasks = spec.ntasks || read.hosts.length;
