@@ -6,7 +6,6 @@
  * and registers and heartbeats. Failure policy: a controller that does not
  * answer is retried forever; nothing is lost while it is away.
  */
-import { withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,6 +33,7 @@ import type { JobFacts, SiteScripts } from "./prolog.ts";
 import { errorLines, planContainer, prepareContainer, releaseContainer, type ContainerLaunch } from "./container/launch.ts";
 import type { Rootfs } from "./container/rootfs.ts";
 import { spoolTag } from "./containment.ts";
+import { listPids as listStepPids } from "./list-pids.ts";
 import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
@@ -74,6 +74,8 @@ export interface Agent {
   stepHooks(req: RunTasksRequest): Promise<StepHooks>;
   /** Running steps' usage so far (sstat). */
   stepStats(req: StepStatsRequest): Plain<StepInfo>[];
+  /** scontrol listpids: the processes of the job steps here (agent/list-pids.ts). */
+  listPids(req: { jobId: number; stepId?: number | undefined }, caller: { uid: number; privileged: boolean }): ReturnType<typeof listStepPids>;
   /** PrologFlags=Alloc: the node Prolog at allocation; "" when it ran (or had run), else why not. */
   runProlog(req: RunPrologRequest): Promise<string>;
   start(): () => void;
@@ -149,14 +151,14 @@ export function createAgent(deps: AgentDeps): Agent {
     const container = planContainer(containerSite(), {
       jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
     });
-    const batchEnv = buildBatchEnv(job, {
+    const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
       // In a container only the job's GPUs exist: visible-device variables count from 0 (as with ConstrainDevices).
       gpuIndicesOnNode: share.gpuIndices, constrainDevices: (contained?.constrainDevices ?? false) || container !== undefined,
+      // MIG instances go by their unique id in the visible-device lists.
+      gpuUniqueIds: deps.gpuUniqueIds ?? [],
       spec: toPlain(req.spec),
     });
-    // The lists name the job's GPUs in index order: MIG instances go by their unique id.
-    const env = withGpuUniqueIds(batchEnv, [...share.gpuIndices].sort((a, b) => a - b), deps.gpuUniqueIds ?? []);
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
       jobId: job.jobId, restarts: job.restarts, uid: job.uid, gid: job.gid, user: job.user, workDir,
@@ -434,6 +436,7 @@ export function createAgent(deps: AgentDeps): Agent {
     runningJobIds,
     stepHooks,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
+    listPids: (req, caller) => listStepPids(spool, req.stepId === undefined ? { jobId: req.jobId } : { jobId: req.jobId, stepId: req.stepId }, caller),
     async runProlog(req) {
       const facts = jobFacts(req.job, req.clusterName);
       return facts === undefined ? "no job" : nodeProlog.ensure(facts);

@@ -25,8 +25,6 @@ export interface LayoutAsk {
   ntasksPerNode: number;
   overcommit: boolean;
   exclusive: boolean;
-  /** Distinct hosts of -w/--nodelist (0 = none): the job needs at least that many nodes. */
-  listedNodes?: number;
 }
 
 /** The request after the client's own rules. */
@@ -46,21 +44,16 @@ export interface LayoutShape {
 
 /** sbatch/srun's adjustments; `warning` is the text after "sbatch: Warning: " (or "srun: Warning: "), "" when none. */
 export function normaliseAsk(ask: LayoutAsk): { shape: LayoutShape; warning: string } {
-  let nodesGiven = ask.nodesMin > 0 || ask.nodesMax > 0;
-  // -w's hosts raise the minimum (oracle: -w n[1-2] is NumNodes=2 NumTasks=2, without a range)
-  const listed = ask.listedNodes ?? 0;
-  let nodesMin = Math.max(1, nodesGiven ? ask.nodesMin : 0, listed);
+  const nodesGiven = ask.nodesMin > 0 || ask.nodesMax > 0;
+  let nodesMin = nodesGiven ? Math.max(1, ask.nodesMin) : 1;
   let nodesMax = nodesGiven ? Math.max(nodesMin, ask.nodesMax || nodesMin) : 0;
   let warning = "";
-  if (ask.ntasks > 0 && (nodesGiven || listed > 0)) {
+  if (ask.ntasks > 0 && nodesGiven) {
     if (ask.ntasks < nodesMin) {
       warning = `can't run ${ask.ntasks} processes on ${nodesMin} nodes, setting nnodes to ${ask.ntasks}`;
       nodesMin = ask.ntasks;
-      // lowered from -w's hosts, the count becomes a range (oracle: -w n[1-3] -n1 is NumNodes=1-1)
-      if (!nodesGiven) nodesMax = nodesMin;
-      nodesGiven = true;
     }
-    if (nodesGiven) nodesMax = Math.max(nodesMin, Math.min(nodesMax, ask.ntasks));
+    nodesMax = Math.max(nodesMin, Math.min(nodesMax, ask.ntasks));
   }
   const ntasks = ask.ntasks > 0 ? ask.ntasks : ask.ntasksPerNode > 0 ? ask.ntasksPerNode * nodesMin : nodesMin;
   const shape: LayoutShape = {
@@ -70,6 +63,26 @@ export function normaliseAsk(ask: LayoutAsk): { shape: LayoutShape; warning: str
   assert(shape.ntasks >= 1 && shape.nodesMin >= 1, "a shape has a task and a node at least");
   assert(!nodesGiven || shape.nodesMax >= shape.nodesMin, "a node range is ordered");
   return { shape, warning };
+}
+
+/**
+ * -w naming `required` distinct nodes: the job needs at least that many (the oracle: `-w n[1-3]`
+ * shows NumNodes=3, `-N2-4 -w n[1-3]` 3-4) and, without -n, runs a task (or a --ntasks-per-node)
+ * on each (NumTasks=3). sbatch/salloc/srun refuse an -N maximum below it (`nodeListCountError`).
+ */
+export function withRequiredNodes(shape: LayoutShape, required: number): LayoutShape {
+  if (required <= shape.nodesMin) return shape;
+  const ntasks = shape.ntasksGiven ? shape.ntasks : required * Math.max(1, shape.ntasksPerNode);
+  const out = { ...shape, nodesMin: required, nodesMax: shape.nodesGiven ? Math.max(shape.nodesMax, required) : shape.nodesMax, ntasks };
+  assert(out.nodesMin >= 1 && out.ntasks >= 1, "a shape has a task and a node at least");
+  return out;
+}
+
+/** The client's refusal of -N whose maximum is below the -w node count (text after "error: "), "" when fine. */
+export function nodeListCountError(nodesMin: number, nodesMax: number, required: number): string {
+  const given = nodesMin > 0 || nodesMax > 0;
+  const max = nodesMax > 0 ? nodesMax : nodesMin;
+  return given && required > max ? `invalid number of nodes (-N ${Math.max(nodesMin, required)}-${max})` : "";
 }
 
 /**
@@ -95,7 +108,7 @@ export interface PendingCounts {
 
 export function pendingCounts(shape: LayoutShape, nodeCpusMax: number): PendingCounts {
   const estimate = nodeEstimate(shape, nodeCpusMax);
-  const numNodes = shape.nodesGiven ? Math.min(shape.nodesMax, Math.max(shape.nodesMin, estimate)) : Math.max(1, shape.nodesMin, estimate);
+  const numNodes = shape.nodesGiven ? Math.min(shape.nodesMax, Math.max(shape.nodesMin, estimate)) : Math.max(shape.nodesMin, estimate);
   // --overcommit: one CPU per node is all the job asks for; a node range without -n asks for one task's
   // CPUs (or a --ntasks-per-node of one-CPU tasks, whichever is more)
   const rangeOnly = !shape.ntasksGiven && shape.nodesMax > shape.nodesMin;

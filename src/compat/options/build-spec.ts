@@ -16,8 +16,9 @@ import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly, EMPTY_PARTITION } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
-import { normaliseAsk } from "../job-layout.ts";
-import { expandHostlist } from "../hostlist.ts";
+import { nodeListCountError, normaliseAsk } from "../job-layout.ts";
+import { compressHostlist, expandHostlist } from "../hostlist.ts";
+import { isArbitrary } from "../task-layout.ts";
 import type { Command } from "./table.ts";
 
 /** Who submits, from where (a subset of the CLI's Invoker). */
@@ -143,23 +144,35 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
  * (also when srun read it from SLURM_JOB_NUM_NODES inside an allocation: `srun -n1` in a
  * two-node job warns on the oracle) and cap a range at the task count (compat/job-layout.ts).
  */
-function settleNodeCount(st: BuildState): Result<void> {
+function settleNodeCount(st: BuildState): void {
   const spec = st.spec;
-  // sbatch/salloc count -w's hosts as nodes the job needs (oracle); srun's -w may pick nodes of an allocation
-  const hosts = st.cmd !== "srun" && spec.nodelist !== "" ? expandHostlist(spec.nodelist) : undefined;
-  const listed = hosts?.ok === true ? new Set(hosts.value).size : 0;
-  const max = spec.nodesMax || spec.nodesMin;
-  if (listed > 0 && max > 0 && max < listed) return err("BadNodes", `invalid number of nodes (-N ${listed}-${max})`);
-  if (spec.nodesMin === 0 && spec.nodesMax === 0 && listed === 0) return ok(undefined);
+  if (spec.nodesMin === 0 && spec.nodesMax === 0) return;
   const { shape, warning } = normaliseAsk({
     nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
-    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive, listedNodes: listed,
+    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
   });
   if (warning !== "") st.warnings.push(`Warning: ${warning}`);
-  // a count that came from -w alone stays with the controller (NumNodes without a range)
-  if (!shape.nodesGiven) return ok(undefined);
   spec.nodesMin = shape.nodesMin;
   spec.nodesMax = shape.nodesMax;
+}
+
+/**
+ * -w naming more nodes than -N's maximum (the oracle: `-N1 -w n[1-2]`): sbatch and salloc refuse
+ * ("invalid number of nodes (-N 2-1)"); srun says so and keeps the first nodes of the list.
+ */
+function checkNodeList(st: BuildState): Result<void> {
+  const spec = st.spec;
+  if (spec.nodelist === "" || (spec.nodesMin === 0 && spec.nodesMax === 0)) return ok(undefined);
+  const hosts = expandHostlist(spec.nodelist);
+  if (!hosts.ok) return ok(undefined);
+  const distinct = [...new Set(hosts.value)];
+  const refusal = nodeListCountError(spec.nodesMin, spec.nodesMax, distinct.length);
+  if (refusal === "") return ok(undefined);
+  if (st.cmd !== "srun") return err("NodeCount", refusal, 1);
+  if (isArbitrary(spec.distribution)) return ok(undefined);
+  const max = spec.nodesMax > 0 ? spec.nodesMax : spec.nodesMin;
+  st.warnings.push(`error: Required nodelist includes more nodes than permitted by max-node count (${distinct.length} > ${max}). Eliminating nodes from the nodelist.`);
+  spec.nodelist = compressHostlist(distinct.slice(0, max));
   return ok(undefined);
 }
 
@@ -197,8 +210,9 @@ export function buildSpec(
     const gpu = checkGpuOptions(st.spec);
     if (!gpu.ok) return gpu;
   }
-  const nodes = settleNodeCount(st);
-  if (!nodes.ok) return nodes;
+  settleNodeCount(st);
+  const listed = checkNodeList(st);
+  if (!listed.ok) return listed;
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

@@ -1,21 +1,21 @@
 /**
  * @module sched/model/request-echo
  * Parts of a job's request that the job record only echoes for display (scontrol show job):
- * the mail it asked for (MailUser= defaults to the submitter once a type is set), its GPU
- * binding as Slurm keeps it (TresBind=gpu:<value>), --kill-on-invalid-dep=yes, --gres-flags, --container (as given, empty too), --ntasks-per-socket, --mem-per-gpu (MemPerTres=gres:gpu:MiB) and --time-min (TimeMin=).
+ * the mail it asked for (MailUser= defaults to the submitter once a type is set),
+ * --kill-on-invalid-dep=yes, --gres-flags, --container (as given, empty too),
+ * --ntasks-per-socket, --mem-per-gpu (MemPerTres=gres:gpu:MiB) and --time-min (TimeMin=).
  * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
  */
 import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { mailTypeText } from "../../compat/mail-type.ts";
 
-type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "tresBind" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres" | "timeMinMin">;
+type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres" | "timeMinMin">;
 
 export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   const out: Echo = {};
   const mail = mailTypeText(spec.mailType);
   if (mail !== "") Object.assign(out, { mailType: mail, mailUser: spec.mailUser || user });
-  if (spec.gpuBind) out.tresBind = `gpu:${spec.gpuBind}`;
   if (spec.killOnInvalidDep) out.killOnInvalidDep = true;
   if (spec.gresFlags) out.gresFlags = spec.gresFlags;
   if (spec.container !== undefined) out.container = spec.container;
