@@ -42,7 +42,8 @@ const SUBMIT = /^(exit|stdout|stderr|job|job\..*|squeue(\..*)?|sacct(\..*)?)$/;
 /** Spur bugs and gaps found by the tester, each scoped to its option (issue 15). */
 const SPUR_GAPS: KnownDifference[] = [
   {
-    field: SUBMIT,
+    // the refusal itself (exit, streams, whether a job exists), not the fields of a job both sides made
+    field: /^(exit|stdout|stderr|job)$/,
     option: warned,
     when: (_c, d) => d.field !== "stderr" || /is not supported by Spur and was ignored/.test(d.spur),
     reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is checked only by the value checks of compat/options/ignored-checks.ts; "
