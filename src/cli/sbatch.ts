@@ -86,7 +86,7 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
     out.stderr += flow.testOnlyText("sbatch", resp);
     return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
   }
-  out.stdout += flow.submittedText(resp.jobId, settings);
+  out.stdout += flow.submittedText(resp.jobId, settings, resp.cluster);
   if (!settings.wait) return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
   port.write("stdout", out.stdout);
   port.write("stderr", out.stderr);

@@ -134,7 +134,7 @@ export function controllerRoutes(sc: ServiceContext) {
         const jobId = result.ids[0] ?? 0;
         // srun/salloc say so before "queued and waiting" when the job is larger than its partition
         const queuedOversized = spec.interactive && c.state.jobs.get(jobId)?.info.reason === "PartitionConfig";
-        return { jobId, warnings: queuedOversized ? ["Requested partition configuration not available now"] : [] };
+        return { jobId, warnings: queuedOversized ? ["Requested partition configuration not available now"] : [], cluster: c.state.config.clusterName };
       },
       listJobs(req) {
         return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };

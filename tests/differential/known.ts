@@ -60,7 +60,6 @@ const SPUR_GAPS: KnownDifference[] = [
     when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "exclusive" && /^(user|mcs|topo)$/i.test(o.value ?? "")),
     reason: "Spur lacks: --exclusive=user/mcs/topo (it warns and allocates whole nodes; 22.05 shares nodes with the user's jobs, OverSubscribe=USER)",
   },
-  { field: /^stdout$/, option: "clusters", when: (_c, d) => d.slurm.toLowerCase() === d.spur.toLowerCase(), reason: "Spur bug: -M ORACLE echoes the name as typed; 22.05 prints the cluster's own name" },
 ];
 
 export const KNOWN: KnownDifference[] = [

@@ -56,9 +56,14 @@ export function sbatchRequest(ctx: SubmitContext, cli: readonly ParsedOption[], 
 
 const firstCluster = (settings: CmdSettings): string | undefined => settings.clusters?.split(",")[0];
 
-/** stdout after a successful submission (Slurm: --parsable wins over -Q). */
-export function submittedText(jobId: number, settings: CmdSettings): string {
-  const cluster = firstCluster(settings);
+/**
+ * stdout after a successful submission (Slurm: --parsable wins over -Q). With -M, the cluster's
+ * own name (`clusterName`, from the controller) rather than the name as typed (oracle: -M ORACLE
+ * prints "on cluster oracle").
+ */
+export function submittedText(jobId: number, settings: CmdSettings, clusterName = ""): string {
+  const typed = firstCluster(settings);
+  const cluster = typed === undefined ? undefined : clusterName || typed;
   if (settings.parsable) return cluster === undefined ? `${jobId}\n` : `${jobId};${cluster}\n`;
   if (settings.quiet) return "";
   return cluster === undefined ? `Submitted batch job ${jobId}\n` : `Submitted batch job ${jobId} on cluster ${cluster}\n`;

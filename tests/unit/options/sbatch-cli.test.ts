@@ -18,6 +18,12 @@ describe("sbatch output", () => {
     expect(r).toEqual({ stdout, stderr: "", exitCode: 0 });
   });
 
+  it("-M prints the cluster's own name as the controller has it (oracle: -M ORACLE is 'on cluster oracle')", async () => {
+    const port = fakePort({ jobId: 5, response: { cluster: "oracle" } }).port;
+    expect((await sbatchMain(["-M", "ORACLE", "--wrap=true"], port)).stdout).toBe("Submitted batch job 5 on cluster oracle\n");
+    expect((await sbatchMain(["--parsable", "-M", "Oracle", "--wrap=true"], port)).stdout).toBe("5;oracle\n");
+  });
+
   it("warnings (ours, then the controller's messages) go to stderr; -Q hides them", async () => {
     const fake = fakePort({ jobId: 5, files: { "job.sh": SCRIPT }, response: { warnings: ["Job is pending: QOS limit"] } });
     const r = await sbatchMain(["job.sh"], fake.port);
