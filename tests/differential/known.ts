@@ -85,6 +85,13 @@ export const KNOWN: KnownDifference[] = [
     reason: "an option Spur accepts with a warning and ignores leaves no trace in the job record (e.g. Network=, MailType=)",
   },
   {
+    field: /^sacct\./,
+    option: warned,
+    // only the accounting field named after the ignored option (sacct McsLabel for --mcs-label)
+    when: (c, d) => c.kind === "sbatch" && c.options.some((o) => warned(o.name) && d.field.toLowerCase().replace(/[^a-z]/g, "").endsWith(o.name.replace(/-/g, ""))),
+    reason: "an option Spur accepts with a warning and ignores leaves no trace in its accounting field either (seed 71: sacct McsLabel for --mcs-label)",
+  },
+  {
     field: /^squeue\.TRES_PER_NODE$/,
     when: (_c, d) => d.slurm.replace(/gres:/g, "gres/") === d.spur,
     reason: "22.05 vs 26.x: the TRES-per-node string names a GRES gres:gpu in 22.05 and gres/gpu in 26.x (which Spur follows)",
