@@ -109,6 +109,13 @@ export const KNOWN: KnownDifference[] = [
     reason: "22.05 vs 26.x table: --requeue takes no argument in 22.05 (\"option '--requeue' doesn't allow an argument\"); 26.x's is --requeue[=expedite] (slurm-surface)",
   },
   {
+    field: /^(exit|stdout|stderr|job)$/,
+    option: "dependency",
+    when: (_c, d) => d.field !== "stderr" || /Job dependency problem/.test(d.spur),
+    reason: "22.05 vs 26.x table: a dependency on a job id the controller does not know is refused at submission in 26.x (dependency-and-array.md); "
+      + "22.05 accepts it (afterok:1(unfulfilled)); as the scenario suite's golden 083",
+  },
+  {
     field: /^stdout$/,
     option: "usage",
     reason: "22.05 vs 26.x: --usage lists each version's options",
