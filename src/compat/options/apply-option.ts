@@ -16,6 +16,7 @@ import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
 import { parseGpuBind, parseTresBind } from "../gpu-bind.ts";
 import { CONTAINER_HANDLERS } from "./apply-container.ts";
+import { canonicalName } from "./table.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
 type Spec = Plain<JobSpec>;
@@ -43,7 +44,8 @@ const flag = (field: KeysOf<boolean>): Handler => (st, a) => {
 };
 
 const count = (field: KeysOf<number>, positive = true): Handler => (st, a) => {
-  const r = syntax.parseCount(valueOf(a), `--${a.name}`, positive);
+  // Slurm's parse_int names the option, an alias by the option it stands for (oracle: --tasks-per-node=abc)
+  const r = syntax.parseCount(valueOf(a), `--${canonicalName(a.name)}`, positive);
   if (!r.ok) return r;
   st.spec[field] = r.value;
   return DONE;

@@ -53,6 +53,9 @@ const KEY_ALIASES: Record<string, string> = {
   "pack-group": "het-group",
 };
 
+/** The option a spelling stands for (Slurm names it in its messages: --tasks-per-node=abc → "--ntasks-per-node"). */
+export const canonicalName = (name: string): string => KEY_ALIASES[name] ?? name;
+
 /** Where each environment-only input goes (rows whose long column is "(env only...)"). */
 const ENV_ONLY_TARGETS: Record<string, string> = {
   SLURM_UMASK: "umask",

@@ -37,3 +37,10 @@ describe("ignored options keep Slurm 22.05's value checks (differential tester)"
     },
   );
 });
+
+describe("parse_int names an alias by the option it stands for (oracle: differential seed 1188)", () => {
+  it("--tasks-per-node=abc is reported as --ntasks-per-node", () => {
+    expect(sbatchErrors(["--tasks-per-node=abc"])).toEqual({ stderr: 'sbatch: error: Invalid numeric value "abc" for --ntasks-per-node.\n', exit: 1 });
+    expect(sbatchErrors(["-c", "abc"])).toEqual({ stderr: 'sbatch: error: Invalid numeric value "abc" for --cpus-per-task.\n', exit: 1 });
+  });
+});
