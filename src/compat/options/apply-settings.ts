@@ -26,6 +26,16 @@ const commandLineOnly: Handler = (st, a) => {
   return DONE;
 };
 
+/**
+ * -Q/--quiet counts on sbatch's command line only: in a #SBATCH line or as SBATCH_QUIET the
+ * "Submitted batch job" line is still printed (Slurm 22.05, oracle; differential seed 1056).
+ */
+function quiet(st: BuildState, a: Assignment): Result<void> {
+  if (st.cmd === "sbatch" && a.source !== "cli") return DONE;
+  st.settings.quiet = !a.reset;
+  return DONE;
+}
+
 function verbose(st: BuildState, a: Assignment): Result<void> {
   if (a.reset) st.settings.verbose = 0;
   else if (a.source === "env" && /^[0-9]+$/.test(a.value ?? "")) st.settings.verbose = Number(a.value);
@@ -103,7 +113,7 @@ const actionOnly: Handler = () => DONE;
 
 export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   help: actionOnly, usage: actionOnly, version: actionOnly, wrap,
-  parsable: setting("parsable"), quiet: setting("quiet"), "test-only": setting("testOnly"),
+  parsable: setting("parsable"), quiet, "test-only": setting("testOnly"),
   "ignore-pbs": setting("ignorePbs"), verbose, wait,
   clusters: text("clusters"), cluster: text("clusters"),
   "exit-error": exitCode("exitError"), "exit-immediate": exitCode("exitImmediate"),

@@ -289,3 +289,11 @@ describe("--help/--usage/--version outside the command line (oracle: differentia
     expect(built([], {}, withDirectives("--version", "--usage", "--help")).warnings).toEqual([]);
   });
 });
+
+describe("-Q/--quiet (oracle: differential seed 1056)", () => {
+  it("counts on the command line only: a #SBATCH line or SBATCH_QUIET still gets the submission line", () => {
+    expect(built(["-Q"]).settings.quiet).toBe(true);
+    expect(built([], {}, withDirectives("--quiet")).settings.quiet).toBe(false);
+    expect(built([], { SBATCH_QUIET: "1" }).settings.quiet).toBe(false);
+  });
+});
