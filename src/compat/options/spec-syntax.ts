@@ -50,6 +50,8 @@ export function parseNodeCount(text: string): Result<{ min: number; max: number 
   if (dash < 0 && min === 0) return err(NODE_COUNT_INVALID, "Node count specification invalid");
   if (dash < 0) return ok({ min, max: min });
   const maxText = text.slice(dash + 1);
+  // "-N 1-": Slurm reads the missing maximum as -1 (oracle: "Maximum node count -1 is less than minimum node count 1")
+  if (maxText === "") return err("BadNodes", `Maximum node count -1 is less than minimum node count ${Math.max(min, 1)}`, OPTION_EXIT);
   const max = nodeNumber(maxText);
   if (max === undefined) return err("BadNodes", `"${maxText}" is not a valid node count`, OPTION_EXIT);
   const lo = Math.max(min, 1);

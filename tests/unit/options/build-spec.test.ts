@@ -155,6 +155,8 @@ describe("Slurm-worded validation errors", () => {
     [["-n", "0"], 'Invalid numeric value "0" for --ntasks.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)
     [["-c", "-1"], 'Invalid numeric value "-1" for --cpus-per-task.', 1], // parse_int exits 1 (conformance x-err-sbatch-ntasks-zero)
     [["-N", "abc"], '"abc" is not a valid node count', 255],
+    // oracle (differential seed 1008)
+    [["-N", "1-"], "Maximum node count -1 is less than minimum node count 1", 255],
     [["-N", "4-2"], "Maximum node count 2 is less than minimum node count 4", 255],
     [["--gres=gpu:a:b:c"], "Invalid generic resource (gres) specification", undefined],
     [["--gres=gpu:a:b"], "Invalid generic resource (gres) specification", undefined],
