@@ -31,6 +31,30 @@ export function spell(o: OptionUse): string[] {
 /** A directive word: double quotes group words with spaces (sbatch removes them). */
 const dq = (w: string): string => (w === "" || /[\s#'"]/.test(w) ? `"${w}"` : w);
 
+/** The directive options sbatch reads: those placed before the script's first command. */
+export function directivesRead(c: SubmitCase): Set<OptionUse> {
+  const directives = c.options.filter((o) => o.placement === "directive");
+  const read = new Set<OptionUse>();
+  let next = 0;
+  for (const t of c.layout) {
+    if (t === "command") break;
+    const o = t === "comment" || t === "blank" ? undefined : directives[next++];
+    if (o !== undefined) read.add(o);
+  }
+  return read;
+}
+
+/**
+ * Whether the case's --hold or --test-only takes effect: not when it is a directive after the
+ * first command (the generator puts some there), where the job is then submitted to run.
+ */
+export function modeInEffect(c: SubmitCase): boolean {
+  if (c.mode === "plain") return false;
+  const flag = c.options.find((o) => o.name === c.mode);
+  if (flag === undefined) return false;
+  return flag.placement !== "directive" || directivesRead(c).has(flag);
+}
+
 /** The batch script of a case (directives in the layout's slots). */
 export function scriptOf(c: SubmitCase): string {
   const directives = c.options.filter((o) => o.placement === "directive");

@@ -13,7 +13,7 @@ import { ORACLE_RUN, oracleNextJobId, spurUp, type SpurCluster } from "../confor
 import { caseLabel, generateCase, type Case } from "./generator.ts";
 import { compareObservations, RACY_WHEN_RUNNABLE, type FieldDiff, type Observation } from "./compare.ts";
 import { knownFor } from "./known.ts";
-import { render } from "./render.ts";
+import { modeInEffect, render } from "./render.ts";
 import { runCase } from "./run-case.ts";
 import { shrink } from "./shrink.ts";
 
@@ -82,7 +82,8 @@ export async function observe(run: Run, c: Case, tag: string): Promise<{ a: Obse
     runCase(run.spur.side, c, name, join(run.spurDir, tag)),
   ]);
   const ctx = { slurm: { ...run.slurm.ctx, workDir: join(run.slurmDir, tag) }, spur: { ...run.spur.side.ctx, workDir: join(run.spurDir, tag) } };
-  const skip = c.kind === "sbatch" && c.mode === "plain" ? RACY_WHEN_RUNNABLE : undefined;
+  // a job that may run: a plain submission, or one whose --hold/--test-only directive came after the first command
+  const skip = c.kind === "sbatch" && !modeInEffect(c) ? RACY_WHEN_RUNNABLE : undefined;
   const diffs = compareObservations(a, b, ctx, skip).map((d): JudgedDiff => {
     const k = knownFor(c, d);
     return k ? { ...d, known: k.reason } : d;

@@ -10,7 +10,7 @@ import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { NEVER, generateCase, uniquePrefix, type Case, type SubmitCase } from "../../differential/generator.ts";
 import { keyValues, pipeTable } from "../../differential/compare.ts";
 import { knownFor } from "../../differential/known.ts";
-import { render, scriptOf, spell } from "../../differential/render.ts";
+import { modeInEffect, render, scriptOf, spell } from "../../differential/render.ts";
 import { shrink, simplerVariants } from "../../differential/shrink.ts";
 
 const submits = (n: number): SubmitCase[] =>
@@ -56,6 +56,16 @@ describe("differential generator", () => {
     };
     expect(scriptOf(c)).toBe('#!/bin/bash\n# a comment line\n#SBATCH --time=10\ntrue\n#SBATCH --comment "a b" # why\nexit 0\n');
     expect(render(c, "N").cmd).toBe("sbatch -J N -H job.sh");
+  });
+
+  it("knows when --hold/--test-only does not take effect (a directive after the first command: the job may run)", () => {
+    const base: SubmitCase = { kind: "sbatch", seed: 0, mode: "hold", wrap: false, layout: ["D", "command", "D"], options: [] };
+    const time = { name: "time", value: "10", form: "valid", placement: "directive", spelling: "long=" } as const;
+    const hold = { name: "hold", form: "valid", placement: "directive", spelling: "short" } as const;
+    expect(modeInEffect({ ...base, options: [time, hold] })).toBe(false);
+    expect(modeInEffect({ ...base, options: [hold, time] })).toBe(true);
+    expect(modeInEffect({ ...base, options: [time, { ...hold, placement: "cli" }] })).toBe(true);
+    expect(modeInEffect({ ...base, mode: "plain", options: [time] })).toBe(false);
   });
 });
 
