@@ -134,6 +134,7 @@ function fileLines(job: Job): string[] {
   const bind = flags.includes("enforce-binding") ? "GresEnforceBind=Yes" : flags.includes("disable-binding") ? "GresEnforceBind=No" : "";
   const flagLine = `${bind}${job.killOnInvalidDep === true ? "KillOInInvalidDependent=Yes" : ""}`;
   if (flagLine !== "") lines.push(flagLine);
+  if (job.cpusPerTres) lines.push(`CpusPerTres=${job.cpusPerTres}`);
   if (job.memPerTres) lines.push(`MemPerTres=${job.memPerTres}`);
   // 22.05 prints the binding as "gpu:closest" (26.x: "gres/gpu:closest"), before the per-TRES requests.
   if ((job.tresBind ?? "") !== "") lines.push(`TresBind=${(job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:")}`);

@@ -3,14 +3,14 @@
  * Parts of a job's request that the job record only echoes for display (scontrol show job):
  * the mail it asked for (MailUser= defaults to the submitter once a type is set),
  * --kill-on-invalid-dep=yes, --gres-flags, --container (as given, empty too),
- * --ntasks-per-socket, --mem-per-gpu (MemPerTres=gres:gpu:MiB) and --time-min (TimeMin=).
+ * --ntasks-per-socket, --cpus-per-gpu and --mem-per-gpu (CpusPerTres=/MemPerTres=gres:gpu:N) and --time-min (TimeMin=).
  * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
  */
 import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { mailTypeText } from "../../compat/mail-type.ts";
 
-type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres" | "timeMinMin">;
+type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres" | "timeMinMin" | "cpusPerTres">;
 
 export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   const out: Echo = {};
@@ -20,6 +20,7 @@ export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   if (spec.gresFlags) out.gresFlags = spec.gresFlags;
   if (spec.container !== undefined) out.container = spec.container;
   if ((spec.ntasksPerSocket ?? 0) > 0) out.ntasksPerSocket = spec.ntasksPerSocket;
+  if (spec.cpusPerGpu > 0) out.cpusPerTres = `gres:gpu:${spec.cpusPerGpu}`;
   if (spec.memPerGpuMib !== undefined) out.memPerTres = `gres:gpu:${spec.memPerGpuMib}`;
   // oracle: --time-min=5 is TimeMin=00:05:00; --deadline without -t is TimeMin=00:01:00
   if (spec.timeMinMin !== undefined) out.timeMinMin = spec.timeMinMin;

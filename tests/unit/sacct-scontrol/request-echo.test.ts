@@ -69,6 +69,8 @@ describe("--ntasks-per-socket and --mem-per-gpu (oracle: NtasksPerN:B:S:C=3:0:1:
     expect(shown({ ntasksPerNode: 3, ntasksPerSocket: 1 })).toContain(" NtasksPerN:B:S:C=3:0:1:* ");
     expect(shown({})).toContain(" NtasksPerN:B:S:C=0:0:*:* ");
     expect(shown({ memPerGpuMib: 0 })).toContain(" MemPerTres=gres:gpu:0 ");
+    // oracle: --cpus-per-gpu=2 --gpus=1 --mem-per-gpu=100 is "CpusPerTres=gres:gpu:2 MemPerTres=gres:gpu:100" (differential seed 1268)
+    expect(shown({ cpusPerGpu: 2, gpus: "1", memPerGpuMib: 100 })).toContain(" Power= CpusPerTres=gres:gpu:2 MemPerTres=gres:gpu:100 ");
     expect(shown({})).not.toContain("MemPerTres");
   });
 
