@@ -309,7 +309,8 @@ const HINTS = new Set(["compute_bound", "memory_bound", "multithread", "nomultit
 /** --hint: nomultithread (one task per core, the core's other threads idle) is what the core choice and task binding act on. */
 const hint: Handler = (st, a) => {
   const value = valueOf(a).toLowerCase();
-  if (!HINTS.has(value)) return err("BadHint", `Invalid --hint argument: ${valueOf(a)}`);
+  // Slurm 22.05's words, exit 1 (oracle: differential seed 1300)
+  if (!HINTS.has(value)) return err("BadHint", `unrecognized --hint argument "${valueOf(a)}", see --hint=help`);
   st.spec.hint = value;
   return DONE;
 };

@@ -44,3 +44,9 @@ describe("parse_int names an alias by the option it stands for (oracle: differen
     expect(sbatchErrors(["-c", "abc"])).toEqual({ stderr: 'sbatch: error: Invalid numeric value "abc" for --cpus-per-task.\n', exit: 1 });
   });
 });
+
+describe("--hint with an unknown word (oracle: differential seed 1300)", () => {
+  it("is refused in Slurm's words, exit 1", () => {
+    expect(sbatchErrors(["--hint=bogus"])).toEqual({ stderr: 'sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n', exit: 1 });
+  });
+});
