@@ -90,6 +90,8 @@ export function parseGres(text: string): Result<Plain<GresRequest>[]> {
  * --gpus-per-node=0, --gpus-per-task=0 are submitted; differential seeds 103, 221).
  */
 export function checkGpus(text: string): Result<string> {
+  // an empty value asks for none (oracle: --gpus= and --gpus-per-node= are submitted; differential seeds 1286, 1299)
+  if (text === "") return ok(text);
   for (const item of text.split(",")) {
     const parts = item.split(":");
     const count = parts[parts.length - 1] ?? "";

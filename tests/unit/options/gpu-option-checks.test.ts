@@ -41,6 +41,8 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--ntasks-per-gpu=2", "-G", "2"]],
     // oracle: a zero GPU count is accepted and asks for none
     [["--gpus=0"]], [["--gpus=mi300x:0"]], [["--gpus-per-node=0"]], [["--gpus-per-task=0", "-n", "1"]],
+    // and so does an empty one
+    [["--gpus="]], [["--gpus-per-node="]], [["--gpus-per-task=", "-n", "1"]],
   ])("%j is accepted", (argv) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: "", exit: 0 });
   });
