@@ -6,9 +6,11 @@
  * the filename pattern (%t %n %N %j %J %s %u %x %A %a, zero padding) expanded
  * for each task, relative to srun's working directory. Without `-e`, stderr
  * follows `-o` (Slurm: stderr goes where stdout goes unless given its own).
- * `-i/--input` with a filename pattern gives each task its file as stdin;
- * `none` (and the default) give it nothing. srun forwards no stdin of its own
- * to tasks, so `all` or a task id cannot be honoured (inputTarget says so).
+ * `-i/--input`: srun forwards its own stdin to every task (`all`, anything
+ * starting with "all" or "-", and the default: Slurm 22.05's srun.1 and
+ * fname_create), to one task (a task id below the step's task count; the
+ * others read /dev/null), to none (`none`: /dev/null), or each task reads the
+ * file its pattern names (a task id the step does not have is a file name).
  */
 import { expandFilenamePattern, resolveStdioPath, type FilenameContext } from "./filename-pattern.ts";
 
@@ -33,10 +35,14 @@ export function taskTargets(output: string, error: string, task: TaskIoContext, 
   return { out, err };
 }
 
-/** A task's stdin for `-i`: a file, nothing, or "unsupported" for `all` / a task id (no stdin forwarding). */
-export function inputTarget(spec: string, task: TaskIoContext, cwd: string): { kind: "none" } | { kind: "file"; path: string } | { kind: "unsupported" } {
+/** Where a task's stdin comes from: srun's own stdin (forwarded), /dev/null, or a file (opened as the job's user). */
+export type InputTarget = { kind: "forward" } | { kind: "none" } | { kind: "file"; path: string };
+
+/** A task's stdin for the `-i` text `spec` ("" = not given) in a step of `ntasks` tasks. */
+export function inputTarget(spec: string, task: TaskIoContext, cwd: string, ntasks: number): InputTarget {
   const s = spec.trim();
-  if (s === "" || s.toLowerCase() === "none") return { kind: "none" };
-  if (s.toLowerCase() === "all" || /^\d+$/.test(s)) return { kind: "unsupported" };
+  if (s === "" || s.toLowerCase().startsWith("all") || s.startsWith("-")) return { kind: "forward" };
+  if (s.toLowerCase() === "none") return { kind: "none" };
+  if (/^\d+$/.test(s) && Number(s) < ntasks) return Number(s) === task.taskId ? { kind: "forward" } : { kind: "none" };
   return { kind: "file", path: resolveStdioPath(expandFilenamePattern(s, task), cwd) };
 }
