@@ -8,9 +8,13 @@
  * follows `-o` (Slurm: stderr goes where stdout goes unless given its own).
  * `-i/--input`: srun forwards its own stdin to every task (`all`, anything
  * starting with "all" or "-", and the default: Slurm 22.05's srun.1 and
- * fname_create), to one task (a task id below the step's task count; the
- * others read /dev/null), to none (`none`: /dev/null), or each task reads the
- * file its pattern names (a task id the step does not have is a file name).
+ * fname_create; oracle: `-n2 cat` prints the input twice), to one task (a task
+ * id below the step's task count; the others read /dev/null), to none (`none`:
+ * /dev/null), or from a file: a pattern with a per-task letter (%t %n %N %u)
+ * names each task's own file, opened on the node as the job's user; any other
+ * name (a task id the step does not have included) is one file that srun opens
+ * itself and forwards to every task (oracle: `-i 5` with 2 tasks and no file 5:
+ * "srun: error: Could not open stdin file: No such file or directory", exit 1).
  */
 import { expandFilenamePattern, resolveStdioPath, type FilenameContext } from "./filename-pattern.ts";
 
@@ -35,8 +39,14 @@ export function taskTargets(output: string, error: string, task: TaskIoContext, 
   return { out, err };
 }
 
-/** Where a task's stdin comes from: srun's own stdin (forwarded), /dev/null, or a file (opened as the job's user). */
-export type InputTarget = { kind: "forward" } | { kind: "none" } | { kind: "file"; path: string };
+/**
+ * Where a task's stdin comes from: what srun forwards (its own stdin, or the file `path` srun opens), /dev/null,
+ * or a file of its own (opened on the node as the job's user).
+ */
+export type InputTarget = { kind: "forward"; path?: string } | { kind: "none" } | { kind: "file"; path: string };
+
+/** Slurm's per-task letters (IO_PER_TASK): such a pattern names a file per task, expanded on the node. */
+const PER_TASK = /%\d*[tnNu]/;
 
 /** A task's stdin for the `-i` text `spec` ("" = not given) in a step of `ntasks` tasks. */
 export function inputTarget(spec: string, task: TaskIoContext, cwd: string, ntasks: number): InputTarget {
@@ -44,5 +54,6 @@ export function inputTarget(spec: string, task: TaskIoContext, cwd: string, ntas
   if (s === "" || s.toLowerCase().startsWith("all") || s.startsWith("-")) return { kind: "forward" };
   if (s.toLowerCase() === "none") return { kind: "none" };
   if (/^\d+$/.test(s) && Number(s) < ntasks) return Number(s) === task.taskId ? { kind: "forward" } : { kind: "none" };
-  return { kind: "file", path: resolveStdioPath(expandFilenamePattern(s, task), cwd) };
+  const path = resolveStdioPath(expandFilenamePattern(s, task), cwd);
+  return PER_TASK.test(s.replaceAll("%%", "")) ? { kind: "file", path } : { kind: "forward", path };
 }

@@ -54,6 +54,13 @@ describe("srun's stdin reaches the tasks", () => {
     expect(r.stdout.split("\n").filter(Boolean).sort()).toEqual(["0: from-file", "1: from-file"]);
   });
 
+  it("a file srun cannot open: Slurm's error and exit 1, nothing runs (oracle: -i 5 with 2 tasks)", () => {
+    const cwd = mkdtempSync(join(c.work, "in-"));
+    const r = c.run(["srun", "-n2", "-i", "5", "touch", "ran"], { cwd });
+    expect(r).toEqual({ stdout: "", stderr: "srun: error: Could not open stdin file: No such file or directory\n", code: 1 });
+    expect(existsSync(join(cwd, "ran"))).toBe(false);
+  });
+
   it("carries a megabyte byte for byte, and the task's stdin is the agent's pipe, no file", () => {
     const input = "0123456789abcdef".repeat(65536);
     const r = c.run(["srun", "bash", "-c", "readlink /proc/self/fd/0; md5sum"], { input });

@@ -32,6 +32,7 @@ import { TaskOutput } from "./task-output.ts";
 import { inputTarget, taskTargets, type InputTarget, type StreamTarget } from "../../compat/srun-io.ts";
 import { createStdinFeed } from "./srun-stdin.ts";
 import type { Readable } from "node:stream";
+import { createReadStream, openSync } from "node:fs";
 
 export interface StepRequest {
   jobId: number;
@@ -114,7 +115,18 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (input.kind === "forward") readers.add(share.node);
     }
   });
-  const feed = readers.size > 0 ? createStdinFeed(req.stdin ?? process.stdin, readers) : undefined;
+  // -i FILE (no per-task letter): srun reads the file itself, as the user who runs srun, and forwards it
+  const fromFile = [...inputs.values()].find((i) => i.kind === "forward" && i.path !== undefined);
+  let source: Readable = req.stdin ?? process.stdin;
+  if (fromFile?.kind === "forward" && fromFile.path !== undefined) {
+    const opened = openInputFile(fromFile.path);
+    if (typeof opened === "string") {
+      await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
+      throw new Error(opened);
+    }
+    source = opened;
+  }
+  const feed = readers.size > 0 ? createStdinFeed(source, readers) : undefined;
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true);
@@ -181,4 +193,18 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
   if (failed && !abort.aborted) throw (failed as PromiseRejectedResult).reason;
   return { exitCode, exitSignal };
+}
+
+const OPEN_ERRORS: Record<string, string> = {
+  ENOENT: "No such file or directory", EACCES: "Permission denied", ENOTDIR: "Not a directory", ELOOP: "Too many levels of symbolic links",
+};
+
+/** srun's own -i file, or Slurm's error text when it cannot be opened. */
+function openInputFile(path: string): Readable | string {
+  try {
+    return createReadStream("", { fd: openSync(path, "r") });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return `Could not open stdin file: ${OPEN_ERRORS[e.code ?? ""] ?? e.message}`;
+  }
 }

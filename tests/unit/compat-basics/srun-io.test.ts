@@ -41,12 +41,15 @@ describe("srun output routing", () => {
   it("-i N: only task N reads srun's stdin, the others /dev/null; N beyond the tasks is a file name", () => {
     expect(inputTarget("1", task(1), "/w", 3)).toEqual({ kind: "forward" });
     expect(inputTarget("1", task(0), "/w", 3)).toEqual({ kind: "none" });
-    expect(inputTarget("3", task(0), "/w", 3)).toEqual({ kind: "file", path: "/w/3" });
+    expect(inputTarget("3", task(0), "/w", 3)).toEqual({ kind: "forward", path: "/w/3" });
   });
 
-  it("-i none and file patterns", () => {
+  it("-i none; a per-task pattern is each task's file; one file for all is opened and forwarded by srun", () => {
     expect(inputTarget("none", task(0), "/w", 1)).toEqual({ kind: "none" });
     expect(inputTarget("in-%t", task(2), "/w", 4)).toEqual({ kind: "file", path: "/w/in-2" });
-    expect(inputTarget("/abs/in", task(0), "/w", 1)).toEqual({ kind: "file", path: "/abs/in" });
+    expect(inputTarget("in-%2n.%N.%u", task(2), "/w", 4)).toEqual({ kind: "file", path: "/w/in-01.n2.alice" });
+    expect(inputTarget("/abs/in", task(0), "/w", 1)).toEqual({ kind: "forward", path: "/abs/in" });
+    expect(inputTarget("in-%j.%s", task(0), "/w", 1)).toEqual({ kind: "forward", path: "/w/in-42.3" });
+    expect(inputTarget("in-%%t", task(0), "/w", 1)).toEqual({ kind: "forward", path: "/w/in-%t" });
   });
 });
