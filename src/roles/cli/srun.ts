@@ -26,6 +26,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { BUSY_CODE, createStepWaiting, StepWaitCancelled } from "./step-wait.ts";
 import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait.ts";
+import { loadMultiProg } from "./multi-prog-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -48,6 +49,17 @@ export async function main(argv: string[]): Promise<number> {
   if (hostfile !== "") {
     process.stderr.write(`srun: error: ${hostfile}\n`);
     return 1;
+  }
+  // --multi-prog FILE: checked (and the task count taken from it) before anything is allocated, as srun does
+  let taskArgv: ((taskId: number, node: string) => string[]) | undefined;
+  if (r.settings.multiProg) {
+    const loaded = loadMultiProg(r.command[0] ?? "", r.command.slice(1), r.spec.ntasks);
+    if (typeof loaded === "string") {
+      process.stderr.write(loaded);
+      return 1;
+    }
+    r.spec.ntasks = loaded.ntasks;
+    taskArgv = loaded.taskArgv;
   }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
@@ -94,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered,
+        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },

@@ -64,8 +64,8 @@ export interface StepRequest {
   unbuffered?: boolean;
   /** What srun forwards to the tasks that read its stdin (default: process.stdin). */
   stdin?: Readable;
-  /** --multi-prog: the command line of task `taskId` (compat/multi-prog); undefined: `command` for every task. */
-  taskArgv?: (taskId: number) => string[];
+  /** --multi-prog: the command line of task `taskId` on `node` (compat/multi-prog); undefined: `command` for every task. */
+  taskArgv?: (taskId: number, node: string) => string[];
 }
 
 export interface StepCalls {
@@ -153,7 +153,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const input = inputs.get(taskId) ?? { kind: "none" };
       // without srun's message port there is nothing to pull stdin from: the task reads /dev/null
       const stdin = input.kind === "file" ? { stdinPath: input.path } : { stdinForwarded: input.kind === "forward" && launcher !== undefined };
-      return { taskId, env, ...stdin, argv: req.taskArgv?.(taskId) ?? [] };
+      return { taskId, env, ...stdin, argv: req.taskArgv?.(taskId, share.node) ?? [] };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
     const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
