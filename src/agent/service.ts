@@ -10,6 +10,7 @@ import { agentCredential, peerUid } from "../net/rpc-server.ts";
 import type { Agent } from "./agent.ts";
 import { runTasks } from "./tasks.ts";
 import { lookupUid } from "../net/users.ts";
+import { writeBcastBlock } from "./file-bcast.ts";
 
 /** The controller: a verified cluster credential (net/cluster-auth), else root or `self` on loopback. */
 function requireController(ctx: HandlerContext, self: number): void {
@@ -61,6 +62,14 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         requireUid(ctx, [self]);
         const why = await agent.runProlog(req);
         return { ok: why === "", message: why };
+      },
+      async fileBcast(req, ctx) {
+        // the caller's uid is proven (socket or token); the job's record says whose the job is and that it runs here
+        const checked = await agent.verifyJob(req.jobId, peerUid(ctx));
+        if (checked.why !== "") throw new ConnectError(`Invalid job credential: ${checked.why}`, Code.PermissionDenied);
+        if (!req.dest.startsWith("/")) throw new ConnectError("the destination must be an absolute path", Code.InvalidArgument);
+        const owner = lookupUid(checked.owner);
+        return writeBcastBlock(req, checked.owner, owner.gid, nodeName);
       },
       ping(_req, ctx) {
         requireController(ctx, self);

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayLBAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDQoLX3N0ZGluX3BhdGgidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIokBCg9UYXNrRXhpdFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEbm9kZRgDIAEoCRIQCgh0YXNrX2lkcxgEIAMoDRIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSDQoFdG9rZW4YByABKAkiEgoQVGFza0V4aXRSZXNwb25zZSJQChBUYXNrSW5wdXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSDQoFdG9rZW4YBCABKAkiKwoOVGFza0lucHV0Q2h1bmsSDAoEZGF0YRgBIAEoDBILCgNlb2YYAiABKAgiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0ymAMKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2UyjgEKCExhdW5jaGVyEj8KCFRhc2tFeGl0Ehguc3B1ci52MS5UYXNrRXhpdFJlcXVlc3QaGS5zcHVyLnYxLlRhc2tFeGl0UmVzcG9uc2USQQoJVGFza0lucHV0Ehkuc3B1ci52MS5UYXNrSW5wdXRSZXF1ZXN0Ghcuc3B1ci52MS5UYXNrSW5wdXRDaHVuazABYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayLBAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDQoLX3N0ZGluX3BhdGgidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIokBCg9UYXNrRXhpdFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEbm9kZRgDIAEoCRIQCgh0YXNrX2lkcxgEIAMoDRIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSDQoFdG9rZW4YByABKAkiEgoQVGFza0V4aXRSZXNwb25zZSJQChBUYXNrSW5wdXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSDQoFdG9rZW4YBCABKAkiKwoOVGFza0lucHV0Q2h1bmsSDAoEZGF0YRgBIAEoDBILCgNlb2YYAiABKAgiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIrABChBGaWxlQmNhc3RSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIMCgRkZXN0GAIgASgJEgwKBGRhdGEYAyABKAwSDQoFZmlyc3QYBCABKAgSDAoEbGFzdBgFIAEoCBINCgVmb3JjZRgGIAEoCBIMCgRtb2RlGAcgASgNEhAKCHByZXNlcnZlGAggASgIEhEKCWF0aW1lX3NlYxgJIAEoDRIRCgltdGltZV9zZWMYCiABKA0iMQoRRmlsZUJjYXN0UmVzcG9uc2USDQoFZXJybm8YASABKAUSDQoFZXJyb3IYAiABKAkiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTLcAwoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZRJCCglGaWxlQmNhc3QSGS5zcHVyLnYxLkZpbGVCY2FzdFJlcXVlc3QaGi5zcHVyLnYxLkZpbGVCY2FzdFJlc3BvbnNlMo4BCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlEkEKCVRhc2tJbnB1dBIZLnNwdXIudjEuVGFza0lucHV0UmVxdWVzdBoXLnNwdXIudjEuVGFza0lucHV0Q2h1bmswAWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -1129,6 +1129,196 @@ export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: R
   messageDesc(file_spur_v1_agent, 15);
 
 /**
+ * sbcast: one block of a file for the job's node, written by the job's user (as slurmd's file_bcast child).
+ *
+ * @generated from message spur.v1.FileBcastRequest
+ */
+export type FileBcastRequest = Message<"spur.v1.FileBcastRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * absolute path on the node
+   *
+   * @generated from field: string dest = 2;
+   */
+  dest: string;
+
+  /**
+   * @generated from field: bytes data = 3;
+   */
+  data: Uint8Array;
+
+  /**
+   * first block: create the file (fails when it exists unless force)
+   *
+   * @generated from field: bool first = 4;
+   */
+  first: boolean;
+
+  /**
+   * last block: set the mode, and with preserve the times
+   *
+   * @generated from field: bool last = 5;
+   */
+  last: boolean;
+
+  /**
+   * sbcast -f: replace an existing file
+   *
+   * @generated from field: bool force = 6;
+   */
+  force: boolean;
+
+  /**
+   * the source's permission bits
+   *
+   * @generated from field: uint32 mode = 7;
+   */
+  mode: number;
+
+  /**
+   * sbcast -p: atime and mtime below
+   *
+   * @generated from field: bool preserve = 8;
+   */
+  preserve: boolean;
+
+  /**
+   * @generated from field: uint32 atime_sec = 9;
+   */
+  atimeSec: number;
+
+  /**
+   * @generated from field: uint32 mtime_sec = 10;
+   */
+  mtimeSec: number;
+};
+
+/**
+ * sbcast: one block of a file for the job's node, written by the job's user (as slurmd's file_bcast child).
+ *
+ * @generated from message spur.v1.FileBcastRequest
+ */
+export type FileBcastRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * absolute path on the node
+   *
+   * @generated from field: string dest = 2;
+   */
+  dest?: string;
+
+  /**
+   * @generated from field: bytes data = 3;
+   */
+  data?: string;
+
+  /**
+   * first block: create the file (fails when it exists unless force)
+   *
+   * @generated from field: bool first = 4;
+   */
+  first?: boolean;
+
+  /**
+   * last block: set the mode, and with preserve the times
+   *
+   * @generated from field: bool last = 5;
+   */
+  last?: boolean;
+
+  /**
+   * sbcast -f: replace an existing file
+   *
+   * @generated from field: bool force = 6;
+   */
+  force?: boolean;
+
+  /**
+   * the source's permission bits
+   *
+   * @generated from field: uint32 mode = 7;
+   */
+  mode?: number;
+
+  /**
+   * sbcast -p: atime and mtime below
+   *
+   * @generated from field: bool preserve = 8;
+   */
+  preserve?: boolean;
+
+  /**
+   * @generated from field: uint32 atime_sec = 9;
+   */
+  atimeSec?: number;
+
+  /**
+   * @generated from field: uint32 mtime_sec = 10;
+   */
+  mtimeSec?: number;
+};
+
+/**
+ * Describes the message spur.v1.FileBcastRequest.
+ * Use `create(FileBcastRequestSchema)` to create a new message.
+ */
+export const FileBcastRequestSchema: GenMessage<FileBcastRequest, {jsonType: FileBcastRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 16);
+
+/**
+ * @generated from message spur.v1.FileBcastResponse
+ */
+export type FileBcastResponse = Message<"spur.v1.FileBcastResponse"> & {
+  /**
+   * 0 = written; else the errno sbcast exits with
+   *
+   * @generated from field: int32 errno = 1;
+   */
+  errno: number;
+
+  /**
+   * strerror's text ("File exists")
+   *
+   * @generated from field: string error = 2;
+   */
+  error: string;
+};
+
+/**
+ * @generated from message spur.v1.FileBcastResponse
+ */
+export type FileBcastResponseJson = {
+  /**
+   * 0 = written; else the errno sbcast exits with
+   *
+   * @generated from field: int32 errno = 1;
+   */
+  errno?: number;
+
+  /**
+   * strerror's text ("File exists")
+   *
+   * @generated from field: string error = 2;
+   */
+  error?: string;
+};
+
+/**
+ * Describes the message spur.v1.FileBcastResponse.
+ * Use `create(FileBcastResponseSchema)` to create a new message.
+ */
+export const FileBcastResponseSchema: GenMessage<FileBcastResponse, {jsonType: FileBcastResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 17);
+
+/**
  * @generated from message spur.v1.AgentPingRequest
  */
 export type AgentPingRequest = Message<"spur.v1.AgentPingRequest"> & {
@@ -1145,7 +1335,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 16);
+  messageDesc(file_spur_v1_agent, 18);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -1182,7 +1372,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 17);
+  messageDesc(file_spur_v1_agent, 19);
 
 /**
  * @generated from service spur.v1.Agent
@@ -1235,6 +1425,14 @@ export const Agent: GenService<{
     methodKind: "unary";
     input: typeof RunPrologRequestSchema;
     output: typeof RunPrologResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.FileBcast
+   */
+  fileBcast: {
+    methodKind: "unary";
+    input: typeof FileBcastRequestSchema;
+    output: typeof FileBcastResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
