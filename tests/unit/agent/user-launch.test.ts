@@ -144,6 +144,28 @@ describe("the user's shell (run as this user)", () => {
     expect(readFileSync(out, "utf8")).toBe(".\n");
   });
 
+  it("a job that exports no PATH gets none (not root's): a bare command name is not found, as slurmstepd", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-ul-"));
+    const out = join(dir, "out");
+    const stdio = { out, err: out, in: "", append: false };
+    const none = await run(launch({ workDir: dir, env: { BAR: "1" }, stdio, checkCommand: "ls" }), ["ls"]);
+    expect(none.code).toBe(2);
+    expect(readFileSync(out, "utf8")).toBe("slurmstepd-n1: error: execve(): ls: No such file or directory\n");
+    // (a shell started without PATH makes up its own default: env(1) shows what the task really got)
+    await run(launch({ workDir: dir, env: { BAR: "1" }, stdio }), ["/usr/bin/env"]);
+    const got = readFileSync(out, "utf8").split("\n").filter((l) => l.startsWith("PATH=") || l.startsWith("BAR="));
+    expect(got).toEqual(["BAR=1"]);
+  });
+
+  it("a relative command that cannot be executed is shown under the task's directory, not the submitter's PWD", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-ul-"));
+    const out = join(dir, "out");
+    writeFileSync(join(dir, "notexec.sh"), "echo hi\n", { mode: 0o644 });
+    const r = await run(launch({ workDir: dir, env: { PATH: "/usr/bin:/bin", PWD: "/somewhere/else" }, stdio: { out, err: out, in: "", append: false }, checkCommand: "./notexec.sh" }), ["./notexec.sh"]);
+    expect(r.code).toBe(13);
+    expect(readFileSync(out, "utf8")).toBe(`slurmstepd-n1: error: execve(): ${dir}/./notexec.sh: Permission denied\n`);
+  });
+
   it("an input file that cannot be opened is reported on fd 4 and nothing runs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "spur-ul-"));
     const out = join(dir, "out");
