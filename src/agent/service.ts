@@ -8,7 +8,8 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { Agent as AgentService } from "../net/gen/spur/v1/agent_pb.ts";
 import { agentCredential, peerUid } from "../net/rpc-server.ts";
 import type { Agent } from "./agent.ts";
-import { runTasks } from "./tasks.ts";
+import { runTasks, type Frame } from "./tasks.ts";
+import { attachStep } from "./step-attach.ts";
 import { lookupUid } from "../net/users.ts";
 import { writeBcastBlock } from "./file-bcast.ts";
 
@@ -70,6 +71,13 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         if (!req.dest.startsWith("/")) throw new ConnectError("the destination must be an absolute path", Code.InvalidArgument);
         const owner = lookupUid(checked.owner);
         return writeBcastBlock(req, checked.owner, owner.gid, nodeName);
+      },
+      async *attachStep(req, ctx) {
+        // sattach: the job's owner or root, as for srun steps (step-check.ts); "no tasks running" otherwise
+        const checked = await agent.verifyJob(req.jobId, peerUid(ctx));
+        const frames = checked.why === "" ? attachStep<Frame>(req.jobId, req.stepId, ctx.signal) : undefined;
+        if (frames === undefined) throw new ConnectError(`Node ${nodeName}: no tasks running`, Code.NotFound);
+        yield* frames;
       },
       ping(_req, ctx) {
         requireController(ctx, self);

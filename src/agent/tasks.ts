@@ -10,7 +10,7 @@ import { localizeVisibleDevices } from "../compat/visible-devices.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
-import { AsyncQueue } from "../lib/async-queue.ts";
+import { RecordingQueue } from "./step-attach.ts";
 import { spawnAsUser } from "./run-as.ts";
 import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
 import type { StepContainment } from "./containment.ts";
@@ -103,7 +103,8 @@ export interface StepHooks {
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
-  const queue = new AsyncQueue<Frame>();
+  // every frame also goes to the step's log on this node, for sattach (step-attach.ts)
+  const queue = new RecordingQueue<Frame>(`${req.jobId}.${req.stepId}`);
   const children: ChildProcess[] = [];
   let running = req.tasks.length;
   const groups = stepGroups.get(req.jobId) ?? new Set<number>();

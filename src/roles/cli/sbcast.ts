@@ -15,6 +15,7 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { parseSbcastArgs, type SbcastParams } from "../../compat/sbcast-args.ts";
 import { SLURM_VERSION_LINE } from "../../compat/slurm-release.ts";
+import { endQuietlyOnClosedPipe } from "../closed-pipe.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { RpcError } from "../../cli/io.ts";
 import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
@@ -38,6 +39,7 @@ class Refused extends Error {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const args = parseSbcastArgs(argv, process.env, process.cwd(), SLURM_VERSION_LINE);
   if (args.kind === "exit") {
     process.stdout.write(args.stdout);
