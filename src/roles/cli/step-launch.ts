@@ -115,16 +115,10 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (input.kind === "forward") readers.add(share.node);
     }
   });
-  // -i FILE (no per-task letter): srun reads the file itself, as the user who runs srun, and forwards it
-  const fromFile = [...inputs.values()].find((i) => i.kind === "forward" && i.path !== undefined);
-  let source: Readable = req.stdin ?? process.stdin;
-  if (fromFile?.kind === "forward" && fromFile.path !== undefined) {
-    const opened = openInputFile(fromFile.path);
-    if (typeof opened === "string") {
-      await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
-      throw new Error(opened);
-    }
-    source = opened;
+  const source = inputSource(inputs, req.stdin ?? process.stdin);
+  if (typeof source === "string") {
+    await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
+    throw new Error(source);
   }
   const feed = readers.size > 0 ? createStdinFeed(source, readers) : undefined;
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
@@ -199,8 +193,14 @@ const OPEN_ERRORS: Record<string, string> = {
   ENOENT: "No such file or directory", EACCES: "Permission denied", ENOTDIR: "Not a directory", ELOOP: "Too many levels of symbolic links",
 };
 
-/** srun's own -i file, or Slurm's error text when it cannot be opened. */
-function openInputFile(path: string): Readable | string {
+/**
+ * What srun forwards to the tasks that read its stdin: its own `stdin`, or the one `-i FILE` (no per-task
+ * letter) that srun opens itself, as the user who runs srun; Slurm's error text when that cannot be opened.
+ */
+function inputSource(inputs: ReadonlyMap<number, InputTarget>, stdin: Readable): Readable | string {
+  const fromFile = [...inputs.values()].find((i) => i.kind === "forward" && i.path !== undefined);
+  if (fromFile?.kind !== "forward" || fromFile.path === undefined) return stdin;
+  const path = fromFile.path;
   try {
     return createReadStream("", { fd: openSync(path, "r") });
   } catch (error) {
