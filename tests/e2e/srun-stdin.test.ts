@@ -105,6 +105,21 @@ describe("-u/--unbuffered against line-buffered output", () => {
     expect(r.stdout).toBe("A1B\nA2\n");
   });
 
+  it("-u -l labels each piece as it comes, ending a partial line (oracle: printf a, then b: `0: a` `0: b`)", async () => {
+    const dir = mkdtempSync(join(c.work, "ul-"));
+    const srun = spawn(BIN, ["srun", "-u", "-l", "bash", "-c", `printf a; until [ -e ${dir}/go ]; do sleep 0.05; done; printf 'b\\nc'`], {
+      env: c.env, cwd: c.work, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let code: number | null | undefined;
+    srun.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    srun.on("exit", (rc) => (code = rc));
+    await eventually("the labelled half line", () => (out === "0: a\n" ? true : undefined));
+    writeFileSync(join(dir, "go"), "");
+    await eventually("srun's end", () => (code === undefined ? undefined : code));
+    expect(out).toBe("0: a\n0: b\n0: c\n");
+  });
+
   it("a partial line is printed when its task ends", () => {
     const r = c.run(["srun", "bash", "-c", "printf 'no newline'"]);
     expect(r.stdout).toBe("no newline");

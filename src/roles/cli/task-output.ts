@@ -67,8 +67,11 @@ export class TaskOutput {
       return;
     }
     const terminal = stream === "out" ? process.stdout : process.stderr;
-    if (this.label) (stream === "out" ? this.outLabel : this.errLabel).write(taskId, this.decoder.decode(bytes));
-    else terminal.write(bytes);
+    if (!this.label) return void terminal.write(bytes);
+    const labeler = stream === "out" ? this.outLabel : this.errLabel;
+    labeler.write(taskId, this.decoder.decode(bytes));
+    // -u -l: every chunk is labelled as it comes, a partial line ended there (oracle: `printf a` gives "0: a")
+    if (this.unbuffered) labeler.flush(taskId);
   }
 
   /** The task's output has ended: a labelled partial line is printed now. */
