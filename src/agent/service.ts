@@ -9,7 +9,7 @@ import { Agent as AgentService } from "../net/gen/spur/v1/agent_pb.ts";
 import { agentCredential, peerUid } from "../net/rpc-server.ts";
 import type { Agent } from "./agent.ts";
 import { runTasks, type Frame } from "./tasks.ts";
-import { attachStep } from "./step-attach.ts";
+import { attachStep, stepInput } from "./step-attach.ts";
 import { lookupUid } from "../net/users.ts";
 import { writeBcastBlock } from "./file-bcast.ts";
 
@@ -75,9 +75,15 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
       async *attachStep(req, ctx) {
         // sattach: the job's owner or root, as for srun steps (step-check.ts); "no tasks running" otherwise
         const checked = await agent.verifyJob(req.jobId, peerUid(ctx));
-        const frames = checked.why === "" ? attachStep<Frame>(req.jobId, req.stepId, ctx.signal) : undefined;
-        if (frames === undefined) throw new ConnectError(`Node ${nodeName}: no tasks running`, Code.NotFound);
-        yield* frames;
+        const session = checked.why === "" ? attachStep<Frame>(req.jobId, req.stepId, ctx.signal) : undefined;
+        if (session === undefined) throw new ConnectError(`Node ${nodeName}: no tasks running`, Code.NotFound);
+        yield { taskId: 0, stdout: new Uint8Array(0), stderr: new Uint8Array(0), exited: false, exitCode: 0, exitSignal: 0, attachToken: session.token };
+        yield* session.frames;
+      },
+      async stepInput(req) {
+        // the token is the proof: only a verified AttachStep of this step got one
+        if (!(await stepInput(req.jobId, req.stepId, req.token, req.taskId, req.data, req.eof))) throw new ConnectError("no such attach session", Code.NotFound);
+        return {};
       },
       ping(_req, ctx) {
         requireController(ctx, self);

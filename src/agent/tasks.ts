@@ -202,6 +202,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const taskStdin = pipe ?? (child.stdin === null ? undefined : streamStdin(child.stdin));
     if (taskStdin !== undefined) {
       stdins.push(taskStdin);
+      queue.addInput(task.taskId, taskStdin); // sattach's stdin too
       child.once("exit", () => taskStdin.end()); // a process it left behind must not keep the feed going
     }
     if (child.pid !== undefined) {

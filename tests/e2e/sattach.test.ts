@@ -16,7 +16,7 @@ let dir: string;
 let job: string;
 
 beforeAll(async () => {
-  c = startCluster(["--nodes", "2", "--cpus-per-node", "2", "--mem-per-node", "2000"]);
+  c = startCluster(["--nodes", "2", "--cpus-per-node", "4", "--mem-per-node", "4000"]);
   dir = mkdtempSync(join(c.work, "att-"));
   chmodSync(dir, 0o777);
   // every task prints two lines at once, then waits for `stop`
@@ -69,6 +69,25 @@ describe("sattach to a running step", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr.split("\n").filter(Boolean).sort()).toEqual(["sattach: Node n1: no tasks running", "sattach: Node n2: no tasks running"]);
     expect(r.code).toBe(0);
+  });
+});
+
+describe("sattach's stdin", () => {
+  it("reaches every task that reads stdin, and its end closes theirs (oracle: got:hello twice, then eof)", async () => {
+    // srun's own stdin stays open (never written, never closed): only sattach feeds the tasks
+    const srun = spawn(BIN, ["srun", "-J", "att-in", "-n2", "bash", "-c", 'while read -r l; do echo "got:$l"; done; echo eof'], {
+      env: c.env, cwd: c.work, stdio: ["pipe", "ignore", "ignore"],
+    });
+    try {
+      const id = await eventually("srun's job", () => c.run(["squeue", "-h", "-t", "R", "-n", "att-in", "-o", "%i"]).stdout.trim() || undefined, 30_000);
+      await eventually("its step", () => (c.run(["squeue", "-s", "-h", "-j", id, "-o", "%i"]).stdout.includes(`${id}.0`) ? true : undefined));
+      const r = c.run(["sattach", `${id}.0`], { input: "hello\n" });
+      expect(r.code).toBe(0);
+      expect(r.stdout.split("\n").filter(Boolean).sort()).toEqual(["eof", "eof", "got:hello", "got:hello"]);
+    } finally {
+      srun.stdin.destroy();
+      srun.kill();
+    }
   });
 });
 

@@ -6,10 +6,11 @@
  * proven uid against the controller's record and answer "no tasks running"
  * otherwise, as Slurm's sattach prints for another user's step (oracle).
  * `-l` labels lines with the task id, --output-filter/--error-filter show one
- * task's streams, --layout prints the task layout. Not done: forwarding
- * sattach's own stdin (--input-filter is accepted), --pty.
+ * task's streams, --layout prints the task layout. sattach's stdin goes to the
+ * step's tasks that read stdin (--input-filter: one of them), and its end closes
+ * their stdin, as on the oracle. Not done: --pty.
  */
-import { createClient, ConnectError, Code } from "@connectrpc/connect";
+import { createClient, ConnectError, Code, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { layoutText, parseSattachArgs, type SattachParams } from "../../compat/sattach-args.ts";
 import { SLURM_VERSION_LINE } from "../../compat/slurm-release.ts";
@@ -55,11 +56,35 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const nodes = await port.listNodes();
+  const sessions: Session[] = [];
+  let waiting = shares.length;
+  const attached = (session: Session | undefined) => {
+    if (session !== undefined) sessions.push(session);
+    if (--waiting === 0) void forwardStdin(sessions, p); // once every node answered, as Slurm's sattach
+  };
   await Promise.all(shares.map((s) => {
     const n = (nodes.nodes ?? []).find((x) => x.name === s.node);
-    return follow(s.node, rpcUrl(n?.addr ?? "", n?.port ?? 0), p, outputFor(p, ranks.flat()));
+    return follow(s.node, rpcUrl(n?.addr ?? "", n?.port ?? 0), p, outputFor(p, ranks.flat()), attached);
   }));
   return 0;
+}
+
+interface Session {
+  client: Client<typeof Agent>;
+  token: string;
+}
+
+/** sattach's stdin to every node's tasks that read stdin (--input-filter: one task); its end closes their stdin (oracle). */
+async function forwardStdin(sessions: readonly Session[], p: SattachParams): Promise<void> {
+  if (sessions.length === 0) return;
+  const send = (data: Uint8Array, eof: boolean) =>
+    Promise.all(sessions.map((s) => s.client.stepInput({ jobId: p.jobId, stepId: p.stepId, token: s.token, taskId: p.inputFilter, data, eof }).catch(() => undefined)));
+  try {
+    for await (const chunk of process.stdin) await send(new Uint8Array(chunk as Buffer), false);
+  } catch {
+    // an unreadable stdin reads as its end
+  }
+  await send(new Uint8Array(0), true);
 }
 
 /** Where each task's streams go: this terminal, or nowhere for the tasks a filter leaves out. */
@@ -71,10 +96,19 @@ function outputFor(p: SattachParams, taskIds: readonly number[]): TaskOutput {
 }
 
 /** One node's share of the step, until it ends there; "no tasks running" when the agent has none of it (or refuses). */
-async function follow(node: string, url: string, p: SattachParams, output: TaskOutput): Promise<void> {
+async function follow(node: string, url: string, p: SattachParams, output: TaskOutput, attached: (s: Session | undefined) => void): Promise<void> {
   const client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1", ...connectTls(url) }));
+  let told = false;
+  const tell = (s: Session | undefined) => {
+    if (!told) attached(s);
+    told = true;
+  };
   try {
     for await (const frame of client.attachStep({ jobId: p.jobId, stepId: p.stepId })) {
+      if (frame.attachToken !== "") {
+        tell({ client, token: frame.attachToken });
+        continue;
+      }
       if (frame.stdout.length > 0) output.write(frame.taskId, "out", frame.stdout);
       if (frame.stderr.length > 0) output.write(frame.taskId, "err", frame.stderr);
       if (frame.exited) output.ended(frame.taskId);
@@ -83,5 +117,6 @@ async function follow(node: string, url: string, p: SattachParams, output: TaskO
     const e = ConnectError.from(error);
     process.stderr.write(e.code === Code.NotFound ? `sattach: ${e.rawMessage}\n` : `sattach: error: Node ${node}: ${e.rawMessage}\n`);
   }
+  tell(undefined);
   output.close();
 }

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayLBAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDQoLX3N0ZGluX3BhdGgidAoJVGFza0ZyYW1lEg8KB3Rhc2tfaWQYASABKA0SDgoGc3Rkb3V0GAIgASgMEg4KBnN0ZGVychgDIAEoDBIOCgZleGl0ZWQYBCABKAgSEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFIokBCg9UYXNrRXhpdFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEbm9kZRgDIAEoCRIQCgh0YXNrX2lkcxgEIAMoDRIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSDQoFdG9rZW4YByABKAkiEgoQVGFza0V4aXRSZXNwb25zZSJQChBUYXNrSW5wdXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSDQoFdG9rZW4YBCABKAkiKwoOVGFza0lucHV0Q2h1bmsSDAoEZGF0YRgBIAEoDBILCgNlb2YYAiABKAgiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIrABChBGaWxlQmNhc3RSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIMCgRkZXN0GAIgASgJEgwKBGRhdGEYAyABKAwSDQoFZmlyc3QYBCABKAgSDAoEbGFzdBgFIAEoCBINCgVmb3JjZRgGIAEoCBIMCgRtb2RlGAcgASgNEhAKCHByZXNlcnZlGAggASgIEhEKCWF0aW1lX3NlYxgJIAEoDRIRCgltdGltZV9zZWMYCiABKA0iMQoRRmlsZUJjYXN0UmVzcG9uc2USDQoFZXJybm8YASABKAUSDQoFZXJyb3IYAiABKAkiNAoRQXR0YWNoU3RlcFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUiEgoQQWdlbnRQaW5nUmVxdWVzdCI6ChFBZ2VudFBpbmdSZXNwb25zZRIMCgRub2RlGAEgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgCIAMoDTKcBAoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZRJCCglGaWxlQmNhc3QSGS5zcHVyLnYxLkZpbGVCY2FzdFJlcXVlc3QaGi5zcHVyLnYxLkZpbGVCY2FzdFJlc3BvbnNlEj4KCkF0dGFjaFN0ZXASGi5zcHVyLnYxLkF0dGFjaFN0ZXBSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwATKOAQoITGF1bmNoZXISPwoIVGFza0V4aXQSGC5zcHVyLnYxLlRhc2tFeGl0UmVxdWVzdBoZLnNwdXIudjEuVGFza0V4aXRSZXNwb25zZRJBCglUYXNrSW5wdXQSGS5zcHVyLnYxLlRhc2tJbnB1dFJlcXVlc3QaFy5zcHVyLnYxLlRhc2tJbnB1dENodW5rMAFiBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayLBAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDQoLX3N0ZGluX3BhdGgiiwEKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBRIVCgxhdHRhY2hfdG9rZW4YrAIgASgJIokBCg9UYXNrRXhpdFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEbm9kZRgDIAEoCRIQCgh0YXNrX2lkcxgEIAMoDRIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSDQoFdG9rZW4YByABKAkiEgoQVGFza0V4aXRSZXNwb25zZSJQChBUYXNrSW5wdXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSDQoFdG9rZW4YBCABKAkiKwoOVGFza0lucHV0Q2h1bmsSDAoEZGF0YRgBIAEoDBILCgNlb2YYAiABKAgiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIrABChBGaWxlQmNhc3RSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIMCgRkZXN0GAIgASgJEgwKBGRhdGEYAyABKAwSDQoFZmlyc3QYBCABKAgSDAoEbGFzdBgFIAEoCBINCgVmb3JjZRgGIAEoCBIMCgRtb2RlGAcgASgNEhAKCHByZXNlcnZlGAggASgIEhEKCWF0aW1lX3NlYxgJIAEoDRIRCgltdGltZV9zZWMYCiABKA0iMQoRRmlsZUJjYXN0UmVzcG9uc2USDQoFZXJybm8YASABKAUSDQoFZXJyb3IYAiABKAkiNAoRQXR0YWNoU3RlcFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUibgoQU3RlcElucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRINCgV0b2tlbhgDIAEoCRIMCgRkYXRhGAQgASgMEgsKA2VvZhgFIAEoCBIPCgd0YXNrX2lkGAYgASgFIhMKEVN0ZXBJbnB1dFJlc3BvbnNlIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y4AQKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2USQgoJRmlsZUJjYXN0Ehkuc3B1ci52MS5GaWxlQmNhc3RSZXF1ZXN0Ghouc3B1ci52MS5GaWxlQmNhc3RSZXNwb25zZRI+CgpBdHRhY2hTdGVwEhouc3B1ci52MS5BdHRhY2hTdGVwUmVxdWVzdBoSLnNwdXIudjEuVGFza0ZyYW1lMAESQgoJU3RlcElucHV0Ehkuc3B1ci52MS5TdGVwSW5wdXRSZXF1ZXN0Ghouc3B1ci52MS5TdGVwSW5wdXRSZXNwb25zZTKOAQoITGF1bmNoZXISPwoIVGFza0V4aXQSGC5zcHVyLnYxLlRhc2tFeGl0UmVxdWVzdBoZLnNwdXIudjEuVGFza0V4aXRSZXNwb25zZRJBCglUYXNrSW5wdXQSGS5zcHVyLnYxLlRhc2tJbnB1dFJlcXVlc3QaFy5zcHVyLnYxLlRhc2tJbnB1dENodW5rMAFiBnByb3RvMw", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -694,6 +694,13 @@ export type TaskFrame = Message<"spur.v1.TaskFrame"> & {
    * @generated from field: int32 exit_signal = 6;
    */
   exitSignal: number;
+
+  /**
+   * AttachStep's first frame only: the session's token, which StepInput calls of this sattach carry.
+   *
+   * @generated from field: string attach_token = 300;
+   */
+  attachToken: string;
 };
 
 /**
@@ -731,6 +738,13 @@ export type TaskFrameJson = {
    * @generated from field: int32 exit_signal = 6;
    */
   exitSignal?: number;
+
+  /**
+   * AttachStep's first frame only: the session's token, which StepInput calls of this sattach carry.
+   *
+   * @generated from field: string attach_token = 300;
+   */
+  attachToken?: string;
 };
 
 /**
@@ -1362,6 +1376,114 @@ export const AttachStepRequestSchema: GenMessage<AttachStepRequest, {jsonType: A
   messageDesc(file_spur_v1_agent, 18);
 
 /**
+ * sattach's stdin for the step's tasks that read stdin here (all, or `task_id` >= 0 only); eof closes their stdin.
+ *
+ * @generated from message spur.v1.StepInputRequest
+ */
+export type StepInputRequest = Message<"spur.v1.StepInputRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+
+  /**
+   * from the AttachStep stream of the same sattach
+   *
+   * @generated from field: string token = 3;
+   */
+  token: string;
+
+  /**
+   * @generated from field: bytes data = 4;
+   */
+  data: Uint8Array;
+
+  /**
+   * @generated from field: bool eof = 5;
+   */
+  eof: boolean;
+
+  /**
+   * -1 = every task
+   *
+   * @generated from field: int32 task_id = 6;
+   */
+  taskId: number;
+};
+
+/**
+ * sattach's stdin for the step's tasks that read stdin here (all, or `task_id` >= 0 only); eof closes their stdin.
+ *
+ * @generated from message spur.v1.StepInputRequest
+ */
+export type StepInputRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+
+  /**
+   * from the AttachStep stream of the same sattach
+   *
+   * @generated from field: string token = 3;
+   */
+  token?: string;
+
+  /**
+   * @generated from field: bytes data = 4;
+   */
+  data?: string;
+
+  /**
+   * @generated from field: bool eof = 5;
+   */
+  eof?: boolean;
+
+  /**
+   * -1 = every task
+   *
+   * @generated from field: int32 task_id = 6;
+   */
+  taskId?: number;
+};
+
+/**
+ * Describes the message spur.v1.StepInputRequest.
+ * Use `create(StepInputRequestSchema)` to create a new message.
+ */
+export const StepInputRequestSchema: GenMessage<StepInputRequest, {jsonType: StepInputRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 19);
+
+/**
+ * @generated from message spur.v1.StepInputResponse
+ */
+export type StepInputResponse = Message<"spur.v1.StepInputResponse"> & {
+};
+
+/**
+ * @generated from message spur.v1.StepInputResponse
+ */
+export type StepInputResponseJson = {
+};
+
+/**
+ * Describes the message spur.v1.StepInputResponse.
+ * Use `create(StepInputResponseSchema)` to create a new message.
+ */
+export const StepInputResponseSchema: GenMessage<StepInputResponse, {jsonType: StepInputResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 20);
+
+/**
  * @generated from message spur.v1.AgentPingRequest
  */
 export type AgentPingRequest = Message<"spur.v1.AgentPingRequest"> & {
@@ -1378,7 +1500,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 19);
+  messageDesc(file_spur_v1_agent, 21);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -1415,7 +1537,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 20);
+  messageDesc(file_spur_v1_agent, 22);
 
 /**
  * @generated from service spur.v1.Agent
@@ -1484,6 +1606,14 @@ export const Agent: GenService<{
     methodKind: "server_streaming";
     input: typeof AttachStepRequestSchema;
     output: typeof TaskFrameSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.StepInput
+   */
+  stepInput: {
+    methodKind: "unary";
+    input: typeof StepInputRequestSchema;
+    output: typeof StepInputResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
