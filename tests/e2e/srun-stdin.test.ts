@@ -8,7 +8,7 @@
  * line buffering of task output. Waits on conditions, never fixed sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, eventually, startCluster, type Cluster } from "./cluster.ts";
@@ -80,6 +80,17 @@ describe("srun's stdin reaches the tasks", () => {
     await eventually("srun exited", () => (code === undefined ? undefined : code), 30_000);
     expect(code).toBe(0);
     srun.stdin.destroy();
+  });
+});
+
+describe("srun in the background of a terminal", () => {
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  it.skipIf(!hasScript)("does not stop for terminal input: its tasks read end of input (oracle: read gives 1)", () => {
+    // script(1) gives the shell a terminal; an interactive bash puts `srun ... &` in the background
+    const inner = `export SPUR_CONF=${c.conf} PATH=${c.env.PATH}; srun bash -c "read -t 5 x; echo read rc=\\$?" & wait`;
+    const r = spawnSync("script", ["-qec", `bash -ic '${inner}'`, "/dev/null"], { env: c.env, cwd: c.work, encoding: "utf8", timeout: 60_000 });
+    expect(r.stdout).toContain("read rc=1");
+    expect(r.stdout).not.toContain("Stopped");
   });
 });
 

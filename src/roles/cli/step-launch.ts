@@ -31,7 +31,8 @@ import { launcherFor } from "./srun-launcher.ts";
 import { TaskOutput } from "./task-output.ts";
 import { inputTarget, taskTargets, type InputTarget, type StreamTarget } from "../../compat/srun-io.ts";
 import { createStdinFeed } from "./srun-stdin.ts";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { mayReadStdin } from "./tty-foreground.ts";
 import { createReadStream, openSync } from "node:fs";
 
 export interface StepRequest {
@@ -115,7 +116,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (input.kind === "forward") readers.add(share.node);
     }
   });
-  const source = inputSource(inputs, req.stdin ?? process.stdin);
+  // started in the background from a terminal: the tasks read end of input (tty-foreground.ts)
+  const own: Readable = req.stdin ?? (readers.size === 0 || mayReadStdin() ? process.stdin : Readable.from([]));
+  const source = inputSource(inputs, own);
   if (typeof source === "string") {
     await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
     throw new Error(source);
