@@ -68,6 +68,15 @@ describe("sbcast inside a job", () => {
     );
   });
 
+  it("-j JOB.STEP sends to the step's nodes while the step runs", () => {
+    const { dir, out } = batch(
+      'srun -n1 sleep 30 & until squeue -s -h -j "$SLURM_JOB_ID" -o %i | grep -q "\\.0$"; do sleep 0.2; done; ' +
+        'sbcast -j "$SLURM_JOB_ID.0" src.txt "$PWD/by-step"; echo "rc=$?"; kill %1',
+    );
+    expect(out).toContain("rc=0\n");
+    expect(readFileSync(join(dir, "by-step"), "utf8")).toBe("hello sbcast\n");
+  });
+
   it("a step that does not exist: lookup error, exit 255", () => {
     const { out } = batch('sbcast -j "$SLURM_JOB_ID.7" src.txt x; echo "rc=$?"');
     expect(out).toMatch(/^sbcast: error: Slurm job \d+\.7 lookup error: Invalid job id specified\nrc=255\n$/);
