@@ -96,6 +96,19 @@ async function siteHook(path: string, spec: Plain<JobSpec>, by: Requester): Prom
   return { ...spec, ...verdict.changes } as Plain<JobSpec>;
 }
 
+/** A het job's components after the first, each through the site's hook and the submit limits as the leader was. */
+async function hetComponentSpecs(sc: ServiceContext, given: (Plain<JobSpec> | undefined)[], by: Requester): Promise<Plain<JobSpec>[]> {
+  const out: Plain<JobSpec>[] = [];
+  for (const one of given) {
+    if (one === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+    const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, one, by) : one;
+    const tooBig = checkSubmitLimits(spec, submitLimitsFrom(sc.controller.state.config.sched.schedulerParametersText));
+    if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
+    out.push(spec);
+  }
+  return out;
+}
+
 /** --test-only's "using N processors": the CPUs of the placement (whole nodes with --exclusive, one per node with -O), else those asked for. */
 function testOnlyCpus(req: { ntasks: number; cpusPerTask: number }, fit: readonly { cpus: number }[]): number {
   return fit.length > 0 ? fit.reduce((n, a) => n + a.cpus, 0) : req.ntasks * req.cpusPerTask;
@@ -124,8 +137,9 @@ export function controllerRoutes(sc: ServiceContext) {
           const nodelist = compressHostlist(fit.map((a) => a.node));
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
         }
+        const het = await hetComponentSpecs(sc, req.hetComponents.map((h) => toPlain(h)), by);
         const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
-        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}) });
+        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}), ...(het.length > 0 ? { het } : {}) });
         rejectIfError(result);
         const jobId = result.ids[0] ?? 0;
         // srun/salloc say so before "queued and waiting" when the job is larger than its partition

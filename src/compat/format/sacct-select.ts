@@ -49,7 +49,7 @@ function recordTasks(job: Job): number[] {
 }
 
 function matchesSelector(job: Job, sel: IdSelector): boolean {
-  if (sel.tasks === undefined) return job.jobId === sel.jobId || job.arrayJobId === sel.jobId;
+  if (sel.tasks === undefined) return job.jobId === sel.jobId || job.arrayJobId === sel.jobId || (job.hetJobId !== undefined && job.hetJobId !== 0 && job.hetJobId === sel.jobId);
   if (job.arrayJobId !== sel.jobId) return false;
   return recordTasks(job).some((t) => (sel.tasks as number[]).includes(t));
 }

@@ -63,7 +63,7 @@ export async function showJob(port: CliPort, idText: string | undefined, v: View
   }
   const invalid = outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
   const jobId = Number(m[1]);
-  const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId).sort(arrayOrder);
+  const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId || j.hetJobId === jobId).sort(arrayOrder);
   if (family.length === 0) return invalid;
   if (m[2] === undefined) return outcome(family.map((j) => formatJobRecord(j, opts)).join(""));
   const task = Number(m[2]);

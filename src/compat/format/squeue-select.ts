@@ -46,7 +46,8 @@ export function remainderTasks(job: Job): number[] | undefined {
 /** Whether `sel` names this record; "partial" when it names only some pending indexes. */
 function matchJobId(sel: JobIdSel, job: Job): "yes" | "partial" | "no" {
   if (sel.taskId === undefined) {
-    return sel.jobId === job.jobId || (job.arrayJobId !== 0 && sel.jobId === job.arrayJobId)
+    // a heterogeneous job's leader id names every component
+    return sel.jobId === job.jobId || (job.arrayJobId !== 0 && sel.jobId === job.arrayJobId) || (job.hetJobId !== undefined && job.hetJobId !== 0 && sel.jobId === job.hetJobId)
       ? "yes"
       : "no";
   }

@@ -14,7 +14,8 @@ import type { CmdSettings } from "./build-state.ts";
 import { envAssignments, fromParsed } from "./env-input.ts";
 import { helpText, usageText, versionText } from "./help.ts";
 import type { ParsedOption } from "./parse-args.ts";
-import { checkScript, parseDirectives, scanDirectives } from "./script-directives.ts";
+import { checkScript, parseDirectiveBlocks, parseDirectives, scanDirectives } from "./script-directives.ts";
+import { componentRequests } from "./het-components.ts";
 import type { Command } from "./table.ts";
 
 /** stdout text of --help/--usage/--version when one was given (the first one wins). */
@@ -52,6 +53,29 @@ export function sbatchRequest(ctx: SubmitContext, cli: readonly ParsedOption[], 
     built.value.warnings.unshift("#PBS directives are not supported by Spur and were ignored");
   }
   return ok(built.value);
+}
+
+/**
+ * sbatch's requests, one per heterogeneous job component (one for an ordinary job): the
+ * script's `#SBATCH hetjob` blocks and the command line's ":"-separated parts pair up by index.
+ */
+export function sbatchRequests(ctx: SubmitContext, cli: readonly (readonly ParsedOption[])[], script: BatchScript): Result<Built[]> {
+  const checked = checkScript(script.text);
+  if (!checked.ok) return checked;
+  const directives = scanDirectives(script.text);
+  if (!directives.hetjob && cli.length <= 1) {
+    const one = sbatchRequest(ctx, cli[0] ?? [], script);
+    return one.ok ? ok([one.value]) : one;
+  }
+  const blocks = parseDirectiveBlocks(directives);
+  if (!blocks.ok) return blocks;
+  const built = componentRequests(ctx, blocks.value, cli, script);
+  if (!built.ok) return built;
+  const first = built.value[0];
+  if (first !== undefined && directives.pbs && !first.settings.ignorePbs) {
+    first.warnings.unshift("#PBS directives are not supported by Spur and were ignored");
+  }
+  return built;
 }
 
 const firstCluster = (settings: CmdSettings): string | undefined => settings.clusters?.split(",")[0];

@@ -32,6 +32,8 @@ export const JOB_ERRORS = {
   notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
   notRunning: { code: 2085, text: "Job is not running" },
   notSuspended: { code: 2087, text: "Job is not suspended" },
+  // ESLURM_NOT_WHOLE_HET_JOB (its text from Slurm's error table; the number is not printed by any command)
+  notWholeHetJob: { code: 2111, text: "Operation not permitted on individual component of heterogeneous job" },
 } as const;
 
 export function canModify(job: JobRecord, by: Requester, config: ControllerConfig): boolean {
@@ -59,6 +61,8 @@ export function applyCancel(state: ClusterState, c: Of<"cancel">): ApplyResult {
     if (job === undefined) result.items.push(failure(t.id, JOB_ERRORS.invalidJobId));
     else if (!canModify(job, c.by, state.config)) result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
     else if (isJobFinished(job.info)) result.items.push(failure(t.id, JOB_ERRORS.alreadyDone));
+    // a pending het job is cancelled whole (Slurm); a started component may be cancelled alone
+    else if (t.hetPart === true && job.info.state === "PENDING") result.items.push(failure(t.id, JOB_ERRORS.notWholeHetJob));
     else {
       result.items.push(success(t.id));
       result.events.push(...cancelOne(state, job, t.pendingTasks, c));

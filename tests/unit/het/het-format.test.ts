@@ -1,0 +1,63 @@
+/**
+ * How heterogeneous jobs print: squeue %i "N+K" and the HetJob* -O columns, scontrol show
+ * job's HetJobId/HetJobOffset and HetJobIdSet lines, sacct's JobID, and the batch script's
+ * per-component variables (SLURM_*_HET_GROUP_n, SLURM_HET_SIZE).
+ */
+import { describe, expect, it } from "vitest";
+import { displayJobId } from "../../../src/compat/format/job-values.ts";
+import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
+import { NAME_ONLY_FIELDS } from "../../../src/compat/format/squeue-fields-long.ts";
+import { hetBatchEnv, hetGroupEnv, hetGroupJobId } from "../../../src/compat/het-env.ts";
+import { makeJob } from "../job-env/golden.ts";
+
+const leader = makeJob({ jobId: 30, hetJobId: 30, hetJobOffset: 0, hetJobIdSet: "30-31", name: "h", partition: "debug", nodelist: "n1", numNodes: 1, memPerCpuMib: 256 });
+const other = makeJob({
+  jobId: 31, hetJobId: 30, hetJobOffset: 1, hetJobIdSet: "30-31", name: "h", partition: "gpu", nodelist: "n[3-4]", numNodes: 2,
+  alloc: [{ node: "n3", cpus: 2, memMib: 512, gpuIndices: [], tasks: 2 }, { node: "n4", cpus: 2, memMib: 512, gpuIndices: [], tasks: 1 }], memPerNodeMib: 512,
+});
+
+describe("het job ids in listings", () => {
+  it("squeue %i and sacct JobID show leader+offset", () => {
+    expect([displayJobId(leader), displayJobId(other), displayJobId(makeJob({ jobId: 7 }))]).toEqual(["30+0", "30+1", "7"]);
+  });
+
+  it("the -O HetJob columns: ids, or N/A for an ordinary job", () => {
+    const col = (key: string) => NAME_ONLY_FIELDS.find((f) => f.key === key);
+    const row = (job: typeof leader) => ({ job, now: 0 }) as never;
+    expect(["HetJobId", "HetJobOffset", "HetJobIdSet"].map((k) => col(k)?.get(row(other), 20))).toEqual(["30", "1", "30-31"]);
+    expect(["HetJobId", "HetJobOffset", "HetJobIdSet"].map((k) => col(k)?.get(row(makeJob({})), 20))).toEqual(["N/A", "N/A", "N/A"]);
+  });
+
+  it("scontrol show job: HetJobId and HetJobOffset before JobName, then a HetJobIdSet line", () => {
+    const lines = formatJobRecord(other, { now: 0, oneLiner: false, detail: false }).split("\n");
+    expect(lines.slice(0, 3)).toEqual(["JobId=31 HetJobId=30 HetJobOffset=1 JobName=h", "   HetJobIdSet=30-31", "   UserId=root(0) GroupId=root(0) MCS_label=N/A"]);
+    expect(formatJobRecord(makeJob({}), { now: 0, oneLiner: false, detail: false })).not.toContain("HetJob");
+  });
+});
+
+describe("the batch script's het variables", () => {
+  it("one copy of each component's variables under _HET_GROUP_n and _PACK_GROUP_n, and the size", () => {
+    const env = hetBatchEnv([leader, other]);
+    expect(env).toMatchObject({
+      SLURM_HET_SIZE: "2", SLURM_PACK_SIZE: "2",
+      SLURM_JOB_ID_HET_GROUP_0: "30", SLURM_JOB_ID_HET_GROUP_1: "31", SLURM_JOB_ID_PACK_GROUP_1: "31",
+      SLURM_JOB_NODELIST_HET_GROUP_1: "n[3-4]", SLURM_JOB_NUM_NODES_HET_GROUP_1: "2", SLURM_JOB_PARTITION_HET_GROUP_1: "gpu",
+      SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1: "2(x2)", SLURM_TASKS_PER_NODE_HET_GROUP_1: "2,1",
+      SLURM_MEM_PER_CPU_HET_GROUP_0: "256", SLURM_MEM_PER_NODE_HET_GROUP_1: "512",
+    });
+    expect(env.SLURM_JOB_ID).toBeUndefined();
+  });
+
+  it("srun --het-group=N finds component N's job id, or refuses past the last one", () => {
+    const env = { SLURM_JOB_ID: "30", SLURM_HET_SIZE: "2", SLURM_JOB_ID_HET_GROUP_0: "30", SLURM_JOB_ID_HET_GROUP_1: "31" };
+    expect([hetGroupJobId(env, 0), hetGroupJobId(env, 1)]).toEqual([30, 31]);
+    expect(hetGroupJobId(env, 2)).toBe("Attempt to run a job step with het group value of 2, but the job allocation has maximum value of 1");
+    expect(hetGroupJobId({ SLURM_JOB_ID: "9" }, 1)).toBe("Attempt to run a job step with het group value of 1, but the job allocation has maximum value of 0");
+  });
+
+  it("srun --het-group=N reads component N's variables as the job's, SLURM_JOB_ID staying the leader's", () => {
+    const env = hetGroupEnv(["--het-group=1", "-n1", "hostname"], { SLURM_JOB_ID: "30", SLURM_NNODES: "1", SLURM_NNODES_HET_GROUP_1: "2", SLURM_JOB_ID_HET_GROUP_1: "31" });
+    expect([env.SLURM_JOB_ID, env.SLURM_NNODES]).toEqual(["30", "2"]);
+    expect(hetGroupEnv(["-n1", "x", "--het-group=1"], { SLURM_NNODES: "1", SLURM_NNODES_HET_GROUP_1: "2" }).SLURM_NNODES).toBe("1");
+  });
+});
