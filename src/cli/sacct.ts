@@ -45,7 +45,7 @@ const BATCH_STEP = -5;
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 
 /** Numeric job ids to ask the controller for ("17_2.batch" → 17). */
-const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.]/)[0])))];
+const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.+]/)[0])))];
 
 /** The window sent to the controller: a superset of what selectRows keeps. */
 function windowOf(q: SacctQuery, now: number): { windowStart: number; windowEnd: number } {

@@ -81,8 +81,31 @@ export function hetGroupEnv(argv: readonly string[], env: Readonly<Record<string
   if (group === undefined || !/^\d+$/.test(group)) return { ...env };
   const suffix = `_HET_GROUP_${group}`;
   const out: Record<string, string | undefined> = { ...env };
+  let found = false;
   for (const [key, value] of Object.entries(env)) {
-    if (key.endsWith(suffix) && key !== `SLURM_JOB_ID${suffix}`) out[key.slice(0, -suffix.length)] = value;
+    if (!key.endsWith(suffix) || key === `SLURM_JOB_ID${suffix}`) continue;
+    out[key.slice(0, -suffix.length)] = value;
+    found = true;
+  }
+  if (!found) return out;
+  // the component's shape, not the leader's: its node count, node list and task count
+  out.SLURM_NNODES = out.SLURM_JOB_NUM_NODES;
+  out.SLURM_NODELIST = out.SLURM_JOB_NODELIST;
+  const tasks = countTasks(out.SLURM_TASKS_PER_NODE ?? "");
+  for (const name of ["SLURM_NTASKS", "SLURM_NPROCS"]) {
+    if (tasks > 0) out[name] = String(tasks);
+    else delete out[name];
   }
   return out;
+}
+
+/** The sum of a compressed per-node count ("2(x3),1" → 7); 0 when it cannot be read. */
+export function countTasks(perNode: string): number {
+  let total = 0;
+  for (const part of perNode.split(",")) {
+    const m = /^(\d+)(?:\(x(\d+)\))?$/.exec(part);
+    if (m === null) return 0;
+    total += Number(m[1]) * Number(m[2] ?? "1");
+  }
+  return total;
 }

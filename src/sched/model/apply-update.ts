@@ -32,8 +32,8 @@ export const JOB_ERRORS = {
   notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
   notRunning: { code: 2085, text: "Job is not running" },
   notSuspended: { code: 2087, text: "Job is not suspended" },
-  // ESLURM_NOT_WHOLE_HET_JOB (its text from Slurm's error table; the number is not printed by any command)
-  notWholeHetJob: { code: 2111, text: "Operation not permitted on individual component of heterogeneous job" },
+  // ESLURM_NOT_WHOLE_HET_JOB (slurm_errno.h; scancel exits with it mod 256: 60)
+  notWholeHetJob: { code: 2108, text: "Operation not permitted on individual component of heterogeneous job" },
 } as const;
 
 export function canModify(job: JobRecord, by: Requester, config: ControllerConfig): boolean {

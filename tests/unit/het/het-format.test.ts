@@ -56,8 +56,12 @@ describe("the batch script's het variables", () => {
   });
 
   it("srun --het-group=N reads component N's variables as the job's, SLURM_JOB_ID staying the leader's", () => {
-    const env = hetGroupEnv(["--het-group=1", "-n1", "hostname"], { SLURM_JOB_ID: "30", SLURM_NNODES: "1", SLURM_NNODES_HET_GROUP_1: "2", SLURM_JOB_ID_HET_GROUP_1: "31" });
-    expect([env.SLURM_JOB_ID, env.SLURM_NNODES]).toEqual(["30", "2"]);
-    expect(hetGroupEnv(["-n1", "x", "--het-group=1"], { SLURM_NNODES: "1", SLURM_NNODES_HET_GROUP_1: "2" }).SLURM_NNODES).toBe("1");
+    const env = hetGroupEnv(["--het-group=1", "hostname"], {
+      SLURM_JOB_ID: "30", SLURM_NNODES: "1", SLURM_NTASKS: "1", SLURM_JOB_ID_HET_GROUP_1: "31",
+      SLURM_JOB_NUM_NODES_HET_GROUP_1: "2", SLURM_JOB_NODELIST_HET_GROUP_1: "n[3-4]", SLURM_TASKS_PER_NODE_HET_GROUP_1: "2(x2)",
+    });
+    expect([env.SLURM_JOB_ID, env.SLURM_NNODES, env.SLURM_JOB_NUM_NODES, env.SLURM_NODELIST, env.SLURM_NTASKS]).toEqual(["30", "2", "2", "n[3-4]", "4"]);
+    // an option after the command is the command's
+    expect(hetGroupEnv(["-n1", "x", "--het-group=1"], { SLURM_NNODES: "1", SLURM_JOB_NUM_NODES_HET_GROUP_1: "2" }).SLURM_NNODES).toBe("1");
   });
 });

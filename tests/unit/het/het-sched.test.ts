@@ -134,7 +134,7 @@ describe("het job ending and cancelling", () => {
     const c = cluster(CONF);
     c.run(het([spec({ hold: true }), spec()]));
     const r = c.run(cancel(["1+1"]));
-    expect(r.items).toEqual([{ id: "1+1", error: "Operation not permitted on individual component of heterogeneous job", errorCode: 2111 }]);
+    expect(r.items).toEqual([{ id: "1+1", error: "Operation not permitted on individual component of heterogeneous job", errorCode: 2108 }]);
     expect(c.run(cancel(["2"])).items[0]?.error).toBe("Operation not permitted on individual component of heterogeneous job");
     expect(states(c)).toEqual(["1:PENDING", "2:PENDING"]);
   });
