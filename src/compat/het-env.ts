@@ -109,3 +109,23 @@ export function countTasks(perNode: string): number {
   }
   return total;
 }
+
+/**
+ * salloc's heterogeneous allocation: each component's SLURM_* variables (as salloc builds them
+ * for one job) under NAME_HET_GROUP_n and NAME_PACK_GROUP_n, and the component count. The
+ * unsuffixed variables stay the leader's (the caller sets them).
+ */
+export function hetSallocEnv(perComponent: readonly Readonly<Record<string, string>>[]): Record<string, string> {
+  assert(perComponent.length > 0, "a het allocation has a leader");
+  const env: Record<string, string> = {};
+  perComponent.forEach((vars, offset) => {
+    for (const [name, value] of Object.entries(vars)) {
+      if (!name.startsWith("SLURM_") || name === "SLURM_CONF" || name === "SLURM_CLUSTER_NAME") continue;
+      env[`${name}_PACK_GROUP_${offset}`] = value;
+      env[`${name}_HET_GROUP_${offset}`] = value;
+    }
+  });
+  env.SLURM_PACK_SIZE = String(perComponent.length);
+  env.SLURM_HET_SIZE = String(perComponent.length);
+  return env;
+}

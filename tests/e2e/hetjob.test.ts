@@ -4,6 +4,7 @@
  * sacct; the script runs once on the first component's node and sees every component
  * (SLURM_HET_SIZE, SLURM_*_HET_GROUP_n); `srun --het-group=1` runs on the second
  * component's nodes. All or nothing: while one component cannot start, neither does.
+ * salloc takes ":" components as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -82,6 +83,16 @@ describe("heterogeneous jobs", () => {
     expect(acct.map((l) => l.split("|")[0])).toEqual([`${id}+0`, `${id}+1`]);
     // started together
     expect(new Set(acct.map((l) => l.split("|")[1])).size).toBe(1);
+  });
+
+  it("salloc A : B: one allocation of two components; the shell sees both, srun --het-group=1 runs on the second", () => {
+    const r = c.run(["salloc", "-J", "hs", "-n1", ":", "-N2", "bash", "-c",
+      'echo "$SLURM_HET_SIZE $SLURM_JOB_ID $SLURM_JOB_ID_HET_GROUP_1 $SLURM_NNODES_HET_GROUP_1"; srun --het-group=1 bash -c \'echo $SLURMD_NODENAME\' | wc -l']);
+    expect(r.code).toBe(0);
+    const id = Number(/Granted job allocation (\d+)/.exec(r.stderr)?.[1]);
+    expect(r.stdout).toBe(`2 ${id} ${id + 1} 2\n2\n`);
+    const acct = c.run(["sacct", "-j", String(id), "-P", "-n", "-o", "JobID,JobName,State"]).stdout;
+    expect(acct).toBe(`${id}+0|hs|COMPLETED\n${id}+1|hs|COMPLETED\n${id}+1.0|bash|COMPLETED\n`);
   });
 
   it("scancel: a pending component alone is refused, the leader's id cancels every component", () => {

@@ -65,7 +65,8 @@ export function componentRequests(
   ctx: SubmitContext,
   scriptBlocks: readonly (readonly ParsedOption[])[],
   cli: readonly (readonly ParsedOption[])[],
-  script: BatchScript,
+  script: BatchScript | undefined,
+  command: readonly string[] = [],
 ): Result<Built[]> {
   const count = Math.max(1, scriptBlocks.length, cli.length);
   const env = envAssignments(ctx.cmd, ctx.env);
@@ -74,7 +75,7 @@ export function componentRequests(
   for (let i = 0; i < count; i++) {
     const own = [...fromParsed(scriptBlocks[i] ?? [], "script"), ...env, ...fromParsed(cli[i] ?? [], "cli")];
     const assignments = [...carriedOver(previous), ...own];
-    const one = buildSpec(ctx, assignments, script);
+    const one = buildSpec(ctx, assignments, script, command);
     if (!one.ok) return one;
     built.push(one.value);
     previous = assignments;

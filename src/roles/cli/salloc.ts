@@ -12,7 +12,8 @@ import { buildSallocEnv } from "../../compat/job-env.ts";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
-import { allocate, release } from "./allocation.ts";
+import { allocate, hetComponentsOf, release } from "./allocation.ts";
+import { hetSallocEnv } from "../../compat/het-env.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -30,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
   if (r.warnings.length > 0) process.stderr.write(warningText("salloc", r.warnings));
   let job;
   try {
-    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
+    const het = (r.het ?? []).map((h) => ({ ...h, name: h.name || r.spec.name || "interactive" }));
+    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec, het);
   } catch (error) {
     process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
     return 1;
@@ -38,7 +40,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   // Container options given to salloc reach the srun steps of the allocation through the environment.
-  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: r.spec, submitDir: process.cwd() }), ...containerEnvOf(r.spec.env) };
+  const site = { clusterName: clusterNameOf(confPath()), submitDir: process.cwd() };
+  const own = buildSallocEnv(job, { ...site, submitEnv, spec: r.spec });
+  // a heterogeneous allocation: every component's variables under _HET_GROUP_n, SLURM_HET_SIZE
+  const het = (r.het ?? []).length > 0 ? hetSallocEnv((await hetComponentsOf(job.jobId)).map((c) => buildSallocEnv(c, { ...site, submitEnv: {} }))) : {};
+  const env = { ...own, ...het, ...containerEnvOf(r.spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {

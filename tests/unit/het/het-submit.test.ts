@@ -8,6 +8,8 @@ import { componentRequests, splitComponents } from "../../../src/compat/options/
 import { sbatchRequests } from "../../../src/compat/options/sbatch-flow.ts";
 import { scanDirectives } from "../../../src/compat/options/script-directives.ts";
 import type { Built } from "../../../src/compat/options/build-spec.ts";
+import { parseSallocArgs, parseSrunArgs } from "../../../src/compat/options/interactive-args.ts";
+import { hetSallocEnv } from "../../../src/compat/het-env.ts";
 
 const CTX = { cmd: "sbatch" as const, argv: [], env: {}, invoker: { cwd: "/home/a", hostname: "login" }, now: 0 };
 const script = (text: string) => ({ text, from: "file" as const, path: "job.sh", args: [] });
@@ -79,5 +81,30 @@ describe("componentRequests", () => {
     if (!r.ok) throw new Error(r.error.message);
     const second = r.value[1]?.spec;
     expect([second?.name, second?.account, second?.cpusPerTask, second?.memPerNodeMib, second?.constraint]).toEqual(["x", "acc", 0, undefined, ""]);
+  });
+});
+
+describe("salloc and srun with ':'", () => {
+  const CTX2 = { invoker: { cwd: "/home/a", hostname: "login" }, now: 0 };
+  it("salloc A : B is one request per component, the command after the last", () => {
+    const r = parseSallocArgs(["-J", "x", "-n1", ":", "-N2", "bash"], {}, CTX2);
+    if (!r.ok || r.value.kind !== "run") throw new Error("parse");
+    expect([r.value.spec.ntasks, r.value.het?.map((h) => [h.nodesMin, h.name]), r.value.command]).toEqual([1, [[2, "x"]], ["bash"]]);
+  });
+
+  it("srun refuses heterogeneous steps rather than run ':' as the command", () => {
+    expect(parseSrunArgs(["-n1", ":", "-n1", "hostname"], {}, CTX2)).toMatchObject({ ok: false, error: { message: "heterogeneous job steps (srun ... : ...) are not supported by Spur" } });
+    // a ':' after the command is the command's own argument
+    const r = parseSrunArgs(["-n1", "echo", ":"], {}, CTX2);
+    expect(r.ok && r.value.kind === "run" ? r.value.command : []).toEqual(["echo", ":"]);
+  });
+
+  it("salloc's het variables: every component's SLURM_* under _HET_GROUP_n", () => {
+    const env = hetSallocEnv([{ SLURM_JOB_ID: "5", SLURM_NNODES: "1", HOME: "/h" }, { SLURM_JOB_ID: "6", SLURM_NNODES: "2" }]);
+    expect(env).toEqual({
+      SLURM_JOB_ID_PACK_GROUP_0: "5", SLURM_JOB_ID_HET_GROUP_0: "5", SLURM_NNODES_PACK_GROUP_0: "1", SLURM_NNODES_HET_GROUP_0: "1",
+      SLURM_JOB_ID_PACK_GROUP_1: "6", SLURM_JOB_ID_HET_GROUP_1: "6", SLURM_NNODES_PACK_GROUP_1: "2", SLURM_NNODES_HET_GROUP_1: "2",
+      SLURM_PACK_SIZE: "2", SLURM_HET_SIZE: "2",
+    });
   });
 });
