@@ -36,7 +36,7 @@ describe("heterogeneous jobs", () => {
       "#SBATCH hetjob",
       "#SBATCH -N2 -n2",
       'echo "size=$SLURM_HET_SIZE id=$SLURM_JOB_ID g0=$SLURM_JOB_ID_HET_GROUP_0 g1=$SLURM_JOB_ID_HET_GROUP_1 nodes1=$SLURM_JOB_NUM_NODES_HET_GROUP_1 on=$SLURMD_NODENAME list0=$SLURM_JOB_NODELIST_HET_GROUP_0 list1=$SLURM_JOB_NODELIST_HET_GROUP_1"',
-      "srun --het-group=1 bash -c 'echo step $SLURMD_NODENAME' | sort",
+      "srun --het-group=1 bash -c 'echo step $SLURMD_NODENAME $SLURM_JOB_ID' | sort",
       "touch started; while [ ! -e go ]; do sleep 0.2; done",
       "",
     ].join("\n"));
@@ -55,9 +55,9 @@ describe("heterogeneous jobs", () => {
     expect(m?.slice(1, 4)).toEqual([String(id), String(id), String(id + 1)]);
     // the script runs on the first component's (first) node
     expect(m?.[4]).toBe(m?.[5]);
-    // the step of component 1 runs on component 1's two nodes
+    // the step of component 1 runs on component 1's two nodes; its tasks see the whole job's id (the leader's)
     const list1 = c.run(["scontrol", "show", "hostnames", m?.[6] ?? ""]).stdout.trim().split("\n");
-    expect(out.slice(1, 3)).toEqual(list1.map((n) => `step ${n}`));
+    expect(out.slice(1, 3)).toEqual(list1.map((n) => `step ${n} ${id}`));
     const acct = c.run(["sacct", "-j", String(id), "-P", "-n", "-o", "JobID,JobName,State,ExitCode"]).stdout;
     expect(acct).toContain(`${id}+0|hetx|COMPLETED|0:0\n`);
     expect(acct).toContain(`${id}+0.batch|batch|COMPLETED|0:0\n`);

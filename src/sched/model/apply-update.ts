@@ -6,6 +6,7 @@
  * Slurm's wording with its error number, and change nothing.
  */
 import type { Command, Requester } from "./commands.ts";
+import { hetComponents, isHetFollower } from "./het.ts";
 import type { ClusterState, ControllerConfig, JobRecord } from "./types.ts";
 import { isJobFinished } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply.ts";
@@ -120,11 +121,27 @@ export function applyUpdateJob(state: ClusterState, c: Of<"updateJob">): ApplyRe
       result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
       continue;
     }
+    // requeue, suspend and resume act on a whole het job (Slurm); a requeue goes through the leader, the rest follow it
+    if (WHOLE_HET_ACTIONS.has(c.action) && t.hetPart === true) {
+      result.items.push(failure(t.id, JOB_ERRORS.notWholeHetJob));
+      continue;
+    }
+    if (c.action.startsWith("requeue") && isHetFollower(job.info)) continue;
     const outcome = updateOne(state, job, c);
+    if (c.action.startsWith("requeue") && outcome.error === "" && job.info.state === "PENDING") requeueFollowers(state, job, c.at);
     result.items.push(outcome.error ? { id: t.id, error: outcome.error, errorCode: outcome.code } : success(t.id));
     result.events.push(...outcome.events);
   }
   return result;
+}
+
+const WHOLE_HET_ACTIONS: ReadonlySet<string> = new Set(["requeue", "requeuehold", "suspend", "resume"]);
+
+/** A finished het job requeued through its leader: its other components go back to the queue with it. */
+function requeueFollowers(state: ClusterState, leader: JobRecord, at: number): void {
+  for (const f of hetComponents(state.jobs, leader).slice(1)) {
+    if (isJobFinished(f.info)) requeue(f, at);
+  }
 }
 
 interface Outcome {

@@ -9,6 +9,7 @@ import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts
 import { NAME_ONLY_FIELDS } from "../../../src/compat/format/squeue-fields-long.ts";
 import { hetBatchEnv, hetGroupEnv, hetGroupJobId } from "../../../src/compat/het-env.ts";
 import { makeJob } from "../job-env/golden.ts";
+import { buildStepTaskEnv } from "../../../src/compat/job-env.ts";
 
 const leader = makeJob({ jobId: 30, hetJobId: 30, hetJobOffset: 0, hetJobIdSet: "30-31", name: "h", partition: "debug", nodelist: "n1", numNodes: 1, memPerCpuMib: 256 });
 const other = makeJob({
@@ -63,5 +64,12 @@ describe("the batch script's het variables", () => {
     expect([env.SLURM_JOB_ID, env.SLURM_NNODES, env.SLURM_JOB_NUM_NODES, env.SLURM_NODELIST, env.SLURM_NTASKS]).toEqual(["30", "2", "2", "n[3-4]", "4"]);
     // an option after the command is the command's
     expect(hetGroupEnv(["-n1", "x", "--het-group=1"], { SLURM_NNODES: "1", SLURM_JOB_NUM_NODES_HET_GROUP_1: "2" }).SLURM_NNODES).toBe("1");
+  });
+
+  it("a step in a component: its tasks see the leader's id as SLURM_JOB_ID (Slurm's srun --het-group)", () => {
+    const step = { stepId: 0, nodelist: "n[3-4]", ntasks: 2, tasksPerNode: [1, 1], nodeNames: ["n3", "n4"] };
+    const task = { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [], constrainDevices: false };
+    expect(buildStepTaskEnv(other, step, task, {}).SLURM_JOB_ID).toBe("30");
+    expect(buildStepTaskEnv(makeJob({ jobId: 9 }), step, task, {}).SLURM_JOB_ID).toBe("9");
   });
 });

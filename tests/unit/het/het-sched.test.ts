@@ -151,4 +151,16 @@ describe("het job ending and cancelling", () => {
     c.run(cancel(["1+1"]));
     expect(states(c)).toEqual(["1:RUNNING", "2:CANCELLED"]);
   });
+
+  it("requeue, suspend and resume act on the whole job: one component alone is refused; a requeue of the leader takes the rest along", () => {
+    const c = started();
+    const upd = (ids: string[], action: string): Command => ({ v: 1, type: "updateJob", at: 40, jobIds: ids, action, fields: {}, by: ROOT });
+    expect(c.run(upd(["1+1"], "requeue")).items[0]?.error).toBe("Operation not permitted on individual component of heterogeneous job");
+    expect(c.run(upd(["2"], "suspend")).items[0]?.error).toBe("Operation not permitted on individual component of heterogeneous job");
+    c.run({ v: 1, type: "jobEnded", at: 41, jobId: 1, exitCode: 0, exitSignal: 0, outcome: "COMPLETED" });
+    expect(states(c)).toEqual(["1:COMPLETED", "2:COMPLETED"]);
+    const r = c.run(upd(["1"], "requeue"));
+    expect(r.items).toEqual([{ id: "1", error: "", errorCode: 0 }]);
+    expect(states(c)).toEqual(["1:PENDING", "2:PENDING"]);
+  });
 });
