@@ -45,6 +45,9 @@ describe("heterogeneous jobs", () => {
     const show = c.run(["scontrol", "show", "job", String(id)]).stdout;
     expect(show).toContain(`JobId=${id} HetJobId=${id} HetJobOffset=0 JobName=hetx\n   HetJobIdSet=${id}-${id + 1}\n`);
     expect(show).toContain(`JobId=${id + 1} HetJobId=${id} HetJobOffset=1 JobName=hetx\n   HetJobIdSet=${id}-${id + 1}\n`);
+    // N+K names one component
+    expect(c.run(["squeue", "-h", "-j", `${id}+1`, "-o", "%i %D"]).stdout).toBe(`${id}+1 2\n`);
+    expect(c.run(["scontrol", "show", "job", `${id}+1`]).stdout).toMatch(new RegExp(`^JobId=${id + 1} HetJobId=${id} HetJobOffset=1 JobName=hetx\n`));
     const cols = c.run(["squeue", "-h", "-j", String(id), "-O", "HetJobId:8,HetJobOffset:4,HetJobIdSet:10"]).stdout;
     expect(cols.trim().split("\n").map((l) => l.trim().split(/\s+/))).toEqual([[String(id), "0", `${id}-${id + 1}`], [String(id), "1", `${id}-${id + 1}`]]);
     await eventually("script at its wait", () => (readFileSync(join(c.work, "started"), "utf8") === "" ? true : undefined), 30_000);
