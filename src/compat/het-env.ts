@@ -13,9 +13,11 @@ import { assert } from "../lib/assert.ts";
 import { formatCpusPerNode, formatTasksPerNode } from "./job-env-rows.ts";
 
 type Component = Plain<JobInfo>;
+/** A component's task count when -n was given (SLURM_NTASKS/NPROCS_HET_GROUP_n, as for the job's own). */
+type Ntasks = number | undefined;
 
 /** One component's variables, unsuffixed, in Slurm's order; absent values are left out. */
-function componentVars(job: Component): [string, string][] {
+function componentVars(job: Component, ntasks: Ntasks): [string, string][] {
   const vars: [string, string][] = [];
   if (job.account !== "") vars.push(["SLURM_JOB_ACCOUNT", job.account]);
   if (job.alloc.length > 0) vars.push(["SLURM_JOB_CPUS_PER_NODE", formatCpusPerNode(job.alloc.map((a) => a.cpus))]);
@@ -23,6 +25,7 @@ function componentVars(job: Component): [string, string][] {
   vars.push(["SLURM_JOB_NUM_NODES", String(job.numNodes)], ["SLURM_JOB_PARTITION", job.partition]);
   if (job.qos !== "") vars.push(["SLURM_JOB_QOS", job.qos]);
   if (job.reservation !== "") vars.push(["SLURM_JOB_RESERVATION", job.reservation]);
+  if (ntasks !== undefined && ntasks > 0) vars.push(["SLURM_NTASKS", String(ntasks)], ["SLURM_NPROCS", String(ntasks)]);
   if (job.memPerCpuMib > 0) vars.push(["SLURM_MEM_PER_CPU", String(job.memPerCpuMib)]);
   else if (job.memPerNodeMib > 0) vars.push(["SLURM_MEM_PER_NODE", String(job.memPerNodeMib)]);
   if (job.alloc.length > 0) {
@@ -32,13 +35,16 @@ function componentVars(job: Component): [string, string][] {
   return vars;
 }
 
-/** The het variables of a batch script, from every component (leader first, offset order). */
-export function hetBatchEnv(components: readonly Component[]): Record<string, string> {
+/**
+ * The het variables of a batch script, from every component (leader first, offset order) and
+ * the task count each asked for with -n (oracle, 22.05: SLURM_NTASKS_HET_GROUP_1=2 for `-N2 -n2`).
+ */
+export function hetBatchEnv(components: readonly Component[], ntasks: readonly Ntasks[] = []): Record<string, string> {
   assert(components.length > 0, "a het job has a leader");
   const env: Record<string, string> = {};
   components.forEach((job, offset) => {
     assert((job.hetJobOffset ?? 0) === offset, "components come in offset order");
-    for (const [name, value] of componentVars(job)) {
+    for (const [name, value] of componentVars(job, ntasks[offset])) {
       env[`${name}_PACK_GROUP_${offset}`] = value;
       env[`${name}_HET_GROUP_${offset}`] = value;
     }
@@ -50,7 +56,8 @@ export function hetBatchEnv(components: readonly Component[]): Record<string, st
 
 /**
  * srun --het-group=N inside a heterogeneous allocation: the job id of component N (the step
- * runs there), from the allocation's SLURM_JOB_ID_HET_GROUP_N; Slurm's refusal past the last one.
+ * runs there), from the allocation's SLURM_JOB_ID_HET_GROUP_N; past the last one, Slurm 22.05's
+ * refusal (oracle: `srun --het-group=2` in a 2-component job, exit 1).
  */
 export function hetGroupJobId(env: Readonly<Record<string, string | undefined>>, group: number): number | string {
   const size = Number(env.SLURM_HET_SIZE ?? env.SLURM_PACK_SIZE ?? "1");
@@ -58,7 +65,7 @@ export function hetGroupJobId(env: Readonly<Record<string, string | undefined>>,
   if (id !== undefined && /^\d+$/.test(id)) return Number(id);
   if (group === 0 && env.SLURM_HET_SIZE === undefined && env.SLURM_JOB_ID !== undefined) return Number(env.SLURM_JOB_ID);
   const max = Number.isInteger(size) && size > 0 ? size - 1 : 0;
-  return `Attempt to run a job step with het group value of ${group}, but the job allocation has maximum value of ${max}`;
+  return `Requested het-group offset exceeds highest hetjob index (${group} > ${max})`;
 }
 
 /** The --het-group / --pack-group value on srun's command line (before the command), if any. */
@@ -91,7 +98,8 @@ export function hetGroupEnv(argv: readonly string[], env: Readonly<Record<string
   // the component's shape, not the leader's: its node count, node list and task count
   out.SLURM_NNODES = out.SLURM_JOB_NUM_NODES;
   out.SLURM_NODELIST = out.SLURM_JOB_NODELIST;
-  const tasks = countTasks(out.SLURM_TASKS_PER_NODE ?? "");
+  // the component's own -n when the allocation named it, else what its nodes hold
+  const tasks = Number(env[`SLURM_NTASKS${suffix}`] ?? countTasks(out.SLURM_TASKS_PER_NODE ?? ""));
   for (const name of ["SLURM_NTASKS", "SLURM_NPROCS"]) {
     if (tasks > 0) out[name] = String(tasks);
     else delete out[name];
@@ -110,17 +118,29 @@ export function countTasks(perNode: string): number {
   return total;
 }
 
+/** The job variables salloc gives each component of a het allocation, suffixed (oracle, 22.05). */
+const SALLOC_PER_COMPONENT: ReadonlySet<string> = new Set([
+  "SLURM_JOBID", "SLURM_JOB_ACCOUNT", "SLURM_JOB_CPUS_PER_NODE", "SLURM_JOB_ID", "SLURM_JOB_NAME", "SLURM_JOB_NODELIST",
+  "SLURM_JOB_NUM_NODES", "SLURM_JOB_PARTITION", "SLURM_JOB_QOS", "SLURM_JOB_RESERVATION", "SLURM_NNODES", "SLURM_NODELIST",
+  "SLURM_NPROCS", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE", "SLURM_MEM_PER_CPU", "SLURM_MEM_PER_NODE",
+]);
+
+/** The unsuffixed SLURM_* variables a het allocation's shell keeps: the rest are per component only. */
+const SALLOC_PLAIN: ReadonlySet<string> = new Set(["SLURM_JOB_ID", "SLURM_CLUSTER_NAME", "SLURM_CONF", "SLURM_SUBMIT_DIR", "SLURM_SUBMIT_HOST"]);
+
 /**
- * salloc's heterogeneous allocation: each component's SLURM_* variables (as salloc builds them
- * for one job) under NAME_HET_GROUP_n and NAME_PACK_GROUP_n, and the component count. The
- * unsuffixed variables stay the leader's (the caller sets them).
+ * The environment of salloc's shell for a heterogeneous allocation (oracle, `salloc -n1 : -N2`):
+ * the submitter's environment, of the leader's own SLURM_* variables only SLURM_JOB_ID and the
+ * site ones, every component's job variables under NAME_HET_GROUP_n and NAME_PACK_GROUP_n, and
+ * the component count. `perComponent[n]` are the SLURM_* variables salloc sets for component n alone.
  */
-export function hetSallocEnv(perComponent: readonly Readonly<Record<string, string>>[]): Record<string, string> {
+export function hetSallocEnv(submitEnv: Readonly<Record<string, string>>, perComponent: readonly Readonly<Record<string, string>>[]): Record<string, string> {
   assert(perComponent.length > 0, "a het allocation has a leader");
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { ...submitEnv };
+  for (const [name, value] of Object.entries(perComponent[0] ?? {})) if (SALLOC_PLAIN.has(name)) env[name] = value;
   perComponent.forEach((vars, offset) => {
     for (const [name, value] of Object.entries(vars)) {
-      if (!name.startsWith("SLURM_") || name === "SLURM_CONF" || name === "SLURM_CLUSTER_NAME") continue;
+      if (!SALLOC_PER_COMPONENT.has(name)) continue;
       env[`${name}_PACK_GROUP_${offset}`] = value;
       env[`${name}_HET_GROUP_${offset}`] = value;
     }

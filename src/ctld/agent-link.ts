@@ -40,7 +40,8 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
     async launchBatch(job, state) {
       const client = clientFor(state, job.info.batchHost);
       // a heterogeneous job's script also sees every component (SLURM_*_HET_GROUP_n, SLURM_HET_SIZE)
-      const het = isHetComponent(job.info) ? hetBatchEnv(hetComponents(state.jobs, job).map((c) => c.info)) : {};
+      const components = isHetComponent(job.info) ? hetComponents(state.jobs, job) : [];
+      const het = components.length > 0 ? hetBatchEnv(components.map((c) => c.info), components.map((c) => c.spec.ntasks)) : {};
       await client.launchBatch(
         { job: job.info, script: job.spec.script, argv: job.spec.argv, env: { ...job.spec.env, ...het }, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
         { timeoutMs },

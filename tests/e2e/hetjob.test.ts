@@ -45,8 +45,10 @@ describe("heterogeneous jobs", () => {
     const show = c.run(["scontrol", "show", "job", String(id)]).stdout;
     expect(show).toContain(`JobId=${id} HetJobId=${id} HetJobOffset=0 JobName=hetx\n   HetJobIdSet=${id}-${id + 1}\n`);
     expect(show).toContain(`JobId=${id + 1} HetJobId=${id} HetJobOffset=1 JobName=hetx\n   HetJobIdSet=${id}-${id + 1}\n`);
-    // N+K names one component
-    expect(c.run(["squeue", "-h", "-j", `${id}+1`, "-o", "%i %D"]).stdout).toBe(`${id}+1 2\n`);
+    // every component is a batch job to Slurm (oracle: BatchFlag=1 on the second component too)
+    expect(show.match(/BatchFlag=1/g)?.length).toBe(2);
+    // scontrol: N+K names one component; squeue -j N+K lists the whole job, as 22.05's does
+    expect(c.run(["squeue", "-h", "-j", `${id}+1`, "-o", "%i %D"]).stdout).toBe(`${id}+0 1\n${id}+1 2\n`);
     expect(c.run(["scontrol", "show", "job", `${id}+1`]).stdout).toMatch(new RegExp(`^JobId=${id + 1} HetJobId=${id} HetJobOffset=1 JobName=hetx\n`));
     const cols = c.run(["squeue", "-h", "-j", String(id), "-O", "HetJobId:8,HetJobOffset:4,HetJobIdSet:10"]).stdout;
     expect(cols.trim().split("\n").map((l) => l.trim().split(/\s+/))).toEqual([[String(id), "0", `${id}-${id + 1}`], [String(id), "1", `${id}-${id + 1}`]]);
@@ -66,6 +68,8 @@ describe("heterogeneous jobs", () => {
     expect(acct).toContain(`${id}+0.batch|batch|COMPLETED|0:0\n`);
     expect(acct).toContain(`${id}+1|hetx|COMPLETED|0:0\n`);
     expect(acct).toContain(`${id}+1.0|bash|COMPLETED|0:0\n`);
+    // only the leader ran a batch script
+    expect(acct).not.toContain(`${id}+1.batch`);
     // N+K names that component alone
     expect(c.run(["sacct", "-j", `${id}+1`, "-P", "-n", "-o", "JobID"]).stdout).toBe(`${id}+1\n${id}+1.0\n`);
   });

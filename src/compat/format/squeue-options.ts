@@ -58,12 +58,11 @@ const done = (stdout: string): ParseOutcome => ({ ok: false, exit: { stdout, std
 function parseJobList(text: string): JobIdSel[] | string {
   const out: JobIdSel[] = [];
   for (const item of list(text)) {
-    const m = /^\s*(\d+)(?:_(\d+)|\+(\d+))?/.exec(item);
+    const m = /^\s*(\d+)(?:_(\d+))?/.exec(item);
     const jobId = m?.[1] === undefined ? 0 : Number(m[1]);
     if (jobId <= 0) return `squeue: error: Invalid job id: ${item}\n`;
-    // "17+1": that component of heterogeneous job 17
-    if (m?.[3] !== undefined) out.push({ jobId, hetOffset: Number(m[3]) });
-    else out.push(m?.[2] === undefined ? { jobId } : { jobId, taskId: Number(m[2]) });
+    // "17+1" names heterogeneous job 17 as a whole (oracle, 22.05: `squeue -j 442+1` lists 442+0 and 442+1)
+    out.push(m?.[2] === undefined ? { jobId } : { jobId, taskId: Number(m[2]) });
   }
   return out;
 }

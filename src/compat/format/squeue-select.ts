@@ -14,8 +14,6 @@ import { isCompleting, isPending, isRunning, isSuspended, type Job } from "./job
 export interface JobIdSel {
   jobId: number;
   taskId?: number;
-  /** "17+1": one component of heterogeneous job 17. */
-  hetOffset?: number;
 }
 
 /** The filters squeue applies locally. Absent = not filtering on that. */
@@ -47,7 +45,6 @@ export function remainderTasks(job: Job): number[] | undefined {
 
 /** Whether `sel` names this record; "partial" when it names only some pending indexes. */
 function matchJobId(sel: JobIdSel, job: Job): "yes" | "partial" | "no" {
-  if (sel.hetOffset !== undefined) return job.hetJobId === sel.jobId && (job.hetJobOffset ?? 0) === sel.hetOffset ? "yes" : "no";
   if (sel.taskId === undefined) {
     // a heterogeneous job's leader id names every component
     return sel.jobId === job.jobId || (job.arrayJobId !== 0 && sel.jobId === job.arrayJobId) || (job.hetJobId !== undefined && job.hetJobId !== 0 && sel.jobId === job.hetJobId)

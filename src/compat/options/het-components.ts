@@ -20,10 +20,12 @@ export const HET_COMPONENTS_MAX = 128;
 
 /**
  * Options that carry over from one component to the next (heterogeneous_jobs.html's list, as
- * far as Spur has them); every other option is reset for each component.
+ * far as Spur has them, checked on the 22.05 oracle: -J -A -t --time-min --comment --mem -x
+ * --nice --begin -d --requeue -o -q carry over; -p -N -n -c --ntasks-per-node --gres --gpus
+ * --mem-per-cpu --exclusive -w --mincpus do not); every other option is reset for each component.
  */
 export const PROPAGATED_OPTIONS: ReadonlySet<string> = new Set([
-  "account", "acctg-freq", "begin", "clusters", "cluster", "comment", "cpus-per-gpu", "deadline", "delay-boot",
+  "account", "acctg-freq", "begin", "clusters", "cluster", "comment", "deadline", "delay-boot", "mem",
   "dependency", "error", "export", "export-file", "exclude", "get-user-env", "gid", "hold", "ignore-pbs", "immediate",
   "input", "job-name", "kill-on-invalid-dep", "mail-type", "mail-user", "mcs-label", "no-requeue", "nice", "no-kill",
   "open-mode", "output", "parsable", "priority", "profile", "propagate", "qos", "quiet", "reboot", "reservation",

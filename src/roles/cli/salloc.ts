@@ -41,10 +41,12 @@ export async function main(argv: string[]): Promise<number> {
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   // Container options given to salloc reach the srun steps of the allocation through the environment.
   const site = { clusterName: clusterNameOf(confPath()), submitDir: process.cwd() };
-  const own = buildSallocEnv(job, { ...site, submitEnv, spec: r.spec });
+  const specs = [r.spec, ...(r.het ?? [])];
   // a heterogeneous allocation: every component's variables under _HET_GROUP_n, SLURM_HET_SIZE
-  const het = (r.het ?? []).length > 0 ? hetSallocEnv((await hetComponentsOf(job.jobId)).map((c) => buildSallocEnv(c, { ...site, submitEnv: {} }))) : {};
-  const env = { ...own, ...het, ...containerEnvOf(r.spec.env) };
+  const base = specs.length > 1
+    ? hetSallocEnv(submitEnv, (await hetComponentsOf(job.jobId)).map((c, n) => buildSallocEnv(c, { ...site, submitEnv: {}, ...(specs[n] ? { spec: specs[n] } : {}) })))
+    : buildSallocEnv(job, { ...site, submitEnv, spec: r.spec });
+  const env = { ...base, ...containerEnvOf(r.spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {

@@ -20,7 +20,7 @@ import { hostlistUniq } from "../../compat/hostlist.ts";
 import { licenseTres, tresText } from "./tres.ts";
 import { licensesFitNow } from "../plan/licenses.ts";
 import { licenseItemsOf } from "../../compat/licenses.ts";
-import { hetComponents, hetSize, isHetComponent, isHetFollower } from "./het.ts";
+import { hetComponents, hetSize, isHetComponent, isHetFollower, runsBatchScript } from "./het.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -92,7 +92,7 @@ function startHet(state: ClusterState, c: Of<"startJobs">, check: StartCheck, jo
   }
   for (const comp of components) {
     result.events.push({ type: "jobStarted", jobId: comp.info.jobId });
-    if (comp.info.batchFlag && (comp.info.hetJobOffset ?? 0) === 0) result.events.push({ type: "launchBatch", jobId: comp.info.jobId });
+    if (runsBatchScript(comp.info)) result.events.push({ type: "launchBatch", jobId: comp.info.jobId });
     result.ids.push(comp.info.jobId);
   }
 }
@@ -210,9 +210,10 @@ function endOne(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   if (c.restarts !== undefined && c.restarts !== job.info.restarts) {
     return rejected(STALE_JOB_END, `job ${c.jobId}: end report for run ${c.restarts} ignored, run ${job.info.restarts} is current`);
   }
-  if (c.outcome === "PROLOG_FAILED" && c.node && c.node !== job.info.batchHost && job.info.batchFlag) return prologFailedBesideBatch(state, job, c.node, c.at);
+  const batch = runsBatchScript(job.info);
+  if (c.outcome === "PROLOG_FAILED" && c.node && c.node !== job.info.batchHost && batch) return prologFailedBesideBatch(state, job, c.node, c.at);
   // Every node of the job ends it (steps left, then its Epilog); the batch host's stepd does that for its own script.
-  const others = job.info.alloc.map((a) => a.node).filter((n) => !(job.info.batchFlag && n === job.info.batchHost));
+  const others = job.info.alloc.map((a) => a.node).filter((n) => !(batch && n === job.info.batchHost));
   const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
   if (others.length > 0) events.push({ type: "signalJob", jobId: c.jobId, nodes: others, signal: 0, reason: "END", batchOnly: false });
   releaseJob(state, job);
@@ -244,16 +245,16 @@ function endOne(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   for (const step of info.steps) {
     if (step.state === "RUNNING") Object.assign(step, { state: "CANCELLED", endTime: c.at });
   }
-  if (info.batchFlag) {
-    const batch = emptyStepInfo(info.jobId, BATCH_STEP_ID);
+  if (batch) {
+    const batchStep = emptyStepInfo(info.jobId, BATCH_STEP_ID);
     const batchState = final.state === "TIMEOUT" || final.state === "CANCELLED" ? "CANCELLED" : final.state;
-    Object.assign(batch, {
+    Object.assign(batchStep, {
       name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
       startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
       tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false),
       ...(c.usage ? { usage: c.usage } : {}),
     });
-    info.steps = [batch, ...info.steps];
+    info.steps = [batchStep, ...info.steps];
   }
   info.derivedExitCode = Math.max(0, ...info.steps.map((s) => s.exitCode));
   job.endRequested = "";
@@ -269,7 +270,7 @@ function endOne(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
 function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[], nodeProlog: boolean, where?: string): ApplyResult {
   if (nodeProlog) drainForProlog(state, where || job.info.batchHost, at);
   // An allocation without a batch script (salloc, srun) is not requeued: it fails, as in Slurm.
-  if (!job.info.requeue || !job.info.batchFlag) {
+  if (!job.info.requeue || !runsBatchScript(job.info)) {
     Object.assign(job.info, { state: "FAILED", reason: "JobLaunchFailure", exitCode: 1, exitSignal: 0, endTime: at });
     job.endRequested = "";
     return { ...emptyResult(), events };

@@ -46,14 +46,15 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   return { ...emptyResult(), ids: [jobId] };
 }
 
-/** Slurm: a job array cannot be heterogeneous. */
-export const HET_ARRAY_REFUSAL = "Job arrays of heterogeneous jobs are not supported";
+/** Slurm: a job array cannot be heterogeneous (oracle, 22.05: `sbatch -a 1-2 -n1 : -n1` is refused with this text, exit 1). */
+export const HET_ARRAY_REFUSAL = "Invalid job array specification";
 
 /**
  * A heterogeneous job: every component is checked as an ordinary job first (one refusal
  * refuses the whole job, nothing is created), then the components become records with
  * consecutive ids, the first the leader: HetJobId = its id, HetJobOffset = the component's
- * index, HetJobIdSet = every component's id. Only the leader runs the batch script.
+ * index, HetJobIdSet = every component's id. Every component shows BatchFlag=1 (as in Slurm);
+ * only the leader runs the batch script (het.ts runsBatchScript).
  */
 function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
   const specs = [c.spec, ...(c.het ?? [])];
@@ -72,8 +73,6 @@ function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
     const info = state.jobs.get(id)?.info;
     assert(info !== undefined && id === leaderId + offset, "het components have consecutive ids");
     Object.assign(info, { hetJobId: leaderId, hetJobOffset: offset, hetJobIdSet: idSet });
-    // the other components are allocations the leader's script uses: they end with it (or when cancelled)
-    if (offset > 0) info.batchFlag = false;
   });
   return { ...emptyResult(), ids: [leaderId] };
 }

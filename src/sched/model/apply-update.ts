@@ -6,7 +6,7 @@
  * Slurm's wording with its error number, and change nothing.
  */
 import type { Command, Requester } from "./commands.ts";
-import { hetComponents, isHetFollower } from "./het.ts";
+import { hetComponents, isHetFollower, runsBatchScript } from "./het.ts";
 import type { ClusterState, ControllerConfig, JobRecord } from "./types.ts";
 import { isJobFinished } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply.ts";
@@ -95,8 +95,8 @@ function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"
     return [{ type: "jobFinished", jobId: info.jobId }];
   }
   info.cancelledBy = String(c.by.uid);
-  if (!info.batchFlag) {
-    // Interactive allocations have no batch script to report an end: they end now.
+  if (!runsBatchScript(info)) {
+    // Interactive allocations (and a het job's components beside its leader) have no batch script to report an end: they end now.
     releaseJob(state, job);
     Object.assign(info, { state: "CANCELLED", endTime: c.at, exitSignal: 9 });
     return [
@@ -195,7 +195,7 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
 
 function requeueOne(job: JobRecord, hold: boolean, at: number): Outcome {
   const info = job.info;
-  if (!info.batchFlag) return fail(JOB_ERRORS.notBatch);
+  if (!runsBatchScript(info)) return fail(JOB_ERRORS.notBatch);
   if (info.state === "PENDING") return fail(JOB_ERRORS.disabled);
   const holdIt = () => Object.assign(info, { priority: hold ? 0 : info.priority, reason: hold ? "JobHeldAdmin" : info.reason, heldByAdmin: hold });
   if (isJobFinished(info)) {

@@ -42,3 +42,10 @@ export function hetComponents<T extends { info: HetInfo }>(jobs: ReadonlyMap<num
   }
   return out;
 }
+
+/**
+ * Whether a batch script runs for this record. Every component of an sbatch het job shows
+ * BatchFlag=1 (as in Slurm), but only the leader's script runs: the other components are
+ * allocations that end with it (or when cancelled), with no batch step of their own.
+ */
+export const runsBatchScript = (info: HetInfo & Pick<Plain<JobInfo>, "batchFlag">): boolean => info.batchFlag && !isHetFollower(info);

@@ -38,13 +38,14 @@ describe("het job ids in listings", () => {
 
 describe("the batch script's het variables", () => {
   it("one copy of each component's variables under _HET_GROUP_n and _PACK_GROUP_n, and the size", () => {
-    const env = hetBatchEnv([leader, other]);
+    const env = hetBatchEnv([leader, other], [1, 2]);
     expect(env).toMatchObject({
       SLURM_HET_SIZE: "2", SLURM_PACK_SIZE: "2",
       SLURM_JOB_ID_HET_GROUP_0: "30", SLURM_JOB_ID_HET_GROUP_1: "31", SLURM_JOB_ID_PACK_GROUP_1: "31",
       SLURM_JOB_NODELIST_HET_GROUP_1: "n[3-4]", SLURM_JOB_NUM_NODES_HET_GROUP_1: "2", SLURM_JOB_PARTITION_HET_GROUP_1: "gpu",
       SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1: "2(x2)", SLURM_TASKS_PER_NODE_HET_GROUP_1: "2,1",
       SLURM_MEM_PER_CPU_HET_GROUP_0: "256", SLURM_MEM_PER_NODE_HET_GROUP_1: "512",
+      SLURM_NTASKS_HET_GROUP_1: "2", SLURM_NPROCS_HET_GROUP_1: "2", SLURM_NTASKS_PACK_GROUP_0: "1",
     });
     expect(env.SLURM_JOB_ID).toBeUndefined();
   });
@@ -52,8 +53,9 @@ describe("the batch script's het variables", () => {
   it("srun --het-group=N finds component N's job id, or refuses past the last one", () => {
     const env = { SLURM_JOB_ID: "30", SLURM_HET_SIZE: "2", SLURM_JOB_ID_HET_GROUP_0: "30", SLURM_JOB_ID_HET_GROUP_1: "31" };
     expect([hetGroupJobId(env, 0), hetGroupJobId(env, 1)]).toEqual([30, 31]);
-    expect(hetGroupJobId(env, 2)).toBe("Attempt to run a job step with het group value of 2, but the job allocation has maximum value of 1");
-    expect(hetGroupJobId({ SLURM_JOB_ID: "9" }, 1)).toBe("Attempt to run a job step with het group value of 1, but the job allocation has maximum value of 0");
+    // oracle (22.05): `srun --het-group=2` in a two-component job
+    expect(hetGroupJobId(env, 2)).toBe("Requested het-group offset exceeds highest hetjob index (2 > 1)");
+    expect(hetGroupJobId({ SLURM_JOB_ID: "9" }, 1)).toBe("Requested het-group offset exceeds highest hetjob index (1 > 0)");
   });
 
   it("srun --het-group=N reads component N's variables as the job's, SLURM_JOB_ID staying the leader's", () => {

@@ -10,6 +10,7 @@ import { schedule } from "../../../src/sched/plan/schedule.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
 import type { JobSpecP } from "../../../src/sched/model/types.ts";
 import { ROOT, cluster, spec } from "../sched/builders.ts";
+import { runsBatchScript } from "../../../src/sched/model/het.ts";
 
 const CONF = `ClusterName=test
 DefMemPerCPU=256
@@ -26,7 +27,7 @@ const cancel = (ids: string[], at = 11): Command => ({
 const states = (c: ReturnType<typeof cluster>): string[] => [...c.state.jobs.values()].map((j) => `${j.info.jobId}:${j.info.state}`);
 
 describe("het job submission", () => {
-  it("creates one record per component: consecutive ids, HetJobId/Offset/IdSet, only the leader a batch job", () => {
+  it("creates one record per component: consecutive ids, HetJobId/Offset/IdSet, BatchFlag=1 on each (oracle), only the leader runs the script", () => {
     const c = cluster(CONF);
     const r = c.run(het([spec({ ntasks: 1 }), spec({ ntasks: 2, partition: "small" })]));
     expect(r.error).toBe("");
@@ -34,8 +35,9 @@ describe("het job submission", () => {
     const infos = [1, 2].map((id) => c.state.jobs.get(id)?.info);
     expect(infos.map((i) => [i?.hetJobId, i?.hetJobOffset, i?.hetJobIdSet, i?.partition, i?.batchFlag])).toEqual([
       [1, 0, "1-2", "debug", true],
-      [1, 1, "1-2", "small", false],
+      [1, 1, "1-2", "small", true],
     ]);
+    expect([1, 2].map((id) => runsBatchScript(c.state.jobs.get(id)?.info ?? infos[0]!))).toEqual([true, false]);
     expect(c.state.nextJobId).toBe(3);
   });
 
@@ -49,7 +51,7 @@ describe("het job submission", () => {
 
   it("refuses an array of het jobs", () => {
     const c = cluster(CONF);
-    expect(c.run(het([spec({ array: "0-1" }), spec()])).error).toBe("Job arrays of heterogeneous jobs are not supported");
+    expect(c.run(het([spec({ array: "0-1" }), spec()])).error).toBe("Invalid job array specification");
   });
 });
 

@@ -80,7 +80,8 @@ describe("componentRequests", () => {
     const r = componentRequests(CTX, [], a.value.components, script("#!/bin/sh\n"));
     if (!r.ok) throw new Error(r.error.message);
     const second = r.value[1]?.spec;
-    expect([second?.name, second?.account, second?.cpusPerTask, second?.memPerNodeMib, second?.constraint]).toEqual(["x", "acc", 0, undefined, ""]);
+    // oracle (22.05): --mem carries over, -c and -C do not
+    expect([second?.name, second?.account, second?.cpusPerTask, second?.memPerNodeMib, second?.constraint]).toEqual(["x", "acc", 0, 100, ""]);
   });
 });
 
@@ -99,9 +100,13 @@ describe("salloc and srun with ':'", () => {
     expect(r.ok && r.value.kind === "run" ? r.value.command : []).toEqual(["echo", ":"]);
   });
 
-  it("salloc's het variables: every component's SLURM_* under _HET_GROUP_n", () => {
-    const env = hetSallocEnv([{ SLURM_JOB_ID: "5", SLURM_NNODES: "1", HOME: "/h" }, { SLURM_JOB_ID: "6", SLURM_NNODES: "2" }]);
+  it("salloc's het shell (oracle, `salloc -n1 : -N2`): the leader's SLURM_JOB_ID and site variables, every component's job variables suffixed", () => {
+    const env = hetSallocEnv({ HOME: "/h" }, [
+      { SLURM_JOB_ID: "5", SLURM_NNODES: "1", SLURM_CONF: "/c", SLURM_JOB_UID: "0" },
+      { SLURM_JOB_ID: "6", SLURM_NNODES: "2", SLURM_CONF: "/c" },
+    ]);
     expect(env).toEqual({
+      HOME: "/h", SLURM_JOB_ID: "5", SLURM_CONF: "/c",
       SLURM_JOB_ID_PACK_GROUP_0: "5", SLURM_JOB_ID_HET_GROUP_0: "5", SLURM_NNODES_PACK_GROUP_0: "1", SLURM_NNODES_HET_GROUP_0: "1",
       SLURM_JOB_ID_PACK_GROUP_1: "6", SLURM_JOB_ID_HET_GROUP_1: "6", SLURM_NNODES_PACK_GROUP_1: "2", SLURM_NNODES_HET_GROUP_1: "2",
       SLURM_PACK_SIZE: "2", SLURM_HET_SIZE: "2",
