@@ -96,6 +96,26 @@ async function siteHook(path: string, spec: Plain<JobSpec>, by: Requester): Prom
   return { ...spec, ...verdict.changes } as Plain<JobSpec>;
 }
 
+/**
+ * sbatch --test-only of a heterogeneous job (oracle, 22.05): every component is checked, and the
+ * line gives the CPUs of all of them and the union of their nodes ("using 3 processors on n[1-2]").
+ */
+function hetTestOnly(sc: ServiceContext, specs: Plain<JobSpec>[], by: Requester) {
+  const state = sc.controller.state;
+  let cpus = 0;
+  const nodes = new Set<string>();
+  for (const spec of specs) {
+    const checked = validateSubmit(state, spec, by, { testOnly: true });
+    if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
+    const members = nodeViewsOf(state, checked.partition);
+    const fit = checked.oversizedNodes > 0 ? undefined : fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever");
+    if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
+    cpus += testOnlyCpus(checked.req, fit);
+    for (const a of fit) nodes.add(a.node);
+  }
+  return { jobId: state.nextJobId, startEstimate: sc.now(), partition: "", cpus, nodelist: compressHostlist([...nodes]), hetComponents: specs.length };
+}
+
 /** A het job's components after the first, each through the site's hook and the submit limits as the leader was. */
 async function hetComponentSpecs(sc: ServiceContext, given: (Plain<JobSpec> | undefined)[], by: Requester): Promise<Plain<JobSpec>[]> {
   const out: Plain<JobSpec>[] = [];
@@ -126,6 +146,7 @@ export function controllerRoutes(sc: ServiceContext) {
         // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
         const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
         if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
+        if (req.testOnly && req.hetComponents.length > 0) return hetTestOnly(sc, [spec, ...(await hetComponentSpecs(sc, req.hetComponents.map((h) => toPlain(h)), by))], by);
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec, by, { testOnly: true });
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);

@@ -102,6 +102,14 @@ describe("heterogeneous jobs", () => {
     expect(acct).toBe(`${id}+0|hs|COMPLETED\n${id}+1|hs|COMPLETED\n${id}+1.0|bash|COMPLETED\n`);
   });
 
+  it("sbatch --test-only: every component is tested, one line for the whole job", () => {
+    const r = c.run(["sbatch", "--test-only", "-n1", ":", "-N2", "--wrap", "true"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^sbatch: Job \d+ to start at \S+ using 3 processors on n\[1-2\]\n$/);
+    const bad = c.run(["sbatch", "--test-only", "-n1", ":", "-N9", "--wrap", "true"]);
+    expect([bad.code, bad.stderr]).toEqual([1, "allocation failure: Requested node configuration is not available\n"]);
+  });
+
   it("scancel: a pending component alone is refused, the leader's id cancels every component", () => {
     const id = submit(["--hold", "-J", "held", "-n1", ":", "-n1", "--wrap", "true"]);
     const one = c.run(["scancel", `${id}+1`]);

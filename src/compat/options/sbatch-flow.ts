@@ -91,6 +91,8 @@ export function submittedText(jobId: number, settings: CmdSettings): string {
 /** stderr line of --test-only (golden 037). */
 export function testOnlyText(cmd: Command, resp: Plain<SubmitResponse>): string {
   const when = formatIsoTime(resp.startEstimate);
+  // a heterogeneous job: every component's CPUs, the union of their nodes, no partition (oracle, 22.05)
+  if ((resp.hetComponents ?? 0) > 1) return `${cmd}: Job ${resp.jobId} to start at ${when} using ${resp.cpus} processors on ${resp.nodelist}\n`;
   return `${cmd}: Job ${resp.jobId} to start at ${when} using ${resp.cpus} processors on nodes ${resp.nodelist} in partition ${resp.partition}\n`;
 }
 

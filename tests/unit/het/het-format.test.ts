@@ -10,6 +10,7 @@ import { NAME_ONLY_FIELDS } from "../../../src/compat/format/squeue-fields-long.
 import { hetBatchEnv, hetGroupEnv, hetGroupJobId } from "../../../src/compat/het-env.ts";
 import { makeJob } from "../job-env/golden.ts";
 import { buildStepTaskEnv } from "../../../src/compat/job-env.ts";
+import { testOnlyText } from "../../../src/compat/options/sbatch-flow.ts";
 
 const leader = makeJob({ jobId: 30, hetJobId: 30, hetJobOffset: 0, hetJobIdSet: "30-31", name: "h", partition: "debug", nodelist: "n1", numNodes: 1, memPerCpuMib: 256 });
 const other = makeJob({
@@ -73,5 +74,10 @@ describe("the batch script's het variables", () => {
     const task = { taskId: 0, localId: 0, nodeIndex: 0, nodeName: "n3", gpuIndicesOnNode: [], constrainDevices: false };
     expect(buildStepTaskEnv(other, step, task, {}).SLURM_JOB_ID).toBe("30");
     expect(buildStepTaskEnv(makeJob({ jobId: 9 }), step, task, {}).SLURM_JOB_ID).toBe("9");
+  });
+
+  it("sbatch --test-only of a het job: all components' CPUs on the union of their nodes, no partition (oracle)", () => {
+    const resp = { jobId: 677, warnings: [], startEstimate: 0, nodelist: "n[1-2]", cpus: 3, partition: "", hetComponents: 2 };
+    expect(testOnlyText("sbatch", resp)).toMatch(/^sbatch: Job 677 to start at \S+ using 3 processors on n\[1-2\]\n$/);
   });
 });
