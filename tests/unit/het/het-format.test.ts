@@ -11,6 +11,7 @@ import { hetBatchEnv, hetGroupEnv, hetGroupJobId } from "../../../src/compat/het
 import { makeJob } from "../job-env/golden.ts";
 import { buildStepTaskEnv } from "../../../src/compat/job-env.ts";
 import { testOnlyText } from "../../../src/compat/options/sbatch-flow.ts";
+import { jobToOpenapi } from "../../../src/compat/format/json-jobs.ts";
 
 const leader = makeJob({ jobId: 30, hetJobId: 30, hetJobOffset: 0, hetJobIdSet: "30-31", name: "h", partition: "debug", nodelist: "n1", numNodes: 1, memPerCpuMib: 256 });
 const other = makeJob({
@@ -79,5 +80,11 @@ describe("the batch script's het variables", () => {
   it("sbatch --test-only of a het job: all components' CPUs on the union of their nodes, no partition (oracle)", () => {
     const resp = { jobId: 677, warnings: [], startEstimate: 0, nodelist: "n[1-2]", cpus: 3, partition: "", hetComponents: 2 };
     expect(testOnlyText("sbatch", resp)).toMatch(/^sbatch: Job 677 to start at \S+ using 3 processors on n\[1-2\]\n$/);
+  });
+
+  it("squeue --json (22.05 shape): het_job_id, het_job_id_set and het_job_offset of each component", () => {
+    const pick = (j: Record<string, unknown>) => [j.het_job_id, j.het_job_id_set, j.het_job_offset];
+    expect(pick(jobToOpenapi(other, "c"))).toEqual([30, "30-31", 1]);
+    expect(pick(jobToOpenapi(makeJob({}), "c"))).toEqual([0, "", 0]);
   });
 });
