@@ -12,6 +12,7 @@ import { makeJob } from "../job-env/golden.ts";
 import { buildStepTaskEnv } from "../../../src/compat/job-env.ts";
 import { testOnlyText } from "../../../src/compat/options/sbatch-flow.ts";
 import { jobToOpenapi } from "../../../src/compat/format/json-jobs.ts";
+import { sacctJson } from "../../../src/compat/format/json-sacct.ts";
 
 const leader = makeJob({ jobId: 30, hetJobId: 30, hetJobOffset: 0, hetJobIdSet: "30-31", name: "h", partition: "debug", nodelist: "n1", numNodes: 1, memPerCpuMib: 256 });
 const other = makeJob({
@@ -86,5 +87,10 @@ describe("the batch script's het variables", () => {
     const pick = (j: Record<string, unknown>) => [j.het_job_id, j.het_job_id_set, j.het_job_offset];
     expect(pick(jobToOpenapi(other, "c"))).toEqual([30, "30-31", 1]);
     expect(pick(jobToOpenapi(makeJob({}), "c"))).toEqual([0, "", 0]);
+  });
+
+  it("sacct --json (22.05 shape): het.job_id and het.job_offset of each component, {0, null} otherwise", () => {
+    const hets = (JSON.parse(sacctJson([leader, other, makeJob({ jobId: 7 })], "c", 0)) as { jobs: { het: unknown }[] }).jobs.map((j) => j.het);
+    expect(hets).toEqual([{ job_id: 30, job_offset: 0 }, { job_id: 30, job_offset: 1 }, { job_id: 0, job_offset: null }]);
   });
 });
