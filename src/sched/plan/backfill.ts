@@ -371,3 +371,18 @@ function socketLayout(node: NodeRecord): SocketLayout | undefined {
   const gpuSocket = node.info.gpuCpus ? gpuSocketsOf(node.info.gpuCpus.split(";"), gpuCount, cpus, sockets) : new Array<number>(gpuCount).fill(-1);
   return { count: sockets, gpuSocket, freeCpus: freeSocketCpus(node) };
 }
+
+/**
+ * Whether the components could ever run together: placed on the nodes as if nothing else ran
+ * (all CPUs, memory and GPUs free, no reservation). A het job for which this fails (more
+ * exclusive nodes than the partitions have) gets no reservation: it would hold nodes for nothing.
+ */
+export function fitsTogetherEver(p: Placement, asks: readonly ComponentAsk[]): boolean {
+  const views = p.views.map((v) => ({
+    ...v, freeCpus: v.cpus, freeMemMiB: v.memMiB, freeGpus: Array.from({ length: v.gpuCount }, (_, g) => g), idle: true,
+    ...(v.sockets?.freeCpus ? { sockets: { ...v.sockets, freeCpus: v.sockets.freeCpus.map(() => Math.floor(v.cpus / Math.max(1, v.sockets?.count ?? 1))) } } : {}),
+  }));
+  const empty: Placement = { ...p, views, reserved: new Set() };
+  return placeTogether(empty, asks.map((a) => ({ ...a, candidates: a.candidates.filter((i) => (views[i] as NodeView).usable) }))) !== undefined;
+}
+

@@ -21,7 +21,7 @@ import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
-import { commitStart, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { commitStart, fitsTogetherEver, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
 import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
@@ -153,14 +153,16 @@ export function schedule(
       const outcome = tryAny(pass, job);
       if (outcome === "blocked") {
         pass.reasons.set(id, blockedReason(pass, job));
-        blocked.add(job.info.partition);
-        if (backfill) planReservation(pass, job);
+        // a het job blocks no partition (Slurm's main scheduler leaves het jobs to backfill): one that can never
+        // start whole (more exclusive nodes than there are) would otherwise hold back every job behind it
+        if (!isHetComponent(job.info)) blocked.add(job.info.partition);
+        if (backfill) planFor(pass, job);
       } else if (outcome === "licenses" && backfill) {
         // waiting on a license does not block the partition (Slurm), but backfill keeps the licenses for it
         planReservation(pass, job);
       }
     }
-    if (isHetComponent(job.info)) followLeader(pass, job, blocked);
+    if (isHetComponent(job.info)) followLeader(pass, job);
     if (orderNoLongerMatters(left, blocked, backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
@@ -204,7 +206,7 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
     if (outcome !== "invalid") trySched++;
     started += pass.decisions.length - before;
     if (outcome === "started") pass.reasons.delete(job.info.jobId);
-    else if (outcome === "blocked" || outcome === "licenses") planReservation(pass, job);
+    else if (outcome === "blocked" || outcome === "licenses") planFor(pass, job);
     if (isHetComponent(job.info)) followLeader(pass, job);
   }
   return { examined, trySched, started };
@@ -239,16 +241,8 @@ function tryHet(pass: Pass, leader: JobRecord): Outcome {
       return "throttled";
     }
   }
-  const asks: ComponentAsk[] = [];
-  for (const c of components) {
-    const req = requestFor(pass, c);
-    if (typeof req === "string") return "invalid";
-    req.switchWaitOver = switchWaitOver(c.spec, c.info.eligibleTime || c.info.submitTime, pass.now);
-    const durationSec = durationOf(c);
-    const allowed = resvNodeFilter(pass.state, c, pass.now, durationSec);
-    const usable = withFreeCpus(pass.placement, [...(pass.freeNodes.get(c.info.partition) ?? [])]);
-    asks.push({ req, durationSec, candidates: allowed === undefined ? usable : usable.filter((i) => allowed((pass.placement.views[i] as NodeView).name)) });
-  }
+  const asks = hetAsks(pass, components, (c) => withFreeCpus(pass.placement, [...(pass.freeNodes.get(c.info.partition) ?? [])]));
+  if (asks === undefined) return "invalid";
   const allocs = placeTogether(pass.placement, asks);
   if (allocs === undefined) return "blocked";
   const overLimit = components.map((c, k) => pass.limits.reason(c, allocs[k] ?? [])).find((r) => r !== "");
@@ -266,14 +260,41 @@ function tryHet(pass: Pass, leader: JobRecord): Outcome {
   return "started";
 }
 
-/** The leader's outcome is every component's: its reason (or none once started), and a blocked leader blocks their partitions too. */
-function followLeader(pass: Pass, leader: JobRecord, blocked?: Set<string>): void {
+/** Each component's request, duration and candidate nodes (from `nodesOf`, less those a reservation keeps off); undefined when one is malformed. */
+function hetAsks(pass: Pass, components: readonly JobRecord[], nodesOf: (c: JobRecord) => number[]): ComponentAsk[] | undefined {
+  const asks: ComponentAsk[] = [];
+  for (const c of components) {
+    const req = requestFor(pass, c);
+    if (typeof req === "string") return undefined;
+    req.switchWaitOver = switchWaitOver(c.spec, c.info.eligibleTime || c.info.submitTime, pass.now);
+    const durationSec = durationOf(c);
+    const allowed = resvNodeFilter(pass.state, c, pass.now, durationSec);
+    const nodes = nodesOf(c);
+    asks.push({ req, durationSec, candidates: allowed === undefined ? nodes : nodes.filter((i) => allowed((pass.placement.views[i] as NodeView).name)) });
+  }
+  return asks;
+}
+
+/** The leader's outcome is every component's: its reason, or none once started. */
+function followLeader(pass: Pass, leader: JobRecord): void {
   const why = pass.reasons.get(leader.info.jobId);
   for (const c of hetComponents(pass.state.jobs, leader).slice(1)) {
     if (why === undefined) pass.reasons.delete(c.info.jobId);
     else pass.reasons.set(c.info.jobId, why);
-    if (blocked !== undefined && blocked.has(leader.info.partition)) blocked.add(c.info.partition);
   }
+}
+
+/**
+ * Backfill's plan for a job that cannot start now. A het job gets one reservation per
+ * component, each at its own earliest start (Slurm's backfill records each component's
+ * expected start), so that later jobs cannot starve it; it starts once all fit at once.
+ */
+function planFor(pass: Pass, job: JobRecord): void {
+  if (!isHetComponent(job.info)) return planReservation(pass, job);
+  const components = hetComponents(pass.state.jobs, job);
+  const asks = hetAsks(pass, components, (c) => pass.partitionNodes.get(c.info.partition) ?? []);
+  if (asks === undefined || !fitsTogetherEver(pass.placement, asks)) return;
+  for (const c of components) planReservation(pass, c);
 }
 
 /** Start as many of the job's tasks as fit now (one unless an array). */

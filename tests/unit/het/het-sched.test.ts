@@ -80,6 +80,15 @@ describe("het job scheduling: all or nothing", () => {
     expect(pass.reasons.get(1)).toBe(pass.reasons.get(2));
   });
 
+  it("a het job that can never start whole (5 exclusive nodes on 4) holds no job behind it back", () => {
+    const c = cluster(CONF);
+    c.run(het([spec({ nodesMin: 3, exclusive: true }), spec({ nodesMin: 2, exclusive: true })]));
+    c.run({ v: 1, type: "submit", at: 11, spec: spec({ nodesMin: 2, exclusive: true }), by: ROOT, priority: 0 });
+    const pass = schedule(c.state, 20);
+    expect(pass.decisions.map((d) => d.jobId)).toEqual([3]);
+    expect([pass.reasons.get(1), pass.reasons.get(2)]).toEqual(["Resources", "Resources"]);
+  });
+
   it("components may share a node, and see what the earlier ones took", () => {
     const c = cluster("ClusterName=t\nDefMemPerCPU=256\nNodeName=n1 CPUs=4 RealMemory=4000 Port=17001\nPartitionName=debug Nodes=n1 Default=YES MaxTime=INFINITE\n");
     c.run(het([spec({ ntasks: 2 }), spec({ ntasks: 2 })]));
