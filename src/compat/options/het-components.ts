@@ -61,7 +61,8 @@ export function carriedOver(previous: readonly Assignment[]): Assignment[] {
 
 /**
  * One request per component. `scriptBlocks[i]` are component i's #SBATCH options, `cli[i]`
- * its command-line options; the job has as many components as the longer of the two lists.
+ * its command-line options (a command line without ":" is every component's); the job has as
+ * many components as the longer of the two lists.
  */
 export function componentRequests(
   ctx: SubmitContext,
@@ -75,7 +76,9 @@ export function componentRequests(
   const built: Built[] = [];
   let previous: Assignment[] = [];
   for (let i = 0; i < count; i++) {
-    const own = [...fromParsed(scriptBlocks[i] ?? [], "script"), ...env, ...fromParsed(cli[i] ?? [], "cli")];
+    // a command line without ":" applies to every component of the script (oracle: `sbatch -c 2 -p gpu het.sh`)
+    const line = cli.length === 1 ? cli[0] : cli[i];
+    const own = [...fromParsed(scriptBlocks[i] ?? [], "script"), ...env, ...fromParsed(line ?? [], "cli")];
     const assignments = [...carriedOver(previous), ...own];
     const one = buildSpec(ctx, assignments, script, command);
     if (!one.ok) return one;

@@ -63,6 +63,11 @@ describe("#SBATCH hetjob blocks", () => {
     expect(r.map((b) => [b.spec.ntasks, b.spec.partition])).toEqual([[4, ""], [2, "p1"]]);
   });
 
+  it("a command line without ':' applies to every block of the script (oracle)", () => {
+    const r = requests(["-c", "2", "-p", "gpu", "job.sh"], "#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 2\ntrue\n");
+    expect(r.map((b) => [b.spec.ntasks, b.spec.cpusPerTask, b.spec.partition])).toEqual([[1, 2, "gpu"], [2, 2, "gpu"]]);
+  });
+
   it("an ordinary script stays one request", () => {
     expect(requests(["-n", "3"]).map((b) => b.spec.ntasks)).toEqual([3]);
   });
