@@ -425,8 +425,15 @@ export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): 
   // Re-checked: the limit may have been raised (scontrol update TimeLimit), or the job requeued and
   // started again, between the leader's check and this entry.
   if (!limitReached(job, c.at)) return emptyResult();
-  job.endRequested = "TIMEOUT";
   const nodes = job.info.alloc.map((a) => a.node);
+  // a het job's component beside its leader has no script to report its end: it ends now
+  if (isHetFollower(job.info)) {
+    releaseJob(state, job);
+    Object.assign(job.info, { state: "TIMEOUT", reason: "TimeLimit", endTime: c.at });
+    const events: ApplyEvent[] = [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }, { type: "jobFinished", jobId: c.jobId }];
+    return { ...emptyResult(), events };
+  }
+  job.endRequested = "TIMEOUT";
   return {
     ...emptyResult(),
     events: [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }],

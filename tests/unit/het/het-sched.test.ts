@@ -174,4 +174,13 @@ describe("het job ending and cancelling", () => {
     expect(r.items).toEqual([{ id: "1", error: "", errorCode: 0 }]);
     expect(states(c)).toEqual(["1:PENDING", "2:PENDING"]);
   });
+
+  it("a component beside the leader that reaches its own time limit ends TIMEOUT at once; the leader runs on", () => {
+    const c = cluster(CONF);
+    c.run(het([spec({ timeLimitMin: 10 }), spec({ timeLimitMin: 1 })]));
+    apply(c.state, { v: 1, type: "startJobs", at: 21, decisions: schedule(c.state, 20).decisions });
+    c.run({ v: 1, type: "timeLimitReached", at: 81, jobId: 2 });
+    expect(states(c)).toEqual(["1:RUNNING", "2:TIMEOUT"]);
+    expect(c.state.jobs.get(2)?.info.reason).toBe("TimeLimit");
+  });
 });
