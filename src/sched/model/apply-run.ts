@@ -183,7 +183,7 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
  * running ends with it, in the same state and with the same exit code (Slurm completes the
  * whole job), or goes back to the queue with it when the leader was requeued.
  */
-function endFollowers(state: ClusterState, leader: JobRecord, at: number): ApplyEvent[] {
+export function endFollowers(state: ClusterState, leader: JobRecord, at: number): ApplyEvent[] {
   const events: ApplyEvent[] = [];
   const end = leader.info;
   for (const f of hetComponents(state.jobs, leader).slice(1)) {

@@ -183,4 +183,14 @@ describe("het job ending and cancelling", () => {
     expect(states(c)).toEqual(["1:RUNNING", "2:TIMEOUT"]);
     expect(c.state.jobs.get(2)?.info.reason).toBe("TimeLimit");
   });
+
+  it("the leader's node failing ends every component NODE_FAIL, also those on other nodes", () => {
+    const c = cluster(CONF);
+    c.run(het([spec({ nodelist: "n4" }), spec({ partition: "small" })]));
+    apply(c.state, { v: 1, type: "startJobs", at: 21, decisions: schedule(c.state, 20).decisions });
+    expect(c.state.jobs.get(2)?.info.nodelist).not.toBe("n4");
+    c.run({ v: 1, type: "nodeFail", at: 50, node: "n4", reason: "Not responding" });
+    expect(states(c)).toEqual(["1:NODE_FAIL", "2:NODE_FAIL"]);
+    expect([...c.state.nodes.values()].every((n) => n.info.allocCpus === 0)).toBe(true);
+  });
 });
