@@ -15,9 +15,12 @@ import type { ConsolaInstance } from "consola/core";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { replayLog } from "../ctld/replay.ts";
+import { scriptsFrom } from "../ctld/ctld-scripts.ts";
 import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
+import type { CtldScripts } from "../ctld/ctld-scripts.ts";
+import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
@@ -40,7 +43,7 @@ import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 export interface CtldExtras {
   keyring: ReturnType<typeof openKeyring>;
   jobSubmitScript: string;
-  scripts: { prolog: string; epilog: string; timeoutSec: number; prologFlags: string[] };
+  scripts: CtldScripts;
   onSchedulerPass: (pass: { seconds: number; started: number }) => void;
   rpcExtras: (state: ClusterState, now: () => number, applyFailed: () => number, raft?: () => RaftStatus) => RpcServerExtras;
   /** Present when spur.conf names a cluster secret: refused agent credentials are logged (ServiceContext.agentAuth). */
@@ -75,10 +78,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
-    scripts: {
-      prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
-      prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
-    },
+    scripts: scriptsFrom(g),
     onSchedulerPass: (p) => sched.observe(p),
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, applyFailed, raft) => ({
@@ -144,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
   const now = () => Date.now() / 1000;
   const extras = ctldExtras(conf, path, stateDir, now(), logger);
   const controller = createController({
-    state, log, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts,
+    state, log, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts, runScript: runAdminScript,
   });
   const { host, port } = controllerAddress(conf);
   const sc = {

@@ -15,6 +15,9 @@ import { lookupUid } from "../../net/users.ts";
 import { allocate, hetComponentsOf, release } from "./allocation.ts";
 import { hetSallocEnv } from "../../compat/het-env.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
+import { expandEntry, readHostfile } from "./hostfile.ts";
+import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -29,24 +32,45 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("salloc", r.warnings));
+  const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
+  if (hostfile.kind === "error") {
+    process.stderr.write(hostfile.lines.map((l) => `salloc: error: ${l}\n`).join(""));
+    return 1;
+  }
+  const spec = applyHostfile(r.spec, hostfile);
+  const list = arbitraryNodelist(spec.distribution, spec.nodelist, hostfile.kind === "use" ? hostfile.hosts : undefined);
   let job;
   try {
     const het = (r.het ?? []).map((h) => ({ ...h, name: h.name || r.spec.name || "interactive" }));
-    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec, het);
+    job = await allocate("salloc", { ...spec, name: spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec, het);
   } catch (error) {
     process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
     return 1;
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
+  // -m arbitrary: the shell's tasks are laid over the list; Slurm gives up when their count differs
+  const nodeCount = job.numNodes || job.alloc.length;
+  const tasks = sallocTaskCount(r.spec.ntasks, r.spec.ntasksPerNode, nodeCount, job.numCpus, r.spec.cpusPerTask);
+  const listed = expandHostlist(list);
+  const refusal = list === "" ? "" : sallocArbitraryCheck(tasks, listed.ok ? listed.value.length : 0);
+  if (refusal !== "") {
+    process.stderr.write(`salloc: error: ${refusal}\n`);
+    if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
+    await release(job.jobId, 1);
+    return 1;
+  }
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  if (list !== "") submitEnv.SLURM_ARBITRARY_NODELIST = list;
+  // the shell's SLURM_NTASKS follows -n only (the file's task count is the request's, not the user's)
+  const envSpec = { ...spec, ntasks: r.spec.ntasks };
   // Container options given to salloc reach the srun steps of the allocation through the environment.
   const site = { clusterName: clusterNameOf(confPath()), submitDir: process.cwd() };
-  const specs = [r.spec, ...(r.het ?? [])];
+  const specs = [envSpec, ...(r.het ?? [])];
   // a heterogeneous allocation: every component's variables under _HET_GROUP_n, SLURM_HET_SIZE
   const base = specs.length > 1
     ? hetSallocEnv(submitEnv, (await hetComponentsOf(job.jobId)).map((c, n) => buildSallocEnv(c, { ...site, submitEnv: {}, ...(specs[n] ? { spec: specs[n] } : {}) })))
-    : buildSallocEnv(job, { ...site, submitEnv, spec: r.spec });
-  const env = { ...base, ...containerEnvOf(r.spec.env) };
+    : buildSallocEnv(job, { ...site, submitEnv, spec: envSpec });
+  const env = { ...base, ...containerEnvOf(spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {
@@ -60,4 +84,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
   await release(job.jobId, code);
   return code;
+}
+
+/** SLURM_HOSTFILE (read when -w is not given, whatever -m says; compat/job-hostfile). */
+function withHostfile(spec: Parameters<typeof hostfileAskOf>[0], path: string | undefined): ReturnType<typeof hostfileRequest> {
+  if (path === undefined || path === "" || spec.nodelist !== "") return { kind: "none" };
+  const { text, why } = readHostfile(path);
+  return hostfileRequest(hostfileAskOf(spec), path, text, expandEntry, why);
 }

@@ -28,6 +28,7 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
     cpus, startTime: c.at, alloc: c.alloc, tres: tresText(cpus, mem, c.alloc.length, gpus, false),
     srunHost: c.srunHost ?? "", srunPid: c.srunPid ?? 0, distribution: c.distribution ?? "",
   });
+  if ((c.tresBind ?? "") !== "") step.tresBind = c.tresBind;
   job.info.steps.push(step);
   return { ...emptyResult(), ids: [stepId] };
 }

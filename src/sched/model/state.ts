@@ -10,11 +10,10 @@ import { gpuTypesOfText } from "../plan/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
 import { emptyNodeInfo } from "./records.ts";
 import { confGet, type ConfRecord, type ParsedConf } from "../../compat/conf/slurm-conf.ts";
-import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
-import { parseTimeLimit } from "../../compat/parse-time.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
+import { buildPartition, relinkNodePartitions } from "./partitions.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
-import { tresText } from "./tres.ts";
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
@@ -47,6 +46,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };
 }
 
@@ -64,7 +64,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
     if (!p.ok) return p;
     partitions.push(p.value);
   }
-  for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
+  relinkNodePartitions(partitions, nodes);
   const licenses = parseLicenseConf(conf.globals.get("licenses") ?? "");
   if (!licenses.ok) return err("BadConfig", `spur.conf: ${licenses.error.message}`);
   return ok({
@@ -103,37 +103,8 @@ function nodesFrom(rec: ConfRecord): Result<NodeRecord[]> {
 }
 
 function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>): Result<PartitionRecord> {
-  const name = confGet(rec, "PartitionName") ?? "";
-  const nodesText = confGet(rec, "Nodes") ?? "";
-  const expanded = nodesText.toUpperCase() === "ALL" ? { ok: true as const, value: [...nodes.keys()] } : expandHostlist(nodesText);
-  if (!expanded.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad Nodes`);
-  for (const n of expanded.value) if (!nodes.has(n)) return err("BadConfig", `spur.conf line ${rec.line}: unknown node ${n}`);
-  const limit = (key: string): Result<number | undefined> => {
-    const v = confGet(rec, key);
-    if (v === undefined || ["INFINITE", "UNLIMITED"].includes(v.toUpperCase())) return ok(undefined);
-    return parseTimeLimit(v);
-  };
-  const maxTime = limit("MaxTime");
-  const defTime = limit("DefaultTime");
-  if (!maxTime.ok || !defTime.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad time limit`);
-  const members = expanded.value.map((n) => nodes.get(n)).filter((n) => n !== undefined);
-  const cpus = members.reduce((s, n) => s + n.info.cpus, 0);
-  const mem = members.reduce((s, n) => s + n.info.realMemoryMib, 0);
-  const gpus = members.reduce((s, n) => s + n.info.gpuCount, 0);
-  const maxNodes = confGet(rec, "MaxNodes");
-  return ok({
-    nodeNames: expanded.value,
-    info: {
-      name, nodes: compressHostlist(expanded.value), isDefault: (confGet(rec, "Default") ?? "NO").toUpperCase() === "YES",
-      state: (confGet(rec, "State") ?? "UP").toUpperCase(), maxTimeMin: maxTime.value, defaultTimeMin: defTime.value,
-      maxNodes: maxNodes === undefined || maxNodes.toUpperCase() === "UNLIMITED" ? undefined : Number(maxNodes),
-      minNodes: num(confGet(rec, "MinNodes"), 0), priorityTier: num(confGet(rec, "PriorityTier"), 1),
-      priorityJobFactor: num(confGet(rec, "PriorityJobFactor"), 1), totalCpus: cpus, totalNodes: members.length,
-      tres: tresText(cpus, mem, members.length, gpus), oversubscribe: (confGet(rec, "OverSubscribe") ?? "NO").toUpperCase(),
-      rootOnly: (confGet(rec, "RootOnly") ?? "NO").toUpperCase() === "YES", allowGroups: confGet(rec, "AllowGroups") ?? "ALL",
-      allowAccounts: confGet(rec, "AllowAccounts") ?? "ALL", allowQos: confGet(rec, "AllowQos") ?? "ALL",
-      hidden: (confGet(rec, "Hidden") ?? "NO").toUpperCase() === "YES", graceTimeSec: num(confGet(rec, "GraceTime"), 0),
-      defMemPerCpuMib: undefined,
-    },
-  });
+  const built = buildPartition(confGet(rec, "PartitionName") ?? "", (key) => confGet(rec, key), nodes);
+  if (built.ok) return built;
+  const why = built.error.code === "UnknownNode" ? `unknown node ${built.error.message}` : built.error.code === "BadTime" ? "bad time limit" : built.error.code === "BadNodes" ? "bad Nodes" : `bad value ${built.error.message}`;
+  return err("BadConfig", `spur.conf line ${rec.line}: ${why}`);
 }
