@@ -5,6 +5,7 @@
  * step ends). Ctrl-C cancels the step, as with Slurm's srun.
  */
 import { hostname } from "node:os";
+import { hetGroupEnv, hetGroupJobId } from "../../compat/het-env.ts";
 import { basename } from "node:path";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
@@ -29,7 +30,9 @@ import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait
 import { loadMultiProg } from "./multi-prog-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
+  // --het-group=N: component N's variables stand for the job's (SLURM_JOB_NUM_NODES_HET_GROUP_N, ...)
+  const env = hetGroupEnv(argv, process.env);
+  const parsed = parseSrunArgs(argv, env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("srun", parsed.error));
     return parsed.error.exitCode ?? 1;
@@ -67,11 +70,19 @@ export async function main(argv: string[]): Promise<number> {
   const user = lookupUid(uid);
   const url = ctlUrl();
   let jobId = r.settings.jobId ?? 0;
+  if (r.settings.hetGroup !== undefined && jobId !== 0) {
+    const target = hetGroupJobId(env, r.settings.hetGroup);
+    if (typeof target === "string") {
+      process.stderr.write(`srun: error: ${target}\n`);
+      return 1;
+    }
+    jobId = target;
+  }
   let waitingForStep = false;
   const own = jobId === 0;
   const abort = new AbortController();
   // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
-  let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, process.env);
+  let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, env);
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
