@@ -17,7 +17,9 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
-import { freeResources, nodeAcceptsWork } from "./resources.ts";
+import { freeResources, genericGresFree, nodeAcceptsWork } from "./resources.ts";
+import { takeGres } from "../plan/gres-fit.ts";
+import { parseGresItems } from "../../compat/gres-generic.ts";
 import { deadlinePassed } from "./apply-run.ts";
 import { buildDependencyIndex, eligibility, type DependencyIndex } from "../plan/eligibility.ts";
 import { buildRequest } from "../plan/request.ts";
@@ -91,6 +93,7 @@ export class StartCheck {
       if (share.cpus > free.cpus + (extra?.cpus ?? 0) || share.memMib > free.memMiB) return `resources on ${share.node} no longer free`;
       const freeGpus = new Set([...free.gpuIndices, ...(extra?.gpuIndices ?? [])]);
       if (!gpus.every((g) => freeGpus.has(g))) return `GPUs on ${share.node} no longer free`;
+      if (share.gres && takeGres(parseGresItems(share.gres), genericGresFree(node)) === undefined) return `GRES on ${share.node} no longer free`;
     }
     return "";
   }

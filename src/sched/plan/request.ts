@@ -6,6 +6,7 @@
  * always agree.
  */
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
+import type { GresItem } from "../../compat/gres-generic.ts";
 import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "../../compat/job-layout.ts";
 
 export interface ResourceRequest {
@@ -45,6 +46,8 @@ export interface ResourceRequest {
   /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
   coresPerSocket?: number;
   exclusive: boolean;
+  /** --gres items other than gpu (nvme:2, bandwidth:lustre:1G, shard:4), per node; absent = none. */
+  gresGeneric?: GresItem[];
   /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
   minCpusPerNode?: number;
   /** --tmp: TmpDisk (MiB) each node must have (0/absent = any). */
@@ -80,6 +83,8 @@ export function buildRequest(
   let ntasks = shape.ntasks;
   const gpu = gpuRequest(spec, nodesMin);
   if (typeof gpu === "string") return gpu;
+  const generic = genericGresRequest(spec, config);
+  if (typeof generic === "string") return generic;
   if (spec.ntasksPerGpu > 0) ntasks = applyTasksPerGpu(spec, gpu, ntasks, nodesMin);
   const layout: LayoutShape = { ...shape, ntasks };
   return {
@@ -98,6 +103,7 @@ export function buildRequest(
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
     exclusive: spec.exclusive,
+    ...(generic.length > 0 ? { gresGeneric: generic } : {}),
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
     ...((spec.tmpMib ?? 0) > 0 ? { tmpMib: spec.tmpMib } : {}),
@@ -131,7 +137,7 @@ type GpuPart = Pick<ResourceRequest, "gpusPerNode" | "gpusTotal" | "gpusPerTask"
 function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
   const part: GpuPart = { gpusPerNode: 0, gpusTotal: 0, gpusPerTask: 0, gpuType: "" };
   for (const g of spec.gresPerNode) {
-    if (g.name !== "gpu") return `Invalid generic resource (gres) specification`;
+    if (g.name !== "gpu") continue; // generic names: genericGresRequest
     part.gpusPerNode = g.count;
     part.gpuType = g.type;
   }
@@ -156,6 +162,24 @@ function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
     part.gpusTotal = 0;
   }
   return part;
+}
+
+/** Count of one --gres item (countWide carries counts above uint32). */
+export const gresRequestCount = (g: { count: number; countWide?: number | undefined }): number => g.countWide ?? g.count;
+
+/**
+ * The --gres items other than gpu. A name not in GresTypes is refused with Slurm's
+ * wording (the oracle: `sbatch --gres=nvme:1` on a GresTypes=gpu cluster); count 0 asks nothing.
+ */
+function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[] | string {
+  const out: GresItem[] = [];
+  for (const g of spec.gresPerNode) {
+    if (g.name === "gpu") continue;
+    if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
+    const count = gresRequestCount(g);
+    if (count > 0) out.push({ name: g.name.toLowerCase(), type: g.type, count });
+  }
+  return out;
 }
 
 /**
