@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 // Four projects: unit tests are pure and fast; sim runs the seeded controller
 // simulation (tests/sim/controller, a budget of ~20 s in CI); e2e tests start the compiled
 // binary's roles as processes on loopback (their global setup builds dist/spur);
-// conformance runs the same scenarios on real Slurm (../shared/oracle) and Spur.
+// conformance runs the same scenarios on real Slurm (../shared/oracle) and Spur;
+// differential runs generated cases (seeded) on both (tests/differential, docs/differential.md).
 export default defineConfig({
   test: {
     projects: [
@@ -26,6 +27,17 @@ export default defineConfig({
           include: ["tests/conformance/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+          pool: "forks",
+          fileParallelism: false,
+          globalSetup: ["tests/e2e/global-setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "differential",
+          include: ["tests/differential/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 1_200_000,
           pool: "forks",
           fileParallelism: false,
           globalSetup: ["tests/e2e/global-setup.ts"],

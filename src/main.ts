@@ -32,6 +32,7 @@ export const ENTRIES: Record<string, Entry> = {
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
   sgather: async () => (await import("./roles/cli/sgather.ts")).main,
+  strigger: async () => (await import("./roles/cli/strigger.ts")).main,
 };
 
 

@@ -159,7 +159,7 @@ export function createAgent(deps: AgentDeps): Agent {
     const env = withGpuUniqueIds(batchEnv, [...share.gpuIndices].sort((a, b) => a - b), deps.gpuUniqueIds ?? []);
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
-      jobId: job.jobId, uid: job.uid, gid: job.gid, user: job.user, workDir,
+      jobId: job.jobId, restarts: job.restarts, uid: job.uid, gid: job.gid, user: job.user, workDir,
       stdOut: job.stdOut, stdErr: job.stdErr, stdIn: job.stdIn, openMode: req.openMode, env, argv: req.argv,
       killWaitSec: job.killWaitSec, node: node.name, sampleSec: deps.sampleSec, scripts: deps.scripts,
       facts: {
@@ -261,7 +261,8 @@ export function createAgent(deps: AgentDeps): Agent {
         writeJson(join(dir, "status.json"), status);
       }
       try {
-        await ctl.batchComplete({ node: node.name, jobId, ...status }, { timeoutMs: 5000 });
+        const restarts = readJson<LaunchFile>(join(dir, "launch.json"))?.restarts;
+        await ctl.batchComplete({ node: node.name, jobId, ...status, ...(restarts === undefined ? {} : { restarts }) }, { timeoutMs: 5000 });
         removeJobDir(spool, jobId);
         logger.info({ message: "job end reported", jobId, exitCode: status.exitCode, outcome: status.outcome, ...(status.message ? { why: status.message } : {}) });
       } catch (error) {

@@ -15,6 +15,8 @@ import type { ContainerLaunch } from "./container/launch.ts";
 
 export interface LaunchFile {
   jobId: number;
+  /** The run: the job's restarts count in this launch (absent in files of older agents). Sent back with the end. */
+  restarts?: number;
   uid: number;
   gid: number;
   user: string;

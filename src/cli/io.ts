@@ -36,6 +36,12 @@ import type {
   WaitJobResponse,
   IssueTokenRequest,
   IssueTokenResponse,
+  TriggerSetRequest,
+  TriggerSetResponse,
+  TriggerClearRequest,
+  TriggerClearResponse,
+  TriggerListRequest,
+  TriggerListResponse,
 } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 
@@ -74,6 +80,10 @@ export interface ControllerPort {
   /** scontrol's reservation commands and sinfo -T. */
   reservation?(req: Plain<ReservationRequest>): Promise<Plain<ReservationResponse>>;
   listReservations?(req: Plain<ListReservationsRequest>): Promise<Plain<ListReservationsResponse>>;
+  /** strigger. */
+  setTrigger?(req: Plain<TriggerSetRequest>): Promise<Plain<TriggerSetResponse>>;
+  clearTrigger?(req: Plain<TriggerClearRequest>): Promise<Plain<TriggerClearResponse>>;
+  listTriggers?(req: Plain<TriggerListRequest>): Promise<Plain<TriggerListResponse>>;
 }
 
 /** Who runs the command and where. */

@@ -21,6 +21,8 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "details", short: "d", long: ["details"], arg: "none" },
   { id: "future", short: "F", long: ["future"], arg: "none" },
   { id: "help", short: "h", long: ["help"], arg: "none" },
+  // the opposite of --all (hidden partitions stay hidden): the default
+  { id: "hide", long: ["hide"], arg: "none" },
   { id: "clusters", short: "M", long: ["cluster", "clusters"], arg: "required" },
   { id: "oneliner", short: "o", long: ["oneliner"], arg: "none" },
   { id: "quiet", short: "Q", long: ["quiet"], arg: "none" },
@@ -183,6 +185,7 @@ async function scontrolRun(argv: string[], port: CliPort): Promise<CliResult> {
     if (o.id === "help" || o.id === "usage") return { stdout: USAGE, stderr: "", exitCode: 0 };
     if (o.id === "oneliner") flags.oneLiner = true;
     if (o.id === "all") flags.all = true;
+    if (o.id === "hide") flags.all = false;
     if (o.id === "details") flags.detail++;
     if (o.id === "quiet") flags.quiet = true;
     if (o.id === "json") flags.json = { asked: o.value, argv };

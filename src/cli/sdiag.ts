@@ -6,7 +6,9 @@
  * (administrators only). Spur has no server/agent thread pools or per-RPC
  * counters; those lines print 0 and the RPC tables are not printed. With replicated
  * controllers a Raft section follows (format/sdiag-raft: each controller's role, term,
- * commit/applied index and lag; Slurm has no such section).
+ * commit/applied index and lag; Slurm has no such section). Before it, a Spur section counts the
+ * committed commands the controller skipped as not applicable (ApplyFailed: each one is a bug, logged
+ * with its log index) and the scheduler decisions rejected as stale (normal under load).
  */
 import { formatCtime } from "../compat/format-time.ts";
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
@@ -88,13 +90,19 @@ export function diagText(d: Plain<DiagResponse>): string {
   );
   if (bf.cycles > 0) lines.push(`\tDepth Mean: ${mean(bf.depthTotal, bf.cycles)}`);
   lines.push(`\tLast queue length: ${bf.lastQueueLength}`, `\tLast table size: ${d.bfLastTableSize}`, "");
+  lines.push(
+    "Controller state log (Spur)",
+    `\tCommitted commands not applied (ApplyFailed): ${d.applyFailed}`,
+    `\tStale scheduler decisions rejected: ${d.staleDecisions}`,
+    "",
+  );
   return `${lines.join("\n")}\n`;
 }
 
 const DIAG_DEFAULTS: Plain<DiagResponse> = {
   now: 0, since: 0, jobsSubmitted: 0, jobsStarted: 0, jobsCompleted: 0, jobsCanceled: 0, jobsFailed: 0,
   jobsPending: 0, jobsRunning: 0, main: undefined, backfill: undefined, backfilledTotal: 0, bfLastWhen: 0,
-  bfLastDepthTrySched: 0, bfLastTableSize: 0, backfillEnabled: false,
+  bfLastDepthTrySched: 0, bfLastTableSize: 0, backfillEnabled: false, applyFailed: 0, staleDecisions: 0,
 };
 
 export async function sdiagMain(argv: string[], port: CliPort): Promise<CliResult> {

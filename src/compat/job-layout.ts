@@ -188,6 +188,15 @@ export function shareCpus(shape: LayoutShape, node: LayoutNode, tasks: number): 
   return perTask * Math.max(1, tasks);
 }
 
+/**
+ * The fewest CPUs a placement of the job on `nodeCount` nodes holds: one task's CPUs per node
+ * with --overcommit (the oracle: -n5 -O runs on 1 CPU, -N2 -n20 -O on 2), else every task's.
+ */
+export function cpusNeeded(shape: LayoutShape, nodeCount: number): number {
+  assert(nodeCount >= 0 && shape.cpusPerTask >= 1, "a CPU count of whole nodes and tasks");
+  return shape.overcommit ? Math.max(1, nodeCount) * shape.cpusPerTask : shape.ntasks * shape.cpusPerTask;
+}
+
 /** Slurm's refusal of a step that needs more CPUs than its nodes hold (without --overcommit). */
 export const STEP_TOO_MANY_CPUS = "More processors requested than permitted";
 

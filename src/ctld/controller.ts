@@ -27,6 +27,8 @@ import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
 import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
+import { dueTriggers } from "../sched/model/triggers.ts";
+import { runTriggerProgram, triggerView } from "./trigger-run.ts";
 
 /** Replicated mode: commands go through consensus; the driver calls applyCommitted(). */
 export interface Replication {
@@ -74,6 +76,14 @@ export interface Controller {
   plannedNodes(): ReadonlySet<string>;
   /** sdiag counters (not replicated: they describe this process). */
   schedCounters(): SchedCounters;
+  /**
+   * Committed commands skipped as not applicable (ApplyFailed) since this process started, also
+   * those skipped by the start-up replay or by the Raft driver (an entry it could not decode):
+   * never reset (sdiag --reset clears only sdiag's own count). The metric spur_apply_failed_total.
+   */
+  applyFailedTotal(): number;
+  /** Entries skipped outside applyCommitted (start-up replay, the Raft driver): counted like ApplyFailed. */
+  noteSkippedEntries(count: number): void;
   kick(): void;
   waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
   heartbeat(node: string): void;
@@ -89,6 +99,7 @@ export function createController(deps: ControllerDeps): Controller {
   let priorityContext: PriorityContext | undefined;
   let planned = new Map<number, Reservation>();
   const counters = newSchedCounters(deps.now());
+  let applyFailed = 0;
   const heartbeats = new Map<string, number>();
   const waiters: Waiter[] = [];
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -98,6 +109,7 @@ export function createController(deps: ControllerDeps): Controller {
   const diskFull = diskFullReporter(logger, "command log");
   let stopLoops: (() => void) | undefined;
   let passInFlight = false;
+  let triggersInFlight = false;
   const acting = (): boolean => deps.replication === undefined || deps.replication.isServing();
 
   function execute(command: Command): Promise<ApplyResult> {
@@ -121,7 +133,9 @@ export function createController(deps: ControllerDeps): Controller {
   /** Commands issued by the controller itself: nobody waits for them, failures are logged. */
   function executeInternal(command: Command): void {
     execute(command).catch((error) => {
-      if (!diskFull.isFull()) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
+      // A full disk is logged once where it is found (the log store, or the Raft driver), not per command.
+      const noSpace = error instanceof ConnectError && error.code === Code.ResourceExhausted;
+      if (!diskFull.isFull() && !noSpace) logger.warn({ message: "command not committed", type: command.type, error: String(error) });
     });
   }
 
@@ -143,10 +157,15 @@ export function createController(deps: ControllerDeps): Controller {
    */
   function noteFailure(command: Command, result: ApplyResult, index: number | undefined): void {
     if (result.errorCode === APPLY_FAILED) {
-      counters.applyFailures += 1;
+      noteSkippedEntries(1);
       logger.error({ message: "committed command not applied (skipped on every replica)", index: index ?? state.appliedIndex, type: command.type, error: result.error });
     }
     if (command.type === "startJobs" || command.type === "preempt") counters.staleDecisions += result.items.filter((i) => i.error !== "").length;
+  }
+
+  function noteSkippedEntries(count: number): void {
+    counters.applyFailures += count;
+    applyFailed += count;
   }
 
   /** Leader duties begin: agents get a full timeout, running jobs are (idempotently) re-launched. */
@@ -174,6 +193,9 @@ export function createController(deps: ControllerDeps): Controller {
         notifyWaiters(event.jobId);
         if (acting()) void epilogSlurmctld(event.jobId);
         break;
+      case "runTrigger":
+        runTriggerProgram(event.trigger, event.arg, logger);
+        break;
     }
   }
 
@@ -181,11 +203,13 @@ export function createController(deps: ControllerDeps): Controller {
     const job = state.jobs.get(jobId);
     if (job === undefined) return;
     const node = job.info.batchHost;
+    // The run being launched: a failure reported after the job was requeued and restarted is about an earlier run.
+    const restarts = job.info.restarts;
     if (!(await prologSlurmctld(job))) return;
     if (!(await prologAtAllocation(job))) {
       // The failing node has been drained and the job told to requeue (held) once its script ends; it never started.
       if (acting() && job.info.state === "RUNNING") {
-        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED" });
+        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", restarts });
       }
       return;
     }
@@ -196,7 +220,7 @@ export function createController(deps: ControllerDeps): Controller {
       logger.warn({ message: "launch failed", jobId, node, error: String(error) });
       if (job.info.state !== "RUNNING") return;
       if (!acting()) return;
-      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error) });
+      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error), restarts });
       // An agent that cannot be reached must not be chosen again at once.
       if (isUnreachable(error)) executeInternal({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
     }
@@ -325,6 +349,7 @@ export function createController(deps: ControllerDeps): Controller {
         executeInternal({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
       }
     }
+    fireDueTriggers(now);
     const timeoutSec = state.config.slurmdTimeoutSec;
     for (const node of state.nodes.values()) {
       const seen = heartbeats.get(node.info.name) ?? 0;
@@ -334,6 +359,19 @@ export function createController(deps: ControllerDeps): Controller {
         executeInternal({ v: 1, type: "nodeFail", at: now, node: node.info.name, reason: "Not responding" });
       }
     }
+  }
+
+  /** strigger: the leader records which triggers are due; their programs run when that is applied (runTrigger). */
+  function fireDueTriggers(now: number): void {
+    if (triggersInFlight || state.triggers.list.length === 0) return;
+    const fired = dueTriggers(state.triggers, triggerView(state), now);
+    if (fired.length === 0) return;
+    triggersInFlight = true;
+    execute({ v: 1, type: "triggersFired", at: now, fired })
+      .catch((error) => logger.warn({ message: "trigger firing not committed", error: String(error) }))
+      .finally(() => {
+        triggersInFlight = false;
+      });
   }
 
   return {
@@ -359,6 +397,8 @@ export function createController(deps: ControllerDeps): Controller {
       return out;
     },
     schedCounters: () => counters,
+    applyFailedTotal: () => applyFailed,
+    noteSkippedEntries,
     kick,
     waitFor(jobId, until, timeoutMs) {
       return new Promise<void>((resolve) => {

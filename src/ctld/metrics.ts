@@ -56,6 +56,8 @@ export interface ControllerMetricsInput {
   sched: SchedulerStats;
   rpc: MetricFamily[];
   raft?: RaftStatus;
+  /** Committed commands skipped as not applicable (ApplyFailed) since the daemon started. */
+  applyFailed?: number;
   version: string;
   protocol: string;
   startedAt: number;
@@ -151,6 +153,7 @@ export function controllerMetrics(input: ControllerMetricsInput): MetricFamily[]
     ...schedFamilies(input.sched),
     ...input.rpc,
     ...raftFamilies(input.raft, state),
+    { name: "spur_apply_failed_total", help: "Committed commands apply() could not apply and skipped (ApplyFailed; a bug: see the controller log)", type: "counter", samples: one(input.applyFailed ?? 0) },
     ...slurmExporterFamilies(state),
   ];
 }

@@ -54,7 +54,7 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
     const i = job.info;
     if ((i.state !== "RUNNING" && i.state !== "SUSPENDED") || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
     if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
-    void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL" }).catch(() => undefined);
+    void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL", restarts: i.restarts }).catch(() => undefined);
   }
   return kill;
 }
@@ -82,18 +82,21 @@ export function agentHandlers(sc: ServiceContext) {
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
     async batchComplete(
-      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined; drainReason?: string },
+      req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined; drainReason?: string; restarts?: number | undefined },
       ctx: HandlerContext,
     ) {
       requireAgent(ctx, sc);
       const job = c.state.jobs.get(req.jobId);
       // The batch host reports the job's end; any node of the job may report that its Prolog failed (it runs on every node).
       const fromNode = req.outcome === "PROLOG_FAILED" ? job?.info.alloc.some((a) => a.node === req.node) === true : job?.info.batchHost === req.node;
-      if (job !== undefined && job.info.state === "RUNNING" && fromNode) {
+      // A report for an earlier run of a requeued job (restarted since) is dropped here; apply() checks it again.
+      const sameRun = req.restarts === undefined || job?.info.restarts === req.restarts;
+      if (job !== undefined && job.info.state === "RUNNING" && fromNode && sameRun) {
         await c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
           exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
           ...(req.outcome === "PROLOG_FAILED" ? { node: req.node } : {}),
+          ...(req.restarts === undefined ? {} : { restarts: req.restarts }),
         });
       }
       if (req.drainReason && c.state.nodes.has(req.node)) {

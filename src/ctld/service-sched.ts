@@ -53,6 +53,7 @@ export function diagView(c: Controller, now: number): Plain<DiagResponse> {
     main: cycleOut(k.main), backfill: cycleOut(k.bf), backfilledTotal: k.bf.backfilledTotal, bfLastWhen: k.bf.lastWhen,
     bfLastDepthTrySched: k.bf.lastDepthTrySched, bfLastTableSize: k.bf.lastTableSize,
     backfillEnabled: c.state.config.sched.schedulerType === "sched/backfill",
+    applyFailed: k.applyFailures, staleDecisions: k.staleDecisions,
   };
 }
 

@@ -17,6 +17,7 @@ import { canModify } from "../sched/model/apply-update.ts";
 import { jobView } from "./views.ts";
 import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../compat/job-layout.ts";
 import { isArbitrary } from "../compat/task-layout.ts";
+import { STEP_NODES_BUSY } from "../compat/srun-step-wait.ts";
 import { expandHostlist, naturalCompare } from "../compat/hostlist.ts";
 
 /**
@@ -37,12 +38,27 @@ export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain
   const cpusPerTask = spec.cpusPerTask || 1;
   const arbitrary = arbitraryLayout(job, spec);
   if (arbitrary !== undefined) return arbitrary;
-  const held = exact ? cpusHeldByExactSteps(job) : new Map<string, number>();
-  const free = (s: Plain<NodeAlloc>): number => s.cpus - (held.get(s.node) ?? 0);
+  const whole = (s: Plain<NodeAlloc>): number => s.cpus;
+  if (!exact) return placeStep(shares.slice(0, nodes), whole, ntasks, cpusPerTask, spec.overcommit, false);
+  const held = cpusHeldBySteps(job);
   // exact steps take the nodes with the most CPUs still free (in allocation order among equals)
-  const chosen = exact ? [...shares].filter((s) => free(s) >= cpusPerTask).sort((a, b) => free(b) - free(a)).slice(0, nodes) : shares.slice(0, nodes);
-  if (chosen.length < nodes) return exact && held.size > 0 ? "Requested nodes are busy" : STEP_TOO_MANY_CPUS;
-  const counts = stepTaskCounts(chosen.map(free), Math.max(ntasks, nodes), cpusPerTask, spec.overcommit);
+  const onFreest = (free: (s: Plain<NodeAlloc>) => number): Plain<NodeAlloc>[] | string => {
+    const chosen = [...shares].filter((s) => free(s) >= cpusPerTask).sort((a, b) => free(b) - free(a)).slice(0, nodes);
+    return chosen.length < nodes ? STEP_TOO_MANY_CPUS : placeStep(chosen, free, ntasks, cpusPerTask, spec.overcommit, true);
+  };
+  const now = onFreest((s) => s.cpus - (held.get(s.node) ?? 0));
+  if (typeof now !== "string" || held.size === 0) return now;
+  // what the job's own CPUs could never hold is refused; what other steps hold now is waited for (srun retries)
+  const ever = onFreest(whole);
+  return typeof ever === "string" ? ever : STEP_NODES_BUSY;
+}
+
+/** The step's shares on `chosen` (the job's shares), `free(s)` CPUs each for it; only the tasks' CPUs when exact. */
+function placeStep(
+  chosen: readonly Plain<NodeAlloc>[], free: (s: Plain<NodeAlloc>) => number, ntasks: number, cpusPerTask: number, overcommit: boolean, exact: boolean,
+): Plain<NodeAlloc>[] | string {
+  if (chosen.length === 0) return STEP_TOO_MANY_CPUS;
+  const counts = stepTaskCounts(chosen.map(free), Math.max(ntasks, chosen.length), cpusPerTask, overcommit);
   if (typeof counts === "string") return counts;
   const out: Plain<NodeAlloc>[] = [];
   chosen.forEach((share, i) => {
@@ -76,13 +92,20 @@ function arbitraryLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | s
   }));
 }
 
-/** CPUs that the job's running exact steps (fewer CPUs than the job's share) hold, per node. */
-function cpusHeldByExactSteps(job: JobRecord): Map<string, number> {
+/**
+ * CPUs the job's running steps hold per node, as an exact step sees them: an exact step its own
+ * CPUs, any other step the whole share (Slurm 22.05 makes `srun --exclusive` wait for a plain step
+ * on the node; the oracle's step 260.2 started when 260.1 ended).
+ */
+function cpusHeldBySteps(job: JobRecord): Map<string, number> {
   const whole = new Map(job.info.alloc.map((a) => [a.node, a.cpus]));
   const held = new Map<string, number>();
   for (const step of job.info.steps) {
     if (step.state !== "RUNNING" || step.stepId < 0) continue;
-    for (const a of step.alloc) if (a.cpus < (whole.get(a.node) ?? 0)) held.set(a.node, (held.get(a.node) ?? 0) + a.cpus);
+    for (const a of step.alloc) {
+      const share = whole.get(a.node) ?? 0;
+      held.set(a.node, Math.min(share, (held.get(a.node) ?? 0) + Math.min(a.cpus, share)));
+    }
   }
   return held;
 }
@@ -113,7 +136,8 @@ export function stepHandlers(sc: ServiceContext) {
       const spec = toPlain(req.spec);
       if (spec === undefined) throw new ConnectError("missing step spec", Code.InvalidArgument);
       const alloc = stepLayout(job, spec, req.exact);
-      if (typeof alloc === "string") throw new ConnectError(alloc, Code.InvalidArgument);
+      // busy is worth a retry (srun waits for the other steps); anything else is final
+      if (typeof alloc === "string") throw new ConnectError(alloc, alloc === STEP_NODES_BUSY ? Code.ResourceExhausted : Code.InvalidArgument);
       const ntasks = alloc.reduce((n, a) => n + a.tasks, 0);
       const result = await c.execute({
         v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks,

@@ -31,6 +31,7 @@ import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
 import { emptyJobInfo } from "../sched/model/records.ts";
 import { tokenHandlers } from "./service-token.ts";
+import { triggerHandlers } from "./service-trigger.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
 import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
 import { resolveUpdateTimes } from "./update-times.ts";
@@ -190,5 +191,6 @@ export function controllerRoutes(sc: ServiceContext) {
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),
+      ...triggerHandlers({ controller: c, now: sc.now, selfUid: sc.selfUid, requester }),
     });
 }

@@ -1,7 +1,7 @@
 /**
  * @module net/http-guard
  * Time and count limits on every node:http listener Spur runs (controller and agent RPC,
- * MetricsPort): a connection must finish its request headers within `headersMs`, a request
+ * MetricsPort, spurrestd's public and local listeners, srun's message port): a connection must finish its request headers within `headersMs`, a request
  * must finish sending its body within `bodyMs`, a connection with no request in flight is
  * closed after `idleMs`, and one address may hold at most `perAddressMax` connections at
  * once (more are closed at accept). Without them 900 half-sent requests stayed open for
@@ -9,6 +9,8 @@
  * Node's own server.setTimeout() cannot be used: it also cuts requests that are merely
  * waiting for their answer (a long poll such as WaitJob), which are legitimate.
  * A request whose Content-Length is above the body cap is answered 413 before it is read.
+ * TLS listeners (`opts.tls`) are fronted by net/listen-guarded, which counts addresses and
+ * times the handshake before the connection reaches the server; the timers here apply as is.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -46,11 +48,11 @@ export function guardServer(server: Server, limits: HttpLimits = HTTP_LIMITS_DEF
     st.timer = setTimeout(() => sock.destroy(), ms);
     st.timer.unref?.();
   };
-  // TLS: the accepted socket is not the one requests arrive on (req.socket is the TLS
-  // wrapper), so the per-connection timers would cut live requests; only the body timer,
-  // the body cap and the per-address count apply there.
-  const timed = opts.tls !== true;
-  server.on("connection", (sock: Socket) => {
+  // TLS: the connection the server sees is the TLS socket requests arrive on (listen-guarded
+  // emits it once its handshake is done); the raw sockets were counted there already.
+  const counted = opts.tls !== true;
+  /** Count the connection against its address; false: one too many, closed. */
+  const admitAddress = (sock: Socket): boolean => {
     const addr = sock.remoteAddress ?? "";
     const held = (perAddress.get(addr) ?? 0) + 1;
     perAddress.set(addr, held);
@@ -58,16 +60,18 @@ export function guardServer(server: Server, limits: HttpLimits = HTTP_LIMITS_DEF
       const left = (perAddress.get(addr) ?? 1) - 1;
       if (left <= 0) perAddress.delete(addr);
       else perAddress.set(addr, left);
-      const st = conns.get(sock);
-      if (st?.timer !== undefined) clearTimeout(st.timer);
     });
-    if (held > limits.perAddressMax) {
-      sock.destroy();
-      return;
-    }
-    if (!timed) return;
+    if (held <= limits.perAddressMax) return true;
+    sock.destroy();
+    return false;
+  };
+  server.on("connection", (sock: Socket) => {
+    if (counted && !admitAddress(sock)) return;
     const st: ConnState = { busy: 0, timer: undefined };
     conns.set(sock, st);
+    sock.once("close", () => {
+      if (st.timer !== undefined) clearTimeout(st.timer);
+    });
     arm(sock, st, limits.headersMs); // until the first request's headers are in
   });
   return (req, res) => {

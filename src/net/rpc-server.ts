@@ -7,7 +7,6 @@
  * and handler errors become Connect errors, never a crash).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
-import { createServer as createTlsServer } from "node:https";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { loopbackPeerUid } from "./peer-identity.ts";
@@ -18,6 +17,7 @@ import { AGENT_NODE_HEADER, CLUSTER_AUTH_HEADER, verifyAgentCall } from "./clust
 import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
+import { listenGuarded } from "./listen-guarded.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -149,20 +149,13 @@ export async function startRpcServer(
     }
     void stampToken(req, typeof token === "string" ? token : "", extras.verifyToken).then(() => dispatch(req, res));
   };
-  const server: Server = extras.tls === undefined ? createServer(listener) : (createTlsServer({ cert: extras.tls.cert, key: extras.tls.key }, listener) as unknown as Server);
-  const admit = guardServer(server, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: MAX_BODY_BYTES, ...extras.limits }, { tls: extras.tls !== undefined });
+  // TLS is terminated in front of the server (net/listen-guarded) so that the handshake is timed too.
+  const server: Server = createServer(listener);
+  const limits = { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: MAX_BODY_BYTES, ...extras.limits };
+  const admit = guardServer(server, limits, { tls: extras.tls !== undefined });
   server.on("clientError", (_err, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(listen.port, listen.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : listen.port;
-  return {
-    server,
-    port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const listening = await listenGuarded(server, listen, limits, extras.tls);
+  return { server, port: listening.port, close: listening.close };
 }
 
 function withinRate(req: IncomingMessage, admit: (uid: number, nowSec: number) => boolean): boolean {

@@ -10,7 +10,9 @@
  * Failure policy: anything unexpected (no bun:ffi or libc, not Linux, not IPv4, no such
  * socket) answers undefined and the caller falls back to /proc/net/tcp.
  */
-import type { PeerAddress } from "./peer-identity.ts";
+import { NO_OWNER, type PeerAddress } from "./peer-identity.ts";
+
+export { NO_OWNER };
 
 const AF_NETLINK = 16;
 const AF_INET = 2;
@@ -82,8 +84,6 @@ export function diagRequest(client: number[], clientPort: number, server: number
   return req;
 }
 
-/** Found, but no process owns it: a closed (time-wait) socket reports uid 0, a listener is not a client. */
-export const NO_OWNER = -1;
 const TCP_LISTEN = 10;
 
 /**

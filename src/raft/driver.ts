@@ -12,7 +12,7 @@
 import { assert } from "../lib/assert.ts";
 import { createRaft, type ConfChange, type ConfState, decodeConfChange, type Entry, type Message, type NodeId, type RaftNode, type Ready, type Snapshot, type SoftState, type Status } from "./core/index.ts";
 import type { RaftRng, WritableStorage } from "./ports.ts";
-import { diskFullReporter, isDiskFull } from "../lib/store-full.ts";
+import { NO_SPACE_MESSAGE, diskFullReporter, isDiskFull } from "../lib/store-full.ts";
 
 /** How often a replica whose disk is full tries the refused write again. */
 const PERSIST_RETRY_MS = 1000;
@@ -36,6 +36,8 @@ export interface DriverPorts {
   onServing(serving: boolean): void;
   /** A membership change was applied here (every replica, in log order); `confState` is the result. */
   onConfChange?(change: ConfChange, confState: ConfState, index: number): void;
+  /** A committed entry could not be applied (or decoded) and was skipped here (counted for sdiag and metrics). */
+  onEntrySkipped?(index: number): void;
   logger?: { info(o: object): void; warn(o: object): void };
 }
 
@@ -48,19 +50,31 @@ export interface DriverOptions {
   snapshotEveryEntries: number;
   /** Entries kept in the log behind a snapshot, for followers that are a little behind. */
   trailingEntries: number;
+  /**
+   * While the disk refuses writes, a leader keeps new proposals in memory until they can be
+   * written; past this many entries (or backlogBytesMax bytes) it refuses new ones with
+   * ENOSPC's answer instead of growing without bound.
+   */
+  backlogEntriesMax: number;
+  backlogBytesMax: number;
 }
 
 export const DEFAULT_DRIVER_OPTIONS: DriverOptions = {
   tickMs: 50, electionTicks: 3, heartbeatTicks: 1, proposalTimeoutMs: 10_000, snapshotEveryEntries: 20_000, trailingEntries: 2_000,
+  backlogEntriesMax: 10_000, backlogBytesMax: 64 * 1024 * 1024,
 };
 
 /** The leader snapshots only once its log is this many times the followers' threshold. */
 const LEADER_SNAPSHOT_FACTOR = 5;
 
-/** Why a proposal was not answered with a result. `unknown`: it may still commit. */
+/**
+ * Why a proposal was not answered with a result. `unknown`: it may still commit. `no-space`:
+ * refused before it entered the log (the disk is full and the backlog at its bound): it
+ * will never commit, and the caller may retry.
+ */
 export class ProposalError extends Error {
   constructor(
-    readonly reason: "not-leader" | "unknown",
+    readonly reason: "not-leader" | "unknown" | "no-space",
     readonly leader: NodeId,
     message: string,
   ) {
@@ -170,6 +184,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   /** A Ready the disk refused (full): retried before any newer one is taken. */
   let unpersisted: Ready | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Entries (and their bytes) in memory that the disk has not taken yet: counted from the first refused write. */
+  const backlog = { entries: 0, bytes: 0 };
   const diskFull = diskFullReporter(ports.logger ?? { warn: () => undefined, info: () => undefined }, "raft log");
   /** Committed entries the application could not apply (skipped; see skipFailedEntry). */
   let applyFailures = 0;
@@ -196,6 +212,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
         const held = unpersisted;
         if (!persist(held)) return;
         unpersisted = undefined;
+        backlog.entries = 0;
+        backlog.bytes = 0;
         afterPersist(held);
       }
       while (node.hasReady()) {
@@ -204,6 +222,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
           // Keep the Ready outstanding: its messages (acks, votes) stay unsent and nothing
           // of it is applied, so this replica counts toward no quorum it did not persist.
           unpersisted = rd;
+          backlog.entries = rd.entries.length;
+          backlog.bytes = rd.entries.reduce((n, e) => n + e.data.length, 0);
           return;
         }
         afterPersist(rd);
@@ -301,6 +321,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
    */
   function skipFailedEntry(e: Entry, error: unknown): Error {
     applyFailures += 1;
+    ports.onEntrySkipped?.(e.index);
     ports.logger?.warn({ message: "committed entry not applied: skipped", index: e.index, term: e.term, error: String((error as Error).stack ?? error) });
     return new Error(`entry ${e.index} could not be applied: ${String((error as Error).message ?? error)}`);
   }
@@ -463,6 +484,15 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
       const tag = `${bootNonce}.${seq++}`;
       const data = encoder.encode(JSON.stringify({ p: tag, c: command } satisfies Envelope));
+      if (unpersisted !== undefined) {
+        // The disk refuses writes: what is proposed now waits in memory. Bounded, then refused
+        // with ENOSPC's answer (nothing entered the log: a retry cannot commit twice).
+        if (backlog.entries + 1 > o.backlogEntriesMax || backlog.bytes + data.length > o.backlogBytesMax) {
+          return Promise.reject(new ProposalError("no-space", soft.lead, NO_SPACE_MESSAGE));
+        }
+        backlog.entries += 1;
+        backlog.bytes += data.length;
+      }
       const accepted = node.propose(data);
       if (!accepted.ok) return Promise.reject(new ProposalError("not-leader", soft.lead, accepted.error.message));
       schedule();

@@ -8,7 +8,10 @@
  * 50 ms (elections in 150-300 ms) run without loading the controllers.
  * Failure policy: while a peer is unreachable its messages are dropped (Raft re-sends) and
  * the connection is retried every reconnectMs; a connection that sends a wrong secret, a
- * malformed line or more than maxLineBytes without a newline is closed. A peer's
+ * malformed line or more than maxLineBytes without a newline is closed, and so is one that
+ * has not sent a right greeting (at most HELLO_BYTES_MAX bytes) within authTimeoutMs of
+ * connecting (with TLS that time includes the handshake): without it a client that sends
+ * nothing held its connection for ever. A peer's
  * connection closing (either direction) or refusing is reported through onPeerLost: a
  * killed process closes its sockets at once, so followers learn of a dead leader in
  * microseconds instead of an election timeout.
@@ -38,7 +41,14 @@ interface ServerConn {
   authed: boolean;
   /** The peer's id from its greeting (0 until then). */
   from: NodeId;
+  /** Closes the connection unless it greets in time (cleared once it has). */
+  helloTimer?: ReturnType<typeof setTimeout>;
 }
+
+/** Time a connection has to send its greeting (TLS handshake included): Slurm's MessageTimeout default. */
+export const AUTH_TIMEOUT_MS = 10_000;
+/** A greeting is one short line: an unauthenticated peer may not make the server buffer more. */
+const HELLO_BYTES_MAX = 4096;
 
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 /** Bytes buffered for a slow peer before its connection is dropped (Raft re-sends). */
@@ -57,11 +67,11 @@ function asciiJson(value: unknown): string {
 }
 
 /** Split complete lines out of `conn.buf`; returns them (the remainder stays buffered). */
-function takeLines(conn: { buf: string }, chunk: string): string[] | undefined {
+function takeLines(conn: { buf: string; authed: boolean }, chunk: string): string[] | undefined {
   conn.buf += chunk;
   const lines = conn.buf.split("\n");
   conn.buf = lines.pop() ?? "";
-  if (conn.buf.length > MAX_LINE_BYTES) return undefined;
+  if (conn.buf.length > (conn.authed ? MAX_LINE_BYTES : HELLO_BYTES_MAX)) return undefined;
   return lines;
 }
 
@@ -75,6 +85,7 @@ export function listenRaft(
   receive: (messages: Message[]) => void,
   onPeerLost: (id: NodeId) => void = () => {},
   tls?: { cert: string; key: string },
+  authTimeoutMs = AUTH_TIMEOUT_MS,
 ): TCPSocketListener<ServerConn> {
   return Bun.listen<ServerConn>({
     hostname: listen.host,
@@ -83,6 +94,9 @@ export function listenRaft(
     socket: {
       open(s) {
         s.data = { buf: "", authed: false, from: 0 };
+        s.data.helloTimer = setTimeout(() => {
+          if (!s.data.authed) s.end();
+        }, authTimeoutMs);
       },
       data(s, chunk) {
         const lines = takeLines(s.data, chunk.toString("utf8"));
@@ -95,6 +109,7 @@ export function listenRaft(
               const hello = parsed as { secret?: unknown; from?: unknown };
               if (typeof hello.secret !== "string" || !sameSecret(hello.secret, secret)) return void s.end();
               s.data.authed = true;
+              clearTimeout(s.data.helloTimer);
               s.data.from = typeof hello.from === "number" && Number.isSafeInteger(hello.from) ? hello.from : 0;
               continue;
             }
@@ -106,6 +121,7 @@ export function listenRaft(
         }
       },
       close(s) {
+        clearTimeout(s.data.helloTimer);
         if (s.data.authed && s.data.from > 0) onPeerLost(s.data.from);
       },
       error() {

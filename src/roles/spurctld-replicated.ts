@@ -24,6 +24,7 @@ import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver.ts";
+import { NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { ConfChange } from "../raft/core/index.ts";
 import { MembershipError, addReplica, removeReplica } from "../raft/membership.ts";
 import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
@@ -121,6 +122,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       },
       takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
       onConfChange,
+      onEntrySkipped: () => controller?.noteSkippedEntries(1),
       onServing: (serving) => {
         logger.info({ message: serving ? "leading" : "no longer leading", id: self.id, term: driver.status().term });
         controller?.leadershipChanged(serving);
@@ -165,7 +167,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     jobSubmitScript: o.extras.jobSubmitScript,
     ...(o.extras.agentAuth === undefined ? {} : { agentAuth: o.extras.agentAuth }),
   };
-  const rpcExtras = o.extras.rpcExtras(state, o.now, () => metricsRaftStatus(driver));
+  const rpcExtras = o.extras.rpcExtras(state, o.now, () => controller?.applyFailedTotal() ?? 0, () => metricsRaftStatus(driver));
   const gate: RequestGate = (req) => {
     const url = req.url ?? "";
     if (driver.isServing() || !url.startsWith("/spur.v1.Controller/") || url === "/spur.v1.Controller/Ping") return undefined;
@@ -210,6 +212,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
 
 function toConnectError(e: unknown, urlOf: (id: number) => string): unknown {
   if (!(e instanceof ProposalError)) return e;
+  if (e.reason === "no-space") return new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted);
   if (e.reason === "not-leader") {
     const url = urlOf(e.leader);
     return new ConnectError(url ? `not the leader; leader is ${e.leader} at ${url}` : "not the leader; no leader known", Code.Unavailable, { [LEADER_HEADER]: url });

@@ -42,7 +42,7 @@ export interface CtldExtras {
   jobSubmitScript: string;
   scripts: { prolog: string; epilog: string; timeoutSec: number; prologFlags: string[] };
   onSchedulerPass: (pass: { seconds: number; started: number }) => void;
-  rpcExtras: (state: ClusterState, now: () => number, raft?: () => RaftStatus) => RpcServerExtras;
+  rpcExtras: (state: ClusterState, now: () => number, applyFailed: () => number, raft?: () => RaftStatus) => RpcServerExtras;
   /** Present when spur.conf names a cluster secret: refused agent credentials are logged (ServiceContext.agentAuth). */
   agentAuth?: { refused(method: string, why: string): void };
   /** SpurClusterSecretFile='s secret: signs calls to agents, verifies agents' calls. */
@@ -81,13 +81,13 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
     },
     onSchedulerPass: (p) => sched.observe(p),
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
-    rpcExtras: (state, now, raft) => ({
+    rpcExtras: (state, now, applyFailed, raft) => ({
       rpc,
       ...(rateLimit === undefined ? {} : { rateLimit: createRpcRateLimiter(rateLimit, [process.getuid?.() ?? 0]) }),
       ...(clusterSecret === undefined ? {} : { clusterSecret }),
       verifyToken: tokenVerifier(keyring, now),
       metrics: () => renderMetrics(controllerMetrics({
-        state, sched, rpc: rpc.families(), raft: raft?.(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
+        state, sched, rpc: rpc.families(), raft: raft?.(), applyFailed: applyFailed(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
       })),
     }),
   };
@@ -153,7 +153,8 @@ export async function main(argv: string[]): Promise<number> {
     keyring: extras.keyring, jobSubmitScript: extras.jobSubmitScript,
     ...(extras.agentAuth === undefined ? {} : { agentAuth: extras.agentAuth }),
   };
-  const rpcExtras = extras.rpcExtras(state, now);
+  controller.noteSkippedEntries(failed.length);
+  const rpcExtras = extras.rpcExtras(state, now, () => controller.applyFailedTotal());
   const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { ...rpcExtras, tls: listenerTls(conf.globals, host, "spurctld") });
   const metricsServer = await startMetricsPort(conf, host, rpcExtras.metrics);
   const stop = controller.start();

@@ -43,7 +43,7 @@ function rateLimit(text: string | undefined): { perSec: number; burst: number } 
  */
 async function startLocal(path: string | undefined, deps: RestDeps, logger: ReturnType<typeof createLogger>): Promise<{ stop(): Promise<void> } | undefined> {
   if (path === undefined || path === "") return undefined;
-  const { startLocalRelay } = await import("../net/rest/local-socket.ts");
+  const { serveLocal } = await import("../net/rest/local-serve.ts");
   let relayPeer: (port: number) => number | undefined = () => undefined;
   const localApp = createRestApp({
     ...deps,
@@ -53,16 +53,11 @@ async function startLocal(path: string | undefined, deps: RestDeps, logger: Retu
       return uid === undefined ? undefined : lookupUid(uid).name;
     },
   });
-  const inner = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, srv) => localApp.fetch(req, srv), maxRequestBodySize: BODY_BYTES_MAX + 1024 });
-  const relay = startLocalRelay(path, { host: "127.0.0.1", port: inner.port as number });
-  relayPeer = relay.peerOf;
+  // The inner listener is node:http with the usual limits, not Bun.serve (rest/local-serve).
+  const local = await serveLocal(path, (req, env) => localApp.fetch(req, env), { bodyBytesMax: BODY_BYTES_MAX });
+  relayPeer = local.peerOf;
   logger.info({ message: "listening", unix: path, auth: "rest_auth/local" });
-  return {
-    stop: async () => {
-      relay.stop();
-      await inner.stop(true);
-    },
-  };
+  return local;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -88,6 +88,13 @@ describe("srun's own allocations spread as Slurm's do", () => {
     expect(r.lines[0]?.split(" ")[1]).toBe("5");
   });
 
+  it("--overcommit beyond the partition's CPUs: -n20 -O runs on one node (the oracle: NumNodes=5 pending, then 1 node, 1 CPU)", () => {
+    const r = tasksOf(["-n20", "-O"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines).toHaveLength(20);
+    expect(new Set(r.lines)).toEqual(new Set([r.lines[0]]));
+  });
+
   it("-N1-3 -n5 takes the range's top: three nodes", () => {
     const r = tasksOf(["-N1-3", "-n5"]);
     expect(r.code, r.stderr).toBe(0);
@@ -126,6 +133,31 @@ describe("steps inside an allocation (oracle: tests/fixtures/layout/steps.txt)",
     const out = readFileSync(join(c.work, "excl.out"), "utf8").split("\n").filter((l) => /^n\d$/.test(l));
     expect(out).toHaveLength(3);
     expect(new Set(out).size).toBe(2);
+  });
+
+  it("a step whose CPUs other steps hold waits and says so as Slurm does; --immediate and Ctrl-C give up (oracle jobs 215, 260, 300, 301)", async () => {
+    const script = c.write("busy.sh", [
+      "#!/bin/bash",
+      "hold() { rm -f started; srun \"$@\" bash -c 'touch started; sleep 3' & until [ -e started ]; do sleep 0.1; done; }",
+      "echo '== exclusive'; hold --exclusive -n2; srun --exclusive -n1 bash -c 'echo second $SLURMD_NODENAME' 2>&1; echo rc=$?; wait",
+      "echo '== after plain'; hold -n1; srun --exclusive -n1 bash -c 'echo third' 2>&1; wait",
+      "echo '== immediate'; hold --exclusive -n2; srun --immediate --exclusive -n1 true 2>&1; echo rc=$?; wait",
+      "echo '== interrupted'; hold --exclusive -n2; timeout --preserve-status -s INT 1 srun --exclusive -n1 true 2>&1; echo rc=$?; wait",
+      "echo '== quiet'; hold --exclusive -n2; srun -Q --exclusive -n1 bash -c 'echo fourth' 2>&1; wait",
+    ].join("\n"));
+    const sub = c.run(["sbatch", "--parsable", "-n2", "-o", "busy.out", script]);
+    expect(sub.code, sub.stderr).toBe(0);
+    const id = sub.stdout.trim();
+    const { jobEnded } = await import("./cluster.ts");
+    await jobEnded(c, id);
+    const waited = [`srun: Job ${id} step creation temporarily disabled, retrying (Requested nodes are busy)`, `srun: Step created for job ${id}`];
+    expect(readFileSync(join(c.work, "busy.out"), "utf8").split("\n")).toEqual([
+      "== exclusive", ...waited, "second n1", "rc=0",
+      "== after plain", ...waited, "third",
+      "== immediate", `srun: error: Unable to create step for job ${id}: Requested nodes are busy`, "rc=1",
+      "== interrupted", "srun: Cancelled pending job step with signal 2", `srun: error: Unable to create step for job ${id}: Job/step already completing or completed`, "rc=1",
+      "== quiet", "fourth", "",
+    ]);
   });
 
   it("deal tasks within each node's CPUs and refuse more without --overcommit", async () => {

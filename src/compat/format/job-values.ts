@@ -193,3 +193,6 @@ export function expectedEndTime(job: { state: string; startTime: number; endTime
   if (active && job.timeLimitMin === undefined && job.endTime === 0 && job.startTime > 0) return job.startTime + NO_LIMIT_HORIZON_SEC;
   return job.endTime;
 }
+
+/** A per-node/socket/core count the job asked for, or "*" (any) when it asked for none. */
+export const orAny = (n: number | undefined): string => (n === undefined || n === 0 ? "*" : String(n));

@@ -98,9 +98,23 @@ const usageGetters: Record<string, Getter> = Object.fromEntries(
 const jobExitText = (j: SacctRow["job"]): string =>
   j.state === "CANCELLED" || j.state === "TIMEOUT" ? exitText(0, 0) : exitText(j.exitCode, j.exitSignal);
 
+const cpuFreq: Getter = (r) => (r.step === undefined ? "Unknown" : "0");
+
+/** Until a job starts, accounting records a limit it did not ask for as the partition's: Timelimit=Partition_Limit. */
+const partitionLimit = (j: Job): boolean => j.timeLimitDefault === true && Math.floor(j.startTime) === 0;
+
 const GETTERS: Readonly<Record<string, Getter>> = {
   ...usageGetters,
   Account: (r) => r.job.account,
+  AssocID: (r) => (r.job.assocId === undefined ? "" : String(r.job.assocId)),
+  QOSRAW: jobOnly((j) => (j.qosId === undefined ? "" : String(j.qosId))),
+  // --cpu-freq is not implemented: a job line shows Slurm's "not requested", a step line 0
+  ReqCPUFreq: cpuFreq,
+  ReqCPUFreqGov: cpuFreq,
+  ReqCPUFreqMax: cpuFreq,
+  ReqCPUFreqMin: cpuFreq,
+  // no WCKey tracking (TrackWCKey=no): every job line has wckey id 0
+  WCKeyID: jobOnly(() => "0"),
   AllocCPUS: cpus,
   AllocNodes: (r) => String(r.step ? nodeCount(r.step.nodelist) : r.job.nodelist === "" ? 0 : r.job.numNodes),
   AllocTRES: (r) => sortTres(r.step ? r.step.tres : r.job.tresAlloc),
@@ -151,8 +165,8 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   SubmitLine: jobOnly((j) => j.submitLine),
   Suspended: () => formatElapsed(0),
   SystemCPU: cpuTime("SystemCPU"),
-  Timelimit: jobOnly((j) => formatTimeLimitScontrol(j.timeLimitMin)),
-  TimelimitRaw: jobOnly((j) => (j.timeLimitMin === undefined ? "UNLIMITED" : String(j.timeLimitMin))),
+  Timelimit: jobOnly((j) => (partitionLimit(j) ? "Partition_Limit" : formatTimeLimitScontrol(j.timeLimitMin))),
+  TimelimitRaw: jobOnly((j) => (partitionLimit(j) ? "Partition_Limit" : j.timeLimitMin === undefined ? "UNLIMITED" : String(j.timeLimitMin))),
   TotalCPU: cpuTime("TotalCPU"),
   UID: jobOnly((j) => String(j.uid)),
   User: jobOnly((j) => j.user),
@@ -168,11 +182,13 @@ export const isBlankField = (f: SacctField): boolean => f.get === blank;
 
 /**
  * sacct Reason is the job's last *pending* reason (slurmdbd's state_reason_prev),
- * not why it ended: a job that left the queue shows "None". Spur's records keep
- * only the current reason, so that is used while the job is still pending.
+ * not why it ended: a job that ran shows "None"; one that never started (still
+ * pending, or cancelled while pending) shows why it was waiting (oracle:
+ * JobHeldUser, BeginTime, Dependency for jobs cancelled pending).
  */
 export function lastPendingReason(job: Job): string {
-  return job.state.toUpperCase() === "PENDING" ? job.reason || "None" : "None";
+  const pending = job.state.toUpperCase() === "PENDING" || Math.floor(job.startTime) === 0;
+  return pending ? job.reason || "None" : "None";
 }
 
 /** Every field, in Slurm's table order (what --helpformat and "ALL" list). */

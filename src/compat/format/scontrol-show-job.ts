@@ -7,7 +7,7 @@
  */
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, eligibleTimeOf, jobTimeUsed, type Job } from "./job-values.ts";
+import { convertNumUnit, eligibleTimeOf, jobTimeUsed, orAny, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../agent/cgroup/cpus.ts";
 
@@ -94,9 +94,9 @@ function placementLines(job: Job, detail: boolean): string[] {
   ];
   if (job.batchHost !== "") lines.push(`BatchHost=${job.batchHost}`);
   lines.push(
-    `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:*:*`,
+    `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:${orAny(job.reqCoresPerSocket)}:${orAny(job.reqThreadsPerCore)}`,
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
-    `Socks/Node=* NtasksPerN:B:S:C=${job.ntasksPerNode}:0:*:* CoreSpec=*`,
+    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:*:* CoreSpec=*`,
   );
   if (detail) lines.push(...detailLines(job));
   // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)

@@ -9,10 +9,10 @@
  * answers 413 past its own cap, and the guard refuses an announced oversize before reading.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createTlsServer } from "node:https";
-import { guardServer, HTTP_LIMITS_DEFAULT } from "../http-guard.ts";
+import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "../http-guard.ts";
+import { listenGuarded } from "../listen-guarded.ts";
 
-type FetchHandler = (req: Request, env: { requestIP(r: Request): { address: string; port: number } | null }) => Response | Promise<Response>;
+export type FetchHandler = (req: Request, env: { requestIP(r: Request): { address: string; port: number } | null }) => Response | Promise<Response>;
 
 export interface NodeServed {
   port: number;
@@ -21,7 +21,8 @@ export interface NodeServed {
 
 export async function serveFetch(
   handler: FetchHandler,
-  listen: { hostname: string; port: number; tls?: { cert: string; key: string }; bodyBytesMax: number },
+  /** limits: over HTTP_LIMITS_DEFAULT (a local relay's connections all come from 127.0.0.1: a larger perAddressMax). */
+  listen: { hostname: string; port: number; tls?: { cert: string; key: string }; bodyBytesMax: number; limits?: Partial<HttpLimits> },
 ): Promise<NodeServed> {
   const peers = new WeakMap<Request, { address: string; port: number }>();
   const env = { requestIP: (r: Request) => peers.get(r) ?? null };
@@ -68,22 +69,19 @@ export async function serveFetch(
     }
   };
   const listener = (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res);
-  const server: Server = listen.tls === undefined ? createServer(listener) : (createTlsServer({ cert: listen.tls.cert, key: listen.tls.key }, listener) as unknown as Server);
-  const admit = guardServer(server, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: listen.bodyBytesMax + slack }, { tls: listen.tls !== undefined });
+  // TLS is terminated in front of the server (net/listen-guarded) so that the handshake is timed too.
+  const server: Server = createServer(listener);
+  const limits = { ...HTTP_LIMITS_DEFAULT, ...listen.limits, bodyBytesMax: listen.bodyBytesMax + slack };
+  const admit = guardServer(server, limits, { tls: listen.tls !== undefined });
   server.on("clientError", (_err, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(listen.port, listen.hostname, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : listen.port;
+  const listening = await listenGuarded(server, { host: listen.hostname, port: listen.port }, limits, listen.tls);
   return {
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // keep-alive connections would hold close() open until they idle out
-        (server as Server & { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+    port: listening.port,
+    stop: () => {
+      const closed = listening.close();
+      // keep-alive connections would hold close() open until they idle out
+      (server as Server & { closeAllConnections?: () => void }).closeAllConnections?.();
+      return closed;
+    },
   };
 }

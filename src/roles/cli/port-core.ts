@@ -17,7 +17,7 @@ import { writeOutput } from "./stdio.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
-import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import type { ListJobsResponse, TriggerInfo } from "../../net/gen/spur/v1/controller_pb.ts";
 
 /** One Connect-JSON call to one controller; `headers` add to the content type (spurrestd's user token). */
 export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
@@ -82,6 +82,14 @@ export function controllerPort(where: string | string[], headers: Record<string,
     getShares: (req) => call(base, "GetShares", req),
     reservation: (req) => call(base, "Reservation", req),
     listReservations: (req) => call(base, "ListReservations", req),
+    setTrigger: (req) => call(base, "SetTrigger", req),
+    clearTrigger: (req) => call(base, "ClearTrigger", req),
+    listTriggers: async (req) => {
+      // proto3 JSON leaves out defaults (offset 0, perm false, an empty list): restore them
+      const res = await call<{ triggers?: Partial<Plain<TriggerInfo>>[] }>(base, "ListTriggers", req);
+      const blank: Plain<TriggerInfo> = { triggerId: 0, resType: "", resId: "", types: [], offset: 0, user: "", uid: 0, perm: false, program: "" };
+      return { triggers: (res.triggers ?? []).map((t) => ({ ...blank, ...t })) };
+    },
   };
 }
 

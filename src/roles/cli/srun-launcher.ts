@@ -17,6 +17,7 @@ import { createServer } from "node:http";
 import { connect } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Launcher } from "../../net/gen/spur/v1/agent_pb.ts";
+import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "../../net/http-guard.ts";
 
 export interface TaskExitReport {
   node: string;
@@ -76,8 +77,13 @@ export async function launcherFor(node: { addr: string; port: number } | undefin
   }
 }
 
-/** Open the listener of step `jobId.stepId` on `host` (port chosen by the system). */
-export async function openStepLauncher(host: string, jobId: number, stepId: number): Promise<StepLauncher> {
+/**
+ * Open the listener of step `jobId.stepId` on `host` (port chosen by the system). It has the
+ * limits of every Spur listener (net/http-guard: header, body and idle timeouts, connections
+ * per address, body size): anyone who can reach the port could otherwise hold srun's
+ * connections open for as long as the step runs.
+ */
+export async function openStepLauncher(host: string, jobId: number, stepId: number, limits: Partial<HttpLimits> = {}): Promise<StepLauncher> {
   const token = randomBytes(16).toString("hex");
   const exits = new Map<number, TaskExitReport>();
   // served on plain node:http: the token, not the caller's uid, says who may report (no peer lookup)
@@ -94,7 +100,10 @@ export async function openStepLauncher(host: string, jobId: number, stepId: numb
         },
       }),
   });
-  const http = createServer(handler);
+  const http = createServer((req, res) => {
+    if (admit(req, res)) handler(req, res);
+  });
+  const admit = guardServer(http, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: REPORT_BYTES_MAX, ...limits });
   http.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

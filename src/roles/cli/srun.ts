@@ -24,6 +24,8 @@ import { readFileSync } from "node:fs";
 import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import { BUSY_CODE, createStepWaiting, StepWaitCancelled } from "./step-wait.ts";
+import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -53,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
   const user = lookupUid(uid);
   const url = ctlUrl();
   let jobId = r.settings.jobId ?? 0;
+  let waitingForStep = false;
   const own = jobId === 0;
   const abort = new AbortController();
   // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
@@ -69,7 +72,10 @@ export async function main(argv: string[]): Promise<number> {
     // Ctrl-C: the first reports the step, a second within a second aborts it (compat/srun-interrupt.ts)
     let lastInterruptMs: number | undefined;
     let current: InterruptStep | undefined;
+    // Ctrl-C while the step waits for CPUs other steps hold: srun gives up at once (compat/srun-step-wait.ts)
+    const waiting = new AbortController();
     process.on("SIGINT", () => {
+      if (current === undefined && waitingForStep) return waiting.abort();
       const now = Date.now();
       const r = onInterrupt(lastInterruptMs, now, current);
       lastInterruptMs = now;
@@ -95,9 +101,15 @@ export async function main(argv: string[]): Promise<number> {
       },
       {
         // Slurm names the job a refused step was for: "Unable to create step for job 7: More processors requested than permitted"
-        stepCreate: (req) => call<Plain<StepCreateResponse>>(url, "StepCreate", req).catch((e: unknown) => {
-          throw e instanceof RpcError ? new RpcError(e.code, `Unable to create step for job ${jobId}: ${e.message}`) : e;
-        }),
+        stepCreate: (req) => {
+          const once = () => call<Plain<StepCreateResponse>>(url, "StepCreate", req).catch((e: unknown) => {
+            if (e instanceof RpcError && e.code === BUSY_CODE && !own && r.settings.immediateSec === undefined) waitingForStep = true;
+            throw e instanceof RpcError ? new RpcError(e.code, `Unable to create step for job ${jobId}: ${e.message}`) : e;
+          });
+          const view = { jobId, reason: STEP_NODES_BUSY, quiet: r.settings.quiet, verbose: r.settings.verbose };
+          const write = (t: string) => process.stderr.write(t);
+          return createStepWaiting(once, { ...view, immediate: own || r.settings.immediateSec !== undefined, cancel: waiting.signal, write });
+        },
         stepComplete: (req) => call(url, "StepComplete", req),
       },
       abort.signal,
@@ -109,6 +121,10 @@ export async function main(argv: string[]): Promise<number> {
     return result.exitCode;
   } catch (error) {
     if (own && jobId !== 0) await cancelAllocation(jobId);
+    if (error instanceof StepWaitCancelled) {
+      process.stderr.write(cancelledWaitLines(jobId, 2).map((l) => `${l}\n`).join(""));
+      return 1;
+    }
     if (error instanceof RpcError) {
       const text = own && jobId === 0 ? rejectionText("srun", error.message, r.spec.partition) : `srun: error: ${error.message}\n`;
       process.stderr.write(text);

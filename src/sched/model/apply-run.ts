@@ -9,7 +9,7 @@
 import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID } from "./types.ts";
-import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
 import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
 import { StartCheck, type Freed } from "./start-check.ts";
 import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "../plan/eligibility.ts";
@@ -117,21 +117,43 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   setStdPaths(job, info.batchHost);
 }
 
+/** Slurm's MAX_BATCH_REQUEUE: the launch failure that makes this many is held (JobHoldMaxRequeue), not requeued to run. */
+export const MAX_BATCH_REQUEUE = 5;
+/** The drain reason Slurm gives a node where a batch launch failed. */
+export const LAUNCH_FAILURE_DRAIN_REASON = "batch job complete failure";
+/** errorCode of an end report for an earlier run of a requeued job (ignored, as Slurm ignores a late batch complete). */
+export const STALE_JOB_END = "StaleJobEnd";
+
 export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   const job = state.jobs.get(c.jobId);
   if (job === undefined || (job.info.state !== "RUNNING" && job.info.state !== "SUSPENDED")) return emptyResult();
+  if (c.restarts !== undefined && c.restarts !== job.info.restarts) {
+    return rejected(STALE_JOB_END, `job ${c.jobId}: end report for run ${c.restarts} ignored, run ${job.info.restarts} is current`);
+  }
   if (c.outcome === "PROLOG_FAILED" && c.node && c.node !== job.info.batchHost && job.info.batchFlag) return prologFailedBesideBatch(state, job, c.node, c.at);
   // Every node of the job ends it (steps left, then its Epilog); the batch host's stepd does that for its own script.
   const others = job.info.alloc.map((a) => a.node).filter((n) => !(job.info.batchFlag && n === job.info.batchHost));
   const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
   if (others.length > 0) events.push({ type: "signalJob", jobId: c.jobId, nodes: others, signal: 0, reason: "END", batchOnly: false });
   releaseJob(state, job);
+  // A launch failure of its own (not the end of a run the controller was already ending: a Prolog
+  // that failed beside the batch host drained its node and asked for this requeue).
+  const launchFailed = c.outcome === "LAUNCH_FAILED" && job.endRequested === "";
+  if (launchFailed) drainForLaunchFailure(state, c.node || job.info.batchHost, c.at);
   if (c.outcome === "PROLOG_FAILED") return prologFailed(state, job, c.at, events, true, c.node);
   if (c.outcome === "PROLOG_SLURMCTLD_FAILED") return prologFailed(state, job, c.at, events, false);
-  if (job.endRequested === "REQUEUE" || (c.outcome === "LAUNCH_FAILED" && job.info.requeue)) {
+  if (job.endRequested === "REQUEUE" || (launchFailed && job.info.requeue)) {
     const hold = job.holdOnRequeue === true;
+    const failures = (job.launchFailures ?? 0) + (launchFailed ? 1 : 0);
     requeue(job, c.at);
     if (hold) Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
+    if (failures === 0) return { ...emptyResult(), events };
+    job.launchFailures = failures;
+    // A launch that keeps failing is not retried forever: as Slurm, held at MAX_BATCH_REQUEUE, the count reset.
+    if (failures >= MAX_BATCH_REQUEUE) {
+      Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHoldMaxRequeue" });
+      delete job.launchFailures;
+    }
     return { ...emptyResult(), events };
   }
   const info = job.info;
@@ -176,6 +198,20 @@ function prologFailed(state: ClusterState, job: JobRecord, at: number, events: A
   // A node's Prolog: held until an admin looks; PrologSlurmctld: simply back in the queue.
   if (nodeProlog) Object.assign(job.info, { priority: 0, heldByAdmin: true, reason: "JobHeldAdmin" });
   return { ...emptyResult(), events };
+}
+
+/**
+ * A batch launch failed on this node (the agent refused it, or its stepd could not set the job
+ * up): as Slurm, the node is drained ("batch job complete failure") so that the requeued job,
+ * and the next ones, go elsewhere until an admin looks. An already drained or down node keeps
+ * its reason (a failed Prolog drained it first).
+ */
+function drainForLaunchFailure(state: ClusterState, name: string, at: number): void {
+  const node = state.nodes.get(name);
+  if (node === undefined || node.drain || node.down) return;
+  node.drain = true;
+  Object.assign(node.info, { reason: LAUNCH_FAILURE_DRAIN_REASON, reasonUser: "root", reasonTime: at });
+  refreshNodeState(node);
 }
 
 function drainForProlog(state: ClusterState, name: string, at: number): void {
@@ -251,6 +287,7 @@ export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): A
   if (job !== undefined && c.node !== "" && job.info.batchHost !== "" && c.node !== job.info.batchHost) return emptyResult();
   return applyJobEnded(state, {
     v: 1, type: "jobEnded", at: c.at, jobId: c.jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED",
+    ...(c.node === "" ? {} : { node: c.node }), ...(c.restarts === undefined ? {} : { restarts: c.restarts }),
   });
 }
 

@@ -10,7 +10,7 @@ import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types
 import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
-import { pendingCounts } from "../../compat/job-layout.ts";
+import { cpusNeeded, pendingCounts } from "../../compat/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/schedule.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
@@ -21,6 +21,7 @@ import { licenseTres, tresText } from "./tres.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
+import { userAssoc } from "../acct/types.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -83,6 +84,11 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
     tresPerNode: gpuTresTexts(spec).perNode,
     tresPerJob: gpuTresTexts(spec).perJob,
   });
+  Object.assign(info, accountingIds(state, policy.account, policy.qos, c.by.user, partition.info.name));
+  if (spec.timeLimitMin === undefined) info.timeLimitDefault = true;
+  if ((spec.socketsPerNode ?? 0) > 0) info.reqSocketsPerNode = spec.socketsPerNode;
+  if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
+  if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
@@ -109,11 +115,21 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (c.allocNode) info.allocNode = c.allocNode;
   // (a -N range keeps its maximum: NumNodes=2-2 for -N1-2 -n9 -c2 --exclusive)
   const oversized = Math.min(oversizedNodes, info.numNodesMax ?? oversizedNodes);
-  if (oversizedNodes > 0) Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
+  if (oversizedNodes > 0) {
+    Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
+    record.nodesNeeded = oversized;
+  }
   if (unfit) record.unfitAtSubmit = true;
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
   return { ...emptyResult(), ids: [jobId] };
+}
+
+/** The ids accounting records the job under (sacct AssocID, QOSRAW); absent where none exists. */
+function accountingIds(state: ClusterState, account: string, qos: string, user: string, partition: string): { assocId?: number; qosId?: number } {
+  const assoc = userAssoc(state.acct, state.config.clusterName, account, user, partition);
+  const q = state.acct.qos.get(qos);
+  return { ...(assoc ? { assocId: assoc.id } : {}), ...(q ? { qosId: q.id } : {}) };
 }
 
 /** The job's limit: as requested (0xffffffff = UNLIMITED as given), else the partition's default, else its maximum. */
@@ -249,7 +265,7 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
  */
 function nodesBeyondPartition(state: ClusterState, req: ResourceRequest, members: NodeView[]): number {
   if ((state.config.enforcePartLimits ?? "NO") !== "NO" || members.length === 0 || req.nodelist.length > 0) return 0;
-  const cpus = req.ntasks * req.cpusPerTask;
+  const cpus = cpusNeeded(layoutOf(req), req.nodesMin);
   const totalCpus = members.reduce((n, m) => n + m.cpus, 0);
   if (req.nodesMin <= members.length && cpus <= totalCpus) return 0;
   const oneTask = { ...req, ntasks: 1, nodesMin: 1, nodesMax: 1 };

@@ -84,7 +84,8 @@ function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"
       info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
       return [];
     }
-    Object.assign(info, { state: "CANCELLED", reason: "None", endTime: c.at, cancelledBy: String(c.by.uid) });
+    // a job cancelled while pending keeps why it was waiting (oracle: Reason=JobHeldUser/BeginTime/Dependency)
+    Object.assign(info, { state: "CANCELLED", endTime: c.at, cancelledBy: String(c.by.uid) });
     if (tasks.length > 0) info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
     return [{ type: "jobFinished", jobId: info.jobId }];
   }

@@ -19,13 +19,19 @@ import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 import { applyPreempt, resumeSuspended } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
 import { applySignalBeforeEnd } from "./apply-signal.ts";
+import { isJobFinished, type JobRecord } from "./types.ts";
+import type { TriggerRecord } from "./trigger-types.ts";
+import { clearTriggers, fireTriggers, nodeChanges, pullNodeEvents, setTrigger, watchesNodes, type NodeFlags, type TriggerJobFacts } from "./triggers.ts";
+import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
   | { type: "launchBatch"; jobId: number }
   | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean; stepsOnly?: boolean; /** one step only (scancel J.S); signal 0 kills it */ stepId?: number }
   | { type: "jobStarted"; jobId: number }
-  | { type: "jobFinished"; jobId: number };
+  | { type: "jobFinished"; jobId: number }
+  /** A trigger fired: run its program (as its owner, on the leader) with `arg` as the last argument. */
+  | { type: "runTrigger"; trigger: TriggerRecord; arg: string };
 
 export interface ItemResult {
   id: string;
@@ -69,7 +75,10 @@ export const APPLY_FAILED = "ApplyFailed";
 export function apply(state: ClusterState, command: Command): ApplyResult {
   let result: ApplyResult;
   try {
+    // Triggers waiting for a node to go down/up/drained: read the nodes' flags on both sides of the command.
+    const before = watchesNodes(state.triggers) ? nodeFlags(state) : undefined;
     result = known(command) ? dispatch(state, command) : rejected(APPLY_FAILED, `unknown command ${describe(command)}`);
+    if (before !== undefined && result.errorCode === "") pullNodeTriggers(state, command, before);
     // A job end may free the CPUs/GPUs a suspended (PreemptMode=SUSPEND) job waits for.
     if (result.events.some((e) => e.type === "jobFinished")) result.events.push(...resumeSuspended(state, command.at));
   } catch (error) {
@@ -82,7 +91,7 @@ export function apply(state: ClusterState, command: Command): ApplyResult {
 const COMMAND_TYPES: ReadonlySet<string> = new Set<Command["type"]>([
   "submit", "startJobs", "jobEnded", "launchFailed", "timeLimitReached", "signalBeforeEnd", "deadlineExpired",
   "dependencyNeverSatisfied", "cancel", "updateJob", "registerNode", "updateNode", "nodeFail", "stepCreate",
-  "stepComplete", "stepUsage", "acct", "preempt", "reservation",
+  "stepComplete", "stepUsage", "acct", "preempt", "reservation", "trigger", "triggersFired",
 ]);
 
 /** Version 1 and a type this build knows (a newer controller's command is refused, not guessed at). */
@@ -135,5 +144,48 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyPreempt(state, c);
     case "reservation":
       return applyReservation(state, c);
+    case "trigger":
+      return applyTrigger(state, c);
+    case "triggersFired":
+      return { ...emptyResult(), events: fireTriggers(state.triggers, c.fired).map((r) => ({ type: "runTrigger" as const, ...r })) };
   }
+}
+
+/** A job as the trigger rules see it (sched/model/triggers.ts); the controller's due check uses it too. */
+export function triggerJobFacts(job: JobRecord | undefined): TriggerJobFacts | undefined {
+  if (job === undefined) return undefined;
+  const info = job.info;
+  const finished = isJobFinished(info);
+  const limitMin = info.timeLimitMin;
+  const limitAt = info.state === "RUNNING" && limitMin !== undefined ? info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 : undefined;
+  const endTime = finished ? info.endTime : limitAt;
+  return { uid: info.uid, finished, ...(endTime === undefined ? {} : { endTime }), nodes: info.alloc.map((a) => a.node) };
+}
+
+function applyTrigger(state: ClusterState, c: Extract<Command, { type: "trigger" }>): ApplyResult {
+  const privileged = c.by.uid === 0 || c.by.uid === c.slurmUid || state.config.operators.includes(c.by.user);
+  const who = { by: c.by, privileged, slurmUid: c.slurmUid };
+  const answer =
+    c.action === "set"
+      ? setTrigger(state.triggers, c.spec, who, c.spec.resType === "job" ? triggerJobFacts(state.jobs.get(Number(c.spec.resId))) : undefined)
+      : clearTriggers(state.triggers, c.selector, who);
+  if (answer.error !== "") return rejected(answer.errorCode, answer.error);
+  return { ...emptyResult(), ids: answer.id === undefined ? [] : [answer.id] };
+}
+
+function nodeFlags(state: ClusterState): Map<string, NodeFlags> {
+  const flags = new Map<string, NodeFlags>();
+  for (const [name, n] of state.nodes) flags.set(name, { down: n.down, drain: n.drain, busy: n.info.allocCpus > 0 || n.gpuByJob.size > 0 });
+  return flags;
+}
+
+function pullNodeTriggers(state: ClusterState, c: Command, before: ReadonlyMap<string, NodeFlags>): void {
+  const failed = c.type === "updateNode" && c.state.toUpperCase() === "FAIL" ? c.nodes : [];
+  const changes = nodeChanges(before, nodeFlags(state), failed);
+  const jobNodes = (id: string): string[] => state.jobs.get(Number(id))?.info.alloc.map((a) => a.node) ?? [];
+  const expand = (h: string): string[] => {
+    const r = expandHostlist(h);
+    return r.ok ? r.value : [];
+  };
+  pullNodeEvents(state.triggers, changes, c.at, jobNodes, expand, (names) => compressHostlist([...names]));
 }

@@ -9,6 +9,7 @@ import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { AcctRequest } from "../acct/apply-acct.ts";
+import type { DueTrigger, TriggerSelector, TriggerSpec } from "./triggers.ts";
 
 export interface Requester {
   uid: number;
@@ -46,6 +47,11 @@ export type Command =
       usage?: Plain<StepUsage>;
       /** PROLOG_FAILED: the node whose Prolog failed (absent: the batch host). */
       node?: string;
+      /**
+       * The run the report is about: the job's `restarts` when that run was launched (absent: an
+       * older agent or log). A report from an earlier run of a requeued job is stale and changes nothing.
+       */
+      restarts?: number;
     }
   | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
   | {
@@ -59,7 +65,8 @@ export type Command =
     }
   | { v: 1; type: "updateNode"; at: number; nodes: string[]; state: string; reason: string; by: Requester; features?: string }
   | { v: 1; type: "nodeFail"; at: number; node: string; reason: string }
-  | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string }
+  /** restarts: the run whose launch failed (absent in older logs), as in jobEnded. */
+  | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string; restarts?: number }
   /** A node agent's measurement of a step's usage there (merged over the step's nodes). */
   | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: Plain<StepUsage> }
   | {
@@ -94,6 +101,14 @@ export type Command =
   /** Pending jobs that can no longer end before their --deadline (found by the scheduler). */
   | { v: 1; type: "deadlineExpired"; at: number; jobIds: number[] }
   /** Pending jobs whose dependency can never be satisfied, to be cancelled (--kill-on-invalid-dep; found by the scheduler). */
-  | { v: 1; type: "dependencyNeverSatisfied"; at: number; jobIds: number[] };
+  | { v: 1; type: "dependencyNeverSatisfied"; at: number; jobIds: number[] }
+  /**
+   * strigger --set / --clear (sched/model/triggers.ts). slurmUid: the uid the controller runs as
+   * (Slurm's SlurmUser), recorded by the shell so that every replica decides alike.
+   */
+  | { v: 1; type: "trigger"; at: number; action: "set"; spec: TriggerSpec; by: Requester; slurmUid: number }
+  | { v: 1; type: "trigger"; at: number; action: "clear"; selector: TriggerSelector; by: Requester; slurmUid: number }
+  /** The leader found these triggers due: their programs run (on the leader), non-PERM ones are purged. */
+  | { v: 1; type: "triggersFired"; at: number; fired: DueTrigger[] };
 
 export type CommandType = Command["type"];

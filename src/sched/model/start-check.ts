@@ -22,7 +22,8 @@ import { takeGres } from "../plan/gres-fit.ts";
 import { parseGresItems } from "../../compat/gres-generic.ts";
 import { deadlinePassed } from "./apply-run.ts";
 import { buildDependencyIndex, eligibility, type DependencyIndex } from "../plan/eligibility.ts";
-import { buildRequest } from "../plan/request.ts";
+import { buildRequest, layoutOf } from "../plan/request.ts";
+import { cpusNeeded } from "../../compat/job-layout.ts";
 import { INFINITE_END } from "../plan/timeline.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
@@ -115,7 +116,8 @@ export class StartCheck {
     }
     if (names.length < req.nodesMin) return "fewer nodes than asked";
     const cpus = alloc.reduce((n, s) => n + s.cpus, 0);
-    if (cpus < req.ntasks * req.cpusPerTask) return "fewer CPUs than asked";
+    // --overcommit holds one task's CPUs per node, whatever its task count (job-layout.ts)
+    if (cpus < cpusNeeded(layoutOf(req), names.length)) return "fewer CPUs than asked";
     const limitMin = job.info.timeLimitMin;
     const duration = limitMin === undefined ? INFINITE_END : Math.max(60, limitMin * 60);
     const allowed = resvNodeFilter(this.state, job, this.at, duration);

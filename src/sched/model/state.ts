@@ -20,6 +20,7 @@ import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
 import { preemptConfigFrom } from "../plan/preempt.ts";
+import { newTriggerTable } from "./trigger-types.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));
 
@@ -70,7 +71,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   if (!licenses.ok) return err("BadConfig", `spur.conf: ${licenses.error.message}`);
   return ok({
     config, nextJobId: config.firstJobId, nextSequence: 0, jobs: new JobTable(), nodes, partitions, appliedIndex: 0,
-    acct: newAcctState(config.clusterName), reservations: new Map(),
+    acct: newAcctState(config.clusterName), reservations: new Map(), triggers: newTriggerTable(),
     ...(licenses.value.size > 0 ? { licenses: licenses.value } : {}),
   });
 }

@@ -12,6 +12,7 @@ import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
 import type { ResvRecord } from "../resv/types.ts";
 import type { PreemptConfig } from "../plan/preempt.ts";
+import type { TriggerTable } from "./trigger-types.ts";
 
 export type JobSpecP = Plain<JobSpec>;
 export type JobInfoP = Plain<JobInfo>;
@@ -47,8 +48,12 @@ export interface JobRecord {
   suspendedSec?: number;
   /** A node's Prolog failed beside the batch host: the job is requeued held once the batch script has ended. */
   holdOnRequeue?: boolean;
+  /** Launches that failed on a node and were requeued (Slurm's batch_flag count); held at MAX_BATCH_REQUEUE. */
+  launchFailures?: number;
   /** Submitted held although no node of its partition could hold it: once released it pends with PartitionConfig. */
   unfitAtSubmit?: boolean;
+  /** Nodes the job needs beyond its -N minimum (larger than its partition at submission: PartitionConfig); absent = -N's. */
+  nodesNeeded?: number;
 }
 
 export interface NodeRecord {
@@ -126,6 +131,8 @@ export interface ClusterState {
    * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.
    */
   licenses?: Map<string, number>;
+  /** Event triggers (strigger), see sched/model/triggers.ts. */
+  triggers: TriggerTable;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

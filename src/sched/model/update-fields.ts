@@ -134,8 +134,10 @@ function setCount(job: JobRecord, v: string, key: "nodesMin" | "ntasks"): string
   const n = Number(v.split("-")[0]);
   if (!Number.isInteger(n) || n < 1) return "Invalid node count specified";
   job.spec[key] = n;
-  if (key === "nodesMin") job.info.numNodes = n;
-  else job.info.numTasks = n;
+  if (key === "nodesMin") {
+    job.info.numNodes = n;
+    delete job.nodesNeeded; // the new count is the job's own
+  } else job.info.numTasks = n;
   return "";
 }
 

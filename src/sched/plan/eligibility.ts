@@ -5,6 +5,7 @@
  * throttle. "" means eligible; resource fit is decided afterwards.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
+import { normaliseAsk } from "../../compat/job-layout.ts";
 import { evaluateDependency, parseDependency, type DepJobView } from "../../compat/dependency.ts";
 
 export interface DependencyIndex {
@@ -57,10 +58,12 @@ export function eligibility(
   const maxTime = partition.info.maxTimeMin;
   if (maxTime !== undefined && (info.timeLimitMin === undefined || info.timeLimitMin > maxTime)) return "PartitionTimeLimit";
   // Slurm accepts such jobs (EnforcePartLimits=NO) and leaves them pending with this reason.
+  // the job's least node count, not the pending NumNodes (Slurm's estimate: `-n20 -O` shows 5 and runs on 1)
+  const nodesMin = info.state === "PENDING" ? nodesNeeded(job) : info.numNodes;
   const maxNodes = partition.info.maxNodes;
-  if ((maxNodes !== undefined && info.numNodes > maxNodes) || info.numNodes < partition.info.minNodes) return "PartitionNodeLimit";
+  if ((maxNodes !== undefined && nodesMin > maxNodes) || nodesMin < partition.info.minNodes) return "PartitionNodeLimit";
   // More nodes than the partition has (queued under EnforcePartLimits=NO): it can never start.
-  if (info.state === "PENDING" && info.numNodes > partition.nodeNames.length) return "PartitionConfig";
+  if (info.state === "PENDING" && nodesMin > partition.nodeNames.length) return "PartitionConfig";
   if (info.state === "PENDING" && job.unfitAtSubmit === true) return "PartitionConfig";
   if (job.spec.dependency) {
     const why = dependencyReason(job, now, deps);
@@ -70,6 +73,16 @@ export function eligibility(
     if (runningOf(state, info.arrayJobId, runningPerArray) >= job.arrayThrottle) return "JobArrayTaskLimit";
   }
   return "";
+}
+
+/** The fewest nodes the job can run on: its -N minimum as sbatch/srun lower it, or more when it was found larger than its partition. */
+export function nodesNeeded(job: JobRecord): number {
+  const spec = job.spec;
+  const { shape } = normaliseAsk({
+    nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
+    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
+  });
+  return Math.max(shape.nodesMin, job.nodesNeeded ?? 0);
 }
 
 /** Partition by name, indexed once per state object (partitions never change after start-up). */

@@ -10,7 +10,7 @@ import { script } from "./extra-sbatch.ts";
 
 /**
  * Submit a batch job whose output (the filtered environment) goes to env-<tag>.out,
- * and wait for it: one at a time, so the node named with -w is free (see x-nodelist-busy-node).
+ * and wait for it: one at a time, so the node named with -w is free (a job asking for a busy -w node waits, as x-nodelist-busy-node shows).
  */
 const envJob = (tag: string, args: string): Step => run(`sbatch ${args} -o env-${tag}.out ./showenv.sh >/dev/null; wait_idle`);
 const envWrap = (cmd: string): Step => run(`${cmd} >/dev/null; wait_idle`);

@@ -86,7 +86,9 @@ export function userCommand(rng: Rng, state: ClusterState, now: number): Command
     const job = rng.pick([...running(state), undefined]);
     if (job === undefined) return undefined;
     const outcome = rng.pick(["COMPLETED", "COMPLETED", "FAILED", "NODE_FAIL", "LAUNCH_FAILED", "CANCELLED"]);
-    return { v: 1, type: "jobEnded", at: now, jobId: job.info.jobId, exitCode: outcome === "COMPLETED" ? 0 : 1, exitSignal: 0, outcome };
+    // The run it reports (as agents send it; some without, as older agents): delayed past a requeue and restart, it is stale.
+    const run = job.info.jobId % 4 === 0 ? {} : { restarts: job.info.restarts };
+    return { v: 1, type: "jobEnded", at: now, jobId: job.info.jobId, exitCode: outcome === "COMPLETED" ? 0 : 1, exitSignal: 0, outcome, ...run };
   }
   if (r < 76) {
     const job = rng.pick([...running(state), undefined]);
@@ -103,7 +105,7 @@ export function userCommand(rng: Rng, state: ClusterState, now: number): Command
   }
   const job = rng.pick([...running(state), undefined]);
   if (job === undefined || isJobFinished(job.info)) return undefined;
-  return { v: 1, type: "launchFailed", at: now, jobId: job.info.jobId, node: job.info.batchHost, reason: "sim" };
+  return { v: 1, type: "launchFailed", at: now, jobId: job.info.jobId, node: job.info.batchHost, reason: "sim", restarts: job.info.restarts };
 }
 
 function nodeCommand(rng: Rng, state: ClusterState, now: number): Command {

@@ -5,7 +5,7 @@
  * own step that carry its token.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
@@ -21,6 +21,19 @@ afterEach(async () => {
 });
 
 describe("srun's listener", () => {
+  it("closes a connection that sends nothing or never finishes its headers (the limits of every listener)", async () => {
+    const launcher = (open = await openStepLauncher("127.0.0.1", 7, 0, { headersMs: 200, idleMs: 200 }));
+    const closed = (text: string) =>
+      new Promise<void>((done) => {
+        const sock = connect(launcher.port, "127.0.0.1", () => sock.write(text));
+        sock.on("error", () => undefined);
+        sock.on("close", () => done());
+      });
+    // No timing assertion: a connection left open runs into the test's timeout.
+    await closed("");
+    await closed("POST /spur.v1.Launcher/TaskExit HTTP/1.1\r\nHost: x\r\nContent-");
+  }, 10_000);
+
   it("receives each task's exit from the agent before the stream carries it", async () => {
     const launcher = (open = await openStepLauncher("127.0.0.1", 7, 0));
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", SLURMD_NODENAME: "n1" };

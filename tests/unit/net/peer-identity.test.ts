@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uidInTable } from "../../../src/net/peer-identity.ts";
+import { NO_OWNER, uidInTable } from "../../../src/net/peer-identity.ts";
 
 // Rows as the kernel writes them: sl, local, remote, st, queues, tr, retrnsmt, uid, timeout, inode.
 const TABLE = [
@@ -22,6 +22,19 @@ describe("loopback peer uid from /proc/net/tcp", () => {
   it("matches whole ports, not prefixes, and answers undefined when no row matches", () => {
     expect(uidInTable(TABLE, 0xc35, 6789)).toBeUndefined();
     expect(uidInTable(TABLE, 50000, 6790)).toBeUndefined();
-    expect(uidInTable(`${TABLE}\n`, 50001, 6789)).toBe(0);
+  });
+
+  it("reads a closed socket (TIME_WAIT row, inode 0, uid column 0) as nobody, never as root", () => {
+    expect(uidInTable(TABLE, 50001, 6789)).toBe(NO_OWNER);
+    expect(uidInTable(`${TABLE}\n`, 50001, 6789)).toBe(NO_OWNER);
+  });
+
+  it("reads a listener (state 0A) as nobody", () => {
+    expect(uidInTable(TABLE, 6789, 0)).toBe(NO_OWNER);
+  });
+
+  it("still names root for a live socket that root owns (inode not 0)", () => {
+    const row = "   5: 0100007F:C352 0100007F:1A85 01 00000000:00000000 00:00000000 00000000     0        0 1005 1 0000000000000000 20 4 30 10 -1";
+    expect(uidInTable(`${TABLE}\n${row}`, 50002, 6789)).toBe(0);
   });
 });

@@ -24,12 +24,14 @@ interface Replica {
   driver: RaftDriver;
   state: ClusterState;
   storage: MemoryStorage;
+  /** Log indexes the driver reported as skipped (onEntrySkipped: the controller counts them for sdiag). */
+  skipped: number[];
 }
 
 const POISON = { poison: true };
 
 function replica(id: number, storage: MemoryStorage, deliver: (m: Message[]) => void): Replica {
-  const r: Replica = { id, storage, state: cluster(undefined, false).state, driver: undefined as unknown as RaftDriver };
+  const r: Replica = { id, storage, skipped: [], state: cluster(undefined, false).state, driver: undefined as unknown as RaftDriver };
   r.driver = createRaftDriver(
     {
       id, storage, rng: createRng(id * 11), send: deliver,
@@ -41,6 +43,7 @@ function replica(id: number, storage: MemoryStorage, deliver: (m: Message[]) => 
       restore: () => undefined,
       takeSnapshot: () => new Uint8Array(),
       onServing: () => undefined,
+      onEntrySkipped: (index) => r.skipped.push(index),
     },
     { tickMs: 5, snapshotEveryEntries: 1_000_000 },
   );
@@ -99,6 +102,8 @@ describe("raft driver: a committed entry that cannot be applied", () => {
       const texts = replicas.map((r) => canonical(r.state));
       expect(new Set(texts).size).toBe(1);
       expect(replicas.map((r) => r.driver.applyFailures())).toEqual([1, 1, 1]);
+      expect(new Set(replicas.map((r) => JSON.stringify(r.skipped))).size).toBe(1);
+      expect(leader.skipped.length).toBe(1);
       // Restart one replica over its stored log, with a fresh state: it replays past both bad entries.
       const old = replicas.find((r) => r !== leader) as Replica;
       old.driver.stop();

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRng } from "../../../src/lib/rng.ts";
-import { type RaftDriver, ProposalError, createRaftDriver } from "../../../src/raft/driver.ts";
+import { type DriverOptions, type RaftDriver, ProposalError, createRaftDriver } from "../../../src/raft/driver.ts";
+import { NO_SPACE_MESSAGE } from "../../../src/lib/store-full.ts";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import type { Entry, Message } from "../../../src/raft/core/index.ts";
 
@@ -28,7 +29,7 @@ afterEach(() => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function makeCluster(ids: number[]) {
+function makeCluster(ids: number[], options: Partial<DriverOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "spur-raftfull-"));
   dirs.push(dir);
   const replicas = new Map<number, Replica>();
@@ -55,7 +56,7 @@ function makeCluster(ids: number[]) {
         onServing: () => undefined,
         logger: { info: () => undefined, warn: (o) => warnings.push(`${id}: ${(o as { message: string }).message}`) },
       },
-      { tickMs: 5, proposalTimeoutMs: 400, snapshotEveryEntries: 1_000_000 },
+      { tickMs: 5, proposalTimeoutMs: 400, snapshotEveryEntries: 1_000_000, ...options },
     );
     replicas.set(id, r);
   }
@@ -110,6 +111,48 @@ describe("raft driver on a full disk", () => {
       // The stored log has no gap.
       const idx = storedIndexes(full.storage);
       expect(idx).toEqual(Array.from({ length: idx.length }, (_, i) => (idx[0] as number) + i));
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("a leader whose disk is full keeps a bounded backlog and refuses past it with ENOSPC's answer; room again, it commits what it held", async () => {
+    const c = makeCluster([1], { backlogEntriesMax: 20, backlogBytesMax: 1_000_000, proposalTimeoutMs: 5_000 });
+    try {
+      const leader = await c.serving();
+      await leader.driver.propose(payload(0));
+      leader.storage.setMaxPageCount(1);
+      const held: Promise<unknown>[] = [];
+      for (let i = 1; i <= 20; i++) held.push(leader.driver.propose(payload(i)));
+      await sleep(30); // the driver tried to write them and the disk refused
+      // Entry 21 is one too many: refused at once, never in the log (a retry cannot commit twice).
+      const refused = await leader.driver.propose(payload(21)).then(() => undefined, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(ProposalError);
+      expect([(refused as ProposalError).reason, (refused as ProposalError).message]).toEqual(["no-space", NO_SPACE_MESSAGE]);
+      const lastBefore = leader.driver.status().lastIndex;
+      for (let i = 0; i < 50; i++) await leader.driver.propose(payload(100 + i)).catch(() => undefined);
+      expect(leader.driver.status().lastIndex).toBe(lastBefore); // nothing more in memory
+      leader.storage.setMaxPageCount(1_000_000);
+      await Promise.all(held);
+      expect(leader.applied.map((p) => Number(p.split(":")[0]))).toEqual(Array.from({ length: 21 }, (_, i) => i));
+      await leader.driver.propose(payload(22)); // the bound is counted from the next refusal again
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("the backlog bound counts bytes too", async () => {
+    const c = makeCluster([1], { backlogEntriesMax: 10_000, backlogBytesMax: 4 * 3_100, proposalTimeoutMs: 5_000 });
+    try {
+      const leader = await c.serving();
+      await leader.driver.propose(payload(0));
+      leader.storage.setMaxPageCount(1);
+      const held = [1, 2, 3, 4].map((i) => leader.driver.propose(payload(i)));
+      await sleep(30);
+      await expect(leader.driver.propose(payload(5))).rejects.toMatchObject({ reason: "no-space" });
+      leader.storage.setMaxPageCount(1_000_000);
+      await Promise.all(held);
+      expect(leader.applied).toHaveLength(5);
     } finally {
       c.stopAll();
     }

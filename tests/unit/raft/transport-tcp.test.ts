@@ -3,6 +3,7 @@
  * The controllers' Raft transport on loopback: messages (payload bytes included) arrive in
  * order; a peer without the shared secret is cut off and delivers nothing.
  */
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../../src/raft/core/index.ts";
 import { createTcpTransport, listenRaft } from "../../../src/raft/transport-tcp.ts";
@@ -45,12 +46,16 @@ describe("raft TCP transport", () => {
   it("ignores a peer with the wrong secret", async () => {
     const got: Message[] = [];
     const server = listenRaft({ host: "127.0.0.1", port: 0 }, "right", (ms) => got.push(...ms));
-    const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: server.port }], "wrong", 10);
+    const hungUp: number[] = [];
+    const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: server.port }], "wrong", 10, (id) => hungUp.push(id));
     cleanups.push(() => t.stop(), () => server.stop(true));
-    for (let i = 0; i < 20; i++) {
+    // Keep sending until the listener has hung up on the dialer at least once: the
+    // connection was made and refused (not merely never opened).
+    for (let i = 0; i < 100 && hungUp.length === 0; i++) {
       t.send([app(i)]);
       await new Promise((r) => setTimeout(r, 10));
     }
+    expect(hungUp[0]).toBe(2);
     expect(got).toEqual([]);
   });
 
@@ -85,4 +90,24 @@ describe("raft TCP transport", () => {
     await until(() => lostAtServer.length > 0);
     expect(lostAtServer).toEqual([7]);
   });
+
+  it("closes a connection that does not greet in time, or sends a long line before greeting", async () => {
+    const server = listenRaft({ host: "127.0.0.1", port: 0 }, "s3cret", () => undefined, () => undefined, undefined, 200);
+    cleanups.push(() => server.stop(true));
+    const closed = (write: string) =>
+      new Promise<void>((done) => {
+        const sock = connect(server.port, "127.0.0.1", () => sock.write(write));
+        sock.on("error", () => undefined);
+        sock.on("close", () => done());
+      });
+    // No timing assertion: a connection left open runs into the test's timeout.
+    await closed("");
+    await closed('{"secret":"s3c');
+    const flood = new Promise<void>((done) => {
+      const sock = connect(server.port, "127.0.0.1", () => sock.write("x".repeat(64 * 1024)));
+      sock.on("error", () => undefined);
+      sock.on("close", () => done());
+    });
+    await flood;
+  }, 10_000);
 });

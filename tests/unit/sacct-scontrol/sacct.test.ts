@@ -165,6 +165,28 @@ describe("sacct selection", () => {
     expect(result.stdout).toBe("80|0|4|None assigned|Unknown|Resources\n");
   });
 
+  it("a job cancelled while held: its pending reason, Partition_Limit for a limit it did not ask for, accounting ids (oracle, differential)", async () => {
+    const base = { state: "CANCELLED", reason: "JobHeldUser", cancelledBy: "0", submitTime: at("12:00:00"), endTime: at("12:00:05"), assocId: 2, qosId: 1 };
+    const held = makeJob({ ...base, jobId: 81, timeLimitDefault: true });
+    const limited = makeJob({ ...base, jobId: 82, timeLimitMin: 7 });
+    const fields = "JobID,State,Reason,Timelimit,TimelimitRaw,AssocID,QOSRAW,WCKeyID,ReqCPUFreq,ReqCPUFreqGov";
+    const { result } = await run(["-n", "-P", "-j", "81,82", "-o", fields], { jobs: [held, limited] });
+    expect(result.stdout).toBe(
+      "81|CANCELLED by 0|JobHeldUser|Partition_Limit|Partition_Limit|2|1|0|Unknown|Unknown\n"
+        + "82|CANCELLED by 0|JobHeldUser|00:07:00|7|2|1|0|Unknown|Unknown\n",
+    );
+  });
+
+  it("a job that ran: Reason None, its limit as applied; steps show the association and CPU frequency 0", async () => {
+    const job = makeJob({
+      jobId: 83, state: "COMPLETED", reason: "None", timeLimitDefault: true, assocId: 2, qosId: 1, nodelist: "n1",
+      submitTime: at("12:00:00"), eligibleTime: at("12:00:00"), startTime: at("12:00:01"), endTime: at("12:00:02"),
+      steps: [makeStep({ jobId: 83, stepId: -5, name: "batch", state: "COMPLETED", startTime: at("12:00:01"), endTime: at("12:00:02") })],
+    });
+    const { result } = await run(["-n", "-P", "-o", "JobID,Reason,Timelimit,AssocID,QOSRAW,WCKeyID,ReqCPUFreq"], { jobs: [job] });
+    expect(result.stdout).toBe("83|None|UNLIMITED|2|1|0|Unknown\n83.batch|||2|||0\n");
+  });
+
   it("--json: a signalled step and array fields", async () => {
     const { result } = await run(["--json", "-j", "17_1"]);
     const doc = JSON.parse(result.stdout) as { jobs: { array: unknown; steps: { exit_code: unknown; step: { id: unknown } }[] }[] };

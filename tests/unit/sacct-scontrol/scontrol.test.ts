@@ -204,6 +204,9 @@ describe("scontrol misc", () => {
     expect((await run(["bogus"])).result).toEqual({ stdout: "", stderr: "invalid keyword: bogus\n", exitCode: 1 });
     expect((await run(["show", "bogus"])).result.stderr).toBe("invalid entity:bogus for keyword:show \n");
     expect((await run(["--bogus"])).result.stderr).toBe('scontrol: unrecognized option \'--bogus\'\nTry "scontrol --help" for more information\n');
+    // oracle: --hide is an option (hidden partitions stay hidden, the default); -a then --hide undoes -a
+    expect((await run(["show", "job", "--hide", "20"])).result).toEqual((await run(["show", "job", "20"])).result);
+    expect((await run(["-a", "--hide", "show", "partition"])).result).toEqual((await run(["show", "partition"])).result);
     const viaStdin = await run([], { stdin: "ping\nshow partition gpu\nquit\nping\n" });
     expect(viaStdin.result.stdout).toBe(`Slurmctld(primary) at vm is UP\n${loadGolden("016").stdout}`);
   });

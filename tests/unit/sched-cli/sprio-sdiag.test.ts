@@ -73,6 +73,7 @@ describe("sdiag", () => {
     jobsPending: 1, jobsRunning: 1, main: { cycles: 10, lastUs: 120, maxUs: 900, totalUs: 2000, depthTotal: 30, lastDepth: 3, lastQueueLength: 1 },
     backfill: { cycles: 2, lastUs: 50, maxUs: 80, totalUs: 130, depthTotal: 4, lastDepth: 2, lastQueueLength: 1 },
     backfilledTotal: 1, bfLastWhen: 1_764_699_990, bfLastDepthTrySched: 2, bfLastTableSize: 6, backfillEnabled: true,
+    applyFailed: 2, staleDecisions: 7,
   };
   it("prints the main and backfill statistics in Slurm's layout", async () => {
     const r = await sdiagMain([], port({ getDiag: async () => diag }));
@@ -84,6 +85,14 @@ describe("sdiag", () => {
     expect(r.stdout).toContain("\tLast depth cycle (try sched): 2\n");
     expect(r.stdout).toContain("\tLast table size: 6\n");
     expect(diagText(diag)).toBe(r.stdout);
+  });
+
+  it("shows the committed commands skipped as ApplyFailed, and 0 when the controller's answer omits them", async () => {
+    const r = await sdiagMain([], port({ getDiag: async () => diag }));
+    expect(r.stdout).toContain("Controller state log (Spur)\n\tCommitted commands not applied (ApplyFailed): 2\n\tStale scheduler decisions rejected: 7\n");
+    const { applyFailed: _a, staleDecisions: _s, ...older } = diag;
+    const zero = await sdiagMain([], port({ getDiag: async () => older as typeof diag }));
+    expect(zero.stdout).toContain("\tCommitted commands not applied (ApplyFailed): 0\n");
   });
 
   it("--reset reports and maps a refusal to Slurm's words", async () => {

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/controller.proto.
  */
 export const file_spur_v1_controller: GenFile = /*@__PURE__*/
-  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QilgEKEUxpc3ROb2Rlc1Jlc3BvbnNlEiAKBW5vZGVzGAEgAygLMhEuc3B1ci52MS5Ob2RlSW5mbxIqCgpwYXJ0aXRpb25zGAIgAygLMhYuc3B1ci52MS5QYXJ0aXRpb25JbmZvEgsKA25vdxgDIAEoARImCghsaWNlbnNlcxgUIAMoCzIULnNwdXIudjEuTGljZW5zZUluZm8ioAEKCUpvYkZpbHRlchIPCgdqb2JfaWRzGAEgAygJEgwKBHVzZXIYAiABKAkSDAoEbmFtZRgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDgoGc3RhdGVzGAUgAygJEg8KB2FjY291bnQYBiABKAkSEAoIbm9kZWxpc3QYByABKAkSCwoDcW9zGAggASgJEhMKC3Jlc2VydmF0aW9uGAkgASgJImUKDUNhbmNlbFJlcXVlc3QSIgoGZmlsdGVyGAEgASgLMhIuc3B1ci52MS5Kb2JGaWx0ZXISDgoGc2lnbmFsGAIgASgFEhIKCmJhdGNoX29ubHkYAyABKAgSDAoEZnVsbBgEIAEoCCI+CglKb2JSZXN1bHQSDgoGam9iX2lkGAEgASgJEg0KBWVycm9yGAIgASgJEhIKCmVycm9yX2NvZGUYAyABKAUiNQoOQ2FuY2VsUmVzcG9uc2USIwoHcmVzdWx0cxgBIAMoCzISLnNwdXIudjEuSm9iUmVzdWx0IpkBChBVcGRhdGVKb2JSZXF1ZXN0Eg8KB2pvYl9pZHMYASADKAkSDgoGYWN0aW9uGAIgASgJEjUKBmZpZWxkcxgDIAMoCzIlLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdC5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjgKEVVwZGF0ZUpvYlJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCJlChFVcGRhdGVOb2RlUmVxdWVzdBINCgVub2RlcxgBIAEoCRINCgVzdGF0ZRgCIAEoCRIOCgZyZWFzb24YAyABKAkSFQoIZmVhdHVyZXMYBCABKAlIAIgBAUILCglfZmVhdHVyZXMiFAoSVXBkYXRlTm9kZVJlc3BvbnNlIg0KC1BpbmdSZXF1ZXN0IpIBCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBEiEKBHJhZnQYByABKAsyEy5zcHVyLnYxLlJhZnRTdGF0dXMisAEKClJhZnRTdGF0dXMSCgoCaWQYASABKA0SDAoEcm9sZRgCIAEoCRIMCgR0ZXJtGAMgASgBEhQKDGNvbW1pdF9pbmRleBgEIAEoARIVCg1hcHBsaWVkX2luZGV4GAUgASgBEhEKCWxlYWRlcl9pZBgGIAEoDRISCgpsZWFkZXJfdXJsGAcgASgJEiYKBXBlZXJzGAggAygLMhcuc3B1ci52MS5SYWZ0UGVlclN0YXR1cyJsCg5SYWZ0UGVlclN0YXR1cxIKCgJpZBgBIAEoDRILCgN1cmwYAiABKAkSEwoLbWF0Y2hfaW5kZXgYAyABKAESCwoDbGFnGAQgASgBEg4KBmFjdGl2ZRgFIAEoCBIPCgdsZWFybmVyGAYgASgIIlYKGENoYW5nZUNvbnRyb2xsZXJzUmVxdWVzdBIOCgZhY3Rpb24YASABKAkSCgoCaWQYAiABKA0SDwoHYWRkcmVzcxgDIAEoCRINCgVmb3JjZRgEIAEoCCI9ChlDaGFuZ2VDb250cm9sbGVyc1Jlc3BvbnNlEg4KBnZvdGVycxgBIAMoDRIQCghsZWFybmVycxgCIAMoDSIPCg1Db25maWdSZXF1ZXN0IncKDkNvbmZpZ1Jlc3BvbnNlEjUKB2VudHJpZXMYASADKAsyJC5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlLkVudHJpZXNFbnRyeRouCgxFbnRyaWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJKCg5XYWl0Sm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoMdW50aWxfc3RhdGVzGAIgAygJEhIKCnRpbWVvdXRfbXMYAyABKA0iMAoPV2FpdEpvYlJlc3BvbnNlEh0KA2pvYhgBIAEoCzIQLnNwdXIudjEuSm9iSW5mbyJ3ChFTdGVwQ3JlYXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SHgoEc3BlYxgCIAEoCzIQLnNwdXIudjEuSm9iU3BlYxINCgVleGFjdBgDIAEoCBIRCglzcnVuX2hvc3QYBCABKAkSEAoIc3J1bl9waWQYBSABKA0ieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLJAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCSIXChVCYXRjaENvbXBsZXRlUmVzcG9uc2UiVAoNT3ZlcmxheU1lbWJlchIMCgRub2RlGAEgASgJEhIKCnB1YmxpY19rZXkYAiABKAkSDwoHYWRkcmVzcxgDIAEoCRIQCghlbmRwb2ludBgEIAEoCSI7ChNPdmVybGF5UGVlcnNSZXF1ZXN0EiQKBHNlbGYYASABKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXIicwoUT3ZlcmxheVBlZXJzUmVzcG9uc2USJwoHbWVtYmVycxgBIAMoCzIWLnNwdXIudjEuT3ZlcmxheU1lbWJlchIVCg1rZWVwYWxpdmVfc2VjGAIgASgNEhsKE3JlZnJlc2hfaW50ZXJ2YWxfbXMYAyABKA0iZAoQU3RlcFVzYWdlUmVxdWVzdBIMCgRub2RlGAEgASgJEg4KBmpvYl9pZBgCIAEoDRIPCgdzdGVwX2lkGAMgASgFEiEKBXVzYWdlGAQgASgLMhIuc3B1ci52MS5TdGVwVXNhZ2UiEwoRU3RlcFVzYWdlUmVzcG9uc2UiOAoWUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBIPCgdqb2JfaWRzGAEgAygNEg0KBXVzZXJzGAIgAygJIuMCChJKb2JQcmlvcml0eUZhY3RvcnMSDgoGam9iX2lkGAEgASgNEhEKCXBhcnRpdGlvbhgCIAEoCRIMCgR1c2VyGAMgASgJEg8KB2FjY291bnQYBCABKAkSCwoDcW9zGAUgASgJEhAKCHByaW9yaXR5GAYgASgNEgsKA2FnZRgHIAEoARINCgVhc3NvYxgIIAEoARIRCglmYWlyc2hhcmUYCSABKAESEAoIam9iX3NpemUYCiABKAESGAoQcGFydGl0aW9uX2ZhY3RvchgLIAEoARISCgpxb3NfZmFjdG9yGAwgASgBEgwKBG5pY2UYDSABKAUSDQoFYWRtaW4YDiABKA0SMwoEdHJlcxgPIAMoCzIlLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASLRAQoPUHJpb3JpdHlXZWlnaHRzEgsKA2FnZRgBIAEoDRINCgVhc3NvYxgCIAEoDRIRCglmYWlyc2hhcmUYAyABKA0SEAoIam9iX3NpemUYBCABKA0SEQoJcGFydGl0aW9uGAUgASgNEgsKA3FvcxgGIAEoDRIwCgR0cmVzGAcgAygLMiIuc3B1ci52MS5Qcmlvcml0eVdlaWdodHMuVHJlc0VudHJ5GisKCVRyZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAE6AjgBIoYBChdQcmlvcml0eUZhY3RvcnNSZXNwb25zZRIpCgRqb2JzGAEgAygLMhsuc3B1ci52MS5Kb2JQcmlvcml0eUZhY3RvcnMSKQoHd2VpZ2h0cxgCIAEoCzIYLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzEhUKDXByaW9yaXR5X3R5cGUYAyABKAkiHAoLRGlhZ1JlcXVlc3QSDQoFcmVzZXQYASABKAgimAEKD1NjaGVkQ3ljbGVTdGF0cxIOCgZjeWNsZXMYASABKA0SDwoHbGFzdF91cxgCIAEoARIOCgZtYXhfdXMYAyABKAESEAoIdG90YWxfdXMYBCABKAESEwoLZGVwdGhfdG90YWwYBSABKAESEgoKbGFzdF9kZXB0aBgGIAEoDRIZChFsYXN0X3F1ZXVlX2xlbmd0aBgHIAEoDSKjAwoMRGlhZ1Jlc3BvbnNlEgsKA25vdxgBIAEoARINCgVzaW5jZRgCIAEoARIWCg5qb2JzX3N1Ym1pdHRlZBgDIAEoDRIUCgxqb2JzX3N0YXJ0ZWQYBCABKA0SFgoOam9ic19jb21wbGV0ZWQYBSABKA0SFQoNam9ic19jYW5jZWxlZBgGIAEoDRITCgtqb2JzX2ZhaWxlZBgHIAEoDRIUCgxqb2JzX3BlbmRpbmcYCCABKA0SFAoMam9ic19ydW5uaW5nGAkgASgNEiYKBG1haW4YCiABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIqCghiYWNrZmlsbBgLIAEoCzIYLnNwdXIudjEuU2NoZWRDeWNsZVN0YXRzEhgKEGJhY2tmaWxsZWRfdG90YWwYDCABKA0SFAoMYmZfbGFzdF93aGVuGA0gASgBEh8KF2JmX2xhc3RfZGVwdGhfdHJ5X3NjaGVkGA4gASgNEhoKEmJmX2xhc3RfdGFibGVfc2l6ZRgPIAEoDRIYChBiYWNrZmlsbF9lbmFibGVkGBAgASgIIpQCChFBY2N0TW9kaWZ5UmVxdWVzdBIOCgZhY3Rpb24YASABKAkSDgoGZW50aXR5GAIgASgJEg0KBW5hbWVzGAMgAygJEjQKBXdoZXJlGAQgAygLMiUuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5XaGVyZUVudHJ5EjAKA3NldBgFIAMoCzIjLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QuU2V0RW50cnkSDgoGY29tbWl0GAYgASgIGiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARoqCghTZXRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKEkFjY3RNb2RpZnlSZXNwb25zZRIMCgR0ZXh0GAEgASgJEg8KB2NoYW5nZWQYAiABKA0igwEKD0FjY3RMaXN0UmVxdWVzdBIOCgZlbnRpdHkYASABKAkSMgoFd2hlcmUYAiADKAsyIy5zcHVyLnYxLkFjY3RMaXN0UmVxdWVzdC5XaGVyZUVudHJ5GiwKCldoZXJlRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJmCgdBY2N0Um93EiwKBmZpZWxkcxgBIAMoCzIcLnNwdXIudjEuQWNjdFJvdy5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKEEFjY3RMaXN0UmVzcG9uc2USHgoEcm93cxgBIAMoCzIQLnNwdXIudjEuQWNjdFJvdxIPCgdjbHVzdGVyGAIgASgJIg8KDVNoYXJlc1JlcXVlc3QilwIKCFNoYXJlUm93EhAKCGFzc29jX2lkGAEgASgNEg8KB2FjY291bnQYAiABKAkSDAoEdXNlchgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDQoFZGVwdGgYBSABKA0SEgoKcmF3X3NoYXJlcxgGIAEoARITCgtub3JtX3NoYXJlcxgHIAEoARIRCglyYXdfdXNhZ2UYCCABKAESEgoKbm9ybV91c2FnZRgJIAEoARIVCg1lZmZlY3R2X3VzYWdlGAogASgBEhAKCGxldmVsX2ZzGAsgASgBEhEKCWZhaXJzaGFyZRgMIAEoARIVCg1ncnBfdHJlc19taW5zGA0gASgJEhUKDXRyZXNfcnVuX21pbnMYDiABKAkiQgoOU2hhcmVzUmVzcG9uc2USHwoEcm93cxgBIAMoCzIRLnNwdXIudjEuU2hhcmVSb3cSDwoHY2x1c3RlchgCIAEoCSKaAQoSUmVzZXJ2YXRpb25SZXF1ZXN0Eg4KBmFjdGlvbhgBIAEoCRIMCgRuYW1lGAIgASgJEjcKBmZpZWxkcxgDIAMoCzInLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0LkZpZWxkc0VudHJ5Gi0KC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiIwoTUmVzZXJ2YXRpb25SZXNwb25zZRIMCgRuYW1lGAEgASgJIhkKF0xpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0Is4BCg9SZXNlcnZhdGlvbkluZm8SDAoEbmFtZRgBIAEoCRISCgpzdGFydF90aW1lGAIgASgBEhAKCGVuZF90aW1lGAMgASgBEg0KBW5vZGVzGAQgASgJEhIKCm5vZGVfY291bnQYBSABKA0SEgoKY29yZV9jb3VudBgGIAEoDRINCgV1c2VycxgHIAMoCRIQCghhY2NvdW50cxgIIAMoCRINCgVmbGFncxgJIAMoCRIRCglwYXJ0aXRpb24YCiABKAkSDQoFc3RhdGUYCyABKAkiVwoYTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlEi4KDHJlc2VydmF0aW9ucxgBIAMoCzIYLnNwdXIudjEuUmVzZXJ2YXRpb25JbmZvEgsKA25vdxgCIAEoATKqDgoKQ29udHJvbGxlchI5CgZTdWJtaXQSFi5zcHVyLnYxLlN1Ym1pdFJlcXVlc3QaFy5zcHVyLnYxLlN1Ym1pdFJlc3BvbnNlEj8KCExpc3RKb2JzEhguc3B1ci52MS5MaXN0Sm9ic1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RKb2JzUmVzcG9uc2USQgoJTGlzdE5vZGVzEhkuc3B1ci52MS5MaXN0Tm9kZXNSZXF1ZXN0Ghouc3B1ci52MS5MaXN0Tm9kZXNSZXNwb25zZRI5CgZDYW5jZWwSFi5zcHVyLnYxLkNhbmNlbFJlcXVlc3QaFy5zcHVyLnYxLkNhbmNlbFJlc3BvbnNlEkIKCVVwZGF0ZUpvYhIZLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdBoaLnNwdXIudjEuVXBkYXRlSm9iUmVzcG9uc2USRQoKVXBkYXRlTm9kZRIaLnNwdXIudjEuVXBkYXRlTm9kZVJlcXVlc3QaGy5zcHVyLnYxLlVwZGF0ZU5vZGVSZXNwb25zZRIzCgRQaW5nEhQuc3B1ci52MS5QaW5nUmVxdWVzdBoVLnNwdXIudjEuUGluZ1Jlc3BvbnNlEloKEUNoYW5nZUNvbnRyb2xsZXJzEiEuc3B1ci52MS5DaGFuZ2VDb250cm9sbGVyc1JlcXVlc3QaIi5zcHVyLnYxLkNoYW5nZUNvbnRyb2xsZXJzUmVzcG9uc2USPAoJR2V0Q29uZmlnEhYuc3B1ci52MS5Db25maWdSZXF1ZXN0Ghcuc3B1ci52MS5Db25maWdSZXNwb25zZRI8CgdXYWl0Sm9iEhcuc3B1ci52MS5XYWl0Sm9iUmVxdWVzdBoYLnNwdXIudjEuV2FpdEpvYlJlc3BvbnNlEkUKClN0ZXBDcmVhdGUSGi5zcHVyLnYxLlN0ZXBDcmVhdGVSZXF1ZXN0Ghsuc3B1ci52MS5TdGVwQ3JlYXRlUmVzcG9uc2USSwoMU3RlcENvbXBsZXRlEhwuc3B1ci52MS5TdGVwQ29tcGxldGVSZXF1ZXN0Gh0uc3B1ci52MS5TdGVwQ29tcGxldGVSZXNwb25zZRI8CgdKb2JEb25lEhcuc3B1ci52MS5Kb2JEb25lUmVxdWVzdBoYLnNwdXIudjEuSm9iRG9uZVJlc3BvbnNlEksKDFJlZ2lzdGVyTm9kZRIcLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVxdWVzdBodLnNwdXIudjEuUmVnaXN0ZXJOb2RlUmVzcG9uc2USQgoJSGVhcnRiZWF0Ehkuc3B1ci52MS5IZWFydGJlYXRSZXF1ZXN0Ghouc3B1ci52MS5IZWFydGJlYXRSZXNwb25zZRJOCg1CYXRjaENvbXBsZXRlEh0uc3B1ci52MS5CYXRjaENvbXBsZXRlUmVxdWVzdBoeLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlc3BvbnNlEksKDE92ZXJsYXlQZWVycxIcLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVxdWVzdBodLnNwdXIudjEuT3ZlcmxheVBlZXJzUmVzcG9uc2USRQoKSXNzdWVUb2tlbhIaLnNwdXIudjEuSXNzdWVUb2tlblJlcXVlc3QaGy5zcHVyLnYxLklzc3VlVG9rZW5SZXNwb25zZRJICg9SZWNvcmRTdGVwVXNhZ2USGS5zcHVyLnYxLlN0ZXBVc2FnZVJlcXVlc3QaGi5zcHVyLnYxLlN0ZXBVc2FnZVJlc3BvbnNlElcKEkdldFByaW9yaXR5RmFjdG9ycxIfLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVxdWVzdBogLnNwdXIudjEuUHJpb3JpdHlGYWN0b3JzUmVzcG9uc2USNgoHR2V0RGlhZxIULnNwdXIudjEuRGlhZ1JlcXVlc3QaFS5zcHVyLnYxLkRpYWdSZXNwb25zZRJFCgpBY2N0TW9kaWZ5Ehouc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdBobLnNwdXIudjEuQWNjdE1vZGlmeVJlc3BvbnNlEj8KCEFjY3RMaXN0Ehguc3B1ci52MS5BY2N0TGlzdFJlcXVlc3QaGS5zcHVyLnYxLkFjY3RMaXN0UmVzcG9uc2USPAoJR2V0U2hhcmVzEhYuc3B1ci52MS5TaGFyZXNSZXF1ZXN0Ghcuc3B1ci52MS5TaGFyZXNSZXNwb25zZRJICgtSZXNlcnZhdGlvbhIbLnNwdXIudjEuUmVzZXJ2YXRpb25SZXF1ZXN0Ghwuc3B1ci52MS5SZXNlcnZhdGlvblJlc3BvbnNlElcKEExpc3RSZXNlcnZhdGlvbnMSIC5zcHVyLnYxLkxpc3RSZXNlcnZhdGlvbnNSZXF1ZXN0GiEuc3B1ci52MS5MaXN0UmVzZXJ2YXRpb25zUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
+  fileDesc("ChhzcHVyL3YxL2NvbnRyb2xsZXIucHJvdG8SB3NwdXIudjEiQgoNU3VibWl0UmVxdWVzdBIeCgRzcGVjGAEgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhEKCXRlc3Rfb25seRgCIAEoCCJ9Cg5TdWJtaXRSZXNwb25zZRIOCgZqb2JfaWQYASABKA0SEAoId2FybmluZ3MYAiADKAkSFgoOc3RhcnRfZXN0aW1hdGUYAyABKAESEAoIbm9kZWxpc3QYBCABKAkSDAoEY3B1cxgFIAEoDRIRCglwYXJ0aXRpb24YBiABKAkifQoPTGlzdEpvYnNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSDwoHam9iX2lkcxgCIAMoDRIVCg1pbmNsdWRlX3N0ZXBzGAMgASgIEhQKDHdpbmRvd19zdGFydBgEIAEoARISCgp3aW5kb3dfZW5kGAUgASgBIlUKEExpc3RKb2JzUmVzcG9uc2USHgoEam9icxgBIAMoCzIQLnNwdXIudjEuSm9iSW5mbxILCgNub3cYAiABKAESFAoMY2x1c3Rlcl9uYW1lGAMgASgJIhIKEExpc3ROb2Rlc1JlcXVlc3QilgEKEUxpc3ROb2Rlc1Jlc3BvbnNlEiAKBW5vZGVzGAEgAygLMhEuc3B1ci52MS5Ob2RlSW5mbxIqCgpwYXJ0aXRpb25zGAIgAygLMhYuc3B1ci52MS5QYXJ0aXRpb25JbmZvEgsKA25vdxgDIAEoARImCghsaWNlbnNlcxgUIAMoCzIULnNwdXIudjEuTGljZW5zZUluZm8ioAEKCUpvYkZpbHRlchIPCgdqb2JfaWRzGAEgAygJEgwKBHVzZXIYAiABKAkSDAoEbmFtZRgDIAEoCRIRCglwYXJ0aXRpb24YBCABKAkSDgoGc3RhdGVzGAUgAygJEg8KB2FjY291bnQYBiABKAkSEAoIbm9kZWxpc3QYByABKAkSCwoDcW9zGAggASgJEhMKC3Jlc2VydmF0aW9uGAkgASgJImUKDUNhbmNlbFJlcXVlc3QSIgoGZmlsdGVyGAEgASgLMhIuc3B1ci52MS5Kb2JGaWx0ZXISDgoGc2lnbmFsGAIgASgFEhIKCmJhdGNoX29ubHkYAyABKAgSDAoEZnVsbBgEIAEoCCI+CglKb2JSZXN1bHQSDgoGam9iX2lkGAEgASgJEg0KBWVycm9yGAIgASgJEhIKCmVycm9yX2NvZGUYAyABKAUiNQoOQ2FuY2VsUmVzcG9uc2USIwoHcmVzdWx0cxgBIAMoCzISLnNwdXIudjEuSm9iUmVzdWx0IpkBChBVcGRhdGVKb2JSZXF1ZXN0Eg8KB2pvYl9pZHMYASADKAkSDgoGYWN0aW9uGAIgASgJEjUKBmZpZWxkcxgDIAMoCzIlLnNwdXIudjEuVXBkYXRlSm9iUmVxdWVzdC5GaWVsZHNFbnRyeRotCgtGaWVsZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjgKEVVwZGF0ZUpvYlJlc3BvbnNlEiMKB3Jlc3VsdHMYASADKAsyEi5zcHVyLnYxLkpvYlJlc3VsdCJlChFVcGRhdGVOb2RlUmVxdWVzdBINCgVub2RlcxgBIAEoCRINCgVzdGF0ZRgCIAEoCRIOCgZyZWFzb24YAyABKAkSFQoIZmVhdHVyZXMYBCABKAlIAIgBAUILCglfZmVhdHVyZXMiFAoSVXBkYXRlTm9kZVJlc3BvbnNlIg0KC1BpbmdSZXF1ZXN0IpIBCgxQaW5nUmVzcG9uc2USEgoKY29udHJvbGxlchgBIAEoCRIPCgdwcmltYXJ5GAIgASgIEgsKA25vdxgDIAEoARIPCgd2ZXJzaW9uGAQgASgJEgsKA3BpZBgFIAEoDRIPCgdzdGFydGVkGAYgASgBEiEKBHJhZnQYByABKAsyEy5zcHVyLnYxLlJhZnRTdGF0dXMisAEKClJhZnRTdGF0dXMSCgoCaWQYASABKA0SDAoEcm9sZRgCIAEoCRIMCgR0ZXJtGAMgASgBEhQKDGNvbW1pdF9pbmRleBgEIAEoARIVCg1hcHBsaWVkX2luZGV4GAUgASgBEhEKCWxlYWRlcl9pZBgGIAEoDRISCgpsZWFkZXJfdXJsGAcgASgJEiYKBXBlZXJzGAggAygLMhcuc3B1ci52MS5SYWZ0UGVlclN0YXR1cyJsCg5SYWZ0UGVlclN0YXR1cxIKCgJpZBgBIAEoDRILCgN1cmwYAiABKAkSEwoLbWF0Y2hfaW5kZXgYAyABKAESCwoDbGFnGAQgASgBEg4KBmFjdGl2ZRgFIAEoCBIPCgdsZWFybmVyGAYgASgIIlYKGENoYW5nZUNvbnRyb2xsZXJzUmVxdWVzdBIOCgZhY3Rpb24YASABKAkSCgoCaWQYAiABKA0SDwoHYWRkcmVzcxgDIAEoCRINCgVmb3JjZRgEIAEoCCI9ChlDaGFuZ2VDb250cm9sbGVyc1Jlc3BvbnNlEg4KBnZvdGVycxgBIAMoDRIQCghsZWFybmVycxgCIAMoDSIPCg1Db25maWdSZXF1ZXN0IncKDkNvbmZpZ1Jlc3BvbnNlEjUKB2VudHJpZXMYASADKAsyJC5zcHVyLnYxLkNvbmZpZ1Jlc3BvbnNlLkVudHJpZXNFbnRyeRouCgxFbnRyaWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJKCg5XYWl0Sm9iUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoMdW50aWxfc3RhdGVzGAIgAygJEhIKCnRpbWVvdXRfbXMYAyABKA0iMAoPV2FpdEpvYlJlc3BvbnNlEh0KA2pvYhgBIAEoCzIQLnNwdXIudjEuSm9iSW5mbyJ3ChFTdGVwQ3JlYXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SHgoEc3BlYxgCIAEoCzIQLnNwdXIudjEuSm9iU3BlYxINCgVleGFjdBgDIAEoCBIRCglzcnVuX2hvc3QYBCABKAkSEAoIc3J1bl9waWQYBSABKA0ieQoSU3RlcENyZWF0ZVJlc3BvbnNlEh8KBHN0ZXAYASABKAsyES5zcHVyLnYxLlN0ZXBJbmZvEiMKBW5vZGVzGAIgAygLMhQuc3B1ci52MS5Ob2RlQWRkcmVzcxIdCgNqb2IYAyABKAsyEC5zcHVyLnYxLkpvYkluZm8iNwoLTm9kZUFkZHJlc3MSDAoEbmFtZRgBIAEoCRIMCgRhZGRyGAIgASgJEgwKBHBvcnQYAyABKA0ibQoTU3RlcENvbXBsZXRlUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIRCglleGl0X2NvZGUYAyABKAUSEwoLZXhpdF9zaWduYWwYBCABKAUSDQoFc3RhdGUYBSABKAkiFgoUU3RlcENvbXBsZXRlUmVzcG9uc2UiSAoOSm9iRG9uZVJlcXVlc3QSDgoGam9iX2lkGAEgASgNEhEKCWV4aXRfY29kZRgCIAEoBRITCgtleGl0X3NpZ25hbBgDIAEoBSIRCg9Kb2JEb25lUmVzcG9uc2UiOwoRSXNzdWVUb2tlblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSFAoMbGlmZXNwYW5fc2VjGAIgASgNIkYKEklzc3VlVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdleHBpcmVzGAMgASgBIn4KE1JlZ2lzdGVyTm9kZVJlcXVlc3QSHwoEbm9kZRgBIAEoCzIRLnNwdXIudjEuTm9kZUluZm8SFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhMKC2FnZW50X3Rva2VuGAMgASgJEhgKEHByb3RvY29sX3ZlcnNpb24YBCABKAkiSwoUUmVnaXN0ZXJOb2RlUmVzcG9uc2USFAoMa2lsbF9qb2JfaWRzGAEgAygNEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgCIAEoDSJkChBIZWFydGJlYXRSZXF1ZXN0EgwKBG5vZGUYASABKAkSFwoPcnVubmluZ19qb2JfaWRzGAIgAygNEhAKCGNwdV9sb2FkGAMgASgBEhcKD2ZyZWVfbWVtb3J5X21pYhgEIAEoDSI9ChFIZWFydGJlYXRSZXNwb25zZRIUCgxraWxsX2pvYl9pZHMYASADKA0SEgoKcmVyZWdpc3RlchgCIAEoCCLuAQoUQmF0Y2hDb21wbGV0ZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SEQoJZXhpdF9jb2RlGAMgASgFEhMKC2V4aXRfc2lnbmFsGAQgASgFEg8KB291dGNvbWUYBSABKAkSDwoHbWVzc2FnZRgGIAEoCRIQCghlbmRfdGltZRgHIAEoARIhCgV1c2FnZRgIIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlEhQKDGRyYWluX3JlYXNvbhgJIAEoCRIWCghyZXN0YXJ0cxjSASABKA1IAIgBAUILCglfcmVzdGFydHMiFwoVQmF0Y2hDb21wbGV0ZVJlc3BvbnNlIlQKDU92ZXJsYXlNZW1iZXISDAoEbm9kZRgBIAEoCRISCgpwdWJsaWNfa2V5GAIgASgJEg8KB2FkZHJlc3MYAyABKAkSEAoIZW5kcG9pbnQYBCABKAkiOwoTT3ZlcmxheVBlZXJzUmVxdWVzdBIkCgRzZWxmGAEgASgLMhYuc3B1ci52MS5PdmVybGF5TWVtYmVyInMKFE92ZXJsYXlQZWVyc1Jlc3BvbnNlEicKB21lbWJlcnMYASADKAsyFi5zcHVyLnYxLk92ZXJsYXlNZW1iZXISFQoNa2VlcGFsaXZlX3NlYxgCIAEoDRIbChNyZWZyZXNoX2ludGVydmFsX21zGAMgASgNImQKEFN0ZXBVc2FnZVJlcXVlc3QSDAoEbm9kZRgBIAEoCRIOCgZqb2JfaWQYAiABKA0SDwoHc3RlcF9pZBgDIAEoBRIhCgV1c2FnZRgEIAEoCzISLnNwdXIudjEuU3RlcFVzYWdlIhMKEVN0ZXBVc2FnZVJlc3BvbnNlIjgKFlByaW9yaXR5RmFjdG9yc1JlcXVlc3QSDwoHam9iX2lkcxgBIAMoDRINCgV1c2VycxgCIAMoCSLjAgoSSm9iUHJpb3JpdHlGYWN0b3JzEg4KBmpvYl9pZBgBIAEoDRIRCglwYXJ0aXRpb24YAiABKAkSDAoEdXNlchgDIAEoCRIPCgdhY2NvdW50GAQgASgJEgsKA3FvcxgFIAEoCRIQCghwcmlvcml0eRgGIAEoDRILCgNhZ2UYByABKAESDQoFYXNzb2MYCCABKAESEQoJZmFpcnNoYXJlGAkgASgBEhAKCGpvYl9zaXplGAogASgBEhgKEHBhcnRpdGlvbl9mYWN0b3IYCyABKAESEgoKcW9zX2ZhY3RvchgMIAEoARIMCgRuaWNlGA0gASgFEg0KBWFkbWluGA4gASgNEjMKBHRyZXMYDyADKAsyJS5zcHVyLnYxLkpvYlByaW9yaXR5RmFjdG9ycy5UcmVzRW50cnkaKwoJVHJlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAToCOAEi0QEKD1ByaW9yaXR5V2VpZ2h0cxILCgNhZ2UYASABKA0SDQoFYXNzb2MYAiABKA0SEQoJZmFpcnNoYXJlGAMgASgNEhAKCGpvYl9zaXplGAQgASgNEhEKCXBhcnRpdGlvbhgFIAEoDRILCgNxb3MYBiABKA0SMAoEdHJlcxgHIAMoCzIiLnNwdXIudjEuUHJpb3JpdHlXZWlnaHRzLlRyZXNFbnRyeRorCglUcmVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgBOgI4ASKGAQoXUHJpb3JpdHlGYWN0b3JzUmVzcG9uc2USKQoEam9icxgBIAMoCzIbLnNwdXIudjEuSm9iUHJpb3JpdHlGYWN0b3JzEikKB3dlaWdodHMYAiABKAsyGC5zcHVyLnYxLlByaW9yaXR5V2VpZ2h0cxIVCg1wcmlvcml0eV90eXBlGAMgASgJIhwKC0RpYWdSZXF1ZXN0Eg0KBXJlc2V0GAEgASgIIpgBCg9TY2hlZEN5Y2xlU3RhdHMSDgoGY3ljbGVzGAEgASgNEg8KB2xhc3RfdXMYAiABKAESDgoGbWF4X3VzGAMgASgBEhAKCHRvdGFsX3VzGAQgASgBEhMKC2RlcHRoX3RvdGFsGAUgASgBEhIKCmxhc3RfZGVwdGgYBiABKA0SGQoRbGFzdF9xdWV1ZV9sZW5ndGgYByABKA0i1AMKDERpYWdSZXNwb25zZRILCgNub3cYASABKAESDQoFc2luY2UYAiABKAESFgoOam9ic19zdWJtaXR0ZWQYAyABKA0SFAoMam9ic19zdGFydGVkGAQgASgNEhYKDmpvYnNfY29tcGxldGVkGAUgASgNEhUKDWpvYnNfY2FuY2VsZWQYBiABKA0SEwoLam9ic19mYWlsZWQYByABKA0SFAoMam9ic19wZW5kaW5nGAggASgNEhQKDGpvYnNfcnVubmluZxgJIAEoDRImCgRtYWluGAogASgLMhguc3B1ci52MS5TY2hlZEN5Y2xlU3RhdHMSKgoIYmFja2ZpbGwYCyABKAsyGC5zcHVyLnYxLlNjaGVkQ3ljbGVTdGF0cxIYChBiYWNrZmlsbGVkX3RvdGFsGAwgASgNEhQKDGJmX2xhc3Rfd2hlbhgNIAEoARIfChdiZl9sYXN0X2RlcHRoX3RyeV9zY2hlZBgOIAEoDRIaChJiZl9sYXN0X3RhYmxlX3NpemUYDyABKA0SGAoQYmFja2ZpbGxfZW5hYmxlZBgQIAEoCBIVCgxhcHBseV9mYWlsZWQY0gEgASgNEhgKD3N0YWxlX2RlY2lzaW9ucxjTASABKA0ilAIKEUFjY3RNb2RpZnlSZXF1ZXN0Eg4KBmFjdGlvbhgBIAEoCRIOCgZlbnRpdHkYAiABKAkSDQoFbmFtZXMYAyADKAkSNAoFd2hlcmUYBCADKAsyJS5zcHVyLnYxLkFjY3RNb2RpZnlSZXF1ZXN0LldoZXJlRW50cnkSMAoDc2V0GAUgAygLMiMuc3B1ci52MS5BY2N0TW9kaWZ5UmVxdWVzdC5TZXRFbnRyeRIOCgZjb21taXQYBiABKAgaLAoKV2hlcmVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGioKCFNldEVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiMwoSQWNjdE1vZGlmeVJlc3BvbnNlEgwKBHRleHQYASABKAkSDwoHY2hhbmdlZBgCIAEoDSKDAQoPQWNjdExpc3RSZXF1ZXN0Eg4KBmVudGl0eRgBIAEoCRIyCgV3aGVyZRgCIAMoCzIjLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0LldoZXJlRW50cnkaLAoKV2hlcmVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBImYKB0FjY3RSb3cSLAoGZmllbGRzGAEgAygLMhwuc3B1ci52MS5BY2N0Um93LkZpZWxkc0VudHJ5Gi0KC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiQwoQQWNjdExpc3RSZXNwb25zZRIeCgRyb3dzGAEgAygLMhAuc3B1ci52MS5BY2N0Um93Eg8KB2NsdXN0ZXIYAiABKAkiDwoNU2hhcmVzUmVxdWVzdCKXAgoIU2hhcmVSb3cSEAoIYXNzb2NfaWQYASABKA0SDwoHYWNjb3VudBgCIAEoCRIMCgR1c2VyGAMgASgJEhEKCXBhcnRpdGlvbhgEIAEoCRINCgVkZXB0aBgFIAEoDRISCgpyYXdfc2hhcmVzGAYgASgBEhMKC25vcm1fc2hhcmVzGAcgASgBEhEKCXJhd191c2FnZRgIIAEoARISCgpub3JtX3VzYWdlGAkgASgBEhUKDWVmZmVjdHZfdXNhZ2UYCiABKAESEAoIbGV2ZWxfZnMYCyABKAESEQoJZmFpcnNoYXJlGAwgASgBEhUKDWdycF90cmVzX21pbnMYDSABKAkSFQoNdHJlc19ydW5fbWlucxgOIAEoCSJCCg5TaGFyZXNSZXNwb25zZRIfCgRyb3dzGAEgAygLMhEuc3B1ci52MS5TaGFyZVJvdxIPCgdjbHVzdGVyGAIgASgJIpoBChJSZXNlcnZhdGlvblJlcXVlc3QSDgoGYWN0aW9uGAEgASgJEgwKBG5hbWUYAiABKAkSNwoGZmllbGRzGAMgAygLMicuc3B1ci52MS5SZXNlcnZhdGlvblJlcXVlc3QuRmllbGRzRW50cnkaLQoLRmllbGRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIjChNSZXNlcnZhdGlvblJlc3BvbnNlEgwKBG5hbWUYASABKAkiGQoXTGlzdFJlc2VydmF0aW9uc1JlcXVlc3QizgEKD1Jlc2VydmF0aW9uSW5mbxIMCgRuYW1lGAEgASgJEhIKCnN0YXJ0X3RpbWUYAiABKAESEAoIZW5kX3RpbWUYAyABKAESDQoFbm9kZXMYBCABKAkSEgoKbm9kZV9jb3VudBgFIAEoDRISCgpjb3JlX2NvdW50GAYgASgNEg0KBXVzZXJzGAcgAygJEhAKCGFjY291bnRzGAggAygJEg0KBWZsYWdzGAkgAygJEhEKCXBhcnRpdGlvbhgKIAEoCRINCgVzdGF0ZRgLIAEoCSJXChhMaXN0UmVzZXJ2YXRpb25zUmVzcG9uc2USLgoMcmVzZXJ2YXRpb25zGAEgAygLMhguc3B1ci52MS5SZXNlcnZhdGlvbkluZm8SCwoDbm93GAIgASgBInMKEVRyaWdnZXJTZXRSZXF1ZXN0EhAKCHJlc190eXBlGAEgASgJEg4KBnJlc19pZBgCIAEoCRINCgV0eXBlcxgDIAMoCRIOCgZvZmZzZXQYBCABKAUSDAoEcGVybRgFIAEoCBIPCgdwcm9ncmFtGAYgASgJIigKElRyaWdnZXJTZXRSZXNwb25zZRISCgp0cmlnZ2VyX2lkGAEgASgNIlMKE1RyaWdnZXJDbGVhclJlcXVlc3QSEgoKdHJpZ2dlcl9pZBgBIAEoDRIOCgZqb2JfaWQYAiABKA0SEAoDdWlkGAMgASgNSACIAQFCBgoEX3VpZCIWChRUcmlnZ2VyQ2xlYXJSZXNwb25zZSIUChJUcmlnZ2VyTGlzdFJlcXVlc3QinAEKC1RyaWdnZXJJbmZvEhIKCnRyaWdnZXJfaWQYASABKA0SEAoIcmVzX3R5cGUYAiABKAkSDgoGcmVzX2lkGAMgASgJEg0KBXR5cGVzGAQgAygJEg4KBm9mZnNldBgFIAEoBRIMCgR1c2VyGAYgASgJEgsKA3VpZBgHIAEoDRIMCgRwZXJtGAggASgIEg8KB3Byb2dyYW0YCSABKAkiPQoTVHJpZ2dlckxpc3RSZXNwb25zZRImCgh0cmlnZ2VycxgBIAMoCzIULnNwdXIudjEuVHJpZ2dlckluZm8yiRAKCkNvbnRyb2xsZXISOQoGU3VibWl0EhYuc3B1ci52MS5TdWJtaXRSZXF1ZXN0Ghcuc3B1ci52MS5TdWJtaXRSZXNwb25zZRI/CghMaXN0Sm9icxIYLnNwdXIudjEuTGlzdEpvYnNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0Sm9ic1Jlc3BvbnNlEkIKCUxpc3ROb2RlcxIZLnNwdXIudjEuTGlzdE5vZGVzUmVxdWVzdBoaLnNwdXIudjEuTGlzdE5vZGVzUmVzcG9uc2USOQoGQ2FuY2VsEhYuc3B1ci52MS5DYW5jZWxSZXF1ZXN0Ghcuc3B1ci52MS5DYW5jZWxSZXNwb25zZRJCCglVcGRhdGVKb2ISGS5zcHVyLnYxLlVwZGF0ZUpvYlJlcXVlc3QaGi5zcHVyLnYxLlVwZGF0ZUpvYlJlc3BvbnNlEkUKClVwZGF0ZU5vZGUSGi5zcHVyLnYxLlVwZGF0ZU5vZGVSZXF1ZXN0Ghsuc3B1ci52MS5VcGRhdGVOb2RlUmVzcG9uc2USMwoEUGluZxIULnNwdXIudjEuUGluZ1JlcXVlc3QaFS5zcHVyLnYxLlBpbmdSZXNwb25zZRJaChFDaGFuZ2VDb250cm9sbGVycxIhLnNwdXIudjEuQ2hhbmdlQ29udHJvbGxlcnNSZXF1ZXN0GiIuc3B1ci52MS5DaGFuZ2VDb250cm9sbGVyc1Jlc3BvbnNlEjwKCUdldENvbmZpZxIWLnNwdXIudjEuQ29uZmlnUmVxdWVzdBoXLnNwdXIudjEuQ29uZmlnUmVzcG9uc2USPAoHV2FpdEpvYhIXLnNwdXIudjEuV2FpdEpvYlJlcXVlc3QaGC5zcHVyLnYxLldhaXRKb2JSZXNwb25zZRJFCgpTdGVwQ3JlYXRlEhouc3B1ci52MS5TdGVwQ3JlYXRlUmVxdWVzdBobLnNwdXIudjEuU3RlcENyZWF0ZVJlc3BvbnNlEksKDFN0ZXBDb21wbGV0ZRIcLnNwdXIudjEuU3RlcENvbXBsZXRlUmVxdWVzdBodLnNwdXIudjEuU3RlcENvbXBsZXRlUmVzcG9uc2USPAoHSm9iRG9uZRIXLnNwdXIudjEuSm9iRG9uZVJlcXVlc3QaGC5zcHVyLnYxLkpvYkRvbmVSZXNwb25zZRJLCgxSZWdpc3Rlck5vZGUSHC5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlcXVlc3QaHS5zcHVyLnYxLlJlZ2lzdGVyTm9kZVJlc3BvbnNlEkIKCUhlYXJ0YmVhdBIZLnNwdXIudjEuSGVhcnRiZWF0UmVxdWVzdBoaLnNwdXIudjEuSGVhcnRiZWF0UmVzcG9uc2USTgoNQmF0Y2hDb21wbGV0ZRIdLnNwdXIudjEuQmF0Y2hDb21wbGV0ZVJlcXVlc3QaHi5zcHVyLnYxLkJhdGNoQ29tcGxldGVSZXNwb25zZRJLCgxPdmVybGF5UGVlcnMSHC5zcHVyLnYxLk92ZXJsYXlQZWVyc1JlcXVlc3QaHS5zcHVyLnYxLk92ZXJsYXlQZWVyc1Jlc3BvbnNlEkUKCklzc3VlVG9rZW4SGi5zcHVyLnYxLklzc3VlVG9rZW5SZXF1ZXN0Ghsuc3B1ci52MS5Jc3N1ZVRva2VuUmVzcG9uc2USSAoPUmVjb3JkU3RlcFVzYWdlEhkuc3B1ci52MS5TdGVwVXNhZ2VSZXF1ZXN0Ghouc3B1ci52MS5TdGVwVXNhZ2VSZXNwb25zZRJXChJHZXRQcmlvcml0eUZhY3RvcnMSHy5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1JlcXVlc3QaIC5zcHVyLnYxLlByaW9yaXR5RmFjdG9yc1Jlc3BvbnNlEjYKB0dldERpYWcSFC5zcHVyLnYxLkRpYWdSZXF1ZXN0GhUuc3B1ci52MS5EaWFnUmVzcG9uc2USRQoKQWNjdE1vZGlmeRIaLnNwdXIudjEuQWNjdE1vZGlmeVJlcXVlc3QaGy5zcHVyLnYxLkFjY3RNb2RpZnlSZXNwb25zZRI/CghBY2N0TGlzdBIYLnNwdXIudjEuQWNjdExpc3RSZXF1ZXN0Ghkuc3B1ci52MS5BY2N0TGlzdFJlc3BvbnNlEjwKCUdldFNoYXJlcxIWLnNwdXIudjEuU2hhcmVzUmVxdWVzdBoXLnNwdXIudjEuU2hhcmVzUmVzcG9uc2USSAoLUmVzZXJ2YXRpb24SGy5zcHVyLnYxLlJlc2VydmF0aW9uUmVxdWVzdBocLnNwdXIudjEuUmVzZXJ2YXRpb25SZXNwb25zZRJXChBMaXN0UmVzZXJ2YXRpb25zEiAuc3B1ci52MS5MaXN0UmVzZXJ2YXRpb25zUmVxdWVzdBohLnNwdXIudjEuTGlzdFJlc2VydmF0aW9uc1Jlc3BvbnNlEkUKClNldFRyaWdnZXISGi5zcHVyLnYxLlRyaWdnZXJTZXRSZXF1ZXN0Ghsuc3B1ci52MS5UcmlnZ2VyU2V0UmVzcG9uc2USSwoMQ2xlYXJUcmlnZ2VyEhwuc3B1ci52MS5UcmlnZ2VyQ2xlYXJSZXF1ZXN0Gh0uc3B1ci52MS5UcmlnZ2VyQ2xlYXJSZXNwb25zZRJJCgxMaXN0VHJpZ2dlcnMSGy5zcHVyLnYxLlRyaWdnZXJMaXN0UmVxdWVzdBocLnNwdXIudjEuVHJpZ2dlckxpc3RSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.SubmitRequest
@@ -1986,6 +1986,14 @@ export type BatchCompleteRequest = Message<"spur.v1.BatchCompleteRequest"> & {
    * @generated from field: string drain_reason = 9;
    */
   drainReason: string;
+
+  /**
+   * The run this report is about: JobInfo.restarts in the launch of that run. Absent from older
+   * agents. A report for an earlier run of a requeued job is ignored.
+   *
+   * @generated from field: optional uint32 restarts = 210;
+   */
+  restarts?: number | undefined;
 };
 
 /**
@@ -2043,6 +2051,14 @@ export type BatchCompleteRequestJson = {
    * @generated from field: string drain_reason = 9;
    */
   drainReason?: string;
+
+  /**
+   * The run this report is about: JobInfo.restarts in the launch of that run. Absent from older
+   * agents. A report for an earlier run of a requeued job is ignored.
+   *
+   * @generated from field: optional uint32 restarts = 210;
+   */
+  restarts?: number;
 };
 
 /**
@@ -2851,6 +2867,21 @@ export type DiagResponse = Message<"spur.v1.DiagResponse"> & {
    * @generated from field: bool backfill_enabled = 16;
    */
   backfillEnabled: boolean;
+
+  /**
+   * Committed commands apply() could not apply at all and skipped (ApplyFailed: a bug, or a
+   * command of a newer version; each logged once with its log index). Spur only.
+   *
+   * @generated from field: uint32 apply_failed = 210;
+   */
+  applyFailed: number;
+
+  /**
+   * Scheduler decisions rejected when committed because something changed since the pass. Spur only.
+   *
+   * @generated from field: uint32 stale_decisions = 211;
+   */
+  staleDecisions: number;
 };
 
 /**
@@ -2936,6 +2967,21 @@ export type DiagResponseJson = {
    * @generated from field: bool backfill_enabled = 16;
    */
   backfillEnabled?: boolean;
+
+  /**
+   * Committed commands apply() could not apply at all and skipped (ApplyFailed: a bug, or a
+   * command of a newer version; each logged once with its log index). Spur only.
+   *
+   * @generated from field: uint32 apply_failed = 210;
+   */
+  applyFailed?: number;
+
+  /**
+   * Scheduler decisions rejected when committed because something changed since the pass. Spur only.
+   *
+   * @generated from field: uint32 stale_decisions = 211;
+   */
+  staleDecisions?: number;
 };
 
 /**
@@ -3691,6 +3737,367 @@ export const ListReservationsResponseSchema: GenMessage<ListReservationsResponse
   messageDesc(file_spur_v1_controller, 63);
 
 /**
+ * strigger --set / --get / --clear. Types are Slurm's names (down, fini, ...); a trigger
+ * set with several waits for any of them.
+ *
+ * @generated from message spur.v1.TriggerSetRequest
+ */
+export type TriggerSetRequest = Message<"spur.v1.TriggerSetRequest"> & {
+  /**
+   * job | node | slurmctld | slurmdbd | database | burst_buffer | front_end
+   *
+   * @generated from field: string res_type = 1;
+   */
+  resType: string;
+
+  /**
+   * job id, hostlist or "*"
+   *
+   * @generated from field: string res_id = 2;
+   */
+  resId: string;
+
+  /**
+   * @generated from field: repeated string types = 3;
+   */
+  types: string[];
+
+  /**
+   * seconds
+   *
+   * @generated from field: int32 offset = 4;
+   */
+  offset: number;
+
+  /**
+   * --flags=PERM
+   *
+   * @generated from field: bool perm = 5;
+   */
+  perm: boolean;
+
+  /**
+   * path and its own arguments
+   *
+   * @generated from field: string program = 6;
+   */
+  program: string;
+};
+
+/**
+ * strigger --set / --get / --clear. Types are Slurm's names (down, fini, ...); a trigger
+ * set with several waits for any of them.
+ *
+ * @generated from message spur.v1.TriggerSetRequest
+ */
+export type TriggerSetRequestJson = {
+  /**
+   * job | node | slurmctld | slurmdbd | database | burst_buffer | front_end
+   *
+   * @generated from field: string res_type = 1;
+   */
+  resType?: string;
+
+  /**
+   * job id, hostlist or "*"
+   *
+   * @generated from field: string res_id = 2;
+   */
+  resId?: string;
+
+  /**
+   * @generated from field: repeated string types = 3;
+   */
+  types?: string[];
+
+  /**
+   * seconds
+   *
+   * @generated from field: int32 offset = 4;
+   */
+  offset?: number;
+
+  /**
+   * --flags=PERM
+   *
+   * @generated from field: bool perm = 5;
+   */
+  perm?: boolean;
+
+  /**
+   * path and its own arguments
+   *
+   * @generated from field: string program = 6;
+   */
+  program?: string;
+};
+
+/**
+ * Describes the message spur.v1.TriggerSetRequest.
+ * Use `create(TriggerSetRequestSchema)` to create a new message.
+ */
+export const TriggerSetRequestSchema: GenMessage<TriggerSetRequest, {jsonType: TriggerSetRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 64);
+
+/**
+ * @generated from message spur.v1.TriggerSetResponse
+ */
+export type TriggerSetResponse = Message<"spur.v1.TriggerSetResponse"> & {
+  /**
+   * @generated from field: uint32 trigger_id = 1;
+   */
+  triggerId: number;
+};
+
+/**
+ * @generated from message spur.v1.TriggerSetResponse
+ */
+export type TriggerSetResponseJson = {
+  /**
+   * @generated from field: uint32 trigger_id = 1;
+   */
+  triggerId?: number;
+};
+
+/**
+ * Describes the message spur.v1.TriggerSetResponse.
+ * Use `create(TriggerSetResponseSchema)` to create a new message.
+ */
+export const TriggerSetResponseSchema: GenMessage<TriggerSetResponse, {jsonType: TriggerSetResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 65);
+
+/**
+ * @generated from message spur.v1.TriggerClearRequest
+ */
+export type TriggerClearRequest = Message<"spur.v1.TriggerClearRequest"> & {
+  /**
+   * 0 = any
+   *
+   * @generated from field: uint32 trigger_id = 1;
+   */
+  triggerId: number;
+
+  /**
+   * 0 = any
+   *
+   * @generated from field: uint32 job_id = 2;
+   */
+  jobId: number;
+
+  /**
+   * absent = any
+   *
+   * @generated from field: optional uint32 uid = 3;
+   */
+  uid?: number | undefined;
+};
+
+/**
+ * @generated from message spur.v1.TriggerClearRequest
+ */
+export type TriggerClearRequestJson = {
+  /**
+   * 0 = any
+   *
+   * @generated from field: uint32 trigger_id = 1;
+   */
+  triggerId?: number;
+
+  /**
+   * 0 = any
+   *
+   * @generated from field: uint32 job_id = 2;
+   */
+  jobId?: number;
+
+  /**
+   * absent = any
+   *
+   * @generated from field: optional uint32 uid = 3;
+   */
+  uid?: number;
+};
+
+/**
+ * Describes the message spur.v1.TriggerClearRequest.
+ * Use `create(TriggerClearRequestSchema)` to create a new message.
+ */
+export const TriggerClearRequestSchema: GenMessage<TriggerClearRequest, {jsonType: TriggerClearRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 66);
+
+/**
+ * @generated from message spur.v1.TriggerClearResponse
+ */
+export type TriggerClearResponse = Message<"spur.v1.TriggerClearResponse"> & {
+};
+
+/**
+ * @generated from message spur.v1.TriggerClearResponse
+ */
+export type TriggerClearResponseJson = {
+};
+
+/**
+ * Describes the message spur.v1.TriggerClearResponse.
+ * Use `create(TriggerClearResponseSchema)` to create a new message.
+ */
+export const TriggerClearResponseSchema: GenMessage<TriggerClearResponse, {jsonType: TriggerClearResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 67);
+
+/**
+ * @generated from message spur.v1.TriggerListRequest
+ */
+export type TriggerListRequest = Message<"spur.v1.TriggerListRequest"> & {
+};
+
+/**
+ * @generated from message spur.v1.TriggerListRequest
+ */
+export type TriggerListRequestJson = {
+};
+
+/**
+ * Describes the message spur.v1.TriggerListRequest.
+ * Use `create(TriggerListRequestSchema)` to create a new message.
+ */
+export const TriggerListRequestSchema: GenMessage<TriggerListRequest, {jsonType: TriggerListRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 68);
+
+/**
+ * @generated from message spur.v1.TriggerInfo
+ */
+export type TriggerInfo = Message<"spur.v1.TriggerInfo"> & {
+  /**
+   * @generated from field: uint32 trigger_id = 1;
+   */
+  triggerId: number;
+
+  /**
+   * @generated from field: string res_type = 2;
+   */
+  resType: string;
+
+  /**
+   * @generated from field: string res_id = 3;
+   */
+  resId: string;
+
+  /**
+   * @generated from field: repeated string types = 4;
+   */
+  types: string[];
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset: number;
+
+  /**
+   * @generated from field: string user = 6;
+   */
+  user: string;
+
+  /**
+   * @generated from field: uint32 uid = 7;
+   */
+  uid: number;
+
+  /**
+   * @generated from field: bool perm = 8;
+   */
+  perm: boolean;
+
+  /**
+   * @generated from field: string program = 9;
+   */
+  program: string;
+};
+
+/**
+ * @generated from message spur.v1.TriggerInfo
+ */
+export type TriggerInfoJson = {
+  /**
+   * @generated from field: uint32 trigger_id = 1;
+   */
+  triggerId?: number;
+
+  /**
+   * @generated from field: string res_type = 2;
+   */
+  resType?: string;
+
+  /**
+   * @generated from field: string res_id = 3;
+   */
+  resId?: string;
+
+  /**
+   * @generated from field: repeated string types = 4;
+   */
+  types?: string[];
+
+  /**
+   * @generated from field: int32 offset = 5;
+   */
+  offset?: number;
+
+  /**
+   * @generated from field: string user = 6;
+   */
+  user?: string;
+
+  /**
+   * @generated from field: uint32 uid = 7;
+   */
+  uid?: number;
+
+  /**
+   * @generated from field: bool perm = 8;
+   */
+  perm?: boolean;
+
+  /**
+   * @generated from field: string program = 9;
+   */
+  program?: string;
+};
+
+/**
+ * Describes the message spur.v1.TriggerInfo.
+ * Use `create(TriggerInfoSchema)` to create a new message.
+ */
+export const TriggerInfoSchema: GenMessage<TriggerInfo, {jsonType: TriggerInfoJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 69);
+
+/**
+ * @generated from message spur.v1.TriggerListResponse
+ */
+export type TriggerListResponse = Message<"spur.v1.TriggerListResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.TriggerInfo triggers = 1;
+   */
+  triggers: TriggerInfo[];
+};
+
+/**
+ * @generated from message spur.v1.TriggerListResponse
+ */
+export type TriggerListResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.TriggerInfo triggers = 1;
+   */
+  triggers?: TriggerInfoJson[];
+};
+
+/**
+ * Describes the message spur.v1.TriggerListResponse.
+ * Use `create(TriggerListResponseSchema)` to create a new message.
+ */
+export const TriggerListResponseSchema: GenMessage<TriggerListResponse, {jsonType: TriggerListResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_controller, 70);
+
+/**
  * @generated from service spur.v1.Controller
  */
 export const Controller: GenService<{
@@ -3901,6 +4308,30 @@ export const Controller: GenService<{
     methodKind: "unary";
     input: typeof ListReservationsRequestSchema;
     output: typeof ListReservationsResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.SetTrigger
+   */
+  setTrigger: {
+    methodKind: "unary";
+    input: typeof TriggerSetRequestSchema;
+    output: typeof TriggerSetResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.ClearTrigger
+   */
+  clearTrigger: {
+    methodKind: "unary";
+    input: typeof TriggerClearRequestSchema;
+    output: typeof TriggerClearResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Controller.ListTriggers
+   */
+  listTriggers: {
+    methodKind: "unary";
+    input: typeof TriggerListRequestSchema;
+    output: typeof TriggerListResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_controller, 0);

@@ -1,0 +1,147 @@
+/**
+ * @module tests/differential/compare
+ * Field-by-field comparison of one case's observations on the two sides, after the
+ * conformance suite's masks (tests/conformance/masks.ts: paths, dates, job ids, pids, ...):
+ * the command's exit code, stdout and stderr; every Key=Value of `scontrol show job -o`;
+ * every column of `squeue -o %all`; every column of each sacct line. The side's own job id
+ * is named <J> on both sides, other ids <J1>, <J2> in order of appearance.
+ */
+import { applyMasks, type MapState, type SideContext } from "../conformance/mask-engine.ts";
+import { MASKS } from "../conformance/masks.ts";
+import type { Capture } from "../conformance/normalise.ts";
+
+export interface Observation {
+  /** The command under test. */
+  sub: Capture;
+  /** This side's id of the case's job, if one was made. */
+  jobId?: string;
+  /** `scontrol show job -o $J`, `squeue -j $J -o %all`, sacct lines: output with stderr appended. */
+  job?: string;
+  squeue?: string;
+  sacct?: string;
+}
+
+export interface FieldDiff {
+  /** "exit", "stdout", "stderr", "job", "job.<Key>", "squeue.<COLUMN>", "sacct.<Field>" (with "#n" for the n-th line). */
+  field: string;
+  slurm: string;
+  spur: string;
+}
+
+/** Mask one text of a side: its own job id is <J>. */
+export function masked(text: string, ctx: SideContext, jobId: string | undefined): string {
+  const st: MapState = { jobIds: new Map(), named: new Map(jobId ? [[jobId, "<J>"]] : []) };
+  return applyMasks(text, MASKS, ctx, st).text;
+}
+
+/** Key=Value pairs of a `scontrol -o` line (a value runs to the next " Key="). */
+export function keyValues(line: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = /(?:^|\s)([A-Za-z][\w/:]*)=/g;
+  const marks = [...line.matchAll(re)].map((m) => ({ key: m[1] as string, at: (m.index ?? 0) + m[0].length, start: m.index ?? 0 }));
+  marks.forEach((m, i) => {
+    const end = i + 1 < marks.length ? (marks[i + 1] as { start: number }).start : line.length;
+    const key = out.has(m.key) ? `${m.key}#2` : m.key;
+    out.set(key, line.slice(m.at, end).trimEnd());
+  });
+  return out;
+}
+
+/** Rows of a "|"-separated table with a header line, keyed by column name (a repeated name gets "#2"). */
+export function pipeTable(text: string): Map<string, string>[] {
+  const lines = text.split("\n").filter((l) => l !== "");
+  const header = (lines[0] ?? "").split("|");
+  const names = header.map((h, i) => (header.indexOf(h) < i ? `${h}#${header.slice(0, i).filter((x) => x === h).length + 1}` : h));
+  return lines.slice(1).map((l) => {
+    const cells = l.split("|");
+    return new Map(names.map((n, i) => [n, cells[i] ?? "(none)"]));
+  });
+}
+
+/** Cells holding the side's job id ("17", "17_[0-3]", "17.batch") name it <J>: the table masks read only aligned columns. */
+function cellIds(rows: Map<string, string>[], jobId: string | undefined): Map<string, string>[] {
+  if (jobId === undefined) return rows;
+  const re = new RegExp(`^${jobId}(?=$|[_.+])`);
+  return rows.map((r) => new Map([...r].map(([k, v]) => [k, v.replace(re, "<J>")])));
+}
+
+function diffMaps(prefix: string, a: Map<string, string>, b: Map<string, string>, out: FieldDiff[]): void {
+  for (const k of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(k) ?? "(absent)";
+    const y = b.get(k) ?? "(absent)";
+    if (x !== y) out.push({ field: `${prefix}.${k}`, slurm: x, spur: y });
+  }
+}
+
+/** One record's lines that are not the record (error text, extra lines). */
+function diffRows(prefix: string, a: Map<string, string>[], b: Map<string, string>[], out: FieldDiff[]): void {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    const p = i === 0 ? prefix : `${prefix}#${i + 1}`;
+    if (x === undefined || y === undefined) out.push({ field: `${p}`, slurm: x ? "(line)" : "(no line)", spur: y ? "(line)" : "(no line)" });
+    else diffMaps(p, x, y, out);
+  }
+}
+
+export interface Sides {
+  slurm: SideContext;
+  spur: SideContext;
+}
+
+/**
+ * Fields not compared for a job submitted without --hold or --test-only: when it starts, on
+ * which node, and with what priority depend on the shared oracle's load at that moment
+ * (other users' jobs), so they race. Its sacct lines are not compared at all (run-case.ts).
+ */
+export const RACY_WHEN_RUNNABLE = new RegExp(
+  "^(squeue(#\\d+)?|job#\\d+"
+    + "|job(#\\d+)?\\.(JobState|Reason|RunTime|StartTime|EndTime|NodeList|BatchHost|LastSchedEval|EligibleTime|AccrueTime|Priority|SchedNodeList|Scheduler|ExitCode|TRES|NumNodes|NumCPUs|ArrayTaskId|JobId)"
+    + "|squeue(#\\d+)?\\.(ST|STATE|REASON|NODELIST|NODELIST\\(REASON\\)|EXEC_HOST|START_TIME|END_TIME|TIME|TIME_LEFT|PRIORITY|PRIORITY#2|SCHEDNODES|CPUS|NODES|JOBID|JOBID#2|ARRAY_TASK_ID))$",
+);
+
+/**
+ * Fields never compared, each with its reason (as the scenario suite's masks): they differ on
+ * every job between 22.05 and 26.x (the tables Spur follows) or name database internals.
+ */
+export const NOT_COMPARED: readonly { field: RegExp; reason: string }[] = [
+  { field: /^squeue(#\d+)?\.(SLUID)?$/, reason: "22.05 vs 26.x: squeue -o %all has a column with an empty header in 22.05 where 26.x prints SLUID" },
+  {
+    field: /^sacct(#\d+)?\.(Reserved|ResvCPU|ResvCPURAW|Planned|PlannedCPU|PlannedCPURAW)$/,
+    reason: "22.05 vs 26.x: Reserved/ResvCPU/ResvCPURAW are Planned/PlannedCPU/PlannedCPURAW in 26.x; Spur takes the old names and prints the new headers",
+  },
+  { field: /^sacct(#\d+)?\.DBIndex$/, reason: "slurmdbd's row number in its MariaDB job table: Spur's accounting has no such row" },
+  {
+    field: /^sacct(#\d+)?\.Flags$/,
+    reason: "22.05's slurmdbd flags (StartRecieved, SchedMain/SchedBackfill) record how the record reached the database and which scheduler started the job (masked in the scenario suite too)",
+  },
+];
+
+/** Every field that differs between the two observations (fields matching `skip` are not compared). */
+export function compareObservations(a: Observation, b: Observation, ctx: Sides, skip?: RegExp): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  const ma = (t: string) => masked(t, ctx.slurm, a.jobId);
+  const mb = (t: string) => masked(t, ctx.spur, b.jobId);
+  if (a.sub.code !== b.sub.code) out.push({ field: "exit", slurm: String(a.sub.code), spur: String(b.sub.code) });
+  for (const s of ["stdout", "stderr"] as const) {
+    const x = ma(a.sub[s]);
+    const y = mb(b.sub[s]);
+    if (x !== y) out.push({ field: s, slurm: x, spur: y });
+  }
+  if ((a.jobId === undefined) !== (b.jobId === undefined)) {
+    out.push({ field: "job", slurm: a.jobId ? "a job" : "no job", spur: b.jobId ? "a job" : "no job" });
+    return out;
+  }
+  if (a.job !== undefined && b.job !== undefined) {
+    const la = ma(a.job).split("\n").filter((l) => l !== "").map(keyValues);
+    const lb = mb(b.job).split("\n").filter((l) => l !== "").map(keyValues);
+    diffRows("job", la, lb, out);
+  }
+  const ta = (t: string) => cellIds(pipeTable(ma(t)), a.jobId);
+  const tb = (t: string) => cellIds(pipeTable(mb(t)), b.jobId);
+  if (a.squeue !== undefined && b.squeue !== undefined) diffRows("squeue", ta(a.squeue), tb(b.squeue), out);
+  if (a.sacct !== undefined && b.sacct !== undefined) diffRows("sacct", ta(a.sacct), tb(b.sacct), out);
+  const compared = out.filter((d) => !NOT_COMPARED.some((n) => n.field.test(d.field)));
+  return skip === undefined ? compared : compared.filter((d) => !skip.test(d.field));
+}

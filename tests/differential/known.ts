@@ -1,0 +1,101 @@
+/**
+ * @module tests/differential/known
+ * Differences between real Slurm 22.05 and Spur that the differential tester accepts,
+ * each with its reason, as the scenario suite's known differences are. An entry names
+ * the field(s) it covers and, if it is about one option (or a query tool), that option:
+ * a difference in a case is known when an entry matches its field and the case uses
+ * the entry's option. Anything else is a new difference and fails CI.
+ */
+import { optionsFor } from "../../src/compat/options/table.ts";
+import type { Case } from "./generator.ts";
+import { ORACLE_LACKS, isPyxis } from "./generator.ts";
+import type { FieldDiff } from "./compare.ts";
+
+export interface KnownDifference {
+  /** Fields covered ("stderr", "job.Power", /^squeue\./ ...). */
+  field: RegExp;
+  /** Only in cases that use this sbatch option (long name) or this query tool ("query:squeue"). */
+  option?: string | ((name: string) => boolean);
+  /** Only when this holds for the case and the difference. */
+  when?: (c: Case, d: FieldDiff) => boolean;
+  reason: string;
+}
+
+const ANY = /./;
+
+const support = new Map(optionsFor("sbatch").map((d) => [d.name, d.support]));
+const warned = (n: string): boolean => support.get(n) === "warn";
+
+/** Spur's "not supported by Spur and was ignored" lines, removed. */
+const withoutSpurWarnings = (t: string): string => t.replace(/^sbatch: warning: \S+ is not supported by Spur and was ignored\n/gm, "");
+
+/** A --test-only estimate with the node names and processor count taken out. */
+const estimateShape = (t: string): string => t.replace(/using \d+ processors on nodes \S+ in partition/g, "using N processors on nodes X in partition");
+
+/** Options of the case, and "query:<tool>" for query cases. */
+export function caseOptions(c: Case): string[] {
+  return c.kind === "query" ? [`query:${c.tool}`] : c.options.map((o) => o.name);
+}
+
+export const KNOWN: KnownDifference[] = [
+  {
+    field: ANY,
+    option: (n) => ORACLE_LACKS.has(n),
+    reason: "22.05 vs 26.x table: the option is in Slurm 26.x's table (which Spur follows) but 22.05 does not know it (unrecognized option)",
+  },
+  {
+    field: ANY,
+    option: (n) => support.get(n) === "error",
+    reason: "Spur refuses the option (support \"error\" in the option table): honouring it is not done, and ignoring it would change who runs the job or what it does",
+  },
+  {
+    field: /^stderr$/,
+    when: (_c, d) => withoutSpurWarnings(d.spur) === d.slurm,
+    reason: "Spur warns that an option it does not implement (support \"warn\" in the option table) was ignored; Slurm is silent",
+  },
+  {
+    field: /^(job|squeue)\./,
+    option: warned,
+    reason: "an option Spur accepts with a warning and ignores leaves no trace in the job record (e.g. Network=, MailType=)",
+  },
+  {
+    field: /^sacct\.Start$/,
+    when: (_c, d) => d.slurm === "None" && d.spur === "<DATE>",
+    reason: "timing on the oracle: a job cancelled while pending has Start=None when slurmdbd had its record before the cancel (the tester waits for it), "
+      + "Start=End when the record arrives after (golden 110); Spur's accounting follows the golden",
+  },
+  {
+    field: /^squeue\.TRES_PER_NODE$/,
+    when: (_c, d) => d.slurm.replace(/gres:/g, "gres/") === d.spur,
+    reason: "22.05 vs 26.x: the TRES-per-node string names a GRES gres:gpu in 22.05 and gres/gpu in 26.x (which Spur follows)",
+  },
+  {
+    field: /^stderr$/,
+    option: "test-only",
+    when: (_c, d) => d.slurm !== d.spur && estimateShape(d.slurm) === estimateShape(d.spur),
+    reason: "a --test-only estimate names the nodes the job would get now: on the shared oracle other users' jobs hold some nodes, on Spur's cluster none",
+  },
+  {
+    field: /^stdout$/,
+    option: "usage",
+    reason: "22.05 vs 26.x: --usage lists each version's options",
+  },
+  {
+    field: ANY,
+    option: isPyxis,
+    reason: "pyxis's container options are a SPANK plugin; the oracle has no pyxis, so 22.05 says unrecognized option",
+  },
+];
+
+/** The entry that covers a difference in a case, if any. */
+export function knownFor(c: Case, d: FieldDiff, list: readonly KnownDifference[] = KNOWN): KnownDifference | undefined {
+  const opts = caseOptions(c);
+  return list.find((k) => {
+    if (!k.field.test(d.field)) return false;
+    if (k.option !== undefined) {
+      const test = k.option;
+      if (!opts.some((o) => (typeof test === "string" ? o === test : test(o)))) return false;
+    }
+    return k.when === undefined || k.when(c, d);
+  });
+}
