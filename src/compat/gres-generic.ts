@@ -65,8 +65,9 @@ export function splitNodeGres(text: string, gresTypes: readonly string[]): Resul
   const items = text.split(",");
   if (items.length > GRES_ITEMS_MAX) return err("BadConfig", `Gres=${text}: more than ${GRES_ITEMS_MAX} items`);
   for (const raw of items) {
-    const item = parseGresItem(raw);
-    if (item === undefined) return err("BadConfig", `Invalid GRES data for ${raw.trim()}`);
+    const parsed = parseGresItem(raw);
+    if (parsed === undefined) return err("BadConfig", `Invalid GRES data for ${raw.trim()}`);
+    const item = { ...parsed, name: parsed.name.toLowerCase() };
     if (item.name === "gpu") {
       gpus.push(raw.trim());
       continue;
@@ -99,3 +100,30 @@ export function parseGresTypes(text: string | undefined): string[] {
 /** Total count of `name` in items (all types). */
 export const gresTotalOf = (items: readonly GresItem[], name: string): number =>
   items.reduce((sum, g) => sum + (g.name === name ? g.count : 0), 0);
+
+/**
+ * The generic GRES AccountingStorageTRES tracks ("gres/nvme", "gres/bandwidth:lustre"),
+ * as names without the "gres/" prefix; gpu is left out (Spur always tracks it).
+ */
+export const trackedGresNames = (accountingTres: readonly string[] | undefined): string[] =>
+  (accountingTres ?? []).filter((t) => t.startsWith("gres/") && !/^gres\/gpu(:|$)/.test(t)).map((t) => t.slice(5));
+
+/**
+ * ",gres/nvme=2,gres/bandwidth:lustre=4294967296": each tracked name (or name:type) with
+ * the items' count, in the order AccountingStorageTRES lists them; counts without
+ * suffixes, zero counts left out (TRES strings print plain numbers). `times` scales
+ * per-node items to a job's node count.
+ */
+export function gresTresText(items: readonly GresItem[], tracked: readonly string[], times = 1): string {
+  const out: string[] = [];
+  for (const t of tracked) {
+    const [name, type] = t.split(":");
+    const count = items.reduce((s, g) => s + (g.name === name && (type === undefined || g.type === type) ? g.count : 0), 0);
+    if (count > 0) out.push(`,gres/${t}=${count * times}`);
+  }
+  return out.join("");
+}
+
+/** Items as TRES-per-node text: "gres/nvme:1,gres/bandwidth:lustre:1G" ("" when none). */
+export const gresPerNodeText = (items: readonly GresItem[]): string =>
+  items.map((g) => `gres/${g.name}${g.type ? `:${g.type}` : ""}:${formatGresCount(g.count)}`).join(",");

@@ -8,6 +8,7 @@ import type { Plain } from "../lib/plain.ts";
 import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
+import { gresTotalOf, parseGresItems } from "./gres-generic.ts";
 
 export type EnvContext = "batch" | "salloc" | "step";
 
@@ -232,6 +233,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_THREADS_PER_CORE", contexts: BS, value: ({ spec }) => count(spec?.threadsPerCore) },
   { name: "SLURM_GPUS_ON_NODE", contexts: BT, value: ({ node }) => (node?.gpuIndices.length ? `${node.gpuIndices.length}` : null) },
   { name: "SLURM_JOB_GPUS", contexts: B, value: nodeGpus },
+  { name: "SLURM_SHARDS_ON_NODE", contexts: BT, value: shardsOnNode },
   { name: "SLURM_STEP_GPUS", contexts: T, value: nodeGpus },
   { name: "CUDA_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
   { name: "ROCR_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
@@ -313,3 +315,10 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "HOSTNAME", contexts: B, value: ({ node }) => node?.name },
   { name: "TMPDIR", contexts: BT, value: ({ site, base }) => site.tmpDir ?? base.TMPDIR ?? "/tmp" },
 ];
+
+/** gres/shard held on this node (job-env.tsv: set when shards are allocated), removed otherwise. */
+function shardsOnNode({ job, node }: EnvInput): EnvValue {
+  const share = node === undefined ? undefined : job.alloc.find((a) => a.node === node.name);
+  const shards = gresTotalOf(parseGresItems(share?.gres ?? ""), "shard");
+  return shards > 0 ? String(shards) : null;
+}

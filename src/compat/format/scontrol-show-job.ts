@@ -57,12 +57,14 @@ function memoryText(job: Job): string {
  */
 function detailLines(job: Job): string[] {
   if (job.alloc.length === 0) return [];
-  const gres = (job.tresPerNode || job.tresPerJob).replace(/^gres[/:]/, "");
+  const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
   const lines = [`JOB_GRES=${orNull(gres)}`];
   const type = /gpu:([^:,\d][^:,]*):\d+/.exec(gres)?.[1];
   for (const a of job.alloc) {
     const cpuIds = a.cpuIds || (a.cpus > 1 ? `0-${a.cpus - 1}` : "0");
-    const idx = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
+    const gpu = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
+    // Counted GRES (no device indices) follow the GPUs: "nvme:1".
+    const idx = [gpu, a.gres ?? ""].filter((t) => t !== "").join(",");
     lines.push(`  Nodes=${a.node} CPU_IDs=${cpuIds} Mem=${a.memMib} GRES=${idx}`);
   }
   return lines;
@@ -119,7 +121,7 @@ function fileLines(job: Job): string[] {
   lines.push("Power=");
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
-  if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/^gres\//, "gres:")}`);
+  if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);
   return lines;
 }
 

@@ -33,7 +33,7 @@ export function nodeValue(n: Plain<NodeInfo>, cluster: string): NodeValue {
     architecture: n.arch, boards: 1, boot_time: time(n.bootTime), cluster_name: cluster, cores: n.coresPerSocket,
     specialized_cores: 0, cpu_binding: 0, cpu_load: Math.round(n.cpuLoad * 100), free_mem: value(n.freeMemoryMib),
     cpus: n.cpus, effective_cpus: n.cpus, specialized_cpus: "", extra: "", features: list(n.features),
-    active_features: list(n.features), gpu_spec: "", gres: n.gres, gres_drained: "N/A", gres_used: n.gresUsed,
+    active_features: list(n.features), gpu_spec: "", gres: [n.gres, n.gresGeneric ?? ""].filter((g) => g !== "").join(","), gres_drained: "N/A", gres_used: n.gresUsed,
     instance_id: "", instance_type: "", last_busy: time(n.lastBusyTime), mcs_label: "", specialized_memory: 0,
     name: n.name, next_state_after_reboot: [], address: n.addr, hostname: n.hostname || n.name,
     state: nodeStateArray(n), operating_system: n.os, owner: "", partitions: [...n.partitions], port: n.port,

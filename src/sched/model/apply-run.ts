@@ -6,6 +6,7 @@
  * time limit. The final state follows Slurm: a controller-requested end
  * (cancel, timeout, node failure, requeue) wins over what the script returned.
  */
+import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID } from "./types.ts";
@@ -106,7 +107,8 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   Object.assign(info, {
     state: "RUNNING", reason: "None", startTime: at, alloc, nodelist: hostlistUniq(names),
     batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
-    tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
+    tresAlloc: tresText(cpus, mem, names.length, gpus) + gresTresText(alloc.flatMap((s) => parseGresItems(s.gres ?? "")), trackedGresNames(state.config.accountingTres)),
+    stateFlags: [],
   });
   if (d.licenses !== undefined) {
     info.licensesAlloc = d.licenses;

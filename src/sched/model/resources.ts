@@ -156,7 +156,8 @@ export function refreshNodeState(node: NodeRecord): void {
   info.stateFlags = flags;
   const gpus = [...node.gpuByJob.values()].flat().sort((a, b) => a - b);
   info.gpuAlloc = gpus;
-  const generic = info.gresGeneric ? formatGresItems(genericGresUsed(node)) : "";
+  // Slurm prints a counted GRES in use as name[:type]:count, plain numbers (gres.c _node_gres_used).
+  const generic = info.gresGeneric ? formatGresItems(genericGresUsed(node), false) : "";
   info.gresUsed = [gresUsedText(info.gpuModel, gpus, info.gpuCount, info.gres), generic].filter((t) => t !== "").join(",");
 }
 

@@ -14,7 +14,7 @@ import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
-import { formatGresItems, parseGresTypes, splitNodeGres } from "../../compat/gres-generic.ts";
+import { formatGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from "../../compat/gres-generic.ts";
 import { tresText } from "./tres.ts";
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
@@ -56,7 +56,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   const config = controllerConfig(conf);
   const nodes = new Map<string, NodeRecord>();
   for (const rec of conf.nodes) {
-    const made = nodesFrom(rec, config.gresTypes ?? []);
+    const made = nodesFrom(rec, config.gresTypes ?? [], trackedGresNames(config.accountingTres));
     if (!made.ok) return made;
     for (const n of made.value) nodes.set(n.info.name, n);
   }
@@ -76,7 +76,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   });
 }
 
-function nodesFrom(rec: ConfRecord, gresTypes: readonly string[]): Result<NodeRecord[]> {
+function nodesFrom(rec: ConfRecord, gresTypes: readonly string[], tracked: readonly string[]): Result<NodeRecord[]> {
   const names = expandHostlist(confGet(rec, "NodeName") ?? "");
   if (!names.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad NodeName`);
   const basePort = num(confGet(rec, "Port"), 0);
@@ -103,6 +103,7 @@ function nodesFrom(rec: ConfRecord, gresTypes: readonly string[]): Result<NodeRe
         weight: num(confGet(rec, "Weight"), 1), tmpDiskMib: num(confGet(rec, "TmpDisk"), 0),
         gpuModel: gpu?.type ?? "", gpuCount: gpu?.count ?? 0,
         ...(generic !== "" ? { gresGeneric: generic } : {}),
+        ...(generic !== "" && tracked.length > 0 ? { gresTracked: tracked.join(",") } : {}),
       });
       return { info, gpuByJob: new Map(), drain: false, down: false };
     }),

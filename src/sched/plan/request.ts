@@ -6,7 +6,7 @@
  * always agree.
  */
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
-import type { GresItem } from "../../compat/gres-generic.ts";
+import { gresPerNodeText, type GresItem } from "../../compat/gres-generic.ts";
 import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "../../compat/job-layout.ts";
 
 export interface ResourceRequest {
@@ -225,11 +225,16 @@ function gresTres(text: string): string {
  */
 export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string } {
   const gres = spec.gresPerNode.find((g) => g.name === "gpu");
-  const perNode = spec.gpusPerNode
+  const gpuPerNode = spec.gpusPerNode
     ? gresTres(spec.gpusPerNode)
     : gres !== undefined && gres.count > 0
       ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
       : "";
+  // The counted GRES follow the GPUs, in the order asked: "gres/gpu:2,gres/nvme:1".
+  const generic = gresPerNodeText(
+    spec.gresPerNode.filter((g) => g.name !== "gpu" && gresRequestCount(g) > 0).map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g) })),
+  );
+  const perNode = [gpuPerNode, generic].filter((t) => t !== "").join(",");
   return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
 }
 

@@ -1,0 +1,136 @@
+/**
+ * Counted GRES other than GPUs (issues 15 §2, 21): the text forms (node Gres=,
+ * --gres, counts with K/M/G suffixes), what a node has free and what a request
+ * takes there, and the controller state a job leaves: placement, the wait
+ * (Resources), the refusals at submit, TresPerNode, TRES and the node's GresUsed.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  formatGresCount, gresPerNodeText, gresTresText, parseGresCount, parseGresItem, splitNodeGres, trackedGresNames,
+} from "../../../src/compat/gres-generic.ts";
+import { parseGres } from "../../../src/compat/options/spec-syntax.ts";
+import { freeGres, releaseGres, takeGres } from "../../../src/sched/plan/gres-fit.ts";
+import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { cluster, spec, submit } from "../sched/builders.ts";
+
+describe("GRES text", () => {
+  it("reads counts with K/M/G suffixes (powers of 1024, as gres.conf Count=) and prints the largest exact one", () => {
+    expect(parseGresCount("4G")).toBe(4 * 1024 ** 3);
+    expect(parseGresCount("2k")).toBe(2048);
+    expect(parseGresCount("7")).toBe(7);
+    expect(parseGresCount("4X")).toBeUndefined();
+    expect(parseGresCount("")).toBeUndefined();
+    expect(formatGresCount(4 * 1024 ** 3)).toBe("4G");
+    expect(formatGresCount(1536)).toBe("1536");
+    expect(formatGresCount(3)).toBe("3");
+  });
+
+  it("reads name[:type][:count] items", () => {
+    expect(parseGresItem("nvme:2")).toEqual({ name: "nvme", type: "", count: 2 });
+    expect(parseGresItem("bandwidth:lustre:4G")).toEqual({ name: "bandwidth", type: "lustre", count: 4 * 1024 ** 3 });
+    expect(parseGresItem("nvme")).toEqual({ name: "nvme", type: "", count: 1 });
+    expect(parseGresItem("gpu:mi300x:8(S:0-1)")).toEqual({ name: "gpu", type: "mi300x", count: 8 });
+    expect(parseGresItem("a:b:c")).toBeUndefined();
+    expect(parseGresItem("a:b:1:2")).toBeUndefined();
+  });
+
+  it("splits a node's Gres= into the GPU text and the counted items, each named in GresTypes", () => {
+    const r = splitNodeGres("gpu:mi300x:8,nvme:2,bandwidth:lustre:4G", ["gpu", "nvme", "bandwidth"]);
+    expect(r.ok && r.value).toEqual({
+      gpuText: "gpu:mi300x:8",
+      generic: [{ name: "nvme", type: "", count: 2 }, { name: "bandwidth", type: "lustre", count: 4 * 1024 ** 3 }],
+    });
+    const missing = splitNodeGres("nvme:2", ["gpu"]);
+    expect(!missing.ok && missing.error.message).toMatch(/nvme not in GresTypes/);
+  });
+
+  it("parses --gres with suffixed counts; a count above uint32 travels as countWide", () => {
+    const r = parseGres("gpu:2,nvme:1,bandwidth:lustre:8G");
+    expect(r.ok && r.value).toEqual([
+      { name: "gpu", type: "", count: 2 },
+      { name: "nvme", type: "", count: 1 },
+      { name: "bandwidth", type: "lustre", count: 0, countWide: 8 * 1024 ** 3 },
+    ]);
+    const bad = parseGres("nvme:x:y");
+    expect(!bad.ok && bad.error.message).toBe("Invalid generic resource (gres) specification");
+  });
+
+  it("writes TRES: only what AccountingStorageTRES lists, plain counts; TRES per node with gres/ prefixes", () => {
+    const tracked = trackedGresNames(["cpu", "gres/gpu", "gres/nvme", "gres/bandwidth:lustre", "license/x"]);
+    expect(tracked).toEqual(["nvme", "bandwidth:lustre"]);
+    const items = [{ name: "nvme", type: "", count: 1 }, { name: "bandwidth", type: "lustre", count: 1024 ** 3 }, { name: "shard", type: "", count: 2 }];
+    expect(gresTresText(items, tracked, 2)).toBe(",gres/nvme=2,gres/bandwidth:lustre=2147483648");
+    expect(gresTresText(items, [])).toBe("");
+    expect(gresPerNodeText(items)).toBe("gres/nvme:1,gres/bandwidth:lustre:1G,gres/shard:2");
+  });
+});
+
+describe("counting on a node", () => {
+  const total = [{ name: "nvme", type: "", count: 2 }, { name: "bw", type: "a", count: 4 }, { name: "bw", type: "b", count: 4 }];
+
+  it("takes an untyped request from the items in configuration order, a typed one only from its type", () => {
+    expect(takeGres([{ name: "bw", type: "", count: 6 }], total)).toEqual([{ name: "bw", type: "a", count: 4 }, { name: "bw", type: "b", count: 2 }]);
+    expect(takeGres([{ name: "bw", type: "b", count: 3 }], total)).toEqual([{ name: "bw", type: "b", count: 3 }]);
+    expect(takeGres([{ name: "bw", type: "b", count: 5 }], total)).toBeUndefined();
+    expect(takeGres([{ name: "nvme", type: "", count: 3 }], total)).toBeUndefined();
+    expect(takeGres([{ name: "fpga", type: "", count: 1 }], total)).toBeUndefined();
+  });
+
+  it("frees what jobs hold and gives it back, never above the configured count", () => {
+    const held = [[{ name: "nvme", type: "", count: 1 }], [{ name: "bw", type: "a", count: 4 }]];
+    const free = freeGres(total, held);
+    expect(free.map((g) => g.count)).toEqual([1, 0, 4]);
+    expect(releaseGres(free, total, [held[1] ?? [], held[1] ?? []]).map((g) => g.count)).toEqual([1, 4, 4]);
+  });
+});
+
+const CONF = `ClusterName=t
+GresTypes=gpu,nvme,shard
+AccountingStorageTRES=gres/gpu,gres/nvme
+NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:2
+NodeName=n3 CPUs=4 RealMemory=4000 Gres=shard:8
+NodeName=n4 CPUs=4 RealMemory=4000
+PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
+PartitionName=plain Nodes=n4 MaxTime=INFINITE
+`;
+
+function startAll(c: ReturnType<typeof cluster>, at: number) {
+  const r = schedule(c.state, at);
+  if (r.decisions.length > 0) c.run({ v: 1, type: "startJobs", at, decisions: r.decisions });
+  return r;
+}
+
+describe("in the controller", () => {
+  it("places jobs where the count is free and holds it until they end; the next one waits with Resources", () => {
+    const c = cluster(CONF);
+    expect(c.state.nodes.get("n1")?.info).toMatchObject({ gres: "", gresGeneric: "nvme:2", gresTracked: "nvme", gresUsed: "nvme:0" });
+    for (let i = 0; i < 3; i++) c.run(submit(spec({ gresPerNode: [{ name: "nvme", type: "", count: 2 }] }), 10 + i));
+    const r = startAll(c, 20);
+    expect(r.decisions.map((d) => [d.jobId, d.alloc[0]?.node, d.alloc[0]?.gres])).toEqual([[1, "n1", "nvme:2"], [2, "n2", "nvme:2"]]);
+    expect(r.reasons.get(3)).toBe("Resources");
+    const job = c.state.jobs.get(1)?.info;
+    expect(job).toMatchObject({ tresPerNode: "gres/nvme:2" });
+    expect(job?.tresReq).toMatch(/,gres\/nvme=2$/);
+    expect(job?.tresAlloc).toMatch(/,gres\/nvme=2$/);
+    expect(c.state.nodes.get("n1")?.info.gresUsed).toBe("nvme:2");
+    c.run({ v: 1, type: "jobEnded", at: 30, jobId: 1, exitCode: 0, exitSignal: 0, outcome: "" });
+    expect(c.state.nodes.get("n1")?.info.gresUsed).toBe("nvme:0");
+    expect(startAll(c, 31).decisions.map((d) => [d.jobId, d.alloc[0]?.node])).toEqual([[3, "n1"]]);
+  });
+
+  it("refuses a name outside GresTypes, and a count or partition no node could ever hold", () => {
+    const c = cluster(CONF);
+    expect(c.run(submit(spec({ gresPerNode: [{ name: "fpga", type: "", count: 1 }] }))).error).toBe("Invalid generic resource (gres) specification");
+    expect(c.run(submit(spec({ gresPerNode: [{ name: "nvme", type: "", count: 3 }] }))).error).toMatch(/Requested node configuration is not available$/);
+    expect(c.run(submit(spec({ partition: "plain", gresPerNode: [{ name: "nvme", type: "", count: 1 }] }))).error).toMatch(/Requested node configuration is not available$/);
+  });
+
+  it("counts shards as a plain resource, untracked in TRES unless listed", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ gresPerNode: [{ name: "shard", type: "", count: 3 }] })));
+    const r = startAll(c, 20);
+    expect(r.decisions[0]?.alloc.map((a) => [a.node, a.gres])).toEqual([["n3", "shard:3"]]);
+    expect(c.state.jobs.get(1)?.info.tresAlloc).not.toMatch(/shard/);
+    expect(c.state.nodes.get("n3")?.info.gresUsed).toBe("shard:3");
+  });
+});
