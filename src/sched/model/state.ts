@@ -14,7 +14,7 @@ import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
-import { formatGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from "../../compat/gres-generic.ts";
+import { formatGresItems, gresTresText, parseGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from "../../compat/gres-generic.ts";
 import { tresText } from "./tres.ts";
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
@@ -62,7 +62,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   }
   const partitions: PartitionRecord[] = [];
   for (const rec of conf.partitions) {
-    const p = partitionFrom(rec, nodes);
+    const p = partitionFrom(rec, nodes, trackedGresNames(config.accountingTres));
     if (!p.ok) return p;
     partitions.push(p.value);
   }
@@ -110,7 +110,7 @@ function nodesFrom(rec: ConfRecord, gresTypes: readonly string[], tracked: reado
   );
 }
 
-function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>): Result<PartitionRecord> {
+function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>, tracked: readonly string[]): Result<PartitionRecord> {
   const name = confGet(rec, "PartitionName") ?? "";
   const nodesText = confGet(rec, "Nodes") ?? "";
   const expanded = nodesText.toUpperCase() === "ALL" ? { ok: true as const, value: [...nodes.keys()] } : expandHostlist(nodesText);
@@ -137,7 +137,8 @@ function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>): Result<
       maxNodes: maxNodes === undefined || maxNodes.toUpperCase() === "UNLIMITED" ? undefined : Number(maxNodes),
       minNodes: num(confGet(rec, "MinNodes"), 0), priorityTier: num(confGet(rec, "PriorityTier"), 1),
       priorityJobFactor: num(confGet(rec, "PriorityJobFactor"), 1), totalCpus: cpus, totalNodes: members.length,
-      tres: tresText(cpus, mem, members.length, gpus), oversubscribe: (confGet(rec, "OverSubscribe") ?? "NO").toUpperCase(),
+      tres: tresText(cpus, mem, members.length, gpus) + gresTresText(members.flatMap((n) => parseGresItems(n.info.gresGeneric ?? "")), tracked),
+      oversubscribe: (confGet(rec, "OverSubscribe") ?? "NO").toUpperCase(),
       rootOnly: (confGet(rec, "RootOnly") ?? "NO").toUpperCase() === "YES", allowGroups: confGet(rec, "AllowGroups") ?? "ALL",
       allowAccounts: confGet(rec, "AllowAccounts") ?? "ALL", allowQos: confGet(rec, "AllowQos") ?? "ALL",
       hidden: (confGet(rec, "Hidden") ?? "NO").toUpperCase() === "YES", graceTimeSec: num(confGet(rec, "GraceTime"), 0),

@@ -29,7 +29,7 @@ import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
 import { gpuPool } from "./gpu-types.ts";
 import { assert } from "../../lib/assert.ts";
 import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
-import { releaseGres, takeGres } from "./gres-fit.ts";
+import { releaseGres, sharingFitsOneGpu, takeGres } from "./gres-fit.ts";
 
 export interface NodeView {
   name: string;
@@ -326,6 +326,7 @@ function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerN
 /** The generic GRES the request takes on this node ([] when it asks none), undefined when they do not fit. */
 function genericGresOn(req: ResourceRequest, node: NodeView, mode: FitMode): GresItem[] | undefined {
   if (req.gresGeneric === undefined || req.gresGeneric.length === 0) return [];
+  if (!sharingFitsOneGpu(req.gresGeneric, node.gresTotal ?? [], node.gpuCount)) return undefined;
   return takeGres(req.gresGeneric, (mode === "now" ? node.gresFree : node.gresTotal) ?? []);
 }
 

@@ -61,3 +61,21 @@ export function takeGres(wanted: readonly GresItem[], pool: readonly GresItem[])
 /** Whether some node item could ever serve `w` (name, and type when given). */
 export const gresKnownOn = (w: GresItem, total: readonly GresItem[]): boolean =>
   total.some((g) => g.name === w.name && (w.type === "" || g.type === w.type));
+
+/** GRES that share a GPU (gres.html: MPS, Sharding): counted per GPU, a request served by one GPU. */
+export const SHARING_GRES = new Set(["mps", "shard"]);
+
+/**
+ * Whether each sharing request (mps, shard) fits on one GPU of a node with `gpuCount` GPUs:
+ * Slurm spreads the node's count evenly over its GPUs and, by default, serves a job's
+ * request per node from a single GPU (gres.html), so `--gres=mps:150` never fits a node
+ * with Gres=gpu:2,mps:200. Nodes without GPUs count them as plain GRES.
+ */
+export function sharingFitsOneGpu(wanted: readonly GresItem[], total: readonly GresItem[], gpuCount: number): boolean {
+  if (gpuCount <= 0) return true;
+  return wanted.every((w) => {
+    if (!SHARING_GRES.has(w.name)) return true;
+    const perGpu = Math.floor(total.reduce((s, g) => s + (g.name === w.name ? g.count : 0), 0) / gpuCount);
+    return w.count <= perGpu;
+  });
+}

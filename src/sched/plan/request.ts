@@ -7,6 +7,7 @@
  */
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
 import { gresPerNodeText, type GresItem } from "../../compat/gres-generic.ts";
+import { SHARING_GRES } from "./gres-fit.ts";
 import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "../../compat/job-layout.ts";
 
 export interface ResourceRequest {
@@ -173,8 +174,11 @@ export const gresRequestCount = (g: { count: number; countWide?: number | undefi
  */
 function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[] | string {
   const out: GresItem[] = [];
+  // gres.html: a job asks a GPU either whole (gpu) or shared (mps, shard), never both.
+  const wholeGpus = spec.gresPerNode.some((g) => g.name === "gpu" && g.count > 0) || [spec.gpus, spec.gpusPerNode, spec.gpusPerTask, spec.gpusPerSocket].some((t) => !!t);
   for (const g of spec.gresPerNode) {
     if (g.name === "gpu") continue;
+    if (wholeGpus && SHARING_GRES.has(g.name.toLowerCase()) && gresRequestCount(g) > 0) return `Invalid generic resource (gres) specification`;
     if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
     const count = gresRequestCount(g);
     if (count > 0) out.push({ name: g.name.toLowerCase(), type: g.type, count });

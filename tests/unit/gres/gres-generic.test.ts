@@ -85,12 +85,14 @@ describe("counting on a node", () => {
 });
 
 const CONF = `ClusterName=t
-GresTypes=gpu,nvme,shard
+GresTypes=gpu,nvme,shard,mps
 AccountingStorageTRES=gres/gpu,gres/nvme
 NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:2
 NodeName=n3 CPUs=4 RealMemory=4000 Gres=shard:8
 NodeName=n4 CPUs=4 RealMemory=4000
+NodeName=g1 CPUs=4 RealMemory=4000 Gres=gpu:2,mps:200
 PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
+PartitionName=mps Nodes=g1 MaxTime=INFINITE
 PartitionName=plain Nodes=n4 MaxTime=INFINITE
 `;
 
@@ -132,5 +134,20 @@ describe("in the controller", () => {
     expect(r.decisions[0]?.alloc.map((a) => [a.node, a.gres])).toEqual([["n3", "shard:3"]]);
     expect(c.state.jobs.get(1)?.info.tresAlloc).not.toMatch(/shard/);
     expect(c.state.nodes.get("n3")?.info.gresUsed).toBe("shard:3");
+  });
+
+  it("serves an mps request from one GPU's share and never with whole GPUs (gres.html; SchedMD's test_invalid_mps_options)", () => {
+    const c = cluster(CONF);
+    const mps = (count: number, extra = {}) => spec({ partition: "mps", gresPerNode: [{ name: "mps", type: "", count }], ...extra });
+    expect(c.run(submit(mps(150))).error).toMatch(/Requested node configuration is not available$/);
+    expect(c.run(submit(mps(100))).error).toBeFalsy();
+    const both = spec({ partition: "mps", gresPerNode: [{ name: "mps", type: "", count: 1 }, { name: "gpu", type: "", count: 1 }] });
+    expect(c.run(submit(both)).error).toBe("Invalid generic resource (gres) specification");
+    expect(c.run(submit(mps(1, { gpus: "1" }))).error).toBe("Invalid generic resource (gres) specification");
+  });
+
+  it("sums the partition's tracked GRES into its TRES", () => {
+    const debug = cluster(CONF).state.partitions.find((p) => p.info.name === "debug");
+    expect(debug?.info.tres).toBe("cpu=16,mem=16000M,node=4,billing=16,gres/nvme=4");
   });
 });
