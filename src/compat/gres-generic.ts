@@ -12,6 +12,8 @@ export interface GresItem {
   name: string;
   type: string;
   count: number;
+  /** Node Gres= `no_consume`: any number of jobs may use it at once; nothing is held. */
+  noConsume?: boolean;
 }
 
 const SUFFIX: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4, P: 1024 ** 5 };
@@ -33,9 +35,14 @@ export function formatGresCount(count: number): string {
   return String(count);
 }
 
-/** One item "name[:type][:count]" (count defaults to 1; a trailing "(S:0-1)" socket note is ignored). */
+/**
+ * One item "name[:type][:no_consume][:count]" (count defaults to 1; a trailing "(S:0-1)"
+ * socket note is ignored; `no_consume` as slurm.conf's Gres= writes it).
+ */
 export function parseGresItem(text: string): GresItem | undefined {
-  const parts = text.trim().replace(/\(.*\)$/, "").split(":");
+  const all = text.trim().replace(/\(.*\)$/, "").split(":");
+  const parts = all.filter((p, i) => i === 0 || p.toLowerCase() !== "no_consume");
+  const noConsume = parts.length !== all.length ? { noConsume: true } : {};
   const name = parts[0] ?? "";
   if (!NAME_RE.test(name) || parts.length > 3) return undefined;
   const last = parts[parts.length - 1] ?? "";
@@ -43,7 +50,7 @@ export function parseGresItem(text: string): GresItem | undefined {
   if (parts.length === 3 && count === undefined) return undefined;
   const type = parts.length === 3 || (parts.length === 2 && count === undefined) ? (parts[1] ?? "") : "";
   if (type !== "" && !NAME_RE.test(type)) return undefined;
-  return { name, type, count: count ?? 1 };
+  return { name, type, count: count ?? 1, ...noConsume };
 }
 
 export interface SplitGres {
@@ -82,7 +89,7 @@ export function splitNodeGres(text: string, gresTypes: readonly string[]): Resul
 /** Items -> "nvme:2,bandwidth:lustre:4G" (counts with suffixes when `withSuffix`, else plain). */
 export function formatGresItems(items: readonly GresItem[], withSuffix = true): string {
   return items
-    .map((g) => `${g.name}${g.type ? `:${g.type}` : ""}:${withSuffix ? formatGresCount(g.count) : String(g.count)}`)
+    .map((g) => `${g.name}${g.type ? `:${g.type}` : ""}${g.noConsume ? ":no_consume" : ""}:${withSuffix ? formatGresCount(g.count) : String(g.count)}`)
     .join(",");
 }
 

@@ -168,7 +168,7 @@ export const genericGresTotal = (node: NodeRecord): GresItem[] => parseGresItems
 export function genericGresUsed(node: NodeRecord): GresItem[] {
   const total = genericGresTotal(node);
   const free = genericGresFree(node);
-  return total.map((g, i) => ({ ...g, count: g.count - (free[i]?.count ?? 0) }));
+  return total.map((g, i) => ({ name: g.name, type: g.type, count: g.count - (free[i]?.count ?? 0) }));
 }
 
 /** The node's generic GRES not held by any job. */

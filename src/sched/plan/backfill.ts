@@ -8,6 +8,8 @@
  * fit-node's fitJob on views whose free resources are the timeline's minimum
  * over the interval, so placement rules stay in one place.
  */
+import { freeGres } from "./gres-fit.ts";
+import { parseGresItems } from "../../compat/gres-generic.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
@@ -103,6 +105,8 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     v.freeCpus -= share.cpus;
     v.freeMemMiB -= share.memMib;
     if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+    // counted GRES the share takes (nvme:1): later jobs of this pass see them gone
+    if (share.gres && v.gresFree) v.gresFree = freeGres(v.gresFree, [parseGresItems(share.gres)]);
     if (share.socketCpus && v.sockets?.freeCpus) {
       const taken = parseSocketCpus(share.socketCpus);
       v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };

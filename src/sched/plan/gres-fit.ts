@@ -15,7 +15,7 @@ const keyOf = (g: GresItem): string => `${g.name}:${g.type}`;
 export function freeGres(total: readonly GresItem[], held: readonly (readonly GresItem[])[]): GresItem[] {
   const used = new Map<string, number>();
   for (const share of held) for (const g of share) used.set(keyOf(g), (used.get(keyOf(g)) ?? 0) + g.count);
-  return total.map((g) => ({ ...g, count: Math.max(0, g.count - (used.get(keyOf(g)) ?? 0)) }));
+  return total.map((g) => ({ ...g, count: g.noConsume ? g.count : Math.max(0, g.count - (used.get(keyOf(g)) ?? 0)) }));
 }
 
 /** `pool` with `shares` added back (the view of a node once those shares end), capped at `total`. */
@@ -35,11 +35,20 @@ export function releaseGres(pool: readonly GresItem[], total: readonly GresItem[
 export function takeGres(wanted: readonly GresItem[], pool: readonly GresItem[]): GresItem[] | undefined {
   const left = pool.map((g) => ({ ...g }));
   const taken = new Map<string, GresItem>();
+  let shared = 0;
   for (const w of wanted) {
     let need = w.count;
     for (const g of left) {
       if (need === 0) break;
       if (g.name !== w.name || (w.type !== "" && g.type !== w.type) || g.count === 0) continue;
+      // no_consume: served while the node has that many, nothing held
+      if (g.noConsume) {
+        if (g.count >= need) {
+          shared += need;
+          need = 0;
+        }
+        continue;
+      }
       const take = Math.min(need, g.count);
       g.count -= take;
       need -= take;
@@ -52,7 +61,7 @@ export function takeGres(wanted: readonly GresItem[], pool: readonly GresItem[])
   const out = [...taken.values()];
   assert(out.every((g) => g.count > 0), "a taken item holds a positive count");
   assert(
-    wanted.reduce((s, w) => s + w.count, 0) === out.reduce((s, g) => s + g.count, 0),
+    wanted.reduce((s, w) => s + w.count, 0) === shared + out.reduce((s, g) => s + g.count, 0),
     "the share takes exactly what was asked",
   );
   return out;

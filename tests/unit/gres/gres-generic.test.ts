@@ -30,6 +30,8 @@ describe("GRES text", () => {
     expect(parseGresItem("bandwidth:lustre:4G")).toEqual({ name: "bandwidth", type: "lustre", count: 4 * 1024 ** 3 });
     expect(parseGresItem("nvme")).toEqual({ name: "nvme", type: "", count: 1 });
     expect(parseGresItem("gpu:mi300x:8(S:0-1)")).toEqual({ name: "gpu", type: "mi300x", count: 8 });
+    expect(parseGresItem("bandwidth:lustre:no_consume:4G")).toEqual({ name: "bandwidth", type: "lustre", count: 4 * 1024 ** 3, noConsume: true });
+    expect(parseGresItem("lic:no_consume")).toEqual({ name: "lic", type: "", count: 1, noConsume: true });
     expect(parseGresItem("a:b:c")).toBeUndefined();
     expect(parseGresItem("a:b:1:2")).toBeUndefined();
   });
@@ -76,6 +78,13 @@ describe("counting on a node", () => {
     expect(takeGres([{ name: "fpga", type: "", count: 1 }], total)).toBeUndefined();
   });
 
+  it("serves a no_consume item to every job that fits under its count, holding nothing", () => {
+    const shared = [{ name: "bw", type: "lustre", count: 4, noConsume: true }];
+    expect(takeGres([{ name: "bw", type: "", count: 4 }], shared)).toEqual([]);
+    expect(takeGres([{ name: "bw", type: "", count: 5 }], shared)).toBeUndefined();
+    expect(freeGres(shared, [[{ name: "bw", type: "lustre", count: 4 }]])[0]?.count).toBe(4);
+  });
+
   it("frees what jobs hold and gives it back, never above the configured count", () => {
     const held = [[{ name: "nvme", type: "", count: 1 }], [{ name: "bw", type: "a", count: 4 }]];
     const free = freeGres(total, held);
@@ -85,12 +94,13 @@ describe("counting on a node", () => {
 });
 
 const CONF = `ClusterName=t
-GresTypes=gpu,nvme,shard,mps
+GresTypes=gpu,nvme,shard,mps,bandwidth
+DefMemPerCPU=256
 AccountingStorageTRES=gres/gpu,gres/nvme
 NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:2
 NodeName=n3 CPUs=4 RealMemory=4000 Gres=shard:8
 NodeName=n4 CPUs=4 RealMemory=4000
-NodeName=g1 CPUs=4 RealMemory=4000 Gres=gpu:2,mps:200
+NodeName=g1 CPUs=4 RealMemory=4000 Gres=gpu:2,mps:200,bandwidth:lustre:no_consume:4G
 PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
 PartitionName=mps Nodes=g1 MaxTime=INFINITE
 PartitionName=plain Nodes=n4 MaxTime=INFINITE
@@ -144,6 +154,16 @@ describe("in the controller", () => {
     const both = spec({ partition: "mps", gresPerNode: [{ name: "mps", type: "", count: 1 }, { name: "gpu", type: "", count: 1 }] });
     expect(c.run(submit(both)).error).toBe("Invalid generic resource (gres) specification");
     expect(c.run(submit(mps(1, { gpus: "1" }))).error).toBe("Invalid generic resource (gres) specification");
+  });
+
+  it("keeps no_consume in Gres= and shows it unused in GresUsed while jobs run on it", () => {
+    const c = cluster(CONF);
+    expect(c.state.nodes.get("g1")?.info).toMatchObject({ gresGeneric: "mps:200,bandwidth:lustre:no_consume:4G", gresUsed: "gpu:0(IDX:N/A),mps:0,bandwidth:lustre:0" });
+    const bw = (n: number) => spec({ partition: "mps", gresPerNode: [{ name: "bandwidth", type: "", count: n }] });
+    c.run(submit(bw(4 * 1024 ** 3)));
+    c.run(submit(bw(1024)));
+    expect(startAll(c, 20).decisions.map((d) => d.jobId)).toEqual([1, 2]);
+    expect(c.state.nodes.get("g1")?.info.gresUsed).toBe("gpu:0(IDX:N/A),mps:0,bandwidth:lustre:0");
   });
 
   it("sums the partition's tracked GRES into its TRES", () => {
