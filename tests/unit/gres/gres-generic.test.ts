@@ -12,6 +12,7 @@ import { parseGres } from "../../../src/compat/options/spec-syntax.ts";
 import { freeGres, releaseGres, takeGres } from "../../../src/sched/plan/gres-fit.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
+import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
 
 describe("GRES text", () => {
   it("reads counts with K/M/G suffixes (powers of 1024, as gres.conf Count=) and prints the largest exact one", () => {
@@ -169,5 +170,12 @@ describe("in the controller", () => {
   it("sums the partition's tracked GRES into its TRES", () => {
     const debug = cluster(CONF).state.partitions.find((p) => p.info.name === "debug");
     expect(debug?.info.tres).toBe("cpu=16,mem=16000M,node=4,billing=16,gres/nvme=4");
+  });
+});
+
+describe("REST job submission", () => {
+  it("reads tres_per_node with one gres/ prefix per item", () => {
+    const argv = jobDescArgv({ tres_per_node: "gres/gpu:1,gres/nvme:1" } as JobDesc, 0);
+    expect(argv).toContain("--gres=gpu:1,nvme:1");
   });
 });
