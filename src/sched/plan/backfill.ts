@@ -10,6 +10,7 @@
  */
 import { freeGres } from "./gres-fit.ts";
 import { parseGresItems } from "../../compat/gres-generic.ts";
+import { gresFreeOver, gresRoomAt, holdGres, type GresHolds } from "./gres-holds.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
@@ -29,7 +30,13 @@ export interface Placement {
   topology?: NetworkTopology | undefined;
   /** Node name -> index in views and timeline. */
   index: ReadonlyMap<string, number>;
+  /**
+   * Counted GRES (nvme:1) held over time per node index: running jobs, starts and
+   * reservations of this pass. The timeline counts CPUs, memory and GPUs only.
+   */
+  gresHolds?: GresHolds;
 }
+
 
 export interface Reservation {
   jobId: number;
@@ -88,6 +95,7 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
       freeMemMiB: Math.min(v.freeMemMiB, free.memMiB),
       freeGpus: v.freeGpus.slice(0, Math.max(0, Math.min(v.freeGpus.length, free.gpus))),
       idle: v.idle && free.cpus === v.cpus,
+      ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, now, end) } : {}),
     });
   }
   if (views.length === 0) return undefined;
@@ -114,6 +122,7 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     v.idle = false;
     assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+    holdGres(p, i, now, end, share.gres);
   }
 }
 
@@ -235,6 +244,8 @@ export function reserve(
     if (open < wanted) continue;
     const t = p.timeline.now + j * res;
     if (!acceptAt(t)) continue;
+    // instants where too few nodes have the counted GRES free are skipped, not tried (the timeline does not count them)
+    if (!gresRoomAt(p, req, entry.candidates, wanted, t, durationSec)) continue;
     attempts++;
     const alloc = fitAt(p, req, entry, j, wanted, t, durationSec);
     if (alloc === undefined) continue;
@@ -243,6 +254,7 @@ export function reserve(
       const k = p.index.get(share.node);
       assert(k !== undefined, "reserved share on a candidate node");
       p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+      holdGres(p, k, t, end, share.gres);
       p.reserved.add(k);
     }
     return { startTime: t, alloc };
@@ -279,6 +291,7 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
       freeGpus: Array.from({ length: Math.max(0, free.gpus) }, (_, g) => g),
       idle: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount,
       usable: true,
+      ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, t, end) } : {}),
       ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: undefined } } : {}), // per-socket use at that time is not modelled
     });
   }

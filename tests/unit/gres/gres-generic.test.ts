@@ -173,6 +173,32 @@ describe("in the controller", () => {
   });
 });
 
+describe("backfill with counted GRES", () => {
+  const ONE = `ClusterName=t
+GresTypes=nvme
+DefMemPerCPU=256
+NodeName=n1 CPUs=8 RealMemory=8000 Gres=nvme:2
+PartitionName=debug Nodes=n1 Default=YES MaxTime=INFINITE
+`;
+  const nvme = (count: number, timeLimitMin: number) => spec({ timeLimitMin, gresPerNode: [{ name: "nvme", type: "", count }] });
+
+  it("reserves the nvme a waiting job needs: a later job may start only if it ends before that", () => {
+    const c = cluster(ONE);
+    c.run(submit(nvme(1, 10), 10));
+    expect(startAll(c, 10).decisions.map((d) => d.jobId)).toEqual([1]);
+    c.run(submit(nvme(2, 10), 11));
+    c.run(submit(nvme(1, 60), 12));
+    c.run(submit(nvme(1, 5), 13));
+    const r = startAll(c, 20);
+    const [second, third] = r.reservations;
+    expect([second?.jobId, third?.jobId]).toEqual([2, 3]);
+    // job 2 once job 1's nvme is back; job 3 after job 2 (both need what job 2 holds)
+    expect(second?.startTime).toBeGreaterThanOrEqual(10 + 600);
+    expect(third?.startTime).toBeGreaterThanOrEqual((second?.startTime ?? 0) + 600);
+    expect(r.decisions.map((d) => d.jobId)).toEqual([4]);
+  });
+});
+
 describe("REST job submission", () => {
   it("reads tres_per_node with one gres/ prefix per item", () => {
     const argv = jobDescArgv({ tres_per_node: "gres/gpu:1,gres/nvme:1" } as JobDesc, 0);
