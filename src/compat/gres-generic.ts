@@ -134,3 +134,7 @@ export function gresTresText(items: readonly GresItem[], tracked: readonly strin
 /** Items as TRES-per-node text: "gres/nvme:1,gres/bandwidth:lustre:1G" ("" when none). */
 export const gresPerNodeText = (items: readonly GresItem[]): string =>
   items.map((g) => `gres/${g.name}${g.type ? `:${g.type}` : ""}:${formatGresCount(g.count)}`).join(",");
+
+/** The counted GRES a TRES string names ("...,gres/gpu=2,gres/nvme=1" → ["nvme"]): what was tracked for that job. */
+export const trackedInTres = (tres: string): string[] =>
+  tres.split(",").map((t) => /^gres\/([^=]+)=/.exec(t)?.[1]).filter((n): n is string => n !== undefined && !/^gpu(:|$)/.test(n));

@@ -119,6 +119,10 @@ describe("scheduling by count", () => {
     expect(run(["sacct", "-n", "-X", "-P", "-j", a, "-o", "AllocTRES,ReqTRES"]).stdout).toBe(
       "billing=1,cpu=1,gres/nvme=2,mem=256M,node=1|billing=1,cpu=1,gres/nvme=2,mem=256M,node=1\n",
     );
+    // the batch step holds the batch host's GRES too (golden 107: 14.batch cpu=1,gres/gpu=2,mem=256M,node=1)
+    expect(run(["sacct", "-n", "-P", "-j", a, "-o", "JobID,AllocTRES"]).stdout).toBe(
+      `${a}|billing=1,cpu=1,gres/nvme=2,mem=256M,node=1\n${a}.batch|cpu=1,gres/nvme=2,mem=256M,node=1\n`,
+    );
     run(["scancel", a]);
     await eventually("the waiter runs once nvme is back", () => {
       const s = field(showJob(waiter), "JobState");

@@ -172,7 +172,8 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
     Object.assign(batch, {
       name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
       startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
-      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false),
+      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false)
+        + gresTresText(parseGresItems(info.alloc[0]?.gres ?? ""), trackedGresNames(state.config.accountingTres)),
       ...(c.usage ? { usage: c.usage } : {}),
     });
     info.steps = [batch, ...info.steps];

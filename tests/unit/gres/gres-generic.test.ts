@@ -128,6 +128,7 @@ describe("in the controller", () => {
     expect(c.state.nodes.get("n1")?.info.gresUsed).toBe("nvme:2");
     c.run({ v: 1, type: "jobEnded", at: 30, jobId: 1, exitCode: 0, exitSignal: 0, outcome: "" });
     expect(c.state.nodes.get("n1")?.info.gresUsed).toBe("nvme:0");
+    expect(c.state.jobs.get(1)?.info.steps[0]?.tres).toBe("cpu=1,mem=256M,node=1,gres/nvme=2");
     expect(startAll(c, 31).decisions.map((d) => [d.jobId, d.alloc[0]?.node])).toEqual([[3, "n1"]]);
   });
 
