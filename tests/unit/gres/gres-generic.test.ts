@@ -13,6 +13,8 @@ import { freeGres, releaseGres, takeGres } from "../../../src/sched/plan/gres-fi
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
 import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
+import { buildBatchEnv } from "../../../src/compat/job-env.ts";
+import { oracleCtx, oracleJob } from "../job-env/fixtures.ts";
 
 describe("GRES text", () => {
   it("reads counts with K/M/G suffixes (powers of 1024, as gres.conf Count=) and prints the largest exact one", () => {
@@ -204,5 +206,17 @@ describe("REST job submission", () => {
   it("reads tres_per_node with one gres/ prefix per item", () => {
     const argv = jobDescArgv({ tres_per_node: "gres/gpu:1,gres/nvme:1" } as JobDesc, 0);
     expect(argv).toContain("--gres=gpu:1,nvme:1");
+  });
+});
+
+describe("job environment", () => {
+  it("SLURM_SHARDS_ON_NODE: the shards held on the node (job-env.tsv), absent without them", () => {
+    const job = oracleJob({ jobId: 30, name: "sh", node: "n3", cpus: 1, gpus: [] });
+    const alloc = job.alloc[0];
+    if (alloc === undefined) throw new Error("fixture has one share");
+    const withShards = { ...job, alloc: [{ ...alloc, gres: "shard:3" }] };
+    expect(buildBatchEnv(withShards, oracleCtx(withShards)).SLURM_SHARDS_ON_NODE).toBe("3");
+    const plain = buildBatchEnv(job, oracleCtx(job, { submitEnv: { SLURM_SHARDS_ON_NODE: "9" } }));
+    expect(plain.SLURM_SHARDS_ON_NODE).toBeUndefined();
   });
 });
