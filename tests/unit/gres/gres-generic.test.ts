@@ -14,6 +14,7 @@ import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
 import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
 import { buildBatchEnv } from "../../../src/compat/job-env.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
 import { oracleCtx, oracleJob } from "../job-env/fixtures.ts";
 
 describe("GRES text", () => {
@@ -218,5 +219,15 @@ describe("job environment", () => {
     expect(buildBatchEnv(withShards, oracleCtx(withShards)).SLURM_SHARDS_ON_NODE).toBe("3");
     const plain = buildBatchEnv(job, oracleCtx(job, { submitEnv: { SLURM_SHARDS_ON_NODE: "9" } }));
     expect(plain.SLURM_SHARDS_ON_NODE).toBeUndefined();
+  });
+});
+
+describe("controller snapshot", () => {
+  it("takes a node's counted GRES from the configuration read now, not from the image", () => {
+    const before = cluster(CONF);
+    const image = encodeSnapshot(before.state, 7);
+    const after = cluster(CONF.replace("NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:2", "NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:4"), false);
+    restoreSnapshot(after.state, image);
+    expect(after.state.nodes.get("n1")?.info.gresGeneric).toBe("nvme:4");
   });
 });
