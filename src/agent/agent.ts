@@ -6,7 +6,6 @@
  * and registers and heartbeats. Failure policy: a controller that does not
  * answer is retried forever; nothing is lost while it is away.
  */
-import { withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
 import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -149,14 +148,14 @@ export function createAgent(deps: AgentDeps): Agent {
     const container = planContainer(containerSite(), {
       jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
     });
-    const batchEnv = buildBatchEnv(job, {
+    const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
       // In a container only the job's GPUs exist: visible-device variables count from 0 (as with ConstrainDevices).
       gpuIndicesOnNode: share.gpuIndices, constrainDevices: (contained?.constrainDevices ?? false) || container !== undefined,
+      // MIG instances go by their unique id in the visible-device lists.
+      gpuUniqueIds: deps.gpuUniqueIds ?? [],
       spec: toPlain(req.spec),
     });
-    // The lists name the job's GPUs in index order: MIG instances go by their unique id.
-    const env = withGpuUniqueIds(batchEnv, [...share.gpuIndices].sort((a, b) => a - b), deps.gpuUniqueIds ?? []);
     writeFileSync(join(dir, "script"), req.script, { mode: 0o700 });
     const launch: LaunchFile = {
       jobId: job.jobId, restarts: job.restarts, uid: job.uid, gid: job.gid, user: job.user, workDir,

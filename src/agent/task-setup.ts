@@ -40,7 +40,8 @@ export function withTaskSetup(setup: Plain<TaskSetup> | undefined, argv: readonl
   if (setup.umask !== undefined) lines.push(`umask ${(setup.umask & 0o777).toString(8).padStart(4, "0")}`);
   for (const [resource, soft] of Object.entries(setup.softLimits).sort(([a], [b]) => a.localeCompare(b))) {
     if (!/^[a-z]+$/.test(resource) || !/^(\d+|unlimited)$/.test(soft)) continue;
-    lines.push(`prlimit --pid $$ --${resource}=${soft}: 2>/dev/null`);
+    // By absolute path: the task's PATH is the job's (possibly none, or the user's own prlimit).
+    lines.push(`/usr/bin/prlimit --pid $$ --${resource}=${soft}: 2>/dev/null`);
   }
   const task = lines.length === 0 ? [...argv] : ["/bin/sh", "-c", [...lines, 'exec "$@"'].join("\n"), "slurm_task", ...argv];
   return taskWrapCommand(setup.taskProlog, setup.taskEpilog, task);

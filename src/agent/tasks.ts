@@ -6,7 +6,7 @@
  * of the step is killed. When the node contains jobs, the tasks join the step's
  * cgroup before they exec, and the step's end kills whatever they left behind.
  */
-import { listedIndices, renumberVisible, withGpuUniqueIds } from "../compat/gpu-unique-ids.ts";
+import { localizeVisibleDevices } from "../compat/visible-devices.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
@@ -38,16 +38,6 @@ export const stepGroups = new Map<number, Set<number>>();
 
 /** Running contained steps on this node ("job.step" → cgroup and samples), for sstat. */
 export const runningSteps = new Map<string, { jobId: number; stepId: number; contained: StepContainment; sampler: Sampler; ntasks: number }>();
-
-/**
- * The task's visible-device variables: MIG instances named by their unique id, then (ConstrainDevices)
- * the remaining indices counted from 0, as only the allocated GPUs can be opened.
- */
-function visibleDevices(env: Record<string, string>, uniqueIds: readonly string[], constrain: boolean): Record<string, string> {
-  const globals = listedIndices(env.CUDA_VISIBLE_DEVICES);
-  const named = globals === undefined ? env : withGpuUniqueIds(env, globals, uniqueIds);
-  return constrain ? renumberVisible(named) : named;
-}
 
 const EMPTY = new Uint8Array(0);
 
@@ -181,7 +171,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const argv = task.stdinPath ? withStdin(task.stdinPath, req.argv) : req.argv;
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
     // In a container only the step's GPUs exist: they count from 0 there too.
-    const env = visibleDevices(base, hooks?.gpuUniqueIds ?? [], cg?.constrainDevices === true || box !== undefined);
+    const env = localizeVisibleDevices(base, { uniqueIds: hooks?.gpuUniqueIds ?? [], constrain: cg?.constrainDevices === true || box !== undefined });
     const bound = binding?.perTask[localId];
     // Root's part (cgroup join, taskset, setpriv or the OCI runtime) runs with the fixed environment;
     // the task's own is applied by the user's shell (user-launch.ts), or is in the container's config.

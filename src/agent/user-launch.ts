@@ -94,6 +94,8 @@ const USER_SH = [
   "  printf \"slurmstepd-%s: error: couldn't chdir to \\`%s': %s: going to /tmp instead\\n\" \"$node\" \"$wd\" \"$why\" >&2",
   '  cd /tmp || exit 1',
   'fi',
+  // The directory the task runs in, before the job's environment (which may carry the submitter's PWD) is applied.
+  '_spur_wd=$PWD',
   'eval "$(cat <&3)" || exit 1',
   'exec 3<&-',
   'if [ -n "$chk" ]; then',
@@ -101,7 +103,7 @@ const USER_SH = [
   '    { printf "slurmstepd-%s: error: execve(): %s: No such file or directory\\n" "$node" "$chk" >&2; exit 2; }',
   // A path that exists but cannot be executed: EACCES (exit 13), shown as slurmstepd shows it (/cwd/./x).
   '  case $chk in */*) if [ ! -f "$chk" ] || [ ! -x "$chk" ]; then',
-  '    case $chk in /*) shown=$chk;; *) shown="${PWD%/}/$chk";; esac',
+  '    case $chk in /*) shown=$chk;; *) shown="${_spur_wd%/}/$chk";; esac',
   '    printf "slurmstepd-%s: error: execve(): %s: Permission denied\\n" "$node" "$shown" >&2; exit 13; fi;; esac',
   'fi',
   'SLURM_TASK_PID=$$; export SLURM_TASK_PID',
@@ -126,6 +128,9 @@ export function envScript(env: Readonly<Record<string, string>>): string {
     else viaEnv.push(quote(`${k}=${v}`));
   }
   if (viaEnv.length > 0) lines.push(`set -- /usr/bin/env ${viaEnv.join(" ")} "$@"`);
+  // The shell starts with root's fixed PATH (rootEnv); a job that exports none (--export=NONE, or a
+  // list without PATH) must not get it: its command is looked up on no PATH, as slurmstepd does.
+  if (!Object.hasOwn(env, "PATH")) lines.unshift("unset PATH");
   return `${lines.join("\n")}\n`;
 }
 

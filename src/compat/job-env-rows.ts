@@ -7,6 +7,7 @@
 import type { Plain } from "../lib/plain.ts";
 import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
+import { localDeviceList } from "./visible-devices.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
 import { gresTotalOf, parseGresItems } from "./gres-generic.ts";
 
@@ -19,6 +20,8 @@ export interface EnvNode {
   cpus: number;
   gpuIndices: number[];
   constrainDevices: boolean;
+  /** Unique ids of the node's GPUs by node-wide index (MIG UUIDs); empty when none has one. */
+  gpuUniqueIds?: readonly string[];
 }
 
 export interface EnvInput {
@@ -144,12 +147,12 @@ function arrayFacts(input: EnvInput): { count: number; min: number; max: number;
   return { count: ids.length, min: first, max: last, step: source === "" ? 1 : arrayTaskStep(source) };
 }
 
-/** Visible-device list: global indexes, or 0..n-1 under ConstrainDevices. */
+/** Visible-device list: the job's GPUs on the node in index order, by the one rule of visible-devices.ts. */
 function visibleDevices(input: EnvInput): EnvValue {
   const node = input.node;
   if (node === undefined || node.gpuIndices.length === 0) return null;
   const sorted = [...node.gpuIndices].sort((a, b) => a - b);
-  return list(node.constrainDevices ? sorted.map((_, i) => i) : sorted);
+  return localDeviceList(sorted, { constrain: node.constrainDevices, uniqueIds: node.gpuUniqueIds ?? [] });
 }
 const nodeGpus = (input: EnvInput): EnvValue => {
   const gpus = input.node?.gpuIndices ?? [];

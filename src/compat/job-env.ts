@@ -28,6 +28,8 @@ export interface BatchEnvContext {
   gpuIndicesOnNode: number[];
   /** ConstrainDevices=yes: visible-device variables renumbered from 0. */
   constrainDevices: boolean;
+  /** Unique ids of the node's GPUs by node-wide index (MIG UUIDs stand in for indices). */
+  gpuUniqueIds?: readonly string[];
   /** Private TMPDIR (job_container); default: submitEnv's TMPDIR, else /tmp. */
   tmpDir?: string;
   /**
@@ -120,6 +122,7 @@ export function buildBatchEnv(job: Plain<JobInfo>, ctx: BatchEnvContext): Record
     cpus: jobNodeCpus(job, ctx.nodeName, ctx.nodeIndex),
     gpuIndices: ctx.gpuIndicesOnNode,
     constrainDevices: ctx.constrainDevices,
+    ...(ctx.gpuUniqueIds === undefined ? {} : { gpuUniqueIds: ctx.gpuUniqueIds }),
   };
   return applyRows({
     context: "batch",

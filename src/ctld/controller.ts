@@ -18,7 +18,7 @@ import { isJobFinished } from "../sched/model/types.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
 import { explainPriority, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
 import { planPreemption } from "../sched/plan/preempt.ts";
-import { signalDue } from "../sched/model/apply-signal.ts";
+import { dueCommands } from "../sched/model/due.ts";
 import { newSchedCounters, recordEnd, recordPass, type SchedCounters } from "./sched-stats.ts";
 import type { LogStore } from "./log-store.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -340,25 +340,13 @@ export function createController(deps: ControllerDeps): Controller {
   function enforceLimits(): void {
     if (!acting()) return;
     const now = deps.now();
-    for (const job of state.jobs.values()) {
-      if (job.info.state === "RUNNING" && timedOut(job, now)) {
-        logger.info({ message: "time limit reached", jobId: job.info.jobId });
-        executeInternal({ v: 1, type: "timeLimitReached", at: now, jobId: job.info.jobId });
-      } else if (signalDue(job, now)) {
-        logger.info({ message: "signal before end", jobId: job.info.jobId, signal: job.info.signal });
-        executeInternal({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
-      }
+    for (const command of dueCommands(state, now, (node) => heartbeats.get(node) ?? 0)) {
+      if (command.type === "nodeFail") logger.warn({ message: "node not responding", node: command.node, silentSec: Math.round(now - (heartbeats.get(command.node) ?? 0)) });
+      else if (command.type === "timeLimitReached") logger.info({ message: "time limit reached", jobId: command.jobId });
+      else if (command.type === "signalBeforeEnd") logger.info({ message: "signal before end", jobId: command.jobId, signal: state.jobs.get(command.jobId)?.info.signal });
+      executeInternal(command);
     }
     fireDueTriggers(now);
-    const timeoutSec = state.config.slurmdTimeoutSec;
-    for (const node of state.nodes.values()) {
-      const seen = heartbeats.get(node.info.name) ?? 0;
-      if (node.info.state === "UNKNOWN" || node.down || seen === 0) continue;
-      if (now - seen > timeoutSec) {
-        logger.warn({ message: "node not responding", node: node.info.name, silentSec: Math.round(now - seen) });
-        executeInternal({ v: 1, type: "nodeFail", at: now, node: node.info.name, reason: "Not responding" });
-      }
-    }
   }
 
   /** strigger: the leader records which triggers are due; their programs run when that is applied (runTrigger). */
@@ -434,10 +422,4 @@ export function createController(deps: ControllerDeps): Controller {
 function isUnreachable(error: unknown): boolean {
   const text = String(error);
   return /unavailable|ECONNREFUSED|deadline_exceeded|ConnectionRefused|Unable to connect/i.test(text);
-}
-
-function timedOut(job: JobRecord, now: number): boolean {
-  // Time spent suspended (PreemptMode=SUSPEND) does not count against the limit.
-  const limitMin = job.info.timeLimitMin;
-  return job.endRequested === "" && limitMin !== undefined && job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 <= now;
 }

@@ -11,6 +11,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "no
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
+import { controllerUrls, readConf } from "../../src/roles/conf-file.ts";
 
 let c: Cluster;
 let next = "";
@@ -62,7 +63,19 @@ describe("rolling upgrade", () => {
     await eventually("job started", () => (readFileSync(join(c.work, `slurm-${running}.out`), "utf8").startsWith("started") ? true : undefined));
     await stop("spurctld");
     startWith(next, "spurctld", ["spurctld", "--conf", c.conf]);
-    await eventually("new controller answering", () => (c.run(["scontrol", "show", "config"]).stdout.includes("0.1.1-next") ? true : undefined));
+    // The controller's own version is in its Ping answer (scontrol show config shows the Slurm release Spur follows).
+    const [url] = controllerUrls(readConf(c.conf), c.conf);
+    let version = "";
+    const ping = async (): Promise<void> => {
+      const res = await fetch(`${url}/spur.v1.Controller/Ping`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}", signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+      version = res?.ok ? (((await res.json()) as { version?: string }).version ?? "") : "";
+    };
+    for (let i = 0; i < 100 && version !== "0.1.1-next"; i++) {
+      await ping();
+      if (version !== "0.1.1-next") await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(version).toBe("0.1.1-next");
+    await eventually("new controller answering", () => (c.run(["squeue", "-h", "-j", held]).code === 0 ? true : undefined));
     expect(c.run(["squeue", "-h", "-j", held, "-o", "%i %T %r"]).stdout.trim()).toBe(`${held} PENDING JobHeldUser`);
     await eventually("running job completed", () => (jobState(c, running) === "COMPLETED" ? true : undefined));
     expect(readFileSync(join(c.work, `slurm-${running}.out`), "utf8")).toBe("started\nfinished\n");

@@ -181,13 +181,18 @@ const blank: Getter = () => "";
 export const isBlankField = (f: SacctField): boolean => f.get === blank;
 
 /**
- * sacct Reason is the job's last *pending* reason (slurmdbd's state_reason_prev),
- * not why it ended: a job that ran shows "None"; one that never started (still
- * pending, or cancelled while pending) shows why it was waiting (oracle:
- * JobHeldUser, BeginTime, Dependency for jobs cancelled pending).
+ * sacct Reason is the job's last *pending* reason as the database got it (slurmdbd's
+ * state_reason_prev), not why it ended: a job that ran shows "None"; one still pending,
+ * or cancelled by someone while pending, shows why it was waiting (oracle: JobHeldUser,
+ * BeginTime, Dependency). A job the controller itself cancelled before it ever started
+ * (--kill-on-invalid-dep: State CANCELLED, no "by UID") shows None: 22.05 cancels it in
+ * the pass that finds the dependency broken, before a pending record reached slurmdbd
+ * (oracle 2026-12-04: squeue DependencyNeverSatisfied, sacct None).
  */
 export function lastPendingReason(job: Job): string {
-  const pending = job.state.toUpperCase() === "PENDING" || Math.floor(job.startTime) === 0;
+  const state = job.state.toUpperCase();
+  const neverStarted = Math.floor(job.startTime) === 0;
+  const pending = state === "PENDING" || (neverStarted && !(state === "CANCELLED" && job.cancelledBy === ""));
   return pending ? job.reason || "None" : "None";
 }
 

@@ -356,7 +356,7 @@ export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): 
 }
 
 /** The job's run has used its time limit by `at` (time spent suspended does not count). */
-function limitReached(job: JobRecord, at: number): boolean {
+export function limitReached(job: JobRecord, at: number): boolean {
   const limitMin = job.info.timeLimitMin;
   return limitMin !== undefined && job.info.startTime + (job.suspendedSec ?? 0) + limitMin * 60 <= at;
 }

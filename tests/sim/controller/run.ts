@@ -3,7 +3,8 @@
  * One seeded run of the controller simulation (issue 14 part 2). User, admin and agent
  * commands (generate.ts) are committed one per step; the scheduler runs on a snapshot
  * of the state as it was, and its commands (startJobs, deadlineExpired,
- * dependencyNeverSatisfied, preempt) are committed only some steps later and not in the order
+ * dependencyNeverSatisfied, preempt, and what the clock made due: timeLimitReached,
+ * signalBeforeEnd) are committed only some steps later and not in the order
  * they were made: that is the race between a pass and the commands committed before
  * its decisions. Every command goes through the same apply() as the controller, after a
  * JSON round trip as through the log. After every step: apply did not throw nor answer
@@ -22,6 +23,7 @@ import { userCommand } from "./generate.ts";
 import { checkInvariants } from "./invariants.ts";
 import { confFor, freshState } from "./world.ts";
 import { planPreemption } from "../../../src/sched/plan/preempt.ts";
+import { dueCommands } from "../../../src/sched/model/due.ts";
 
 export interface SimStats {
   steps: number;
@@ -96,6 +98,8 @@ export function runSeed(seed: number, steps: number): SimStats {
       if (pass.decisions.length > 0) later({ v: 1, type: "startJobs", at: now, decisions: pass.decisions });
       if (pass.expired.length > 0) later({ v: 1, type: "deadlineExpired", at: now, jobIds: pass.expired });
       if (pass.invalidDeps.length > 0) later({ v: 1, type: "dependencyNeverSatisfied", at: now, jobIds: pass.invalidDeps });
+      // What the clock made due (time limits, --signal), made on the same state and committed late too.
+      for (const command of dueCommands(live, now, () => 0)) later(command);
       const preemption = planPreemption(live, pass.reasons, pass.priorities);
       if (preemption !== undefined) {
         stats.preemptions++;

@@ -98,12 +98,19 @@ describe("the user's shell (run as this user)", () => {
   const run = (l: UserLaunch, cmd: string[]): Promise<{ code: number; report: string }> => {
     const s = userSpawn(l, cmd, { asRoot: false, setpriv: "" });
     const child = spawn(s.argv[0] as string, s.argv.slice(1), { env: rootEnv(), cwd: "/", stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
-    (child.stdio[3] as Writable).end(s.envText);
+    // As run-as.ts does: a shell that fails before reading its environment closes fd 3 (EPIPE is
+    // expected), and the report is complete only when fd 4 itself has closed.
+    const envPipe = child.stdio[3] as Writable;
+    envPipe.on("error", () => undefined);
+    envPipe.end(s.envText);
     let report = "";
-    (child.stdio[4] as Readable | null)?.on("data", (b: Buffer) => {
+    const reportPipe = child.stdio[4] as Readable;
+    reportPipe.on("data", (b: Buffer) => {
       report += b.toString();
     });
-    return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? -1, report })));
+    const reportClosed = new Promise<void>((resolve) => reportPipe.once("close", () => resolve()));
+    const exited = new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? -1)));
+    return Promise.all([exited, reportClosed]).then(([code]) => ({ code, report }));
   };
 
   it("opens the files with the umask, enters the work dir, applies the environment, execs the command", async () => {
@@ -135,6 +142,28 @@ describe("the user's shell (run as this user)", () => {
     const found = await run(launch({ workDir: dir, env: { PATH: "/usr/bin:/bin" }, stdio, checkCommand: "ls" }), ["ls", "-d", "."]);
     expect(found.code).toBe(0);
     expect(readFileSync(out, "utf8")).toBe(".\n");
+  });
+
+  it("a job that exports no PATH gets none (not root's): a bare command name is not found, as slurmstepd", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-ul-"));
+    const out = join(dir, "out");
+    const stdio = { out, err: out, in: "", append: false };
+    const none = await run(launch({ workDir: dir, env: { BAR: "1" }, stdio, checkCommand: "ls" }), ["ls"]);
+    expect(none.code).toBe(2);
+    expect(readFileSync(out, "utf8")).toBe("slurmstepd-n1: error: execve(): ls: No such file or directory\n");
+    // (a shell started without PATH makes up its own default: env(1) shows what the task really got)
+    await run(launch({ workDir: dir, env: { BAR: "1" }, stdio }), ["/usr/bin/env"]);
+    const got = readFileSync(out, "utf8").split("\n").filter((l) => l.startsWith("PATH=") || l.startsWith("BAR="));
+    expect(got).toEqual(["BAR=1"]);
+  });
+
+  it("a relative command that cannot be executed is shown under the task's directory, not the submitter's PWD", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-ul-"));
+    const out = join(dir, "out");
+    writeFileSync(join(dir, "notexec.sh"), "echo hi\n", { mode: 0o644 });
+    const r = await run(launch({ workDir: dir, env: { PATH: "/usr/bin:/bin", PWD: "/somewhere/else" }, stdio: { out, err: out, in: "", append: false }, checkCommand: "./notexec.sh" }), ["./notexec.sh"]);
+    expect(r.code).toBe(13);
+    expect(readFileSync(out, "utf8")).toBe(`slurmstepd-n1: error: execve(): ${dir}/./notexec.sh: Permission denied\n`);
   });
 
   it("an input file that cannot be opened is reported on fd 4 and nothing runs", async () => {

@@ -177,6 +177,12 @@ describe("sacct selection", () => {
     );
   });
 
+  it("a job the controller cancelled before it started (--kill-on-invalid-dep): Reason None, as the oracle's sacct (its squeue keeps DependencyNeverSatisfied)", async () => {
+    const killed = makeJob({ jobId: 84, state: "CANCELLED", reason: "DependencyNeverSatisfied", cancelledBy: "", submitTime: at("12:00:00"), endTime: at("12:00:01") });
+    const { result } = await run(["-n", "-P", "-j", "84", "-o", "JobID,State,Reason"], { jobs: [killed] });
+    expect(result.stdout).toBe("84|CANCELLED|None\n");
+  });
+
   it("a job that ran: Reason None, its limit as applied; steps show the association and CPU frequency 0", async () => {
     const job = makeJob({
       jobId: 83, state: "COMPLETED", reason: "None", timeLimitDefault: true, assocId: 2, qosId: 1, nodelist: "n1",
