@@ -140,6 +140,8 @@ describe("in the controller", () => {
     expect(c.run(submit(spec({ gresPerNode: [{ name: "fpga", type: "", count: 1 }] }))).error).toBe("Invalid generic resource (gres) specification");
     expect(c.run(submit(spec({ gresPerNode: [{ name: "nvme", type: "", count: 3 }] }))).error).toMatch(/Requested node configuration is not available$/);
     expect(c.run(submit(spec({ partition: "plain", gresPerNode: [{ name: "nvme", type: "", count: 1 }] }))).error).toMatch(/Requested node configuration is not available$/);
+    // --hold skips the node test, as Slurm does (site-resources: sbatch --hold -c 96 is queued)
+    expect(c.run(submit(spec({ hold: true, gresPerNode: [{ name: "nvme", type: "", count: 3 }] }))).error).toBeFalsy();
   });
 
   it("counts shards as a plain resource, untracked in TRES unless listed", () => {
