@@ -14,6 +14,8 @@ export interface GresItem {
   count: number;
   /** Node Gres= `no_consume`: any number of jobs may use it at once; nothing is held. */
   noConsume?: boolean;
+  /** The GPU index a sharing GRES (shard, mps) of a job's share sits on: "shard:3(IDX:1)". */
+  gpu?: number;
 }
 
 const SUFFIX: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4, P: 1024 ** 5 };
@@ -40,6 +42,8 @@ export function formatGresCount(count: number): string {
  * socket note is ignored; `no_consume` as slurm.conf's Gres= writes it).
  */
 export function parseGresItem(text: string): GresItem | undefined {
+  const idx = /\(IDX:(\d+)\)$/.exec(text.trim())?.[1];
+  const gpu = idx !== undefined ? { gpu: Number(idx) } : {};
   const all = text.trim().replace(/\(.*\)$/, "").split(":");
   const parts = all.filter((p, i) => i === 0 || p.toLowerCase() !== "no_consume");
   const noConsume = parts.length !== all.length ? { noConsume: true } : {};
@@ -50,7 +54,7 @@ export function parseGresItem(text: string): GresItem | undefined {
   if (parts.length === 3 && count === undefined) return undefined;
   const type = parts.length === 3 || (parts.length === 2 && count === undefined) ? (parts[1] ?? "") : "";
   if (type !== "" && !NAME_RE.test(type)) return undefined;
-  return { name, type, count: count ?? 1, ...noConsume };
+  return { name, type, count: count ?? 1, ...noConsume, ...gpu };
 }
 
 export interface SplitGres {
@@ -89,7 +93,7 @@ export function splitNodeGres(text: string, gresTypes: readonly string[]): Resul
 /** Items -> "nvme:2,bandwidth:lustre:4G" (counts with suffixes when `withSuffix`, else plain). */
 export function formatGresItems(items: readonly GresItem[], withSuffix = true): string {
   return items
-    .map((g) => `${g.name}${g.type ? `:${g.type}` : ""}${g.noConsume ? ":no_consume" : ""}:${withSuffix ? formatGresCount(g.count) : String(g.count)}`)
+    .map((g) => `${g.name}${g.type ? `:${g.type}` : ""}${g.noConsume ? ":no_consume" : ""}:${withSuffix ? formatGresCount(g.count) : String(g.count)}${g.gpu !== undefined ? `(IDX:${g.gpu})` : ""}`)
     .join(",");
 }
 

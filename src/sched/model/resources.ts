@@ -11,7 +11,7 @@ import { assert } from "../../lib/assert.ts";
 import { compressIndices } from "../../lib/index-ranges.ts";
 import type { NodeRecord } from "./types.ts";
 import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
-import { freeGres } from "../plan/gres-fit.ts";
+import { freeGres, sharingBusyGpus, sharingByGpu } from "../plan/gres-fit.ts";
 import { parseSocketCpus, socketCpusText } from "../plan/gpu-sockets.ts";
 import { selectCpuIds, socketCountsOf, socketDistOf, type CpuLayout } from "../plan/core-select.ts";
 import { formatCpuList, parseCpuList } from "../../agent/cgroup/cpus.ts";
@@ -23,7 +23,8 @@ export interface FreeResources {
 }
 
 export function freeResources(node: NodeRecord): FreeResources {
-  const used = new Set<number>();
+  // GPUs held whole, and GPUs shards or MPS sit on (a GPU is either, never both)
+  const used = sharingBusyGpus(sharingUsedOn(node));
   for (const ids of node.gpuByJob.values()) for (const id of ids) used.add(id);
   const gpuIndices: number[] = [];
   for (let i = 0; i < node.info.gpuCount; i++) if (!used.has(i)) gpuIndices.push(i);
@@ -170,6 +171,10 @@ export function genericGresUsed(node: NodeRecord): GresItem[] {
   const free = genericGresFree(node);
   return total.map((g, i) => ({ name: g.name, type: g.type, count: g.count - (free[i]?.count ?? 0) }));
 }
+
+/** Units of each sharing GRES (shard, mps) the node's jobs hold, per GPU index. */
+export const sharingUsedOn = (node: NodeRecord): Map<string, Map<number, number>> =>
+  node.gresByJob === undefined ? new Map() : sharingByGpu(Object.values(node.gresByJob).map(parseGresItems));
 
 /** The node's generic GRES not held by any job. */
 export const genericGresFree = (node: NodeRecord): GresItem[] =>

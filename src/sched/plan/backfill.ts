@@ -8,7 +8,7 @@
  * fit-node's fitJob on views whose free resources are the timeline's minimum
  * over the interval, so placement rules stay in one place.
  */
-import { freeGres } from "./gres-fit.ts";
+import { addSharing, freeGres } from "./gres-fit.ts";
 import { parseGresItems } from "../../compat/gres-generic.ts";
 import { gresFreeOver, gresRoomAt, holdGres, type GresHolds } from "./gres-holds.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -113,8 +113,14 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     v.freeCpus -= share.cpus;
     v.freeMemMiB -= share.memMib;
     if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
-    // counted GRES the share takes (nvme:1): later jobs of this pass see them gone
-    if (share.gres && v.gresFree) v.gresFree = freeGres(v.gresFree, [parseGresItems(share.gres)]);
+    // counted GRES the share takes (nvme:1): later jobs of this pass see them gone; a shard's GPU is no longer whole-free
+    if (share.gres && v.gresFree) {
+      const items = parseGresItems(share.gres);
+      v.gresFree = freeGres(v.gresFree, [items]);
+      v.sharingUsed = addSharing(v.sharingUsed, items);
+      const onGpus = new Set(items.flatMap((g) => (g.gpu === undefined ? [] : [g.gpu])));
+      if (onGpus.size > 0) v.freeGpus = v.freeGpus.filter((g) => !onGpus.has(g));
+    }
     if (share.socketCpus && v.sockets?.freeCpus) {
       const taken = parseSocketCpus(share.socketCpus);
       v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };

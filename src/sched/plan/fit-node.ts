@@ -29,7 +29,7 @@ import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
 import { gpuPool } from "./gpu-types.ts";
 import { assert } from "../../lib/assert.ts";
 import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
-import { releaseGres, sharingFitsOneGpu, takeGres } from "./gres-fit.ts";
+import { placeSharing, releaseGres, releaseSharing, sharingFitsOneGpu, takeGres } from "./gres-fit.ts";
 
 export interface NodeView {
   name: string;
@@ -63,6 +63,8 @@ export interface NodeView {
   /** Generic GRES (not GPUs) as configured and as free now (gres-fit.ts); absent = none. */
   gresTotal?: GresItem[] | undefined;
   gresFree?: GresItem[] | undefined;
+  /** Units of each sharing GRES (shard, mps) held per GPU index now; GPUs in it are not in freeGpus. */
+  sharingUsed?: Map<string, Map<number, number>> | undefined;
   /** Position in the cluster's node order (--contiguous); absent = the position in the list given. */
   order?: number | undefined;
 }
@@ -122,6 +124,8 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
     if (mine.length === 0) return { ...v, freeGpus: [...v.freeGpus] };
     const gpus = new Set(v.freeGpus);
     for (const s of mine) for (const g of s.gpuIndices) gpus.add(g);
+    const sharing = releaseSharing(v.sharingUsed, mine.map((s) => parseGresItems(s.gres ?? "")));
+    for (const g of sharing.freed) gpus.add(g);
     const perSocket = v.sockets?.freeCpus?.map((f, k) => f + mine.reduce((n, s) => n + (parseSocketCpus(s.socketCpus)[k] ?? 0), 0));
     return {
       ...v,
@@ -130,9 +134,11 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
       freeMemMiB: Math.min(v.memMiB, v.freeMemMiB + mine.reduce((n, s) => n + s.memMib, 0)),
       freeGpus: [...gpus].sort((a, b) => a - b),
       ...(v.gresFree && v.gresTotal ? { gresFree: releaseGres(v.gresFree, v.gresTotal, mine.map((s) => parseGresItems(s.gres ?? ""))) } : {}),
+      ...(v.sharingUsed ? { sharingUsed: sharing.used } : {}),
     };
   });
 }
+
 
 const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0 || (req.gpusPerSocket ?? 0) > 0;
 
@@ -327,8 +333,10 @@ function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerN
 function genericGresOn(req: ResourceRequest, node: NodeView, mode: FitMode): GresItem[] | undefined {
   if (req.gresGeneric === undefined || req.gresGeneric.length === 0) return [];
   if (!sharingFitsOneGpu(req.gresGeneric, node.gresTotal ?? [], node.gpuCount)) return undefined;
-  return takeGres(req.gresGeneric, (mode === "now" ? node.gresFree : node.gresTotal) ?? []);
+  const taken = takeGres(req.gresGeneric, (mode === "now" ? node.gresFree : node.gresTotal) ?? []);
+  return taken === undefined || node.gpuCount === 0 ? taken : placeSharing(req.gresGeneric, taken, node, mode === "now");
 }
+
 
 /** The share's GPUs (and its CPUs per socket when the node's sockets are known). */
 function placeGpus(

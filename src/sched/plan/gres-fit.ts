@@ -84,7 +84,108 @@ export function sharingFitsOneGpu(wanted: readonly GresItem[], total: readonly G
   if (gpuCount <= 0) return true;
   return wanted.every((w) => {
     if (!SHARING_GRES.has(w.name)) return true;
-    const perGpu = Math.floor(total.reduce((s, g) => s + (g.name === w.name ? g.count : 0), 0) / gpuCount);
-    return w.count <= perGpu;
+    return w.count <= sharingPerGpu(w.name, total, gpuCount);
   });
+}
+
+/** Units of each sharing GRES held per GPU index, from the jobs' shares (items with a GPU index). */
+export function sharingByGpu(held: readonly (readonly GresItem[])[]): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  for (const share of held) {
+    for (const g of share) {
+      if (g.gpu === undefined) continue;
+      const perGpu = out.get(g.name) ?? new Map<number, number>();
+      perGpu.set(g.gpu, (perGpu.get(g.gpu) ?? 0) + g.count);
+      out.set(g.name, perGpu);
+    }
+  }
+  return out;
+}
+
+/** GPUs some sharing GRES sits on: not free for whole-GPU requests (gres.html: a GPU is one or the other). */
+export function sharingBusyGpus(used: ReadonlyMap<string, ReadonlyMap<number, number>>): Set<number> {
+  const out = new Set<number>();
+  for (const perGpu of used.values()) for (const [gpu, units] of perGpu) if (units > 0) out.add(gpu);
+  return out;
+}
+
+/** Each GPU's share of the node's count of sharing GRES `name` (spread evenly, as gres.html describes). */
+export const sharingPerGpu = (name: string, total: readonly GresItem[], gpuCount: number): number =>
+  gpuCount > 0 ? Math.floor(gresTotal(total, name) / gpuCount) : 0;
+
+const gresTotal = (items: readonly GresItem[], name: string): number => items.reduce((s, g) => s + (g.name === name ? g.count : 0), 0);
+
+/**
+ * The GPU `count` units of sharing GRES `name` go on: among `usable` GPUs (free, or already
+ * shared), the one with the least room that still holds them (so shares pack and whole GPUs
+ * stay free), lowest index among equals; undefined when none has room.
+ */
+export function pickSharingGpu(count: number, perGpu: number, usable: readonly number[], used: ReadonlyMap<number, number> | undefined): number | undefined {
+  let best: number | undefined;
+  let bestRoom = Number.POSITIVE_INFINITY;
+  for (const gpu of [...usable].sort((a, b) => a - b)) {
+    const room = perGpu - (used?.get(gpu) ?? 0);
+    if (room >= count && room < bestRoom) {
+      best = gpu;
+      bestRoom = room;
+    }
+  }
+  return best;
+}
+
+/** Sharing units per GPU index, by GRES name. */
+export type SharingUse = Map<string, Map<number, number>>;
+
+const copyUse = (used: ReadonlyMap<string, ReadonlyMap<number, number>> | undefined): SharingUse =>
+  new Map([...(used ?? new Map<string, Map<number, number>>())].map(([n, m]) => [n, new Map(m)]));
+
+/** `used` with a share's items added, as a new map. */
+export function addSharing(used: ReadonlyMap<string, ReadonlyMap<number, number>> | undefined, items: readonly GresItem[]): SharingUse {
+  const out = copyUse(used);
+  for (const [name, perGpu] of sharingByGpu([items])) {
+    const mine = out.get(name) ?? new Map<number, number>();
+    for (const [gpu, units] of perGpu) mine.set(gpu, (mine.get(gpu) ?? 0) + units);
+    out.set(name, mine);
+  }
+  return out;
+}
+
+/** `used` once `shares` (their items) end, and the GPUs left with no sharing (free again for whole use). */
+export function releaseSharing(used: ReadonlyMap<string, ReadonlyMap<number, number>> | undefined, shares: readonly (readonly GresItem[])[]): { used: SharingUse; freed: number[] } {
+  const out = copyUse(used);
+  const touched = new Set<number>();
+  for (const g of shares.flat()) {
+    const perGpu = g.gpu === undefined ? undefined : out.get(g.name);
+    if (perGpu === undefined || g.gpu === undefined) continue;
+    perGpu.set(g.gpu, Math.max(0, (perGpu.get(g.gpu) ?? 0) - g.count));
+    touched.add(g.gpu);
+  }
+  const freed = [...touched].filter((gpu) => [...out.values()].every((m) => (m.get(gpu) ?? 0) === 0));
+  return { used: out, freed };
+}
+
+/** What placeSharing reads of a node view (fit-node's NodeView). */
+interface SharingView {
+  gpuCount: number;
+  freeGpus: number[];
+  gresTotal?: GresItem[] | undefined;
+  sharingUsed?: ReadonlyMap<string, ReadonlyMap<number, number>> | undefined;
+}
+
+/**
+ * Shards and MPS sit on one GPU each (gres.html): a GPU nobody holds whole, with room left in
+ * its share of the node's count. The taken items of each sharing name get that GPU's index;
+ * undefined when no GPU has room. `now`: as the node is; else an empty node.
+ */
+export function placeSharing(wanted: readonly GresItem[], taken: GresItem[], node: SharingView, now: boolean): GresItem[] | undefined {
+  for (const w of wanted) {
+    if (!SHARING_GRES.has(w.name)) continue;
+    const used = now ? node.sharingUsed : undefined;
+    const shared = [...(used?.values() ?? [])].flatMap((m) => [...m].filter(([, units]) => units > 0).map(([gpu]) => gpu));
+    const usable = now ? [...new Set([...node.freeGpus, ...shared])] : Array.from({ length: node.gpuCount }, (_, i) => i);
+    const gpu = pickSharingGpu(w.count, sharingPerGpu(w.name, node.gresTotal ?? [], node.gpuCount), usable, used?.get(w.name));
+    if (gpu === undefined) return undefined;
+    for (const g of taken) if (g.name === w.name) g.gpu = gpu;
+  }
+  return taken;
 }

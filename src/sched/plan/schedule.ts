@@ -19,7 +19,7 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
-import { freeResources, freeSocketCpus, genericGresFree, genericGresTotal, nodeAcceptsWork } from "../model/resources.ts";
+import { freeResources, freeSocketCpus, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "../model/resources.ts";
 import { gpuSocketsOf, type SocketLayout } from "./gpu-sockets.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
@@ -410,7 +410,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       coresPerSocket: node.info.coresPerSocket,
       gpuTypes: nodeGpuTypes(node),
       tmpDiskMib: node.info.tmpDiskMib,
-      ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node) } : {}),
+      ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node), sharingUsed: sharingUsedOn(node) } : {}),
       order: order++,
     });
   }

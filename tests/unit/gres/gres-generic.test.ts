@@ -205,6 +205,51 @@ PartitionName=debug Nodes=n1 Default=YES MaxTime=INFINITE
   });
 });
 
+describe("shards on GPUs", () => {
+  const GPUS = `ClusterName=t
+GresTypes=gpu,shard
+DefMemPerCPU=256
+NodeName=g1 CPUs=8 RealMemory=8000 Gres=gpu:2,shard:8
+PartitionName=debug Nodes=g1 Default=YES MaxTime=INFINITE
+`;
+  const shard = (count: number) => spec({ gresPerNode: [{ name: "shard", type: "", count }] });
+  const gpu = () => spec({ gresPerNode: [{ name: "gpu", type: "", count: 1 }] });
+
+  it("put a job's shards on one GPU nobody holds whole; a GPU with shards is not given whole", () => {
+    const c = cluster(GPUS);
+    c.run(submit(gpu(), 10));
+    c.run(submit(shard(3), 11));
+    c.run(submit(gpu(), 12));
+    c.run(submit(shard(1), 13));
+    c.run(submit(shard(1), 14));
+    const r = startAll(c, 20);
+    expect(r.decisions.map((d) => [d.jobId, d.alloc[0]?.gpuIndices, d.alloc[0]?.gres])).toEqual([
+      [1, [0], undefined], [2, [], "shard:3(IDX:1)"], [4, [], "shard:1(IDX:1)"],
+    ]);
+    expect(r.reasons.get(3)).toBe("Resources");
+    expect(c.state.nodes.get("g1")?.info.gresUsed).toBe("gpu:1(IDX:0),shard:4");
+    // once the shards end, GPU 1 is whole-free again
+    c.run({ v: 1, type: "jobEnded", at: 30, jobId: 2, exitCode: 0, exitSignal: 0, outcome: "" });
+    c.run({ v: 1, type: "jobEnded", at: 30, jobId: 4, exitCode: 0, exitSignal: 0, outcome: "" });
+    expect(startAll(c, 31).decisions.map((d) => [d.jobId, d.alloc[0]?.gpuIndices])).toEqual([[3, [1]]]);
+  });
+
+  it("refuses a start that puts shards on a GPU held whole, or past its share", () => {
+    const c = cluster(GPUS);
+    c.run(submit(gpu(), 10));
+    startAll(c, 10);
+    for (const n of [2, 2, 3]) c.run(submit(shard(n), 11));
+    const start = (jobId: number, gres: string) =>
+      c.run({ v: 1, type: "startJobs", at: 12, decisions: [{ jobId, arrayTaskId: 0, alloc: [{ node: "g1", cpus: 1, memMib: 256, gpuIndices: [], tasks: 1, gres }] }] });
+    start(2, "shard:2(IDX:0)");
+    expect(c.state.jobs.get(2)?.info.state).toBe("PENDING");
+    start(2, "shard:2(IDX:1)");
+    start(3, "shard:2(IDX:1)");
+    start(4, "shard:3(IDX:1)");
+    expect([2, 3, 4].map((id) => c.state.jobs.get(id)?.info.state)).toEqual(["RUNNING", "RUNNING", "PENDING"]);
+  });
+});
+
 describe("REST job submission", () => {
   it("reads tres_per_node with one gres/ prefix per item", () => {
     const argv = jobDescArgv({ tres_per_node: "gres/gpu:1,gres/nvme:1" } as JobDesc, 0);
