@@ -142,3 +142,7 @@ export const gresPerNodeText = (items: readonly GresItem[]): string =>
 /** The counted GRES a TRES string names ("...,gres/gpu=2,gres/nvme=1" → ["nvme"]): what was tracked for that job. */
 export const trackedInTres = (tres: string): string[] =>
   tres.split(",").map((t) => /^gres\/([^=]+)=/.exec(t)?.[1]).filter((n): n is string => n !== undefined && !/^gpu(:|$)/.test(n));
+
+/** The GPUs a share's shards or MPS sit on ("shard:3(IDX:1)" → [1]): the devices the job uses without holding them whole. */
+export const sharingGpusOf = (gres: string | undefined): number[] =>
+  [...new Set(parseGresItems(gres ?? "").flatMap((g) => (g.gpu === undefined ? [] : [g.gpu])))].sort((a, b) => a - b);

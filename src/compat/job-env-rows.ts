@@ -9,7 +9,7 @@ import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
 import { localDeviceList } from "./visible-devices.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
-import { gresTotalOf, parseGresItems } from "./gres-generic.ts";
+import { gresTotalOf, parseGresItems, sharingGpusOf } from "./gres-generic.ts";
 
 export type EnvContext = "batch" | "salloc" | "step";
 
@@ -150,8 +150,11 @@ function arrayFacts(input: EnvInput): { count: number; min: number; max: number;
 /** Visible-device list: the job's GPUs on the node in index order, by the one rule of visible-devices.ts. */
 function visibleDevices(input: EnvInput): EnvValue {
   const node = input.node;
-  if (node === undefined || node.gpuIndices.length === 0) return null;
-  const sorted = [...node.gpuIndices].sort((a, b) => a - b);
+  if (node === undefined) return null;
+  // A job on shards or MPS sees the GPU they sit on, "the same as if it were a GPU" (gres.html)
+  const gpus = node.gpuIndices.length > 0 ? node.gpuIndices : sharingGpusOf(input.job.alloc.find((a) => a.node === node.name)?.gres);
+  if (gpus.length === 0) return null;
+  const sorted = [...gpus].sort((a, b) => a - b);
   return localDeviceList(sorted, { constrain: node.constrainDevices, uniqueIds: node.gpuUniqueIds ?? [] });
 }
 const nodeGpus = (input: EnvInput): EnvValue => {

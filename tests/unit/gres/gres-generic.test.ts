@@ -15,6 +15,7 @@ import { cluster, spec, submit } from "../sched/builders.ts";
 import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
 import { buildBatchEnv } from "../../../src/compat/job-env.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { stepLayout } from "../../../src/ctld/service-step.ts";
 import { oracleCtx, oracleJob } from "../job-env/fixtures.ts";
 
 describe("GRES text", () => {
@@ -250,6 +251,18 @@ PartitionName=debug Nodes=g1 Default=YES MaxTime=INFINITE
   });
 });
 
+describe("steps", () => {
+  it("carry the job's counted GRES on each node (the agent opens a shard's GPU for them)", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ gresPerNode: [{ name: "shard", type: "", count: 2 }] })));
+    startAll(c, 20);
+    const job = c.state.jobs.get(1);
+    if (job === undefined) throw new Error("job 1");
+    const step = stepLayout(job, spec({ ntasks: 1 }));
+    expect(typeof step !== "string" && step.map((s) => [s.node, s.gres])).toEqual([["n3", "shard:2"]]);
+  });
+});
+
 describe("REST job submission", () => {
   it("reads tres_per_node with one gres/ prefix per item", () => {
     const argv = jobDescArgv({ tres_per_node: "gres/gpu:1,gres/nvme:1" } as JobDesc, 0);
@@ -262,8 +275,11 @@ describe("job environment", () => {
     const job = oracleJob({ jobId: 30, name: "sh", node: "n3", cpus: 1, gpus: [] });
     const alloc = job.alloc[0];
     if (alloc === undefined) throw new Error("fixture has one share");
-    const withShards = { ...job, alloc: [{ ...alloc, gres: "shard:3" }] };
-    expect(buildBatchEnv(withShards, oracleCtx(withShards)).SLURM_SHARDS_ON_NODE).toBe("3");
+    const withShards = { ...job, alloc: [{ ...alloc, gres: "shard:3(IDX:1)" }] };
+    const env = buildBatchEnv(withShards, oracleCtx(withShards));
+    // the shards' GPU is visible "the same as if it were a GPU" (gres.html); it is not the job's GPU
+    expect([env.SLURM_SHARDS_ON_NODE, env.CUDA_VISIBLE_DEVICES, env.ROCR_VISIBLE_DEVICES, env.SLURM_JOB_GPUS]).toEqual(["3", "1", "1", undefined]);
+    expect(buildBatchEnv(withShards, oracleCtx(withShards, { constrainDevices: true })).CUDA_VISIBLE_DEVICES).toBe("0");
     const plain = buildBatchEnv(job, oracleCtx(job, { submitEnv: { SLURM_SHARDS_ON_NODE: "9" } }));
     expect(plain.SLURM_SHARDS_ON_NODE).toBeUndefined();
   });
