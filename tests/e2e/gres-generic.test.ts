@@ -8,7 +8,7 @@
  * (CfgTRES/AllocTRES gres/NAME=N), 053 (squeue %b) and Slurm's gres.c (GresUsed name:count).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,9 +59,9 @@ describe("configured counted GRES", () => {
     const n1 = showNode("n1", "-d");
     expect([field(n1, "Gres"), field(n1, "GresUsed"), field(n1, "CfgTRES")]).toEqual(["nvme:2", "nvme:0", "cpu=4,mem=4000M,billing=4,gres/nvme=2"]);
     expect(field(showNode("n4"), "Gres")).toBe("(null)");
-    expect(run(["sinfo", "-h", "-N", "-p", "debug", "-o", "%N %G"]).stdout).toBe("n1 nvme:2\nn2 nvme:2\nn3 gpu:mi300x:2\nn4 (null)\n");
+    expect(run(["sinfo", "-h", "-N", "-p", "debug", "-o", "%N %G"]).stdout).toBe("n1 nvme:2\nn2 nvme:2\nn3 gpu:mi300x:2,shard:4\nn4 (null)\n");
     const config = run(["scontrol", "show", "config"]).stdout;
-    expect(config).toMatch(/^GresTypes\s+= gpu,nvme$/m);
+    expect(config).toMatch(/^GresTypes\s+= gpu,nvme,shard$/m);
   });
 });
 
@@ -92,6 +92,20 @@ describe("requests from every source", () => {
     expect(field(showJob(submit(["--hold", script])), "TresPerNode")).toBe("gres:nvme:1");
     expect(field(showJob(submit(["--hold", "--wrap", "true"], { SBATCH_GRES: "nvme:2" })), "TresPerNode")).toBe("gres:nvme:2");
     expect(field(showJob(submit(["--hold", "--gres=gpu:1,nvme:1", "--wrap", "true"])), "TresPerNode")).toBe("gres:gpu:1,gres:nvme:1");
+  });
+});
+
+describe("shards", () => {
+  it("a shard job sees the GPU its shards sit on and its shard count; whole GPUs and shards never in one job", async () => {
+    expect(run(["sbatch", "--gres=gpu:1,shard:1", "--wrap", "true"])).toEqual({ stdout: "", stderr: "sbatch: error: Invalid generic resource (gres) specification\n", code: 1 });
+    const id = submit(["--gres=shard:2", "--wrap", "echo shards=$SLURM_SHARDS_ON_NODE cuda=$CUDA_VISIBLE_DEVICES gpus=$SLURM_JOB_GPUS"]);
+    const out = join(state, "..", `slurm-${id}.out`);
+    const text = await eventually("the shard job's output", () => {
+      const t = existsSync(out) ? readFileSync(out, "utf8") : "";
+      return t.includes("shards=") ? t : undefined;
+    }, 30_000);
+    expect(text).toMatch(/^shards=2 cuda=[01] gpus=\n$/);
+    expect(field(showJob(id), "TresPerNode")).toBe("gres:shard:2");
   });
 });
 

@@ -17,9 +17,9 @@ describe("import of counted GRES", () => {
   it("carries GresTypes and the nvme counts, and the controller reads them", () => {
     const r = importSlurm({ slurmConf: read("slurm.conf"), gresConf: read("gres.conf") });
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.spurConf).toMatch(/^GresTypes=gpu,nvme$/m);
+    expect(r.value.spurConf).toMatch(/^GresTypes=gpu,nvme,shard$/m);
     expect(r.value.spurConf).toMatch(/^NodeName=n1 .*Gres=nvme:2$/m);
-    expect(r.value.spurConf).toMatch(/^NodeName=n3 .*Gres=gpu:mi300x:2$/m);
+    expect(r.value.spurConf).toMatch(/^NodeName=n3 .*Gres=gpu:mi300x:2,shard:4$/m);
     expect(r.value.notes.filter((n) => n.file === "gres.conf" && n.key === "Count")).toEqual([]);
     const conf = parseConf(r.value.spurConf);
     if (!conf.ok) throw new Error(conf.error.message);
