@@ -1,9 +1,10 @@
 /**
  * @module compat/gres-generic
  * Generic resources other than GPUs (nvme, bandwidth, shard, mps, ...) as Slurm
- * writes them: `name[:type][:count]` items in a comma list, counts with the K/M/G/T/P
- * suffixes (powers of 1024, as gres.conf's Count=). Pure text <-> data; the GPU
- * items of a list are split off untouched so the GPU path keeps its own parsers.
+ * writes them: `name[:type][:no_consume][:count]` items in a comma list, counts with the
+ * K/M/G/T/P suffixes (powers of 1024, as gres.conf's Count=). A job's share may note the
+ * GPU its shards sit on ("shard:3(IDX:1)"). Pure text <-> data, plus the TRES texts made
+ * from them; the GPU items of a node's list are split off untouched for the GPU path.
  */
 import { err, ok, type Result } from "../lib/result.ts";
 

@@ -170,7 +170,7 @@ export const gresRequestCount = (g: { count: number; countWide?: number | undefi
 
 /**
  * The --gres items other than gpu. A name not in GresTypes is refused with Slurm's
- * wording (the oracle: `sbatch --gres=nvme:1` on a GresTypes=gpu cluster); count 0 asks nothing.
+ * wording (oracle golden 088: `sbatch --gres=fpga:1` on a GresTypes=gpu cluster); count 0 asks nothing.
  */
 function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[] | string {
   const out: GresItem[] = [];
