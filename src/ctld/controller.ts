@@ -25,8 +25,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { diskFullReporter, isDiskFull, NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
-import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
-import { runAdminScript } from "../agent/prolog.ts";
+import type { CtldScripts } from "./ctld-scripts.ts";
+import { createJobLauncher } from "./job-launch.ts";
 import { dueTriggers } from "../sched/model/triggers.ts";
 import { runTriggerProgram, triggerView } from "./trigger-run.ts";
 
@@ -139,6 +139,8 @@ export function createController(deps: ControllerDeps): Controller {
     });
   }
 
+  const launcher = createJobLauncher({ state, agents: deps.agents, scripts: deps.scripts, logger, now: deps.now, acting, executeInternal });
+
   function applyCommitted(command: Command, index?: number): ApplyResult {
     const result = apply(state, command);
     noteFailure(command, result, index);
@@ -179,7 +181,7 @@ export function createController(deps: ControllerDeps): Controller {
   function handleEvent(event: ApplyEvent): void {
     switch (event.type) {
       case "launchBatch":
-        void launch(event.jobId);
+        void launcher.launch(event.jobId);
         break;
       case "signalJob":
         for (const node of event.nodes) void deps.agents.signalJob(node, event, state).catch(() => undefined);
@@ -191,80 +193,12 @@ export function createController(deps: ControllerDeps): Controller {
       case "jobFinished":
         recordEnd(counters, state.jobs.get(event.jobId)?.info.state ?? "");
         notifyWaiters(event.jobId);
-        if (acting()) void epilogSlurmctld(event.jobId);
+        if (acting()) void launcher.epilogSlurmctld(event.jobId);
         break;
       case "runTrigger":
         runTriggerProgram(event.trigger, event.arg, logger);
         break;
     }
-  }
-
-  async function launch(jobId: number): Promise<void> {
-    const job = state.jobs.get(jobId);
-    if (job === undefined) return;
-    const node = job.info.batchHost;
-    // The run being launched: a failure reported after the job was requeued and restarted is about an earlier run.
-    const restarts = job.info.restarts;
-    if (!(await prologSlurmctld(job))) return;
-    if (!(await prologAtAllocation(job))) {
-      // The failing node has been drained and the job told to requeue (held) once its script ends; it never started.
-      if (acting() && job.info.state === "RUNNING") {
-        executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId, exitCode: 1, exitSignal: 0, outcome: "LAUNCH_FAILED", restarts });
-      }
-      return;
-    }
-    try {
-      await deps.agents.launchBatch(job, state);
-      logger.info({ message: "job launched", jobId, node });
-    } catch (error) {
-      logger.warn({ message: "launch failed", jobId, node, error: String(error) });
-      if (job.info.state !== "RUNNING") return;
-      if (!acting()) return;
-      executeInternal({ v: 1, type: "launchFailed", at: deps.now(), jobId, node, reason: String(error), restarts });
-      // An agent that cannot be reached must not be chosen again at once.
-      if (isUnreachable(error)) executeInternal({ v: 1, type: "nodeFail", at: deps.now(), node, reason: "Not responding" });
-    }
-  }
-
-  /** PrologSlurmctld before a batch job is launched: false when it failed (the job is then requeued). */
-  async function prologSlurmctld(job: JobRecord): Promise<boolean> {
-    const path = deps.scripts?.prolog ?? "";
-    if (path === "") return true;
-    const r = await runAdminScript(path, ctldScriptEnv(job.info, "prolog_slurmctld", state.config.clusterName), deps.scripts?.timeoutSec ?? 0);
-    if (r.ok) return true;
-    logger.warn({ message: `PrologSlurmctld ${path} failed: ${r.why}`, jobId: job.info.jobId });
-    if (job.info.state === "RUNNING") {
-      executeInternal({ v: 1, type: "jobEnded", at: deps.now(), jobId: job.info.jobId, exitCode: 1, exitSignal: 0, outcome: "PROLOG_SLURMCTLD_FAILED" });
-    }
-    return false;
-  }
-
-  /**
-   * PrologFlags=Alloc: the node Prolog on every node of the job before its batch script starts
-   * (the batch host's stepd runs its own first). A node whose Prolog failed has reported it
-   * (PROLOG_FAILED: drained, job requeued held); the script is then not launched.
-   */
-  async function prologAtAllocation(job: JobRecord): Promise<boolean> {
-    if (!(deps.scripts?.prologFlags ?? []).includes("alloc")) return true;
-    const others = job.info.alloc.map((a) => a.node).filter((n) => n !== job.info.batchHost);
-    // A node that cannot be asked is not a failed Prolog: it runs its Prolog at the job's first step there instead.
-    const ask = (node: string): Promise<string> =>
-      deps.agents.runProlog(node, job, state).catch((error: unknown) => {
-        logger.warn({ message: `Prolog at allocation not asked of ${node}: ${String(error)}`, jobId: job.info.jobId });
-        return "";
-      });
-    const results = await Promise.all(others.map(ask));
-    const failed = results.filter((r) => r !== "");
-    for (const why of failed) logger.warn({ message: `Prolog at allocation: ${why}`, jobId: job.info.jobId });
-    return failed.length === 0;
-  }
-
-  async function epilogSlurmctld(jobId: number): Promise<void> {
-    const path = deps.scripts?.epilog ?? "";
-    const job = state.jobs.get(jobId);
-    if (path === "" || job === undefined || !job.info.batchFlag) return;
-    const r = await runAdminScript(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), deps.scripts?.timeoutSec ?? 0);
-    if (!r.ok) logger.warn({ message: `EpilogSlurmctld ${path} failed: ${r.why}`, jobId });
   }
 
   /** After a restart: launches are idempotent on the agent, so re-send them for every running batch job. */
@@ -419,7 +353,3 @@ export function createController(deps: ControllerDeps): Controller {
   };
 }
 
-function isUnreachable(error: unknown): boolean {
-  const text = String(error);
-  return /unavailable|ECONNREFUSED|deadline_exceeded|ConnectionRefused|Unable to connect/i.test(text);
-}

@@ -16,6 +16,8 @@ export interface CtldScripts {
   timeoutSec: number;
   /** PrologFlags, lower-cased: "alloc" runs the node Prolog on every node at allocation. */
   prologFlags?: string[];
+  /** Runs a site script as the controller's user with exactly `env` (the role wires agent/prolog.ts runAdminScript in). */
+  run: (path: string, env: Record<string, string>, timeoutSec: number) => Promise<{ ok: boolean; why: string }>;
 }
 
 export function ctldScriptEnv(job: JobInfoP, context: "prolog_slurmctld" | "epilog_slurmctld", clusterName: string): Record<string, string> {

@@ -18,6 +18,8 @@ import { replayLog } from "../ctld/replay.ts";
 import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
+import type { CtldScripts } from "../ctld/ctld-scripts.ts";
+import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
@@ -40,7 +42,7 @@ import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 export interface CtldExtras {
   keyring: ReturnType<typeof openKeyring>;
   jobSubmitScript: string;
-  scripts: { prolog: string; epilog: string; timeoutSec: number; prologFlags: string[] };
+  scripts: CtldScripts;
   onSchedulerPass: (pass: { seconds: number; started: number }) => void;
   rpcExtras: (state: ClusterState, now: () => number, applyFailed: () => number, raft?: () => RaftStatus) => RpcServerExtras;
   /** Present when spur.conf names a cluster secret: refused agent credentials are logged (ServiceContext.agentAuth). */
@@ -78,6 +80,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
     scripts: {
       prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
       prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
+      run: runAdminScript,
     },
     onSchedulerPass: (p) => sched.observe(p),
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
