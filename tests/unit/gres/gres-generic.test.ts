@@ -16,6 +16,7 @@ import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
 import { buildBatchEnv } from "../../../src/compat/job-env.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
 import { stepLayout } from "../../../src/ctld/service-step.ts";
+import { computePriorities } from "../../../src/sched/plan/priority.ts";
 import { oracleCtx, oracleJob } from "../job-env/fixtures.ts";
 
 describe("GRES text", () => {
@@ -260,6 +261,18 @@ describe("steps", () => {
     if (job === undefined) throw new Error("job 1");
     const step = stepLayout(job, spec({ ntasks: 1 }));
     expect(typeof step !== "string" && step.map((s) => [s.node, s.gres])).toEqual([["n3", "shard:2"]]);
+  });
+});
+
+describe("priority", () => {
+  it("PriorityWeightTRES weighs a tracked counted GRES by the job's share of its partition's", () => {
+    const c = cluster(CONF.replace("DefMemPerCPU=256", "DefMemPerCPU=256\nPriorityType=priority/multifactor\nPriorityWeightTRES=GRES/nvme=1000"));
+    c.run(submit(spec({ gresPerNode: [{ name: "nvme", type: "", count: 2 }] }), 10));
+    c.run(submit(spec(), 10));
+    const p = computePriorities(c.state, 10, c.state.config.sched).values;
+    // debug holds nvme:4 (n1, n2): asking 2 adds half the weight (the sum is truncated, so 499 or 500)
+    const diff = (p.get(1) ?? 0) - (p.get(2) ?? 0);
+    expect(diff >= 499 && diff <= 500).toBe(true);
   });
 });
 
