@@ -154,6 +154,17 @@ describe("steps", () => {
     const step = stepLayout(job, spec({ ntasks: 1 }));
     expect(typeof step !== "string" && step.map((s) => [s.node, s.gres])).toEqual([["n3", "shard:2"]]);
   });
+
+  it("show the job's tracked GRES in their TRES (sacct)", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ gresPerNode: [{ name: "nvme", type: "", count: 1 }] })));
+    startAll(c, 20);
+    const job = c.state.jobs.get(1);
+    const alloc = job === undefined ? "none" : stepLayout(job, spec({ ntasks: 1 }));
+    if (typeof alloc === "string") throw new Error(alloc);
+    c.run({ v: 1, type: "stepCreate", at: 21, jobId: 1, name: "true", alloc, ntasks: 1 });
+    expect(c.state.jobs.get(1)?.info.steps[0]?.tres).toBe("cpu=1,mem=256M,node=1,gres/nvme=1");
+  });
 });
 
 describe("priority", () => {
