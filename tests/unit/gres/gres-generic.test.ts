@@ -12,6 +12,7 @@ import { parseGres } from "../../../src/compat/options/spec-syntax.ts";
 import { freeGres, releaseGres, takeGres } from "../../../src/sched/plan/gres-fit.ts";
 import { cluster } from "../sched/builders.ts";
 import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
+import { nodeValue } from "../../../src/net/rest/serialize-cluster.ts";
 import { buildBatchEnv } from "../../../src/compat/job-env.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
 import { oracleCtx, oracleJob } from "../job-env/fixtures.ts";
@@ -94,6 +95,17 @@ describe("counting on a node", () => {
     const free = freeGres(total, held);
     expect(free.map((g) => g.count)).toEqual([1, 0, 4]);
     expect(releaseGres(free, total, [held[1] ?? [], held[1] ?? []]).map((g) => g.count)).toEqual([1, 4, 4]);
+  });
+});
+
+describe("REST nodes", () => {
+  it("list the counted GRES in gres and the tracked ones in tres/tres_used", () => {
+    const c = cluster(CONF);
+    const n1 = c.state.nodes.get("n1");
+    if (n1 === undefined) throw new Error("n1");
+    const busy = { ...n1.info, allocCpus: 1, allocMemoryMib: 256, gresUsed: "nvme:1" };
+    const v = nodeValue(busy, "t");
+    expect([v.gres, v.tres, v.tres_used]).toEqual(["nvme:2", "cpu=4,mem=4000M,billing=4,gres/nvme=2", "cpu=1,mem=256M,gres/nvme=1"]);
   });
 });
 
