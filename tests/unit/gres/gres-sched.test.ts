@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { stepLayout } from "../../../src/ctld/service-step.ts";
 import { computePriorities } from "../../../src/sched/plan/priority.ts";
+import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
 import { CONF, startAll } from "./scene.ts";
 
@@ -164,6 +165,28 @@ describe("steps", () => {
     if (typeof alloc === "string") throw new Error(alloc);
     c.run({ v: 1, type: "stepCreate", at: 21, jobId: 1, name: "true", alloc, ntasks: 1 });
     expect(c.state.jobs.get(1)?.info.steps[0]?.tres).toBe("cpu=1,mem=256M,node=1,gres/nvme=1");
+  });
+});
+
+describe("preemption", () => {
+  it("frees the nvme a higher-tier job needs by preempting the job that holds it", () => {
+    const c = cluster(`ClusterName=p
+GresTypes=nvme
+DefMemPerCPU=100
+PreemptType=preempt/partition_prio
+PreemptMode=CANCEL
+NodeName=n1 CPUs=4 RealMemory=4000 Gres=nvme:1
+NodeName=n2 CPUs=4 RealMemory=4000
+PartitionName=low Nodes=n[1-2] Default=YES PriorityTier=1
+PartitionName=high Nodes=n[1-2] PriorityTier=2
+`);
+    c.run(submit(spec({ timeLimitMin: 60, nodelist: "n2" }), 10));
+    c.run(submit(spec({ timeLimitMin: 60, gresPerNode: [{ name: "nvme", type: "", count: 1 }] }), 11));
+    startAll(c, 20);
+    expect([1, 2].map((id) => c.state.jobs.get(id)?.info.state)).toEqual(["RUNNING", "RUNNING"]);
+    c.run(submit(spec({ partition: "high", timeLimitMin: 10, gresPerNode: [{ name: "nvme", type: "", count: 1 }] }), 30));
+    const r = schedule(c.state, 40);
+    expect(planPreemption(c.state, r.reasons, r.priorities)?.victims.map((v) => v.jobId)).toEqual([2]);
   });
 });
 
