@@ -128,7 +128,8 @@ function chooseVictims(
       const v = byName.get(share.node);
       if (v === undefined) continue;
       // A suspended victim keeps its memory.
-      release(v, suspend ? { ...share, memMib: 0 } : share);
+      // a suspended victim keeps its memory and its counted GRES (the start check counts them held)
+      release(v, suspend ? { ...share, memMib: 0, gres: undefined } : share);
     }
     chosen.push(victim);
     const alloc = fitJob(req, views, "now");
