@@ -79,6 +79,12 @@ describe("refusals at submit, in Slurm's words", () => {
     });
   });
 
+  it("--test-only says it as for CPUs (oracle: sbatch --test-only -c 96)", () => {
+    expect(run(["sbatch", "--test-only", "--gres=nvme:3", "--wrap", "true"])).toEqual({
+      stdout: "", stderr: "allocation failure: Requested node configuration is not available\n", code: 1,
+    });
+  });
+
   it("srun says it its own way (golden 029)", () => {
     const r = run(["srun", "--gres=nvme:3", "true"]);
     expect([r.stderr, r.code]).toEqual(["srun: error: Unable to allocate resources: Requested node configuration is not available\n", 1]);
