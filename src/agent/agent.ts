@@ -34,6 +34,7 @@ import type { JobFacts, SiteScripts } from "./prolog.ts";
 import { errorLines, planContainer, prepareContainer, releaseContainer, type ContainerLaunch } from "./container/launch.ts";
 import type { Rootfs } from "./container/rootfs.ts";
 import { spoolTag } from "./containment.ts";
+import { listPids as listStepPids } from "./list-pids.ts";
 import { killTree, listPids, removeTrees, setUpCgroup, signalPids } from "./cgroup/fs.ts";
 import {
   createJobDir, isAlive, jobDir, processMatches, listJobIds, readJson, readPid, removeJobDir, writeJson, type LaunchFile, type StatusFile,
@@ -74,6 +75,8 @@ export interface Agent {
   stepHooks(req: RunTasksRequest): Promise<StepHooks>;
   /** Running steps' usage so far (sstat). */
   stepStats(req: StepStatsRequest): Plain<StepInfo>[];
+  /** scontrol listpids: the processes of the job steps here (agent/list-pids.ts). */
+  listPids(req: { jobId: number; stepId?: number | undefined }, caller: { uid: number; privileged: boolean }): ReturnType<typeof listStepPids>;
   /** PrologFlags=Alloc: the node Prolog at allocation; "" when it ran (or had run), else why not. */
   runProlog(req: RunPrologRequest): Promise<string>;
   start(): () => void;
@@ -436,6 +439,7 @@ export function createAgent(deps: AgentDeps): Agent {
     runningJobIds,
     stepHooks,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
+    listPids: (req, caller) => listStepPids(spool, req.stepId === undefined ? { jobId: req.jobId } : { jobId: req.jobId, stepId: req.stepId }, caller),
     async runProlog(req) {
       const facts = jobFacts(req.job, req.clusterName);
       return facts === undefined ? "no job" : nodeProlog.ensure(facts);

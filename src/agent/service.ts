@@ -57,6 +57,11 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         // Anyone may ask (sstat), as Slurm lets users see every job's steps.
         return { steps: agent.stepStats(req), cgroup: cgroupSummary };
       },
+      listPids(req, ctx) {
+        // loopback callers only (peerUid refuses others): root and the agent's user see every job, others their own
+        const uid = peerUid(ctx);
+        return agent.listPids(req, { uid, privileged: uid === 0 || uid === self });
+      },
       async runProlog(req, ctx) {
         requireUid(ctx, [self]);
         const why = await agent.runProlog(req);

@@ -72,6 +72,9 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals | number): vo
 /** The image's own PATH (its config's Env), which wins over the job's inside the container. */
 const imagePath = (env: readonly string[]): string | undefined => env.find((l) => l.startsWith("PATH="))?.slice(5);
 
+/** The running tasks of srun steps here by pid (scontrol listpids): job, step, local and global task id, owner. */
+export const taskPids = new Map<number, { jobId: number; stepId: number; localId: number; globalId: number; uid: number }>();
+
 /** The step each task's process group belongs to (scancel J.S signals one step only). */
 const stepOfGroup = new Map<number, number>();
 
@@ -191,6 +194,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     if (child.pid !== undefined) {
       groups.add(child.pid);
       stepOfGroup.set(child.pid, req.stepId);
+      taskPids.set(child.pid, { jobId: req.jobId, stepId: req.stepId, localId, globalId: task.taskId, uid: req.uid });
     }
     // Each task is its own process group: samples attribute its processes to its rank.
     if (child.pid !== undefined) (sampler.leaders ??= {})[String(child.pid)] = task.taskId;
@@ -218,6 +222,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       if (child.pid !== undefined) {
         groups.delete(child.pid);
         stepOfGroup.delete(child.pid);
+        taskPids.delete(child.pid);
       }
       if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
       running -= 1;

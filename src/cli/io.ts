@@ -13,6 +13,10 @@ import type {
   SharesRequest,
   SharesResponse,
   ReservationRequest,
+  PartitionRequest,
+  PartitionResponse,
+  ReconfigureRequest,
+  ReconfigureResponse,
   ReservationResponse,
   ListReservationsRequest,
   ListReservationsResponse,
@@ -79,6 +83,10 @@ export interface ControllerPort {
   getShares?(req: Plain<SharesRequest>): Promise<Plain<SharesResponse>>;
   /** scontrol's reservation commands and sinfo -T. */
   reservation?(req: Plain<ReservationRequest>): Promise<Plain<ReservationResponse>>;
+  /** scontrol create|update|delete partition. */
+  partition?(req: Plain<PartitionRequest>): Promise<Plain<PartitionResponse>>;
+  /** scontrol reconfigure. */
+  reconfigure?(req: Plain<ReconfigureRequest>): Promise<Plain<ReconfigureResponse>>;
   listReservations?(req: Plain<ListReservationsRequest>): Promise<Plain<ListReservationsResponse>>;
   /** strigger. */
   setTrigger?(req: Plain<TriggerSetRequest>): Promise<Plain<TriggerSetResponse>>;
@@ -98,6 +106,8 @@ export interface Invoker {
   umask?: number;
 }
 
+import type { ListPidsRequest, ListPidsResponse } from "../net/gen/spur/v1/agent_pb.ts";
+
 export interface CliPort {
   ctl: ControllerPort;
   invoker: Invoker;
@@ -112,6 +122,8 @@ export interface CliPort {
   sleep(ms: number): Promise<void>;
   /** One answer line from the user (terminal or pipe); undefined when none came within timeoutMs (sacctmgr's prompt). */
   readLine?(timeoutMs: number): Promise<string | undefined>;
+  /** scontrol listpids: ask the node agent at addr:port (on this host) for its steps' processes. */
+  agentListPids?(addr: string, port: number, req: Plain<ListPidsRequest>): Promise<Plain<ListPidsResponse>>;
   /** Whether a user name or uid exists on this host (squeue -u); unset: every user counts as known. */
   userKnown?(nameOrUid: string): boolean;
 }

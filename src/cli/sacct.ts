@@ -94,14 +94,15 @@ async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
   }
   resp = { ...resp, jobs: resp.jobs.map(withRunningBatchStep) };
   const ctx: SelectContext = { query: q, invokerUid: port.invoker.uid, now, cluster: resp.clusterName };
-  if (q.mode === "json" && q.jsonVersion !== undefined) {
+  if (q.mode === "json") {
+    // a bare --json is the current data_parser (as squeue/sinfo); --json=v0.0.38 is 22.05's text
     const cj = await import("../net/rest/cli-json.ts");
     const v = cj.dataParserVersion(q.jsonVersion);
-    if (!v.startsWith("v")) return done("", `sacct: error: ${v}\n`, 1);
+    if (v === cj.LEGACY_JSON) return done(sacctJson(selectJobs(resp.jobs, ctx), resp.clusterName, now));
+    if (!cj.isDataParser(v)) return done("", `sacct: error: ${v}\n`, 1);
     const who = { user: port.invoker.user, group: port.invoker.group, argv, command: "sacct" };
-    return done(cj.sacctJsonV4(v as Parameters<typeof cj.sacctJsonV4>[0], selectJobs(resp.jobs, ctx), resp.clusterName, now, who));
+    return done(cj.sacctJsonV4(v, selectJobs(resp.jobs, ctx), resp.clusterName, now, who));
   }
-  if (q.mode === "json") return done(sacctJson(selectJobs(resp.jobs, ctx), resp.clusterName, now));
   const rows = selectRows(resp.jobs, ctx);
   const style = { parsable: q.parsable, delimiter: q.delimiter, header: q.header };
   return done(renderTable(q.units === undefined ? columns.value : inUnits(columns.value, q.units), rows, style));

@@ -15,6 +15,8 @@ import { parseArgs, type ParsedArgs } from "../compat/options/parse-args.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
+import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest } from "../compat/job-hostfile.ts";
+import { expandHostlist } from "../compat/hostlist.ts";
 
 /** --wait: first pause between polls, growth factor and cap (Slurm: 2 s, x4, capped). */
 const WAIT_DELAY_MS_MIN = 2000;
@@ -71,6 +73,11 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   const built = flow.sbatchRequest(ctx, parsed.value.options, script.value);
   if (!built.ok) return fail(out, built.error);
   const { settings } = built.value;
+  const hostfile = await withHostfile(port, built.value.spec);
+  if (hostfile.kind === "error") {
+    return { stdout: out.stdout, stderr: out.stderr + hostfile.lines.map((l) => `sbatch: error: ${l}\n`).join(""), exitCode: out.exitError };
+  }
+  built.value.spec = withArbitraryList(hostfile.spec, hostfile.hosts);
   if (!settings.quiet) out.stderr += warningText("sbatch", built.value.warnings);
   const resp = await submit(port, built.value, out);
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
@@ -84,6 +91,27 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   port.write("stdout", out.stdout);
   port.write("stderr", out.stderr);
   return waitForJob(port, resp.jobId, built.value.spec.array !== "");
+}
+
+type HostfileRead = { kind: "error"; lines: string[] } | { kind: "ok"; spec: Built["spec"]; hosts?: string[] };
+
+/** SLURM_HOSTFILE (read when -w is not given, whatever -m says): the nodes the job requires. */
+async function withHostfile(port: CliPort, spec: Built["spec"]): Promise<HostfileRead> {
+  const path = port.env.SLURM_HOSTFILE;
+  if (path === undefined || path === "" || spec.nodelist !== "") return { kind: "ok", spec };
+  const text = await port.readFile(path);
+  const outcome = hostfileRequest(hostfileAskOf(spec), path, text, (e) => {
+    const x = expandHostlist(e);
+    return x.ok ? x.value : undefined;
+  });
+  if (outcome.kind === "error") return outcome;
+  return outcome.kind === "use" ? { kind: "ok", spec: applyHostfile(spec, outcome), hosts: outcome.hosts } : { kind: "ok", spec };
+}
+
+/** -m arbitrary: the job's environment carries the task list (SLURM_ARBITRARY_NODELIST), as sbatch's. */
+function withArbitraryList(spec: Built["spec"], hosts: string[] | undefined): Built["spec"] {
+  const list = arbitraryNodelist(spec.distribution, spec.nodelist, hosts);
+  return list === "" ? spec : { ...spec, env: { ...spec.env, SLURM_ARBITRARY_NODELIST: list } };
 }
 
 async function submit(port: CliPort, built: Built, out: Out): Promise<Plain<SubmitResponse> | undefined> {

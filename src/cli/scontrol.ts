@@ -11,7 +11,7 @@ import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "../compat/format/scontrol-jobs.ts";
 import { resvCommand, showReservations } from "../compat/format/scontrol-resv.ts";
-import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update } from "../compat/format/scontrol-commands.ts";
+import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update, updateEntity } from "../compat/format/scontrol-commands.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
 import { licensesShowText } from "../compat/licenses.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
@@ -54,9 +54,14 @@ const USAGE = [
   "    Valid <OPTION> values are:",
   "     -a, --all      show hidden partitions and their jobs",
   "     -d, --details  show more details (DerivedExitCode, allocations)",
+  "     -F, --future   also show nodes in the FUTURE state",
   "     -h, --help     print this text",
+  "     --hide         leave hidden partitions and their jobs out (the default)",
+  "     --json, --yaml print show's records as a data_parser document",
+  "     -M, --cluster  the cluster to ask",
   "     -o, --oneliner print each record on one line",
   "     -Q, --quiet    print no error messages",
+  "     -v, --verbose  say more about what is done",
   "     -V, --version  print the version",
   "",
   "    Valid <COMMAND> values are:",
@@ -65,6 +70,9 @@ const USAGE = [
   "     ping, version, help, exit, quit",
   "     show <ENTITY> [<ID>]: config, hostnames, hostlist, hostlistsorted, job, node, partition, step",
   "     update JobId=<id> <Key>=<value> ..., update NodeName=<nodes> State=<state> Reason=<text>",
+  "     create|update PartitionName=<name> <Key>=<value> ..., delete PartitionName=<name>",
+  "     create|update ReservationName=<name> <Key>=<value> ..., delete ReservationName=<name>",
+  "     reconfigure, listpids [<job_id>[.<step_id>]] [<NodeName>]",
   "",
 ].join("\n");
 
@@ -84,6 +92,10 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
   const tag = eq < 0 ? arg : arg.slice(0, eq);
   const val = eq < 0 ? words[2] : arg.slice(eq + 1);
   const entity = SHOW_ENTITIES.find(([word, min]) => keywordMatch(tag, word, min))?.[0];
+  if (flags.json !== undefined && entity === "steps") {
+    const r = await (await import("./scontrol-steps-json.ts")).stepsJson(port, val, flags.json.argv, flags.json.asked);
+    return outcome(r.stdout, r.stderr, r.exitCode !== 0);
+  }
   if (flags.json !== undefined && entity !== undefined) return jsonAnswer(port, flags, entity, val);
   switch (entity) {
     case "jobs":
@@ -151,13 +163,50 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   if (keywordMatch(tag, "update", 1)) {
     if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
     if (words.slice(1).some((w) => /^reservation(name)?=/i.test(w))) return resvCommand(port, "update", words.slice(1));
+    if (updateEntity(words.slice(1)) === "partition") return (await import("./scontrol-partition.ts")).partitionCommand(port, "update", words.slice(1));
     return update(port, words.slice(1));
   }
-  if (keywordMatch(tag, "create", 2)) return resvCommand(port, "create", words.slice(1));
-  if (keywordMatch(tag, "delete", 3)) return resvCommand(port, "delete", words.slice(1));
+  if (keywordMatch(tag, "create", 2)) {
+    if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
+    return createOrDelete(port, "create", words.slice(1));
+  }
+  if (keywordMatch(tag, "delete", 3)) {
+    if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
+    return createOrDelete(port, "delete", words.slice(1));
+  }
+  if (keywordMatch(tag, "reconfigure", 3)) return reconfigure(port, words);
+  if (keywordMatch(tag, "listpids", 1)) return (await import("./scontrol-listpids.ts")).listPidsCommand(port, words);
   if (keywordMatch(tag, "version", 4)) return outcome(`${SLURM_VERSION_LINE}\n`);
   if (keywordMatch(tag, "token", 5)) return (await import("./scontrol-token.ts")).tokenCommand(port, words.slice(1));
   return outcome("", `invalid keyword: ${tag}\n`, true);
+}
+
+/** `reconfigure`: Slurm complains about extra words and reconfigures anyway. */
+async function reconfigure(port: CliPort, words: string[]): Promise<Outcome> {
+  const extra = words.length > 2 ? outcome("", `too many arguments for keyword:${words[0]}\n`, true) : outcome();
+  if (port.ctl.reconfigure === undefined) return merge([extra, outcome("", "slurm_reconfigure error: Requested operation is presently disabled\n", true)]);
+  try {
+    const r = await port.ctl.reconfigure({});
+    return merge([extra, outcome("", r.refused.map((t) => `slurm_reconfigure error: ${t}\n`).join(""), r.refused.length > 0)]);
+  } catch (e) {
+    return merge([extra, outcome("", `slurm_reconfigure error: ${e instanceof Error ? e.message : String(e)}\n`, true)]);
+  }
+}
+
+/**
+ * create/delete: the entity is the first word whose tag names a reservation or a partition
+ * (Slurm scans for the reservation first: a reservation takes PartitionName= too).
+ */
+async function createOrDelete(port: CliPort, action: "create" | "delete", args: string[]): Promise<Outcome> {
+  const tagOf = (w: string): string => (w.includes("=") ? w.slice(0, w.indexOf("=")) : w);
+  const scan = action === "create" ? args : args.slice(0, 1);
+  for (const w of scan) {
+    if (keywordMatch(tagOf(w), "ReservationName", 3)) return resvCommand(port, action, args);
+    if (keywordMatch(tagOf(w), "PartitionName", 3)) return (await import("./scontrol-partition.ts")).partitionCommand(port, action, args);
+  }
+  return action === "create"
+    ? outcome("", `scontrol: error: Invalid creation entity: ${args[0]}\n`, true)
+    : outcome("", `Invalid deletion entity: ${args[0]}\n`, true);
 }
 
 /** Words of one stdin command line (quotes group, as a shell would). */

@@ -17,6 +17,24 @@ export function parseGpuBind(text: string): Result<string> {
   return ok(body);
 }
 
+/**
+ * Checks a --tres-bind value (Slurm 23.x+): `<tres>:[verbose,]<type>` parts joined by "+", where
+ * only gres/gpu binds (as Slurm's tres_bind_verify_cmdline); returns the gres/gpu part as a
+ * --gpu-bind value, which is what --gpu-bind=<type> abbreviates.
+ */
+export function parseTresBind(text: string): Result<string> {
+  const refused = err("BadTresBind", `Invalid --tres-bind argument: ${text}`);
+  let gpu: string | undefined;
+  for (const part of text.split("+")) {
+    const colon = part.indexOf(":");
+    if (colon < 0 || part.slice(0, colon) !== "gres/gpu") return refused;
+    const bind = parseGpuBind(part.slice(colon + 1));
+    if (!bind.ok) return refused;
+    gpu = bind.value;
+  }
+  return gpu === undefined ? refused : ok(gpu);
+}
+
 /** The GPUs (global indices) of task `localId` on a node whose step GPUs are `nodeGpus`. */
 export function taskGpus(nodeGpus: readonly number[], localId: number, bind: string, gpusPerTask: number): number[] {
   const gpus = [...nodeGpus].sort((a, b) => a - b);

@@ -8,6 +8,8 @@ import type { Plain } from "../lib/plain.ts";
 import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
 import { localDeviceList } from "./visible-devices.ts";
+import { isArbitrary } from "./task-layout.ts";
+import { expandHostlist } from "./hostlist.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
 import { gresTotalOf, parseGresItems, sharingGpusOf } from "./gres-generic.ts";
 
@@ -181,6 +183,23 @@ function jobEndTime(job: Plain<JobInfo>): number {
 const submitDir = (input: EnvInput): string =>
   input.site.submitDir ?? input.base.SLURM_SUBMIT_DIR ?? input.base.PWD ?? input.job.workDir;
 
+/**
+ * -m arbitrary: sbatch/salloc put the host list (one entry per task, SLURM_HOSTFILE's or -w's)
+ * in SLURM_ARBITRARY_NODELIST, and the job's SLURM_TASKS_PER_NODE counts each node's entries
+ * ("n[2,2,1,3]" on n[1-3]: 1,2,1). When the list's length is not the task count Slurm cannot lay
+ * the tasks out, and a batch script gets no SLURM_TASKS_PER_NODE (the oracle: the file n2 n2 n1
+ * n3 without -n, 3 tasks). salloc refuses that case before its shell starts (roles/cli/salloc).
+ */
+function jobTasksPerNodeText(i: EnvInput): string | undefined {
+  const list = i.base.SLURM_ARBITRARY_NODELIST;
+  if (list === undefined || !isArbitrary(i.spec?.distribution ?? "")) return formatTasksPerNode(jobTasksPerNode(i));
+  const hosts = expandHostlist(list);
+  const nodes = expandHostlist(i.job.nodelist);
+  if (!hosts.ok || !nodes.ok) return undefined;
+  if (i.context === "batch" && hosts.value.length !== jobNtasks(i)) return undefined;
+  return formatTasksPerNode(nodes.value.map((n) => hosts.value.filter((h) => h === n).length));
+}
+
 const stepOr = (input: EnvInput, ofStep: (step: StepLayout) => string, ofJob: () => string): string =>
   input.context === "step" && input.step !== undefined ? ofStep(input.step) : ofJob();
 
@@ -209,7 +228,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   {
     name: "SLURM_TASKS_PER_NODE",
     contexts: BJS,
-    value: (i) => stepOr(i, (s) => formatTasksPerNode(s.tasksPerNode), () => formatTasksPerNode(jobTasksPerNode(i))),
+    value: (i) => (i.context === "step" && i.step !== undefined ? formatTasksPerNode(i.step.tasksPerNode) : jobTasksPerNodeText(i)),
   },
   { name: "SLURM_NTASKS", contexts: BJS, value: jobNtasksText },
   { name: "SLURM_NPROCS", contexts: BJS, value: jobNtasksText },

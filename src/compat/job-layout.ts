@@ -66,6 +66,26 @@ export function normaliseAsk(ask: LayoutAsk): { shape: LayoutShape; warning: str
 }
 
 /**
+ * -w naming `required` distinct nodes: the job needs at least that many (the oracle: `-w n[1-3]`
+ * shows NumNodes=3, `-N2-4 -w n[1-3]` 3-4) and, without -n, runs a task (or a --ntasks-per-node)
+ * on each (NumTasks=3). sbatch/salloc/srun refuse an -N maximum below it (`nodeListCountError`).
+ */
+export function withRequiredNodes(shape: LayoutShape, required: number): LayoutShape {
+  if (required <= shape.nodesMin) return shape;
+  const ntasks = shape.ntasksGiven ? shape.ntasks : required * Math.max(1, shape.ntasksPerNode);
+  const out = { ...shape, nodesMin: required, nodesMax: shape.nodesGiven ? Math.max(shape.nodesMax, required) : shape.nodesMax, ntasks };
+  assert(out.nodesMin >= 1 && out.ntasks >= 1, "a shape has a task and a node at least");
+  return out;
+}
+
+/** The client's refusal of -N whose maximum is below the -w node count (text after "error: "), "" when fine. */
+export function nodeListCountError(nodesMin: number, nodesMax: number, required: number): string {
+  const given = nodesMin > 0 || nodesMax > 0;
+  const max = nodesMax > 0 ? nodesMax : nodesMin;
+  return given && required > max ? `invalid number of nodes (-N ${Math.max(nodesMin, required)}-${max})` : "";
+}
+
+/**
  * Nodes the pending job is expected to need (Slurm's estimate, shown as NumNodes before it
  * starts): with --ntasks-per-node the whole nodes of tasks it fills, else the nodes of the
  * partition's largest size that hold its tasks (one per task when a task fits nowhere).
@@ -88,7 +108,7 @@ export interface PendingCounts {
 
 export function pendingCounts(shape: LayoutShape, nodeCpusMax: number): PendingCounts {
   const estimate = nodeEstimate(shape, nodeCpusMax);
-  const numNodes = shape.nodesGiven ? Math.min(shape.nodesMax, Math.max(shape.nodesMin, estimate)) : Math.max(1, estimate);
+  const numNodes = shape.nodesGiven ? Math.min(shape.nodesMax, Math.max(shape.nodesMin, estimate)) : Math.max(shape.nodesMin, estimate);
   // --overcommit: one CPU per node is all the job asks for; a node range without -n asks for one task's
   // CPUs (or a --ntasks-per-node of one-CPU tasks, whichever is more)
   const rangeOnly = !shape.ntasksGiven && shape.nodesMax > shape.nodesMin;

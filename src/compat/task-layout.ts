@@ -35,25 +35,6 @@ export function taskRanks(tasksPerNode: readonly number[], distribution: string)
 /** -m arbitrary: the host list (with repeats) gives task i to host i. */
 export const isArbitrary = (distribution: string): boolean => /^arbitrary/i.test(distribution);
 
-/**
- * SLURM_HOSTFILE's text → one host per task, in order: names or hostlist expressions separated by
- * newlines, spaces or commas ("n[1-2]" is two tasks); lines starting with # are comments.
- * undefined when an expression does not expand.
- */
-export function hostfileHosts(text: string, expand: (expr: string) => string[] | undefined): string[] | undefined {
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    const body = line.trim();
-    if (body === "" || body.startsWith("#")) continue;
-    for (const expr of body.split(/[\s]+/)) {
-      const hosts = expand(expr);
-      if (hosts === undefined) return undefined;
-      out.push(...hosts);
-    }
-  }
-  return out;
-}
-
 /** -m arbitrary: each node's global ranks, from the hosts in task order (task i on hosts[i]). */
 export function arbitraryRanks(nodeNames: readonly string[], hosts: readonly string[]): number[][] {
   const out = nodeNames.map((node) => hosts.flatMap((h, rank) => (h === node ? [rank] : [])));

@@ -18,7 +18,7 @@ import { lookupUid } from "../net/users.ts";
 type Key =
   | "PowerPlugin" | "AccountingStorageEnforce" | "AccountingStorageTRES" | "AcctGatherNodeFreq" | "AuthType" | "BOOT_TIME" | "ClusterName"
   | "DefMemPerCPU" | "DependencyParameters" | "EnforcePartLimits" | "FirstJobId" | "GresTypes" | "KillWait" | "MaxArraySize"
-  | "MaxJobCount" | "MaxNodeCount" | "MinJobAge" | "NEXT_JOB_ID" | "PreemptMode" | "PreemptType" | "PriorityDecayHalfLife"
+  | "MaxJobCount" | "MaxNodeCount" | "MinJobAge" | "NEXT_JOB_ID" | "PreemptMode" | "PreemptType" | "PriorityDecayHalfLife" | "ReconfigFlags"
   | "PriorityFavorSmall" | "PriorityFlags" | "PriorityMaxAge" | "PriorityType" | "PriorityWeightAge" | "PriorityWeightAssoc"
   | "PriorityWeightFairShare" | "PriorityWeightJobSize" | "PriorityWeightPartition" | "PriorityWeightQOS"
   | "PriorityWeightTRES" | "SchedulerParameters" | "SchedulerTimeSlice" | "SchedulerType" | "SelectType" | "SlurmUser"
@@ -39,6 +39,8 @@ export interface ConfigSite {
   /** spur.conf's own settings, keys lower-cased: a key the site set shows its text. */
   globals?: ReadonlyMap<string, string>;
 }
+
+const RECONFIG_FLAG_NAMES: Readonly<Record<string, string>> = { keeppartinfo: "KeepPartInfo", keeppartstate: "KeepPartState", keeppowersavesettings: "KeepPowerSaveSettings" };
 
 export function configEntries(state: ClusterState, sc: ConfigSite): Record<string, string> {
   const c = state.config;
@@ -64,6 +66,7 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     MinJobAge: `${c.minJobAgeSec} sec`,
     NEXT_JOB_ID: String(state.nextJobId),
     PreemptMode: c.preempt.mode,
+    ...(c.reconfigFlags === undefined ? {} : { ReconfigFlags: c.reconfigFlags.map((f) => RECONFIG_FLAG_NAMES[f] ?? f).join(",") || "(null)" }),
     PreemptType: c.preempt.type,
     PriorityDecayHalfLife: durationText(s.decayHalfLifeSec),
     PriorityFavorSmall: s.priorityFavorSmall ? "Yes" : "No",
@@ -92,11 +95,14 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     SLURM_VERSION: SLURM_RELEASE_TEXT,
   };
   const out: Record<string, string> = {};
+  // after `scontrol reconfigure`, spur.conf's settings as that reconfigure read them (replicated), not as at start
+  const replicated = state.reconfigured?.globals;
+  const globals: ReadonlyMap<string, string> | undefined = replicated === undefined ? sc.globals : new Map(replicated);
   for (const [key, spurDefault] of CONFIG_KEYS) {
     // A computed value may be empty (PriorityFlags, PowerPlugin print "KEY = " as in Slurm); a key with
     // no computed value and no default (SlurmctldPort of a test without one) is left out.
     const computed = values[key as Key];
-    const v = computed ?? sc.globals?.get(key.toLowerCase()) ?? spurDefault;
+    const v = computed ?? globals?.get(key.toLowerCase()) ?? spurDefault;
     if (v !== "" || computed !== undefined) out[key] = v;
   }
   return out;

@@ -25,7 +25,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { diskFullReporter, isDiskFull, NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { assert } from "../lib/assert.ts";
-import type { CtldScripts } from "./ctld-scripts.ts";
+import { scriptsInForce, type CtldScripts, type ScriptRunner } from "./ctld-scripts.ts";
 import { createJobLauncher } from "./job-launch.ts";
 import { dueTriggers } from "../sched/model/triggers.ts";
 import { runTriggerProgram, triggerView } from "./trigger-run.ts";
@@ -49,8 +49,10 @@ export interface ControllerDeps {
   schedIntervalMs?: number;
   /** Told after every scheduling pass (metrics): its wall time and how many jobs it started. */
   onSchedulerPass?: (pass: { seconds: number; started: number }) => void;
-  /** PrologSlurmctld / EpilogSlurmctld (batch jobs). */
+  /** PrologSlurmctld / EpilogSlurmctld (batch jobs), as read at start (a reconfigure replaces them). */
   scripts?: CtldScripts;
+  /** Runs those scripts (the role wires the process runner in); without it a configured script fails. */
+  runScript?: ScriptRunner;
 }
 
 interface Waiter {
@@ -139,7 +141,11 @@ export function createController(deps: ControllerDeps): Controller {
     });
   }
 
-  const launcher = createJobLauncher({ state, agents: deps.agents, scripts: deps.scripts, logger, now: deps.now, acting, executeInternal });
+  const launcher = createJobLauncher({
+    state, agents: deps.agents, logger, now: deps.now, acting, executeInternal,
+    scripts: () => scriptsInForce(state.reconfigured, deps.scripts),
+    runScript: deps.runScript ?? (async () => ({ ok: false, why: "no script runner" })),
+  });
 
   function applyCommitted(command: Command, index?: number): ApplyResult {
     const result = apply(state, command);

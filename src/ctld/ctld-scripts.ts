@@ -16,8 +16,22 @@ export interface CtldScripts {
   timeoutSec: number;
   /** PrologFlags, lower-cased: "alloc" runs the node Prolog on every node at allocation. */
   prologFlags?: string[];
-  /** Runs a site script as the controller's user with exactly `env` (the role wires agent/prolog.ts runAdminScript in). */
-  run: (path: string, env: Record<string, string>, timeoutSec: number) => Promise<{ ok: boolean; why: string }>;
+}
+
+/** Runs a site script as the controller's user with exactly `env` (the role wires agent/prolog.ts runAdminScript in). */
+export type ScriptRunner = (path: string, env: Record<string, string>, timeoutSec: number) => Promise<{ ok: boolean; why: string }>;
+
+/** The scripts spur.conf names (lower-cased keys): at start, and again after `scontrol reconfigure`. */
+export function scriptsFrom(g: ReadonlyMap<string, string>): CtldScripts & { prologFlags: string[] } {
+  return {
+    prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
+    prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
+  };
+}
+
+/** The scripts in force: what the last reconfigure read (replicated), else what the controller was started with. */
+export function scriptsInForce(reconfigured: { globals?: [string, string][] } | undefined, atStart: CtldScripts | undefined): CtldScripts | undefined {
+  return reconfigured?.globals === undefined ? atStart : scriptsFrom(new Map(reconfigured.globals));
 }
 
 export function ctldScriptEnv(job: JobInfoP, context: "prolog_slurmctld" | "epilog_slurmctld", clusterName: string): Record<string, string> {

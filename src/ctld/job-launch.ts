@@ -12,12 +12,14 @@ import type { ConsolaInstance } from "consola/core";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import type { AgentLink } from "./agent-link.ts";
-import { ctldScriptEnv, type CtldScripts } from "./ctld-scripts.ts";
+import { ctldScriptEnv, type CtldScripts, type ScriptRunner } from "./ctld-scripts.ts";
 
 export interface JobLaunchContext {
   state: ClusterState;
   agents: AgentLink;
-  scripts: CtldScripts | undefined;
+  /** The scripts in force now (a reconfigure may have changed them). */
+  scripts: () => CtldScripts | undefined;
+  runScript: ScriptRunner;
   logger: ConsolaInstance;
   now: () => number;
   /** Whether this controller acts (the serving leader, or the only controller). */
@@ -36,9 +38,10 @@ export function createJobLauncher(ctx: JobLaunchContext): JobLauncher {
 
   /** PrologSlurmctld before a batch job is launched: false when it failed (the job is then requeued). */
   async function prologSlurmctld(job: JobRecord): Promise<boolean> {
-    const path = ctx.scripts?.prolog ?? "";
-    if (path === "" || ctx.scripts === undefined) return true;
-    const r = await ctx.scripts.run(path, ctldScriptEnv(job.info, "prolog_slurmctld", state.config.clusterName), ctx.scripts.timeoutSec);
+    const scripts = ctx.scripts();
+    const path = scripts?.prolog ?? "";
+    if (path === "" || scripts === undefined) return true;
+    const r = await ctx.runScript(path, ctldScriptEnv(job.info, "prolog_slurmctld", state.config.clusterName), scripts.timeoutSec);
     if (r.ok) return true;
     logger.warn({ message: `PrologSlurmctld ${path} failed: ${r.why}`, jobId: job.info.jobId });
     if (job.info.state === "RUNNING") {
@@ -53,7 +56,7 @@ export function createJobLauncher(ctx: JobLaunchContext): JobLauncher {
    * (PROLOG_FAILED: drained, job requeued held); the script is then not launched.
    */
   async function prologAtAllocation(job: JobRecord): Promise<boolean> {
-    if (!(ctx.scripts?.prologFlags ?? []).includes("alloc")) return true;
+    if (!(ctx.scripts()?.prologFlags ?? []).includes("alloc")) return true;
     const others = job.info.alloc.map((a) => a.node).filter((n) => n !== job.info.batchHost);
     // A node that cannot be asked is not a failed Prolog: it runs its Prolog at the job's first step there instead.
     const ask = (node: string): Promise<string> =>
@@ -95,10 +98,11 @@ export function createJobLauncher(ctx: JobLaunchContext): JobLauncher {
     },
 
     async epilogSlurmctld(jobId) {
-      const path = ctx.scripts?.epilog ?? "";
+      const scripts = ctx.scripts();
+      const path = scripts?.epilog ?? "";
       const job = state.jobs.get(jobId);
-      if (path === "" || ctx.scripts === undefined || job === undefined || !job.info.batchFlag) return;
-      const r = await ctx.scripts.run(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), ctx.scripts.timeoutSec);
+      if (path === "" || scripts === undefined || job === undefined || !job.info.batchFlag) return;
+      const r = await ctx.runScript(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), scripts.timeoutSec);
       if (!r.ok) logger.warn({ message: `EpilogSlurmctld ${path} failed: ${r.why}`, jobId });
     },
   };

@@ -26,6 +26,7 @@ import { overlayHandlers } from "./service-overlay.ts";
 import { schedHandlers } from "./service-sched.ts";
 import { acctHandlers } from "./service-acct.ts";
 import { resvHandlers } from "./service-resv.ts";
+import { partitionHandlers } from "./service-partition.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
@@ -109,7 +110,10 @@ export function controllerRoutes(sc: ServiceContext) {
         const by = requester(ctx);
         const given = toPlain(req.spec);
         if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
-        const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, given, by) : given;
+        // JobSubmitScript as the last reconfigure read it (replicated), else as at start
+        const replicated = c.state.reconfigured?.globals;
+        const hook = replicated === undefined ? sc.jobSubmitScript : (new Map(replicated).get("jobsubmitscript") ?? "");
+        const spec = hook ? await siteHook(hook, given, by) : given;
         // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
         const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
         if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
@@ -188,6 +192,7 @@ export function controllerRoutes(sc: ServiceContext) {
       ...schedHandlers(sc),
       ...acctHandlers(sc),
       ...resvHandlers(sc),
+      ...partitionHandlers({ controller: c, now: sc.now, requester, confPath: sc.confPath }),
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),

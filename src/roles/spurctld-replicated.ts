@@ -8,6 +8,7 @@
  * Failure policy: a request whose outcome consensus cannot confirm is answered
  * Unavailable with x-spur-outcome: unknown, so a client never retries it blindly.
  */
+import { runAdminScript } from "../agent/prolog.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomInt } from "node:crypto";
@@ -28,6 +29,7 @@ import { NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { ConfChange } from "../raft/core/index.ts";
 import { MembershipError, addReplica, removeReplica } from "../raft/membership.ts";
 import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
+import { restoreReconfigured } from "../sched/model/apply-reconfigure.ts";
 import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
@@ -118,6 +120,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
         const { addresses, image } = unwrapSnapshot(snap.data);
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
         restoreSnapshot(state, image);
+        restoreReconfigured(state);
         membershipChanged();
       },
       takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
@@ -144,6 +147,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     now: o.now,
     onSchedulerPass: o.extras.onSchedulerPass,
     scripts: o.extras.scripts,
+    runScript: runAdminScript,
   });
   const sc: ServiceContext = {
     controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath,

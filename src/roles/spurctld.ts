@@ -15,6 +15,7 @@ import type { ConsolaInstance } from "consola/core";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
 import { replayLog } from "../ctld/replay.ts";
+import { scriptsFrom } from "../ctld/ctld-scripts.ts";
 import { openLogStore } from "../ctld/log-store.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
@@ -77,11 +78,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
-    scripts: {
-      prolog: g.get("prologslurmctld") ?? "", epilog: g.get("epilogslurmctld") ?? "", timeoutSec: Number(g.get("prologepilogtimeout") ?? 0) || 0,
-      prologFlags: (g.get("prologflags") ?? "").toLowerCase().split(",").filter(Boolean),
-      run: runAdminScript,
-    },
+    scripts: scriptsFrom(g),
     onSchedulerPass: (p) => sched.observe(p),
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, applyFailed, raft) => ({
@@ -147,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
   const now = () => Date.now() / 1000;
   const extras = ctldExtras(conf, path, stateDir, now(), logger);
   const controller = createController({
-    state, log, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts,
+    state, log, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts, runScript: runAdminScript,
   });
   const { host, port } = controllerAddress(conf);
   const sc = {

@@ -59,5 +59,11 @@ describe("--json=v0.0.4x of the real binary", () => {
     const a = c.run(["sacct", `--json=${V}`, "-a"]);
     expect(a.code, a.stderr).toBe(0);
     expect(check(doc, responseSchema(doc, `/slurmdb/${V}/jobs/`, "get"), JSON.parse(a.stdout))).toEqual([]);
+    // a bare sacct --json is the newest data_parser as well, its meta.command the invocation
+    const bare = c.run(["sacct", "--json", "-a"]);
+    expect(bare.code, bare.stderr).toBe(0);
+    const out = JSON.parse(bare.stdout) as { meta: { command: string[] } };
+    expect(check(doc, responseSchema(doc, `/slurmdb/${V}/jobs/`, "get"), out)).toEqual([]);
+    expect(out.meta.command).toEqual(["sacct", "--json", "-a"]);
   });
 });

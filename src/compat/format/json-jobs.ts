@@ -167,7 +167,7 @@ function tail(job: Job): Record<string, JsonValue> {
     time_limit: job.timeLimitMin ?? null,
     time_minimum: 0,
     threads_per_core: null,
-    tres_bind: "",
+    tres_bind: (job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:"),
     tres_freq: "",
     tres_per_job: job.tresPerJob,
     tres_per_node: job.tresPerNode,

@@ -37,7 +37,7 @@ export const SACCT_OPTIONS: readonly SacctOptionRow[] = [
   row("flags", "F", ["flags"], "required", "only jobs with these scheduling flags"),
   row("gid", "g", ["gid", "group"], "required", "only jobs of these groups"),
   row("help", "h", ["help"], "none", "print this help"),
-  row("json", "", ["json"], "optional", "print the records as JSON"),
+  row("json", "", ["json"], "optional", "print the records as JSON (data_parser v0.0.45; =v0.0.42..44, or =v0.0.38 for 22.05's shape)"),
   row("local", "", ["local"], "none", "report only jobs of the local cluster"),
   row("name", "", ["name"], "required", "only jobs with these names"),
   row("nnodes", "i", ["nnodes"], "required", "only jobs that ran on this many nodes (min[-max])"),
@@ -78,7 +78,7 @@ export type SacctMode = "list" | "help" | "helpformat" | "usage" | "version" | "
 /** What the invocation asks for, with lists split and times resolved. */
 export interface SacctQuery {
   mode: SacctMode;
-  /** --json=v0.0.4x: the data_parser shape (spurrestd's serializers); absent = 22.05's dbv0.0.38 text. */
+  /** --json=v0.0.4x: that data_parser shape (spurrestd's serializers); absent = the newest; v0.0.38 = 22.05's dbv0.0.38 text. */
   jsonVersion?: string;
   fieldList: string;
   allUsers: boolean;

@@ -114,7 +114,7 @@ async function updateNode(port: CliPort, args: readonly string[]): Promise<Outco
 type Entity = "job" | "step" | "reservation" | "node" | "frontend" | "partition" | "debug";
 
 /** Which entity an update names (Slurm checks job first, then step, ...). */
-function updateEntity(args: readonly string[]): Entity | undefined {
+export function updateEntity(args: readonly string[]): Entity | undefined {
   const seen = new Set<Entity>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;

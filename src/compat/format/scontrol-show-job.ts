@@ -10,6 +10,7 @@ import { jobStateLong } from "../states.ts";
 import { convertNumUnit, eligibleTimeOf, jobTimeUsed, orAny, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../agent/cgroup/cpus.ts";
+import { compressHostlist } from "../hostlist.ts";
 
 const iso = (t: number): string => formatIsoTime(t);
 
@@ -52,7 +53,7 @@ function memoryText(job: Job): string {
 }
 
 /**
- * -d: the allocation per node: the CPU ids the controller chose for the job on that node
+ * -d: the allocation per node (a run of nodes with equal values on one line): the CPU ids the controller chose for the job on that node
  * (records from before the choice was kept show the first ones), memory, GPUs with their indices.
  */
 function detailLines(job: Job): string[] {
@@ -60,13 +61,19 @@ function detailLines(job: Job): string[] {
   const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
   const lines = [`JOB_GRES=${orNull(gres)}`];
   const type = /gpu:([^:,\d][^:,]*):\d+/.exec(gres)?.[1];
+  // consecutive nodes with the same CPU ids, memory and GPUs share one line, as Slurm prints them
+  const groups: { nodes: string[]; rest: string }[] = [];
   for (const a of job.alloc) {
     const cpuIds = a.cpuIds || (a.cpus > 1 ? `0-${a.cpus - 1}` : "0");
     const gpu = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
     // Counted GRES (no device indices) follow the GPUs: "nvme:1".
     const idx = [gpu, a.gres ?? ""].filter((t) => t !== "").join(",");
-    lines.push(`  Nodes=${a.node} CPU_IDs=${cpuIds} Mem=${a.memMib} GRES=${idx}`);
+    const rest = `CPU_IDs=${cpuIds} Mem=${a.memMib} GRES=${idx}`;
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last.rest === rest) last.nodes.push(a.node);
+    else groups.push({ nodes: [a.node], rest });
   }
+  for (const g of groups) lines.push(`  Nodes=${compressHostlist(g.nodes)} ${g.rest}`);
   return lines;
 }
 
@@ -119,6 +126,8 @@ function fileLines(job: Job): string[] {
     lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
   }
   lines.push("Power=");
+  // 22.05 prints the binding as "gpu:closest" (26.x: "gres/gpu:closest"), before the per-TRES requests.
+  if ((job.tresBind ?? "") !== "") lines.push(`TresBind=${(job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:")}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);

@@ -30,6 +30,8 @@ export function formatStepRecord(job: Job, s: Step, oneLiner: boolean): string {
     `CPUFreqReq=Default Dist=${s.distribution || "Block"}`,
     `SrunHost:Pid=${s.srunHost || "(null)"}:${s.srunPid ?? 0}`,
   ];
+  // 22.05 prints the binding as "gpu:closest" (26.x: "gres/gpu:closest")
+  if ((s.tresBind ?? "") !== "") lines.push(`TresBind=${(s.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:")}`);
   return formatRecord(lines, oneLiner, "plain");
 }
 

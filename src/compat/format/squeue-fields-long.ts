@@ -94,7 +94,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("StdOut", "STDOUT", (r) => orNull(r.job.stdOut)),
   f("system_comment", "SYSTEM_COMMENT", always(undefined)),
   f("tres-alloc", "TRES_ALLOC", tresAlloc, ["Tres"]),
-  f("tres-bind", "TRES_BIND", always("N/A")),
+  f("tres-bind", "TRES_BIND", (r) => orNa((r.job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:"))),
   f("tres-freq", "TRES_FREQ", always("N/A")),
   f("tres-per-job", "TRES_PER_JOB", (r) => orNa(r.job.tresPerJob)),
   f("tres-per-socket", "TRES_PER_SOCKET", always("N/A")),

@@ -14,7 +14,7 @@ import { absolutePath, type BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
-import { parseGpuBind } from "../gpu-bind.ts";
+import { parseGpuBind, parseTresBind } from "../gpu-bind.ts";
 import { CONTAINER_HANDLERS } from "./apply-container.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
@@ -242,6 +242,14 @@ const gpuBind: Handler = (st, a) => {
   return DONE;
 };
 
+/** --tres-bind=gres/gpu:TYPE: the same binding as --gpu-bind=TYPE (the only TRES Slurm binds). */
+const tresBind: Handler = (st, a) => {
+  const r = parseTresBind(valueOf(a));
+  if (!r.ok) return r;
+  st.spec.gpuBind = r.value;
+  return DONE;
+};
+
 /** Values of --gres-flags (comma-separated); disable- and enforce-binding exclude each other. */
 const GRES_FLAGS = new Set(["enforce-binding", "disable-binding", "one-task-per-sharing", "multiple-tasks-per-sharing", "allow-task-sharing"]);
 
@@ -325,7 +333,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   hold: flag("hold"), overcommit: flag("overcommit"),
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
-  export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind,
+  export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind, "tres-bind": tresBind,
   "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
   hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "cores-per-socket": optionalCount("coresPerSocket"),
   oversubscribe, contiguous, mincpus: optionalCount("mincpus"),

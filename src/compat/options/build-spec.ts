@@ -12,7 +12,9 @@ import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
-import { normaliseAsk } from "../job-layout.ts";
+import { nodeListCountError, normaliseAsk } from "../job-layout.ts";
+import { compressHostlist, expandHostlist } from "../hostlist.ts";
+import { isArbitrary } from "../task-layout.ts";
 import type { Command } from "./table.ts";
 
 /** Who submits, from where (a subset of the CLI's Invoker). */
@@ -147,6 +149,26 @@ function settleNodeCount(st: BuildState): void {
 }
 
 /**
+ * -w naming more nodes than -N's maximum (the oracle: `-N1 -w n[1-2]`): sbatch and salloc refuse
+ * ("invalid number of nodes (-N 2-1)"); srun says so and keeps the first nodes of the list.
+ */
+function checkNodeList(st: BuildState): Result<void> {
+  const spec = st.spec;
+  if (spec.nodelist === "" || (spec.nodesMin === 0 && spec.nodesMax === 0)) return ok(undefined);
+  const hosts = expandHostlist(spec.nodelist);
+  if (!hosts.ok) return ok(undefined);
+  const distinct = [...new Set(hosts.value)];
+  const refusal = nodeListCountError(spec.nodesMin, spec.nodesMax, distinct.length);
+  if (refusal === "") return ok(undefined);
+  if (st.cmd !== "srun") return err("NodeCount", refusal, 1);
+  if (isArbitrary(spec.distribution)) return ok(undefined);
+  const max = spec.nodesMax > 0 ? spec.nodesMax : spec.nodesMin;
+  st.warnings.push(`error: Required nodelist includes more nodes than permitted by max-node count (${distinct.length} > ${max}). Eliminating nodes from the nodelist.`);
+  spec.nodelist = compressHostlist(distinct.slice(0, max));
+  return ok(undefined);
+}
+
+/**
  * Fold the assignments (any order: they are sorted by precedence here) into a job request.
  * `script` is given for sbatch, `command` for srun/salloc.
  */
@@ -169,6 +191,8 @@ export function buildSpec(
   // Slurm checks this on the allocation request, after every source of options is read.
   if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", "--gpus-per-socket option requires --sockets-per-node specification", 1);
   settleNodeCount(st);
+  const listed = checkNodeList(st);
+  if (!listed.ok) return listed;
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

@@ -6,7 +6,8 @@
  * Slurm-named command: the Slurm release Spur follows (compat/slurm-release).
  */
 import { SLURM_VERSION_LINE } from "../slurm-release.ts";
-import { optionsFor, type Command, type OptionDef } from "./table.ts";
+import { optionsFor, tableFor, type Command, type OptionDef } from "./table.ts";
+import { usageNames } from "./usage-selection.ts";
 
 export const versionText = (): string => `${SLURM_VERSION_LINE}\n`;
 
@@ -52,10 +53,25 @@ export function helpText(cmd: Command): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The argument's placeholder from the syntax column ("--time=<time>" → "time"). */
+/** Placeholders for values whose syntax is a choice list, too long for a usage token. */
+const PLACEHOLDER: Record<string, string> = {
+  distribution: "dist", export: "names", "export-file": "file|fd", profile: "types", "gpu-freq": "spec", exclude: "hosts",
+  "kill-on-bad-exit": "0|1", epilog: "executable", "bcast-exclude": "paths", "send-libs": "yes|no",
+};
+
+/**
+ * The argument's placeholder from the syntax column: "--time=<time>" → "time",
+ * "--mem=<size>[units]" → "size[units]", "--gpu-bind=[verbose,]<type>" → "type".
+ */
 function argName(d: OptionDef): string {
-  const m = new RegExp(`--${d.name}\\[?=[[{]?<?([A-Za-z0-9_|-]+)`).exec(d.syntax);
-  return m?.[1] ?? "value";
+  const fixed = PLACEHOLDER[d.name];
+  if (fixed !== undefined) return fixed;
+  const m = new RegExp(`--${d.name}(?:\\[=(.*)\\]|=(.*))$`).exec(d.syntax);
+  let value = m?.[1] ?? m?.[2] ?? "";
+  value = value.replace(/^\[\{[^}]*\},\]|^\[[a-z]+,\]/, "").replace(/^\{(.*)\}$/, "$1");
+  value = (value.split(/\[?,/)[0] ?? "").split("|")[0] ?? "";
+  value = value.replace(/[<>]/g, "");
+  return value === "" ? "value" : value;
 }
 
 function usageToken(d: OptionDef): string {
@@ -64,10 +80,16 @@ function usageToken(d: OptionDef): string {
   return d.hasArg === "optional" ? `[--${d.name}[=${argName(d)}]]` : `[--${d.name}]`;
 }
 
+/** --usage: the everyday options only (compat/options/usage-selection), one short screen. */
 export function usageText(cmd: Command): string {
   const head = `Usage: ${cmd} `;
   const indent = " ".repeat(head.length);
-  const tokens = [...shown(cmd).map(usageToken), OPERANDS[cmd]];
+  const { byName } = tableFor(cmd);
+  const defs = usageNames(cmd).flatMap((n) => {
+    const d = byName.get(n);
+    return d !== undefined && d.documented ? [d] : [];
+  });
+  const tokens = [...defs.map(usageToken), OPERANDS[cmd]];
   const lines: string[] = [];
   let line = head;
   for (const token of tokens) {

@@ -36,7 +36,7 @@ export function errorText(cmd: Command, e: SpurError): string {
 
 /** Spur's own notes print as "<cmd>: warning: ..."; Slurm's own warnings keep their "Warning: " (e.g. the node count lowered to -n). */
 export const warningText = (cmd: Command, warnings: readonly string[]): string =>
-  warnings.map((w) => (w.startsWith("Warning: ") ? `${cmd}: ${w}\n` : `${cmd}: warning: ${w}\n`)).join("");
+  warnings.map((w) => (/^(Warning|error): /.test(w) ? `${cmd}: ${w}\n` : `${cmd}: warning: ${w}\n`)).join("");
 
 /**
  * stderr text for a controller rejection. The RpcError message is the reason; lines before

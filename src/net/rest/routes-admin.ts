@@ -1,8 +1,9 @@
 /**
  * @module rest/routes-admin
  * The operators' side of /slurm/: reservations (list, one, create or modify, delete:
- * the same Reservation RPC `scontrol create|update|delete reservation` uses) and node
- * removal. The controller decides who may (operators and admins), as for the CLI.
+ * the same Reservation RPC `scontrol create|update|delete reservation` uses), node
+ * removal, partition deletion and reconfigure (the Partition and Reconfigure RPCs of
+ * `scontrol delete partition` and `scontrol reconfigure`). The controller decides who may (operators and admins), as for the CLI.
  * Failure policy: every body is validated before any call; a reservation list that
  * partly fails stops at the first refusal and says which one (those before it are done,
  * as with slurmrestd's POST reservations/).
@@ -106,7 +107,27 @@ async function deleteNode(rc: RequestContext): Promise<Record<string, unknown>> 
   throw new RestError("Rejected", `Node ${name} is not dynamic: remove its NodeName= line from spur.conf and restart spurctld to delete it`, "delete_node", "Invalid node state specified", 2021);
 }
 
+/** GET reconfigure/: `scontrol reconfigure` (the controller re-reads spur.conf and replicates it). */
+async function reconfigure(rc: RequestContext): Promise<Record<string, unknown>> {
+  if (rc.ctl.reconfigure === undefined) throw new RestError("NotImplemented", "This controller does not reconfigure", "reconfigure");
+  const call = rc.ctl.reconfigure.bind(rc.ctl);
+  const res = await ctlCall("reconfigure", () => call({}));
+  // what needs a restart kept its old value: said as slurmctld answers the RPC (an error), the rest applied
+  if (res.refused.length > 0) throw new RestError("Rejected", res.refused.join("; "), "reconfigure", res.refused[res.refused.length - 1]);
+  return {};
+}
+
+/** DELETE partition/{partition_name}: `scontrol delete PartitionName=`. */
+async function deletePartition(rc: RequestContext): Promise<Record<string, unknown>> {
+  if (rc.ctl.partition === undefined) throw new RestError("NotImplemented", "This controller does not manage partitions", "delete_partition");
+  const call = rc.ctl.partition.bind(rc.ctl);
+  await ctlCall("delete_partition", () => call({ action: "delete", name: rc.params.partition_name ?? "", fields: {} }));
+  return {};
+}
+
 export const ADMIN_ROUTES: readonly Route[] = [
+  { method: "get", api: "slurm", path: "reconfigure/", since: 43, operation: "get_reconfigure", summary: "request slurmctld reconfigure", response: OpenapiResp, handle: reconfigure },
+  { method: "delete", api: "slurm", path: "partition/{partition_name}", since: 45, operation: "delete_partition", summary: "delete partition", response: OpenapiResp, handle: deletePartition },
   { method: "get", api: "slurm", path: "reservations/", since: 42, operation: "get_reservations", summary: "get all reservation info", query: ["update_time"], response: ReservationsResp, handle: (rc) => reservations(rc) },
   { method: "get", api: "slurm", path: "reservation/{reservation_name}", since: 42, operation: "get_reservation", summary: "get reservation info", response: ReservationsResp, handle: (rc) => reservations(rc, rc.params.reservation_name ?? "") },
   { method: "post", api: "slurm", path: "reservations/", since: 43, operation: "post_reservations", summary: "create or update reservations", body: ReservationModReq, response: ReservationModResp, handle: (rc) => upsert(rc, (rc.body as Infer<typeof ReservationModReq>).reservations) },

@@ -9,7 +9,7 @@
  */
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
-import { fetchTls } from "../../net/client-tls.ts";
+import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
 import { fetchWithBackoff } from "./rate-backoff.ts";
 import { unknownUser, userNamed } from "../../net/users-parse.ts";
 import { loadClientEnv } from "./client-env.ts";
@@ -81,6 +81,8 @@ export function controllerPort(where: string | string[], headers: Record<string,
     acctList: (req) => call(base, "AcctList", req),
     getShares: (req) => call(base, "GetShares", req),
     reservation: (req) => call(base, "Reservation", req),
+    partition: (req) => call(base, "Partition", req),
+    reconfigure: (req) => call(base, "Reconfigure", req),
     listReservations: (req) => call(base, "ListReservations", req),
     setTrigger: (req) => call(base, "SetTrigger", req),
     clearTrigger: (req) => call(base, "ClearTrigger", req),
@@ -117,7 +119,29 @@ export async function realPort(): Promise<CliPort> {
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     readLine: (timeoutMs) => readLine(timeoutMs),
     userKnown: (u) => (/^\d+$/.test(u) ? byUid(Number(u)).name !== u : userNamed(env.users, u) !== undefined),
+    agentListPids: (addr, port, req) => callAgent(rpcUrl(addr, port), "ListPids", req),
   };
+}
+
+/** One call to a node agent in Connect's JSON form (scontrol listpids); its error message as Slurm's scontrol would say it. */
+async function callAgent<T>(base: string, method: string, body: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`${base}/spur.v1.Agent/${method}`, { ...fetchTls(base), method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+  } catch {
+    throw new RpcError("unavailable", "Unable to connect to slurmstepd");
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let parsed: { code?: string; message?: string } = {};
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not a Connect error body */
+    }
+    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `node agent answered HTTP ${res.status}`);
+  }
+  return JSON.parse(text) as T;
 }
 
 /** Read one line from stdin (a terminal or a pipe); undefined on timeout, what there was at end of input. */

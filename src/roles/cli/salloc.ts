@@ -14,6 +14,9 @@ import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, release } from "./allocation.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
+import { expandEntry, readHostfile } from "./hostfile.ts";
+import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseSallocArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -28,17 +31,38 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("salloc", r.warnings));
+  const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
+  if (hostfile.kind === "error") {
+    process.stderr.write(hostfile.lines.map((l) => `salloc: error: ${l}\n`).join(""));
+    return 1;
+  }
+  const spec = applyHostfile(r.spec, hostfile);
+  const list = arbitraryNodelist(spec.distribution, spec.nodelist, hostfile.kind === "use" ? hostfile.hosts : undefined);
   let job;
   try {
-    job = await allocate("salloc", { ...r.spec, name: r.spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
+    job = await allocate("salloc", { ...spec, name: spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
   } catch (error) {
     process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
     return 1;
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
+  // -m arbitrary: the shell's tasks are laid over the list; Slurm gives up when their count differs
+  const nodeCount = job.numNodes || job.alloc.length;
+  const tasks = sallocTaskCount(r.spec.ntasks, r.spec.ntasksPerNode, nodeCount, job.numCpus, r.spec.cpusPerTask);
+  const listed = expandHostlist(list);
+  const refusal = list === "" ? "" : sallocArbitraryCheck(tasks, listed.ok ? listed.value.length : 0);
+  if (refusal !== "") {
+    process.stderr.write(`salloc: error: ${refusal}\n`);
+    if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
+    await release(job.jobId, 1);
+    return 1;
+  }
   const submitEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  if (list !== "") submitEnv.SLURM_ARBITRARY_NODELIST = list;
+  // the shell's SLURM_NTASKS follows -n only (the file's task count is the request's, not the user's)
+  const envSpec = { ...spec, ntasks: r.spec.ntasks };
   // Container options given to salloc reach the srun steps of the allocation through the environment.
-  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: r.spec, submitDir: process.cwd() }), ...containerEnvOf(r.spec.env) };
+  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: envSpec, submitDir: process.cwd() }), ...containerEnvOf(spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {
@@ -52,4 +76,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
   await release(job.jobId, code);
   return code;
+}
+
+/** SLURM_HOSTFILE (read when -w is not given, whatever -m says; compat/job-hostfile). */
+function withHostfile(spec: Parameters<typeof hostfileAskOf>[0], path: string | undefined): ReturnType<typeof hostfileRequest> {
+  if (path === undefined || path === "" || spec.nodelist !== "") return { kind: "none" };
+  const { text, why } = readHostfile(path);
+  return hostfileRequest(hostfileAskOf(spec), path, text, expandEntry, why);
 }

@@ -18,8 +18,8 @@ import { runStep } from "./step-launch.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
 import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
-import { hostfileHosts, isArbitrary } from "../../compat/task-layout.ts";
-import { expandHostlist } from "../../compat/hostlist.ts";
+import { hostfileAskOf, hostfileRead } from "../../compat/job-hostfile.ts";
+import { expandEntry, readHostfile } from "./hostfile.ts";
 import { readFileSync } from "node:fs";
 import { testOnlyText } from "../../compat/options/sbatch-flow.ts";
 import type { Plain } from "../../lib/plain.ts";
@@ -45,8 +45,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(definedOptionsDump(argv.slice(0, argv.length - r.command.length), process.env));
   }
   const hostfile = withHostfile(r.spec, process.env.SLURM_HOSTFILE);
-  if (hostfile !== "") {
-    process.stderr.write(`srun: error: ${hostfile}\n`);
+  if (hostfile.length > 0) {
+    process.stderr.write(hostfile.map((l) => `srun: error: ${l}\n`).join(""));
     return 1;
   }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
@@ -163,30 +163,22 @@ function taskSetup(taskProlog: string | undefined, taskEpilog: string | undefine
 }
 
 /**
- * SLURM_HOSTFILE (oracle: with or without -m arbitrary, when -w is not given): task i runs on the
- * file's host i; the job asks for those nodes, one task per line unless -n says otherwise.
- * Returns an error text, "" when fine.
+ * SLURM_HOSTFILE (oracle: whatever -m says, when -w is not given; the distribution becomes
+ * arbitrary): task i runs on the file's host i; the job asks for those nodes, one task per host
+ * read unless -n says otherwise. Entries and errors as for sbatch (compat/job-hostfile).
+ * Returns Slurm's error lines, none when fine.
  */
-function withHostfile(spec: Parameters<typeof allocate>[1], path: string | undefined): string {
-  if (path === undefined || path === "" || spec.nodelist !== "") return "";
-  if (spec.distribution !== "" && !isArbitrary(spec.distribution)) return "";
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return `Unable to open file ${path}`;
-  }
-  const hosts = hostfileHosts(text, (e) => {
-    const x = expandHostlist(e);
-    return x.ok ? x.value : undefined;
-  });
-  if (hosts === undefined || hosts.length === 0) return `Invalid node list in ${path}`;
-  const ntasks = spec.ntasks || hosts.length;
-  spec.nodelist = hosts.slice(0, ntasks).join(",");
+function withHostfile(spec: Parameters<typeof allocate>[1], path: string | undefined): string[] {
+  const file = path !== undefined && path !== "" && spec.nodelist === "" ? readHostfile(path) : { text: undefined, why: "" };
+  const read = hostfileRead(hostfileAskOf(spec), path, file.text, expandEntry, file.why);
+  if (read.kind === "error") return read.lines;
+  if (read.kind === "none") return [];
+  const ntasks = spec.ntasks || read.hosts.length;
+  spec.nodelist = read.hosts.slice(0, ntasks).join(",");
   spec.distribution = "arbitrary";
   spec.ntasks = ntasks;
-  const nodes = new Set(hosts.slice(0, ntasks)).size;
+  const nodes = new Set(read.hosts.slice(0, ntasks)).size;
   spec.nodesMin = nodes;
   spec.nodesMax = nodes;
-  return "";
+  return [];
 }

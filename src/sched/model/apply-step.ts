@@ -31,6 +31,7 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
     tres: tresText(cpus, mem, c.alloc.length, gpus, false) + gresTresText(c.alloc.flatMap((a) => parseGresItems(a.gres ?? "")), trackedGresNames(state.config.accountingTres)),
     srunHost: c.srunHost ?? "", srunPid: c.srunPid ?? 0, distribution: c.distribution ?? "",
   });
+  if ((c.tresBind ?? "") !== "") step.tresBind = c.tresBind;
   job.info.steps.push(step);
   return { ...emptyResult(), ids: [stepId] };
 }

@@ -95,6 +95,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: spec.wait4switchSec });
   if (spec.oversubscribe) info.oversubscribe = true;
   if (spec.contiguous) info.contiguous = true;
+  if (spec.gpuBind !== "") info.tresBind = `gres/gpu:${spec.gpuBind}`;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;

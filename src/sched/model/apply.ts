@@ -18,8 +18,10 @@ import { applyStepUsage } from "./apply-usage.ts";
 import { applyAcctCommand } from "../acct/apply-acct-command.ts";
 import { applyPreempt, resumeSuspended } from "./apply-preempt.ts";
 import { applyReservation } from "../resv/apply-resv.ts";
+import { applyPartition } from "./apply-partition.ts";
+import { applyReconfigure } from "./apply-reconfigure.ts";
 import { applySignalBeforeEnd } from "./apply-signal.ts";
-import { isJobFinished, type JobRecord } from "./types.ts";
+import { TERMINAL_JOB_STATES, isJobFinished, type JobRecord } from "./types.ts";
 import type { TriggerRecord } from "./trigger-types.ts";
 import { clearTriggers, fireTriggers, nodeChanges, pullNodeEvents, setTrigger, watchesNodes, type NodeFlags, type TriggerJobFacts } from "./triggers.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
@@ -91,7 +93,7 @@ export function apply(state: ClusterState, command: Command): ApplyResult {
 const COMMAND_TYPES: ReadonlySet<string> = new Set<Command["type"]>([
   "submit", "startJobs", "jobEnded", "launchFailed", "timeLimitReached", "signalBeforeEnd", "deadlineExpired",
   "dependencyNeverSatisfied", "cancel", "updateJob", "registerNode", "updateNode", "nodeFail", "stepCreate",
-  "stepComplete", "stepUsage", "acct", "preempt", "reservation", "trigger", "triggersFired",
+  "stepComplete", "stepUsage", "acct", "preempt", "reservation", "trigger", "triggersFired", "partition", "reconfigure",
 ]);
 
 /** Version 1 and a type this build knows (a newer controller's command is refused, not guessed at). */
@@ -144,6 +146,15 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
       return applyPreempt(state, c);
     case "reservation":
       return applyReservation(state, c);
+    case "reconfigure": {
+      const out = applyReconfigure(state, c);
+      if ("denied" in out) return rejected("UserIdMissing", out.denied);
+      return { ...emptyResult(), ...(out.refused.length > 0 ? { text: out.refused.join("\n") } : {}) };
+    }
+    case "partition": {
+      const refused = applyPartition(state, c, (s) => TERMINAL_JOB_STATES.has(s));
+      return refused === undefined ? emptyResult() : rejected(refused.code, refused.error);
+    }
     case "trigger":
       return applyTrigger(state, c);
     case "triggersFired":

@@ -4,7 +4,8 @@
  * is not a pure function of the state (the leader's clock in `at`, who asked),
  * so replaying the log on any replica yields the same state. Versioned by `v`.
  */
-import type { JobSpecP, NodeInfoP } from "./types.ts";
+import type { ControllerConfig, JobSpecP, NodeInfoP } from "./types.ts";
+import type { ReconfigureChange } from "./apply-reconfigure.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
@@ -73,6 +74,8 @@ export type Command =
       v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number;
       /** The srun running the step, and its task distribution (scontrol show step); absent in older logs. */
       srunHost?: string; srunPid?: number; distribution?: string;
+      /** The step's --gpu-bind/--tres-bind as Slurm stores it ("gres/gpu:closest"); absent: none. */
+      tresBind?: string;
     }
   | {
       v: 1;
@@ -91,6 +94,13 @@ export type Command =
   | { v: 1; type: "acct"; at: number; request: AcctRequest; by: Requester }
   /** scontrol create/update/delete reservation (times already epoch seconds). */
   | { v: 1; type: "reservation"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
+  /**
+   * scontrol create/update/delete partition (sched/model/apply-partition.ts): fields keyed as
+   * partitions.ts's PARTITION_KEYS, values as scontrol normalised them.
+   */
+  | { v: 1; type: "partition"; at: number; action: "create" | "update" | "delete"; name: string; fields: Record<string, string>; by: Requester }
+  /** scontrol reconfigure: what spur.conf/topology.conf define, read once by the leader (sched/model/apply-reconfigure.ts). */
+  | ({ v: 1; type: "reconfigure"; at: number; by: Requester } & Omit<ReconfigureChange<ControllerConfig>, "by">)
   /** The scheduler's preemption plan (sched/plan/preempt.ts). */
   | {
       v: 1; type: "preempt"; at: number; preemptorId: number;

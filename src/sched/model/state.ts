@@ -10,12 +10,11 @@ import { gpuTypesOfText } from "../plan/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
 import { emptyNodeInfo } from "./records.ts";
 import { confGet, type ConfRecord, type ParsedConf } from "../../compat/conf/slurm-conf.ts";
-import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
-import { parseTimeLimit } from "../../compat/parse-time.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
+import { buildPartition, relinkNodePartitions } from "./partitions.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
-import { formatGresItems, gresTresText, parseGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from "../../compat/gres-generic.ts";
-import { tresText } from "./tres.ts";
+import { formatGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from "../../compat/gres-generic.ts";
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
@@ -49,6 +48,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     gresTypes: parseGresTypes(g.get("grestypes")),
+    ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };
 }
 
@@ -62,11 +62,11 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   }
   const partitions: PartitionRecord[] = [];
   for (const rec of conf.partitions) {
-    const p = partitionFrom(rec, nodes, trackedGresNames(config.accountingTres));
+    const p = partitionFrom(rec, nodes);
     if (!p.ok) return p;
     partitions.push(p.value);
   }
-  for (const p of partitions) for (const n of p.nodeNames) nodes.get(n)?.info.partitions.push(p.info.name);
+  relinkNodePartitions(partitions, nodes);
   const licenses = parseLicenseConf(conf.globals.get("licenses") ?? "");
   if (!licenses.ok) return err("BadConfig", `spur.conf: ${licenses.error.message}`);
   return ok({
@@ -110,39 +110,9 @@ function nodesFrom(rec: ConfRecord, gresTypes: readonly string[], tracked: reado
   );
 }
 
-function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>, tracked: readonly string[]): Result<PartitionRecord> {
-  const name = confGet(rec, "PartitionName") ?? "";
-  const nodesText = confGet(rec, "Nodes") ?? "";
-  const expanded = nodesText.toUpperCase() === "ALL" ? { ok: true as const, value: [...nodes.keys()] } : expandHostlist(nodesText);
-  if (!expanded.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad Nodes`);
-  for (const n of expanded.value) if (!nodes.has(n)) return err("BadConfig", `spur.conf line ${rec.line}: unknown node ${n}`);
-  const limit = (key: string): Result<number | undefined> => {
-    const v = confGet(rec, key);
-    if (v === undefined || ["INFINITE", "UNLIMITED"].includes(v.toUpperCase())) return ok(undefined);
-    return parseTimeLimit(v);
-  };
-  const maxTime = limit("MaxTime");
-  const defTime = limit("DefaultTime");
-  if (!maxTime.ok || !defTime.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad time limit`);
-  const members = expanded.value.map((n) => nodes.get(n)).filter((n) => n !== undefined);
-  const cpus = members.reduce((s, n) => s + n.info.cpus, 0);
-  const mem = members.reduce((s, n) => s + n.info.realMemoryMib, 0);
-  const gpus = members.reduce((s, n) => s + n.info.gpuCount, 0);
-  const maxNodes = confGet(rec, "MaxNodes");
-  return ok({
-    nodeNames: expanded.value,
-    info: {
-      name, nodes: compressHostlist(expanded.value), isDefault: (confGet(rec, "Default") ?? "NO").toUpperCase() === "YES",
-      state: (confGet(rec, "State") ?? "UP").toUpperCase(), maxTimeMin: maxTime.value, defaultTimeMin: defTime.value,
-      maxNodes: maxNodes === undefined || maxNodes.toUpperCase() === "UNLIMITED" ? undefined : Number(maxNodes),
-      minNodes: num(confGet(rec, "MinNodes"), 0), priorityTier: num(confGet(rec, "PriorityTier"), 1),
-      priorityJobFactor: num(confGet(rec, "PriorityJobFactor"), 1), totalCpus: cpus, totalNodes: members.length,
-      tres: tresText(cpus, mem, members.length, gpus) + gresTresText(members.flatMap((n) => parseGresItems(n.info.gresGeneric ?? "")), tracked),
-      oversubscribe: (confGet(rec, "OverSubscribe") ?? "NO").toUpperCase(),
-      rootOnly: (confGet(rec, "RootOnly") ?? "NO").toUpperCase() === "YES", allowGroups: confGet(rec, "AllowGroups") ?? "ALL",
-      allowAccounts: confGet(rec, "AllowAccounts") ?? "ALL", allowQos: confGet(rec, "AllowQos") ?? "ALL",
-      hidden: (confGet(rec, "Hidden") ?? "NO").toUpperCase() === "YES", graceTimeSec: num(confGet(rec, "GraceTime"), 0),
-      defMemPerCpuMib: undefined,
-    },
-  });
+function partitionFrom(rec: ConfRecord, nodes: Map<string, NodeRecord>): Result<PartitionRecord> {
+  const built = buildPartition(confGet(rec, "PartitionName") ?? "", (key) => confGet(rec, key), nodes);
+  if (built.ok) return built;
+  const why = built.error.code === "UnknownNode" ? `unknown node ${built.error.message}` : built.error.code === "BadTime" ? "bad time limit" : built.error.code === "BadNodes" ? "bad Nodes" : `bad value ${built.error.message}`;
+  return err("BadConfig", `spur.conf line ${rec.line}: ${why}`);
 }

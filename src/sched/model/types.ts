@@ -7,6 +7,7 @@
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
+import type { Reconfigured } from "./apply-reconfigure.ts";
 import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
@@ -104,6 +105,8 @@ export interface ControllerConfig {
   priorityFlags: string[];
   /** PreemptType and PreemptMode (see plan/preempt.ts). */
   preempt: PreemptConfig;
+  /** ReconfigFlags, lower-cased (keeppartinfo, keeppartstate: what `scontrol reconfigure` keeps of the partitions). Absent = none. */
+  reconfigFlags?: string[];
   /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
   accountingTres?: string[];
   /** slurm.conf GresTypes=, lower-cased: the generic resource names jobs may ask for (gpu is always known). Absent = none. */
@@ -131,6 +134,12 @@ export interface ClusterState {
    * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.
    */
   licenses?: Map<string, number>;
+  /**
+   * The configuration the last `scontrol reconfigure` replicated (apply-reconfigure.ts): kept in
+   * snapshots so that a replica restored from one runs it rather than its own reading of the file.
+   * Absent = the configuration read at start.
+   */
+  reconfigured?: Reconfigured<ControllerConfig>;
   /** Event triggers (strigger), see sched/model/triggers.ts. */
   triggers: TriggerTable;
 }

@@ -8,7 +8,7 @@
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
 import { gresPerNodeText, type GresItem } from "../../compat/gres-generic.ts";
 import { SHARING_GRES } from "./gres-fit.ts";
-import { NODES_UNBOUNDED, normaliseAsk, type LayoutShape } from "../../compat/job-layout.ts";
+import { NODES_UNBOUNDED, normaliseAsk, withRequiredNodes, type LayoutShape } from "../../compat/job-layout.ts";
 
 export interface ResourceRequest {
   nodesMin: number;
@@ -76,10 +76,13 @@ export function buildRequest(
   expand: (hostlist: string) => string[],
 ): ResourceRequest | string {
   const cpusPerTask = spec.cpusPerTask || 1;
-  const { shape } = normaliseAsk({
+  const { shape: asked } = normaliseAsk({
     nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
     ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
   });
+  // a list with repeats (-m arbitrary: one entry per task) asks for each node once
+  const nodelist = spec.nodelist ? [...new Set(expand(spec.nodelist))] : [];
+  const shape = withRequiredNodes(asked, nodelist.length);
   const nodesMin = shape.nodesMin;
   let ntasks = shape.ntasks;
   const gpu = gpuRequest(spec, nodesMin);
@@ -108,8 +111,7 @@ export function buildRequest(
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
     ...((spec.tmpMib ?? 0) > 0 ? { tmpMib: spec.tmpMib } : {}),
-    // a list with repeats (-m arbitrary: one entry per task) asks for each node once
-    nodelist: spec.nodelist ? [...new Set(expand(spec.nodelist))] : [],
+    nodelist,
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],
   };

@@ -42,3 +42,28 @@ PartitionName=debug Nodes=n1 Default=YES
     expect([bare["SlurmctldHost[0]"], bare.SlurmctldLogFile, bare.MaxTasksPerNode, bare.SlurmctldPort]).toEqual(["vm", "(null)", "512", undefined]);
   });
 });
+
+describe("ReconfigFlags", () => {
+  it("shows Slurm's names of the flags in force (they may change with scontrol reconfigure)", () => {
+    const c = cluster(`ClusterName=x
+ReconfigFlags=keeppartinfo,KeepPartState
+NodeName=n1 CPUs=4 RealMemory=4000
+PartitionName=debug Nodes=n1 Default=YES
+`);
+    expect(configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf", selfUid: 0 }).ReconfigFlags).toBe("KeepPartInfo,KeepPartState");
+  });
+});
+
+describe("after scontrol reconfigure", () => {
+  it("shows spur.conf's settings as the reconfigure read them, not as at start", async () => {
+    const { configReading } = await import("../../../src/ctld/reconfigure-read.ts");
+    const text = "ClusterName=x\nNodeName=n1 CPUs=4 RealMemory=4000\nPartitionName=debug Nodes=n1 Default=YES\n";
+    const c = cluster(text);
+    const site = { controllerName: "vm", confPath: "/etc/spur.conf", selfUid: 0, globals: new Map([["prolog", "/old.sh"]]) };
+    expect(configEntries(c.state, site).Prolog).toBe("/old.sh");
+    const r = configReading({ conf: `${text}Prolog=/new.sh\n` });
+    if (!r.ok) throw new Error(r.error.message);
+    c.run({ v: 1, type: "reconfigure", at: 5, by: { uid: 0, gid: 0, user: "root", group: "root" }, ...r.value });
+    expect(configEntries(c.state, site).Prolog).toBe("/new.sh");
+  });
+});

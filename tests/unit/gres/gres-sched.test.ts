@@ -8,7 +8,8 @@ import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { stepLayout } from "../../../src/ctld/service-step.ts";
 import { computePriorities } from "../../../src/sched/plan/priority.ts";
 import { planPreemption } from "../../../src/sched/plan/preempt.ts";
-import { cluster, spec, submit } from "../sched/builders.ts";
+import { ROOT, cluster, spec, submit } from "../sched/builders.ts";
+import { configReading } from "../../../src/ctld/reconfigure-read.ts";
 import { CONF, startAll } from "./scene.ts";
 
 describe("in the controller", () => {
@@ -187,6 +188,17 @@ PartitionName=high Nodes=n[1-2] PriorityTier=2
     c.run(submit(spec({ partition: "high", timeLimitMin: 10, gresPerNode: [{ name: "nvme", type: "", count: 1 }] }), 30));
     const r = schedule(c.state, 40);
     expect(planPreemption(c.state, r.reasons, r.priorities)?.victims.map((v) => v.jobId)).toEqual([2]);
+  });
+});
+
+describe("scontrol reconfigure", () => {
+  it("applies changed counted GRES to the nodes and the partitions' TRES", () => {
+    const c = cluster(CONF);
+    const next = configReading({ conf: CONF.replace("NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:2", "NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:3") });
+    if (!next.ok) throw new Error(next.error.message);
+    expect(c.run({ v: 1, type: "reconfigure", at: 50, by: ROOT, ...next.value }).error).toBe("");
+    expect(c.state.nodes.get("n1")?.info.gresGeneric).toBe("nvme:3");
+    expect(c.state.partitions.find((p) => p.info.name === "debug")?.info.tres).toMatch(/,gres\/nvme=6$/);
   });
 });
 

@@ -404,3 +404,27 @@ describe("buildSallocEnv", () => {
     }
   });
 });
+
+describe("-m arbitrary: SLURM_TASKS_PER_NODE follows SLURM_ARBITRARY_NODELIST (SLURM_HOSTFILE n2 n2 n1 n3)", () => {
+  const job = (numTasks: number) => makeJob({
+    jobId: 70, numNodes: 3, nodelist: "n[1-3]", numTasks, startTime: START, batchHost: "n1",
+    alloc: ["n1", "n2", "n3"].map((node) => ({ node, cpus: 1, memMib: 256, gpuIndices: [], tasks: 0 })),
+  });
+  const submitEnv = { ...SUBMIT_ENV, SLURM_ARBITRARY_NODELIST: "n[2,2,1,3]" };
+  it("a batch script with -n4 counts each node's entries, in node order", () => {
+    const env = buildBatchEnv(job(4), oracleCtx(job(4), { submitEnv, spec: { ntasks: 4, distribution: "arbitrary" } }));
+    expect([env.SLURM_TASKS_PER_NODE, env.SLURM_ARBITRARY_NODELIST, env.SLURM_NTASKS]).toEqual(["1,2,1", "n[2,2,1,3]", "4"]);
+  });
+  it("a batch script whose task count is not the list's length gets no SLURM_TASKS_PER_NODE (oracle: 3 tasks, 4 entries)", () => {
+    const env = buildBatchEnv(job(3), oracleCtx(job(3), { submitEnv, spec: { ntasks: 3, distribution: "arbitrary" } }));
+    expect([env.SLURM_TASKS_PER_NODE, env.SLURM_NTASKS]).toEqual([undefined, "3"]);
+  });
+  it("without -m arbitrary the list is ignored", () => {
+    const env = buildBatchEnv(job(4), oracleCtx(job(4), { submitEnv, spec: { ntasks: 4 } }));
+    expect(env.SLURM_TASKS_PER_NODE).not.toBe("1,2,1");
+  });
+  it("salloc's shell gets the same count", () => {
+    const env = buildSallocEnv(job(4), { clusterName: "oracle", submitEnv, spec: { ntasks: 4, distribution: "arbitrary" } });
+    expect(env.SLURM_TASKS_PER_NODE).toBe("1,2,1");
+  });
+});

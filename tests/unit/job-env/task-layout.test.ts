@@ -1,6 +1,7 @@
 /** Task ranks per node by --distribution's first level (compat/task-layout.ts). */
 import { describe, expect, it } from "vitest";
-import { arbitraryRanks, hostfileHosts, taskRanks } from "../../../src/compat/task-layout.ts";
+import { arbitraryRanks, taskRanks } from "../../../src/compat/task-layout.ts";
+import { hostfileRead } from "../../../src/compat/job-hostfile.ts";
 
 describe("taskRanks", () => {
   it("block (default, arbitrary): consecutive ranks per node", () => {
@@ -22,9 +23,12 @@ describe("taskRanks", () => {
 describe("SLURM_HOSTFILE with -m arbitrary", () => {
   const expand = (e: string): string[] | undefined => (e === "n[1-2]" ? ["n1", "n2"] : /^n\d+$/.test(e) ? [e] : undefined);
 
-  it("one host per task, in order; hostlists expand; comments and blanks skipped", () => {
-    expect(hostfileHosts("n2\nn2\n# x\n\nn1 n3\nn[1-2]\n", expand)).toEqual(["n2", "n2", "n1", "n3", "n1", "n2"]);
-    expect(hostfileHosts("bad!\n", expand)).toBeUndefined();
+  const ask = { ntasks: 0, ntasksPerNode: 0, nodesMin: 0, nodesMax: 0, nodelist: "" };
+  it("srun's hosts: in order with repeats; an entry's hostlist expands; comments and blanks skipped", () => {
+    expect(hostfileRead(ask, "/h", "n2\nn2\n# x\n\nn1 n3\nn[1-2]\n", expand)).toEqual({ kind: "hosts", hosts: ["n2", "n2", "n1", "n3", "n1", "n2"] });
+    expect(hostfileRead({ ...ask, ntasks: 2 }, "/h", "n2\nn2\nn1\n", expand)).toEqual({ kind: "hosts", hosts: ["n2", "n2"] });
+    expect(hostfileRead(ask, "/h", "bad!\n", expand)).toEqual({ kind: "error", lines: ["Failure getting NodeNames from hostfile"] });
+    expect(hostfileRead({ ...ask, nodelist: "n1" }, "/h", "n2\n", expand)).toEqual({ kind: "none" });
   });
 
   it("task i runs on host i (oracle: n2,n2,n1,n3 gives n1 rank 2, n2 ranks 0-1, n3 rank 3)", () => {

@@ -24,7 +24,7 @@ describe("--help / --usage / --version come from the table", () => {
     for (const cmd of ["sbatch", "srun", "salloc"] as Command[]) {
       const lines = usageText(cmd).trimEnd().split("\n");
       for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
-      expect(lines[0]?.startsWith(`Usage: ${cmd} [-A account]`)).toBe(true);
+      expect(lines[0]?.startsWith(`Usage: ${cmd} [-N minnodes[-maxnodes]]`)).toBe(true);
     }
     expect(usageText("sbatch").trimEnd().endsWith("script [args...]")).toBe(true);
     expect(usageText("sbatch")).toContain("[-t time]");

@@ -90,3 +90,24 @@ describe("slurmdb writes", () => {
     expect(fx.admin.accounts.has("x")).toBe(false);
   });
 });
+
+describe("partitions and reconfigure", () => {
+  it("DELETE partition/{name} (v0.0.45) deletes for an operator; 'Invalid user id' for others; unknown names refused", async () => {
+    expect((await fx.request("DELETE", "/slurm/v0.0.45/partition/gpu", { user: "alice" })).status).toBe(403);
+    expect((await fx.request("DELETE", "/slurm/v0.0.45/partition/gpu", { user: "op" })).status).toBe(200);
+    expect([...fx.admin.partitions]).toEqual(["debug"]);
+    const unknown = await fx.request("DELETE", "/slurm/v0.0.45/partition/nope", { user: "op" });
+    expect(errorsOf(unknown.json)[0]?.error).toBe("Invalid partition name specified");
+    expect((await fx.request("DELETE", "/slurm/v0.0.44/partition/debug", { user: "op" })).status).toBe(404);
+  });
+
+  it("GET reconfigure/ (v0.0.43 on) asks the controller; what it kept is an error; a plain user is refused", async () => {
+    expect((await fx.request("GET", "/slurm/v0.0.43/reconfigure/", { user: "op" })).status).toBe(200);
+    expect(fx.admin.reconfigured).toBe(1);
+    fx.admin.reconfigureRefuses = ["SchedulerType change requires restart of the slurmctld daemon to take effect"];
+    const kept = await fx.request("GET", "/slurm/v0.0.45/reconfigure/", { user: "root" });
+    expect(errorsOf(kept.json)[0]?.error).toBe("SchedulerType change requires restart of the slurmctld daemon to take effect");
+    expect((await fx.request("GET", "/slurm/v0.0.45/reconfigure/", { user: "alice" })).status).toBe(403);
+    expect((await fx.request("GET", "/slurm/v0.0.42/reconfigure/", { user: "op" })).status).toBe(404);
+  });
+});

@@ -60,4 +60,24 @@ describe("--json=<data_parser>", () => {
     const legacy = JSON.parse((await squeueMain(["--json=v0.0.38"], fakePort({ jobs, now: 1796214967 }))).stdout) as { meta: { plugin: { type: string } } };
     expect(legacy.meta.plugin.type).toBe("openapi/v0.0.38");
   });
+
+  it("sacct: a bare --json is the newest data_parser too, meta.command echoing the invocation; =v0.0.38 keeps 22.05's text", async () => {
+    const d = await doc();
+    const jobs = busyJobs();
+    for (const argv of [["--json"], ["-a", "--json"], ["--json", "-X", "-a"]]) {
+      const r = await sacctMain(argv, fakePort({ jobs, now: 1796214967 }));
+      expect(r.exitCode, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { jobs: unknown[]; meta: { plugin: { data_parser: string; accounting_storage: string }; command: string[] } };
+      expect(out.meta.plugin.data_parser).toBe("data_parser/v0.0.45");
+      expect(out.meta.command).toEqual(["sacct", ...argv]);
+      expect(out.jobs.length).toBeGreaterThan(0);
+      expect(check(d, responseSchema(d, "/slurmdb/v0.0.45/jobs/", "get"), out)).toEqual([]);
+    }
+    const legacy = await sacctMain(["--json=v0.0.38", "-a"], fakePort({ jobs, now: 1796214967 }));
+    expect((JSON.parse(legacy.stdout) as { meta: { plugin: { type: string } } }).meta.plugin.type).toBe("openapi/dbv0.0.38");
+    expect(legacy.stdout.endsWith("}")).toBe(true);
+    const bad = await sacctMain(["--json=v0.0.1"], fakePort({ jobs, now: 1796214967 }));
+    expect([bad.exitCode, bad.stdout]).toEqual([1, ""]);
+    expect(bad.stderr).toMatch(/^sacct: error: Unable to find data_parser plugin for v0\.0\.1 \(available: /);
+  });
 });

@@ -36,12 +36,16 @@ export interface FakeAdmin {
   accounts: Map<string, Record<string, string>>;
   users: Map<string, Record<string, string>>;
   qos: Map<string, Record<string, string>>;
+  /** Partitions by name (DELETE partition/), reconfigure calls and what a reconfigure answers as kept. */
+  partitions: Set<string>;
+  reconfigured: number;
+  reconfigureRefuses: string[];
 }
 
 /** Accounting as a fresh controller has it: root account and user, the normal QOS. */
 export function freshAdmin(): FakeAdmin {
   return {
-    resv: new Map(), acct: [],
+    resv: new Map(), acct: [], partitions: new Set(["debug", "gpu"]), reconfigured: 0, reconfigureRefuses: [],
     accounts: new Map([["root", { account: "root", description: "default root account", organization: "root" }]]),
     users: new Map([["root", { user: "root", defaultaccount: "root", adminlevel: "Administrator" }]]),
     qos: new Map([["normal", { name: "normal", id: "1", description: "Normal QOS default", priority: "0", usagefactor: "1.000000" }]]),
@@ -90,6 +94,16 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
     },
     async waitJob() {
       throw new RpcError("unimplemented", "no");
+    },
+    async partition(req) {
+      if (!privileged) throw new RpcError("permission_denied", "Invalid user id");
+      if (req.action === "delete" && !admin.partitions.delete(req.name)) throw new RpcError("invalid_argument", "Invalid partition name specified");
+      return {};
+    },
+    async reconfigure() {
+      if (!privileged) throw new RpcError("permission_denied", "Invalid user id");
+      admin.reconfigured += 1;
+      return { refused: admin.reconfigureRefuses };
     },
     async reservation(req) {
       if (!privileged) throw new RpcError("permission_denied", "Access/permission denied");

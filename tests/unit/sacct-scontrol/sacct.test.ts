@@ -33,7 +33,7 @@ describe("sacct goldens (all jobs 1..38)", () => {
 
   it("golden 101: unknown option", async () => expectGolden("101"));
 
-  it("golden 115: --json -j 25 (dbv0.0.38 shape, no trailing newline)", async () => {
+  it("golden 115: --json=v0.0.38 -j 25 (dbv0.0.38 shape, no trailing newline)", async () => {
     // 22.05's dbv0.0.38 printed exit_code SUCCESS/0 for this failed job (its
     // table view says 1:0); the fixture reproduces the printed values, the
     // FAILED mapping is checked separately below.
@@ -43,13 +43,14 @@ describe("sacct goldens (all jobs 1..38)", () => {
     const g = loadGolden("115");
     // Spur collects no per-step CPU usage: those counters print as 0.
     const expected = g.stdout.replace(/"microseconds": \d+/g, '"microseconds": 0');
-    const { result } = await run(argvOf(g.command), { jobs });
+    // the golden's bare --json was 22.05's shape; Spur prints it when v0.0.38 is asked for
+    const { result } = await run(argvOf(g.command).map((a) => (a === "--json" ? "--json=v0.0.38" : a)), { jobs });
     expect(result.stdout).toBe(expected);
     expect(result.exitCode).toBe(0);
   });
 
-  it("--json reports a failed job as FAILED with its return code", async () => {
-    const { result } = await run(["--json", "-j", "25"]);
+  it("--json=v0.0.38 reports a failed job as FAILED with its return code", async () => {
+    const { result } = await run(["--json=v0.0.38", "-j", "25"]);
     expect(result.stdout).toContain('"exit_code": {\n        "status": "FAILED",\n        "return_code": 1\n      }');
     expect(result.stdout.endsWith("}")).toBe(true);
   });
@@ -193,8 +194,8 @@ describe("sacct selection", () => {
     expect(result.stdout).toBe("83|None|UNLIMITED|2|1|0|Unknown\n83.batch|||2|||0\n");
   });
 
-  it("--json: a signalled step and array fields", async () => {
-    const { result } = await run(["--json", "-j", "17_1"]);
+  it("--json=v0.0.38: a signalled step and array fields", async () => {
+    const { result } = await run(["--json=v0.0.38", "-j", "17_1"]);
     const doc = JSON.parse(result.stdout) as { jobs: { array: unknown; steps: { exit_code: unknown; step: { id: unknown } }[] }[] };
     expect(doc.jobs).toHaveLength(1);
     expect(doc.jobs[0]?.array).toEqual({ job_id: 17, limits: { max: { running: { tasks: 0 } } }, task: null, task_id: 1 });

@@ -20,4 +20,14 @@ describe("scontrol -d show job", () => {
     const job = { ...emptyJobInfo(), jobId: 8, state: "RUNNING", nodelist: "n1", numNodes: 1, alloc: [{ node: "n1", cpus: 2, memMib: 100, gpuIndices: [], tasks: 1 }] };
     expect(formatJobRecord(job, { now: 100, oneLiner: false, detail: true })).toContain("Nodes=n1 CPU_IDs=0-1 Mem=100 GRES=\n");
   });
+
+  it("a run of nodes with the same CPU ids, memory and GPUs shares one line, as Slurm groups them", () => {
+    const one = (node: string, cpuIds: string, memMib: number) => ({ node, cpus: 1, memMib, gpuIndices: [], tasks: 1, cpuIds });
+    const job = {
+      ...emptyJobInfo(), jobId: 9, state: "RUNNING", nodelist: "n[1-4]", numNodes: 4,
+      alloc: [{ ...one("n1", "0-1", 512), cpus: 2 }, one("n2", "0", 256), one("n3", "0", 256), one("n4", "1", 256)],
+    };
+    const text = formatJobRecord(job, { now: 100, oneLiner: false, detail: true });
+    expect(text).toContain("\n     Nodes=n1 CPU_IDs=0-1 Mem=512 GRES=\n     Nodes=n[2-3] CPU_IDs=0 Mem=256 GRES=\n     Nodes=n4 CPU_IDs=1 Mem=256 GRES=\n");
+  });
 });

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayKYAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoInQKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0ymAMKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2UySwoITGF1bmNoZXISPwoIVGFza0V4aXQSGC5zcHVyLnYxLlRhc2tFeGl0UmVxdWVzdBoZLnNwdXIudjEuVGFza0V4aXRSZXNwb25zZWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayKYAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoInQKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIkMKD0xpc3RQaWRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoHc3RlcF9pZBgCIAEoBUgAiAEBQgoKCF9zdGVwX2lkIlsKBlBpZFJvdxILCgNwaWQYASABKA0SDgoGam9iX2lkGAIgASgNEg8KB3N0ZXBfaWQYAyABKAUSEAoIbG9jYWxfaWQYBCABKAUSEQoJZ2xvYmFsX2lkGAUgASgFIkAKEExpc3RQaWRzUmVzcG9uc2USHQoEcm93cxgBIAMoCzIPLnNwdXIudjEuUGlkUm93Eg0KBXN0ZXBzGAIgAygJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y2QMKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2USPwoITGlzdFBpZHMSGC5zcHVyLnYxLkxpc3RQaWRzUmVxdWVzdBoZLnNwdXIudjEuTGlzdFBpZHNSZXNwb25zZTJLCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -991,6 +991,171 @@ export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: R
   messageDesc(file_spur_v1_agent, 13);
 
 /**
+ * scontrol listpids: the processes of the job steps on this node (job_id 0 = every job).
+ *
+ * @generated from message spur.v1.ListPidsRequest
+ */
+export type ListPidsRequest = Message<"spur.v1.ListPidsRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * absent = every step; batch = -5
+   *
+   * @generated from field: optional int32 step_id = 2;
+   */
+  stepId?: number | undefined;
+};
+
+/**
+ * scontrol listpids: the processes of the job steps on this node (job_id 0 = every job).
+ *
+ * @generated from message spur.v1.ListPidsRequest
+ */
+export type ListPidsRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * absent = every step; batch = -5
+   *
+   * @generated from field: optional int32 step_id = 2;
+   */
+  stepId?: number;
+};
+
+/**
+ * Describes the message spur.v1.ListPidsRequest.
+ * Use `create(ListPidsRequestSchema)` to create a new message.
+ */
+export const ListPidsRequestSchema: GenMessage<ListPidsRequest, {jsonType: ListPidsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 14);
+
+/**
+ * @generated from message spur.v1.PidRow
+ */
+export type PidRow = Message<"spur.v1.PidRow"> & {
+  /**
+   * @generated from field: uint32 pid = 1;
+   */
+  pid: number;
+
+  /**
+   * @generated from field: uint32 job_id = 2;
+   */
+  jobId: number;
+
+  /**
+   * batch = -5
+   *
+   * @generated from field: int32 step_id = 3;
+   */
+  stepId: number;
+
+  /**
+   * -1: not a task (a process a task started)
+   *
+   * @generated from field: int32 local_id = 4;
+   */
+  localId: number;
+
+  /**
+   * -1: not a task
+   *
+   * @generated from field: int32 global_id = 5;
+   */
+  globalId: number;
+};
+
+/**
+ * @generated from message spur.v1.PidRow
+ */
+export type PidRowJson = {
+  /**
+   * @generated from field: uint32 pid = 1;
+   */
+  pid?: number;
+
+  /**
+   * @generated from field: uint32 job_id = 2;
+   */
+  jobId?: number;
+
+  /**
+   * batch = -5
+   *
+   * @generated from field: int32 step_id = 3;
+   */
+  stepId?: number;
+
+  /**
+   * -1: not a task (a process a task started)
+   *
+   * @generated from field: int32 local_id = 4;
+   */
+  localId?: number;
+
+  /**
+   * -1: not a task
+   *
+   * @generated from field: int32 global_id = 5;
+   */
+  globalId?: number;
+};
+
+/**
+ * Describes the message spur.v1.PidRow.
+ * Use `create(PidRowSchema)` to create a new message.
+ */
+export const PidRowSchema: GenMessage<PidRow, {jsonType: PidRowJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 15);
+
+/**
+ * @generated from message spur.v1.ListPidsResponse
+ */
+export type ListPidsResponse = Message<"spur.v1.ListPidsResponse"> & {
+  /**
+   * @generated from field: repeated spur.v1.PidRow rows = 1;
+   */
+  rows: PidRow[];
+
+  /**
+   * the job/step ids that exist on this node (whether or not they have processes left)
+   *
+   * @generated from field: repeated string steps = 2;
+   */
+  steps: string[];
+};
+
+/**
+ * @generated from message spur.v1.ListPidsResponse
+ */
+export type ListPidsResponseJson = {
+  /**
+   * @generated from field: repeated spur.v1.PidRow rows = 1;
+   */
+  rows?: PidRowJson[];
+
+  /**
+   * the job/step ids that exist on this node (whether or not they have processes left)
+   *
+   * @generated from field: repeated string steps = 2;
+   */
+  steps?: string[];
+};
+
+/**
+ * Describes the message spur.v1.ListPidsResponse.
+ * Use `create(ListPidsResponseSchema)` to create a new message.
+ */
+export const ListPidsResponseSchema: GenMessage<ListPidsResponse, {jsonType: ListPidsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 16);
+
+/**
  * @generated from message spur.v1.AgentPingRequest
  */
 export type AgentPingRequest = Message<"spur.v1.AgentPingRequest"> & {
@@ -1007,7 +1172,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 14);
+  messageDesc(file_spur_v1_agent, 17);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -1044,7 +1209,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 15);
+  messageDesc(file_spur_v1_agent, 18);
 
 /**
  * @generated from service spur.v1.Agent
@@ -1097,6 +1262,14 @@ export const Agent: GenService<{
     methodKind: "unary";
     input: typeof RunPrologRequestSchema;
     output: typeof RunPrologResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.ListPids
+   */
+  listPids: {
+    methodKind: "unary";
+    input: typeof ListPidsRequestSchema;
+    output: typeof ListPidsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 0);
