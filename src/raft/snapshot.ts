@@ -94,11 +94,6 @@ export function restoreSnapshot(state: ClusterState, bytes: Uint8Array): number 
     }
     for (const row of db.query<{ name: string; record: string }, []>("SELECT name, record FROM nodes").iterate()) {
       const r = JSON.parse(row.record) as NodeRow;
-      // The node's counted GRES (slurm.conf Gres= items beyond gpu, GresTypes, AccountingStorageTRES) are
-      // configuration, not reported by agents: the configuration read now wins over the image.
-      const configured = state.nodes.get(row.name)?.info;
-      r.info.gresGeneric = configured?.gresGeneric;
-      r.info.gresTracked = configured?.gresTracked;
       state.nodes.set(row.name, { ...r, gpuByJob: new Map(r.gpuByJob) });
     }
     const target = state as unknown as Record<string, unknown>;

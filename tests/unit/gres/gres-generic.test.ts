@@ -14,7 +14,6 @@ import { cluster } from "../sched/builders.ts";
 import { jobDescArgv, type JobDesc } from "../../../src/net/rest/job-desc.ts";
 import { nodeValue } from "../../../src/net/rest/serialize-cluster.ts";
 import { buildBatchEnv } from "../../../src/compat/job-env.ts";
-import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
 import { oracleCtx, oracleJob } from "../job-env/fixtures.ts";
 import { CONF } from "./scene.ts";
 
@@ -128,15 +127,5 @@ describe("job environment", () => {
     expect(buildBatchEnv(withShards, oracleCtx(withShards, { constrainDevices: true })).CUDA_VISIBLE_DEVICES).toBe("0");
     const plain = buildBatchEnv(job, oracleCtx(job, { submitEnv: { SLURM_SHARDS_ON_NODE: "9" } }));
     expect(plain.SLURM_SHARDS_ON_NODE).toBeUndefined();
-  });
-});
-
-describe("controller snapshot", () => {
-  it("takes a node's counted GRES from the configuration read now, not from the image", () => {
-    const before = cluster(CONF);
-    const image = encodeSnapshot(before.state, 7);
-    const after = cluster(CONF.replace("NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:2", "NodeName=n[1-2] CPUs=4 RealMemory=4000 Gres=nvme:4"), false);
-    restoreSnapshot(after.state, image);
-    expect(after.state.nodes.get("n1")?.info.gresGeneric).toBe("nvme:4");
   });
 });
