@@ -6,6 +6,7 @@
  * and registers and heartbeats. Failure policy: a controller that does not
  * answer is retried forever; nothing is lost while it is away.
  */
+import { sharingGpusOf } from "../compat/gres-generic.ts";
 import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -147,11 +148,13 @@ export function createAgent(deps: AgentDeps): Agent {
     if (existsSync(join(jobDir(spool, job.jobId), "stepd.pid"))) return; // duplicate launch: idempotent
     const dir = createJobDir(spool, job.jobId);
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
-    const contained = deps.containment.planFor(job.jobId, "batch", share);
+    // the devices the job may open: its whole GPUs and the GPU its shards or MPS sit on
+    const devices = deviceGpus(share);
+    const contained = deps.containment.planFor(job.jobId, "batch", { ...share, gpuIndices: devices });
     // Entered by the user's shell, not checked here as root (a missing or forbidden one: /tmp, as Slurm).
     const workDir = job.workDir || "/tmp";
     const container = planContainer(containerSite(), {
-      jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
+      jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: devices, workDir, uid: job.uid, gid: job.gid,
     });
     const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
@@ -380,7 +383,7 @@ export function createAgent(deps: AgentDeps): Agent {
       };
     }
     const alloc = req.alloc;
-    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: deviceGpus(alloc ?? { gpuIndices: [] }), socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
     const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));
     // The batch host ran the Prolog before the script; any other node runs it before the job's first step there.
     // The Prolog's facts come from the controller's record (checked above), not from the request.
@@ -467,4 +470,9 @@ export function createAgent(deps: AgentDeps): Agent {
       };
     },
   };
+}
+
+/** A share's whole GPUs and the GPUs its shards or MPS sit on: the devices its processes may open. */
+function deviceGpus(share: { gpuIndices: readonly number[]; gres?: string | undefined }): number[] {
+  return [...new Set([...share.gpuIndices, ...sharingGpusOf(share.gres)])].sort((a, b) => a - b);
 }

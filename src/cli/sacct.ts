@@ -6,6 +6,7 @@
  * The controller returns finished jobs too (includeFinished) with their steps;
  * selection and the time window are applied here (format/sacct-select).
  */
+import { gresTresText, parseGresItems, trackedInTres } from "../compat/gres-generic.ts";
 import type { CliPort, CliResult } from "./io.ts";
 import { runsBatchScript } from "../sched/model/het.ts";
 import { RpcError } from "./io.ts";
@@ -36,7 +37,8 @@ function withRunningBatchStep(job: JobRecord): JobRecord {
   const batch = {
     jobId: job.jobId, stepId: BATCH_STEP, name: "batch", state: job.state, nodelist: job.batchHost, ntasks: 1, cpus,
     startTime: job.startTime, endTime: 0, exitCode: 0, exitSignal: 0, alloc: share ? [share] : [],
-    tres: tresText(cpus, share?.memMib ?? 0, 1, share?.gpuIndices.length ?? 0, false),
+    // the batch host's counted GRES, as far as the job's own TRES tracks them (gres/nvme)
+    tres: tresText(cpus, share?.memMib ?? 0, 1, share?.gpuIndices.length ?? 0, false) + gresTresText(parseGresItems(share?.gres ?? ""), trackedInTres(job.tresAlloc)),
   };
   return { ...job, steps: [batch, ...job.steps] };
 }

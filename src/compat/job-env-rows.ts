@@ -11,6 +11,7 @@ import { localDeviceList } from "./visible-devices.ts";
 import { isArbitrary } from "./task-layout.ts";
 import { expandHostlist } from "./hostlist.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
+import { gresTotalOf, parseGresItems, sharingGpusOf } from "./gres-generic.ts";
 
 export type EnvContext = "batch" | "salloc" | "step";
 
@@ -151,8 +152,11 @@ function arrayFacts(input: EnvInput): { count: number; min: number; max: number;
 /** Visible-device list: the job's GPUs on the node in index order, by the one rule of visible-devices.ts. */
 function visibleDevices(input: EnvInput): EnvValue {
   const node = input.node;
-  if (node === undefined || node.gpuIndices.length === 0) return null;
-  const sorted = [...node.gpuIndices].sort((a, b) => a - b);
+  if (node === undefined) return null;
+  // A job on shards or MPS sees the GPU they sit on, "the same as if it were a GPU" (gres.html)
+  const gpus = node.gpuIndices.length > 0 ? node.gpuIndices : sharingGpusOf(input.job.alloc.find((a) => a.node === node.name)?.gres);
+  if (gpus.length === 0) return null;
+  const sorted = [...gpus].sort((a, b) => a - b);
   return localDeviceList(sorted, { constrain: node.constrainDevices, uniqueIds: node.gpuUniqueIds ?? [] });
 }
 const nodeGpus = (input: EnvInput): EnvValue => {
@@ -261,6 +265,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_THREADS_PER_CORE", contexts: BS, value: ({ spec }) => count(spec?.threadsPerCore) },
   { name: "SLURM_GPUS_ON_NODE", contexts: BT, value: ({ node }) => (node?.gpuIndices.length ? `${node.gpuIndices.length}` : null) },
   { name: "SLURM_JOB_GPUS", contexts: B, value: nodeGpus },
+  { name: "SLURM_SHARDS_ON_NODE", contexts: BT, value: shardsOnNode },
   { name: "SLURM_STEP_GPUS", contexts: T, value: nodeGpus },
   { name: "CUDA_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
   { name: "ROCR_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
@@ -342,3 +347,10 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "HOSTNAME", contexts: B, value: ({ node }) => node?.name },
   { name: "TMPDIR", contexts: BT, value: ({ site, base }) => site.tmpDir ?? base.TMPDIR ?? "/tmp" },
 ];
+
+/** gres/shard held on this node (job-env.tsv: set when shards are allocated), removed otherwise. */
+function shardsOnNode({ job, node }: EnvInput): EnvValue {
+  const share = node === undefined ? undefined : job.alloc.find((a) => a.node === node.name);
+  const shards = gresTotalOf(parseGresItems(share?.gres ?? ""), "shard");
+  return shards > 0 ? String(shards) : null;
+}

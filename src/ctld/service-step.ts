@@ -71,6 +71,8 @@ function placeStep(
       node: share.node, cpus, memMib: share.memMib, gpuIndices: share.gpuIndices, tasks,
       ...(share.socketCpus && cpus === share.cpus ? { socketCpus: share.socketCpus } : {}),
       ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+      // the job's counted GRES on the node travel with the step (a shard's GPU is one its tasks may open)
+      ...(share.gres ? { gres: share.gres } : {}),
     });
   });
   return out;
@@ -90,6 +92,7 @@ function arbitraryLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | s
   return shares.map((share) => ({
     node: share.node, cpus: share.cpus, memMib: share.memMib, gpuIndices: share.gpuIndices,
     tasks: hosts.value.filter((h) => h === share.node).length, ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+    ...(share.gres ? { gres: share.gres } : {}),
   }));
 }
 

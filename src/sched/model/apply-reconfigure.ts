@@ -14,9 +14,13 @@
 import { parseTopologyConf, type NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { refreshPartitionTotals, relinkNodePartitions, type PartitionRecord } from "./partitions.ts";
 
-/** The node fields a configuration defines (NodeName= lines). */
+/**
+ * The node fields a configuration defines (NodeName= lines). The counted GRES ("" = none) come
+ * last: a command logged before they existed lacks them and leaves them as they are.
+ */
 export const NODE_CONFIG_FIELDS = [
   "cpus", "sockets", "coresPerSocket", "threadsPerCore", "realMemoryMib", "gres", "features", "weight", "tmpDiskMib", "gpuModel", "gpuCount",
+  "gresGeneric", "gresTracked",
 ] as const;
 
 type NodeConfig = { name: string } & Record<(typeof NODE_CONFIG_FIELDS)[number], string | number>;
@@ -91,7 +95,7 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
   else {
     for (const n of c.nodes) {
       const info = state.nodes.get(n.name)?.info as Record<string, unknown> | undefined;
-      if (info !== undefined) for (const key of NODE_CONFIG_FIELDS) info[key] = n[key];
+      if (info !== undefined) for (const key of NODE_CONFIG_FIELDS) if (n[key] !== undefined) info[key] = n[key];
     }
   }
   // Partitions come from the file; one naming a node that stays unknown (a refused node set) keeps only known ones.

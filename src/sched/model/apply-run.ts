@@ -6,6 +6,7 @@
  * time limit. The final state follows Slurm: a controller-requested end
  * (cancel, timeout, node failure, requeue) wins over what the script returned.
  */
+import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID, isJobActive } from "./types.ts";
@@ -151,7 +152,8 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   Object.assign(info, {
     state: "RUNNING", reason: "None", startTime: at, alloc, nodelist: hostlistUniq(names),
     batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
-    tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
+    tresAlloc: tresText(cpus, mem, names.length, gpus) + gresTresText(alloc.flatMap((s) => parseGresItems(s.gres ?? "")), trackedGresNames(state.config.accountingTres)),
+    stateFlags: [],
   });
   if (d.licenses !== undefined) {
     info.licensesAlloc = d.licenses;
@@ -251,7 +253,8 @@ function endOne(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
     Object.assign(batchStep, {
       name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
       startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
-      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false),
+      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false)
+        + gresTresText(parseGresItems(info.alloc[0]?.gres ?? ""), trackedGresNames(state.config.accountingTres)),
       ...(c.usage ? { usage: c.usage } : {}),
     });
     info.steps = [batchStep, ...info.steps];

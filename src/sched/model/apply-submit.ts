@@ -18,6 +18,7 @@ import { parseDependency } from "../../compat/dependency.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { licenseTres, tresText } from "./tres.ts";
+import { gresTresText, trackedGresNames } from "../../compat/gres-generic.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
@@ -152,7 +153,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal)
+    + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);
     if (!licenses.anyOf) info.tresReq += licenseTres(licenses.items, state.config.accountingTres);

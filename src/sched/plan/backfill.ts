@@ -8,6 +8,9 @@
  * fit-node's fitJob on views whose free resources are the timeline's minimum
  * over the interval, so placement rules stay in one place.
  */
+import { addSharing, freeGres } from "./gres-fit.ts";
+import { parseGresItems } from "../../compat/gres-generic.ts";
+import { gresFreeOver, gresRoomAt, holdGres, type GresHolds } from "./gres-holds.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
@@ -16,7 +19,7 @@ import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
 import { gpuSocketsOf, parseSocketCpus, type SocketLayout } from "./gpu-sockets.ts";
 import type { ClusterState, NodeRecord } from "../model/types.ts";
-import { freeResources, freeSocketCpus, nodeAcceptsWork } from "../model/resources.ts";
+import { freeResources, freeSocketCpus, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "../model/resources.ts";
 import { parseGpuTopology } from "./gpu-topology.ts";
 import { gpuTypesOfGres, mixedGpuTypes } from "./gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
@@ -31,7 +34,13 @@ export interface Placement {
   topology?: NetworkTopology | undefined;
   /** Node name -> index in views and timeline. */
   index: ReadonlyMap<string, number>;
+  /**
+   * Counted GRES (nvme:1) held over time per node index: running jobs, starts and
+   * reservations of this pass. The timeline counts CPUs, memory and GPUs only.
+   */
+  gresHolds?: GresHolds;
 }
+
 
 export interface Reservation {
   jobId: number;
@@ -90,6 +99,7 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
       freeMemMiB: Math.min(v.freeMemMiB, free.memMiB),
       freeGpus: v.freeGpus.slice(0, Math.max(0, Math.min(v.freeGpus.length, free.gpus))),
       idle: v.idle && free.cpus === v.cpus,
+      ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, now, end) } : {}),
     });
   }
   if (views.length === 0) return undefined;
@@ -106,6 +116,7 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     const v = p.views[i] as NodeView;
     takeShare(v, share);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+    holdGres(p, i, now, end, share.gres);
   }
 }
 
@@ -114,6 +125,14 @@ export function takeShare(v: NodeView, share: Plain<NodeAlloc>): void {
   v.freeCpus -= share.cpus;
   v.freeMemMiB -= share.memMib;
   if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+  // counted GRES the share takes (nvme:1): later jobs of this pass see them gone; a shard's GPU is no longer whole-free
+  if (share.gres && v.gresFree) {
+    const items = parseGresItems(share.gres);
+    v.gresFree = freeGres(v.gresFree, [items]);
+    v.sharingUsed = addSharing(v.sharingUsed, items);
+    const onGpus = new Set(items.flatMap((g) => (g.gpu === undefined ? [] : [g.gpu])));
+    if (onGpus.size > 0) v.freeGpus = v.freeGpus.filter((g) => !onGpus.has(g));
+  }
   if (share.socketCpus && v.sockets?.freeCpus) {
     const taken = parseSocketCpus(share.socketCpus);
     v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
@@ -240,6 +259,8 @@ export function reserve(
     if (open < wanted) continue;
     const t = p.timeline.now + j * res;
     if (!acceptAt(t)) continue;
+    // instants where too few nodes have the counted GRES free are skipped, not tried (the timeline does not count them)
+    if (!gresRoomAt(p, req, entry.candidates, wanted, t, durationSec)) continue;
     attempts++;
     const alloc = fitAt(p, req, entry, j, wanted, t, durationSec);
     if (alloc === undefined) continue;
@@ -248,6 +269,7 @@ export function reserve(
       const k = p.index.get(share.node);
       assert(k !== undefined, "reserved share on a candidate node");
       p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+      holdGres(p, k, t, end, share.gres);
       p.reserved.add(k);
     }
     return { startTime: t, alloc };
@@ -284,6 +306,7 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
       freeGpus: Array.from({ length: Math.max(0, free.gpus) }, (_, g) => g),
       idle: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount,
       usable: true,
+      ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, t, end) } : {}),
       ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: undefined } } : {}), // per-socket use at that time is not modelled
     });
   }
@@ -350,6 +373,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       coresPerSocket: node.info.coresPerSocket,
       gpuTypes: nodeGpuTypes(node),
       tmpDiskMib: node.info.tmpDiskMib,
+      ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node), sharingUsed: sharingUsedOn(node) } : {}),
       order: order++,
     });
   }

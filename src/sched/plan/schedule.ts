@@ -23,6 +23,7 @@ import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
 import { commitStart, fitsTogetherEver, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
+import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
@@ -416,6 +417,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
   views.forEach((v, i) => index.set(v.name, i));
   const timeline = new Timeline(now, cfg.bfResolutionSec, views.map((v) => ({ cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount })));
   const runningPerArray = new Map<number, number>();
+  const gresHolds: [number, number, string][] = [];
   for (const job of state.jobs.values()) {
     const info = job.info;
     if (info.state !== "RUNNING" && info.state !== "SUSPENDED") continue;
@@ -426,6 +428,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
       // A suspended job holds its memory only (PreemptMode=SUSPEND).
       const held = info.state === "SUSPENDED" && job.suspendedBy !== undefined ? 0 : 1;
       if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus * held, memMiB: share.memMib, gpus: share.gpuIndices.length * held });
+      if (i !== undefined && share.gres) gresHolds.push([i, end, share.gres]);
     }
   }
   // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
@@ -437,8 +440,10 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     members.sort((a, b) => weight(a) - weight(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
     partitionNodes.set(p.info.name, members);
   }
+  const placement: Placement = { views, timeline, reserved: new Set(), topology: state.topology, index };
+  for (const [i, end, gres] of gresHolds) holdGres(placement, i, now, end, gres);
   return {
-    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology, index }, index, partitionNodes,
+    state, now, cfg, placement, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
