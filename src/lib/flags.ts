@@ -117,3 +117,18 @@ export function parseFlags<const S extends FlagSpec>(argv: readonly string[], sp
 export function flagErrorText(prog: string, error: SpurError, helpCommand: string = prog): string {
   return `${prog}: ${error.message}\nTry "${helpCommand} --help" for more information\n`;
 }
+
+/** Thrown by `parseFlagsOrThrow`; its message is `flagErrorText` without the last newline. */
+export class FlagError extends Error {
+  override readonly name = "FlagError";
+}
+
+/**
+ * `parseFlags` for shells whose failures travel as thrown errors to the one place that
+ * prints them and exits 1 (main.ts's catch, `spur`'s dispatcher).
+ */
+export function parseFlagsOrThrow<const S extends FlagSpec>(prog: string, argv: readonly string[], spec: S, helpCommand: string = prog): Flags<S> {
+  const r = parseFlags(argv, spec);
+  if (!r.ok) throw new FlagError(flagErrorText(prog, r.error, helpCommand).trimEnd());
+  return r.value;
+}
