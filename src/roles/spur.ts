@@ -177,7 +177,8 @@ export async function main(argv: string[]): Promise<number> {
       case "up":
         return await cmdUp(rest);
       case "down": {
-        const stopped = await (await cluster()).down(parseFlagsOrThrow("spur", rest, { values: [["--state-dir"]] }, "spur down").values["--state-dir"] ?? "/tmp/spur");
+        const flags = parseFlagsOrThrow("spur", rest, { values: [["--state-dir"]] }, "spur down");
+        const stopped = await (await cluster()).down(flags.values["--state-dir"] ?? "/tmp/spur");
         process.stdout.write(`stopped ${stopped} daemons\n`);
         return 0;
       }
