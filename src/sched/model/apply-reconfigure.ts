@@ -40,8 +40,19 @@ export interface ReconfigureChange<C> {
   by: { uid: number; user: string };
 }
 
+/** Slurm's answers (slurm_errno.c) to a plugin type changed by a reconfigure; the old one stays. */
+const RESTART_TEXTS: Readonly<Record<string, string>> = {
+  authtype: "AuthType change requires restart of all Slurm daemons and commands to take effect",
+  selecttype: "SelectType change requires restart of the slurmctld daemon to take effect",
+  switchtype: "SwitchType change requires restart of all Slurm daemons and jobs to take effect",
+  credtype: "CredType change requires restart of all Slurm daemons to take effect",
+  burstbuffertype: "BurstBufferType change requires restart of slurmctld daemon to take effect",
+  jobcontainertype: "JobContainerType change requires restart of all Slurm daemons and commands to take effect",
+};
+
 interface Settings {
   clusterName: string;
+  restartTypes?: Readonly<Record<string, string>>;
   reconfigFlags?: readonly string[];
   operators: readonly string[];
   sched: { schedulerType: string };
@@ -88,6 +99,10 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
     refused.push("SchedulerType change requires restart of the slurmctld daemon to take effect");
     config.sched = { ...config.sched, schedulerType: state.config.sched.schedulerType };
   }
+  const before = state.config.restartTypes ?? {};
+  const after = config.restartTypes ?? {};
+  for (const [key, text] of Object.entries(RESTART_TEXTS)) if ((before[key] ?? "") !== (after[key] ?? "")) refused.push(text);
+  if (Object.keys(before).length > 0 || Object.keys(after).length > 0) config.restartTypes = { ...before };
   if (config.clusterName !== state.config.clusterName) {
     refused.push("ClusterName change requires restart of the slurmctld daemon to take effect");
     config.clusterName = state.config.clusterName;

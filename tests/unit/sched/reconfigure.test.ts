@@ -46,6 +46,13 @@ describe("reconfigure", () => {
     ]);
     expect([c.state.nodes.size, c.state.config.sched.schedulerType, c.state.config.defMemPerCpuMiB]).toEqual([6, "sched/backfill", 512]);
     expect(c.state.partitions.find((p) => p.info.name === "short")?.nodeNames).toEqual(["n1", "n2"]);
+    const typed = cluster(`${CONF}SelectType=select/cons_tres\n`);
+    const r3 = typed.run(reconfigure(`${CONF}SelectType=select/linear\nAuthType=auth/munge\nDefMemPerCPU=100\n`));
+    expect(r3.text?.split("\n")).toEqual([
+      "AuthType change requires restart of all Slurm daemons and commands to take effect",
+      "SelectType change requires restart of the slurmctld daemon to take effect",
+    ]);
+    expect([typed.state.config.restartTypes, typed.state.config.defMemPerCpuMiB]).toEqual([{ selecttype: "select/cons_tres" }, 100]);
     const bigger = cluster();
     const r2 = bigger.run(reconfigure(CONF.replace("NodeName=n[1-4] CPUs=4 RealMemory=4000", "NodeName=n[1-4] CPUs=8 RealMemory=8000 Features=fast")));
     expect(r2.text).toBe("The node configuration changes that were made require restart of the slurmctld daemon to take effect");
