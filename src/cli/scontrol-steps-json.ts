@@ -1,7 +1,7 @@
 /**
  * @module cli/scontrol-steps-json
  * `scontrol --json show steps [J[.S]]`: the running steps `scontrol show step` would print,
- * as data_parser's openapi_job_step_info_resp (net/rest/cli-steps.ts) with meta.command
+ * as data_parser's openapi_step_info_msg (net/rest/cli-steps.ts) with meta.command
  * echoing the invocation. An unknown id or no controller is the envelope's `errors` entry
  * and exit status 1, as Slurm's scontrol answers in this mode.
  */
@@ -41,7 +41,7 @@ export async function stepsJson(port: CliPort, idText: string | undefined, argv:
   const nowSec = Math.floor(port.now());
   const meta = { ...metaFor({ version, api: "slurmctld", user: port.invoker.user, group: port.invoker.group, source: "", cluster }), command: ["scontrol", ...argv] };
   const fail = (description: string, error: string, errno: number): CliResult => {
-    const doc = { steps: [], last_updated: value(nowSec), meta, errors: [{ description, error_number: errno, error, source: "slurm_get_job_steps" }], warnings: [] };
+    const doc = { steps: [], last_update: value(nowSec), meta, errors: [{ description, error_number: errno, error, source: "slurm_get_job_steps" }], warnings: [] };
     return { stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: "", exitCode: 1 };
   };
   const wanted = idText === undefined ? undefined : parseStepId(idText);
@@ -62,7 +62,7 @@ export async function stepsJson(port: CliPort, idText: string | undefined, argv:
     }
   }
   if (wanted !== undefined && !jobs.some((j) => j.jobId === wanted.jobId)) return fail(`Job ${wanted.jobId} not found`, "Invalid job id specified", 2017);
-  const doc = { steps, last_updated: value(nowSec), meta, errors: [], warnings: [] };
+  const doc = { steps, last_update: value(nowSec), meta, errors: [], warnings: [] };
   pruneForVersion(StepInfoResp.node, doc, versionNumber(version));
   return { stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: "", exitCode: 0 };
 }

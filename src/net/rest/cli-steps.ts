@@ -1,8 +1,8 @@
 /**
  * @module rest/cli-steps
  * `scontrol --json show steps [J[.S]]` (and `scontrol show step --json`): data_parser's
- * `openapi_job_step_info_resp`, i.e. `steps` (one `step_info` per running step, the records
- * `scontrol show step` prints) and `last_updated`, in the envelope of the other --json
+ * `openapi_step_info_msg` (OPENAPI_STEP_INFO_MSG, read from v0.0.45 parsers.c), i.e. `steps` (one `step_info` per running step, the records
+ * `scontrol show step` prints) and `last_update`, in the envelope of the other --json
  * commands. slurmrestd serves no path for it, so openapi.ts publishes it as a component
  * only (CLI_ONLY_SCHEMAS). Values Spur does not track are unset number objects or "".
  */
@@ -36,7 +36,7 @@ export const StepInfo = named(
   }),
 );
 
-export const StepInfoResp = named("openapi_job_step_info_resp", obj({ steps: arr(StepInfo, 1_000_000), last_updated: Uint64NoVal, ...envelopeProps }, ["steps", "last_updated"]));
+export const StepInfoResp = named("openapi_step_info_msg", obj({ steps: arr(StepInfo, 1_000_000), last_update: Uint64NoVal, ...envelopeProps }, ["steps", "last_update"]));
 
 const stepIdText = (s: Step): string => `${s.jobId}.${STEP_NAMES[s.stepId] ?? s.stepId}`;
 const limit = (job: Job): NoVal => (job.timeLimitMin === undefined ? infinite() : value(job.timeLimitMin));
