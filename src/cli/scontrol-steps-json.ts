@@ -9,7 +9,7 @@ import type { CliPort, CliResult } from "./io.ts";
 import type { Job } from "../compat/format/job-values.ts";
 import { StepInfoResp, stepInfoValue } from "../net/rest/cli-steps.ts";
 import { dataParserVersion, isDataParser } from "../net/rest/cli-json.ts";
-import { VERSIONS, metaFor, versionNumber } from "../net/rest/versions.ts";
+import { VERSIONS, metaFor, versionNumber, type Version } from "../net/rest/versions.ts";
 import { pruneForVersion } from "../net/rest/schema.ts";
 import { value } from "../net/rest/schemas-common.ts";
 
@@ -27,6 +27,14 @@ async function clusterName(port: CliPort): Promise<string> {
   } catch {
     return "";
   }
+}
+
+/** --json[=VERSION] of an scontrol command: the data_parser version and the envelope's meta, or the refusal text. */
+export async function jsonEnvelope(port: CliPort, argv: readonly string[], asked: string | undefined): Promise<{ version: Version; meta: Record<string, unknown> } | string> {
+  const version = dataParserVersion(asked);
+  if (!isDataParser(version)) return `scontrol: error: Unable to find data_parser plugin for ${asked} (available: ${VERSIONS.join(", ")})\n`;
+  const cluster = await clusterName(port);
+  return { version, meta: { ...metaFor({ version, api: "slurmctld", user: port.invoker.user, group: port.invoker.group, source: "", cluster }), command: ["scontrol", ...argv] } };
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message.replace(/^\[[a-z_]+\] /, "") : String(e));
