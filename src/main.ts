@@ -30,6 +30,7 @@ export const ENTRIES: Record<string, Entry> = {
   sacctmgr: cli(() => import("./cli/sacctmgr.ts"), "sacctmgrMain"),
   sshare: cli(() => import("./cli/sshare.ts"), "sshareMain"),
   seff: cli(() => import("./cli/seff.ts"), "seffMain"),
+  sreport: cli(() => import("./cli/sreport.ts"), "sreportMain"),
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
   sgather: async () => (await import("./roles/cli/sgather.ts")).main,

@@ -3,6 +3,8 @@
  * two cores: the summary lines of the contributed seff, figures that agree with what sacct
  * prints for the same job (TotalCPU, Elapsed, AllocCPUS), and "Job not found." for a job that
  * does not exist. Where spurd measures usage (cgroups), the CPU burnt shows as utilized.
+ * sreport on the same cluster: allocated CPU-seconds in the report window equal what sacct's
+ * job records give for that window, and the cluster's capacity is its CPUs over the window.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
@@ -76,5 +78,35 @@ describe("seff", () => {
   it("an unknown job: Job not found. on stderr, status 2; spur seff answers too", () => {
     const r = c.run(["seff", "999999"]);
     expect([r.code, r.stdout, r.stderr]).toEqual([2, "", "Job not found.\n"]);
+  });
+
+  it("sreport cluster utilization and user topusage: sacct's CPU time inside the window, the cluster's CPUs over it", async () => {
+    const sub = c.run(["sbatch", "--parsable", "-J", "report-sreport", "-n", "2", "--wrap", "sleep 2"]);
+    expect(sub.code, sub.stderr).toBe(0);
+    expect(await jobEnded(c, sub.stdout.trim())).toBe("COMPLETED");
+    const r = c.run(["sreport", "-P", "-t", "seconds", "cluster", "utilization", "start=now-2days", "end=now+1hour"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const lines = r.stdout.split("\n");
+    const m = /^Cluster Utilization (\S+) - (\S+)$/.exec(lines[1] ?? "");
+    expect(m, lines[1]).not.toBeNull();
+    const from = Date.parse(m?.[1] ?? "") / 1000;
+    const to = Date.parse(m?.[2] ?? "") / 1000 + 1;
+    expect(lines.slice(2, 5)).toEqual(["Usage reported in CPU Seconds", "-".repeat(80), "Cluster|Allocated|Down|PLND Down|Idle|Planned|Reported"]);
+    const cluster = c.run(["sacct", "-n", "-X", "-P", "-o", "Cluster", "-j", sub.stdout.trim()]).stdout.trim();
+    const [name, allocated, down, pdown, idle, planned, reported] = (lines[5] ?? "").split("|").map((v, i) => (i === 0 ? v : Number(v))) as [string, ...number[]];
+    expect([name, down, pdown, lines[6]]).toEqual([cluster, 0, 0, ""]);
+    expect(reported).toBe(2 * (to - from));
+    expect((allocated ?? 0) + (idle ?? 0) + (planned ?? 0)).toBe(reported);
+    const held = c.run(["sacct", "-n", "-X", "-P", "-a", "-S", "now-3days", "-o", "Start,End,AllocCPUS"]).stdout.trim().split("\n");
+    const expected = held.map((l) => l.split("|")).reduce((sum, [start, end, cpus]) => {
+      const s = Date.parse(start ?? "") / 1000;
+      const e = Date.parse(end ?? "") / 1000;
+      return Number.isFinite(s) && Number.isFinite(e) ? sum + Math.max(0, Math.min(e, to) - Math.max(s, from)) * Number(cpus) : sum;
+    }, 0);
+    expect(allocated).toBe(expected);
+    const top = c.run(["sreport", "-p", "-t", "seconds", "user", "topusage", "start=now-2days", "end=now+1hour"]).stdout.split("\n");
+    expect(top[1]).toMatch(/^Top 10 Users \S+ - \S+ \(\d+ secs\)$/);
+    expect(top[4]).toBe("Cluster|Login|Proper Name|Account|Used|Energy|");
+    if (expected > 0) expect(top[5]).toMatch(new RegExp(`^${cluster}\\|root\\|[^|]*\\|root\\|${expected}\\|0\\|$`));
   });
 });
