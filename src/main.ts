@@ -34,6 +34,8 @@ export const ENTRIES: Record<string, Entry> = {
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
   sgather: async () => (await import("./roles/cli/sgather.ts")).main,
+  sbcast: async () => (await import("./roles/cli/sbcast.ts")).main,
+  sattach: async () => (await import("./roles/cli/sattach.ts")).main,
   strigger: async () => (await import("./roles/cli/strigger.ts")).main,
 };
 

@@ -78,6 +78,8 @@ export interface Agent {
   listPids(req: { jobId: number; stepId?: number | undefined }, caller: { uid: number; privileged: boolean }): ReturnType<typeof listStepPids>;
   /** PrologFlags=Alloc: the node Prolog at allocation; "" when it ran (or had run), else why not. */
   runProlog(req: RunPrologRequest): Promise<string>;
+  /** sbcast: may `uid` (root: anyone's) write files for job `jobId` here? The job owner's uid, or why not. */
+  verifyJob(jobId: number, uid: number): Promise<{ why: string; owner: number }>;
   start(): () => void;
 }
 
@@ -360,6 +362,14 @@ export function createAgent(deps: AgentDeps): Agent {
     return { why: checkStepClaim(claim, view), ...(job ? { job } : {}) };
   }
 
+  async function verifyJob(jobId: number, uid: number): Promise<{ why: string; owner: number }> {
+    const found = localJob(jobId) ?? (await fetchJob(jobId));
+    if (found === "unreachable") return { why: "the controller cannot be reached to check the job", owner: -1 };
+    const view = found === undefined ? undefined : { jobId: found.jobId, uid: found.uid, state: found.state, alloc: found.alloc };
+    const claim = { jobId, uid: uid === 0 && view !== undefined ? view.uid : uid, node: node.name, cpus: 0, memMib: 0, gpuIndices: [] };
+    return { why: checkStepClaim(claim, view), owner: view?.uid ?? -1 };
+  }
+
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
     const { why: invalid, job: record } = await verifyStep(req);
     if (invalid !== "") {
@@ -435,6 +445,7 @@ export function createAgent(deps: AgentDeps): Agent {
     signalJob,
     runningJobIds,
     stepHooks,
+    verifyJob,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
     listPids: (req, caller) => listStepPids(spool, req.stepId === undefined ? { jobId: req.jobId } : { jobId: req.jobId, stepId: req.stepId }, caller),
     async runProlog(req) {

@@ -7,6 +7,7 @@
  * selection and the time window are applied here (format/sacct-select).
  */
 import type { CliPort, CliResult } from "./io.ts";
+import { runsBatchScript } from "../sched/model/het.ts";
 import { RpcError } from "./io.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SACCT_FIELDS } from "../compat/format/sacct-fields.ts";
@@ -29,7 +30,7 @@ type JobRecord = Awaited<ReturnType<CliPort["ctl"]["listJobs"]>>["jobs"][number]
  * when the script ends, so while it runs the row is made here from the job (x-sacct-running).
  */
 function withRunningBatchStep(job: JobRecord): JobRecord {
-  if (!job.batchFlag || (job.state !== "RUNNING" && job.state !== "SUSPENDED") || job.steps.some((s) => s.stepId === BATCH_STEP)) return job;
+  if (!runsBatchScript(job) || (job.state !== "RUNNING" && job.state !== "SUSPENDED") || job.steps.some((s) => s.stepId === BATCH_STEP)) return job;
   const share = job.alloc.find((a) => a.node === job.batchHost) ?? job.alloc[0];
   const cpus = share?.cpus ?? 1;
   const batch = {
@@ -45,7 +46,7 @@ const BATCH_STEP = -5;
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 
 /** Numeric job ids to ask the controller for ("17_2.batch" → 17). */
-const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.]/)[0])))];
+const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.+]/)[0])))];
 
 /** The window sent to the controller: a superset of what selectRows keeps. */
 function windowOf(q: SacctQuery, now: number): { windowStart: number; windowEnd: number } {

@@ -199,6 +199,13 @@ function jobTasksPerNodeText(i: EnvInput): string | undefined {
 const stepOr = (input: EnvInput, ofStep: (step: StepLayout) => string, ofJob: () => string): string =>
   input.context === "step" && input.step !== undefined ? ofStep(input.step) : ofJob();
 
+/**
+ * The job id a context shows: a step of a heterogeneous job's component sees the leader's
+ * (the whole job's) id, as Slurm's srun --het-group; everywhere else the record's own.
+ */
+export const envJobId = (input: Pick<EnvInput, "context" | "job">): number =>
+  input.context === "step" && (input.job.hetJobId ?? 0) !== 0 ? (input.job.hetJobId as number) : input.job.jobId;
+
 /** Batch/salloc: only when -n (or --ntasks-per-node) was given; steps: always. */
 const jobNtasksText = (input: EnvInput): EnvValue =>
   input.context === "step" && input.step !== undefined ? `${input.step.ntasks}` : count(jobNtasks(input));
@@ -209,8 +216,8 @@ const jobNtasksText = (input: EnvInput): EnvValue =>
  * (22.05 only / not in the table), het-job suffixes, MPI launcher hints.
  */
 export const ENV_ROWS: readonly EnvRow[] = [
-  { name: "SLURM_JOB_ID", contexts: BJS, value: ({ job }) => `${job.jobId}` },
-  { name: "SLURM_JOBID", contexts: BJS, value: ({ job }) => `${job.jobId}` },
+  { name: "SLURM_JOB_ID", contexts: BJS, value: (i) => `${envJobId(i)}` },
+  { name: "SLURM_JOBID", contexts: BJS, value: (i) => `${envJobId(i)}` },
   { name: "SLURM_JOB_NAME", contexts: BJS, keepIn: T, value: ({ job }) => job.name },
   { name: "SLURM_JOB_NUM_NODES", contexts: BJS, value: ({ job }) => `${jobNodeCount(job)}` },
   { name: "SLURM_NNODES", contexts: BJS, value: (i) => stepOr(i, (s) => `${s.nodeNames.length}`, () => `${jobNodeCount(i.job)}`) },

@@ -6,6 +6,7 @@
  * (or root/operators) may create steps in it.
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { isHetFollower, runsBatchScript } from "../sched/model/het.ts";
 import type { ServiceContext } from "./service.ts";
 import { requester, rejectIfError } from "./service.ts";
 import type { JobRecord, JobSpecP } from "../sched/model/types.ts";
@@ -162,7 +163,7 @@ export function stepHandlers(sc: ServiceContext) {
     },
     async jobDone(req: JobDoneRequest, ctx: HandlerContext) {
       const job = ownedJob(req.jobId, ctx);
-      if (job.info.batchFlag) throw new ConnectError("Only interactive allocations end this way", Code.FailedPrecondition);
+      if (runsBatchScript(job.info) || isHetFollower(job.info)) throw new ConnectError("Only interactive allocations end this way", Code.FailedPrecondition);
       await c.execute({ v: 1, type: "jobEnded", at: sc.now(), jobId: req.jobId, exitCode: req.exitCode, exitSignal: req.exitSignal, outcome: "" });
       return {};
     },

@@ -20,6 +20,8 @@ function idLine(job: Job, shownTask: number | undefined): string {
     const task = shownTask ?? (job.arrayTaskStr !== "" ? job.arrayTaskStr : job.arrayTaskId);
     array = ` ArrayJobId=${job.arrayJobId} ArrayTaskId=${task}`;
     if (job.arrayMaxTasks > 0) array += ` ArrayTaskThrottle=${job.arrayMaxTasks}`;
+  } else if (job.hetJobId) {
+    array = ` HetJobId=${job.hetJobId} HetJobOffset=${job.hetJobOffset ?? 0}`;
   }
   return `JobId=${job.jobId}${array} JobName=${job.name}`;
 }
@@ -145,6 +147,7 @@ export function formatJobRecord(job: Job, o: ShowJobOptions): string {
   const wckey = job.wckey === "" ? "" : ` WCKey=${job.wckey}`;
   const lines = [
     idLine(job, o.shownTask),
+    ...(job.hetJobIdSet ? [`HetJobIdSet=${job.hetJobIdSet}`] : []),
     `UserId=${job.user}(${job.uid}) GroupId=${job.group}(${job.gid}) MCS_label=N/A`,
     `Priority=${job.priority} Nice=${job.nice} Account=${job.account} QOS=${job.qos}${wckey}`,
     `JobState=${jobStateLong(job)} Reason=${job.reason || "None"} Dependency=${orNull(job.dependency)}`,

@@ -14,7 +14,11 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
-import { parseSocketCpus } from "./gpu-sockets.ts";
+import { gpuSocketsOf, parseSocketCpus, type SocketLayout } from "./gpu-sockets.ts";
+import type { ClusterState, NodeRecord } from "../model/types.ts";
+import { freeResources, freeSocketCpus, nodeAcceptsWork } from "../model/resources.ts";
+import { parseGpuTopology } from "./gpu-topology.ts";
+import { gpuTypesOfGres, mixedGpuTypes } from "./gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
@@ -100,17 +104,22 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     const i = index.get(share.node);
     assert(i !== undefined, `share node ${share.node} is in the pass`);
     const v = p.views[i] as NodeView;
-    v.freeCpus -= share.cpus;
-    v.freeMemMiB -= share.memMib;
-    if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
-    if (share.socketCpus && v.sockets?.freeCpus) {
-      const taken = parseSocketCpus(share.socketCpus);
-      v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
-    }
-    v.idle = false;
-    assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
+    takeShare(v, share);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
   }
+}
+
+/** The node's view after a share of it is taken now (arrays are replaced, never changed in place, so a shallow copy may be charged). */
+export function takeShare(v: NodeView, share: Plain<NodeAlloc>): void {
+  v.freeCpus -= share.cpus;
+  v.freeMemMiB -= share.memMib;
+  if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+  if (share.socketCpus && v.sockets?.freeCpus) {
+    const taken = parseSocketCpus(share.socketCpus);
+    v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
+  }
+  v.idle = false;
+  assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
 }
 
 /** The per-node share the planner assumes: tasks spread evenly over the wanted node count. */
@@ -280,3 +289,100 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
   }
   return fitJob(req, views, "now", p.topology);
 }
+
+/**
+ * Heterogeneous jobs start all together or not at all (Slurm): the components are placed one
+ * after the other on a trial copy of the node views, each seeing what the earlier ones took
+ * (they may share a node); the placement itself is changed only by the caller, once all fit.
+ * ComponentAsk: one component's request, the node indices it may use, how long it holds them.
+ */
+export interface ComponentAsk {
+  req: ResourceRequest;
+  candidates: readonly number[];
+  durationSec: number;
+}
+
+/** Each component's shares (in the asks' order) when every one fits now, else undefined. The placement is not changed. */
+export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Plain<NodeAlloc>[][] | undefined {
+  assert(asks.length > 0, "a het job has components");
+  const views = p.views.slice();
+  const trial: Placement = { ...p, views };
+  const out: Plain<NodeAlloc>[][] = [];
+  for (const ask of asks) {
+    const alloc = startNow(trial, ask.req, ask.candidates, ask.durationSec);
+    if (alloc === undefined) return undefined;
+    for (const share of alloc) {
+      const i = p.index.get(share.node);
+      assert(i !== undefined, `share node ${share.node} is in the pass`);
+      const copy: NodeView = { ...(views[i] as NodeView) };
+      takeShare(copy, share);
+      views[i] = copy;
+    }
+    out.push(alloc);
+  }
+  assert(out.length === asks.length, "one allocation per component");
+  return out;
+}
+
+/** The pass's starting view of every node: what is free now, its GPUs' links and sockets. */
+export function nodeViews(state: ClusterState): Map<string, NodeView> {
+  const views = new Map<string, NodeView>();
+  let order = 0;
+  for (const node of state.nodes.values()) {
+    const free = freeResources(node);
+    views.set(node.info.name, {
+      name: node.info.name,
+      cpus: node.info.cpus,
+      memMiB: node.info.realMemoryMib,
+      gpuCount: node.info.gpuCount,
+      gpuModel: node.info.gpuModel,
+      features: node.info.features ? node.info.features.split(",") : [],
+      freeCpus: free.cpus,
+      freeMemMiB: free.memMiB,
+      freeGpus: free.gpuIndices,
+      idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
+      usable: nodeAcceptsWork(node),
+      weight: node.info.weight ?? 1,
+      gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
+      sockets: socketLayout(node),
+      threadsPerCore: node.info.threadsPerCore,
+      socketCount: node.info.sockets,
+      coresPerSocket: node.info.coresPerSocket,
+      gpuTypes: nodeGpuTypes(node),
+      tmpDiskMib: node.info.tmpDiskMib,
+      order: order++,
+    });
+  }
+  return views;
+}
+
+/** Per-index GPU types, only for nodes with several (MIG profiles next to whole GPUs). */
+function nodeGpuTypes(node: NodeRecord): string[] | undefined {
+  if (!node.info.gres.includes(",")) return undefined;
+  const types = gpuTypesOfGres(node.info.gres, node.info.gpuCount);
+  return mixedGpuTypes(types) ? types : undefined;
+}
+
+/** The node's sockets as placement sees them; absent for one socket, or when its CPUs do not split evenly over them. */
+function socketLayout(node: NodeRecord): SocketLayout | undefined {
+  const { sockets, cpus, gpuCount } = node.info;
+  // One socket: nothing to choose (fit-node treats --gpus-per-socket there as per node).
+  if (sockets <= 1 || cpus % sockets !== 0) return undefined;
+  const gpuSocket = node.info.gpuCpus ? gpuSocketsOf(node.info.gpuCpus.split(";"), gpuCount, cpus, sockets) : new Array<number>(gpuCount).fill(-1);
+  return { count: sockets, gpuSocket, freeCpus: freeSocketCpus(node) };
+}
+
+/**
+ * Whether the components could ever run together: placed on the nodes as if nothing else ran
+ * (all CPUs, memory and GPUs free, no reservation). A het job for which this fails (more
+ * exclusive nodes than the partitions have) gets no reservation: it would hold nodes for nothing.
+ */
+export function fitsTogetherEver(p: Placement, asks: readonly ComponentAsk[]): boolean {
+  const views = p.views.map((v) => ({
+    ...v, freeCpus: v.cpus, freeMemMiB: v.memMiB, freeGpus: Array.from({ length: v.gpuCount }, (_, g) => g), idle: true,
+    ...(v.sockets?.freeCpus ? { sockets: { ...v.sockets, freeCpus: v.sockets.freeCpus.map(() => Math.floor(v.cpus / Math.max(1, v.sockets?.count ?? 1))) } } : {}),
+  }));
+  const empty: Placement = { ...p, views, reserved: new Set() };
+  return placeTogether(empty, asks.map((a) => ({ ...a, candidates: a.candidates.filter((i) => (views[i] as NodeView).usable) }))) !== undefined;
+}
+

@@ -17,6 +17,7 @@
  * A plan never mixes SUSPEND victims with ending ones. Pure.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
+import { runsBatchScript } from "../model/het.ts";
 import { nodeViews } from "./schedule.ts";
 import { buildRequest } from "./request.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
@@ -108,7 +109,7 @@ function victimsFor(state: ClusterState, job: JobRecord, running: readonly JobRe
   const suspendable = eligible.filter((v) => modeFor(state, v).mode === "SUSPEND");
   const endable = eligible.filter((v) => {
     const m = modeFor(state, v).mode;
-    return m === "CANCEL" || (m === "REQUEUE" && v.info.batchFlag);
+    return m === "CANCEL" || (m === "REQUEUE" && runsBatchScript(v.info));
   });
   return chooseVictims(state, job, req, members, suspendable, true) ?? chooseVictims(state, job, req, members, endable, false);
 }
