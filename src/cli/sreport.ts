@@ -1,6 +1,7 @@
 /**
  * @module cli/sreport
- * `sreport [-t fmt] [-p|-P] [-n] cluster utilization|user topusage [start=] [end=] [topcount=]`:
+ * `sreport [-t fmt] [-p|-P] [-n] [-M cluster] cluster utilization|user topusage [start=] [end=]
+ * [users=] [accounts=] [topcount=]`:
  * the two everyday accounting reports, from the controller's job records and node CPU counts
  * (compat/format/sreport.ts does the arithmetic and layout). Options may come before or after
  * the report words, as sreport's getopt permutes them. Other reports answer as sreport does for
@@ -28,6 +29,8 @@ const USER_REPORTS = 'Valid user reports are, "Top"\n';
 
 interface Parsed {
   words: string[];
+  /** -M/--cluster: the clusters asked for (empty: the local one). */
+  clusters: string[];
   style: Style;
   stderr: string;
   version: boolean;
@@ -37,6 +40,7 @@ interface Parsed {
 function parseOptions(argv: readonly string[]): Parsed {
   const style: Style = { parsable: "none", header: true, format: "mins" };
   const words: string[] = [];
+  const clusters: string[] = [];
   let stderr = "";
   let version = false;
   const setFormat = (text: string): void => {
@@ -50,41 +54,61 @@ function parseOptions(argv: readonly string[]): Parsed {
     else if (arg === "-P" || arg === "--parsable2") style.parsable = "plain";
     else if (arg === "-n" || arg === "--noheader") style.header = false;
     else if (arg === "-V" || arg === "--version") version = true;
+    else if (arg === "-a" || arg === "--all_clusters") continue;
+    else if (arg === "-M" || arg === "--cluster") clusters.push(...(argv[++i] ?? "").split(","));
+    else if (arg.startsWith("--cluster=")) clusters.push(...arg.slice("--cluster=".length).split(","));
     else if (arg === "-t") setFormat(argv[++i] ?? "");
     else if (arg.startsWith("-t")) setFormat(arg.slice(2));
     else if (arg.startsWith("--time_format=")) setFormat(arg.slice("--time_format=".length));
     else words.push(arg);
   }
-  return { words, style, stderr, version };
+  return { words, clusters, style, stderr, version };
 }
 
 interface Conditions {
   start?: number;
   end?: number;
   top: number;
+  users: string[];
+  accounts: string[];
+  clusters: string[];
   stderr: string;
 }
 
-/** start=, end=, topcount= (by prefix, case-insensitive); times as sacct's -S/-E parse them. */
-function parseConditions(words: readonly string[], now: number, allowTop: boolean): Conditions {
-  const c: Conditions = { top: 10, stderr: "" };
+/** A condition name matches when what was typed is a prefix of it, at least `min` letters. */
+const isKey = (key: string, name: string, min: number): boolean => key.length >= min && name.startsWith(key);
+
+const listOf = (value: string): string[] => value.split(",").filter((v) => v !== "");
+
+/**
+ * The report's conditions, named by prefix and case-insensitive: Start=, End= (times as sacct's
+ * -S/-E), Clusters=; for user reports Users= (also a bare word), Accounts=/Acct= and TopCount=;
+ * for cluster reports a bare word names a cluster.
+ */
+function parseConditions(words: readonly string[], now: number, userReport: boolean): Conditions {
+  const c: Conditions = { top: 10, users: [], accounts: [], clusters: [], stderr: "" };
   for (const word of words) {
     const eq = word.indexOf("=");
     const key = (eq < 0 ? word : word.slice(0, eq)).toLowerCase();
-    const value = eq < 0 ? "" : word.slice(eq + 1);
+    const value = eq < 0 ? word : word.slice(eq + 1);
     const time = (): number | undefined => {
       const t = parseSacctTime(value, now);
       if (t.ok) return t.value;
       c.stderr += `Invalid time specification (pos=0): ${value}\n`;
       return undefined;
     };
-    if (eq > 0 && "start".startsWith(key)) {
-      const t = time();
-      if (t !== undefined) c.start = t;
-    } else if (eq > 0 && "end".startsWith(key)) {
+    if (eq < 0 && isKey(key, "all_clusters", 1)) continue;
+    if (eq < 0) (userReport ? c.users : c.clusters).push(...listOf(value));
+    else if (userReport && isKey(key, "users", 1)) c.users.push(...listOf(value));
+    else if (userReport && (isKey(key, "accounts", 2) || isKey(key, "acct", 4))) c.accounts.push(...listOf(value));
+    else if (isKey(key, "clusters", 1)) c.clusters.push(...listOf(value));
+    else if (isKey(key, "end", 1)) {
       const t = time();
       if (t !== undefined) c.end = t;
-    } else if (allowTop && eq > 0 && "topcount".startsWith(key)) {
+    } else if (isKey(key, "start", 1)) {
+      const t = time();
+      if (t !== undefined) c.start = t;
+    } else if (userReport && isKey(key, "topcount", 1)) {
       c.top = Math.max(0, Number.parseInt(value, 10) || 0);
     } else c.stderr += ` Unknown condition: ${word}\nUse keyword set to modify value\n`;
   }
@@ -128,10 +152,17 @@ export async function sreportMain(argv: string[], port: CliPort): Promise<CliRes
   }
   const cpus = nodes.nodes.reduce((sum, n) => sum + n.cpus, 0);
   const usage = clusterUsage(jobs.clusterName, jobs.jobs, cpus, w, now);
+  // Spur keeps one cluster's records: another cluster's report is empty
+  const asked = [...p.clusters, ...cond.clusters].filter((name) => name !== "");
+  const ours = asked.length === 0 || asked.includes(jobs.clusterName);
   const timeText = (t: number): string => isoTimeText(t);
   const stderr = `${p.stderr}${cond.stderr}`;
   const status = cond.stderr === "" ? 0 : 1;
-  if (isCluster) return done(clusterUtilizationText([usage], w, p.style, timeText), stderr, status);
+  if (isCluster) return done(clusterUtilizationText(ours ? [usage] : [], w, p.style, timeText), stderr, status);
   const names = await properNames(port);
-  return done(userTopText(usage, userUsage(jobs.jobs, w, now), cond.top, w, p.style, names, timeText), stderr, status);
+  const selected = jobs.jobs.filter(
+    (j) => (cond.users.length === 0 || cond.users.includes(j.user)) && (cond.accounts.length === 0 || cond.accounts.includes(j.account)),
+  );
+  const users = ours ? userUsage(selected, w, now) : [];
+  return done(userTopText(usage, users, cond.top, w, p.style, names, timeText), stderr, status);
 }

@@ -152,6 +152,17 @@ describe("the sreport command", () => {
     ]);
   });
 
+  it("Users= (or a bare word) and Accounts= select users; another cluster (Clusters=, -M) has no rows", async () => {
+    const { port } = fakePort(world);
+    const rows = async (argv: string[]) => (await sreportMain(["-P", ...argv, "start=2026-12-02T10:00", "end=2026-12-02T12:00"], port)).stdout.split("\n").slice(5, -1);
+    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
+    expect(await rows(["user", "top", "alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
+    expect(await rows(["user", "top", "acc=bio,chem"])).toEqual(["oracle|bob||chem|120|0", "oracle|alice||bio|10|0"]);
+    expect(await rows(["cluster", "utilization", "clusters=other"])).toEqual([]);
+    expect(await rows(["-M", "other", "user", "top"])).toEqual([]);
+    expect(await rows(["-M", "oracle", "cluster", "utilization"])).toEqual(["oracle|190|0|0|230|60|480"]);
+  });
+
   it("errors in sreport's words", async () => {
     const { port } = fakePort(world);
     expect(await sreportMain(["cluster"], port)).toEqual({ stdout: "", stderr: "too few arguments for keyword:cluster\n", exitCode: 1 });
