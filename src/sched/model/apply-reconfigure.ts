@@ -17,15 +17,19 @@
 import { parseTopologyConf, type NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { refreshPartitionTotals, relinkNodePartitions, type PartitionRecord } from "./partitions.ts";
 
-/** The node fields a configuration defines (NodeName= lines). */
+/**
+ * The node fields a configuration defines (NodeName= lines). The counted GRES ("" = none) come
+ * last: a command logged before they existed lacks them and leaves them as they are.
+ */
 export const NODE_CONFIG_FIELDS = [
   "cpus", "sockets", "coresPerSocket", "threadsPerCore", "realMemoryMib", "gres", "features", "weight", "tmpDiskMib", "gpuModel", "gpuCount",
+  "gresGeneric", "gresTracked",
 ] as const;
 
 type NodeConfig = { name: string } & Record<(typeof NODE_CONFIG_FIELDS)[number], string | number>;
 
 /** What a reconfigure changes on an existing node; the rest (CPUs, memory, disk) needs a restart, as in Slurm. */
-const NODE_RECONFIGURED_FIELDS = ["gres", "features", "weight", "gpuModel", "gpuCount"] as const;
+const NODE_RECONFIGURED_FIELDS = ["gres", "features", "weight", "gpuModel", "gpuCount", "gresGeneric", "gresTracked"] as const;
 
 /** What the command carries (commands.ts), C being the controller settings (types.ts's ControllerConfig). */
 export interface ReconfigureChange<C> {
@@ -116,7 +120,7 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
       if (node === undefined) continue;
       const info = node.info as unknown as Record<string, unknown>;
       // features set with scontrol update stay (as registration keeps them)
-      for (const key of NODE_RECONFIGURED_FIELDS) if (key !== "features" || node.adminFeatures === undefined) info[key] = n[key];
+      for (const key of NODE_RECONFIGURED_FIELDS) if (n[key] !== undefined && (key !== "features" || node.adminFeatures === undefined)) info[key] = n[key];
       if (n.cpus !== node.info.cpus) cpusChanged = true;
     }
     if (cpusChanged) refused.push("The node configuration changes that were made require restart of the slurmctld daemon to take effect");

@@ -65,6 +65,8 @@ export interface NodeRecord {
   socketCpusByJob?: Record<string, number[]>;
   /** CPU ids held by each job id (chosen in apply(), see resources.ts); a plain object so snapshots keep it. */
   cpuIdsByJob?: Record<string, number[]>;
+  /** Generic GRES (not GPUs) held by each job id, plain counts ("nvme:1"; NodeAlloc.gres); a plain object so snapshots keep it. */
+  gresByJob?: Record<string, string>;
   /** Whether an admin drained the node (scontrol update state=drain). */
   drain: boolean;
   /** Set when the node is DOWN (not responding, or admin). */
@@ -112,6 +114,8 @@ export interface ControllerConfig {
   reconfigFlags?: string[];
   /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
   accountingTres?: string[];
+  /** slurm.conf GresTypes=, lower-cased: the generic resource names jobs may ask for (gpu is always known). Absent = none. */
+  gresTypes?: string[];
 }
 
 export interface ClusterState {

@@ -1,0 +1,117 @@
+/**
+ * @module roles/cli/srun-stdin
+ * srun's own stdin, fanned out to the nodes whose tasks read it (`-i all`, the
+ * default, or `-i <task id>`). Each such node's agent subscribes through srun's
+ * message port (Launcher.TaskInput) and writes what it gets into its tasks'
+ * stdin pipes, so nothing on the node opens a file for it.
+ *
+ * As Slurm's srun, stdin is read only once every expected node has subscribed
+ * (a node that subscribes late would miss the start), and a node whose tasks
+ * can no longer read (its stream ended) is dropped from that wait.
+ * Failure policy: reading pauses while any subscriber holds more than
+ * `queueBytesMax` unsent bytes (a task that does not read holds back the
+ * others, as a full pipe would); at end of input every subscriber gets `eof`.
+ */
+import type { Readable } from "node:stream";
+
+export interface InputChunk {
+  data: Uint8Array;
+  eof: boolean;
+}
+
+export interface StdinFeed {
+  /** The chunks for `node`'s agent, from when all expected nodes are in until end of input or `signal`. */
+  subscribe(node: string, signal: AbortSignal): AsyncIterable<InputChunk>;
+  /** `node` will not subscribe (or is gone): reading need not wait for it. */
+  drop(node: string): void;
+  /** Stop reading (the step is over). */
+  close(): void;
+}
+
+/** Unsent bytes one subscriber may hold before srun stops reading its stdin. */
+export const QUEUE_BYTES_MAX = 1024 * 1024;
+
+interface Subscriber {
+  chunks: InputChunk[];
+  bytes: number;
+  wake: (() => void) | undefined;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** A feed of `source` for the nodes in `expected` (their names as RunTasks' tasks know them). */
+export function createStdinFeed(source: Readable, expected: ReadonlySet<string>, queueBytesMax = QUEUE_BYTES_MAX): StdinFeed {
+  const waitingFor = new Set(expected);
+  const subscribers = new Map<string, Subscriber>();
+  let reading = false;
+  let ended = false;
+  let closed = false;
+  const deliver = (chunk: InputChunk): void => {
+    for (const s of subscribers.values()) {
+      s.chunks.push(chunk);
+      s.bytes += chunk.data.length;
+      s.wake?.();
+    }
+  };
+  const anyFull = (): boolean => [...subscribers.values()].some((s) => s.bytes > queueBytesMax);
+  const onData = (b: Buffer | string): void => {
+    deliver({ data: typeof b === "string" ? new TextEncoder().encode(b) : new Uint8Array(b), eof: false });
+    if (anyFull()) source.pause();
+  };
+  const onEnd = (): void => {
+    ended = true;
+    deliver({ data: EMPTY, eof: true });
+  };
+  const startIfReady = (): void => {
+    if (reading || closed || waitingFor.size > 0 || subscribers.size === 0) return;
+    reading = true;
+    source.on("data", onData);
+    source.once("end", onEnd);
+    source.once("error", onEnd); // an unreadable stdin reads as its end
+    source.resume();
+  };
+  return {
+    subscribe(node, signal) {
+      const sub: Subscriber = { chunks: ended ? [{ data: EMPTY, eof: true }] : [], bytes: 0, wake: undefined };
+      subscribers.set(node, sub);
+      waitingFor.delete(node);
+      startIfReady();
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            while (!signal.aborted && !closed) {
+              const next = sub.chunks.shift();
+              if (next === undefined) {
+                await new Promise<void>((resolve) => {
+                  sub.wake = resolve;
+                  signal.addEventListener("abort", () => resolve(), { once: true });
+                });
+                sub.wake = undefined;
+                continue;
+              }
+              sub.bytes -= next.data.length;
+              if (reading && !ended && !anyFull()) source.resume();
+              yield next;
+              if (next.eof) return;
+            }
+          } finally {
+            if (subscribers.get(node) === sub) subscribers.delete(node);
+            if (reading && !ended && !closed && !anyFull()) source.resume();
+          }
+        },
+      };
+    },
+    drop(node) {
+      waitingFor.delete(node);
+      startIfReady();
+    },
+    close() {
+      closed = true;
+      if (reading) {
+        source.off("data", onData);
+        source.pause();
+      }
+      for (const s of subscribers.values()) s.wake?.();
+    },
+  };
+}
