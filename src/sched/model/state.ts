@@ -29,6 +29,9 @@ function enforcePartLimitsOf(v: string | undefined): "NO" | "ANY" | "ALL" {
   return u === "ALL" ? "ALL" : u === "ANY" || u === "YES" ? "ANY" : "NO";
 }
 
+/** Plugin types that only a restart changes (apply-reconfigure.ts keeps them and says so). */
+export const RESTART_TYPE_KEYS = ["authtype", "selecttype", "switchtype", "credtype", "burstbuffertype", "jobcontainertype"] as const;
+
 export function controllerConfig(conf: ParsedConf): ControllerConfig {
   const g = conf.globals;
   return {
@@ -47,6 +50,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    restartTypes: Object.fromEntries(RESTART_TYPE_KEYS.filter((k) => g.get(k) !== undefined).map((k) => [k, g.get(k) ?? ""])),
     gresTypes: parseGresTypes(g.get("grestypes")),
     ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };

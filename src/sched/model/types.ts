@@ -105,6 +105,11 @@ export interface ControllerConfig {
   priorityFlags: string[];
   /** PreemptType and PreemptMode (see plan/preempt.ts). */
   preempt: PreemptConfig;
+  /**
+   * The plugin types a reconfigure cannot change (AuthType, SelectType, SwitchType, CredType,
+   * BurstBufferType, JobContainerType), lower-cased keys, values as written. Absent = none set.
+   */
+  restartTypes?: Record<string, string>;
   /** ReconfigFlags, lower-cased (keeppartinfo, keeppartstate: what `scontrol reconfigure` keeps of the partitions). Absent = none. */
   reconfigFlags?: string[];
   /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
