@@ -17,6 +17,9 @@ import type { Readable } from "node:stream";
 export interface InputChunk {
   data: Uint8Array;
   eof: boolean;
+  /** srun --pty: the terminal's new size (0 = unchanged). */
+  winRows?: number;
+  winCols?: number;
 }
 
 export interface StdinFeed {
@@ -24,6 +27,8 @@ export interface StdinFeed {
   subscribe(node: string, signal: AbortSignal): AsyncIterable<InputChunk>;
   /** `node` will not subscribe (or is gone): reading need not wait for it. */
   drop(node: string): void;
+  /** srun --pty: srun's terminal is now `rows` x `cols`; every subscriber gets it, in order with the input. */
+  resize(rows: number, cols: number): void;
   /** Stop reading (the step is over). */
   close(): void;
 }
@@ -104,6 +109,9 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
     drop(node) {
       waitingFor.delete(node);
       startIfReady();
+    },
+    resize(rows, cols) {
+      if (!ended && !closed) deliver({ data: EMPTY, eof: false, winRows: rows, winCols: cols });
     },
     close() {
       closed = true;

@@ -10,7 +10,7 @@ import { createStdinFeed, type InputChunk } from "../../../src/roles/cli/srun-st
 
 async function collect(it: AsyncIterable<InputChunk>): Promise<string> {
   let text = "";
-  for await (const c of it) text += c.eof ? "<eof>" : new TextDecoder().decode(c.data);
+  for await (const c of it) text += c.eof ? "<eof>" : c.winRows ? `<${c.winRows}x${c.winCols}>` : new TextDecoder().decode(c.data);
   return text;
 }
 
@@ -64,5 +64,18 @@ describe("createStdinFeed", () => {
     const one = collect(feed.subscribe("n1", new AbortController().signal));
     feed.close();
     expect(await one).toBe("");
+  });
+
+  it("srun --pty: a window change reaches every subscriber in order with the input; none after the end", async () => {
+    const source = new PassThrough();
+    const feed = createStdinFeed(source, new Set(["n1"]));
+    const one = collect(feed.subscribe("n1", new AbortController().signal));
+    source.write("a");
+    await new Promise((r) => setImmediate(r));
+    feed.resize(40, 100);
+    source.end("b");
+    expect(await one).toBe("a<40x100>b<eof>");
+    feed.resize(10, 20);
+    expect(await collect(feed.subscribe("n1", new AbortController().signal))).toBe("<eof>");
   });
 });
