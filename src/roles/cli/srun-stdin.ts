@@ -44,8 +44,12 @@ interface Subscriber {
 
 const EMPTY = new Uint8Array(0);
 
-/** A feed of `source` for the nodes in `expected` (their names as RunTasks' tasks know them). */
-export function createStdinFeed(source: Readable, expected: ReadonlySet<string>, queueBytesMax = QUEUE_BYTES_MAX): StdinFeed {
+/**
+ * A feed of `source` for the nodes in `expected` (their names as RunTasks' tasks know them). `endsInput`
+ * false (srun --pty): the end of `source` is not passed on (a terminal's input has no end: the task's
+ * terminal stays open), and window changes go on being sent after it.
+ */
+export function createStdinFeed(source: Readable, expected: ReadonlySet<string>, queueBytesMax = QUEUE_BYTES_MAX, endsInput = true): StdinFeed {
   const waitingFor = new Set(expected);
   const subscribers = new Map<string, Subscriber>();
   let reading = false;
@@ -65,7 +69,7 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
   };
   const onEnd = (): void => {
     ended = true;
-    deliver({ data: EMPTY, eof: true });
+    if (endsInput) deliver({ data: EMPTY, eof: true });
   };
   const startIfReady = (): void => {
     if (reading || closed || waitingFor.size > 0 || subscribers.size === 0) return;
@@ -77,7 +81,7 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
   };
   return {
     subscribe(node, signal) {
-      const sub: Subscriber = { chunks: ended ? [{ data: EMPTY, eof: true }] : [], bytes: 0, wake: undefined };
+      const sub: Subscriber = { chunks: ended && endsInput ? [{ data: EMPTY, eof: true }] : [], bytes: 0, wake: undefined };
       subscribers.set(node, sub);
       waitingFor.delete(node);
       startIfReady();
@@ -111,7 +115,7 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
       startIfReady();
     },
     resize(rows, cols) {
-      if (!ended && !closed) deliver({ data: EMPTY, eof: false, winRows: rows, winCols: cols });
+      if ((!ended || !endsInput) && !closed) deliver({ data: EMPTY, eof: false, winRows: rows, winCols: cols });
     },
     close() {
       closed = true;

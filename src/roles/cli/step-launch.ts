@@ -131,7 +131,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
     throw new Error(source);
   }
-  const feed = readers.size > 0 ? createStdinFeed(source, readers) : undefined;
+  // --pty: the end of srun's stdin is not the end of the task's terminal input (window changes go on)
+  const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   // --pty implies --unbuffered: keys echoed and prompts shown as they come

@@ -78,4 +78,22 @@ describe("createStdinFeed", () => {
     feed.resize(10, 20);
     expect(await collect(feed.subscribe("n1", new AbortController().signal))).toBe("<eof>");
   });
+
+  it("srun --pty: the end of srun's stdin is not passed on, window changes still are", async () => {
+    const source = new PassThrough();
+    const feed = createStdinFeed(source, new Set(["n1"]), undefined, false);
+    const stop = new AbortController();
+    const chunks: string[] = [];
+    const done = (async () => {
+      for await (const c of feed.subscribe("n1", stop.signal)) {
+        chunks.push(c.eof ? "<eof>" : c.winRows ? `<${c.winRows}x${c.winCols}>` : new TextDecoder().decode(c.data));
+        if (c.winRows === 30) stop.abort();
+      }
+    })();
+    source.end("x");
+    await new Promise((r) => source.once("end", r));
+    feed.resize(30, 90);
+    await done;
+    expect(chunks).toEqual(["x", "<30x90>"]);
+  });
 });
