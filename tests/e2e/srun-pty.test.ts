@@ -80,19 +80,30 @@ describe("srun --pty", () => {
     expect(modes(killed.out)).toEqual(["rc=143", "icanon"]);
   });
 
-  it("keys reach the task: bash -i runs a line, and Ctrl-D ends it", async () => {
+  it("keys reach the task: bash -i runs a line, Ctrl-C interrupts, Ctrl-D ends it", async () => {
     const srun = spawn("script", ["-eqc", "PS1='ready> ' srun --pty bash --norc --noprofile -i", "/dev/null"], { env: c.env, cwd: c.work, stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     srun.stdout.on("data", (b: Buffer) => (out += b.toString()));
     let code: number | null | undefined;
     srun.on("exit", (rc) => (code = rc));
-    await eventually("the prompt", () => (out.includes("ready> ") ? true : undefined), 60_000);
-    srun.stdin.write("echo $((6 * 7))\r");
-    await eventually("the answer", () => (out.includes("42") ? true : undefined), 30_000);
-    srun.stdin.write("\x04");
-    await eventually("srun's exit", () => (code === undefined ? undefined : code), 30_000);
+    const seen = (what: string, re: RegExp) => eventually(what, () => (re.test(out) ? true : undefined), 30_000);
+    try {
+      await eventually("the prompt", () => (out.includes("ready> ") ? true : undefined), 60_000);
+      srun.stdin.write("echo $((6 * 7))\r");
+      await seen("the answer", /[\r\n]42\r\n/);
+      // Ctrl-C is a key too: the task's terminal makes it SIGINT for its foreground process
+      srun.stdin.write(`bash -c 'trap "echo caught; exit 0" INT; echo start; sleep 100 & wait'\r`);
+      await seen("the trap set", /[\r\n]start\r\n/);
+      srun.stdin.write("\x03");
+      await seen("SIGINT in the task", /caught\r\n/);
+      srun.stdin.write("\x04");
+      await eventually("srun's exit", () => (code === undefined ? undefined : code), 30_000);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}; the terminal showed ${JSON.stringify(out)}`);
+    } finally {
+      srun.kill("SIGKILL"); // srun, if still there, is hung up
+    }
     expect(code).toBe(0);
-    expect(out).toMatch(/\r42\r\n/);
   });
 
   it("only task 0 is on the terminal: the other tasks' output is not shown (oracle: -n2 -l)", () => {
