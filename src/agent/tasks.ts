@@ -5,6 +5,8 @@
  * if srun goes away (the stream is aborted) or the job is terminated, every task
  * of the step is killed. When the node contains jobs, the tasks join the step's
  * cgroup before they exec, and the step's end kills whatever they left behind.
+ * `srun --pty`: task 0 runs on a pseudo-terminal (pty.ts) whose output is its
+ * stdout; its exit is reported once that terminal is read to the end.
  */
 import { localizeVisibleDevices } from "../compat/visible-devices.ts";
 import { spawn, type ChildProcess } from "node:child_process";
