@@ -54,6 +54,8 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
   const subscribers = new Map<string, Subscriber>();
   let reading = false;
   let ended = false;
+  // the latest window change: a node that subscribes after it still gets it (its task started with the older size)
+  let size: InputChunk | undefined;
   let closed = false;
   const deliver = (chunk: InputChunk): void => {
     for (const s of subscribers.values()) {
@@ -81,7 +83,8 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
   };
   return {
     subscribe(node, signal) {
-      const sub: Subscriber = { chunks: ended && endsInput ? [{ data: EMPTY, eof: true }] : [], bytes: 0, wake: undefined };
+      const first = ended && endsInput ? [{ data: EMPTY, eof: true }] : size === undefined ? [] : [size];
+      const sub: Subscriber = { chunks: first, bytes: 0, wake: undefined };
       subscribers.set(node, sub);
       waitingFor.delete(node);
       startIfReady();
@@ -115,7 +118,9 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
       startIfReady();
     },
     resize(rows, cols) {
-      if ((!ended || !endsInput) && !closed) deliver({ data: EMPTY, eof: false, winRows: rows, winCols: cols });
+      if ((ended && endsInput) || closed) return;
+      size = { data: EMPTY, eof: false, winRows: rows, winCols: cols };
+      deliver(size);
     },
     close() {
       closed = true;

@@ -96,4 +96,22 @@ describe("createStdinFeed", () => {
     await done;
     expect(chunks).toEqual(["x", "<30x90>"]);
   });
+
+  it("srun --pty: a node that subscribes after a window change gets the latest size first", async () => {
+    const source = new PassThrough();
+    const feed = createStdinFeed(source, new Set(["n1"]), undefined, false);
+    feed.resize(10, 20);
+    feed.resize(30, 60);
+    const stop = new AbortController();
+    const chunks: string[] = [];
+    const done = (async () => {
+      for await (const c of feed.subscribe("n1", stop.signal)) {
+        chunks.push(c.winRows ? `<${c.winRows}x${c.winCols}>` : new TextDecoder().decode(c.data));
+        if (chunks.length === 2) stop.abort();
+      }
+    })();
+    source.write("k");
+    await done;
+    expect(chunks).toEqual(["<30x60>", "k"]);
+  });
 });
