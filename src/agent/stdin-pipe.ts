@@ -28,6 +28,8 @@ export interface TaskStdin {
   end(): void;
   /** True once ended or once the reader is gone. */
   readonly done: boolean;
+  /** A terminal's (srun --pty, pty.ts): srun's window changed size. */
+  resize?(size: { rows: number; cols: number }): void;
 }
 
 type Libc = { pipe2(fds: number, flags: number): number; fcntl(fd: number, cmd: number, arg: number): number };

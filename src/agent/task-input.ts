@@ -3,7 +3,8 @@
  * srun's stdin for the tasks of a step that read it (TaskSpec.stdin_forwarded):
  * the agent pulls it from srun's listener (Launcher.TaskInput, with the step's
  * token) and writes every chunk into each such task's stdin pipe, as slurmstepd
- * feeds tasks the stdin srun sends. Root only writes into pipes the tasks were
+ * feeds tasks the stdin srun sends; for an `srun --pty` task the chunks go into
+ * its terminal, and a chunk with a window size resizes it. Root only writes into pipes the tasks were
  * started with; nothing the job names is opened here (docs/security.md).
  *
  * Failure policy: a task that has exited (or closed its stdin) is skipped; a
@@ -36,6 +37,7 @@ export async function feedTaskInput(req: RunTasksRequest, node: string, stdins: 
     const client = createClient(Launcher, createConnectTransport({ baseUrl: `http://${req.launcher}`, httpVersion: "1.1" }));
     const stream = client.taskInput({ jobId: req.jobId, stepId: req.stepId, node, token: req.launcherToken }, { signal: stop.signal });
     for await (const chunk of stream) {
+      if (chunk.winRows > 0 && chunk.winCols > 0) for (const w of stdins) w.resize?.({ rows: chunk.winRows, cols: chunk.winCols });
       if (chunk.data.length > 0) await Promise.all(stdins.filter((w) => !w.done).map((w) => w.write(chunk.data)));
       if (chunk.eof || stdins.every((w) => w.done)) break;
     }

@@ -5,6 +5,8 @@
  * if srun goes away (the stream is aborted) or the job is terminated, every task
  * of the step is killed. When the node contains jobs, the tasks join the step's
  * cgroup before they exec, and the step's end kills whatever they left behind.
+ * `srun --pty`: task 0 runs on a pseudo-terminal (pty.ts) whose output is its
+ * stdout; its exit is reported once that terminal is read to the end.
  */
 import { localizeVisibleDevices } from "../compat/visible-devices.ts";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -22,6 +24,7 @@ import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgr
 import { exitReporter } from "./launcher-report.ts";
 import { feedTaskInput } from "./task-input.ts";
 import { openStdinPipe, streamStdin, type TaskStdin } from "./stdin-pipe.ts";
+import { openPty, withTerminal } from "./pty.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
 import { commandInRootfs, runtimeExit, taskCommand, type ContainerLaunch } from "./container/launch.ts";
 import type { Rootfs } from "./container/rootfs.ts";
@@ -42,6 +45,12 @@ export const stepGroups = new Map<number, Set<number>>();
 export const runningSteps = new Map<string, { jobId: number; stepId: number; contained: StepContainment; sampler: Sampler; ntasks: number }>();
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * How long a --pty task's terminal is read after the task exited: its output is read by then; a
+ * process it left behind that still holds the terminal is then hung up (the master is closed).
+ */
+const PTY_DRAIN_MS = 1000;
 
 /** errno values (Linux) of the usual exec failures: Slurm's stepd exits with the errno. */
 const EXEC_ERRNO: Record<string, number> = { ENOENT: 2, EACCES: 13, ENOEXEC: 8, ENOTDIR: 20 };
@@ -178,10 +187,13 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       continue;
     }
     const argv = task.stdinPath ? withStdin(task.stdinPath, command) : command;
+    // srun --pty: task 0 on a terminal of its own (pty.ts); none can be opened: pipes, as without --pty
+    const pty = task.pty && box === undefined ? openPty(req.uid, { rows: task.ptyRows, cols: task.ptyCols }) : undefined;
     // srun's stdin: a real pipe (stdin-pipe.ts), else the socket pair of stdio "pipe"
     const forwarded = task.stdinForwarded && !task.stdinPath;
-    const pipe = forwarded ? openStdinPipe() : undefined;
-    const stdin = pipe?.readFd ?? (forwarded ? "pipe" : "ignore");
+    const pipe = forwarded && pty === undefined ? openStdinPipe() : undefined;
+    const stdin = pty?.slaveFd ?? pipe?.readFd ?? (forwarded ? "pipe" : "ignore");
+    const stdio: Array<"pipe" | "ignore" | number> = pty === undefined ? [stdin, "pipe", "pipe"] : [pty.slaveFd, pty.slaveFd, pty.slaveFd];
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
     // In a container only the step's GPUs exist: they count from 0 there too.
     const env = localizeVisibleDevices(base, { uniqueIds: hooks?.gpuUniqueIds ?? [], constrain: cg?.constrainDevices === true || box !== undefined });
@@ -195,14 +207,16 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     let child: ChildProcess;
     if (box === undefined) {
       const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: command[0] ?? "" };
-      child = spawnAsUser(l, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv)), [stdin, "pipe", "pipe"], prefix).child;
+      const wrapped = taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv));
+      child = spawnAsUser(l, pty === undefined ? wrapped : withTerminal(pty.path, wrapped), stdio, prefix).child;
     } else {
       const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: command, env, uid: req.uid, gid: req.gid }));
       child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: [stdin, "pipe", "pipe"], detached: true });
     }
     children.push(child);
     pipe?.closeReadEnd();
-    const taskStdin = pipe ?? (child.stdin === null ? undefined : streamStdin(child.stdin));
+    pty?.closeSlave(); // the master reads as ended once the task and its children have closed theirs
+    const taskStdin = pty?.input ?? pipe ?? (child.stdin === null ? undefined : streamStdin(child.stdin));
     if (taskStdin !== undefined) {
       stdins.push(taskStdin);
       queue.addInput(task.taskId, taskStdin); // sattach's stdin too
@@ -220,6 +234,9 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     }
     child.stdout?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stdout: new Uint8Array(b) })));
     child.stderr?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stderr: new Uint8Array(b) })));
+    // the terminal's output is the task's stdout; all of it is sent before the task's exit
+    const drained = pty?.read((b) => queue.push(frame(task.taskId, { stdout: b }))) ?? Promise.resolve();
+    if (pty !== undefined) child.once("exit", () => setTimeout(() => pty.close(), PTY_DRAIN_MS).unref());
     let done = false;
     let exited = false;
     // "exit": the task's process ended. When the last one has, the step's cgroup is emptied,
@@ -253,11 +270,15 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       });
     };
     child.once("exit", onExit);
+    if (pty !== undefined) child.once("error", () => pty.close());
     child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, command[0] ?? "", e.code ?? "", e.message)));
     child.once("close", (code, signal) => {
       const end = { exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0 };
       const seen = box === undefined ? end : runtimeExit(end.exitCode, end.exitSignal);
-      finish(seen.exitCode, seen.exitSignal);
+      void drained.then(() => {
+        pty?.close();
+        finish(seen.exitCode, seen.exitSignal);
+      });
     });
   }
   async function endStep(): Promise<void> {

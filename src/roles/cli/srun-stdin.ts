@@ -17,6 +17,9 @@ import type { Readable } from "node:stream";
 export interface InputChunk {
   data: Uint8Array;
   eof: boolean;
+  /** srun --pty: the terminal's new size (0 = unchanged). */
+  winRows?: number;
+  winCols?: number;
 }
 
 export interface StdinFeed {
@@ -24,6 +27,8 @@ export interface StdinFeed {
   subscribe(node: string, signal: AbortSignal): AsyncIterable<InputChunk>;
   /** `node` will not subscribe (or is gone): reading need not wait for it. */
   drop(node: string): void;
+  /** srun --pty: srun's terminal is now `rows` x `cols`; every subscriber gets it, in order with the input. */
+  resize(rows: number, cols: number): void;
   /** Stop reading (the step is over). */
   close(): void;
 }
@@ -39,12 +44,18 @@ interface Subscriber {
 
 const EMPTY = new Uint8Array(0);
 
-/** A feed of `source` for the nodes in `expected` (their names as RunTasks' tasks know them). */
-export function createStdinFeed(source: Readable, expected: ReadonlySet<string>, queueBytesMax = QUEUE_BYTES_MAX): StdinFeed {
+/**
+ * A feed of `source` for the nodes in `expected` (their names as RunTasks' tasks know them). `endsInput`
+ * false (srun --pty): the end of `source` is not passed on (a terminal's input has no end: the task's
+ * terminal stays open), and window changes go on being sent after it.
+ */
+export function createStdinFeed(source: Readable, expected: ReadonlySet<string>, queueBytesMax = QUEUE_BYTES_MAX, endsInput = true): StdinFeed {
   const waitingFor = new Set(expected);
   const subscribers = new Map<string, Subscriber>();
   let reading = false;
   let ended = false;
+  // the latest window change: a node that subscribes after it still gets it (its task started with the older size)
+  let size: InputChunk | undefined;
   let closed = false;
   const deliver = (chunk: InputChunk): void => {
     for (const s of subscribers.values()) {
@@ -60,7 +71,7 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
   };
   const onEnd = (): void => {
     ended = true;
-    deliver({ data: EMPTY, eof: true });
+    if (endsInput) deliver({ data: EMPTY, eof: true });
   };
   const startIfReady = (): void => {
     if (reading || closed || waitingFor.size > 0 || subscribers.size === 0) return;
@@ -72,7 +83,8 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
   };
   return {
     subscribe(node, signal) {
-      const sub: Subscriber = { chunks: ended ? [{ data: EMPTY, eof: true }] : [], bytes: 0, wake: undefined };
+      const first = ended && endsInput ? [{ data: EMPTY, eof: true }] : size === undefined ? [] : [size];
+      const sub: Subscriber = { chunks: first, bytes: 0, wake: undefined };
       subscribers.set(node, sub);
       waitingFor.delete(node);
       startIfReady();
@@ -104,6 +116,11 @@ export function createStdinFeed(source: Readable, expected: ReadonlySet<string>,
     drop(node) {
       waitingFor.delete(node);
       startIfReady();
+    },
+    resize(rows, cols) {
+      if ((ended && endsInput) || closed) return;
+      size = { data: EMPTY, eof: false, winRows: rows, winCols: cols };
+      deliver(size);
     },
     close() {
       closed = true;

@@ -117,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, ...(taskArgv === undefined ? {} : { taskArgv }),
+        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },

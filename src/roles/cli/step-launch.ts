@@ -34,6 +34,7 @@ import { createStdinFeed } from "./srun-stdin.ts";
 import { Readable } from "node:stream";
 import { mayReadStdin } from "./tty-foreground.ts";
 import { createReadStream, openSync } from "node:fs";
+import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -67,6 +68,8 @@ export interface StepRequest {
   stdin?: Readable;
   /** --multi-prog: the command line of task `taskId` on `node` (compat/multi-prog); undefined: `command` for every task. */
   taskArgv?: (taskId: number, node: string) => string[];
+  /** --pty: task 0 on a pseudo-terminal, this terminal in raw mode meanwhile (srun-terminal.ts). */
+  pty?: boolean;
 }
 
 export interface StepCalls {
@@ -99,6 +102,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     const v = await import("../../compat/options/srun-verbose.ts");
     process.stderr.write(v.jobidLine(job.jobId, job.alloc) + v.launchingLines(job.jobId, step.stepId, shares.map((s, i) => ({ node: s.node, taskIds: ranks[i] ?? [] }))));
   }
+  // --pty needs srun's stdout to be a terminal; without one the step runs as without --pty (Slurm's lines)
+  const terminal = req.pty === true ? srunTerminal() : undefined;
+  if (req.pty === true && terminal === undefined) process.stderr.write(PTY_REFUSED_LINES);
   // where each task's output goes (-o/-e) and its input comes from (-i): known before any task runs
   const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
   const inputs = new Map<number, InputTarget>();
@@ -110,8 +116,10 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         jobId: job.jobId, arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId, jobName: job.name, user: req.user,
         nodeName: share.node, nodeIndex, taskId, stepId: step.stepId,
       };
-      targets.set(taskId, taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
-      const input = inputTarget(req.spec.stdIn, ctx, req.cwd, ntasks);
+      // --pty: only task 0 is connected, through its terminal (oracle: the other tasks' output is not shown)
+      const others = terminal !== undefined && taskId !== 0;
+      targets.set(taskId, others ? { out: { kind: "discard" }, err: { kind: "discard" } } : taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
+      const input = others ? { kind: "none" as const } : inputTarget(req.spec.stdIn, ctx, req.cwd, ntasks);
       inputs.set(taskId, input);
       if (input.kind === "forward") readers.add(share.node);
     }
@@ -123,10 +131,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
     throw new Error(source);
   }
-  const feed = readers.size > 0 ? createStdinFeed(source, readers) : undefined;
+  // --pty: the end of srun's stdin is not the end of the task's terminal input (window changes go on)
+  const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
-  const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true);
+  // --pty implies --unbuffered: keys echoed and prompts shown as they come
+  const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true || terminal !== undefined);
+  terminal?.start((size) => feed?.resize(size.rows, size.cols));
   let exitCode = 0;
   let exitSignal = 0;
   const runs = shares.map(async (share, nodeIndex) => {
@@ -150,7 +161,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const input = inputs.get(taskId) ?? { kind: "none" };
       // without srun's message port there is nothing to pull stdin from: the task reads /dev/null
       const stdin = input.kind === "file" ? { stdinPath: input.path } : { stdinForwarded: input.kind === "forward" && launcher !== undefined };
-      return { taskId, env, ...stdin, argv: req.taskArgv?.(taskId, share.node) ?? [] };
+      const pty = terminal !== undefined && taskId === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
+      if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
+      return { taskId, env, ...stdin, ...pty, argv: req.taskArgv?.(taskId, share.node) ?? [] };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
     const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
@@ -177,9 +190,12 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       exitCode = Math.max(exitCode, e.exitCode);
       if (e.exitSignal !== 0) exitSignal = e.exitSignal;
     }
+    // --pty: the terminal is back in its own mode once task 0 is over, before srun's own lines
+    if (here.includes(0)) terminal?.restore();
     if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
   });
   const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
+  terminal?.restore();
   feed?.close();
   output.close();
   void launcher?.close();
@@ -190,6 +206,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
   if (failed && !abort.aborted) throw (failed as PromiseRejectedResult).reason;
   return { exitCode, exitSignal };
+}
+
+/** SLURM_PTY_WIN_ROW/COL (and SLURM_PTY_PORT, srun's port that takes window changes: here its message port). */
+function ptyEnv(size: { rows: number; cols: number }, port: number | undefined): Record<string, string> {
+  const env: Record<string, string> = { SLURM_PTY_WIN_ROW: String(size.rows), SLURM_PTY_WIN_COL: String(size.cols) };
+  if (port !== undefined) env.SLURM_PTY_PORT = String(port);
+  return env;
 }
 
 const OPEN_ERRORS: Record<string, string> = {

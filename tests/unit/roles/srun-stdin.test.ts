@@ -10,7 +10,7 @@ import { createStdinFeed, type InputChunk } from "../../../src/roles/cli/srun-st
 
 async function collect(it: AsyncIterable<InputChunk>): Promise<string> {
   let text = "";
-  for await (const c of it) text += c.eof ? "<eof>" : new TextDecoder().decode(c.data);
+  for await (const c of it) text += c.eof ? "<eof>" : c.winRows ? `<${c.winRows}x${c.winCols}>` : new TextDecoder().decode(c.data);
   return text;
 }
 
@@ -64,5 +64,54 @@ describe("createStdinFeed", () => {
     const one = collect(feed.subscribe("n1", new AbortController().signal));
     feed.close();
     expect(await one).toBe("");
+  });
+
+  it("srun --pty: a window change reaches every subscriber in order with the input; none after the end", async () => {
+    const source = new PassThrough();
+    const feed = createStdinFeed(source, new Set(["n1"]));
+    const one = collect(feed.subscribe("n1", new AbortController().signal));
+    source.write("a");
+    await new Promise((r) => setImmediate(r));
+    feed.resize(40, 100);
+    source.end("b");
+    expect(await one).toBe("a<40x100>b<eof>");
+    feed.resize(10, 20);
+    expect(await collect(feed.subscribe("n1", new AbortController().signal))).toBe("<eof>");
+  });
+
+  it("srun --pty: the end of srun's stdin is not passed on, window changes still are", async () => {
+    const source = new PassThrough();
+    const feed = createStdinFeed(source, new Set(["n1"]), undefined, false);
+    const stop = new AbortController();
+    const chunks: string[] = [];
+    const done = (async () => {
+      for await (const c of feed.subscribe("n1", stop.signal)) {
+        chunks.push(c.eof ? "<eof>" : c.winRows ? `<${c.winRows}x${c.winCols}>` : new TextDecoder().decode(c.data));
+        if (c.winRows === 30) stop.abort();
+      }
+    })();
+    source.end("x");
+    await new Promise((r) => source.once("end", r));
+    feed.resize(30, 90);
+    await done;
+    expect(chunks).toEqual(["x", "<30x90>"]);
+  });
+
+  it("srun --pty: a node that subscribes after a window change gets the latest size first", async () => {
+    const source = new PassThrough();
+    const feed = createStdinFeed(source, new Set(["n1"]), undefined, false);
+    feed.resize(10, 20);
+    feed.resize(30, 60);
+    const stop = new AbortController();
+    const chunks: string[] = [];
+    const done = (async () => {
+      for await (const c of feed.subscribe("n1", stop.signal)) {
+        chunks.push(c.winRows ? `<${c.winRows}x${c.winCols}>` : new TextDecoder().decode(c.data));
+        if (chunks.length === 2) stop.abort();
+      }
+    })();
+    source.write("k");
+    await done;
+    expect(chunks).toEqual(["<30x60>", "k"]);
   });
 });
