@@ -12,7 +12,7 @@
 # it, so a failed or refused install leaves the old one as it was. Re-running is harmless.
 set -euo pipefail
 
-LINKS="sbatch srun salloc squeue scancel sinfo sacct scontrol sstat sprio sdiag sacctmgr sshare sgather strigger spurctld spurd spurrestd"
+LINKS="sbatch srun salloc squeue scancel sinfo sacct scontrol sstat sprio sdiag sacctmgr sshare seff sreport sgather strigger sbcast sattach spurctld spurd spurrestd"
 PROG="spur-install"
 
 say() { printf '%s: %s\n' "$PROG" "$*"; }

@@ -29,9 +29,13 @@ export const ENTRIES: Record<string, Entry> = {
   sdiag: cli(() => import("./cli/sdiag.ts"), "sdiagMain"),
   sacctmgr: cli(() => import("./cli/sacctmgr.ts"), "sacctmgrMain"),
   sshare: cli(() => import("./cli/sshare.ts"), "sshareMain"),
+  seff: cli(() => import("./cli/seff.ts"), "seffMain"),
+  sreport: cli(() => import("./cli/sreport.ts"), "sreportMain"),
   srun: async () => (await import("./roles/cli/srun.ts")).main,
   salloc: async () => (await import("./roles/cli/salloc.ts")).main,
   sgather: async () => (await import("./roles/cli/sgather.ts")).main,
+  sbcast: async () => (await import("./roles/cli/sbcast.ts")).main,
+  sattach: async () => (await import("./roles/cli/sattach.ts")).main,
   strigger: async () => (await import("./roles/cli/strigger.ts")).main,
 };
 

@@ -6,6 +6,7 @@
  * and registers and heartbeats. Failure policy: a controller that does not
  * answer is retried forever; nothing is lost while it is away.
  */
+import { sharingGpusOf } from "../compat/gres-generic.ts";
 import { spawn } from "node:child_process";
 import { chownSync, closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,6 +79,8 @@ export interface Agent {
   listPids(req: { jobId: number; stepId?: number | undefined }, caller: { uid: number; privileged: boolean }): ReturnType<typeof listStepPids>;
   /** PrologFlags=Alloc: the node Prolog at allocation; "" when it ran (or had run), else why not. */
   runProlog(req: RunPrologRequest): Promise<string>;
+  /** sbcast: may `uid` (root: anyone's) write files for job `jobId` here? The job owner's uid, or why not. */
+  verifyJob(jobId: number, uid: number): Promise<{ why: string; owner: number }>;
   start(): () => void;
 }
 
@@ -145,11 +148,13 @@ export function createAgent(deps: AgentDeps): Agent {
     if (existsSync(join(jobDir(spool, job.jobId), "stepd.pid"))) return; // duplicate launch: idempotent
     const dir = createJobDir(spool, job.jobId);
     const share = job.alloc.find((a) => a.node === node.name) ?? { cpus: job.numCpus, memMib: 0, gpuIndices: [] };
-    const contained = deps.containment.planFor(job.jobId, "batch", share);
+    // the devices the job may open: its whole GPUs and the GPU its shards or MPS sit on
+    const devices = deviceGpus(share);
+    const contained = deps.containment.planFor(job.jobId, "batch", { ...share, gpuIndices: devices });
     // Entered by the user's shell, not checked here as root (a missing or forbidden one: /tmp, as Slurm).
     const workDir = job.workDir || "/tmp";
     const container = planContainer(containerSite(), {
-      jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: share.gpuIndices, workDir, uid: job.uid, gid: job.gid,
+      jobId: job.jobId, step: "batch", env: { ...req.env }, gpuIndices: devices, workDir, uid: job.uid, gid: job.gid,
     });
     const env = buildBatchEnv(job, {
       clusterName: req.clusterName, nodeName: node.name, nodeIndex: 0, submitEnv: { ...req.env }, confPath: deps.confPath,
@@ -360,6 +365,14 @@ export function createAgent(deps: AgentDeps): Agent {
     return { why: checkStepClaim(claim, view), ...(job ? { job } : {}) };
   }
 
+  async function verifyJob(jobId: number, uid: number): Promise<{ why: string; owner: number }> {
+    const found = localJob(jobId) ?? (await fetchJob(jobId));
+    if (found === "unreachable") return { why: "the controller cannot be reached to check the job", owner: -1 };
+    const view = found === undefined ? undefined : { jobId: found.jobId, uid: found.uid, state: found.state, alloc: found.alloc };
+    const claim = { jobId, uid: uid === 0 && view !== undefined ? view.uid : uid, node: node.name, cpus: 0, memMib: 0, gpuIndices: [] };
+    return { why: checkStepClaim(claim, view), owner: view?.uid ?? -1 };
+  }
+
   async function stepHooks(req: RunTasksRequest): Promise<StepHooks> {
     const { why: invalid, job: record } = await verifyStep(req);
     if (invalid !== "") {
@@ -370,7 +383,7 @@ export function createAgent(deps: AgentDeps): Agent {
       };
     }
     const alloc = req.alloc;
-    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: alloc?.gpuIndices ?? [], socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
+    const share = { cpus: alloc?.cpus ?? 0, memMib: alloc?.memMib ?? 0, gpuIndices: deviceGpus(alloc ?? { gpuIndices: [] }), socketCpus: alloc?.socketCpus, cpuIds: alloc?.cpuIds };
     const hasBatch = existsSync(join(jobDir(spool, req.jobId), "launch.json"));
     // The batch host ran the Prolog before the script; any other node runs it before the job's first step there.
     // The Prolog's facts come from the controller's record (checked above), not from the request.
@@ -435,6 +448,7 @@ export function createAgent(deps: AgentDeps): Agent {
     signalJob,
     runningJobIds,
     stepHooks,
+    verifyJob,
     stepStats: (req) => liveSteps(spool, node.name, req.jobId, req.stepId),
     listPids: (req, caller) => listStepPids(spool, req.stepId === undefined ? { jobId: req.jobId } : { jobId: req.jobId, stepId: req.stepId }, caller),
     async runProlog(req) {
@@ -456,4 +470,9 @@ export function createAgent(deps: AgentDeps): Agent {
       };
     },
   };
+}
+
+/** A share's whole GPUs and the GPUs its shards or MPS sit on: the devices its processes may open. */
+function deviceGpus(share: { gpuIndices: readonly number[]; gres?: string | undefined }): number[] {
+  return [...new Set([...share.gpuIndices, ...sharingGpusOf(share.gres)])].sort((a, b) => a - b);
 }

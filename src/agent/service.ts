@@ -8,8 +8,10 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { Agent as AgentService } from "../net/gen/spur/v1/agent_pb.ts";
 import { agentCredential, peerUid } from "../net/rpc-server.ts";
 import type { Agent } from "./agent.ts";
-import { runTasks } from "./tasks.ts";
+import { runTasks, type Frame } from "./tasks.ts";
+import { attachStep, stepInput } from "./step-attach.ts";
 import { lookupUid } from "../net/users.ts";
+import { writeBcastBlock } from "./file-bcast.ts";
 
 /** The controller: a verified cluster credential (net/cluster-auth), else root or `self` on loopback. */
 function requireController(ctx: HandlerContext, self: number): void {
@@ -66,6 +68,27 @@ export function agentRoutes(agent: Agent, nodeName: string, cgroupSummary = "") 
         requireUid(ctx, [self]);
         const why = await agent.runProlog(req);
         return { ok: why === "", message: why };
+      },
+      async fileBcast(req, ctx) {
+        // the caller's uid is proven (socket or token); the job's record says whose the job is and that it runs here
+        const checked = await agent.verifyJob(req.jobId, peerUid(ctx));
+        if (checked.why !== "") throw new ConnectError(`Invalid job credential: ${checked.why}`, Code.PermissionDenied);
+        if (!req.dest.startsWith("/")) throw new ConnectError("the destination must be an absolute path", Code.InvalidArgument);
+        const owner = lookupUid(checked.owner);
+        return writeBcastBlock(req, checked.owner, owner.gid, nodeName);
+      },
+      async *attachStep(req, ctx) {
+        // sattach: the job's owner or root, as for srun steps (step-check.ts); "no tasks running" otherwise
+        const checked = await agent.verifyJob(req.jobId, peerUid(ctx));
+        const session = checked.why === "" ? attachStep<Frame>(req.jobId, req.stepId, ctx.signal) : undefined;
+        if (session === undefined) throw new ConnectError(`Node ${nodeName}: no tasks running`, Code.NotFound);
+        yield { taskId: 0, stdout: new Uint8Array(0), stderr: new Uint8Array(0), exited: false, exitCode: 0, exitSignal: 0, attachToken: session.token };
+        yield* session.frames;
+      },
+      async stepInput(req) {
+        // the token is the proof: only a verified AttachStep of this step got one
+        if (!(await stepInput(req.jobId, req.stepId, req.token, req.taskId, req.data, req.eof))) throw new ConnectError("no such attach session", Code.NotFound);
+        return {};
       },
       ping(_req, ctx) {
         requireController(ctx, self);

@@ -5,12 +5,14 @@
  * if srun goes away (the stream is aborted) or the job is terminated, every task
  * of the step is killed. When the node contains jobs, the tasks join the step's
  * cgroup before they exec, and the step's end kills whatever they left behind.
+ * `srun --pty`: task 0 runs on a pseudo-terminal (pty.ts) whose output is its
+ * stdout; its exit is reported once that terminal is read to the end.
  */
 import { localizeVisibleDevices } from "../compat/visible-devices.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
-import { AsyncQueue } from "../lib/async-queue.ts";
+import { RecordingQueue } from "./step-attach.ts";
 import { spawnAsUser } from "./run-as.ts";
 import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
 import type { StepContainment } from "./containment.ts";
@@ -20,6 +22,9 @@ import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
 import { formatCpuList } from "./cgroup/cpus.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
 import { exitReporter } from "./launcher-report.ts";
+import { feedTaskInput } from "./task-input.ts";
+import { openStdinPipe, streamStdin, type TaskStdin } from "./stdin-pipe.ts";
+import { openPty, withTerminal } from "./pty.ts";
 import { emptySampler, nodeUsage, readCounters, sample, type Sampler, type Usage } from "./cgroup/usage.ts";
 import { commandInRootfs, runtimeExit, taskCommand, type ContainerLaunch } from "./container/launch.ts";
 import type { Rootfs } from "./container/rootfs.ts";
@@ -40,6 +45,12 @@ export const stepGroups = new Map<number, Set<number>>();
 export const runningSteps = new Map<string, { jobId: number; stepId: number; contained: StepContainment; sampler: Sampler; ntasks: number }>();
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * How long a --pty task's terminal is read after the task exited: its output is read by then; a
+ * process it left behind that still holds the terminal is then hung up (the master is closed).
+ */
+const PTY_DRAIN_MS = 1000;
 
 /** errno values (Linux) of the usual exec failures: Slurm's stepd exits with the errno. */
 const EXEC_ERRNO: Record<string, number> = { ENOENT: 2, EACCES: 13, ENOEXEC: 8, ENOTDIR: 20 };
@@ -104,7 +115,8 @@ export interface StepHooks {
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
-  const queue = new AsyncQueue<Frame>();
+  // every frame also goes to the step's log on this node, for sattach (step-attach.ts)
+  const queue = new RecordingQueue<Frame>(`${req.jobId}.${req.stepId}`);
   const children: ChildProcess[] = [];
   let running = req.tasks.length;
   const groups = stepGroups.get(req.jobId) ?? new Set<number>();
@@ -155,23 +167,33 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   }
   let alive = req.tasks.length;
   let stepEnded: Promise<void> = Promise.resolve();
+  const stdins: TaskStdin[] = []; // tasks fed from srun's stdin (task-input.ts)
   for (const [localId, task] of req.tasks.entries()) {
     const node = task.env.SLURMD_NODENAME ?? "";
     const box = hooks?.container;
+    // --multi-prog: each task has its own command line
+    const command = task.argv.length > 0 ? task.argv : req.argv;
     // In a container the command is the image's: the runtime reports a missing one.
     // Outside a container the user's shell looks for the command (as the user: root would see paths they cannot).
     const found = box === undefined
-      ? (req.argv[0] ?? "") !== ""
-      : commandInRootfs(box.rootfs.path, req.argv[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
+      ? (command[0] ?? "") !== ""
+      : commandInRootfs(box.rootfs.path, command[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
     if (!found) {
       // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
-      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, req.argv[0] ?? "", "ENOENT", "")) }));
+      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, command[0] ?? "", "ENOENT", "")) }));
       pushExit(task.taskId, { exitCode: EXEC_ERRNO.ENOENT });
       running -= 1;
       alive -= 1;
       continue;
     }
-    const argv = task.stdinPath ? withStdin(task.stdinPath, req.argv) : req.argv;
+    const argv = task.stdinPath ? withStdin(task.stdinPath, command) : command;
+    // srun --pty: task 0 on a terminal of its own (pty.ts); none can be opened: pipes, as without --pty
+    const pty = task.pty && box === undefined ? openPty(req.uid, { rows: task.ptyRows, cols: task.ptyCols }) : undefined;
+    // srun's stdin: a real pipe (stdin-pipe.ts), else the socket pair of stdio "pipe"
+    const forwarded = task.stdinForwarded && !task.stdinPath;
+    const pipe = forwarded && pty === undefined ? openStdinPipe() : undefined;
+    const stdin = pty?.slaveFd ?? pipe?.readFd ?? (forwarded ? "pipe" : "ignore");
+    const stdio: Array<"pipe" | "ignore" | number> = pty === undefined ? [stdin, "pipe", "pipe"] : [pty.slaveFd, pty.slaveFd, pty.slaveFd];
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
     // In a container only the step's GPUs exist: they count from 0 there too.
     const env = localizeVisibleDevices(base, { uniqueIds: hooks?.gpuUniqueIds ?? [], constrain: cg?.constrainDevices === true || box !== undefined });
@@ -184,13 +206,22 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     };
     let child: ChildProcess;
     if (box === undefined) {
-      const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: req.argv[0] ?? "" };
-      child = spawnAsUser(l, taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv)), ["ignore", "pipe", "pipe"], prefix).child;
+      const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: command[0] ?? "" };
+      const wrapped = taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv));
+      child = spawnAsUser(l, pty === undefined ? wrapped : withTerminal(pty.path, wrapped), stdio, prefix).child;
     } else {
-      const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: req.argv, env, uid: req.uid, gid: req.gid }));
-      child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: command, env, uid: req.uid, gid: req.gid }));
+      child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: [stdin, "pipe", "pipe"], detached: true });
     }
     children.push(child);
+    pipe?.closeReadEnd();
+    pty?.closeSlave(); // the master reads as ended once the task and its children have closed theirs
+    const taskStdin = pty?.input ?? pipe ?? (child.stdin === null ? undefined : streamStdin(child.stdin));
+    if (taskStdin !== undefined) {
+      stdins.push(taskStdin);
+      queue.addInput(task.taskId, taskStdin); // sattach's stdin too
+      child.once("exit", () => taskStdin.end()); // a process it left behind must not keep the feed going
+    }
     if (child.pid !== undefined) {
       groups.add(child.pid);
       stepOfGroup.set(child.pid, req.stepId);
@@ -203,6 +234,9 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     }
     child.stdout?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stdout: new Uint8Array(b) })));
     child.stderr?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stderr: new Uint8Array(b) })));
+    // the terminal's output is the task's stdout; all of it is sent before the task's exit
+    const drained = pty?.read((b) => queue.push(frame(task.taskId, { stdout: b }))) ?? Promise.resolve();
+    if (pty !== undefined) child.once("exit", () => setTimeout(() => pty.close(), PTY_DRAIN_MS).unref());
     let done = false;
     let exited = false;
     // "exit": the task's process ended. When the last one has, the step's cgroup is emptied,
@@ -236,11 +270,15 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       });
     };
     child.once("exit", onExit);
-    child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, req.argv[0] ?? "", e.code ?? "", e.message)));
+    if (pty !== undefined) child.once("error", () => pty.close());
+    child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, command[0] ?? "", e.code ?? "", e.message)));
     child.once("close", (code, signal) => {
       const end = { exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0 };
       const seen = box === undefined ? end : runtimeExit(end.exitCode, end.exitSignal);
-      finish(seen.exitCode, seen.exitSignal);
+      void drained.then(() => {
+        pty?.close();
+        finish(seen.exitCode, seen.exitSignal);
+      });
     });
   }
   async function endStep(): Promise<void> {
@@ -256,6 +294,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     hooks?.ended(usage);
   }
   if (running === 0) void endStep().finally(closeQueue);
+  if (stdins.length > 0) void feedTaskInput(req, req.tasks[0]?.env.SLURMD_NODENAME ?? hooks?.node ?? "", stdins, abort);
   const limit = req.timeLimitSec > 0 ? setTimeout(() => children.forEach((c) => killGroup(c.pid, "SIGKILL")), req.timeLimitSec * 1000) : undefined;
   abort.addEventListener("abort", () => children.forEach((c) => killGroup(c.pid, "SIGKILL")));
   return {

@@ -6,7 +6,9 @@
  * The controller returns finished jobs too (includeFinished) with their steps;
  * selection and the time window are applied here (format/sacct-select).
  */
+import { gresTresText, parseGresItems, trackedInTres } from "../compat/gres-generic.ts";
 import type { CliPort, CliResult } from "./io.ts";
+import { runsBatchScript } from "../sched/model/het.ts";
 import { RpcError } from "./io.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SACCT_FIELDS } from "../compat/format/sacct-fields.ts";
@@ -29,13 +31,14 @@ type JobRecord = Awaited<ReturnType<CliPort["ctl"]["listJobs"]>>["jobs"][number]
  * when the script ends, so while it runs the row is made here from the job (x-sacct-running).
  */
 function withRunningBatchStep(job: JobRecord): JobRecord {
-  if (!job.batchFlag || (job.state !== "RUNNING" && job.state !== "SUSPENDED") || job.steps.some((s) => s.stepId === BATCH_STEP)) return job;
+  if (!runsBatchScript(job) || (job.state !== "RUNNING" && job.state !== "SUSPENDED") || job.steps.some((s) => s.stepId === BATCH_STEP)) return job;
   const share = job.alloc.find((a) => a.node === job.batchHost) ?? job.alloc[0];
   const cpus = share?.cpus ?? 1;
   const batch = {
     jobId: job.jobId, stepId: BATCH_STEP, name: "batch", state: job.state, nodelist: job.batchHost, ntasks: 1, cpus,
     startTime: job.startTime, endTime: 0, exitCode: 0, exitSignal: 0, alloc: share ? [share] : [],
-    tres: tresText(cpus, share?.memMib ?? 0, 1, share?.gpuIndices.length ?? 0, false),
+    // the batch host's counted GRES, as far as the job's own TRES tracks them (gres/nvme)
+    tres: tresText(cpus, share?.memMib ?? 0, 1, share?.gpuIndices.length ?? 0, false) + gresTresText(parseGresItems(share?.gres ?? ""), trackedInTres(job.tresAlloc)),
   };
   return { ...job, steps: [batch, ...job.steps] };
 }
@@ -45,7 +48,7 @@ const BATCH_STEP = -5;
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 
 /** Numeric job ids to ask the controller for ("17_2.batch" → 17). */
-const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.]/)[0])))];
+const requestedIds = (q: SacctQuery): number[] => [...new Set(q.jobIds.map((id) => Number(id.split(/[_.+]/)[0])))];
 
 /** The window sent to the controller: a superset of what selectRows keeps. */
 function windowOf(q: SacctQuery, now: number): { windowStart: number; windowEnd: number } {

@@ -11,7 +11,8 @@ import type { Plain } from "../lib/plain.ts";
 import type { SubmitResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { BatchScript, Built } from "../compat/options/build-spec.ts";
 import { errorText, rejectionText, testOnlyFailureText, warningText } from "../compat/options/messages.ts";
-import { parseArgs, type ParsedArgs } from "../compat/options/parse-args.ts";
+import type { ParsedArgs } from "../compat/options/parse-args.ts";
+import { splitComponents } from "../compat/options/het-components.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
@@ -63,23 +64,28 @@ export const sbatchMain = (argv: string[], port: CliPort): Promise<CliResult> =>
 
 async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   const out: Out = { stdout: "", stderr: "", exitError: exitErrorOf(port.env) };
-  const parsed = parseArgs("sbatch", argv);
-  if (!parsed.ok) return fail(out, parsed.error);
-  const early = flow.earlyAction("sbatch", parsed.value.options);
+  const split = splitComponents("sbatch", argv);
+  if (!split.ok) return fail(out, split.error);
+  const early = flow.earlyAction("sbatch", split.value.components.flat());
   if (early !== undefined) return { stdout: early, stderr: "", exitCode: 0 };
-  const script = await loadScript(parsed.value, port);
+  const all: ParsedArgs = { options: split.value.components.flat(), operands: split.value.operands };
+  const script = await loadScript(all, port);
   if (!script.ok) return fail(out, script.error);
   const ctx = { cmd: "sbatch" as const, argv, env: port.env, invoker: port.invoker, now: port.now() };
-  const built = flow.sbatchRequest(ctx, parsed.value.options, script.value);
-  if (!built.ok) return fail(out, built.error);
-  const { settings } = built.value;
-  const hostfile = await withHostfile(port, built.value.spec);
+  const components = flow.sbatchRequests(ctx, split.value.components, script.value);
+  if (!components.ok) return fail(out, components.error);
+  const [leader, ...rest] = components.value;
+  if (leader === undefined) return fail(out, { code: "NoJob", message: "no job request" });
+  // The options that act on sbatch itself (--parsable, --wait, -Q, --test-only) carry over: the last component has them all.
+  const built: Built = { ...leader, settings: (rest[rest.length - 1] ?? leader).settings };
+  const { settings } = built;
+  const hostfile = await withHostfile(port, built.spec);
   if (hostfile.kind === "error") {
     return { stdout: out.stdout, stderr: out.stderr + hostfile.lines.map((l) => `sbatch: error: ${l}\n`).join(""), exitCode: out.exitError };
   }
-  built.value.spec = withArbitraryList(hostfile.spec, hostfile.hosts);
-  if (!settings.quiet) out.stderr += warningText("sbatch", built.value.warnings);
-  const resp = await submit(port, built.value, out);
+  built.spec = withArbitraryList(hostfile.spec, hostfile.hosts);
+  if (!settings.quiet) out.stderr += warningText("sbatch", components.value.flatMap((c) => c.warnings));
+  const resp = await submit(port, built, rest.map((c) => c.spec), out);
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
   if (!settings.quiet) out.stderr += resp.warnings.map((w) => `sbatch: ${w}\n`).join("");
   if (settings.testOnly) {
@@ -90,7 +96,7 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   if (!settings.wait) return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
   port.write("stdout", out.stdout);
   port.write("stderr", out.stderr);
-  return waitForJob(port, resp.jobId, built.value.spec.array !== "");
+  return waitForJob(port, resp.jobId, built.spec.array !== "" || rest.length > 0);
 }
 
 type HostfileRead = { kind: "error"; lines: string[] } | { kind: "ok"; spec: Built["spec"]; hosts?: string[] };
@@ -114,9 +120,9 @@ function withArbitraryList(spec: Built["spec"], hosts: string[] | undefined): Bu
   return list === "" ? spec : { ...spec, env: { ...spec.env, SLURM_ARBITRARY_NODELIST: list } };
 }
 
-async function submit(port: CliPort, built: Built, out: Out): Promise<Plain<SubmitResponse> | undefined> {
+async function submit(port: CliPort, built: Built, hetComponents: Built["spec"][], out: Out): Promise<Plain<SubmitResponse> | undefined> {
   try {
-    return await port.ctl.submit({ spec: built.spec, testOnly: built.settings.testOnly });
+    return await port.ctl.submit({ spec: built.spec, testOnly: built.settings.testOnly, hetComponents });
   } catch (e) {
     if (!(e instanceof RpcError)) throw e;
     const explain = built.settings.testOnly ? testOnlyFailureText : rejectionText;
@@ -133,7 +139,7 @@ async function pollOnce(port: CliPort, jobId: number, array: boolean): Promise<P
     if (w.job === undefined) return { kind: "gone" };
     if (!array) return flow.isFinished(w.job) ? { kind: "done", exitCode: flow.waitExitCode([w.job]) } : { kind: "pending" };
     const list = await port.ctl.listJobs({ jobIds: [jobId], includeFinished: true });
-    const records = list.jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId);
+    const records = list.jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId || j.hetJobId === jobId);
     if (records.length === 0) return { kind: "gone" };
     return records.every(flow.isFinished) ? { kind: "done", exitCode: flow.waitExitCode(records) } : { kind: "pending" };
   } catch (e) {

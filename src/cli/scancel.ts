@@ -245,7 +245,10 @@ const hostSet = (expr: string): Set<string> => {
 
 /** Does a job record match one scancel id ("17" = job or whole array, "17_2")? */
 function matchesId(j: Job, id: string): boolean {
+  const het = /^(\d+)\+(\d+)/.exec(id);
+  if (het !== null) return j.hetJobId === Number(het[1]) && (j.hetJobOffset ?? 0) === Number(het[2]);
   const [job = "", task] = (id.split(".")[0] ?? "").split("_");
+  if (task === undefined && j.hetJobId !== undefined && j.hetJobId !== 0 && j.hetJobId === Number(job)) return true;
   if (task === undefined || task === "*") return j.jobId === Number(job) || j.arrayJobId === Number(job);
   return j.arrayJobId === Number(job) && displayJobId(j).includes(task.replace(/[[\]]/g, ""));
 }

@@ -50,17 +50,43 @@ function parseWanted(text: string | undefined): Wanted {
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1)$/;
 
-export async function listPidsCommand(port: CliPort, words: readonly string[]): Promise<Outcome> {
+/** `--json[=VERSION]`: OPENAPI_LISTPIDS_INFO_RESP (`pids`) instead of the table; messages stay on stderr. */
+export interface JsonAsk {
+  asked: string | undefined;
+  argv: readonly string[];
+}
+
+type Render = (rows: Plain<PidRow>[]) => string;
+
+async function renderer(port: CliPort, json: JsonAsk | undefined): Promise<Render | string> {
+  if (json === undefined) return (rows) => LISTPIDS_HEADER + sortRows(rows).map(formatPidRow).join("");
+  const { jsonEnvelope } = await import("./scontrol-steps-json.ts");
+  const { ListPidsResp, listPidsValue } = await import("../net/rest/cli-steps.ts");
+  const { pruneForVersion } = await import("../net/rest/schema.ts");
+  const { versionNumber } = await import("../net/rest/versions.ts");
+  const env = await jsonEnvelope(port, json.argv, json.asked);
+  if (typeof env === "string") return env;
+  return (rows) => {
+    const pids = sortRows(rows).map((r) => listPidsValue({ ...r, step: stepText(r.stepId) }));
+    const doc = { pids, meta: env.meta, errors: [], warnings: [] };
+    pruneForVersion(ListPidsResp.node, doc, versionNumber(env.version));
+    return `${JSON.stringify(doc, null, 2)}\n`;
+  };
+}
+
+export async function listPidsCommand(port: CliPort, words: readonly string[], json?: JsonAsk): Promise<Outcome> {
   if (words.length > 3) return outcome("", `too many arguments for keyword:${words[0]}\n`, true);
   const wanted = parseWanted(words[1]);
   if ("error" in wanted) return outcome("", wanted.error, true);
-  if ("badStep" in wanted) return outcome(LISTPIDS_HEADER, wanted.badStep, false);
+  const render = await renderer(port, json);
+  if (typeof render === "string") return outcome("", render, true);
+  if ("badStep" in wanted) return outcome(render([]), wanted.badStep, false);
   const ask = port.agentListPids;
   let nodes;
   try {
     nodes = (await port.ctl.listNodes()).nodes;
   } catch (e) {
-    return outcome(LISTPIDS_HEADER, `slurm_load_node error: ${messageOf(e)}\n`, true);
+    return outcome(render([]), `slurm_load_node error: ${messageOf(e)}\n`, true);
   }
   const nodeName = words[2];
   const here = nodes.filter((n) => (nodeName !== undefined ? n.name === nodeName : [n.hostname, n.addr].some((h) => h === port.invoker.hostname || LOOPBACK.test(h))));
@@ -77,7 +103,7 @@ export async function listPidsCommand(port: CliPort, words: readonly string[]): 
       failure ??= messageOf(e);
     }
   }
-  const text = LISTPIDS_HEADER + sortRows(rows).map(formatPidRow).join("");
+  const text = render(rows);
   if (wanted.jobId === 0) return steps.size > 0 ? outcome(text) : outcome(text, `${failure ?? "No job steps exist on this node."}\n`, true);
   const job = String(wanted.jobId);
   const where = nodeName ?? here[0]?.name ?? port.invoker.hostname;

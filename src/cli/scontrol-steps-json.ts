@@ -1,7 +1,7 @@
 /**
  * @module cli/scontrol-steps-json
  * `scontrol --json show steps [J[.S]]`: the running steps `scontrol show step` would print,
- * as data_parser's openapi_job_step_info_resp (net/rest/cli-steps.ts) with meta.command
+ * as data_parser's openapi_step_info_msg (net/rest/cli-steps.ts) with meta.command
  * echoing the invocation. An unknown id or no controller is the envelope's `errors` entry
  * and exit status 1, as Slurm's scontrol answers in this mode.
  */
@@ -9,7 +9,7 @@ import type { CliPort, CliResult } from "./io.ts";
 import type { Job } from "../compat/format/job-values.ts";
 import { StepInfoResp, stepInfoValue } from "../net/rest/cli-steps.ts";
 import { dataParserVersion, isDataParser } from "../net/rest/cli-json.ts";
-import { VERSIONS, metaFor, versionNumber } from "../net/rest/versions.ts";
+import { VERSIONS, metaFor, versionNumber, type Version } from "../net/rest/versions.ts";
 import { pruneForVersion } from "../net/rest/schema.ts";
 import { value } from "../net/rest/schemas-common.ts";
 
@@ -29,6 +29,14 @@ async function clusterName(port: CliPort): Promise<string> {
   }
 }
 
+/** --json[=VERSION] of an scontrol command: the data_parser version and the envelope's meta, or the refusal text. */
+export async function jsonEnvelope(port: CliPort, argv: readonly string[], asked: string | undefined): Promise<{ version: Version; meta: Record<string, unknown> } | string> {
+  const version = dataParserVersion(asked);
+  if (!isDataParser(version)) return `scontrol: error: Unable to find data_parser plugin for ${asked} (available: ${VERSIONS.join(", ")})\n`;
+  const cluster = await clusterName(port);
+  return { version, meta: { ...metaFor({ version, api: "slurmctld", user: port.invoker.user, group: port.invoker.group, source: "", cluster }), command: ["scontrol", ...argv] } };
+}
+
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message.replace(/^\[[a-z_]+\] /, "") : String(e));
 
 /** The document and exit status for `show steps [idText]` under --json[=asked]. */
@@ -41,7 +49,7 @@ export async function stepsJson(port: CliPort, idText: string | undefined, argv:
   const nowSec = Math.floor(port.now());
   const meta = { ...metaFor({ version, api: "slurmctld", user: port.invoker.user, group: port.invoker.group, source: "", cluster }), command: ["scontrol", ...argv] };
   const fail = (description: string, error: string, errno: number): CliResult => {
-    const doc = { steps: [], last_updated: value(nowSec), meta, errors: [{ description, error_number: errno, error, source: "slurm_get_job_steps" }], warnings: [] };
+    const doc = { steps: [], last_update: value(nowSec), meta, errors: [{ description, error_number: errno, error, source: "slurm_get_job_steps" }], warnings: [] };
     return { stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: "", exitCode: 1 };
   };
   const wanted = idText === undefined ? undefined : parseStepId(idText);
@@ -62,7 +70,7 @@ export async function stepsJson(port: CliPort, idText: string | undefined, argv:
     }
   }
   if (wanted !== undefined && !jobs.some((j) => j.jobId === wanted.jobId)) return fail(`Job ${wanted.jobId} not found`, "Invalid job id specified", 2017);
-  const doc = { steps, last_updated: value(nowSec), meta, errors: [], warnings: [] };
+  const doc = { steps, last_update: value(nowSec), meta, errors: [], warnings: [] };
   pruneForVersion(StepInfoResp.node, doc, versionNumber(version));
   return { stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: "", exitCode: 0 };
 }

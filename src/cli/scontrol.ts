@@ -175,7 +175,7 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
     return createOrDelete(port, "delete", words.slice(1));
   }
   if (keywordMatch(tag, "reconfigure", 3)) return reconfigure(port, words);
-  if (keywordMatch(tag, "listpids", 1)) return (await import("./scontrol-listpids.ts")).listPidsCommand(port, words);
+  if (keywordMatch(tag, "listpids", 1)) return (await import("./scontrol-listpids.ts")).listPidsCommand(port, words, flags.json);
   if (keywordMatch(tag, "version", 4)) return outcome(`${SLURM_VERSION_LINE}\n`);
   if (keywordMatch(tag, "token", 5)) return (await import("./scontrol-token.ts")).tokenCommand(port, words.slice(1));
   return outcome("", `invalid keyword: ${tag}\n`, true);

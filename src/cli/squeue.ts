@@ -6,6 +6,7 @@
  * failures print Slurm's `slurm_load_jobs error: ...` and exit 1.
  */
 import { formatCtime } from "../compat/format-time.ts";
+import { runsBatchScript } from "../sched/model/het.ts";
 import {
   type FormatItem,
   lineRenderer,
@@ -173,7 +174,7 @@ function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: reado
   for (const job of resp.jobs) {
     if (job.state !== "RUNNING" && job.state !== "SUSPENDED") continue;
     const live = job.steps.filter((s) => s.state === "RUNNING" || s.state === "SUSPENDED");
-    const batch = job.batchFlag && !live.some((s) => s.stepId === BATCH_STEP) ? [batchStepOf(job)] : [];
+    const batch = runsBatchScript(job) && !live.some((s) => s.stepId === BATCH_STEP) ? [batchStepOf(job)] : [];
     for (const step of [...batch, ...live]) {
       const row: StepRow = { step, job, now };
       if (selectStep(row, sel)) rows.push(row);

@@ -11,6 +11,7 @@ import { localDeviceList } from "./visible-devices.ts";
 import { isArbitrary } from "./task-layout.ts";
 import { expandHostlist } from "./hostlist.ts";
 import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
+import { gresTotalOf, parseGresItems, sharingGpusOf } from "./gres-generic.ts";
 
 export type EnvContext = "batch" | "salloc" | "step";
 
@@ -151,8 +152,11 @@ function arrayFacts(input: EnvInput): { count: number; min: number; max: number;
 /** Visible-device list: the job's GPUs on the node in index order, by the one rule of visible-devices.ts. */
 function visibleDevices(input: EnvInput): EnvValue {
   const node = input.node;
-  if (node === undefined || node.gpuIndices.length === 0) return null;
-  const sorted = [...node.gpuIndices].sort((a, b) => a - b);
+  if (node === undefined) return null;
+  // A job on shards or MPS sees the GPU they sit on, "the same as if it were a GPU" (gres.html)
+  const gpus = node.gpuIndices.length > 0 ? node.gpuIndices : sharingGpusOf(input.job.alloc.find((a) => a.node === node.name)?.gres);
+  if (gpus.length === 0) return null;
+  const sorted = [...gpus].sort((a, b) => a - b);
   return localDeviceList(sorted, { constrain: node.constrainDevices, uniqueIds: node.gpuUniqueIds ?? [] });
 }
 const nodeGpus = (input: EnvInput): EnvValue => {
@@ -199,6 +203,13 @@ function jobTasksPerNodeText(i: EnvInput): string | undefined {
 const stepOr = (input: EnvInput, ofStep: (step: StepLayout) => string, ofJob: () => string): string =>
   input.context === "step" && input.step !== undefined ? ofStep(input.step) : ofJob();
 
+/**
+ * The job id a context shows: a step of a heterogeneous job's component sees the leader's
+ * (the whole job's) id, as Slurm's srun --het-group; everywhere else the record's own.
+ */
+export const envJobId = (input: Pick<EnvInput, "context" | "job">): number =>
+  input.context === "step" && (input.job.hetJobId ?? 0) !== 0 ? (input.job.hetJobId as number) : input.job.jobId;
+
 /** Batch/salloc: only when -n (or --ntasks-per-node) was given; steps: always. */
 const jobNtasksText = (input: EnvInput): EnvValue =>
   input.context === "step" && input.step !== undefined ? `${input.step.ntasks}` : count(jobNtasks(input));
@@ -209,8 +220,8 @@ const jobNtasksText = (input: EnvInput): EnvValue =>
  * (22.05 only / not in the table), het-job suffixes, MPI launcher hints.
  */
 export const ENV_ROWS: readonly EnvRow[] = [
-  { name: "SLURM_JOB_ID", contexts: BJS, value: ({ job }) => `${job.jobId}` },
-  { name: "SLURM_JOBID", contexts: BJS, value: ({ job }) => `${job.jobId}` },
+  { name: "SLURM_JOB_ID", contexts: BJS, value: (i) => `${envJobId(i)}` },
+  { name: "SLURM_JOBID", contexts: BJS, value: (i) => `${envJobId(i)}` },
   { name: "SLURM_JOB_NAME", contexts: BJS, keepIn: T, value: ({ job }) => job.name },
   { name: "SLURM_JOB_NUM_NODES", contexts: BJS, value: ({ job }) => `${jobNodeCount(job)}` },
   { name: "SLURM_NNODES", contexts: BJS, value: (i) => stepOr(i, (s) => `${s.nodeNames.length}`, () => `${jobNodeCount(i.job)}`) },
@@ -254,6 +265,7 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "SLURM_THREADS_PER_CORE", contexts: BS, value: ({ spec }) => count(spec?.threadsPerCore) },
   { name: "SLURM_GPUS_ON_NODE", contexts: BT, value: ({ node }) => (node?.gpuIndices.length ? `${node.gpuIndices.length}` : null) },
   { name: "SLURM_JOB_GPUS", contexts: B, value: nodeGpus },
+  { name: "SLURM_SHARDS_ON_NODE", contexts: BT, value: shardsOnNode },
   { name: "SLURM_STEP_GPUS", contexts: T, value: nodeGpus },
   { name: "CUDA_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
   { name: "ROCR_VISIBLE_DEVICES", contexts: BT, value: visibleDevices },
@@ -335,3 +347,10 @@ export const ENV_ROWS: readonly EnvRow[] = [
   { name: "HOSTNAME", contexts: B, value: ({ node }) => node?.name },
   { name: "TMPDIR", contexts: BT, value: ({ site, base }) => site.tmpDir ?? base.TMPDIR ?? "/tmp" },
 ];
+
+/** gres/shard held on this node (job-env.tsv: set when shards are allocated), removed otherwise. */
+function shardsOnNode({ job, node }: EnvInput): EnvValue {
+  const share = node === undefined ? undefined : job.alloc.find((a) => a.node === node.name);
+  const shards = gresTotalOf(parseGresItems(share?.gres ?? ""), "shard");
+  return shards > 0 ? String(shards) : null;
+}

@@ -8,7 +8,7 @@
 import { assert } from "../lib/assert.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { JobInfo, JobSpec } from "../net/gen/spur/v1/types_pb.ts";
-import { ENV_ROWS, type EnvInput, type EnvNode } from "./job-env-rows.ts";
+import { ENV_ROWS, envJobId, type EnvInput, type EnvNode } from "./job-env-rows.ts";
 
 export { formatCpusPerNode, formatTasksPerNode } from "./job-env-rows.ts";
 
@@ -100,7 +100,7 @@ function applyRows(input: EnvInput): Record<string, string> {
     if (value === null) delete env[row.name];
     else if (value !== undefined) env[row.name] = value;
   }
-  assert(env.SLURM_JOB_ID === `${input.job.jobId}`, "every context carries the job id");
+  assert(env.SLURM_JOB_ID === `${envJobId(input)}`, "every context carries the job id");
   return env;
 }
 

@@ -5,6 +5,8 @@
  * One transport per node address, created on first use.
  */
 import { createClient, type Client } from "@connectrpc/connect";
+import { hetBatchEnv } from "../compat/het-env.ts";
+import { hetComponents, isHetComponent } from "../sched/model/het.ts";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Agent } from "../net/gen/spur/v1/agent_pb.ts";
 import { agentAuthInterceptor } from "../net/cluster-auth.ts";
@@ -37,8 +39,11 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
   return {
     async launchBatch(job, state) {
       const client = clientFor(state, job.info.batchHost);
+      // a heterogeneous job's script also sees every component (SLURM_*_HET_GROUP_n, SLURM_HET_SIZE)
+      const components = isHetComponent(job.info) ? hetComponents(state.jobs, job) : [];
+      const het = components.length > 0 ? hetBatchEnv(components.map((c) => c.info), components.map((c) => c.spec.ntasks)) : {};
       await client.launchBatch(
-        { job: job.info, script: job.spec.script, argv: job.spec.argv, env: job.spec.env, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
+        { job: job.info, script: job.spec.script, argv: job.spec.argv, env: { ...job.spec.env, ...het }, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
         { timeoutMs },
       );
     },

@@ -7,6 +7,7 @@
  * AcctGatherNodeFreq 0, no gang scheduling: SchedulerTimeSlice at Slurm's
  * default), which tools such as Toil read.
  */
+import { trackedGresNames } from "../compat/gres-generic.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { SLURM_RELEASE_TEXT } from "../compat/slurm-release.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
@@ -48,7 +49,7 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
   const uid = sc.selfUid ?? 0;
   const values: Partial<Record<Key, string>> = {
     AccountingStorageEnforce: c.acctEnforce.length > 0 ? c.acctEnforce.join(",") : "none",
-    AccountingStorageTRES: `cpu,mem,node,billing${nodes.some((n) => n.info.gpuCount > 0) ? ",gres/gpu" : ""}`,
+    AccountingStorageTRES: `cpu,mem,node,billing${nodes.some((n) => n.info.gpuCount > 0) ? ",gres/gpu" : ""}${trackedGresNames(c.accountingTres).map((t) => `,gres/${t}`).join("")}`,
     AcctGatherNodeFreq: "0 sec",
     AuthType: "auth/loopback",
     ...(sc.startedAt !== undefined ? { BOOT_TIME: formatIsoTime(sc.startedAt) } : {}),
@@ -57,7 +58,7 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     DefMemPerCPU: c.defMemPerCpuMiB > 0 ? String(c.defMemPerCpuMiB) : "UNLIMITED",
     DependencyParameters: s.dependencyParametersText || "(null)",
     FirstJobId: String(c.firstJobId),
-    GresTypes: nodes.some((n) => n.info.gpuCount > 0) ? "gpu" : "(null)",
+    GresTypes: gresTypesText(nodes.some((n) => n.info.gpuCount > 0), c.gresTypes ?? []),
     KillWait: `${c.killWaitSec} sec`,
     MaxArraySize: String(c.maxArraySize),
     MaxJobCount: String(c.maxJobCount),
@@ -105,4 +106,10 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     if (v !== "" || computed !== undefined) out[key] = v;
   }
   return out;
+}
+
+/** GresTypes as configured, with gpu first when any node has GPUs (Spur knows GPUs without it); "(null)" when none. */
+function gresTypesText(gpus: boolean, configured: readonly string[]): string {
+  const names = [...new Set([...(gpus ? ["gpu"] : []), ...configured])];
+  return names.length > 0 ? names.join(",") : "(null)";
 }

@@ -11,6 +11,7 @@
  * past SlurmdTimeout is marked down and its jobs end NODE_FAIL.
  */
 import type { ConsolaInstance } from "consola/core";
+import { runsBatchScript } from "../sched/model/het.ts";
 import { APPLY_FAILED, apply, type ApplyEvent, type ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
@@ -210,7 +211,7 @@ export function createController(deps: ControllerDeps): Controller {
   /** After a restart: launches are idempotent on the agent, so re-send them for every running batch job. */
   function relaunchRunning(): void {
     for (const job of state.jobs.values()) {
-      if (job.info.state !== "RUNNING" || !job.info.batchFlag) continue;
+      if (job.info.state !== "RUNNING" || !runsBatchScript(job.info)) continue;
       void deps.agents.launchBatch(job, state).catch(() => undefined);
     }
   }

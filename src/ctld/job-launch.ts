@@ -13,6 +13,7 @@ import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import type { AgentLink } from "./agent-link.ts";
 import { ctldScriptEnv, type CtldScripts, type ScriptRunner } from "./ctld-scripts.ts";
+import { runsBatchScript } from "../sched/model/het.ts";
 
 export interface JobLaunchContext {
   state: ClusterState;
@@ -101,7 +102,7 @@ export function createJobLauncher(ctx: JobLaunchContext): JobLauncher {
       const scripts = ctx.scripts();
       const path = scripts?.epilog ?? "";
       const job = state.jobs.get(jobId);
-      if (path === "" || scripts === undefined || job === undefined || !job.info.batchFlag) return;
+      if (path === "" || scripts === undefined || job === undefined || !runsBatchScript(job.info)) return;
       const r = await ctx.runScript(path, ctldScriptEnv(job.info, "epilog_slurmctld", state.config.clusterName), scripts.timeoutSec);
       if (!r.ok) logger.warn({ message: `EpilogSlurmctld ${path} failed: ${r.why}`, jobId });
     },

@@ -42,7 +42,7 @@ export function configReading(texts: { conf: string; topology?: string }): Resul
   const s = built.value;
   const nodes = [...s.nodes.values()].map((n) => {
     const row: Record<string, string | number> = { name: n.info.name };
-    for (const key of NODE_CONFIG_FIELDS) row[key] = n.info[key];
+    for (const key of NODE_CONFIG_FIELDS) row[key] = n.info[key] ?? "";
     return row as ConfigReading["nodes"][number];
   });
   return ok({

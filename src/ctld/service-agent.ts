@@ -7,6 +7,7 @@
  * (a job the agent no longer has) becomes a logged command.
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { runsBatchScript } from "../sched/model/het.ts";
 import type { ServiceContext } from "./service.ts";
 import { PEER_UID_HEADER, agentCredential, peerUid } from "../net/rpc-server.ts";
 import { toPlain } from "../lib/to-plain.ts";
@@ -52,7 +53,7 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
   });
   for (const job of c.state.jobs.values()) {
     const i = job.info;
-    if ((i.state !== "RUNNING" && i.state !== "SUSPENDED") || !i.batchFlag || i.batchHost !== node || reported.has(i.jobId)) continue;
+    if ((i.state !== "RUNNING" && i.state !== "SUSPENDED") || !runsBatchScript(i) || i.batchHost !== node || reported.has(i.jobId)) continue;
     if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
     void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL", restarts: i.restarts }).catch(() => undefined);
   }

@@ -6,6 +6,7 @@
  * (or root/operators) may create steps in it.
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { isHetFollower, runsBatchScript } from "../sched/model/het.ts";
 import type { ServiceContext } from "./service.ts";
 import { requester, rejectIfError } from "./service.ts";
 import type { JobRecord, JobSpecP } from "../sched/model/types.ts";
@@ -70,6 +71,8 @@ function placeStep(
       node: share.node, cpus, memMib: share.memMib, gpuIndices: share.gpuIndices, tasks,
       ...(share.socketCpus && cpus === share.cpus ? { socketCpus: share.socketCpus } : {}),
       ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+      // the job's counted GRES on the node travel with the step (a shard's GPU is one its tasks may open)
+      ...(share.gres ? { gres: share.gres } : {}),
     });
   });
   return out;
@@ -89,6 +92,7 @@ function arbitraryLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | s
   return shares.map((share) => ({
     node: share.node, cpus: share.cpus, memMib: share.memMib, gpuIndices: share.gpuIndices,
     tasks: hosts.value.filter((h) => h === share.node).length, ...(share.cpuIds ? { cpuIds: share.cpuIds } : {}),
+    ...(share.gres ? { gres: share.gres } : {}),
   }));
 }
 
@@ -162,7 +166,7 @@ export function stepHandlers(sc: ServiceContext) {
     },
     async jobDone(req: JobDoneRequest, ctx: HandlerContext) {
       const job = ownedJob(req.jobId, ctx);
-      if (job.info.batchFlag) throw new ConnectError("Only interactive allocations end this way", Code.FailedPrecondition);
+      if (runsBatchScript(job.info) || isHetFollower(job.info)) throw new ConnectError("Only interactive allocations end this way", Code.FailedPrecondition);
       await c.execute({ v: 1, type: "jobEnded", at: sc.now(), jobId: req.jobId, exitCode: req.exitCode, exitSignal: req.exitSignal, outcome: "" });
       return {};
     },

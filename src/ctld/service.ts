@@ -97,6 +97,39 @@ async function siteHook(path: string, spec: Plain<JobSpec>, by: Requester): Prom
   return { ...spec, ...verdict.changes } as Plain<JobSpec>;
 }
 
+/**
+ * sbatch --test-only of a heterogeneous job (oracle, 22.05): every component is checked, and the
+ * line gives the CPUs of all of them and the union of their nodes ("using 3 processors on n[1-2]").
+ */
+function hetTestOnly(sc: ServiceContext, specs: Plain<JobSpec>[], by: Requester) {
+  const state = sc.controller.state;
+  let cpus = 0;
+  const nodes = new Set<string>();
+  for (const spec of specs) {
+    const checked = validateSubmit(state, spec, by, { testOnly: true });
+    if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
+    const members = nodeViewsOf(state, checked.partition);
+    const fit = checked.oversizedNodes > 0 ? undefined : fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever");
+    if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
+    cpus += testOnlyCpus(checked.req, fit);
+    for (const a of fit) nodes.add(a.node);
+  }
+  return { jobId: state.nextJobId, startEstimate: sc.now(), partition: "", cpus, nodelist: compressHostlist([...nodes]), hetComponents: specs.length };
+}
+
+/** A het job's components after the first, each through the site's hook and the submit limits as the leader was. */
+async function hetComponentSpecs(sc: ServiceContext, given: (Plain<JobSpec> | undefined)[], by: Requester): Promise<Plain<JobSpec>[]> {
+  const out: Plain<JobSpec>[] = [];
+  for (const one of given) {
+    if (one === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+    const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, one, by) : one;
+    const tooBig = checkSubmitLimits(spec, submitLimitsFrom(sc.controller.state.config.sched.schedulerParametersText));
+    if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
+    out.push(spec);
+  }
+  return out;
+}
+
 /** --test-only's "using N processors": the CPUs of the placement (whole nodes with --exclusive, one per node with -O), else those asked for. */
 function testOnlyCpus(req: { ntasks: number; cpusPerTask: number }, fit: readonly { cpus: number }[]): number {
   return fit.length > 0 ? fit.reduce((n, a) => n + a.cpus, 0) : req.ntasks * req.cpusPerTask;
@@ -117,6 +150,7 @@ export function controllerRoutes(sc: ServiceContext) {
         // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
         const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
         if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
+        if (req.testOnly && req.hetComponents.length > 0) return hetTestOnly(sc, [spec, ...(await hetComponentSpecs(sc, req.hetComponents.map((h) => toPlain(h)), by))], by);
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec, by, { testOnly: true });
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
@@ -128,8 +162,9 @@ export function controllerRoutes(sc: ServiceContext) {
           const nodelist = compressHostlist(fit.map((a) => a.node));
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
         }
+        const het = await hetComponentSpecs(sc, req.hetComponents.map((h) => toPlain(h)), by);
         const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
-        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}) });
+        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}), ...(het.length > 0 ? { het } : {}) });
         rejectIfError(result);
         const jobId = result.ids[0] ?? 0;
         // srun/salloc say so before "queued and waiting" when the job is larger than its partition

@@ -9,12 +9,17 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { checkScripts } from "./check.ts";
 import { checkReportJson, formatCheckReport } from "./check-format.ts";
+import { flagErrorText, parseFlags } from "../lib/flags.ts";
+import type { SpurError } from "../lib/result.ts";
 
 export interface OpsResult {
   stdout: string;
   stderr: string;
   exitCode: number;
 }
+
+/** A command line the flag parser refused (`helpCommand`: e.g. "spur check"): getopt's words, exit 1. */
+export const refusedFlags = (error: SpurError, helpCommand: string): OpsResult => ({ stdout: "", stderr: flagErrorText("spur", error, helpCommand), exitCode: 1 });
 
 const USAGE = "Usage: spur check [--json] DIR|FILE...\n";
 /** Scripts larger than this are not batch scripts (and would not be read whole by a person either). */
@@ -42,14 +47,12 @@ const looksBinary = (buf: Buffer): boolean => buf.subarray(0, 8192).includes(0);
 
 /** `spur check` from its arguments (after the verb). `now` is epoch seconds. */
 export function checkMain(argv: readonly string[], now: number): OpsResult {
-  const json = argv.includes("--json");
-  const paths = argv.filter((a) => a !== "--json");
-  if (argv.includes("-h") || argv.includes("--help")) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const bad = paths.find((a) => a.startsWith("-"));
-  if (paths.length === 0 || bad !== undefined) {
-    const why = bad === undefined ? "no scripts given" : `unknown option ${bad}`;
-    return { stdout: "", stderr: `spur: error: check: ${why}\n${USAGE}`, exitCode: 2 };
-  }
+  const parsed = parseFlags(argv, { booleans: [["--json"], ["--help", "-h"]], operands: Number.POSITIVE_INFINITY });
+  if (!parsed.ok) return refusedFlags(parsed.error, "spur check");
+  if (parsed.value.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
+  const json = parsed.value.on["--json"] === true;
+  const paths = parsed.value.operands;
+  if (paths.length === 0) return { stdout: "", stderr: `spur: error: check: no scripts given\n${USAGE}`, exitCode: 2 };
   const files: { path: string; text: string }[] = [];
   try {
     for (const p of paths) {

@@ -8,6 +8,7 @@
 import { expandHostlist } from "../compat/hostlist.ts";
 import { err, ok, type Result } from "../lib/result.ts";
 import { countItems, firstKey, get, lineOf, splitTop, type ImportNote, type Rec } from "./conf-records.ts";
+import { formatGresCount, formatGresItems, parseGresItem, type GresItem } from "../compat/gres-generic.ts";
 
 export interface NodeOut {
   name: string;
@@ -15,6 +16,8 @@ export interface NodeOut {
   text: string;
   gpuType: string;
   gpuCount: number;
+  /** Counted GRES other than GPUs (Gres=nvme:2, names in GresTypes), carried as written. */
+  generic: GresItem[];
 }
 
 /** Slurm key (lower case) → the spur.conf key it is written as. */
@@ -31,7 +34,7 @@ function confNote(rec: Rec, k: string, v: string, kind: ImportNote["kind"], reas
   return { file: "slurm.conf", line: lineOf(rec, k), key: k, value: v, kind, reason };
 }
 
-const NOT_GPU = "Spur schedules GPUs only; other generic resources are not read";
+const NOT_GPU = "not in GresTypes: Spur schedules GPUs and the counted GRES GresTypes names";
 
 const quoted = (v: string): string => (/[\s#"]/.test(v) ? `"${v.replace(/"/g, "")}"` : v);
 
@@ -65,16 +68,21 @@ interface Gpu {
   count: number;
   /** Gres= text as Spur reads it ("gpu:mi300x:8"), or "". */
   text: string;
+  /** The other GRES GresTypes names (nvme:2, bandwidth:lustre:4G), kept as counted resources. */
+  generic: GresItem[];
 }
 
-/** Gres=gpu[:type][:count][(S:0-1)],... → Spur's single GPU entry; other GRES are noted. */
-function gpuGres(rec: Rec, notes: ImportNote[]): Gpu {
+/** Gres=gpu[:type][:count][(S:0-1)],... → Spur's single GPU entry and the counted GRES; others are noted. */
+function gpuGres(rec: Rec, gresTypes: readonly string[], notes: ImportNote[]): Gpu {
   const gres = get(rec, "Gres") ?? "";
   const gpus: { type: string; count: number }[] = [];
+  const generic: GresItem[] = [];
   for (const item of splitTop(gres)) {
     const parts = item.replace(/\(.*\)$/, "").split(":");
     if (parts[0] !== "gpu") {
-      notes.push(confNote(rec, "Gres", item, "dropped", NOT_GPU));
+      const counted = parseGresItem(item);
+      if (counted !== undefined && gresTypes.includes(counted.name.toLowerCase())) generic.push(counted);
+      else notes.push(confNote(rec, "Gres", item, "dropped", NOT_GPU));
       continue;
     }
     const last = parts[parts.length - 1] ?? "";
@@ -82,12 +90,12 @@ function gpuGres(rec: Rec, notes: ImportNote[]): Gpu {
     gpus.push({ type: (counted ? parts.slice(1, -1) : parts.slice(1)).join(":"), count: counted ? Number(last) : 1 });
   }
   const first = gpus[0];
-  if (first === undefined) return { type: "", count: 0, text: "" };
+  if (first === undefined) return { type: "", count: 0, text: "", generic };
   const count = gpus.reduce((s, g) => s + g.count, 0);
   if (gpus.length > 1) {
     notes.push(confNote(rec, "Gres", gres, "changed", `Spur knows one GPU model per node: ${count} GPUs of type "${first.type}"`));
   }
-  return { type: first.type, count, text: first.type === "" ? `gpu:${count}` : `gpu:${first.type}:${count}` };
+  return { type: first.type, count, text: first.type === "" ? `gpu:${count}` : `gpu:${first.type}:${count}`, generic };
 }
 
 const STATE_REASON = "Spur nodes start UNKNOWN until their agent registers (use scontrol update to drain or down them)";
@@ -121,7 +129,7 @@ function boardSockets(rec: Rec): string | undefined {
   return String(Number(get(rec, "Boards") ?? "1") * Number(get(rec, "SocketsPerBoard")));
 }
 
-function nodeLines(rec: Rec, slurmdPort: string, notes: ImportNote[]): Result<NodeOut[]> {
+function nodeLines(rec: Rec, slurmdPort: string, gresTypes: readonly string[], notes: ImportNote[]): Result<NodeOut[]> {
   const names = expandHostlist(get(rec, "NodeName") ?? "");
   if (!names.ok || names.value.length === 0) return err("BadConfig", `slurm.conf line ${rec.line}: bad NodeName`);
   const n = names.value.length;
@@ -131,24 +139,25 @@ function nodeLines(rec: Rec, slurmdPort: string, notes: ImportNote[]): Result<No
   if (!addrs.ok) return addrs;
   if (!hosts.ok) return hosts;
   if (!portList.ok) return portList;
-  const gpu = gpuGres(rec, notes);
+  const gpu = gpuGres(rec, gresTypes, notes);
   const rest = copiedKeys(rec, notes);
-  if (gpu.text !== "") rest.push(`Gres=${gpu.text}`);
+  const gresText = [gpu.text, formatGresItems(gpu.generic)].filter((t) => t !== "").join(",");
+  if (gresText !== "") rest.push(`Gres=${gresText}`);
   return ok(names.value.map((name, i) => {
     const head = [`NodeName=${name}`];
     if (addrs.value !== undefined) head.push(`NodeAddr=${addrs.value[i]}`);
     if (hosts.value !== undefined) head.push(`NodeHostname=${hosts.value[i]}`);
     head.push(`Port=${portList.value[i]}`);
-    return { name, text: [...head, ...rest].join(" "), gpuType: gpu.type, gpuCount: gpu.count };
+    return { name, text: [...head, ...rest].join(" "), gpuType: gpu.type, gpuCount: gpu.count, generic: gpu.generic };
   }));
 }
 
 /** All NodeName records (defaults already folded) → one spur.conf line per node. */
-export function importNodes(recs: readonly Rec[], slurmdPort: string, notes: ImportNote[]): Result<NodeOut[]> {
+export function importNodes(recs: readonly Rec[], slurmdPort: string, notes: ImportNote[], gresTypes: readonly string[] = []): Result<NodeOut[]> {
   const out: NodeOut[] = [];
   const seen = new Set<string>();
   for (const rec of recs) {
-    const made = nodeLines(rec, slurmdPort, notes);
+    const made = nodeLines(rec, slurmdPort, gresTypes, notes);
     if (!made.ok) return made;
     for (const node of made.value) {
       if (seen.has(node.name)) return err("BadConfig", `slurm.conf line ${rec.line}: node ${node.name} is defined twice`);
@@ -178,7 +187,7 @@ export function checkGresConf(recs: readonly Rec[], nodes: readonly NodeOut[], n
       if (GRES_DEVICE_KEYS.has(k.toLowerCase())) note(rec, k, v, DEVICE_REASON);
     }
     if (name !== "gpu") {
-      note(rec, "Name", name, NOT_GPU);
+      checkGenericCount(rec, name, byName, notes);
       continue;
     }
     const listed = firstKey(rec) === "nodename" ? expandHostlist(get(rec, "NodeName") ?? "") : ok([...byName.keys()]);
@@ -193,5 +202,26 @@ export function checkGresConf(recs: readonly Rec[], nodes: readonly NodeOut[], n
         note(rec, "Type", type, `${host} is gpu:${node.gpuType} on its NodeName line; that is what Spur uses`);
       }
     }
+  }
+}
+
+/**
+ * A gres.conf line for a counted GRES (Name=nvme Count=2, Count= with K/M/G suffixes): Spur
+ * counts what the NodeName line's Gres= says (slurm.conf is what slurmctld schedules by);
+ * a node whose line lacks it, or gives another count, is noted.
+ */
+function checkGenericCount(rec: Rec, name: string, byName: ReadonlyMap<string, NodeOut>, notes: ImportNote[]): void {
+  const listed = firstKey(rec) === "nodename" ? expandHostlist(get(rec, "NodeName") ?? "") : ok([...byName.keys()]);
+  const type = get(rec, "Type") ?? "";
+  const countText = get(rec, "Count") ?? "1";
+  const count = parseGresItem(`${name}:${countText}`)?.count;
+  for (const host of listed.ok ? listed.value : []) {
+    const node = byName.get(host);
+    if (node === undefined) continue;
+    const have = node.generic.filter((g) => g.name === name.toLowerCase() && (type === "" || g.type === type)).reduce((s, g) => s + g.count, 0);
+    const reason = have === 0
+      ? `gres.conf gives ${host} ${name} but its NodeName line has no Gres=${name} (Slurm needs both): not carried over`
+      : count !== have ? `${host} has ${name}${type ? `:${type}` : ""}:${formatGresCount(have)} on its NodeName line; that is what Spur counts` : "";
+    if (reason !== "") notes.push({ file: "gres.conf", line: rec.line, key: "Count", value: countText, kind: "dropped", reason });
   }
 }

@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { flag } from "../roles/argv.ts";
-import type { OpsResult } from "./check-cli.ts";
+import { parseFlags } from "../lib/flags.ts";
+import { refusedFlags, type OpsResult } from "./check-cli.ts";
 import { formatImportReport, importSlurm, type SlurmConfFiles } from "./import-slurm.ts";
 
 const USAGE = "Usage: spur import-slurm DIR|slurm.conf [-o FILE] [--force]\n";
@@ -29,9 +29,13 @@ export function readSlurmFiles(target: string): SlurmConfFiles | undefined {
 
 /** `spur import-slurm` from its arguments (after the verb). */
 export function importSlurmMain(argv: readonly string[]): OpsResult {
-  if (argv.includes("-h") || argv.includes("--help")) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const out = flag(argv, "-o", "--output");
-  const operands = argv.filter((a, i) => !a.startsWith("-") && !["-o", "--output"].includes(argv[i - 1] ?? ""));
+  // Operands are counted below, for import-slurm's own message and exit code.
+  const parsed = parseFlags(argv, { values: [["--output", "-o"]], booleans: [["--force"], ["--help", "-h"]], operands: Number.POSITIVE_INFINITY });
+  if (!parsed.ok) return refusedFlags(parsed.error, "spur import-slurm");
+  const flags = parsed.value;
+  if (flags.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
+  const out = flags.values["--output"];
+  const operands = flags.operands;
   const target = operands[0];
   if (target === undefined || operands.length > 1) return { stdout: "", stderr: `spur: error: import-slurm: give one directory\n${USAGE}`, exitCode: 2 };
   const files = readSlurmFiles(target);
@@ -40,7 +44,7 @@ export function importSlurmMain(argv: readonly string[]): OpsResult {
   if (!result.ok) return { stdout: "", stderr: `spur: error: import-slurm: ${result.error.message}\n`, exitCode: 1 };
   const report = formatImportReport(result.value);
   if (out === undefined) return { stdout: result.value.spurConf, stderr: report, exitCode: 0 };
-  if (existsSync(out) && !argv.includes("--force")) {
+  if (existsSync(out) && !flags.on["--force"]) {
     return { stdout: "", stderr: `spur: error: import-slurm: ${out} exists (use --force to replace it)\n`, exitCode: 1 };
   }
   writeFileSync(out, result.value.spurConf, { mode: 0o644 });

@@ -6,6 +6,7 @@
  * sched/model/state.ts, roles/spurctld.ts, roles/spurd.ts) and a note for every setting
  * that could not be carried over. Pure: the caller reads the files and writes the result.
  */
+import { parseGresTypes } from "../compat/gres-generic.ts";
 import { err, ok, type Result } from "../lib/result.ts";
 import { firstKey, foldDefaults, readRecords, tidyNotes, type ImportNote, type Rec } from "./conf-records.ts";
 import { checkGresConf, importNodes } from "./import-nodes.ts";
@@ -37,7 +38,9 @@ const FILES = ["slurm.conf", "gres.conf", "topology.conf", "cgroup.conf"];
 const SAME_GLOBALS = ["ClusterName", "StateSaveLocation", "SlurmdSpoolDir", "DefMemPerCPU", "MinJobAge", "KillWait",
   "SlurmdTimeout", "MaxArraySize", "MaxJobCount", "FirstJobId",
   // cluster-wide licenses, and which of them (license/NAME) jobs show as TRES
-  "Licenses", "AccountingStorageTRES"];
+  "Licenses", "AccountingStorageTRES",
+  // generic resources beyond gpu (written only when GresTypes names one)
+  "GresTypes"];
 /** Keys consumed here to compute others (ControlAddr/ControlPort, node ports). */
 const CONSUMED = new Set(["slurmctldhost", "controlmachine", "controladdr", "slurmctldport", "slurmdport"]);
 
@@ -100,7 +103,9 @@ function globalLines(globals: readonly Rec[], notes: ImportNote[]): string[] {
   const priority: string[] = [];
   for (const rec of globals) {
     for (const [k, v] of rec.pairs) {
-      const same = SAME_GLOBALS.find((s) => s.toLowerCase() === k.toLowerCase());
+      // GresTypes is written only when it names more than gpu: the counted GRES the NodeName lines may list.
+      const gresOnly = k.toLowerCase() === "grestypes" && !parseGresTypes(v).some((t) => t !== "gpu");
+      const same = gresOnly ? undefined : SAME_GLOBALS.find((s) => s.toLowerCase() === k.toLowerCase());
       if (same !== undefined) last.set(same, { value: v, line: rec.line });
       else if (isPriorityKey(k)) {
         priority.push(`${k}=${/\s/.test(v) ? `"${v}"` : v}`);
@@ -165,7 +170,8 @@ export function importSlurm(files: SlurmConfFiles): Result<ImportResult> {
   const globals = recs.value.filter((r) => !["nodename", "partitionname"].includes(firstKey(r)));
   const head = globalLines(globals, notes);
   const slurmdPort = globals.find((r) => firstKey(r) === "slurmdport")?.pairs[0]?.[1] ?? "6818";
-  const nodes = importNodes(nodeRecs, slurmdPort, notes);
+  const gresTypes = parseGresTypes(globals.flatMap((r) => r.pairs).filter(([k]) => k.toLowerCase() === "grestypes").pop()?.[1]);
+  const nodes = importNodes(nodeRecs, slurmdPort, notes, gresTypes);
   if (!nodes.ok) return nodes;
   if (nodes.value.length === 0) return err("BadConfig", "slurm.conf has no NodeName lines");
   if (files.gresConf !== undefined) {

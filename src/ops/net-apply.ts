@@ -11,9 +11,9 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { flag } from "../roles/argv.ts";
+import { parseFlags } from "../lib/flags.ts";
 import { applyCommands, parseWgQuick, stripWgQuick } from "../net/wg-conf.ts";
-import type { OpsResult } from "./check-cli.ts";
+import { refusedFlags, type OpsResult } from "./check-cli.ts";
 import { shellQuoteIfNeeded as quote } from "../lib/shell-quote.ts";
 
 export interface NetApplyPorts {
@@ -47,11 +47,14 @@ function missing(ports: NetApplyPorts): string[] {
 }
 
 export function netApplyMain(argv: readonly string[], ports: NetApplyPorts = hostPorts()): OpsResult {
-  if (argv.includes("-h") || argv.includes("--help")) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const confPath = argv.find((a, i) => !a.startsWith("-") && argv[i - 1] !== "--interface");
+  const parsed = parseFlags(argv, { values: [["--interface"]], booleans: [["--dry-run", "-n"], ["--help", "-h"]], operands: 1 });
+  if (!parsed.ok) return refusedFlags(parsed.error, "spur net");
+  const flags = parsed.value;
+  if (flags.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
+  const confPath = flags.operands[0];
   if (confPath === undefined) return fail(`give the node's wg-quick config (written by spur net init)\n${USAGE}`, 2);
-  const iface = flag(argv, "--interface") ?? DEFAULT_INTERFACE;
-  const dryRun = argv.includes("--dry-run") || argv.includes("-n");
+  const iface = flags.values["--interface"] ?? DEFAULT_INTERFACE;
+  const dryRun = flags.on["--dry-run"] === true;
   const text = ports.readFile(confPath);
   if (text === undefined) return fail(`cannot read ${confPath}`);
   const conf = parseWgQuick(text);

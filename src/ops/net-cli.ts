@@ -12,10 +12,10 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { flag } from "../roles/argv.ts";
+import { parseFlags } from "../lib/flags.ts";
 import { planNetwork, wgQuickConfig, type NetPlanInput } from "../net/wireguard.ts";
 import { wgGenKey, wgPublicKey } from "../net/wireguard-keys.ts";
-import type { OpsResult } from "./check-cli.ts";
+import { refusedFlags, type OpsResult } from "./check-cli.ts";
 import { netApplyMain } from "./net-apply.ts";
 
 const USAGE = "Usage: spur net keygen [--key-file PATH]\n       spur net init PLAN.json [--out DIR] [--key-file PATH]\n" +
@@ -25,7 +25,9 @@ const DEFAULT_KEY_FILE = "/etc/spur/wg.key";
 const fail = (text: string, exitCode = 1): OpsResult => ({ stdout: "", stderr: `spur: error: net: ${text}\n`, exitCode });
 
 function keygen(argv: readonly string[]): OpsResult {
-  const path = flag(argv, "--key-file") ?? DEFAULT_KEY_FILE;
+  const parsed = parseFlags(argv, { values: [["--key-file"]] });
+  if (!parsed.ok) return refusedFlags(parsed.error, "spur net");
+  const path = parsed.value.values["--key-file"] ?? DEFAULT_KEY_FILE;
   if (existsSync(path)) {
     const priv = readFileSync(path, "utf8").trim();
     return { stdout: `${wgPublicKey(priv)}\n`, stderr: `spur: net: ${path} exists; its public key:\n`, exitCode: 0 };
@@ -45,10 +47,12 @@ function earlierKey(dir: string, node: string): string | undefined {
 }
 
 function init(argv: readonly string[]): OpsResult {
-  const planPath = argv.find((a, i) => !a.startsWith("-") && !["--out", "--key-file"].includes(argv[i - 1] ?? ""));
+  const parsed = parseFlags(argv, { values: [["--out"], ["--key-file"]], operands: 1 });
+  if (!parsed.ok) return refusedFlags(parsed.error, "spur net");
+  const planPath = parsed.value.operands[0];
   if (planPath === undefined) return fail(`init needs a plan file\n${USAGE}`, 2);
-  const dir = flag(argv, "--out") ?? "spur-net";
-  const keyFile = flag(argv, "--key-file") ?? DEFAULT_KEY_FILE;
+  const dir = parsed.value.values["--out"] ?? "spur-net";
+  const keyFile = parsed.value.values["--key-file"] ?? DEFAULT_KEY_FILE;
   let input: NetPlanInput;
   try {
     input = JSON.parse(readFileSync(planPath, "utf8")) as NetPlanInput;

@@ -7,8 +7,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { flag } from "../roles/argv.ts";
-import type { OpsResult } from "./check-cli.ts";
+import { parseFlags } from "../lib/flags.ts";
+import { refusedFlags, type OpsResult } from "./check-cli.ts";
 
 export interface UnitOptions {
   /** Where the role links are (install.sh --prefix); default /usr/local/bin. */
@@ -65,16 +65,19 @@ const USAGE = "Usage: spur systemd-units [--dir DIR] [--bin-dir DIR] [--conf PAT
 
 /** Print the units (separated by their names), or write them into --dir (e.g. /etc/systemd/system). */
 export function systemdUnitsMain(argv: readonly string[]): OpsResult {
-  if (argv.includes("-h") || argv.includes("--help")) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const units = systemdUnits({ binDir: flag(argv, "--bin-dir"), confPath: flag(argv, "--conf") });
-  const dir = flag(argv, "--dir");
+  const parsed = parseFlags(argv, { values: [["--dir"], ["--bin-dir"], ["--conf"]], booleans: [["--force"], ["--help", "-h"]] });
+  if (!parsed.ok) return refusedFlags(parsed.error, "spur systemd-units");
+  const flags = parsed.value;
+  if (flags.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
+  const units = systemdUnits({ binDir: flags.values["--bin-dir"], confPath: flags.values["--conf"] });
+  const dir = flags.values["--dir"];
   if (dir === undefined) return { stdout: units.map((u) => `### ${u.name}\n${u.text}`).join("\n"), stderr: "", exitCode: 0 };
   mkdirSync(dir, { recursive: true });
   const done: string[] = [];
   for (const u of units) {
     const path = join(dir, u.name);
     const same = existsSync(path) && readFileSync(path, "utf8") === u.text;
-    if (existsSync(path) && !same && !argv.includes("--force")) {
+    if (existsSync(path) && !same && !flags.on["--force"]) {
       return { stdout: done.join(""), stderr: `spur: error: systemd-units: ${path} exists and differs (use --force)\n`, exitCode: 1 };
     }
     if (!same) writeFileSync(path, u.text, { mode: 0o644 });

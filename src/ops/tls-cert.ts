@@ -15,6 +15,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
+import { flagErrorText, parseFlags } from "../lib/flags.ts";
 
 export interface CliOut {
   stdout: string;
@@ -22,10 +23,6 @@ export interface CliOut {
   exitCode: number;
 }
 
-function opt(argv: readonly string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
 
 const HOST_RE = /^[A-Za-z0-9.:-]{1,253}$/;
 const fail = (message: string): CliOut => ({ stdout: "", stderr: `spur: error: ${message}\n`, exitCode: 1 });
@@ -84,11 +81,14 @@ export function clusterTlsConfLines(dir: string): string[] {
 }
 
 export function tlsCertMain(argv: readonly string[]): CliOut {
-  const days = opt(argv, "--days") ?? "825";
+  const parsed = parseFlags(argv, { values: [["--days"], ["--ca-dir"], ["--host"], ["--out-dir"]] });
+  if (!parsed.ok) return { stdout: "", stderr: flagErrorText("spur", parsed.error, "spur tls-cert"), exitCode: 1 };
+  const opt = parsed.value.values;
+  const days = opt["--days"] ?? "825";
   if (!/^[1-9][0-9]{0,4}$/.test(days)) return fail(`--days takes a whole number, got "${days}"`);
-  const caDir = opt(argv, "--ca-dir");
+  const caDir = opt["--ca-dir"];
   if (caDir !== undefined) {
-    const hosts = (opt(argv, "--host") ?? hostname()).split(",").filter(Boolean);
+    const hosts = (opt["--host"] ?? hostname()).split(",").filter(Boolean);
     const bad = hosts.find((h) => !HOST_RE.test(h));
     if (bad !== undefined || hosts.length === 0) return fail(`invalid host name "${bad ?? ""}"`);
     const dir = resolve(caDir);
@@ -96,8 +96,8 @@ export function tlsCertMain(argv: readonly string[]): CliOut {
     if (err !== undefined) return fail(err);
     return { stdout: `${clusterTlsConfLines(dir).join("\n")}\n`, stderr: `wrote ${join(dir, "ca.crt")} and certificates for ${hosts.join(", ")}: copy ca.crt and each host's HOST.crt/HOST.key to it; keep ca.key off the cluster\n`, exitCode: 0 };
   }
-  const dir = resolve(opt(argv, "--out-dir") ?? ".");
-  const host = opt(argv, "--host") ?? hostname();
+  const dir = resolve(opt["--out-dir"] ?? ".");
+  const host = opt["--host"] ?? hostname();
   if (!HOST_RE.test(host)) return fail(`invalid host name "${host}"`);
   mkdirSync(dir, { recursive: true });
   const cert = join(dir, "spurrestd.crt");

@@ -9,11 +9,13 @@
  */
 import { parseControllerAddress } from "./conf-file.ts";
 import { call, resolveControllerUrls } from "./cli/port.ts";
+import { parseFlagsOrThrow } from "../lib/flags.ts";
 
 const USAGE = "usage: spur controller add ID HOST:PORT[:RAFTPORT] | spur controller remove ID [--force]\n";
 
 export async function controllerMain(argv: string[]): Promise<number> {
-  const [action, idText, address] = argv.filter((a) => !a.startsWith("--"));
+  const flags = parseFlagsOrThrow("spur", argv, { booleans: [["--force"]], operands: 3 }, "spur controller");
+  const [action, idText, address] = flags.operands;
   const id = Number(idText);
   if ((action !== "add" && action !== "remove") || !Number.isInteger(id) || id <= 0) {
     process.stderr.write(USAGE);
@@ -28,7 +30,7 @@ export async function controllerMain(argv: string[]): Promise<number> {
   const urls = resolveControllerUrls();
   try {
     const res = await call<{ voters?: number[]; learners?: number[] }>(urls[0] as string, "ChangeControllers", {
-      action, id, address: address ?? "", force: argv.includes("--force"),
+      action, id, address: address ?? "", force: flags.on["--force"] === true,
     });
     const voters = (res.voters ?? []).slice().sort((a, b) => a - b);
     const learners = (res.learners ?? []).slice().sort((a, b) => a - b);

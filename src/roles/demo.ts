@@ -33,7 +33,7 @@ function show(env: NodeJS.ProcessEnv, cwd: string, args: string[]): string {
 
 export async function runDemo(argv: string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "spur-demo-"));
-  const o = { ...upOptions(argv), stateDir: join(dir, "cluster") };
+  const o = { ...upOptions(argv, "spur demo"), stateDir: join(dir, "cluster") };
   process.stdout.write(`Starting a local cluster in ${o.stateDir} ...\n`);
   const { conf } = await up(o);
   // The job calls srun: put the Slurm-named links on its PATH (sbatch exports the environment).

@@ -6,21 +6,25 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow } from "../lib/flags.ts";
 import { discoverDevices } from "../devices/discover.ts";
 import { formatDiscover, formatDiscoverJson } from "../devices/format-discover.ts";
 import { runNvidiaSmi } from "../devices/run-nvidia-smi.ts";
 import { buildCdiSpec, cdiSpecFileName, renderCdiJson, renderCdiYaml } from "../devices/cdi.ts";
 
-async function inventory(argv: string[]) {
-  const root = flag(argv, "--root") ?? "/";
+const DISCOVER_SPEC = { values: [["--root"], ["--conf", "-f"]], booleans: [["--discover"], ["--json"]] } as const;
+const CDI_SPEC = { values: [["--vendor"], ["--format"], ["--root"], ["--output"]], operands: 1 } as const;
+const CDI_USAGE = "usage: spur cdi generate [--vendor amd|nvidia] [--format json|yaml] [--root DIR] [--output DIR]\n";
+
+async function inventory(root: string) {
   const smi = root === "/" ? await runNvidiaSmi() : { ok: true as const, value: undefined };
   if (!smi.ok) process.stderr.write(`spurd: warning: nvidia-smi: ${smi.error.message}\n`);
   return discoverDevices(root, smi.ok ? smi.value : undefined);
 }
 
 export async function discoverMain(argv: string[]): Promise<number> {
-  const inv = await inventory(argv);
+  const flags = parseFlagsOrThrow("spurd", argv, DISCOVER_SPEC);
+  const inv = await inventory(flags.values["--root"] ?? "/");
   if (!inv.ok) {
     process.stderr.write(`spurd: error: ${inv.error.message}\n`);
     return 1;
@@ -32,7 +36,7 @@ export async function discoverMain(argv: string[]): Promise<number> {
   const { confPath } = await import("./conf-file.ts");
   const { parseConf } = await import("../compat/conf/slurm-conf.ts");
   // What cgroup.conf (and spur.conf) switch on, when this host has a configuration; Slurm's defaults otherwise.
-  const path = confPath(flag(argv, "--conf", "-f"));
+  const path = confPath(flags.values["--conf"]);
   const spurConf = existsSync(path) ? parseConf(readFileSync(path, "utf8")) : undefined;
   const constraints = loadConstraints(path, spurConf?.ok ? spurConf.value.globals : new Map());
   if (!constraints.ok) {
@@ -40,7 +44,7 @@ export async function discoverMain(argv: string[]): Promise<number> {
     return 1;
   }
   const containment = containmentText(detectCgroups("discover", "autodetect", false).summary, constraints.value);
-  if (argv.includes("--json")) {
+  if (flags.on["--json"]) {
     const json = JSON.parse(formatDiscoverJson(inv.value)) as Record<string, unknown>;
     process.stdout.write(`${JSON.stringify({ ...json, containment }, null, 2)}\n\n`);
   } else process.stdout.write(`${formatDiscover(inv.value)}Job containment: ${containment}\n`);
@@ -48,18 +52,19 @@ export async function discoverMain(argv: string[]): Promise<number> {
 }
 
 export async function cdiMain(argv: string[]): Promise<number> {
-  if (argv[0] !== "generate") {
-    process.stderr.write("usage: spur cdi generate [--vendor amd|nvidia] [--format json|yaml] [--root DIR] [--output DIR]\n");
+  const flags = parseFlagsOrThrow("spur", argv, CDI_SPEC, "spur cdi");
+  if (flags.operands[0] !== "generate") {
+    process.stderr.write(CDI_USAGE);
     return 1;
   }
-  const inv = await inventory(argv);
+  const inv = await inventory(flags.values["--root"] ?? "/");
   if (!inv.ok) {
     process.stderr.write(`spur: error: ${inv.error.message}\n`);
     return 1;
   }
-  const vendors = flag(argv, "--vendor") ? [flag(argv, "--vendor") as "amd" | "nvidia"] : (["amd", "nvidia"] as const);
-  const yaml = flag(argv, "--format") === "yaml";
-  const out = flag(argv, "--output");
+  const vendors = flags.values["--vendor"] ? [flags.values["--vendor"] as "amd" | "nvidia"] : (["amd", "nvidia"] as const);
+  const yaml = flags.values["--format"] === "yaml";
+  const out = flags.values["--output"];
   let wrote = 0;
   for (const vendor of vendors) {
     if (!inv.value.gpus.some((g) => g.vendor === vendor)) continue;

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow, type Flags, type ValueName } from "../lib/flags.ts";
 import { parseSwf, type WorkloadJob } from "../sched/sim/swf.ts";
 import { syntheticWorkload } from "../sched/sim/synthetic.ts";
 import { replay, type SimResult } from "../sched/sim/replay.ts";
@@ -25,16 +25,22 @@ export const SIM_USAGE = `Usage: spur sim [--trace FILE.swf[.gz] | --synthetic J
   --json              one JSON object per scheduler instead of a table
 `;
 
-const num = (argv: string[], name: string, dflt: number): number => {
-  const v = flag(argv, name);
+const SIM_SPEC = {
+  values: [["--trace"], ["--limit"], ["--synthetic"], ["--nodes"], ["--cpus-per-node"], ["--scheduler"], ["--seed"], ["--load"]],
+  booleans: [["--json"], ["--help", "-h"]],
+} as const;
+type SimFlags = Flags<typeof SIM_SPEC>;
+
+const num = (flags: SimFlags, name: ValueName<typeof SIM_SPEC>, dflt: number): number => {
+  const v = flags.values[name];
   if (v === undefined) return dflt;
   const x = Number(v);
   if (!Number.isFinite(x) || x <= 0) throw new Error(`spur sim: error: ${name} takes a positive number, got "${v}"`);
   return x;
 };
 
-function load(argv: string[]): { jobs: WorkloadJob[]; procs: number; label: string } {
-  const trace = flag(argv, "--trace");
+function load(flags: SimFlags): { jobs: WorkloadJob[]; procs: number; label: string } {
+  const trace = flags.values["--trace"];
   if (trace !== undefined) {
     let raw: Buffer;
     try {
@@ -43,12 +49,12 @@ function load(argv: string[]): { jobs: WorkloadJob[]; procs: number; label: stri
       throw new Error(`spur sim: error: cannot read ${trace}: ${(error as Error).message}`);
     }
     const text = trace.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
-    const w = parseSwf(text, num(argv, "--limit", Number.POSITIVE_INFINITY));
+    const w = parseSwf(text, num(flags, "--limit", Number.POSITIVE_INFINITY));
     return { jobs: w.jobs, procs: w.maxProcs, label: trace };
   }
-  const n = num(argv, "--synthetic", 2000);
-  const procs = num(argv, "--nodes", 128) * num(argv, "--cpus-per-node", 1);
-  const jobs = syntheticWorkload(createRng(num(argv, "--seed", 1)), { jobs: Math.floor(n), procs, load: num(argv, "--load", 0.7) });
+  const n = num(flags, "--synthetic", 2000);
+  const procs = num(flags, "--nodes", 128) * num(flags, "--cpus-per-node", 1);
+  const jobs = syntheticWorkload(createRng(num(flags, "--seed", 1)), { jobs: Math.floor(n), procs, load: num(flags, "--load", 0.7) });
   return { jobs, procs, label: `synthetic(${n})` };
 }
 
@@ -63,14 +69,15 @@ function table(rows: SimResult[], label: string): string {
 }
 
 export function simMain(argv: string[]): { stdout: string; stderr: string; exitCode: number } {
-  if (argv.includes("--help") || argv.includes("-h")) return { stdout: SIM_USAGE, stderr: "", exitCode: 0 };
-  const which = flag(argv, "--scheduler") ?? "both";
+  const flags = parseFlagsOrThrow("spur", argv, SIM_SPEC, "spur sim");
+  if (flags.on["--help"]) return { stdout: SIM_USAGE, stderr: "", exitCode: 0 };
+  const which = flags.values["--scheduler"] ?? "both";
   if (!["fcfs", "backfill", "both"].includes(which)) return { stdout: "", stderr: `spur sim: error: unknown scheduler "${which}"\n${SIM_USAGE}`, exitCode: 1 };
-  const w = load(argv);
-  const cpusPerNode = Math.floor(num(argv, "--cpus-per-node", 1));
-  const nodes = Math.floor(num(argv, "--nodes", w.procs > 0 ? Math.ceil(w.procs / cpusPerNode) : 128));
+  const w = load(flags);
+  const cpusPerNode = Math.floor(num(flags, "--cpus-per-node", 1));
+  const nodes = Math.floor(num(flags, "--nodes", w.procs > 0 ? Math.ceil(w.procs / cpusPerNode) : 128));
   const schedulers = which === "both" ? (["fcfs", "backfill"] as const) : ([which] as ["fcfs" | "backfill"]);
   const rows = schedulers.map((scheduler) => replay(w.jobs, { nodes, cpusPerNode }, { scheduler, clockMs: () => performance.now() }));
-  const stdout = argv.includes("--json") ? rows.map((r) => JSON.stringify({ workload: w.label, nodes, cpusPerNode, ...r })).join("\n") + "\n" : table(rows, w.label);
+  const stdout = flags.on["--json"] ? rows.map((r) => JSON.stringify({ workload: w.label, nodes, cpusPerNode, ...r })).join("\n") + "\n" : table(rows, w.label);
   return { stdout, stderr: "", exitCode: 0 };
 }

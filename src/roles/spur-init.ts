@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { membershipFile } from "./conf-file.ts";
 import { dirname, resolve } from "node:path";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow, type Flags } from "../lib/flags.ts";
 import { clusterTlsConfLines, issueClusterCerts } from "../ops/tls-cert.ts";
 
 export interface InitOptions {
@@ -64,28 +64,37 @@ export function planInit(o: InitOptions): InitPlan {
   return { conf, commands };
 }
 
+const INIT_SPEC = {
+  values: [["--controllers"], ["--port"], ["--raft-port"], ["--conf"], ["--name"], ["--secret-file"], ["--state-dir"], ["--spool-dir"], ["--tls-hosts"]],
+  booleans: [["--force"], ["--tls"]],
+} as const;
+
+const initFlags = (argv: string[]): Flags<typeof INIT_SPEC> => parseFlagsOrThrow("spur", argv, INIT_SPEC, "spur init");
+
 export function initOptions(argv: string[]): InitOptions {
-  const hosts = (flag(argv, "--controllers") ?? "127.0.0.1,127.0.0.1,127.0.0.1").split(",").map((h) => h.trim()).filter(Boolean);
+  const f = initFlags(argv).values;
+  const hosts = (f["--controllers"] ?? "127.0.0.1,127.0.0.1,127.0.0.1").split(",").map((h) => h.trim()).filter(Boolean);
   if (hosts.length < 1 || hosts.length % 2 === 0) throw new Error(`spur: error: --controllers takes an odd number of hosts (3 or 5), got ${hosts.length}`);
-  const port = Number(flag(argv, "--port") ?? "6817");
-  const raftPort = Number(flag(argv, "--raft-port") ?? String(port + 1));
+  const port = Number(f["--port"] ?? "6817");
+  const raftPort = Number(f["--raft-port"] ?? String(port + 1));
   if (!Number.isInteger(port) || !Number.isInteger(raftPort) || port <= 0 || raftPort <= 0) throw new Error("spur: error: --port and --raft-port take port numbers");
-  const confPath = resolve(flag(argv, "--conf") ?? "/etc/spur/spur.conf");
+  const confPath = resolve(f["--conf"] ?? "/etc/spur/spur.conf");
   return {
-    clusterName: flag(argv, "--name") ?? "spur",
+    clusterName: f["--name"] ?? "spur",
     hosts,
     port,
     raftPort,
     confPath,
-    secretPath: resolve(flag(argv, "--secret-file") ?? `${dirname(confPath)}/cluster-secret`),
-    stateDir: flag(argv, "--state-dir") ?? "/var/spool/spur/ctld",
-    spoolDir: flag(argv, "--spool-dir") ?? "/var/spool/spur/d",
+    secretPath: resolve(f["--secret-file"] ?? `${dirname(confPath)}/cluster-secret`),
+    stateDir: f["--state-dir"] ?? "/var/spool/spur/ctld",
+    spoolDir: f["--spool-dir"] ?? "/var/spool/spur/d",
   };
 }
 
 export function initMain(argv: string[]): number {
+  const flags = initFlags(argv);
   const o = initOptions(argv);
-  const force = argv.includes("--force");
+  const force = flags.on["--force"] === true;
   for (const path of [o.confPath, o.secretPath]) {
     if (existsSync(path) && !force) {
       process.stderr.write(`spur: error: ${path} exists (use --force to replace it; a new secret locks out running replicas)\n`);
@@ -93,9 +102,9 @@ export function initMain(argv: string[]): number {
     }
   }
   mkdirSync(dirname(o.confPath), { recursive: true });
-  if (argv.includes("--tls")) {
+  if (flags.on["--tls"]) {
     const tlsDir = `${dirname(o.confPath)}/tls`;
-    const extra = (flag(argv, "--tls-hosts") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+    const extra = (flags.values["--tls-hosts"] ?? "").split(",").map((h) => h.trim()).filter(Boolean);
     const err = issueClusterCerts(tlsDir, [...new Set([...o.hosts, ...extra])], "825");
     if (err !== undefined) {
       process.stderr.write(`spur: error: ${err}\n`);

@@ -6,7 +6,7 @@
  */
 import { SPUR_VERSION, buildCommit, buildDate } from "../version.ts";
 import type { UpOptions } from "./local-cluster.ts";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow, type Flags, type ValueName } from "../lib/flags.ts";
 import { writeOutput } from "./cli/stdio.ts";
 
 // Subcommands load their code (local cluster, node:fs, ...) when they run: `spur version`
@@ -44,40 +44,54 @@ const USAGE = `Usage: spur <command> [options]
   spurctld|spurd|sbatch|squeue|...            run a role by name
 `;
 
-export const opt = (argv: string[], name: string): string | undefined => flag(argv, name);
+const UP_SPEC = {
+  values: [
+    ["--state-dir"], ["--nodes"], ["--cpus-per-node"], ["--sockets-per-node"], ["--threads-per-core"], ["--mem-per-node"],
+    ["--gpus-per-node"], ["--gpu-model"], ["--gpu-topology"], ["--nodes-per-switch"], ["--devices-root"], ["--slurmd-timeout"],
+    ["--controllers"], ["--slurm-conf"],
+  ],
+  booleans: [["--tls"], ["--site-ports"], ["--detach", "-d"]],
+} as const;
+type UpFlags = Flags<typeof UP_SPEC>;
 
-export function upOptions(argv: string[]): UpOptions {
-  const n = (name: string, dflt: number): number => {
-    const v = opt(argv, name);
+/** `spur up`'s flags (also `spur demo`'s, whose help hint names it). */
+const upFlags = (argv: string[], helpCommand = "spur up"): UpFlags => parseFlagsOrThrow("spur", argv, UP_SPEC, helpCommand);
+
+export function upOptions(argv: string[], helpCommand = "spur up"): UpOptions {
+  const f = upFlags(argv, helpCommand);
+  const n = (name: ValueName<typeof UP_SPEC>, dflt: number): number => {
+    const v = f.values[name];
     if (v === undefined) return dflt;
     const x = Number(v);
     if (!Number.isInteger(x) || x < 0) throw new Error(`spur: error: ${name} takes a whole number, got "${v}"`);
     return x;
   };
+  const devicesRoot = f.values["--devices-root"];
   return {
-    stateDir: opt(argv, "--state-dir") ?? "/tmp/spur",
+    stateDir: f.values["--state-dir"] ?? "/tmp/spur",
     nodes: Math.max(1, n("--nodes", 4)),
     cpusPerNode: Math.max(1, n("--cpus-per-node", 4)),
     socketsPerNode: Math.max(1, n("--sockets-per-node", 1)),
     threadsPerCore: Math.max(1, n("--threads-per-core", 1)),
     memPerNodeMiB: Math.max(1, n("--mem-per-node", 4000)),
     gpusPerNode: n("--gpus-per-node", 0),
-    gpuModel: opt(argv, "--gpu-model") ?? "",
-    gpuTopology: opt(argv, "--gpu-topology") ?? "xgmi",
+    gpuModel: f.values["--gpu-model"] ?? "",
+    gpuTopology: f.values["--gpu-topology"] ?? "xgmi",
     nodesPerSwitch: n("--nodes-per-switch", 0),
-    ...(opt(argv, "--devices-root") !== undefined ? { devicesRoot: opt(argv, "--devices-root") } : {}),
+    ...(devicesRoot !== undefined ? { devicesRoot } : {}),
     slurmdTimeoutSec: n("--slurmd-timeout", 30),
     controllers: Math.max(1, n("--controllers", 1)),
-    ...(argv.includes("--tls") ? { tls: true } : {}),
+    ...(f.on["--tls"] ? { tls: true } : {}),
   };
 }
 
 async function cmdUp(argv: string[]): Promise<number> {
+  const f = upFlags(argv);
   const o = upOptions(argv);
-  const site = opt(argv, "--slurm-conf");
+  const site = f.values["--slurm-conf"];
   if (site !== undefined) {
     const { writeSlurmConfForUp } = await import("../ops/up-slurm-conf.ts");
-    process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, argv.includes("--site-ports"))).report);
+    process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, f.on["--site-ports"] === true)).report);
     o.nodes = 0;
   }
   const { up, down } = await cluster();
@@ -89,7 +103,7 @@ async function cmdUp(argv: string[]): Promise<number> {
   const metrics = metricsPort === undefined ? "" : `metrics: http://127.0.0.1:${metricsPort}/metrics\n`;
   const rest = restUrl === undefined ? "" : `export SPUR_REST_URL=${restUrl}\n`;
   process.stdout.write(`Spur cluster up in ${resolve(o.stateDir)}${count}\nexport SPUR_CONF=${conf}\n${rest}${metrics}`);
-  if (argv.includes("--detach") || argv.includes("-d")) return 0;
+  if (f.on["--detach"]) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
   await new Promise<void>((r) => {
     for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => r());
@@ -109,7 +123,7 @@ async function cmdInstallLinks(argv: string[]): Promise<number> {
       return false;
     }
   };
-  const dir = argv[0];
+  const dir = parseFlagsOrThrow("spur", argv, { operands: 1 }, "spur install-links").operands[0];
   if (!dir) {
     process.stderr.write("spur: error: install-links needs a directory\n");
     return 1;
@@ -163,7 +177,8 @@ export async function main(argv: string[]): Promise<number> {
       case "up":
         return await cmdUp(rest);
       case "down": {
-        const stopped = await (await cluster()).down(opt(rest, "--state-dir") ?? "/tmp/spur");
+        const flags = parseFlagsOrThrow("spur", rest, { values: [["--state-dir"]] }, "spur down");
+        const stopped = await (await cluster()).down(flags.values["--state-dir"] ?? "/tmp/spur");
         process.stdout.write(`stopped ${stopped} daemons\n`);
         return 0;
       }

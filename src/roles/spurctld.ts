@@ -9,7 +9,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { logFileOf } from "./log-file.ts";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow } from "../lib/flags.ts";
+import { writeOutput } from "./cli/stdio.ts";
 import { confPath, controllerAddress, controllerPeers, optionalClusterSecret, readConf } from "./conf-file.ts";
 import type { ConsolaInstance } from "consola/core";
 import { createLogger } from "./logger.ts";
@@ -101,12 +102,29 @@ async function startMetricsPort(conf: ParsedConf, host: string, metrics: (() => 
 import { readTopology } from "./topology-read.ts";
 
 
+const USAGE = `Usage: spurctld [options]
+  --conf FILE        spur.conf (default: $SPUR_CONF or $SLURM_CONF, else /etc/spur/spur.conf)
+  --state-dir DIR    state directory (default: StateSaveLocation)
+  --id ID            this replica's id among SpurControllers= (default: $SPUR_CONTROLLER_ID, else 0)
+  --join             join a running replicated cluster as a new member
+`;
+
+const SPEC = {
+  values: [["--conf"], ["--state-dir"], ["--id"]],
+  booleans: [["--join"], ["--help", "-h"]],
+} as const;
+
 export async function main(argv: string[]): Promise<number> {
+  const flags = parseFlagsOrThrow("spurctld", argv, SPEC);
+  if (flags.on["--help"]) {
+    await writeOutput("stdout", USAGE);
+    return 0;
+  }
   const logger = createLogger("spurctld");
-  const path = confPath(flag(argv, "--conf"));
+  const path = confPath(flags.values["--conf"]);
   const conf = readConf(path);
   configureClientTls(conf.globals);
-  const explicitDir = flag(argv, "--state-dir");
+  const explicitDir = flags.values["--state-dir"];
   const stateDir = explicitDir ?? conf.globals.get("statesavelocation") ?? "/var/spool/spur/ctld";
   mkdirSync(stateDir, { recursive: true });
   const created = createState(conf);
@@ -115,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
   state.topology = readTopology(path);
   const peers = controllerPeers(conf);
   if (peers.length > 0) {
-    const id = Number(flag(argv, "--id") ?? process.env.SPUR_CONTROLLER_ID ?? "0");
+    const id = Number(flags.values["--id"] ?? process.env.SPUR_CONTROLLER_ID ?? "0");
     const self = peers.find((p) => p.id === id);
     if (self === undefined) {
       process.stderr.write(`spurctld: fatal: ${path} lists controllers ${peers.map((p) => p.id).join(", ")}: start this one with --id ID\n`);
@@ -126,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
     const replicaDir = explicitDir ?? join(stateDir, `ctld-${id}`);
     const replica = await startReplica({
       conf, confPath: path, peers, self, stateDir: replicaDir, state, logger, now, controllerName: `${hostname()}#${id}`,
-      extras: ctldExtras(conf, path, stateDir, now(), logger), join: argv.includes("--join"),
+      extras: ctldExtras(conf, path, stateDir, now(), logger), join: flags.on["--join"] === true,
     });
     // Replicas share one spur.conf, so one MetricsPort= cannot serve them all: each
     // replica serves /metrics on its own RPC port instead (SpurControllers= lists them).

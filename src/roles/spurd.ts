@@ -10,7 +10,8 @@ import { readOsCpus } from "../devices/read-sysfs.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hostname, machine, release, type, version } from "node:os";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow } from "../lib/flags.ts";
+import { writeOutput } from "./cli/stdio.ts";
 import { confPath, controllerUrl, controllerUrls, optionalClusterSecret, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createState } from "../sched/model/state.ts";
@@ -38,12 +39,31 @@ import { loadConstraints } from "../agent/cgroup/read-cgroup-conf.ts";
 import { containmentText } from "../agent/cgroup/cgroup-conf.ts";
 
 
+const USAGE = `Usage: spurd [options]
+  -N, --node NAME        run as node NAME of spur.conf (default: this host's name)
+  -f, --conf FILE        spur.conf (default: $SPUR_CONF or $SLURM_CONF, else /etc/spur/spur.conf)
+  --devices-root DIR     discover GPUs from a sysfs snapshot under DIR
+  --spool DIR            spool root (default: SlurmdSpoolDir)
+  --discover [--json] [--root DIR]   print this node's GPUs and job containment, then exit
+`;
+
+const SPEC = {
+  values: [["--conf", "-f"], ["--node", "-N"], ["--devices-root"], ["--spool"]],
+  booleans: [["--help", "-h"]],
+} as const;
+
 export async function main(argv: string[]): Promise<number> {
+  // A mode of its own with its own flags (devices-cli.ts parses them).
   if (argv.includes("--discover")) return (await import("./devices-cli.ts")).discoverMain(argv);
-  const path = confPath(flag(argv, "--conf", "-f"));
+  const flags = parseFlagsOrThrow("spurd", argv, SPEC);
+  if (flags.on["--help"]) {
+    await writeOutput("stdout", USAGE);
+    return 0;
+  }
+  const path = confPath(flags.values["--conf"]);
   const conf = readConf(path);
   configureClientTls(conf.globals);
-  const name = flag(argv, "-N", "--node") ?? hostname();
+  const name = flags.values["--node"] ?? hostname();
   const logger = createLogger("spurd").withTag(name);
   const built = createState(conf);
   if (!built.ok) throw new Error(built.error.message);
@@ -52,9 +72,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`spurd: fatal: node ${name} is not in ${path}\n`);
     return 1;
   }
-  const gpus = await readNodeGpus(path, name, configured.info, flag(argv, "--devices-root"));
+  const gpus = await readNodeGpus(path, name, configured.info, flags.values["--devices-root"]);
   for (const warning of gpus.warnings) logger.warn({ message: warning, node: name });
-  const spoolRoot = flag(argv, "--spool") ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
+  const spoolRoot = flags.values["--spool"] ?? conf.globals.get("slurmdspooldir") ?? "/var/spool/spur/d";
   const spool = join(spoolRoot.replace("%n", name), name);
   mkdirSync(spool, { recursive: true });
   const constraints = loadConstraints(path, conf.globals);

@@ -14,7 +14,8 @@
 import { serveFetch } from "../net/rest/node-serve.ts";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { flag } from "./argv.ts";
+import { parseFlagsOrThrow } from "../lib/flags.ts";
+import { writeOutput } from "./cli/stdio.ts";
 import { confPath, controllerAddress, controllerUrls, readConf } from "./conf-file.ts";
 import { createLogger } from "./logger.ts";
 import { createRestApp, type RestDeps } from "../net/rest/app.ts";
@@ -60,9 +61,29 @@ async function startLocal(path: string | undefined, deps: RestDeps, logger: Retu
   return local;
 }
 
+const USAGE = `Usage: spurrestd [options]
+  --conf FILE                  spur.conf (default: $SPUR_CONF or $SLURM_CONF, else /etc/spur/spur.conf)
+  --listen ADDR                listen address (default: RestAddr, else 127.0.0.1)
+  --port N                     port (default: RestPort, else ${REST_PORT_DEFAULT})
+  --rate-limit PER_SEC[,BURST] requests per second per client (default: RestRateLimit)
+  --unix PATH                  also serve rest_auth/local on this socket (default: RestUnixSocket)
+  --tls-cert FILE --tls-key FILE   serve HTTPS (default: RestTlsCert, RestTlsKey)
+  --allow-plaintext            allow plain HTTP on a non-loopback address
+`;
+
+const SPEC = {
+  values: [["--conf"], ["--listen"], ["--port"], ["--rate-limit"], ["--unix"], ["--tls-cert"], ["--tls-key"]],
+  booleans: [["--allow-plaintext"], ["--help", "-h"]],
+} as const;
+
 export async function main(argv: string[]): Promise<number> {
+  const flags = parseFlagsOrThrow("spurrestd", argv, SPEC);
+  if (flags.on["--help"]) {
+    await writeOutput("stdout", USAGE);
+    return 0;
+  }
   const logger = createLogger("spurrestd");
-  const path = confPath(flag(argv, "--conf"));
+  const path = confPath(flags.values["--conf"]);
   const conf = readConf(path);
   const g = conf.globals;
   const stateDir = g.get("statesavelocation") ?? "/var/spool/spur/ctld";
@@ -70,12 +91,12 @@ export async function main(argv: string[]): Promise<number> {
   const operators = (g.get("spuroperators") ?? "").split(",").filter(Boolean);
   const ctlUrls = process.env.SPUR_CONTROLLER_URL ? process.env.SPUR_CONTROLLER_URL.split(",") : controllerUrls(conf);
   const ctlFor = tokenControllerPorts(ctlUrls);
-  const listen = flag(argv, "--listen") ?? g.get("restaddr") ?? "127.0.0.1";
-  const port = Number(flag(argv, "--port") ?? g.get("restport") ?? REST_PORT_DEFAULT);
+  const listen = flags.values["--listen"] ?? g.get("restaddr") ?? "127.0.0.1";
+  const port = Number(flags.values["--port"] ?? g.get("restport") ?? REST_PORT_DEFAULT);
   configureClientTls(g);
-  const certPath = expandOpt(flag(argv, "--tls-cert") ?? g.get("resttlscert"));
-  const keyPath = expandOpt(flag(argv, "--tls-key") ?? g.get("resttlskey"));
-  const plaintextOk = argv.includes("--allow-plaintext") || /^(yes|true|1)$/i.test(g.get("restallowplaintext") ?? "");
+  const certPath = expandOpt(flags.values["--tls-cert"] ?? g.get("resttlscert"));
+  const keyPath = expandOpt(flags.values["--tls-key"] ?? g.get("resttlskey"));
+  const plaintextOk = flags.on["--allow-plaintext"] === true || /^(yes|true|1)$/i.test(g.get("restallowplaintext") ?? "");
   if (certPath === undefined && !isLoopback(listen) && !plaintextOk) {
     throw new Error(`spurrestd: error: refusing plaintext HTTP on ${listen}: give RestTlsCert/RestTlsKey, or RestAllowPlaintext=yes`);
   }
@@ -98,11 +119,11 @@ export async function main(argv: string[]): Promise<number> {
       controller: controllerAddress(conf),
     },
     nowSec: () => Date.now() / 1000,
-    rateLimit: rateLimit(flag(argv, "--rate-limit") ?? g.get("restratelimit")),
+    rateLimit: rateLimit(flags.values["--rate-limit"] ?? g.get("restratelimit")),
     bodyBytesMax: BODY_BYTES_MAX,
   };
   const app = createRestApp(deps);
-  const local = await startLocal(flag(argv, "--unix") ?? g.get("restunixsocket"), deps, logger);
+  const local = await startLocal(flags.values["--unix"] ?? g.get("restunixsocket"), deps, logger);
   const tls = certPath !== undefined && keyPath !== undefined ? { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") } : undefined;
   // node:http, not Bun.serve: the public listener must close half-sent and idle connections (rest/node-serve).
   const server = await serveFetch((req, env) => app.fetch(req, env), { hostname: listen, port, bodyBytesMax: BODY_BYTES_MAX, ...(tls ? { tls } : {}) });

@@ -16,9 +16,16 @@ export interface GresNode {
   gpuCpus?: string | undefined;
   cpus: number;
   sockets: number;
+  /** Counted GRES other than GPUs as configured ("nvme:2,bandwidth:lustre:4G"), shown after the GPUs. */
+  gresGeneric?: string | undefined;
 }
 
+/** The node's whole Gres= text: the GPU items (with their sockets) then the counted ones. */
 export function gresWithSockets(node: GresNode): string {
+  return [gpuGresWithSockets(node), node.gresGeneric ?? ""].filter((t) => t !== "").join(",");
+}
+
+function gpuGresWithSockets(node: GresNode): string {
   if (!node.gpuCpus || node.gpuCount === 0 || node.gres === "") return node.gres;
   const sockets = gpuSocketsOf(node.gpuCpus.split(";"), node.gpuCount, node.cpus, Math.max(1, node.sockets));
   const types = gpuTypesOfGres(node.gres, node.gpuCount);

@@ -87,8 +87,9 @@ export const stateCompactText = (job: Job): string => stateNames(job)[1];
 export const isArrayRecord = (job: Job): boolean =>
   job.arrayTaskStr !== "" || (job.arrayJobId !== 0 && job.arrayTaskId >= 0);
 
-/** squeue %i: `17_[4-10%2]`, `17_2` or `20`. */
+/** squeue %i: `17_[4-10%2]`, `17_2`, `20`, or a heterogeneous job's component `30+1`. */
 export function displayJobId(job: Job): string {
+  if (job.hetJobId) return `${job.hetJobId}+${job.hetJobOffset ?? 0}`;
   if (job.arrayTaskStr !== "") return `${job.arrayJobId}_[${job.arrayTaskStr}]`;
   if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return `${job.arrayJobId}_${job.arrayTaskId}`;
   return String(job.jobId);

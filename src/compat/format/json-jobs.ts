@@ -126,9 +126,10 @@ function middle(job: Job): Record<string, JsonValue> {
     cpus: job.numCpus,
     node_count: job.numNodes,
     tasks: job.numTasks,
-    het_job_id: 0,
-    het_job_id_set: "",
-    het_job_offset: 0,
+    // a heterogeneous job's component (oracle, 22.05 --json: 672, "672-673", 1); 0, "", 0 otherwise
+    het_job_id: job.hetJobId ?? 0,
+    het_job_id_set: job.hetJobIdSet ?? "",
+    het_job_offset: job.hetJobOffset ?? 0,
     partition: job.partition,
     prefer: "",
     memory_per_node: orNullNum(job.memPerNodeMib),

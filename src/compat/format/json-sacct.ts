@@ -130,7 +130,8 @@ function jobJson(job: Job, cluster: string, now: number): JsonValue {
     exit_code: exitJson(job.exitCode, job.exitSignal),
     flags: started ? ["CLEAR_SCHEDULING", "STARTED_ON_SCHEDULE"] : ["CLEAR_SCHEDULING"],
     group: job.group,
-    het: { job_id: 0, job_offset: null },
+    // a heterogeneous job's component (oracle, 22.05: {job_id: 675, job_offset: 1}); {0, null} otherwise
+    het: job.hetJobId ? { job_id: job.hetJobId, job_offset: job.hetJobOffset ?? 0 } : { job_id: 0, job_offset: null },
     job_id: job.jobId,
     name: job.name,
     mcs: { label: "" },

@@ -106,7 +106,7 @@ export interface SacctQuery {
 const splitList = (v: string | undefined): string[] =>
   (v ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
 
-const JOB_STEP_ID = /^\d+(_(\d+|\*|\[[\d,\-%:]+\]))?(\.(\d+|batch|extern|interactive))?$/;
+const JOB_STEP_ID = /^\d+(_(\d+|\*|\[[\d,\-%:]+\])|\+\d+)?(\.(\d+|batch|extern|interactive))?$/;
 
 function parseStates(text: string): Result<string[]> {
   const names = splitList(text);

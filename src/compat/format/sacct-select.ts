@@ -26,10 +26,14 @@ interface IdSelector {
   tasks: number[] | undefined;
   /** A step name ("batch", "0"): only that step's line is shown. */
   step: string | undefined;
+  /** "17+1": that component of heterogeneous job 17 only. */
+  hetOffset?: number;
 }
 
 function parseSelector(text: string): IdSelector {
   const [jobPart = "", step] = text.split(".");
+  const het = /^(\d+)\+(\d+)$/.exec(jobPart);
+  if (het !== null) return { jobId: Number(het[1]), tasks: undefined, step, hetOffset: Number(het[2]) };
   const [idText = "", taskText] = jobPart.split("_");
   let tasks: number[] | undefined;
   if (taskText !== undefined && taskText !== "*") {
@@ -49,7 +53,8 @@ function recordTasks(job: Job): number[] {
 }
 
 function matchesSelector(job: Job, sel: IdSelector): boolean {
-  if (sel.tasks === undefined) return job.jobId === sel.jobId || job.arrayJobId === sel.jobId;
+  if (sel.hetOffset !== undefined) return job.hetJobId === sel.jobId && (job.hetJobOffset ?? 0) === sel.hetOffset;
+  if (sel.tasks === undefined) return job.jobId === sel.jobId || job.arrayJobId === sel.jobId || (job.hetJobId !== undefined && job.hetJobId !== 0 && job.hetJobId === sel.jobId);
   if (job.arrayJobId !== sel.jobId) return false;
   return recordTasks(job).some((t) => (sel.tasks as number[]).includes(t));
 }

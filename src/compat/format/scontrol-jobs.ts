@@ -46,6 +46,8 @@ function pendingTasks(job: Job): number[] {
 
 /** `scontrol show job [id]`. */
 export async function showJob(port: CliPort, idText: string | undefined, v: ViewFlags): Promise<Outcome> {
+  const het = idText === undefined ? null : /^(\d+)\+(\d+)$/.exec(idText.trim());
+  if (het !== null) return showHetComponent(port, Number(het[1]), Number(het[2]), v);
   const m = idText === undefined ? undefined : /^(\d+)(?:_(\d+))?$/.exec(idText.trim());
   // a word that is no job id at all is refused before any lookup, under scontrol's printer (x-err-scontrol-show-job-garbage)
   if (m === null) return outcome("", "scontrol_print_job error: Invalid job id specified\n", true);
@@ -63,7 +65,7 @@ export async function showJob(port: CliPort, idText: string | undefined, v: View
   }
   const invalid = outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
   const jobId = Number(m[1]);
-  const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId).sort(arrayOrder);
+  const family = jobs.filter((j) => j.jobId === jobId || j.arrayJobId === jobId || j.hetJobId === jobId).sort(arrayOrder);
   if (family.length === 0) return invalid;
   if (m[2] === undefined) return outcome(family.map((j) => formatJobRecord(j, opts)).join(""));
   const task = Number(m[2]);
@@ -72,6 +74,19 @@ export async function showJob(port: CliPort, idText: string | undefined, v: View
   const rest = family.find((j) => j.arrayJobId === jobId && pendingTasks(j).includes(task));
   if (rest) return outcome(formatJobRecord(rest, { ...opts, shownTask: task }));
   return outcome(`Job ${jobId}_${task} not found\n`, "", true);
+}
+
+/** `scontrol show job 17+1`: that component of heterogeneous job 17. */
+async function showHetComponent(port: CliPort, leaderId: number, offset: number, v: ViewFlags): Promise<Outcome> {
+  let jobs: Job[];
+  try {
+    jobs = (await port.ctl.listJobs({ includeSteps: false, jobIds: [leaderId] })).jobs;
+  } catch (e) {
+    return outcome("", `slurm_load_jobs error: ${messageOf(e)}\n`, true);
+  }
+  const one = jobs.find((j) => j.hetJobId === leaderId && (j.hetJobOffset ?? 0) === offset);
+  if (one === undefined) return outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
+  return outcome(formatJobRecord(one, { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0 }));
 }
 
 /** Print per-job results the way scontrol does for one request. */

@@ -20,6 +20,8 @@ function idLine(job: Job, shownTask: number | undefined): string {
     const task = shownTask ?? (job.arrayTaskStr !== "" ? job.arrayTaskStr : job.arrayTaskId);
     array = ` ArrayJobId=${job.arrayJobId} ArrayTaskId=${task}`;
     if (job.arrayMaxTasks > 0) array += ` ArrayTaskThrottle=${job.arrayMaxTasks}`;
+  } else if (job.hetJobId) {
+    array = ` HetJobId=${job.hetJobId} HetJobOffset=${job.hetJobOffset ?? 0}`;
   }
   return `JobId=${job.jobId}${array} JobName=${job.name}`;
 }
@@ -60,14 +62,16 @@ function memoryText(job: Job): string {
  */
 function detailLines(job: Job): string[] {
   if (job.alloc.length === 0) return [];
-  const gres = (job.tresPerNode || job.tresPerJob).replace(/^gres[/:]/, "");
+  const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
   const lines = [`JOB_GRES=${orNull(gres)}`];
   const type = /gpu:([^:,\d][^:,]*):\d+/.exec(gres)?.[1];
   // consecutive nodes with the same CPU ids, memory and GPUs share one line, as Slurm prints them
   const groups: { nodes: string[]; rest: string }[] = [];
   for (const a of job.alloc) {
     const cpuIds = a.cpuIds || (a.cpus > 1 ? `0-${a.cpus - 1}` : "0");
-    const idx = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
+    const gpu = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
+    // Counted GRES (no device indices) follow the GPUs: "nvme:1".
+    const idx = [gpu, a.gres ?? ""].filter((t) => t !== "").join(",");
     const rest = `CPU_IDs=${cpuIds} Mem=${a.memMib} GRES=${idx}`;
     const last = groups[groups.length - 1];
     if (last !== undefined && last.rest === rest) last.nodes.push(a.node);
@@ -140,7 +144,7 @@ function fileLines(job: Job): string[] {
   if ((job.tresBind ?? "") !== "") lines.push(`TresBind=${(job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:")}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
-  if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/^gres\//, "gres:")}`);
+  if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);
   // shown only when a mail type is set (the user then defaults to the submitter)
   if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
   // --container as given, also empty (oracle: Container=/tmp, Container=; last line)
@@ -161,6 +165,7 @@ export function formatJobRecord(job: Job, o: ShowJobOptions): string {
   // no WCKey= (Slurm 22.05 with TrackWCKey=No, as Spur: oracle, differential seeds 107/229/293); sacct has it
   const lines = [
     idLine(job, o.shownTask),
+    ...(job.hetJobIdSet ? [`HetJobIdSet=${job.hetJobIdSet}`] : []),
     `UserId=${job.user}(${job.uid}) GroupId=${job.group}(${job.gid}) MCS_label=N/A`,
     `Priority=${job.priority} Nice=${job.nice} Account=${job.account} QOS=${job.qos}`,
     `JobState=${jobStateLong(job)} Reason=${job.reason || "None"} Dependency=${orNull(job.dependency)}`,

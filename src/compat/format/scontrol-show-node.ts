@@ -12,6 +12,7 @@ import type { NodeInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { convertNumUnit } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { gresWithSockets } from "./gres-sockets.ts";
+import { gresTresText, parseGresItems } from "../gres-generic.ts";
 
 export type Node = Plain<NodeInfo>;
 
@@ -27,10 +28,14 @@ export function gresCounts(gres: string): [string, number][] {
   return [...counts];
 }
 
-/** CfgTRES=cpu=4,mem=4000M,billing=4,gres/gpu=8 */
+/** The tracked counted GRES (AccountingStorageTRES gres/NAME) of `text` as ",gres/nvme=2". */
+const trackedTres = (node: Node, text: string): string =>
+  node.gresTracked ? gresTresText(parseGresItems(text), node.gresTracked.split(",")) : "";
+
+/** CfgTRES=cpu=4,mem=4000M,billing=4,gres/gpu=8 (then each tracked counted GRES, gres/nvme=2). */
 export function configuredTres(node: Node): string {
   const gres = gresCounts(node.gres).map(([n, c]) => `,gres/${n}=${c}`).join("");
-  return `cpu=${node.cpus},mem=${convertNumUnit(node.realMemoryMib, 2)},billing=${node.cpus}${gres}`;
+  return `cpu=${node.cpus},mem=${convertNumUnit(node.realMemoryMib, 2)},billing=${node.cpus}${gres}${trackedTres(node, node.gresGeneric ?? "")}`;
 }
 
 /** AllocTRES=cpu=4,mem=1G,gres/gpu=4 — empty when nothing is allocated. */
@@ -38,9 +43,10 @@ export function allocatedTres(node: Node): string {
   const parts: string[] = [];
   if (node.allocCpus > 0) parts.push(`cpu=${node.allocCpus}`);
   if (node.allocMemoryMib > 0) parts.push(`mem=${convertNumUnit(node.allocMemoryMib, 2)}`);
-  const used = node.gpuAlloc.length > 0 ? [["gpu", node.gpuAlloc.length] as [string, number]] : gresCounts(node.gresUsed);
+  const used = node.gpuAlloc.length > 0 ? [["gpu", node.gpuAlloc.length] as [string, number]] : gresCounts(node.gresUsed).filter(([n]) => n === "gpu");
   for (const [name, count] of used) if (count > 0) parts.push(`gres/${name}=${count}`);
-  return parts.join(",");
+  const generic = trackedTres(node, node.gresUsed.split(",").filter((g) => !/^gpu(:|$)/.test(g)).join(","));
+  return [...parts, ...generic.split(",").filter((t) => t !== "")].join(",");
 }
 
 const timeOrNone = (t: number): string => formatIsoTime(t, "None");

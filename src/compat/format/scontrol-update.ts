@@ -26,6 +26,7 @@ const JOB_KEYS: readonly (readonly [string, number, ...string[]])[] = [
   ["ExcNodeList", 3], ["ReqNodeList", 8, "NodeList"], ["Features", 1], ["Gres", 2], ["Account", 1],
   ["BurstBuffer", 1], ["Dependency", 1], ["Licenses", 1], ["StartTime", 2, "EligibleTime", "BeginTime"],
   ["EndTime", 2], ["Deadline", 3], ["Reboot", 3], ["MailUser", 5], ["MailType", 5], ["TresPerNode", 8],
+  ["TresBind", 5],
 ];
 
 /** The canonical key an update word names, or undefined when scontrol does not know it. */

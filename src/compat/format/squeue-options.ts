@@ -54,13 +54,14 @@ const list = (text: string): string[] => text.split(",").filter((s) => s !== "")
 const fail = (stderr: string, stdout = ""): ParseOutcome => ({ ok: false, exit: { stdout, stderr, exitCode: 1 } });
 const done = (stdout: string): ParseOutcome => ({ ok: false, exit: { stdout, stderr: "", exitCode: 0 } });
 
-/** `-j` list: "17", "17_2"; a non-positive id is an error. */
+/** `-j` list: "17", "17_2", "17+1"; a non-positive id is an error. */
 function parseJobList(text: string): JobIdSel[] | string {
   const out: JobIdSel[] = [];
   for (const item of list(text)) {
     const m = /^\s*(\d+)(?:_(\d+))?/.exec(item);
     const jobId = m?.[1] === undefined ? 0 : Number(m[1]);
     if (jobId <= 0) return `squeue: error: Invalid job id: ${item}\n`;
+    // "17+1" names heterogeneous job 17 as a whole (oracle, 22.05: `squeue -j 442+1` lists 442+0 and 442+1)
     out.push(m?.[2] === undefined ? { jobId } : { jobId, taskId: Number(m[2]) });
   }
   return out;

@@ -46,7 +46,8 @@ export function remainderTasks(job: Job): number[] | undefined {
 /** Whether `sel` names this record; "partial" when it names only some pending indexes. */
 function matchJobId(sel: JobIdSel, job: Job): "yes" | "partial" | "no" {
   if (sel.taskId === undefined) {
-    return sel.jobId === job.jobId || (job.arrayJobId !== 0 && sel.jobId === job.arrayJobId)
+    // a heterogeneous job's leader id names every component
+    return sel.jobId === job.jobId || (job.arrayJobId !== 0 && sel.jobId === job.arrayJobId) || (job.hetJobId !== undefined && job.hetJobId !== 0 && sel.jobId === job.hetJobId)
       ? "yes"
       : "no";
   }
@@ -180,12 +181,15 @@ export function expandArrayRecord(job: Job): Job[] {
 /**
  * Order of a single-job load (`squeue -j N` with one id): the record N first,
  * then its array's other records newest first, as the controller's array
- * hash chain returns them (golden 050: 17_3, 17_2, 17_1).
+ * hash chain returns them (golden 050: 17_3, 17_2, 17_1); a het job's other
+ * components follow its leader.
  */
 export function singleJobLoadOrder(jobs: readonly Job[], jobId: number): Job[] {
   const own = jobs.filter((j) => j.jobId === jobId);
   const siblings = jobs.filter((j) => j.jobId !== jobId && j.arrayJobId === jobId && j.arrayJobId !== 0);
-  return [...own, ...siblings.reverse()];
+  // a heterogeneous job's leader id: its components, in offset order
+  const components = jobs.filter((j) => j.jobId !== jobId && j.hetJobId === jobId);
+  return [...own, ...components, ...siblings.reverse()];
 }
 
 /** squeue -L: jobs that asked for any of the named licenses. */

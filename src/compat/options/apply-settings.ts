@@ -69,6 +69,15 @@ function jobId(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
+/** srun --het-group=N: the component of a heterogeneous allocation the step runs in (one index; lists are refused). */
+function hetGroup(st: BuildState, a: Assignment): Result<void> {
+  const value = a.value ?? "";
+  if (/^[\d,-]+$/.test(value) && !/^\d+$/.test(value)) return err("Unsupported", `${a.origin} with more than one component is not supported by Spur`);
+  if (!/^\d+$/.test(value)) return err("BadHetGroup", `Invalid --het-group value: ${value}`);
+  st.settings.hetGroup = Number(value);
+  return DONE;
+}
+
 function pty(st: BuildState, a: Assignment): Result<void> {
   st.settings.pty = !a.reset;
   if (a.value === undefined) return DONE;
@@ -118,7 +127,7 @@ export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   clusters: text("clusters"), cluster: text("clusters"),
   "exit-error": exitCode("exitError"), "exit-immediate": exitCode("exitImmediate"),
   // srun
-  label: setting("label"), pty, unbuffered: setting("unbuffered"), jobid: jobId,
+  label: setting("label"), pty, unbuffered: setting("unbuffered"), jobid: jobId, "het-group": hetGroup, "pack-group": hetGroup,
   "alloc-nodelist": text("allocNodelist"), "multi-prog": setting("multiProg"),
   "kill-on-bad-exit": killOnBadExit, "disable-status": setting("disableStatus"), exact: setting("exact"),
   overlap: setting("overlap"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),

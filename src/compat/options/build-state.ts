@@ -35,6 +35,8 @@ export interface CmdSettings {
   unbuffered: boolean;
   /** --jobid or SLURM_JOB_ID: run the step inside this allocation. */
   jobId?: number;
+  /** srun --het-group=N: run the step in component N of the heterogeneous allocation. */
+  hetGroup?: number;
   /** SLURM_JOB_NODELIST of the allocation srun runs inside. */
   allocNodelist?: string;
   multiProg: boolean;

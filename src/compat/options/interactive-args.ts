@@ -8,7 +8,7 @@
 import { err, ok, type Result } from "../../lib/result.ts";
 import { buildSpec, type Built, type SubmitInvoker } from "./build-spec.ts";
 import { envAssignments, fromParsed } from "./env-input.ts";
-import { parseArgs } from "./parse-args.ts";
+import { componentRequests, splitComponents } from "./het-components.ts";
 import { earlyAction } from "./sbatch-flow.ts";
 import type { Command } from "./table.ts";
 
@@ -21,7 +21,7 @@ export interface InteractiveContext {
 /** What to do: print a text and exit (help/usage/version), or run `command` under `spec`. */
 export type Interactive =
   | { kind: "exit"; stdout: string; exitCode: number }
-  | ({ kind: "run"; command: string[] } & Built);
+  | ({ kind: "run"; command: string[]; /** salloc A : B: the components after the first */ het?: Built["spec"][] } & Built);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -32,14 +32,24 @@ const contextFromEnv = (env: Env): InteractiveContext => ({
 });
 
 function parseInteractive(cmd: Command, argv: readonly string[], env: Env, ctx: InteractiveContext): Result<Interactive> {
-  const parsed = parseArgs(cmd, argv);
-  if (!parsed.ok) return parsed;
-  const early = earlyAction(cmd, parsed.value.options);
+  const split = splitComponents(cmd, argv);
+  if (!split.ok) return split;
+  const early = earlyAction(cmd, split.value.components.flat());
   if (early !== undefined) return ok({ kind: "exit", stdout: early, exitCode: 0 });
-  const command = parsed.value.operands;
+  const command = split.value.operands;
+  const components = split.value.components;
+  if (cmd === "srun" && components.length > 1) return err("Unsupported", "heterogeneous job steps (srun ... : ...) are not supported by Spur");
   if (cmd === "srun" && command.length === 0) return err("Fatal", "No command given to execute.");
-  const assignments = [...envAssignments(cmd, env), ...fromParsed(parsed.value.options, "cli")];
   const submit = { cmd, argv, env, invoker: ctx.invoker, now: ctx.now };
+  if (components.length > 1) {
+    // salloc's heterogeneous allocation: one request per component, the first one's settings act on salloc
+    const built = componentRequests(submit, [], components, undefined, command);
+    if (!built.ok) return built;
+    const [first, ...rest] = built.value;
+    if (first === undefined) return err("Fatal", "no job request");
+    return ok({ kind: "run", command: [...command], ...first, het: rest.map((b) => b.spec), warnings: built.value.flatMap((b) => b.warnings) });
+  }
+  const assignments = [...envAssignments(cmd, env), ...fromParsed(components[0] ?? [], "cli")];
   const built = buildSpec(submit, assignments, undefined, command);
   if (!built.ok) return built;
   return ok({ kind: "run", command: [...command], ...built.value });

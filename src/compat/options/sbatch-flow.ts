@@ -14,7 +14,8 @@ import type { CmdSettings } from "./build-state.ts";
 import { envAssignments, fromParsed } from "./env-input.ts";
 import { helpText, usageText, versionText } from "./help.ts";
 import type { ParsedOption } from "./parse-args.ts";
-import { checkScript, parseDirectives, scanDirectives } from "./script-directives.ts";
+import { checkScript, parseDirectiveBlocks, parseDirectives, scanDirectives } from "./script-directives.ts";
+import { componentRequests } from "./het-components.ts";
 import type { Command } from "./table.ts";
 
 /** stdout text of --help/--usage/--version when one was given (the first one wins). */
@@ -54,6 +55,29 @@ export function sbatchRequest(ctx: SubmitContext, cli: readonly ParsedOption[], 
   return ok(built.value);
 }
 
+/**
+ * sbatch's requests, one per heterogeneous job component (one for an ordinary job): the
+ * script's `#SBATCH hetjob` blocks and the command line's ":"-separated parts pair up by index.
+ */
+export function sbatchRequests(ctx: SubmitContext, cli: readonly (readonly ParsedOption[])[], script: BatchScript): Result<Built[]> {
+  const checked = checkScript(script.text);
+  if (!checked.ok) return checked;
+  const directives = scanDirectives(script.text);
+  if (!directives.hetjob && cli.length <= 1) {
+    const one = sbatchRequest(ctx, cli[0] ?? [], script);
+    return one.ok ? ok([one.value]) : one;
+  }
+  const blocks = parseDirectiveBlocks(directives);
+  if (!blocks.ok) return blocks;
+  const built = componentRequests(ctx, blocks.value, cli, script);
+  if (!built.ok) return built;
+  const first = built.value[0];
+  if (first !== undefined && directives.pbs && !first.settings.ignorePbs) {
+    first.warnings.unshift("#PBS directives are not supported by Spur and were ignored");
+  }
+  return built;
+}
+
 const firstCluster = (settings: CmdSettings): string | undefined => settings.clusters?.split(",")[0];
 
 /**
@@ -72,6 +96,8 @@ export function submittedText(jobId: number, settings: CmdSettings, clusterName 
 /** stderr line of --test-only (golden 037). */
 export function testOnlyText(cmd: Command, resp: Plain<SubmitResponse>): string {
   const when = formatIsoTime(resp.startEstimate);
+  // a heterogeneous job: every component's CPUs, the union of their nodes, no partition (oracle, 22.05)
+  if ((resp.hetComponents ?? 0) > 1) return `${cmd}: Job ${resp.jobId} to start at ${when} using ${resp.cpus} processors on ${resp.nodelist}\n`;
   return `${cmd}: Job ${resp.jobId} to start at ${when} using ${resp.cpus} processors on nodes ${resp.nodelist} in partition ${resp.partition}\n`;
 }
 

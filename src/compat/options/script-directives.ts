@@ -39,13 +39,15 @@ export interface Directives {
   pbs: boolean;
   /** A "#SBATCH hetjob" / "packjob" separator was seen. */
   hetjob: boolean;
+  /** The words of each heterogeneous job component's block (one block when there is no separator). */
+  blocks: string[][];
 }
 
 const MAGIC = "#SBATCH";
 
 /** Collect the #SBATCH words from the leading comment block of a script. */
 export function scanDirectives(script: string): Directives {
-  const result: Directives = { words: [], pbs: false, hetjob: false };
+  const result: Directives = { words: [], pbs: false, hetjob: false, blocks: [[]] };
   for (const line of script.split("\n")) {
     if (!line.startsWith("#")) {
       if (line.trim() === "") continue;
@@ -54,8 +56,13 @@ export function scanDirectives(script: string): Directives {
     if (line.startsWith("#PBS")) result.pbs = true;
     if (!line.startsWith(MAGIC)) continue;
     const words = lineWords(line.slice(MAGIC.length));
-    if (words[0] === "hetjob" || words[0] === "packjob") result.hetjob = true;
-    else result.words.push(...words);
+    if (words[0] === "hetjob" || words[0] === "packjob") {
+      result.hetjob = true;
+      result.blocks.push([]);
+    } else {
+      result.words.push(...words);
+      result.blocks[result.blocks.length - 1]?.push(...words);
+    }
   }
   return result;
 }
@@ -90,10 +97,28 @@ export function lineWords(text: string): string[] {
   return words;
 }
 
-/** Parse the directive words with sbatch's option table; a stray word is Slurm's "Invalid directive". */
+/**
+ * Parse the directive words with sbatch's option table; a stray word is Slurm's "Invalid directive".
+ * One job only: a script with "#SBATCH hetjob" blocks goes through parseDirectiveBlocks.
+ */
 export function parseDirectives(d: Directives): Result<ParsedOption[]> {
-  if (d.hetjob) return err("Unsupported", "heterogeneous jobs (#SBATCH hetjob) are not supported by Spur");
-  const parsed = parseArgs("sbatch", d.words);
+  if (d.hetjob) return err("Unsupported", "heterogeneous jobs (#SBATCH hetjob) are not supported here");
+  return parseWords(d.words);
+}
+
+/** Each heterogeneous job component's directives (one list when the script has no separator). */
+export function parseDirectiveBlocks(d: Directives): Result<ParsedOption[][]> {
+  const out: ParsedOption[][] = [];
+  for (const block of d.blocks) {
+    const parsed = parseWords(block);
+    if (!parsed.ok) return parsed;
+    out.push(parsed.value);
+  }
+  return ok(out);
+}
+
+function parseWords(words: readonly string[]): Result<ParsedOption[]> {
+  const parsed = parseArgs("sbatch", words);
   if (!parsed.ok) return parsed;
   const stray = parsed.value.operands[0];
   if (stray !== undefined) return err("InvalidDirective", `Invalid directive found in batch script: ${stray}`, 255);

@@ -10,6 +10,7 @@ import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseDurationSec } from "../parse-time.ts";
 import { signalNumber } from "../signals.ts";
+import { parseGresCount } from "../gres-generic.ts";
 
 const OPTION_EXIT = 255;
 
@@ -61,6 +62,7 @@ export function parseNodeCount(text: string): Result<{ min: number; max: number 
   return ok({ min: lo, max });
 }
 
+const UINT32_MAX = 0xffffffff;
 export const GRES_MESSAGE = "Invalid generic resource (gres) specification";
 const NAME_RE = /^[A-Za-z0-9_.]+(?:[-][A-Za-z0-9_.]+)*$/;
 
@@ -73,13 +75,16 @@ export function parseGres(text: string): Result<Plain<GresRequest>[]> {
     const parts = item.split(":");
     const name = parts[0] ?? "";
     const last = parts[parts.length - 1] ?? "";
-    const hasCount = parts.length > 1 && /^[0-9]+$/.test(last);
+    const counted = parts.length > 1 ? parseGresCount(last) : undefined;
+    const hasCount = counted !== undefined;
     const type = parts.length === 3 || (parts.length === 2 && !hasCount) ? (parts[1] as string) : "";
     if (parts.length > 3 || !NAME_RE.test(name) || (type !== "" && !NAME_RE.test(type))) {
       return err("InvalidGres", GRES_MESSAGE);
     }
     if (parts.length === 3 && !hasCount) return err("InvalidGres", GRES_MESSAGE);
-    out.push({ name, type, count: hasCount ? Number(last) : 1 });
+    // Counts take K/M/G suffixes (--gres=bandwidth:lustre:1G); one above uint32 travels as countWide.
+    const count = counted ?? 1;
+    out.push(count > UINT32_MAX ? { name, type, count: 0, countWide: count } : { name, type, count });
   }
   return ok(out);
 }

@@ -1,8 +1,8 @@
 /**
  * @module rest/cli-steps
  * `scontrol --json show steps [J[.S]]` (and `scontrol show step --json`): data_parser's
- * `openapi_job_step_info_resp`, i.e. `steps` (one `step_info` per running step, the records
- * `scontrol show step` prints) and `last_updated`, in the envelope of the other --json
+ * `openapi_step_info_msg` (OPENAPI_STEP_INFO_MSG, read from v0.0.45 parsers.c), i.e. `steps` (one `step_info` per running step, the records
+ * `scontrol show step` prints) and `last_update`, in the envelope of the other --json
  * commands. slurmrestd serves no path for it, so openapi.ts publishes it as a component
  * only (CLI_ONLY_SCHEMAS). Values Spur does not track are unset number objects or "".
  */
@@ -36,7 +36,22 @@ export const StepInfo = named(
   }),
 );
 
-export const StepInfoResp = named("openapi_job_step_info_resp", obj({ steps: arr(StepInfo, 1_000_000), last_updated: Uint64NoVal, ...envelopeProps }, ["steps", "last_updated"]));
+export const StepInfoResp = named("openapi_step_info_msg", obj({ steps: arr(StepInfo, 1_000_000), last_update: Uint64NoVal, ...envelopeProps }, ["steps", "last_update"]));
+
+/** `scontrol --json listpids`: OPENAPI_LISTPIDS_INFO_RESP (`pids`, one listpids_info per process). */
+export const ListPidsInfo = named(
+  "listpids_info",
+  obj({ global_task_id: Uint32NoVal, local_task_id: Uint32NoVal, job_id: int32(), pid: int32(), step_id: str() }),
+);
+export const ListPidsResp = named("openapi_listpids_info_resp", obj({ pids: arr(ListPidsInfo, 1_000_000), ...envelopeProps }, ["pids"]));
+
+/** One listpids row; a task id of -1 (a process that is not a task) is unset, as Slurm's NO_VAL. */
+export function listPidsValue(r: { pid: number; jobId: number; step: string; localId: number; globalId: number }) {
+  return {
+    global_task_id: r.globalId < 0 ? noValue() : value(r.globalId), local_task_id: r.localId < 0 ? noValue() : value(r.localId),
+    job_id: r.jobId, pid: r.pid, step_id: r.step,
+  };
+}
 
 const stepIdText = (s: Step): string => `${s.jobId}.${STEP_NAMES[s.stepId] ?? s.stepId}`;
 const limit = (job: Job): NoVal => (job.timeLimitMin === undefined ? infinite() : value(job.timeLimitMin));

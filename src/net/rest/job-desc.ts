@@ -38,7 +38,8 @@ const numberOf = (v: NoVal | undefined): number | "infinite" | undefined =>
   v === undefined ? undefined : v.infinite ? "infinite" : v.set ? v.number : undefined;
 
 function gresOption(kind: "node" | "job" | "task", tres: string): string {
-  const g = tres.replace(/^gres[/:]/, "");
+  // "gres/gpu:1,gres/nvme:1" (one prefix per item) → "gpu:1,nvme:1"
+  const g = tres.replace(/(^|,)gres[/:]/g, "$1");
   if (kind === "node") return `--gres=${g}`;
   const count = g.replace(/^gpu:/, "");
   return kind === "job" ? `--gpus=${count}` : `--gpus-per-task=${count}`;

@@ -69,7 +69,7 @@ async function submit(rc: RequestContext) {
   const script = body.script ?? desc.script ?? "";
   const { spec, warnings } = jobSpecFromDesc({ desc, script, nowSec: rc.nowSec, defaultCwd: rc.host.homeOf(rc.caller.user), hostname: rc.host.hostname });
   for (const w of warnings) rc.warnings.push({ description: w, source: "job_submit" });
-  const res = await ctlCall("job_submit", () => rc.ctl.submit({ spec: { ...spec, submitLine: "slurmrestd job/submit" }, testOnly: false }));
+  const res = await ctlCall("job_submit", () => rc.ctl.submit({ spec: { ...spec, submitLine: "slurmrestd job/submit" }, testOnly: false, hetComponents: [] }));
   return { job_id: res.jobId, step_id: "batch", job_submit_user_msg: res.warnings.join("\n") };
 }
 
@@ -79,7 +79,7 @@ async function allocate(rc: RequestContext) {
   if (desc === undefined) throw new RestError("InvalidJobDesc", "Job description (job) missing", "job_allocate");
   const built = jobSpecFromDesc({ desc, script: "#!/bin/sh\n", nowSec: rc.nowSec, defaultCwd: rc.host.homeOf(rc.caller.user), hostname: rc.host.hostname });
   const spec = { ...built.spec, script: "", interactive: true, submitLine: "slurmrestd job/allocate" };
-  const res = await ctlCall("job_allocate", () => rc.ctl.submit({ spec, testOnly: false }));
+  const res = await ctlCall("job_allocate", () => rc.ctl.submit({ spec, testOnly: false, hetComponents: [] }));
   return { job_id: res.jobId, job_submit_user_msg: "" };
 }
 

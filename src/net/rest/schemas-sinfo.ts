@@ -9,7 +9,7 @@
 import { arr, int32, int64, named, obj, str, strEnum } from "./schema.ts";
 import { Uint32NoVal, Uint64NoVal, envelopeProps } from "./schemas-common.ts";
 import { NODE_STATES, Partition } from "./schemas-cluster.ts";
-import { StepInfoResp } from "./cli-steps.ts";
+import { ListPidsResp, StepInfoResp } from "./cli-steps.ts";
 
 const range = (n: () => ReturnType<typeof int32>) => obj({ minimum: n(), maximum: n() });
 
@@ -38,4 +38,4 @@ export const SinfoData = named(
 export const SinfoResp = named("openapi_sinfo_resp", obj({ sinfo: arr(SinfoData, 1_000_000), ...envelopeProps }, ["sinfo"]));
 
 /** Published under components/schemas although no path returns them. */
-export const CLI_ONLY_SCHEMAS = [SinfoResp, StepInfoResp] as const;
+export const CLI_ONLY_SCHEMAS = [SinfoResp, StepInfoResp, ListPidsResp] as const;

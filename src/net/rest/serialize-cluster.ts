@@ -4,6 +4,7 @@
  * `partition_info`. States become arrays of Slurm's flag names; limits that
  * are absent in Spur ("UNLIMITED") become {infinite: true} number objects.
  */
+import { gresTresText, parseGresItems } from "../../compat/gres-generic.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeInfo, PartitionInfo } from "../gen/spur/v1/types_pb.ts";
 import type { Infer } from "./schema.ts";
@@ -27,13 +28,16 @@ const time = (t: number) => (t > 0 ? value(Math.floor(t)) : value(0));
 const list = (text: string): string[] => (text === "" ? [] : text.split(","));
 
 export function nodeValue(n: Plain<NodeInfo>, cluster: string): NodeValue {
-  const tres = `cpu=${n.cpus},mem=${n.realMemoryMib}M,billing=${n.cpus}${n.gpuCount > 0 ? `,gres/gpu=${n.gpuCount}` : ""}`;
-  const used = n.allocCpus > 0 ? `cpu=${n.allocCpus},mem=${n.allocMemoryMib}M${n.gpuAlloc.length > 0 ? `,gres/gpu=${n.gpuAlloc.length}` : ""}` : "";
+  // tracked counted GRES (AccountingStorageTRES gres/nvme) follow the GPUs, as in scontrol's CfgTRES/AllocTRES
+  const tracked = n.gresTracked ? n.gresTracked.split(",") : [];
+  const genericUsed = parseGresItems(n.gresUsed).filter((g) => g.name !== "gpu");
+  const tres = `cpu=${n.cpus},mem=${n.realMemoryMib}M,billing=${n.cpus}${n.gpuCount > 0 ? `,gres/gpu=${n.gpuCount}` : ""}${gresTresText(parseGresItems(n.gresGeneric ?? ""), tracked)}`;
+  const used = n.allocCpus > 0 ? `cpu=${n.allocCpus},mem=${n.allocMemoryMib}M${n.gpuAlloc.length > 0 ? `,gres/gpu=${n.gpuAlloc.length}` : ""}${gresTresText(genericUsed, tracked)}` : "";
   return {
     architecture: n.arch, boards: 1, boot_time: time(n.bootTime), cluster_name: cluster, cores: n.coresPerSocket,
     specialized_cores: 0, cpu_binding: 0, cpu_load: Math.round(n.cpuLoad * 100), free_mem: value(n.freeMemoryMib),
     cpus: n.cpus, effective_cpus: n.cpus, specialized_cpus: "", extra: "", features: list(n.features),
-    active_features: list(n.features), gpu_spec: "", gres: n.gres, gres_drained: "N/A", gres_used: n.gresUsed,
+    active_features: list(n.features), gpu_spec: "", gres: [n.gres, n.gresGeneric ?? ""].filter((g) => g !== "").join(","), gres_drained: "N/A", gres_used: n.gresUsed,
     instance_id: "", instance_type: "", last_busy: time(n.lastBusyTime), mcs_label: "", specialized_memory: 0,
     name: n.name, next_state_after_reboot: [], address: n.addr, hostname: n.hostname || n.name,
     state: nodeStateArray(n), operating_system: n.os, owner: "", partitions: [...n.partitions], port: n.port,

@@ -72,7 +72,7 @@ export function jobInfo(job: Job, cluster: string): JobInfoValue {
     end_time: time(job.endTime), excluded_nodes: job.excNodelist, exit_code: exitCodeValue(job.exitCode, job.exitSignal, pending),
     extra: "", failed_node: "", features: job.features, federation_origin: "", federation_siblings_active: "",
     federation_siblings_viable: "", gres_detail: job.alloc.length === 0 ? [] : gresDetail(job), group_id: job.gid, group_name: job.group,
-    het_job_id: value(0), het_job_id_set: "", het_job_offset: noValue(), job_id: job.jobId, job_size_str: [],
+    het_job_id: value(job.hetJobId ?? 0), het_job_id_set: job.hetJobIdSet ?? "", het_job_offset: job.hetJobId ? value(job.hetJobOffset ?? 0) : noValue(), job_id: job.jobId, job_size_str: [],
     job_state: jobStateArray(job), last_sched_evaluation: time(job.lastSchedEval), licenses: job.licenses ?? "", mail_type: [], mail_user: "",
     max_cpus: value(0), max_nodes: value(0), mcs_label: "", memory_per_tres: "", name: job.name, network: "",
     nodes: job.nodelist, nice: job.nice, tasks_per_core: noValue(), tasks_per_tres: noValue(),

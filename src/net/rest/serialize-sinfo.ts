@@ -54,7 +54,7 @@ export function sinfoDataValue(rec: SinfoRecord, cluster: string): SinfoDataValu
       allocated: nodes.reduce((sum, n) => sum + n.allocMemoryMib, 0),
     },
     features: { total: first?.features ?? "", active: first?.features ?? "" },
-    gres: { total: first?.gres ?? "", used: first?.gresUsed ?? "" },
+    gres: { total: [first?.gres ?? "", first?.gresGeneric ?? ""].filter((g) => g !== "").join(","), used: first?.gresUsed ?? "" },
     cluster, comment: "", extra: "", reason: first?.reason ?? "", reservation: "",
     sockets: range(nodes, (n) => n.sockets), cores: range(nodes, (n) => n.coresPerSocket),
     threads: range(nodes, (n) => n.threadsPerCore), disk: range(nodes, (n) => n.tmpDiskMib),

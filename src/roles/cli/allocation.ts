@@ -8,6 +8,8 @@ import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec, JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { call, resolveControllerUrl } from "./port.ts";
 import { RpcError } from "../../cli/io.ts";
+import { withDefaults } from "../../lib/sparse.ts";
+import { emptyJobInfo } from "../../sched/model/records.ts";
 
 export const ctlUrl = (): string => resolveControllerUrl();
 
@@ -15,9 +17,11 @@ export const ctlUrl = (): string => resolveControllerUrl();
  * `immediateSec` (-I/--immediate): give up when the job has not started within that
  * many seconds: the job is cancelled and the caller gets "Requested nodes are busy".
  */
-export async function allocate(prog: string, spec: Plain<JobSpec>, quiet: boolean, immediateSec?: number): Promise<Plain<JobInfo>> {
+export async function allocate(prog: string, spec: Plain<JobSpec>, quiet: boolean, immediateSec?: number, het: Plain<JobSpec>[] = []): Promise<Plain<JobInfo>> {
   const url = ctlUrl();
-  const submitted = await call<{ jobId: number; warnings?: string[] }>(url, "Submit", { spec: { ...spec, interactive: true } });
+  // a heterogeneous allocation (salloc A : B): every component is interactive; they start together
+  const hetComponents = het.map((h) => ({ ...h, interactive: true }));
+  const submitted = await call<{ jobId: number; warnings?: string[] }>(url, "Submit", { spec: { ...spec, interactive: true }, ...(het.length > 0 ? { hetComponents } : {}) });
   const jobId = submitted.jobId;
   if (!quiet) for (const w of submitted.warnings ?? []) process.stderr.write(`${prog}: ${w}\n`);
   const giveUpAt = immediateSec === undefined ? Number.POSITIVE_INFINITY : Date.now() + Math.max(1, immediateSec) * 1000;
@@ -61,4 +65,12 @@ export async function release(jobId: number, exitCode: number, exitSignal = 0): 
 
 export async function cancelAllocation(jobId: number): Promise<void> {
   await call(ctlUrl(), "Cancel", { filter: { jobIds: [String(jobId)] }, signal: 0 }).catch(() => undefined);
+}
+
+/** Every component of heterogeneous job `leaderId` as the controller shows it now, in offset order. */
+export async function hetComponentsOf(leaderId: number): Promise<Plain<JobInfo>[]> {
+  // the controller leaves fields at their defaults out of a listing
+  const { jobs } = await call<{ jobs: Partial<Plain<JobInfo>>[] }>(ctlUrl(), "ListJobs", { jobIds: [leaderId] });
+  const defaults = emptyJobInfo();
+  return jobs.map((j) => withDefaults(j, defaults)).filter((j) => j.hetJobId === leaderId).sort((a, b) => (a.hetJobOffset ?? 0) - (b.hetJobOffset ?? 0));
 }

@@ -32,6 +32,11 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
   } catch {
     throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
   }
+  return connectAnswer<T>(res, "controller");
+}
+
+/** A Connect-JSON answer's body, or its error (code and message) as an RpcError; `who` names the server in a bare HTTP failure. */
+async function connectAnswer<T>(res: Response, who: string): Promise<T> {
   const text = await res.text();
   if (!res.ok) {
     let parsed: { code?: string; message?: string } = {};
@@ -40,7 +45,7 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
     } catch {
       /* not a Connect error body */
     }
-    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`);
+    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`);
   }
   return JSON.parse(text) as T;
 }
@@ -131,17 +136,7 @@ async function callAgent<T>(base: string, method: string, body: unknown): Promis
   } catch {
     throw new RpcError("unavailable", "Unable to connect to slurmstepd");
   }
-  const text = await res.text();
-  if (!res.ok) {
-    let parsed: { code?: string; message?: string } = {};
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not a Connect error body */
-    }
-    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `node agent answered HTTP ${res.status}`);
-  }
-  return JSON.parse(text) as T;
+  return connectAnswer<T>(res, "node agent");
 }
 
 /** Read one line from stdin (a terminal or a pipe); undefined on timeout, what there was at end of input. */

@@ -12,7 +12,8 @@ import { buildSallocEnv } from "../../compat/job-env.ts";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
-import { allocate, release } from "./allocation.ts";
+import { allocate, hetComponentsOf, release } from "./allocation.ts";
+import { hetSallocEnv } from "../../compat/het-env.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
 import { expandEntry, readHostfile } from "./hostfile.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
@@ -40,7 +41,8 @@ export async function main(argv: string[]): Promise<number> {
   const list = arbitraryNodelist(spec.distribution, spec.nodelist, hostfile.kind === "use" ? hostfile.hosts : undefined);
   let job;
   try {
-    job = await allocate("salloc", { ...spec, name: spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec);
+    const het = (r.het ?? []).map((h) => ({ ...h, name: h.name || r.spec.name || "interactive" }));
+    job = await allocate("salloc", { ...spec, name: spec.name || "interactive" }, r.settings.quiet, r.settings.immediateSec, het);
   } catch (error) {
     process.stderr.write(error instanceof RpcError ? rejectionText("salloc", error.message, r.spec.partition) : `salloc: error: ${String(error)}\n`);
     return 1;
@@ -62,7 +64,13 @@ export async function main(argv: string[]): Promise<number> {
   // the shell's SLURM_NTASKS follows -n only (the file's task count is the request's, not the user's)
   const envSpec = { ...spec, ntasks: r.spec.ntasks };
   // Container options given to salloc reach the srun steps of the allocation through the environment.
-  const env = { ...buildSallocEnv(job, { clusterName: clusterNameOf(confPath()), submitEnv, spec: envSpec, submitDir: process.cwd() }), ...containerEnvOf(spec.env) };
+  const site = { clusterName: clusterNameOf(confPath()), submitDir: process.cwd() };
+  const specs = [envSpec, ...(r.het ?? [])];
+  // a heterogeneous allocation: every component's variables under _HET_GROUP_n, SLURM_HET_SIZE
+  const base = specs.length > 1
+    ? hetSallocEnv(submitEnv, (await hetComponentsOf(job.jobId)).map((c, n) => buildSallocEnv(c, { ...site, submitEnv: {}, ...(specs[n] ? { spec: specs[n] } : {}) })))
+    : buildSallocEnv(job, { ...site, submitEnv, spec: envSpec });
+  const env = { ...base, ...containerEnvOf(spec.env) };
   const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
   const code = await new Promise<number>((resolve) => {

@@ -4,10 +4,13 @@
  * port: the tasks see it as SLURM_SRUN_COMM_HOST:SLURM_SRUN_COMM_PORT (and
  * SLURM_STEP_LAUNCHER_PORT), and every node's agent reports each task's exit
  * to it (Launcher.TaskExit), as slurmstepd reports task exits to srun. srun
- * takes the tasks' exit status from these reports.
+ * takes the tasks' exit status from these reports. The agents of nodes whose
+ * tasks read srun's stdin pull it from here too (Launcher.TaskInput, fed by
+ * srun-stdin.ts), as slurmstepd gets stdin from srun.
  *
- * Failure policy: a report is accepted only for this step and with the step's
- * random token (anyone on the host could connect); the first report of a task
+ * Failure policy: a report, or a stdin subscription, is accepted only for this
+ * step and with the step's random token (anyone on the host could connect, and
+ * stdin may be secret); the first report of a task
  * wins. The listener binds to the address srun reaches the nodes from, so the
  * nodes can reach it back; if it cannot be opened the step still runs, without
  * the variables (never pointing at nothing) and with exits from the stream.
@@ -18,6 +21,7 @@ import { connect } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Launcher } from "../../net/gen/spur/v1/agent_pb.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "../../net/http-guard.ts";
+import type { StdinFeed } from "./srun-stdin.ts";
 
 export interface TaskExitReport {
   node: string;
@@ -67,10 +71,10 @@ export function localAddressTowards(addr: string, port: number): Promise<string>
  * The listener for a step whose first node's agent is at `node`, or undefined (with the
  * reason on stderr) when it cannot be opened.
  */
-export async function launcherFor(node: { addr: string; port: number } | undefined, jobId: number, stepId: number): Promise<StepLauncher | undefined> {
+export async function launcherFor(node: { addr: string; port: number } | undefined, jobId: number, stepId: number, input?: StdinFeed): Promise<StepLauncher | undefined> {
   if (node === undefined) return undefined;
   try {
-    return await openStepLauncher(await localAddressTowards(node.addr, node.port), jobId, stepId);
+    return await openStepLauncher(await localAddressTowards(node.addr, node.port), jobId, stepId, {}, input);
   } catch (error) {
     process.stderr.write(`srun: error: cannot open the step's message port: ${(error as Error).message}\n`);
     return undefined;
@@ -83,7 +87,9 @@ export async function launcherFor(node: { addr: string; port: number } | undefin
  * per address, body size): anyone who can reach the port could otherwise hold srun's
  * connections open for as long as the step runs.
  */
-export async function openStepLauncher(host: string, jobId: number, stepId: number, limits: Partial<HttpLimits> = {}): Promise<StepLauncher> {
+export async function openStepLauncher(
+  host: string, jobId: number, stepId: number, limits: Partial<HttpLimits> = {}, input?: StdinFeed,
+): Promise<StepLauncher> {
   const token = randomBytes(16).toString("hex");
   const exits = new Map<number, TaskExitReport>();
   // served on plain node:http: the token, not the caller's uid, says who may report (no peer lookup)
@@ -97,6 +103,10 @@ export async function openStepLauncher(host: string, jobId: number, stepId: numb
             if (!exits.has(taskId)) exits.set(taskId, { node: req.node, exitCode: req.exitCode, exitSignal: req.exitSignal });
           }
           return {};
+        },
+        async *taskInput(req, ctx) {
+          if (req.token !== token || req.jobId !== jobId || req.stepId !== stepId || input === undefined) return;
+          yield* input.subscribe(req.node, ctx.signal);
         },
       }),
   });

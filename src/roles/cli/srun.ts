@@ -5,6 +5,7 @@
  * step ends). Ctrl-C cancels the step, as with Slurm's srun.
  */
 import { hostname } from "node:os";
+import { hetGroupEnv, hetGroupJobId } from "../../compat/het-env.ts";
 import { basename } from "node:path";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
@@ -26,9 +27,12 @@ import type { Plain } from "../../lib/plain.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { BUSY_CODE, createStepWaiting, StepWaitCancelled } from "./step-wait.ts";
 import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait.ts";
+import { loadMultiProg } from "./multi-prog-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = parseSrunArgs(argv, process.env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
+  // --het-group=N: component N's variables stand for the job's (SLURM_JOB_NUM_NODES_HET_GROUP_N, ...)
+  const env = hetGroupEnv(argv, process.env);
+  const parsed = parseSrunArgs(argv, env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("srun", parsed.error));
     return parsed.error.exitCode ?? 1;
@@ -49,17 +53,36 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(hostfile.map((l) => `srun: error: ${l}\n`).join(""));
     return 1;
   }
+  // --multi-prog FILE: checked (and the task count taken from it) before anything is allocated, as srun does
+  let taskArgv: ((taskId: number, node: string) => string[]) | undefined;
+  if (r.settings.multiProg) {
+    const loaded = loadMultiProg(r.command[0] ?? "", r.command.slice(1), r.spec.ntasks);
+    if (typeof loaded === "string") {
+      process.stderr.write(loaded);
+      return 1;
+    }
+    r.spec.ntasks = loaded.ntasks;
+    taskArgv = loaded.taskArgv;
+  }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   const url = ctlUrl();
   let jobId = r.settings.jobId ?? 0;
+  if (r.settings.hetGroup !== undefined && jobId !== 0) {
+    const target = hetGroupJobId(env, r.settings.hetGroup);
+    if (typeof target === "string") {
+      process.stderr.write(`srun: error: ${target}\n`);
+      return 1;
+    }
+    jobId = target;
+  }
   let waitingForStep = false;
   const own = jobId === 0;
   const abort = new AbortController();
   // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
-  let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, process.env);
+  let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, env);
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
@@ -94,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv,
+        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },

@@ -3,7 +3,8 @@
  * What srun does once it has an allocation: ask the controller for a step,
  * open srun's message port (srun-launcher.ts: the agents report task exits to
  * it), start the step's tasks on every node's agent (each task with its own
- * SLURM_* environment, and its stdin file for `-i`), route their output to
+ * SLURM_* environment; its stdin is srun's own (srun-stdin.ts), /dev/null or
+ * its `-i` file), route their output to
  * this terminal (`-l` labels lines with the task rank) or the `-o/-e` files
  * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
@@ -28,7 +29,12 @@ import { taskGpus } from "../../compat/gpu-bind.ts";
 import { taskEndLines, type TaskEnd } from "../../compat/srun-task-report.ts";
 import { launcherFor } from "./srun-launcher.ts";
 import { TaskOutput } from "./task-output.ts";
-import { inputTarget, taskTargets, type StreamTarget } from "../../compat/srun-io.ts";
+import { inputTarget, taskTargets, type InputTarget, type StreamTarget } from "../../compat/srun-io.ts";
+import { createStdinFeed } from "./srun-stdin.ts";
+import { Readable } from "node:stream";
+import { mayReadStdin } from "./tty-foreground.ts";
+import { createReadStream, openSync } from "node:fs";
+import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -56,6 +62,14 @@ export interface StepRequest {
   host: string;
   /** srun -v: print the allocation's `jobid N:` line and the `launching StepId=` lines (compat/options/srun-verbose). */
   verbose?: number;
+  /** -u/--unbuffered: task output passed on as it arrives, not in whole lines. */
+  unbuffered?: boolean;
+  /** What srun forwards to the tasks that read its stdin (default: process.stdin). */
+  stdin?: Readable;
+  /** --multi-prog: the command line of task `taskId` on `node` (compat/multi-prog); undefined: `command` for every task. */
+  taskArgv?: (taskId: number, node: string) => string[];
+  /** --pty: task 0 on a pseudo-terminal, this terminal in raw mode meanwhile (srun-terminal.ts). */
+  pty?: boolean;
 }
 
 export interface StepCalls {
@@ -78,8 +92,6 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const nodeNames = shares.map((s) => s.node);
   const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
   const width = String(Math.max(0, ntasks - 1)).length;
-  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId);
-  const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
@@ -90,10 +102,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     const v = await import("../../compat/options/srun-verbose.ts");
     process.stderr.write(v.jobidLine(job.jobId, job.alloc) + v.launchingLines(job.jobId, step.stepId, shares.map((s, i) => ({ node: s.node, taskIds: ranks[i] ?? [] }))));
   }
-  // where each task's output goes (-o/-e): every task's target is known before any runs
+  // --pty needs srun's stdout to be a terminal; without one the step runs as without --pty (Slurm's lines)
+  const terminal = req.pty === true ? srunTerminal() : undefined;
+  if (req.pty === true && terminal === undefined) process.stderr.write(PTY_REFUSED_LINES);
+  // where each task's output goes (-o/-e) and its input comes from (-i): known before any task runs
   const targets = new Map<number, { out: StreamTarget; err: StreamTarget }>();
-  const stdinPaths = new Map<number, string>();
-  let inputUnsupported = false;
+  const inputs = new Map<number, InputTarget>();
+  const readers = new Set<string>(); // nodes with a task that reads srun's stdin
   shares.forEach((share, nodeIndex) => {
     for (let k = 0; k < share.tasks; k++) {
       const taskId = ranks[nodeIndex]?.[k] ?? 0;
@@ -101,14 +116,28 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
         jobId: job.jobId, arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId, jobName: job.name, user: req.user,
         nodeName: share.node, nodeIndex, taskId, stepId: step.stepId,
       };
-      targets.set(taskId, taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
-      const input = inputTarget(req.spec.stdIn, ctx, req.cwd);
-      if (input.kind === "file") stdinPaths.set(taskId, input.path);
-      if (input.kind === "unsupported") inputUnsupported = true;
+      // --pty: only task 0 is connected, through its terminal (oracle: the other tasks' output is not shown)
+      const others = terminal !== undefined && taskId !== 0;
+      targets.set(taskId, others ? { out: { kind: "discard" }, err: { kind: "discard" } } : taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
+      const input = others ? { kind: "none" as const } : inputTarget(req.spec.stdIn, ctx, req.cwd, ntasks);
+      inputs.set(taskId, input);
+      if (input.kind === "forward") readers.add(share.node);
     }
   });
-  const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width);
-  if (inputUnsupported) process.stderr.write(`srun: warning: --input=${req.spec.stdIn} is not supported by Spur (srun forwards no stdin); the tasks read /dev/null\n`);
+  // started in the background from a terminal: the tasks read end of input (tty-foreground.ts)
+  const own: Readable = req.stdin ?? (readers.size === 0 || mayReadStdin() ? process.stdin : Readable.from([]));
+  const source = inputSource(inputs, own);
+  if (typeof source === "string") {
+    await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
+    throw new Error(source);
+  }
+  // --pty: the end of srun's stdin is not the end of the task's terminal input (window changes go on)
+  const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
+  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
+  const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
+  // --pty implies --unbuffered: keys echoed and prompts shown as they come
+  const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true || terminal !== undefined);
+  terminal?.start((size) => feed?.resize(size.rows, size.cols));
   let exitCode = 0;
   let exitSignal = 0;
   const runs = shares.map(async (share, nodeIndex) => {
@@ -129,8 +158,12 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       );
       // -E/--preserve-env: the allocation's node and task counts stay as srun found them (oracle: NNODES=2 NTASKS=4 TPN=3,1)
       if (req.preserveEnv === true) for (const k of PRESERVED) if (req.baseEnv[k] !== undefined) env[k] = req.baseEnv[k];
-      const stdinPath = stdinPaths.get(taskId);
-      return stdinPath === undefined ? { taskId, env } : { taskId, env, stdinPath };
+      const input = inputs.get(taskId) ?? { kind: "none" };
+      // without srun's message port there is nothing to pull stdin from: the task reads /dev/null
+      const stdin = input.kind === "file" ? { stdinPath: input.path } : { stdinForwarded: input.kind === "forward" && launcher !== undefined };
+      const pty = terminal !== undefined && taskId === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
+      if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
+      return { taskId, env, ...stdin, ...pty, argv: req.taskArgv?.(taskId, share.node) ?? [] };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
     const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
@@ -157,9 +190,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       exitCode = Math.max(exitCode, e.exitCode);
       if (e.exitSignal !== 0) exitSignal = e.exitSignal;
     }
+    // --pty: the terminal is back in its own mode once task 0 is over, before srun's own lines
+    if (here.includes(0)) terminal?.restore();
     if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
   });
-  const results = await Promise.allSettled(runs);
+  const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
+  terminal?.restore();
+  feed?.close();
   output.close();
   void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
@@ -169,4 +206,31 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
   if (failed && !abort.aborted) throw (failed as PromiseRejectedResult).reason;
   return { exitCode, exitSignal };
+}
+
+/** SLURM_PTY_WIN_ROW/COL (and SLURM_PTY_PORT, srun's port that takes window changes: here its message port). */
+function ptyEnv(size: { rows: number; cols: number }, port: number | undefined): Record<string, string> {
+  const env: Record<string, string> = { SLURM_PTY_WIN_ROW: String(size.rows), SLURM_PTY_WIN_COL: String(size.cols) };
+  if (port !== undefined) env.SLURM_PTY_PORT = String(port);
+  return env;
+}
+
+const OPEN_ERRORS: Record<string, string> = {
+  ENOENT: "No such file or directory", EACCES: "Permission denied", ENOTDIR: "Not a directory", ELOOP: "Too many levels of symbolic links",
+};
+
+/**
+ * What srun forwards to the tasks that read its stdin: its own `stdin`, or the one `-i FILE` (no per-task
+ * letter) that srun opens itself, as the user who runs srun; Slurm's error text when that cannot be opened.
+ */
+function inputSource(inputs: ReadonlyMap<number, InputTarget>, stdin: Readable): Readable | string {
+  const fromFile = [...inputs.values()].find((i) => i.kind === "forward" && i.path !== undefined);
+  if (fromFile?.kind !== "forward" || fromFile.path === undefined) return stdin;
+  const path = fromFile.path;
+  try {
+    return createReadStream("", { fd: openSync(path, "r") });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return `Could not open stdin file: ${OPEN_ERRORS[e.code ?? ""] ?? e.message}`;
+  }
 }

@@ -9,7 +9,8 @@ import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
 import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
 import { refreshNodeState } from "./resources.ts";
-import { releaseJob } from "./apply-run.ts";
+import { endFollowers, releaseJob } from "./apply-run.ts";
+import { isHetComponent, isHetFollower } from "./het.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -103,6 +104,8 @@ function failJobsOn(state: ClusterState, nodeName: string, at: number): ApplyEve
     job.endRequested = "";
     if (others.length > 0) events.push({ type: "signalJob", jobId: job.info.jobId, nodes: others, signal: 0, reason: "NODE_FAIL", batchOnly: false });
     events.push({ type: "jobFinished", jobId: job.info.jobId });
+    // a het job's leader (its script) is gone: the other components end with it
+    if (isHetComponent(job.info) && !isHetFollower(job.info)) events.push(...endFollowers(state, job, at));
   }
   return events;
 }

@@ -5,21 +5,31 @@
  * same configuration from the log instead of reading its own copy of the files. What
  * changes at run time: the controller settings (scheduler and priority weights, limits,
  * operators, ...), the partitions (rebuilt from the file; ReconfigFlags=KeepPartState keeps
- * their states, KeepPartInfo all their settings and the partitions the file lacks), licenses, topology and the configured fields of existing
- * nodes. What needs a restart is refused with Slurm's texts and kept as it was: a changed
- * node set ("You have to restart slurmctld"), SchedulerType, ClusterName. Root and
+ * their states, KeepPartInfo all their settings and the partitions the file lacks),
+ * licenses, topology, and the GRES, features and weight of existing nodes. What needs a
+ * restart is refused with Slurm's texts and kept as it was: a changed node set ("You have
+ * to restart slurmctld"), a node's CPUs, memory and disk (slurmctld's _restore_node_state
+ * keeps them; "The node configuration changes ... require restart"), SchedulerType,
+ * ClusterName. Root and
  * operators only ("Invalid user id"). Structural types keep this file outside the sched
  * import cycle (docs/architecture.md). Pure.
  */
 import { parseTopologyConf, type NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { refreshPartitionTotals, relinkNodePartitions, type PartitionRecord } from "./partitions.ts";
 
-/** The node fields a configuration defines (NodeName= lines). */
+/**
+ * The node fields a configuration defines (NodeName= lines). The counted GRES ("" = none) come
+ * last: a command logged before they existed lacks them and leaves them as they are.
+ */
 export const NODE_CONFIG_FIELDS = [
   "cpus", "sockets", "coresPerSocket", "threadsPerCore", "realMemoryMib", "gres", "features", "weight", "tmpDiskMib", "gpuModel", "gpuCount",
+  "gresGeneric", "gresTracked",
 ] as const;
 
 type NodeConfig = { name: string } & Record<(typeof NODE_CONFIG_FIELDS)[number], string | number>;
+
+/** What a reconfigure changes on an existing node; the rest (CPUs, memory, disk) needs a restart, as in Slurm. */
+const NODE_RECONFIGURED_FIELDS = ["gres", "features", "weight", "gpuModel", "gpuCount", "gresGeneric", "gresTracked"] as const;
 
 /** What the command carries (commands.ts), C being the controller settings (types.ts's ControllerConfig). */
 export interface ReconfigureChange<C> {
@@ -34,8 +44,19 @@ export interface ReconfigureChange<C> {
   by: { uid: number; user: string };
 }
 
+/** Slurm's answers (slurm_errno.c) to a plugin type changed by a reconfigure; the old one stays. */
+const RESTART_TEXTS: Readonly<Record<string, string>> = {
+  authtype: "AuthType change requires restart of all Slurm daemons and commands to take effect",
+  selecttype: "SelectType change requires restart of the slurmctld daemon to take effect",
+  switchtype: "SwitchType change requires restart of all Slurm daemons and jobs to take effect",
+  credtype: "CredType change requires restart of all Slurm daemons to take effect",
+  burstbuffertype: "BurstBufferType change requires restart of slurmctld daemon to take effect",
+  jobcontainertype: "JobContainerType change requires restart of all Slurm daemons and commands to take effect",
+};
+
 interface Settings {
   clusterName: string;
+  restartTypes?: Readonly<Record<string, string>>;
   reconfigFlags?: readonly string[];
   operators: readonly string[];
   sched: { schedulerType: string };
@@ -50,7 +71,7 @@ export interface Reconfigured<C> {
 
 export interface ReconfigureState<C extends Settings> {
   config: C;
-  nodes: ReadonlyMap<string, { info: { name: string; partitions: string[]; cpus: number; realMemoryMib: number; gpuCount: number } }>;
+  nodes: ReadonlyMap<string, { info: { name: string; partitions: string[]; cpus: number; realMemoryMib: number; gpuCount: number }; adminFeatures?: string | undefined }>;
   partitions: PartitionRecord[];
   licenses?: Map<string, number>;
   topology?: NetworkTopology | undefined;
@@ -82,6 +103,10 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
     refused.push("SchedulerType change requires restart of the slurmctld daemon to take effect");
     config.sched = { ...config.sched, schedulerType: state.config.sched.schedulerType };
   }
+  const before = state.config.restartTypes ?? {};
+  const after = config.restartTypes ?? {};
+  for (const [key, text] of Object.entries(RESTART_TEXTS)) if ((before[key] ?? "") !== (after[key] ?? "")) refused.push(text);
+  if (Object.keys(before).length > 0 || Object.keys(after).length > 0) config.restartTypes = { ...before };
   if (config.clusterName !== state.config.clusterName) {
     refused.push("ClusterName change requires restart of the slurmctld daemon to take effect");
     config.clusterName = state.config.clusterName;
@@ -89,10 +114,16 @@ export function applyReconfigure<C extends Settings>(state: ReconfigureState<C>,
   const nodeRefusal = nodeSetRefusal([...state.nodes.keys()], c.nodes.map((n) => n.name));
   if (nodeRefusal !== undefined) refused.push(nodeRefusal);
   else {
+    let cpusChanged = false;
     for (const n of c.nodes) {
-      const info = state.nodes.get(n.name)?.info as Record<string, unknown> | undefined;
-      if (info !== undefined) for (const key of NODE_CONFIG_FIELDS) info[key] = n[key];
+      const node = state.nodes.get(n.name);
+      if (node === undefined) continue;
+      const info = node.info as unknown as Record<string, unknown>;
+      // features set with scontrol update stay (as registration keeps them)
+      for (const key of NODE_RECONFIGURED_FIELDS) if (n[key] !== undefined && (key !== "features" || node.adminFeatures === undefined)) info[key] = n[key];
+      if (n.cpus !== node.info.cpus) cpusChanged = true;
     }
+    if (cpusChanged) refused.push("The node configuration changes that were made require restart of the slurmctld daemon to take effect");
   }
   // Partitions come from the file; one naming a node that stays unknown (a refused node set) keeps only known ones.
   const partitions = keptPartitions(state.partitions, c.partitions, config.reconfigFlags ?? [])

@@ -6,9 +6,10 @@
  * time limit. The final state follows Slurm: a controller-requested end
  * (cancel, timeout, node failure, requeue) wins over what the script returned.
  */
+import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
-import { BATCH_STEP_ID } from "./types.ts";
+import { BATCH_STEP_ID, isJobActive } from "./types.ts";
 import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
 import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
 import { StartCheck, type Freed } from "./start-check.ts";
@@ -20,6 +21,7 @@ import { hostlistUniq } from "../../compat/hostlist.ts";
 import { licenseTres, tresText } from "./tres.ts";
 import { licensesFitNow } from "../plan/licenses.ts";
 import { licenseItemsOf } from "../../compat/licenses.ts";
+import { hetComponents, hetSize, isHetComponent, isHetFollower, runsBatchScript } from "./het.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -31,7 +33,16 @@ type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 export function applyStartJobs(state: ClusterState, c: Of<"startJobs">, freed?: Freed): ApplyResult {
   const result = emptyResult();
   const check = new StartCheck(state, c.at);
+  const hetSeen = new Set<number>();
   for (const d of c.decisions) {
+    const het = state.jobs.get(d.jobId);
+    if (het !== undefined && isHetComponent(het.info)) {
+      // all of a het job's components start in this command, or none does
+      const leaderId = het.info.hetJobId ?? 0;
+      if (!hetSeen.has(leaderId)) startHet(state, c, check, het, result, freed);
+      hetSeen.add(leaderId);
+      continue;
+    }
     const why = checkDecision(check, d, freed);
     if (why !== "") {
       result.items.push({ id: d.arrayTaskId >= 0 ? `${d.jobId}_${d.arrayTaskId}` : String(d.jobId), error: `stale start decision: ${why}`, errorCode: 0 });
@@ -50,6 +61,41 @@ export function applyStartJobs(state: ClusterState, c: Of<"startJobs">, freed?: 
     result.ids.push(target.info.jobId);
   }
   return result;
+}
+
+/**
+ * A heterogeneous job's decisions: each component's is checked and applied in offset order
+ * (a later one sees what the earlier ones took); when one no longer holds, or a component has
+ * no decision in the command, the ones already applied are undone and the job stays pending.
+ * Only the leader launches the batch script.
+ */
+function startHet(state: ClusterState, c: Of<"startJobs">, check: StartCheck, job: JobRecord, result: ApplyResult, freed: Freed | undefined): void {
+  const components = hetComponents(state.jobs, job);
+  const decisions = components.map((comp) => c.decisions.find((d) => d.jobId === comp.info.jobId));
+  const leaderId = job.info.hetJobId ?? job.info.jobId;
+  const refuse = (why: string): void => void result.items.push({ id: String(leaderId), error: `stale start decision: ${why}`, errorCode: 0 });
+  if (components.length !== hetSize(job.info) || decisions.some((d) => d === undefined)) return refuse("not every het job component is in it");
+  const saved = components.map((comp) => structuredClone(comp.info));
+  for (let k = 0; k < components.length; k++) {
+    const comp = components[k] as JobRecord;
+    const d = decisions[k] as StartDecision;
+    const why = checkDecision(check, d, freed);
+    if (why !== "") {
+      for (let u = 0; u < k; u++) {
+        const undo = components[u] as JobRecord;
+        releaseJob(state, undo);
+        undo.info = saved[u] as JobRecord["info"];
+      }
+      return refuse(`component ${k}: ${why}`);
+    }
+    startOnNodes(state, comp, d, c.at);
+    check.started(comp, comp.info.alloc);
+  }
+  for (const comp of components) {
+    result.events.push({ type: "jobStarted", jobId: comp.info.jobId });
+    if (runsBatchScript(comp.info)) result.events.push({ type: "launchBatch", jobId: comp.info.jobId });
+    result.ids.push(comp.info.jobId);
+  }
 }
 
 /** A decision the check cannot even read (malformed: a bug, or another version's shape) is rejected like a stale one, before any change. */
@@ -106,7 +152,8 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   Object.assign(info, {
     state: "RUNNING", reason: "None", startTime: at, alloc, nodelist: hostlistUniq(names),
     batchHost: names[0] ?? "", numNodes: names.length, numCpus: cpus, lastSchedEval: at,
-    tresAlloc: tresText(cpus, mem, names.length, gpus), stateFlags: [],
+    tresAlloc: tresText(cpus, mem, names.length, gpus) + gresTresText(alloc.flatMap((s) => parseGresItems(s.gres ?? "")), trackedGresNames(state.config.accountingTres)),
+    stateFlags: [],
   });
   if (d.licenses !== undefined) {
     info.licensesAlloc = d.licenses;
@@ -125,14 +172,50 @@ export const LAUNCH_FAILURE_DRAIN_REASON = "batch job complete failure";
 export const STALE_JOB_END = "StaleJobEnd";
 
 export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
+  const result = endOne(state, c);
+  const job = state.jobs.get(c.jobId);
+  if (job !== undefined && isHetComponent(job.info) && !isHetFollower(job.info) && !isJobActive(job.info)) {
+    result.events.push(...endFollowers(state, job, c.at));
+  }
+  return result;
+}
+
+/**
+ * The leader of a heterogeneous job has ended (its batch script): every component still
+ * running ends with it, in the same state and with the same exit code (Slurm completes the
+ * whole job), or goes back to the queue with it when the leader was requeued.
+ */
+export function endFollowers(state: ClusterState, leader: JobRecord, at: number): ApplyEvent[] {
+  const events: ApplyEvent[] = [];
+  const end = leader.info;
+  for (const f of hetComponents(state.jobs, leader).slice(1)) {
+    if (!isJobActive(f.info)) continue;
+    const nodes = f.info.alloc.map((a) => a.node);
+    releaseJob(state, f);
+    events.push({ type: "signalJob", jobId: f.info.jobId, nodes, signal: 0, reason: "END", batchOnly: false });
+    if (end.state === "PENDING") {
+      requeue(f, at);
+      continue;
+    }
+    Object.assign(f.info, { state: end.state, reason: end.reason, exitCode: end.exitCode, exitSignal: end.exitSignal, endTime: at });
+    for (const step of f.info.steps) if (step.state === "RUNNING") Object.assign(step, { state: "CANCELLED", endTime: at });
+    f.info.derivedExitCode = Math.max(0, ...f.info.steps.map((s) => s.exitCode));
+    f.endRequested = "";
+    events.push({ type: "jobFinished", jobId: f.info.jobId });
+  }
+  return events;
+}
+
+function endOne(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   const job = state.jobs.get(c.jobId);
   if (job === undefined || (job.info.state !== "RUNNING" && job.info.state !== "SUSPENDED")) return emptyResult();
   if (c.restarts !== undefined && c.restarts !== job.info.restarts) {
     return rejected(STALE_JOB_END, `job ${c.jobId}: end report for run ${c.restarts} ignored, run ${job.info.restarts} is current`);
   }
-  if (c.outcome === "PROLOG_FAILED" && c.node && c.node !== job.info.batchHost && job.info.batchFlag) return prologFailedBesideBatch(state, job, c.node, c.at);
+  const batch = runsBatchScript(job.info);
+  if (c.outcome === "PROLOG_FAILED" && c.node && c.node !== job.info.batchHost && batch) return prologFailedBesideBatch(state, job, c.node, c.at);
   // Every node of the job ends it (steps left, then its Epilog); the batch host's stepd does that for its own script.
-  const others = job.info.alloc.map((a) => a.node).filter((n) => !(job.info.batchFlag && n === job.info.batchHost));
+  const others = job.info.alloc.map((a) => a.node).filter((n) => !(batch && n === job.info.batchHost));
   const events: ApplyEvent[] = [{ type: "jobFinished", jobId: c.jobId }];
   if (others.length > 0) events.push({ type: "signalJob", jobId: c.jobId, nodes: others, signal: 0, reason: "END", batchOnly: false });
   releaseJob(state, job);
@@ -164,16 +247,17 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
   for (const step of info.steps) {
     if (step.state === "RUNNING") Object.assign(step, { state: "CANCELLED", endTime: c.at });
   }
-  if (info.batchFlag) {
-    const batch = emptyStepInfo(info.jobId, BATCH_STEP_ID);
+  if (batch) {
+    const batchStep = emptyStepInfo(info.jobId, BATCH_STEP_ID);
     const batchState = final.state === "TIMEOUT" || final.state === "CANCELLED" ? "CANCELLED" : final.state;
-    Object.assign(batch, {
+    Object.assign(batchStep, {
       name: "batch", state: batchState, nodelist: info.batchHost, ntasks: 1, cpus: info.alloc[0]?.cpus ?? 1,
       startTime: info.startTime, endTime: c.at, exitCode: c.exitCode, exitSignal: c.exitSignal,
-      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false),
+      tres: tresText(info.alloc[0]?.cpus ?? 1, info.alloc[0]?.memMib ?? 0, 1, info.alloc[0]?.gpuIndices.length ?? 0, false)
+        + gresTresText(parseGresItems(info.alloc[0]?.gres ?? ""), trackedGresNames(state.config.accountingTres)),
       ...(c.usage ? { usage: c.usage } : {}),
     });
-    info.steps = [batch, ...info.steps];
+    info.steps = [batchStep, ...info.steps];
   }
   info.derivedExitCode = Math.max(0, ...info.steps.map((s) => s.exitCode));
   job.endRequested = "";
@@ -189,7 +273,7 @@ export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResu
 function prologFailed(state: ClusterState, job: JobRecord, at: number, events: ApplyEvent[], nodeProlog: boolean, where?: string): ApplyResult {
   if (nodeProlog) drainForProlog(state, where || job.info.batchHost, at);
   // An allocation without a batch script (salloc, srun) is not requeued: it fails, as in Slurm.
-  if (!job.info.requeue || !job.info.batchFlag) {
+  if (!job.info.requeue || !runsBatchScript(job.info)) {
     Object.assign(job.info, { state: "FAILED", reason: "JobLaunchFailure", exitCode: 1, exitSignal: 0, endTime: at });
     job.endRequested = "";
     return { ...emptyResult(), events };
@@ -344,8 +428,15 @@ export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): 
   // Re-checked: the limit may have been raised (scontrol update TimeLimit), or the job requeued and
   // started again, between the leader's check and this entry.
   if (!limitReached(job, c.at)) return emptyResult();
-  job.endRequested = "TIMEOUT";
   const nodes = job.info.alloc.map((a) => a.node);
+  // a het job's component beside its leader has no script to report its end: it ends now
+  if (isHetFollower(job.info)) {
+    releaseJob(state, job);
+    Object.assign(job.info, { state: "TIMEOUT", reason: "TimeLimit", endTime: c.at });
+    const events: ApplyEvent[] = [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }, { type: "jobFinished", jobId: c.jobId }];
+    return { ...emptyResult(), events };
+  }
+  job.endRequested = "TIMEOUT";
   return {
     ...emptyResult(),
     events: [{ type: "signalJob", jobId: c.jobId, nodes, signal: 0, reason: "TIMEOUT", batchOnly: false }],

@@ -4,6 +4,7 @@
  * job and runs on a subset of the job's nodes; its end is reported by srun.
  * Steps share the job's allocation, so they charge nothing on the nodes.
  */
+import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
@@ -25,7 +26,9 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
   const gpus = c.alloc.reduce((n, a) => n + a.gpuIndices.length, 0);
   Object.assign(step, {
     name: c.name, state: "RUNNING", nodelist: hostlistUniq(c.alloc.map((a) => a.node)), ntasks: c.ntasks,
-    cpus, startTime: c.at, alloc: c.alloc, tres: tresText(cpus, mem, c.alloc.length, gpus, false),
+    cpus, startTime: c.at, alloc: c.alloc,
+    // a step has the job's GRES on its nodes by default (srun --gres); tracked ones show in its TRES
+    tres: tresText(cpus, mem, c.alloc.length, gpus, false) + gresTresText(c.alloc.flatMap((a) => parseGresItems(a.gres ?? "")), trackedGresNames(state.config.accountingTres)),
     srunHost: c.srunHost ?? "", srunPid: c.srunPid ?? 0, distribution: c.distribution ?? "",
   });
   if ((c.tresBind ?? "") !== "") step.tresBind = c.tresBind;

@@ -18,10 +18,13 @@ import { parseDependency } from "../../compat/dependency.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { licenseTres, tresText } from "./tres.ts";
+import { gresTresText, trackedGresNames } from "../../compat/gres-generic.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
 import { submitPolicy } from "../acct/submit-policy.ts";
 import { userAssoc } from "../acct/types.ts";
+import { assert } from "../../lib/assert.ts";
+import { hetIdSet } from "./het.ts";
 import { requestEcho } from "./request-echo.ts";
 import { SWITCH_WAIT_DEFAULT_SEC } from "../../compat/options/spec-syntax.ts";
 
@@ -36,22 +39,74 @@ const expand = (h: string): string[] => {
 };
 
 export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
-  const checked = validateSubmit(state, c.spec, c.by);
-  if (typeof checked === "string") {
-    if (checked.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
-    return rejectedWithDetail(checked);
+  if ((c.het?.length ?? 0) > 0) return applySubmitHet(state, c);
+  const prepared = prepareSubmit(state, c.spec, c.by);
+  if (typeof prepared === "string") {
+    if (prepared.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
+    return rejectedWithDetail(prepared);
   }
-  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit, licenses } = checked;
-  const policy = submitPolicy(state, c.spec, c.by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(c.spec, partition));
-  if (typeof policy === "string") return rejectedWithDetail(policy);
+  const jobId = createJob(state, c, c.spec, prepared);
+  return { ...emptyResult(), ids: [jobId] };
+}
+
+/** Slurm: a job array cannot be heterogeneous (oracle, 22.05: `sbatch -a 1-2 -n1 : -n1` is refused with this text, exit 1). */
+export const HET_ARRAY_REFUSAL = "Invalid job array specification";
+
+/**
+ * A heterogeneous job: every component is checked as an ordinary job first (one refusal
+ * refuses the whole job, nothing is created), then the components become records with
+ * consecutive ids, the first the leader: HetJobId = its id, HetJobOffset = the component's
+ * index, HetJobIdSet = every component's id. Every component shows BatchFlag=1 (as in Slurm);
+ * only the leader runs the batch script (het.ts runsBatchScript).
+ */
+function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
+  const specs = [c.spec, ...(c.het ?? [])];
+  assert(specs.length >= 2, "a het submission has at least two components");
+  const prepared: PreparedSubmit[] = [];
+  for (const spec of specs) {
+    if (spec.array !== "") return rejectedWithDetail(HET_ARRAY_REFUSAL);
+    const one = prepareSubmit(state, spec, c.by);
+    if (typeof one === "string") return rejectedWithDetail(one);
+    prepared.push(one);
+  }
+  const leaderId = state.nextJobId;
+  const idSet = hetIdSet(leaderId, specs.length);
+  specs.forEach((spec, offset) => {
+    const id = createJob(state, c, spec, prepared[offset] as PreparedSubmit);
+    const info = state.jobs.get(id)?.info;
+    assert(info !== undefined && id === leaderId + offset, "het components have consecutive ids");
+    Object.assign(info, { hetJobId: leaderId, hetJobOffset: offset, hetJobIdSet: idSet });
+  });
+  return { ...emptyResult(), ids: [leaderId] };
+}
+
+/** A submission that passed every check, ready to become a record. */
+export interface PreparedSubmit {
+  checked: Checked;
+  policy: Exclude<ReturnType<typeof submitPolicy>, string>;
+}
+
+/** Every submit-time check of one job (or het component): the refusal's text, or what creating it needs. */
+export function prepareSubmit(state: ClusterState, spec: JobSpecP, by: Requester): PreparedSubmit | string {
+  const checked = validateSubmit(state, spec, by);
+  if (typeof checked === "string") return checked;
+  const { partition, arrayTasks } = checked;
+  const policy = submitPolicy(state, spec, by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(spec, partition));
+  if (typeof policy === "string") return policy;
   const access = partitionAllows(partition, policy.account, policy.qos);
-  if (access !== "") return rejectedWithDetail(access);
+  if (access !== "") return access;
+  return { checked, policy };
+}
+
+/** Create the record of a prepared submission; returns its id (the next one). */
+export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepared: PreparedSubmit): number {
+  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit, licenses } = prepared.checked;
+  const policy = prepared.policy;
   const jobId = state.nextJobId;
   state.nextJobId += 1;
   const sequence = state.nextSequence;
   state.nextSequence += 1;
   const info = emptyJobInfo();
-  const spec = c.spec;
   const counts = pendingCounts(layoutOf(req), Math.max(1, ...nodeViewsOf(state, partition).map((n) => n.cpus)));
   Object.assign(info, {
     jobId,
@@ -106,7 +161,8 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal);
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal)
+    + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);
     if (!licenses.anyOf) info.tresReq += licenseTres(licenses.items, state.config.accountingTres);
@@ -131,7 +187,7 @@ export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if (unfit) record.unfitAtSubmit = true;
   setStdPaths(record, "");
   state.jobs.set(jobId, record);
-  return { ...emptyResult(), ids: [jobId] };
+  return jobId;
 }
 
 /** The ids accounting records the job under (sacct AssocID, QOSRAW); absent where none exists. */
@@ -201,7 +257,7 @@ export function setStdPaths(job: JobRecord, nodeName: string): void {
   info.stdIn = job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx)) : "/dev/null";
 }
 
-interface Checked {
+export interface Checked {
   partition: PartitionRecord;
   req: ResourceRequest;
   arrayTasks: number[];

@@ -6,6 +6,7 @@
  * Slurm's wording with its error number, and change nothing.
  */
 import type { Command, Requester } from "./commands.ts";
+import { hetComponents, isHetFollower, runsBatchScript } from "./het.ts";
 import type { ClusterState, ControllerConfig, JobRecord } from "./types.ts";
 import { isJobFinished } from "./types.ts";
 import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply.ts";
@@ -32,6 +33,8 @@ export const JOB_ERRORS = {
   notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
   notRunning: { code: 2085, text: "Job is not running" },
   notSuspended: { code: 2087, text: "Job is not suspended" },
+  // ESLURM_NOT_WHOLE_HET_JOB (slurm_errno.h; scancel exits with it mod 256: 60)
+  notWholeHetJob: { code: 2108, text: "Operation not permitted on individual component of heterogeneous job" },
 } as const;
 
 export function canModify(job: JobRecord, by: Requester, config: ControllerConfig): boolean {
@@ -59,6 +62,8 @@ export function applyCancel(state: ClusterState, c: Of<"cancel">): ApplyResult {
     if (job === undefined) result.items.push(failure(t.id, JOB_ERRORS.invalidJobId));
     else if (!canModify(job, c.by, state.config)) result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
     else if (isJobFinished(job.info)) result.items.push(failure(t.id, JOB_ERRORS.alreadyDone));
+    // a pending het job is cancelled whole (Slurm); a started component may be cancelled alone
+    else if (t.hetPart === true && job.info.state === "PENDING") result.items.push(failure(t.id, JOB_ERRORS.notWholeHetJob));
     else {
       result.items.push(success(t.id));
       result.events.push(...cancelOne(state, job, t.pendingTasks, c));
@@ -92,8 +97,8 @@ function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"
     return [{ type: "jobFinished", jobId: info.jobId }];
   }
   info.cancelledBy = String(c.by.uid);
-  if (!info.batchFlag) {
-    // Interactive allocations have no batch script to report an end: they end now.
+  if (!runsBatchScript(info)) {
+    // Interactive allocations (and a het job's components beside its leader) have no batch script to report an end: they end now.
     releaseJob(state, job);
     Object.assign(info, { state: "CANCELLED", endTime: c.at, exitSignal: 9 });
     return [
@@ -118,11 +123,27 @@ export function applyUpdateJob(state: ClusterState, c: Of<"updateJob">): ApplyRe
       result.items.push(failure(t.id, JOB_ERRORS.accessDenied));
       continue;
     }
+    // requeue, suspend and resume act on a whole het job (Slurm); a requeue goes through the leader, the rest follow it
+    if (WHOLE_HET_ACTIONS.has(c.action) && t.hetPart === true) {
+      result.items.push(failure(t.id, JOB_ERRORS.notWholeHetJob));
+      continue;
+    }
+    if (c.action.startsWith("requeue") && isHetFollower(job.info)) continue;
     const outcome = updateOne(state, job, c);
+    if (c.action.startsWith("requeue") && outcome.error === "" && job.info.state === "PENDING") requeueFollowers(state, job, c.at);
     result.items.push(outcome.error ? { id: t.id, error: outcome.error, errorCode: outcome.code } : success(t.id));
     result.events.push(...outcome.events);
   }
   return result;
+}
+
+const WHOLE_HET_ACTIONS: ReadonlySet<string> = new Set(["requeue", "requeuehold", "suspend", "resume"]);
+
+/** A finished het job requeued through its leader: its other components go back to the queue with it. */
+function requeueFollowers(state: ClusterState, leader: JobRecord, at: number): void {
+  for (const f of hetComponents(state.jobs, leader).slice(1)) {
+    if (isJobFinished(f.info)) requeue(f, at);
+  }
 }
 
 interface Outcome {
@@ -176,7 +197,7 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
 
 function requeueOne(job: JobRecord, hold: boolean, at: number): Outcome {
   const info = job.info;
-  if (!info.batchFlag) return fail(JOB_ERRORS.notBatch);
+  if (!runsBatchScript(info)) return fail(JOB_ERRORS.notBatch);
   if (info.state === "PENDING") return fail(JOB_ERRORS.disabled);
   const holdIt = () => Object.assign(info, { priority: hold ? 0 : info.priority, reason: hold ? "JobHeldAdmin" : info.reason, heldByAdmin: hold });
   if (isJobFinished(info)) {

@@ -32,7 +32,8 @@ export interface StartDecision {
 
 export type Command =
   /** allocNode: the client's address as the controller resolved it (scontrol AllocNode); absent in older logs. */
-  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number; allocNode?: string }
+  /** het: a heterogeneous job's components after the first (`spec`, the leader); absent or empty = an ordinary job. */
+  | { v: 1; type: "submit"; at: number; spec: JobSpecP; by: Requester; priority: number; allocNode?: string; het?: JobSpecP[] }
   | { v: 1; type: "registerNode"; at: number; node: NodeInfoP; runningJobIds: number[] }
   | { v: 1; type: "startJobs"; at: number; decisions: StartDecision[] }
   | {

@@ -8,6 +8,7 @@
  * every set/delete/clear. A record's arrayJobId is fixed once it is in the table.
  */
 import type { JobRecord } from "./types.ts";
+import { hetComponents, isHetComponent, isHetFollower } from "./het.ts";
 
 export class JobTable extends Map<number, JobRecord> {
   /** arrayJobId -> ids of the records of that array (its own id included). */
@@ -64,6 +65,16 @@ export class JobTable extends Map<number, JobRecord> {
  * order an array's tasks come by id and the parent record last. Several ids walk the table.
  */
 export function jobsNamed(jobs: Map<number, JobRecord>, ids: readonly number[]): JobRecord[] {
+  const named = namedRecords(jobs, ids);
+  // a heterogeneous job's leader id names every component (scontrol show job N, squeue -j N)
+  const leaders = named.filter((j) => isHetComponent(j.info) && !isHetFollower(j.info) && ids.includes(j.info.jobId));
+  if (leaders.length === 0) return named;
+  const out = [...named];
+  for (const leader of leaders) for (const c of hetComponents(jobs, leader)) if (!out.includes(c)) out.push(c);
+  return out;
+}
+
+function namedRecords(jobs: Map<number, JobRecord>, ids: readonly number[]): JobRecord[] {
   const only = ids.length === 1 ? ids[0] : undefined;
   if (only === undefined || !(jobs instanceof JobTable)) {
     const wanted = new Set(ids);

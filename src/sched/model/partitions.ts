@@ -13,6 +13,7 @@ import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { tresText } from "./tres.ts";
+import { gresTresText, parseGresItems } from "../../compat/gres-generic.ts";
 
 /** A partition as the controller keeps it (types.ts's PartitionRecord). */
 export interface PartitionRecord {
@@ -23,7 +24,7 @@ export interface PartitionRecord {
 
 /** What these rules read of a node (types.ts's NodeRecord). */
 export interface NodeRecord {
-  info: { cpus: number; realMemoryMib: number; gpuCount: number; partitions: string[] };
+  info: { cpus: number; realMemoryMib: number; gpuCount: number; partitions: string[]; gresGeneric?: string | undefined; gresTracked?: string | undefined };
 }
 
 /** The settings a partition takes here, in the order they are applied. */
@@ -134,7 +135,10 @@ export function refreshPartitionTotals(p: PartitionRecord, nodes: ReadonlyMap<st
   const cpus = members.reduce((s, n) => s + n.info.cpus, 0);
   const mem = members.reduce((s, n) => s + n.info.realMemoryMib, 0);
   const gpus = members.reduce((s, n) => s + n.info.gpuCount, 0);
-  Object.assign(p.info, { nodes: compressHostlist(p.nodeNames), totalCpus: cpus, totalNodes: members.length, tres: tresText(cpus, mem, members.length, gpus) });
+  // counted GRES AccountingStorageTRES tracks (each node carries the tracked names) follow the GPUs: gres/nvme=4
+  const tracked = [...new Set(members.flatMap((n) => (n.info.gresTracked ? n.info.gresTracked.split(",") : [])))];
+  const generic = gresTresText(members.flatMap((n) => parseGresItems(n.info.gresGeneric ?? "")), tracked);
+  Object.assign(p.info, { nodes: compressHostlist(p.nodeNames), totalCpus: cpus, totalNodes: members.length, tres: tresText(cpus, mem, members.length, gpus) + generic });
 }
 
 /** A whole partition from a key lookup (slurm.conf line or a create request). */

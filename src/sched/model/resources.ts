@@ -10,6 +10,8 @@ import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
 import { compressIndices } from "../../lib/index-ranges.ts";
 import type { NodeRecord } from "./types.ts";
+import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
+import { freeGres, sharingBusyGpus, sharingByGpu } from "../plan/gres-fit.ts";
 import { parseSocketCpus, socketCpusText } from "../plan/gpu-sockets.ts";
 import { selectCpuIds, socketCountsOf, socketDistOf, type CpuLayout } from "../plan/core-select.ts";
 import { formatCpuList, parseCpuList } from "../../agent/cgroup/cpus.ts";
@@ -21,7 +23,8 @@ export interface FreeResources {
 }
 
 export function freeResources(node: NodeRecord): FreeResources {
-  const used = new Set<number>();
+  // GPUs held whole, and GPUs shards or MPS sit on (a GPU is either, never both)
+  const used = sharingBusyGpus(sharingUsedOn(node));
   for (const ids of node.gpuByJob.values()) for (const id of ids) used.add(id);
   const gpuIndices: number[] = [];
   for (let i = 0; i < node.info.gpuCount; i++) if (!used.has(i)) gpuIndices.push(i);
@@ -82,6 +85,7 @@ export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAl
   node.info.allocCpus += share.cpus;
   node.info.allocMemoryMib += share.memMib;
   if (share.gpuIndices.length > 0) node.gpuByJob.set(jobId, [...share.gpuIndices]);
+  if (share.gres) (node.gresByJob ??= {})[String(jobId)] = share.gres;
   chooseCpuIds(node, jobId, share, spec);
   if (share.socketCpus) (node.socketCpusByJob ??= {})[String(jobId)] = parseSocketCpus(share.socketCpus);
   assert(node.info.allocCpus <= node.info.cpus, `cpus not oversubscribed on ${node.info.name}`);
@@ -92,6 +96,7 @@ export function releaseAlloc(node: NodeRecord, jobId: number, share: Plain<NodeA
   node.info.allocCpus = Math.max(0, node.info.allocCpus - share.cpus);
   node.info.allocMemoryMib = Math.max(0, node.info.allocMemoryMib - share.memMib);
   node.gpuByJob.delete(jobId);
+  if (node.gresByJob !== undefined) delete node.gresByJob[String(jobId)];
   if (node.socketCpusByJob !== undefined) delete node.socketCpusByJob[String(jobId)];
   if (node.cpuIdsByJob !== undefined) delete node.cpuIdsByJob[String(jobId)];
   refreshNodeState(node);
@@ -152,8 +157,28 @@ export function refreshNodeState(node: NodeRecord): void {
   info.stateFlags = flags;
   const gpus = [...node.gpuByJob.values()].flat().sort((a, b) => a - b);
   info.gpuAlloc = gpus;
-  info.gresUsed = gresUsedText(info.gpuModel, gpus, info.gpuCount, info.gres);
+  // Slurm prints a counted GRES in use as name[:type]:count, plain numbers (gres.c _node_gres_used).
+  const generic = info.gresGeneric ? formatGresItems(genericGresUsed(node), false) : "";
+  info.gresUsed = [gresUsedText(info.gpuModel, gpus, info.gpuCount, info.gres), generic].filter((t) => t !== "").join(",");
 }
+
+/** The node's generic GRES (not GPUs) as configured. */
+export const genericGresTotal = (node: NodeRecord): GresItem[] => parseGresItems(node.info.gresGeneric ?? "");
+
+/** The node's generic GRES held by jobs, item by item as configured (count 0 where none is held). */
+export function genericGresUsed(node: NodeRecord): GresItem[] {
+  const total = genericGresTotal(node);
+  const free = genericGresFree(node);
+  return total.map((g, i) => ({ name: g.name, type: g.type, count: g.count - (free[i]?.count ?? 0) }));
+}
+
+/** Units of each sharing GRES (shard, mps) the node's jobs hold, per GPU index. */
+export const sharingUsedOn = (node: NodeRecord): Map<string, Map<number, number>> =>
+  node.gresByJob === undefined ? new Map() : sharingByGpu(Object.values(node.gresByJob).map(parseGresItems));
+
+/** The node's generic GRES not held by any job. */
+export const genericGresFree = (node: NodeRecord): GresItem[] =>
+  freeGres(genericGresTotal(node), Object.values(node.gresByJob ?? {}).map(parseGresItems));
 
 /** "gpu:mi300x:2(IDX:0-1)"; with several types one item per type, each with the node-wide indices it holds. */
 function gresUsedText(model: string, used: number[], total: number, gres: string): string {

@@ -10,6 +10,7 @@ import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { isJobFinished } from "./types.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
+import { hetComponents, isHetComponent, isHetFollower } from "./het.ts";
 
 export interface JobTarget {
   /** The id as the user wrote it, for per-item messages. */
@@ -17,6 +18,8 @@ export interface JobTarget {
   job: JobRecord | undefined;
   /** Pending tasks of an array meta record to act on (empty = the whole record). */
   pendingTasks: number[];
+  /** The id named one component of a heterogeneous job ("17+1", or a component's own id), not the whole job. */
+  hetPart?: boolean;
 }
 
 const ID_PATTERN = /^(\d+)(?:_(\d+|\[[\d,\-%:]+\]))?$/;
@@ -36,8 +39,30 @@ export function parseJobIdText(text: string): { jobId: number; tasks: number[] |
   return { jobId, tasks };
 }
 
+const HET_ID_PATTERN = /^(\d+)\+(\d+)$/;
+
+/**
+ * A heterogeneous job's ids: "17+1" names that component alone; a leader's id names every
+ * component; a component's own id names it alone. Undefined: the text names no het job.
+ */
+function hetTargets(state: ClusterState, text: string): JobTarget[] | undefined {
+  const m = HET_ID_PATTERN.exec(text.trim());
+  if (m !== null) {
+    const leaderId = Number(m[1]);
+    const job = state.jobs.get(leaderId + Number(m[2]));
+    const valid = job !== undefined && job.info.hetJobId === leaderId && job.info.hetJobOffset === Number(m[2]);
+    return [{ id: text, job: valid ? job : undefined, pendingTasks: [], hetPart: true }];
+  }
+  const direct = /^\d+$/.test(text.trim()) ? state.jobs.get(Number(text)) : undefined;
+  if (direct === undefined || !isHetComponent(direct.info)) return undefined;
+  if (isHetFollower(direct.info)) return [{ id: text, job: direct, pendingTasks: [], hetPart: true }];
+  return hetComponents(state.jobs, direct).map((job) => ({ id: text, job, pendingTasks: [] }));
+}
+
 /** Resolve one id text into targets; unknown ids come back with job undefined. */
 export function targetsForId(state: ClusterState, text: string): JobTarget[] {
+  const het = hetTargets(state, text);
+  if (het !== undefined) return het;
   const parsed = parseJobIdText(text);
   if (parsed === undefined) return [{ id: text, job: undefined, pendingTasks: [] }];
   const { jobId, tasks } = parsed;

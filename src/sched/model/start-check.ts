@@ -16,8 +16,10 @@
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StartDecision } from "./commands.ts";
-import type { ClusterState, JobRecord } from "./types.ts";
-import { freeResources, nodeAcceptsWork } from "./resources.ts";
+import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
+import { freeResources, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "./resources.ts";
+import { sharingPerGpu, takeGres } from "../plan/gres-fit.ts";
+import { parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
 import { deadlinePassed } from "./apply-run.ts";
 import { buildDependencyIndex, eligibility, type DependencyIndex } from "../plan/eligibility.ts";
 import { buildRequest, layoutOf } from "../plan/request.ts";
@@ -92,6 +94,8 @@ export class StartCheck {
       if (share.cpus > free.cpus + (extra?.cpus ?? 0) || share.memMib > free.memMiB) return `resources on ${share.node} no longer free`;
       const freeGpus = new Set([...free.gpuIndices, ...(extra?.gpuIndices ?? [])]);
       if (!gpus.every((g) => freeGpus.has(g))) return `GPUs on ${share.node} no longer free`;
+      if (share.gres && takeGres(parseGresItems(share.gres), genericGresFree(node)) === undefined) return `GRES on ${share.node} no longer free`;
+      if (share.gres && !sharingRoom(node, parseGresItems(share.gres))) return `GPU share on ${share.node} no longer free`;
     }
     return "";
   }
@@ -164,3 +168,14 @@ export function taskStillPending(job: JobRecord, taskId: number): boolean {
 }
 
 const wholeAtLeast = (n: unknown, min: number): boolean => typeof n === "number" && Number.isInteger(n) && n >= min;
+
+/** Whether each shard/MPS item's GPU is not held whole and has room left in its share of the node's count. */
+function sharingRoom(node: NodeRecord, items: readonly GresItem[]): boolean {
+  const whole = new Set([...node.gpuByJob.values()].flat());
+  const used = sharingUsedOn(node);
+  const total = genericGresTotal(node);
+  return items.every((g) => g.gpu === undefined || (
+    g.gpu < node.info.gpuCount && !whole.has(g.gpu)
+    && (used.get(g.name)?.get(g.gpu) ?? 0) + g.count <= sharingPerGpu(g.name, total, node.info.gpuCount)
+  ));
+}

@@ -14,6 +14,7 @@ import { expandHostlist } from "../../compat/hostlist.ts";
 import { buildPartition, relinkNodePartitions } from "./partitions.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseTypedCount } from "../plan/request.ts";
+import { formatGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from "../../compat/gres-generic.ts";
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
@@ -27,6 +28,9 @@ function enforcePartLimitsOf(v: string | undefined): "NO" | "ANY" | "ALL" {
   const u = (v ?? "").toUpperCase();
   return u === "ALL" ? "ALL" : u === "ANY" || u === "YES" ? "ANY" : "NO";
 }
+
+/** Plugin types that only a restart changes (apply-reconfigure.ts keeps them and says so). */
+export const RESTART_TYPE_KEYS = ["authtype", "selecttype", "switchtype", "credtype", "burstbuffertype", "jobcontainertype"] as const;
 
 export function controllerConfig(conf: ParsedConf): ControllerConfig {
   const g = conf.globals;
@@ -46,6 +50,8 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
+    restartTypes: Object.fromEntries(RESTART_TYPE_KEYS.filter((k) => g.get(k) !== undefined).map((k) => [k, g.get(k) ?? ""])),
+    gresTypes: parseGresTypes(g.get("grestypes")),
     ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };
 }
@@ -54,7 +60,7 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   const config = controllerConfig(conf);
   const nodes = new Map<string, NodeRecord>();
   for (const rec of conf.nodes) {
-    const made = nodesFrom(rec);
+    const made = nodesFrom(rec, config.gresTypes ?? [], trackedGresNames(config.accountingTres));
     if (!made.ok) return made;
     for (const n of made.value) nodes.set(n.info.name, n);
   }
@@ -74,11 +80,15 @@ export function createState(conf: ParsedConf): Result<ClusterState> {
   });
 }
 
-function nodesFrom(rec: ConfRecord): Result<NodeRecord[]> {
+function nodesFrom(rec: ConfRecord, gresTypes: readonly string[], tracked: readonly string[]): Result<NodeRecord[]> {
   const names = expandHostlist(confGet(rec, "NodeName") ?? "");
   if (!names.ok) return err("BadConfig", `spur.conf line ${rec.line}: bad NodeName`);
   const basePort = num(confGet(rec, "Port"), 0);
-  const gres = confGet(rec, "Gres") ?? "";
+  // Gres=: the GPU items stay in `gres` (the GPU path's text); the others are counted GRES, each named in GresTypes.
+  const split = splitNodeGres(confGet(rec, "Gres") ?? "", gresTypes);
+  if (!split.ok) return err("BadConfig", `spur.conf line ${rec.line}: ${split.error.message}`);
+  const gres = split.value.gpuText;
+  const generic = formatGresItems(split.value.generic);
   // Several GPU types (Gres=gpu:1g.10gb:3,gpu:h100:7): the count is their sum, the model the first type.
   const types = (gres.match(/(^|,)gpu[:,]/g) ?? []).length > 1 ? gpuTypesOfText(gres) : undefined;
   const gpu = types !== undefined ? { type: types[0] ?? "", count: types.length } : gres.startsWith("gpu") ? parseTypedCount(gres.replace(/^gpu:?/, "")) : undefined;
@@ -96,6 +106,8 @@ function nodesFrom(rec: ConfRecord): Result<NodeRecord[]> {
         realMemoryMib: num(confGet(rec, "RealMemory"), 1), gres, features: confGet(rec, "Features") ?? "",
         weight: num(confGet(rec, "Weight"), 1), tmpDiskMib: num(confGet(rec, "TmpDisk"), 0),
         gpuModel: gpu?.type ?? "", gpuCount: gpu?.count ?? 0,
+        ...(generic !== "" ? { gresGeneric: generic } : {}),
+        ...(generic !== "" && tracked.length > 0 ? { gresTracked: tracked.join(",") } : {}),
       });
       return { info, gpuByJob: new Map(), drain: false, down: false };
     }),

@@ -65,6 +65,8 @@ export interface NodeRecord {
   socketCpusByJob?: Record<string, number[]>;
   /** CPU ids held by each job id (chosen in apply(), see resources.ts); a plain object so snapshots keep it. */
   cpuIdsByJob?: Record<string, number[]>;
+  /** Generic GRES (not GPUs) held by each job id, plain counts ("nvme:1"; NodeAlloc.gres); a plain object so snapshots keep it. */
+  gresByJob?: Record<string, string>;
   /** Whether an admin drained the node (scontrol update state=drain). */
   drain: boolean;
   /** Set when the node is DOWN (not responding, or admin). */
@@ -103,10 +105,17 @@ export interface ControllerConfig {
   priorityFlags: string[];
   /** PreemptType and PreemptMode (see plan/preempt.ts). */
   preempt: PreemptConfig;
+  /**
+   * The plugin types a reconfigure cannot change (AuthType, SelectType, SwitchType, CredType,
+   * BurstBufferType, JobContainerType), lower-cased keys, values as written. Absent = none set.
+   */
+  restartTypes?: Record<string, string>;
   /** ReconfigFlags, lower-cased (keeppartinfo, keeppartstate: what `scontrol reconfigure` keeps of the partitions). Absent = none. */
   reconfigFlags?: string[];
   /** AccountingStorageTRES, lower-cased (gres/gpu, license/NAME, ...): which optional TRES jobs show. Absent = none. */
   accountingTres?: string[];
+  /** slurm.conf GresTypes=, lower-cased: the generic resource names jobs may ask for (gpu is always known). Absent = none. */
+  gresTypes?: string[];
 }
 
 export interface ClusterState {

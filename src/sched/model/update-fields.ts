@@ -11,6 +11,7 @@ import { parseTimeLimit, parseBeginTime } from "../../compat/parse-time.ts";
 import { parseDependency } from "../../compat/dependency.ts";
 import { setStdPaths } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
+import { parseTresBind } from "../../compat/gpu-bind.ts";
 
 interface Outcome {
   error: string;
@@ -26,7 +27,7 @@ interface Ctx {
   at: number;
 }
 
-const PENDING_ONLY = new Set(["partition", "numnodes", "numtasks", "reqnodelist", "nodelist", "excnodelist", "features", "dependency", "starttime", "begintime", "minmemorynode", "account", "qos"]);
+const PENDING_ONLY = new Set(["partition", "numnodes", "numtasks", "reqnodelist", "nodelist", "excnodelist", "features", "dependency", "starttime", "begintime", "minmemorynode", "account", "qos", "tresbind"]);
 
 const SETTERS: Record<string, Setter> = {
   timelimit: (job, v, ctx) => {
@@ -50,6 +51,19 @@ const SETTERS: Record<string, Setter> = {
     job.info.name = v;
     job.spec.name = v;
     setStdPaths(job, job.info.batchHost);
+    return "";
+  },
+  // --tres-bind's grammar (gres/gpu:[verbose,]TYPE); the job's GPU binding follows, as at submission. Empty clears it.
+  tresbind: (job, v) => {
+    if (v === "") {
+      job.info.tresBind = "";
+      job.spec.gpuBind = "";
+      return "";
+    }
+    const parsed = parseTresBind(v);
+    if (!parsed.ok) return parsed.error.message;
+    job.spec.gpuBind = parsed.value;
+    job.info.tresBind = `gres/gpu:${parsed.value}`;
     return "";
   },
   comment: (job, v) => {

@@ -8,13 +8,20 @@
  * fit-node's fitJob on views whose free resources are the timeline's minimum
  * over the interval, so placement rules stay in one place.
  */
+import { addSharing, freeGres } from "./gres-fit.ts";
+import { parseGresItems } from "../../compat/gres-generic.ts";
+import { gresFreeOver, gresRoomAt, holdGres, type GresHolds } from "./gres-holds.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
-import { parseSocketCpus } from "./gpu-sockets.ts";
+import { gpuSocketsOf, parseSocketCpus, type SocketLayout } from "./gpu-sockets.ts";
+import type { ClusterState, NodeRecord } from "../model/types.ts";
+import { freeResources, freeSocketCpus, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "../model/resources.ts";
+import { parseGpuTopology } from "./gpu-topology.ts";
+import { gpuTypesOfGres, mixedGpuTypes } from "./gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
@@ -27,7 +34,13 @@ export interface Placement {
   topology?: NetworkTopology | undefined;
   /** Node name -> index in views and timeline. */
   index: ReadonlyMap<string, number>;
+  /**
+   * Counted GRES (nvme:1) held over time per node index: running jobs, starts and
+   * reservations of this pass. The timeline counts CPUs, memory and GPUs only.
+   */
+  gresHolds?: GresHolds;
 }
+
 
 export interface Reservation {
   jobId: number;
@@ -86,6 +99,7 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
       freeMemMiB: Math.min(v.freeMemMiB, free.memMiB),
       freeGpus: v.freeGpus.slice(0, Math.max(0, Math.min(v.freeGpus.length, free.gpus))),
       idle: v.idle && free.cpus === v.cpus,
+      ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, now, end) } : {}),
     });
   }
   if (views.length === 0) return undefined;
@@ -100,17 +114,31 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
     const i = index.get(share.node);
     assert(i !== undefined, `share node ${share.node} is in the pass`);
     const v = p.views[i] as NodeView;
-    v.freeCpus -= share.cpus;
-    v.freeMemMiB -= share.memMib;
-    if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
-    if (share.socketCpus && v.sockets?.freeCpus) {
-      const taken = parseSocketCpus(share.socketCpus);
-      v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
-    }
-    v.idle = false;
-    assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
+    takeShare(v, share);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+    holdGres(p, i, now, end, share.gres);
   }
+}
+
+/** The node's view after a share of it is taken now (arrays are replaced, never changed in place, so a shallow copy may be charged). */
+export function takeShare(v: NodeView, share: Plain<NodeAlloc>): void {
+  v.freeCpus -= share.cpus;
+  v.freeMemMiB -= share.memMib;
+  if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
+  // counted GRES the share takes (nvme:1): later jobs of this pass see them gone; a shard's GPU is no longer whole-free
+  if (share.gres && v.gresFree) {
+    const items = parseGresItems(share.gres);
+    v.gresFree = freeGres(v.gresFree, [items]);
+    v.sharingUsed = addSharing(v.sharingUsed, items);
+    const onGpus = new Set(items.flatMap((g) => (g.gpu === undefined ? [] : [g.gpu])));
+    if (onGpus.size > 0) v.freeGpus = v.freeGpus.filter((g) => !onGpus.has(g));
+  }
+  if (share.socketCpus && v.sockets?.freeCpus) {
+    const taken = parseSocketCpus(share.socketCpus);
+    v.sockets = { ...v.sockets, freeCpus: v.sockets.freeCpus.map((f, s) => Math.max(0, f - (taken[s] ?? 0))) };
+  }
+  v.idle = false;
+  assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
 }
 
 /** The per-node share the planner assumes: tasks spread evenly over the wanted node count. */
@@ -231,6 +259,8 @@ export function reserve(
     if (open < wanted) continue;
     const t = p.timeline.now + j * res;
     if (!acceptAt(t)) continue;
+    // instants where too few nodes have the counted GRES free are skipped, not tried (the timeline does not count them)
+    if (!gresRoomAt(p, req, entry.candidates, wanted, t, durationSec)) continue;
     attempts++;
     const alloc = fitAt(p, req, entry, j, wanted, t, durationSec);
     if (alloc === undefined) continue;
@@ -239,6 +269,7 @@ export function reserve(
       const k = p.index.get(share.node);
       assert(k !== undefined, "reserved share on a candidate node");
       p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+      holdGres(p, k, t, end, share.gres);
       p.reserved.add(k);
     }
     return { startTime: t, alloc };
@@ -275,8 +306,107 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
       freeGpus: Array.from({ length: Math.max(0, free.gpus) }, (_, g) => g),
       idle: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount,
       usable: true,
+      ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, t, end) } : {}),
       ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: undefined } } : {}), // per-socket use at that time is not modelled
     });
   }
   return fitJob(req, views, "now", p.topology);
 }
+
+/**
+ * Heterogeneous jobs start all together or not at all (Slurm): the components are placed one
+ * after the other on a trial copy of the node views, each seeing what the earlier ones took
+ * (they may share a node); the placement itself is changed only by the caller, once all fit.
+ * ComponentAsk: one component's request, the node indices it may use, how long it holds them.
+ */
+export interface ComponentAsk {
+  req: ResourceRequest;
+  candidates: readonly number[];
+  durationSec: number;
+}
+
+/** Each component's shares (in the asks' order) when every one fits now, else undefined. The placement is not changed. */
+export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Plain<NodeAlloc>[][] | undefined {
+  assert(asks.length > 0, "a het job has components");
+  const views = p.views.slice();
+  const trial: Placement = { ...p, views };
+  const out: Plain<NodeAlloc>[][] = [];
+  for (const ask of asks) {
+    const alloc = startNow(trial, ask.req, ask.candidates, ask.durationSec);
+    if (alloc === undefined) return undefined;
+    for (const share of alloc) {
+      const i = p.index.get(share.node);
+      assert(i !== undefined, `share node ${share.node} is in the pass`);
+      const copy: NodeView = { ...(views[i] as NodeView) };
+      takeShare(copy, share);
+      views[i] = copy;
+    }
+    out.push(alloc);
+  }
+  assert(out.length === asks.length, "one allocation per component");
+  return out;
+}
+
+/** The pass's starting view of every node: what is free now, its GPUs' links and sockets. */
+export function nodeViews(state: ClusterState): Map<string, NodeView> {
+  const views = new Map<string, NodeView>();
+  let order = 0;
+  for (const node of state.nodes.values()) {
+    const free = freeResources(node);
+    views.set(node.info.name, {
+      name: node.info.name,
+      cpus: node.info.cpus,
+      memMiB: node.info.realMemoryMib,
+      gpuCount: node.info.gpuCount,
+      gpuModel: node.info.gpuModel,
+      features: node.info.features ? node.info.features.split(",") : [],
+      freeCpus: free.cpus,
+      freeMemMiB: free.memMiB,
+      freeGpus: free.gpuIndices,
+      idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
+      usable: nodeAcceptsWork(node),
+      weight: node.info.weight ?? 1,
+      gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
+      sockets: socketLayout(node),
+      threadsPerCore: node.info.threadsPerCore,
+      socketCount: node.info.sockets,
+      coresPerSocket: node.info.coresPerSocket,
+      gpuTypes: nodeGpuTypes(node),
+      tmpDiskMib: node.info.tmpDiskMib,
+      ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node), sharingUsed: sharingUsedOn(node) } : {}),
+      order: order++,
+    });
+  }
+  return views;
+}
+
+/** Per-index GPU types, only for nodes with several (MIG profiles next to whole GPUs). */
+function nodeGpuTypes(node: NodeRecord): string[] | undefined {
+  if (!node.info.gres.includes(",")) return undefined;
+  const types = gpuTypesOfGres(node.info.gres, node.info.gpuCount);
+  return mixedGpuTypes(types) ? types : undefined;
+}
+
+/** The node's sockets as placement sees them; absent for one socket, or when its CPUs do not split evenly over them. */
+function socketLayout(node: NodeRecord): SocketLayout | undefined {
+  const { sockets, cpus, gpuCount } = node.info;
+  // One socket: nothing to choose (fit-node treats --gpus-per-socket there as per node).
+  if (sockets <= 1 || cpus % sockets !== 0) return undefined;
+  const gpuSocket = node.info.gpuCpus ? gpuSocketsOf(node.info.gpuCpus.split(";"), gpuCount, cpus, sockets) : new Array<number>(gpuCount).fill(-1);
+  return { count: sockets, gpuSocket, freeCpus: freeSocketCpus(node) };
+}
+
+/**
+ * Whether the components could ever run together: placed on the nodes as if nothing else ran
+ * (all CPUs, memory and GPUs free, no reservation). A het job for which this fails (more
+ * exclusive nodes than the partitions have) gets no reservation: it would hold nodes for nothing.
+ */
+export function fitsTogetherEver(p: Placement, asks: readonly ComponentAsk[]): boolean {
+  const views = p.views.map((v) => ({
+    ...v, freeCpus: v.cpus, freeMemMiB: v.memMiB, freeGpus: Array.from({ length: v.gpuCount }, (_, g) => g), idle: true,
+    ...(v.sockets?.freeCpus ? { sockets: { ...v.sockets, freeCpus: v.sockets.freeCpus.map(() => Math.floor(v.cpus / Math.max(1, v.sockets?.count ?? 1))) } } : {}),
+  }));
+  const empty: Placement = { ...p, views, reserved: new Set() };
+  return placeTogether(empty, asks.map((a) => ({ ...a, candidates: a.candidates.filter((i) => (views[i] as NodeView).usable) }))) !== undefined;
+}
+

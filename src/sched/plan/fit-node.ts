@@ -28,6 +28,8 @@ import { parseSocketCpus, placeOnSockets, socketCpusText, type SocketLayout } fr
 import { fitUnderSwitches, leafSwitchCount } from "./topology.ts";
 import { gpuPool } from "./gpu-types.ts";
 import { assert } from "../../lib/assert.ts";
+import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
+import { placeSharing, releaseGres, releaseSharing, sharingFitsOneGpu, takeGres } from "./gres-fit.ts";
 
 export interface NodeView {
   name: string;
@@ -58,6 +60,11 @@ export interface NodeView {
   gpuTypes?: string[] | undefined;
   /** TmpDisk (MiB) as configured (--tmp); absent = 0. */
   tmpDiskMib?: number | undefined;
+  /** Generic GRES (not GPUs) as configured and as free now (gres-fit.ts); absent = none. */
+  gresTotal?: GresItem[] | undefined;
+  gresFree?: GresItem[] | undefined;
+  /** Units of each sharing GRES (shard, mps) held per GPU index now; GPUs in it are not in freeGpus. */
+  sharingUsed?: Map<string, Map<number, number>> | undefined;
   /** Position in the cluster's node order (--contiguous); absent = the position in the list given. */
   order?: number | undefined;
 }
@@ -117,6 +124,8 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
     if (mine.length === 0) return { ...v, freeGpus: [...v.freeGpus] };
     const gpus = new Set(v.freeGpus);
     for (const s of mine) for (const g of s.gpuIndices) gpus.add(g);
+    const sharing = releaseSharing(v.sharingUsed, mine.map((s) => parseGresItems(s.gres ?? "")));
+    for (const g of sharing.freed) gpus.add(g);
     const perSocket = v.sockets?.freeCpus?.map((f, k) => f + mine.reduce((n, s) => n + (parseSocketCpus(s.socketCpus)[k] ?? 0), 0));
     return {
       ...v,
@@ -124,9 +133,12 @@ export function withReleased(views: readonly NodeView[], shares: readonly Plain<
       freeCpus: Math.min(v.cpus, v.freeCpus + mine.reduce((n, s) => n + s.cpus, 0)),
       freeMemMiB: Math.min(v.memMiB, v.freeMemMiB + mine.reduce((n, s) => n + s.memMib, 0)),
       freeGpus: [...gpus].sort((a, b) => a - b),
+      ...(v.gresFree && v.gresTotal ? { gresFree: releaseGres(v.gresFree, v.gresTotal, mine.map((s) => parseGresItems(s.gres ?? ""))) } : {}),
+      ...(v.sharingUsed ? { sharingUsed: sharing.used } : {}),
     };
   });
 }
+
 
 const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.gpusTotal > 0 || req.gpusPerTask > 0 || (req.gpusPerSocket ?? 0) > 0;
 
@@ -264,6 +276,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
   if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
+  if (genericGresOn(req, node, mode) === undefined) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   if ((req.minCpusPerNode ?? 0) > cpus) return 0;
   const shape = nodeShape(req, node);
@@ -305,13 +318,25 @@ function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerN
   if (cpus > nodeFree) return undefined;
   const placed = placeGpus(req, node, freeGpus, gpus, cpus, mode);
   if (placed === undefined) return undefined;
+  const generic = genericGresOn(req, node, mode);
+  if (generic === undefined) return undefined;
   const memMib = memForShare(req, cpus, gpus, node.memMiB);
   const memFree = mode === "now" ? node.freeMemMiB : node.memMiB;
   if (memMib > memFree) return undefined;
   const alloc: Plain<NodeAlloc> = { node: node.name, cpus, memMib, gpuIndices: placed.indices, tasks };
   if (placed.socketCpus !== undefined) alloc.socketCpus = socketCpusText(placed.socketCpus);
+  if (generic.length > 0) alloc.gres = formatGresItems(generic, false);
   return { alloc, quality: placed.quality };
 }
+
+/** The generic GRES the request takes on this node ([] when it asks none), undefined when they do not fit. */
+function genericGresOn(req: ResourceRequest, node: NodeView, mode: FitMode): GresItem[] | undefined {
+  if (req.gresGeneric === undefined || req.gresGeneric.length === 0) return [];
+  if (!sharingFitsOneGpu(req.gresGeneric, node.gresTotal ?? [], node.gpuCount)) return undefined;
+  const taken = takeGres(req.gresGeneric, (mode === "now" ? node.gresFree : node.gresTotal) ?? []);
+  return taken === undefined || node.gpuCount === 0 ? taken : placeSharing(req.gresGeneric, taken, node, mode === "now");
+}
+
 
 /** The share's GPUs (and its CPUs per socket when the node's sockets are known). */
 function placeGpus(

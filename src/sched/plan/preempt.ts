@@ -17,11 +17,14 @@
  * A plan never mixes SUSPEND victims with ending ones. Pure.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
+import { runsBatchScript } from "../model/het.ts";
 import { nodeViews } from "./schedule.ts";
 import { buildRequest } from "./request.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import type { StartDecision } from "../model/commands.ts";
+import { parseGresItems } from "../../compat/gres-generic.ts";
+import { releaseGres, releaseSharing } from "./gres-fit.ts";
 
 export type PreemptType = "preempt/none" | "preempt/partition_prio" | "preempt/qos";
 export type PreemptMode = "OFF" | "CANCEL" | "REQUEUE" | "SUSPEND";
@@ -108,7 +111,7 @@ function victimsFor(state: ClusterState, job: JobRecord, running: readonly JobRe
   const suspendable = eligible.filter((v) => modeFor(state, v).mode === "SUSPEND");
   const endable = eligible.filter((v) => {
     const m = modeFor(state, v).mode;
-    return m === "CANCEL" || (m === "REQUEUE" && v.info.batchFlag);
+    return m === "CANCEL" || (m === "REQUEUE" && runsBatchScript(v.info));
   });
   return chooseVictims(state, job, req, members, suspendable, true) ?? chooseVictims(state, job, req, members, endable, false);
 }
@@ -126,7 +129,8 @@ function chooseVictims(
       const v = byName.get(share.node);
       if (v === undefined) continue;
       // A suspended victim keeps its memory.
-      release(v, suspend ? { ...share, memMib: 0 } : share);
+      // a suspended victim keeps its memory and its counted GRES (the start check counts them held)
+      release(v, suspend ? { ...share, memMib: 0, gres: undefined } : share);
     }
     chosen.push(victim);
     const alloc = fitJob(req, views, "now");
@@ -144,10 +148,18 @@ function chooseVictims(
   return undefined;
 }
 
-function release(v: NodeView, share: { cpus: number; memMib: number; gpuIndices: readonly number[] }): void {
+function release(v: NodeView, share: { cpus: number; memMib: number; gpuIndices: readonly number[]; gres?: string | undefined }): void {
   v.freeCpus += share.cpus;
   v.freeMemMiB += share.memMib;
   v.freeGpus.push(...share.gpuIndices);
+  // the victim's counted GRES come back too, and a GPU its shards left is whole-free again
+  const items = parseGresItems(share.gres ?? "");
+  if (items.length > 0 && v.gresFree && v.gresTotal) v.gresFree = releaseGres(v.gresFree, v.gresTotal, [items]);
+  if (items.length > 0 && v.sharingUsed) {
+    const sharing = releaseSharing(v.sharingUsed, [items]);
+    v.sharingUsed = sharing.used;
+    v.freeGpus.push(...sharing.freed);
+  }
   v.freeGpus.sort((a, b) => a - b);
   v.idle = v.freeCpus === v.cpus && v.freeGpus.length === v.gpuCount;
 }

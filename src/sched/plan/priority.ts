@@ -158,8 +158,19 @@ function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {
     else if (name === "mem") out[name] = share(mem, total.mem);
     else if (name === "node") out[name] = share(info.numNodes, total.node);
     else if (name === "gres/gpu") out[name] = share(gpus, total.gpu);
+    // a counted GRES AccountingStorageTRES tracks (gres/nvme): the job's TRES over its partition's
+    else if (name.startsWith("gres/")) out[name] = share(tresCount(info.tresReq, name), tresCount(ctx.partitions.get(info.partition)?.info.tres ?? "", name));
   }
   return out;
+}
+
+/** The count of TRES `name` in a TRES string ("cpu=4,gres/nvme=2" → 2 for gres/nvme), 0 when absent. */
+function tresCount(tres: string, name: string): number {
+  for (const item of tres.split(",")) {
+    const eq = item.indexOf("=");
+    if (eq > 0 && item.slice(0, eq).toLowerCase() === name) return Number(item.slice(eq + 1)) || 0;
+  }
+  return 0;
 }
 
 function requestedGpus(tresReq: string): number {

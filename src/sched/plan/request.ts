@@ -6,6 +6,8 @@
  * always agree.
  */
 import type { ControllerConfig, JobSpecP } from "../model/types.ts";
+import { gresPerNodeText, type GresItem } from "../../compat/gres-generic.ts";
+import { SHARING_GRES } from "./gres-fit.ts";
 import { NODES_UNBOUNDED, normaliseAsk, withRequiredNodes, type LayoutShape } from "../../compat/job-layout.ts";
 
 export interface ResourceRequest {
@@ -45,6 +47,8 @@ export interface ResourceRequest {
   /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
   coresPerSocket?: number;
   exclusive: boolean;
+  /** --gres items other than gpu (nvme:2, bandwidth:lustre:1G, shard:4), per node; absent = none. */
+  gresGeneric?: GresItem[];
   /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
   minCpusPerNode?: number;
   /** --tmp: TmpDisk (MiB) each node must have (0/absent = any). */
@@ -83,6 +87,8 @@ export function buildRequest(
   let ntasks = shape.ntasks;
   const gpu = gpuRequest(spec, nodesMin);
   if (typeof gpu === "string") return gpu;
+  const generic = genericGresRequest(spec, config);
+  if (typeof generic === "string") return generic;
   if (spec.ntasksPerGpu > 0) ntasks = applyTasksPerGpu(spec, gpu, ntasks, nodesMin);
   const layout: LayoutShape = { ...shape, ntasks };
   return {
@@ -101,6 +107,7 @@ export function buildRequest(
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
     exclusive: spec.exclusive,
+    ...(generic.length > 0 ? { gresGeneric: generic } : {}),
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
     ...((spec.tmpMib ?? 0) > 0 ? { tmpMib: spec.tmpMib } : {}),
@@ -134,7 +141,7 @@ type GpuPart = Pick<ResourceRequest, "gpusPerNode" | "gpusTotal" | "gpusPerTask"
 function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
   const part: GpuPart = { gpusPerNode: 0, gpusTotal: 0, gpusPerTask: 0, gpuType: "" };
   for (const g of spec.gresPerNode) {
-    if (g.name !== "gpu") return `Invalid generic resource (gres) specification`;
+    if (g.name !== "gpu") continue; // generic names: genericGresRequest
     part.gpusPerNode = g.count;
     part.gpuType = g.type;
   }
@@ -159,6 +166,27 @@ function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
     part.gpusTotal = 0;
   }
   return part;
+}
+
+/** Count of one --gres item (countWide carries counts above uint32). */
+export const gresRequestCount = (g: { count: number; countWide?: number | undefined }): number => g.countWide ?? g.count;
+
+/**
+ * The --gres items other than gpu. A name not in GresTypes is refused with Slurm's
+ * wording (oracle golden 088: `sbatch --gres=fpga:1` on a GresTypes=gpu cluster); count 0 asks nothing.
+ */
+function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[] | string {
+  const out: GresItem[] = [];
+  // gres.html: a job asks a GPU either whole (gpu) or shared (mps, shard), never both.
+  const wholeGpus = spec.gresPerNode.some((g) => g.name === "gpu" && g.count > 0) || [spec.gpus, spec.gpusPerNode, spec.gpusPerTask, spec.gpusPerSocket].some((t) => !!t);
+  for (const g of spec.gresPerNode) {
+    if (g.name === "gpu") continue;
+    if (wholeGpus && SHARING_GRES.has(g.name.toLowerCase()) && gresRequestCount(g) > 0) return `Invalid generic resource (gres) specification`;
+    if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
+    const count = gresRequestCount(g);
+    if (count > 0) out.push({ name: g.name.toLowerCase(), type: g.type, count });
+  }
+  return out;
 }
 
 /**
@@ -204,11 +232,16 @@ function gresTres(text: string): string {
  */
 export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string } {
   const gres = spec.gresPerNode.find((g) => g.name === "gpu");
-  const perNode = spec.gpusPerNode
+  const gpuPerNode = spec.gpusPerNode
     ? gresTres(spec.gpusPerNode)
     : gres !== undefined && gres.count > 0
       ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
       : "";
+  // The counted GRES follow the GPUs, in the order asked: "gres/gpu:2,gres/nvme:1".
+  const generic = gresPerNodeText(
+    spec.gresPerNode.filter((g) => g.name !== "gpu" && gresRequestCount(g) > 0).map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g) })),
+  );
+  const perNode = [gpuPerNode, generic].filter((t) => t !== "").join(",");
   return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
 }
 

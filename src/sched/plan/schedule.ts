@@ -12,20 +12,18 @@
  * partition). The snapshot is never changed; ties break by (priority,
  * submission order, job id), so the same snapshot and time give the same plan.
  */
-import { gpuTypesOfGres, mixedGpuTypes } from "./gpu-types.ts";
 import type { StartDecision } from "../model/commands.ts";
-import type { ClusterState, JobRecord, NodeRecord } from "../model/types.ts";
+import type { ClusterState, JobRecord } from "../model/types.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
-import { parseGpuTopology } from "./gpu-topology.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
-import { freeResources, freeSocketCpus, nodeAcceptsWork } from "../model/resources.ts";
-import { gpuSocketsOf, type SocketLayout } from "./gpu-sockets.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
-import { commitStart, newGrid, reserve, startNow, withFreeCpus, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { commitStart, fitsTogetherEver, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
+import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
@@ -35,6 +33,7 @@ import { LicensePool, jobLicenseRequest } from "./licenses.ts";
 import { licenseItemsText } from "../../compat/licenses.ts";
 
 export type { Reservation } from "./backfill.ts";
+export { nodeViews } from "./backfill.ts";
 
 export interface ScheduleStats {
   /** Pending jobs at the start of the pass (sdiag "Last queue length"). */
@@ -139,6 +138,8 @@ export function schedule(
       pass.reasons.set(id, "Priority");
       continue;
     }
+    // a het job's other components are decided with its leader (all or nothing)
+    if (isHetFollower(job.info)) continue;
     mainExamined++;
     const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
     if (deadlinePassed(job, now)) {
@@ -150,16 +151,19 @@ export function schedule(
       pass.reasons.set(id, "Priority");
       deferred.push(job);
     } else {
-      const outcome = tryJob(pass, job);
+      const outcome = tryAny(pass, job);
       if (outcome === "blocked") {
         pass.reasons.set(id, blockedReason(pass, job));
-        blocked.add(job.info.partition);
-        if (backfill) planReservation(pass, job);
+        // a het job blocks no partition (Slurm's main scheduler leaves het jobs to backfill): one that can never
+        // start whole (more exclusive nodes than there are) would otherwise hold back every job behind it
+        if (!isHetComponent(job.info)) blocked.add(job.info.partition);
+        if (backfill) planFor(pass, job);
       } else if (outcome === "licenses" && backfill) {
         // waiting on a license does not block the partition (Slurm), but backfill keeps the licenses for it
         planReservation(pass, job);
       }
     }
+    if (isHetComponent(job.info)) followLeader(pass, job);
     if (orderNoLongerMatters(left, blocked, backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
@@ -199,11 +203,12 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
     if (examined >= pass.cfg.bfMaxJobTest) break;
     examined++;
     const before = pass.decisions.length;
-    const outcome = tryJob(pass, job);
+    const outcome = tryAny(pass, job);
     if (outcome !== "invalid") trySched++;
     started += pass.decisions.length - before;
     if (outcome === "started") pass.reasons.delete(job.info.jobId);
-    else if (outcome === "blocked" || outcome === "licenses") planReservation(pass, job);
+    else if (outcome === "blocked" || outcome === "licenses") planFor(pass, job);
+    if (isHetComponent(job.info)) followLeader(pass, job);
   }
   return { examined, trySched, started };
 }
@@ -218,8 +223,83 @@ function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
   return pass.exclusivePartitions.has(job.info.partition) ? { ...req, exclusive: true } : req;
 }
 
+type Outcome = "started" | "blocked" | "throttled" | "invalid" | "licenses";
+
+const tryAny = (pass: Pass, job: JobRecord): Outcome => (isHetComponent(job.info) ? tryHet(pass, job) : tryJob(pass, job));
+
+/**
+ * A heterogeneous job, from its leader: every component starts now or none does (Slurm).
+ * The leader's eligibility was checked by the caller; the other components' are checked here.
+ */
+function tryHet(pass: Pass, leader: JobRecord): Outcome {
+  const components = hetComponents(pass.state.jobs, leader);
+  if (components.length !== hetSize(leader.info) || components.some((c) => c.info.state !== "PENDING")) return "invalid";
+  for (const c of components.slice(1)) {
+    const deps = c.spec.dependency ? buildDependencyIndex(pass.state) : EMPTY_DEPS;
+    const why = eligibility(pass.state, c, pass.now, deps, pass.runningPerArray) || pass.limits.reason(c) || resvReason(pass.state, c, pass.now);
+    if (why !== "") {
+      pass.reasons.set(leader.info.jobId, why);
+      return "throttled";
+    }
+  }
+  const asks = hetAsks(pass, components, (c) => withFreeCpus(pass.placement, [...(pass.freeNodes.get(c.info.partition) ?? [])]));
+  if (asks === undefined) return "invalid";
+  const allocs = placeTogether(pass.placement, asks);
+  if (allocs === undefined) return "blocked";
+  const overLimit = components.map((c, k) => pass.limits.reason(c, allocs[k] ?? [])).find((r) => r !== "");
+  if (overLimit !== undefined) {
+    pass.reasons.set(leader.info.jobId, overLimit);
+    return "throttled";
+  }
+  components.forEach((c, k) => {
+    const alloc = allocs[k] ?? [];
+    commitStart(pass.placement, pass.index, alloc, durationOf(c));
+    pass.limits.charge(c, alloc);
+    pass.decisions.push({ jobId: c.info.jobId, arrayTaskId: -1, alloc });
+  });
+  pass.reasons.delete(leader.info.jobId);
+  return "started";
+}
+
+/** Each component's request, duration and candidate nodes (from `nodesOf`, less those a reservation keeps off); undefined when one is malformed. */
+function hetAsks(pass: Pass, components: readonly JobRecord[], nodesOf: (c: JobRecord) => number[]): ComponentAsk[] | undefined {
+  const asks: ComponentAsk[] = [];
+  for (const c of components) {
+    const req = requestFor(pass, c);
+    if (typeof req === "string") return undefined;
+    req.switchWaitOver = switchWaitOver(c.spec, c.info.eligibleTime || c.info.submitTime, pass.now);
+    const durationSec = durationOf(c);
+    const allowed = resvNodeFilter(pass.state, c, pass.now, durationSec);
+    const nodes = nodesOf(c);
+    asks.push({ req, durationSec, candidates: allowed === undefined ? nodes : nodes.filter((i) => allowed((pass.placement.views[i] as NodeView).name)) });
+  }
+  return asks;
+}
+
+/** The leader's outcome is every component's: its reason, or none once started. */
+function followLeader(pass: Pass, leader: JobRecord): void {
+  const why = pass.reasons.get(leader.info.jobId);
+  for (const c of hetComponents(pass.state.jobs, leader).slice(1)) {
+    if (why === undefined) pass.reasons.delete(c.info.jobId);
+    else pass.reasons.set(c.info.jobId, why);
+  }
+}
+
+/**
+ * Backfill's plan for a job that cannot start now. A het job gets one reservation per
+ * component, each at its own earliest start (Slurm's backfill records each component's
+ * expected start), so that later jobs cannot starve it; it starts once all fit at once.
+ */
+function planFor(pass: Pass, job: JobRecord): void {
+  if (!isHetComponent(job.info)) return planReservation(pass, job);
+  const components = hetComponents(pass.state.jobs, job);
+  const asks = hetAsks(pass, components, (c) => pass.partitionNodes.get(c.info.partition) ?? []);
+  if (asks === undefined || !fitsTogetherEver(pass.placement, asks)) return;
+  for (const c of components) planReservation(pass, c);
+}
+
 /** Start as many of the job's tasks as fit now (one unless an array). */
-function tryJob(pass: Pass, job: JobRecord): "started" | "blocked" | "throttled" | "invalid" | "licenses" {
+function tryJob(pass: Pass, job: JobRecord): Outcome {
   const req = requestFor(pass, job);
   if (typeof req === "string") return "invalid";
   req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, pass.now);
@@ -337,6 +417,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
   views.forEach((v, i) => index.set(v.name, i));
   const timeline = new Timeline(now, cfg.bfResolutionSec, views.map((v) => ({ cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount })));
   const runningPerArray = new Map<number, number>();
+  const gresHolds: [number, number, string][] = [];
   for (const job of state.jobs.values()) {
     const info = job.info;
     if (info.state !== "RUNNING" && info.state !== "SUSPENDED") continue;
@@ -347,6 +428,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
       // A suspended job holds its memory only (PreemptMode=SUSPEND).
       const held = info.state === "SUSPENDED" && job.suspendedBy !== undefined ? 0 : 1;
       if (i !== undefined) timeline.add(i, { start: now, end, cpus: share.cpus * held, memMiB: share.memMib, gpus: share.gpuIndices.length * held });
+      if (i !== undefined && share.gres) gresHolds.push([i, end, share.gres]);
     }
   }
   // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
@@ -358,8 +440,10 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     members.sort((a, b) => weight(a) - weight(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
     partitionNodes.set(p.info.name, members);
   }
+  const placement: Placement = { views, timeline, reserved: new Set(), topology: state.topology, index };
+  for (const [i, end, gres] of gresHolds) holdGres(placement, i, now, end, gres);
   return {
-    state, now, cfg, placement: { views, timeline, reserved: new Set(), topology: state.topology, index }, index, partitionNodes,
+    state, now, cfg, placement, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
@@ -378,53 +462,6 @@ function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, s
     if (job !== undefined && (job.spec.killOnInvalidDep || config.killInvalidDepend)) out.push(id);
   }
   return out.sort((a, b) => a - b);
-}
-
-export function nodeViews(state: ClusterState): Map<string, NodeView> {
-  const views = new Map<string, NodeView>();
-  let order = 0;
-  for (const node of state.nodes.values()) {
-    const free = freeResources(node);
-    views.set(node.info.name, {
-      name: node.info.name,
-      cpus: node.info.cpus,
-      memMiB: node.info.realMemoryMib,
-      gpuCount: node.info.gpuCount,
-      gpuModel: node.info.gpuModel,
-      features: node.info.features ? node.info.features.split(",") : [],
-      freeCpus: free.cpus,
-      freeMemMiB: free.memMiB,
-      freeGpus: free.gpuIndices,
-      idle: node.info.allocCpus === 0 && node.gpuByJob.size === 0,
-      usable: nodeAcceptsWork(node),
-      weight: node.info.weight ?? 1,
-      gpuLinks: parseGpuTopology(node.info.gpuTopology, node.info.gpuCount),
-      sockets: socketLayout(node),
-      threadsPerCore: node.info.threadsPerCore,
-      socketCount: node.info.sockets,
-      coresPerSocket: node.info.coresPerSocket,
-      gpuTypes: nodeGpuTypes(node),
-      tmpDiskMib: node.info.tmpDiskMib,
-      order: order++,
-    });
-  }
-  return views;
-}
-
-/** Per-index GPU types, only for nodes with several (MIG profiles next to whole GPUs). */
-function nodeGpuTypes(node: NodeRecord): string[] | undefined {
-  if (!node.info.gres.includes(",")) return undefined;
-  const types = gpuTypesOfGres(node.info.gres, node.info.gpuCount);
-  return mixedGpuTypes(types) ? types : undefined;
-}
-
-/** The node's sockets as placement sees them; absent for one socket, or when its CPUs do not split evenly over them. */
-function socketLayout(node: NodeRecord): SocketLayout | undefined {
-  const { sockets, cpus, gpuCount } = node.info;
-  // One socket: nothing to choose (fit-node treats --gpus-per-socket there as per node).
-  if (sockets <= 1 || cpus % sockets !== 0) return undefined;
-  const gpuSocket = node.info.gpuCpus ? gpuSocketsOf(node.info.gpuCpus.split(";"), gpuCount, cpus, sockets) : new Array<number>(gpuCount).fill(-1);
-  return { count: sockets, gpuSocket, freeCpus: freeSocketCpus(node) };
 }
 
 /** The queue, and how many pending jobs each partition has. */
@@ -453,23 +490,4 @@ function orderNoLongerMatters(left: ReadonlyMap<string, number>, blocked: Readon
   if (!backfillFull) return false;
   for (const [partition, count] of left) if (count > 0 && !blocked.has(partition)) return false;
   return true;
-}
-
-/** Pending jobs by priority (desc), then submission order, then job id: no random tie-breaks. */
-export function pendingInPriorityOrder(state: ClusterState, priorities?: ReadonlyMap<number, number>): JobRecord[] {
-  // Keys are read once into flat arrays: the comparator then touches no maps (100k jobs sort in ~20 ms).
-  const jobs: JobRecord[] = [];
-  const prio: number[] = [];
-  const seq: number[] = [];
-  const ids: number[] = [];
-  for (const job of state.jobs.values()) {
-    if (job.info.state !== "PENDING") continue;
-    jobs.push(job);
-    prio.push(priorities?.get(job.info.jobId) ?? job.info.priority);
-    seq.push(job.sequence);
-    ids.push(job.info.jobId);
-  }
-  const order = Array.from({ length: jobs.length }, (_, i) => i);
-  order.sort((a, b) => (prio[b] as number) - (prio[a] as number) || (seq[a] as number) - (seq[b] as number) || (ids[a] as number) - (ids[b] as number));
-  return order.map((i) => jobs[i] as JobRecord);
 }

@@ -31,11 +31,25 @@ describe("srun output routing", () => {
     expect(taskTargets("none", "", task(0), "/w").err).toEqual({ kind: "terminal" });
   });
 
-  it("-i: a file per task; none; all or a task id cannot be honoured", () => {
-    expect(inputTarget("in-%t", task(2), "/w")).toEqual({ kind: "file", path: "/w/in-2" });
-    expect(inputTarget("", task(0), "/w")).toEqual({ kind: "none" });
-    expect(inputTarget("none", task(0), "/w")).toEqual({ kind: "none" });
-    expect(inputTarget("all", task(0), "/w")).toEqual({ kind: "unsupported" });
-    expect(inputTarget("0", task(0), "/w")).toEqual({ kind: "unsupported" });
+  it("-i: srun's stdin to every task by default and for all (Slurm 22.05 fname_create, srun.1)", () => {
+    for (const spec of ["", "all", "ALL", "allx", "-", "-x"]) {
+      expect(inputTarget(spec, task(0), "/w", 2)).toEqual({ kind: "forward" });
+      expect(inputTarget(spec, task(1), "/w", 2)).toEqual({ kind: "forward" });
+    }
+  });
+
+  it("-i N: only task N reads srun's stdin, the others /dev/null; N beyond the tasks is a file name", () => {
+    expect(inputTarget("1", task(1), "/w", 3)).toEqual({ kind: "forward" });
+    expect(inputTarget("1", task(0), "/w", 3)).toEqual({ kind: "none" });
+    expect(inputTarget("3", task(0), "/w", 3)).toEqual({ kind: "forward", path: "/w/3" });
+  });
+
+  it("-i none; a per-task pattern is each task's file; one file for all is opened and forwarded by srun", () => {
+    expect(inputTarget("none", task(0), "/w", 1)).toEqual({ kind: "none" });
+    expect(inputTarget("in-%t", task(2), "/w", 4)).toEqual({ kind: "file", path: "/w/in-2" });
+    expect(inputTarget("in-%2n.%N.%u", task(2), "/w", 4)).toEqual({ kind: "file", path: "/w/in-01.n2.alice" });
+    expect(inputTarget("/abs/in", task(0), "/w", 1)).toEqual({ kind: "forward", path: "/abs/in" });
+    expect(inputTarget("in-%j.%s", task(0), "/w", 1)).toEqual({ kind: "forward", path: "/w/in-42.3" });
+    expect(inputTarget("in-%%t", task(0), "/w", 1)).toEqual({ kind: "forward", path: "/w/in-%t" });
   });
 });

@@ -53,9 +53,11 @@ describe("parseSrunArgs", () => {
     expect(run(parseSrunArgs([...argv], {}, CTX)).settings).toMatchObject(settings);
   });
 
-  it("srun refuses the batch-only R/B signal flag B:, and het jobs", () => {
+  it("srun refuses the batch-only R/B signal flag B:, and several het groups at once", () => {
     expect(parseSrunArgs(["--signal=B:USR1", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "Invalid --signal specification" } });
-    expect(parseSrunArgs(["--het-group=0", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "--het-group is not supported by Spur" } });
+    expect(run(parseSrunArgs(["--het-group=1", "x"], {}, CTX)).settings).toMatchObject({ hetGroup: 1 });
+    expect(parseSrunArgs(["--het-group=0,1", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "--het-group with more than one component is not supported by Spur" } });
+    expect(parseSrunArgs(["--het-group=a", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "Invalid --het-group value: a" } });
   });
 
   it("srun warns about what Spur does not do", () => {

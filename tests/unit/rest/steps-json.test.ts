@@ -1,6 +1,6 @@
 /**
  * `scontrol --json show steps` / `scontrol show step --json`: data_parser's
- * openapi_job_step_info_resp, which parses with the component /openapi/v3 publishes
+ * openapi_step_info_msg, which parses with the component /openapi/v3 publishes
  * for every version and with the schema validator, and holds the running steps the
  * text form prints (selection by job and step, the errors entry for an unknown id).
  */
@@ -35,12 +35,12 @@ interface StepsDoc {
 const run = (argv: string[]) => scontrolMain(argv, fakePort({ jobs: [job], now: NOW }).port);
 
 describe("scontrol --json show steps", () => {
-  it("parses with <version>_openapi_job_step_info_resp of /openapi/v3 and the schema validator, in every version", async () => {
+  it("parses with <version>_openapi_step_info_msg of /openapi/v3 and the schema validator, in every version", async () => {
     const fx = await createFixture();
     const d = (await (await fx.app.request("/openapi/v3")).json()) as Doc;
     for (const v of VERSIONS) {
-      const ref = { $ref: `#/components/schemas/${v}_openapi_job_step_info_resp` };
-      expect(d.components.schemas[`${v}_openapi_job_step_info_resp`], v).toBeDefined();
+      const ref = { $ref: `#/components/schemas/${v}_openapi_step_info_msg` };
+      expect(d.components.schemas[`${v}_openapi_step_info_msg`], v).toBeDefined();
       for (const argv of [[`--json=${v}`, "show", "steps"], ["show", "step", "30.0", `--json=${v}`]]) {
         const r = await run(argv);
         expect(r.exitCode, r.stderr).toBe(0);

@@ -64,3 +64,26 @@ describe("scontrol listpids", () => {
     expect(statProcessGroup("4123 (sleep (x) 1) S 4100 4100 4100 0 -1")).toBe(4100);
   });
 });
+
+describe("scontrol --json listpids", () => {
+  it("prints OPENAPI_LISTPIDS_INFO_RESP: pids with unset task ids for non-tasks, valid against /openapi/v3 in every version", async () => {
+    const { validate } = await import("../../../src/net/rest/schema.ts");
+    const { ListPidsResp } = await import("../../../src/net/rest/cli-steps.ts");
+    const { VERSIONS } = await import("../../../src/net/rest/versions.ts");
+    const { createFixture } = await import("../rest/fixture.ts");
+    const { check } = await import("../rest/openapi-check.ts");
+    const fx = await createFixture();
+    const d = (await (await fx.app.request("/openapi/v3")).json()) as Parameters<typeof check>[0];
+    for (const v of VERSIONS) {
+      const r = await world().run(`--json=${v}`, "listpids", "7");
+      expect(r.exitCode, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { pids: { pid: number; step_id: string; local_task_id: { set: boolean; number: number } }[]; meta: { command: string[] } };
+      expect(out.pids.map((p) => [p.pid, p.step_id, p.local_task_id.set ? p.local_task_id.number : "-"])).toEqual([[4200, "0", 1], [4100, "batch", 0], [4123, "batch", "-"]]);
+      expect(out.meta.command).toEqual(["scontrol", `--json=${v}`, "listpids", "7"]);
+      expect(check(d, { $ref: `#/components/schemas/${v}_openapi_listpids_info_resp` }, out)).toEqual([]);
+      expect(validate(ListPidsResp.node, out, { rejectUnknown: true, version: Number(v.slice(5)) })).toEqual([]);
+    }
+    const none = await world().run("--json", "listpids", "8", "n1");
+    expect([JSON.parse(none.stdout).pids, none.stderr, none.exitCode]).toEqual([[], "JobId=8 does not exist on node n1.\n", 1]);
+  });
+});

@@ -2,7 +2,7 @@
  * `scontrol reconfigure` as a replicated command: what spur.conf defines is read once
  * (ctld/reconfigure-read.ts) and applied from the log (sched/model/apply-reconfigure.ts).
  * Settings, partitions, licenses and node settings change at run time; a changed node set
- * and SchedulerType keep their old values with Slurm's texts; only root and operators may;
+ * and SchedulerType keep their old values with Slurm's texts, as do a node's CPUs and memory; only root and operators may;
  * two replicas applying the same entry end equal, and one restored from a snapshot runs the
  * replicated configuration rather than its own file's.
  */
@@ -46,6 +46,17 @@ describe("reconfigure", () => {
     ]);
     expect([c.state.nodes.size, c.state.config.sched.schedulerType, c.state.config.defMemPerCpuMiB]).toEqual([6, "sched/backfill", 512]);
     expect(c.state.partitions.find((p) => p.info.name === "short")?.nodeNames).toEqual(["n1", "n2"]);
+    const typed = cluster(`${CONF}SelectType=select/cons_tres\n`);
+    const r3 = typed.run(reconfigure(`${CONF}SelectType=select/linear\nAuthType=auth/munge\nDefMemPerCPU=100\n`));
+    expect(r3.text?.split("\n")).toEqual([
+      "AuthType change requires restart of all Slurm daemons and commands to take effect",
+      "SelectType change requires restart of the slurmctld daemon to take effect",
+    ]);
+    expect([typed.state.config.restartTypes, typed.state.config.defMemPerCpuMiB]).toEqual([{ selecttype: "select/cons_tres" }, 100]);
+    const bigger = cluster();
+    const r2 = bigger.run(reconfigure(CONF.replace("NodeName=n[1-4] CPUs=4 RealMemory=4000", "NodeName=n[1-4] CPUs=8 RealMemory=8000 Features=fast")));
+    expect(r2.text).toBe("The node configuration changes that were made require restart of the slurmctld daemon to take effect");
+    expect([bigger.state.nodes.get("n1")?.info.cpus, bigger.state.nodes.get("n1")?.info.realMemoryMib, bigger.state.nodes.get("n1")?.info.features]).toEqual([4, 4000, "fast"]);
     const renamed = cluster();
     expect(renamed.run(reconfigure(CONF.replace("NodeName=g[1-2]", "NodeName=h[1-2]").replace(/g\[1-2\]/g, "h[1-2]"))).text).toBe("node names changed before reconfiguration. You have to restart slurmctld.");
   });

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayKYAQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoInQKCVRhc2tGcmFtZRIPCgd0YXNrX2lkGAEgASgNEg4KBnN0ZG91dBgCIAEoDBIOCgZzdGRlcnIYAyABKAwSDgoGZXhpdGVkGAQgASgIEhEKCWV4aXRfY29kZRgFIAEoBRITCgtleGl0X3NpZ25hbBgGIAEoBSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIkMKD0xpc3RQaWRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoHc3RlcF9pZBgCIAEoBUgAiAEBQgoKCF9zdGVwX2lkIlsKBlBpZFJvdxILCgNwaWQYASABKA0SDgoGam9iX2lkGAIgASgNEg8KB3N0ZXBfaWQYAyABKAUSEAoIbG9jYWxfaWQYBCABKAUSEQoJZ2xvYmFsX2lkGAUgASgFIkAKEExpc3RQaWRzUmVzcG9uc2USHQoEcm93cxgBIAMoCzIPLnNwdXIudjEuUGlkUm93Eg0KBXN0ZXBzGAIgAygJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0y2QMKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2USPwoITGlzdFBpZHMSGC5zcHVyLnYxLkxpc3RQaWRzUmVxdWVzdBoZLnNwdXIudjEuTGlzdFBpZHNSZXNwb25zZTJLCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlYgZwcm90bzM", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayL1AQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJEgwKA3B0eRjUAiABKAgSEQoIcHR5X3Jvd3MY1QIgASgNEhEKCHB0eV9jb2xzGNYCIAEoDRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoIosBCglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSFQoMYXR0YWNoX3Rva2VuGKwCIAEoCSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiUAoQVGFza0lucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIMCgRub2RlGAMgASgJEg0KBXRva2VuGAQgASgJIlEKDlRhc2tJbnB1dENodW5rEgwKBGRhdGEYASABKAwSCwoDZW9mGAIgASgIEhEKCHdpbl9yb3dzGNQCIAEoDRIRCgh3aW5fY29scxjVAiABKA0iMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIrABChBGaWxlQmNhc3RSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIMCgRkZXN0GAIgASgJEgwKBGRhdGEYAyABKAwSDQoFZmlyc3QYBCABKAgSDAoEbGFzdBgFIAEoCBINCgVmb3JjZRgGIAEoCBIMCgRtb2RlGAcgASgNEhAKCHByZXNlcnZlGAggASgIEhEKCWF0aW1lX3NlYxgJIAEoDRIRCgltdGltZV9zZWMYCiABKA0iMQoRRmlsZUJjYXN0UmVzcG9uc2USDQoFZXJybm8YASABKAUSDQoFZXJyb3IYAiABKAkiNAoRQXR0YWNoU3RlcFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUibgoQU3RlcElucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRINCgV0b2tlbhgDIAEoCRIMCgRkYXRhGAQgASgMEgsKA2VvZhgFIAEoCBIPCgd0YXNrX2lkGAYgASgFIhMKEVN0ZXBJbnB1dFJlc3BvbnNlIkMKD0xpc3RQaWRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoHc3RlcF9pZBgCIAEoBUgAiAEBQgoKCF9zdGVwX2lkIlsKBlBpZFJvdxILCgNwaWQYASABKA0SDgoGam9iX2lkGAIgASgNEg8KB3N0ZXBfaWQYAyABKAUSEAoIbG9jYWxfaWQYBCABKAUSEQoJZ2xvYmFsX2lkGAUgASgFIkAKEExpc3RQaWRzUmVzcG9uc2USHQoEcm93cxgBIAMoCzIPLnNwdXIudjEuUGlkUm93Eg0KBXN0ZXBzGAIgAygJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0yoQUKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2USQgoJRmlsZUJjYXN0Ehkuc3B1ci52MS5GaWxlQmNhc3RSZXF1ZXN0Ghouc3B1ci52MS5GaWxlQmNhc3RSZXNwb25zZRI+CgpBdHRhY2hTdGVwEhouc3B1ci52MS5BdHRhY2hTdGVwUmVxdWVzdBoSLnNwdXIudjEuVGFza0ZyYW1lMAESQgoJU3RlcElucHV0Ehkuc3B1ci52MS5TdGVwSW5wdXRSZXF1ZXN0Ghouc3B1ci52MS5TdGVwSW5wdXRSZXNwb25zZRI/CghMaXN0UGlkcxIYLnNwdXIudjEuTGlzdFBpZHNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0UGlkc1Jlc3BvbnNlMo4BCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlEkEKCVRhc2tJbnB1dBIZLnNwdXIudjEuVGFza0lucHV0UmVxdWVzdBoXLnNwdXIudjEuVGFza0lucHV0Q2h1bmswAWIGcHJvdG8z", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -596,6 +596,40 @@ export type TaskSpec = Message<"spur.v1.TaskSpec"> & {
    * @generated from field: optional string stdin_path = 3;
    */
   stdinPath?: string | undefined;
+
+  /**
+   * srun forwards its own stdin to this task (-i all, the default, or -i <task id>): the agent pulls it from
+   * srun's listener (Launcher.TaskInput) and writes it into the task's stdin pipe.
+   *
+   * @generated from field: bool stdin_forwarded = 300;
+   */
+  stdinForwarded: boolean;
+
+  /**
+   * srun --multi-prog: this task's own command line (the file's line for its rank, %t and %o replaced);
+   * empty: RunTasksRequest.argv.
+   *
+   * @generated from field: repeated string argv = 301;
+   */
+  argv: string[];
+
+  /**
+   * srun --pty (task 0 only): the task runs on a pseudo-terminal the agent opens, as its controlling
+   * terminal (stdin, stdout and stderr); its output comes back as stdout. Rows and columns: srun's window size.
+   *
+   * @generated from field: bool pty = 340;
+   */
+  pty: boolean;
+
+  /**
+   * @generated from field: uint32 pty_rows = 341;
+   */
+  ptyRows: number;
+
+  /**
+   * @generated from field: uint32 pty_cols = 342;
+   */
+  ptyCols: number;
 };
 
 /**
@@ -618,6 +652,40 @@ export type TaskSpecJson = {
    * @generated from field: optional string stdin_path = 3;
    */
   stdinPath?: string;
+
+  /**
+   * srun forwards its own stdin to this task (-i all, the default, or -i <task id>): the agent pulls it from
+   * srun's listener (Launcher.TaskInput) and writes it into the task's stdin pipe.
+   *
+   * @generated from field: bool stdin_forwarded = 300;
+   */
+  stdinForwarded?: boolean;
+
+  /**
+   * srun --multi-prog: this task's own command line (the file's line for its rank, %t and %o replaced);
+   * empty: RunTasksRequest.argv.
+   *
+   * @generated from field: repeated string argv = 301;
+   */
+  argv?: string[];
+
+  /**
+   * srun --pty (task 0 only): the task runs on a pseudo-terminal the agent opens, as its controlling
+   * terminal (stdin, stdout and stderr); its output comes back as stdout. Rows and columns: srun's window size.
+   *
+   * @generated from field: bool pty = 340;
+   */
+  pty?: boolean;
+
+  /**
+   * @generated from field: uint32 pty_rows = 341;
+   */
+  ptyRows?: number;
+
+  /**
+   * @generated from field: uint32 pty_cols = 342;
+   */
+  ptyCols?: number;
 };
 
 /**
@@ -662,6 +730,13 @@ export type TaskFrame = Message<"spur.v1.TaskFrame"> & {
    * @generated from field: int32 exit_signal = 6;
    */
   exitSignal: number;
+
+  /**
+   * AttachStep's first frame only: the session's token, which StepInput calls of this sattach carry.
+   *
+   * @generated from field: string attach_token = 300;
+   */
+  attachToken: string;
 };
 
 /**
@@ -699,6 +774,13 @@ export type TaskFrameJson = {
    * @generated from field: int32 exit_signal = 6;
    */
   exitSignal?: number;
+
+  /**
+   * AttachStep's first frame only: the session's token, which StepInput calls of this sattach carry.
+   *
+   * @generated from field: string attach_token = 300;
+   */
+  attachToken?: string;
 };
 
 /**
@@ -823,6 +905,136 @@ export const TaskExitResponseSchema: GenMessage<TaskExitResponse, {jsonType: Tas
   messageDesc(file_spur_v1_agent, 9);
 
 /**
+ * The agent of `node` asks srun for the stdin of its forwarded tasks of the step.
+ *
+ * @generated from message spur.v1.TaskInputRequest
+ */
+export type TaskInputRequest = Message<"spur.v1.TaskInputRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+
+  /**
+   * @generated from field: string node = 3;
+   */
+  node: string;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 4;
+   */
+  token: string;
+};
+
+/**
+ * The agent of `node` asks srun for the stdin of its forwarded tasks of the step.
+ *
+ * @generated from message spur.v1.TaskInputRequest
+ */
+export type TaskInputRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+
+  /**
+   * @generated from field: string node = 3;
+   */
+  node?: string;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 4;
+   */
+  token?: string;
+};
+
+/**
+ * Describes the message spur.v1.TaskInputRequest.
+ * Use `create(TaskInputRequestSchema)` to create a new message.
+ */
+export const TaskInputRequestSchema: GenMessage<TaskInputRequest, {jsonType: TaskInputRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 10);
+
+/**
+ * A piece of srun's stdin, for every forwarded task of the node; eof: srun's stdin ended (close the tasks' stdin).
+ *
+ * @generated from message spur.v1.TaskInputChunk
+ */
+export type TaskInputChunk = Message<"spur.v1.TaskInputChunk"> & {
+  /**
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+
+  /**
+   * @generated from field: bool eof = 2;
+   */
+  eof: boolean;
+
+  /**
+   * srun --pty: srun's terminal changed size (SIGWINCH); the task's pseudo-terminal takes it (0 = no change).
+   *
+   * @generated from field: uint32 win_rows = 340;
+   */
+  winRows: number;
+
+  /**
+   * @generated from field: uint32 win_cols = 341;
+   */
+  winCols: number;
+};
+
+/**
+ * A piece of srun's stdin, for every forwarded task of the node; eof: srun's stdin ended (close the tasks' stdin).
+ *
+ * @generated from message spur.v1.TaskInputChunk
+ */
+export type TaskInputChunkJson = {
+  /**
+   * @generated from field: bytes data = 1;
+   */
+  data?: string;
+
+  /**
+   * @generated from field: bool eof = 2;
+   */
+  eof?: boolean;
+
+  /**
+   * srun --pty: srun's terminal changed size (SIGWINCH); the task's pseudo-terminal takes it (0 = no change).
+   *
+   * @generated from field: uint32 win_rows = 340;
+   */
+  winRows?: number;
+
+  /**
+   * @generated from field: uint32 win_cols = 341;
+   */
+  winCols?: number;
+};
+
+/**
+ * Describes the message spur.v1.TaskInputChunk.
+ * Use `create(TaskInputChunkSchema)` to create a new message.
+ */
+export const TaskInputChunkSchema: GenMessage<TaskInputChunk, {jsonType: TaskInputChunkJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 11);
+
+/**
  * @generated from message spur.v1.StepStatsRequest
  */
 export type StepStatsRequest = Message<"spur.v1.StepStatsRequest"> & {
@@ -861,7 +1073,7 @@ export type StepStatsRequestJson = {
  * Use `create(StepStatsRequestSchema)` to create a new message.
  */
 export const StepStatsRequestSchema: GenMessage<StepStatsRequest, {jsonType: StepStatsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 10);
+  messageDesc(file_spur_v1_agent, 12);
 
 /**
  * @generated from message spur.v1.StepStatsResponse
@@ -906,7 +1118,7 @@ export type StepStatsResponseJson = {
  * Use `create(StepStatsResponseSchema)` to create a new message.
  */
 export const StepStatsResponseSchema: GenMessage<StepStatsResponse, {jsonType: StepStatsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 11);
+  messageDesc(file_spur_v1_agent, 13);
 
 /**
  * PrologFlags=Alloc: run the node Prolog for a job at allocation (once per job and node).
@@ -947,7 +1159,7 @@ export type RunPrologRequestJson = {
  * Use `create(RunPrologRequestSchema)` to create a new message.
  */
 export const RunPrologRequestSchema: GenMessage<RunPrologRequest, {jsonType: RunPrologRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 12);
+  messageDesc(file_spur_v1_agent, 14);
 
 /**
  * @generated from message spur.v1.RunPrologResponse
@@ -988,7 +1200,348 @@ export type RunPrologResponseJson = {
  * Use `create(RunPrologResponseSchema)` to create a new message.
  */
 export const RunPrologResponseSchema: GenMessage<RunPrologResponse, {jsonType: RunPrologResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 13);
+  messageDesc(file_spur_v1_agent, 15);
+
+/**
+ * sbcast: one block of a file for the job's node, written by the job's user (as slurmd's file_bcast child).
+ *
+ * @generated from message spur.v1.FileBcastRequest
+ */
+export type FileBcastRequest = Message<"spur.v1.FileBcastRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * absolute path on the node
+   *
+   * @generated from field: string dest = 2;
+   */
+  dest: string;
+
+  /**
+   * @generated from field: bytes data = 3;
+   */
+  data: Uint8Array;
+
+  /**
+   * first block: create the file (fails when it exists unless force)
+   *
+   * @generated from field: bool first = 4;
+   */
+  first: boolean;
+
+  /**
+   * last block: set the mode, and with preserve the times
+   *
+   * @generated from field: bool last = 5;
+   */
+  last: boolean;
+
+  /**
+   * sbcast -f: replace an existing file
+   *
+   * @generated from field: bool force = 6;
+   */
+  force: boolean;
+
+  /**
+   * the source's permission bits
+   *
+   * @generated from field: uint32 mode = 7;
+   */
+  mode: number;
+
+  /**
+   * sbcast -p: atime and mtime below
+   *
+   * @generated from field: bool preserve = 8;
+   */
+  preserve: boolean;
+
+  /**
+   * @generated from field: uint32 atime_sec = 9;
+   */
+  atimeSec: number;
+
+  /**
+   * @generated from field: uint32 mtime_sec = 10;
+   */
+  mtimeSec: number;
+};
+
+/**
+ * sbcast: one block of a file for the job's node, written by the job's user (as slurmd's file_bcast child).
+ *
+ * @generated from message spur.v1.FileBcastRequest
+ */
+export type FileBcastRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * absolute path on the node
+   *
+   * @generated from field: string dest = 2;
+   */
+  dest?: string;
+
+  /**
+   * @generated from field: bytes data = 3;
+   */
+  data?: string;
+
+  /**
+   * first block: create the file (fails when it exists unless force)
+   *
+   * @generated from field: bool first = 4;
+   */
+  first?: boolean;
+
+  /**
+   * last block: set the mode, and with preserve the times
+   *
+   * @generated from field: bool last = 5;
+   */
+  last?: boolean;
+
+  /**
+   * sbcast -f: replace an existing file
+   *
+   * @generated from field: bool force = 6;
+   */
+  force?: boolean;
+
+  /**
+   * the source's permission bits
+   *
+   * @generated from field: uint32 mode = 7;
+   */
+  mode?: number;
+
+  /**
+   * sbcast -p: atime and mtime below
+   *
+   * @generated from field: bool preserve = 8;
+   */
+  preserve?: boolean;
+
+  /**
+   * @generated from field: uint32 atime_sec = 9;
+   */
+  atimeSec?: number;
+
+  /**
+   * @generated from field: uint32 mtime_sec = 10;
+   */
+  mtimeSec?: number;
+};
+
+/**
+ * Describes the message spur.v1.FileBcastRequest.
+ * Use `create(FileBcastRequestSchema)` to create a new message.
+ */
+export const FileBcastRequestSchema: GenMessage<FileBcastRequest, {jsonType: FileBcastRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 16);
+
+/**
+ * @generated from message spur.v1.FileBcastResponse
+ */
+export type FileBcastResponse = Message<"spur.v1.FileBcastResponse"> & {
+  /**
+   * 0 = written; else the errno sbcast exits with
+   *
+   * @generated from field: int32 errno = 1;
+   */
+  errno: number;
+
+  /**
+   * strerror's text ("File exists")
+   *
+   * @generated from field: string error = 2;
+   */
+  error: string;
+};
+
+/**
+ * @generated from message spur.v1.FileBcastResponse
+ */
+export type FileBcastResponseJson = {
+  /**
+   * 0 = written; else the errno sbcast exits with
+   *
+   * @generated from field: int32 errno = 1;
+   */
+  errno?: number;
+
+  /**
+   * strerror's text ("File exists")
+   *
+   * @generated from field: string error = 2;
+   */
+  error?: string;
+};
+
+/**
+ * Describes the message spur.v1.FileBcastResponse.
+ * Use `create(FileBcastResponseSchema)` to create a new message.
+ */
+export const FileBcastResponseSchema: GenMessage<FileBcastResponse, {jsonType: FileBcastResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 17);
+
+/**
+ * sattach: the output of a running step's tasks on this node, from what the agent kept (the step's
+ * recent output) on, until the step ends.
+ *
+ * @generated from message spur.v1.AttachStepRequest
+ */
+export type AttachStepRequest = Message<"spur.v1.AttachStepRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+};
+
+/**
+ * sattach: the output of a running step's tasks on this node, from what the agent kept (the step's
+ * recent output) on, until the step ends.
+ *
+ * @generated from message spur.v1.AttachStepRequest
+ */
+export type AttachStepRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+};
+
+/**
+ * Describes the message spur.v1.AttachStepRequest.
+ * Use `create(AttachStepRequestSchema)` to create a new message.
+ */
+export const AttachStepRequestSchema: GenMessage<AttachStepRequest, {jsonType: AttachStepRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 18);
+
+/**
+ * sattach's stdin for the step's tasks that read stdin here (all, or `task_id` >= 0 only); eof closes their stdin.
+ *
+ * @generated from message spur.v1.StepInputRequest
+ */
+export type StepInputRequest = Message<"spur.v1.StepInputRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId: number;
+
+  /**
+   * from the AttachStep stream of the same sattach
+   *
+   * @generated from field: string token = 3;
+   */
+  token: string;
+
+  /**
+   * @generated from field: bytes data = 4;
+   */
+  data: Uint8Array;
+
+  /**
+   * @generated from field: bool eof = 5;
+   */
+  eof: boolean;
+
+  /**
+   * -1 = every task
+   *
+   * @generated from field: int32 task_id = 6;
+   */
+  taskId: number;
+};
+
+/**
+ * sattach's stdin for the step's tasks that read stdin here (all, or `task_id` >= 0 only); eof closes their stdin.
+ *
+ * @generated from message spur.v1.StepInputRequest
+ */
+export type StepInputRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 1;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 2;
+   */
+  stepId?: number;
+
+  /**
+   * from the AttachStep stream of the same sattach
+   *
+   * @generated from field: string token = 3;
+   */
+  token?: string;
+
+  /**
+   * @generated from field: bytes data = 4;
+   */
+  data?: string;
+
+  /**
+   * @generated from field: bool eof = 5;
+   */
+  eof?: boolean;
+
+  /**
+   * -1 = every task
+   *
+   * @generated from field: int32 task_id = 6;
+   */
+  taskId?: number;
+};
+
+/**
+ * Describes the message spur.v1.StepInputRequest.
+ * Use `create(StepInputRequestSchema)` to create a new message.
+ */
+export const StepInputRequestSchema: GenMessage<StepInputRequest, {jsonType: StepInputRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 19);
+
+/**
+ * @generated from message spur.v1.StepInputResponse
+ */
+export type StepInputResponse = Message<"spur.v1.StepInputResponse"> & {
+};
+
+/**
+ * @generated from message spur.v1.StepInputResponse
+ */
+export type StepInputResponseJson = {
+};
+
+/**
+ * Describes the message spur.v1.StepInputResponse.
+ * Use `create(StepInputResponseSchema)` to create a new message.
+ */
+export const StepInputResponseSchema: GenMessage<StepInputResponse, {jsonType: StepInputResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 20);
 
 /**
  * scontrol listpids: the processes of the job steps on this node (job_id 0 = every job).
@@ -1033,7 +1586,7 @@ export type ListPidsRequestJson = {
  * Use `create(ListPidsRequestSchema)` to create a new message.
  */
 export const ListPidsRequestSchema: GenMessage<ListPidsRequest, {jsonType: ListPidsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 14);
+  messageDesc(file_spur_v1_agent, 21);
 
 /**
  * @generated from message spur.v1.PidRow
@@ -1112,7 +1665,7 @@ export type PidRowJson = {
  * Use `create(PidRowSchema)` to create a new message.
  */
 export const PidRowSchema: GenMessage<PidRow, {jsonType: PidRowJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 15);
+  messageDesc(file_spur_v1_agent, 22);
 
 /**
  * @generated from message spur.v1.ListPidsResponse
@@ -1153,7 +1706,7 @@ export type ListPidsResponseJson = {
  * Use `create(ListPidsResponseSchema)` to create a new message.
  */
 export const ListPidsResponseSchema: GenMessage<ListPidsResponse, {jsonType: ListPidsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 16);
+  messageDesc(file_spur_v1_agent, 23);
 
 /**
  * @generated from message spur.v1.AgentPingRequest
@@ -1172,7 +1725,7 @@ export type AgentPingRequestJson = {
  * Use `create(AgentPingRequestSchema)` to create a new message.
  */
 export const AgentPingRequestSchema: GenMessage<AgentPingRequest, {jsonType: AgentPingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 17);
+  messageDesc(file_spur_v1_agent, 24);
 
 /**
  * @generated from message spur.v1.AgentPingResponse
@@ -1209,7 +1762,7 @@ export type AgentPingResponseJson = {
  * Use `create(AgentPingResponseSchema)` to create a new message.
  */
 export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: AgentPingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_spur_v1_agent, 18);
+  messageDesc(file_spur_v1_agent, 25);
 
 /**
  * @generated from service spur.v1.Agent
@@ -1264,6 +1817,30 @@ export const Agent: GenService<{
     output: typeof RunPrologResponseSchema;
   },
   /**
+   * @generated from rpc spur.v1.Agent.FileBcast
+   */
+  fileBcast: {
+    methodKind: "unary";
+    input: typeof FileBcastRequestSchema;
+    output: typeof FileBcastResponseSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.AttachStep
+   */
+  attachStep: {
+    methodKind: "server_streaming";
+    input: typeof AttachStepRequestSchema;
+    output: typeof TaskFrameSchema;
+  },
+  /**
+   * @generated from rpc spur.v1.Agent.StepInput
+   */
+  stepInput: {
+    methodKind: "unary";
+    input: typeof StepInputRequestSchema;
+    output: typeof StepInputResponseSchema;
+  },
+  /**
    * @generated from rpc spur.v1.Agent.ListPids
    */
   listPids: {
@@ -1287,6 +1864,16 @@ export const Launcher: GenService<{
     methodKind: "unary";
     input: typeof TaskExitRequestSchema;
     output: typeof TaskExitResponseSchema;
+  },
+  /**
+   * srun's stdin for the forwarded tasks of the calling node, as srun reads it (as srun sends stdin to slurmstepd).
+   *
+   * @generated from rpc spur.v1.Launcher.TaskInput
+   */
+  taskInput: {
+    methodKind: "server_streaming";
+    input: typeof TaskInputRequestSchema;
+    output: typeof TaskInputChunkSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 1);

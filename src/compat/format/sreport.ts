@@ -1,0 +1,269 @@
+/**
+ * @module format/sreport
+ * `sreport cluster utilization` and `sreport user topusage` built from job records instead of
+ * slurmdbd's hourly rollups: CPU-seconds each job held inside the report window (AllocCPUS x
+ * its overlap with [start, end)), per cluster and per user; the cluster's capacity is its CPU
+ * count over the window. Down and PLND Down are 0 (no node-state history is kept); Planned is
+ * the CPU time of jobs that were eligible but waiting, capped so that Allocated + Planned never
+ * exceed the capacity; Idle is the rest. Layout facts from the oracle (22.05): the dashed banner,
+ * "Usage reported in CPU Minutes", columns 8 wide growing a digit past 10^8 units, 9 more for
+ * the "per" formats, headers cut to the width, -p/-P as sacct.
+ */
+import type { Plain } from "../../lib/plain.ts";
+import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import { fixed2 } from "./seff.ts";
+
+type Job = Plain<JobInfo>;
+
+export type TimeFormat = "secs" | "mins" | "hours" | "percent" | "secper" | "minper" | "hourper";
+
+/** -t values as sreport matches them (case-insensitive prefixes). */
+export function parseTimeFormat(text: string): TimeFormat | undefined {
+  const t = text.toLowerCase();
+  const table: [string, number, TimeFormat][] = [
+    ["secper", 6, "secper"], ["minper", 6, "minper"], ["hourper", 6, "hourper"],
+    ["seconds", 1, "secs"], ["minutes", 1, "mins"], ["hours", 1, "hours"], ["percent", 1, "percent"],
+  ];
+  for (const [name, min, format] of table) if (t.length >= min && name.startsWith(t)) return format;
+  return undefined;
+}
+
+const FORMAT_TEXT: Readonly<Record<TimeFormat, string>> = {
+  secs: "CPU Seconds", mins: "CPU Minutes", hours: "CPU Hours", percent: "Percentage of Total",
+  secper: "CPU Seconds/Percentage of Total", minper: "CPU Minutes/Percentage of Total", hourper: "CPU Hours/Percentage of Total",
+};
+
+const isPer = (f: TimeFormat): boolean => f === "secper" || f === "minper" || f === "hourper";
+
+/** printf("%.0f"): an exact half goes to the even neighbour. */
+function fixed0(x: number): string {
+  const down = Math.floor(x);
+  if (x - down === 0.5) return String(down % 2 === 0 ? down : down + 1);
+  return String(Math.round(x));
+}
+
+/** One usage value (CPU-seconds) in the report's unit; `total` is what percentages are of. */
+export function usageText(secs: number, total: number, format: TimeFormat): string {
+  const percent = `${fixed2((secs / (total === 0 ? 1 : total)) * 100)}%`;
+  switch (format) {
+    case "secs":
+      return String(secs);
+    case "hours":
+      return fixed0(secs / 3600);
+    case "percent":
+      return percent;
+    case "secper":
+      return `${secs}(${percent})`;
+    case "minper":
+      return `${fixed0(secs / 60)}(${percent})`;
+    case "hourper":
+      return `${fixed0(secs / 3600)}(${percent})`;
+    default:
+      return fixed0(secs / 60);
+  }
+}
+
+/** The width of a usage column for its largest value: 8, one more per digit past 10^8. */
+export function usageWidth(maxSecs: number, format: TimeFormat): number {
+  let width = 8;
+  for (let order = 1e8; order < 1e25 && maxSecs >= order; order *= 10) width += 1;
+  return isPer(format) ? width + 9 : width;
+}
+
+/** The report window: [start, end), epoch seconds. */
+export interface Window {
+  start: number;
+  end: number;
+}
+
+/** Seconds of [from, to) inside the window. */
+const overlap = (from: number, to: number, w: Window): number => Math.max(0, Math.min(to, w.end) - Math.max(from, w.start));
+
+/** When a job stopped holding its CPUs (now while it still runs). */
+function heldUntil(job: Job, now: number): number {
+  const state = job.state.toUpperCase();
+  if (state === "RUNNING" || state === "SUSPENDED" || state === "COMPLETING") return now;
+  return job.endTime > 0 ? job.endTime : now;
+}
+
+/** CPU-seconds a job held inside the window. */
+export function allocatedSecs(job: Job, w: Window, now: number): number {
+  if (job.startTime <= 0 || job.numCpus <= 0) return 0;
+  return overlap(Math.floor(job.startTime), Math.floor(heldUntil(job, now)), w) * job.numCpus;
+}
+
+/** CPU-seconds a job waited while eligible inside the window (what Planned counts). */
+export function plannedSecs(job: Job, w: Window, now: number): number {
+  if (job.eligibleTime <= 0) return 0;
+  const waitedUntil = job.startTime > 0 ? job.startTime : job.state.toUpperCase() === "PENDING" ? now : job.endTime;
+  return overlap(Math.floor(job.eligibleTime), Math.floor(waitedUntil), w) * Math.max(1, job.numCpus);
+}
+
+export interface ClusterUsage {
+  cluster: string;
+  allocated: number;
+  down: number;
+  plannedDown: number;
+  idle: number;
+  planned: number;
+  reported: number;
+  /** What Reported's percentage is of: CPUs x window seconds. */
+  capacity: number;
+}
+
+/** Cluster utilization over the window from job records and the cluster's CPU count. */
+export function clusterUsage(cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number): ClusterUsage {
+  const capacity = cpus * Math.max(0, w.end - w.start);
+  let allocated = 0;
+  let planned = 0;
+  for (const job of jobs) {
+    allocated += allocatedSecs(job, w, now);
+    planned += plannedSecs(job, w, now);
+  }
+  allocated = Math.min(allocated, capacity);
+  planned = Math.min(planned, capacity - allocated);
+  const idle = capacity - allocated - planned;
+  return { cluster, allocated, down: 0, plannedDown: 0, idle, planned, reported: capacity, capacity };
+}
+
+export interface UserUsage {
+  user: string;
+  accounts: string[];
+  used: number;
+}
+
+/** CPU-seconds per user in the window, largest first (ties by name); users without use left out. */
+export function userUsage(jobs: readonly Job[], w: Window, now: number): UserUsage[] {
+  const byUser = new Map<string, UserUsage>();
+  for (const job of jobs) {
+    const used = allocatedSecs(job, w, now);
+    if (used === 0) continue;
+    const row = byUser.get(job.user) ?? { user: job.user, accounts: [], used: 0 };
+    row.used += used;
+    if (!row.accounts.includes(job.account)) row.accounts.push(job.account);
+    byUser.set(job.user, row);
+  }
+  return [...byUser.values()].sort((a, b) => b.used - a.used || (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
+}
+
+/** How rows print: fixed columns, or '|'-separated with (-p) or without (-P) a trailing '|'. */
+export interface Style {
+  parsable: "none" | "trailing" | "plain";
+  header: boolean;
+  format: TimeFormat;
+}
+
+interface Column {
+  name: string;
+  width: number;
+  /** Left-justified (names) or right (everything else). */
+  left?: boolean;
+}
+
+function renderRows(columns: readonly Column[], rows: readonly string[][], style: Style): string {
+  if (style.parsable !== "none") {
+    const end = style.parsable === "trailing" ? "|" : "";
+    const lines = style.header ? [columns.map((c) => c.name)] : [];
+    return [...lines, ...rows].map((cells) => `${cells.join("|")}${end}\n`).join("");
+  }
+  const cell = (text: string, c: Column): string => {
+    const cut = text.slice(0, c.width);
+    return c.left ? cut.padEnd(c.width) : cut.padStart(c.width);
+  };
+  const line = (cells: readonly string[]): string => `${columns.map((c, i) => `${cell(cells[i] ?? "", c)} `).join("")}\n`;
+  const head = style.header ? line(columns.map((c) => c.name)) + line(columns.map((c) => "-".repeat(c.width))) : "";
+  return head + rows.map(line).join("");
+}
+
+const DASHES = "-".repeat(80);
+
+/** "Cluster Utilization <start> - <end-1>" and the unit line, between dashes. */
+function banner(title: string, usageLine: string, style: Style): string {
+  if (!style.header) return "";
+  return `${DASHES}\n${title}\n${usageLine}\n${DASHES}\n`;
+}
+
+const usageLine = (format: TimeFormat): string => `Usage reported in ${FORMAT_TEXT[format]}`;
+
+/** sreport cluster utilization; `timeText` prints a time as Slurm does (ISO without zone). */
+export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window, style: Style, timeText: (t: number) => string): string {
+  const f = style.format;
+  const max = (pick: (r: ClusterUsage) => number): number => rows.reduce((m, r) => Math.max(m, pick(r)), 0);
+  const columns: Column[] = [
+    { name: "Cluster", width: 9 },
+    { name: "Allocated", width: usageWidth(max((r) => r.allocated), f) },
+    { name: "Down", width: usageWidth(max((r) => r.down), f) },
+    { name: "PLND Down", width: usageWidth(max((r) => r.plannedDown), f) },
+    { name: "Idle", width: usageWidth(max((r) => r.idle), f) },
+    { name: "Planned", width: usageWidth(max((r) => r.planned), f) },
+    { name: "Reported", width: usageWidth(max((r) => r.reported), f) },
+  ];
+  const cells = rows.map((r) => [
+    r.cluster,
+    usageText(r.allocated, r.reported, f),
+    usageText(r.down, r.reported, f),
+    usageText(r.plannedDown, r.reported, f),
+    usageText(r.idle, r.reported, f),
+    usageText(r.planned, r.reported, f),
+    usageText(r.reported, r.capacity, f),
+  ]);
+  const title = `Cluster Utilization ${timeText(w.start)} - ${timeText(w.end - 1)}`;
+  return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
+}
+
+/** sreport user topusage: the `top` users by CPU time, percentages of the cluster's reported time. */
+export function userTopText(
+  cluster: ClusterUsage,
+  users: readonly UserUsage[],
+  top: number,
+  w: Window,
+  style: Style,
+  properName: (user: string) => string,
+  timeText: (t: number) => string,
+): string {
+  const f = style.format;
+  const shown = users.slice(0, top);
+  const columns: Column[] = [
+    { name: "Cluster", width: 9 },
+    { name: "Login", width: 9 },
+    { name: "Proper Name", width: 15 },
+    { name: "Account", width: 15 },
+    { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) },
+    { name: "Energy", width: usageWidth(0, f) },
+  ];
+  const cells = shown.map((u) => [
+    cluster.cluster, u.user, properName(u.user), u.accounts.join(", "), usageText(u.used, cluster.reported, f), usageText(0, 0, f),
+  ]);
+  const title = `Top ${top} Users ${timeText(w.start)} - ${timeText(w.end - 1)} (${w.end - w.start} secs)`;
+  return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
+}
+
+/** A local time rounded to the hour as slurmdbd's reports do: :30 and later go up. */
+function roundToHour(t: number): number {
+  const d = new Date(t * 1000);
+  let minutes = d.getMinutes();
+  if (d.getSeconds() >= 30) minutes += 1;
+  const up = minutes >= 30;
+  d.setMinutes(0, 0, 0);
+  if (up) d.setHours(d.getHours() + 1);
+  return Math.floor(d.getTime() / 1000);
+}
+
+/** Local midnight `daysBack` days before the day of `now`. */
+function midnight(now: number, daysBack: number): number {
+  const d = new Date(now * 1000);
+  d.setHours(0, 0, 0, 0);
+  d.setDate(d.getDate() - daysBack);
+  return Math.floor(d.getTime() / 1000);
+}
+
+/**
+ * The window of a report: start= (default yesterday's midnight) and end= (default today's
+ * midnight, never past now), both rounded to the hour; at least one hour long.
+ */
+export function reportWindow(start: number | undefined, end: number | undefined, now: number): Window {
+  const from = roundToHour(start ?? midnight(now, 1));
+  let to = roundToHour(Math.min(end ?? midnight(now, 0), now));
+  if (to <= from) to = from + 3600;
+  return { start: from, end: to };
+}
