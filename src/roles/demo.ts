@@ -45,6 +45,10 @@ export async function runDemo(argv: string[]): Promise<number> {
     const submitted = show(env, dir, ["sbatch", "job.sh"]);
     const jobId = /(\d+)/.exec(submitted)?.[1];
     if (jobId === undefined) return 1;
+    // Show the queue once the job runs (the first scheduling pass may come a moment after the submission).
+    const stateOf = (): string =>
+      spawnSync(selfExec()[0] ?? "", [...selfExec().slice(1), "squeue", "-h", "-j", jobId, "-o", "%T"], { env, encoding: "utf8" }).stdout.trim();
+    for (let i = 0; i < 50 && stateOf() === "PENDING"; i++) await new Promise((res) => setTimeout(res, 100));
     show(env, dir, ["squeue"]);
     for (let i = 0; i < 100; i++) {
       const r = spawnSync(selfExec()[0] ?? "", [...selfExec().slice(1), "squeue", "-h", "-j", jobId], { env, encoding: "utf8" });
