@@ -28,10 +28,17 @@ import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts"
 import { BUSY_CODE, createStepWaiting, StepWaitCancelled } from "./step-wait.ts";
 import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait.ts";
 import { loadMultiProg } from "./multi-prog-file.ts";
+import { chooseMpi, mpiListText } from "../../compat/mpi-type.ts";
+import { readConf } from "../conf-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
   // --het-group=N: component N's variables stand for the job's (SLURM_JOB_NUM_NODES_HET_GROUP_N, ...)
   const env = hetGroupEnv(argv, process.env);
+  // --mpi=list needs no command (oracle: the list on stdout, exit 0)
+  if (mpiListAsked(argv)) {
+    process.stdout.write(mpiListText());
+    return 0;
+  }
   const parsed = parseSrunArgs(argv, env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("srun", parsed.error));
@@ -63,6 +70,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     r.spec.ntasks = loaded.ntasks;
     taskArgv = loaded.taskArgv;
+  }
+  // --mpi / SLURM_MPI_TYPE, else MpiDefault=: refused before anything is allocated, as srun does
+  const mpi = chooseMpi(r.settings.mpi, mpiDefault());
+  if (mpi.kind !== "ok") {
+    if (mpi.kind === "list") process.stdout.write(mpi.stdout);
+    else process.stderr.write(mpi.stderr);
+    return mpi.kind === "list" ? 0 : 1;
   }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
@@ -117,7 +131,7 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, ...(taskArgv === undefined ? {} : { taskArgv }),
+        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },
@@ -155,6 +169,25 @@ export async function main(argv: string[]): Promise<number> {
     }
     process.stderr.write(`srun: error: ${(error as Error).message}\n`);
     return 1;
+  }
+}
+
+/** Whether srun's options (before the command) ask for `--mpi=list`. */
+function mpiListAsked(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (!a.startsWith("-")) return false;
+    if (a === "--mpi=list" || (a === "--mpi" && argv[i + 1] === "list")) return true;
+  }
+  return false;
+}
+
+/** MpiDefault= of the configuration (undefined when unset or unreadable). */
+function mpiDefault(): string | undefined {
+  try {
+    return readConf(confPath()).globals.get("mpidefault");
+  } catch {
+    return undefined;
   }
 }
 

@@ -35,6 +35,7 @@ import { Readable } from "node:stream";
 import { mayReadStdin } from "./tty-foreground.ts";
 import { createReadStream, openSync } from "node:fs";
 import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
+import { nodeOfRanks, processMapping } from "../../compat/pmi/mapping.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -70,6 +71,8 @@ export interface StepRequest {
   taskArgv?: (taskId: number, node: string) => string[];
   /** --pty: task 0 on a pseudo-terminal, this terminal in raw mode meanwhile (srun-terminal.ts). */
   pty?: boolean;
+  /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, fences meet at this srun. */
+  mpi?: string;
 }
 
 export interface StepCalls {
@@ -133,7 +136,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   }
   // --pty: the end of srun's stdin is not the end of the task's terminal input (window changes go on)
   const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
-  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
+  const pmi = req.mpi === "pmi2";
+  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed, pmi ? shares.length : 0);
+  const mpiFields = pmi ? { mpiType: "pmi2", pmiProcessMapping: processMapping(nodeOfRanks(ranks)), pmiNodes: shares.length } : {};
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   // --pty implies --unbuffered: keys echoed and prompts shown as they come
   const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true || terminal !== undefined);
@@ -163,6 +168,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const stdin = input.kind === "file" ? { stdinPath: input.path } : { stdinForwarded: input.kind === "forward" && launcher !== undefined };
       const pty = terminal !== undefined && taskId === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
       if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
+      // --mpi=pmi2: the agent adds PMI_FD; rank, size and job id are known here (oracle: PMI_JOBID=J.S)
+      if (pmi) Object.assign(env, { SLURM_MPI_TYPE: "pmi2", PMI_RANK: String(taskId), PMI_SIZE: String(ntasks), PMI_JOBID: `${req.jobId}.${step.stepId}` });
       return { taskId, env, ...stdin, ...pty, argv: req.taskArgv?.(taskId, share.node) ?? [] };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
@@ -170,7 +177,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     const stream = client.runTasks(
       {
         jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
-        launcher: launcherAddr, launcherToken: launcher?.token ?? "", ...(req.setup === undefined ? {} : { setup: req.setup }),
+        launcher: launcherAddr, launcherToken: launcher?.token ?? "", ...(req.setup === undefined ? {} : { setup: req.setup }), ...mpiFields,
       },
       { signal: abort },
     );
