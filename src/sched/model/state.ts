@@ -6,7 +6,7 @@
  * through the log: every replica reads the same file, as every Slurm daemon does.
  */
 import { JobTable } from "./job-table.ts";
-import { gpuTypesOfText } from "../plan/gpu-types.ts";
+import { gpuTypesOfText } from "../../compat/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
 import { emptyNodeInfo } from "./records.ts";
 import { confGet, type ConfRecord, type ParsedConf } from "../../compat/conf/slurm-conf.ts";
