@@ -7,7 +7,7 @@
  */
 import type { Command, Requester } from "../model/commands.ts";
 import type { ClusterState } from "../model/types.ts";
-import { emptyResult, rejected, type ApplyResult } from "../model/apply.ts";
+import { emptyResult, rejected, type ApplyResult } from "../model/apply-result.ts";
 import { applyAcct, type AcctOutcome, type AcctRequest } from "./apply-acct.ts";
 import type { AcctState } from "./types.ts";
 
