@@ -7,8 +7,8 @@
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { isHetFollower, runsBatchScript } from "../sched/model/het.ts";
-import type { ServiceContext } from "./service.ts";
-import { requester, rejectIfError } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester, rejectIfError } from "./service-context.ts";
 import type { JobRecord, JobSpecP } from "../sched/model/types.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { NodeAlloc } from "../net/gen/spur/v1/types_pb.ts";
