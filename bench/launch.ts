@@ -14,7 +14,7 @@ import { detectCgroups, removeSpurRoots } from "../src/agent/cgroup/detect.ts";
 import { planStep } from "../src/agent/cgroup/plan.ts";
 import { applyPlan, joinCommand, killTree, removeTrees } from "../src/agent/cgroup/fs.ts";
 import { readCounters } from "../src/agent/cgroup/usage.ts";
-import { formatCpuList } from "../src/agent/cgroup/cpus.ts";
+import { formatCpuList } from "../src/lib/cpu-list.ts";
 
 const args = process.argv.slice(2);
 const JOBS = Number(args[args.indexOf("--jobs") + 1] ?? 0) || 200;

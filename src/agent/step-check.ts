@@ -8,7 +8,7 @@
  * caller's, running, allocated here, and the step must ask for no more of this
  * node than the job holds. Pure: the caller fetches the job.
  */
-import { parseCpuList } from "./cgroup/cpus.ts";
+import { parseCpuList } from "../lib/cpu-list.ts";
 
 export interface StepClaim {
   jobId: number;

@@ -21,7 +21,7 @@ import type { StepContainment } from "./containment.ts";
 import { withTaskSetup } from "./task-setup.ts";
 import { taskWrapCommand } from "./prolog.ts";
 import { joinCommand, killTree, removeTrees } from "./cgroup/fs.ts";
-import { formatCpuList } from "./cgroup/cpus.ts";
+import { formatCpuList } from "../lib/cpu-list.ts";
 import { bindTasks, bindVerboseLine, parseCpuBind, type BindResult } from "./cgroup/bind.ts";
 import { exitReporter } from "./launcher-report.ts";
 import { feedTaskInput } from "./task-input.ts";

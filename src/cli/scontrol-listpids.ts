@@ -12,7 +12,7 @@
 import type { CliPort } from "./io.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { PidRow } from "../net/gen/spur/v1/agent_pb.ts";
-import { messageOf, outcome, type Outcome } from "../compat/format/scontrol-jobs.ts";
+import { messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";
 
 const BATCH_STEP = -5;
 const EXTERN_STEP = -4;

@@ -10,7 +10,7 @@
  */
 import type { CliPort } from "./io.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
-import { merge, messageOf, outcome, type Outcome } from "../compat/format/scontrol-jobs.ts";
+import { merge, messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";
 import { parseTimeLimit } from "../compat/parse-time.ts";
 
 type Fields = Record<string, string>;

@@ -5,7 +5,7 @@
  * for `export $(scontrol token)`. Only root and operators may name another user.
  */
 import { RpcError, type CliPort } from "./io.ts";
-import { outcome, type Outcome } from "../compat/format/scontrol-jobs.ts";
+import { outcome, type Outcome } from "./scontrol-jobs.ts";
 
 export async function tokenCommand(port: CliPort, args: readonly string[]): Promise<Outcome> {
   let username = "";

@@ -9,9 +9,9 @@
 import type { CliPort, CliResult } from "./io.ts";
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "../compat/format/scontrol-jobs.ts";
-import { resvCommand, showReservations } from "../compat/format/scontrol-resv.ts";
-import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update, updateEntity } from "../compat/format/scontrol-commands.ts";
+import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "./scontrol-jobs.ts";
+import { resvCommand, showReservations } from "./scontrol-resv.ts";
+import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update, updateEntity } from "./scontrol-commands.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
 import { licensesShowText } from "../compat/licenses.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
@@ -113,7 +113,7 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
     case "hostlistsorted":
       return showHosts(port, entity, val);
     case "steps":
-      return (await import("../compat/format/scontrol-show-step.ts")).showSteps(port, val, flags.oneLiner);
+      return (await import("./scontrol-show-step.ts")).showSteps(port, val, flags.oneLiner);
     case "reservations":
     case "reservationname":
       return showReservations(port, val, flags.oneLiner);

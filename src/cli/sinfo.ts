@@ -5,7 +5,7 @@
  * compat/format/sinfo-*; this file sequences them. An unreachable controller
  * prints `slurm_load_partitions: ...` and exits 1.
  */
-import { sinfoReservations } from "../compat/format/scontrol-resv.ts";
+import { sinfoReservations } from "./scontrol-resv.ts";
 import { formatCtime } from "../compat/format-time.ts";
 import { type FormatItem, parseLetterFormat, parseNameFormat, type ParsedFormat, renderLine } from "../compat/format/format-spec.ts";
 import { sinfoJson } from "../compat/format/json-nodes.ts";

@@ -89,4 +89,3 @@ export function isJobFinished(job: StateLike): boolean {
 
 // ------------------------------------------------------------------- nodes
 
-export { nodeStateCompact, nodeStateComplete, nodeStateLong, nodeStateScontrol, nodeStateSinfoComplete } from "./node-states.ts";

@@ -5,8 +5,8 @@
  * sacctmgr's listings and sshare's fair-tree rows at the controller's clock.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
-import { requester } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester } from "./service-context.ts";
 import type { AcctRequest } from "../sched/acct/apply-acct.ts";
 import { previewAcct } from "../sched/acct/apply-acct-command.ts";
 import { acctRows } from "../sched/acct/acct-rows.ts";

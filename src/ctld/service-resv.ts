@@ -5,8 +5,8 @@
  * reservation` and `sinfo -T` print, with each window as it stands now.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
-import { requester } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester } from "./service-context.ts";
 import { compressHostlist } from "../compat/hostlist.ts";
 import { isActive, windowAt } from "../sched/resv/types.ts";
 

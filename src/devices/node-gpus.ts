@@ -13,9 +13,9 @@
  * MultipleFiles; its unique id (the MIG UUID) is what CUDA_VISIBLE_DEVICES carries.
  * Local CPUs are registered in logical numbering (cpu-topology.ts).
  */
-import { topologyFromLinks, topologyFromMatrix } from "../sched/plan/gpu-topology.ts";
+import { topologyFromLinks, topologyFromMatrix } from "./gpu-topology.ts";
 import type { DeclaredGpu, NodeGres } from "../compat/conf/gres-conf.ts";
-import { formatCpuList, parseCpuList } from "../agent/cgroup/cpus.ts";
+import { formatCpuList, parseCpuList } from "../lib/cpu-list.ts";
 import { coresToLogicalCpus, osToLogicalCpus, type CpuTopology } from "./cpu-topology.ts";
 import { gpuUnits, type DeviceInventory, type GpuUnit, type LinkMatrix } from "./inventory.ts";
 

@@ -5,7 +5,7 @@
  * declared `Links=` (fully connected XGMI/NVLink by default), and, with
  * `--nodes-per-switch N`, a two-level switch tree. Pure text builders.
  */
-import { declaredLinks } from "../sched/plan/gpu-topology.ts";
+import { declaredLinks } from "../devices/gpu-topology.ts";
 
 /** Device file Slurm sites name in File= for GPU `i` of this model. */
 export function fakeGpuFile(model: string, i: number): string {

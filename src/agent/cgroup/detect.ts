@@ -10,7 +10,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { chooseLayout, parseMountinfo, parseSelfCgroup, type Layout } from "./layout.ts";
 import { cgroupPath, rootName } from "./plan.ts";
-import { parseCpuList } from "./cpus.ts";
+import { parseCpuList } from "../../lib/cpu-list.ts";
 
 export interface CgroupSupport {
   /** undefined: no containment on this host (see `summary`). */

@@ -5,8 +5,8 @@
  * are known (gres.conf Cores= or discovery): "gpu:mi300x:8(S:0-1)". Without
  * core locality the text is the registered one, unchanged. Pure.
  */
-import { gpuSocketsOf } from "../../sched/plan/gpu-sockets.ts";
-import { gpuTypesOfGres } from "../../sched/plan/gpu-types.ts";
+import { gpuSocketsOf } from "../gpu-locality.ts";
+import { gpuTypesOfGres } from "../gpu-types.ts";
 import { compressIndices } from "../../lib/index-ranges.ts";
 
 /** What the display reads of a node record. */

@@ -9,7 +9,7 @@ import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format
 import { jobStateLong } from "../states.ts";
 import { convertNumUnit, eligibleTimeOf, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
-import { formatCpuList } from "../../agent/cgroup/cpus.ts";
+import { formatCpuList } from "../../lib/cpu-list.ts";
 import { compressHostlist } from "../hostlist.ts";
 
 const iso = (t: number): string => formatIsoTime(t);

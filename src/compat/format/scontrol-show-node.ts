@@ -6,7 +6,7 @@
  * prints them when no plugin measures them, and the Reason line when set.
  */
 import { formatIsoTime } from "../format-time.ts";
-import { nodeStateScontrol } from "../states.ts";
+import { nodeStateScontrol } from "../node-states.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { convertNumUnit } from "./job-values.ts";

@@ -7,7 +7,7 @@
 import { assert } from "../../lib/assert.ts";
 import { formatIsoTime, formatTimeLimitSinfo } from "../format-time.ts";
 import { hostlistUniq } from "../hostlist.ts";
-import { nodeStateCompact, nodeStateLong, nodeStateSinfoComplete } from "../states.ts";
+import { nodeStateCompact, nodeStateLong, nodeStateSinfoComplete } from "../node-states.ts";
 import type { ColumnDef } from "./format-spec.ts";
 import { gresWithSockets } from "./gres-sockets.ts";
 import { convertNumUnit } from "./job-values.ts";

@@ -7,7 +7,7 @@
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeInfo, PartitionInfo } from "../../net/gen/spur/v1/types_pb.ts";
-import { nodeStateLong } from "../states.ts";
+import { nodeStateLong } from "../node-states.ts";
 import { gresWithSockets } from "./gres-sockets.ts";
 
 export type Node = Plain<NodeInfo>;

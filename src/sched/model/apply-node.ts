@@ -7,7 +7,7 @@
  */
 import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
-import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
 import { refreshNodeState } from "./resources.ts";
 import { endFollowers, releaseJob } from "./apply-run.ts";
 import { isHetComponent, isHetFollower } from "./het.ts";

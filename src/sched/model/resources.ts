@@ -4,7 +4,7 @@
  * an allocation is charged and released, and the node state that follows from it
  * (IDLE / MIXED / ALLOCATED with DRAIN, NOT_RESPONDING flags), as Slurm derives it.
  */
-import { gpuTypesOfGres, mixedGpuTypes } from "../plan/gpu-types.ts";
+import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
@@ -12,9 +12,9 @@ import { compressIndices } from "../../lib/index-ranges.ts";
 import type { NodeRecord } from "./types.ts";
 import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
 import { freeGres, sharingBusyGpus, sharingByGpu } from "../plan/gres-fit.ts";
-import { parseSocketCpus, socketCpusText } from "../plan/gpu-sockets.ts";
+import { parseSocketCpus, socketCpusText } from "../../compat/gpu-locality.ts";
 import { selectCpuIds, socketCountsOf, socketDistOf, type CpuLayout } from "../plan/core-select.ts";
-import { formatCpuList, parseCpuList } from "../../agent/cgroup/cpus.ts";
+import { formatCpuList, parseCpuList } from "../../lib/cpu-list.ts";
 
 export interface FreeResources {
   cpus: number;

@@ -6,7 +6,7 @@
  * through the log: every replica reads the same file, as every Slurm daemon does.
  */
 import { JobTable } from "./job-table.ts";
-import { gpuTypesOfText } from "../plan/gpu-types.ts";
+import { gpuTypesOfText } from "../../compat/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
 import { emptyNodeInfo } from "./records.ts";
 import { confGet, type ConfRecord, type ParsedConf } from "../../compat/conf/slurm-conf.ts";
@@ -18,7 +18,7 @@ import { formatGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
-import { preemptConfigFrom } from "../plan/preempt.ts";
+import { preemptConfigFrom } from "../plan/preempt-config.ts";
 import { newTriggerTable } from "./trigger-types.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));

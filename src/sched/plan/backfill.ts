@@ -17,11 +17,12 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
 import { assert } from "../../lib/assert.ts";
-import { gpuSocketsOf, parseSocketCpus, type SocketLayout } from "./gpu-sockets.ts";
+import { gpuSocketsOf, parseSocketCpus } from "../../compat/gpu-locality.ts";
+import type { SocketLayout } from "./gpu-sockets.ts";
 import type { ClusterState, NodeRecord } from "../model/types.ts";
 import { freeResources, freeSocketCpus, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "../model/resources.ts";
-import { parseGpuTopology } from "./gpu-topology.ts";
-import { gpuTypesOfGres, mixedGpuTypes } from "./gpu-types.ts";
+import { parseGpuTopology } from "../../devices/gpu-topology.ts";
+import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */

@@ -18,10 +18,10 @@ import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { parseTopologyConf, type NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import type { ResourceRequest } from "./request.ts";
-import { declaredLinks, parseGpuTopology, topologyFromLinks } from "./gpu-topology.ts";
+import { declaredLinks, parseGpuTopology, topologyFromLinks } from "../../devices/gpu-topology.ts";
 import { lowestSwitchLevel } from "./topology.ts";
-import { parseSocketCpus } from "./gpu-sockets.ts";
-import { gpuPool } from "./gpu-types.ts";
+import { parseSocketCpus } from "../../compat/gpu-locality.ts";
+import { gpuPool } from "../../compat/gpu-types.ts";
 
 export interface SimJob {
   id: number;

@@ -15,7 +15,6 @@
  *   preferred, when that costs no GPU link quality (a preference, never a rule).
  */
 import type { LinkMatrix } from "../../devices/inventory.ts";
-import { parseCpuList } from "../../agent/cgroup/cpus.ts";
 import { pickGpus } from "./gpu-clique.ts";
 import { assert } from "../../lib/assert.ts";
 
@@ -42,25 +41,6 @@ export interface SocketPick {
   /** CPUs on each socket, index = socket. */
   socketCpus: number[];
   quality: number;
-}
-
-/** Socket of each GPU from its local CPU lists ("0-15"), for a node of `cpus` CPUs on `sockets` sockets. */
-export function gpuSocketsOf(gpuCpus: readonly string[], gpuCount: number, cpus: number, sockets: number): number[] {
-  const perSocket = sockets > 0 ? cpus / sockets : 0;
-  return Array.from({ length: gpuCount }, (_, g) => {
-    const ids = parseCpuList(gpuCpus[g] ?? "").filter((c) => c < cpus);
-    if (ids.length === 0 || perSocket <= 0) return -1;
-    const votes = new Array<number>(sockets).fill(0);
-    for (const c of ids) votes[Math.floor(c / perSocket)] = (votes[Math.floor(c / perSocket)] ?? 0) + 1;
-    return votes.indexOf(Math.max(...votes));
-  });
-}
-
-/** "8,0" ⇄ [8,0]: the wire form of NodeAlloc.socketCpus. */
-export const socketCpusText = (counts: readonly number[]): string => counts.join(",");
-export function parseSocketCpus(text: string | undefined): number[] {
-  if (!text) return [];
-  return text.split(",").map((t) => Number(t) || 0);
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { Command } from "../model/commands.ts";
 import type { ClusterState } from "../model/types.ts";
-import { emptyResult, rejected, type ApplyResult } from "../model/apply.ts";
+import { emptyResult, rejected, type ApplyResult } from "../model/apply-result.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
 import type { ResvRecord } from "./types.ts";

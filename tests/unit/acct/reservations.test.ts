@@ -11,7 +11,7 @@ import { ALICE, ROOT, cluster, spec, submit } from "../sched/builders.ts";
 import type { Command, Requester } from "../../../src/sched/model/commands.ts";
 import { reservationNodeFlags, windowAt } from "../../../src/sched/resv/types.ts";
 import { nodeStateStrings } from "../../../src/compat/node-states.ts";
-import { resvFields, resvRecordText, sinfoReservations } from "../../../src/compat/format/scontrol-resv.ts";
+import { resvFields, resvRecordText, sinfoReservations } from "../../../src/cli/scontrol-resv.ts";
 
 process.env.TZ = "UTC";
 

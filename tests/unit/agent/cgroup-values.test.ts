@@ -3,7 +3,7 @@
  * files, usage parsing and combining, and sacct's size/CPU texts.
  */
 import { describe, expect, it } from "vitest";
-import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "../../../src/agent/cgroup/cpus.ts";
+import { formatCpuList, hostCpusFor, parseCpuList, pickCpus } from "../../../src/lib/cpu-list.ts";
 import { splitDev } from "../../../src/agent/cgroup/gres-files.ts";
 import { gresForNode, parseGresConf } from "../../../src/compat/conf/gres-conf.ts";
 import { emptySampler, emptyUsage, nodeUsage, parseKeyValues, parseProcStat, parseProcStatus, readCounters, taskExtremes, taskOfProcesses } from "../../../src/agent/cgroup/usage.ts";

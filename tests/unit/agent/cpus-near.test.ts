@@ -3,7 +3,7 @@
  * controller counted, GPU-local cores first, never fewer CPUs than allocated.
  */
 import { describe, expect, it } from "vitest";
-import { pickCpus, pickCpusNear } from "../../../src/agent/cgroup/cpus.ts";
+import { pickCpus, pickCpusNear } from "../../../src/lib/cpu-list.ts";
 
 const range = (lo: number, hi: number): number[] => Array.from({ length: hi - lo }, (_, i) => lo + i);
 

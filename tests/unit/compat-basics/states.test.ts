@@ -10,13 +10,10 @@ import {
   jobStateCompact,
   jobStateFromName,
   jobStateLong,
-  nodeStateCompact,
-  nodeStateComplete,
-  nodeStateLong,
-  nodeStateScontrol,
-  nodeStateSinfoComplete,
 } from "../../../src/compat/states.ts";
-import { nodeStateStrings } from "../../../src/compat/node-states.ts";
+import {
+  nodeStateCompact, nodeStateComplete, nodeStateLong, nodeStateScontrol, nodeStateSinfoComplete, nodeStateStrings,
+} from "../../../src/compat/node-states.ts";
 import { goldenLines, goldenStdout, haveGoldens, keyValues } from "./golden.ts";
 
 const job = (state: string, ...stateFlags: string[]) => ({ state, stateFlags });

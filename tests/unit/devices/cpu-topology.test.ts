@@ -8,7 +8,7 @@ import {
   coresToLogicalCpus, declaredTopology, hostCpuTopology, logicalToOsCpus, nodeCpuTopology, osToLogicalCpus, topologyFromOs, type OsCpu,
 } from "../../../src/devices/cpu-topology.ts";
 import { nodeGpuFacts } from "../../../src/devices/node-gpus.ts";
-import { gpuSocketsOf } from "../../../src/sched/plan/gpu-sockets.ts";
+import { gpuSocketsOf } from "../../../src/compat/gpu-locality.ts";
 import { parseGresConf, gresForNode } from "../../../src/compat/conf/gres-conf.ts";
 
 /** OS records of 2 sockets x 4 cores x 2 threads in either numbering (core ids sparse, as on real hosts). */

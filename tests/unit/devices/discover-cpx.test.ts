@@ -9,7 +9,7 @@ import { nodeGpuFacts } from "../../../src/devices/node-gpus.ts";
 import { amdGresType } from "../../../src/devices/discover-amd.ts";
 import { pairQuality } from "../../../src/devices/link-matrix.ts";
 import { buildCdiSpec, validateCdiSpec } from "../../../src/devices/cdi.ts";
-import { parseGpuTopology } from "../../../src/sched/plan/gpu-topology.ts";
+import { parseGpuTopology } from "../../../src/devices/gpu-topology.ts";
 import { pickGpus } from "../../../src/sched/plan/gpu-clique.ts";
 import { fixtureRoot } from "./fixtures.ts";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { pickGpus } from "../../../src/sched/plan/gpu-clique.ts";
-import { declaredLinks, parseGpuTopology, topologyFromLinks, formatQualityRows } from "../../../src/sched/plan/gpu-topology.ts";
+import { declaredLinks, parseGpuTopology, topologyFromLinks, formatQualityRows } from "../../../src/devices/gpu-topology.ts";
 import { bestGpuSet } from "../../../src/devices/best-gpu-set.ts";
 import { createRng } from "../../../src/lib/rng.ts";
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { fitJob, withReleased, type NodeView } from "../../../src/sched/plan/fit-node.ts";
 import type { ResourceRequest } from "../../../src/sched/plan/request.ts";
-import { gpuSocketsOf, placeOnSockets } from "../../../src/sched/plan/gpu-sockets.ts";
+import { gpuSocketsOf } from "../../../src/compat/gpu-locality.ts";
+import { placeOnSockets } from "../../../src/sched/plan/gpu-sockets.ts";
 
 function req(over: Partial<ResourceRequest> = {}): ResourceRequest {
   return {

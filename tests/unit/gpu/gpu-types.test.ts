@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { nodeGpuFacts } from "../../../src/devices/node-gpus.ts";
 import { discoverDevices } from "../../../src/devices/discover.ts";
-import { parseGpuTopology } from "../../../src/sched/plan/gpu-topology.ts";
+import { parseGpuTopology } from "../../../src/devices/gpu-topology.ts";
 import { pairQuality } from "../../../src/devices/link-matrix.ts";
-import { gpuPool, gpuTypesOfGres, gpuTypesOfText } from "../../../src/sched/plan/gpu-types.ts";
+import { gpuPool, gpuTypesOfGres, gpuTypesOfText } from "../../../src/compat/gpu-types.ts";
 import { fitJob, type NodeView } from "../../../src/sched/plan/fit-node.ts";
 import type { ResourceRequest } from "../../../src/sched/plan/request.ts";
 import { refreshNodeState } from "../../../src/sched/model/resources.ts";

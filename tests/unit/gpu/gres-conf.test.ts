@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { gresForNode, parseGresConf } from "../../../src/compat/conf/gres-conf.ts";
-import { parseGpuTopology, topologyFromLinks, topologyFromMatrix } from "../../../src/sched/plan/gpu-topology.ts";
+import { parseGpuTopology, topologyFromLinks, topologyFromMatrix } from "../../../src/devices/gpu-topology.ts";
 import { nodeGpuFacts } from "../../../src/devices/node-gpus.ts";
 import { pairQuality } from "../../../src/devices/link-matrix.ts";
 import { localGresConf, localTopologyConf } from "../../../src/roles/local-topology.ts";

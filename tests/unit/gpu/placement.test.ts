@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { fitJob, withReleased, type NodeView } from "../../../src/sched/plan/fit-node.ts";
 import type { ResourceRequest } from "../../../src/sched/plan/request.ts";
-import { declaredLinks, parseGpuTopology, topologyFromLinks } from "../../../src/sched/plan/gpu-topology.ts";
+import { declaredLinks, parseGpuTopology, topologyFromLinks } from "../../../src/devices/gpu-topology.ts";
 import { parseTopologyConf } from "../../../src/compat/conf/topology-conf.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";

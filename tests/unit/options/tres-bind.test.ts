@@ -62,7 +62,7 @@ describe("the job's TRES binding", () => {
 describe("a step's TRES binding", () => {
   it("is kept by stepCreate and shown by scontrol show step (TresBind= after SrunHost:Pid)", async () => {
     const { cluster, spec, submit } = await import("../sched/builders.ts");
-    const { formatStepRecord } = await import("../../../src/compat/format/scontrol-show-step.ts");
+    const { formatStepRecord } = await import("../../../src/cli/scontrol-show-step.ts");
     const c = cluster();
     c.run(submit(spec()));
     c.run({ v: 1, type: "startJobs", at: 11, decisions: [{ jobId: 1, arrayTaskId: -1, alloc: [{ node: "n1", cpus: 1, memMib: 256, gpuIndices: [], tasks: 1 }] }] });

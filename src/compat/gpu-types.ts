@@ -1,5 +1,5 @@
 /**
- * @module sched/plan/gpu-types
+ * @module compat/gpu-types
  * GPU types on a node (pure). A node registers its GPUs grouped by type, in
  * index order ("gpu:3g.40gb:1,gpu:1g.10gb:2,gpu:h100:7": index 0 is a 3g.40gb
  * MIG, 1-2 are 1g.10gb, 3-9 whole H100s), so the gres text is the index → type

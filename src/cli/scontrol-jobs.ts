@@ -1,18 +1,18 @@
 /**
- * @module format/scontrol-jobs
+ * @module cli/scontrol-jobs
  * scontrol's job commands over the CliPort: `show job [id]`, hold/uhold/
  * release/requeue/requeuehold/suspend/resume, and `update JobId=...`. The
  * controller answers per job with Slurm's error text; scontrol prints it as
  * "<error> for job <id>" (hold/release also add "slurm_suspend error: ..."),
  * or "<id>: <error>" per array element when one request names several jobs.
  */
-import type { Plain } from "../../lib/plain.ts";
-import type { JobResult } from "../../net/gen/spur/v1/controller_pb.ts";
-import type { CliPort } from "../../cli/io.ts";
-import { parseArraySpec } from "../array-spec.ts";
-import type { Job } from "./job-values.ts";
-import { formatJobRecord } from "./scontrol-show-job.ts";
-import { isJobIdText, parseJobUpdate, splitJobIds } from "./scontrol-update.ts";
+import type { Plain } from "../lib/plain.ts";
+import type { JobResult } from "../net/gen/spur/v1/controller_pb.ts";
+import type { CliPort } from "./io.ts";
+import { parseArraySpec } from "../compat/array-spec.ts";
+import type { Job } from "../compat/format/job-values.ts";
+import { formatJobRecord } from "../compat/format/scontrol-show-job.ts";
+import { isJobIdText, parseJobUpdate, splitJobIds } from "../compat/format/scontrol-update.ts";
 
 /** What one scontrol command printed and whether it failed. */
 export interface Outcome {

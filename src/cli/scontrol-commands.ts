@@ -1,19 +1,19 @@
 /**
- * @module format/scontrol-commands
+ * @module cli/scontrol-commands
  * scontrol's non-job commands over the CliPort: `show node|partition|config|
  * hostnames|hostlist|hostlistsorted|reservation`, `ping`, and `update
  * NodeName=...` / entity detection for `update`. Messages and exit status
  * follow Slurm's scontrol ("Node n9 not found" on stdout, exit 1).
  */
-import type { CliPort } from "../../cli/io.ts";
-import { expandHostlist, scontrolShowHostlist, scontrolShowHostlistSorted, scontrolShowHostnames } from "../hostlist.ts";
-import type { Result } from "../../lib/result.ts";
+import type { CliPort } from "./io.ts";
+import { expandHostlist, scontrolShowHostlist, scontrolShowHostlistSorted, scontrolShowHostnames } from "../compat/hostlist.ts";
+import type { Result } from "../lib/result.ts";
 import { messageOf, outcome, updateJob, type Outcome, type ViewFlags } from "./scontrol-jobs.ts";
-import { formatConfig, pingLine } from "./scontrol-show-config.ts";
-import { formatNodeRecord } from "./scontrol-show-node.ts";
-import { formatPartitionRecord } from "./scontrol-show-partition.ts";
-import { keywordMatch, parseNodeUpdate } from "./scontrol-update.ts";
-import { formatRaftPing } from "./scontrol-ping-raft.ts";
+import { formatConfig, pingLine } from "../compat/format/scontrol-show-config.ts";
+import { formatNodeRecord } from "../compat/format/scontrol-show-node.ts";
+import { formatPartitionRecord } from "../compat/format/scontrol-show-partition.ts";
+import { keywordMatch, parseNodeUpdate } from "../compat/format/scontrol-update.ts";
+import { formatRaftPing } from "../compat/format/scontrol-ping-raft.ts";
 
 /** The "controller at host is UP/DOWN" line, from a ping. */
 export async function pingStatus(port: CliPort): Promise<Outcome> {

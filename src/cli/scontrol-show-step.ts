@@ -1,14 +1,14 @@
 /**
- * @module format/scontrol-show-step
+ * @module cli/scontrol-show-step
  * `scontrol show step [<job>[.<step>]]`: one record per step in Slurm's
  * layout (StepId/UserId/StartTime/TimeLimit, State/Partition/NodeList,
  * Nodes/CPUs/Tasks/Name/Network, TRES, ResvPorts, CPUFreqReq/Dist,
  * SrunHost:Pid), from the steps the controller lists with each job.
  */
-import type { CliPort } from "../../cli/io.ts";
-import { formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
-import type { Job } from "./job-values.ts";
-import { formatRecord, orNull } from "./scontrol-record.ts";
+import type { CliPort } from "./io.ts";
+import { formatIsoTime, formatTimeLimitScontrol } from "../compat/format-time.ts";
+import type { Job } from "../compat/format/job-values.ts";
+import { formatRecord, orNull } from "../compat/format/scontrol-record.ts";
 import { messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";
 
 type Step = Job["steps"][number];

@@ -1,5 +1,5 @@
 /**
- * @module agent/cgroup/cpus
+ * @module lib/cpu-list
  * CPU lists ("0-3,8") and the choice of a job's cores on this node (pure).
  * The controller decides how many CPUs a job gets per node (and, when it knows
  * the node's sockets, how many on each socket); the agent picks which ones:
@@ -9,7 +9,7 @@
  * on host CPU i mod (host CPU count), so a job still sees exactly its share of
  * distinct host CPUs whenever its count is at most the host's.
  */
-import { assert } from "../../lib/assert.ts";
+import { assert } from "./assert.ts";
 
 /** "0-2,5" → [0,1,2,5]; invalid pieces are skipped. */
 export function parseCpuList(text: string): number[] {

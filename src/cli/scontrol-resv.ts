@@ -1,5 +1,5 @@
 /**
- * @module format/scontrol-resv
+ * @module cli/scontrol-resv
  * scontrol's reservation commands and views: `create reservation k=v ...`,
  * `update ReservationName=x k=v ...`, `delete ReservationName=x` (or
  * `delete reservation x`), `show reservation [name]`, and the `sinfo -T`
@@ -8,11 +8,11 @@
  * Layouts follow Slurm's (scontrol's record, sinfo -T's columns) as
  * remembered; they are not in shared/oracle/golden.
  */
-import type { CliPort } from "../../cli/io.ts";
-import type { ReservationInfo } from "../../net/gen/spur/v1/controller_pb.ts";
-import type { Plain } from "../../lib/plain.ts";
-import { parseBeginTime } from "../parse-time.ts";
-import { formatIsoTime } from "../format-time.ts";
+import type { CliPort } from "./io.ts";
+import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
+import type { Plain } from "../lib/plain.ts";
+import { parseBeginTime } from "../compat/parse-time.ts";
+import { formatIsoTime } from "../compat/format-time.ts";
 import { messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";
 
 const TIME_KEYS = new Set(["starttime", "endtime"]);

@@ -1,5 +1,5 @@
 /**
- * @module sched/plan/gpu-topology
+ * @module devices/gpu-topology
  * The GPU link topology a node registers (NodeInfo.gpuTopology) and the
  * scheduler reads. On the wire it is the pairwise link-quality matrix
  * (devices/link-matrix `linkQuality`: higher is better), rows joined by ";",
@@ -7,8 +7,8 @@
  * placement needs (fabric vs PCIe vs across sockets) whether the node discovered
  * its devices or declared them with gres.conf `Links=`.
  */
-import { emptyMatrix, type GpuLink, type LinkMatrix } from "../../devices/inventory.ts";
-import { linkQuality, pairQuality } from "../../devices/link-matrix.ts";
+import { emptyMatrix, type GpuLink, type LinkMatrix } from "./inventory.ts";
+import { linkQuality, pairQuality } from "./link-matrix.ts";
 
 /** Link quality for a gres.conf Links number: N fabric links, or 0 = no direct link (PCIe through the host). */
 export function qualityOfLinksCount(n: number): number {
