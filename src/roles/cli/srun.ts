@@ -80,6 +80,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
+  (await import("../closed-pipe.ts")).dropOutputOnClosedPipe(); // `srun CMD | head -1`
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   const url = ctlUrl();
