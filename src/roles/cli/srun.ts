@@ -51,6 +51,14 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  // --interactive (salloc's interactive step, LaunchParameters=use_interactive_step): one task on the
+  // allocation's first node, whatever the allocation's SLURM_NTASKS/SLURM_NNODES say
+  if (r.settings.interactive) {
+    r.spec.ntasks = 1;
+    r.spec.nodesMin = 1;
+    r.spec.nodesMax = 1;
+    r.spec.ntasksPerNode = 0;
+  }
   if (r.settings.verbose > 0) {
     const { definedOptionsDump } = await import("../../compat/options/srun-verbose.ts");
     process.stderr.write(definedOptionsDump(argv.slice(0, argv.length - r.command.length), process.env));
