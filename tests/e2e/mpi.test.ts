@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startCluster, type Cluster } from "./cluster.ts";
 
@@ -150,11 +150,31 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
     expect(pmix.code).toBe(1);
     expect(pmix.stderr.split("\n").at(-2)).toBe("srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types");
     // srun reads MpiDefault= itself: the step gets PMI without --mpi (and --mpi=none turns it off)
+    const before = readFileSync(c.conf, "utf8");
     appendFileSync(c.conf, "MpiDefault=pmi2\n");
     const env = c.run(["srun", "-n1", "bash", "-c", "echo ${PMI_FD:-none} ${SLURM_MPI_TYPE:-none}"]);
     expect(env.stdout).toBe("5 pmi2\n");
     const none = c.run(["srun", "--mpi=none", "-n1", "bash", "-c", "echo ${PMI_FD:-none}"]);
     expect(none.stdout).toBe("none\n");
+    writeFileSync(c.conf, before);
+  });
+});
+
+describe.runIf(ready)("srun features launchers rely on", () => {
+  it("-K/--kill-on-bad-exit: the first failed task terminates the step (oracle lines and status 143)", () => {
+    const script = "if [ $SLURM_PROCID = 0 ]; then exit 3; fi; sleep 60";
+    const r = c.run(["srun", "-K", "-N2", "-n2", "bash", "-c", script]);
+    expect(r.stderr.replace(/StepId=\d+\.\d+/g, "StepId=J.S")).toBe([
+      "srun: error: n1: task 0: Exited with exit code 3",
+      "srun: launch/slurm: _step_signal: Terminating StepId=J.S",
+      "srun: error: n2: task 1: Terminated",
+      "srun: Force Terminated StepId=J.S",
+      "",
+    ].join("\n"));
+    expect(r.code).toBe(143);
+    // -K0 turns it off: the other task ends on its own
+    const off = c.run(["srun", "-K0", "-N2", "-n2", "bash", "-c", "if [ $SLURM_PROCID = 0 ]; then exit 3; fi; sleep 0.5"]);
+    expect([off.stderr, off.code]).toEqual(["srun: error: n1: task 0: Exited with exit code 3\n", 3]);
   });
 });
 

@@ -140,7 +140,8 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type, ...(taskArgv === undefined ? {} : { taskArgv }),
+        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
+        killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },
@@ -157,6 +158,7 @@ export async function main(argv: string[]): Promise<number> {
           return createStepWaiting(once, { ...view, immediate: own || r.settings.immediateSec !== undefined, cancel: waiting.signal, write });
         },
         stepComplete: (req) => call(url, "StepComplete", req),
+        signalStep: (req) => call(url, "Cancel", { filter: { jobIds: [`${req.jobId}.${req.stepId}`] }, signal: req.signal }),
       },
       abort.signal,
     );
@@ -191,14 +193,17 @@ function mpiListAsked(argv: readonly string[]): boolean {
   return false;
 }
 
-/** MpiDefault= of the configuration (undefined when unset or unreadable). */
-function mpiDefault(): string | undefined {
+/** A key of the configuration, lower case (undefined when unset or unreadable). */
+function confValue(key: string): string | undefined {
   try {
-    return readConf(confPath()).globals.get("mpidefault");
+    return readConf(confPath()).globals.get(key);
   } catch {
     return undefined;
   }
 }
+
+/** MpiDefault= of the configuration. */
+const mpiDefault = (): string | undefined => confValue("mpidefault");
 
 async function testOnly(spec: Parameters<typeof allocate>[1]): Promise<number> {
   try {

@@ -73,11 +73,15 @@ export interface StepRequest {
   pty?: boolean;
   /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, fences meet at this srun. */
   mpi?: string;
+  /** -K/--kill-on-bad-exit (or KillOnBadExit=1): the first task that fails terminates the step (SIGTERM). */
+  killOnBadExit?: boolean;
 }
 
 export interface StepCalls {
   stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number }): Promise<Plain<StepCreateResponse>>;
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
+  /** Send `signal` to every task of the step (-K/--kill-on-bad-exit). */
+  signalStep?(req: { jobId: number; stepId: number; signal: number }): Promise<unknown>;
 }
 
 const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
@@ -145,6 +149,15 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   terminal?.start((size) => feed?.resize(size.rows, size.cols));
   let exitCode = 0;
   let exitSignal = 0;
+  // -K: the first task that exits non-zero (or of a signal) terminates the others, as Slurm's srun does
+  let terminating = false;
+  let terminatingLine = ""; // printed after the failed task's own line (oracle order)
+  const onTaskEnd = (code: number, signal: number): void => {
+    if (req.killOnBadExit !== true || terminating || (code === 0 && signal === 0) || abort.aborted) return;
+    terminating = true;
+    terminatingLine = `srun: launch/slurm: _step_signal: Terminating StepId=${req.jobId}.${step.stepId}\n`;
+    void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 15 }).catch(() => undefined);
+  };
   const runs = shares.map(async (share, nodeIndex) => {
     const addr = created.nodes[nodeIndex];
     const here = ranks[nodeIndex] ?? [];
@@ -188,6 +201,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (frame.exited) {
         output.ended(frame.taskId);
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
+        onTaskEnd(frame.exitCode, frame.exitSignal);
       }
     }
     // the exit status comes from the agent's report to srun's listener (the agent sends a task's
@@ -199,7 +213,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     }
     // --pty: the terminal is back in its own mode once task 0 is over, before srun's own lines
     if (here.includes(0)) terminal?.restore();
-    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported) + terminatingLine);
+    terminatingLine = "";
   });
   const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
   terminal?.restore();
