@@ -44,7 +44,11 @@ export function servePmi(req: RunTasksRequest, node: string, onAbort: (rank: num
     for (const e of effects) {
       if (e.kind === "reply") sockets.get(e.rank)?.write(e.text);
       else if (e.kind === "fence") fence(e.round, e.puts);
-      else onAbort(e.rank, e.exitCode, e.message);
+      else {
+        onAbort(e.rank, e.exitCode, e.message);
+        // srun ends the whole step (every node), as Slurm's srun does on a PMI abort
+        void client?.pmiFence({ jobId: req.jobId, stepId: req.stepId, node, token: req.launcherToken, abort: true, abortRank: e.rank, abortExitCode: e.exitCode }).catch(() => undefined);
+      }
     }
   };
   return {

@@ -15,6 +15,7 @@ import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { RecordingQueue } from "./step-attach.ts";
 import { PMI_FD_NUMBER, spawnAsUser } from "./run-as.ts";
 import { servePmi } from "./pmi-serve.ts";
+import { isoTimeText } from "../compat/format/time-memo.ts";
 import type { Duplex } from "node:stream";
 import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
 import type { StepContainment } from "./containment.ts";
@@ -171,10 +172,12 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   let stepEnded: Promise<void> = Promise.resolve();
   const stdins: TaskStdin[] = []; // tasks fed from srun's stdin (task-input.ts)
   // srun --mpi=pmi2: a PMI server for the step's tasks here (pmi-serve.ts); not inside containers
+  const pmiNode = hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? "");
   const pmi = hooks?.container === undefined
-    ? servePmi(req, hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? ""), (rank, exitCode, message) => {
-      const why = message === "" ? "" : `: ${message}`;
-      queue.push(frame(rank, { stderr: new TextEncoder().encode(`srun: error: task ${rank} called PMI abort with exit code ${exitCode}${why}\n`) }));
+    ? servePmi(req, pmiNode, (rank) => {
+      // oracle: the node where a task called PMI abort reports its step cancelled, as for scancel
+      const line = `slurmstepd-${pmiNode}: error: *** STEP ${req.jobId}.${req.stepId} ON ${pmiNode} CANCELLED AT ${isoTimeText(Date.now() / 1000)} ***\n`;
+      queue.push(frame(rank, { stderr: new TextEncoder().encode(line) }));
       children.forEach((c) => killGroup(c.pid, "SIGKILL"));
     })
     : undefined;

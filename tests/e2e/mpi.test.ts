@@ -128,6 +128,24 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
     expect(of(3)).toContain("cmd=kvs-get-response;rc=0;found=TRUE;value=v0;");
   });
 
+  it("a PMI abort from one task cancels the step on every node (oracle lines, status 137)", () => {
+    const abort = [
+      'echo "cmd=init pmi_version=1 pmi_subversion=1" >&$PMI_FD; IFS= read -r -u $PMI_FD line',
+      '[ "$PMI_RANK" = 1 ] && echo "cmd=abort exitcode=7" >&$PMI_FD',
+      "sleep 60",
+    ].join("\n");
+    c.write("pmiabort.sh", `#!/bin/bash\n${abort}\n`);
+    const r = c.run(["srun", "--mpi=pmi2", "-N2", "-n2", "./pmiabort.sh"]);
+    const lines = r.stderr.split("\n").filter((l) => l !== "").map((l) => l.replace(/\d+\.0/, "J.0").replace(/AT \S+ \*/, "AT T *")).sort();
+    expect(lines).toEqual([
+      "slurmstepd-n2: error: *** STEP J.0 ON n2 CANCELLED AT T ***",
+      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+      "srun: error: n1: task 0: Killed",
+      "srun: error: n2: task 1: Killed",
+    ]);
+    expect(r.code).toBe(137);
+  });
+
   it("the SLURM_* variables a PyTorch launcher reads give world size, ranks and master address on every node", () => {
     // what torch.distributed's env:// needs, derived as Lightning's SLURMEnvironment and accelerate derive it
     const script = [

@@ -36,6 +36,8 @@ export interface StepLauncher {
   token: string;
   /** Reports received so far, by task id. */
   exits: ReadonlyMap<number, TaskExitReport>;
+  /** Called when a node reports that a task called PMI abort (srun --mpi=pmi2). */
+  onPmiAbort?: (rank: number, exitCode: number, node: string) => void;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,14 @@ export async function openStepLauncher(
   // srun --mpi=pmi2: the PMI fences of the step's nodes meet here (compat/pmi/fence.ts)
   const fences = pmiNodes > 0 ? new FenceRounds(pmiNodes) : undefined;
   const fenceWaiters = new Map<number, Array<(kvs: Record<string, string>) => void>>();
+  const launcher: StepLauncher = {
+    host, port: 0, token, exits,
+    close: () => {
+      // agents keep their report connections alive: drop them so that srun need not wait for them
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
   // served on plain node:http: the token, not the caller's uid, says who may report (no peer lookup)
   const handler = connectNodeAdapter({
     readMaxBytes: pmiNodes > 0 ? FENCE_BYTES_MAX : REPORT_BYTES_MAX,
@@ -115,6 +125,10 @@ export async function openStepLauncher(
         },
         async pmiFence(req) {
           if (req.token !== token || req.jobId !== jobId || req.stepId !== stepId || fences === undefined) return { error: "not this step's PMI fence" };
+          if (req.abort) {
+            launcher.onPmiAbort?.(req.abortRank, req.abortExitCode, req.node);
+            return {};
+          }
           const arrival = fences.arrive(req.round, req.node, req.puts);
           if (arrival.error !== "") return { error: arrival.error };
           const all = arrival.complete;
@@ -144,12 +158,6 @@ export async function openStepLauncher(
     http.listen(0, host, () => resolve());
   });
   const address = http.address();
-  return {
-    host, port: typeof address === "object" && address !== null ? address.port : 0, token, exits,
-    close: () => {
-      // agents keep their report connections alive: drop them so that srun need not wait for them
-      http.closeAllConnections();
-      return new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  launcher.port = typeof address === "object" && address !== null ? address.port : 0;
+  return launcher;
 }

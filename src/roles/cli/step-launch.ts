@@ -142,6 +142,16 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
   const pmi = req.mpi === "pmi2";
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed, pmi ? shares.length : 0);
+  // a task's PMI abort cancels the step on every node (oracle: the step is CANCELLED, its tasks Killed)
+  let pmiAborted = false;
+  if (launcher !== undefined && pmi) {
+    launcher.onPmiAbort = () => {
+      if (pmiAborted) return;
+      pmiAborted = true;
+      process.stderr.write(`srun: Job step aborted: Waiting up to ${job.killWaitSec + 2} seconds for job step to finish.\n`);
+      void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 0 }).catch(() => undefined);
+    };
+  }
   const mpiFields = pmi ? { mpiType: "pmi2", pmiProcessMapping: processMapping(nodeOfRanks(ranks)), pmiNodes: shares.length } : {};
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   // --pty implies --unbuffered: keys echoed and prompts shown as they come
@@ -222,7 +232,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   output.close();
   void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
-  if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
+  if (exitSignal !== 0 && !abort.aborted && !pmiAborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
