@@ -82,6 +82,16 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
     expect(r.lines.filter((l) => l.startsWith("hydra_pmi_proxy|"))).toEqual(["hydra_pmi_proxy|4|4"]);
   });
 
+  it("a subset of the allocation's hosts (mpirun --host / -hosts) reaches srun as --nodelist and is honoured", () => {
+    const nodes = (lines: string[]) => [...new Set(lines.map((l) => /node=(\S+)/.exec(l)?.[1] ?? "?"))].sort();
+    const ompi = inAllocation(`export ${OMPI_ENV}; mpirun.openmpi -np 4 --host n3:2,n4:2 ./hello.ompi`);
+    expect(ompi.code, ompi.stderr).toBe(0);
+    expect([ompi.lines.length, nodes(ompi.lines)]).toEqual([4, ["n3", "n4"]]);
+    const mpich = inAllocation("mpirun.mpich -n 4 -hosts n2,n3 ./hello.mpich");
+    expect(mpich.code, mpich.stderr).toBe(0);
+    expect([mpich.lines.length, nodes(mpich.lines)]).toEqual([4, ["n2", "n3"]]);
+  });
+
   it("MPICH: direct launch with srun --mpi=pmi2, also as a job of its own", () => {
     const r = inAllocation(run3("srun --mpi=pmi2", "mpich"));
     expect(r.code, r.stderr).toBe(0);
