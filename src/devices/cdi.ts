@@ -9,7 +9,6 @@ import { err, ok, type Result } from "../lib/result.ts";
 import { assert } from "../lib/assert.ts";
 import type { DeviceInventory, DeviceNodeRef, GpuVendor } from "./inventory.ts";
 import { minimumCdiVersion, validateCdiSpec } from "./cdi-validate.ts";
-import { emitYaml } from "./yaml-lite.ts";
 
 export { CDI_VERSION_LATEST, CDI_VERSIONS, minimumCdiVersion, parseCdiKind, validateCdiSpec } from "./cdi-validate.ts";
 
@@ -126,8 +125,10 @@ export function renderCdiJson(spec: CdiSpec): string {
   return `${JSON.stringify(spec, null, 2)}\n`;
 }
 
+/** The spec as YAML, through Bun's own YAML (a global, so this file stays free of I/O imports). */
 export function renderCdiYaml(spec: CdiSpec): string {
-  return emitYaml(spec);
+  const text = Bun.YAML.stringify(spec, null, 2);
+  return text.endsWith("\n") ? text : `${text}\n`;
 }
 
 /** Fully qualified CDI names for a job's GPUs: cdiDeviceNames("amd", [0, 1]) → ["amd.com/gpu=0", "amd.com/gpu=1"]. */
