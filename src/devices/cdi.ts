@@ -125,12 +125,6 @@ export function renderCdiJson(spec: CdiSpec): string {
   return `${JSON.stringify(spec, null, 2)}\n`;
 }
 
-/** The spec as YAML, through Bun's own YAML (a global, so this file stays free of I/O imports). */
-export function renderCdiYaml(spec: CdiSpec): string {
-  const text = Bun.YAML.stringify(spec, null, 2);
-  return text.endsWith("\n") ? text : `${text}\n`;
-}
-
 /** Fully qualified CDI names for a job's GPUs: cdiDeviceNames("amd", [0, 1]) → ["amd.com/gpu=0", "amd.com/gpu=1"]. */
 export function cdiDeviceNames(vendor: GpuVendor, devices: readonly (number | string)[]): string[] {
   return devices.map((d) => `${CDI_KINDS[vendor]}=${String(d)}`);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  CDI_VERSION_LATEST, buildCdiSpec, cdiDeviceNames, cdiSpecFileName, minimumCdiVersion, parseCdiKind, renderCdiJson, renderCdiYaml, validateCdiSpec,
+  CDI_VERSION_LATEST, buildCdiSpec, cdiDeviceNames, cdiSpecFileName, minimumCdiVersion, parseCdiKind, renderCdiJson, validateCdiSpec,
   type CdiSpec,
 } from "../../../src/devices/cdi.ts";
+import { renderCdiYaml } from "../../../src/roles/devices-cli.ts";
 import { discoverDevices } from "../../../src/devices/discover.ts";
 import { emptyInventory, type DeviceInventory } from "../../../src/devices/inventory.ts";
 import { H100_MIG, MI300X, fixtureRoot, nvidiaTexts } from "./fixtures.ts";
