@@ -177,7 +177,7 @@ export function stepHandlers(sc: ServiceContext) {
         srunHost: req.srunHost, srunPid: req.srunPid, distribution: stepDistribution(spec.distribution, ntasks, alloc.length),
         ...((spec.gpuBind ?? "") !== "" ? { tresBind: `gres/gpu:${spec.gpuBind}` } : {}),
       });
-      rejectIfError(result, Code.FailedPrecondition);
+      rejectIfError(result);
       const step = job.info.steps.find((s) => s.stepId === result.ids[0]);
       const nodes = alloc.map((a) => {
         const n = c.state.nodes.get(a.node);

@@ -160,7 +160,7 @@ export function controllerRoutes(sc: ServiceContext) {
         const nodes = req.nodes.toUpperCase() === "ALL" ? { ok: true as const, value: [...c.state.nodes.keys()] } : expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
         const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by, ...(req.features === undefined ? {} : { features: req.features }) });
-        rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+        rejectIfError(result);
         return {};
       },
       ping() {

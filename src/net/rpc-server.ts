@@ -18,6 +18,7 @@ import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 import { listenGuarded } from "./listen-guarded.ts";
+import { AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -81,6 +82,13 @@ export interface RpcServerExtras {
   rateLimit?: (uid: number, nowSec: number) => boolean;
   /** Connection and body limits (net/http-guard); tests shorten them. */
   limits?: Partial<HttpLimits>;
+  /**
+   * AuthType's verifier for `x-spur-cred` (net/cred-header): a request carrying one is
+   * identified by it alone, and refused here with Slurm's words when it does not verify
+   * (`onRefused` logs why). A request without one keeps loopback identity.
+   */
+  verifyCred?: CredVerifier;
+  onCredRefused?: (why: string, peerAddr: string) => void;
 }
 
 export async function startRpcServer(
@@ -137,6 +145,11 @@ export async function startRpcServer(
     stampAgent(req, extras.clusterSecret);
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
     const token = req.headers[USER_TOKEN_HEADER];
+    const cred = req.headers[CRED_HEADER];
+    if (token === undefined && typeof cred === "string" && extras.verifyCred !== undefined) {
+      void stampCred(req, res, cred, extras.verifyCred, extras.onCredRefused).then((admitted) => (admitted ? dispatch(req, res) : undefined));
+      return;
+    }
     if (token === undefined) {
       // The JSON fast path (squeue's and sinfo's listings) never reads the caller's uid, and
       // finding it reads /proc/net/tcp, which costs milliseconds and grows with every socket
@@ -202,6 +215,28 @@ async function stampToken(req: IncomingMessage, token: string, verify: TokenVeri
     uid = undefined;
   }
   req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
+}
+
+/** Identifies the caller by its credential; false (and answered 401) when it does not verify. */
+async function stampCred(
+  req: IncomingMessage, res: ServerResponse, cred: string, verify: CredVerifier, onRefused: RpcServerExtras["onCredRefused"],
+): Promise<boolean> {
+  let why: string;
+  try {
+    const v = await verify(cred);
+    if (v.ok) {
+      req.headers[PEER_UID_HEADER] = String(v.value.uid);
+      return true;
+    }
+    why = v.error.message;
+  } catch (e) {
+    why = String((e as Error).message ?? e);
+  }
+  onRefused?.(why, req.socket.remoteAddress ?? "");
+  req.resume();
+  res.writeHead(401, { "content-type": "application/json" });
+  res.end(JSON.stringify({ code: "unauthenticated", message: AUTH_ERROR_MESSAGE }));
+  return false;
 }
 
 /** Replace any client-sent AGENT_NODE_HEADER with the verdict on its cluster credential. */

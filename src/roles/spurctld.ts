@@ -24,6 +24,7 @@ import type { CtldScripts } from "../ctld/ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
+import { credAuthExtras } from "./ctld-auth.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
@@ -76,6 +77,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   const sched = createSchedulerStats();
   const rpc = createRpcMetrics();
   const rateLimit = rpcRateLimitFrom(g.get("slurmctldparameters") ?? "");
+  const credAuth = credAuthExtras(g, logger.withTag("auth"));
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
@@ -87,6 +89,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
       ...(rateLimit === undefined ? {} : { rateLimit: createRpcRateLimiter(rateLimit, [process.getuid?.() ?? 0]) }),
       ...(clusterSecret === undefined ? {} : { clusterSecret }),
       verifyToken: tokenVerifier(keyring, now),
+      ...credAuth,
       metrics: () => renderMetrics(controllerMetrics({
         state, sched, rpc: rpc.families(), raft: raft?.(), applyFailed: applyFailed(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
       })),

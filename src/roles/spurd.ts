@@ -139,7 +139,8 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * WireGuard peer distribution, when spur.conf names this node's overlay config:
- * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default), and the endpoint
+ * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default; %n too, for hosts that
+ * share one /var/run/wireguard such as network namespaces on one machine), and the endpoint
  * others dial as OverlayEndpoint=host:port on the node's NodeName line ("" = behind NAT).
  */
 function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance, clusterSecret: string | undefined): () => void {
@@ -150,7 +151,7 @@ function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: Co
     return names.ok && names.value.includes(name);
   });
   return createOverlayAgent({
-    node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
+    node: name, confPath: path.replace(/%n/g, name), iface: (conf.globals.get("overlayinterface") ?? "spur0").replace(/%n/g, name),
     endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
     ...(clusterSecret === undefined ? {} : { clusterSecret }),
   }).start();

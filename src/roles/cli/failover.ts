@@ -13,6 +13,7 @@
  */
 import { fetchWithBackoff } from "./rate-backoff.ts";
 import { RpcError } from "../../cli/io.ts";
+import { errnoOf } from "./rpc-errno.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { fetchTls } from "../../net/client-tls.ts";
 import { writeOutput } from "./stdio.ts";
@@ -120,7 +121,7 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
   } catch {
     /* not a Connect error body */
   }
-  return { kind: "error", error: new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`) };
+  return { kind: "error", error: new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`, errnoOf(res)) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

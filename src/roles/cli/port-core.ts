@@ -8,6 +8,7 @@
  * stdio.ts. port.ts adds what srun/salloc/spur need on top (sync conf lookups).
  */
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
+import { errnoOf } from "./rpc-errno.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
 import { fetchWithBackoff } from "./rate-backoff.ts";
@@ -45,7 +46,7 @@ async function connectAnswer<T>(res: Response, who: string): Promise<T> {
     } catch {
       /* not a Connect error body */
     }
-    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`);
+    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`, errnoOf(res));
   }
   return JSON.parse(text) as T;
 }
