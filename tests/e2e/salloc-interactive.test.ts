@@ -51,12 +51,17 @@ describe("salloc without a command", () => {
     const keys = [
       'echo "at=$SLURMD_NODENAME tty=$(tty) n=$SLURM_NTASKS nn=$SLURM_NNODES"',
       'srun -n4 bash -c "echo on=\\$SLURMD_NODENAME" </dev/null | sort | uniq -c | tr -s " "',
+      // the interactive step is J.interactive and holds none of the job's CPUs: an --exact step does not wait for it
+      'squeue -s -h -o "step=%i %j" | grep interactive | sed "s/=[0-9]*\\./=J./"',
+      "srun --exact -w n1 -N1 -n2 echo exact-ran </dev/null | uniq",
       "exit 3",
     ].join("\n");
     const r = sallocOnTerminal("-N2 -n4", `${keys}\n`);
     // --preserve-env: the shell sees the allocation's counts, not its own step's
     expect(r.out).toMatch(/\nat=n1 tty=\/dev\/pts\/\d+ n=4 nn=2\n/);
     expect(r.out).toMatch(/\n 2 on=n1\n 2 on=n2\n/);
+    expect(r.out).toMatch(/\nstep=J.interactive bash\n/);
+    expect(r.out).toMatch(/\nexact-ran\n/);
     expect(r.out).toMatch(/srun: error: n1: task 0: Exited with exit code 3\nsalloc: Relinquishing job allocation \d+\n$/);
     expect(r.code).toBe(3);
     expect(noJobs()).toBe("");

@@ -73,12 +73,14 @@ export interface StepRequest {
   pty?: boolean;
   /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, fences meet at this srun. */
   mpi?: string;
+  /** --interactive: salloc's interactive step (J.interactive, holding none of the job's CPUs). */
+  interactive?: boolean;
   /** -K/--kill-on-bad-exit (or KillOnBadExit=1): the first task that fails terminates the step (SIGTERM). */
   killOnBadExit?: boolean;
 }
 
 export interface StepCalls {
-  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number }): Promise<Plain<StepCreateResponse>>;
+  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number; interactive?: boolean }): Promise<Plain<StepCreateResponse>>;
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
   /** Send `signal` to every task of the step (-K/--kill-on-bad-exit). */
   signalStep?(req: { jobId: number; stepId: number; signal: number }): Promise<unknown>;
@@ -89,7 +91,7 @@ const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r ===
 const PRESERVED = ["SLURM_NNODES", "SLURM_NTASKS", "SLURM_NPROCS", "SLURM_TASKS_PER_NODE"] as const;
 
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
-  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid });
+  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid, interactive: req.interactive === true });
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
