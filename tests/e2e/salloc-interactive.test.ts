@@ -10,8 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { spawn, spawnSync } from "node:child_process";
+import { BIN, eventually, startCluster, type Cluster } from "./cluster.ts";
 
 let c: Cluster;
 
@@ -70,5 +70,26 @@ describe("salloc without a command", () => {
   it("a command given to salloc is not affected by use_interactive_step", () => {
     const r = c.run(["salloc", "-Q", "-n1", "bash", "-c", 'echo "at=${SLURMD_NODENAME:-here}"']);
     expect(r.stdout).toBe("at=here\n");
+  });
+
+  it("salloc terminated (SIGTERM) revokes its allocation; --kill-command signals the command (oracle line)", async () => {
+    const salloc = spawn(BIN, ["salloc", "-N1", "--kill-command=TERM", "bash", "-c", "trap 'echo command-got-TERM; exit 0' TERM; while :; do sleep 0.1; done"], {
+      env: c.env, cwd: c.work, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    salloc.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    salloc.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => salloc.once("exit", (code) => resolve(code)));
+    try {
+      await eventually("the allocation", () => (/Granted job allocation \d+/.test(err) ? true : undefined), 30_000);
+      salloc.kill("SIGTERM");
+      expect(await exited).toBe(143);
+    } finally {
+      salloc.kill("SIGKILL");
+    }
+    expect(err).toMatch(/salloc: Job allocation \d+ has been revoked\.\n$/);
+    await eventually("the command's trap", () => (out.includes("command-got-TERM") ? true : undefined), 10_000);
+    await eventually("no job left", () => (noJobs() === "" ? true : undefined), 10_000);
   });
 });
