@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { jobEnded, startCluster, type Cluster } from "./cluster.ts";
 
 const FIXTURES = resolve(__dirname, "../fixtures/mpi");
 const PROGRAMS = ["hello", "ring", "allreduce"] as const;
@@ -101,6 +101,21 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
     // cyclic: rank r on node r % 4
     const lines = own.stdout.split("\n").filter((l) => l !== "").sort();
     expect(lines.map((l) => l.replace(/ host=.*/, ""))).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((r) => `hello rank=${r} size=8 node=n${(r % 4) + 1}`));
+  });
+
+  it("in a batch script: mpirun (both) and srun --mpi=pmi2 on the job's 4 nodes", async () => {
+    c.write("mpi-job.sh", [
+      "#!/bin/bash",
+      "#SBATCH -N4 --ntasks-per-node=2 -o mpi-job.out",
+      `export ${OMPI_ENV}`,
+      "mpirun.openmpi ./allreduce.ompi | grep -c ok",
+      "mpirun.mpich ./ring.mpich",
+      "srun --mpi=pmi2 ./allreduce.mpich | grep -c ok",
+      "",
+    ].join("\n"));
+    const jobId = c.run(["sbatch", "--parsable", "mpi-job.sh"]).stdout.trim();
+    expect(await jobEnded(c, jobId)).toBe("COMPLETED");
+    expect(readFileSync(join(c.work, "mpi-job.out"), "utf8")).toBe("8\nring token=29 want=29 ok\n8\n");
   });
 
   it("Open MPI 4.1 from Debian cannot be direct-launched with pmi2 (no PMI-1/2 client built), and says so", () => {
