@@ -219,6 +219,20 @@ describe.runIf(ready)("srun features launchers rely on", () => {
     const off = c.run(["srun", "-K0", "-N2", "-n2", "bash", "-c", "if [ $SLURM_PROCID = 0 ]; then exit 3; fi; sleep 0.5"]);
     expect([off.stderr, off.code]).toEqual(["srun: error: n1: task 0: Exited with exit code 3\n", 3]);
   });
+
+  it("-W/--wait: SEC seconds after the first task exits the others are killed (oracle lines, status 137)", () => {
+    const r = c.run(["srun", "-W", "1", "-N2", "-n2", "bash", "-c", "[ $SLURM_PROCID = 0 ] && exit 0; sleep 60"]);
+    expect(r.stderr.replace(/StepId=\d+\.\d+/g, "StepId=J.S")).toBe([
+      "srun: First task exited 1s ago",
+      "srun: StepId=J.S task 1: running",
+      "srun: StepId=J.S task 0: exited",
+      "srun: launch/slurm: _step_signal: Terminating StepId=J.S",
+      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+      "srun: error: n2: task 1: Killed",
+      "",
+    ].join("\n"));
+    expect(r.code).toBe(137);
+  });
 });
 
 describe.runIf(ready)("srun whose reader went away", () => {

@@ -141,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
         preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
-        interactive: r.settings.interactive && !own,
+        interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
         killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
