@@ -13,10 +13,10 @@
  * tasks of different "nodes" as neighbours with clashing segment names, so it is told to use TCP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { jobEnded, startCluster, type Cluster } from "./cluster.ts";
+import { BIN, eventually, jobEnded, startCluster, type Cluster } from "./cluster.ts";
 
 const FIXTURES = resolve(__dirname, "../fixtures/mpi");
 const PROGRAMS = ["hello", "ring", "allreduce"] as const;
@@ -218,6 +218,25 @@ describe.runIf(ready)("srun features launchers rely on", () => {
     // -K0 turns it off: the other task ends on its own
     const off = c.run(["srun", "-K0", "-N2", "-n2", "bash", "-c", "if [ $SLURM_PROCID = 0 ]; then exit 3; fi; sleep 0.5"]);
     expect([off.stderr, off.code]).toEqual(["srun: error: n1: task 0: Exited with exit code 3\n", 3]);
+  });
+
+  it("-X/--disable-status: Ctrl-C goes to the tasks as SIGINT (oracle line)", async () => {
+    const task = 'trap "echo got-INT; exit 7" INT; echo ready; sleep 60 & wait';
+    const srun = spawn(BIN, ["srun", "-X", "-N1", "-n2", "bash", "-c", task], { env: c.env, cwd: c.work, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    srun.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    srun.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => srun.once("exit", (code) => resolve(code)));
+    try {
+      await eventually("both tasks ready", () => (out.split("ready").length === 3 ? true : undefined), 30_000);
+      srun.kill("SIGINT");
+      expect(await exited).toBe(7);
+    } finally {
+      srun.kill("SIGKILL");
+    }
+    expect(out).toBe("ready\nready\ngot-INT\ngot-INT\n");
+    expect(err.replace(/StepId=\d+\.\d+/, "StepId=J.S")).toBe("srun: sending Ctrl-C to StepId=J.S\nsrun: error: n1: tasks 0-1: Exited with exit code 7\n");
   });
 
   it("-W/--wait: SEC seconds after the first task exits the others are killed (oracle lines, status 137)", () => {
