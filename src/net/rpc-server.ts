@@ -18,7 +18,8 @@ import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 import { listenGuarded } from "./listen-guarded.ts";
-import { AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
+import { AUTH_ERROR_ERRNO, AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
+import { SLURM_ERRNO_HEADER } from "../compat/slurm-errors.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -234,7 +235,7 @@ async function stampCred(
   }
   onRefused?.(why, req.socket.remoteAddress ?? "");
   req.resume();
-  res.writeHead(401, { "content-type": "application/json" });
+  res.writeHead(401, { "content-type": "application/json", [SLURM_ERRNO_HEADER]: String(AUTH_ERROR_ERRNO) });
   res.end(JSON.stringify({ code: "unauthenticated", message: AUTH_ERROR_MESSAGE }));
   return false;
 }

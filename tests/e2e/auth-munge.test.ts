@@ -57,14 +57,14 @@ function mint(ttlSec?: number, user?: string): string {
   return r.stdout.trim();
 }
 
-async function call(method: string, body: unknown, cred?: string): Promise<{ status: number; json: { code?: string; message?: string; results?: { error: string }[] } }> {
+async function call(method: string, body: unknown, cred?: string): Promise<{ status: number; errno: string; json: { code?: string; message?: string; results?: { error: string }[] } }> {
   const text = readFileSync(c.conf, "utf8");
   const host = /^ControlAddr=(\S+)/m.exec(text)?.[1] ?? "127.0.0.1";
   const port = /^ControlPort=(\d+)/m.exec(text)?.[1] ?? "6817";
   const res = await fetch(`http://${host}:${port}/spur.v1.Controller/${method}`, {
     method: "POST", headers: { "content-type": "application/json", ...(cred === undefined ? {} : { "x-spur-cred": `munge:${cred}` }) }, body: JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json() as never };
+  return { status: res.status, errno: res.headers.get("x-slurm-errno") ?? "", json: await res.json() as never };
 }
 
 const ctldLog = () => readFileSync(join(c.dir, "cluster", "log", "spurctld.log"), "utf8");
@@ -128,6 +128,7 @@ describe.skipIf(!HAVE_MUNGED || !isRoot())("AuthType=auth/munge with real munged
     const again = await call("Ping", {}, cred);
     expect(again.status).toBe(401);
     expect(again.json.message).toBe("Protocol authentication error");
+    expect(again.errno).toBe("1007"); // SLURM_PROTOCOL_AUTHENTICATION_ERROR
     await eventually("the replay in the log", () => (ctldLog().includes("Munge decode failed: Replayed credential") ? true : undefined));
   });
 
