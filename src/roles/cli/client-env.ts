@@ -57,7 +57,7 @@ function credSourceOf(globals: ReadonlyMap<string, string>): (() => Promise<stri
     const cred = await m.mungeCredential(m.parseAuthInfo(authInfo));
     if (cred.ok) return cred.value;
     // Said once; the request goes without a credential and the controller refuses it in its words.
-    if (!told) await writeOutput("stderr", `error: ${cred.error.message.startsWith("Munge") ? "" : "Munge encode failed: "}${cred.error.message}\n`);
+    if (!told) await writeOutput("stderr", `error: ${cred.error.message}\n`);
     told = true;
     return undefined;
   };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mungeCredential, mungeCredVerifier, parseAuthInfo } from "../../../../src/net/munge/auth-munge.ts";
+import { createMungeVerifier, mungeCredential, mungeCredVerifier, mungeSource, parseAuthInfo } from "../../../../src/net/munge/auth-munge.ts";
 import {
   MUNGE_HEADER_BYTES, MUNGE_ID_ANY, MsgType, decodeHeader, encodeDecodeResponse, encodeEncodeResponse, parseDecodeRequest, parseEncodeRequest,
 } from "../../../../src/net/munge/wire.ts";
@@ -69,6 +69,16 @@ describe("auth/munge against a fake munged", () => {
     expect(!other.ok && other.error.message).toContain("credential of another kind (spur)");
     const bad = await verify("munge:garbage");
     expect(!bad.ok && bad.error.message).toBe("auth/munge: _decode_cred: Munge decode failed: Invalid credential");
+  });
+
+  it("offers the same as a pluggable verifier (scheme + verify(text)) and source (credential(audience))", async () => {
+    const v = createMungeVerifier({ socketPath, ttlSec: 0 });
+    expect(v.scheme).toBe("munge");
+    expect(await v.verify("MUNGE:42:")).toEqual({ ok: true, value: { uid: 1234, gid: 99, host: "10.1.2.3" } });
+    const again = await v.verify("MUNGE:42:");
+    expect(!again.ok && again.error.message).toBe("Munge decode failed: Replayed credential (encoded on 10.1.2.3 by uid 1234)");
+    expect(await mungeSource({ socketPath, ttlSec: 0 }).credential("slurmctld")).toMatch(/^munge:MUNGE:\d+:$/);
+    await expect(mungeSource({ socketPath: join(dir, "none"), ttlSec: 0 }).credential("slurmctld")).rejects.toThrow(/^Munge encode failed: /);
   });
 
   it("says which socket it could not reach", async () => {
