@@ -42,6 +42,11 @@ export interface RpcServer {
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 
+/** A fast handler's answer that is JSON text already (sent as is, not stringified again). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /**
  * Verifies a token and names its user's uid (undefined = invalid). When a
  * request carries a token it alone decides who is asking: with no verifier, or
@@ -202,7 +207,8 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
     }
     const text = Buffer.concat(chunks).toString("utf8");
     const request = text.trim() === "" ? {} : JSON.parse(text);
-    reply(200, JSON.stringify(fast(request)));
+    const answer = fast(request);
+    reply(200, answer instanceof RawJson ? answer.text : JSON.stringify(answer));
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
