@@ -9,7 +9,8 @@
  * grouping=individual); a cell is in -t units with the account's total as 100%, the last column
  * is the account's share of the listed total; PrintJobCount counts jobs instead. Without
  * FlatView a row is one of the accounts asked for (root by default) holding its whole subtree;
- * with FlatView a row is each job's own account. Rows by account name.
+ * with FlatView a row is each job's own account (SizesByAccountAndWckey: "account:wckey", the
+ * wckey empty when the job has none). Rows by account name.
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
@@ -82,7 +83,8 @@ interface Row {
  */
 function rowName(job: Job, opts: SizesOptions, parentOf: (account: string) => string | undefined): string | undefined {
   if (opts.byWckey) return job.wckey;
-  const own = opts.withWckey && job.wckey !== "" ? `${job.account}:${job.wckey}` : job.account;
+  // 22.05 keeps an empty wckey: a job without one is "account:" (oracle, SizesByAccountAndWckey FlatView)
+  const own = opts.withWckey ? `${job.account}:${job.wckey}` : job.account;
   if (opts.flat) return opts.accounts.length === 0 || opts.accounts.includes(job.account) ? own : undefined;
   const wanted = [...(opts.accounts.length > 0 ? opts.accounts : ["root"])].sort();
   const chain = new Set<string>();
@@ -99,7 +101,8 @@ export function jobSizesText(
   cluster: string, jobs: readonly Job[], w: Window, now: number, opts: SizesOptions, style: Style,
   parentOf: (account: string) => string | undefined, timeText: (t: number) => string,
 ): string {
-  const ran = jobs.filter((j) => elapsedSecs(j, now) > 0);
+  // with FlatView the job query itself is limited to the accounts asked for (so are the individual sizes)
+  const ran = jobs.filter((j) => elapsedSecs(j, now) > 0 && (!opts.flat || opts.accounts.length === 0 || opts.accounts.includes(j.account)));
   const groups = buckets(opts, ran.map((j) => jobTresCount(j, "cpu")));
   const rows = new Map<string, Row>();
   let clusterTotal = 0;
