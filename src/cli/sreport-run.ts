@@ -140,7 +140,8 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
         grouping: c.grouping ?? [50, 250, 500, 1000], flat: c.flat, printJobCount: c.printJobCount, accounts: c.accounts,
         withWckey: kind === "job-sizes-account-wckey", byWckey: kind === "job-sizes-wckey", tres: tres[0] ?? "cpu", tresGiven: o.tres !== "",
       };
-      return out(jobSizesText(cluster, mine, w, now, opts, o.style, (a) => parents.get(a), time));
+      const r = jobSizesText(cluster, mine, w, now, opts, o.style, (a) => parents.get(a), time);
+      return out(r.text, r.stderr);
     }
     case "resv-utilization": {
       const resvs = ours && port.ctl.listReservations !== undefined ? (await port.ctl.listReservations({})).reservations : [];

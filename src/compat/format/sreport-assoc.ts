@@ -151,7 +151,8 @@ export function pickFields(format: readonly string[], table: Record<string, Fiel
       stderr += ` Unknown field '${raw.slice(0, pct < 0 ? raw.length : pct)}'\n`;
       continue;
     }
-    const width = pct < 0 ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
+    // Used and Energy take the width their largest value needs whatever %N says (oracle: Used%12 stays 8)
+    const width = pct < 0 || hit?.[1] === "used" || hit?.[1] === "energy" ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
     out.push(width !== 0 ? { ...field, width: Math.abs(width), left: width < 0 } : field);
   }
   void isPerFormat;

@@ -100,10 +100,12 @@ function rowName(job: Job, opts: SizesOptions, parentOf: (account: string) => st
 export function jobSizesText(
   cluster: string, jobs: readonly Job[], w: Window, now: number, opts: SizesOptions, style: Style,
   parentOf: (account: string) => string | undefined, timeText: (t: number) => string,
-): string {
+): { text: string; stderr: string } {
   // with FlatView the job query itself is limited to the accounts asked for (so are the individual sizes)
   const ran = jobs.filter((j) => elapsedSecs(j, now) > 0 && (!opts.flat || opts.accounts.length === 0 || opts.accounts.includes(j.account)));
   const groups = buckets(opts, ran.map((j) => jobTresCount(j, "cpu")));
+  // grouping=individual with no job that ran: nothing to make columns of (oracle: no header either)
+  if (groups.length === 0) return { text: "", stderr: " We need a grouping list to set up the print.\n" };
   const rows = new Map<string, Row>();
   let clusterTotal = 0;
   let clusterCount = 0;
@@ -144,5 +146,5 @@ export function jobSizesText(
     opts.printJobCount ? "Units are in number of jobs ran" : `Time reported in ${TIME_WORDS[f]}`,
   ];
   const head = style.header ? `${DASHES}\n${lines.join("\n")}\n${DASHES}\n` : "";
-  return head + renderRows(columns, cells, style);
+  return { text: head + renderRows(columns, cells, style), stderr: "" };
 }

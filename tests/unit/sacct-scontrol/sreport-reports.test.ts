@@ -23,7 +23,7 @@ const sizes = (over: Partial<SizesOptions>, s: Style, jobs = SRP20_JOBS): string
   jobSizesText("oracle", jobs, SRP20_WINDOW, SRP20_NOW, {
     grouping: [50, 250, 500, 1000], flat: false, printJobCount: false, accounts: ["srpa", "srpb"], withWckey: false,
     byWckey: false, tres: "cpu", tresGiven: false, ...over,
-  }, s, (a) => parents.get(a), time);
+  }, s, (a) => parents.get(a), time).text;
 
 describe("job SizesByAccount (W = start=2026-12-04T17:00:00 end=2026-12-04T18:00:00)", () => {
   it("sreport job SizesByAccount W accounts=srpa,srpb", () => {
