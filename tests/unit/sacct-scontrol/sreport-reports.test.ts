@@ -12,6 +12,8 @@ import { resvUtilizationText } from "../../../src/compat/format/sreport-resv.ts"
 import { parseTimeFormat, type Style } from "../../../src/compat/format/sreport.ts";
 import { isoTimeText } from "../../../src/compat/format/time-memo.ts";
 import { SRP20_JOBS, SRP20_NOW, SRP20_RESVS, SRP20_TREE, SRP20_WINDOW } from "./sreport-fixture.ts";
+import { sreportMain } from "../../../src/cli/sreport.ts";
+import { fakePort, makeNode } from "./helpers.ts";
 
 const fixture = (name: string): string => readFileSync(join(__dirname, "../../fixtures/sreport", name), "utf8");
 const time = (t: number): string => isoTimeText(t);
@@ -64,5 +66,33 @@ describe("reservation utilization", () => {
   it("names= selects, -t minper widens the columns; --tres=gres/gpu lists none", () => {
     expect(resv(style("minper"), ["srp20-resv2"])).toBe(fixture("resv-minper-names.txt"));
     expect(resv(style("sec", "plain"), [], ["gres/gpu"])).toBe(fixture("resv-tres-gpu.txt"));
+  });
+});
+
+describe("the sreport command (reports fetched through the controller port)", () => {
+  const W = ["start=2026-12-04T17:00:00", "end=2026-12-04T18:00:00"];
+  const portFor = () => {
+    const { port } = fakePort({ jobs: SRP20_JOBS, nodes: [1, 2, 3, 4].map((i) => makeNode({ name: `n${i}`, cpus: 4 })), now: SRP20_NOW });
+    port.ctl.acctList = async () => ({
+      cluster: "oracle",
+      rows: SRP20_TREE.map((a) => ({ fields: { account: a.account, user: a.user, parentname: a.user === "" ? a.parent : "" } })),
+    });
+    port.ctl.listReservations = async () => ({ reservations: SRP20_RESVS, now: SRP20_NOW });
+    return port;
+  };
+
+  it("job SizesByAccount and reservation utilization print the oracle's text", async () => {
+    const sizesRun = await sreportMain(["job", "SizesByAccount", ...W, "-t", "sec", "accounts=srpa,srpb", "grouping=2,4,8"], portFor());
+    expect([sizesRun.stdout, sizesRun.stderr, sizesRun.exitCode]).toEqual([fixture("sizes-accounts-grouping.txt"), "", 0]);
+    const resvRun = await sreportMain(["-P", "reservation", "utilization", ...W, "-t", "sec"], portFor());
+    expect(resvRun.stdout).toBe(fixture("resv-P-sec.txt"));
+  });
+
+  it("job reports take one TRES only; reports answer unknown words as sreport does", async () => {
+    const two = await sreportMain(["--tres=cpu,mem", "job", "SizesByAccount", ...W], portFor());
+    expect(two).toEqual({ stdout: "", stderr: " Job report only supports a single --tres type.\n Generate a separate report for each TRES type.\n", exitCode: 1 });
+    expect((await sreportMain(["job", "foo"], portFor())).stderr).toBe('Not valid report foo\nValid job reports are, "SizesByAccount, SizesByAccountAndWcKey, and  SizesByWckey"\n');
+    expect((await sreportMain(["reservation", "foo"], portFor())).stderr).toBe('Not valid report foo\nValid reservation reports are, "Utilization"\n');
+    expect(await sreportMain(["job"], portFor())).toEqual({ stdout: "", stderr: "too few arguments for keyword:job\n", exitCode: 1 });
   });
 });
