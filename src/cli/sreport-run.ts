@@ -115,7 +115,16 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
       const names = await properNames(port);
       const usage = clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, "cpu"), w, now);
       const inAccounts = mine.filter((j) => c.accounts.length === 0 || c.accounts.includes(j.account));
-      return out(userTopText(usage, userUsage(inAccounts, w, now), c.top, w, o.style, names, time));
+      if (o.tres === "") return out(userTopText(usage, userUsage(inAccounts, w, now), c.top, w, o.style, names, time));
+      const per = tres.map((t) => {
+        const rows = userUsage(inAccounts, w, now, (j) => jobTresCount(j, t));
+        const byUser = new Map(rows.map((r) => [r.user, r.used]));
+        return { name: t, rows, reported: clusterTresCount(nodes.nodes, t) * span, used: (u: string) => byUser.get(u) ?? 0 };
+      });
+      // users ranked by the first TRES; a user with use of another TRES only comes after them
+      const ranked = [...(per[0]?.rows ?? [])];
+      for (const p of per.slice(1)) for (const r of p.rows) if (!ranked.some((x) => x.user === r.user)) ranked.push(r);
+      return out(userTopText(usage, ranked, c.top, w, o.style, names, time, per));
     }
     case "cluster-account-by-user":
     case "cluster-user-by-account": {

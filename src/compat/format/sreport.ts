@@ -138,10 +138,10 @@ export interface UserUsage {
 }
 
 /** CPU-seconds per user in the window, largest first (ties by name); users without use left out. */
-export function userUsage(jobs: readonly Job[], w: Window, now: number): UserUsage[] {
+export function userUsage(jobs: readonly Job[], w: Window, now: number, count?: (job: Job) => number): UserUsage[] {
   const byUser = new Map<string, UserUsage>();
   for (const job of jobs) {
-    const used = allocatedSecs(job, w, now);
+    const used = allocatedSecs(job, w, now, count);
     if (used === 0) continue;
     const row = byUser.get(job.user) ?? { user: job.user, accounts: [], used: 0 };
     row.used += used;
@@ -230,22 +230,30 @@ export function userTopText(
   style: Style,
   properName: (user: string) => string,
   timeText: (t: number) => string,
+  tres?: readonly TopTres[],
 ): string {
   const f = style.format;
   const shown = users.slice(0, top);
-  const columns: Column[] = [
-    { name: "Cluster", width: 9 },
-    { name: "Login", width: 9 },
-    { name: "Proper Name", width: 15 },
-    { name: "Account", width: 15 },
-    { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) },
-    { name: "Energy", width: usageWidth(0, f) },
-  ];
-  const cells = shown.map((u) => [
-    cluster.cluster, u.user, properName(u.user), u.accounts.join(", "), usageText(u.used, cluster.reported, f), usageText(0, 0, f),
-  ]);
   const title = `Top ${top} Users ${timeText(w.start)} - ${timeText(w.end - 1)} (${w.end - w.start} secs)`;
+  const who = (u: UserUsage): string[] => [cluster.cluster, u.user, properName(u.user), u.accounts.join(", ")];
+  const lead: Column[] = [{ name: "Cluster", width: 9 }, { name: "Login", width: 9 }, { name: "Proper Name", width: 15 }, { name: "Account", width: 15 }];
+  if (tres !== undefined) {
+    // --tres: a TRES Name column and one line per user and TRES, no Energy (oracle 22.05)
+    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.used(u.user))), 0);
+    const columns = [...lead, { name: "TRES Name", width: 14 }, { name: "Used", width: usageWidth(max, f) }];
+    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.used(u.user), t.reported, f)]));
+    return banner(title, f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES "), style) + renderRows(columns, cells, style);
+  }
+  const columns: Column[] = [...lead, { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) }, { name: "Energy", width: usageWidth(0, f) }];
+  const cells = shown.map((u) => [...who(u), usageText(u.used, cluster.reported, f), usageText(0, 0, f)]);
   return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
+}
+
+/** One TRES of a `--tres` topusage: its name, what percentages are of, and a user's TRES-seconds. */
+export interface TopTres {
+  name: string;
+  reported: number;
+  used: (user: string) => number;
 }
 
 /** A local time rounded to the hour as slurmdbd's reports do: :30 and later go up. */
