@@ -335,7 +335,12 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,
   dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),
-  distribution: checked("distribution", syntax.checkDistribution), "mail-type": checked("mailType", syntax.parseMailType),
+  distribution: checked("distribution", syntax.checkDistribution), "mail-type": (st, a) => {
+    const r = syntax.parseMailType(valueOf(a));
+    if (!r.ok) return r;
+    st.spec.mailType = syntax.addMailTypes(st.spec.mailType, r.value);
+    return DONE;
+  },
   gpus: checked("gpus", syntax.checkGpus), "gpus-per-node": checked("gpusPerNode", syntax.checkGpus),
   "gpus-per-task": checked("gpusPerTask", syntax.checkGpus),
   nodelist: hostlist("nodelist"), exclude: hostlist("exclude"),

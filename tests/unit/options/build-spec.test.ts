@@ -114,6 +114,11 @@ describe("the job request", () => {
     [["--signal=SIGTERM"], { signal: "15@60" }],
     [["--signal=r:9"], { signal: "R:9@60" }],
     [["--mail-type=end,fail", "--mail-user=a@b"], { mailType: "END,FAIL", mailUser: "a@b" }],
+    // 22.05 ORs repeated --mail-type (oracle: ALL then END is ALL; BEGIN then FAIL is BEGIN,FAIL; a later NONE takes nothing away)
+    [["--mail-type=ALL", "--mail-type=END"], { mailType: "ALL,END" }],
+    [["--mail-type=BEGIN", "--mail-type=FAIL"], { mailType: "BEGIN,FAIL" }],
+    [["--mail-type=ALL", "--mail-type=NONE"], { mailType: "ALL" }],
+    [["--mail-type=END,NONE"], { mailType: "NONE" }],
     [["-o", "none", "-e", "err-%j.txt", "-i", "in.txt"], { stdOut: "/dev/null", stdErr: "err-%j.txt", stdIn: "in.txt" }],
     [["--nice"], { nice: 100 }],
     [["--nice=-5"], { nice: -5 }],
