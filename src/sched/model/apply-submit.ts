@@ -132,7 +132,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
     cpusPerTask: req.cpusPerTask,
     ntasksPerNode: req.ntasksPerNode,
     memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
-    memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : 0,
+    // --mem-per-gpu keeps the default per-CPU memory in the record (oracle: MinMemoryCPU=256M beside MemPerTres=gres:gpu:N)
+    memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : req.mem.kind === "gpu" ? state.config.defMemPerCpuMiB : 0,
     reqNodelist: req.nodelist.length > 0 ? compressHostlist(req.nodelist) : spec.nodelist, excNodelist: spec.exclude,
     workDir: spec.workDir, command: spec.command,
     dependency: spec.dependency, features: spec.constraint, comment: spec.comment,
@@ -162,7 +163,9 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal)
+  const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
+  // GPUs asked per node and per job count once: the larger (oracle: -G 3 --gres=gpu:3 is gres/gpu=3)
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal))
     + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);
@@ -204,7 +207,9 @@ function timeLimitOf(spec: JobSpecP, partition: PartitionRecord): number | undef
   return spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin;
 }
 
-function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number): number {
+/** Memory the TRES request counts; --mem=0 (all of a node's memory) counts the partition's largest node per node (oracle: -N 2 --mem=0 is mem=8000M on 4000M nodes). */
+function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number, nodeMemMiB: number): number {
+  if (req.mem.kind === "all") return nodeMemMiB * req.nodesMin;
   if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
   if (req.mem.kind === "cpu") return req.mem.mib * cpus;
   if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
