@@ -10,7 +10,7 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import { parseBeginTime, parseTimeLimit, TIME_INFINITE } from "../parse-time.ts";
 import { parseSizeMiB } from "../parse-size.ts";
 import { expandHostlist } from "../hostlist.ts";
-import { absolutePath, type BuildState } from "./build-state.ts";
+import type { BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
@@ -183,8 +183,10 @@ function priority(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
+/** --chdir: a relative path is joined to the current directory as given, not tidied (22.05: -D ../d/./sub is $PWD/../d/./sub). */
 function chdir(st: BuildState, a: Assignment): Result<void> {
-  st.chdir = absolutePath(st.cwd, valueOf(a));
+  const v = valueOf(a);
+  st.chdir = v.startsWith("/") ? v : `${st.cwd}/${v}`;
   return DONE;
 }
 

@@ -125,7 +125,9 @@ describe("the job request", () => {
     [["--priority=TOP"], { priority: 4294967293 }],
     [["--priority=7"], { priority: 7 }],
     [["--kill-on-invalid-dep=yes"], { killOnInvalidDep: true }],
-    [["-D", "../other/./dir"], { workDir: "/home/alice/other/dir" }],
+    // 22.05 joins a relative --chdir to the current directory without tidying it (oracle: -D ./ is $PWD/./)
+    [["-D", "../other/./dir"], { workDir: "/home/alice/proj/../other/./dir" }],
+    [["-D", "sub/"], { workDir: "/home/alice/proj/sub/" }],
     [["-D", "/scratch"], { workDir: "/scratch" }],
     [["--begin=now+1hour"], { beginTime: Math.floor(NOW) + 3600 }],
     [["--deadline=2030-01-02T10:20"], { deadline: new Date(2030, 0, 2, 10, 20).getTime() / 1000 }],
