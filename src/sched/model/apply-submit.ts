@@ -15,7 +15,7 @@ import { fitJob, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/backfill.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
-import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
+import { compressHostlist, expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { licenseTres, tresText } from "./tres.ts";
 import { gresTresText, trackedGresNames } from "../../compat/gres-generic.ts";
@@ -134,7 +134,9 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
     memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
     // --mem-per-gpu keeps the default per-CPU memory in the record (oracle: MinMemoryCPU=256M beside MemPerTres=gres:gpu:N)
     memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : req.mem.kind === "gpu" ? state.config.defMemPerCpuMiB : 0,
-    reqNodelist: req.nodelist.length > 0 ? compressHostlist(req.nodelist) : spec.nodelist, excNodelist: spec.exclude,
+    // both lists sorted and ranged as the node bitmaps print them (oracle: -w n4,n3 is n[3-4], -x n2,n1 is n[1-2])
+    reqNodelist: req.nodelist.length > 0 ? hostlistUniq(req.nodelist) : spec.nodelist,
+    excNodelist: req.exclude.length > 0 ? hostlistUniq(req.exclude) : spec.exclude,
     workDir: spec.workDir, command: spec.command,
     dependency: spec.dependency, features: spec.constraint, comment: spec.comment,
     exclusive: spec.exclusive, requeue: !spec.noRequeue, batchFlag: !spec.interactive,

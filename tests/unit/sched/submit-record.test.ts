@@ -29,3 +29,10 @@ describe("submission record", () => {
     expect(i.tresReq).toMatch(/mem=20G/);
   });
 });
+
+describe("node lists in the record", () => {
+  it("are sorted and ranged (oracle: -w n4,n3 is ReqNodeList=n[3-4], -x n2,n1 is ExcNodeList=n[1-2])", () => {
+    const i = info({ nodelist: "n4,n3", exclude: "n2,n1", nodesMin: 2, nodesMax: 2 });
+    expect([i.reqNodelist, i.excNodelist]).toEqual(["n[3-4]", "n[1-2]"]);
+  });
+});
