@@ -14,6 +14,10 @@ import { join, resolve } from "node:path";
 import { emptyJobSpec } from "../../src/sched/model/records.ts";
 
 export const BIN = resolve(import.meta.dir, "../../dist/spur");
+/** SCALE_FROM_SOURCE=1: run bun + src/main.ts instead of dist/spur (readable profiles). */
+const FROM_SOURCE = process.env.SCALE_FROM_SOURCE === "1";
+const spurCmd = (args: string[]): [string, string[]] => (FROM_SOURCE ? [process.execPath, [resolve(import.meta.dir, "../../src/main.ts"), ...args]] : [BIN, args]);
+const spur = (args: string[]) => spawnSync(...spurCmd(args), { encoding: "utf8" });
 
 export interface Cluster {
   dir: string;
@@ -24,14 +28,14 @@ export interface Cluster {
 
 /** `spur up` with `controllers` controllers; `extraConf` lines are appended to spur.conf (then restarted). */
 export function up(controllers: number, extraConf: string[] = []): Cluster {
-  if (!existsSync(BIN)) throw new Error(`${BIN} missing: run bun scripts/build-binary.ts first`);
+  if (!FROM_SOURCE && !existsSync(BIN)) throw new Error(`${BIN} missing: run bun scripts/build-binary.ts first`);
   const dir = mkdtempSync(join(tmpdir(), "spur-bench-scale-"));
   const upArgs = ["up", "--detach", "--state-dir", dir, "--nodes", "1", "--controllers", String(controllers)];
-  let r = spawnSync(BIN, upArgs, { encoding: "utf8" });
+  let r = spur(upArgs);
   if (r.status === 0 && extraConf.length > 0) {
-    spawnSync(BIN, ["down", "--state-dir", dir]);
+    spur(["down", "--state-dir", dir]);
     writeFileSync(join(dir, "spur.conf"), `${readFileSync(join(dir, "spur.conf"), "utf8")}${extraConf.join("\n")}\n`);
-    r = spawnSync(BIN, upArgs, { encoding: "utf8" });
+    r = spur(upArgs);
   }
   if (r.status !== 0) throw new Error(`spur up failed: ${r.stdout}${r.stderr}`);
   const conf = readFileSync(join(dir, "spur.conf"), "utf8");
@@ -43,7 +47,7 @@ export function up(controllers: number, extraConf: string[] = []): Cluster {
     dir,
     urls,
     down() {
-      spawnSync(BIN, ["down", "--state-dir", dir]);
+      spur(["down", "--state-dir", dir]);
       if (process.env.KEEP) console.error(`kept ${dir}`);
       else rmSync(dir, { recursive: true, force: true });
     },

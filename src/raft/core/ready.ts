@@ -33,6 +33,11 @@ export interface RaftNode {
   step(message: Message): void;
   /** Propose a command; ok means accepted for replication (not yet committed). */
   propose(data: Uint8Array | string): Result<void>;
+  /**
+   * Propose several commands as one message: they become consecutive entries of one append
+   * (group commit), all accepted or all refused.
+   */
+  proposeMany(data: readonly Uint8Array[]): Result<void>;
   /** Leader only: propose one membership change. */
   proposeConfChange(cc: ConfChange): Result<void>;
   /** Ask for a linearizable read point; answered by a ReadState carrying `context`. */
@@ -148,6 +153,12 @@ export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage
       const m = localMessage(r, "prop");
       const bytes = typeof data === "string" ? encoder.encode(data) : data;
       m.entries = [{ term: 0, index: 0, type: "normal", data: bytes }];
+      return step(r, m) ? ok(undefined) : dropped("proposal");
+    },
+    proposeMany: (data) => {
+      assert(data.length > 0, "proposeMany needs at least one command");
+      const m = localMessage(r, "prop");
+      m.entries = data.map((bytes) => ({ term: 0, index: 0, type: "normal" as const, data: bytes }));
       return step(r, m) ? ok(undefined) : dropped("proposal");
     },
     proposeConfChange: (cc) => proposeConfChange(r, cc),
