@@ -1,8 +1,9 @@
 /**
  * @module raft/driver
  * The only asynchronous part of Spur's Raft: it ticks the pure core every tickMs, feeds it
- * peer messages and proposals, and runs each Ready in the order the core requires: persist
- * (one SQLite transaction, fsync) -> send -> apply -> advance. Group commit: proposals are
+ * peer messages and proposals, and runs each Ready in the order the core requires: the
+ * leader's appends (messagesBeforePersist: followers write in parallel with the leader) ->
+ * persist (one SQLite transaction, fsync) -> send -> apply -> advance. Group commit: proposals are
  * queued as they arrive and stepped into the core together at the start of the next Ready
  * (one message, consecutive entries, one append to each follower, one fsync); a Ready that
  * only moves the commit index is written without fsync (its mustSync is false). A
@@ -231,6 +232,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       }
       while (node.hasReady()) {
         const rd = node.ready();
+        // The leader's appends leave before its own fsync: followers write in parallel with it.
+        if (rd.messagesBeforePersist.length > 0) ports.send(rd.messagesBeforePersist);
         if (!persist(rd)) {
           // Keep the Ready outstanding: its messages (acks, votes) stay unsent and nothing
           // of it is applied, so this replica counts toward no quorum it did not persist.
