@@ -266,8 +266,20 @@ export function agentCredential(ctx: HandlerContext): string | { why: string } |
   return text.startsWith("!") ? { why: text.slice(1) } : text;
 }
 
+/**
+ * The caller's uid per kept-alive connection: the owner of a connection's client end is fixed
+ * when the client opens it, so one lookup serves every request on it (a loop of calls on one
+ * connection otherwise pays a netlink round trip each).
+ */
+const peerUidBySocket = new WeakMap<object, string>();
+
 function stampPeer(req: IncomingMessage): void {
   const socket = req.socket;
+  const known = peerUidBySocket.get(socket);
+  if (known !== undefined) {
+    req.headers[PEER_UID_HEADER] = known;
+    return;
+  }
   const peer = {
     remoteAddress: socket.remoteAddress ?? "",
     remotePort: socket.remotePort ?? 0,
@@ -277,6 +289,7 @@ function stampPeer(req: IncomingMessage): void {
   // NO_OWNER (a socket already closed, or a listener) identifies nobody: unauthenticated.
   const uid = sockDiagUid({ ...peer, localAddress: socket.localAddress ?? "" }) ?? loopbackPeerUid(peer);
   req.headers[PEER_UID_HEADER] = uid === undefined || uid === NO_OWNER ? "" : String(uid);
+  if (uid !== undefined && uid !== NO_OWNER) peerUidBySocket.set(socket, String(uid));
 }
 
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
