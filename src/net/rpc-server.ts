@@ -42,6 +42,11 @@ export interface RpcServer {
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
 
+/** A fast handler's answer that is JSON text already (sent as is, not stringified again). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /**
  * Verifies a token and names its user's uid (undefined = invalid). When a
  * request carries a token it alone decides who is asking: with no verifier, or
@@ -202,7 +207,8 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
     }
     const text = Buffer.concat(chunks).toString("utf8");
     const request = text.trim() === "" ? {} : JSON.parse(text);
-    reply(200, JSON.stringify(fast(request)));
+    const answer = fast(request);
+    reply(200, answer instanceof RawJson ? answer.text : JSON.stringify(answer));
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
@@ -260,8 +266,20 @@ export function agentCredential(ctx: HandlerContext): string | { why: string } |
   return text.startsWith("!") ? { why: text.slice(1) } : text;
 }
 
+/**
+ * The caller's uid per kept-alive connection: the owner of a connection's client end is fixed
+ * when the client opens it, so one lookup serves every request on it (a loop of calls on one
+ * connection otherwise pays a netlink round trip each).
+ */
+const peerUidBySocket = new WeakMap<object, string>();
+
 function stampPeer(req: IncomingMessage): void {
   const socket = req.socket;
+  const known = peerUidBySocket.get(socket);
+  if (known !== undefined) {
+    req.headers[PEER_UID_HEADER] = known;
+    return;
+  }
   const peer = {
     remoteAddress: socket.remoteAddress ?? "",
     remotePort: socket.remotePort ?? 0,
@@ -271,6 +289,7 @@ function stampPeer(req: IncomingMessage): void {
   // NO_OWNER (a socket already closed, or a listener) identifies nobody: unauthenticated.
   const uid = sockDiagUid({ ...peer, localAddress: socket.localAddress ?? "" }) ?? loopbackPeerUid(peer);
   req.headers[PEER_UID_HEADER] = uid === undefined || uid === NO_OWNER ? "" : String(uid);
+  if (uid !== undefined && uid !== NO_OWNER) peerUidBySocket.set(socket, String(uid));
 }
 
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
