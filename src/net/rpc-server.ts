@@ -18,10 +18,15 @@ import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 import { listenGuarded } from "./listen-guarded.ts";
+import { AUTH_ERROR_MESSAGE, CRED_HEADER, type CredentialVerifier } from "./auth/types.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
 export const PEER_ADDR_HEADER = "x-spur-peer-addr";
+/** Why a request's credential (CRED_HEADER) was refused (always overwritten: a client cannot set it). */
+export const AUTH_REFUSED_HEADER = "x-spur-auth-refused";
+/** The host whose daemon vouched for the caller (auth/spur, auth/munge; always overwritten). */
+export const PEER_HOST_HEADER = "x-spur-peer-host";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
 export const USER_TOKEN_HEADER = "x-spur-user-token";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -81,6 +86,18 @@ export interface RpcServerExtras {
   rateLimit?: (uid: number, nowSec: number) => boolean;
   /** Connection and body limits (net/http-guard); tests shorten them. */
   limits?: Partial<HttpLimits>;
+  /**
+   * AuthType= with credentials (auth/spur, auth/munge): a request carrying CRED_HEADER is
+   * identified by `verifier` for `audience`; one without it still by loopback. `refused`
+   * hears every refusal (the daemon logs it).
+   */
+  auth?: ServerAuth;
+}
+
+export interface ServerAuth {
+  verifier: CredentialVerifier;
+  audience: string;
+  refused?: (why: string, peerAddr: string, method: string) => void;
 }
 
 export async function startRpcServer(
@@ -136,14 +153,24 @@ export async function startRpcServer(
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
+    delete req.headers[AUTH_REFUSED_HEADER];
+    delete req.headers[PEER_HOST_HEADER];
     const token = req.headers[USER_TOKEN_HEADER];
+    const cred = req.headers[CRED_HEADER];
+    if (token === undefined && extras.auth !== undefined && typeof cred === "string") {
+      void stampCredential(req, cred, extras.auth).then(() => dispatch(req, res));
+      return;
+    }
     if (token === undefined) {
       // The JSON fast path (squeue's and sinfo's listings) never reads the caller's uid, and
       // finding it reads /proc/net/tcp, which costs milliseconds and grows with every socket
       // on the host (a loop of CLI calls leaves one in TIME_WAIT each): skip it there.
       // With the per-user rate limit on (rl_enable), every call needs its caller, listings too.
-      if (fastOf(req) === undefined || extras.rateLimit !== undefined) stampPeer(req);
-      else delete req.headers[PEER_UID_HEADER];
+      if (fastOf(req) === undefined || extras.rateLimit !== undefined) {
+        stampPeer(req);
+        // AuthType with credentials: a caller not on this host's loopback had to send one
+        if (extras.auth !== undefined && req.headers[PEER_UID_HEADER] === "") req.headers[AUTH_REFUSED_HEADER] = "no credential sent";
+      } else delete req.headers[PEER_UID_HEADER];
       dispatch(req, res);
       return;
     }
@@ -204,6 +231,30 @@ async function stampToken(req: IncomingMessage, token: string, verify: TokenVeri
   req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
 }
 
+/** Identify the caller by its credential (`SCHEME:TEXT`), or record why not (and tell `auth.refused`). */
+async function stampCredential(req: IncomingMessage, header: string, auth: ServerAuth): Promise<void> {
+  const colon = header.indexOf(":");
+  const scheme = colon < 0 ? "" : header.slice(0, colon);
+  let why: string;
+  if (scheme !== auth.verifier.scheme) why = `Invalid credential (a "${scheme}" credential, this cluster uses auth/${auth.verifier.scheme})`;
+  else {
+    try {
+      const v = await auth.verifier.verify(header.slice(colon + 1), { audience: auth.audience, nowSec: Date.now() / 1000 });
+      if (v.ok) {
+        req.headers[PEER_UID_HEADER] = String(v.value.uid);
+        req.headers[PEER_HOST_HEADER] = v.value.host;
+        return;
+      }
+      why = v.error.message;
+    } catch (error) {
+      why = `credential check failed: ${(error as Error).message ?? error}`;
+    }
+  }
+  req.headers[PEER_UID_HEADER] = "";
+  req.headers[AUTH_REFUSED_HEADER] = why;
+  auth.refused?.(why, req.socket.remoteAddress ?? "", (req.url ?? "").split("?")[0] ?? "");
+}
+
 /** Replace any client-sent AGENT_NODE_HEADER with the verdict on its cluster credential. */
 function stampAgent(req: IncomingMessage, secret: string | undefined): void {
   delete req.headers[AGENT_NODE_HEADER];
@@ -240,6 +291,7 @@ function stampPeer(req: IncomingMessage): void {
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
 export function peerUid(ctx: HandlerContext): number {
   const text = ctx.requestHeader.get(PEER_UID_HEADER) ?? "";
+  if (ctx.requestHeader.get(AUTH_REFUSED_HEADER) !== null) throw new ConnectError(AUTH_ERROR_MESSAGE, Code.Unauthenticated);
   if (text === "") throw new ConnectError("Unable to identify the caller (auth/loopback accepts loopback clients only)", Code.Unauthenticated);
   return Number(text);
 }

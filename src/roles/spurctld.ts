@@ -25,6 +25,8 @@ import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
+import { serverAuth } from "./auth-setup.ts";
+import { CTLD_AUDIENCE } from "../net/auth/types.ts";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
@@ -76,6 +78,8 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   const sched = createSchedulerStats();
   const rpc = createRpcMetrics();
   const rateLimit = rpcRateLimitFrom(g.get("slurmctldparameters") ?? "");
+  // AuthType=auth/spur (or another with credentials): clients on other hosts are identified by theirs
+  const auth = serverAuth(conf, confFile, CTLD_AUDIENCE, logger);
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
@@ -86,6 +90,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
       rpc,
       ...(rateLimit === undefined ? {} : { rateLimit: createRpcRateLimiter(rateLimit, [process.getuid?.() ?? 0]) }),
       ...(clusterSecret === undefined ? {} : { clusterSecret }),
+      ...(auth === undefined ? {} : { auth }),
       verifyToken: tokenVerifier(keyring, now),
       metrics: () => renderMetrics(controllerMetrics({
         state, sched, rpc: rpc.families(), raft: raft?.(), applyFailed: applyFailed(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,

@@ -11,6 +11,8 @@ import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
 import { fetchWithBackoff } from "./rate-backoff.ts";
+import { credentialHeaders } from "../../net/auth/client-cred.ts";
+import { CTLD_AUDIENCE } from "../../net/auth/types.ts";
 import { unknownUser, userNamed } from "../../net/users-parse.ts";
 import { loadClientEnv } from "./client-env.ts";
 import { writeOutput } from "./stdio.ts";
@@ -22,11 +24,14 @@ import type { ListJobsResponse, TriggerInfo } from "../../net/gen/spur/v1/contro
 /** One Connect-JSON call to one controller; `headers` add to the content type (spurrestd's user token). */
 export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
+  const cred = await credentialHeaders(CTLD_AUDIENCE).catch((e: Error) => {
+    throw new RpcError("unauthenticated", e.message);
+  });
   try {
     res = await fetchWithBackoff(`${base}/spur.v1.Controller/${method}`, {
       ...fetchTls(base),
       method: "POST",
-      headers: { "content-type": "application/json", ...headers },
+      headers: { "content-type": "application/json", ...cred, ...headers },
       body: JSON.stringify(body ?? {}),
     });
   } catch {
