@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BIN, ensureUser, eventually, isRoot } from "./cluster.ts";
 
@@ -68,7 +68,9 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => {
-  if (dir !== "") spawnSync(BIN, ["down", "--state-dir", dir], { encoding: "utf8", timeout: 60_000 });
+  if (dir === "") return;
+  spawnSync(BIN, ["down", "--state-dir", dir], { encoding: "utf8", timeout: 60_000 });
+  rmSync(dir, { recursive: true, force: true });
 }, 90_000);
 
 describe.skipIf(!ready)("spur up --netns: separate hosts, auth/spur", () => {
