@@ -26,6 +26,8 @@ const CLIENT = resolve(import.meta.dir, "multihost-client.ts");
 const clientArgs = ["--calls", opt("--calls", "15"), "--concurrency", opt("--concurrency", "4"), "--seconds", opt("--seconds", "3")];
 const conditions = () => ({ load1: Number((loadavg()[0] ?? 0).toFixed(2)), cpus: navigator.hardwareConcurrency });
 
+const r2 = (x: number): number => Number(x.toFixed(2));
+
 function emit(metric: string, value: number | undefined, unit: string, extra: Record<string, unknown> = {}): void {
   if (value === undefined) return;
   console.log(JSON.stringify({ metric, value: Number(value.toFixed(2)), unit, ...extra, ...conditions() }));
@@ -55,10 +57,10 @@ try {
     JSON.parse(must(spawnSync(prefix[0] ?? process.execPath, [...prefix.slice(1), process.execPath, CLIENT, BIN, ...clientArgs, ...extra], { env, encoding: "utf8" }), "client"));
   const multi = client(enter(netnsDir, login), netnsEnv, ["--socket", join(netnsDir, "hosts", "login", "auth.sock")]);
   const one = client(["env"], { ...process.env, SPUR_CONF: join(oneDir, "spur.conf") }, []);
-  emit("cli_squeue_ms", multi.squeue_ms, "ms", { auth: "auth/spur", where: "login host of spur up --netns", anchor: { auth: "auth/loopback", where: "one host", value: one.squeue_ms } });
-  emit("cli_sbatch_ms", multi.sbatch_ms, "ms", { auth: "auth/spur", where: "login host of spur up --netns", anchor: { auth: "auth/loopback", where: "one host", value: one.sbatch_ms } });
+  emit("cli_squeue_ms", multi.squeue_ms, "ms", { auth: "auth/spur", where: "login host of spur up --netns", anchor: { auth: "auth/loopback", where: "one host", value: r2(one.squeue_ms) } });
+  emit("cli_sbatch_ms", multi.sbatch_ms, "ms", { auth: "auth/spur", where: "login host of spur up --netns", anchor: { auth: "auth/loopback", where: "one host", value: r2(one.sbatch_ms) } });
   emit("credential_ms", multi.credential_ms, "ms", { auth: "auth/spur", what: "one credential from the login host's spur authd, in process (p50 of 200)" });
-  emit("submits_per_s", multi.submits_per_s, "1/s", { auth: "auth/spur", where: "login host", concurrency: Number(opt("--concurrency", "4")), anchor: { auth: "auth/loopback", where: "one host", value: one.submits_per_s } });
+  emit("submits_per_s", multi.submits_per_s, "1/s", { auth: "auth/spur", where: "login host", concurrency: Number(opt("--concurrency", "4")), anchor: { auth: "auth/loopback", where: "one host", value: r2(one.submits_per_s) } });
   // failover: kill every process of the leader's host, then submit from the login host until one is acknowledged
   const ping = must(spawnSync(enter(netnsDir, login)[0] as string, [...enter(netnsDir, login).slice(1), BIN, "scontrol", "ping"], { env: netnsEnv, encoding: "utf8" }), "scontrol ping");
   const leaderId = /Raft id=(\d+) role=leader/.exec(ping)?.[1];
@@ -70,7 +72,7 @@ try {
   while (!ok && performance.now() - t0 < 30_000) {
     ok = spawnSync(enter(netnsDir, login)[0] as string, [...enter(netnsDir, login).slice(1), BIN, "sbatch", "--hold", "--wrap", "true"], { env: netnsEnv, stdio: "ignore" }).status === 0;
   }
-  emit("failover_ms", ok ? performance.now() - t0 : undefined, "ms", { what: "leader host's processes killed to the first acknowledged sbatch from the login host (CLI start-up included)", anchor: { metric: "cli_sbatch_ms", value: multi.sbatch_ms } });
+  emit("failover_ms", ok ? performance.now() - t0 : undefined, "ms", { what: "leader host's processes killed to the first acknowledged sbatch from the login host (CLI start-up included)", anchor: { metric: "cli_sbatch_ms", value: r2(multi.sbatch_ms) } });
 } finally {
   spawnSync(BIN, ["down", "--state-dir", netnsDir]);
   spawnSync(BIN, ["down", "--state-dir", oneDir]);

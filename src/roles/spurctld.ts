@@ -25,7 +25,7 @@ import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
-import { serverAuth } from "./auth-setup.ts";
+import { serverAuth, shortHostname, startLocalAuthd } from "./auth-setup.ts";
 import { CTLD_AUDIENCE } from "../net/auth/types.ts";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
@@ -136,6 +136,8 @@ export async function main(argv: string[]): Promise<number> {
   if (!created.ok) throw new Error(created.error.message);
   const state = created.value;
   state.topology = readTopology(path);
+  // AuthType=auth/spur: a controller's host vouches for its own users too (an admin's scontrol there)
+  const authd = startLocalAuthd(conf, path, shortHostname(), logger);
   const peers = controllerPeers(conf);
   if (peers.length > 0) {
     const id = Number(flags.values["--id"] ?? process.env.SPUR_CONTROLLER_ID ?? "0");
@@ -158,6 +160,7 @@ export async function main(argv: string[]): Promise<number> {
       for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
     });
     await replica.stop();
+    authd?.stop();
     logger.info({ message: "stopped" });
     return 0;
   }
@@ -189,6 +192,7 @@ export async function main(argv: string[]): Promise<number> {
   await metricsServer?.close();
   await server.close();
   log.close();
+  authd?.stop();
   logger.info({ message: "stopped" });
   return 0;
 }
