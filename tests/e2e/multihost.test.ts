@@ -7,7 +7,8 @@
  * - that user cannot cancel another user's job;
  * - forged (another key), expired, replayed and unknown-host credentials are refused with
  *   "Protocol authentication error", and the controller logs why;
- * - killing every process of the leader's host fails over, and the login host's commands follow;
+ * - cutting the leader's host off the bridge, then killing every process of the leader's host,
+ *   fails over each time, and the login host's commands follow;
  * - a node host cut off from the bridge (`ip link set down`) goes down, its job NODE_FAIL,
  *   and it comes back once the link is up.
  * Skips, saying why, when not root or without ip(8)/nsenter(1).
@@ -161,6 +162,21 @@ describe.skipIf(!ready)("spur up --netns: separate hosts, auth/spur", () => {
     const logs = readdirSync(join(dir, "log")).filter((f) => f.startsWith("spurctld")).map((f) => readFileSync(join(dir, "log", f), "utf8")).join("");
     for (const why of ["Replayed credential", "Invalid credential (not signed with this cluster's key)", "Expired credential", 'Unauthorized credential (unknown host \\"intruder\\")', "Unauthorized credential (made for slurmd:n1"]) expect(logs).toContain(why);
   });
+
+  it("fails over when the leader's host is cut off (ip link set down), and takes it back as a follower", async () => {
+    const leaderId = /Raft id=(\d+) role=leader/.exec(onHost("login", "scontrol ping").stdout)?.[1];
+    expect(leaderId).toBeDefined();
+    const leader = host(`c${leaderId}`);
+    expect(spawnSync("ip", ["link", "set", leader.veth, "down"]).status).toBe(0);
+    try {
+      const submitted = onHost("login", "sbatch --hold --wrap true", A);
+      expect(submitted.stdout).toMatch(/^Submitted batch job \d+$/m);
+      expect(onHost("login", "scontrol ping").stdout).toMatch(new RegExp(`Raft id=(?!${leaderId} )\\d+ role=leader`));
+    } finally {
+      spawnSync("ip", ["link", "set", leader.veth, "up"]);
+    }
+    await eventually("the old leader back as a follower", () => (new RegExp(`Raft id=${leaderId} role=follower`).test(onHost("login", "scontrol ping").stdout) ? true : undefined), 30_000);
+  }, 90_000);
 
   it("fails over when the leader's host dies, and the login host's commands follow", async () => {
     const ping = onHost("login", "scontrol ping").stdout;
