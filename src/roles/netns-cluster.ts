@@ -2,8 +2,9 @@
  * @module roles/netns-cluster
  * `spur up --netns` / `spur down` for it: a cluster of separate hosts on one machine.
  * Each controller, node and the login host gets its own network namespace (ip netns,
- * its own eth0 on a private bridge that has no address on this machine and no route out)
- * and UTS namespace (its own hostname, persisted by a bind mount under STATE/hosts/H/uts),
+ * its own eth0 on a private bridge that has no address on this machine and no route out),
+ * UTS namespace (its own hostname, persisted by a bind mount under STATE/hosts/H/uts) and
+ * mount namespace (its own /tmp, STATE/hosts/H/tmp; the rest of the file system shared),
  * and runs the same `spur` file there through nsenter(1). The layout and the one spur.conf
  * come from ops/netns-plan.ts; STATE/netns.json records what was made so that `spur down`
  * removes exactly that: the processes, the namespaces, the mounts and the bridge.
@@ -11,7 +12,7 @@
  * stays recorded for `down`); `down` goes on past what is already gone.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { hostTable, netnsConf, planNetns, type NetnsHost, type NetnsPlan } from "../ops/netns-plan.ts";
@@ -42,11 +43,12 @@ export function readPlan(dir: string): NetnsPlan | undefined {
 }
 
 export const utsFile = (dir: string, host: string): string => join(dir, "hosts", host, "uts");
+const mntFile = (dir: string, host: string): string => join(dir, "hosts", host, "mnt");
 const netnsPath = (h: NetnsHost): string => `/run/netns/${h.netns}`;
 
 /** nsenter's arguments that put a command on host `h` (its network and UTS namespaces). */
 export function enterArgs(dir: string, h: NetnsHost): string[] {
-  return [`--net=${netnsPath(h)}`, `--uts=${utsFile(dir, h.name)}`, "--"];
+  return [`--net=${netnsPath(h)}`, `--uts=${utsFile(dir, h.name)}`, `--mount=${mntFile(dir, h.name)}`, "--"];
 }
 
 function linkExists(name: string): boolean {
@@ -63,6 +65,7 @@ function makeHosts(dir: string, plan: NetnsPlan): void {
     /* no IPv6 on this machine */
   }
   run("ip", ["link", "set", plan.bridge, "up"]);
+  privateHostsDir(dir);
   for (const h of plan.hosts) {
     if (!existsSync(netnsPath(h))) run("ip", ["netns", "add", h.netns]);
     if (!linkExists(h.veth)) run("ip", ["link", "add", h.veth, "type", "veth", "peer", "name", "eth0", "netns", h.netns]);
@@ -76,7 +79,42 @@ function makeHosts(dir: string, plan: NetnsPlan): void {
       writeFileSync(uts, "");
       run("unshare", [`--uts=${uts}`, "hostname", h.name]);
     }
+    makeOwnTmp(dir, h.name);
   }
+}
+
+/**
+ * A mount namespace per host whose /tmp is its own (STATE/hosts/H/tmp): hosts share this
+ * machine's file system as a site shares a network file system, but a job's /tmp, sbcast's
+ * copies and stray files stay on their host. When the state directory itself lies under
+ * /tmp it is bound back at its path inside the host's /tmp, so every host still sees it.
+ * Persisting a mount namespace needs a private mount above the file (STATE/hosts is bound
+ * onto itself and made private first).
+ */
+function makeOwnTmp(dir: string, host: string): void {
+  const mnt = mntFile(dir, host);
+  if (isMountPoint(mnt)) return;
+  const tmp = join(dir, "hosts", host, "tmp");
+  mkdirSync(tmp, { recursive: true, mode: 0o1777 });
+  chmodSync(tmp, 0o1777);
+  writeFileSync(mnt, "");
+  const steps = ["set -e"];
+  if (dir.startsWith("/tmp/")) {
+    const inner = join(tmp, dir.slice("/tmp/".length));
+    steps.push(`mkdir -p '${inner}'`, `mount --bind '${dir}' '${inner}'`);
+  }
+  // recursive: the state directory bound inside it comes along
+  steps.push(`mount --rbind '${tmp}' /tmp`);
+  run("unshare", [`--mount=${mnt}`, "--propagation", "private", "sh", "-c", steps.join("; ")]);
+}
+
+/** STATE/hosts bound onto itself, private: where the hosts' namespace files can be persisted. */
+function privateHostsDir(dir: string): void {
+  const hosts = join(dir, "hosts");
+  mkdirSync(hosts, { recursive: true });
+  if (isMountPoint(hosts)) return;
+  run("mount", ["--bind", hosts, hosts]);
+  run("mount", ["--make-private", hosts]);
 }
 
 function isMountPoint(path: string): boolean {
@@ -169,9 +207,12 @@ export async function downNetns(stateDir: string): Promise<number> {
       }
     }
     run("ip", ["netns", "del", h.netns], true);
-    run("umount", [utsFile(dir, h.name)], true);
-    rmSync(utsFile(dir, h.name), { force: true });
+    for (const file of [utsFile(dir, h.name), mntFile(dir, h.name)]) {
+      run("umount", [file], true);
+      rmSync(file, { force: true });
+    }
   }
+  run("umount", [join(dir, "hosts")], true);
   run("ip", ["link", "del", plan.bridge], true);
   rmSync(join(dir, PLAN_FILE), { force: true });
   return stopped;

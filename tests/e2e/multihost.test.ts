@@ -1,6 +1,7 @@
 /**
  * End-to-end: a cluster of separate hosts on one machine (issue 18): `spur up --netns` with
- * 3 controllers, 4 nodes and a login host, each in its own network and UTS namespace, all
+ * 3 controllers, 4 nodes and a login host, each in its own network, UTS and mount namespace
+ * (its own address, hostname and /tmp), all
  * running dist/spur, users identified across hosts by auth/spur credentials.
  * - an ordinary user on the login host submits a batch job, a 2-node srun and an array; the
  *   outputs name the compute hosts (their own UTS names), never the login host;
@@ -83,6 +84,10 @@ describe.skipIf(!ready)("spur up --netns: separate hosts, auth/spur", () => {
     // no route out of the private bridge: only the cluster's own /24
     expect(onHost("n1", "ip route").stdout.trim().split("\n")).toHaveLength(1);
     expect(onHost("login", "scontrol show config").stdout).toMatch(/^AuthType\s+= auth\/spur$/m);
+    // each host has its own /tmp; the state directory (under /tmp here) is seen by all
+    expect(onHost("n1", "touch /tmp/only-on-n1 && ls /tmp/only-on-n1").code).toBe(0);
+    expect(onHost("n2", "ls /tmp/only-on-n1").code).not.toBe(0);
+    expect(onHost("n2", `ls ${dir}/spur.conf`).code).toBe(0);
   });
 
   it("runs a user's batch job, 2-node srun and array from the login host on the compute hosts", async () => {
