@@ -184,7 +184,7 @@ async function spurSystem(dir: string): Promise<{ sys: System; conf: string; dow
 /** The shared oracle, if it is up (never started or stopped here). */
 function slurmSystem(): System | undefined {
   const log = existsSync("/tmp/oracle-up.log") ? readFileSync("/tmp/oracle-up.log", "utf8") : "";
-  if (!/rc=0/.test(log)) return undefined;
+  if (!/rc=0|cluster up/.test(log)) return undefined;
   const env = { ...process.env };
   if (spawnSync(`${SLURM_BIN}/sinfo`, ["-h"], { env }).status !== 0) return undefined;
   return { name: "slurm", env, bin: (c) => `${SLURM_BIN}/${c}`, submitted: [] };

@@ -7,14 +7,14 @@
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { isHetFollower, runsBatchScript } from "../sched/model/het.ts";
-import type { ServiceContext } from "./service.ts";
-import { requester, rejectIfError } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester, rejectIfError } from "./service-context.ts";
 import type { JobRecord, JobSpecP } from "../sched/model/types.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { NodeAlloc } from "../net/gen/spur/v1/types_pb.ts";
 import type { JobDoneRequest, StepCompleteRequest, StepCreateRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import { toPlain } from "../lib/to-plain.ts";
-import { canModify } from "../sched/model/apply-update.ts";
+import { canModify } from "../sched/model/job-access.ts";
 import { jobView } from "./views.ts";
 import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../compat/job-layout.ts";
 import { isArbitrary } from "../compat/task-layout.ts";
@@ -148,7 +148,7 @@ export function stepHandlers(sc: ServiceContext) {
         srunHost: req.srunHost, srunPid: req.srunPid, distribution: stepDistribution(spec.distribution, ntasks, alloc.length),
         ...((spec.gpuBind ?? "") !== "" ? { tresBind: `gres/gpu:${spec.gpuBind}` } : {}),
       });
-      rejectIfError(result, Code.FailedPrecondition);
+      rejectIfError(result);
       const step = job.info.steps.find((s) => s.stepId === result.ids[0]);
       const nodes = alloc.map((a) => {
         const n = c.state.nodes.get(a.node);

@@ -18,17 +18,19 @@ import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 import { listenGuarded } from "./listen-guarded.ts";
-import { AUTH_ERROR_MESSAGE, CRED_HEADER, type CredentialVerifier } from "./auth/types.ts";
+import { AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
 export const PEER_ADDR_HEADER = "x-spur-peer-addr";
-/** Why a request's credential (CRED_HEADER) was refused (always overwritten: a client cannot set it). */
-export const AUTH_REFUSED_HEADER = "x-spur-auth-refused";
-/** The host whose daemon vouched for the caller (auth/spur, auth/munge; always overwritten). */
-export const PEER_HOST_HEADER = "x-spur-peer-host";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
 export const USER_TOKEN_HEADER = "x-spur-user-token";
+/**
+ * Set (always overwritten: a client cannot set it) when a cluster with credentials
+ * (verifyCred) got a call from a caller this host's socket table does not know and that
+ * sent no credential: peerUid answers Slurm's "Protocol authentication error".
+ */
+export const AUTH_REFUSED_HEADER = "x-spur-auth-refused";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RpcServer {
@@ -87,17 +89,12 @@ export interface RpcServerExtras {
   /** Connection and body limits (net/http-guard); tests shorten them. */
   limits?: Partial<HttpLimits>;
   /**
-   * AuthType= with credentials (auth/spur, auth/munge): a request carrying CRED_HEADER is
-   * identified by `verifier` for `audience`; one without it still by loopback. `refused`
-   * hears every refusal (the daemon logs it).
+   * AuthType's verifier for `x-spur-cred` (net/cred-header): a request carrying one is
+   * identified by it alone, and refused here with Slurm's words when it does not verify
+   * (`onRefused` logs why). A request without one keeps loopback identity.
    */
-  auth?: ServerAuth;
-}
-
-export interface ServerAuth {
-  verifier: CredentialVerifier;
-  audience: string;
-  refused?: (why: string, peerAddr: string, method: string) => void;
+  verifyCred?: CredVerifier;
+  onCredRefused?: (why: string, peerAddr: string) => void;
 }
 
 export async function startRpcServer(
@@ -154,11 +151,10 @@ export async function startRpcServer(
     stampAgent(req, extras.clusterSecret);
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
     delete req.headers[AUTH_REFUSED_HEADER];
-    delete req.headers[PEER_HOST_HEADER];
     const token = req.headers[USER_TOKEN_HEADER];
     const cred = req.headers[CRED_HEADER];
-    if (token === undefined && extras.auth !== undefined && typeof cred === "string") {
-      void stampCredential(req, cred, extras.auth).then(() => dispatch(req, res));
+    if (token === undefined && typeof cred === "string" && extras.verifyCred !== undefined) {
+      void stampCred(req, res, cred, extras.verifyCred, extras.onCredRefused).then((admitted) => (admitted ? dispatch(req, res) : undefined));
       return;
     }
     if (token === undefined) {
@@ -168,8 +164,7 @@ export async function startRpcServer(
       // With the per-user rate limit on (rl_enable), every call needs its caller, listings too.
       if (fastOf(req) === undefined || extras.rateLimit !== undefined) {
         stampPeer(req);
-        // AuthType with credentials: a caller not on this host's loopback had to send one
-        if (extras.auth !== undefined && req.headers[PEER_UID_HEADER] === "") req.headers[AUTH_REFUSED_HEADER] = "no credential sent";
+        if (extras.verifyCred !== undefined && req.headers[PEER_UID_HEADER] === "") req.headers[AUTH_REFUSED_HEADER] = "no credential sent";
       } else delete req.headers[PEER_UID_HEADER];
       dispatch(req, res);
       return;
@@ -231,28 +226,26 @@ async function stampToken(req: IncomingMessage, token: string, verify: TokenVeri
   req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
 }
 
-/** Identify the caller by its credential (`SCHEME:TEXT`), or record why not (and tell `auth.refused`). */
-async function stampCredential(req: IncomingMessage, header: string, auth: ServerAuth): Promise<void> {
-  const colon = header.indexOf(":");
-  const scheme = colon < 0 ? "" : header.slice(0, colon);
+/** Identifies the caller by its credential; false (and answered 401) when it does not verify. */
+async function stampCred(
+  req: IncomingMessage, res: ServerResponse, cred: string, verify: CredVerifier, onRefused: RpcServerExtras["onCredRefused"],
+): Promise<boolean> {
   let why: string;
-  if (scheme !== auth.verifier.scheme) why = `Invalid credential (a "${scheme}" credential, this cluster uses auth/${auth.verifier.scheme})`;
-  else {
-    try {
-      const v = await auth.verifier.verify(header.slice(colon + 1), { audience: auth.audience, nowSec: Date.now() / 1000 });
-      if (v.ok) {
-        req.headers[PEER_UID_HEADER] = String(v.value.uid);
-        req.headers[PEER_HOST_HEADER] = v.value.host;
-        return;
-      }
-      why = v.error.message;
-    } catch (error) {
-      why = `credential check failed: ${(error as Error).message ?? error}`;
+  try {
+    const v = await verify(cred);
+    if (v.ok) {
+      req.headers[PEER_UID_HEADER] = String(v.value.uid);
+      return true;
     }
+    why = v.error.message;
+  } catch (e) {
+    why = String((e as Error).message ?? e);
   }
-  req.headers[PEER_UID_HEADER] = "";
-  req.headers[AUTH_REFUSED_HEADER] = why;
-  auth.refused?.(why, req.socket.remoteAddress ?? "", (req.url ?? "").split("?")[0] ?? "");
+  onRefused?.(why, req.socket.remoteAddress ?? "");
+  req.resume();
+  res.writeHead(401, { "content-type": "application/json" });
+  res.end(JSON.stringify({ code: "unauthenticated", message: AUTH_ERROR_MESSAGE }));
+  return false;
 }
 
 /** Replace any client-sent AGENT_NODE_HEADER with the verdict on its cluster credential. */

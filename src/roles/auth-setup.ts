@@ -11,7 +11,8 @@ import type { ConsolaInstance } from "consola/core";
 import { confGet, type ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import { verifierFor } from "../net/auth/registry.ts";
-import type { ServerAuth } from "../net/rpc-server.ts";
+import type { RpcServerExtras } from "../net/rpc-server.ts";
+import { edgeVerifier } from "../net/auth/edge.ts";
 import { startAuthd } from "../net/auth/authd.ts";
 import { optionalClusterSecret } from "./conf-file.ts";
 
@@ -50,14 +51,27 @@ export function knownAuthHosts(conf: ParsedConf): Set<string> {
   return hosts;
 }
 
-/** The credential check of a daemon answering to `audience`; undefined with auth/loopback. */
-export function serverAuth(conf: ParsedConf, confFile: string, audience: string, logger: ConsolaInstance): ServerAuth | undefined {
+const REFUSAL_LOG_INTERVAL_MS = 1000;
+
+/**
+ * The RPC edge's credential check (net/cred-header's `verifyCred`) of a daemon answering to
+ * `audience`, with AuthType's verifier (net/auth/registry); undefined when the registry has
+ * none (auth/loopback; auth/munge is roles/ctld-auth.ts's). Each refusal is logged with its
+ * reason, at most once a second per reason (a client retrying in a loop cannot flood the log).
+ */
+export function serverAuth(conf: ParsedConf, confFile: string, audience: string, logger: ConsolaInstance): Pick<RpcServerExtras, "verifyCred" | "onCredRefused"> | undefined {
   const verifier = verifierFor(authType(conf), { secret: optionalClusterSecret(conf, confFile), knownHosts: knownAuthHosts(conf) });
   if (verifier === undefined) return undefined;
   const log = logger.withTag("auth");
+  const lastMs = new Map<string, number>();
   return {
-    verifier, audience,
-    refused: (why, peerAddr, method) => log.warn({ message: `auth/${verifier.scheme}: credential refused: ${why}`, peerAddr, method }),
+    verifyCred: edgeVerifier(verifier, audience),
+    onCredRefused: (why, peerAddr) => {
+      const t = Date.now();
+      if (t - (lastMs.get(why) ?? 0) < REFUSAL_LOG_INTERVAL_MS) return;
+      lastMs.set(why, t);
+      log.warn({ message: `auth/${verifier.scheme}: credential refused: ${why}`, peerAddr });
+    },
   };
 }
 

@@ -24,6 +24,7 @@ import type { CtldScripts } from "../ctld/ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
+import { credAuthExtras } from "./ctld-auth.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
 import { serverAuth, shortHostname, startLocalAuthd } from "./auth-setup.ts";
 import { CTLD_AUDIENCE } from "../net/auth/types.ts";
@@ -78,8 +79,8 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   const sched = createSchedulerStats();
   const rpc = createRpcMetrics();
   const rateLimit = rpcRateLimitFrom(g.get("slurmctldparameters") ?? "");
-  // AuthType=auth/spur (or another with credentials): clients on other hosts are identified by theirs
-  const auth = serverAuth(conf, confFile, CTLD_AUDIENCE, logger);
+  // AuthType=auth/spur: clients on other hosts are identified by their credentials (auth/munge: ctld-auth.ts)
+  const auth = serverAuth(conf, confFile, CTLD_AUDIENCE, logger) ?? credAuthExtras(g, logger.withTag("auth"));
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
@@ -90,8 +91,8 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
       rpc,
       ...(rateLimit === undefined ? {} : { rateLimit: createRpcRateLimiter(rateLimit, [process.getuid?.() ?? 0]) }),
       ...(clusterSecret === undefined ? {} : { clusterSecret }),
-      ...(auth === undefined ? {} : { auth }),
       verifyToken: tokenVerifier(keyring, now),
+      ...auth,
       metrics: () => renderMetrics(controllerMetrics({
         state, sched, rpc: rpc.families(), raft: raft?.(), applyFailed: applyFailed(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
       })),

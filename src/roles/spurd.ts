@@ -25,6 +25,7 @@ import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
 import { serverAuth, startLocalAuthd } from "./auth-setup.ts";
+import { credAuthExtras } from "./ctld-auth.ts";
 import { nodeAudience } from "../net/auth/types.ts";
 import { selfExec } from "./self-exec.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
@@ -125,10 +126,10 @@ export async function main(argv: string[]): Promise<number> {
   }));
   // AuthType=auth/spur: srun, sattach, sbcast on other hosts are identified by their credentials,
   // and this node vouches for its own callers (its jobs' srun, a user logged in here)
-  const auth = serverAuth(conf, path, nodeAudience(name), logger);
+  const auth = serverAuth(conf, path, nodeAudience(name), logger) ?? credAuthExtras(conf.globals, logger.withTag("auth"));
   const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, {
     metrics, rpc, tls: listenerTls(conf.globals, node.addr || "127.0.0.1", "spurd"),
-    ...(secret === undefined ? {} : { clusterSecret: secret }), ...(auth === undefined ? {} : { auth }),
+    ...(secret === undefined ? {} : { clusterSecret: secret }), ...auth,
   });
   const authd = startLocalAuthd(conf, path, name, logger);
   logger.info({ message: "listening", node: name, port: server.port, spool });
@@ -149,7 +150,8 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * WireGuard peer distribution, when spur.conf names this node's overlay config:
- * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default), and the endpoint
+ * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default; %n too, for hosts that
+ * share one /var/run/wireguard such as network namespaces on one machine), and the endpoint
  * others dial as OverlayEndpoint=host:port on the node's NodeName line ("" = behind NAT).
  */
 function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance, clusterSecret: string | undefined): () => void {
@@ -160,7 +162,7 @@ function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: Co
     return names.ok && names.value.includes(name);
   });
   return createOverlayAgent({
-    node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
+    node: name, confPath: path.replace(/%n/g, name), iface: (conf.globals.get("overlayinterface") ?? "spur0").replace(/%n/g, name),
     endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
     ...(clusterSecret === undefined ? {} : { clusterSecret }),
   }).start();

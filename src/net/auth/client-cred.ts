@@ -9,6 +9,7 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { CRED_HEADER, type CredentialSource } from "./types.ts";
 import { authdSource } from "./authd-client.ts";
+import { credHeaders } from "../cred-header.ts";
 
 let source: CredentialSource | undefined;
 
@@ -31,9 +32,13 @@ export function credentialsEnabled(): boolean {
   return source !== undefined;
 }
 
-/** The header to add to one call to `audience` (empty with auth/loopback). A fresh credential each time: each is good once. */
+/**
+ * The header to add to one call to `audience` (empty with auth/loopback). A fresh credential
+ * each time: each is good once. Without an audience-aware source (auth/munge's credentials
+ * name no audience) it is net/cred-header's, set by client-env.ts.
+ */
 export async function credentialHeaders(audience: string): Promise<Record<string, string>> {
-  return source === undefined ? {} : { [CRED_HEADER]: await source.credential(audience) };
+  return source === undefined ? credHeaders() : { [CRED_HEADER]: await source.credential(audience) };
 }
 
 /** The same for Connect clients (srun's calls to agents). */

@@ -1,7 +1,8 @@
 /**
  * @module net/auth/registry
- * The server-side verifier for each AuthType= that uses credentials. auth/loopback has
- * none (the socket table names the caller); auth/munge registers its verifier here.
+ * The server-side verifier for each AuthType= that uses credentials and a cluster key.
+ * auth/loopback has none (the socket table names the caller); auth/munge's verifier asks
+ * munged and is wired by roles/ctld-auth.ts.
  */
 import { createSpurVerifier } from "./spur-verifier.ts";
 import type { CredentialVerifier } from "./types.ts";
@@ -20,16 +21,7 @@ const VERIFIERS: Record<string, (s: VerifierSetup) => CredentialVerifier> = {
   },
 };
 
-/** Whether `authType` is one Spur knows (loopback included). */
-export function knownAuthType(authType: string): boolean {
-  return authType.toLowerCase() === "auth/loopback" || VERIFIERS[authType.toLowerCase()] !== undefined;
-}
-
-/** The verifier for `authType`, or undefined for auth/loopback. Throws for a type Spur does not know. */
+/** The verifier for `authType`, or undefined when this registry has none for it (auth/loopback, auth/munge). */
 export function verifierFor(authType: string, setup: VerifierSetup): CredentialVerifier | undefined {
-  const type = authType.toLowerCase();
-  if (type === "auth/loopback") return undefined;
-  const make = VERIFIERS[type];
-  if (make === undefined) throw new Error(`AuthType=${authType} is not supported (auth/loopback, ${Object.keys(VERIFIERS).join(", ")})`);
-  return make(setup);
+  return VERIFIERS[authType.toLowerCase()]?.(setup);
 }

@@ -4,16 +4,15 @@
  * CredentialSource for a credential naming its audience (the controllers, or one node's
  * agent) and sends it as `x-spur-cred: SCHEME:TEXT`; the server hands TEXT to the
  * CredentialVerifier registered for SCHEME (registry.ts), which answers who is calling or
- * why not. auth/spur (spur-*.ts) is one pair; auth/munge drops in as another.
+ * why not; roles/auth-setup.ts turns it into the RPC edge's `verifyCred` (net/cred-header's
+ * shape, which auth/munge's verifier has too: roles/ctld-auth.ts). auth/spur (spur-*.ts) is
+ * one pair.
  * auth/loopback has neither: the kernel's socket table names the caller (net/peer-identity).
  */
 import type { Result } from "../../lib/result.ts";
 
-/** The RPC header carrying a caller's credential: `SCHEME:TEXT` ("spur:...", "munge:..."). */
-export const CRED_HEADER = "x-spur-cred";
-
-/** What a client with a credential that does not verify is told (Slurm's SLURM_PROTOCOL_AUTHENTICATION_ERROR). */
-export const AUTH_ERROR_MESSAGE = "Protocol authentication error";
+/** The RPC header (`SCHEME:TEXT`) and Slurm's words for a refusal: one definition, net/cred-header's. */
+export { AUTH_ERROR_MESSAGE, CRED_HEADER } from "../cred-header.ts";
 
 /** The audience of calls to the controllers (any replica). */
 export const CTLD_AUDIENCE = "slurmctld";

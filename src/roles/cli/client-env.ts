@@ -13,6 +13,7 @@ import { parseConf } from "../../compat/conf/slurm-conf.ts";
 import { setClientTls, tlsEnabled } from "../../net/client-tls.ts";
 import { parseUsers, type UserEntry } from "../../net/users-parse.ts";
 import { configureClientAuth, confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
+import { setCredSource } from "../../net/cred-header.ts";
 
 export interface ClientEnv {
   /** Every controller, in order ($SPUR_CONTROLLER_URL, else spur.conf). */
@@ -42,6 +43,19 @@ function expandHost(path: string, host: string): string {
   return path.replaceAll("%h", host.split(".")[0] ?? host);
 }
 
+/**
+ * AuthType=auth/munge: a credential from the local munged per request (loaded lazily, so
+ * that commands on a loopback cluster load none of it).
+ */
+function credSourceOf(globals: ReadonlyMap<string, string>): (() => Promise<string | undefined>) | undefined {
+  if ((globals.get("authtype") ?? "").toLowerCase() !== "auth/munge") return undefined;
+  const authInfo = globals.get("authinfo");
+  return async () => {
+    const m = await import("../../net/munge/auth-munge.ts");
+    return m.mungeCredSource(m.parseAuthInfo(authInfo))();
+  };
+}
+
 export async function loadClientEnv(): Promise<ClientEnv> {
   const path = confPath();
   const [confText, membership, passwd, group, hostname] = await Promise.all([
@@ -58,6 +72,7 @@ export async function loadClientEnv(): Promise<ClientEnv> {
     setClientTls(ca === undefined ? { https: tlsEnabled(conf.globals) } : { https: tlsEnabled(conf.globals), ca });
     configureClientAuth(conf, hostname);
   }
+  setCredSource(conf === undefined ? undefined : credSourceOf(conf.globals));
   const fromEnv = process.env.SPUR_CONTROLLER_URL;
   let urls: string[];
   if (fromEnv) urls = fromEnv.split(",");

@@ -13,11 +13,10 @@
  */
 import { fetchWithBackoff } from "./rate-backoff.ts";
 import { RpcError } from "../../cli/io.ts";
+import { errnoOf } from "./rpc-errno.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { fetchTls } from "../../net/client-tls.ts";
 import { writeOutput } from "./stdio.ts";
-import { credentialHeaders } from "../../net/auth/client-cred.ts";
-import { CTLD_AUDIENCE } from "../../net/auth/types.ts";
 import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
@@ -87,7 +86,7 @@ function describe(probes: Probe[], urls: string[]): string {
 export async function pingEach(urls: string[]): Promise<{ url: string; ping?: Plain<PingResponse> }[]> {
   return Promise.all(
     urls.map(async (url) => {
-      const r = await attempt(url, "Ping", "{}", PROBE_TIMEOUT_MS, {}, false);
+      const r = await attempt(url, "Ping", "{}", PROBE_TIMEOUT_MS);
       return r.kind === "ok" ? { url, ping: JSON.parse(r.text) as Plain<PingResponse> } : { url };
     }),
   );
@@ -95,22 +94,16 @@ export async function pingEach(urls: string[]): Promise<{ url: string; ping?: Pl
 
 type Attempt = { kind: "ok"; text: string } | { kind: "error"; error: RpcError } | { kind: "redirect"; leader: string } | { kind: "refused" } | { kind: "lost"; why: string };
 
-async function attempt(url: string, method: string, body: string, timeoutMs: number | undefined, headers: Record<string, string> = {}, signed = true): Promise<Attempt> {
+async function attempt(url: string, method: string, body: string, timeoutMs: number | undefined, headers: Record<string, string> = {}): Promise<Attempt> {
   let res: Response;
-  let cred: Record<string, string>;
-  try {
-    // a fresh credential for every try: each is good once (a replay is refused)
-    cred = signed ? await credentialHeaders(CTLD_AUDIENCE) : {};
-  } catch (e) {
-    return { kind: "error", error: new RpcError("unauthenticated", (e as Error).message) };
-  }
   try {
     res = await fetchWithBackoff(`${url}/spur.v1.Controller/${method}`, {
       ...fetchTls(url),
-      method: "POST", headers: { "content-type": "application/json", ...cred, ...headers }, body,
+      method: "POST", headers: { "content-type": "application/json", ...headers }, body,
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
   } catch (e) {
+    if (e instanceof RpcError) return { kind: "error", error: e }; // no credential (rate-backoff.ts)
     const code = (e as { code?: string }).code ?? "";
     return code === "ECONNREFUSED" || code === "ConnectionRefused" ? { kind: "refused" } : { kind: "lost", why: String((e as Error).message ?? e) };
   }
@@ -129,7 +122,7 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
   } catch {
     /* not a Connect error body */
   }
-  return { kind: "error", error: new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`) };
+  return { kind: "error", error: new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`, errnoOf(res)) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,11 +8,10 @@
  * stdio.ts. port.ts adds what srun/salloc/spur need on top (sync conf lookups).
  */
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
+import { errnoOf } from "./rpc-errno.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
 import { fetchWithBackoff } from "./rate-backoff.ts";
-import { credentialHeaders } from "../../net/auth/client-cred.ts";
-import { CTLD_AUDIENCE } from "../../net/auth/types.ts";
 import { unknownUser, userNamed } from "../../net/users-parse.ts";
 import { loadClientEnv } from "./client-env.ts";
 import { writeOutput } from "./stdio.ts";
@@ -24,17 +23,15 @@ import type { ListJobsResponse, TriggerInfo } from "../../net/gen/spur/v1/contro
 /** One Connect-JSON call to one controller; `headers` add to the content type (spurrestd's user token). */
 export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
-  const cred = await credentialHeaders(CTLD_AUDIENCE).catch((e: Error) => {
-    throw new RpcError("unauthenticated", e.message);
-  });
   try {
     res = await fetchWithBackoff(`${base}/spur.v1.Controller/${method}`, {
       ...fetchTls(base),
       method: "POST",
-      headers: { "content-type": "application/json", ...cred, ...headers },
+      headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
     });
-  } catch {
+  } catch (e) {
+    if (e instanceof RpcError) throw e; // no credential (rate-backoff.ts)
     throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
   }
   return connectAnswer<T>(res, "controller");
@@ -50,7 +47,7 @@ async function connectAnswer<T>(res: Response, who: string): Promise<T> {
     } catch {
       /* not a Connect error body */
     }
-    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`);
+    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`, errnoOf(res));
   }
   return JSON.parse(text) as T;
 }

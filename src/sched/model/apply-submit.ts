@@ -8,11 +8,11 @@
 import type { Command, Requester } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
-import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
 import { cpusNeeded, pendingCounts } from "../../compat/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
-import { nodeViews } from "../plan/schedule.ts";
+import { nodeViews } from "../plan/backfill.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
@@ -26,6 +26,7 @@ import { userAssoc } from "../acct/types.ts";
 import { assert } from "../../lib/assert.ts";
 import { hetIdSet } from "./het.ts";
 import { requestEcho } from "./request-echo.ts";
+import { setStdPaths } from "./std-paths.ts";
 import { SWITCH_WAIT_DEFAULT_SEC } from "../../compat/options/spec-syntax.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
@@ -240,21 +241,6 @@ function recordFailedAllocation(state: ClusterState, c: Submit): void {
   });
   if (c.allocNode) info.allocNode = c.allocNode;
   state.jobs.set(jobId, { info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence });
-}
-
-/** Output paths as scontrol shows them: the pattern expanded, relative to WorkDir. */
-export function setStdPaths(job: JobRecord, nodeName: string): void {
-  const info = job.info;
-  const isArray = info.arrayJobId !== 0;
-  const ctx = {
-    jobId: info.jobId, arrayJobId: info.arrayJobId || info.jobId, arrayTaskId: info.arrayTaskId,
-    jobName: info.name, user: info.user, nodeName, nodeIndex: 0,
-  };
-  const abs = (p: string): string => (p.startsWith("/") ? p : `${info.workDir.replace(/\/$/, "")}/${p}`);
-  const outPattern = job.spec.stdOut || defaultOutputPattern(isArray);
-  info.stdOut = abs(expandFilenamePattern(outPattern, ctx));
-  info.stdErr = abs(expandFilenamePattern(job.spec.stdErr || outPattern, ctx));
-  info.stdIn = job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx)) : "/dev/null";
 }
 
 export interface Checked {
