@@ -31,11 +31,12 @@ export function controllerAddress(conf: ParsedConf): { host: string; port: numbe
 
 /**
  * Make this process's calls carry the credential AuthType= asks for (auth/spur: from the
- * daemon on SpurAuthSocket=, `%h` = `hostname`'s short form); auth/loopback: none.
+ * daemon on SpurAuthSocket=, `%h` = `hostname`'s short form; auth/munge: from munged,
+ * AuthInfo=socket=...); auth/loopback: none.
  */
 export function configureClientAuth(conf: ParsedConf, hostname: string): void {
   const short = hostname.split(".")[0] ?? hostname;
-  configureCredentials(conf.globals.get("authtype") ?? "auth/loopback", (conf.globals.get("spurauthsocket") ?? "/run/spur/auth.sock").replaceAll("%h", short));
+  configureCredentials(conf.globals.get("authtype") ?? "auth/loopback", (conf.globals.get("spurauthsocket") ?? "/run/spur/auth.sock").replaceAll("%h", short), conf.globals.get("authinfo"));
 }
 
 /** https when the cluster's listeners speak TLS (net/tls.ts), else http. */

@@ -27,6 +27,7 @@ export interface NetnsUpOptions extends UpOptions {
 }
 
 const PLAN_FILE = "netns.json";
+const MUNGE_RUN_DIR = "/run/munge";
 
 function run(cmd: string, args: string[], allowFail = false): string {
   const r = spawnSync(cmd, args, { encoding: "utf8" });
@@ -104,6 +105,11 @@ function makeOwnTmp(dir: string, host: string): void {
     steps.push(`mkdir -p '${inner}'`, `mount --bind '${dir}' '${inner}'`);
   }
   // recursive: the state directory bound inside it comes along
+  // and its own /run/munge: with --auth munge each host's munged answers there (munged's default socket)
+  const munge = join(dir, "hosts", host, "munge");
+  mkdirSync(munge, { recursive: true, mode: 0o755 });
+  mkdirSync(MUNGE_RUN_DIR, { recursive: true });
+  steps.push(`mount --bind '${munge}' ${MUNGE_RUN_DIR}`);
   steps.push(`mount --rbind '${tmp}' /tmp`);
   run("unshare", [`--mount=${mnt}`, "--propagation", "private", "sh", "-c", steps.join("; ")]);
 }
@@ -117,17 +123,39 @@ function privateHostsDir(dir: string): void {
   run("mount", ["--make-private", hosts]);
 }
 
+/** AuthType= of the conf `spur up --netns` wrote. */
+function authTypeOf(conf: string): string {
+  return (/^AuthType=(\S+)/m.exec(readFileSync(conf, "utf8"))?.[1] ?? "auth/loopback").toLowerCase();
+}
+
 function isMountPoint(path: string): boolean {
   return spawnSync("mountpoint", ["-q", path], { stdio: "ignore" }).status === 0;
 }
 
-function daemonArgs(h: NetnsHost, conf: string, replicated: boolean): { name: string; args: string[] } {
+/**
+ * --auth munge: one munged per host (Debian's munge), all with the cluster's key
+ * (STATE/munge.key), each on its host's own /run/munge; munged forks, its PID file says which
+ * process `spur down` stops.
+ */
+function startMunged(dir: string, h: NetnsHost): void {
+  const key = join(dir, "munge.key");
+  if (!existsSync(key)) writeFileSync(key, randomBytes(1024), { mode: 0o600 });
+  const pidFile = join(dir, "hosts", h.name, "munged.pid");
+  run("nsenter", [...enterArgs(dir, h), "munged", `--key-file=${key}`, `--pid-file=${pidFile}`, `--log-file=${join(dir, "log", `munged-${h.name}.log`)}`,
+    `--seed-file=${join(dir, "hosts", h.name, "munged.seed")}`, "--num-threads=4"]);
+  mkdirSync(join(dir, "pids"), { recursive: true });
+  writeFileSync(join(dir, "pids", `munged-${h.name}.pid`), readFileSync(pidFile, "utf8").trim());
+}
+
+function daemonArgs(h: NetnsHost, conf: string, replicated: boolean): { name: string; args: string[] } | undefined {
   if (h.role === "controller") {
     const id = h.name.slice(1);
     return replicated ? { name: `spurctld-${id}`, args: ["spurctld", "--id", id, "--conf", conf] } : { name: "spurctld", args: ["spurctld", "--conf", conf] };
   }
   if (h.role === "node") return { name: `spurd-${h.name}`, args: ["spurd", "-N", h.name, "--conf", conf] };
-  return { name: `authd-${h.name}`, args: ["authd", "--conf", conf] };
+  // a login host: under auth/spur its `spur authd` vouches for its users (under auth/munge, munged does)
+  if (authTypeOf(conf) === "auth/spur") return { name: `authd-${h.name}`, args: ["authd", "--conf", conf] };
+  return undefined;
 }
 
 /** The Slurm-named links (sbatch, srun, ...) in STATE/bin, for jobs and `spur exec` (compiled binary only). */
@@ -165,9 +193,11 @@ export async function upNetns(o: NetnsUpOptions): Promise<{ conf: string; plan: 
   makeHosts(dir, plan);
   installLinks(dir);
   const replicated = plan.hosts.filter((h) => h.role === "controller").length > 1;
+  mkdirSync(join(dir, "log"), { recursive: true });
+  if (authTypeOf(conf) === "auth/munge") for (const h of plan.hosts) startMunged(dir, h);
   for (const h of plan.hosts) {
     const d = daemonArgs(h, conf, replicated);
-    startDaemonIn(dir, d.name, ["nsenter", ...enterArgs(dir, h), ...selfExec(), ...d.args]);
+    if (d !== undefined) startDaemonIn(dir, d.name, ["nsenter", ...enterArgs(dir, h), ...selfExec(), ...d.args]);
   }
   const nodeCount = plan.hosts.filter((h) => h.role === "node").length;
   const deadline = Date.now() + 60_000;

@@ -19,8 +19,9 @@ const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
-     [--netns [--login] [--auth spur]]        ... each controller, node (and a login host) a host of its own:
-                                              own network and UTS namespace on a private bridge, auth/spur
+     [--netns [--login] [--auth spur|munge]]  ... each controller, node (and a login host) a host of its own:
+                                              own network, UTS and mount namespace on a private bridge;
+                                              auth/spur (default), or auth/munge with a munged per host
      [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
@@ -122,7 +123,7 @@ async function cmdUp(argv: string[]): Promise<number> {
 /** `spur up --netns`: hosts in network namespaces (roles/netns-cluster.ts). */
 async function cmdUpNetns(f: UpFlags, o: UpOptions): Promise<number> {
   const auth = f.values["--auth"] ?? "spur";
-  if (auth !== "spur") throw new Error(`spur: error: --netns runs auth/spur (hosts identify their users by credentials), not auth/${auth}`);
+  if (auth !== "spur" && auth !== "munge") throw new Error(`spur: error: --netns takes --auth spur or --auth munge (hosts identify their users by credentials), not ${auth}`);
   if (f.values["--slurm-conf"] !== undefined || f.on["--tls"]) throw new Error("spur: error: --netns does not take --slurm-conf or --tls yet");
   const { upNetns, upReport, downNetns } = await import("./netns-cluster.ts");
   const { resolve } = await path();

@@ -13,15 +13,31 @@ import { credHeaders } from "../cred-header.ts";
 
 let source: CredentialSource | undefined;
 
-/** Client sources by AuthType (auth/munge adds its own here). */
-const SOURCES: Record<string, (socketPath: string) => CredentialSource> = {
-  "auth/spur": authdSource,
+/** auth/munge: a credential from this host's munged per call (loaded on first use: loopback clusters load none of it). */
+function mungeSource(authInfo: string | undefined): CredentialSource {
+  return {
+    credential: async () => {
+      const m = await import("../munge/auth-munge.ts");
+      const r = await m.mungeCredential(m.parseAuthInfo(authInfo));
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    },
+  };
+}
+
+/** Client sources by AuthType. */
+const SOURCES: Record<string, (o: { socketPath: string; authInfo: string | undefined }) => CredentialSource> = {
+  "auth/spur": (o) => authdSource(o.socketPath),
+  "auth/munge": (o) => mungeSource(o.authInfo),
 };
 
-/** Use the source of `authType` (socketPath: the local daemon's socket); auth/loopback and unknown types: none. */
-export function configureCredentials(authType: string, socketPath: string): void {
+/**
+ * Use the source of `authType` (auth/spur: the local daemon's socket `socketPath`; auth/munge:
+ * munged, AuthInfo=socket=...); auth/loopback and unknown types: none.
+ */
+export function configureCredentials(authType: string, socketPath: string, authInfo?: string): void {
   const make = SOURCES[authType.toLowerCase()];
-  source = make === undefined ? undefined : make(socketPath);
+  source = make === undefined ? undefined : make({ socketPath, authInfo });
 }
 
 export function setCredentialSource(s: CredentialSource | undefined): void {
