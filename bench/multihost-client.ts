@@ -4,9 +4,9 @@
  * `spur up --netns`, plainly for the one-host anchor), so that entering the namespace is
  * paid once, not per call. Prints one JSON object: per-call CLI latency of `squeue` and
  * `sbatch --hold` (p50, ms), the cost of one auth/spur credential from the local daemon
- * (in process, when a socket is given) and submissions per second with --concurrency
+ * (in process, when a socket is given) or from munged (--munge) and submissions per second with --concurrency
  * sbatch loops for --seconds.
- * Usage: bun bench/multihost-client.ts BIN [--calls 15] [--concurrency 4] [--seconds 3] [--socket PATH]
+ * Usage: bun bench/multihost-client.ts BIN [--calls 15] [--concurrency 4] [--seconds 3] [--socket PATH | --munge]
  */
 import { spawn, spawnSync } from "node:child_process";
 import { requestCredential } from "../src/net/auth/authd-client.ts";
@@ -17,6 +17,7 @@ const CALLS = Number(opt("--calls", "15"));
 const CONCURRENCY = Number(opt("--concurrency", "4"));
 const SECONDS = Number(opt("--seconds", "3"));
 const SOCKET = opt("--socket", "");
+const MUNGE = rest.includes("--munge");
 
 const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -50,12 +51,21 @@ async function submitRate(): Promise<number> {
 }
 
 async function credentialMs(): Promise<number | undefined> {
-  if (SOCKET === "") return undefined;
-  await requestCredential(SOCKET, "slurmctld");
+  let one: () => Promise<unknown>;
+  if (SOCKET !== "") one = () => requestCredential(SOCKET, "slurmctld");
+  else if (MUNGE) {
+    const m = await import("../src/net/munge/auth-munge.ts");
+    const info = m.parseAuthInfo(undefined);
+    one = async () => {
+      const r = await m.mungeCredential(info);
+      if (!r.ok) throw new Error(r.error.message);
+    };
+  } else return undefined;
+  await one();
   const times: number[] = [];
   for (let i = 0; i < 200; i++) {
     const t = performance.now();
-    await requestCredential(SOCKET, "slurmctld");
+    await one();
     times.push(performance.now() - t);
   }
   return p50(times);
