@@ -18,7 +18,8 @@ import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 import { listenGuarded } from "./listen-guarded.ts";
-import { AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
+import { AUTH_ERROR_ERRNO, AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
+import { SLURM_ERRNO_HEADER } from "../compat/slurm-errors.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -46,6 +47,11 @@ export interface RpcServer {
  * Requests still go through the schema (fromJson), so defaults and validation hold.
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
+
+/** A fast handler's answer that is JSON text already (sent as is, not stringified again). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
 
 /**
  * Verifies a token and names its user's uid (undefined = invalid). When a
@@ -210,7 +216,8 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
     }
     const text = Buffer.concat(chunks).toString("utf8");
     const request = text.trim() === "" ? {} : JSON.parse(text);
-    reply(200, JSON.stringify(fast(request)));
+    const answer = fast(request);
+    reply(200, answer instanceof RawJson ? answer.text : JSON.stringify(answer));
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
@@ -243,7 +250,7 @@ async function stampCred(
   }
   onRefused?.(why, req.socket.remoteAddress ?? "");
   req.resume();
-  res.writeHead(401, { "content-type": "application/json" });
+  res.writeHead(401, { "content-type": "application/json", [SLURM_ERRNO_HEADER]: String(AUTH_ERROR_ERRNO) });
   res.end(JSON.stringify({ code: "unauthenticated", message: AUTH_ERROR_MESSAGE }));
   return false;
 }
@@ -268,8 +275,20 @@ export function agentCredential(ctx: HandlerContext): string | { why: string } |
   return text.startsWith("!") ? { why: text.slice(1) } : text;
 }
 
+/**
+ * The caller's uid per kept-alive connection: the owner of a connection's client end is fixed
+ * when the client opens it, so one lookup serves every request on it (a loop of calls on one
+ * connection otherwise pays a netlink round trip each).
+ */
+const peerUidBySocket = new WeakMap<object, string>();
+
 function stampPeer(req: IncomingMessage): void {
   const socket = req.socket;
+  const known = peerUidBySocket.get(socket);
+  if (known !== undefined) {
+    req.headers[PEER_UID_HEADER] = known;
+    return;
+  }
   const peer = {
     remoteAddress: socket.remoteAddress ?? "",
     remotePort: socket.remotePort ?? 0,
@@ -279,6 +298,7 @@ function stampPeer(req: IncomingMessage): void {
   // NO_OWNER (a socket already closed, or a listener) identifies nobody: unauthenticated.
   const uid = sockDiagUid({ ...peer, localAddress: socket.localAddress ?? "" }) ?? loopbackPeerUid(peer);
   req.headers[PEER_UID_HEADER] = uid === undefined || uid === NO_OWNER ? "" : String(uid);
+  if (uid !== undefined && uid !== NO_OWNER) peerUidBySocket.set(socket, String(uid));
 }
 
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
