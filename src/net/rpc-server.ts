@@ -26,6 +26,12 @@ export const PEER_UID_HEADER = "x-spur-peer-uid";
 export const PEER_ADDR_HEADER = "x-spur-peer-addr";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
 export const USER_TOKEN_HEADER = "x-spur-user-token";
+/**
+ * Set (always overwritten: a client cannot set it) when a cluster with credentials
+ * (verifyCred) got a call from a caller this host's socket table does not know and that
+ * sent no credential: peerUid answers Slurm's "Protocol authentication error".
+ */
+export const AUTH_REFUSED_HEADER = "x-spur-auth-refused";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RpcServer {
@@ -150,6 +156,7 @@ export async function startRpcServer(
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
+    delete req.headers[AUTH_REFUSED_HEADER];
     const token = req.headers[USER_TOKEN_HEADER];
     const cred = req.headers[CRED_HEADER];
     if (token === undefined && typeof cred === "string" && extras.verifyCred !== undefined) {
@@ -166,8 +173,10 @@ export async function startRpcServer(
       // finding it reads /proc/net/tcp, which costs milliseconds and grows with every socket
       // on the host (a loop of CLI calls leaves one in TIME_WAIT each): skip it there.
       // With the per-user rate limit on (rl_enable), every call needs its caller, listings too.
-      if (fastOf(req) === undefined || extras.rateLimit !== undefined) stampPeer(req);
-      else delete req.headers[PEER_UID_HEADER];
+      if (fastOf(req) === undefined || extras.rateLimit !== undefined) {
+        stampPeer(req);
+        if (extras.verifyCred !== undefined && req.headers[PEER_UID_HEADER] === "") req.headers[AUTH_REFUSED_HEADER] = "no credential sent";
+      } else delete req.headers[PEER_UID_HEADER];
       dispatch(req, res);
       return;
     }
@@ -314,6 +323,7 @@ function stampPeer(req: IncomingMessage): void {
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
 export function peerUid(ctx: HandlerContext): number {
   const text = ctx.requestHeader.get(PEER_UID_HEADER) ?? "";
+  if (ctx.requestHeader.get(AUTH_REFUSED_HEADER) !== null) throw new ConnectError(AUTH_ERROR_MESSAGE, Code.Unauthenticated);
   if (text === "") throw new ConnectError("Unable to identify the caller (auth/loopback accepts loopback clients only)", Code.Unauthenticated);
   return Number(text);
 }

@@ -12,7 +12,7 @@
 import { parseConf } from "../../compat/conf/slurm-conf.ts";
 import { setClientTls, tlsEnabled } from "../../net/client-tls.ts";
 import { parseUsers, type UserEntry } from "../../net/users-parse.ts";
-import { confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
+import { configureClientAuth, confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
 import { setCredSource } from "../../net/cred-header.ts";
 import { writeOutput } from "./stdio.ts";
 
@@ -77,6 +77,7 @@ export async function loadClientEnv(): Promise<ClientEnv> {
     const caFile = conf.globals.get("spurtlscafile") ?? "";
     const ca = caFile === "" ? undefined : await text(expandHost(caFile, hostname));
     setClientTls(ca === undefined ? { https: tlsEnabled(conf.globals) } : { https: tlsEnabled(conf.globals), ca });
+    configureClientAuth(conf, hostname);
   }
   setCredSource(conf === undefined ? undefined : credSourceOf(conf.globals));
   const fromEnv = process.env.SPUR_CONTROLLER_URL;
