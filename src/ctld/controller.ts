@@ -77,6 +77,12 @@ export interface Controller {
   plannedStart(jobId: number): Reservation | undefined;
   /** Nodes the last pass's backfill plan holds for pending jobs (sinfo shows the idle ones as PLANNED). */
   plannedNodes(): ReadonlySet<string>;
+  /**
+   * Changes whenever what the job views show may have changed other than through the log
+   * (a scheduling pass's reasons, priorities or plan; leadership): with state.appliedIndex it
+   * keys the listing cache (ctld/list-cache.ts).
+   */
+  viewsVersion(): number;
   /** sdiag counters (not replicated: they describe this process). */
   schedCounters(): SchedCounters;
   /**
@@ -94,6 +100,21 @@ export interface Controller {
   start(): () => void;
 }
 
+function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+function samePlan(before: ReadonlyMap<number, Reservation>, after: readonly Reservation[]): boolean {
+  if (before.size !== after.length) return false;
+  for (const r of after) {
+    const old = before.get(r.jobId);
+    if (old === undefined || old.startTime !== r.startTime || old.nodes.join(",") !== r.nodes.join(",")) return false;
+  }
+  return true;
+}
+
 export function createController(deps: ControllerDeps): Controller {
   const { state, logger } = deps;
   assert((deps.log === undefined) !== (deps.replication === undefined), "exactly one of log / replication");
@@ -108,6 +129,7 @@ export function createController(deps: ControllerDeps): Controller {
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
   /** Wall time of the last pass: the next one waits at least as long, so RPCs get half the loop. */
   let lastPassMs = 0;
+  let viewsSeq = 0;
 
   const diskFull = diskFullReporter(logger, "command log");
   let stopLoops: (() => void) | undefined;
@@ -149,14 +171,25 @@ export function createController(deps: ControllerDeps): Controller {
   });
 
   function applyCommitted(command: Command, index?: number): ApplyResult {
+    viewsSeq++;
     const result = apply(state, command);
     noteFailure(command, result, index);
     if (command.type === "submit") counters.jobsSubmitted += result.ids.length;
     for (const event of result.events) {
       if (acting() || event.type === "jobStarted" || event.type === "jobFinished") handleEvent(event);
     }
-    if (acting() && (command.type !== "startJobs" || result.ids.length > 0)) kick();
+    if (acting() && (command.type !== "startJobs" || result.ids.length > 0) && !submittedHeldOnly(command, result)) kick();
     return result;
+  }
+
+  /**
+   * A submission whose jobs are all held (priority 0) can start nothing and frees nothing:
+   * no pass for it (the periodic one still ranks it). Under a stream of held submissions
+   * (a workflow manager's, or bench/scale) a pass per commit would take half the leader.
+   */
+  function submittedHeldOnly(command: Command, result: ApplyResult): boolean {
+    if (command.type !== "submit" || result.ids.length === 0) return false;
+    return result.ids.every((id) => state.jobs.get(id)?.info.priority === 0);
   }
 
   /**
@@ -236,6 +269,8 @@ export function createController(deps: ControllerDeps): Controller {
     const startMs = performance.now();
     const cfg = state.config.sched;
     const result = schedule(state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => performance.now() });
+    // A pass that leaves every reason, priority and plan as it was leaves the listing cache warm.
+    if (!sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) viewsSeq++;
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
     priorities = result.priorities;
@@ -309,6 +344,7 @@ export function createController(deps: ControllerDeps): Controller {
     applyCommitted,
     leadershipChanged(serving) {
       if (serving && stopLoops !== undefined) beginLeading();
+      viewsSeq++;
       if (!serving) reasons.clear();
     },
     reasonOf: (jobId) => reasons.get(jobId),
@@ -320,6 +356,7 @@ export function createController(deps: ControllerDeps): Controller {
       return { ...explainPriority(job, priorityContext), priority: value };
     },
     plannedStart: (jobId) => planned.get(jobId),
+    viewsVersion: () => viewsSeq,
     plannedNodes: () => {
       const out = new Set<string>();
       for (const r of planned.values()) for (const n of r.nodes) out.add(n);

@@ -11,6 +11,7 @@ import type { AcctRequest } from "../sched/acct/apply-acct.ts";
 import { previewAcct } from "../sched/acct/apply-acct-command.ts";
 import { acctRows } from "../sched/acct/acct-rows.ts";
 import { fairTree } from "../sched/acct/fair-tree.ts";
+import { shareLimitColumns } from "../sched/acct/share-columns.ts";
 
 const ACTIONS = new Set(["add", "modify", "delete"]);
 const ENTITIES = new Set(["account", "user", "qos", "cluster", "association"]);
@@ -47,9 +48,10 @@ export function acctHandlers(sc: ServiceContext) {
       return { rows: rows.map((fields) => ({ fields })), cluster: c.state.config.clusterName };
     },
     getShares() {
-      const tree = fairTree(c.state, sc.now(), c.state.config.sched.decayHalfLifeSec);
-      // GrpTRESMins and TRESRunMins are not tracked yet: the columns print empty.
-      const rows = tree.rows.map((r) => ({ ...r, grpTresMins: "", tresRunMins: "" }));
+      const now = sc.now();
+      const tree = fairTree(c.state, now, c.state.config.sched.decayHalfLifeSec);
+      const columns = shareLimitColumns(c.state, now);
+      const rows = tree.rows.map((r) => ({ ...r, grpTresMins: "", tresRunMins: "", ...columns.get(r.assocId) }));
       return { rows, cluster: c.state.config.clusterName };
     },
   };

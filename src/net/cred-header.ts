@@ -10,6 +10,8 @@ import type { Result } from "../lib/result.ts";
 export const CRED_HEADER = "x-spur-cred";
 /** Slurm's words for a request whose credential does not verify (SLURM_PROTOCOL_AUTHENTICATION_ERROR). */
 export const AUTH_ERROR_MESSAGE = "Protocol authentication error";
+/** Its number in Slurm's slurm_errno.h (sent as x-slurm-errno, as typed rejections are). */
+export const AUTH_ERROR_ERRNO = 1007;
 
 export interface CredIdentity {
   uid: number;

@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { randomBytes } from "node:crypto";
+import { mungeKey, startMunged } from "../../src/ops/munged.ts";
 import { join } from "node:path";
 import { BIN, type Cluster, ensureUser, eventually, isRoot, startCluster } from "./cluster.ts";
 
@@ -20,16 +20,13 @@ const USER = "spurmunge1";
 
 let c: Cluster;
 let dir: string | undefined;
-const pids: number[] = [];
+const stops: (() => void)[] = [];
 const sock = (name: string) => join(dir ?? "", `${name}.sock`);
 
-function startMunged(dir: string, name: string, keyFile: string): void {
-  const r = spawnSync("munged", [
-    `--socket=${sock(name)}`, `--key-file=${keyFile}`, `--pid-file=${join(dir, `${name}.pid`)}`,
-    `--log-file=${join(dir, `${name}.log`)}`, `--seed-file=${join(dir, `${name}.seed`)}`, "--num-threads=4",
-  ], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`munged ${name}: ${r.stderr}`);
-  pids.push(Number(readFileSync(join(dir, `${name}.pid`), "utf8")));
+function startOne(dir: string, name: string, keyFile: string): void {
+  const m = startMunged({ dir, name, keyFile });
+  if (!m.ok) throw new Error(m.error.message);
+  stops.push(m.value.stop);
 }
 
 /** A spur.conf for a host whose munged listens at `socket` (the same file, AuthInfo aside). */
@@ -57,14 +54,14 @@ function mint(ttlSec?: number, user?: string): string {
   return r.stdout.trim();
 }
 
-async function call(method: string, body: unknown, cred?: string): Promise<{ status: number; json: { code?: string; message?: string; results?: { error: string }[] } }> {
+async function call(method: string, body: unknown, cred?: string): Promise<{ status: number; errno: string; json: { code?: string; message?: string; results?: { error: string }[] } }> {
   const text = readFileSync(c.conf, "utf8");
   const host = /^ControlAddr=(\S+)/m.exec(text)?.[1] ?? "127.0.0.1";
   const port = /^ControlPort=(\d+)/m.exec(text)?.[1] ?? "6817";
   const res = await fetch(`http://${host}:${port}/spur.v1.Controller/${method}`, {
     method: "POST", headers: { "content-type": "application/json", ...(cred === undefined ? {} : { "x-spur-cred": `munge:${cred}` }) }, body: JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json() as never };
+  return { status: res.status, errno: res.headers.get("x-slurm-errno") ?? "", json: await res.json() as never };
 }
 
 const ctldLog = () => readFileSync(join(c.dir, "cluster", "log", "spurctld.log"), "utf8");
@@ -75,26 +72,19 @@ describe.skipIf(!HAVE_MUNGED || !isRoot())("AuthType=auth/munge with real munged
     // munged refuses a directory others may write (the cluster's is 777): a private one, readable
     // by all so that other users reach the sockets.
     dir = mkdtempSync(join(tmpdir(), "spur-munge-"));
-    chmodSync(dir, 0o755);
     const key = join(dir, "cluster.key");
     const other = join(dir, "other.key");
-    writeFileSync(key, randomBytes(1024), { mode: 0o600 });
-    writeFileSync(other, randomBytes(1024), { mode: 0o600 });
-    startMunged(dir, "a", key);
-    startMunged(dir, "b", key);
-    startMunged(dir, "c", other);
+    mungeKey(key);
+    mungeKey(other);
+    startOne(dir, "a", key);
+    startOne(dir, "b", key);
+    startOne(dir, "c", other);
     ensureUser(USER);
     c.reconfigure(`AuthType=auth/munge\nAuthInfo=socket=${sock("a")}`);
   }, 120_000);
   afterAll(() => {
     c?.down();
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGTERM");
-      } catch {
-        /* gone */
-      }
-    }
+    for (const stop of stops) stop();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -128,6 +118,7 @@ describe.skipIf(!HAVE_MUNGED || !isRoot())("AuthType=auth/munge with real munged
     const again = await call("Ping", {}, cred);
     expect(again.status).toBe(401);
     expect(again.json.message).toBe("Protocol authentication error");
+    expect(again.errno).toBe("1007"); // SLURM_PROTOCOL_AUTHENTICATION_ERROR
     await eventually("the replay in the log", () => (ctldLog().includes("Munge decode failed: Replayed credential") ? true : undefined));
   });
 

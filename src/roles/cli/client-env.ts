@@ -12,8 +12,9 @@
 import { parseConf } from "../../compat/conf/slurm-conf.ts";
 import { setClientTls, tlsEnabled } from "../../net/client-tls.ts";
 import { parseUsers, type UserEntry } from "../../net/users-parse.ts";
-import { confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
+import { configureClientAuth, confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
 import { setCredSource } from "../../net/cred-header.ts";
+import { writeOutput } from "./stdio.ts";
 
 export interface ClientEnv {
   /** Every controller, in order ($SPUR_CONTROLLER_URL, else spur.conf). */
@@ -50,9 +51,15 @@ function expandHost(path: string, host: string): string {
 function credSourceOf(globals: ReadonlyMap<string, string>): (() => Promise<string | undefined>) | undefined {
   if ((globals.get("authtype") ?? "").toLowerCase() !== "auth/munge") return undefined;
   const authInfo = globals.get("authinfo");
+  let told = false;
   return async () => {
     const m = await import("../../net/munge/auth-munge.ts");
-    return m.mungeCredSource(m.parseAuthInfo(authInfo))();
+    const cred = await m.mungeCredential(m.parseAuthInfo(authInfo));
+    if (cred.ok) return cred.value;
+    // Said once; the request goes without a credential and the controller refuses it in its words.
+    if (!told) await writeOutput("stderr", `error: ${cred.error.message}\n`);
+    told = true;
+    return undefined;
   };
 }
 
@@ -70,6 +77,7 @@ export async function loadClientEnv(): Promise<ClientEnv> {
     const caFile = conf.globals.get("spurtlscafile") ?? "";
     const ca = caFile === "" ? undefined : await text(expandHost(caFile, hostname));
     setClientTls(ca === undefined ? { https: tlsEnabled(conf.globals) } : { https: tlsEnabled(conf.globals), ca });
+    configureClientAuth(conf, hostname);
   }
   setCredSource(conf === undefined ? undefined : credSourceOf(conf.globals));
   const fromEnv = process.env.SPUR_CONTROLLER_URL;

@@ -103,6 +103,7 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
   } catch (e) {
+    if (e instanceof RpcError) return { kind: "error", error: e }; // no credential (rate-backoff.ts)
     const code = (e as { code?: string }).code ?? "";
     return code === "ECONNREFUSED" || code === "ConnectionRefused" ? { kind: "refused" } : { kind: "lost", why: String((e as Error).message ?? e) };
   }

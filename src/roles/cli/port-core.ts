@@ -30,7 +30,8 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
     });
-  } catch {
+  } catch (e) {
+    if (e instanceof RpcError) throw e; // no credential (rate-backoff.ts)
     throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
   }
   return connectAnswer<T>(res, "controller");

@@ -9,6 +9,8 @@
  * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
+import { credentialInterceptor } from "../../net/auth/client-cred.ts";
+import { nodeAudience } from "../../net/auth/types.ts";
 import { arbitraryRanks, isArbitrary, taskRanks } from "../../compat/task-layout.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 
@@ -213,7 +215,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       return { taskId, env, ...stdin, ...pty, argv: req.taskArgv?.(taskId, share.node) ?? [] };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
-    const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
+    const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", interceptors: [credentialInterceptor(nodeAudience(share.node))], ...connectTls(agentUrl) }));
     const stream = client.runTasks(
       {
         jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
