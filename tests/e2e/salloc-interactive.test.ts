@@ -92,4 +92,25 @@ describe("salloc without a command", () => {
     await eventually("the command's trap", () => (out.includes("command-got-TERM") ? true : undefined), 10_000);
     await eventually("no job left", () => (noJobs() === "" ? true : undefined), 10_000);
   });
+
+  it("an allocation cancelled from elsewhere: salloc says it was revoked, --kill-command signals the command", async () => {
+    const salloc = spawn(BIN, ["salloc", "-N1", "--kill-command=TERM", "bash", "-c", "trap 'echo command-got-TERM; exit 0' TERM; while :; do sleep 0.1; done"], {
+      env: c.env, cwd: c.work, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    salloc.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    salloc.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => salloc.once("exit", (code) => resolve(code)));
+    try {
+      const jobId = await eventually("the allocation", () => /Granted job allocation (\d+)/.exec(err)?.[1], 30_000);
+      expect(c.run(["scancel", jobId]).code).toBe(0);
+      // oracle: the revocation line, then salloc waits for its command and relinquishes nothing
+      expect(await exited).toBe(0);
+      expect(err).toBe(`salloc: Granted job allocation ${jobId}\nsalloc: Job allocation ${jobId} has been revoked.\n`);
+      expect(out).toBe("command-got-TERM\n");
+    } finally {
+      salloc.kill("SIGKILL");
+    }
+  });
 });
