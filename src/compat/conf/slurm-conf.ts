@@ -31,12 +31,21 @@ export function confGet(rec: ConfRecord, key: string): string | undefined {
   return undefined;
 }
 
-export function parseConf(text: string): Result<ParsedConf> {
+/** A NodeName=/PartitionName= record line (what a client skips: it needs the globals only). */
+const RECORD_LINE = /^(nodename|partitionname)=/i;
+
+/**
+ * `globalsOnly`: leave NodeName= and PartitionName= lines unparsed (`nodes` and `partitions`
+ * stay empty, a malformed record line is no error): what a user command needs, which reads
+ * spur.conf on every call and a site's file may list thousands of nodes.
+ */
+export function parseConf(text: string, opts: { globalsOnly?: boolean } = {}): Result<ParsedConf> {
   const conf: ParsedConf = { globals: new Map(), nodes: [], partitions: [] };
   const lines = joinContinuations(text);
   for (const { text: raw, line } of lines) {
     const body = stripComment(raw).trim();
     if (body === "") continue;
+    if (opts.globalsOnly === true && RECORD_LINE.test(body)) continue;
     const pairs = splitPairs(body);
     if (typeof pairs === "string") return err("BadConfig", `spur.conf line ${line}: ${pairs}`);
     const first = pairs[0];
