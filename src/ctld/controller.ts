@@ -201,8 +201,18 @@ export function createController(deps: ControllerDeps): Controller {
     for (const event of result.events) {
       if (acting() || event.type === "jobStarted" || event.type === "jobFinished") handleEvent(event);
     }
-    if (acting() && (command.type !== "startJobs" || result.ids.length > 0)) kick();
+    if (acting() && (command.type !== "startJobs" || result.ids.length > 0) && !submittedHeldOnly(command, result)) kick();
     return result;
+  }
+
+  /**
+   * A submission whose jobs are all held (priority 0) can start nothing and frees nothing:
+   * no pass for it (the periodic one still ranks it). Under a stream of held submissions
+   * (a workflow manager's, or bench/scale) a pass per commit would take half the leader.
+   */
+  function submittedHeldOnly(command: Command, result: ApplyResult): boolean {
+    if (command.type !== "submit" || result.ids.length === 0) return false;
+    return result.ids.every((id) => state.jobs.get(id)?.info.priority === 0);
   }
 
   /**

@@ -1,10 +1,13 @@
 /**
  * @module raft/driver
  * The only asynchronous part of Spur's Raft: it ticks the pure core every tickMs, feeds it
- * peer messages and proposals, and runs each Ready in the order the core requires: persist
- * (one SQLite transaction, fsync) -> send -> apply -> advance. Proposals that arrive while
- * a Ready is being written wait for the next one: that is the group commit. A proposal's
- * promise resolves with what the application returned when the entry was applied here.
+ * peer messages and proposals, and runs each Ready in the order the core requires: the
+ * leader's appends (messagesBeforePersist: followers write in parallel with the leader) ->
+ * persist (one SQLite transaction, fsync) -> send -> apply -> advance. Group commit: proposals are
+ * queued as they arrive and stepped into the core together at the start of the next Ready
+ * (one message, consecutive entries, one append to each follower, one fsync); a Ready that
+ * only moves the commit index is written without fsync (its mustSync is false). A
+ * proposal's promise resolves with what the application returned when the entry was applied here.
  * Failure policy: a proposal that cannot be known to commit (this replica stopped leading,
  * or it took longer than proposalTimeoutMs) is rejected as "outcome unknown"; the caller
  * must not assume it failed. Nothing else is retried here: Raft itself re-sends.
@@ -153,6 +156,15 @@ interface ReadBatch {
   timer: ReturnType<typeof setTimeout>;
 }
 
+/** A proposal waiting for the next Ready (not yet in the log: refusing it is "not-leader"). */
+interface Queued {
+  tag: string;
+  data: Uint8Array;
+}
+
+/** Bytes of proposals stepped into the core as one message (the rest go in the next ones). */
+const PROPOSAL_BATCH_BYTES_MAX = 1024 * 1024;
+
 interface Envelope {
   /** Proposal tag: replica id, boot nonce and sequence, so old tags in the log never match. */
   p: string;
@@ -172,6 +184,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   const bootNonce = `${ports.id}.${Date.now().toString(36)}.${Math.floor(Math.random() * 1e9).toString(36)}`;
   let seq = 0;
   const pending = new Map<string, Pending>();
+  let queued: Queued[] = [];
   const pendingChanges = new Set<PendingChange>();
   let soft: SoftState = { lead: 0, state: "follower" };
   let serving = false;
@@ -208,6 +221,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     scheduled = false;
     if (!running) return;
     try {
+      flushProposals();
       if (unpersisted !== undefined) {
         const held = unpersisted;
         if (!persist(held)) return;
@@ -218,6 +232,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       }
       while (node.hasReady()) {
         const rd = node.ready();
+        // The leader's appends leave before its own fsync: followers write in parallel with it.
+        if (rd.messagesBeforePersist.length > 0) ports.send(rd.messagesBeforePersist);
         if (!persist(rd)) {
           // Keep the Ready outstanding: its messages (acks, votes) stay unsent and nothing
           // of it is applied, so this replica counts toward no quorum it did not persist.
@@ -249,7 +265,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
         if (rd.snapshot !== undefined) s.applySnapshot(rd.snapshot);
         s.append(rd.entries);
         if (rd.hardState !== undefined) s.setHardState(rd.hardState);
-      });
+      }, rd.mustSync);
     } catch (error) {
       // atomically() rolled back the file and the store's view of it: nothing of rd is kept.
       if (!isDiskFull(error)) throw error;
@@ -288,6 +304,35 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     const changes = rd.committedEntries.filter((e) => e.type === "conf-change");
     if (changes.length > 0) afterConfChanges(changes);
     maybeSnapshot();
+  }
+
+  /** Step the queued proposals into the core, as few messages as the batch bound allows. */
+  function flushProposals(): void {
+    if (queued.length === 0) return;
+    const batch = queued;
+    queued = [];
+    if (soft.state !== "leader") return rejectQueued(batch, "not the leader");
+    let from = 0;
+    while (from < batch.length) {
+      let to = from;
+      let bytes = 0;
+      while (to < batch.length && (to === from || bytes + (batch[to] as Queued).data.length <= PROPOSAL_BATCH_BYTES_MAX)) bytes += (batch[to++] as Queued).data.length;
+      const chunk = batch.slice(from, to);
+      const accepted = node.proposeMany(chunk.map((q) => q.data));
+      if (!accepted.ok) rejectQueued(chunk, accepted.error.message);
+      from = to;
+    }
+  }
+
+  /** Proposals that never entered the log: refused, so the caller may safely retry. */
+  function rejectQueued(batch: Queued[], why: string): void {
+    for (const q of batch) {
+      const p = pending.get(q.tag);
+      if (p === undefined) continue;
+      pending.delete(q.tag);
+      clearTimeout(p.timer);
+      p.reject(new ProposalError("not-leader", soft.lead, why));
+    }
   }
 
   function applyEntry(e: Entry): void {
@@ -401,6 +446,9 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     if (!wasLeader && next.state === "leader") servingFrom = node.status().lastIndex;
     if (wasLeader && next.state !== "leader") {
       servingFrom = Number.POSITIVE_INFINITY;
+      const never = queued;
+      queued = [];
+      rejectQueued(never, "leadership lost before the request was proposed");
       failPending("unknown", "leadership lost before the request was committed");
       failReads("leadership lost before the read was confirmed");
       if (serving) {
@@ -475,6 +523,9 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     retryTimer = undefined;
     if (lostTimer !== undefined) clearTimeout(lostTimer);
     lostTimer = undefined;
+    const never = queued;
+    queued = [];
+    rejectQueued(never, "controller stopping");
     failReads("controller stopping");
     failPending("unknown", "controller stopping");
   }
@@ -493,8 +544,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
         backlog.entries += 1;
         backlog.bytes += data.length;
       }
-      const accepted = node.propose(data);
-      if (!accepted.ok) return Promise.reject(new ProposalError("not-leader", soft.lead, accepted.error.message));
+      queued.push({ tag, data });
       schedule();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -513,6 +563,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     },
     changeMembership(change) {
       if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
+      flushProposals(); // keep arrival order: what was proposed before goes in first
       const accepted = node.proposeConfChange(change);
       if (!accepted.ok) return Promise.reject(new RaftChangeError(accepted.error.code, accepted.error.message));
       const index = node.status().lastIndex;

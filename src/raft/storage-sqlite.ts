@@ -41,8 +41,15 @@ export class SqliteStorage implements WritableStorage {
   private last: LogIndex = 0;
   /** The compaction point: the log holds (offset.index, last]; may trail the snapshot. */
   private offset: { index: LogIndex; term: Term } = { index: 0, term: 0 };
+  /**
+   * Terms of the stored log as runs: runs[k] = [first index, term], first indices increasing;
+   * a run lasts until the next one starts (or `last`). The core asks for terms on every
+   * append it sends, so they are answered from memory instead of a query each.
+   */
+  private runs: [LogIndex, Term][] = [];
+  /** The connection's current PRAGMA synchronous (FULL unless a non-durable unit is written). */
+  private syncFull = true;
   private readonly q: {
-    term: Statement<{ term: number }, [number]>;
     range: Statement<Row, [number, number]>;
     insert: Statement<unknown, [number, number, number, Uint8Array]>;
     truncateFrom: Statement<unknown, [number]>;
@@ -59,7 +66,6 @@ export class SqliteStorage implements WritableStorage {
     this.db.exec("CREATE TABLE IF NOT EXISTS log (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL)");
     this.db.exec("CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL)");
     this.q = {
-      term: this.db.query("SELECT term FROM log WHERE idx = ?"),
       range: this.db.query("SELECT idx, term, type, data FROM log WHERE idx >= ? AND idx < ? ORDER BY idx"),
       insert: this.db.query("INSERT OR REPLACE INTO log (idx, term, type, data) VALUES (?, ?, ?, ?)"),
       truncateFrom: this.db.query("DELETE FROM log WHERE idx >= ?"),
@@ -111,6 +117,7 @@ export class SqliteStorage implements WritableStorage {
       assert(lo === this.offset.index + 1, `raft log ${path} starts at ${lo}, compacted to ${this.offset.index}`);
       assert(span?.n === hi - lo + 1, `raft log ${path} has a gap between ${lo} and ${hi}`);
       this.last = hi;
+      for (const row of this.db.query<{ idx: number; term: number }, []>("SELECT idx, term FROM log ORDER BY idx").iterate()) this.noteTerm(row.idx, row.term);
     }
     assert(this.hard.commit <= this.last, `raft log ${path}: commit ${this.hard.commit} beyond last index ${this.last}`);
   }
@@ -130,7 +137,47 @@ export class SqliteStorage implements WritableStorage {
   term(i: LogIndex): Term | undefined {
     if (i === this.offset.index) return this.offset.term;
     if (i < this.offset.index || i > this.last) return undefined;
-    return this.q.term.get(i)?.term;
+    const fromRuns = this.termFromRuns(i);
+    assert(fromRuns !== undefined, `term of stored entry ${i} known`);
+    return fromRuns;
+  }
+
+  /** Binary search of the run holding index i (undefined before the first run). */
+  private termFromRuns(i: LogIndex): Term | undefined {
+    let lo = 0;
+    let hi = this.runs.length - 1;
+    let found: Term | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const run = this.runs[mid] as [LogIndex, Term];
+      if (run[0] <= i) {
+        found = run[1];
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /** Record that entry `index` (just past every recorded one) has `term`. */
+  private noteTerm(index: LogIndex, term: Term): void {
+    const tail = this.runs[this.runs.length - 1];
+    if (tail === undefined || tail[1] !== term) this.runs.push([index, term]);
+  }
+
+  /** Forget the terms of entries from `index` on (they are being overwritten). */
+  private dropTermsFrom(index: LogIndex): void {
+    while (this.runs.length > 0 && (this.runs[this.runs.length - 1] as [LogIndex, Term])[0] >= index) this.runs.pop();
+  }
+
+  /** Forget the terms of entries up to `index` (compacted), keeping the run that covers index + 1. */
+  private dropTermsTo(index: LogIndex): void {
+    let k = 0;
+    while (k + 1 < this.runs.length && (this.runs[k + 1] as [LogIndex, Term])[0] <= index + 1) k++;
+    if (k > 0) this.runs.splice(0, k);
+    const head = this.runs[0];
+    if (head !== undefined && head[0] <= index) head[0] = index + 1;
   }
 
   firstIndex(): LogIndex {
@@ -157,8 +204,14 @@ export class SqliteStorage implements WritableStorage {
    * in-memory view (last index, hard state, snapshot meta, offset) is put back with it, so
    * the store still describes exactly what is on disk and the caller may simply retry.
    */
-  atomically(fn: () => void): void {
-    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, last: this.last, offset: this.offset };
+  atomically(fn: () => void, durable = true): void {
+    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, last: this.last, offset: this.offset, runs: this.runs.map((r) => [r[0], r[1]] as [LogIndex, Term]) };
+    if (durable !== this.syncFull) {
+      // WAL + NORMAL: the commit is ordered after every earlier one but not fsynced; the next
+      // FULL commit fsyncs the WAL, this frame included.
+      this.db.exec(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+      this.syncFull = durable;
+    }
     try {
       this.db.transaction(fn)();
     } catch (error) {
@@ -167,6 +220,7 @@ export class SqliteStorage implements WritableStorage {
       this.snapData = saved.snapData;
       this.last = saved.last;
       this.offset = saved.offset;
+      this.runs = saved.runs;
       throw error;
     }
   }
@@ -194,9 +248,11 @@ export class SqliteStorage implements WritableStorage {
     const prevTerm = this.term(from - 1) ?? 0;
     assert((entries[kept] as Entry).term >= prevTerm, "appended term follows the stored log");
     if (from <= this.last) this.q.truncateFrom.run(from);
+    this.dropTermsFrom(from);
     for (let i = kept; i < entries.length; i++) {
       const e = entries[i] as Entry;
       this.q.insert.run(e.index, e.term, typeCode(e.type), e.data);
+      this.noteTerm(e.index, e.term);
     }
     this.last = lastNew;
   }
@@ -204,6 +260,7 @@ export class SqliteStorage implements WritableStorage {
   applySnapshot(snapshot: Snapshot): void {
     assert(snapshot.meta.index >= this.snapMeta.index, "snapshot must not go backwards");
     this.db.exec("DELETE FROM log");
+    this.runs = [];
     this.writeSnapshot(snapshot.meta, snapshot.data);
     this.setOffset(snapshot.meta.index, snapshot.meta.term);
     this.last = snapshot.meta.index;
@@ -223,6 +280,7 @@ export class SqliteStorage implements WritableStorage {
     assert(index <= this.snapMeta.index, `compact ${index} past snapshot ${this.snapMeta.index}`);
     const term = this.term(index) as Term;
     this.q.dropTo.run(index);
+    this.dropTermsTo(index);
     this.setOffset(index, term);
   }
 

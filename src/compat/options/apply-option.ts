@@ -10,7 +10,7 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import { parseBeginTime, parseTimeLimit, TIME_INFINITE } from "../parse-time.ts";
 import { parseSizeMiB } from "../parse-size.ts";
 import { expandHostlist } from "../hostlist.ts";
-import { absolutePath, type BuildState } from "./build-state.ts";
+import type { BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
@@ -183,8 +183,10 @@ function priority(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
+/** --chdir: a relative path is joined to the current directory as given, not tidied (22.05: -D ../d/./sub is $PWD/../d/./sub). */
 function chdir(st: BuildState, a: Assignment): Result<void> {
-  st.chdir = absolutePath(st.cwd, valueOf(a));
+  const v = valueOf(a);
+  st.chdir = v.startsWith("/") ? v : `${st.cwd}/${v}`;
   return DONE;
 }
 
@@ -335,7 +337,12 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,
   dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),
-  distribution: checked("distribution", syntax.checkDistribution), "mail-type": checked("mailType", syntax.parseMailType),
+  distribution: checked("distribution", syntax.checkDistribution), "mail-type": (st, a) => {
+    const r = syntax.parseMailType(valueOf(a));
+    if (!r.ok) return r;
+    st.spec.mailType = syntax.addMailTypes(st.spec.mailType, r.value);
+    return DONE;
+  },
   gpus: checked("gpus", syntax.checkGpus), "gpus-per-node": checked("gpusPerNode", syntax.checkGpus),
   "gpus-per-task": checked("gpusPerTask", syntax.checkGpus),
   nodelist: hostlist("nodelist"), exclude: hostlist("exclude"),

@@ -14,7 +14,9 @@ import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, hetComponentsOf, release } from "./allocation.ts";
 import { hetSallocEnv } from "../../compat/het-env.ts";
-import { clusterNameOf, confPath } from "../conf-file.ts";
+import { clusterNameOf, confPath, readConf } from "../conf-file.ts";
+import { sallocDefaultCommand } from "../../compat/salloc-default.ts";
+import { selfExec } from "../self-exec.ts";
 import { expandEntry, readHostfile } from "./hostfile.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
@@ -71,8 +73,8 @@ export async function main(argv: string[]): Promise<number> {
     ? hetSallocEnv(submitEnv, (await hetComponentsOf(job.jobId)).map((c, n) => buildSallocEnv(c, { ...site, submitEnv: {}, ...(specs[n] ? { spec: specs[n] } : {}) })))
     : buildSallocEnv(job, { ...site, submitEnv, spec: envSpec });
   const env = { ...base, ...containerEnvOf(spec.env) };
-  const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
-  const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
+  const shell = process.env.SHELL || lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
+  const command = r.command.length > 0 ? r.command : defaultCommand(shell);
   const code = await new Promise<number>((resolve) => {
     const child = spawn(command[0] ?? shell, command.slice(1), { stdio: "inherit", env });
     child.once("error", (e) => {
@@ -84,6 +86,24 @@ export async function main(argv: string[]): Promise<number> {
   if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
   await release(job.jobId, code);
   return code;
+}
+
+/**
+ * salloc without a command (compat/salloc-default.ts): the interactive step through this binary's
+ * srun role when LaunchParameters=use_interactive_step, else SallocDefaultCommand= or the shell.
+ */
+function defaultCommand(shell: string): string[] {
+  let globals: ReadonlyMap<string, string> = new Map();
+  try {
+    globals = readConf(confPath()).globals;
+  } catch {
+    // no readable configuration: the shell
+  }
+  const chosen = sallocDefaultCommand({
+    shell, launchParameters: globals.get("launchparameters"), interactiveStepOptions: globals.get("interactivestepoptions"),
+    sallocDefaultCommand: globals.get("sallocdefaultcommand"),
+  });
+  return chosen.srun ? [...selfExec(), "srun", ...chosen.argv] : chosen.argv;
 }
 
 /** SLURM_HOSTFILE (read when -w is not given, whatever -m says; compat/job-hostfile). */

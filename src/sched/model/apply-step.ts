@@ -7,7 +7,7 @@
 import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
-import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 import { emptyStepInfo } from "./records.ts";
 import { hostlistUniq } from "../../compat/hostlist.ts";
 import { tresText } from "./tres.ts";

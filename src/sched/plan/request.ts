@@ -173,7 +173,8 @@ export const gresRequestCount = (g: { count: number; countWide?: number | undefi
 
 /**
  * The --gres items other than gpu. A name not in GresTypes is refused with Slurm's
- * wording (oracle golden 088: `sbatch --gres=fpga:1` on a GresTypes=gpu cluster); count 0 asks nothing.
+ * wording (oracle golden 088: `sbatch --gres=fpga:1` on a GresTypes=gpu cluster); count 0 asks nothing
+ * and is not checked.
  */
 function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[] | string {
   const out: GresItem[] = [];
@@ -182,8 +183,10 @@ function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[
   for (const g of spec.gresPerNode) {
     if (g.name === "gpu") continue;
     if (wholeGpus && SHARING_GRES.has(g.name.toLowerCase()) && gresRequestCount(g) > 0) return `Invalid generic resource (gres) specification`;
-    if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
     const count = gresRequestCount(g);
+    // a count of 0 asks nothing and is not checked against GresTypes (oracle 22.05: --gres=mic:0 is accepted, TresPerNode=gres:mic:0)
+    if (count === 0) continue;
+    if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
     if (count > 0) out.push({ name: g.name.toLowerCase(), type: g.type, count });
   }
   return out;

@@ -20,7 +20,9 @@ interface Replica {
 function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
   const replicas = new Map<number, Replica>();
   const down = new Set<number>();
+  const sent: Message[] = [];
   const deliver = (msgs: Message[]) => {
+    sent.push(...msgs);
     for (const m of msgs) {
       if (down.has(m.to) || down.has(m.from)) continue;
       setTimeout(() => replicas.get(m.to)?.driver.receive([m]), 1);
@@ -65,7 +67,7 @@ function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
   };
   const cut = (id: number) => down.add(id);
   const heal = (id: number) => down.delete(id);
-  return { replicas, serving, kill, stopAll, cut, heal };
+  return { replicas, serving, kill, stopAll, cut, heal, sent };
 }
 
 describe("raft driver", () => {
@@ -82,6 +84,24 @@ describe("raft driver", () => {
       expect(next.id).not.toBe(leader.id);
       await next.driver.propose(6);
       expect(next.applied).toEqual([1, 2, 3, 4, 5, 6]); // nothing acknowledged was lost
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("group commit: proposals made together go to each follower as one append of consecutive entries", async () => {
+    const c = makeCluster([1, 2, 3]);
+    try {
+      const leader = await c.serving();
+      await leader.driver.propose(0);
+      c.sent.length = 0;
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => leader.driver.propose(i + 1)));
+      expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+      const carrying = c.sent.filter((m) => m.from === leader.id && m.type === "app" && m.entries.length > 0);
+      // One append per follower (a lost or late answer may add a re-send, never one per proposal).
+      expect(carrying.length).toBeGreaterThanOrEqual(2);
+      expect(carrying.length).toBeLessThanOrEqual(4);
+      expect(carrying[0]?.entries.length).toBe(50);
     } finally {
       c.stopAll();
     }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { Database } from "bun:sqlite";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { entries } from "./harness.ts";
 import { storageConformance } from "./storage.case.ts";
@@ -68,5 +69,39 @@ describe("SqliteStorage on disk", () => {
     db.exec("DELETE FROM log WHERE idx = 3");
     db.close();
     expect(() => new SqliteStorage(path)).toThrow(/gap/);
+  });
+
+  it("answers terms from memory exactly as the file has them, through overwrites, compaction, a rolled-back group and a reopen", () => {
+    const path = file();
+    const s = SqliteStorage.bootstrap(path, [1, 2, 3]);
+    const check = (st: SqliteStorage) => {
+      const db = new Database(path, { readonly: true });
+      const rows = db.query<{ idx: number; term: number }, []>("SELECT idx, term FROM log ORDER BY idx").all();
+      db.close();
+      for (const r of rows) expect(st.term(r.idx)).toBe(r.term);
+      expect(st.term(st.lastIndex() + 1)).toBeUndefined();
+    };
+    s.atomically(() => s.append([...entries(4, 10, 2), ...entries(11, 14, 3)]));
+    check(s);
+    s.atomically(() => s.append(entries(12, 20, 4))); // overwrites 12..14 of term 3
+    check(s);
+    expect([s.term(11), s.term(12), s.term(20)]).toEqual([3, 4, 4]);
+    expect(() => s.atomically(() => {
+      s.append(entries(15, 25, 5));
+      throw new Error("power lost");
+    })).toThrow(/power lost/);
+    expect([s.lastIndex(), s.term(15), s.term(20)]).toEqual([20, 4, 4]);
+    s.atomically(() => s.setHardState({ term: 4, vote: 1, commit: 20 }), false);
+    s.createSnapshot(12, { voters: [1, 2, 3], learners: [] }, new Uint8Array([1]));
+    s.compact(11);
+    expect([s.firstIndex(), s.term(11), s.term(12), s.term(10)]).toEqual([12, 3, 4, undefined]);
+    check(s);
+    s.close();
+    const r = new SqliteStorage(path);
+    check(r);
+    expect([r.term(11), r.term(12), r.hardStateNow().commit]).toEqual([3, 4, 20]);
+    r.atomically(() => r.append(entries(21, 22, 6)));
+    check(r);
+    r.close();
   });
 });

@@ -1,0 +1,38 @@
+/**
+ * The record a submission makes, checked against the 22.05 oracle (real-scripts corpus,
+ * issue 15): the TRES request of --mem=0, of --gpus beside --gres=gpu, and --mem-per-gpu's
+ * per-CPU memory.
+ */
+import { describe, expect, it } from "vitest";
+import { cluster, spec, submit } from "./builders.ts";
+
+function info(over: Parameters<typeof spec>[0]) {
+  const c = cluster();
+  const r = c.run(submit(spec({ hold: true, ...over })));
+  expect(r.error).toBe("");
+  return c.state.jobs.get(r.ids[0] as number)!.info;
+}
+
+describe("submission record", () => {
+  it("--mem=0 asks for all of each node's memory in TRES (oracle: -N 2 --mem=0 is mem=8000M on 4000M nodes)", () => {
+    expect(info({ partition: "gpu", memPerNodeMib: 0, nodesMin: 2, nodesMax: 2 }).tresReq).toMatch(/,mem=16000M,node=2,/);
+    expect(info({ partition: "gpu", memPerNodeMib: 0 }).tresReq).toMatch(/,mem=8000M,node=1,/);
+  });
+
+  it("GPUs per job and per node count once, the larger (oracle: -G 3 --gres=gpu:3 is gres/gpu=3)", () => {
+    expect(info({ partition: "gpu", gpus: "3", gresPerNode: [{ name: "gpu", type: "", count: 3 }] }).tresReq).toMatch(/gres\/gpu=3$/);
+  });
+
+  it("--mem-per-gpu keeps the default per-CPU memory in the record (oracle: MinMemoryCPU=256M)", () => {
+    const i = info({ partition: "gpu", gpus: "2", memPerGpuMib: 10240 });
+    expect([i.memPerCpuMib, i.memPerNodeMib]).toEqual([256, 0]);
+    expect(i.tresReq).toMatch(/mem=20G/);
+  });
+});
+
+describe("node lists in the record", () => {
+  it("are sorted and ranged (oracle: -w n4,n3 is ReqNodeList=n[3-4], -x n2,n1 is ExcNodeList=n[1-2])", () => {
+    const i = info({ nodelist: "n4,n3", exclude: "n2,n1", nodesMin: 2, nodesMax: 2 });
+    expect([i.reqNodelist, i.excNodelist]).toEqual(["n[3-4]", "n[1-2]"]);
+  });
+});
