@@ -9,7 +9,8 @@
  * The whole suite runs under auth/spur and again under auth/munge (a munged per host, one
  * key; skipped without Debian's munge).
  * - forged (another key), expired, replayed and unknown-host credentials are refused with
- *   "Protocol authentication error", and the controller logs why;
+ *   "Protocol authentication error", and the controller logs why; another host cannot borrow
+ *   the login host's vouching socket through the shared file system;
  * - cutting the leader's host off the bridge, then killing every process of the leader's host,
  *   fails over each time, and the login host's commands follow;
  * - a node host cut off from the bridge (`ip link set down`) goes down, its job NODE_FAIL,
@@ -169,6 +170,11 @@ describe.skipIf(!ready).each(AUTHS)("spur up --netns: separate hosts, auth/%s", 
     expect(out.valid).not.toBe("Protocol authentication error");
     expect(out.valid).toMatch(/999999/);
     for (const k of ["replayed", "otherKey", "expired", "unknownHost", "wrongAudience", "none"]) expect([k, out[k]]).toEqual([k, "Protocol authentication error"]);
+    // the login host's socket is on the shared file system, but a process on another host gets nothing from it
+    const borrow = join(dir, "borrow.ts");
+    writeFileSync(borrow, `import { requestCredential } from "${REPO}/src/net/auth/authd-client.ts";
+      console.log(await requestCredential(${JSON.stringify(join(dir, "hosts", "login", "auth.sock"))}, "slurmctld").then(() => "issued", (e) => e.message));`);
+    expect(onHost("n1", `${process.execPath} ${borrow}`).stdout).toMatch(/the caller is not on this host/);
     const logs = readdirSync(join(dir, "log")).filter((f) => f.startsWith("spurctld")).map((f) => readFileSync(join(dir, "log", f), "utf8")).join("");
     for (const why of ["Replayed credential", "Invalid credential (not signed with this cluster's key)", "Expired credential", 'Unauthorized credential (unknown host \\"intruder\\")', "Unauthorized credential (made for slurmd:n1"]) expect(logs).toContain(why);
   });
