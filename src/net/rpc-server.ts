@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { loopbackPeerUid } from "./peer-identity.ts";
+import { isLoopback, loopbackPeerUid } from "./peer-identity.ts";
 import { NO_OWNER, sockDiagUid } from "./sock-diag.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
@@ -163,6 +163,11 @@ export async function startRpcServer(
       void stampCred(req, res, cred, extras.verifyCred, extras.onCredRefused).then((admitted) => (admitted ? dispatch(req, res) : undefined));
       return;
     }
+    if (token === undefined && extras.verifyCred !== undefined && needsCredential(req)) {
+      // From another host nothing but a credential names the caller (agents sign with the cluster secret).
+      refuseUnauthenticated(req, res, "no credential sent from another host", extras.onCredRefused);
+      return;
+    }
     if (token === undefined) {
       // The JSON fast path (squeue's and sinfo's listings) never reads the caller's uid, and
       // finding it reads /proc/net/tcp, which costs milliseconds and grows with every socket
@@ -248,11 +253,25 @@ async function stampCred(
   } catch (e) {
     why = String((e as Error).message ?? e);
   }
+  refuseUnauthenticated(req, res, why, onRefused);
+  return false;
+}
+
+/** Ping tells anyone which replica leads (clients probe it without a credential); an agent signs its calls. */
+const OPEN_PATHS = new Set(["/spur.v1.Controller/Ping"]);
+
+/** A request from another host that only a credential could identify. */
+function needsCredential(req: IncomingMessage): boolean {
+  if (req.headers[CLUSTER_AUTH_HEADER] !== undefined || isLoopback(req.socket.remoteAddress ?? "")) return false;
+  return !OPEN_PATHS.has((req.url ?? "").split("?")[0] ?? "");
+}
+
+/** Answers 401 with Slurm's words before any handler runs; `onRefused` hears why (logged, never sent). */
+function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse, why: string, onRefused: RpcServerExtras["onCredRefused"]): void {
   onRefused?.(why, req.socket.remoteAddress ?? "");
   req.resume();
   res.writeHead(401, { "content-type": "application/json", [SLURM_ERRNO_HEADER]: String(AUTH_ERROR_ERRNO) });
   res.end(JSON.stringify({ code: "unauthenticated", message: AUTH_ERROR_MESSAGE }));
-  return false;
 }
 
 /** Replace any client-sent AGENT_NODE_HEADER with the verdict on its cluster credential. */

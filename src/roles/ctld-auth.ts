@@ -23,7 +23,7 @@ export function credAuthExtras(globals: ReadonlyMap<string, string>, logger: Con
       const t = Date.now();
       if (t - (lastMs.get(why) ?? 0) < LOG_INTERVAL_MS) return;
       lastMs.set(why, t);
-      logger.error({ message: why, peer: peerAddr });
+      logger.error({ message: why.startsWith("auth/munge:") ? why : `auth/munge: ${why}`, peer: peerAddr });
     },
   };
 }

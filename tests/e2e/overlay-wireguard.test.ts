@@ -217,6 +217,20 @@ else Bun.connect({ hostname: host, port: Number(port), socket: { open(s) { s.wri
       expect(nftPackets("other")).toBe(0);
     }, 60_000);
 
+    it("serves a command from another host by its MUNGE credential, and refuses one without", async () => {
+      const squeue = (confPath: string) => inNs("n1", ["env", `SPUR_CONF=${confPath}`, BIN, "squeue", "-h", "-o", "%i"]);
+      const served = await eventually("squeue from n1", () => {
+        const r = squeue(conf());
+        return r.status === 0 ? r : undefined;
+      });
+      expect(served.stderr).toBe("");
+      const loopbackConf = join(dir, "loopback.conf");
+      writeFileSync(loopbackConf, readFileSync(conf(), "utf8").replace("AuthType=auth/munge", "AuthType=auth/loopback"));
+      const refused = squeue(loopbackConf);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toContain("Protocol authentication error");
+    }, 60_000);
+
     it("drops a host set DOWN: its key stops working", async () => {
       const down = spawnSync(BIN, ["scontrol", "update", "nodename=n3", "state=down", "reason=removed"], { encoding: "utf8", env: { ...process.env, SPUR_CONF: conf() } });
       expect(down.stderr).toBe("");
