@@ -109,7 +109,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   lines.push(
     `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks === 0 ? "N/A" : job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:${orAny(job.reqCoresPerSocket)}:${orAny(job.reqThreadsPerCore)}`,
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
-    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:* CoreSpec=*`,
+    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:${orAny(job.ntasksPerCore)} CoreSpec=*`,
   );
   if (detail) lines.push(...detailLines(job));
   // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)

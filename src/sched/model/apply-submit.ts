@@ -153,7 +153,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
   else if (hinted.cores > 0) info.reqCoresPerSocket = hinted.cores;
   if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
-  else if (hinted.threads > 0) info.reqThreadsPerCore = hinted.threads;
+  // --ntasks-per-core overrides the hint's thread count (oracle 22.05: with both, ReqB:S:C:T=0:0:*:*)
+  else if (hinted.threads > 0 && (spec.ntasksPerCore ?? 0) === 0) info.reqThreadsPerCore = hinted.threads;
   Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;

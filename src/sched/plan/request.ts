@@ -103,7 +103,8 @@ export function buildRequest(
     cpusPerGpu: spec.cpusPerGpu,
     ...socketRequest(spec),
     switchesMax: spec.reqSwitch,
-    oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1,
+    // --ntasks-per-core=1: one task per core, its other threads idle, as --hint=nomultithread
+    oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1 || spec.ntasksPerCore === 1,
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
     exclusive: spec.exclusive,

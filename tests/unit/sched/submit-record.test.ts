@@ -36,3 +36,12 @@ describe("node lists in the record", () => {
     expect([i.reqNodelist, i.excNodelist]).toEqual(["n[3-4]", "n[1-2]"]);
   });
 });
+
+describe("--ntasks-per-core", () => {
+  it("is recorded (NtasksPerN:B:S:C=..:C) and overrides --hint's thread count (oracle 22.05)", () => {
+    const a = info({ ntasksPerCore: 1 });
+    expect([a.ntasksPerCore, a.reqThreadsPerCore]).toEqual([1, undefined]);
+    expect(info({ hint: "nomultithread" }).reqThreadsPerCore).toBe(1);
+    expect(info({ hint: "nomultithread", ntasksPerCore: 1 }).reqThreadsPerCore).toBeUndefined();
+  });
+});
