@@ -4,7 +4,7 @@
  * per-CPU memory.
  */
 import { describe, expect, it } from "vitest";
-import { cluster, spec, submit } from "./builders.ts";
+import { ROOT, cluster, spec, submit } from "./builders.ts";
 
 function info(over: Parameters<typeof spec>[0]) {
   const c = cluster();
@@ -43,5 +43,16 @@ describe("--ntasks-per-core", () => {
     expect([a.ntasksPerCore, a.reqThreadsPerCore]).toEqual([1, undefined]);
     expect(info({ hint: "nomultithread" }).reqThreadsPerCore).toBe(1);
     expect(info({ hint: "nomultithread", ntasksPerCore: 1 }).reqThreadsPerCore).toBeUndefined();
+  });
+});
+
+describe("requeue of a job that has not run", () => {
+  it("answers Slurm's ESLURM_JOB_PENDING (oracle 22.05: Job is pending execution)", () => {
+    const c = cluster();
+    const id = c.run(submit(spec({ hold: true }))).ids[0] as number;
+    for (const action of ["requeue", "requeuehold"] as const) {
+      const r = c.run({ v: 1, type: "updateJob", at: 11, jobIds: [String(id)], action, fields: {}, by: ROOT });
+      expect(r.items[0]?.error).toBe("Job is pending execution");
+    }
   });
 });
