@@ -145,6 +145,9 @@ function fileLines(job: Job): string[] {
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);
+  // 22.05 lists only the GRES per task, as "gres:gpu:1" (26.x: "cpu=4,gres/gpu=1"; oracle: --gpus-per-task=1 -N 2)
+  const perTask = (job.tresPerTask ?? "").split(",").filter((p) => p.startsWith("gres/")).map((p) => p.replace(/^gres\//, "gres:").replace("=", ":"));
+  if (perTask.length > 0) lines.push(`TresPerTask=${perTask.join(",")}`);
   // shown only when a mail type is set (the user then defaults to the submitter)
   if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
   // --container as given, also empty (oracle: Container=/tmp, Container=; last line)

@@ -167,8 +167,9 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
-  // GPUs asked per node and per job count once: the larger (oracle: -G 3 --gres=gpu:3 is gres/gpu=3)
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal))
+  // GPUs asked per node, per job and per task count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
+  // -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12)
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal, req.gpusPerTask * counts.numTasks))
     + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ROOT, cluster, spec, submit } from "./builders.ts";
+import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
+import { makeJob } from "../sacct-scontrol/helpers.ts";
 
 function info(over: Parameters<typeof spec>[0]) {
   const c = cluster();
@@ -54,5 +56,15 @@ describe("requeue of a job that has not run", () => {
       const r = c.run({ v: 1, type: "updateJob", at: 11, jobIds: [String(id)], action, fields: {}, by: ROOT });
       expect(r.items[0]?.error).toBe("Job is pending execution");
     }
+  });
+});
+
+describe("--gpus-per-task in the record", () => {
+  it("counts GPUs per task times tasks in TRES and shows TresPerTask in 22.05's form (oracle: -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12)", () => {
+    const i = info({ partition: "gpu", nodesMin: 2, nodesMax: 2, ntasksPerNode: 3, gpusPerTask: "2", cpusPerTask: 1 });
+    expect(i.tresReq).toMatch(/gres\/gpu=12$/);
+    const text = formatJobRecord(makeJob({ jobId: 9, tresPerTask: i.tresPerTask ?? "" }), { now: 0, oneLiner: false, detail: false });
+    expect(text).toContain("TresPerTask=gres:gpu:2\n");
+    expect(formatJobRecord(makeJob({ jobId: 10, tresPerTask: "cpu=4" }), { now: 0, oneLiner: false, detail: false })).not.toContain("TresPerTask");
   });
 });
