@@ -68,3 +68,11 @@ describe("--gpus-per-task in the record", () => {
     expect(formatJobRecord(makeJob({ jobId: 10, tresPerTask: "cpu=4" }), { now: 0, oneLiner: false, detail: false })).not.toContain("TresPerTask");
   });
 });
+
+describe("a GRES count of 0", () => {
+  it("is echoed in TresPerNode and asks nothing (oracle 22.05: --gres=mic:0 is gres:mic:0, --gres=gpu:0 gres:gpu:0)", () => {
+    expect(info({ gresPerNode: [{ name: "mic", type: "", count: 0 }] }).tresPerNode).toBe("gres/mic:0");
+    const g = info({ gresPerNode: [{ name: "gpu", type: "", count: 0 }] });
+    expect([g.tresPerNode, g.tresReq.includes("gres/")]).toEqual(["gres/gpu:0", false]);
+  });
+});
