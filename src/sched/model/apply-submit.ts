@@ -61,7 +61,7 @@ export const HET_ARRAY_REFUSAL = "Invalid job array specification";
  * only the leader runs the batch script (het.ts runsBatchScript).
  */
 function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
-  const specs = [c.spec, ...(c.het ?? [])];
+  const specs = excludeOthersNodes([c.spec, ...(c.het ?? [])]);
   assert(specs.length >= 2, "a het submission has at least two components");
   const prepared: PreparedSubmit[] = [];
   for (const spec of specs) {
@@ -79,6 +79,20 @@ function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
     Object.assign(info, { hetJobId: leaderId, hetJobOffset: offset, hetJobIdSet: idSet });
   });
   return { ...emptyResult(), ids: [leaderId] };
+}
+
+/**
+ * Each component also excludes the nodes the other components require (oracle 22.05:
+ * `-w n1 : -N1 : -x n4 -w n3` gives ExcNodeList=n3, n[1,3] and n[1,4]).
+ */
+function excludeOthersNodes(specs: JobSpecP[]): JobSpecP[] {
+  const required = specs.map((s) => (s.nodelist ? expand(s.nodelist) : []));
+  return specs.map((s, i) => {
+    const others = required.flatMap((r, j) => (j === i ? [] : r));
+    if (others.length === 0) return s;
+    const own = s.exclude ? expand(s.exclude) : [];
+    return { ...s, exclude: hostlistUniq([...own, ...others]) };
+  });
 }
 
 /** A submission that passed every check, ready to become a record. */
