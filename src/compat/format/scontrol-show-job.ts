@@ -150,6 +150,8 @@ function fileLines(job: Job): string[] {
   if (perTask.length > 0) lines.push(`TresPerTask=${perTask.join(",")}`);
   // shown only when a mail type is set (the user then defaults to the submitter)
   if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
+  // --ntasks-per-gpu, after the mail line (oracle 22.05: NtasksPerTRES=1)
+  if ((job.ntasksPerTres ?? 0) > 0) lines.push(`NtasksPerTRES=${job.ntasksPerTres}`);
   // --container as given, also empty (oracle: Container=/tmp, Container=; last line)
   if (job.container !== undefined) lines.push(`Container=${job.container}`);
   return lines;

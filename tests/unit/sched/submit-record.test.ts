@@ -76,3 +76,12 @@ describe("a GRES count of 0", () => {
     expect([g.tresPerNode, g.tresReq.includes("gres/")]).toEqual(["gres/gpu:0", false]);
   });
 });
+
+describe("--ntasks-per-gpu in the record", () => {
+  it("is kept and shown as NtasksPerTRES after the mail line (oracle 22.05)", () => {
+    const i = info({ partition: "gpu", gpusPerNode: "4", ntasksPerGpu: 1, mailType: "END" });
+    expect(i.ntasksPerTres).toBe(1);
+    const lines = formatJobRecord(makeJob({ jobId: 11, ntasksPerTres: 1, mailType: "END", mailUser: "root" }), { now: 0, oneLiner: false, detail: false }).split("\n").map((l) => l.trim());
+    expect(lines.indexOf("NtasksPerTRES=1")).toBe(lines.indexOf("MailUser=root MailType=END") + 1);
+  });
+});
