@@ -61,6 +61,8 @@ export interface NetnsConfOptions {
   gpuModel: string;
   slurmdTimeoutSec: number;
   authType: string;
+  /** TLS on every listener: these spur.conf lines (ops/tls-cert clusterTlsConfLines); absent: plaintext on the private bridge. */
+  tlsLines?: readonly string[];
 }
 
 /** The spur.conf all hosts share: addresses from the plan, per-host paths through `%h` and per-node spools. */
@@ -80,8 +82,8 @@ export function netnsConf(plan: NetnsPlan, o: NetnsConfOptions): string {
     `SpurClusterSecretFile=${d}/cluster-secret`,
     // each host's vouching socket: %h is the host's own name (its UTS namespace)
     `SpurAuthSocket=${d}/hosts/%h/auth.sock`,
-    // the hosts' bridge is private to this machine (no address on it, no route out)
-    "SpurAllowPlaintext=yes",
+    // TLS with a certificate per host, or plaintext: the hosts' bridge is private to this machine (no address on it, no route out)
+    ...(o.tlsLines ?? ["SpurAllowPlaintext=yes"]),
     ...(logins.length > 0 ? [`SpurLoginHosts=${logins.map((h) => h.name).join(",")}`] : []),
     `StateSaveLocation=${d}/ctld`,
     `SlurmdSpoolDir=${d}/spool`,

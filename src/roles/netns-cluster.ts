@@ -26,6 +26,16 @@ export interface NetnsUpOptions extends UpOptions {
   authType: string;
 }
 
+/** --tls: a cluster CA in STATE/tls and a certificate per host naming its name and address; the spur.conf lines. */
+async function netnsTls(dir: string, plan: NetnsPlan): Promise<string[]> {
+  const { issueClusterCerts, clusterTlsConfLines } = await import("../ops/tls-cert.ts");
+  const tlsDir = join(dir, "tls");
+  const sans = Object.fromEntries(plan.hosts.map((h) => [h.name, [`IP:${h.addr}`]]));
+  const err = issueClusterCerts(tlsDir, plan.hosts.map((h) => h.name), "825", sans);
+  if (err !== undefined) throw new Error(`spur: error: ${err}`);
+  return clusterTlsConfLines(tlsDir).filter((l) => !l.startsWith("Rest"));
+}
+
 const PLAN_FILE = "netns.json";
 const MUNGE_RUN_DIR = "/run/munge";
 
@@ -187,7 +197,7 @@ export async function upNetns(o: NetnsUpOptions): Promise<{ conf: string; plan: 
     writeFileSync(join(dir, "cluster-secret"), `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
     writeFileSync(conf, netnsConf(plan, {
       stateDir: dir, cpusPerNode: o.cpusPerNode, memPerNodeMiB: o.memPerNodeMiB, gpusPerNode: o.gpusPerNode, gpuModel: o.gpuModel,
-      slurmdTimeoutSec: o.slurmdTimeoutSec, authType: o.authType,
+      slurmdTimeoutSec: o.slurmdTimeoutSec, authType: o.authType, ...(o.tls === true ? { tlsLines: await netnsTls(dir, plan) } : {}),
     }));
   }
   makeHosts(dir, plan);

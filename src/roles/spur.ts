@@ -21,7 +21,8 @@ const USAGE = `Usage: spur <command> [options]
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
      [--netns [--login] [--auth spur|munge]]  ... each controller, node (and a login host) a host of its own:
                                               own network, UTS and mount namespace on a private bridge;
-                                              auth/spur (default), or auth/munge with a munged per host
+                                              auth/spur (default), or auth/munge with a munged per host;
+                                              with --tls a certificate per host (else plaintext on the bridge)
      [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
@@ -124,7 +125,7 @@ async function cmdUp(argv: string[]): Promise<number> {
 async function cmdUpNetns(f: UpFlags, o: UpOptions): Promise<number> {
   const auth = f.values["--auth"] ?? "spur";
   if (auth !== "spur" && auth !== "munge") throw new Error(`spur: error: --netns takes --auth spur or --auth munge (hosts identify their users by credentials), not ${auth}`);
-  if (f.values["--slurm-conf"] !== undefined || f.on["--tls"]) throw new Error("spur: error: --netns does not take --slurm-conf or --tls yet");
+  if (f.values["--slurm-conf"] !== undefined) throw new Error("spur: error: --netns does not take --slurm-conf yet");
   const { upNetns, upReport, downNetns } = await import("./netns-cluster.ts");
   const { resolve } = await path();
   const { conf, plan } = await upNetns({ ...o, login: f.on["--login"] === true, authType: `auth/${auth}` });

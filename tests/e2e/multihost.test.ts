@@ -6,10 +6,11 @@
  * - an ordinary user on the login host submits a batch job, a 2-node srun and an array; the
  *   outputs name the compute hosts (their own UTS names), never the login host;
  * - that user cannot cancel another user's job;
- * The whole suite runs under auth/spur and again under auth/munge (a munged per host, one
- * key; skipped without Debian's munge).
+ * The whole suite runs under auth/spur with --tls (a certificate per host) and again under
+ * auth/munge (a munged per host, one key; skipped without Debian's munge) in plaintext.
  * - forged (another key), expired, replayed and unknown-host credentials are refused with
- *   "Protocol authentication error", and the controller logs why;
+ *   "Protocol authentication error", and the controller logs why; another host cannot borrow
+ *   the login host's vouching socket through the shared file system;
  * - cutting the leader's host off the bridge, then killing every process of the leader's host,
  *   fails over each time, and the login host's commands follow;
  * - a node host cut off from the bridge (`ip link set down`) goes down, its job NODE_FAIL,
@@ -61,16 +62,19 @@ function ended(jobId: string, timeoutMs = 60_000): Promise<string> {
 }
 
 const HAVE_MUNGED = spawnSync("sh", ["-c", "command -v munged"]).status === 0;
-const AUTHS = ["spur", ...(HAVE_MUNGED ? ["munge"] : [])];
+const HAVE_OPENSSL = spawnSync("sh", ["-c", "command -v openssl"]).status === 0;
+/** auth/spur with TLS on every listener (a certificate per host), auth/munge in plaintext on the private bridge. */
+const AUTHS = [...(HAVE_OPENSSL ? ["spur+tls"] : ["spur"]), ...(HAVE_MUNGED ? ["munge"] : [])];
 
-describe.skipIf(!ready).each(AUTHS)("spur up --netns: separate hosts, auth/%s", (auth) => {
+describe.skipIf(!ready).each(AUTHS)("spur up --netns: separate hosts, auth/%s", (variant) => {
+  const [auth = "spur", tls] = variant.split("+");
   beforeAll(() => {
     dir = mkdtempSync("/tmp/spur-mh-");
     chmodSync(dir, 0o755);
     work = join(dir, "work");
     mkdirSync(work);
     chmodSync(work, 0o1777);
-    const up = spawnSync(BIN, ["up", "--netns", "--detach", "--state-dir", dir, "--nodes", "4", "--controllers", "3", "--login", "--cpus-per-node", "2", "--slurmd-timeout", "4", "--auth", auth], { encoding: "utf8", timeout: 90_000 });
+    const up = spawnSync(BIN, ["up", "--netns", "--detach", "--state-dir", dir, "--nodes", "4", "--controllers", "3", "--login", "--cpus-per-node", "2", "--slurmd-timeout", "4", "--auth", auth, ...(tls === undefined ? [] : ["--tls"])], { encoding: "utf8", timeout: 90_000 });
     if (up.status !== 0) throw new Error(`spur up --netns failed: ${up.stdout}${up.stderr}`);
   }, 120_000);
 
@@ -92,6 +96,9 @@ describe.skipIf(!ready).each(AUTHS)("spur up --netns: separate hosts, auth/%s", 
     expect(onHost("n1", "touch /tmp/only-on-n1 && ls /tmp/only-on-n1").code).toBe(0);
     expect(onHost("n2", "ls /tmp/only-on-n1").code).not.toBe(0);
     expect(onHost("n2", `ls ${dir}/spur.conf`).code).toBe(0);
+    // --tls: every listener speaks TLS with its host's certificate (named by its address too)
+    const conf = readFileSync(join(dir, "spur.conf"), "utf8");
+    expect(conf.includes("SpurTlsCertFile=") && !conf.includes("SpurAllowPlaintext=yes")).toBe(tls !== undefined);
   });
 
   it("runs a user's batch job, 2-node srun and array from the login host on the compute hosts", async () => {
@@ -137,13 +144,14 @@ describe.skipIf(!ready).each(AUTHS)("spur up --netns: separate hosts, auth/%s", 
       import { requestCredential } from "${REPO}/src/net/auth/authd-client.ts";
       const dir = ${JSON.stringify(dir)};
       const key = readFileSync(dir + "/cluster-secret", "utf8").trim();
-      const urls = ${JSON.stringify(plan().hosts.filter((h) => h.role === "controller").map((h) => `http://${h.addr}:6817`))};
+      const urls = ${JSON.stringify(plan().hosts.filter((h) => h.role === "controller").map((h) => `${tls === undefined ? "http" : "https"}://${h.addr}:6817`))};
+      const tls = ${tls === undefined ? "{}" : `{ tls: { ca: readFileSync(dir + "/tls/ca.crt", "utf8") } }`};
       const now = Math.floor(Date.now() / 1000);
       const cred = (o = {}) => "spur:" + signSpurCred(o.key ?? key, { uid: 0, gid: 0, host: "login", issuedSec: now, expirySec: now + 60, nonce: randomBytes(16).toString("hex"), audience: "slurmctld", ...o });
       async function call(header) {
         for (const url of urls) {
           try {
-            const res = await fetch(url + "/spur.v1.Controller/Cancel", { method: "POST", headers: { "content-type": "application/json", ...(header ? { "x-spur-cred": header } : {}) }, body: JSON.stringify({ filter: { jobIds: ["999999"] } }) });
+            const res = await fetch(url + "/spur.v1.Controller/Cancel", { ...tls, method: "POST", headers: { "content-type": "application/json", ...(header ? { "x-spur-cred": header } : {}) }, body: JSON.stringify({ filter: { jobIds: ["999999"] } }) });
             if (res.headers.get("x-spur-leader") !== null && res.headers.get("x-spur-outcome") === null) continue;
             const body = await res.json();
             return body.message ?? JSON.stringify(body);
@@ -169,6 +177,11 @@ describe.skipIf(!ready).each(AUTHS)("spur up --netns: separate hosts, auth/%s", 
     expect(out.valid).not.toBe("Protocol authentication error");
     expect(out.valid).toMatch(/999999/);
     for (const k of ["replayed", "otherKey", "expired", "unknownHost", "wrongAudience", "none"]) expect([k, out[k]]).toEqual([k, "Protocol authentication error"]);
+    // the login host's socket is on the shared file system, but a process on another host gets nothing from it
+    const borrow = join(dir, "borrow.ts");
+    writeFileSync(borrow, `import { requestCredential } from "${REPO}/src/net/auth/authd-client.ts";
+      console.log(await requestCredential(${JSON.stringify(join(dir, "hosts", "login", "auth.sock"))}, "slurmctld").then(() => "issued", (e) => e.message));`);
+    expect(onHost("n1", `${process.execPath} ${borrow}`).stdout).toMatch(/the caller is not on this host/);
     const logs = readdirSync(join(dir, "log")).filter((f) => f.startsWith("spurctld")).map((f) => readFileSync(join(dir, "log", f), "utf8")).join("");
     for (const why of ["Replayed credential", "Invalid credential (not signed with this cluster's key)", "Expired credential", 'Unauthorized credential (unknown host \\"intruder\\")', "Unauthorized credential (made for slurmd:n1"]) expect(logs).toContain(why);
   });
