@@ -4,8 +4,9 @@
  * `{metric, value, unit, section, ...conditions}`, Spur's beside its anchor's (the
  * compiled hello-world floor, real Slurm, etcd) measured in the same run.
  *
- * Sections are the modules `bench/scale/*.ts` (loaded in name order; helpers live in
- * `bench/scale/lib/`, which is not scanned). Each exports
+ * Sections are the modules `bench/scale/*.ts` that export `run` (loaded in name order; a module
+ * without it is a helper some section imports, and is skipped; `bench/scale/lib/` is not scanned).
+ * Each exports
  * `async function run(opts: {slurm: boolean, emit: (o: object) => void}): Promise<void>`
  * (the `ScaleSection` contract below) and owns its set-up and clean-up. Without `--slurm`
  * the sections skip the Slurm side. A section that throws is reported as
@@ -49,12 +50,22 @@ async function main(args: string[]): Promise<number> {
   const names = sectionNames(readdirSync(SECTION_DIR), listArg(args, "--only"), listArg(args, "--skip"));
   let failed = 0;
   const started = performance.now();
+  const ran: string[] = [];
   for (const section of names) {
     const emit = (o: object): void => console.log(JSON.stringify({ ...o, section }));
     const t0 = performance.now();
+    let mod: { run?: ScaleSection };
     try {
-      const mod = (await import(join(SECTION_DIR, `${section}.ts`))) as { run?: ScaleSection };
-      if (typeof mod.run !== "function") throw new Error(`bench/scale/${section}.ts exports no run(opts)`);
+      mod = (await import(join(SECTION_DIR, `${section}.ts`))) as { run?: ScaleSection };
+    } catch (e) {
+      failed++;
+      emit({ metric: "section_failed", value: 1, unit: "", error: (e as Error).stack ?? String(e) });
+      continue;
+    }
+    // A module without run() is a helper another section imports (e.g. a cluster or anchor set-up).
+    if (typeof mod.run !== "function") continue;
+    ran.push(section);
+    try {
       await mod.run({ slurm, emit });
     } catch (e) {
       failed++;
@@ -62,7 +73,7 @@ async function main(args: string[]): Promise<number> {
     }
     emit({ metric: "section_wall_s", value: Number(((performance.now() - t0) / 1000).toFixed(1)), unit: "s" });
   }
-  console.log(JSON.stringify({ metric: "scale_wall_s", value: Number(((performance.now() - started) / 1000).toFixed(1)), unit: "s", sections: names, slurm }));
+  console.log(JSON.stringify({ metric: "scale_wall_s", value: Number(((performance.now() - started) / 1000).toFixed(1)), unit: "s", sections: ran, slurm }));
   return failed === 0 ? 0 : 1;
 }
 

@@ -56,7 +56,7 @@ export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
   } finally {
     c.down();
   }
-  snapshotFigures(JOBS, opts.emit);
+  if (JOBS > 0) await snapshotFigures(JOBS, opts.emit);
 }
 
 if (import.meta.main) await run({ slurm: process.argv.includes("--slurm"), emit: (o) => console.log(JSON.stringify(o)) });

@@ -181,6 +181,10 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       children.forEach((c) => killGroup(c.pid, "SIGKILL"));
     })
     : undefined;
+  // not silently: without PMI_FD each rank of an MPI program would start alone (a singleton)
+  if (hooks?.container !== undefined && req.mpiType === "pmi2" && req.tasks[0] !== undefined) {
+    queue.push(frame(req.tasks[0].taskId, { stderr: new TextEncoder().encode("spurd: warning: --mpi=pmi2 is not served inside containers: the tasks get no PMI_FD\n") }));
+  }
   for (const [localId, task] of req.tasks.entries()) {
     const node = task.env.SLURMD_NODENAME ?? "";
     const box = hooks?.container;

@@ -25,6 +25,8 @@ export interface Conditions {
   flat: boolean;
   printJobCount: boolean;
   tree: boolean;
+  /** user TopUsage's Group: one line per user, its accounts listed. */
+  group: boolean;
   names: string[];
   partitions: string[];
   wckeys: string[];
@@ -49,6 +51,7 @@ function bareWord(c: Conditions, key: string, value: string, family: Family): bo
   if (family === "assoc" && isKey(key, "tree", 4)) c.tree = true;
   else if (family === "job" && isKey(key, "printjobcount", 2)) c.printJobCount = true;
   else if (family === "job" && isKey(key, "flatview", 2)) c.flat = true;
+  else if (family === "user" && isKey(key, "group", 1)) c.group = true;
   else if (family === "user" || family === "assoc") c.users.push(...listOf(value));
   else if (family === "resv") c.names.push(...listOf(value));
   else c.clusters.push(...listOf(value));
@@ -81,7 +84,7 @@ function keyed(c: Conditions, key: string, value: string, family: Family, time: 
 export function parseConditions(words: readonly string[], now: number, family: Family): Conditions {
   const c: Conditions = {
     top: 10, users: [], accounts: [], clusters: [], format: [], grouping: undefined, flat: false, printJobCount: false,
-    tree: false, names: [], partitions: [], wckeys: [], stderr: "",
+    tree: false, group: false, names: [], partitions: [], wckeys: [], stderr: "",
   };
   for (const word of words) {
     const eq = word.indexOf("=");

@@ -8,10 +8,12 @@ import { parseConditions, type Conditions, type Family } from "./sreport-conditi
 import { clusterUsage, clusterUtilizationText, reportWindow, userTopText, userUsage, type Style } from "../compat/format/sreport.ts";
 import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
 import { jobSizesText } from "../compat/format/sreport-sizes.ts";
-import { resvUtilizationText } from "../compat/format/sreport-resv.ts";
+import { reservationRollup, resvUtilizationText } from "../compat/format/sreport-resv.ts";
 import { clusterTresCount, jobTresCount, parseTresOption, TRES_ORDER } from "../compat/format/sreport-tres.ts";
 import { isoTimeText } from "../compat/format/time-memo.ts";
 import type { CliPort, CliResult } from "./io.ts";
+import type { Plain } from "../lib/plain.ts";
+import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 
 export type ReportKind =
   | "cluster-utilization" | "cluster-account-by-user" | "cluster-user-by-account" | "user-top"
@@ -86,6 +88,12 @@ async function accountTree(port: CliPort): Promise<AssocEntry[]> {
   return res.rows.map((r) => ({ account: r.fields.account ?? "", user: r.fields.user ?? "", parent: r.fields.parentname ?? "" }));
 }
 
+/** The controller's reservations (none for another cluster, or a controller without them). */
+async function reservations(port: CliPort, ours: boolean): Promise<Plain<ReservationInfo>[]> {
+  if (!ours || port.ctl.listReservations === undefined) return [];
+  return (await port.ctl.listReservations({})).reservations;
+}
+
 /** Run one report; errors talking to the controller propagate to the caller. */
 export async function runReport(kind: ReportKind, words: readonly string[], o: ReportOptions, port: CliPort): Promise<CliResult> {
   const now = Math.floor(port.now());
@@ -108,16 +116,22 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
   const span = Math.max(0, w.end - w.start);
   switch (kind) {
     case "cluster-utilization": {
-      const rows = ours ? tres.map((t) => clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, t), w, now, (j) => jobTresCount(j, t), t)) : [];
+      const held = reservationRollup(await reservations(port, ours), jobs.jobs, [], w, now).held;
+      const reservedFor = (t: string) => (t === "cpu" ? held : { allocated: 0, plannedDown: 0, names: held.names });
+      const rows = ours ? tres.map((t) => clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, t), w, now, (j) => jobTresCount(j, t), t, reservedFor(t))) : [];
       return out(clusterUtilizationText(rows, w, o.style, time, o.tres !== ""));
     }
     case "user-top": {
-      const names = await properNames(port);
+      const [names, tree, resvs] = await Promise.all([properNames(port), accountTree(port), reservations(port, ours)]);
       const usage = clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, "cpu"), w, now);
       const inAccounts = mine.filter((j) => c.accounts.length === 0 || c.accounts.includes(j.account));
-      if (o.tres === "") return out(userTopText(usage, userUsage(inAccounts, w, now), c.top, w, o.style, names, time));
+      const idle = new Map([...reservationRollup(resvs, jobs.jobs, tree, w, now).idleByAssoc].filter(([k]) => {
+        const [account = "", user = ""] = k.split("\u0000");
+        return (c.accounts.length === 0 || c.accounts.includes(account)) && (c.users.length === 0 || c.users.includes(user));
+      }));
+      if (o.tres === "") return out(userTopText(usage, userUsage(inAccounts, w, now, undefined, c.group, idle), c.top, w, o.style, names, time));
       const per = tres.map((t) => {
-        const rows = userUsage(inAccounts, w, now, (j) => jobTresCount(j, t));
+        const rows = userUsage(inAccounts, w, now, (j) => jobTresCount(j, t), c.group, t === "cpu" ? idle : undefined);
         const byUser = new Map(rows.map((r) => [r.user, r.used]));
         return { name: t, rows, reported: clusterTresCount(nodes.nodes, t) * span, used: (u: string) => byUser.get(u) ?? 0 };
       });
@@ -128,10 +142,17 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
     }
     case "cluster-account-by-user":
     case "cluster-user-by-account": {
-      const [tree, names] = await Promise.all([accountTree(port), properNames(port)]);
-      const usage = tres.map((t) => usageByAssoc(mine, t, w, now));
+      const [tree, names, resvs] = await Promise.all([accountTree(port), properNames(port), reservations(port, ours)]);
+      // the CPU time reservations held unused counts as use of the associations they admit (rollup)
+      const idle = reservationRollup(resvs, jobs.jobs, tree, w, now).idleByAssoc;
+      const withIdle = (t: string): Map<string, number> => {
+        const u = usageByAssoc(mine, t, w, now);
+        if (t === "cpu") for (const [k, secs] of idle) if (secs > 0) u.set(k, (u.get(k) ?? 0) + secs);
+        return u;
+      };
+      const usage = tres.map(withIdle);
       const input = {
-        cluster, rows: accountRows(tree, usage, { accounts: c.accounts, users: c.users }), tres,
+        cluster, rows: accountRows(tree, usage, { accounts: c.accounts, users: c.users }, withIdle("cpu")), tres,
         totals: tres.map((t) => clusterTresCount(nodes.nodes, t) * span), tresGiven: o.tres !== "",
       };
       const r = kind === "cluster-account-by-user"
@@ -153,7 +174,7 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
       return out(r.text, r.stderr);
     }
     case "resv-utilization": {
-      const resvs = ours && port.ctl.listReservations !== undefined ? (await port.ctl.listReservations({})).reservations : [];
+      const resvs = await reservations(port, ours);
       return out(resvUtilizationText(cluster, resvs, jobs.jobs, w, now, { names: c.names, tres }, o.style, time));
     }
   }

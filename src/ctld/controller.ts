@@ -137,22 +137,45 @@ export function createController(deps: ControllerDeps): Controller {
   let triggersInFlight = false;
   const acting = (): boolean => deps.replication === undefined || deps.replication.isServing();
 
+  /** Commands waiting for the next group commit (single controller: one transaction, one fsync). */
+  let pending: { command: Command; resolve: (r: ApplyResult) => void; reject: (e: unknown) => void }[] = [];
+
   function execute(command: Command): Promise<ApplyResult> {
     if (deps.replication !== undefined) return deps.replication.propose(command);
+    // Commands that arrive in one turn of the event loop (concurrent submissions) are written
+    // together after it: one durable append for all, then applied in log order, each caller
+    // answered after its own entry is on disk and applied.
+    return new Promise((resolve, reject) => {
+      pending.push({ command, resolve, reject });
+      if (pending.length === 1) setImmediate(commitPending);
+    });
+  }
+
+  function commitPending(): void {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
     const log = deps.log as LogStore;
-    let index: number;
+    let first: number;
     try {
-      index = log.append(command);
+      first = log.appendMany(batch.map((b) => b.command));
       diskFull.succeeded();
     } catch (error) {
-      // Nothing was stored, so nothing is applied: the caller hears ENOSPC and may retry.
-      if (!isDiskFull(error)) throw error;
-      diskFull.failed(error);
-      return Promise.reject(new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted));
+      // Nothing was stored, so nothing is applied: every caller hears ENOSPC and may retry.
+      const full = isDiskFull(error);
+      if (full) diskFull.failed(error);
+      for (const b of batch) b.reject(full ? new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted) : error);
+      return;
     }
-    const result = applyCommitted(command, index);
-    assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
-    return Promise.resolve(result);
+    batch.forEach((b, k) => {
+      try {
+        const result = applyCommitted(b.command, first + k);
+        assert(state.appliedIndex === first + k, `applied index ${state.appliedIndex} follows log index ${first + k}`);
+        b.resolve(result);
+      } catch (error) {
+        b.reject(error);
+      }
+    });
   }
 
   /** Commands issued by the controller itself: nobody waits for them, failures are logged. */

@@ -8,7 +8,7 @@
  * log) and one `Controller.viewsVersion()` (scheduling passes that changed a reason, priority or
  * plan; leadership), until the time its builder said the views change by the clock alone
  * (`validUntil`: a finished job leaving the list after MinJobAge; the next second while any
- * job's dependency is being evaluated). Bounded: a few request shapes, no entry above a size cap.
+ * job's dependency is being evaluated). Bounded: a few request shapes, 64 Mi characters in all.
  */
 
 export interface ListCacheKey {
@@ -34,6 +34,7 @@ export interface ListCache {
 const sameKey = (a: ListCacheKey, b: ListCacheKey): boolean =>
   a.appliedIndex === b.appliedIndex && a.viewsVersion === b.viewsVersion && a.request === b.request;
 
+/** `textCharsMax`: all entries together (a 100k-job list is about 47 MB of text). */
 export function createListCache(opts: { entriesMax?: number; textCharsMax?: number } = {}): ListCache {
   const entriesMax = opts.entriesMax ?? 4;
   const textCharsMax = opts.textCharsMax ?? 64 * 2 ** 20;
@@ -53,6 +54,8 @@ export function createListCache(opts: { entriesMax?: number; textCharsMax?: numb
       entries = entries.filter((e) => e.key.request !== key.request && e.key.appliedIndex === key.appliedIndex && e.key.viewsVersion === key.viewsVersion);
       if (built.text.length <= textCharsMax) entries.unshift({ key, built });
       if (entries.length > entriesMax) entries.length = entriesMax;
+      let chars = 0;
+      entries = entries.filter((e) => (chars += e.built.text.length) <= textCharsMax);
       return built.text;
     },
     stats: () => ({ hits, misses }),

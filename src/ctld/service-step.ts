@@ -176,6 +176,7 @@ export function stepHandlers(sc: ServiceContext) {
         v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks,
         srunHost: req.srunHost, srunPid: req.srunPid, distribution: stepDistribution(spec.distribution, ntasks, alloc.length),
         ...((spec.gpuBind ?? "") !== "" ? { tresBind: `gres/gpu:${spec.gpuBind}` } : {}),
+        ...(req.interactive ? { interactive: true } : {}),
       });
       rejectIfError(result);
       const step = job.info.steps.find((s) => s.stepId === result.ids[0]);

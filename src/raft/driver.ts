@@ -33,6 +33,14 @@ export interface DriverPorts {
   /** Image of the application's state as of the last applied entry. */
   takeSnapshot(appliedIndex: number): Uint8Array;
   /**
+   * The same image built off this thread (a worker that keeps its own copy of the state, fed
+   * through `committed`), so that the event loop only writes it; undefined when that is not
+   * available (then takeSnapshot is used). `encodeMs`: the time it took there.
+   */
+  takeSnapshotAsync?(appliedIndex: number): Promise<{ image: Uint8Array; encodeMs: number }> | undefined;
+  /** Every committed entry, in order, just before this replica applies it (feeds takeSnapshotAsync's copy). */
+  committed?(entries: readonly Entry[]): void;
+  /**
    * This replica became (true) or stopped being (false) the serving leader: a leader that
    * has applied everything committed before its term, so its state is current.
    */
@@ -49,7 +57,11 @@ export interface DriverOptions {
   electionTicks: number;
   heartbeatTicks: number;
   proposalTimeoutMs: number;
-  /** Take a snapshot once this many entries were applied since the last one. */
+  /**
+   * Take a snapshot once about this many entries were applied since the last one: each
+   * replica draws its threshold in [n, 1.5 n) anew after each snapshot, so replicas do not
+   * all snapshot at the same index at the same moment.
+   */
   snapshotEveryEntries: number;
   /** Entries kept in the log behind a snapshot, for followers that are a little behind. */
   trailingEntries: number;
@@ -67,7 +79,10 @@ export const DEFAULT_DRIVER_OPTIONS: DriverOptions = {
   backlogEntriesMax: 10_000, backlogBytesMax: 64 * 1024 * 1024,
 };
 
-/** The leader snapshots only once its log is this many times the followers' threshold. */
+/**
+ * Without takeSnapshotAsync, a leader snapshots (a stall of its thread) only once its log is
+ * this many times the followers' threshold.
+ */
 const LEADER_SNAPSHOT_FACTOR = 5;
 
 /**
@@ -174,6 +189,11 @@ interface Envelope {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** The command a normal entry's data carries (what applyCommand is given); throws on bytes that are no envelope. */
+export function decodeCommand(data: Uint8Array): unknown {
+  return (JSON.parse(decoder.decode(data)) as Envelope).c;
+}
+
 export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOptions> = {}): RaftDriver {
   const o: DriverOptions = { ...DEFAULT_DRIVER_OPTIONS, ...options };
   const node: RaftNode = createRaft(
@@ -192,6 +212,11 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let servingFrom = Number.POSITIVE_INFINITY;
   let snapIndex = ports.storage.snapshot().meta.index;
   let appliedIndex = snapIndex;
+  const drawSnapshotThreshold = (): number => o.snapshotEveryEntries + ports.rng.int(0, Math.floor(o.snapshotEveryEntries / 2));
+  /** Entries applied past the last snapshot before the next one (jittered per replica). */
+  let snapshotDue = drawSnapshotThreshold();
+  /** A snapshot being built off this thread (at most one at a time). */
+  let snapshotInFlight = false;
   let scheduled = false;
   let running = false;
   /** A Ready the disk refused (full): retried before any newer one is taken. */
@@ -291,6 +316,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       snapIndex = appliedIndex;
       ports.logger?.info({ message: "snapshot installed from the leader", index: appliedIndex, bytes: rd.snapshot.data.length, ms: Math.round(performance.now() - started) });
     }
+    ports.committed?.(rd.committedEntries);
     for (const e of rd.committedEntries) applyEntry(e);
     for (const rs of rd.readStates) confirmRead(rs.context, rs.index);
     releaseReads();
@@ -472,22 +498,46 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   }
 
   function maybeSnapshot(): void {
-    // Taking a snapshot stalls this thread (about 1.7 s for 100k jobs) and with it the
+    if (snapshotInFlight || appliedIndex - snapIndex < snapshotDue) return;
+    const st = node.status();
+    if (st.applied < st.confIndex || st.applied !== appliedIndex) return;
+    const building = ports.takeSnapshotAsync?.(appliedIndex);
+    if (building !== undefined) return snapshotInBackground(building, appliedIndex, st.confState);
+    // Taking a snapshot here stalls this thread (seconds at 100k jobs) and with it the
     // leader's heartbeats. So a leader due for one first hands leadership to a caught-up
     // follower (then snapshots as a follower); only without one does it wait for a much
     // longer log and take the stall.
-    if (appliedIndex - snapIndex < o.snapshotEveryEntries) return;
     if (soft.state === "leader" && handOver()) return;
-    if (soft.state === "leader" && appliedIndex - snapIndex < o.snapshotEveryEntries * LEADER_SNAPSHOT_FACTOR) return;
-    const st = node.status();
-    if (st.applied < st.confIndex || st.applied !== appliedIndex) return;
+    if (soft.state === "leader" && appliedIndex - snapIndex < snapshotDue * LEADER_SNAPSHOT_FACTOR) return;
     const started = performance.now();
-    const image = ports.takeSnapshot(appliedIndex);
+    recordSnapshot(appliedIndex, st.confState, ports.takeSnapshot(appliedIndex), started, { encodeMs: 0, askedAt: started });
+  }
+
+  function snapshotInBackground(building: Promise<{ image: Uint8Array; encodeMs: number }>, index: number, confState: ConfState): void {
+    snapshotInFlight = true;
+    const askedAt = performance.now();
+    building.then(
+      ({ image, encodeMs }) => {
+        snapshotInFlight = false;
+        // Stopped, or a newer snapshot came from the leader meanwhile: this one is of no use.
+        if (!running || index <= snapIndex) return;
+        recordSnapshot(index, confState, image, performance.now(), { encodeMs, askedAt });
+        schedule();
+      },
+      (error: unknown) => {
+        snapshotInFlight = false;
+        ports.logger?.warn({ message: "snapshot not taken", index, error: String((error as Error).message ?? error) });
+      },
+    );
+  }
+
+  /** Write the image at `index` and compact the log behind it (this thread's only cost of an async snapshot). */
+  function recordSnapshot(index: number, confState: ConfState, image: Uint8Array, started: number, timing: { encodeMs: number; askedAt: number }): void {
     const s = ports.storage;
     try {
       s.atomically(() => {
-        s.createSnapshot(appliedIndex, st.confState, image);
-        s.compact(Math.max(snapIndex, appliedIndex - o.trailingEntries));
+        s.createSnapshot(index, confState, image);
+        s.compact(Math.max(snapIndex, index - o.trailingEntries));
       });
     } catch (error) {
       // No room for the image: keep the log as it is and try at a later entry.
@@ -495,8 +545,14 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       diskFull.failed(error);
       return;
     }
-    snapIndex = appliedIndex;
-    ports.logger?.info({ message: "snapshot taken", index: appliedIndex, bytes: image.length, ms: Math.round(performance.now() - started) });
+    snapIndex = index;
+    snapshotDue = drawSnapshotThreshold();
+    const now = performance.now();
+    ports.logger?.info({
+      message: "snapshot taken", index, bytes: image.length,
+      // blockMs: this thread's time (all of it, without a worker); ms: from asking to written.
+      blockMs: Math.round((now - started) * 10) / 10, ms: Math.round(now - timing.askedAt), encodeMs: Math.round(timing.encodeMs),
+    });
   }
 
   /** Ask the most caught-up follower to take over; true when a transfer is under way. */

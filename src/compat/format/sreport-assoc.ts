@@ -55,7 +55,10 @@ export interface AssocRow {
  * name), account rows summing their subtree; associations without use in the window are left
  * out. `accounts`/`users` select rows as Accounts=/Users= do.
  */
-export function accountRows(tree: readonly AssocEntry[], usage: readonly ReadonlyMap<string, number>[], sel: { accounts: string[]; users: string[] }): AssocRow[] {
+export function accountRows(
+  tree: readonly AssocEntry[], usage: readonly ReadonlyMap<string, number>[], sel: { accounts: string[]; users: string[] },
+  members?: ReadonlyMap<string, number>,
+): AssocRow[] {
   const children = new Map<string, AssocEntry[]>();
   const users = new Map<string, AssocEntry[]>();
   for (const a of tree) {
@@ -70,18 +73,31 @@ export function accountRows(tree: readonly AssocEntry[], usage: readonly Readonl
     for (let i = 0; i < into.length; i++) into[i] = (into[i] ?? 0) + (more[i] ?? 0);
   };
   const any = (v: readonly number[]): boolean => v.some((x) => x > 0);
-  const walk = (account: string, depth: number): number[] => {
+  // an association is listed when it has any use in the window (of any TRES: `members`), even if
+  // the TRES reported is 0 for it, as slurmdbd lists every association with usage rows
+  const listed = (k: string, used: readonly number[]): boolean => any(used) || (members?.get(k) ?? 0) > 0;
+  const walk = (account: string, depth: number): { used: number[]; shown: boolean } => {
     const at = rows.length;
     const total = zero();
+    let shown = false;
     for (const u of [...(users.get(account) ?? [])].sort(byName)) {
       if (!userSelected(u.user)) continue;
       const used = usage.map((m) => m.get(key(account, u.user)) ?? 0);
       add(total, used);
-      if (any(used)) rows.push({ account, user: u.user, depth: depth + 1, used });
+      if (listed(key(account, u.user), used)) {
+        rows.push({ account, user: u.user, depth: depth + 1, used });
+        shown = true;
+      }
     }
-    for (const sub of [...(children.get(account) ?? [])].sort(byName)) if (depth < 64) add(total, walk(sub.account, depth + 1));
-    if (any(total)) rows.splice(at, 0, { account, user: "", depth, used: total });
-    return total;
+    for (const sub of [...(children.get(account) ?? [])].sort(byName)) {
+      if (depth >= 64) continue;
+      const below = walk(sub.account, depth + 1);
+      add(total, below.used);
+      shown ||= below.shown;
+    }
+    // Users= asks for user associations only: no account rows then (oracle)
+    if (shown && sel.users.length === 0) rows.splice(at, 0, { account, user: "", depth, used: total });
+    return { used: total, shown };
   };
   walk("root", 0);
   if (sel.accounts.length === 0) return rows;

@@ -114,21 +114,32 @@ export interface ClusterUsage {
   capacity: number;
 }
 
-/** Cluster utilization over the window from job records and the cluster's CPU count. */
+/**
+ * Cluster utilization over the window from job records and the cluster's count of the TRES. As
+ * slurmdbd's rollup: a reservation's whole time is allocated (PLND Down for MAINT; `reserved`
+ * gives it, and the reservations it covers) and its jobs add nothing more; Planned is the
+ * eligible wait of CPUs outside reservations.
+ */
 export function clusterUsage(
   cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number, count?: (job: Job) => number, tres = "cpu",
+  reserved?: { allocated: number; plannedDown: number; names: ReadonlySet<string> },
 ): ClusterUsage {
   const capacity = cpus * Math.max(0, w.end - w.start);
   let allocated = 0;
   let planned = 0;
+  const held = reserved ?? { allocated: 0, plannedDown: 0, names: new Set<string>() };
   for (const job of jobs) {
-    allocated += allocatedSecs(job, w, now, count);
-    planned += plannedSecs(job, w, now, count);
+    // a job in a held reservation adds nothing: the reservation's whole time counts instead; one in
+    // an IGNORE_JOBS reservation counts as allocated (oracle), and no reservation job adds planned time
+    if (!held.names.has(job.reservation)) allocated += allocatedSecs(job, w, now, count);
+    // slurmdbd's rollup counts the eligible wait of CPUs only
+    if (tres === "cpu" && job.reservation === "") planned += plannedSecs(job, w, now, count);
   }
-  allocated = Math.min(allocated, capacity);
-  planned = Math.min(planned, capacity - allocated);
-  const idle = capacity - allocated - planned;
-  return { cluster, tres, allocated, down: 0, plannedDown: 0, idle, planned, reported: capacity, capacity };
+  allocated = Math.min(allocated + held.allocated, capacity);
+  const plannedDown = Math.min(held.plannedDown, capacity - allocated);
+  planned = Math.min(planned, capacity - allocated - plannedDown);
+  const idle = capacity - allocated - plannedDown - planned;
+  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity };
 }
 
 export interface UserUsage {
@@ -138,15 +149,26 @@ export interface UserUsage {
 }
 
 /** CPU-seconds per user in the window, largest first (ties by name); users without use left out. */
-export function userUsage(jobs: readonly Job[], w: Window, now: number, count?: (job: Job) => number): UserUsage[] {
+export function userUsage(
+  jobs: readonly Job[], w: Window, now: number, count?: (job: Job) => number, group = true, extra?: ReadonlyMap<string, number>,
+): UserUsage[] {
   const byUser = new Map<string, UserUsage>();
+  const add = (user: string, account: string, used: number): void => {
+    // 22.05 lists a user once per account (oracle); Group merges them into one line
+    const key = group ? user : `${user}\u0000${account}`;
+    const row = byUser.get(key) ?? { user, accounts: [], used: 0 };
+    row.used += used;
+    if (!row.accounts.includes(account)) row.accounts.push(account);
+    byUser.set(key, row);
+  };
   for (const job of jobs) {
     const used = allocatedSecs(job, w, now, count);
-    if (used === 0) continue;
-    const row = byUser.get(job.user) ?? { user: job.user, accounts: [], used: 0 };
-    row.used += used;
-    if (!row.accounts.includes(job.account)) row.accounts.push(job.account);
-    byUser.set(job.user, row);
+    if (used > 0) add(job.user, job.account, used);
+  }
+  // reservation time charged to associations that could use it (account\0user -> seconds)
+  for (const [key, used] of extra ?? []) {
+    const [account = "", user = ""] = key.split("\u0000");
+    if (used > 0 && user !== "") add(user, account, used);
   }
   return [...byUser.values()].sort((a, b) => b.used - a.used || (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
 }

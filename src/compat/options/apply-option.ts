@@ -298,8 +298,8 @@ const socketsPerNode: Handler = (st, a) => {
   return DONE;
 };
 
-/** --mincpus, --ntasks-per-socket, --cores-per-socket: positive counts the scheduler and the controller's core choice honour (sched/plan/core-select.ts). */
-const optionalCount = (field: "mincpus" | "ntasksPerSocket" | "coresPerSocket"): Handler => (st, a) => {
+/** --mincpus, --ntasks-per-socket, --ntasks-per-core, --cores-per-socket: positive counts the scheduler and the controller's core choice honour (sched/plan/core-select.ts). */
+const optionalCount = (field: "mincpus" | "ntasksPerSocket" | "coresPerSocket" | "ntasksPerCore"): Handler => (st, a) => {
   const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
   if (!r.ok) return r;
   st.spec[field] = r.value;
@@ -358,6 +358,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind, "tres-bind": tresBind,
   "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
-  hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "cores-per-socket": optionalCount("coresPerSocket"),
+  hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "ntasks-per-core": optionalCount("ntasksPerCore"), "cores-per-socket": optionalCount("coresPerSocket"),
   oversubscribe, contiguous, mincpus: optionalCount("mincpus"),
 };

@@ -33,6 +33,13 @@ export type PmiEffect =
 
 type Attrs = ReadonlyArray<readonly [string, string | number]>;
 
+/**
+ * What the tasks of a step may put on one node, keys and values together: beyond it a put is
+ * refused (rc=-1) instead of growing the agent's memory (MPI business cards are a few hundred
+ * bytes per rank).
+ */
+export const PMI_KVS_BYTES_MAX = 16 * 1024 * 1024;
+
 /** Slurm's limits in the PMI-1 get_maxes answer. */
 const MAXES: Attrs = [["kvsname_max", 256], ["keylen_max", 64], ["vallen_max", 1024]];
 
@@ -45,6 +52,7 @@ export class PmiNode {
   private readonly inFence = new Set<number>();
   private round = 0;
   private fencing = false;
+  private putBytes = 0;
 
   constructor(private readonly info: PmiStepInfo) {
     if (info.size <= 0 || info.localRanks.length === 0) throw new Error("a PMI step needs tasks on this node");
@@ -106,9 +114,14 @@ export class PmiNode {
     return undefined;
   }
 
-  private put(key: string, value: string): void {
+  /** Store a put; false when it would pass PMI_KVS_BYTES_MAX. */
+  private put(key: string, value: string): boolean {
+    const bytes = key.length + value.length;
+    if (this.putBytes + bytes > PMI_KVS_BYTES_MAX) return false;
+    this.putBytes += bytes;
     this.kvs.set(key, value);
     this.pending[key] = value;
+    return true;
   }
 
   private enterFence(rank: number): PmiEffect[] {
@@ -135,8 +148,7 @@ export class PmiNode {
       case "get_universe_size":
         return r("universe_size", [["size", this.info.size]]);
       case "put":
-        this.put(a.get("key") ?? "", a.get("value") ?? "");
-        return r("put_result");
+        return this.put(a.get("key") ?? "", a.get("value") ?? "") ? r("put_result") : [this.reply(rank, "put_result", [["rc", -1]])];
       case "get": {
         const key = a.get("key") ?? "";
         const value = this.kvs.get(key) ?? this.jobAttr(key);
@@ -182,8 +194,7 @@ export class PmiNode {
         return found("info-getnodeattr-response", value);
       }
       case "kvs-put":
-        this.put(a.get("key") ?? "", a.get("value") ?? "");
-        return r("kvs-put-response");
+        return this.put(a.get("key") ?? "", a.get("value") ?? "") ? r("kvs-put-response") : [this.reply(rank, "kvs-put-response", [["rc", -1]])];
       case "kvs-get":
         return found("kvs-get-response", this.kvs.get(a.get("key") ?? ""));
       case "kvs-fence":

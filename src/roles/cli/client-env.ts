@@ -69,7 +69,7 @@ export async function loadClientEnv(): Promise<ClientEnv> {
     text(path), text(membershipFile(path)), text("/etc/passwd"), text("/etc/group"), hostName(),
   ]);
   const users = parseUsers(passwd, group);
-  const parsed = confText === undefined ? undefined : parseConf(confText);
+  const parsed = confText === undefined ? undefined : parseConf(confText, { globalsOnly: true });
   const conf = parsed?.ok ? parsed.value : undefined;
   if (conf === undefined) {
     setClientTls({ https: false });

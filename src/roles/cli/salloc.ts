@@ -12,7 +12,7 @@ import { buildSallocEnv } from "../../compat/job-env.ts";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
-import { allocate, hetComponentsOf, release } from "./allocation.ts";
+import { allocate, cancelAllocation, hetComponentsOf, release, watchAllocation } from "./allocation.ts";
 import { hetSallocEnv } from "../../compat/het-env.ts";
 import { clusterNameOf, confPath, readConf } from "../conf-file.ts";
 import { sallocDefaultCommand } from "../../compat/salloc-default.ts";
@@ -75,14 +75,42 @@ export async function main(argv: string[]): Promise<number> {
   const env = { ...base, ...containerEnvOf(spec.env) };
   const shell = process.env.SHELL || lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : defaultCommand(shell);
+  let revoking = false;
+  let revokedElsewhere = false;
+  let stopWatch = (): void => undefined;
   const code = await new Promise<number>((resolve) => {
     const child = spawn(command[0] ?? shell, command.slice(1), { stdio: "inherit", env });
+    // salloc itself terminated (SIGTERM, SIGHUP: its terminal went away): the allocation is revoked, not
+    // left running with nobody to release it (oracle: "Job allocation N has been revoked.", job CANCELLED);
+    // the command gets --kill-command's signal when one was asked for
+    const revoke = (signal: NodeJS.Signals) => {
+      revoking = true;
+      stopWatch();
+      void cancelAllocation(job.jobId).finally(() => {
+        process.stderr.write(`salloc: Job allocation ${job.jobId} has been revoked.\n`);
+        if (r.settings.killCommandSignal !== undefined) child.kill(r.settings.killCommandSignal);
+        process.exit(128 + (signal === "SIGHUP" ? 1 : 15));
+      });
+    };
+    // the allocation ended without salloc (scancel, time limit): Slurm's line; the command runs on
+    // unless --kill-command asked for a signal (oracle: salloc then waits for it, no "Relinquishing")
+    stopWatch = watchAllocation(job.jobId, () => {
+      revokedElsewhere = true;
+      process.stderr.write(`salloc: Job allocation ${job.jobId} has been revoked.\n`);
+      if (r.settings.killCommandSignal !== undefined) child.kill(r.settings.killCommandSignal);
+    });
+    process.once("SIGTERM", () => revoke("SIGTERM"));
+    process.once("SIGHUP", () => revoke("SIGHUP"));
     child.once("error", (e) => {
       process.stderr.write(`salloc: error: ${command[0]}: ${e.message}\n`);
       resolve(127);
     });
     child.once("exit", (c, s) => resolve(c ?? (s ? 128 : 0)));
   });
+  stopWatch();
+  // the command ended of the same signal that revokes the allocation: revoke() ends salloc
+  if (revoking) await new Promise<never>(() => undefined);
+  if (revokedElsewhere) return code;
   if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
   await release(job.jobId, code);
   return code;

@@ -47,8 +47,8 @@ const PROBE_TIMEOUT_MS = 3000;
 /** Reports are a few hundred bytes: anything much larger is refused unread. */
 const REPORT_BYTES_MAX = 64 * 1024;
 
-/** A node's PMI fence call carries its tasks' puts (MPI business cards): larger, still bounded. */
-const FENCE_BYTES_MAX = 4 * 1024 * 1024;
+/** A node's PMI fence call carries its tasks' puts (MPI business cards): up to the node's KVS limit (compat/pmi/pmi-node.ts PMI_KVS_BYTES_MAX) and the framing. */
+const FENCE_BYTES_MAX = 20 * 1024 * 1024;
 
 /**
  * The local address of a TCP connection to `addr:port`: the address the node can reach srun at

@@ -118,12 +118,22 @@ export async function main(argv: string[]): Promise<number> {
     // Ctrl-C: the first reports the step, a second within a second aborts it (compat/srun-interrupt.ts)
     let lastInterruptMs: number | undefined;
     let current: InterruptStep | undefined;
+    const disableStatus = r.settings.disableStatus;
+    const quitOnInterrupt = r.settings.quitOnInterrupt;
     // Ctrl-C while the step waits for CPUs other steps hold: srun gives up at once (compat/srun-step-wait.ts)
     const waiting = new AbortController();
     process.on("SIGINT", () => {
       if (current === undefined && waitingForStep) return waiting.abort();
+      // -X/--disable-status: every Ctrl-C goes to the tasks as SIGINT, no status report (oracle line)
+      if (disableStatus && current !== undefined) {
+        const step = current;
+        process.stderr.write(`srun: sending Ctrl-C to StepId=${step.jobId}.${step.stepId}\n`);
+        void call(url, "Cancel", { filter: { jobIds: [`${step.jobId}.${step.stepId}`] }, signal: 2 }).catch(() => undefined);
+        return;
+      }
       const now = Date.now();
-      const r = onInterrupt(lastInterruptMs, now, current);
+      // --quit-on-interrupt: the first Ctrl-C ends the step, as a second one within a second does
+      const r = onInterrupt(quitOnInterrupt ? now : lastInterruptMs, now, current);
       lastInterruptMs = now;
       process.stderr.write(r.lines.map((l) => `${l}\n`).join(""));
       if (r.abort) abort.abort();
@@ -141,6 +151,7 @@ export async function main(argv: string[]): Promise<number> {
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
         preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
+        interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
         killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };

@@ -38,6 +38,7 @@ import { mayReadStdin } from "./tty-foreground.ts";
 import { createReadStream, openSync } from "node:fs";
 import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
 import { nodeOfRanks, processMapping } from "../../compat/pmi/mapping.ts";
+import { waitExpiredLines, type TaskState } from "../../compat/srun-wait.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -75,12 +76,16 @@ export interface StepRequest {
   pty?: boolean;
   /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, fences meet at this srun. */
   mpi?: string;
+  /** -W/--wait=SEC: SEC seconds after the first task exits, the remaining ones are killed (0: wait for all). */
+  waitSec?: number;
+  /** --interactive: salloc's interactive step (J.interactive, holding none of the job's CPUs). */
+  interactive?: boolean;
   /** -K/--kill-on-bad-exit (or KillOnBadExit=1): the first task that fails terminates the step (SIGTERM). */
   killOnBadExit?: boolean;
 }
 
 export interface StepCalls {
-  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number }): Promise<Plain<StepCreateResponse>>;
+  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number; interactive?: boolean }): Promise<Plain<StepCreateResponse>>;
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
   /** Send `signal` to every task of the step (-K/--kill-on-bad-exit). */
   signalStep?(req: { jobId: number; stepId: number; signal: number }): Promise<unknown>;
@@ -91,7 +96,7 @@ const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r ===
 const PRESERVED = ["SLURM_NNODES", "SLURM_NTASKS", "SLURM_NPROCS", "SLURM_TASKS_PER_NODE"] as const;
 
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
-  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid });
+  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid, interactive: req.interactive === true });
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
@@ -145,11 +150,11 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const pmi = req.mpi === "pmi2";
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed, pmi ? shares.length : 0);
   // a task's PMI abort cancels the step on every node (oracle: the step is CANCELLED, its tasks Killed)
-  let pmiAborted = false;
+  let stepKilled = false; // a PMI abort or -W's time ran out: srun said so already, no "Force Terminated"
   if (launcher !== undefined && pmi) {
     launcher.onPmiAbort = () => {
-      if (pmiAborted) return;
-      pmiAborted = true;
+      if (stepKilled) return;
+      stepKilled = true;
       process.stderr.write(`srun: Job step aborted: Waiting up to ${job.killWaitSec + 2} seconds for job step to finish.\n`);
       void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 0 }).catch(() => undefined);
     };
@@ -164,7 +169,19 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   // -K: the first task that exits non-zero (or of a signal) terminates the others, as Slurm's srun does
   let terminating = false;
   let terminatingLine = ""; // printed after the failed task's own line (oracle order)
-  const onTaskEnd = (code: number, signal: number): void => {
+  // -W: the first exit starts the clock for the others
+  const states = new Map<number, TaskState>(ranks.flat().map((r) => [r, "running"]));
+  let waitTimer: ReturnType<typeof setTimeout> | undefined;
+  const onTaskEnd = (taskId: number, code: number, signal: number): void => {
+    states.set(taskId, code === 0 && signal === 0 ? "exited" : "abnormal");
+    if ((req.waitSec ?? 0) > 0 && waitTimer === undefined && [...states.values()].includes("running")) {
+      waitTimer = setTimeout(() => {
+        if (![...states.values()].includes("running") || abort.aborted) return;
+        stepKilled = true;
+        process.stderr.write(waitExpiredLines(req.waitSec ?? 0, `${req.jobId}.${step.stepId}`, states, job.killWaitSec).map((l) => `${l}\n`).join(""));
+        void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 9 }).catch(() => undefined);
+      }, (req.waitSec ?? 0) * 1000);
+    }
     if (req.killOnBadExit !== true || terminating || (code === 0 && signal === 0) || abort.aborted) return;
     terminating = true;
     terminatingLine = `srun: launch/slurm: _step_signal: Terminating StepId=${req.jobId}.${step.stepId}\n`;
@@ -213,7 +230,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (frame.exited) {
         output.ended(frame.taskId);
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
-        onTaskEnd(frame.exitCode, frame.exitSignal);
+        onTaskEnd(frame.taskId, frame.exitCode, frame.exitSignal);
       }
     }
     // the exit status comes from the agent's report to srun's listener (the agent sends a task's
@@ -229,12 +246,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     terminatingLine = "";
   });
   const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
+  if (waitTimer !== undefined) clearTimeout(waitTimer);
   terminal?.restore();
   feed?.close();
   output.close();
   void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
-  if (exitSignal !== 0 && !abort.aborted && !pmiAborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
+  if (exitSignal !== 0 && !abort.aborted && !stepKilled) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);

@@ -62,7 +62,7 @@ export const HET_ARRAY_REFUSAL = "Invalid job array specification";
  * only the leader runs the batch script (het.ts runsBatchScript).
  */
 function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
-  const specs = [c.spec, ...(c.het ?? [])];
+  const specs = excludeOthersNodes([c.spec, ...(c.het ?? [])]);
   assert(specs.length >= 2, "a het submission has at least two components");
   const prepared: PreparedSubmit[] = [];
   for (const spec of specs) {
@@ -80,6 +80,20 @@ function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
     Object.assign(info, { hetJobId: leaderId, hetJobOffset: offset, hetJobIdSet: idSet });
   });
   return { ...emptyResult(), ids: [leaderId] };
+}
+
+/**
+ * Each component also excludes the nodes the other components require (oracle 22.05:
+ * `-w n1 : -N1 : -x n4 -w n3` gives ExcNodeList=n3, n[1,3] and n[1,4]).
+ */
+function excludeOthersNodes(specs: JobSpecP[]): JobSpecP[] {
+  const required = specs.map((s) => (s.nodelist ? expand(s.nodelist) : []));
+  return specs.map((s, i) => {
+    const others = required.flatMap((r, j) => (j === i ? [] : r));
+    if (others.length === 0) return s;
+    const own = s.exclude ? expand(s.exclude) : [];
+    return { ...s, exclude: hostlistUniq([...own, ...others]) };
+  });
 }
 
 /** A submission that passed every check, ready to become a record. */
@@ -154,7 +168,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
   else if (hinted.cores > 0) info.reqCoresPerSocket = hinted.cores;
   if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
-  else if (hinted.threads > 0) info.reqThreadsPerCore = hinted.threads;
+  // --ntasks-per-core overrides the hint's thread count (oracle 22.05: with both, ReqB:S:C:T=0:0:*:*)
+  else if (hinted.threads > 0 && (spec.ntasksPerCore ?? 0) === 0) info.reqThreadsPerCore = hinted.threads;
   Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
@@ -167,8 +182,9 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
-  // GPUs asked per node and per job count once: the larger (oracle: -G 3 --gres=gpu:3 is gres/gpu=3)
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal))
+  // GPUs asked per node, per job and per task count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
+  // -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12)
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal, req.gpusPerTask * counts.numTasks))
     + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);

@@ -183,7 +183,7 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
 function requeueOne(job: JobRecord, hold: boolean, at: number): Outcome {
   const info = job.info;
   if (!runsBatchScript(info)) return fail(JOB_ERRORS.notBatch);
-  if (info.state === "PENDING") return fail(JOB_ERRORS.disabled);
+  if (info.state === "PENDING") return fail(JOB_ERRORS.pending);
   const holdIt = () => Object.assign(info, { priority: hold ? 0 : info.priority, reason: hold ? "JobHeldAdmin" : info.reason, heldByAdmin: hold });
   if (isJobFinished(info)) {
     requeue(job, at);

@@ -12,6 +12,8 @@ export const JOB_ERRORS = {
   accessDenied: { code: 2002, text: "Access/permission denied" },
   notPending: { code: 2020, text: "Job is no longer pending execution" },
   disabled: { code: 2035, text: "Requested operation is presently disabled" },
+  // ESLURM_JOB_PENDING: requeue of a job that has not run (oracle 22.05: `scontrol requeue <pending>`)
+  pending: { code: 2024, text: "Job is pending execution" },
   notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
   notRunning: { code: 2085, text: "Job is not running" },
   notSuspended: { code: 2087, text: "Job is not suspended" },

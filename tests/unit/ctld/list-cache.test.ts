@@ -32,6 +32,17 @@ describe("createListCache", () => {
     expect(cache.stats()).toEqual({ hits: 3, misses: 5 });
   });
 
+  it("keeps the newest entries within the size cap, all together", () => {
+    const cache = createListCache({ textCharsMax: 10 });
+    let builds = 0;
+    const build = (text: string) => () => (builds++, { text, validUntil: Infinity });
+    cache.get(key({ request: "a" }), 1, build("123456"));
+    cache.get(key({ request: "b" }), 1, build("123456"));
+    cache.get(key({ request: "b" }), 1, build("123456"));
+    cache.get(key({ request: "a" }), 1, build("123456"));
+    expect(builds).toBe(3);
+  });
+
   it("does not keep a text above its size cap", () => {
     const cache = createListCache({ textCharsMax: 3 });
     let builds = 0;

@@ -230,11 +230,11 @@ describe("Slurm-worded validation errors", () => {
 
 describe("unsupported options warn, never vanish", () => {
   it("warns once per option with the spelling used", () => {
-    const b = built(["--cpu-freq=high", "--cpu-freq=low", "--ntasks-per-core=1"], { SBATCH_PROFILE: "all" });
+    const b = built(["--cpu-freq=high", "--cpu-freq=low", "--acctg-freq=30"], { SBATCH_PROFILE: "all" });
     expect(b.warnings).toEqual([
       "SBATCH_PROFILE (--profile) is not supported by Spur and was ignored",
       "--cpu-freq is not supported by Spur and was ignored",
-      "--ntasks-per-core is not supported by Spur and was ignored",
+      "--acctg-freq is not supported by Spur and was ignored",
     ]);
   });
 

@@ -42,6 +42,13 @@ describe("PMI-1 (MPICH's default client)", () => {
     expect(texts(n.fenceFailed(1))).toEqual(["cmd=barrier_out rc=-1\n", "cmd=barrier_out rc=-1\n"]);
   });
 
+  it("refuses puts beyond the step's KVS limit on the node", () => {
+    const n = node();
+    const big = "x".repeat(1024 * 1024);
+    for (let i = 0; i < 15; i++) expect(texts(v1(n, 0, `cmd=put kvsname=253.0 key=k${i} value=${big}`))).toEqual(["cmd=put_result rc=0\n"]);
+    expect(texts(v1(n, 0, `cmd=put kvsname=253.0 key=k99 value=${big}`))).toEqual(["cmd=put_result rc=-1\n"]);
+  });
+
   it("abort asks the shell to end the step", () => {
     expect(v1(node(), 1, "cmd=abort exitcode=7")).toEqual([{ kind: "abort", rank: 1, exitCode: 7, message: "" }]);
   });

@@ -8,6 +8,7 @@ import { formatV2, parseV1, PmiReader } from "../../../src/compat/pmi/wire.ts";
 import { nodeOfRanks, processMapping } from "../../../src/compat/pmi/mapping.ts";
 import { FenceRounds } from "../../../src/compat/pmi/fence.ts";
 import { chooseMpi } from "../../../src/compat/mpi-type.ts";
+import { taskSetText, waitExpiredLines } from "../../../src/compat/srun-wait.ts";
 
 describe("wire", () => {
   it("parses PMI-1 lines and cuts a stream into lines, then into PMI-2 frames", () => {
@@ -53,5 +54,21 @@ describe("--mpi", () => {
     expect(chooseMpi("none", "pmi2")).toEqual({ kind: "ok", type: "none" });
     const bad = chooseMpi("bogus", undefined);
     expect(bad.kind === "error" && bad.stderr.split("\n")[0]).toBe("srun: error: Couldn't find the specified plugin name for mpi/bogus looking at all files");
+  });
+});
+
+describe("srun -W", () => {
+  it("names task sets as srun does and reports every state once the time ran out", () => {
+    expect(taskSetText([3])).toBe("task 3");
+    expect(taskSetText([5, 0, 1, 2])).toBe("tasks 0-2,5");
+    const states = new Map([[0, "exited" as const], [1, "running" as const], [2, "abnormal" as const], [3, "running" as const]]);
+    expect(waitExpiredLines(2, "7.0", states, 30)).toEqual([
+      "srun: First task exited 2s ago",
+      "srun: StepId=7.0 tasks 1,3: running",
+      "srun: StepId=7.0 task 0: exited",
+      "srun: StepId=7.0 task 2: exited abnormally",
+      "srun: launch/slurm: _step_signal: Terminating StepId=7.0",
+      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+    ]);
   });
 });
