@@ -20,6 +20,7 @@ import type { UpOptions } from "./local-cluster.ts";
 import { assertNotRunning, down as downDaemons } from "./local-cluster.ts";
 import { selfExec } from "./self-exec.ts";
 import { startDaemonIn } from "./netns-daemon.ts";
+import { localGresConf } from "./local-topology.ts";
 
 export interface NetnsUpOptions extends UpOptions {
   login: boolean;
@@ -223,6 +224,9 @@ export async function upNetns(o: NetnsUpOptions): Promise<{ conf: string; plan: 
       stateDir: dir, cpusPerNode: o.cpusPerNode, memPerNodeMiB: o.memPerNodeMiB, gpusPerNode: o.gpusPerNode, gpuModel: o.gpuModel,
       slurmdTimeoutSec: o.slurmdTimeoutSec, authType: o.authType, ...(o.tls === true ? { tlsLines: await netnsTls(dir, plan) } : {}),
     }));
+    // declared GPUs (as a one-host `spur up` declares them); an admin's gres.conf already there is kept
+    const nodes = plan.hosts.filter((h) => h.role === "node").map((h) => h.name);
+    if (o.gpusPerNode > 0 && !existsSync(join(dir, "gres.conf"))) writeFileSync(join(dir, "gres.conf"), localGresConf(nodes, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi", 1, o.cpusPerNode));
   }
   makeHosts(dir, plan);
   await bringUpHosts(dir, plan);
