@@ -130,15 +130,19 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
         return (c.accounts.length === 0 || c.accounts.includes(account)) && (c.users.length === 0 || c.users.includes(user));
       }));
       if (o.tres === "") return out(userTopText(usage, userUsage(inAccounts, w, now, undefined, c.group, idle), c.top, w, o.style, names, time));
+      // every user (and account) with any use is listed; ranked by the first TRES asked for, ties
+      // by user name from the last (oracle: spurtest before root at 0 GPU-seconds)
+      const keyOf = (r: { user: string; accounts: string[] }): string => `${r.user}\u0000${r.accounts.join(",")}`;
+      const everyone = userUsage(inAccounts, w, now, undefined, c.group, idle);
       const per = tres.map((t) => {
         const rows = userUsage(inAccounts, w, now, (j) => jobTresCount(j, t), c.group, t === "cpu" ? idle : undefined);
-        const byUser = new Map(rows.map((r) => [r.user, r.used]));
-        return { name: t, rows, reported: clusterTresCount(nodes.nodes, t) * span, used: (u: string) => byUser.get(u) ?? 0 };
+        const byKey = new Map(rows.map((r) => [keyOf(r), r.used]));
+        return { name: t, reported: clusterTresCount(nodes.nodes, t) * span, byKey, used: (_u: string) => 0 };
       });
-      // users ranked by the first TRES; a user with use of another TRES only comes after them
-      const ranked = [...(per[0]?.rows ?? [])];
-      for (const p of per.slice(1)) for (const r of p.rows) if (!ranked.some((x) => x.user === r.user)) ranked.push(r);
-      return out(userTopText(usage, ranked, c.top, w, o.style, names, time, per));
+      const first = per[0]?.byKey ?? new Map<string, number>();
+      const ranked = [...everyone].sort((a, b) => (first.get(keyOf(b)) ?? 0) - (first.get(keyOf(a)) ?? 0) || (a.user < b.user ? 1 : a.user > b.user ? -1 : 0)
+        || (a.accounts.join() < b.accounts.join() ? -1 : 1));
+      return out(userTopText(usage, ranked, c.top, w, o.style, names, time, per.map((p) => ({ ...p, usedBy: (r: { user: string; accounts: string[] }) => p.byKey.get(keyOf(r)) ?? 0 }))));
     }
     case "cluster-account-by-user":
     case "cluster-user-by-account": {

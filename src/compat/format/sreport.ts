@@ -261,9 +261,9 @@ export function userTopText(
   const lead: Column[] = [{ name: "Cluster", width: 9 }, { name: "Login", width: 9 }, { name: "Proper Name", width: 15 }, { name: "Account", width: 15 }];
   if (tres !== undefined) {
     // --tres: a TRES Name column and one line per user and TRES, no Energy (oracle 22.05)
-    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.used(u.user))), 0);
+    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.usedBy(u))), 0);
     const columns = [...lead, { name: "TRES Name", width: 14 }, { name: "Used", width: usageWidth(max, f) }];
-    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.used(u.user), t.reported, f)]));
+    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.usedBy(u), t.reported, f)]));
     return banner(title, f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES "), style) + renderRows(columns, cells, style);
   }
   const columns: Column[] = [...lead, { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) }, { name: "Energy", width: usageWidth(0, f) }];
@@ -271,11 +271,11 @@ export function userTopText(
   return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
 }
 
-/** One TRES of a `--tres` topusage: its name, what percentages are of, and a user's TRES-seconds. */
+/** One TRES of a `--tres` topusage: its name, what percentages are of, and a line's TRES-seconds. */
 export interface TopTres {
   name: string;
   reported: number;
-  used: (user: string) => number;
+  usedBy: (row: UserUsage) => number;
 }
 
 /** A local time rounded to the hour as slurmdbd's reports do: :30 and later go up. */
