@@ -5,8 +5,8 @@
  * sacctmgr's listings and sshare's fair-tree rows at the controller's clock.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
-import { requester } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester, rejectIfError } from "./service-context.ts";
 import type { AcctRequest } from "../sched/acct/apply-acct.ts";
 import { previewAcct } from "../sched/acct/apply-acct-command.ts";
 import { acctRows } from "../sched/acct/acct-rows.ts";
@@ -39,7 +39,7 @@ export function acctHandlers(sc: ServiceContext) {
         return { text: out.text, changed: out.changed };
       }
       const result = await c.execute({ v: 1, type: "acct", at: sc.now(), request, by });
-      if (result.error !== "") throw new ConnectError(result.error, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+      rejectIfError(result);
       return { text: result.text ?? "", changed: result.ids[0] ?? 0 };
     },
     acctList(req: { entity: string; where: Record<string, string> }) {

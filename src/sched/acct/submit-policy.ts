@@ -37,16 +37,27 @@ export function submitPolicy(
   const acct = state.acct;
   const enforce = state.config.acctEnforce;
   // Slurm lower-cases the account a job names (oracle: `sbatch -A ROOT` runs as Account=root)
-  const account = want.account.toLowerCase() || acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  const fallback = acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  let account = want.account.toLowerCase() || fallback;
+  const strict = enforce.some((e) => ["associations", "limits", "qos", "safe"].includes(e));
+  let assoc = userAssoc(acct, state.config.clusterName, account, by.user, partition);
+  if (!strict && assoc === undefined && fallback !== "" && account !== fallback) {
+    // not enforced: a job naming an account the user has no association in runs in the
+    // user's default association (oracle 22.05: `sbatch -A foo` shows Account=root)
+    const dflt = userAssoc(acct, state.config.clusterName, fallback, by.user, partition);
+    if (dflt !== undefined) [account, assoc] = [fallback, dflt];
+  }
   if (want.reservation !== "") {
     const r = state.reservations.get(want.reservation);
     if (r === undefined) return INVALID_RESERVATION;
     if (!mayUse(r, by.user, account)) return RESERVATION_ACCESS;
   }
-  const assoc = userAssoc(acct, state.config.clusterName, account, by.user, partition);
-  const strict = enforce.some((e) => ["associations", "limits", "qos", "safe"].includes(e));
   if (strict && assoc === undefined) return INVALID_ACCOUNT;
-  const qos = want.qos || (assoc === undefined ? "normal" : defaultQosOf(acct, assoc));
+  // QOS names are lower-cased too; not enforced, a QOS that does not exist leaves the job's QOS
+  // empty (oracle: `-q NORMAL` is normal, `-q foo` shows QOS=)
+  const named = want.qos.toLowerCase();
+  const known = named === "" || acct.qos.has(named) || enforce.includes("qos");
+  const qos = named === "" ? (assoc === undefined ? "normal" : defaultQosOf(acct, assoc)) : known ? named : "";
   if (enforce.includes("qos") && (!acct.qos.has(qos) || (assoc !== undefined && !allowedQos(acct, assoc).includes(qos)))) return INVALID_QOS;
   if (!limitsEnforced(state) || assoc === undefined) return { account, qos, timeLimitMin };
   const chain = assocChain(acct, assoc);

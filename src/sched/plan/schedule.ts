@@ -28,7 +28,7 @@ import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
-import { deadlinePassed } from "../model/apply-run.ts";
+import { deadlinePassed } from "../model/deadline.ts";
 import { LicensePool, jobLicenseRequest } from "./licenses.ts";
 import { licenseItemsText } from "../../compat/licenses.ts";
 
