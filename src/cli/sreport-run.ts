@@ -9,7 +9,7 @@ import { clusterUsage, clusterUtilizationText, reportWindow, userTopText, userUs
 import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
 import { jobSizesText } from "../compat/format/sreport-sizes.ts";
 import { reservationRollup, resvUtilizationText } from "../compat/format/sreport-resv.ts";
-import { clusterTresCount, jobTresCount, parseTresOption, TRES_ORDER } from "../compat/format/sreport-tres.ts";
+import { clusterTresCount, clusterTresSeconds, jobTresCount, parseTresOption, TRES_ORDER } from "../compat/format/sreport-tres.ts";
 import { isoTimeText } from "../compat/format/time-memo.ts";
 import type { CliPort, CliResult } from "./io.ts";
 import type { Plain } from "../lib/plain.ts";
@@ -113,32 +113,38 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
   const out = (text: string, extra = ""): CliResult => done(text, `${o.stderr}${c.stderr}${extra}`, status(extra));
   const mine = ours ? jobs.jobs.filter((j) => selected(j, c)) : [];
   const time = (t: number): string => isoTimeText(t);
-  const span = Math.max(0, w.end - w.start);
   switch (kind) {
     case "cluster-utilization": {
       const held = reservationRollup(await reservations(port, ours), jobs.jobs, [], w, now).held;
       const reservedFor = (t: string) => (t === "cpu" ? held : { allocated: 0, plannedDown: 0, names: held.names });
-      const rows = ours ? tres.map((t) => clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, t), w, now, (j) => jobTresCount(j, t), t, reservedFor(t))) : [];
+      // a cluster with no time in the window (not yet registered) has no line, as in slurmdbd
+      const rows = ours && clusterTresSeconds(nodes.nodes, "cpu", w) > 0
+        ? tres.map((t) => clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, t), w, now, (j) => jobTresCount(j, t), t, reservedFor(t), clusterTresSeconds(nodes.nodes, t, w)))
+        : [];
       return out(clusterUtilizationText(rows, w, o.style, time, o.tres !== ""));
     }
     case "user-top": {
       const [names, tree, resvs] = await Promise.all([properNames(port), accountTree(port), reservations(port, ours)]);
-      const usage = clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, "cpu"), w, now);
+      const usage = clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, "cpu"), w, now, undefined, "cpu", undefined, clusterTresSeconds(nodes.nodes, "cpu", w));
       const inAccounts = mine.filter((j) => c.accounts.length === 0 || c.accounts.includes(j.account));
       const idle = new Map([...reservationRollup(resvs, jobs.jobs, tree, w, now).idleByAssoc].filter(([k]) => {
         const [account = "", user = ""] = k.split("\u0000");
         return (c.accounts.length === 0 || c.accounts.includes(account)) && (c.users.length === 0 || c.users.includes(user));
       }));
       if (o.tres === "") return out(userTopText(usage, userUsage(inAccounts, w, now, undefined, c.group, idle), c.top, w, o.style, names, time));
+      // every user (and account) with any use is listed; ranked by the first TRES asked for, ties
+      // by user name from the last (oracle: spurtest before root at 0 GPU-seconds)
+      const keyOf = (r: { user: string; accounts: string[] }): string => `${r.user}\u0000${r.accounts.join(",")}`;
+      const everyone = userUsage(inAccounts, w, now, undefined, c.group, idle);
       const per = tres.map((t) => {
         const rows = userUsage(inAccounts, w, now, (j) => jobTresCount(j, t), c.group, t === "cpu" ? idle : undefined);
-        const byUser = new Map(rows.map((r) => [r.user, r.used]));
-        return { name: t, rows, reported: clusterTresCount(nodes.nodes, t) * span, used: (u: string) => byUser.get(u) ?? 0 };
+        const byKey = new Map(rows.map((r) => [keyOf(r), r.used]));
+        return { name: t, reported: clusterTresSeconds(nodes.nodes, t, w), byKey };
       });
-      // users ranked by the first TRES; a user with use of another TRES only comes after them
-      const ranked = [...(per[0]?.rows ?? [])];
-      for (const p of per.slice(1)) for (const r of p.rows) if (!ranked.some((x) => x.user === r.user)) ranked.push(r);
-      return out(userTopText(usage, ranked, c.top, w, o.style, names, time, per));
+      const first = per[0]?.byKey ?? new Map<string, number>();
+      const ranked = [...everyone].sort((a, b) => (first.get(keyOf(b)) ?? 0) - (first.get(keyOf(a)) ?? 0) || (a.user < b.user ? 1 : a.user > b.user ? -1 : 0)
+        || (a.accounts.join() < b.accounts.join() ? -1 : 1));
+      return out(userTopText(usage, ranked, c.top, w, o.style, names, time, per.map((p) => ({ ...p, usedBy: (r: { user: string; accounts: string[] }) => p.byKey.get(keyOf(r)) ?? 0 }))));
     }
     case "cluster-account-by-user":
     case "cluster-user-by-account": {
@@ -153,7 +159,7 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
       const usage = tres.map(withIdle);
       const input = {
         cluster, rows: accountRows(tree, usage, { accounts: c.accounts, users: c.users }, withIdle("cpu")), tres,
-        totals: tres.map((t) => clusterTresCount(nodes.nodes, t) * span), tresGiven: o.tres !== "",
+        totals: tres.map((t) => clusterTresSeconds(nodes.nodes, t, w)), tresGiven: o.tres !== "",
       };
       const r = kind === "cluster-account-by-user"
         ? accountByUserText(input, c.format, o.style, w, names, time, c.tree)

@@ -123,8 +123,12 @@ export interface ClusterUsage {
 export function clusterUsage(
   cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number, count?: (job: Job) => number, tres = "cpu",
   reserved?: { allocated: number; plannedDown: number; names: ReadonlySet<string> },
+  capacitySecs?: number,
 ): ClusterUsage {
-  const capacity = cpus * Math.max(0, w.end - w.start);
+  // Reported: the TRES-seconds the cluster had (from each node's registration: capacitySecs);
+  // its percentage is of the whole window's (oracle: 50416 of 57600 shows as 87.53%)
+  const capacity = capacitySecs ?? cpus * Math.max(0, w.end - w.start);
+  const whole = cpus * Math.max(0, w.end - w.start);
   let allocated = 0;
   let planned = 0;
   const held = reserved ?? { allocated: 0, plannedDown: 0, names: new Set<string>() };
@@ -139,7 +143,7 @@ export function clusterUsage(
   const plannedDown = Math.min(held.plannedDown, capacity - allocated);
   planned = Math.min(planned, capacity - allocated - plannedDown);
   const idle = capacity - allocated - plannedDown - planned;
-  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity };
+  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity) };
 }
 
 export interface UserUsage {
@@ -261,9 +265,9 @@ export function userTopText(
   const lead: Column[] = [{ name: "Cluster", width: 9 }, { name: "Login", width: 9 }, { name: "Proper Name", width: 15 }, { name: "Account", width: 15 }];
   if (tres !== undefined) {
     // --tres: a TRES Name column and one line per user and TRES, no Energy (oracle 22.05)
-    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.used(u.user))), 0);
+    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.usedBy(u))), 0);
     const columns = [...lead, { name: "TRES Name", width: 14 }, { name: "Used", width: usageWidth(max, f) }];
-    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.used(u.user), t.reported, f)]));
+    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.usedBy(u), t.reported, f)]));
     return banner(title, f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES "), style) + renderRows(columns, cells, style);
   }
   const columns: Column[] = [...lead, { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) }, { name: "Energy", width: usageWidth(0, f) }];
@@ -271,11 +275,11 @@ export function userTopText(
   return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
 }
 
-/** One TRES of a `--tres` topusage: its name, what percentages are of, and a user's TRES-seconds. */
+/** One TRES of a `--tres` topusage: its name, what percentages are of, and a line's TRES-seconds. */
 export interface TopTres {
   name: string;
   reported: number;
-  used: (user: string) => number;
+  usedBy: (row: UserUsage) => number;
 }
 
 /** A local time rounded to the hour as slurmdbd's reports do: :30 and later go up. */

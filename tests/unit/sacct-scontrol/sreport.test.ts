@@ -152,11 +152,12 @@ describe("the sreport command", () => {
     ]);
   });
 
-  it("Users= (or a bare word) and Accounts= select users; another cluster (Clusters=, -M) has no rows", async () => {
+  it("Users= (or a bare word) and Accounts= select users, a line per user and account; another cluster (Clusters=, -M) has no rows", async () => {
     const { port } = fakePort(world);
     const rows = async (argv: string[]) => (await sreportMain(["-P", ...argv, "start=2026-12-02T10:00", "end=2026-12-02T12:00"], port)).stdout.split("\n").slice(5, -1);
-    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
-    expect(await rows(["user", "top", "alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
+    // one line per user and account (oracle 22.05); Group merges a user's accounts
+    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys|60|0", "oracle|alice||bio|10|0"]);
+    expect(await rows(["user", "top", "alice", "group"])).toEqual(["oracle|alice||phys, bio|70|0"]);
     expect(await rows(["user", "top", "acc=bio,chem"])).toEqual(["oracle|bob||chem|120|0", "oracle|alice||bio|10|0"]);
     expect(await rows(["cluster", "utilization", "clusters=other"])).toEqual([]);
     expect(await rows(["-M", "other", "user", "top"])).toEqual([]);
