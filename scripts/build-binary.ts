@@ -26,7 +26,8 @@ const cmd = [
   ...(opt("--version") ? ["--define", `BUILD_VERSION=${JSON.stringify(opt("--version"))}`] : []),
   ...(opt("--protocol") ? ["--define", `BUILD_PROTOCOL=${JSON.stringify(opt("--protocol"))}`] : []),
   ...(target ? ["--target", target] : []),
-  "src/main.ts", "--outfile", outfile,
+  // A Worker's entry is an entry of its own (ctld/snapshotter.ts starts it).
+  "src/main.ts", "src/ctld/snapshot-worker.ts", "--outfile", outfile,
 ];
 const r = Bun.spawnSync(cmd, { stdout: "inherit", stderr: "inherit" });
 if (r.exitCode !== 0) process.exit(r.exitCode ?? 1);

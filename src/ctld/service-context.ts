@@ -13,6 +13,7 @@ import type { Requester } from "../sched/model/commands.ts";
 import { peerUid } from "../net/rpc-server.ts";
 import { lookupUid } from "../net/users.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
+import { SLURM_ERRNO_HEADER, SLURM_ERRORS, type RpcClass, type SlurmErrorName } from "../compat/slurm-errors.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -48,6 +49,26 @@ export function requester(ctx: HandlerContext): Requester {
   return { uid, gid: u.gid, user: u.name, group: u.group };
 }
 
-export function rejectIfError(result: { error: string; errorCode: string }, code = Code.InvalidArgument): void {
-  if (result.error !== "") throw new ConnectError(result.error, code);
+const CONNECT_CODE: Record<RpcClass, Code> = {
+  invalid_argument: Code.InvalidArgument,
+  permission_denied: Code.PermissionDenied,
+  not_found: Code.NotFound,
+  resource_exhausted: Code.ResourceExhausted,
+  already_exists: Code.AlreadyExists,
+  internal: Code.Internal,
+};
+
+/**
+ * A rejection as the clients receive it: the rejection's own words, the Connect code of its
+ * class, and Slurm's error number in the `x-slurm-errno` header (compat/slurm-errors.ts).
+ */
+export function rejectionError(message: string, name: SlurmErrorName | ""): ConnectError {
+  const row = SLURM_ERRORS[name === "" ? "Internal" : name];
+  const metadata = row.errno > 0 ? new Headers({ [SLURM_ERRNO_HEADER]: String(row.errno) }) : undefined;
+  return new ConnectError(message || row.text, CONNECT_CODE[row.rpc], metadata);
+}
+
+/** Throw the typed rejection of an apply result, if it is one. */
+export function rejectIfError(result: { error: string; errorCode: SlurmErrorName | "" }): void {
+  if (result.error !== "") throw rejectionError(result.error, result.errorCode);
 }

@@ -10,10 +10,11 @@ import type { Plain } from "../lib/plain.ts";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Requester } from "../sched/model/commands.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
-import { PEER_ADDR_HEADER, type FastJsonHandlers } from "../net/rpc-server.ts";
+import { PEER_ADDR_HEADER, RawJson, type FastJsonHandlers } from "../net/rpc-server.ts";
+import { createListCache } from "./list-cache.ts";
 import { hostNameOf } from "./peer-host.ts";
 import { toPlain } from "../lib/to-plain.ts";
-import { jobView, listJobViews, nodeViewsList } from "./views.ts";
+import { jobView, listJobViews, nodeViewsList, viewsValidUntil } from "./views.ts";
 import { nodeViewsOf, validateSubmit } from "../sched/model/apply-submit.ts";
 import { fitJob } from "../sched/plan/fit-node.ts";
 import { runJobSubmitHook } from "./job-submit-hook.ts";
@@ -42,11 +43,18 @@ const JOB_DEFAULTS = emptyJobInfo();
 
 export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   const c = sc.controller;
+  const listCache = createListCache();
   return {
     "/spur.v1.Controller/ListJobs": (json) => {
       const req = toPlain(fromJson(ListJobsRequestSchema, json as JsonValue, { ignoreUnknownFields: true }));
-      const jobs = listJobViews(c, req, sc.now()).map((j) => omitDefaults(j, JOB_DEFAULTS));
-      return { jobs, now: sc.now(), clusterName: c.state.config.clusterName };
+      const now = sc.now();
+      const key = { request: JSON.stringify(req), appliedIndex: c.state.appliedIndex, viewsVersion: c.viewsVersion() };
+      const jobs = listCache.get(key, now, () => ({
+        text: JSON.stringify(listJobViews(c, req, now).map((j) => omitDefaults(j, JOB_DEFAULTS))),
+        validUntil: viewsValidUntil(c, now),
+      }));
+      // The same text JSON.stringify({ jobs, now, clusterName }) gives, around the cached list.
+      return new RawJson(`{"jobs":${jobs},"now":${JSON.stringify(now)},"clusterName":${JSON.stringify(c.state.config.clusterName)}}`);
     },
     "/spur.v1.Controller/ListNodes": () => ({ ...nodeViewsList(c, sc.now()), now: sc.now() }),
   };
@@ -160,7 +168,7 @@ export function controllerRoutes(sc: ServiceContext) {
         const nodes = req.nodes.toUpperCase() === "ALL" ? { ok: true as const, value: [...c.state.nodes.keys()] } : expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
         const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by, ...(req.features === undefined ? {} : { features: req.features }) });
-        rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+        rejectIfError(result);
         return {};
       },
       ping() {

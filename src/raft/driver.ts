@@ -1,10 +1,13 @@
 /**
  * @module raft/driver
  * The only asynchronous part of Spur's Raft: it ticks the pure core every tickMs, feeds it
- * peer messages and proposals, and runs each Ready in the order the core requires: persist
- * (one SQLite transaction, fsync) -> send -> apply -> advance. Proposals that arrive while
- * a Ready is being written wait for the next one: that is the group commit. A proposal's
- * promise resolves with what the application returned when the entry was applied here.
+ * peer messages and proposals, and runs each Ready in the order the core requires: the
+ * leader's appends (messagesBeforePersist: followers write in parallel with the leader) ->
+ * persist (one SQLite transaction, fsync) -> send -> apply -> advance. Group commit: proposals are
+ * queued as they arrive and stepped into the core together at the start of the next Ready
+ * (one message, consecutive entries, one append to each follower, one fsync); a Ready that
+ * only moves the commit index is written without fsync (its mustSync is false). A
+ * proposal's promise resolves with what the application returned when the entry was applied here.
  * Failure policy: a proposal that cannot be known to commit (this replica stopped leading,
  * or it took longer than proposalTimeoutMs) is rejected as "outcome unknown"; the caller
  * must not assume it failed. Nothing else is retried here: Raft itself re-sends.
@@ -30,6 +33,14 @@ export interface DriverPorts {
   /** Image of the application's state as of the last applied entry. */
   takeSnapshot(appliedIndex: number): Uint8Array;
   /**
+   * The same image built off this thread (a worker that keeps its own copy of the state, fed
+   * through `committed`), so that the event loop only writes it; undefined when that is not
+   * available (then takeSnapshot is used). `encodeMs`: the time it took there.
+   */
+  takeSnapshotAsync?(appliedIndex: number): Promise<{ image: Uint8Array; encodeMs: number }> | undefined;
+  /** Every committed entry, in order, just before this replica applies it (feeds takeSnapshotAsync's copy). */
+  committed?(entries: readonly Entry[]): void;
+  /**
    * This replica became (true) or stopped being (false) the serving leader: a leader that
    * has applied everything committed before its term, so its state is current.
    */
@@ -46,7 +57,11 @@ export interface DriverOptions {
   electionTicks: number;
   heartbeatTicks: number;
   proposalTimeoutMs: number;
-  /** Take a snapshot once this many entries were applied since the last one. */
+  /**
+   * Take a snapshot once about this many entries were applied since the last one: each
+   * replica draws its threshold in [n, 1.5 n) anew after each snapshot, so replicas do not
+   * all snapshot at the same index at the same moment.
+   */
   snapshotEveryEntries: number;
   /** Entries kept in the log behind a snapshot, for followers that are a little behind. */
   trailingEntries: number;
@@ -64,7 +79,10 @@ export const DEFAULT_DRIVER_OPTIONS: DriverOptions = {
   backlogEntriesMax: 10_000, backlogBytesMax: 64 * 1024 * 1024,
 };
 
-/** The leader snapshots only once its log is this many times the followers' threshold. */
+/**
+ * Without takeSnapshotAsync, a leader snapshots (a stall of its thread) only once its log is
+ * this many times the followers' threshold.
+ */
 const LEADER_SNAPSHOT_FACTOR = 5;
 
 /**
@@ -153,6 +171,15 @@ interface ReadBatch {
   timer: ReturnType<typeof setTimeout>;
 }
 
+/** A proposal waiting for the next Ready (not yet in the log: refusing it is "not-leader"). */
+interface Queued {
+  tag: string;
+  data: Uint8Array;
+}
+
+/** Bytes of proposals stepped into the core as one message (the rest go in the next ones). */
+const PROPOSAL_BATCH_BYTES_MAX = 1024 * 1024;
+
 interface Envelope {
   /** Proposal tag: replica id, boot nonce and sequence, so old tags in the log never match. */
   p: string;
@@ -161,6 +188,11 @@ interface Envelope {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** The command a normal entry's data carries (what applyCommand is given); throws on bytes that are no envelope. */
+export function decodeCommand(data: Uint8Array): unknown {
+  return (JSON.parse(decoder.decode(data)) as Envelope).c;
+}
 
 export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOptions> = {}): RaftDriver {
   const o: DriverOptions = { ...DEFAULT_DRIVER_OPTIONS, ...options };
@@ -172,6 +204,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   const bootNonce = `${ports.id}.${Date.now().toString(36)}.${Math.floor(Math.random() * 1e9).toString(36)}`;
   let seq = 0;
   const pending = new Map<string, Pending>();
+  let queued: Queued[] = [];
   const pendingChanges = new Set<PendingChange>();
   let soft: SoftState = { lead: 0, state: "follower" };
   let serving = false;
@@ -179,6 +212,11 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   let servingFrom = Number.POSITIVE_INFINITY;
   let snapIndex = ports.storage.snapshot().meta.index;
   let appliedIndex = snapIndex;
+  const drawSnapshotThreshold = (): number => o.snapshotEveryEntries + ports.rng.int(0, Math.floor(o.snapshotEveryEntries / 2));
+  /** Entries applied past the last snapshot before the next one (jittered per replica). */
+  let snapshotDue = drawSnapshotThreshold();
+  /** A snapshot being built off this thread (at most one at a time). */
+  let snapshotInFlight = false;
   let scheduled = false;
   let running = false;
   /** A Ready the disk refused (full): retried before any newer one is taken. */
@@ -208,6 +246,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     scheduled = false;
     if (!running) return;
     try {
+      flushProposals();
       if (unpersisted !== undefined) {
         const held = unpersisted;
         if (!persist(held)) return;
@@ -218,6 +257,8 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       }
       while (node.hasReady()) {
         const rd = node.ready();
+        // The leader's appends leave before its own fsync: followers write in parallel with it.
+        if (rd.messagesBeforePersist.length > 0) ports.send(rd.messagesBeforePersist);
         if (!persist(rd)) {
           // Keep the Ready outstanding: its messages (acks, votes) stay unsent and nothing
           // of it is applied, so this replica counts toward no quorum it did not persist.
@@ -249,7 +290,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
         if (rd.snapshot !== undefined) s.applySnapshot(rd.snapshot);
         s.append(rd.entries);
         if (rd.hardState !== undefined) s.setHardState(rd.hardState);
-      });
+      }, rd.mustSync);
     } catch (error) {
       // atomically() rolled back the file and the store's view of it: nothing of rd is kept.
       if (!isDiskFull(error)) throw error;
@@ -275,6 +316,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       snapIndex = appliedIndex;
       ports.logger?.info({ message: "snapshot installed from the leader", index: appliedIndex, bytes: rd.snapshot.data.length, ms: Math.round(performance.now() - started) });
     }
+    ports.committed?.(rd.committedEntries);
     for (const e of rd.committedEntries) applyEntry(e);
     for (const rs of rd.readStates) confirmRead(rs.context, rs.index);
     releaseReads();
@@ -288,6 +330,35 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     const changes = rd.committedEntries.filter((e) => e.type === "conf-change");
     if (changes.length > 0) afterConfChanges(changes);
     maybeSnapshot();
+  }
+
+  /** Step the queued proposals into the core, as few messages as the batch bound allows. */
+  function flushProposals(): void {
+    if (queued.length === 0) return;
+    const batch = queued;
+    queued = [];
+    if (soft.state !== "leader") return rejectQueued(batch, "not the leader");
+    let from = 0;
+    while (from < batch.length) {
+      let to = from;
+      let bytes = 0;
+      while (to < batch.length && (to === from || bytes + (batch[to] as Queued).data.length <= PROPOSAL_BATCH_BYTES_MAX)) bytes += (batch[to++] as Queued).data.length;
+      const chunk = batch.slice(from, to);
+      const accepted = node.proposeMany(chunk.map((q) => q.data));
+      if (!accepted.ok) rejectQueued(chunk, accepted.error.message);
+      from = to;
+    }
+  }
+
+  /** Proposals that never entered the log: refused, so the caller may safely retry. */
+  function rejectQueued(batch: Queued[], why: string): void {
+    for (const q of batch) {
+      const p = pending.get(q.tag);
+      if (p === undefined) continue;
+      pending.delete(q.tag);
+      clearTimeout(p.timer);
+      p.reject(new ProposalError("not-leader", soft.lead, why));
+    }
   }
 
   function applyEntry(e: Entry): void {
@@ -401,6 +472,9 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     if (!wasLeader && next.state === "leader") servingFrom = node.status().lastIndex;
     if (wasLeader && next.state !== "leader") {
       servingFrom = Number.POSITIVE_INFINITY;
+      const never = queued;
+      queued = [];
+      rejectQueued(never, "leadership lost before the request was proposed");
       failPending("unknown", "leadership lost before the request was committed");
       failReads("leadership lost before the read was confirmed");
       if (serving) {
@@ -424,22 +498,46 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   }
 
   function maybeSnapshot(): void {
-    // Taking a snapshot stalls this thread (about 1.7 s for 100k jobs) and with it the
+    if (snapshotInFlight || appliedIndex - snapIndex < snapshotDue) return;
+    const st = node.status();
+    if (st.applied < st.confIndex || st.applied !== appliedIndex) return;
+    const building = ports.takeSnapshotAsync?.(appliedIndex);
+    if (building !== undefined) return snapshotInBackground(building, appliedIndex, st.confState);
+    // Taking a snapshot here stalls this thread (seconds at 100k jobs) and with it the
     // leader's heartbeats. So a leader due for one first hands leadership to a caught-up
     // follower (then snapshots as a follower); only without one does it wait for a much
     // longer log and take the stall.
-    if (appliedIndex - snapIndex < o.snapshotEveryEntries) return;
     if (soft.state === "leader" && handOver()) return;
-    if (soft.state === "leader" && appliedIndex - snapIndex < o.snapshotEveryEntries * LEADER_SNAPSHOT_FACTOR) return;
-    const st = node.status();
-    if (st.applied < st.confIndex || st.applied !== appliedIndex) return;
+    if (soft.state === "leader" && appliedIndex - snapIndex < snapshotDue * LEADER_SNAPSHOT_FACTOR) return;
     const started = performance.now();
-    const image = ports.takeSnapshot(appliedIndex);
+    recordSnapshot(appliedIndex, st.confState, ports.takeSnapshot(appliedIndex), started, { encodeMs: 0, askedAt: started });
+  }
+
+  function snapshotInBackground(building: Promise<{ image: Uint8Array; encodeMs: number }>, index: number, confState: ConfState): void {
+    snapshotInFlight = true;
+    const askedAt = performance.now();
+    building.then(
+      ({ image, encodeMs }) => {
+        snapshotInFlight = false;
+        // Stopped, or a newer snapshot came from the leader meanwhile: this one is of no use.
+        if (!running || index <= snapIndex) return;
+        recordSnapshot(index, confState, image, performance.now(), { encodeMs, askedAt });
+        schedule();
+      },
+      (error: unknown) => {
+        snapshotInFlight = false;
+        ports.logger?.warn({ message: "snapshot not taken", index, error: String((error as Error).message ?? error) });
+      },
+    );
+  }
+
+  /** Write the image at `index` and compact the log behind it (this thread's only cost of an async snapshot). */
+  function recordSnapshot(index: number, confState: ConfState, image: Uint8Array, started: number, timing: { encodeMs: number; askedAt: number }): void {
     const s = ports.storage;
     try {
       s.atomically(() => {
-        s.createSnapshot(appliedIndex, st.confState, image);
-        s.compact(Math.max(snapIndex, appliedIndex - o.trailingEntries));
+        s.createSnapshot(index, confState, image);
+        s.compact(Math.max(snapIndex, index - o.trailingEntries));
       });
     } catch (error) {
       // No room for the image: keep the log as it is and try at a later entry.
@@ -447,8 +545,14 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
       diskFull.failed(error);
       return;
     }
-    snapIndex = appliedIndex;
-    ports.logger?.info({ message: "snapshot taken", index: appliedIndex, bytes: image.length, ms: Math.round(performance.now() - started) });
+    snapIndex = index;
+    snapshotDue = drawSnapshotThreshold();
+    const now = performance.now();
+    ports.logger?.info({
+      message: "snapshot taken", index, bytes: image.length,
+      // blockMs: this thread's time (all of it, without a worker); ms: from asking to written.
+      blockMs: Math.round((now - started) * 10) / 10, ms: Math.round(now - timing.askedAt), encodeMs: Math.round(timing.encodeMs),
+    });
   }
 
   /** Ask the most caught-up follower to take over; true when a transfer is under way. */
@@ -475,6 +579,9 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     retryTimer = undefined;
     if (lostTimer !== undefined) clearTimeout(lostTimer);
     lostTimer = undefined;
+    const never = queued;
+    queued = [];
+    rejectQueued(never, "controller stopping");
     failReads("controller stopping");
     failPending("unknown", "controller stopping");
   }
@@ -493,8 +600,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
         backlog.entries += 1;
         backlog.bytes += data.length;
       }
-      const accepted = node.propose(data);
-      if (!accepted.ok) return Promise.reject(new ProposalError("not-leader", soft.lead, accepted.error.message));
+      queued.push({ tag, data });
       schedule();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -513,6 +619,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     },
     changeMembership(change) {
       if (!serving) return Promise.reject(new ProposalError("not-leader", soft.lead, "not the leader"));
+      flushProposals(); // keep arrival order: what was proposed before goes in first
       const accepted = node.proposeConfChange(change);
       if (!accepted.ok) return Promise.reject(new RaftChangeError(accepted.error.code, accepted.error.message));
       const index = node.status().lastIndex;

@@ -45,8 +45,13 @@ export interface RaftRng {
  * conformance suite (tests/unit/raft/storage.case.ts).
  */
 export interface WritableStorage extends Storage {
-  /** Run several writes as one unit: after a crash all of them are there, or none. */
-  atomically(fn: () => void): void;
+  /**
+   * Run several writes as one unit: after a crash all of them are there, or none. `durable`
+   * false (a Ready whose mustSync is false: only the commit index moved) skips the fsync:
+   * the unit may then be lost in a crash, but only together with every later one (the
+   * store keeps its order), and the next durable unit makes it durable too.
+   */
+  atomically(fn: () => void, durable?: boolean): void;
   setHardState(hs: HardState): void;
   hardStateNow(): HardState;
   /** Persist entries from a Ready: overwrites any stored suffix from entries[0].index on. */

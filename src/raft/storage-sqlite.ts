@@ -1,8 +1,10 @@
 /**
  * @module raft/storage-sqlite
- * Raft's durable state in one bun:sqlite file: the log (idx, term, type, data), the hard
- * state (term, vote, commit) and the latest snapshot (meta + the opaque SQLite image the
- * controller produced). WAL with synchronous=FULL, and the driver writes one Ready in one
+ * Raft's durable state in one bun:sqlite file: the log (idx, term, type, data; in tables of
+ * 4096 indices, storage-sqlite-segments.ts, so that compaction drops tables instead of
+ * deleting rows), the hard state (term, vote, commit) and the latest snapshot (meta + the
+ * opaque image the controller produced). Schema 1 files (one `log` table) are converted
+ * when opened. WAL with synchronous=FULL, and the driver writes one Ready in one
  * transaction (`atomically`), so a crash mid-write leaves the previous consistent prefix:
  * SQLite either has the whole Ready or none of it. Reads are synchronous, so the pure core
  * stays deterministic over this storage exactly as over MemoryStorage.
@@ -18,20 +20,15 @@ import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
 import { StorageErrorCode, assertContiguous, type WritableStorage } from "./ports.ts";
+import { LogSegments, type LogRow } from "./storage-sqlite-segments.ts";
 
-const SCHEMA_VERSION = 1;
+/** 2: the log in segment tables (1: one `log` table, converted on open). */
+const SCHEMA_VERSION = 2;
 const EMPTY = new Uint8Array(0);
-
-interface Row {
-  idx: number;
-  term: number;
-  type: number;
-  data: Uint8Array;
-}
 
 const typeCode = (t: EntryType): number => (t === "normal" ? 0 : 1);
 const typeOf = (c: number): EntryType => (c === 0 ? "normal" : "conf-change");
-const toEntry = (r: Row): Entry => ({ index: r.idx, term: r.term, type: typeOf(r.type), data: r.data ?? EMPTY });
+const toEntry = (r: LogRow): Entry => ({ index: r.idx, term: r.term, type: typeOf(r.type), data: r.data ?? EMPTY });
 
 export class SqliteStorage implements WritableStorage {
   private readonly db: Database;
@@ -41,14 +38,18 @@ export class SqliteStorage implements WritableStorage {
   private last: LogIndex = 0;
   /** The compaction point: the log holds (offset.index, last]; may trail the snapshot. */
   private offset: { index: LogIndex; term: Term } = { index: 0, term: 0 };
+  /**
+   * Terms of the stored log as runs: runs[k] = [first index, term], first indices increasing;
+   * a run lasts until the next one starts (or `last`). The core asks for terms on every
+   * append it sends, so they are answered from memory instead of a query each.
+   */
+  private runs: [LogIndex, Term][] = [];
+  /** The connection's current PRAGMA synchronous (FULL unless a non-durable unit is written). */
+  private syncFull = true;
   private readonly q: {
-    term: Statement<{ term: number }, [number]>;
-    range: Statement<Row, [number, number]>;
-    insert: Statement<unknown, [number, number, number, Uint8Array]>;
-    truncateFrom: Statement<unknown, [number]>;
-    dropTo: Statement<unknown, [number]>;
     setMeta: Statement<unknown, [string, string]>;
   };
+  private readonly log: LogSegments;
 
   /** Open (or create) the store at `path`; ":memory:" works for tests, as does `maxPageCount` (a "full disk"). */
   constructor(path: string, opts: { maxPageCount?: number } = {}) {
@@ -56,16 +57,9 @@ export class SqliteStorage implements WritableStorage {
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA synchronous = FULL");
     this.db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    this.db.exec("CREATE TABLE IF NOT EXISTS log (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL)");
     this.db.exec("CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL)");
-    this.q = {
-      term: this.db.query("SELECT term FROM log WHERE idx = ?"),
-      range: this.db.query("SELECT idx, term, type, data FROM log WHERE idx >= ? AND idx < ? ORDER BY idx"),
-      insert: this.db.query("INSERT OR REPLACE INTO log (idx, term, type, data) VALUES (?, ?, ?, ?)"),
-      truncateFrom: this.db.query("DELETE FROM log WHERE idx >= ?"),
-      dropTo: this.db.query("DELETE FROM log WHERE idx <= ?"),
-      setMeta: this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
-    };
+    this.q = { setMeta: this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)") };
+    this.log = new LogSegments(this.db);
     this.load(path);
     if (opts.maxPageCount !== undefined) this.db.exec(`PRAGMA max_page_count = ${Math.floor(opts.maxPageCount)}`);
   }
@@ -91,6 +85,7 @@ export class SqliteStorage implements WritableStorage {
     const get = (key: string) => this.db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)?.value;
     const version = get("schema");
     if (version === undefined) this.q.setMeta.run("schema", String(SCHEMA_VERSION));
+    else if (Number(version) === 1) this.convertSchema1();
     else if (Number(version) !== SCHEMA_VERSION) throw new Error(`raft log ${path} has schema ${version}, this spurctld reads ${SCHEMA_VERSION}`);
     const hard = get("hard");
     if (hard !== undefined) this.hard = JSON.parse(hard) as HardState;
@@ -101,18 +96,25 @@ export class SqliteStorage implements WritableStorage {
     }
     const offset = get("offset");
     if (offset !== undefined) this.offset = JSON.parse(offset) as { index: LogIndex; term: Term };
-    const span = this.db.query<{ lo: number | null; hi: number | null; n: number }, []>("SELECT min(idx) AS lo, max(idx) AS hi, count(*) AS n FROM log").get();
-    const lo = span?.lo ?? null;
-    const hi = span?.hi ?? null;
-    if (lo === null || hi === null) {
-      this.last = this.offset.index;
-    } else {
-      // Checks on the read side of the boundary, paired with append()'s on the write side.
-      assert(lo === this.offset.index + 1, `raft log ${path} starts at ${lo}, compacted to ${this.offset.index}`);
-      assert(span?.n === hi - lo + 1, `raft log ${path} has a gap between ${lo} and ${hi}`);
-      this.last = hi;
+    // Checks on the read side of the boundary, paired with append()'s on the write side.
+    let next = this.offset.index + 1;
+    for (const row of this.log.terms(this.offset.index)) {
+      assert(row.idx === next, next === this.offset.index + 1 ? `raft log ${path} starts at ${row.idx}, compacted to ${this.offset.index}` : `raft log ${path} has a gap between ${next - 1} and ${row.idx}`);
+      this.noteTerm(row.idx, row.term);
+      next++;
     }
+    this.last = next - 1;
     assert(this.hard.commit <= this.last, `raft log ${path}: commit ${this.hard.commit} beyond last index ${this.last}`);
+  }
+
+  /** A schema-1 file: its one `log` table becomes segments (once, in one transaction). */
+  private convertSchema1(): void {
+    this.db.transaction(() => {
+      const rows = this.db.query<LogRow, []>("SELECT idx, term, type, data FROM log ORDER BY idx").all();
+      this.log.insert(rows);
+      this.db.exec("DROP TABLE log");
+      this.q.setMeta.run("schema", String(SCHEMA_VERSION));
+    })();
   }
 
   initialState(): { hardState: HardState; confState: ConfState } {
@@ -122,7 +124,7 @@ export class SqliteStorage implements WritableStorage {
   entries(lo: LogIndex, hi: LogIndex, maxBytes: number): Result<Entry[]> {
     if (lo <= this.offset.index) return err(StorageErrorCode.compacted, `index ${lo} compacted`);
     if (hi > this.last + 1) return err(StorageErrorCode.unavailable, `index ${hi - 1} beyond last ${this.last}`);
-    const out = limitSize(this.q.range.all(lo, hi).map(toEntry), maxBytes);
+    const out = limitSize(this.log.range(lo, hi, maxBytes).map(toEntry), maxBytes);
     assert(out.length === 0 || (out[0]?.index === lo && out[out.length - 1]?.index === lo + out.length - 1), "stored entries contiguous");
     return ok(out);
   }
@@ -130,7 +132,47 @@ export class SqliteStorage implements WritableStorage {
   term(i: LogIndex): Term | undefined {
     if (i === this.offset.index) return this.offset.term;
     if (i < this.offset.index || i > this.last) return undefined;
-    return this.q.term.get(i)?.term;
+    const fromRuns = this.termFromRuns(i);
+    assert(fromRuns !== undefined, `term of stored entry ${i} known`);
+    return fromRuns;
+  }
+
+  /** Binary search of the run holding index i (undefined before the first run). */
+  private termFromRuns(i: LogIndex): Term | undefined {
+    let lo = 0;
+    let hi = this.runs.length - 1;
+    let found: Term | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const run = this.runs[mid] as [LogIndex, Term];
+      if (run[0] <= i) {
+        found = run[1];
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /** Record that entry `index` (just past every recorded one) has `term`. */
+  private noteTerm(index: LogIndex, term: Term): void {
+    const tail = this.runs[this.runs.length - 1];
+    if (tail === undefined || tail[1] !== term) this.runs.push([index, term]);
+  }
+
+  /** Forget the terms of entries from `index` on (they are being overwritten). */
+  private dropTermsFrom(index: LogIndex): void {
+    while (this.runs.length > 0 && (this.runs[this.runs.length - 1] as [LogIndex, Term])[0] >= index) this.runs.pop();
+  }
+
+  /** Forget the terms of entries up to `index` (compacted), keeping the run that covers index + 1. */
+  private dropTermsTo(index: LogIndex): void {
+    let k = 0;
+    while (k + 1 < this.runs.length && (this.runs[k + 1] as [LogIndex, Term])[0] <= index + 1) k++;
+    if (k > 0) this.runs.splice(0, k);
+    const head = this.runs[0];
+    if (head !== undefined && head[0] <= index) head[0] = index + 1;
   }
 
   firstIndex(): LogIndex {
@@ -157,8 +199,14 @@ export class SqliteStorage implements WritableStorage {
    * in-memory view (last index, hard state, snapshot meta, offset) is put back with it, so
    * the store still describes exactly what is on disk and the caller may simply retry.
    */
-  atomically(fn: () => void): void {
-    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, last: this.last, offset: this.offset };
+  atomically(fn: () => void, durable = true): void {
+    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, last: this.last, offset: this.offset, runs: this.runs.map((r) => [r[0], r[1]] as [LogIndex, Term]), segments: this.log.save() };
+    if (durable !== this.syncFull) {
+      // WAL + NORMAL: the commit is ordered after every earlier one but not fsynced; the next
+      // FULL commit fsyncs the WAL, this frame included.
+      this.db.exec(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+      this.syncFull = durable;
+    }
     try {
       this.db.transaction(fn)();
     } catch (error) {
@@ -167,6 +215,8 @@ export class SqliteStorage implements WritableStorage {
       this.snapData = saved.snapData;
       this.last = saved.last;
       this.offset = saved.offset;
+      this.runs = saved.runs;
+      this.log.restore(saved.segments);
       throw error;
     }
   }
@@ -193,17 +243,22 @@ export class SqliteStorage implements WritableStorage {
     const kept = from - first.index;
     const prevTerm = this.term(from - 1) ?? 0;
     assert((entries[kept] as Entry).term >= prevTerm, "appended term follows the stored log");
-    if (from <= this.last) this.q.truncateFrom.run(from);
+    if (from <= this.last) this.log.truncateFrom(from);
+    this.dropTermsFrom(from);
+    const rows: LogRow[] = [];
     for (let i = kept; i < entries.length; i++) {
       const e = entries[i] as Entry;
-      this.q.insert.run(e.index, e.term, typeCode(e.type), e.data);
+      rows.push({ idx: e.index, term: e.term, type: typeCode(e.type), data: e.data });
+      this.noteTerm(e.index, e.term);
     }
+    this.log.insert(rows);
     this.last = lastNew;
   }
 
   applySnapshot(snapshot: Snapshot): void {
     assert(snapshot.meta.index >= this.snapMeta.index, "snapshot must not go backwards");
-    this.db.exec("DELETE FROM log");
+    this.log.dropAll();
+    this.runs = [];
     this.writeSnapshot(snapshot.meta, snapshot.data);
     this.setOffset(snapshot.meta.index, snapshot.meta.term);
     this.last = snapshot.meta.index;
@@ -222,7 +277,8 @@ export class SqliteStorage implements WritableStorage {
     if (index <= this.offset.index) return;
     assert(index <= this.snapMeta.index, `compact ${index} past snapshot ${this.snapMeta.index}`);
     const term = this.term(index) as Term;
-    this.q.dropTo.run(index);
+    this.log.dropTo(index);
+    this.dropTermsTo(index);
     this.setOffset(index, term);
   }
 

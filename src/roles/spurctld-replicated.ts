@@ -32,6 +32,7 @@ import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
 import { restoreReconfigured } from "../sched/model/apply-reconfigure.ts";
 import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
+import { startSnapshotter } from "../ctld/snapshotter.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
 import { clusterSecret, type ControllerPeer, parseControllerAddress, readMembershipFile } from "./conf-file.ts";
 import { membershipWriter, strangerRefusal } from "./replica-membership.ts";
@@ -109,6 +110,9 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   };
   let controller: Controller | undefined;
   const g = conf.globals;
+  // Before anything is restored or applied: the worker builds its copy from the same start.
+  const snapshotter = startSnapshotter(conf, state.topology, state, logger);
+  const peerAddresses = () => new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`]));
   const driver: RaftDriver = createRaftDriver(
     {
       id: self.id,
@@ -121,9 +125,12 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
         restoreSnapshot(state, image);
         restoreReconfigured(state);
+        snapshotter.restored(image, snap.meta.index);
         membershipChanged();
       },
-      takeSnapshot: (index) => wrapSnapshot(new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`])), encodeSnapshot(state, index)),
+      takeSnapshot: (index) => wrapSnapshot(peerAddresses(), encodeSnapshot(state, index)),
+      takeSnapshotAsync: (index) => snapshotter.take(index, peerAddresses()),
+      committed: (entries) => snapshotter.committed(entries),
       onConfChange,
       onEntrySkipped: () => controller?.noteSkippedEntries(1),
       onServing: (serving) => {
@@ -150,7 +157,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     runScript: runAdminScript,
   });
   const sc: ServiceContext = {
-    controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath,
+    controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath, globals: o.conf.globals,
     raftStatus: () => raftStatus(driver, [...known.values()]),
     changeControllers: async (req) => {
       try {
@@ -206,6 +213,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     async stop() {
       stopController();
       driver.stop();
+      snapshotter.stop();
       transport.stop();
       raftListener.stop(true);
       await server.close();

@@ -51,6 +51,12 @@ export class RaftLog {
     return this.unstable.maybeLastIndex() ?? this.storage.lastIndex();
   }
 
+  /** Last index of the log that is persisted (the stored part, before the unstable tail). */
+  lastStableIndex(): LogIndex {
+    if (this.unstable.snapshot !== undefined) return this.storage.lastIndex();
+    return this.unstable.entries.length > 0 ? this.unstable.offset - 1 : this.lastIndex();
+  }
+
   /** Term at i, or undefined when i is compacted away or beyond the log. */
   term(i: LogIndex): Term | undefined {
     if (i < this.firstIndex() - 1 || i > this.lastIndex()) return undefined;

@@ -9,6 +9,7 @@ import { type Result, err, ok } from "../../lib/result.ts";
 import type { RaftRng, Storage } from "../ports.ts";
 import { applyConfChangeEntry, proposeConfChange } from "./confchange.ts";
 import { campaignNow, leaderUnreachable, loadRaft, resolveConfig, step, tick } from "./raft.ts";
+import { selfPersisted } from "./replicate.ts";
 import { type RaftState, newMessage, reduceUncommittedSize } from "./state.ts";
 import {
   type BasicStatus,
@@ -33,6 +34,11 @@ export interface RaftNode {
   step(message: Message): void;
   /** Propose a command; ok means accepted for replication (not yet committed). */
   propose(data: Uint8Array | string): Result<void>;
+  /**
+   * Propose several commands as one message: they become consecutive entries of one append
+   * (group commit), all accepted or all refused.
+   */
+  proposeMany(data: readonly Uint8Array[]): Result<void>;
   /** Leader only: propose one membership change. */
   proposeConfChange(cc: ConfChange): Result<void>;
   /** Ask for a linearizable read point; answered by a ReadState carrying `context`. */
@@ -80,15 +86,20 @@ function hasReady(n: RawNode): boolean {
   return !sameSoft(softStateOf(r), n.prevSoft) || !sameHard(hardStateOf(r), n.prevHard);
 }
 
+/** A leader's messages that depend on nothing this Ready writes (see Ready.messagesBeforePersist). */
+const SENT_BEFORE_PERSIST: ReadonlySet<Message["type"]> = new Set(["app", "heartbeat", "snap", "timeout-now"]);
+
 function takeReady(n: RawNode): Ready {
   assert(n.outstanding === undefined, "ready() before advance() of the previous Ready");
   const r = n.r;
   const hard = hardStateOf(r);
   const soft = softStateOf(r);
+  const early = r.state === "leader" && hard.term === n.prevHard.term && hard.vote === n.prevHard.vote;
   const rd: Ready = {
     entries: r.log.unstableEntries(),
     committedEntries: r.log.nextCommittedEntries(r.config.maxCommittedSizePerReady),
-    messages: r.msgs,
+    messages: early ? r.msgs.filter((m) => !SENT_BEFORE_PERSIST.has(m.type)) : r.msgs,
+    messagesBeforePersist: early ? r.msgs.filter((m) => SENT_BEFORE_PERSIST.has(m.type)) : [],
     readStates: r.readStates,
     mustSync: false,
   };
@@ -116,7 +127,10 @@ function advance(n: RawNode, rd: Ready): void {
     r.log.appliedSnapshot(rd.snapshot.meta.index);
   }
   const lastEntry = rd.entries[rd.entries.length - 1];
-  if (lastEntry !== undefined) r.log.unstable.stableTo(lastEntry.index, lastEntry.term);
+  if (lastEntry !== undefined) {
+    r.log.unstable.stableTo(lastEntry.index, lastEntry.term);
+    if (r.log.term(lastEntry.index) === lastEntry.term) selfPersisted(r, lastEntry.index);
+  }
   const lastApplied = rd.committedEntries[rd.committedEntries.length - 1];
   if (lastApplied === undefined) return;
   assertContiguous(rd.committedEntries);
@@ -148,6 +162,12 @@ export function createRaft(config: Partial<RaftConfig> & { id: NodeId }, storage
       const m = localMessage(r, "prop");
       const bytes = typeof data === "string" ? encoder.encode(data) : data;
       m.entries = [{ term: 0, index: 0, type: "normal", data: bytes }];
+      return step(r, m) ? ok(undefined) : dropped("proposal");
+    },
+    proposeMany: (data) => {
+      assert(data.length > 0, "proposeMany needs at least one command");
+      const m = localMessage(r, "prop");
+      m.entries = data.map((bytes) => ({ term: 0, index: 0, type: "normal" as const, data: bytes }));
       return step(r, m) ? ok(undefined) : dropped("proposal");
     },
     proposeConfChange: (cc) => proposeConfChange(r, cc),

@@ -107,6 +107,19 @@ export function maybeCommit(r: RaftState): boolean {
   return r.log.maybeCommit(r.tracker.committed(), r.term);
 }
 
+/**
+ * Leader: the driver persisted our log up to `index`. Only now does our own copy count
+ * toward a quorum, so the appends may have left before the write (see Ready.messagesBeforePersist).
+ */
+export function selfPersisted(r: RaftState, index: LogIndex): void {
+  if (r.state !== "leader") return;
+  const self = r.tracker.progress.get(r.id);
+  if (self === undefined || !self.maybeUpdate(Math.min(index, r.log.lastIndex()))) return;
+  if (!maybeCommit(r)) return;
+  releasePendingReadIndexMessages(r);
+  bcastAppend(r);
+}
+
 export function sendTimeoutNow(r: RaftState, to: NodeId): void {
   send(r, newMessage("timeout-now", to, 0));
 }

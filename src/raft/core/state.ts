@@ -154,8 +154,10 @@ function reset(r: RaftState, term: Term): void {
   abortLeaderTransfer(r);
   r.tracker.resetVotes();
   const last = r.log.lastIndex();
+  // Our own copy counts toward a quorum only as far as it is persisted (see selfPersisted).
+  const stable = r.log.lastStableIndex();
   for (const [id, pr] of r.tracker.progress) {
-    const fresh = r.tracker.newProgress(id === r.id ? last : 0, last + 1, pr.isLearner);
+    const fresh = r.tracker.newProgress(id === r.id ? stable : 0, last + 1, pr.isLearner);
     // Followers must answer this leader before they count for check-quorum or get a snapshot.
     fresh.recentActive = id === r.id;
     r.tracker.progress.set(id, fresh);
@@ -211,11 +213,9 @@ export function appendEntries(r: RaftState, items: readonly { type: Entry["type"
   r.uncommittedSize += bytes;
   const last = r.log.lastIndex();
   const ents: Entry[] = items.map((it, i) => ({ term: r.term, index: last + 1 + i, type: it.type, data: it.data }));
-  const newLast = r.log.append(ents);
-  const self = r.tracker.progress.get(r.id);
-  if (self !== undefined) self.maybeUpdate(newLast);
-  // A lone voter is its own majority: commit at once (others wait for followers' acks).
-  r.log.maybeCommit(r.tracker.committed(), r.term);
+  r.log.append(ents);
+  // Our own match moves when the driver has persisted them (selfPersisted), not here: the
+  // driver may send them to followers before its own write is durable.
   return true;
 }
 

@@ -138,7 +138,16 @@ export interface Ready {
   entries: Entry[];
   snapshot?: Snapshot;
   committedEntries: Entry[];
+  /** Messages that may leave only once this Ready's writes are durable. */
   messages: Message[];
+  /**
+   * A leader's appends, heartbeats and snapshot chunks, which the driver may send before it
+   * persists this Ready (thesis §10.2.1: the leader writes its log in parallel with
+   * replicating it). Safe because the leader counts its own copy of an entry toward a
+   * quorum only once advance() reports it persisted, and nothing in these messages
+   * depends on this Ready's hard state (a Ready that changes term or vote has none here).
+   */
+  messagesBeforePersist: Message[];
   readStates: ReadState[];
   mustSync: boolean;
 }

@@ -60,8 +60,8 @@ export function qosRow(acct: AcctState, q: QosRecord): Row {
     name: q.name, id: String(q.id), description: q.description, descr: q.description, priority: String(q.priority),
     gracetime: wallOut(q.graceTimeSec / 60), preempt: q.preempt.join(","), preemptexempttime: "",
     preemptmode: q.preemptMode, flags: "", usagethres: "", usagefactor: q.usageFactor.toFixed(6),
-    grptres: tresOut(l.grpTres), grptresmins: "", grptresrunmin: "", grpjobs: num(l.grpJobs), grpsubmit: num(l.grpSubmitJobs),
-    grpwall: "", maxtres: tresOut(l.maxTresPerJob), maxtrespernode: "", maxtresmins: "", maxwall: wallOut(l.maxWallMin),
+    grptres: tresOut(l.grpTres), grptresmins: tresOut(l.grpTresMins), grptresrunmin: "", grpjobs: num(l.grpJobs), grpsubmit: num(l.grpSubmitJobs),
+    grpwall: wallOut(l.grpWallMin), maxtres: tresOut(l.maxTresPerJob), maxtrespernode: "", maxtresmins: tresOut(l.maxTresMinsPerJob), maxwall: wallOut(l.maxWallMin),
     maxtrespu: tresOut(l.maxTresPerUser), maxjobspu: num(l.maxJobsPerUser), maxsubmitpu: num(l.maxSubmitJobsPerUser),
     maxtrespa: "", maxjobspa: "", maxsubmitpa: "", mintres: "",
   };
@@ -78,8 +78,8 @@ export function assocRow(acct: AcctState, a: AssocRecord): Row {
   return {
     cluster: a.cluster, account: a.account, user: a.user, partition: a.partition, share: String(a.shares), fairshare: String(a.shares),
     priority: num(a.priority), grpjobs: num(l.grpJobs), grptres: tresOut(l.grpTres), grpsubmit: num(l.grpSubmitJobs),
-    grpwall: wallOut(l.grpWallMin), grptresmins: "", maxjobs: num(l.maxJobs), maxtres: tresOut(l.maxTresPerJob),
-    maxtrespernode: "", maxsubmit: num(l.maxSubmitJobs), maxwall: wallOut(l.maxWallMin), maxtresmins: "",
+    grpwall: wallOut(l.grpWallMin), grptresmins: tresOut(l.grpTresMins), maxjobs: num(l.maxJobs), maxtres: tresOut(l.maxTresPerJob),
+    maxtrespernode: "", maxsubmit: num(l.maxSubmitJobs), maxwall: wallOut(l.maxWallMin), maxtresmins: tresOut(l.maxTresMinsPerJob),
     qos: [...qos].sort().join(","), "def qos": a.defaultQos, defaultqos: a.defaultQos, grptresrunmin: "",
     id: String(a.id), parentname: a.user === "" ? a.parent : "", parentid: "",
   };

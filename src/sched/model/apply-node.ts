@@ -22,7 +22,7 @@ const REPORTED_FIELDS = [
 
 export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): ApplyResult {
   const node = state.nodes.get(c.node.name);
-  if (node === undefined) return rejected("InvalidNode", `Invalid node name specified: ${c.node.name}`);
+  if (node === undefined) return rejected("InvalidNodeName", `Invalid node name specified: ${c.node.name}`);
   const info = node.info as unknown as Record<string, unknown>;
   const reported = c.node as unknown as Record<string, unknown>;
   for (const key of REPORTED_FIELDS) info[key] = reported[key];
@@ -44,18 +44,18 @@ export function applyUpdateNode(state: ClusterState, c: Of<"updateNode">): Apply
   const nodes: NodeRecord[] = [];
   for (const name of c.nodes) {
     const node = state.nodes.get(name);
-    if (node === undefined) return rejected("InvalidNode", "Invalid node name specified");
+    if (node === undefined) return rejected("InvalidNodeName", "Invalid node name specified");
     nodes.push(node);
   }
   const wanted = c.state.toUpperCase();
   // Features alone (scontrol update NodeName=X Features=..., REST POST node/X): no state change.
   if (c.features !== undefined) {
     if (!/^[A-Za-z0-9_.,:-]{0,4096}$/.test(c.features)) return rejected("InvalidFeature", "Invalid feature specification");
-    if (wanted !== "" && !["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
+    if (wanted !== "" && !["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidNodeState", "Invalid node state specified");
     for (const node of nodes) node.info.features = node.adminFeatures = c.features.split(",").filter(Boolean).join(",");
     if (wanted === "") return emptyResult();
   }
-  if (!["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
+  if (!["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidNodeState", "Invalid node state specified");
   const events: ApplyEvent[] = [];
   for (const node of nodes) {
     const reasonFields = { reason: c.reason, reasonUser: c.by.user, reasonTime: c.at };

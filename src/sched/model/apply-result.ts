@@ -6,6 +6,7 @@
  * imports them all (that was the import cycle of the whole sched layer).
  */
 import type { TriggerRecord } from "./trigger-types.ts";
+import type { SlurmErrorName } from "../../compat/slurm-errors.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
 export type ApplyEvent =
@@ -29,7 +30,8 @@ export interface ApplyResult {
   items: ItemResult[];
   /** Whole-command rejection (e.g. an invalid submission), Slurm's wording. */
   error: string;
-  errorCode: string;
+  /** Which rejection ("" = none): a name from compat/slurm-errors.ts, carrying Slurm's number to the clients. */
+  errorCode: SlurmErrorName | "";
   events: ApplyEvent[];
   /** What the command's CLI prints on success (sacctmgr's change report). */
   text?: string;
@@ -37,9 +39,9 @@ export interface ApplyResult {
 
 export const emptyResult = (): ApplyResult => ({ ids: [], items: [], error: "", errorCode: "", events: [] });
 
-export function rejected(code: string, message: string): ApplyResult {
+export function rejected(code: SlurmErrorName, message: string): ApplyResult {
   return { ...emptyResult(), error: message, errorCode: code };
 }
 
 /** errorCode of a command that could not be applied at all (a bug, or a command from a newer version). */
-export const APPLY_FAILED = "ApplyFailed";
+export const APPLY_FAILED = "ApplyFailed" satisfies SlurmErrorName;

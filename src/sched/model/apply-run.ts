@@ -17,6 +17,7 @@ import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "..
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./std-paths.ts";
 import { deadlinePassed } from "./deadline.ts";
+import type { SlurmErrorName } from "../../compat/slurm-errors.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { hostlistUniq } from "../../compat/hostlist.ts";
 import { licenseTres, tresText } from "./tres.ts";
@@ -170,7 +171,7 @@ export const MAX_BATCH_REQUEUE = 5;
 /** The drain reason Slurm gives a node where a batch launch failed. */
 export const LAUNCH_FAILURE_DRAIN_REASON = "batch job complete failure";
 /** errorCode of an end report for an earlier run of a requeued job (ignored, as Slurm ignores a late batch complete). */
-export const STALE_JOB_END = "StaleJobEnd";
+export const STALE_JOB_END = "StaleJobEnd" satisfies SlurmErrorName;
 
 export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   const result = endOne(state, c);

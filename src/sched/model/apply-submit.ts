@@ -21,7 +21,8 @@ import { licenseTres, tresText } from "./tres.ts";
 import { gresTresText, trackedGresNames } from "../../compat/gres-generic.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
-import { submitPolicy } from "../acct/submit-policy.ts";
+import { submitPolicy, tresMinsTimeLimit } from "../acct/submit-policy.ts";
+import { limitsEnforced } from "../acct/limits.ts";
 import { userAssoc } from "../acct/types.ts";
 import { assert } from "../../lib/assert.ts";
 import { hetIdSet } from "./het.ts";
@@ -192,6 +193,10 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
   };
+  if (info.timeLimitMin === undefined && limitsEnforced(state)) {
+    const fit = tresMinsTimeLimit(state, record);
+    if (fit !== undefined) info.timeLimitMin = fit;
+  }
   if (arrayTasks.length > 0) {
     info.arrayJobId = jobId;
     info.arrayMaxTasks = throttle;

@@ -145,7 +145,7 @@ function applyTrigger(state: ClusterState, c: Extract<Command, { type: "trigger"
     c.action === "set"
       ? setTrigger(state.triggers, c.spec, who, c.spec.resType === "job" ? triggerJobFacts(state.jobs.get(Number(c.spec.resId))) : undefined)
       : clearTriggers(state.triggers, c.selector, who);
-  if (answer.error !== "") return rejected(answer.errorCode, answer.error);
+  if (answer.error !== "") return rejected(answer.errorCode || "Internal", answer.error);
   return { ...emptyResult(), ids: answer.id === undefined ? [] : [answer.id] };
 }
 

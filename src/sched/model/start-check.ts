@@ -145,7 +145,7 @@ export class StartCheck {
   }
 
   private limitTracker(): LimitTracker {
-    return (this.limits ??= new LimitTracker(this.state));
+    return (this.limits ??= new LimitTracker(this.state, this.at));
   }
 
   private partitionMembers(name: string): Set<string> {

@@ -9,7 +9,9 @@
  * its decisions. Every command goes through the same apply() as the controller, after a
  * JSON round trip as through the log. After every step: apply did not throw nor answer
  * APPLY_FAILED, and the invariants hold (invariants.ts); a replica applying the same log
- * from the start in lockstep is compared every few commands (canonical text), and at the
+ * from the start in lockstep is compared every few commands (canonical text), and every
+ * SNAPSHOT_EVERY commands that replica is replaced by one restored from a snapshot of it
+ * (raft/snapshot.ts), which must carry on identically; at the
  * end a full replay from scratch must give the same state too.
  * Any failure throws with `SEED=<n>`; `SEED=n` in the environment replays exactly.
  */
@@ -24,6 +26,8 @@ import { checkInvariants } from "./invariants.ts";
 import { confFor, freshState } from "./world.ts";
 import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 import { dueCommands } from "../../../src/sched/model/due.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { restoreReconfigured } from "../../../src/sched/model/apply-reconfigure.ts";
 
 export interface SimStats {
   steps: number;
@@ -41,6 +45,8 @@ export interface SimStats {
 
 /** Commands between two comparisons of the lockstep replica with the live state. */
 const COMPARE_EVERY = 8;
+/** Commands between two snapshot-and-restore of the lockstep replica. */
+const SNAPSHOT_EVERY = 48;
 
 interface Delayed {
   due: number;
@@ -51,7 +57,7 @@ export function runSeed(seed: number, steps: number): SimStats {
   const rng = createRng(seed);
   const conf = confFor(seed);
   const live = freshState(conf);
-  const replica = freshState(conf);
+  let replica = freshState(conf);
   const log: string[] = [];
   const stats: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0, preemptions: 0 };
   let step = 0;
@@ -77,10 +83,20 @@ export function runSeed(seed: number, steps: number): SimStats {
       if (item.error.includes("array task")) stats.staleArrayTask++;
     }
     apply(replica, JSON.parse(text) as Command);
+    if (stats.commands % SNAPSHOT_EVERY === 0) {
+      // As a replica restarting from its snapshot: config from the file, the rest from the image.
+      const restored = freshState(conf);
+      restoreSnapshot(restored, encodeSnapshot(replica, stats.commands));
+      restoreReconfigured(restored);
+      if (canonical(restored) !== canonical(replica)) fail("a replica restored from a snapshot differs");
+      replica = restored;
+    }
     const broken = checkInvariants(live, before);
     if (broken !== "") fail(`invariant: ${broken}`);
     // Canonical text is the costly part of a step: compared every few commands (a divergence stays).
-    if (stats.commands % COMPARE_EVERY === 0 && canonical(live) !== canonical(replica)) fail("a replica applying the same log differs");
+    if (stats.commands % COMPARE_EVERY === 0 && canonical(live) !== canonical(replica)) {
+      fail(`a replica applying the same log differs ${firstDifference(canonical(live), canonical(replica))}`);
+    }
   };
   let now = 100;
   for (const node of [...live.nodes.values()]) commit({ v: 1, type: "registerNode", at: now, node: { ...structuredClone(node.info), addr: "127.0.0.1" }, runningJobIds: [] });
@@ -122,6 +138,13 @@ export function runSeed(seed: number, steps: number): SimStats {
   if (canonical(again) !== canonical(live)) fail("replaying the whole log from the start gives a different state");
   stats.jobs = live.jobs.size;
   return stats;
+}
+
+/** Where two canonical texts first differ, with some context (what a failing seed needs to show). */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `at character ${i}:\n  live:    ...${a.slice(Math.max(0, i - 120), i + 80)}\n  replica: ...${b.slice(Math.max(0, i - 120), i + 80)}`;
 }
 
 export type { ClusterState };

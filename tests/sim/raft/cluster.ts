@@ -171,17 +171,24 @@ export class Cluster {
     this.checker.afterStep(rep);
   }
 
-  /** A client writes through a random live replica (followers forward to the leader). */
+  /**
+   * A client writes through a random live replica (followers forward to the leader); one
+   * write in four is a group of 2-6 proposed together (the driver's group commit).
+   */
   clientWrite(rep: SimReplica): void {
     const node = rep.node;
     if (node === undefined) return;
-    const id = this.nextOp++;
+    const count = this.rng.int(1, 4) === 4 ? this.rng.int(2, 6) : 1;
+    const ids = Array.from({ length: count }, () => this.nextOp++);
     this.events++;
-    if (node.propose(encodeOp(id)).ok) {
-      this.history.invokeWrite(id, this.events);
-      this.pendingWrites.set(id, { replica: rep.id, incarnation: rep.incarnation });
-    } else {
-      this.checker.droppedOps.add(id);
+    const accepted = count === 1 ? node.propose(encodeOp(ids[0] as number)) : node.proposeMany(ids.map(encodeOp));
+    for (const id of ids) {
+      if (accepted.ok) {
+        this.history.invokeWrite(id, this.events);
+        this.pendingWrites.set(id, { replica: rep.id, incarnation: rep.incarnation });
+      } else {
+        this.checker.droppedOps.add(id);
+      }
     }
     this.checker.afterStep(rep);
   }

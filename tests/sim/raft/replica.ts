@@ -20,7 +20,8 @@ export interface ReplicaObserver {
   readDone(replica: SimReplica, context: string, value: number): void;
 }
 
-export type Stage = "idle" | "persisted" | "sent" | "applied";
+/** "sent-early": the leader's appends left, its own write of them has not happened yet. */
+export type Stage = "idle" | "sent-early" | "persisted" | "sent" | "applied";
 
 export interface CompactionPolicy {
   /** Take a snapshot once this many entries were applied since the last one. */
@@ -97,13 +98,23 @@ export class SimReplica {
     if (this.stage === "idle") {
       const rd = node.ready();
       observer.persisting(this, rd);
-      this.persist(rd);
       this.rd = rd;
+      if (rd.messagesBeforePersist.length > 0) {
+        // As the driver does: the leader's appends go out before its own write (a crash
+        // now loses its copy of them, never anything acknowledged).
+        for (const m of rd.messagesBeforePersist) net.send(m, nowTick);
+        this.stage = "sent-early";
+        return;
+      }
+      this.persist(rd);
       this.stage = "persisted";
       return;
     }
     const rd = this.rd as Ready;
-    if (this.stage === "persisted") {
+    if (this.stage === "sent-early") {
+      this.persist(rd);
+      this.stage = "persisted";
+    } else if (this.stage === "persisted") {
       // Only after the write is durable may anyone hear about it.
       for (const m of rd.messages) net.send(m, nowTick);
       this.stage = "sent";

@@ -15,12 +15,15 @@ interface Replica {
   driver: RaftDriver;
   applied: number[];
   storage: MemoryStorage;
+  logged: object[];
 }
 
-function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
+function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000, asyncSnapshots = false) {
   const replicas = new Map<number, Replica>();
   const down = new Set<number>();
+  const sent: Message[] = [];
   const deliver = (msgs: Message[]) => {
+    sent.push(...msgs);
     for (const m of msgs) {
       if (down.has(m.to) || down.has(m.from)) continue;
       setTimeout(() => replicas.get(m.to)?.driver.receive([m]), 1);
@@ -28,7 +31,7 @@ function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
   };
   for (const id of ids) {
     const storage = MemoryStorage.bootstrap(ids);
-    const r: Replica = { id, storage, applied: [], driver: undefined as unknown as RaftDriver };
+    const r: Replica = { id, storage, applied: [], logged: [], driver: undefined as unknown as RaftDriver };
     r.driver = createRaftDriver(
       {
         id, storage, rng: createRng(id * 7), send: deliver,
@@ -40,7 +43,17 @@ function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
           r.applied = JSON.parse(new TextDecoder().decode(snap.data)) as number[];
         },
         takeSnapshot: () => new TextEncoder().encode(JSON.stringify(r.applied)),
+        // As the snapshot worker: the image of the state at the asked index, ready a little later.
+        ...(asyncSnapshots
+          ? {
+              takeSnapshotAsync: () => {
+                const image = new TextEncoder().encode(JSON.stringify(r.applied));
+                return new Promise<{ image: Uint8Array; encodeMs: number }>((res) => setTimeout(() => res({ image, encodeMs: 0 }), 3));
+              },
+            }
+          : {}),
         onServing: () => undefined,
+        logger: { info: (o: object) => r.logged.push(o), warn: (o: object) => r.logged.push(o) },
       },
       { tickMs: 5, snapshotEveryEntries, trailingEntries: 5 },
     );
@@ -65,7 +78,7 @@ function makeCluster(ids: number[], snapshotEveryEntries = 1_000_000) {
   };
   const cut = (id: number) => down.add(id);
   const heal = (id: number) => down.delete(id);
-  return { replicas, serving, kill, stopAll, cut, heal };
+  return { replicas, serving, kill, stopAll, cut, heal, sent };
 }
 
 describe("raft driver", () => {
@@ -82,6 +95,24 @@ describe("raft driver", () => {
       expect(next.id).not.toBe(leader.id);
       await next.driver.propose(6);
       expect(next.applied).toEqual([1, 2, 3, 4, 5, 6]); // nothing acknowledged was lost
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("group commit: proposals made together go to each follower as one append of consecutive entries", async () => {
+    const c = makeCluster([1, 2, 3]);
+    try {
+      const leader = await c.serving();
+      await leader.driver.propose(0);
+      c.sent.length = 0;
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => leader.driver.propose(i + 1)));
+      expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+      const carrying = c.sent.filter((m) => m.from === leader.id && m.type === "app" && m.entries.length > 0);
+      // One append per follower (a lost or late answer may add a re-send, never one per proposal).
+      expect(carrying.length).toBeGreaterThanOrEqual(2);
+      expect(carrying.length).toBeLessThanOrEqual(4);
+      expect(carrying[0]?.entries.length).toBe(50);
     } finally {
       c.stopAll();
     }
@@ -107,6 +138,29 @@ describe("raft driver", () => {
         expect(r.storage.firstIndex()).toBeGreaterThan(1);
       }
       expect(first.applied).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("with snapshots built off the thread, the leader keeps leading and replicas snapshot at indices of their own", async () => {
+    const c = makeCluster([1, 2, 3], 20, true);
+    try {
+      const leader = await c.serving();
+      const term = leader.driver.status().term;
+      for (let i = 0; i < 200; i++) await leader.driver.propose(i);
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline && [...c.replicas.values()].some((r) => r.applied.length < 200)) await new Promise((r) => setTimeout(r, 5));
+      expect(leader.driver.isServing()).toBe(true);
+      expect(leader.driver.status().term).toBe(term);
+      const taken = [...c.replicas.values()].map((r) =>
+        r.logged.filter((o) => (o as { message?: string }).message === "snapshot taken").map((o) => (o as { index: number }).index),
+      );
+      for (const t of taken) expect(t.length).toBeGreaterThanOrEqual(4);
+      // Thresholds are drawn per replica in [20, 30): the replicas' snapshot points differ.
+      expect(new Set(taken.map((t) => t.join(","))).size).toBeGreaterThan(1);
+      const first = [...c.replicas.values()][0] as Replica;
+      for (const r of c.replicas.values()) expect(r.applied).toEqual(first.applied);
     } finally {
       c.stopAll();
     }

@@ -88,6 +88,10 @@ export class TestCluster {
     const p = this.peer(id);
     if (this.down.has(id) || !p.node.hasReady()) return false;
     const rd = p.node.ready();
+    for (const m of rd.messagesBeforePersist) {
+      this.sent.push(m);
+      if (this.allow(m)) this.queue.push(m);
+    }
     if (rd.snapshot !== undefined) p.storage.applySnapshot(rd.snapshot);
     p.storage.append(rd.entries);
     if (rd.hardState !== undefined) p.storage.setHardState(rd.hardState);

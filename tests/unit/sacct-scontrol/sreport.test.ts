@@ -53,7 +53,7 @@ describe("usage from job records", () => {
   it("allocated is CPUs x overlap; planned the eligible wait; idle the rest of CPUs x window", () => {
     const u = clusterUsage("oracle", jobs, 4, W, NOW);
     expect(u).toEqual({
-      cluster: "oracle", allocated: 2 * 1800 + 2 * HOUR + 600, down: 0, plannedDown: 0, planned: HOUR,
+      cluster: "oracle", tres: "cpu", allocated: 2 * 1800 + 2 * HOUR + 600, down: 0, plannedDown: 0, planned: HOUR,
       idle: 8 * HOUR - (3600 + 7200 + 600) - HOUR, reported: 8 * HOUR, capacity: 8 * HOUR,
     });
   });
@@ -166,6 +166,8 @@ describe("the sreport command", () => {
   it("errors in sreport's words", async () => {
     const { port } = fakePort(world);
     expect(await sreportMain(["cluster"], port)).toEqual({ stdout: "", stderr: "too few arguments for keyword:cluster\n", exitCode: 1 });
+    // oracle: `sreport r` and `sreport c ut` (cluster needs two letters)
+    expect(await sreportMain(["c", "ut"], port)).toEqual({ stdout: "", stderr: "invalid keyword: c\n", exitCode: 1 });
     const bad = await sreportMain(["cluster", "foo"], port);
     expect([bad.exitCode, bad.stderr.split("\n")[0]]).toEqual([1, "Not valid report foo"]);
     expect((await sreportMain(["user", "foo"], port)).stderr).toBe('Not valid report foo\nValid user reports are, "Top"\n');

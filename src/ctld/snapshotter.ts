@@ -1,0 +1,134 @@
+/**
+ * @module ctld/snapshotter
+ * The replica's side of the snapshot worker (snapshot-worker.ts): it feeds the worker every
+ * committed entry and every installed snapshot (byte arrays: copying them is all the event
+ * loop pays), and asks it for an image at an index the replica has just applied. Messages
+ * are ordered, so the worker is at exactly that index when it reads the request, while the
+ * replica goes on applying. Each answer carries the worker's fingerprint of its copy
+ * (applied commands, next job id, job count), checked against the replica's own at that
+ * index.
+ * Failure policy: a worker that fails (cannot start, throws, answers with an error or with a
+ * fingerprint that differs) is stopped for good and `take` answers undefined from
+ * then on: the driver then takes snapshots on its own thread, slower but right.
+ */
+import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
+import type { Entry } from "../raft/core/index.ts";
+import type { ClusterState } from "../sched/model/types.ts";
+
+type NetworkTopology = ClusterState["topology"];
+import type { Fingerprint, FromWorker, ToWorker } from "./snapshot-worker.ts";
+
+export interface Snapshotter {
+  /** Committed entries, as the driver is about to apply them (every entry, in order). */
+  committed(entries: readonly Entry[]): void;
+  /** The replica replaced its state with a snapshot image taken at `index`. */
+  restored(image: Uint8Array, index: number): void;
+  /**
+   * An image at `index` (the replica's applied index right now), with the controllers'
+   * `addresses` in front (raft/snapshot-peers.ts); undefined when the worker is gone.
+   */
+  take(index: number, addresses: ReadonlyMap<number, string>): Promise<{ image: Uint8Array; encodeMs: number }> | undefined;
+  /** Whether the worker is up (false: snapshots fall back to the replica's thread). */
+  alive(): boolean;
+  stop(): void;
+}
+
+interface Waiting {
+  resolve(v: { image: Uint8Array; encodeMs: number }): void;
+  reject(e: Error): void;
+  expected: Fingerprint;
+}
+
+/**
+ * Where the worker's code is: beside this file when running from source; in the compiled
+ * binary, an entry of its own (scripts/build-binary.ts) under the bundle's root, which is src/.
+ */
+function workerUrl(): string {
+  if (Bun.main.startsWith("/$bunfs/")) return "/$bunfs/root/ctld/snapshot-worker.ts";
+  return new URL("./snapshot-worker.ts", import.meta.url).href;
+}
+
+const fingerprintOf = (s: ClusterState): Fingerprint => ({ appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size });
+const sameFingerprint = (a: Fingerprint, b: Fingerprint): boolean => a.appliedIndex === b.appliedIndex && a.nextJobId === b.nextJobId && a.jobs === b.jobs;
+
+/**
+ * Start the worker with the inputs the replica's own state was built from (`state` must
+ * still be that configuration-only state: call this before anything is restored or applied).
+ */
+export function startSnapshotter(conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }): Snapshotter {
+  let worker: Worker | undefined;
+  let seq = 0;
+  const waiting = new Map<number, Waiting>();
+
+  const fail = (why: string): void => {
+    if (worker === undefined) return;
+    log.warn({ message: "snapshot worker stopped: snapshots are taken on the controller's own thread from now on", why });
+    worker.terminate();
+    worker = undefined;
+    for (const w of waiting.values()) w.reject(new Error(`snapshot worker stopped: ${why}`));
+    waiting.clear();
+  };
+  const post = (m: ToWorker): void => {
+    try {
+      worker?.postMessage(m);
+    } catch (error) {
+      fail(String(error));
+    }
+  };
+
+  try {
+    worker = new Worker(workerUrl());
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      const m = event.data;
+      const w = waiting.get(m.id);
+      if (w === undefined) return fail(m.error ?? `answer to an unknown request ${m.id}`);
+      waiting.delete(m.id);
+      if (m.image === undefined || m.fingerprint === undefined) {
+        // Its copy is not where the replica is (or encoding failed): nothing it answers can be trusted.
+        const why = m.error ?? "no image";
+        w.reject(new Error(why));
+        return fail(why);
+      }
+      if (!sameFingerprint(m.fingerprint, w.expected)) {
+        const why = `its copy differs (${JSON.stringify(m.fingerprint)}, replica ${JSON.stringify(w.expected)})`;
+        w.reject(new Error(why));
+        return fail(why);
+      }
+      w.resolve({ image: m.image, encodeMs: m.encodeMs ?? 0 });
+    };
+    worker.onerror = (event) => fail(String(event.message ?? event));
+    // Unref'd: a replica that stops must not be kept alive by its snapshot thread.
+    worker.unref();
+    post({ t: "init", conf, topology });
+  } catch (error) {
+    fail(String(error));
+  }
+
+  return {
+    committed(entries) {
+      if (worker === undefined || entries.length === 0) return;
+      const normal: { index: number; data: Uint8Array }[] = [];
+      for (const e of entries) if (e.type === "normal" && e.data.length > 0) normal.push({ index: e.index, data: e.data });
+      post({ t: "apply", entries: normal, upTo: (entries[entries.length - 1] as Entry).index });
+    },
+    restored(image, index) {
+      post({ t: "restore", image, index });
+    },
+    take(index, addresses) {
+      if (worker === undefined) return undefined;
+      const id = ++seq;
+      const expected = fingerprintOf(state);
+      const answer = new Promise<{ image: Uint8Array; encodeMs: number }>((resolve, reject) => waiting.set(id, { resolve, reject, expected }));
+      post({ t: "snapshot", id, index, addresses: [...addresses] });
+      return answer;
+    },
+    alive: () => worker !== undefined,
+    stop() {
+      const w = worker;
+      worker = undefined;
+      w?.terminate();
+      for (const x of waiting.values()) x.reject(new Error("controller stopping"));
+      waiting.clear();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * @module raft/storage-sqlite-segments
+ * The Raft log's rows in SQLite, split into tables of SEGMENT_ENTRIES consecutive indices
+ * (log_<n> holds indices n*SEGMENT_ENTRIES ... (n+1)*SEGMENT_ENTRIES-1). Compaction drops
+ * whole tables: SQLite frees a dropped table's pages in a few page writes, where deleting
+ * the same rows one by one rewrote the b-tree (measured: 320 ms for 18k rows of 600 bytes,
+ * 840 ms for 98k, against about 4 ms a segment dropped). Rows below the compaction point in
+ * the segment that holds it stay until the segment goes; the store's offset says they are
+ * gone. Only SqliteStorage uses this, inside its transactions.
+ * Failure policy: none of its own; SQLite errors go to the caller's transaction.
+ */
+import type { Database, Statement } from "bun:sqlite";
+
+export const SEGMENT_ENTRIES = 4096;
+
+export interface LogRow {
+  idx: number;
+  term: number;
+  type: number;
+  data: Uint8Array;
+}
+
+interface Statements {
+  insert: Statement<unknown, [number, number, number, Uint8Array]>;
+  range: Statement<LogRow, [number, number]>;
+  truncateFrom: Statement<unknown, [number]>;
+}
+
+export const segmentOf = (idx: number): number => Math.floor(idx / SEGMENT_ENTRIES);
+
+export class LogSegments {
+  /** Segment numbers that have a table, ascending. */
+  private segments: number[] = [];
+  private readonly statements = new Map<number, Statements>();
+
+  constructor(private readonly db: Database) {
+    const rows = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'log_[0-9]*'").all();
+    this.segments = rows.map((r) => Number(r.name.slice(4))).sort((a, b) => a - b);
+  }
+
+  /** What atomically() saves, to put back if its transaction rolls back. */
+  save(): number[] {
+    return this.segments.slice();
+  }
+
+  restore(saved: number[]): void {
+    this.segments = saved;
+    // A rolled-back CREATE or DROP leaves prepared statements for the wrong schema: start over.
+    for (const s of this.statements.values()) finalize(s);
+    this.statements.clear();
+  }
+
+  insert(rows: readonly LogRow[]): void {
+    for (const r of rows) this.ensure(segmentOf(r.idx)).insert.run(r.idx, r.term, r.type, r.data);
+  }
+
+  /** Rows [lo, hi) in index order; stops after the row that brings the payload to `maxBytes`. */
+  range(lo: number, hi: number, maxBytes: number): LogRow[] {
+    const out: LogRow[] = [];
+    let bytes = 0;
+    for (const seg of this.segments) {
+      if (seg < segmentOf(lo)) continue;
+      if (seg > segmentOf(hi - 1)) break;
+      for (const row of this.stmts(seg).range.iterate(lo, hi)) {
+        out.push(row);
+        bytes += row.data?.byteLength ?? 0;
+        if (bytes >= maxBytes) return out;
+      }
+    }
+    return out;
+  }
+
+  /** Every (idx, term) from `after` + 1 on, in index order (loading). */
+  *terms(after: number): Generator<{ idx: number; term: number }> {
+    for (const seg of this.segments) {
+      if ((seg + 1) * SEGMENT_ENTRIES - 1 <= after) continue;
+      yield* this.db.query<{ idx: number; term: number }, [number]>(`SELECT idx, term FROM log_${seg} WHERE idx > ? ORDER BY idx`).iterate(after);
+    }
+  }
+
+  /** Delete rows from index `from` on (a conflicting suffix being overwritten). */
+  truncateFrom(from: number): void {
+    const first = segmentOf(from);
+    for (const seg of this.segments.filter((s) => s > first)) this.drop(seg);
+    if (this.segments.includes(first)) this.stmts(first).truncateFrom.run(from);
+  }
+
+  /** Drop every segment whose indices are all at or below `index`. */
+  dropTo(index: number): void {
+    for (const seg of this.segments.filter((s) => (s + 1) * SEGMENT_ENTRIES - 1 <= index)) this.drop(seg);
+  }
+
+  dropAll(): void {
+    for (const seg of this.segments.slice()) this.drop(seg);
+  }
+
+  private drop(seg: number): void {
+    const s = this.statements.get(seg);
+    if (s !== undefined) finalize(s);
+    this.statements.delete(seg);
+    this.db.exec(`DROP TABLE IF EXISTS log_${seg}`);
+    this.segments = this.segments.filter((x) => x !== seg);
+  }
+
+  private ensure(seg: number): Statements {
+    if (!this.segments.includes(seg)) {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS log_${seg} (idx INTEGER PRIMARY KEY, term INTEGER NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL)`);
+      this.segments.push(seg);
+      this.segments.sort((a, b) => a - b);
+    }
+    return this.stmts(seg);
+  }
+
+  private stmts(seg: number): Statements {
+    let s = this.statements.get(seg);
+    if (s === undefined) {
+      s = {
+        insert: this.db.prepare(`INSERT OR REPLACE INTO log_${seg} (idx, term, type, data) VALUES (?, ?, ?, ?)`),
+        range: this.db.prepare(`SELECT idx, term, type, data FROM log_${seg} WHERE idx >= ? AND idx < ? ORDER BY idx`),
+        truncateFrom: this.db.prepare(`DELETE FROM log_${seg} WHERE idx >= ?`),
+      };
+      this.statements.set(seg, s);
+    }
+    return s;
+  }
+}
+
+function finalize(s: Statements): void {
+  s.insert.finalize();
+  s.range.finalize();
+  s.truncateFrom.finalize();
+}

@@ -1,0 +1,100 @@
+/**
+ * @module tests/unit/ctld/snapshotter
+ * The snapshot worker (a real Worker thread) keeps its own copy of the controller's state
+ * from the committed entries and answers an image equal to one the replica would take
+ * itself at that index, while the replica has moved on; restored images carry over; a
+ * copy that differs from the replica's is caught, and the worker is given up.
+ */
+import { describe, expect, it } from "vitest";
+import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
+import { startSnapshotter } from "../../../src/ctld/snapshotter.ts";
+import type { Entry } from "../../../src/raft/core/index.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
+import { apply } from "../../../src/sched/model/apply.ts";
+import type { Command } from "../../../src/sched/model/commands.ts";
+import { createState } from "../../../src/sched/model/state.ts";
+import type { ClusterState } from "../../../src/sched/model/types.ts";
+import { CONF, spec, submit } from "../sched/builders.ts";
+
+const conf = (() => {
+  const parsed = parseConf(CONF);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
+})();
+const fresh = (): ClusterState => {
+  const made = createState(conf);
+  if (!made.ok) throw new Error(made.error.message);
+  return made.value;
+};
+const enc = new TextEncoder();
+let index = 0;
+/** A committed entry as the driver stores it (envelope {p, c}), applied to `state` as the replica would. */
+const commit = (state: ClusterState, command: Command): Entry => {
+  apply(state, command);
+  return { index: ++index, term: 1, type: "normal", data: enc.encode(JSON.stringify({ p: `t${index}`, c: command })) };
+};
+const noLog = { warn: () => undefined };
+
+describe("snapshot worker", () => {
+  it("answers the image of its own copy at the asked index while the replica goes on", async () => {
+    index = 0;
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog);
+    try {
+      const first = Array.from({ length: 20 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
+      s.committed([...first, { index: ++index, term: 1, type: "conf-change", data: new Uint8Array(0) }]);
+      const at = index;
+      const expected = encodeSnapshot(state, at);
+      const taking = s.take(at, new Map([[1, "h:1:2"]]));
+      // The replica applies more before the answer comes: the image must not see them.
+      s.committed([commit(state, submit(spec({ name: "later" }), 50))]);
+      const answer = await taking;
+      const { addresses, image } = unwrapSnapshot(answer?.image ?? new Uint8Array(0));
+      expect(addresses.get(1)).toBe("h:1:2");
+      const fromWorker = fresh();
+      const fromReplica = fresh();
+      expect(restoreSnapshot(fromWorker, image)).toBe(at);
+      restoreSnapshot(fromReplica, expected);
+      expect(JSON.stringify([...fromWorker.jobs.values()])).toBe(JSON.stringify([...fromReplica.jobs.values()]));
+      expect(fromWorker.jobs.size).toBe(20);
+      expect(s.alive()).toBe(true);
+    } finally {
+      s.stop();
+    }
+  });
+
+  it("starts from a restored image like the replica does", async () => {
+    index = 0;
+    const base = fresh();
+    for (let i = 0; i < 5; i++) commit(base, submit(spec(), 10 + i));
+    const image = encodeSnapshot(base, index);
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog);
+    try {
+      restoreSnapshot(state, image);
+      s.restored(image, index);
+      s.committed([commit(state, submit(spec({ name: "after" }), 30))]);
+      const answer = await s.take(index, new Map());
+      const copy = fresh();
+      restoreSnapshot(copy, unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
+      expect([...copy.jobs.values()].map((j) => j.spec.name)).toEqual([...state.jobs.values()].map((j) => j.spec.name));
+    } finally {
+      s.stop();
+    }
+  });
+
+  it("gives the worker up when its copy differs from the replica's", async () => {
+    index = 0;
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog);
+    try {
+      commit(state, submit(spec(), 10)); // applied here, never fed to the worker
+      await expect(s.take(index, new Map())).rejects.toThrow(/differs|copy is at/);
+      expect(s.alive()).toBe(false);
+      expect(s.take(index, new Map())).toBeUndefined();
+    } finally {
+      s.stop();
+    }
+  });
+});
