@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 // simulation (tests/sim/controller, a budget of ~20 s in CI); e2e tests start the compiled
 // binary's roles as processes on loopback (their global setup builds dist/spur);
 // conformance runs the same scenarios on real Slurm (../shared/oracle) and Spur;
-// differential runs generated cases (seeded) on both (tests/differential, docs/differential.md).
+// differential runs generated cases (seeded) on both (tests/differential, docs/differential.md);
+// real-scripts runs public batch scripts and client command lines on both (tests/real-scripts, docs/real-scripts.md).
 export default defineConfig({
   test: {
     projects: [
@@ -38,6 +39,17 @@ export default defineConfig({
           include: ["tests/differential/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 1_200_000,
+          pool: "forks",
+          fileParallelism: false,
+          globalSetup: ["tests/e2e/global-setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "real-scripts",
+          include: ["tests/real-scripts/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 900_000,
           pool: "forks",
           fileParallelism: false,
           globalSetup: ["tests/e2e/global-setup.ts"],

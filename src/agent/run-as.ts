@@ -32,11 +32,15 @@ export interface UserProcess {
  * Start `command` as the job's user. `stdio` gives fds 0-2 (for a batch script, the user's shell replaces
  * them with the job's files); fd 3 (environment) and, for batch scripts, fd 4 (open report) are added here.
  */
-export function spawnAsUser(l: UserLaunch, command: readonly string[], stdio: Array<"ignore" | "pipe" | "inherit" | number>, prefix: Prefix = (a) => a): UserProcess {
+export function spawnAsUser(
+  l: UserLaunch, command: readonly string[], stdio: Array<"ignore" | "pipe" | "inherit" | number>, prefix: Prefix = (a) => a, pmiSocket = false,
+): UserProcess {
   const plan = userSpawn(l, command, { asRoot: asRoot(), setpriv: setprivPath() });
   const [cmd, ...args] = prefix(plan.argv);
+  // pmiSocket: fd PMI_FD_NUMBER is one end of a socket pair whose other end the agent serves PMI on (pmi-serve.ts)
+  const extra: Array<"pipe" | "ignore"> = pmiSocket ? ["pipe"] : [];
   const child = spawn(cmd as string, args, {
-    cwd: "/", env: rootEnv(), detached: true, stdio: [...stdio.slice(0, 3), "pipe", plan.reportsOpens ? "pipe" : "ignore"],
+    cwd: "/", env: rootEnv(), detached: true, stdio: [...stdio.slice(0, 3), "pipe", plan.reportsOpens ? "pipe" : "ignore", ...extra],
   });
   const envPipe = child.stdio[3] as Writable | null;
   envPipe?.on("error", () => undefined); // the shell died before reading: its exit says why
@@ -53,6 +57,9 @@ export function spawnAsUser(l: UserLaunch, command: readonly string[], stdio: Ar
   });
   return { child, opened };
 }
+
+/** The task's fd number of its PMI socket (PMI_FD): after stdio (0-2), the environment (3) and the open report (4). */
+export const PMI_FD_NUMBER = 5;
 
 /** Why this agent cannot run a job of `uid`, or "" when it can. */
 export function cannotRunAs(uid: number): string {

@@ -13,7 +13,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { RecordingQueue } from "./step-attach.ts";
-import { spawnAsUser } from "./run-as.ts";
+import { PMI_FD_NUMBER, spawnAsUser } from "./run-as.ts";
+import { servePmi } from "./pmi-serve.ts";
+import { isoTimeText } from "../compat/format/time-memo.ts";
+import type { Duplex } from "node:stream";
 import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
 import type { StepContainment } from "./containment.ts";
 import { withTaskSetup } from "./task-setup.ts";
@@ -168,6 +171,20 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   let alive = req.tasks.length;
   let stepEnded: Promise<void> = Promise.resolve();
   const stdins: TaskStdin[] = []; // tasks fed from srun's stdin (task-input.ts)
+  // srun --mpi=pmi2: a PMI server for the step's tasks here (pmi-serve.ts); not inside containers
+  const pmiNode = hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? "");
+  const pmi = hooks?.container === undefined
+    ? servePmi(req, pmiNode, (rank) => {
+      // oracle: the node where a task called PMI abort reports its step cancelled, as for scancel
+      const line = `slurmstepd-${pmiNode}: error: *** STEP ${req.jobId}.${req.stepId} ON ${pmiNode} CANCELLED AT ${isoTimeText(Date.now() / 1000)} ***\n`;
+      queue.push(frame(rank, { stderr: new TextEncoder().encode(line) }));
+      children.forEach((c) => killGroup(c.pid, "SIGKILL"));
+    })
+    : undefined;
+  // not silently: without PMI_FD each rank of an MPI program would start alone (a singleton)
+  if (hooks?.container !== undefined && req.mpiType === "pmi2" && req.tasks[0] !== undefined) {
+    queue.push(frame(req.tasks[0].taskId, { stderr: new TextEncoder().encode("spurd: warning: --mpi=pmi2 is not served inside containers: the tasks get no PMI_FD\n") }));
+  }
   for (const [localId, task] of req.tasks.entries()) {
     const node = task.env.SLURMD_NODENAME ?? "";
     const box = hooks?.container;
@@ -195,6 +212,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     const stdin = pty?.slaveFd ?? pipe?.readFd ?? (forwarded ? "pipe" : "ignore");
     const stdio: Array<"pipe" | "ignore" | number> = pty === undefined ? [stdin, "pipe", "pipe"] : [pty.slaveFd, pty.slaveFd, pty.slaveFd];
     const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
+    if (pmi !== undefined) base.PMI_FD = String(PMI_FD_NUMBER);
     // In a container only the step's GPUs exist: they count from 0 there too.
     const env = localizeVisibleDevices(base, { uniqueIds: hooks?.gpuUniqueIds ?? [], constrain: cg?.constrainDevices === true || box !== undefined });
     const bound = binding?.perTask[localId];
@@ -208,7 +226,9 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     if (box === undefined) {
       const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: command[0] ?? "" };
       const wrapped = taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv));
-      child = spawnAsUser(l, pty === undefined ? wrapped : withTerminal(pty.path, wrapped), stdio, prefix).child;
+      child = spawnAsUser(l, pty === undefined ? wrapped : withTerminal(pty.path, wrapped), stdio, prefix, pmi !== undefined).child;
+      const pmiEnd = (child.stdio as unknown as ReadonlyArray<Duplex | null | undefined>)[PMI_FD_NUMBER];
+      if (pmi !== undefined && pmiEnd) pmi.attach(task.taskId, pmiEnd);
     } else {
       const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: command, env, uid: req.uid, gid: req.gid }));
       child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: [stdin, "pipe", "pipe"], detached: true });
@@ -302,6 +322,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
       try {
         yield* queue;
       } finally {
+        pmi?.close();
         if (limit) clearTimeout(limit);
         children.forEach((c) => killGroup(c.pid, "SIGKILL"));
       }

@@ -54,6 +54,8 @@ export class RpcError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Slurm's error number of a controller rejection (the x-slurm-errno header; 0 = none). */
+    readonly errno = 0,
   ) {
     super(message);
   }

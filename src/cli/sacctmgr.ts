@@ -8,7 +8,7 @@
  */
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, parseFieldList, renderTable, type Parsable } from "../compat/format/sacctmgr-fields.ts";
+import { SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, USER_WITH_ASSOC_FORMAT, parseFieldList, renderTable, withTresLimits, type Parsable } from "../compat/format/sacctmgr-fields.ts";
 import { type CliPort, type CliResult, RpcError } from "./io.ts";
 
 const OPTIONS: readonly OptionRow[] = [
@@ -17,6 +17,7 @@ const OPTIONS: readonly OptionRow[] = [
   { id: "parsable", short: "p", long: ["parsable"], arg: "none" },
   { id: "parsable2", short: "P", long: ["parsable2"], arg: "none" },
   { id: "quiet", short: "Q", long: ["quiet"], arg: "none" },
+  { id: "associations", short: "s", long: ["associations"], arg: "none" },
   { id: "verbose", short: "v", long: ["verbose"], arg: "none" },
   { id: "version", short: "V", long: ["version"], arg: "none" },
   { id: "help", short: "h", long: ["help", "usage"], arg: "none" },
@@ -30,6 +31,7 @@ const USAGE = `sacctmgr [<OPTION>] [<COMMAND>]
      -p or --parsable: output will be '|' delimited with a '|' at the end
      -P or --parsable2: output will be '|' delimited without a '|' at the end
      -Q or --quiet: equivalent to "quiet" command
+     -s or --associations: equivalent to "associations" command
      -V or --version: equivalent to "version" command
 
   <COMMAND> may be omitted from the options list:
@@ -61,6 +63,8 @@ export interface ParsedSpecs {
   where: Record<string, string>;
   set: Record<string, string>;
   format: string | undefined;
+  /** The word WithAssoc(s) was given (as -s/--associations does for users). */
+  withAssoc?: boolean;
 }
 
 /** Split `names... [where k=v ...] [set k=v ...]`; `k+=v`/`k-=v` keep their sign in the value. */
@@ -72,6 +76,10 @@ export function parseSpecs(words: readonly string[], action: string): ParsedSpec
     if (lw === "where") { section = "where"; continue; }
     if (lw === "set") { section = "set"; continue; }
     const eq = word.indexOf("=");
+    if (eq < 0 && /^withassocs?$/.test(lw)) {
+      out.withAssoc = true;
+      continue;
+    }
     if (eq < 0) {
       out.names.push(...word.split(",").filter(Boolean));
       continue;
@@ -102,7 +110,9 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
   let immediate = false;
   let header = true;
   let parsable: Parsable = "";
+  let withAssoc = false;
   for (const o of parsed.options) {
+    if (o.id === "associations") withAssoc = true;
     if (o.id === "help") return { stdout: USAGE, stderr: "", exitCode: 0 };
     if (o.id === "version") return { stdout: `${SLURM_VERSION_LINE}\n`, stderr: "", exitCode: 0 };
     if (o.id === "immediate") immediate = true;
@@ -120,6 +130,7 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
   if (entity === undefined) return fail(` Unknown entity '${what ?? ""}'\n Use keyword 'where' to modify condition`);
   const specs = parseSpecs(rest, action);
   try {
+    if (action === "show" && entity === "user" && (withAssoc || specs.withAssoc)) return await showUsersWithAssoc(port, specs, header, parsable);
     if (action === "show") return await show(port, entity, specs, header, parsable);
     return await change(port, action, entity, specs, immediate);
   } catch (error) {
@@ -140,6 +151,23 @@ async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: b
   if (specs.names.length > 0) where[entity === "association" ? "id" : "name"] = specs.names.join(",");
   const res = await port.ctl.acctList({ entity, where });
   return { stdout: renderTable(cols, res.rows.map((r) => r.fields), header, parsable), stderr: "", exitCode: 0 };
+}
+
+/** `list users -s` / `withassoc`: one line per association of each user, the user's fields beside the association's (22.05). */
+async function showUsersWithAssoc(port: CliPort, specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
+  if (port.ctl.acctList === undefined) return fail("sacctmgr: error: controller does not support sacctmgr");
+  const cols = parseFieldList(specs.format ?? USER_WITH_ASSOC_FORMAT, SACCTMGR_FIELDS);
+  if (typeof cols === "string") return fail(` ${cols}`);
+  const userWhere = { ...specs.where };
+  if (specs.names.length > 0) userWhere.name = specs.names.join(",");
+  const users = await port.ctl.acctList({ entity: "user", where: userWhere });
+  const rows: Record<string, string>[] = [];
+  for (const u of users.rows) {
+    const name = u.fields.user ?? "";
+    const assocs = await port.ctl.acctList({ entity: "association", where: { user: name } });
+    for (const a of assocs.rows) rows.push(withTresLimits({ ...u.fields, ...a.fields }));
+  }
+  return { stdout: renderTable(cols, rows, header, parsable), stderr: "", exitCode: 0 };
 }
 
 async function change(port: CliPort, action: "add" | "modify" | "delete", entity: string, specs: ParsedSpecs, immediate: boolean): Promise<CliResult> {

@@ -7,6 +7,8 @@
  * step, so a job with only its batch script shows nothing unless `.batch` or
  * -a is given, as in Slurm), -e/--helpformat. The agent call is injected.
  */
+import { credentialHeaders } from "../net/auth/client-cred.ts";
+import { nodeAudience } from "../net/auth/types.ts";
 import type { CliPort, CliResult } from "./io.ts";
 import { RpcError } from "./io.ts";
 import type { Plain } from "../lib/plain.ts";
@@ -20,7 +22,7 @@ import { fetchTls, rpcUrl } from "../net/tls.ts";
 type Step = Plain<StepInfo>;
 
 /** Asks one node agent for the running steps of a job (stepId -1 = all). */
-export type AgentStats = (addr: string, port: number, jobId: number, stepId: number) => Promise<Step[]>;
+export type AgentStats = (addr: string, port: number, jobId: number, stepId: number, node?: string) => Promise<Step[]>;
 
 export const SSTAT_DEFAULT_FIELDS = [
   "JobID,MaxVMSize,MaxVMSizeNode,MaxVMSizeTask,AveVMSize,MaxRSS,MaxRSSNode,MaxRSSTask,AveRSS,MaxPages,MaxPagesNode",
@@ -126,7 +128,7 @@ export async function sstatMain(argv: string[], port: CliPort, agents: AgentStat
       continue;
     }
     const hosts = job.alloc.map((a) => nodes.find((n) => n.name === a.node)).filter((n) => n !== undefined);
-    const found = (await Promise.all(hosts.map((n) => agents(n.addr || "127.0.0.1", n.port, t.jobId, t.stepId ?? -1).catch(() => [])))).flat();
+    const found = (await Promise.all(hosts.map((n) => agents(n.addr || "127.0.0.1", n.port, t.jobId, t.stepId ?? -1, n.name).catch(() => [])))).flat();
     for (const step of chooseSteps(mergeByStep(found), t.stepId, q.allSteps)) {
       const known = job.steps.find((s) => s.stepId === step.stepId);
       rows.push({ job, step: { ...(known ?? step), usage: step.usage, nodelist: known?.nodelist ?? step.nodelist }, now: port.now(), cluster: "" });
@@ -165,12 +167,14 @@ function withDefaults(u: Partial<Plain<StepUsage>> | undefined): Plain<StepUsage
 }
 
 /** The agent's StepStats over Connect's JSON form (plain fetch: no protobuf runtime in the CLI). */
-async function httpAgentStats(addr: string, port: number, jobId: number, stepId: number): Promise<Step[]> {
+async function httpAgentStats(addr: string, port: number, jobId: number, stepId: number, node = ""): Promise<Step[]> {
   const base = rpcUrl(addr, port);
+  // a cluster of several hosts wants to know who asks (AuthType=auth/spur or auth/munge)
+  const cred = await credentialHeaders(nodeAudience(node));
   const res = await fetch(`${base}/spur.v1.Agent/StepStats`, {
     ...fetchTls(base),
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...cred },
     body: JSON.stringify({ jobId, stepId }),
     signal: AbortSignal.timeout(5000),
   });

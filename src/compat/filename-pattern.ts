@@ -79,7 +79,7 @@ function substitute(ch: string, width: number, ctx: FilenameContext): string | u
  * left as written ("%q", "%5q"). Any backslash disables every substitution
  * and all backslashes are removed ("a\\%j" → "a%j").
  */
-export function expandFilenamePattern(pattern: string, ctx: FilenameContext): string {
+export function expandFilenamePattern(pattern: string, ctx: FilenameContext, only?: ReadonlySet<string>): string {
   if (pattern.includes("\\")) return pattern.replaceAll("\\", "");
   let out = "";
   let i = 0;
@@ -91,7 +91,7 @@ export function expandFilenamePattern(pattern: string, ctx: FilenameContext): st
       continue;
     }
     if (pattern[i + 1] === "%") {
-      out += "%";
+      out += only === undefined ? "%" : "%%";
       i += 2;
       continue;
     }
@@ -99,7 +99,7 @@ export function expandFilenamePattern(pattern: string, ctx: FilenameContext): st
     const digits = m?.[0] ?? "";
     const width = digits === "" ? 0 : Math.min(Number(digits), PAD_WIDTH_MAX);
     const letter = pattern[i + 1 + digits.length];
-    const text = letter === undefined ? undefined : substitute(letter, width, ctx);
+    const text = letter === undefined || (only !== undefined && !only.has(letter)) ? undefined : substitute(letter, width, ctx);
     if (text === undefined) {
       out += ch; // unknown letter or trailing "%": keep the text as written
       i++;
@@ -110,6 +110,13 @@ export function expandFilenamePattern(pattern: string, ctx: FilenameContext): st
   }
   return out;
 }
+
+/**
+ * The letters the job record expands (scontrol StdOut/StdErr/StdIn): %A %a %j %u %x; the
+ * node's share of the pattern (%N %n %t %s %J) and "%%" stay as written, for the node to
+ * expand (oracle 22.05, pending and running: `-o x-%N-%J-%%-%j.out` shows x-%N-%J-%%-475.out).
+ */
+export const RECORD_LETTERS: ReadonlySet<string> = new Set(["A", "a", "j", "u", "x"]);
 
 /** sbatch's default stdout (and stderr) pattern. */
 export function defaultOutputPattern(isArray: boolean): string {

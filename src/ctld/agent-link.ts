@@ -13,6 +13,7 @@ import { agentAuthInterceptor } from "../net/cluster-auth.ts";
 import { connectTls, rpcUrl } from "../net/tls.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import type { ApplyEvent } from "../sched/model/apply.ts";
+import { launchStdPaths } from "../sched/model/std-paths.ts";
 
 export interface AgentLink {
   launchBatch(job: JobRecord, state: ClusterState): Promise<void>;
@@ -43,7 +44,7 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
       const components = isHetComponent(job.info) ? hetComponents(state.jobs, job) : [];
       const het = components.length > 0 ? hetBatchEnv(components.map((c) => c.info), components.map((c) => c.spec.ntasks)) : {};
       await client.launchBatch(
-        { job: job.info, script: job.spec.script, argv: job.spec.argv, env: { ...job.spec.env, ...het }, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
+        { job: { ...job.info, ...launchStdPaths(job) }, script: job.spec.script, argv: job.spec.argv, env: { ...job.spec.env, ...het }, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
         { timeoutMs },
       );
     },

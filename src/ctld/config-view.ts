@@ -51,7 +51,6 @@ export function configEntries(state: ClusterState, sc: ConfigSite): Record<strin
     AccountingStorageEnforce: c.acctEnforce.length > 0 ? c.acctEnforce.join(",") : "none",
     AccountingStorageTRES: `cpu,mem,node,billing${nodes.some((n) => n.info.gpuCount > 0) ? ",gres/gpu" : ""}${trackedGresNames(c.accountingTres).map((t) => `,gres/${t}`).join("")}`,
     AcctGatherNodeFreq: "0 sec",
-    AuthType: "auth/loopback",
     ...(sc.startedAt !== undefined ? { BOOT_TIME: formatIsoTime(sc.startedAt) } : {}),
     ClusterName: c.clusterName,
     EnforcePartLimits: c.enforcePartLimits ?? "NO",

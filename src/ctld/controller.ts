@@ -77,6 +77,12 @@ export interface Controller {
   plannedStart(jobId: number): Reservation | undefined;
   /** Nodes the last pass's backfill plan holds for pending jobs (sinfo shows the idle ones as PLANNED). */
   plannedNodes(): ReadonlySet<string>;
+  /**
+   * Changes whenever what the job views show may have changed other than through the log
+   * (a scheduling pass's reasons, priorities or plan; leadership): with state.appliedIndex it
+   * keys the listing cache (ctld/list-cache.ts).
+   */
+  viewsVersion(): number;
   /** sdiag counters (not replicated: they describe this process). */
   schedCounters(): SchedCounters;
   /**
@@ -94,6 +100,21 @@ export interface Controller {
   start(): () => void;
 }
 
+function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+function samePlan(before: ReadonlyMap<number, Reservation>, after: readonly Reservation[]): boolean {
+  if (before.size !== after.length) return false;
+  for (const r of after) {
+    const old = before.get(r.jobId);
+    if (old === undefined || old.startTime !== r.startTime || old.nodes.join(",") !== r.nodes.join(",")) return false;
+  }
+  return true;
+}
+
 export function createController(deps: ControllerDeps): Controller {
   const { state, logger } = deps;
   assert((deps.log === undefined) !== (deps.replication === undefined), "exactly one of log / replication");
@@ -108,6 +129,7 @@ export function createController(deps: ControllerDeps): Controller {
   let kickTimer: ReturnType<typeof setTimeout> | undefined;
   /** Wall time of the last pass: the next one waits at least as long, so RPCs get half the loop. */
   let lastPassMs = 0;
+  let viewsSeq = 0;
 
   const diskFull = diskFullReporter(logger, "command log");
   let stopLoops: (() => void) | undefined;
@@ -115,22 +137,45 @@ export function createController(deps: ControllerDeps): Controller {
   let triggersInFlight = false;
   const acting = (): boolean => deps.replication === undefined || deps.replication.isServing();
 
+  /** Commands waiting for the next group commit (single controller: one transaction, one fsync). */
+  let pending: { command: Command; resolve: (r: ApplyResult) => void; reject: (e: unknown) => void }[] = [];
+
   function execute(command: Command): Promise<ApplyResult> {
     if (deps.replication !== undefined) return deps.replication.propose(command);
+    // Commands that arrive in one turn of the event loop (concurrent submissions) are written
+    // together after it: one durable append for all, then applied in log order, each caller
+    // answered after its own entry is on disk and applied.
+    return new Promise((resolve, reject) => {
+      pending.push({ command, resolve, reject });
+      if (pending.length === 1) setImmediate(commitPending);
+    });
+  }
+
+  function commitPending(): void {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
     const log = deps.log as LogStore;
-    let index: number;
+    let first: number;
     try {
-      index = log.append(command);
+      first = log.appendMany(batch.map((b) => b.command));
       diskFull.succeeded();
     } catch (error) {
-      // Nothing was stored, so nothing is applied: the caller hears ENOSPC and may retry.
-      if (!isDiskFull(error)) throw error;
-      diskFull.failed(error);
-      return Promise.reject(new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted));
+      // Nothing was stored, so nothing is applied: every caller hears ENOSPC and may retry.
+      const full = isDiskFull(error);
+      if (full) diskFull.failed(error);
+      for (const b of batch) b.reject(full ? new ConnectError(NO_SPACE_MESSAGE, Code.ResourceExhausted) : error);
+      return;
     }
-    const result = applyCommitted(command, index);
-    assert(state.appliedIndex === index, `applied index ${state.appliedIndex} follows log index ${index}`);
-    return Promise.resolve(result);
+    batch.forEach((b, k) => {
+      try {
+        const result = applyCommitted(b.command, first + k);
+        assert(state.appliedIndex === first + k, `applied index ${state.appliedIndex} follows log index ${first + k}`);
+        b.resolve(result);
+      } catch (error) {
+        b.reject(error);
+      }
+    });
   }
 
   /** Commands issued by the controller itself: nobody waits for them, failures are logged. */
@@ -149,6 +194,7 @@ export function createController(deps: ControllerDeps): Controller {
   });
 
   function applyCommitted(command: Command, index?: number): ApplyResult {
+    viewsSeq++;
     const result = apply(state, command);
     noteFailure(command, result, index);
     if (command.type === "submit") counters.jobsSubmitted += result.ids.length;
@@ -246,6 +292,8 @@ export function createController(deps: ControllerDeps): Controller {
     const startMs = performance.now();
     const cfg = state.config.sched;
     const result = schedule(state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => performance.now() });
+    // A pass that leaves every reason, priority and plan as it was leaves the listing cache warm.
+    if (!sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) viewsSeq++;
     reasons.clear();
     for (const [id, why] of result.reasons) reasons.set(id, why);
     priorities = result.priorities;
@@ -319,6 +367,7 @@ export function createController(deps: ControllerDeps): Controller {
     applyCommitted,
     leadershipChanged(serving) {
       if (serving && stopLoops !== undefined) beginLeading();
+      viewsSeq++;
       if (!serving) reasons.clear();
     },
     reasonOf: (jobId) => reasons.get(jobId),
@@ -330,6 +379,7 @@ export function createController(deps: ControllerDeps): Controller {
       return { ...explainPriority(job, priorityContext), priority: value };
     },
     plannedStart: (jobId) => planned.get(jobId),
+    viewsVersion: () => viewsSeq,
     plannedNodes: () => {
       const out = new Set<string>();
       for (const r of planned.values()) for (const n of r.nodes) out.add(n);

@@ -14,6 +14,11 @@ import { isDiskFull, StoreFullError } from "../lib/store-full.ts";
 
 export interface LogStore {
   append(command: Command): number;
+  /**
+   * Several commands in one transaction (one fsync: group commit), all or none; returns the
+   * index of the first. The controller batches the submissions that arrive together this way.
+   */
+  appendMany(commands: readonly Command[]): number;
   /** Entries in order, from the first. */
   entries(): Iterable<{ index: number; command: Command }>;
   lastIndex(): number;
@@ -37,6 +42,9 @@ export function openLogStore(path: string, opts: { maxPageCount?: number } = {})
   }
   const insert = db.query<unknown, [number, string]>("INSERT INTO log (idx, command) VALUES (?, ?)");
   let last = db.query<{ m: number | null }, []>("SELECT max(idx) AS m FROM log").get()?.m ?? 0;
+  const insertMany = db.transaction((first: number, texts: string[]) => {
+    for (let i = 0; i < texts.length; i++) insert.run(first + i, texts[i] as string);
+  });
   return {
     append(command) {
       const next = last + 1;
@@ -48,6 +56,16 @@ export function openLogStore(path: string, opts: { maxPageCount?: number } = {})
       }
       last = next; // only a stored row moves the end of the log
       return last;
+    },
+    appendMany(commands) {
+      const first = last + 1;
+      try {
+        insertMany(first, commands.map((c) => JSON.stringify(c)));
+      } catch (error) {
+        throw isDiskFull(error) ? new StoreFullError(error) : error;
+      }
+      last = first + commands.length - 1;
+      return first;
     },
     *entries() {
       const rows = db.query<{ idx: number; command: string }, []>("SELECT idx, command FROM log ORDER BY idx");

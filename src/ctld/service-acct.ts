@@ -5,12 +5,13 @@
  * sacctmgr's listings and sshare's fair-tree rows at the controller's clock.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
-import { requester } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester, rejectIfError } from "./service-context.ts";
 import type { AcctRequest } from "../sched/acct/apply-acct.ts";
 import { previewAcct } from "../sched/acct/apply-acct-command.ts";
 import { acctRows } from "../sched/acct/acct-rows.ts";
 import { fairTree } from "../sched/acct/fair-tree.ts";
+import { shareLimitColumns } from "../sched/acct/share-columns.ts";
 
 const ACTIONS = new Set(["add", "modify", "delete"]);
 const ENTITIES = new Set(["account", "user", "qos", "cluster", "association"]);
@@ -38,7 +39,7 @@ export function acctHandlers(sc: ServiceContext) {
         return { text: out.text, changed: out.changed };
       }
       const result = await c.execute({ v: 1, type: "acct", at: sc.now(), request, by });
-      if (result.error !== "") throw new ConnectError(result.error, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+      rejectIfError(result);
       return { text: result.text ?? "", changed: result.ids[0] ?? 0 };
     },
     acctList(req: { entity: string; where: Record<string, string> }) {
@@ -47,9 +48,10 @@ export function acctHandlers(sc: ServiceContext) {
       return { rows: rows.map((fields) => ({ fields })), cluster: c.state.config.clusterName };
     },
     getShares() {
-      const tree = fairTree(c.state, sc.now(), c.state.config.sched.decayHalfLifeSec);
-      // GrpTRESMins and TRESRunMins are not tracked yet: the columns print empty.
-      const rows = tree.rows.map((r) => ({ ...r, grpTresMins: "", tresRunMins: "" }));
+      const now = sc.now();
+      const tree = fairTree(c.state, now, c.state.config.sched.decayHalfLifeSec);
+      const columns = shareLimitColumns(c.state, now);
+      const rows = tree.rows.map((r) => ({ ...r, grpTresMins: "", tresRunMins: "", ...columns.get(r.assocId) }));
       return { rows, cluster: c.state.config.clusterName };
     },
   };

@@ -8,7 +8,7 @@
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { runsBatchScript } from "../sched/model/het.ts";
-import type { ServiceContext } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
 import { PEER_UID_HEADER, agentCredential, peerUid } from "../net/rpc-server.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { isJobFinished } from "../sched/model/types.ts";

@@ -6,7 +6,7 @@
  * controller restart. Only agents (root or the controller's own user) may call it.
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
 import { requireAgent } from "./service-agent.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import {

@@ -11,6 +11,7 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
 import { configReading, readConfigFiles } from "./reconfigure-read.ts";
+import { rejectIfError } from "./service-context.ts";
 
 /** What the handlers need (service.ts passes `requester` in, so this file stays outside the service import cycle). */
 export interface PartitionServiceDeps {
@@ -31,7 +32,7 @@ export function partitionHandlers(sc: PartitionServiceDeps) {
       const by = sc.requester(ctx);
       const action = req.action as "create" | "update" | "delete";
       const result = await c.execute({ v: 1, type: "partition", at: sc.now(), action, name: req.name, fields: { ...req.fields }, by });
-      if (result.error !== "") throw new ConnectError(result.error, result.errorCode === "UserIdMissing" ? Code.PermissionDenied : Code.InvalidArgument);
+      rejectIfError(result);
       return {};
     },
     async reconfigure(_req: unknown, ctx: HandlerContext) {
@@ -42,7 +43,7 @@ export function partitionHandlers(sc: PartitionServiceDeps) {
       const reading = texts.ok ? configReading(texts.value) : texts;
       if (!reading.ok) throw new ConnectError(reading.error.message, Code.FailedPrecondition);
       const result = await c.execute({ v: 1, type: "reconfigure", at: sc.now(), by, ...reading.value });
-      if (result.error !== "") throw new ConnectError(result.error, result.errorCode === "UserIdMissing" ? Code.PermissionDenied : Code.InvalidArgument);
+      rejectIfError(result);
       return { refused: result.text === undefined || result.text === "" ? [] : result.text.split("\n") };
     },
   };

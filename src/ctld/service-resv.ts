@@ -5,8 +5,8 @@
  * reservation` and `sinfo -T` print, with each window as it stands now.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
-import { requester } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester, rejectIfError } from "./service-context.ts";
 import { compressHostlist } from "../compat/hostlist.ts";
 import { isActive, windowAt } from "../sched/resv/types.ts";
 
@@ -19,7 +19,7 @@ export function resvHandlers(sc: ServiceContext) {
       }
       const by = requester(ctx);
       const result = await c.execute({ v: 1, type: "reservation", at: sc.now(), action: req.action, name: req.name, fields: { ...req.fields }, by });
-      if (result.error !== "") throw new ConnectError(result.error, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+      rejectIfError(result);
       return { name: result.text ?? req.name };
     },
     listReservations() {

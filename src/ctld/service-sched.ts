@@ -5,8 +5,8 @@
  * `sdiag --reset` clears the counters; like Slurm it is for administrators only.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ServiceContext } from "./service.ts";
-import { requester } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester } from "./service-context.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { DiagResponse, JobPriorityFactors, SchedCycleStats } from "../net/gen/spur/v1/controller_pb.ts";
 import type { CycleCounters } from "./sched-stats.ts";

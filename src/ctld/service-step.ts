@@ -7,14 +7,14 @@
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { isHetFollower, runsBatchScript } from "../sched/model/het.ts";
-import type { ServiceContext } from "./service.ts";
-import { requester, rejectIfError } from "./service.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { requester, rejectIfError } from "./service-context.ts";
 import type { JobRecord, JobSpecP } from "../sched/model/types.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { NodeAlloc } from "../net/gen/spur/v1/types_pb.ts";
 import type { JobDoneRequest, StepCompleteRequest, StepCreateRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import { toPlain } from "../lib/to-plain.ts";
-import { canModify } from "../sched/model/apply-update.ts";
+import { canModify } from "../sched/model/job-access.ts";
 import { jobView } from "./views.ts";
 import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../compat/job-layout.ts";
 import { isArbitrary } from "../compat/task-layout.ts";
@@ -30,17 +30,19 @@ import { expandHostlist, naturalCompare } from "../compat/hostlist.ts";
  * with CPUs no other exact step of the job holds, so concurrent ones spread.
  */
 export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain<NodeAlloc>[] | string {
-  const shares = job.info.alloc;
+  const arbitrary = arbitraryLayout(job, spec);
+  if (arbitrary !== undefined) return arbitrary;
+  const picked = stepCandidates(job.info.alloc, spec);
+  if (typeof picked === "string") return picked;
+  const shares = picked.shares;
   if ((spec.nodesMin || 0) > shares.length) return "Requested node configuration is not available";
   // -N (a range takes as many of the job's nodes as it may), else one node per task up to all of them
   const nodesTop = Math.min(shares.length, spec.nodesMax || spec.nodesMin || shares.length, spec.ntasks || shares.length);
-  const nodes = Math.max(Math.min(spec.nodesMin, shares.length), nodesTop);
+  const nodes = Math.max(Math.min(spec.nodesMin, shares.length), nodesTop, picked.required);
   const ntasks = spec.ntasks || (spec.ntasksPerNode ? spec.ntasksPerNode * nodes : job.spec.ntasks && !spec.nodesMin ? job.info.numTasks : nodes);
   const cpusPerTask = spec.cpusPerTask || 1;
-  const arbitrary = arbitraryLayout(job, spec);
-  if (arbitrary !== undefined) return arbitrary;
   const whole = (s: Plain<NodeAlloc>): number => s.cpus;
-  if (!exact) return placeStep(shares.slice(0, nodes), whole, ntasks, cpusPerTask, spec.overcommit, false);
+  if (!exact) return placeStep(inAllocationOrder(job.info.alloc, shares.slice(0, nodes)), whole, ntasks, cpusPerTask, spec.overcommit, false);
   const held = cpusHeldBySteps(job);
   // exact steps take the nodes with the most CPUs still free (in allocation order among equals)
   const onFreest = (free: (s: Plain<NodeAlloc>) => number): Plain<NodeAlloc>[] | string => {
@@ -76,6 +78,33 @@ function placeStep(
     });
   });
   return out;
+}
+
+/**
+ * The job's nodes a step may use: without -w/-x all of them in allocation order; -x removes
+ * nodes; -w nodes come first and must all be the job's (`mpirun --host` subsets arrive as
+ * `srun --nodelist=...`). `required` is how many the step must take.
+ */
+function stepCandidates(alloc: readonly Plain<NodeAlloc>[], spec: JobSpecP): { shares: Plain<NodeAlloc>[]; required: number } | string {
+  const named = (list: string): string[] | undefined => {
+    if (list === "") return [];
+    const r = expandHostlist(list);
+    return r.ok ? r.value : undefined;
+  };
+  const wanted = named(spec.nodelist);
+  const excluded = named(spec.exclude);
+  if (wanted === undefined || excluded === undefined) return "Invalid node name specified";
+  const inJob = new Set(alloc.map((a) => a.node));
+  if (wanted.some((n) => !inJob.has(n) || excluded.includes(n))) return "Requested node configuration is not available";
+  const usable = alloc.filter((a) => !excluded.includes(a.node));
+  const first = usable.filter((a) => wanted.includes(a.node));
+  return { shares: [...first, ...usable.filter((a) => !wanted.includes(a.node))], required: first.length };
+}
+
+/** `chosen` (some of the job's shares) in the job's allocation order: ranks are dealt in node order. */
+function inAllocationOrder(alloc: readonly Plain<NodeAlloc>[], chosen: readonly Plain<NodeAlloc>[]): Plain<NodeAlloc>[] {
+  const at = new Map(alloc.map((a, i) => [a.node, i]));
+  return [...chosen].sort((a, b) => (at.get(a.node) ?? 0) - (at.get(b.node) ?? 0));
 }
 
 /**
@@ -147,8 +176,9 @@ export function stepHandlers(sc: ServiceContext) {
         v: 1, type: "stepCreate", at: sc.now(), jobId: req.jobId, name: spec.name, alloc, ntasks,
         srunHost: req.srunHost, srunPid: req.srunPid, distribution: stepDistribution(spec.distribution, ntasks, alloc.length),
         ...((spec.gpuBind ?? "") !== "" ? { tresBind: `gres/gpu:${spec.gpuBind}` } : {}),
+        ...(req.interactive ? { interactive: true } : {}),
       });
-      rejectIfError(result, Code.FailedPrecondition);
+      rejectIfError(result);
       const step = job.info.steps.find((s) => s.stepId === result.ids[0]);
       const nodes = alloc.map((a) => {
         const n = c.state.nodes.get(a.node);

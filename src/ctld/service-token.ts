@@ -8,7 +8,7 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Keyring } from "../net/rest/keyring.ts";
 import { lookupUserName } from "../net/users.ts";
-import { requester, type ServiceContext } from "./service.ts";
+import { requester, type ServiceContext } from "./service-context.ts";
 
 export const TOKEN_LIFESPAN_SEC_DEFAULT = 1800;
 export const TOKEN_LIFESPAN_SEC_MAX = 365 * 24 * 3600;

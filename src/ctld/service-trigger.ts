@@ -12,6 +12,7 @@ import type { Requester } from "../sched/model/commands.ts";
 import { TRIGGER_TYPES, type TriggerResType, type TriggerType } from "../sched/model/trigger-types.ts";
 import { expandHostlist } from "../compat/hostlist.ts";
 import { accessSync, constants } from "node:fs";
+import { rejectIfError } from "./service-context.ts";
 
 export interface TriggerServiceDeps {
   controller: Controller;
@@ -23,9 +24,6 @@ export interface TriggerServiceDeps {
 
 const RES_TYPES: readonly TriggerResType[] = ["job", "node", "slurmctld", "slurmdbd", "database", "burst_buffer", "front_end"];
 const PROGRAM_LENGTH_MAX = 4096;
-
-const codeOf = (errorCode: string): Code =>
-  errorCode === "AccessDenied" ? Code.PermissionDenied : errorCode === "NotFound" ? Code.NotFound : Code.InvalidArgument;
 
 interface SetRequest {
   resType: string;
@@ -67,7 +65,7 @@ export function triggerHandlers(d: TriggerServiceDeps) {
       const { resType, types } = checkSet(req);
       const spec = { resType, resId: req.resId, types, offsetSec: req.offset, perm: req.perm, program: req.program };
       const result = await c.execute({ v: 1, type: "trigger", at: d.now(), action: "set", spec, by, slurmUid: d.selfUid });
-      if (result.error !== "") throw new ConnectError(result.error, codeOf(result.errorCode));
+      rejectIfError(result);
       return { triggerId: result.ids[0] ?? 0 };
     },
     async clearTrigger(req: { triggerId: number; jobId: number; uid?: number | undefined }, ctx: HandlerContext) {
@@ -78,7 +76,7 @@ export function triggerHandlers(d: TriggerServiceDeps) {
       };
       if (Object.keys(selector).length === 0) throw new ConnectError("Invalid trigger specification", Code.InvalidArgument);
       const result = await c.execute({ v: 1, type: "trigger", at: d.now(), action: "clear", selector, by, slurmUid: d.selfUid });
-      if (result.error !== "") throw new ConnectError(result.error, codeOf(result.errorCode));
+      rejectIfError(result);
       return {};
     },
     listTriggers() {

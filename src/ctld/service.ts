@@ -4,18 +4,17 @@
  * one command (or a read of the state), and map results to Connect errors with
  * Slurm's wording. No handler changes state except through controller.execute.
  */
-import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { Controller as ControllerService, ListJobsRequestSchema, type RaftStatus } from "../net/gen/spur/v1/controller_pb.ts";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { Controller as ControllerService, ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
-import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
-import { PEER_ADDR_HEADER, peerUid, type FastJsonHandlers } from "../net/rpc-server.ts";
+import { PEER_ADDR_HEADER, RawJson, type FastJsonHandlers } from "../net/rpc-server.ts";
+import { createListCache } from "./list-cache.ts";
 import { hostNameOf } from "./peer-host.ts";
-import { lookupUid } from "../net/users.ts";
 import { toPlain } from "../lib/to-plain.ts";
-import { jobView, listJobViews, nodeViewsList } from "./views.ts";
+import { jobView, listJobViews, nodeViewsList, viewsValidUntil } from "./views.ts";
 import { nodeViewsOf, validateSubmit } from "../sched/model/apply-submit.ts";
 import { fitJob } from "../sched/plan/fit-node.ts";
 import { runJobSubmitHook } from "./job-submit-hook.ts";
@@ -32,59 +31,30 @@ import { SPUR_VERSION } from "../version.ts";
 import { omitDefaults } from "../lib/sparse.ts";
 import { emptyJobInfo } from "../sched/model/records.ts";
 import { tokenHandlers } from "./service-token.ts";
+import { rejectIfError, requester, type ServiceContext } from "./service-context.ts";
+
+export { rejectIfError, requester, type ServiceContext } from "./service-context.ts";
 import { triggerHandlers } from "./service-trigger.ts";
-import type { Keyring } from "../net/rest/keyring.ts";
 import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
 import { resolveUpdateTimes } from "./update-times.ts";
-
-export interface ServiceContext {
-  controller: Controller;
-  now: () => number;
-  controllerName: string;
-  startedAt: number;
-  /** uid the controller runs as: agents must run as it or as root. */
-  selfUid: number;
-  confPath: string;
-  /** scontrol show config: SlurmctldPort, SlurmctldHost[0]'s address, SlurmctldLogFile, spur.conf's settings (config-view). */
-  port?: number;
-  address?: string;
-  logFile?: string;
-  globals?: ReadonlyMap<string, string>;
-  /** JWT key (scontrol token, tokens forwarded by spurrestd); absent = JWT off. */
-  keyring?: Keyring;
-  /** spur.conf JobSubmitScript: the site's job_submit hook ("" = none). */
-  jobSubmitScript?: string;
-  /** Replicated controllers: this replica's Raft view for Ping (undefined: single controller). */
-  raftStatus?: () => Plain<RaftStatus>;
-  /**
-   * Set when spur.conf names a cluster secret: agent RPCs must then carry a credential
-   * (net/cluster-auth); `refused` logs each refusal (rate-limited by the caller's wiring).
-   */
-  agentAuth?: { refused(method: string, why: string): void };
-  /** Replicated controllers: add or remove a replica (called on any replica; refuses unless leading). */
-  changeControllers?: (req: { action: string; id: number; address: string; force: boolean }) => Promise<{ voters: number[]; learners: number[] }>;
-}
-
-export function requester(ctx: HandlerContext): Requester {
-  const uid = peerUid(ctx);
-  const u = lookupUid(uid);
-  return { uid, gid: u.gid, user: u.name, group: u.group };
-}
-
-export function rejectIfError(result: { error: string; errorCode: string }, code = Code.InvalidArgument): void {
-  if (result.error !== "") throw new ConnectError(result.error, code);
-}
 
 /** The JSON fast path for the read-only calls squeue/sinfo/sacct make (see rpc-server.ts). */
 const JOB_DEFAULTS = emptyJobInfo();
 
 export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   const c = sc.controller;
+  const listCache = createListCache();
   return {
     "/spur.v1.Controller/ListJobs": (json) => {
       const req = toPlain(fromJson(ListJobsRequestSchema, json as JsonValue, { ignoreUnknownFields: true }));
-      const jobs = listJobViews(c, req, sc.now()).map((j) => omitDefaults(j, JOB_DEFAULTS));
-      return { jobs, now: sc.now(), clusterName: c.state.config.clusterName };
+      const now = sc.now();
+      const key = { request: JSON.stringify(req), appliedIndex: c.state.appliedIndex, viewsVersion: c.viewsVersion() };
+      const jobs = listCache.get(key, now, () => ({
+        text: JSON.stringify(listJobViews(c, req, now).map((j) => omitDefaults(j, JOB_DEFAULTS))),
+        validUntil: viewsValidUntil(c, now),
+      }));
+      // The same text JSON.stringify({ jobs, now, clusterName }) gives, around the cached list.
+      return new RawJson(`{"jobs":${jobs},"now":${JSON.stringify(now)},"clusterName":${JSON.stringify(c.state.config.clusterName)}}`);
     },
     "/spur.v1.Controller/ListNodes": () => ({ ...nodeViewsList(c, sc.now()), now: sc.now() }),
   };
@@ -198,7 +168,7 @@ export function controllerRoutes(sc: ServiceContext) {
         const nodes = req.nodes.toUpperCase() === "ALL" ? { ok: true as const, value: [...c.state.nodes.keys()] } : expandHostlist(req.nodes);
         if (!nodes.ok) throw new ConnectError("Invalid node name specified", Code.InvalidArgument);
         const result = await c.execute({ v: 1, type: "updateNode", at: sc.now(), nodes: nodes.value, state: req.state, reason: req.reason, by, ...(req.features === undefined ? {} : { features: req.features }) });
-        rejectIfError(result, result.errorCode === "AccessDenied" ? Code.PermissionDenied : Code.InvalidArgument);
+        rejectIfError(result);
         return {};
       },
       ping() {

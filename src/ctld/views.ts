@@ -93,6 +93,25 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
   return out;
 }
 
+/**
+ * Until when (epoch seconds, exclusive) the job views listed at `now` stay what they are if
+ * nothing else changes: the clock alone hides a finished job after MinJobAge, and may settle
+ * a pending job's dependency (evaluated against the time): then only within this second.
+ */
+export function viewsValidUntil(c: Controller, now: number): number {
+  const minAge = c.state.config.minJobAgeSec;
+  let until = Infinity;
+  for (const job of c.state.jobs.values()) {
+    const info = job.info;
+    if (info.dependency !== "" && info.startTime === 0) return Math.floor(now) + 1;
+    if (isJobFinished(info)) {
+      const hidden = info.endTime + minAge;
+      if (hidden >= now && hidden < until) until = hidden;
+    }
+  }
+  return until;
+}
+
 export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[]; partitions: PartitionInfoP[]; licenses: Plain<LicenseInfo>[] } {
   const reserved = reservationNodeFlags(c.state.reservations, now);
   const planned = c.plannedNodes();

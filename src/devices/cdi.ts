@@ -9,7 +9,6 @@ import { err, ok, type Result } from "../lib/result.ts";
 import { assert } from "../lib/assert.ts";
 import type { DeviceInventory, DeviceNodeRef, GpuVendor } from "./inventory.ts";
 import { minimumCdiVersion, validateCdiSpec } from "./cdi-validate.ts";
-import { emitYaml } from "./yaml-lite.ts";
 
 export { CDI_VERSION_LATEST, CDI_VERSIONS, minimumCdiVersion, parseCdiKind, validateCdiSpec } from "./cdi-validate.ts";
 
@@ -124,10 +123,6 @@ export function buildCdiSpec(inventory: DeviceInventory, vendor: GpuVendor): Res
 /** The spec as JSON text (two-space indent, trailing newline), as written to /etc/cdi or /var/run/cdi. */
 export function renderCdiJson(spec: CdiSpec): string {
   return `${JSON.stringify(spec, null, 2)}\n`;
-}
-
-export function renderCdiYaml(spec: CdiSpec): string {
-  return emitYaml(spec);
 }
 
 /** Fully qualified CDI names for a job's GPUs: cdiDeviceNames("amd", [0, 1]) → ["amd.com/gpu=0", "amd.com/gpu=1"]. */

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { loopbackPeerUid } from "./peer-identity.ts";
+import { isLoopback, loopbackPeerUid } from "./peer-identity.ts";
 import { NO_OWNER, sockDiagUid } from "./sock-diag.ts";
 import { isMetricsPath, serveMetrics, timeRequest } from "./metrics-http.ts";
 import type { RpcMetrics } from "./rpc-metrics.ts";
@@ -18,12 +18,20 @@ import type { ServerTls } from "./tls.ts";
 import { RATE_LIMITED_MESSAGE } from "./rpc-rate-limit.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.ts";
 import { listenGuarded } from "./listen-guarded.ts";
+import { AUTH_ERROR_ERRNO, AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
+import { SLURM_ERRNO_HEADER } from "../compat/slurm-errors.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
 export const PEER_ADDR_HEADER = "x-spur-peer-addr";
 /** A JWT (auth/jwt) naming the user a trusted front end such as spurrestd acts for. */
 export const USER_TOKEN_HEADER = "x-spur-user-token";
+/**
+ * Set (always overwritten: a client cannot set it) when a cluster with credentials
+ * (verifyCred) got a call from a caller this host's socket table does not know and that
+ * sent no credential: peerUid answers Slurm's "Protocol authentication error".
+ */
+export const AUTH_REFUSED_HEADER = "x-spur-auth-refused";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RpcServer {
@@ -39,6 +47,11 @@ export interface RpcServer {
  * Requests still go through the schema (fromJson), so defaults and validation hold.
  */
 export type FastJsonHandlers = Record<string, (request: unknown) => unknown>;
+
+/** A fast handler's answer that is JSON text already (sent as is, not stringified again). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
 
 /**
  * Verifies a token and names its user's uid (undefined = invalid). When a
@@ -81,6 +94,13 @@ export interface RpcServerExtras {
   rateLimit?: (uid: number, nowSec: number) => boolean;
   /** Connection and body limits (net/http-guard); tests shorten them. */
   limits?: Partial<HttpLimits>;
+  /**
+   * AuthType's verifier for `x-spur-cred` (net/cred-header): a request carrying one is
+   * identified by it alone, and refused here with Slurm's words when it does not verify
+   * (`onRefused` logs why). A request without one keeps loopback identity.
+   */
+  verifyCred?: CredVerifier;
+  onCredRefused?: (why: string, peerAddr: string) => void;
 }
 
 export async function startRpcServer(
@@ -136,14 +156,27 @@ export async function startRpcServer(
     if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
     stampAgent(req, extras.clusterSecret);
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
+    delete req.headers[AUTH_REFUSED_HEADER];
     const token = req.headers[USER_TOKEN_HEADER];
+    const cred = req.headers[CRED_HEADER];
+    if (token === undefined && typeof cred === "string" && extras.verifyCred !== undefined) {
+      void stampCred(req, res, cred, extras.verifyCred, extras.onCredRefused).then((admitted) => (admitted ? dispatch(req, res) : undefined));
+      return;
+    }
+    if (token === undefined && extras.verifyCred !== undefined && needsCredential(req)) {
+      // From another host nothing but a credential names the caller (agents sign with the cluster secret).
+      refuseUnauthenticated(req, res, "no credential sent from another host", extras.onCredRefused);
+      return;
+    }
     if (token === undefined) {
       // The JSON fast path (squeue's and sinfo's listings) never reads the caller's uid, and
       // finding it reads /proc/net/tcp, which costs milliseconds and grows with every socket
       // on the host (a loop of CLI calls leaves one in TIME_WAIT each): skip it there.
       // With the per-user rate limit on (rl_enable), every call needs its caller, listings too.
-      if (fastOf(req) === undefined || extras.rateLimit !== undefined) stampPeer(req);
-      else delete req.headers[PEER_UID_HEADER];
+      if (fastOf(req) === undefined || extras.rateLimit !== undefined) {
+        stampPeer(req);
+        if (extras.verifyCred !== undefined && req.headers[PEER_UID_HEADER] === "") req.headers[AUTH_REFUSED_HEADER] = "no credential sent";
+      } else delete req.headers[PEER_UID_HEADER];
       dispatch(req, res);
       return;
     }
@@ -188,7 +221,8 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
     }
     const text = Buffer.concat(chunks).toString("utf8");
     const request = text.trim() === "" ? {} : JSON.parse(text);
-    reply(200, JSON.stringify(fast(request)));
+    const answer = fast(request);
+    reply(200, answer instanceof RawJson ? answer.text : JSON.stringify(answer));
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
@@ -202,6 +236,42 @@ async function stampToken(req: IncomingMessage, token: string, verify: TokenVeri
     uid = undefined;
   }
   req.headers[PEER_UID_HEADER] = uid === undefined ? "" : String(uid);
+}
+
+/** Identifies the caller by its credential; false (and answered 401) when it does not verify. */
+async function stampCred(
+  req: IncomingMessage, res: ServerResponse, cred: string, verify: CredVerifier, onRefused: RpcServerExtras["onCredRefused"],
+): Promise<boolean> {
+  let why: string;
+  try {
+    const v = await verify(cred);
+    if (v.ok) {
+      req.headers[PEER_UID_HEADER] = String(v.value.uid);
+      return true;
+    }
+    why = v.error.message;
+  } catch (e) {
+    why = String((e as Error).message ?? e);
+  }
+  refuseUnauthenticated(req, res, why, onRefused);
+  return false;
+}
+
+/** Ping tells anyone which replica leads (clients probe it without a credential); an agent signs its calls. */
+const OPEN_PATHS = new Set(["/spur.v1.Controller/Ping"]);
+
+/** A request from another host that only a credential could identify. */
+function needsCredential(req: IncomingMessage): boolean {
+  if (req.headers[CLUSTER_AUTH_HEADER] !== undefined || isLoopback(req.socket.remoteAddress ?? "")) return false;
+  return !OPEN_PATHS.has((req.url ?? "").split("?")[0] ?? "");
+}
+
+/** Answers 401 with Slurm's words before any handler runs; `onRefused` hears why (logged, never sent). */
+function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse, why: string, onRefused: RpcServerExtras["onCredRefused"]): void {
+  onRefused?.(why, req.socket.remoteAddress ?? "");
+  req.resume();
+  res.writeHead(401, { "content-type": "application/json", [SLURM_ERRNO_HEADER]: String(AUTH_ERROR_ERRNO) });
+  res.end(JSON.stringify({ code: "unauthenticated", message: AUTH_ERROR_MESSAGE }));
 }
 
 /** Replace any client-sent AGENT_NODE_HEADER with the verdict on its cluster credential. */
@@ -253,6 +323,7 @@ function stampPeer(req: IncomingMessage): void {
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
 export function peerUid(ctx: HandlerContext): number {
   const text = ctx.requestHeader.get(PEER_UID_HEADER) ?? "";
+  if (ctx.requestHeader.get(AUTH_REFUSED_HEADER) !== null) throw new ConnectError(AUTH_ERROR_MESSAGE, Code.Unauthenticated);
   if (text === "") throw new ConnectError("Unable to identify the caller (auth/loopback accepts loopback clients only)", Code.Unauthenticated);
   return Number(text);
 }

@@ -2,8 +2,10 @@
  * @module ops/net-apply
  * `spur net apply CONF [--interface NAME] [--dry-run]`: brings a node's WireGuard overlay
  * interface up from the wg-quick config `spur net init` wrote, with `ip` and `wg` as
- * wg-quick would (net/wg-conf plans the commands). Says plainly what is missing: the wg
- * tool (wireguard-tools), ip (iproute2), root, or the kernel module. --dry-run prints the
+ * wg-quick would (net/wg-conf plans the commands): with the kernel module where it exists,
+ * else with `wireguard-go` (userspace, over /dev/net/tun), as wg-quick falls back too. Says
+ * plainly what is missing: the wg tool (wireguard-tools), ip (iproute2), root, or both the
+ * kernel module and wireguard-go. --dry-run prints the
  * commands and the `wg setconf` text (private key hidden) and needs none of them. A failed
  * bring-up removes an interface it created. The world comes in as ports (tests fake them).
  */
@@ -12,7 +14,8 @@ import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseFlags } from "../lib/flags.ts";
-import { applyCommands, parseWgQuick, stripWgQuick } from "../net/wg-conf.ts";
+import { applyCommands, parseWgQuick, stripWgQuick, type WgQuickConf } from "../net/wg-conf.ts";
+import { err, ok, type Result } from "../lib/result.ts";
 import { refusedFlags, type OpsResult } from "./check-cli.ts";
 import { shellQuoteIfNeeded as quote } from "../lib/shell-quote.ts";
 
@@ -34,8 +37,20 @@ const fail = (text: string, exitCode = 1): OpsResult => ({ stdout: "", stderr: `
 const hideKey = (text: string): string => text.replace(/^(\s*PrivateKey\s*=\s*).*$/gim, "$1(hidden)");
 
 const MODULE_HINT =
-  "the WireGuard kernel module is not available on this host (`ip link add ... type wireguard` says: Unknown device type). " +
-  "Linux 5.6 and later have it: run `modprobe wireguard`; in a container, load it on the host; older kernels need wireguard-dkms";
+  "the WireGuard kernel module is not available on this host (`ip link add ... type wireguard` says: Unknown device type) " +
+  "and wireguard-go is not installed. Either install wireguard-go (userspace; Debian/Ubuntu: apt-get install wireguard-go; needs /dev/net/tun), " +
+  "or load the module: Linux 5.6 and later have it (`modprobe wireguard`; in a container, load it on the host; older kernels need wireguard-dkms)";
+const USERSPACE = "wireguard-go";
+
+/** How the interface came up. */
+export type OverlayMode = "kernel" | "wireguard-go" | "existing";
+
+export interface OverlayApplied {
+  iface: string;
+  mode: OverlayMode;
+  addresses: string[];
+  peers: number;
+}
 
 /** What cannot work here, in the words an operator needs; [] when everything is present. */
 function missing(ports: NetApplyPorts): string[] {
@@ -70,36 +85,65 @@ export function netApplyMain(argv: readonly string[], ports: NetApplyPorts = hos
       `# STRIPPED.conf (wg setconf form):\n${hideKey(stripped.value)}`;
     return { stdout: body, stderr: warn, exitCode: 0 };
   }
+  const applied = applyConf(ports, iface, conf.value, stripped.value, exists);
+  if (!applied.ok) return fail(applied.error.message, applied.error.exitCode ?? 1);
+  const a = applied.value;
+  const how = a.mode === "wireguard-go" ? " (wireguard-go: no kernel module)" : "";
+  return { stdout: `${iface} up${how}: ${a.addresses.join(", ")}, ${a.peers} peer${a.peers === 1 ? "" : "s"}\n`, stderr: "", exitCode: 0 };
+}
+
+/** Brings the interface up from a parsed config and its `wg setconf` text; the caller says whether it exists already. */
+export function applyConf(ports: NetApplyPorts, iface: string, conf: WgQuickConf, strippedText: string, exists: boolean): Result<OverlayApplied> {
   const problems = missing(ports);
-  if (problems.length > 0) return fail(problems.join("; "));
+  if (problems.length > 0) return err("NetApplyMissing", problems.join("; "));
   // Try to load the module; whether it worked is for `ip link add` to say (built-in modules
   // and containers make /sys/module an unreliable witness).
   if (!exists && !ports.moduleLoaded() && ports.which("modprobe")) ports.run(["modprobe", "wireguard"]);
-  const file = ports.writePrivate(stripped.value);
+  const file = ports.writePrivate(strippedText);
   try {
-    return runPlan(ports, iface, conf.value, file.path, exists);
+    return runPlan(ports, iface, conf, file.path, exists);
   } finally {
     file.cleanup();
   }
 }
 
-function runPlan(ports: NetApplyPorts, iface: string, conf: Parameters<typeof applyCommands>[0]["conf"], path: string, exists: boolean): OpsResult {
+const noModule = (stderr: string): boolean => /unknown device type|not supported/i.test(stderr);
+
+/**
+ * The first step, creating the interface: the kernel's, else wireguard-go's (it creates a TUN
+ * interface of that name and serves `wg` on /var/run/wireguard/IFACE.sock).
+ */
+function createInterface(ports: NetApplyPorts, cmd: string[]): { mode: OverlayMode } | { failed: string } {
+  const r = ports.run(cmd);
+  if (r.code === 0) return { mode: "kernel" };
+  if (!noModule(r.stderr)) return { failed: `\`${cmd.map(quote).join(" ")}\` failed: ${r.stderr.trim() || `exit ${r.code}`}` };
+  const iface = cmd[4] ?? "";
+  if (!ports.which(USERSPACE)) return { failed: MODULE_HINT };
+  const u = ports.run([USERSPACE, iface]);
+  if (u.code !== 0) return { failed: `\`${USERSPACE} ${quote(iface)}\` failed: ${u.stderr.trim() || `exit ${u.code}`} (is /dev/net/tun there?)` };
+  return { mode: "wireguard-go" };
+}
+
+function runPlan(ports: NetApplyPorts, iface: string, conf: WgQuickConf, path: string, exists: boolean): Result<OverlayApplied> {
   const plan = applyCommands({ iface, conf, strippedPath: path, exists });
-  if (!plan.ok) return fail(plan.error.message, 2);
-  const done: string[] = [];
+  if (!plan.ok) return err(plan.error.code, plan.error.message, 2);
+  let mode: OverlayMode = "existing";
+  let created = false;
   for (const cmd of plan.value) {
-    const r = ports.run(cmd);
-    if (r.code === 0) {
-      done.push(cmd.map(quote).join(" "));
+    if (cmd[0] === "ip" && cmd[2] === "add") {
+      const c = createInterface(ports, cmd);
+      if ("failed" in c) return err("NetApplyFailed", c.failed);
+      mode = c.mode;
+      created = true;
       continue;
     }
-    if (!exists && done.length > 0) ports.run(["ip", "link", "del", "dev", iface]);
-    if (cmd[0] === "ip" && cmd[2] === "add" && /unknown device type|not supported/i.test(r.stderr)) return fail(MODULE_HINT);
-    const undo = !exists && done.length > 0 ? ` (removed ${iface} again)` : "";
-    return fail(`\`${cmd.map(quote).join(" ")}\` failed: ${r.stderr.trim() || `exit ${r.code}`}${undo}`);
+    const r = ports.run(cmd);
+    if (r.code === 0) continue;
+    if (created) ports.run(["ip", "link", "del", "dev", iface]);
+    const undo = created ? ` (removed ${iface} again)` : "";
+    return err("NetApplyFailed", `\`${cmd.map(quote).join(" ")}\` failed: ${r.stderr.trim() || `exit ${r.code}`}${undo}`);
   }
-  const peers = conf.peers.length;
-  return { stdout: `${iface} up: ${conf.addresses.join(", ")}, ${peers} peer${peers === 1 ? "" : "s"}\n`, stderr: "", exitCode: 0 };
+  return ok({ iface, mode, addresses: conf.addresses, peers: conf.peers.length });
 }
 
 function onPath(cmd: string): boolean {

@@ -35,15 +35,15 @@ function openssl(args: string[]): string | undefined {
   return r.status === 0 ? undefined : `openssl ${args[0]} failed: ${r.stderr.trim()}`;
 }
 
-const sanOf = (host: string): string => {
+const sanOf = (host: string, extra: readonly string[] = []): string => {
   const ip = /^[0-9.]+$/.test(host) || host.includes(":");
-  const names = new Set([ip ? `IP:${host}` : `DNS:${host}`, `DNS:${host.split(".")[0]}`, "DNS:localhost", "IP:127.0.0.1"]);
+  const names = new Set([ip ? `IP:${host}` : `DNS:${host}`, `DNS:${host.split(".")[0]}`, "DNS:localhost", "IP:127.0.0.1", ...extra]);
   if (ip) names.delete(`DNS:${host.split(".")[0]}`);
   return [...names].join(",");
 };
 
-/** The CA in `dir` (made when absent) and one signed certificate per host; errors as text. */
-export function issueClusterCerts(dir: string, hosts: readonly string[], days: string): string | undefined {
+/** The CA in `dir` (made when absent) and one signed certificate per host (`extraSans[host]`: more names, e.g. "IP:10.0.0.5"); errors as text. */
+export function issueClusterCerts(dir: string, hosts: readonly string[], days: string, extraSans: Readonly<Record<string, readonly string[]>> = {}): string | undefined {
   mkdirSync(dir, { recursive: true });
   const caCrt = join(dir, "ca.crt");
   const caKey = join(dir, "ca.key");
@@ -60,7 +60,7 @@ export function issueClusterCerts(dir: string, hosts: readonly string[], days: s
     const key = join(dir, `${short}.key`);
     const csr = join(dir, `${short}.csr`);
     const ext = join(dir, `${short}.ext`);
-    writeFileSync(ext, `subjectAltName=${sanOf(host)}\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\n`);
+    writeFileSync(ext, `subjectAltName=${sanOf(host, extraSans[host])}\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\n`);
     const err =
       openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-sha256", "-keyout", key, "-out", csr, "-subj", `/CN=${host}`]) ??
       openssl(["x509", "-req", "-in", csr, "-CA", caCrt, "-CAkey", caKey, "-CAcreateserial", "-sha256", "-days", days, "-extfile", ext, "-out", join(dir, `${short}.crt`)]);

@@ -21,3 +21,19 @@ export function endQuietlyOnClosedPipe(): void {
     });
   }
 }
+
+/**
+ * srun while its step runs: a reader that went away (`srun ... | head -1`) does not end srun, whose
+ * step would otherwise keep its allocation with nobody left to release it. The task output that
+ * cannot be written is dropped and srun waits for the step as usual (oracle: Slurm's srun exits
+ * with the step's status, 0 there).
+ */
+export function dropOutputOnClosedPipe(): void {
+  if (installed) return;
+  installed = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+    });
+  }
+}

@@ -6,6 +6,7 @@
  */
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { rpcScheme, tlsEnabled } from "../net/client-tls.ts";
+import { configureCredentials } from "../net/auth/client-cred.ts";
 
 export const DEFAULT_CONF = "/etc/spur/spur.conf";
 
@@ -26,6 +27,16 @@ export function controllerAddress(conf: ParsedConf): { host: string; port: numbe
   const host = conf.globals.get("controladdr") ?? slurmHost ?? "127.0.0.1";
   const port = Number(conf.globals.get("controlport") ?? conf.globals.get("slurmctldport") ?? "6817");
   return { host, port };
+}
+
+/**
+ * Make this process's calls carry the credential AuthType= asks for (auth/spur: from the
+ * daemon on SpurAuthSocket=, `%h` = `hostname`'s short form; auth/munge: from munged,
+ * AuthInfo=socket=...); auth/loopback: none.
+ */
+export function configureClientAuth(conf: ParsedConf, hostname: string): void {
+  const short = hostname.split(".")[0] ?? hostname;
+  configureCredentials(conf.globals.get("authtype") ?? "auth/loopback", (conf.globals.get("spurauthsocket") ?? "/run/spur/auth.sock").replaceAll("%h", short), conf.globals.get("authinfo"));
 }
 
 /** https when the cluster's listeners speak TLS (net/tls.ts), else http. */

@@ -10,7 +10,7 @@ import { parseFlagsOrThrow } from "../lib/flags.ts";
 import { discoverDevices } from "../devices/discover.ts";
 import { formatDiscover, formatDiscoverJson } from "../devices/format-discover.ts";
 import { runNvidiaSmi } from "../devices/run-nvidia-smi.ts";
-import { buildCdiSpec, cdiSpecFileName, renderCdiJson, renderCdiYaml } from "../devices/cdi.ts";
+import { buildCdiSpec, cdiSpecFileName, renderCdiJson, type CdiSpec } from "../devices/cdi.ts";
 
 const DISCOVER_SPEC = { values: [["--root"], ["--conf", "-f"]], booleans: [["--discover"], ["--json"]] } as const;
 const CDI_SPEC = { values: [["--vendor"], ["--format"], ["--root"], ["--output"]], operands: 1 } as const;
@@ -84,4 +84,10 @@ export async function cdiMain(argv: string[]): Promise<number> {
   }
   if (wrote === 0) process.stderr.write("spur: no GPUs found: no CDI spec written\n");
   return 0;
+}
+
+/** The spec as YAML, through Bun's own YAML (a shell-side global, so it lives here, not in devices/). */
+export function renderCdiYaml(spec: CdiSpec): string {
+  const text = Bun.YAML.stringify(spec, null, 2);
+  return text.endsWith("\n") ? text : `${text}\n`;
 }

@@ -4,14 +4,14 @@
  * one spurctld and N spurd (n1..nN, one port each, like Slurm's multiple-slurmd),
  * all state under one directory. Daemons are tracked by PID files, never by name.
  */
-import { spawn } from "node:child_process";
 import { SPUR_UP_CGROUP_CONF } from "../agent/cgroup/cgroup-conf.ts";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { hostname } from "node:os";
 import { selfExec } from "./self-exec.ts";
+import { startDaemonIn } from "./netns-daemon.ts";
 import { controllerPort } from "./cli/port.ts";
 import { listJobIds, jobDir, readPid, isAlive, processMatches } from "../agent/spool.ts";
 import { localGresConf, localTopologyConf } from "./local-topology.ts";
@@ -133,15 +133,8 @@ export async function writeLocalConf(o: UpOptions): Promise<string> {
 }
 
 function startDaemon(dir: string, name: string, args: string[]): number {
-  mkdirSync(join(dir, "log"), { recursive: true });
-  mkdirSync(join(dir, "pids"), { recursive: true });
-  const fd = openSync(join(dir, "log", `${name}.log`), "a");
   const [cmd, ...pre] = selfExec();
-  const child = spawn(cmd ?? process.execPath, [...pre, ...args], { detached: true, stdio: ["ignore", fd, fd] });
-  closeSync(fd);
-  child.unref();
-  writeFileSync(join(dir, "pids", `${name}.pid`), String(child.pid ?? 0));
-  return child.pid ?? 0;
+  return startDaemonIn(dir, name, [cmd ?? process.execPath, ...pre, ...args]);
 }
 
 function confNodeNames(conf: string): string[] {

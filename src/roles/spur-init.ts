@@ -53,7 +53,13 @@ export function planInit(o: InitOptions): InitPlan {
     `ControlPort=${o.port}`,
     `StateSaveLocation=${o.stateDir}`,
     `SlurmdSpoolDir=${o.spoolDir}`,
-    "AuthType=auth/loopback",
+    // separate hosts identify users by credentials their local spurd (login hosts: `spur authd`) vouches for
+    ...(sameHost ? ["AuthType=auth/loopback"] : [
+      "AuthType=auth/spur",
+      "# SpurAuthSocket=/run/spur/auth.sock (the default): where spurd and `spur authd` vouch for local users.",
+      "# Login hosts that run no spurd: list them here and run `spur authd` there (docs/multihost.md).",
+      "#SpurLoginHosts=login[1-2]",
+    ]),
     "# Raft timing: a tick of 50 ms; followers campaign after 6-12 silent ticks (300-600 ms).",
     "SpurRaftTickMs=50",
     "SpurRaftElectionTicks=6",

@@ -19,6 +19,11 @@ const USAGE = `Usage: spur <command> [options]
   up [--detach] [--state-dir DIR] [--nodes N] [--cpus-per-node N] [--mem-per-node MB]
      [--gpus-per-node N] [--gpu-model NAME]   start a local cluster (spurctld + N spurd + spurrestd)
      [--controllers 3]                        ... with 3 (or 5) replicated spurctld (Raft)
+     [--netns [--login] [--auth spur|munge]]  ... each controller, node (and a login host) a host of its own:
+                                              own network, UTS and mount namespace on a private bridge;
+                                              auth/spur (default), or auth/munge with a munged per host;
+                                              with --tls a certificate per host (else plaintext on the bridge);
+     [--overlay wireguard]                    ... all daemons' traffic over a WireGuard overlay between the hosts
      [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
@@ -29,6 +34,8 @@ const USAGE = `Usage: spur <command> [options]
   down [--state-dir DIR]                      stop it
   init [--controllers H1,H2,H3] [--port P] [--conf FILE]   write spur.conf + secret for replicated controllers
        [--tls [--tls-hosts NODE,...]]         ... with a cluster CA and per-host certificates (TLS everywhere)
+  authd [--conf FILE] [--host NAME]           vouch for this host's users (AuthType=auth/spur; login hosts)
+  exec HOST [--user NAME] [--state-dir DIR] -- CMD...   run CMD on a host of \`spur up --netns\`
   controller add ID HOST:PORT:RAFTPORT | remove ID [--force]   add/remove a replicated controller at run time
   demo                                        up, run a job, show squeue and sacct, down
   install-links DIR                           write the Slurm-named links (sbatch, squeue, ...)
@@ -48,9 +55,9 @@ const UP_SPEC = {
   values: [
     ["--state-dir"], ["--nodes"], ["--cpus-per-node"], ["--sockets-per-node"], ["--threads-per-core"], ["--mem-per-node"],
     ["--gpus-per-node"], ["--gpu-model"], ["--gpu-topology"], ["--nodes-per-switch"], ["--devices-root"], ["--slurmd-timeout"],
-    ["--controllers"], ["--slurm-conf"],
+    ["--controllers"], ["--slurm-conf"], ["--auth"], ["--overlay"],
   ],
-  booleans: [["--tls"], ["--site-ports"], ["--detach", "-d"]],
+  booleans: [["--tls"], ["--site-ports"], ["--detach", "-d"], ["--netns"], ["--login"]],
 } as const;
 type UpFlags = Flags<typeof UP_SPEC>;
 
@@ -88,6 +95,9 @@ export function upOptions(argv: string[], helpCommand = "spur up"): UpOptions {
 async function cmdUp(argv: string[]): Promise<number> {
   const f = upFlags(argv);
   const o = upOptions(argv);
+  if (f.on["--netns"]) return cmdUpNetns(f, o);
+  if (f.values["--auth"] !== undefined && f.values["--auth"] !== "loopback") throw new Error("spur: error: --auth spur needs --netns (hosts of their own); one host uses auth/loopback");
+  if (f.on["--login"]) throw new Error("spur: error: --login needs --netns");
   const site = f.values["--slurm-conf"];
   if (site !== undefined) {
     const { writeSlurmConfForUp } = await import("../ops/up-slurm-conf.ts");
@@ -109,6 +119,26 @@ async function cmdUp(argv: string[]): Promise<number> {
     for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => r());
   });
   await down(o.stateDir);
+  return 0;
+}
+
+/** `spur up --netns`: hosts in network namespaces (roles/netns-cluster.ts). */
+async function cmdUpNetns(f: UpFlags, o: UpOptions): Promise<number> {
+  const auth = f.values["--auth"] ?? "spur";
+  if (auth !== "spur" && auth !== "munge") throw new Error(`spur: error: --netns takes --auth spur or --auth munge (hosts identify their users by credentials), not ${auth}`);
+  if (f.values["--slurm-conf"] !== undefined) throw new Error("spur: error: --netns does not take --slurm-conf yet");
+  const { upNetns, upReport, downNetns } = await import("./netns-cluster.ts");
+  const { resolve } = await path();
+  const overlay = f.values["--overlay"];
+  if (overlay !== undefined && overlay !== "wireguard") throw new Error(`spur: error: --overlay takes wireguard, not ${overlay}`);
+  const { conf, plan } = await upNetns({ ...o, login: f.on["--login"] === true, authType: `auth/${auth}`, ...(overlay === undefined ? {} : { overlay }) });
+  process.stdout.write(upReport(resolve(o.stateDir), conf, plan, `auth/${auth}`));
+  if (f.on["--detach"]) return 0;
+  process.stdout.write("Press Ctrl-C to stop.\n");
+  await new Promise<void>((r) => {
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => r());
+  });
+  await downNetns(o.stateDir);
   return 0;
 }
 
@@ -165,7 +195,9 @@ export function usageOf(cmd: string): string | undefined {
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   // `spur up --help` must print help, not start a cluster: every subcommand answers --help/-h here.
-  if (cmd !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
+  // (what follows `--` is another command's: `spur exec n1 -- sinfo -h`)
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (cmd !== undefined && (own.includes("--help") || own.includes("-h"))) {
     const usage = usageOf(cmd);
     if (usage !== undefined) {
       await writeOutput("stdout", usage);
@@ -178,7 +210,11 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdUp(rest);
       case "down": {
         const flags = parseFlagsOrThrow("spur", rest, { values: [["--state-dir"]] }, "spur down");
-        const stopped = await (await cluster()).down(flags.values["--state-dir"] ?? "/tmp/spur");
+        const dir = flags.values["--state-dir"] ?? "/tmp/spur";
+        const { existsSync } = await fs();
+        const { join } = await path();
+        // a cluster of namespaced hosts also takes its namespaces and bridge down
+        const stopped = existsSync(join(dir, "netns.json")) ? await (await import("./netns-cluster.ts")).downNetns(dir) : await (await cluster()).down(dir);
         process.stdout.write(`stopped ${stopped} daemons\n`);
         return 0;
       }
@@ -186,6 +222,10 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./demo.ts")).runDemo(rest);
       case "init":
         return (await import("./spur-init.ts")).initMain(rest);
+      case "authd":
+        return await (await import("./authd.ts")).authdMain(rest);
+      case "exec":
+        return await (await import("./netns-exec.ts")).execMain(rest);
       case "controller":
         return await (await import("./controller-cli.ts")).controllerMain(rest);
       case "install-links":

@@ -159,7 +159,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     runScript: runAdminScript,
   });
   const sc: ServiceContext = {
-    controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath,
+    controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath, globals: o.conf.globals,
     raftStatus: () => raftStatus(driver, [...known.values()]),
     changeControllers: async (req) => {
       try {

@@ -24,7 +24,10 @@ import type { CtldScripts } from "../ctld/ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
 import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
+import { credAuthExtras } from "./ctld-auth.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
+import { serverAuth, shortHostname, startLocalAuthd } from "./auth-setup.ts";
+import { CTLD_AUDIENCE } from "../net/auth/types.ts";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring.ts";
@@ -76,6 +79,8 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
   const sched = createSchedulerStats();
   const rpc = createRpcMetrics();
   const rateLimit = rpcRateLimitFrom(g.get("slurmctldparameters") ?? "");
+  // AuthType=auth/spur: clients on other hosts are identified by their credentials (auth/munge: ctld-auth.ts)
+  const auth = serverAuth(conf, confFile, CTLD_AUDIENCE, logger) ?? credAuthExtras(g, logger.withTag("auth"));
   return {
     keyring,
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
@@ -87,6 +92,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
       ...(rateLimit === undefined ? {} : { rateLimit: createRpcRateLimiter(rateLimit, [process.getuid?.() ?? 0]) }),
       ...(clusterSecret === undefined ? {} : { clusterSecret }),
       verifyToken: tokenVerifier(keyring, now),
+      ...auth,
       metrics: () => renderMetrics(controllerMetrics({
         state, sched, rpc: rpc.families(), raft: raft?.(), applyFailed: applyFailed(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
       })),
@@ -131,6 +137,8 @@ export async function main(argv: string[]): Promise<number> {
   if (!created.ok) throw new Error(created.error.message);
   const state = created.value;
   state.topology = readTopology(path);
+  // AuthType=auth/spur: a controller's host vouches for its own users too (an admin's scontrol there)
+  const authd = startLocalAuthd(conf, path, shortHostname(), logger);
   const peers = controllerPeers(conf);
   if (peers.length > 0) {
     const id = Number(flags.values["--id"] ?? process.env.SPUR_CONTROLLER_ID ?? "0");
@@ -153,6 +161,7 @@ export async function main(argv: string[]): Promise<number> {
       for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => resolve());
     });
     await replica.stop();
+    authd?.stop();
     logger.info({ message: "stopped" });
     return 0;
   }
@@ -184,6 +193,7 @@ export async function main(argv: string[]): Promise<number> {
   await metricsServer?.close();
   await server.close();
   log.close();
+  authd?.stop();
   logger.info({ message: "stopped" });
   return 0;
 }

@@ -24,6 +24,9 @@ import { removeSpurRoots } from "../agent/cgroup/detect.ts";
 import { agentRoutes } from "../agent/service.ts";
 import { startRpcServer } from "../net/rpc-server.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
+import { serverAuth, startLocalAuthd } from "./auth-setup.ts";
+import { credAuthExtras } from "./ctld-auth.ts";
+import { nodeAudience } from "../net/auth/types.ts";
 import { selfExec } from "./self-exec.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 import { renderMetrics } from "../net/metrics-text.ts";
@@ -121,7 +124,14 @@ export async function main(argv: string[]): Promise<number> {
   const metrics = () => renderMetrics(agentMetrics({
     node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
   }));
-  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, { metrics, rpc, tls: listenerTls(conf.globals, node.addr || "127.0.0.1", "spurd"), ...(secret === undefined ? {} : { clusterSecret: secret }) });
+  // AuthType=auth/spur: srun, sattach, sbcast on other hosts are identified by their credentials,
+  // and this node vouches for its own callers (its jobs' srun, a user logged in here)
+  const auth = serverAuth(conf, path, nodeAudience(name), logger) ?? credAuthExtras(conf.globals, logger.withTag("auth"));
+  const server = await startRpcServer(agentRoutes(agent, name, containment.support.summary), { host: node.addr || "127.0.0.1", port: node.port }, {}, {
+    metrics, rpc, tls: listenerTls(conf.globals, node.addr || "127.0.0.1", "spurd"),
+    ...(secret === undefined ? {} : { clusterSecret: secret }), ...auth,
+  });
+  const authd = startLocalAuthd(conf, path, name, logger);
   logger.info({ message: "listening", node: name, port: server.port, spool });
   const stop = agent.start();
   const stopOverlay = startOverlay(conf, name, controllerUrl(conf), logger, secret);
@@ -130,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   stop();
   stopOverlay();
+  authd?.stop();
   await server.close();
   await containment.sweep(); // srun steps die with their streams; batch jobs keep running under stepd
   await sweepContainers(spool, new Set(listJobIds(spool)));
@@ -139,7 +150,8 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * WireGuard peer distribution, when spur.conf names this node's overlay config:
- * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default), and the endpoint
+ * OverlayConf=/etc/spur/wg/%n.conf, OverlayInterface=spur0 (default; %n too, for hosts that
+ * share one /var/run/wireguard such as network namespaces on one machine), and the endpoint
  * others dial as OverlayEndpoint=host:port on the node's NodeName line ("" = behind NAT).
  */
 function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: ConsolaInstance, clusterSecret: string | undefined): () => void {
@@ -150,7 +162,7 @@ function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: Co
     return names.ok && names.value.includes(name);
   });
   return createOverlayAgent({
-    node: name, confPath: path.replace(/%n/g, name), iface: conf.globals.get("overlayinterface") ?? "spur0",
+    node: name, confPath: path.replace(/%n/g, name), iface: (conf.globals.get("overlayinterface") ?? "spur0").replace(/%n/g, name),
     endpoint: (rec === undefined ? undefined : confGet(rec, "OverlayEndpoint")) ?? "", controllerUrl: ctlUrl, logger,
     ...(clusterSecret === undefined ? {} : { clusterSecret }),
   }).start();

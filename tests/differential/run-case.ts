@@ -47,13 +47,13 @@ async function findJob(side: Side, stdout: string, name: string, dir: string): P
 const SEP = "@@differential@@";
 
 /** Shell helper: wait (at most 20 s) until sacct lists the job. */
-const WAIT_SEEN = String.raw`wait_sacct_seen() {
+export const WAIT_SEEN = String.raw`wait_sacct_seen() {
   local end=$((SECONDS + 20))
   until [ -n "$(sacct -n -X -P -j "$1" -o JobName 2>/dev/null)" ]; do ((SECONDS < end)) || return 0; sleep 0.3; done
 }`;
 
 /** scontrol, squeue and (after cancelling, once accounting has it) sacct of one job. */
-async function observeJob(side: Side, id: string, plain: boolean): Promise<Pick<Observation, "job" | "squeue" | "sacct">> {
+export async function observeJob(side: Side, id: string, plain: boolean): Promise<Pick<Observation, "job" | "squeue" | "sacct">> {
   const show = [`scontrol show job -o ${id} 2>&1`, `echo ${SEP}`, `squeue -j ${id} -o %all 2>&1`, `echo ${SEP}`];
   if (plain) {
     // a runnable job's accounting races the shared oracle's load: not compared (compare.ts)

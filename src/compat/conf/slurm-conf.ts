@@ -31,12 +31,21 @@ export function confGet(rec: ConfRecord, key: string): string | undefined {
   return undefined;
 }
 
-export function parseConf(text: string): Result<ParsedConf> {
+/** A NodeName=/PartitionName= record line (what a client skips: it needs the globals only). */
+const RECORD_LINE = /^(nodename|partitionname)=/i;
+
+/**
+ * `globalsOnly`: leave NodeName= and PartitionName= lines unparsed (`nodes` and `partitions`
+ * stay empty, a malformed record line is no error): what a user command needs, which reads
+ * spur.conf on every call and a site's file may list thousands of nodes.
+ */
+export function parseConf(text: string, opts: { globalsOnly?: boolean } = {}): Result<ParsedConf> {
   const conf: ParsedConf = { globals: new Map(), nodes: [], partitions: [] };
   const lines = joinContinuations(text);
   for (const { text: raw, line } of lines) {
     const body = stripComment(raw).trim();
     if (body === "") continue;
+    if (opts.globalsOnly === true && RECORD_LINE.test(body)) continue;
     const pairs = splitPairs(body);
     if (typeof pairs === "string") return err("BadConfig", `spur.conf line ${line}: ${pairs}`);
     const first = pairs[0];
@@ -86,7 +95,55 @@ function stripComment(line: string): string {
   return line;
 }
 
+/**
+ * `Key=Value` pairs of one logical line, or what could not be read. A plain scan handles the
+ * usual line (every command reads spur.conf, a site's file may have thousands of lines);
+ * anything unusual goes to the regular expression below, whose results (pairs and error text)
+ * are the definition.
+ */
 function splitPairs(body: string): [string, string][] | string {
+  return scanPairs(body) ?? splitPairsRe(body);
+}
+
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 11 || c === 12 || c === 13;
+const isAlpha = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isKeyChar = (c: number): boolean => isAlpha(c) || (c >= 48 && c <= 57) || c === 95 || c === 47;
+
+/** Whitespace-separated `Key=Value` / `Key="Value"` tokens; undefined for anything else (exported for its test). */
+export function scanPairs(body: string): [string, string][] | undefined {
+  // Beyond ASCII (Unicode blanks count as white space for the regex): the regex decides.
+  if (!/^[\x00-\x7f]*$/.test(body)) return undefined;
+  const pairs: [string, string][] = [];
+  const n = body.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(body.charCodeAt(i))) i++;
+    if (i >= n) break;
+    const keyStart = i;
+    if (!isAlpha(body.charCodeAt(i))) return undefined;
+    while (i < n && isKeyChar(body.charCodeAt(i))) i++;
+    if (body.charCodeAt(i) !== 61) return undefined; // "="
+    const key = body.slice(keyStart, i);
+    i++;
+    let value: string;
+    if (body.charCodeAt(i) === 34) {
+      const close = body.indexOf('"', i + 1);
+      if (close < 0) return undefined;
+      value = body.slice(i + 1, close);
+      i = close + 1;
+    } else {
+      const start = i;
+      while (i < n && !isSpace(body.charCodeAt(i))) i++;
+      value = body.slice(start, i);
+    }
+    if (i < n && !isSpace(body.charCodeAt(i))) return undefined;
+    pairs.push([key, value]);
+  }
+  return pairs;
+}
+
+/** The definition of a line's pairs (exported for the scan's test). */
+export function splitPairsRe(body: string): [string, string][] | string {
   const pairs: [string, string][] = [];
   const re = /([A-Za-z][\w/]*)=("([^"]*)"|\S*)/g;
   for (const m of body.matchAll(re)) {

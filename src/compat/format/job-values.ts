@@ -9,6 +9,7 @@ import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { formatDuration } from "../format-time.ts";
 import { jobStateCompact, jobStateLong } from "../states.ts";
 import { isoTimeText } from "./time-memo.ts";
+import { exactUnits } from "../../lib/num-unit.ts";
 
 export type Job = Plain<JobInfo>;
 
@@ -161,23 +162,11 @@ export const timeUsedText = (row: JobRow): string => durationText(jobTimeUsed(ro
 /** squeue timestamps: ISO local time, "N/A" when unset. */
 export const timeText = (epochSec: number): string => isoTimeText(epochSec, "N/A");
 
-const UNIT_SUFFIXES = ["", "K", "M", "G", "T", "P", "E"] as const;
-
 /**
- * Slurm's convert_num_unit with exact conversion: divide by 1024 only while
- * the value stays whole. `unit` is the starting suffix index (2 = "M").
- * 256 M → "256M", 1024 M → "1G", 1536 M → "1536M", 4 (no unit) → "4".
+ * Slurm's convert_num_unit with exact conversion (lib/num-unit.ts): `unit` is the starting
+ * suffix index (2 = "M"). 256 M → "256M", 1024 M → "1G", 1536 M → "1.50G", 4 (no unit) → "4".
  */
-export function convertNumUnit(value: number, unit = 0): string {
-  if (value === 0) return "0";
-  let v = value;
-  let u = unit;
-  while (v >= 1024 && v % 1024 === 0 && u < UNIT_SUFFIXES.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v}${UNIT_SUFFIXES[u] ?? ""}`;
-}
+export const convertNumUnit = (value: number, unit = 0): string => exactUnits(value, unit);
 
 /** String fields Slurm leaves NULL when unset print "(null)". */
 export const orNull = (text: string): string | undefined => (text === "" ? undefined : text);

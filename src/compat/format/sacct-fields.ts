@@ -107,7 +107,8 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   ...usageGetters,
   Account: (r) => r.job.account,
   AssocID: (r) => (r.job.assocId === undefined ? "" : String(r.job.assocId)),
-  QOSRAW: jobOnly((j) => (j.qosId === undefined ? "" : String(j.qosId))),
+  // an empty QOS (one the database lacks, not enforced) is QOS id 0, "Unknown" (oracle 22.05: -q foo)
+  QOSRAW: jobOnly((j) => (j.qosId === undefined ? (j.qos === "" ? "0" : "") : String(j.qosId))),
   // --cpu-freq is not implemented: a job line shows Slurm's "not requested", a step line 0
   ReqCPUFreq: cpuFreq,
   ReqCPUFreqGov: cpuFreq,
@@ -151,7 +152,7 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   PlannedCPU: jobOnly((j, r) => formatElapsed(plannedSecs(r) * j.numCpus)),
   PlannedCPURAW: jobOnly((j, r) => String(plannedSecs(r) * j.numCpus)),
   Priority: jobOnly((j) => String(j.priority)),
-  QOS: jobOnly((j) => j.qos),
+  QOS: jobOnly((j) => (j.qos === "" ? "Unknown" : j.qos)),
   Reason: jobOnly(lastPendingReason),
   ReqCPUS: (r) => String(r.step ? r.step.cpus : r.job.numCpus),
   ReqMem: jobOnly((j) => tresValue(j.tresReq, "mem") ?? ""),

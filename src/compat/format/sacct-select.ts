@@ -94,10 +94,13 @@ function inWindow(job: Job, ctx: SelectContext, start: number | undefined): bool
   if (start === undefined && q.end === undefined) return q.states.length === 0 || q.states.includes(job.state.toUpperCase());
   const from = start ?? 0;
   const to = q.end ?? ctx.now;
-  if (q.states.length > 0) return q.states.some((s) => inStateDuring(job, s, from, to));
   const eligible = Math.floor(job.eligibleTime);
+  if (q.states.length > 0) return q.states.some((s) => inStateDuring(job, s, from, to));
   const ended = jobEnd(job);
-  return eligible !== 0 && eligible < to && (ended === 0 || ended >= from);
+  // jobs named with -j count from their submission when they were never eligible (oracle 22.05: a held job
+  // cancelled pending is listed by -j J -S 2020-01-01, not by --name N -S 2020-01-01, not by -j J -E 2020-01-02)
+  const since = eligible !== 0 ? eligible : q.jobIds.length > 0 ? Math.floor(job.submitTime) : 0;
+  return since !== 0 && since < to && (ended === 0 || ended >= from);
 }
 
 function jobSelected(

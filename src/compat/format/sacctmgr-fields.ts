@@ -29,6 +29,7 @@ export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   maxtrespa: ["MaxTRESPA", 13], maxjobspa: ["MaxJobsPA", 9], maxsubmitpa: ["MaxSubmitPA", 11], mintres: ["MinTRES", 13],
   cluster: ["Cluster", 10], partition: ["Partition", 10], share: ["Share", 9], fairshare: ["Share", 9], maxjobs: ["MaxJobs", 7],
   maxsubmit: ["MaxSubmit", 9], maxsubmitjobs: ["MaxSubmit", 9], qos: ["QOS", 20], "def qos": ["Def QOS", 9], defaultqos: ["Def QOS", 9],
+  maxnodes: ["MaxNodes", 8], maxcpus: ["MaxCPUs", 8], maxcpumins: ["MaxCPUMins", 11],
   parentname: ["Par Name", 10], parentid: ["Par ID", 6], controlhost: ["ControlHost", 15], controlport: ["ControlPort", 12], rpc: ["RPC", 5],
 };
 
@@ -39,6 +40,15 @@ export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {
   association: "cluster,account,user,partition,share,priority,grpjobs,grptres,grpsubmit,grpwall,grptresmins,maxjobs,maxtres,maxtrespernode,maxsubmit,maxwall,maxtresmins,qos,def qos,grptresrunmin",
   cluster: "cluster,controlhost,controlport,rpc,share,grpjobs,grptres,grpsubmit,maxjobs,maxtres,maxsubmit,maxwall,qos,def qos",
 };
+
+/** `sacctmgr list users -s` (withassoc): the user's columns, then the association's (22.05). */
+export const USER_WITH_ASSOC_FORMAT = "user,def acct,admin,cluster,account,partition,share,priority,maxjobs,maxnodes,maxcpus,maxsubmit,maxwall,maxcpumins,qos,def qos";
+
+/** The old per-TRES limit columns (MaxNodes, MaxCPUs, MaxCPUMins) read from a row's MaxTRES and MaxTRESMins. */
+export function withTresLimits(row: Record<string, string>): Record<string, string> {
+  const pick = (text: string | undefined, name: string): string => new RegExp(`(?:^|,)${name}=(\\d+)`).exec(text ?? "")?.[1] ?? "";
+  return { ...row, maxnodes: pick(row.maxtres, "node"), maxcpus: pick(row.maxtres, "cpu"), maxcpumins: pick(row.maxtresmins, "cpu") };
+}
 
 /** "account,user%20,maxjobs%-5" -> columns; unknown names are returned as an error string. */
 export function parseFieldList(text: string, table: Record<string, [string, number]>): Column[] | string {

@@ -109,7 +109,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   lines.push(
     `NumNodes=${numNodesText(job)} NumCPUs=${job.numCpus} NumTasks=${job.numTasks === 0 ? "N/A" : job.numTasks} CPUs/Task=${job.cpusPerTask} ReqB:S:C:T=0:0:${orAny(job.reqCoresPerSocket)}:${orAny(job.reqThreadsPerCore)}`,
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
-    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:* CoreSpec=*`,
+    `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:${orAny(job.ntasksPerCore)} CoreSpec=*`,
   );
   if (detail) lines.push(...detailLines(job));
   // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)
@@ -145,8 +145,13 @@ function fileLines(job: Job): string[] {
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);
+  // 22.05 lists only the GRES per task, as "gres:gpu:1" (26.x: "cpu=4,gres/gpu=1"; oracle: --gpus-per-task=1 -N 2)
+  const perTask = (job.tresPerTask ?? "").split(",").filter((p) => p.startsWith("gres/")).map((p) => p.replace(/^gres\//, "gres:").replace("=", ":"));
+  if (perTask.length > 0) lines.push(`TresPerTask=${perTask.join(",")}`);
   // shown only when a mail type is set (the user then defaults to the submitter)
   if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
+  // --ntasks-per-gpu, after the mail line (oracle 22.05: NtasksPerTRES=1)
+  if ((job.ntasksPerTres ?? 0) > 0) lines.push(`NtasksPerTRES=${job.ntasksPerTres}`);
   // --container as given, also empty (oracle: Container=/tmp, Container=; last line)
   if (job.container !== undefined) lines.push(`Container=${job.container}`);
   return lines;

@@ -118,7 +118,8 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("Contiguous", "O", "CONTIGUOUS", (r) => (r.job.contiguous ? "1" : "0")),
   field("Priority", "p", "PRIORITY", (r) => priorityFraction(r.job.priority)),
   field("Partition", "P", "PARTITION", (r) => r.job.partition),
-  field("QOS", "q", "QOS", (r) => orNull(r.job.qos)),
+  // a job whose QOS the database lacks has an empty one, printed empty (oracle 22.05: -q foo)
+  field("QOS", "q", "QOS", (r) => r.job.qos),
   field("PriorityLong", "Q", "PRIORITY", (r) => String(r.job.priority)),
   field("Reason", "r", "REASON", (r) => r.job.reason || "None"),
   field("ReasonList", "R", "NODELIST(REASON)", (r) => reasonList(r.job), {

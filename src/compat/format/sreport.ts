@@ -33,7 +33,7 @@ const FORMAT_TEXT: Readonly<Record<TimeFormat, string>> = {
   secper: "CPU Seconds/Percentage of Total", minper: "CPU Minutes/Percentage of Total", hourper: "CPU Hours/Percentage of Total",
 };
 
-const isPer = (f: TimeFormat): boolean => f === "secper" || f === "minper" || f === "hourper";
+export const isPer = (f: TimeFormat): boolean => f === "secper" || f === "minper" || f === "hourper";
 
 /** printf("%.0f"): an exact half goes to the even neighbour. */
 function fixed0(x: number): string {
@@ -87,20 +87,23 @@ function heldUntil(job: Job, now: number): number {
 }
 
 /** CPU-seconds a job held inside the window. */
-export function allocatedSecs(job: Job, w: Window, now: number): number {
-  if (job.startTime <= 0 || job.numCpus <= 0) return 0;
-  return overlap(Math.floor(job.startTime), Math.floor(heldUntil(job, now)), w) * job.numCpus;
+export function allocatedSecs(job: Job, w: Window, now: number, count: (job: Job) => number = (j) => j.numCpus): number {
+  const n = count(job);
+  if (job.startTime <= 0 || n <= 0) return 0;
+  return overlap(Math.floor(job.startTime), Math.floor(heldUntil(job, now)), w) * n;
 }
 
 /** CPU-seconds a job waited while eligible inside the window (what Planned counts). */
-export function plannedSecs(job: Job, w: Window, now: number): number {
+export function plannedSecs(job: Job, w: Window, now: number, count: (job: Job) => number = (j) => Math.max(1, j.numCpus)): number {
   if (job.eligibleTime <= 0) return 0;
   const waitedUntil = job.startTime > 0 ? job.startTime : job.state.toUpperCase() === "PENDING" ? now : job.endTime;
-  return overlap(Math.floor(job.eligibleTime), Math.floor(waitedUntil), w) * Math.max(1, job.numCpus);
+  return overlap(Math.floor(job.eligibleTime), Math.floor(waitedUntil), w) * count(job);
 }
 
 export interface ClusterUsage {
   cluster: string;
+  /** The TRES counted (cpu unless --tres named others). */
+  tres?: string;
   allocated: number;
   down: number;
   plannedDown: number;
@@ -111,19 +114,36 @@ export interface ClusterUsage {
   capacity: number;
 }
 
-/** Cluster utilization over the window from job records and the cluster's CPU count. */
-export function clusterUsage(cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number): ClusterUsage {
-  const capacity = cpus * Math.max(0, w.end - w.start);
+/**
+ * Cluster utilization over the window from job records and the cluster's count of the TRES. As
+ * slurmdbd's rollup: a reservation's whole time is allocated (PLND Down for MAINT; `reserved`
+ * gives it, and the reservations it covers) and its jobs add nothing more; Planned is the
+ * eligible wait of CPUs outside reservations.
+ */
+export function clusterUsage(
+  cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number, count?: (job: Job) => number, tres = "cpu",
+  reserved?: { allocated: number; plannedDown: number; names: ReadonlySet<string> },
+  capacitySecs?: number,
+): ClusterUsage {
+  // Reported: the TRES-seconds the cluster had (from each node's registration: capacitySecs);
+  // its percentage is of the whole window's (oracle: 50416 of 57600 shows as 87.53%)
+  const capacity = capacitySecs ?? cpus * Math.max(0, w.end - w.start);
+  const whole = cpus * Math.max(0, w.end - w.start);
   let allocated = 0;
   let planned = 0;
+  const held = reserved ?? { allocated: 0, plannedDown: 0, names: new Set<string>() };
   for (const job of jobs) {
-    allocated += allocatedSecs(job, w, now);
-    planned += plannedSecs(job, w, now);
+    // a job in a held reservation adds nothing: the reservation's whole time counts instead; one in
+    // an IGNORE_JOBS reservation counts as allocated (oracle), and no reservation job adds planned time
+    if (!held.names.has(job.reservation)) allocated += allocatedSecs(job, w, now, count);
+    // slurmdbd's rollup counts the eligible wait of CPUs only
+    if (tres === "cpu" && job.reservation === "") planned += plannedSecs(job, w, now, count);
   }
-  allocated = Math.min(allocated, capacity);
-  planned = Math.min(planned, capacity - allocated);
-  const idle = capacity - allocated - planned;
-  return { cluster, allocated, down: 0, plannedDown: 0, idle, planned, reported: capacity, capacity };
+  allocated = Math.min(allocated + held.allocated, capacity);
+  const plannedDown = Math.min(held.plannedDown, capacity - allocated);
+  planned = Math.min(planned, capacity - allocated - plannedDown);
+  const idle = capacity - allocated - plannedDown - planned;
+  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity) };
 }
 
 export interface UserUsage {
@@ -133,15 +153,26 @@ export interface UserUsage {
 }
 
 /** CPU-seconds per user in the window, largest first (ties by name); users without use left out. */
-export function userUsage(jobs: readonly Job[], w: Window, now: number): UserUsage[] {
+export function userUsage(
+  jobs: readonly Job[], w: Window, now: number, count?: (job: Job) => number, group = true, extra?: ReadonlyMap<string, number>,
+): UserUsage[] {
   const byUser = new Map<string, UserUsage>();
-  for (const job of jobs) {
-    const used = allocatedSecs(job, w, now);
-    if (used === 0) continue;
-    const row = byUser.get(job.user) ?? { user: job.user, accounts: [], used: 0 };
+  const add = (user: string, account: string, used: number): void => {
+    // 22.05 lists a user once per account (oracle); Group merges them into one line
+    const key = group ? user : `${user}\u0000${account}`;
+    const row = byUser.get(key) ?? { user, accounts: [], used: 0 };
     row.used += used;
-    if (!row.accounts.includes(job.account)) row.accounts.push(job.account);
-    byUser.set(job.user, row);
+    if (!row.accounts.includes(account)) row.accounts.push(account);
+    byUser.set(key, row);
+  };
+  for (const job of jobs) {
+    const used = allocatedSecs(job, w, now, count);
+    if (used > 0) add(job.user, job.account, used);
+  }
+  // reservation time charged to associations that could use it (account\0user -> seconds)
+  for (const [key, used] of extra ?? []) {
+    const [account = "", user = ""] = key.split("\u0000");
+    if (used > 0 && user !== "") add(user, account, used);
   }
   return [...byUser.values()].sort((a, b) => b.used - a.used || (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
 }
@@ -153,44 +184,47 @@ export interface Style {
   format: TimeFormat;
 }
 
-interface Column {
+export interface Column {
   name: string;
   width: number;
   /** Left-justified (names) or right (everything else). */
   left?: boolean;
 }
 
-function renderRows(columns: readonly Column[], rows: readonly string[][], style: Style): string {
+export function renderRows(columns: readonly Column[], rows: readonly string[][], style: Style): string {
   if (style.parsable !== "none") {
     const end = style.parsable === "trailing" ? "|" : "";
     const lines = style.header ? [columns.map((c) => c.name)] : [];
     return [...lines, ...rows].map((cells) => `${cells.join("|")}${end}\n`).join("");
   }
-  const cell = (text: string, c: Column): string => {
-    const cut = text.slice(0, c.width);
+  // a value too long for its column ends in '+' (print_fields_str); a header is only cut
+  const cell = (text: string, c: Column, isValue: boolean): string => {
+    const cut = text.length <= c.width ? text : isValue ? `${text.slice(0, c.width - 1)}+` : text.slice(0, c.width);
     return c.left ? cut.padEnd(c.width) : cut.padStart(c.width);
   };
-  const line = (cells: readonly string[]): string => `${columns.map((c, i) => `${cell(cells[i] ?? "", c)} `).join("")}\n`;
-  const head = style.header ? line(columns.map((c) => c.name)) + line(columns.map((c) => "-".repeat(c.width))) : "";
-  return head + rows.map(line).join("");
+  const line = (cells: readonly string[], isValue: boolean): string =>
+    `${columns.map((c, i) => `${cell(cells[i] ?? "", c, isValue)} `).join("")}\n`;
+  const head = style.header ? line(columns.map((c) => c.name), false) + line(columns.map((c) => "-".repeat(c.width)), false) : "";
+  return head + rows.map((r) => line(r, true)).join("");
 }
 
-const DASHES = "-".repeat(80);
+export const DASHES = "-".repeat(80);
 
 /** "Cluster Utilization <start> - <end-1>" and the unit line, between dashes. */
-function banner(title: string, usageLine: string, style: Style): string {
+export function banner(title: string, usageLine: string, style: Style): string {
   if (!style.header) return "";
   return `${DASHES}\n${title}\n${usageLine}\n${DASHES}\n`;
 }
 
-const usageLine = (format: TimeFormat): string => `Usage reported in ${FORMAT_TEXT[format]}`;
+export const usageLine = (format: TimeFormat): string => `Usage reported in ${FORMAT_TEXT[format]}`;
 
 /** sreport cluster utilization; `timeText` prints a time as Slurm does (ISO without zone). */
-export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window, style: Style, timeText: (t: number) => string): string {
+export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window, style: Style, timeText: (t: number) => string, tresGiven = false): string {
   const f = style.format;
   const max = (pick: (r: ClusterUsage) => number): number => rows.reduce((m, r) => Math.max(m, pick(r)), 0);
   const columns: Column[] = [
     { name: "Cluster", width: 9 },
+    ...(tresGiven ? [{ name: "TRES Name", width: 14 }] : []),
     { name: "Allocated", width: usageWidth(max((r) => r.allocated), f) },
     { name: "Down", width: usageWidth(max((r) => r.down), f) },
     { name: "PLND Down", width: usageWidth(max((r) => r.plannedDown), f) },
@@ -200,6 +234,7 @@ export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window,
   ];
   const cells = rows.map((r) => [
     r.cluster,
+    ...(tresGiven ? [r.tres ?? "cpu"] : []),
     usageText(r.allocated, r.reported, f),
     usageText(r.down, r.reported, f),
     usageText(r.plannedDown, r.reported, f),
@@ -208,7 +243,8 @@ export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window,
     usageText(r.reported, r.capacity, f),
   ]);
   const title = `Cluster Utilization ${timeText(w.start)} - ${timeText(w.end - 1)}`;
-  return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
+  const unit = tresGiven && f !== "percent" ? usageLine(f).replace("CPU ", "TRES ") : usageLine(f);
+  return banner(title, unit, style) + renderRows(columns, cells, style);
 }
 
 /** sreport user topusage: the `top` users by CPU time, percentages of the cluster's reported time. */
@@ -220,22 +256,30 @@ export function userTopText(
   style: Style,
   properName: (user: string) => string,
   timeText: (t: number) => string,
+  tres?: readonly TopTres[],
 ): string {
   const f = style.format;
   const shown = users.slice(0, top);
-  const columns: Column[] = [
-    { name: "Cluster", width: 9 },
-    { name: "Login", width: 9 },
-    { name: "Proper Name", width: 15 },
-    { name: "Account", width: 15 },
-    { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) },
-    { name: "Energy", width: usageWidth(0, f) },
-  ];
-  const cells = shown.map((u) => [
-    cluster.cluster, u.user, properName(u.user), u.accounts.join(", "), usageText(u.used, cluster.reported, f), usageText(0, 0, f),
-  ]);
   const title = `Top ${top} Users ${timeText(w.start)} - ${timeText(w.end - 1)} (${w.end - w.start} secs)`;
+  const who = (u: UserUsage): string[] => [cluster.cluster, u.user, properName(u.user), u.accounts.join(", ")];
+  const lead: Column[] = [{ name: "Cluster", width: 9 }, { name: "Login", width: 9 }, { name: "Proper Name", width: 15 }, { name: "Account", width: 15 }];
+  if (tres !== undefined) {
+    // --tres: a TRES Name column and one line per user and TRES, no Energy (oracle 22.05)
+    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.usedBy(u))), 0);
+    const columns = [...lead, { name: "TRES Name", width: 14 }, { name: "Used", width: usageWidth(max, f) }];
+    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.usedBy(u), t.reported, f)]));
+    return banner(title, f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES "), style) + renderRows(columns, cells, style);
+  }
+  const columns: Column[] = [...lead, { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) }, { name: "Energy", width: usageWidth(0, f) }];
+  const cells = shown.map((u) => [...who(u), usageText(u.used, cluster.reported, f), usageText(0, 0, f)]);
   return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
+}
+
+/** One TRES of a `--tres` topusage: its name, what percentages are of, and a line's TRES-seconds. */
+export interface TopTres {
+  name: string;
+  reported: number;
+  usedBy: (row: UserUsage) => number;
 }
 
 /** A local time rounded to the hour as slurmdbd's reports do: :30 and later go up. */

@@ -10,7 +10,7 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import { parseBeginTime, parseTimeLimit, TIME_INFINITE } from "../parse-time.ts";
 import { parseSizeMiB } from "../parse-size.ts";
 import { expandHostlist } from "../hostlist.ts";
-import { absolutePath, type BuildState } from "./build-state.ts";
+import type { BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
@@ -183,8 +183,10 @@ function priority(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
+/** --chdir: a relative path is joined to the current directory as given, not tidied (22.05: -D ../d/./sub is $PWD/../d/./sub). */
 function chdir(st: BuildState, a: Assignment): Result<void> {
-  st.chdir = absolutePath(st.cwd, valueOf(a));
+  const v = valueOf(a);
+  st.chdir = v.startsWith("/") ? v : `${st.cwd}/${v}`;
   return DONE;
 }
 
@@ -296,8 +298,8 @@ const socketsPerNode: Handler = (st, a) => {
   return DONE;
 };
 
-/** --mincpus, --ntasks-per-socket, --cores-per-socket: positive counts the scheduler and the controller's core choice honour (sched/plan/core-select.ts). */
-const optionalCount = (field: "mincpus" | "ntasksPerSocket" | "coresPerSocket"): Handler => (st, a) => {
+/** --mincpus, --ntasks-per-socket, --ntasks-per-core, --cores-per-socket: positive counts the scheduler and the controller's core choice honour (sched/plan/core-select.ts). */
+const optionalCount = (field: "mincpus" | "ntasksPerSocket" | "coresPerSocket" | "ntasksPerCore"): Handler => (st, a) => {
   const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
   if (!r.ok) return r;
   st.spec[field] = r.value;
@@ -335,7 +337,12 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,
   dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),
-  distribution: checked("distribution", syntax.checkDistribution), "mail-type": checked("mailType", syntax.parseMailType),
+  distribution: checked("distribution", syntax.checkDistribution), "mail-type": (st, a) => {
+    const r = syntax.parseMailType(valueOf(a));
+    if (!r.ok) return r;
+    st.spec.mailType = syntax.addMailTypes(st.spec.mailType, r.value);
+    return DONE;
+  },
   gpus: checked("gpus", syntax.checkGpus), "gpus-per-node": checked("gpusPerNode", syntax.checkGpus),
   "gpus-per-task": checked("gpusPerTask", syntax.checkGpus),
   nodelist: hostlist("nodelist"), exclude: hostlist("exclude"),
@@ -351,6 +358,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind, "tres-bind": tresBind,
   "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
-  hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "cores-per-socket": optionalCount("coresPerSocket"),
+  hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "ntasks-per-core": optionalCount("ntasksPerCore"), "cores-per-socket": optionalCount("coresPerSocket"),
   oversubscribe, contiguous, mincpus: optionalCount("mincpus"),
 };

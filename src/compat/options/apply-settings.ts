@@ -130,7 +130,7 @@ export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   label: setting("label"), pty, unbuffered: setting("unbuffered"), jobid: jobId, "het-group": hetGroup, "pack-group": hetGroup,
   "alloc-nodelist": text("allocNodelist"), "multi-prog": setting("multiProg"),
   "kill-on-bad-exit": killOnBadExit, "disable-status": setting("disableStatus"), exact: setting("exact"),
-  overlap: setting("overlap"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
+  overlap: setting("overlap"), interactive: setting("interactive"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
   "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"), "cpu-bind": text("cpuBind"), cpu_bind: text("cpuBind"),
   "task-prolog": text("taskProlog"), "task-epilog": text("taskEpilog"),
   // salloc

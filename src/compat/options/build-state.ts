@@ -44,6 +44,8 @@ export interface CmdSettings {
   disableStatus: boolean;
   exact: boolean;
   overlap: boolean;
+  /** srun --interactive: salloc's interactive step (one task on the allocation's first node, LaunchParameters=use_interactive_step). */
+  interactive: boolean;
   whole: boolean;
   preserveEnv: boolean;
   quitOnInterrupt: boolean;
@@ -103,7 +105,7 @@ export function emptySettings(): CmdSettings {
   return {
     parsable: false, quiet: false, verbose: 0, testOnly: false, wait: false, ignorePbs: false,
     label: false, pty: false, unbuffered: false, multiProg: false, disableStatus: false, exact: false,
-    overlap: false, whole: false, preserveEnv: false, quitOnInterrupt: false, noShell: false,
+    overlap: false, interactive: false, whole: false, preserveEnv: false, quitOnInterrupt: false, noShell: false,
   };
 }
 

@@ -35,11 +35,22 @@ function typedKinds(spec: Plain<JobSpec>): Set<boolean> {
   return kinds;
 }
 
+/**
+ * The task count sbatch knows before the controller: -n, else --ntasks-per-node times the
+ * node count (one node when -N is not given), else an exact -N (oracle 22.05: --gpus-per-task=1
+ * with -N 2 or --ntasks-per-node=2 is accepted, with -N 1-2 refused).
+ */
+function tasksImplied(spec: Plain<JobSpec>): number {
+  if (spec.ntasks > 0) return spec.ntasks;
+  if (spec.ntasksPerNode > 0) return Math.max(1, spec.nodesMin) * spec.ntasksPerNode;
+  return spec.nodesMin > 0 && spec.nodesMin === spec.nodesMax ? spec.nodesMin : 0;
+}
+
 /** Slurm's reasons, in the order its checks run. */
 export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
   // oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, ... (differential seed 234)
   if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");
-  if (gpuCount(spec.gpusPerTask) > 0 && gpuCount(spec.gpus) === 0 && spec.ntasks === 0) {
+  if (gpuCount(spec.gpusPerTask) > 0 && gpuCount(spec.gpus) === 0 && tasksImplied(spec) === 0) {
     return fail("Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
   }
   const gpus = requestsGpus(spec);

@@ -67,13 +67,28 @@ export function scanDirectives(script: string): Directives {
   return result;
 }
 
-/** Split one directive line: whitespace separates, quotes group (and are removed), '#' starts a comment. */
+/**
+ * Split one directive line as sbatch does: whitespace separates, quotes group (and are
+ * removed), a backslash takes the next character as it is, and an unquoted '#' starts a
+ * comment anywhere, inside a word too (`--ntasks=1#128` is --ntasks=1).
+ */
 export function lineWords(text: string): string[] {
   const words: string[] = [];
   let word = "";
   let inWord = false;
   let quote = "";
+  let escaped = false;
   for (const ch of text) {
+    if (escaped) {
+      word += ch;
+      inWord = true;
+      escaped = false;
+      continue;
+    }
+    if (ch === "\\" && quote === "") {
+      escaped = true;
+      continue;
+    }
     if (quote !== "") {
       if (ch === quote) quote = "";
       else word += ch;
@@ -86,7 +101,7 @@ export function lineWords(text: string): string[] {
       if (inWord) words.push(word);
       word = "";
       inWord = false;
-    } else if (ch === "#" && !inWord) {
+    } else if (ch === "#") {
       break;
     } else {
       word += ch;

@@ -123,11 +123,24 @@ export function parseSignal(text: string, allowBatchFlag = true): Result<string>
 const MAIL_TYPES = new Set(["NONE", "BEGIN", "END", "FAIL", "REQUEUE", "ALL", "INVALID_DEPEND", "STAGE_OUT",
   "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80", "TIME_LIMIT_50", "ARRAY_TASKS"]);
 
-/** --mail-type=<type>[,<type>...] normalised to upper case. */
+/**
+ * --mail-type=<type>[,<type>...] normalised to upper case; NONE anywhere in one value means no
+ * mail from that value (22.05: "NONE,END" and "END,NONE" both leave MailType empty).
+ */
 export function parseMailType(text: string): Result<string> {
   const types = text.split(",").map((t) => t.trim().toUpperCase());
   if (types.some((t) => !MAIL_TYPES.has(t))) return err("BadMailType", "Invalid --mail-type specification", OPTION_EXIT);
-  return ok(types.join(","));
+  return ok(types.includes("NONE") ? "NONE" : types.join(","));
+}
+
+/**
+ * A further --mail-type adds its events to the earlier ones (22.05 ORs the flags:
+ * --mail-type=ALL --mail-type=END is ALL, --mail-type=BEGIN --mail-type=FAIL is BEGIN,FAIL,
+ * and a later NONE takes nothing away).
+ */
+export function addMailTypes(prev: string, next: string): string {
+  if (prev === "" || prev === "NONE") return next;
+  return next === "NONE" ? prev : `${prev},${next}`;
 }
 
 const DIST_RE = /^(\*|block|cyclic|arbitrary|plane=[0-9]+)(:(\*|block|cyclic|fcyclic)){0,2}(,(pack|nopack))?$/i;

@@ -20,12 +20,13 @@ export function toRestError(e: unknown, source: string): RestError {
     case "unavailable":
       return new RestError("Unavailable", e.message, source);
     case "permission_denied":
-      return new RestError("AccessDenied", e.message, source, e.message);
+      return new RestError("AccessDenied", e.message, source, e.message, e.errno || undefined);
     case "unauthenticated":
       return new RestError("AuthRequired", e.message, source);
     case "not_found":
-      return new RestError("InvalidJobId", e.message, source, e.message);
+      return new RestError("InvalidJobId", e.message, source, e.message, e.errno || undefined);
     default:
-      return new RestError("Rejected", e.message, source, e.message);
+      // the controller's typed rejection carries Slurm's number (x-slurm-errno): slurmrestd reports it as error_number
+      return new RestError("Rejected", e.message, source, e.message, e.errno || undefined);
   }
 }

@@ -74,3 +74,30 @@ export async function hetComponentsOf(leaderId: number): Promise<Plain<JobInfo>[
   const defaults = emptyJobInfo();
   return jobs.map((j) => withDefaults(j, defaults)).filter((j) => j.hetJobId === leaderId).sort((a, b) => (a.hetJobOffset ?? 0) - (b.hetJobOffset ?? 0));
 }
+
+/** How long one watch call waits at the controller; after a failed call the watch waits this long before the next. */
+const WATCH_CALL_MS = 30_000;
+const WATCH_RETRY_MS = 5_000;
+
+/**
+ * Watch allocation `jobId` while salloc's command runs: `onRevoked` is called once if the job ends
+ * without salloc (scancel, time limit, node failure), as Slurm's salloc hears of it. One long-poll
+ * call at a time (WaitJob); returns the function that stops the watch.
+ */
+export function watchAllocation(jobId: number, onRevoked: () => void): () => void {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      try {
+        const { job } = await call<{ job: Plain<JobInfo> }>(ctlUrl(), "WaitJob", { jobId, untilStates: ["COMPLETING"], timeoutMs: WATCH_CALL_MS });
+        if (stopped) return;
+        if (job.state !== "RUNNING") return onRevoked();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, WATCH_RETRY_MS).unref?.());
+      }
+    }
+  })();
+  return () => {
+    stopped = true;
+  };
+}

@@ -12,7 +12,9 @@
 import { parseConf } from "../../compat/conf/slurm-conf.ts";
 import { setClientTls, tlsEnabled } from "../../net/client-tls.ts";
 import { parseUsers, type UserEntry } from "../../net/users-parse.ts";
-import { confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
+import { configureClientAuth, confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
+import { setCredSource } from "../../net/cred-header.ts";
+import { writeOutput } from "./stdio.ts";
 
 export interface ClientEnv {
   /** Every controller, in order ($SPUR_CONTROLLER_URL, else spur.conf). */
@@ -42,13 +44,32 @@ function expandHost(path: string, host: string): string {
   return path.replaceAll("%h", host.split(".")[0] ?? host);
 }
 
+/**
+ * AuthType=auth/munge: a credential from the local munged per request (loaded lazily, so
+ * that commands on a loopback cluster load none of it).
+ */
+function credSourceOf(globals: ReadonlyMap<string, string>): (() => Promise<string | undefined>) | undefined {
+  if ((globals.get("authtype") ?? "").toLowerCase() !== "auth/munge") return undefined;
+  const authInfo = globals.get("authinfo");
+  let told = false;
+  return async () => {
+    const m = await import("../../net/munge/auth-munge.ts");
+    const cred = await m.mungeCredential(m.parseAuthInfo(authInfo));
+    if (cred.ok) return cred.value;
+    // Said once; the request goes without a credential and the controller refuses it in its words.
+    if (!told) await writeOutput("stderr", `error: ${cred.error.message}\n`);
+    told = true;
+    return undefined;
+  };
+}
+
 export async function loadClientEnv(): Promise<ClientEnv> {
   const path = confPath();
   const [confText, membership, passwd, group, hostname] = await Promise.all([
     text(path), text(membershipFile(path)), text("/etc/passwd"), text("/etc/group"), hostName(),
   ]);
   const users = parseUsers(passwd, group);
-  const parsed = confText === undefined ? undefined : parseConf(confText);
+  const parsed = confText === undefined ? undefined : parseConf(confText, { globalsOnly: true });
   const conf = parsed?.ok ? parsed.value : undefined;
   if (conf === undefined) {
     setClientTls({ https: false });
@@ -56,7 +77,9 @@ export async function loadClientEnv(): Promise<ClientEnv> {
     const caFile = conf.globals.get("spurtlscafile") ?? "";
     const ca = caFile === "" ? undefined : await text(expandHost(caFile, hostname));
     setClientTls(ca === undefined ? { https: tlsEnabled(conf.globals) } : { https: tlsEnabled(conf.globals), ca });
+    configureClientAuth(conf, hostname);
   }
+  setCredSource(conf === undefined ? undefined : credSourceOf(conf.globals));
   const fromEnv = process.env.SPUR_CONTROLLER_URL;
   let urls: string[];
   if (fromEnv) urls = fromEnv.split(",");

@@ -13,6 +13,7 @@
  */
 import { fetchWithBackoff } from "./rate-backoff.ts";
 import { RpcError } from "../../cli/io.ts";
+import { errnoOf } from "./rpc-errno.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { fetchTls } from "../../net/client-tls.ts";
 import { writeOutput } from "./stdio.ts";
@@ -102,6 +103,7 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
   } catch (e) {
+    if (e instanceof RpcError) return { kind: "error", error: e }; // no credential (rate-backoff.ts)
     const code = (e as { code?: string }).code ?? "";
     return code === "ECONNREFUSED" || code === "ConnectionRefused" ? { kind: "refused" } : { kind: "lost", why: String((e as Error).message ?? e) };
   }
@@ -120,7 +122,7 @@ async function attempt(url: string, method: string, body: string, timeoutMs: num
   } catch {
     /* not a Connect error body */
   }
-  return { kind: "error", error: new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`) };
+  return { kind: "error", error: new RpcError(parsed.code ?? "unknown", parsed.message ?? `controller answered HTTP ${res.status}`, errnoOf(res)) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

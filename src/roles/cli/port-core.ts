@@ -8,6 +8,7 @@
  * stdio.ts. port.ts adds what srun/salloc/spur need on top (sync conf lookups).
  */
 import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
+import { errnoOf } from "./rpc-errno.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
 import { fetchWithBackoff } from "./rate-backoff.ts";
@@ -29,7 +30,8 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
     });
-  } catch {
+  } catch (e) {
+    if (e instanceof RpcError) throw e; // no credential (rate-backoff.ts)
     throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
   }
   return connectAnswer<T>(res, "controller");
@@ -45,7 +47,7 @@ async function connectAnswer<T>(res: Response, who: string): Promise<T> {
     } catch {
       /* not a Connect error body */
     }
-    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`);
+    throw new RpcError(parsed.code ?? "unknown", parsed.message ?? `${who} answered HTTP ${res.status}`, errnoOf(res));
   }
   return JSON.parse(text) as T;
 }

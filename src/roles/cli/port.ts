@@ -4,7 +4,8 @@
  * synchronous "where is the controller" lookups (spur.conf read with node:fs). User
  * commands that only need a CliPort import port-core.ts and skip node:fs.
  */
-import { confPath, controllerUrls, readConf } from "../conf-file.ts";
+import { hostname } from "node:os";
+import { confPath, configureClientAuth, controllerUrls, readConf } from "../conf-file.ts";
 import { callReplicated, type Endpoints } from "./failover.ts";
 import { callOne } from "./port-core.ts";
 
@@ -29,7 +30,9 @@ export function resolveControllerUrls(): string[] {
   if (process.env.SPUR_CONTROLLER_URL) return process.env.SPUR_CONTROLLER_URL.split(",");
   try {
     const path = confPath();
-    return controllerUrls(readConf(path), path);
+    const conf = readConf(path);
+    configureClientAuth(conf, hostname());
+    return controllerUrls(conf, path);
   } catch {
     return ["http://127.0.0.1:6817"];
   }

@@ -5,13 +5,29 @@
  * before any handler ran (net/rpc-rate-limit), so the retry cannot do anything twice.
  * Bounded: after SPUR_RATE_LIMIT_RETRIES (default 30) refusals in a row the answer is
  * handed back and the client prints Slurm's "Rate limit exceeded, please retry momentarily".
+ * Every try carries a fresh credential (AuthType=auth/spur or auth/munge): a credential is
+ * good once, so a retry with the first one would be refused as a replay. No credential to be
+ * had (the local daemon is not running) throws an RpcError saying so.
  */
+import { credentialHeaders } from "../../net/auth/client-cred.ts";
+import { CTLD_AUDIENCE } from "../../net/auth/types.ts";
+import { RpcError } from "../../cli/io.ts";
+
+/** This try's credential (auth/spur: from the local daemon, for the controllers; auth/munge: munged's). */
+async function credential(): Promise<Record<string, string>> {
+  try {
+    return await credentialHeaders(CTLD_AUDIENCE);
+  } catch (e) {
+    throw new RpcError("unauthenticated", (e as Error).message);
+  }
+}
+
 const BACKOFF_MS = 1000;
 
 export async function fetchWithBackoff(url: string, init: RequestInit): Promise<Response> {
   const retries = Number(process.env.SPUR_RATE_LIMIT_RETRIES ?? "30");
   for (let tried = 0; ; tried++) {
-    const res = await fetch(url, init);
+    const res = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...(await credential()) } });
     if (res.status !== 429 || res.headers.get("retry-after") === null || tried >= retries) return res;
     await res.arrayBuffer().catch(() => undefined);
     await new Promise((r) => setTimeout(r, BACKOFF_MS));

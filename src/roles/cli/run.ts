@@ -3,13 +3,31 @@
  * Runs one user command's pure logic against the real port and turns its
  * result into output and an exit code. Output goes through stdio.ts (Bun.write),
  * not process.stdout, whose stream machinery costs more start-up than a command.
+ * `--version`, `--help` and `--usage` alone run on the bare port first (bare-port.ts):
+ * the real port (port-core.ts, loaded only then) reads host files and brings the
+ * controller client, which printing a version does not need.
  */
 import type { CliPort, CliResult } from "../../cli/io.ts";
-import { realPort } from "./port-core.ts";
+import { barePort, NeedsHost, printsFixedText } from "./bare-port.ts";
 import { flushOutput, writeOutput } from "./stdio.ts";
 
-export async function runCli(fn: (argv: string[], port: CliPort) => Promise<CliResult>, argv: string[]): Promise<number> {
-  const result = await fn(argv, await realPort());
+type CliFn = (argv: string[], port: CliPort) => Promise<CliResult>;
+
+async function runOnBarePort(fn: CliFn, argv: string[]): Promise<CliResult | undefined> {
+  try {
+    return await fn(argv, barePort());
+  } catch (error) {
+    if (error instanceof NeedsHost) return undefined;
+    throw error;
+  }
+}
+
+export async function runCli(fn: CliFn, argv: string[]): Promise<number> {
+  let result = printsFixedText(argv) ? await runOnBarePort(fn, argv) : undefined;
+  if (result === undefined) {
+    const { realPort } = await import("./port-core.ts");
+    result = await fn(argv, await realPort());
+  }
   void writeOutput("stdout", result.stdout);
   void writeOutput("stderr", result.stderr);
   await flushOutput();

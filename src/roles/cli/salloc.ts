@@ -12,9 +12,11 @@ import { buildSallocEnv } from "../../compat/job-env.ts";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { RpcError } from "../../cli/io.ts";
 import { lookupUid } from "../../net/users.ts";
-import { allocate, hetComponentsOf, release } from "./allocation.ts";
+import { allocate, cancelAllocation, hetComponentsOf, release, watchAllocation } from "./allocation.ts";
 import { hetSallocEnv } from "../../compat/het-env.ts";
-import { clusterNameOf, confPath } from "../conf-file.ts";
+import { clusterNameOf, confPath, readConf } from "../conf-file.ts";
+import { sallocDefaultCommand } from "../../compat/salloc-default.ts";
+import { selfExec } from "../self-exec.ts";
 import { expandEntry, readHostfile } from "./hostfile.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest, sallocArbitraryCheck, sallocTaskCount } from "../../compat/job-hostfile.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
@@ -71,19 +73,65 @@ export async function main(argv: string[]): Promise<number> {
     ? hetSallocEnv(submitEnv, (await hetComponentsOf(job.jobId)).map((c, n) => buildSallocEnv(c, { ...site, submitEnv: {}, ...(specs[n] ? { spec: specs[n] } : {}) })))
     : buildSallocEnv(job, { ...site, submitEnv, spec: envSpec });
   const env = { ...base, ...containerEnvOf(spec.env) };
-  const shell = lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
-  const command = r.command.length > 0 ? r.command : [process.env.SHELL || shell];
+  const shell = process.env.SHELL || lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
+  const command = r.command.length > 0 ? r.command : defaultCommand(shell);
+  let revoking = false;
+  let revokedElsewhere = false;
+  let stopWatch = (): void => undefined;
   const code = await new Promise<number>((resolve) => {
     const child = spawn(command[0] ?? shell, command.slice(1), { stdio: "inherit", env });
+    // salloc itself terminated (SIGTERM, SIGHUP: its terminal went away): the allocation is revoked, not
+    // left running with nobody to release it (oracle: "Job allocation N has been revoked.", job CANCELLED);
+    // the command gets --kill-command's signal when one was asked for
+    const revoke = (signal: NodeJS.Signals) => {
+      revoking = true;
+      stopWatch();
+      void cancelAllocation(job.jobId).finally(() => {
+        process.stderr.write(`salloc: Job allocation ${job.jobId} has been revoked.\n`);
+        if (r.settings.killCommandSignal !== undefined) child.kill(r.settings.killCommandSignal);
+        process.exit(128 + (signal === "SIGHUP" ? 1 : 15));
+      });
+    };
+    // the allocation ended without salloc (scancel, time limit): Slurm's line; the command runs on
+    // unless --kill-command asked for a signal (oracle: salloc then waits for it, no "Relinquishing")
+    stopWatch = watchAllocation(job.jobId, () => {
+      revokedElsewhere = true;
+      process.stderr.write(`salloc: Job allocation ${job.jobId} has been revoked.\n`);
+      if (r.settings.killCommandSignal !== undefined) child.kill(r.settings.killCommandSignal);
+    });
+    process.once("SIGTERM", () => revoke("SIGTERM"));
+    process.once("SIGHUP", () => revoke("SIGHUP"));
     child.once("error", (e) => {
       process.stderr.write(`salloc: error: ${command[0]}: ${e.message}\n`);
       resolve(127);
     });
     child.once("exit", (c, s) => resolve(c ?? (s ? 128 : 0)));
   });
+  stopWatch();
+  // the command ended of the same signal that revokes the allocation: revoke() ends salloc
+  if (revoking) await new Promise<never>(() => undefined);
+  if (revokedElsewhere) return code;
   if (!r.settings.quiet) process.stderr.write(`salloc: Relinquishing job allocation ${job.jobId}\n`);
   await release(job.jobId, code);
   return code;
+}
+
+/**
+ * salloc without a command (compat/salloc-default.ts): the interactive step through this binary's
+ * srun role when LaunchParameters=use_interactive_step, else SallocDefaultCommand= or the shell.
+ */
+function defaultCommand(shell: string): string[] {
+  let globals: ReadonlyMap<string, string> = new Map();
+  try {
+    globals = readConf(confPath()).globals;
+  } catch {
+    // no readable configuration: the shell
+  }
+  const chosen = sallocDefaultCommand({
+    shell, launchParameters: globals.get("launchparameters"), interactiveStepOptions: globals.get("interactivestepoptions"),
+    sallocDefaultCommand: globals.get("sallocdefaultcommand"),
+  });
+  return chosen.srun ? [...selfExec(), "srun", ...chosen.argv] : chosen.argv;
 }
 
 /** SLURM_HOSTFILE (read when -w is not given, whatever -m says; compat/job-hostfile). */

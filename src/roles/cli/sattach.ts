@@ -10,6 +10,8 @@
  * step's tasks that read stdin (--input-filter: one of them), and its end closes
  * their stdin, as on the oracle. Not done: --pty.
  */
+import { credentialInterceptor } from "../../net/auth/client-cred.ts";
+import { nodeAudience } from "../../net/auth/types.ts";
 import { createClient, ConnectError, Code, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { layoutText, parseSattachArgs, type SattachParams } from "../../compat/sattach-args.ts";
@@ -97,7 +99,7 @@ function outputFor(p: SattachParams, taskIds: readonly number[]): TaskOutput {
 
 /** One node's share of the step, until it ends there; "no tasks running" when the agent has none of it (or refuses). */
 async function follow(node: string, url: string, p: SattachParams, output: TaskOutput, attached: (s: Session | undefined) => void): Promise<void> {
-  const client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1", ...connectTls(url) }));
+  const client = createClient(Agent, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors: [credentialInterceptor(nodeAudience(node))], ...connectTls(url) }));
   let told = false;
   const tell = (s: Session | undefined) => {
     if (!told) attached(s);

@@ -10,6 +10,8 @@
  * exits with that errno. -C, -F, --exclude and --send-libs are accepted; Spur
  * sends the file as is, to every node at once.
  */
+import { credentialInterceptor } from "../../net/auth/client-cred.ts";
+import { nodeAudience } from "../../net/auth/types.ts";
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
@@ -117,7 +119,7 @@ async function jobNodes(p: SbcastParams): Promise<Target[]> {
 
 /** Send the file to one node, block by block; 0, or the errno the node's write failed with (said on stderr). */
 async function sendTo(t: Target, p: SbcastParams, source: { fd: number; stat: Stats }): Promise<number> {
-  const client = createClient(Agent, createConnectTransport({ baseUrl: t.url, httpVersion: "1.1", ...connectTls(t.url) }));
+  const client = createClient(Agent, createConnectTransport({ baseUrl: t.url, httpVersion: "1.1", interceptors: [credentialInterceptor(nodeAudience(t.name))], ...connectTls(t.url) }));
   const size = source.stat.size;
   const block = Math.min(p.blockBytes > 0 ? p.blockBytes : BLOCK_BYTES_DEFAULT, BLOCK_BYTES_MAX, Math.max(size, 1));
   const buffer = new Uint8Array(block);

@@ -22,6 +22,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Launcher } from "../../net/gen/spur/v1/agent_pb.ts";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "../../net/http-guard.ts";
 import type { StdinFeed } from "./srun-stdin.ts";
+import { FenceRounds } from "../../compat/pmi/fence.ts";
 
 export interface TaskExitReport {
   node: string;
@@ -35,6 +36,8 @@ export interface StepLauncher {
   token: string;
   /** Reports received so far, by task id. */
   exits: ReadonlyMap<number, TaskExitReport>;
+  /** Called when a node reports that a task called PMI abort (srun --mpi=pmi2). */
+  onPmiAbort?: (rank: number, exitCode: number, node: string) => void;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,9 @@ const PROBE_TIMEOUT_MS = 3000;
 
 /** Reports are a few hundred bytes: anything much larger is refused unread. */
 const REPORT_BYTES_MAX = 64 * 1024;
+
+/** A node's PMI fence call carries its tasks' puts (MPI business cards): up to the node's KVS limit (compat/pmi/pmi-node.ts PMI_KVS_BYTES_MAX) and the framing. */
+const FENCE_BYTES_MAX = 20 * 1024 * 1024;
 
 /**
  * The local address of a TCP connection to `addr:port`: the address the node can reach srun at
@@ -71,10 +77,12 @@ export function localAddressTowards(addr: string, port: number): Promise<string>
  * The listener for a step whose first node's agent is at `node`, or undefined (with the
  * reason on stderr) when it cannot be opened.
  */
-export async function launcherFor(node: { addr: string; port: number } | undefined, jobId: number, stepId: number, input?: StdinFeed): Promise<StepLauncher | undefined> {
+export async function launcherFor(
+  node: { addr: string; port: number } | undefined, jobId: number, stepId: number, input?: StdinFeed, pmiNodes = 0,
+): Promise<StepLauncher | undefined> {
   if (node === undefined) return undefined;
   try {
-    return await openStepLauncher(await localAddressTowards(node.addr, node.port), jobId, stepId, {}, input);
+    return await openStepLauncher(await localAddressTowards(node.addr, node.port), jobId, stepId, {}, input, pmiNodes);
   } catch (error) {
     process.stderr.write(`srun: error: cannot open the step's message port: ${(error as Error).message}\n`);
     return undefined;
@@ -88,13 +96,24 @@ export async function launcherFor(node: { addr: string; port: number } | undefin
  * connections open for as long as the step runs.
  */
 export async function openStepLauncher(
-  host: string, jobId: number, stepId: number, limits: Partial<HttpLimits> = {}, input?: StdinFeed,
+  host: string, jobId: number, stepId: number, limits: Partial<HttpLimits> = {}, input?: StdinFeed, pmiNodes = 0,
 ): Promise<StepLauncher> {
   const token = randomBytes(16).toString("hex");
   const exits = new Map<number, TaskExitReport>();
+  // srun --mpi=pmi2: the PMI fences of the step's nodes meet here (compat/pmi/fence.ts)
+  const fences = pmiNodes > 0 ? new FenceRounds(pmiNodes) : undefined;
+  const fenceWaiters = new Map<number, Array<(kvs: Record<string, string>) => void>>();
+  const launcher: StepLauncher = {
+    host, port: 0, token, exits,
+    close: () => {
+      // agents keep their report connections alive: drop them so that srun need not wait for them
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
   // served on plain node:http: the token, not the caller's uid, says who may report (no peer lookup)
   const handler = connectNodeAdapter({
-    readMaxBytes: REPORT_BYTES_MAX,
+    readMaxBytes: pmiNodes > 0 ? FENCE_BYTES_MAX : REPORT_BYTES_MAX,
     routes: (router) =>
       router.service(Launcher, {
         taskExit(req) {
@@ -103,6 +122,25 @@ export async function openStepLauncher(
             if (!exits.has(taskId)) exits.set(taskId, { node: req.node, exitCode: req.exitCode, exitSignal: req.exitSignal });
           }
           return {};
+        },
+        async pmiFence(req) {
+          if (req.token !== token || req.jobId !== jobId || req.stepId !== stepId || fences === undefined) return { error: "not this step's PMI fence" };
+          if (req.abort) {
+            launcher.onPmiAbort?.(req.abortRank, req.abortExitCode, req.node);
+            return {};
+          }
+          const arrival = fences.arrive(req.round, req.node, req.puts);
+          if (arrival.error !== "") return { error: arrival.error };
+          const all = arrival.complete;
+          if (all !== undefined) {
+            for (const release of fenceWaiters.get(req.round) ?? []) release(all);
+            fenceWaiters.delete(req.round);
+            return { kvs: all };
+          }
+          const kvs = await new Promise<Record<string, string>>((resolve) => {
+            fenceWaiters.set(req.round, [...(fenceWaiters.get(req.round) ?? []), resolve]);
+          });
+          return { kvs };
         },
         async *taskInput(req, ctx) {
           if (req.token !== token || req.jobId !== jobId || req.stepId !== stepId || input === undefined) return;
@@ -113,19 +151,13 @@ export async function openStepLauncher(
   const http = createServer((req, res) => {
     if (admit(req, res)) handler(req, res);
   });
-  const admit = guardServer(http, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: REPORT_BYTES_MAX, ...limits });
+  const admit = guardServer(http, { ...HTTP_LIMITS_DEFAULT, bodyBytesMax: pmiNodes > 0 ? FENCE_BYTES_MAX : REPORT_BYTES_MAX, ...limits });
   http.on("clientError", (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(0, host, () => resolve());
   });
   const address = http.address();
-  return {
-    host, port: typeof address === "object" && address !== null ? address.port : 0, token, exits,
-    close: () => {
-      // agents keep their report connections alive: drop them so that srun need not wait for them
-      http.closeAllConnections();
-      return new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  launcher.port = typeof address === "object" && address !== null ? address.port : 0;
+  return launcher;
 }

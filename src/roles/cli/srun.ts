@@ -28,10 +28,17 @@ import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts"
 import { BUSY_CODE, createStepWaiting, StepWaitCancelled } from "./step-wait.ts";
 import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait.ts";
 import { loadMultiProg } from "./multi-prog-file.ts";
+import { chooseMpi, mpiListText } from "../../compat/mpi-type.ts";
+import { readConf } from "../conf-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
   // --het-group=N: component N's variables stand for the job's (SLURM_JOB_NUM_NODES_HET_GROUP_N, ...)
   const env = hetGroupEnv(argv, process.env);
+  // --mpi=list needs no command (oracle: the list on stdout, exit 0)
+  if (mpiListAsked(argv)) {
+    process.stdout.write(mpiListText());
+    return 0;
+  }
   const parsed = parseSrunArgs(argv, env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
   if (!parsed.ok) {
     process.stderr.write(errorText("srun", parsed.error));
@@ -44,6 +51,14 @@ export async function main(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
+  // --interactive (salloc's interactive step, LaunchParameters=use_interactive_step): one task on the
+  // allocation's first node, whatever the allocation's SLURM_NTASKS/SLURM_NNODES say
+  if (r.settings.interactive) {
+    r.spec.ntasks = 1;
+    r.spec.nodesMin = 1;
+    r.spec.nodesMax = 1;
+    r.spec.ntasksPerNode = 0;
+  }
   if (r.settings.verbose > 0) {
     const { definedOptionsDump } = await import("../../compat/options/srun-verbose.ts");
     process.stderr.write(definedOptionsDump(argv.slice(0, argv.length - r.command.length), process.env));
@@ -64,8 +79,16 @@ export async function main(argv: string[]): Promise<number> {
     r.spec.ntasks = loaded.ntasks;
     taskArgv = loaded.taskArgv;
   }
+  // --mpi / SLURM_MPI_TYPE, else MpiDefault=: refused before anything is allocated, as srun does
+  const mpi = chooseMpi(r.settings.mpi, mpiDefault());
+  if (mpi.kind !== "ok") {
+    if (mpi.kind === "list") process.stdout.write(mpi.stdout);
+    else process.stderr.write(mpi.stderr);
+    return mpi.kind === "list" ? 0 : 1;
+  }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
+  (await import("../closed-pipe.ts")).dropOutputOnClosedPipe(); // `srun CMD | head -1`
   const uid = process.getuid?.() ?? 0;
   const user = lookupUid(uid);
   const url = ctlUrl();
@@ -95,12 +118,22 @@ export async function main(argv: string[]): Promise<number> {
     // Ctrl-C: the first reports the step, a second within a second aborts it (compat/srun-interrupt.ts)
     let lastInterruptMs: number | undefined;
     let current: InterruptStep | undefined;
+    const disableStatus = r.settings.disableStatus;
+    const quitOnInterrupt = r.settings.quitOnInterrupt;
     // Ctrl-C while the step waits for CPUs other steps hold: srun gives up at once (compat/srun-step-wait.ts)
     const waiting = new AbortController();
     process.on("SIGINT", () => {
       if (current === undefined && waitingForStep) return waiting.abort();
+      // -X/--disable-status: every Ctrl-C goes to the tasks as SIGINT, no status report (oracle line)
+      if (disableStatus && current !== undefined) {
+        const step = current;
+        process.stderr.write(`srun: sending Ctrl-C to StepId=${step.jobId}.${step.stepId}\n`);
+        void call(url, "Cancel", { filter: { jobIds: [`${step.jobId}.${step.stepId}`] }, signal: 2 }).catch(() => undefined);
+        return;
+      }
       const now = Date.now();
-      const r = onInterrupt(lastInterruptMs, now, current);
+      // --quit-on-interrupt: the first Ctrl-C ends the step, as a second one within a second does
+      const r = onInterrupt(quitOnInterrupt ? now : lastInterruptMs, now, current);
       lastInterruptMs = now;
       process.stderr.write(r.lines.map((l) => `${l}\n`).join(""));
       if (r.abort) abort.abort();
@@ -117,7 +150,9 @@ export async function main(argv: string[]): Promise<number> {
         uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
         // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
         exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, ...(taskArgv === undefined ? {} : { taskArgv }),
+        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
+        interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
+        killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
         onCreated: (step, killWaitSec) => {
           current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
         },
@@ -134,6 +169,7 @@ export async function main(argv: string[]): Promise<number> {
           return createStepWaiting(once, { ...view, immediate: own || r.settings.immediateSec !== undefined, cancel: waiting.signal, write });
         },
         stepComplete: (req) => call(url, "StepComplete", req),
+        signalStep: (req) => call(url, "Cancel", { filter: { jobIds: [`${req.jobId}.${req.stepId}`] }, signal: req.signal }),
       },
       abort.signal,
     );
@@ -157,6 +193,28 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+/** Whether srun's options (before the command) ask for `--mpi=list`. */
+function mpiListAsked(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (!a.startsWith("-")) return false;
+    if (a === "--mpi=list" || (a === "--mpi" && argv[i + 1] === "list")) return true;
+  }
+  return false;
+}
+
+/** A key of the configuration, lower case (undefined when unset or unreadable). */
+function confValue(key: string): string | undefined {
+  try {
+    return readConf(confPath()).globals.get(key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** MpiDefault= of the configuration. */
+const mpiDefault = (): string | undefined => confValue("mpidefault");
 
 async function testOnly(spec: Parameters<typeof allocate>[1]): Promise<number> {
   try {

@@ -9,6 +9,8 @@
  * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
+import { credentialInterceptor } from "../../net/auth/client-cred.ts";
+import { nodeAudience } from "../../net/auth/types.ts";
 import { arbitraryRanks, isArbitrary, taskRanks } from "../../compat/task-layout.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 
@@ -35,6 +37,8 @@ import { Readable } from "node:stream";
 import { mayReadStdin } from "./tty-foreground.ts";
 import { createReadStream, openSync } from "node:fs";
 import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
+import { nodeOfRanks, processMapping } from "../../compat/pmi/mapping.ts";
+import { waitExpiredLines, type TaskState } from "../../compat/srun-wait.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -70,11 +74,21 @@ export interface StepRequest {
   taskArgv?: (taskId: number, node: string) => string[];
   /** --pty: task 0 on a pseudo-terminal, this terminal in raw mode meanwhile (srun-terminal.ts). */
   pty?: boolean;
+  /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, fences meet at this srun. */
+  mpi?: string;
+  /** -W/--wait=SEC: SEC seconds after the first task exits, the remaining ones are killed (0: wait for all). */
+  waitSec?: number;
+  /** --interactive: salloc's interactive step (J.interactive, holding none of the job's CPUs). */
+  interactive?: boolean;
+  /** -K/--kill-on-bad-exit (or KillOnBadExit=1): the first task that fails terminates the step (SIGTERM). */
+  killOnBadExit?: boolean;
 }
 
 export interface StepCalls {
-  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number }): Promise<Plain<StepCreateResponse>>;
+  stepCreate(req: { jobId: number; spec: Plain<JobSpec>; exact: boolean; srunHost: string; srunPid: number; interactive?: boolean }): Promise<Plain<StepCreateResponse>>;
   stepComplete(req: { jobId: number; stepId: number; exitCode: number; exitSignal: number; state: string }): Promise<unknown>;
+  /** Send `signal` to every task of the step (-K/--kill-on-bad-exit). */
+  signalStep?(req: { jobId: number; stepId: number; signal: number }): Promise<unknown>;
 }
 
 const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r === undefined ? {} : { exitCode: r.exitCode, exitSignal: r.exitSignal });
@@ -82,7 +96,7 @@ const pick = (r: { exitCode: number; exitSignal: number } | undefined) => (r ===
 const PRESERVED = ["SLURM_NNODES", "SLURM_NTASKS", "SLURM_NPROCS", "SLURM_TASKS_PER_NODE"] as const;
 
 export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSignal): Promise<{ exitCode: number; exitSignal: number }> {
-  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid });
+  const created = await calls.stepCreate({ jobId: req.jobId, spec: req.spec, exact: req.exact, srunHost: req.host, srunPid: process.pid, interactive: req.interactive === true });
   const step = created.step;
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
@@ -133,13 +147,50 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   }
   // --pty: the end of srun's stdin is not the end of the task's terminal input (window changes go on)
   const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
-  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed);
+  const pmi = req.mpi === "pmi2";
+  const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed, pmi ? shares.length : 0);
+  // a task's PMI abort cancels the step on every node (oracle: the step is CANCELLED, its tasks Killed)
+  let stepKilled = false; // a PMI abort or -W's time ran out: srun said so already, no "Force Terminated"
+  if (launcher !== undefined && pmi) {
+    launcher.onPmiAbort = () => {
+      if (stepKilled) return;
+      stepKilled = true;
+      process.stderr.write(`srun: Job step aborted: Waiting up to ${job.killWaitSec + 2} seconds for job step to finish.\n`);
+      void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 0 }).catch(() => undefined);
+    };
+  }
+  const mpiFields = pmi ? { mpiType: "pmi2", pmiProcessMapping: processMapping(nodeOfRanks(ranks)), pmiNodes: shares.length } : {};
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   // --pty implies --unbuffered: keys echoed and prompts shown as they come
   const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true || terminal !== undefined);
   terminal?.start((size) => feed?.resize(size.rows, size.cols));
   let exitCode = 0;
   let exitSignal = 0;
+  // -K: the first task that exits non-zero (or of a signal) terminates the others, as Slurm's srun does
+  let terminating = false;
+  // -K's trigger is reported at once, its own line first (oracle order), not with its node's
+  // other tasks: another node's tasks, terminated because of it, may end before this node does
+  const reportedEarly = new Set<number>();
+  // -W: the first exit starts the clock for the others
+  const states = new Map<number, TaskState>(ranks.flat().map((r) => [r, "running"]));
+  let waitTimer: ReturnType<typeof setTimeout> | undefined;
+  const onTaskEnd = (node: string, taskId: number, code: number, signal: number): void => {
+    states.set(taskId, code === 0 && signal === 0 ? "exited" : "abnormal");
+    if ((req.waitSec ?? 0) > 0 && waitTimer === undefined && [...states.values()].includes("running")) {
+      waitTimer = setTimeout(() => {
+        if (![...states.values()].includes("running") || abort.aborted) return;
+        stepKilled = true;
+        process.stderr.write(waitExpiredLines(req.waitSec ?? 0, `${req.jobId}.${step.stepId}`, states, job.killWaitSec).map((l) => `${l}\n`).join(""));
+        void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 9 }).catch(() => undefined);
+      }, (req.waitSec ?? 0) * 1000);
+    }
+    if (req.killOnBadExit !== true || terminating || (code === 0 && signal === 0) || abort.aborted) return;
+    terminating = true;
+    reportedEarly.add(taskId);
+    const end = { taskId, exitCode: code, exitSignal: signal, ...pick(launcher?.exits.get(taskId)) };
+    process.stderr.write(`${taskEndLines(node, [end])}srun: launch/slurm: _step_signal: Terminating StepId=${req.jobId}.${step.stepId}\n`);
+    void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 15 }).catch(() => undefined);
+  };
   const runs = shares.map(async (share, nodeIndex) => {
     const addr = created.nodes[nodeIndex];
     const here = ranks[nodeIndex] ?? [];
@@ -163,14 +214,16 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const stdin = input.kind === "file" ? { stdinPath: input.path } : { stdinForwarded: input.kind === "forward" && launcher !== undefined };
       const pty = terminal !== undefined && taskId === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
       if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
+      // --mpi=pmi2: the agent adds PMI_FD; rank, size and job id are known here (oracle: PMI_JOBID=J.S)
+      if (pmi) Object.assign(env, { SLURM_MPI_TYPE: "pmi2", PMI_RANK: String(taskId), PMI_SIZE: String(ntasks), PMI_JOBID: `${req.jobId}.${step.stepId}` });
       return { taskId, env, ...stdin, ...pty, argv: req.taskArgv?.(taskId, share.node) ?? [] };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
-    const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", ...connectTls(agentUrl) }));
+    const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", interceptors: [credentialInterceptor(nodeAudience(share.node))], ...connectTls(agentUrl) }));
     const stream = client.runTasks(
       {
         jobId: req.jobId, stepId: step.stepId, argv: req.command, workDir: req.cwd, tasks, nodeIndex, uid: req.uid, gid: req.gid, user: req.user, alloc: share,
-        launcher: launcherAddr, launcherToken: launcher?.token ?? "", ...(req.setup === undefined ? {} : { setup: req.setup }),
+        launcher: launcherAddr, launcherToken: launcher?.token ?? "", ...(req.setup === undefined ? {} : { setup: req.setup }), ...mpiFields,
       },
       { signal: abort },
     );
@@ -181,6 +234,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (frame.exited) {
         output.ended(frame.taskId);
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
+        onTaskEnd(share.node, frame.taskId, frame.exitCode, frame.exitSignal);
       }
     }
     // the exit status comes from the agent's report to srun's listener (the agent sends a task's
@@ -192,15 +246,16 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     }
     // --pty: the terminal is back in its own mode once task 0 is over, before srun's own lines
     if (here.includes(0)) terminal?.restore();
-    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported));
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported.filter((e) => !reportedEarly.has(e.taskId))));
   });
   const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
+  if (waitTimer !== undefined) clearTimeout(waitTimer);
   terminal?.restore();
   feed?.close();
   output.close();
   void launcher?.close();
   // a task killed by a signal ends the step: Slurm's step launcher says so once the tasks are done
-  if (exitSignal !== 0 && !abort.aborted) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
+  if (exitSignal !== 0 && !abort.aborted && !stepKilled) process.stderr.write(`srun: Force Terminated StepId=${req.jobId}.${step.stepId}\n`);
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);

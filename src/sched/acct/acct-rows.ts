@@ -60,8 +60,8 @@ export function qosRow(acct: AcctState, q: QosRecord): Row {
     name: q.name, id: String(q.id), description: q.description, descr: q.description, priority: String(q.priority),
     gracetime: wallOut(q.graceTimeSec / 60), preempt: q.preempt.join(","), preemptexempttime: "",
     preemptmode: q.preemptMode, flags: "", usagethres: "", usagefactor: q.usageFactor.toFixed(6),
-    grptres: tresOut(l.grpTres), grptresmins: "", grptresrunmin: "", grpjobs: num(l.grpJobs), grpsubmit: num(l.grpSubmitJobs),
-    grpwall: "", maxtres: tresOut(l.maxTresPerJob), maxtrespernode: "", maxtresmins: "", maxwall: wallOut(l.maxWallMin),
+    grptres: tresOut(l.grpTres), grptresmins: tresOut(l.grpTresMins), grptresrunmin: "", grpjobs: num(l.grpJobs), grpsubmit: num(l.grpSubmitJobs),
+    grpwall: wallOut(l.grpWallMin), maxtres: tresOut(l.maxTresPerJob), maxtrespernode: "", maxtresmins: tresOut(l.maxTresMinsPerJob), maxwall: wallOut(l.maxWallMin),
     maxtrespu: tresOut(l.maxTresPerUser), maxjobspu: num(l.maxJobsPerUser), maxsubmitpu: num(l.maxSubmitJobsPerUser),
     maxtrespa: "", maxjobspa: "", maxsubmitpa: "", mintres: "",
   };
@@ -78,8 +78,8 @@ export function assocRow(acct: AcctState, a: AssocRecord): Row {
   return {
     cluster: a.cluster, account: a.account, user: a.user, partition: a.partition, share: String(a.shares), fairshare: String(a.shares),
     priority: num(a.priority), grpjobs: num(l.grpJobs), grptres: tresOut(l.grpTres), grpsubmit: num(l.grpSubmitJobs),
-    grpwall: wallOut(l.grpWallMin), grptresmins: "", maxjobs: num(l.maxJobs), maxtres: tresOut(l.maxTresPerJob),
-    maxtrespernode: "", maxsubmit: num(l.maxSubmitJobs), maxwall: wallOut(l.maxWallMin), maxtresmins: "",
+    grpwall: wallOut(l.grpWallMin), grptresmins: tresOut(l.grpTresMins), maxjobs: num(l.maxJobs), maxtres: tresOut(l.maxTresPerJob),
+    maxtrespernode: "", maxsubmit: num(l.maxSubmitJobs), maxwall: wallOut(l.maxWallMin), maxtresmins: tresOut(l.maxTresMinsPerJob),
     qos: [...qos].sort().join(","), "def qos": a.defaultQos, defaultqos: a.defaultQos, grptresrunmin: "",
     id: String(a.id), parentname: a.user === "" ? a.parent : "", parentid: "",
   };
@@ -102,6 +102,26 @@ export function assocsInTreeOrder(acct: AcctState, cluster: string): AssocRecord
   return out;
 }
 
+/**
+ * The database's order (slurmdbd's lft): a depth-first walk where each new association is
+ * placed first among its parent's children, so the newest sibling comes first, users and
+ * sub-accounts alike. sacctmgr keeps this order when it lists a user's associations
+ * (oracle 22.05: `show assoc user=root` lists srpa before root, the tree order root before srpa).
+ */
+export function assocsInDbOrder(acct: AcctState, cluster: string): AssocRecord[] {
+  const out: AssocRecord[] = [];
+  const all = [...acct.assocs.values()].filter((a) => a.cluster === cluster);
+  const visit = (own: AssocRecord, depth: number): void => {
+    out.push(own);
+    if (own.user !== "" || depth > 64) return;
+    const children = all.filter((a) => a !== own && (a.user !== "" ? a.account === own.account : a.parent === own.account && a.account !== own.account));
+    for (const c of children.sort((x, y) => y.id - x.id)) visit(c, depth + 1);
+  };
+  const root = all.find((a) => a.account === "root" && a.user === "");
+  if (root !== undefined) visit(root, 0);
+  return out;
+}
+
 function assocRows(state: ClusterState, where: Record<string, string>): Row[] {
   const acct = state.acct;
   const clusters = list(where, "cluster", "clusters");
@@ -112,7 +132,7 @@ function assocRows(state: ClusterState, where: Record<string, string>): Row[] {
   const rows: Row[] = [];
   for (const c of acct.clusters) {
     if (!keep(clusters, c)) continue;
-    for (const a of assocsInTreeOrder(acct, c)) {
+    for (const a of users.length > 0 ? assocsInDbOrder(acct, c) : assocsInTreeOrder(acct, c)) {
       if (!keep(accounts, a.account) || !keep(partitions, a.partition) || !keep(ids, String(a.id))) continue;
       if (users.length > 0 && !users.includes(a.user)) continue;
       rows.push(assocRow(acct, a));

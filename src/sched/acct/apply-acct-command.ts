@@ -7,8 +7,9 @@
  */
 import type { Command, Requester } from "../model/commands.ts";
 import type { ClusterState } from "../model/types.ts";
-import { emptyResult, rejected, type ApplyResult } from "../model/apply.ts";
-import { applyAcct, type AcctOutcome, type AcctRequest } from "./apply-acct.ts";
+import { emptyResult, rejected, type ApplyResult } from "../model/apply-result.ts";
+import { addAcct, type AcctOutcome, type AcctRequest } from "./apply-acct.ts";
+import { deleteAcct, modifyAcct } from "./modify-acct.ts";
 import type { AcctState } from "./types.ts";
 
 type AcctCommand = Extract<Command, { type: "acct" }>;
@@ -38,4 +39,16 @@ export function previewAcct(state: ClusterState, by: Requester, request: AcctReq
 
 export function cloneAcct(a: AcctState): AcctState {
   return structuredClone(a);
+}
+
+/** sacctmgr's add / modify / delete, by action (add lives in apply-acct.ts, the others in modify-acct.ts). */
+export function applyAcct(acct: AcctState, cluster: string, req: AcctRequest): AcctOutcome {
+  switch (req.action) {
+    case "add":
+      return addAcct(acct, cluster, req);
+    case "modify":
+      return modifyAcct(acct, cluster, req);
+    case "delete":
+      return deleteAcct(acct, cluster, req);
+  }
 }

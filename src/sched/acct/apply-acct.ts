@@ -11,7 +11,6 @@ import { ASSOC_LIMIT_SETTERS, QOS_LIMIT_SETTERS } from "./fields.ts";
 import {
   accountAssoc, addAssocRecord, addQosRecord, userAssoc, type AcctState, type AssocRecord, type QosRecord,
 } from "./types.ts";
-import { modifyAcct, deleteAcct } from "./modify-acct.ts";
 
 export interface AcctRequest {
   action: "add" | "modify" | "delete";
@@ -33,18 +32,8 @@ export interface AcctOutcome {
 
 export const fail = (error: string): AcctOutcome => ({ error, text: "", changed: 0 });
 
-export function applyAcct(acct: AcctState, cluster: string, req: AcctRequest): AcctOutcome {
-  switch (req.action) {
-    case "add":
-      return add(acct, cluster, req);
-    case "modify":
-      return modifyAcct(acct, cluster, req);
-    case "delete":
-      return deleteAcct(acct, cluster, req);
-  }
-}
-
-function add(acct: AcctState, cluster: string, req: AcctRequest): AcctOutcome {
+/** sacctmgr add (the dispatcher, `applyAcct`, is in apply-acct-command.ts). */
+export function addAcct(acct: AcctState, cluster: string, req: AcctRequest): AcctOutcome {
   const names = req.names.length > 0 ? req.names : splitList(req.set.name ?? req.set.names ?? "");
   if (names.length === 0) return fail(`No ${req.entity} name given`);
   switch (req.entity) {

@@ -13,6 +13,9 @@
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { accountAssoc, userAssoc, type AssocRecord } from "./types.ts";
 import { assert } from "../../lib/assert.ts";
+import { decayedSeconds } from "./decay.ts";
+
+export { decayedSeconds };
 
 export interface ShareRow {
   assocId: number;
@@ -38,14 +41,6 @@ export interface FairTree {
 }
 
 export const fairShareKey = (account: string, user: string): string => `${account}\u0000${user}`;
-
-/** ∫ from start to end of 2^(-(now - t)/H) dt (plain seconds when H = 0). */
-export function decayedSeconds(start: number, end: number, now: number, halfLifeSec: number): number {
-  if (end <= start) return 0;
-  if (halfLifeSec <= 0) return end - start;
-  const k = Math.LN2 / halfLifeSec;
-  return (Math.exp(-k * (now - end)) - Math.exp(-k * (now - start))) / k;
-}
 
 /** The association a job charges: its account (or the user's default) and user. */
 export function jobAssoc(state: ClusterState, job: JobRecord): AssocRecord | undefined {

@@ -7,11 +7,14 @@
  * MaxTRESPU, GrpJobs, GrpTRES, MaxTRES, MaxWall). Enforced only when
  * AccountingStorageEnforce includes limits (or safe), as in Slurm. Limits set
  * on an account apply to the users below it: Max* by inheritance (nearest set
- * value), Grp* to the whole subtree.
+ * value), Grp* to the whole subtree. Limits over time (limits-time.ts): MaxTRESMins
+ * per job, GrpTRESMins and GrpWall against the decayed usage at the pass's `now`.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { jobAssoc } from "./fair-tree.ts";
 import { assocChain, type AssocLimits, type AssocRecord, type TresLimit, type TresName } from "./types.ts";
+import { TimeLimits } from "./limits-time.ts";
+import { usageTables, type UsageTables } from "./usage.ts";
 
 export type Tres = Record<TresName, number>;
 /** One node's share of an allocation (the fields of NodeAlloc this module reads). */
@@ -63,6 +66,25 @@ function memMiB(v: string): number {
   return unit === "G" ? n * 1024 : unit === "T" ? n * 1024 * 1024 : unit === "K" ? n / 1024 : n;
 }
 
+/** Usage over time of every association and QOS at `now` (decayed with PriorityDecayHalfLife). */
+export function jobUsageTables(state: ClusterState, now: number): UsageTables {
+  const chains = new Map<number, number[]>();
+  return usageTables(state.jobs.values(), now, state.config.sched.decayHalfLifeSec, {
+    tresOf: (job) => jobTres(job),
+    usageFactor: (job) => state.acct.qos.get(job.info.qos)?.usageFactor ?? 1,
+    chainIds: (job) => {
+      const leaf = jobAssoc(state, job);
+      if (leaf === undefined) return [];
+      let ids = chains.get(leaf.id);
+      if (ids === undefined) {
+        ids = assocChain(state.acct, leaf).map((a) => a.id);
+        chains.set(leaf.id, ids);
+      }
+      return ids;
+    },
+  });
+}
+
 const REASON = {
   qosPerJob: { cpu: "QOSMaxCpuPerJobLimit", mem: "QOSMaxMemoryPerJob", node: "QOSMaxNodePerJobLimit", "gres/gpu": "QOSMaxGRESPerJob" },
   qosPerUser: { cpu: "QOSMaxCpuPerUserLimit", mem: "QOSMaxMemoryPerUser", node: "QOSMaxNodePerUserLimit", "gres/gpu": "QOSMaxGRESPerUser" },
@@ -93,10 +115,13 @@ export class LimitTracker {
   private readonly qosUserUse = new Map<string, Use>();
   private readonly chains = new Map<number, AssocRecord[]>();
   readonly enforced: boolean;
+  private readonly time: TimeLimits | undefined;
 
-  constructor(private readonly state: ClusterState) {
+  /** `now`: the pass's clock, what usage over time is decayed to. */
+  constructor(private readonly state: ClusterState, now: number) {
     this.enforced = limitsEnforced(state);
     if (!this.enforced) return;
+    this.time = TimeLimits.ifAny(state.acct, state.config.acctEnforce.includes("safe"), () => jobUsageTables(state, now));
     for (const job of state.jobs.values()) {
       if (job.info.state === "RUNNING" || job.info.state === "SUSPENDED") this.charge(job);
     }
@@ -133,6 +158,7 @@ export class LimitTracker {
     for (const a of this.chainOf(job)) add(this.use(this.assocUse, a.id));
     add(this.use(this.qosUse, job.info.qos));
     add(this.use(this.qosUserUse, `${job.info.qos}\u0000${job.info.user}`));
+    this.time?.charge(job, t, this.chainOf(job));
   }
 
   /** Why starting one more task of this job (on `alloc`, else as requested) would break a limit ("" = it would not). */
@@ -144,6 +170,8 @@ export class LimitTracker {
     if (q !== undefined) {
       const l = q.limits;
       if (l.maxWallMin !== undefined && (wall === undefined || wall > l.maxWallMin)) return "QOSMaxWallDurationPerJobLimit";
+      const overTime = this.time?.qosReason(job, q, t) ?? "";
+      if (overTime !== "") return overTime;
       const perJob = overTres(l.maxTresPerJob, ZERO(), t);
       if (perJob !== undefined) return REASON.qosPerJob[perJob];
       const all = this.qosUse.get(q.name) ?? newUse();
@@ -159,6 +187,8 @@ export class LimitTracker {
     if (chain.length === 0) return "";
     const maxWall = inherited(chain, "maxWallMin");
     if (maxWall !== undefined && (wall === undefined || wall > maxWall)) return "AssocMaxWallDurationPerJobLimit";
+    const overTime = this.time?.assocReason(job, chain, t) ?? "";
+    if (overTime !== "") return overTime;
     const perJob = overTres(inherited(chain, "maxTresPerJob"), ZERO(), t);
     if (perJob !== undefined) return REASON.assocPerJob[perJob];
     const leafUse = this.assocUse.get((chain[0] as AssocRecord).id) ?? newUse();

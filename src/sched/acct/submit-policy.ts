@@ -8,15 +8,16 @@
  * association chain, MaxSubmitJobsPerUser/GrpSubmitJobs of the QOS); always,
  * that a requested reservation exists and admits the user and account; with
  * Slurm's error texts. A job without a time limit gets the smallest MaxWall
- * that applies, as Slurm does when limits are enforced. Pure.
+ * that applies, else the longest time its TRES fit in MaxTRESMins, as Slurm
+ * does when limits are enforced. Pure.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import type { Requester } from "../model/commands.ts";
 import { isJobFinished } from "../model/types.ts";
-import { limitsEnforced, inherited } from "./limits.ts";
+import { limitsEnforced, inherited, jobTres } from "./limits.ts";
 import { jobAssoc } from "./fair-tree.ts";
 import { mayUse } from "../resv/types.ts";
-import { allowedQos, assocChain, defaultQosOf, userAssoc, type AssocRecord } from "./types.ts";
+import { allowedQos, assocChain, defaultQosOf, TRES_NAMES, userAssoc, type AssocRecord } from "./types.ts";
 
 export const INVALID_ACCOUNT = "Invalid account or account/partition combination specified";
 export const INVALID_QOS = "Invalid qos specification";
@@ -36,16 +37,27 @@ export function submitPolicy(
   const acct = state.acct;
   const enforce = state.config.acctEnforce;
   // Slurm lower-cases the account a job names (oracle: `sbatch -A ROOT` runs as Account=root)
-  const account = want.account.toLowerCase() || acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  const fallback = acct.users.get(by.user)?.defaultAccount || (by.uid === 0 ? "root" : "");
+  let account = want.account.toLowerCase() || fallback;
+  const strict = enforce.some((e) => ["associations", "limits", "qos", "safe"].includes(e));
+  let assoc = userAssoc(acct, state.config.clusterName, account, by.user, partition);
+  if (!strict && assoc === undefined && fallback !== "" && account !== fallback) {
+    // not enforced: a job naming an account the user has no association in runs in the
+    // user's default association (oracle 22.05: `sbatch -A foo` shows Account=root)
+    const dflt = userAssoc(acct, state.config.clusterName, fallback, by.user, partition);
+    if (dflt !== undefined) [account, assoc] = [fallback, dflt];
+  }
   if (want.reservation !== "") {
     const r = state.reservations.get(want.reservation);
     if (r === undefined) return INVALID_RESERVATION;
     if (!mayUse(r, by.user, account)) return RESERVATION_ACCESS;
   }
-  const assoc = userAssoc(acct, state.config.clusterName, account, by.user, partition);
-  const strict = enforce.some((e) => ["associations", "limits", "qos", "safe"].includes(e));
   if (strict && assoc === undefined) return INVALID_ACCOUNT;
-  const qos = want.qos || (assoc === undefined ? "normal" : defaultQosOf(acct, assoc));
+  // QOS names are lower-cased too; not enforced, a QOS that does not exist leaves the job's QOS
+  // empty (oracle: `-q NORMAL` is normal, `-q foo` shows QOS=)
+  const named = want.qos.toLowerCase();
+  const known = named === "" || acct.qos.has(named) || enforce.includes("qos");
+  const qos = named === "" ? (assoc === undefined ? "normal" : defaultQosOf(acct, assoc)) : known ? named : "";
   if (enforce.includes("qos") && (!acct.qos.has(qos) || (assoc !== undefined && !allowedQos(acct, assoc).includes(qos)))) return INVALID_QOS;
   if (!limitsEnforced(state) || assoc === undefined) return { account, qos, timeLimitMin };
   const chain = assocChain(acct, assoc);
@@ -89,4 +101,25 @@ function submitLimitsHold(state: ClusterState, chain: AssocRecord[], qos: string
   if (q?.limits.maxSubmitJobsPerUser !== undefined && qosMine + tasks > q.limits.maxSubmitJobsPerUser) return SUBMIT_LIMIT;
   if (q?.limits.grpSubmitJobs !== undefined && qosAll + tasks > q.limits.grpSubmitJobs) return SUBMIT_LIMIT;
   return "";
+}
+
+/**
+ * The longest time limit (minutes) a job's TRES fit in the MaxTRESMins of its QOS and
+ * association chain (undefined: no such limit on a TRES it asks for). Slurm gives this time
+ * limit to a job submitted without one while limits are enforced.
+ */
+export function tresMinsTimeLimit(state: ClusterState, job: JobRecord): number | undefined {
+  const assoc = jobAssoc(state, job);
+  const chain = assoc === undefined ? [] : assocChain(state.acct, assoc);
+  const limits = [state.acct.qos.get(job.info.qos)?.limits.maxTresMinsPerJob, inherited(chain, "maxTresMinsPerJob")];
+  const t = jobTres(job);
+  let best: number | undefined;
+  for (const l of limits) {
+    if (l === undefined) continue;
+    for (const name of TRES_NAMES) {
+      const max = l[name];
+      if (max !== undefined && t[name] > 0) best = Math.min(best ?? Number.POSITIVE_INFINITY, Math.floor(max / t[name]));
+    }
+  }
+  return best;
 }

@@ -18,10 +18,14 @@ export interface AssocLimits {
   grpJobs?: number;
   grpSubmitJobs?: number;
   grpTres?: TresLimit;
+  /** GrpTRESMins: TRES-minutes the subtree may use (decayed usage, sched/acct/usage.ts). */
+  grpTresMins?: TresLimit;
   grpWallMin?: number;
   maxJobs?: number;
   maxSubmitJobs?: number;
   maxTresPerJob?: TresLimit;
+  /** MaxTRESMins: TRES x time limit (minutes) of one job. */
+  maxTresMinsPerJob?: TresLimit;
   maxWallMin?: number;
 }
 
@@ -29,7 +33,10 @@ export interface QosLimits {
   grpJobs?: number;
   grpSubmitJobs?: number;
   grpTres?: TresLimit;
+  grpTresMins?: TresLimit;
+  grpWallMin?: number;
   maxTresPerJob?: TresLimit;
+  maxTresMinsPerJob?: TresLimit;
   maxTresPerUser?: TresLimit;
   maxJobsPerUser?: number;
   maxSubmitJobsPerUser?: number;

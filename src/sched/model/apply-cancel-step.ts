@@ -9,8 +9,8 @@
 import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
 import { isJobFinished } from "./types.ts";
-import type { ApplyEvent, ItemResult } from "./apply.ts";
-import { canModify, JOB_ERRORS } from "./apply-update.ts";
+import type { ApplyEvent, ItemResult } from "./apply-result.ts";
+import { canModify, JOB_ERRORS } from "./job-access.ts";
 import { targetsForId } from "./select-jobs.ts";
 
 type Cancel = Extract<Command, { type: "cancel" }>;

@@ -7,7 +7,7 @@
  */
 import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
-import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
 import { refreshNodeState } from "./resources.ts";
 import { endFollowers, releaseJob } from "./apply-run.ts";
 import { isHetComponent, isHetFollower } from "./het.ts";
@@ -22,12 +22,14 @@ const REPORTED_FIELDS = [
 
 export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): ApplyResult {
   const node = state.nodes.get(c.node.name);
-  if (node === undefined) return rejected("InvalidNode", `Invalid node name specified: ${c.node.name}`);
+  if (node === undefined) return rejected("InvalidNodeName", `Invalid node name specified: ${c.node.name}`);
   const info = node.info as unknown as Record<string, unknown>;
   const reported = c.node as unknown as Record<string, unknown>;
   for (const key of REPORTED_FIELDS) info[key] = reported[key];
   if (node.adminFeatures !== undefined) node.info.features = node.adminFeatures;
   node.info.registeredTime = c.at;
+  // the start of the node's accounted time (sreport's Reported); kept across later registrations
+  if (node.info.firstRegisteredTime === undefined) node.info.firstRegisteredTime = c.at;
   if (node.info.lastBusyTime === 0) node.info.lastBusyTime = c.at; // slurmd's registration counts as last busy (Slurm shows a time, never Unknown)
   node.info.lastHeartbeat = c.at;
   if (node.info.state === "UNKNOWN") node.info.state = "IDLE";
@@ -44,18 +46,18 @@ export function applyUpdateNode(state: ClusterState, c: Of<"updateNode">): Apply
   const nodes: NodeRecord[] = [];
   for (const name of c.nodes) {
     const node = state.nodes.get(name);
-    if (node === undefined) return rejected("InvalidNode", "Invalid node name specified");
+    if (node === undefined) return rejected("InvalidNodeName", "Invalid node name specified");
     nodes.push(node);
   }
   const wanted = c.state.toUpperCase();
   // Features alone (scontrol update NodeName=X Features=..., REST POST node/X): no state change.
   if (c.features !== undefined) {
     if (!/^[A-Za-z0-9_.,:-]{0,4096}$/.test(c.features)) return rejected("InvalidFeature", "Invalid feature specification");
-    if (wanted !== "" && !["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
+    if (wanted !== "" && !["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidNodeState", "Invalid node state specified");
     for (const node of nodes) node.info.features = node.adminFeatures = c.features.split(",").filter(Boolean).join(",");
     if (wanted === "") return emptyResult();
   }
-  if (!["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidState", "Invalid node state specified");
+  if (!["DRAIN", "RESUME", "UNDRAIN", "DOWN", "IDLE", "FAIL"].includes(wanted)) return rejected("InvalidNodeState", "Invalid node state specified");
   const events: ApplyEvent[] = [];
   for (const node of nodes) {
     const reasonFields = { reason: c.reason, reasonUser: c.by.user, reasonTime: c.at };

@@ -9,6 +9,7 @@
  * partitions.ts's, the values as scontrol normalised them; validate, then mutate. Pure.
  */
 import { PARTITION_KEYS, buildPartition, refreshPartitionTotals, relinkNodePartitions, setPartitionKey, type NodeRecord, type PartitionKey, type PartitionRecord } from "./partitions.ts";
+import type { SlurmErrorName } from "../../compat/slurm-errors.ts";
 
 /** The "partition" command (commands.ts), structurally, so that this file stays outside the sched import cycle. */
 export interface PartitionChange {
@@ -28,11 +29,11 @@ export interface PartitionState {
 
 /** A refusal (apply.ts turns it into the command's result); undefined = applied. */
 export interface PartitionRefusal {
-  code: string;
+  code: SlurmErrorName;
   error: string;
 }
 
-const rejected = (code: string, error: string): PartitionRefusal => ({ code, error });
+const rejected = (code: SlurmErrorName, error: string): PartitionRefusal => ({ code, error });
 const INVALID_NAME: PartitionRefusal = { code: "InvalidPartitionName", error: "Invalid partition name specified" };
 
 /** Slurm's answer to a value the partition rules refuse. */

@@ -16,7 +16,7 @@
  */
 import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
-import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { emptyResult, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
 import { applyStartJobs } from "./apply-run.ts";
 import { chargeAlloc, freeResources, refreshNodeState } from "./resources.ts";
 import { isJobFinished } from "./types.ts";

@@ -10,12 +10,14 @@ import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gre
 import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID, isJobActive } from "./types.ts";
-import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
 import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
 import { StartCheck, type Freed } from "./start-check.ts";
 import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "../plan/eligibility.ts";
 import { emptyStepInfo } from "./records.ts";
-import { setStdPaths } from "./apply-submit.ts";
+import { setStdPaths } from "./std-paths.ts";
+import { deadlinePassed } from "./deadline.ts";
+import type { SlurmErrorName } from "../../compat/slurm-errors.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { hostlistUniq } from "../../compat/hostlist.ts";
 import { licenseTres, tresText } from "./tres.ts";
@@ -169,7 +171,7 @@ export const MAX_BATCH_REQUEUE = 5;
 /** The drain reason Slurm gives a node where a batch launch failed. */
 export const LAUNCH_FAILURE_DRAIN_REASON = "batch job complete failure";
 /** errorCode of an end report for an earlier run of a requeued job (ignored, as Slurm ignores a late batch complete). */
-export const STALE_JOB_END = "StaleJobEnd";
+export const STALE_JOB_END = "StaleJobEnd" satisfies SlurmErrorName;
 
 export function applyJobEnded(state: ClusterState, c: Of<"jobEnded">): ApplyResult {
   const result = endOne(state, c);
@@ -413,13 +415,6 @@ export function applyDependencyNeverSatisfied(state: ClusterState, c: Of<"depend
     result.ids.push(jobId);
   }
   return result;
-}
-
-/** A pending job with a deadline that it can no longer meet if started at `now` (its time limit counts). */
-export function deadlinePassed(job: JobRecord, now: number): boolean {
-  const deadline = job.info.deadline;
-  if (deadline <= 0) return false;
-  return now + (job.info.timeLimitMin ?? 0) * 60 > deadline;
 }
 
 export function applyTimeLimit(state: ClusterState, c: Of<"timeLimitReached">): ApplyResult {

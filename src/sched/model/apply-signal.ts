@@ -11,7 +11,7 @@
  * job not the batch shell itself, as in Slurm.
  */
 import type { Command } from "./commands.ts";
-import { emptyResult, type ApplyResult } from "./apply.ts";
+import { emptyResult, type ApplyResult } from "./apply-result.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;

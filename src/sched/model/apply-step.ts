@@ -6,8 +6,8 @@
  */
 import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command } from "./commands.ts";
-import type { ClusterState } from "./types.ts";
-import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
+import { INTERACTIVE_STEP_ID, type ClusterState } from "./types.ts";
+import { emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 import { emptyStepInfo } from "./records.ts";
 import { hostlistUniq } from "../../compat/hostlist.ts";
 import { tresText } from "./tres.ts";
@@ -18,8 +18,13 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
   const job = state.jobs.get(c.jobId);
   if (job === undefined) return rejected("InvalidJobId", "Invalid job id specified");
   if (job.info.state !== "RUNNING") return rejected("AlreadyDone", "Job/step already completing or completed");
-  const stepId = job.nextStepId;
-  job.nextStepId += 1;
+  // the interactive step has its own id (J.interactive) and leaves the numbering of the others alone
+  const interactive = c.interactive === true;
+  if (interactive && job.info.steps.some((s) => s.stepId === INTERACTIVE_STEP_ID && s.state === "RUNNING")) {
+    return rejected("InvalidArgument", "an interactive step already runs in this job");
+  }
+  const stepId = interactive ? INTERACTIVE_STEP_ID : job.nextStepId;
+  if (!interactive) job.nextStepId += 1;
   const step = emptyStepInfo(c.jobId, stepId);
   const cpus = c.alloc.reduce((n, a) => n + a.cpus, 0);
   const mem = c.alloc.reduce((n, a) => n + a.memMib, 0);

@@ -8,24 +8,26 @@
 import type { Command, Requester } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
-import { emptyResult, rejected, type ApplyResult } from "./apply.ts";
+import { emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
 import { cpusNeeded, pendingCounts } from "../../compat/job-layout.ts";
 import { fitJob, type NodeView } from "../plan/fit-node.ts";
-import { nodeViews } from "../plan/schedule.ts";
+import { nodeViews } from "../plan/backfill.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
-import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
+import { compressHostlist, expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { expandFilenamePattern, defaultOutputPattern } from "../../compat/filename-pattern.ts";
 import { licenseTres, tresText } from "./tres.ts";
 import { gresTresText, trackedGresNames } from "../../compat/gres-generic.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
-import { submitPolicy } from "../acct/submit-policy.ts";
+import { submitPolicy, tresMinsTimeLimit } from "../acct/submit-policy.ts";
+import { limitsEnforced } from "../acct/limits.ts";
 import { userAssoc } from "../acct/types.ts";
 import { assert } from "../../lib/assert.ts";
 import { hetIdSet } from "./het.ts";
 import { requestEcho } from "./request-echo.ts";
+import { setStdPaths } from "./std-paths.ts";
 import { SWITCH_WAIT_DEFAULT_SEC } from "../../compat/options/spec-syntax.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
@@ -60,7 +62,7 @@ export const HET_ARRAY_REFUSAL = "Invalid job array specification";
  * only the leader runs the batch script (het.ts runsBatchScript).
  */
 function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
-  const specs = [c.spec, ...(c.het ?? [])];
+  const specs = excludeOthersNodes([c.spec, ...(c.het ?? [])]);
   assert(specs.length >= 2, "a het submission has at least two components");
   const prepared: PreparedSubmit[] = [];
   for (const spec of specs) {
@@ -78,6 +80,20 @@ function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
     Object.assign(info, { hetJobId: leaderId, hetJobOffset: offset, hetJobIdSet: idSet });
   });
   return { ...emptyResult(), ids: [leaderId] };
+}
+
+/**
+ * Each component also excludes the nodes the other components require (oracle 22.05:
+ * `-w n1 : -N1 : -x n4 -w n3` gives ExcNodeList=n3, n[1,3] and n[1,4]).
+ */
+function excludeOthersNodes(specs: JobSpecP[]): JobSpecP[] {
+  const required = specs.map((s) => (s.nodelist ? expand(s.nodelist) : []));
+  return specs.map((s, i) => {
+    const others = required.flatMap((r, j) => (j === i ? [] : r));
+    if (others.length === 0) return s;
+    const own = s.exclude ? expand(s.exclude) : [];
+    return { ...s, exclude: hostlistUniq([...own, ...others]) };
+  });
 }
 
 /** A submission that passed every check, ready to become a record. */
@@ -131,8 +147,11 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
     cpusPerTask: req.cpusPerTask,
     ntasksPerNode: req.ntasksPerNode,
     memPerNodeMib: req.mem.kind === "node" ? req.mem.mib : 0,
-    memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : 0,
-    reqNodelist: req.nodelist.length > 0 ? compressHostlist(req.nodelist) : spec.nodelist, excNodelist: spec.exclude,
+    // --mem-per-gpu keeps the default per-CPU memory in the record (oracle: MinMemoryCPU=256M beside MemPerTres=gres:gpu:N)
+    memPerCpuMib: req.mem.kind === "cpu" ? req.mem.mib : req.mem.kind === "gpu" ? state.config.defMemPerCpuMiB : 0,
+    // both lists sorted and ranged as the node bitmaps print them (oracle: -w n4,n3 is n[3-4], -x n2,n1 is n[1-2])
+    reqNodelist: req.nodelist.length > 0 ? hostlistUniq(req.nodelist) : spec.nodelist,
+    excNodelist: req.exclude.length > 0 ? hostlistUniq(req.exclude) : spec.exclude,
     workDir: spec.workDir, command: spec.command,
     dependency: spec.dependency, features: spec.constraint, comment: spec.comment,
     exclusive: spec.exclusive, requeue: !spec.noRequeue, batchFlag: !spec.interactive,
@@ -149,7 +168,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if ((spec.coresPerSocket ?? 0) > 0) info.reqCoresPerSocket = spec.coresPerSocket;
   else if (hinted.cores > 0) info.reqCoresPerSocket = hinted.cores;
   if (spec.threadsPerCore > 0) info.reqThreadsPerCore = spec.threadsPerCore;
-  else if (hinted.threads > 0) info.reqThreadsPerCore = hinted.threads;
+  // --ntasks-per-core overrides the hint's thread count (oracle 22.05: with both, ReqB:S:C:T=0:0:*:*)
+  else if (hinted.threads > 0 && (spec.ntasksPerCore ?? 0) === 0) info.reqThreadsPerCore = hinted.threads;
   Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
@@ -161,7 +181,10 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus), req.nodesMin, req.gpusPerNode * req.nodesMin + req.gpusTotal)
+  const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
+  // GPUs asked per node, per job and per task count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
+  // -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12)
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal, req.gpusPerTask * counts.numTasks))
     + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);
@@ -170,6 +193,10 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   const record: JobRecord = {
     info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence,
   };
+  if (info.timeLimitMin === undefined && limitsEnforced(state)) {
+    const fit = tresMinsTimeLimit(state, record);
+    if (fit !== undefined) info.timeLimitMin = fit;
+  }
   if (arrayTasks.length > 0) {
     info.arrayJobId = jobId;
     info.arrayMaxTasks = throttle;
@@ -203,7 +230,9 @@ function timeLimitOf(spec: JobSpecP, partition: PartitionRecord): number | undef
   return spec.timeLimitMin ?? partition.info.defaultTimeMin ?? partition.info.maxTimeMin;
 }
 
-function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number): number {
+/** Memory the TRES request counts; --mem=0 (all of a node's memory) counts the partition's largest node per node (oracle: -N 2 --mem=0 is mem=8000M on 4000M nodes). */
+function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number, nodeMemMiB: number): number {
+  if (req.mem.kind === "all") return nodeMemMiB * req.nodesMin;
   if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
   if (req.mem.kind === "cpu") return req.mem.mib * cpus;
   if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
@@ -240,21 +269,6 @@ function recordFailedAllocation(state: ClusterState, c: Submit): void {
   });
   if (c.allocNode) info.allocNode = c.allocNode;
   state.jobs.set(jobId, { info, spec, arrayPending: [], arrayThrottle: 0, nextStepId: 0, endRequested: "", sequence });
-}
-
-/** Output paths as scontrol shows them: the pattern expanded, relative to WorkDir. */
-export function setStdPaths(job: JobRecord, nodeName: string): void {
-  const info = job.info;
-  const isArray = info.arrayJobId !== 0;
-  const ctx = {
-    jobId: info.jobId, arrayJobId: info.arrayJobId || info.jobId, arrayTaskId: info.arrayTaskId,
-    jobName: info.name, user: info.user, nodeName, nodeIndex: 0,
-  };
-  const abs = (p: string): string => (p.startsWith("/") ? p : `${info.workDir.replace(/\/$/, "")}/${p}`);
-  const outPattern = job.spec.stdOut || defaultOutputPattern(isArray);
-  info.stdOut = abs(expandFilenamePattern(outPattern, ctx));
-  info.stdErr = abs(expandFilenamePattern(job.spec.stdErr || outPattern, ctx));
-  info.stdIn = job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx)) : "/dev/null";
 }
 
 export interface Checked {

@@ -9,9 +9,10 @@ import type { Command, Requester } from "./commands.ts";
 import { hetComponents, isHetFollower, runsBatchScript } from "./het.ts";
 import type { ClusterState, ControllerConfig, JobRecord } from "./types.ts";
 import { isJobFinished } from "./types.ts";
-import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply.ts";
+import { emptyResult, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply-result.ts";
 import { selectTargets } from "./select-jobs.ts";
 import { releaseJob, requeue } from "./apply-run.ts";
+import { canModify, JOB_ERRORS } from "./job-access.ts";
 import { canResume, resume, suspendByAdmin } from "./apply-preempt.ts";
 import { BASIC_PRIORITY_TOP } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
@@ -24,22 +25,6 @@ const SIGCONT_NUMBER = 18;
 const SIGSTOP_NUMBER = 19;
 
 /** Slurm's error numbers and texts for per-job failures. */
-export const JOB_ERRORS = {
-  invalidJobId: { code: 2017, text: "Invalid job id specified" },
-  alreadyDone: { code: 2021, text: "Job/step already completing or completed" },
-  accessDenied: { code: 2002, text: "Access/permission denied" },
-  notPending: { code: 2020, text: "Job is no longer pending execution" },
-  disabled: { code: 2035, text: "Requested operation is presently disabled" },
-  notBatch: { code: 2041, text: "Only batch jobs are accepted or processed" },
-  notRunning: { code: 2085, text: "Job is not running" },
-  notSuspended: { code: 2087, text: "Job is not suspended" },
-  // ESLURM_NOT_WHOLE_HET_JOB (slurm_errno.h; scancel exits with it mod 256: 60)
-  notWholeHetJob: { code: 2108, text: "Operation not permitted on individual component of heterogeneous job" },
-} as const;
-
-export function canModify(job: JobRecord, by: Requester, config: ControllerConfig): boolean {
-  return by.uid === 0 || by.uid === job.info.uid || config.operators.includes(by.user);
-}
 
 const isAdmin = (by: Requester, config: ControllerConfig): boolean => by.uid === 0 || config.operators.includes(by.user);
 
@@ -198,7 +183,7 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
 function requeueOne(job: JobRecord, hold: boolean, at: number): Outcome {
   const info = job.info;
   if (!runsBatchScript(info)) return fail(JOB_ERRORS.notBatch);
-  if (info.state === "PENDING") return fail(JOB_ERRORS.disabled);
+  if (info.state === "PENDING") return fail(JOB_ERRORS.pending);
   const holdIt = () => Object.assign(info, { priority: hold ? 0 : info.priority, reason: hold ? "JobHeldAdmin" : info.reason, heldByAdmin: hold });
   if (isJobFinished(info)) {
     requeue(job, at);

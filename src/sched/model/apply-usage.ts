@@ -9,7 +9,7 @@ import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
-import { emptyResult, type ApplyResult } from "./apply.ts";
+import { emptyResult, type ApplyResult } from "./apply-result.ts";
 
 type Usage = Plain<StepUsage>;
 

@@ -22,46 +22,11 @@ import { applyPartition } from "./apply-partition.ts";
 import { applyReconfigure } from "./apply-reconfigure.ts";
 import { applySignalBeforeEnd } from "./apply-signal.ts";
 import { TERMINAL_JOB_STATES, isJobFinished, type JobRecord } from "./types.ts";
-import type { TriggerRecord } from "./trigger-types.ts";
 import { clearTriggers, fireTriggers, nodeChanges, pullNodeEvents, setTrigger, watchesNodes, type NodeFlags, type TriggerJobFacts } from "./triggers.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 
-/** Side effects the shell performs after a command is applied (idempotent by design). */
-export type ApplyEvent =
-  | { type: "launchBatch"; jobId: number }
-  | { type: "signalJob"; jobId: number; nodes: string[]; signal: number; reason: string; batchOnly: boolean; stepsOnly?: boolean; /** one step only (scancel J.S); signal 0 kills it */ stepId?: number }
-  | { type: "jobStarted"; jobId: number }
-  | { type: "jobFinished"; jobId: number }
-  /** A trigger fired: run its program (as its owner, on the leader) with `arg` as the last argument. */
-  | { type: "runTrigger"; trigger: TriggerRecord; arg: string };
-
-export interface ItemResult {
-  id: string;
-  error: string;
-  errorCode: number;
-}
-
-export interface ApplyResult {
-  /** Job ids created (submit) or the step id created (stepCreate). */
-  ids: number[];
-  /** Per-item outcome for commands on several jobs; error "" = success. */
-  items: ItemResult[];
-  /** Whole-command rejection (e.g. an invalid submission), Slurm's wording. */
-  error: string;
-  errorCode: string;
-  events: ApplyEvent[];
-  /** What the command's CLI prints on success (sacctmgr's change report). */
-  text?: string;
-}
-
-export const emptyResult = (): ApplyResult => ({ ids: [], items: [], error: "", errorCode: "", events: [] });
-
-export function rejected(code: string, message: string): ApplyResult {
-  return { ...emptyResult(), error: message, errorCode: code };
-}
-
-/** errorCode of a command that could not be applied at all (a bug, or a command from a newer version). */
-export const APPLY_FAILED = "ApplyFailed";
+export { APPLY_FAILED, emptyResult, rejected, type ApplyEvent, type ApplyResult, type ItemResult } from "./apply-result.ts";
+import { APPLY_FAILED, emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 
 /**
  * Total: every command that reached the log is applied or rejected, never thrown.
@@ -180,7 +145,7 @@ function applyTrigger(state: ClusterState, c: Extract<Command, { type: "trigger"
     c.action === "set"
       ? setTrigger(state.triggers, c.spec, who, c.spec.resType === "job" ? triggerJobFacts(state.jobs.get(Number(c.spec.resId))) : undefined)
       : clearTriggers(state.triggers, c.selector, who);
-  if (answer.error !== "") return rejected(answer.errorCode, answer.error);
+  if (answer.error !== "") return rejected(answer.errorCode || "Internal", answer.error);
   return { ...emptyResult(), ids: answer.id === undefined ? [] : [answer.id] };
 }
 

@@ -77,6 +77,8 @@ export type Command =
       srunHost?: string; srunPid?: number; distribution?: string;
       /** The step's --gpu-bind/--tres-bind as Slurm stores it ("gres/gpu:closest"); absent: none. */
       tresBind?: string;
+      /** salloc's interactive step (srun --interactive): id INTERACTIVE_STEP_ID; absent in older logs. */
+      interactive?: boolean;
     }
   | {
       v: 1;

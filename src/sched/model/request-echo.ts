@@ -10,7 +10,7 @@ import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { mailTypeText } from "../../compat/mail-type.ts";
 
-type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "memPerTres" | "timeMinMin" | "cpusPerTres">;
+type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres">;
 
 export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   const out: Echo = {};
@@ -20,6 +20,8 @@ export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
   if (spec.gresFlags) out.gresFlags = spec.gresFlags;
   if (spec.container !== undefined) out.container = spec.container;
   if ((spec.ntasksPerSocket ?? 0) > 0) out.ntasksPerSocket = spec.ntasksPerSocket;
+  if ((spec.ntasksPerCore ?? 0) > 0) out.ntasksPerCore = spec.ntasksPerCore;
+  if (spec.ntasksPerGpu > 0) out.ntasksPerTres = spec.ntasksPerGpu;
   if (spec.cpusPerGpu > 0) out.cpusPerTres = `gres:gpu:${spec.cpusPerGpu}`;
   if (spec.memPerGpuMib !== undefined) out.memPerTres = `gres:gpu:${spec.memPerGpuMib}`;
   // oracle: --time-min=5 is TimeMin=00:05:00; --deadline without -t is TimeMin=00:01:00

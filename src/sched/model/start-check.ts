@@ -20,7 +20,7 @@ import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
 import { freeResources, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "./resources.ts";
 import { sharingPerGpu, takeGres } from "../plan/gres-fit.ts";
 import { parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
-import { deadlinePassed } from "./apply-run.ts";
+import { deadlinePassed } from "./deadline.ts";
 import { buildDependencyIndex, eligibility, type DependencyIndex } from "../plan/eligibility.ts";
 import { buildRequest, layoutOf } from "../plan/request.ts";
 import { cpusNeeded } from "../../compat/job-layout.ts";
@@ -145,7 +145,7 @@ export class StartCheck {
   }
 
   private limitTracker(): LimitTracker {
-    return (this.limits ??= new LimitTracker(this.state));
+    return (this.limits ??= new LimitTracker(this.state, this.at));
   }
 
   private partitionMembers(name: string): Set<string> {

@@ -18,7 +18,7 @@ import { formatGresItems, parseGresTypes, splitNodeGres, trackedGresNames } from
 import { parseLicenseConf } from "../../compat/licenses.ts";
 import { schedConfigFrom } from "../plan/sched-config.ts";
 import { newAcctState } from "../acct/types.ts";
-import { preemptConfigFrom } from "../plan/preempt.ts";
+import { preemptConfigFrom } from "../plan/preempt-config.ts";
 import { newTriggerTable } from "./trigger-types.ts";
 
 const num = (v: string | undefined, dflt: number): number => (v === undefined || v === "" ? dflt : Number(v));

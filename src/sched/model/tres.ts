@@ -2,13 +2,12 @@
  * @module sched/model/tres
  * Trackable-resource strings as Slurm prints them (TRES=, AllocTRES, ReqTRES):
  * "cpu=4,mem=1000M,node=1,billing=4,gres/gpu=2". Memory is shown in the largest
- * unit that divides it evenly (M, G, T), as Slurm does.
+ * unit Slurm's exact conversion reaches (lib/num-unit.ts: 1536M is 1.50G).
  */
+import { exactUnits } from "../../lib/num-unit.ts";
 
 export function memText(mib: number): string {
-  if (mib > 0 && mib % (1024 * 1024) === 0) return `${mib / (1024 * 1024)}T`;
-  if (mib > 0 && mib % 1024 === 0) return `${mib / 1024}G`;
-  return `${mib}M`;
+  return mib === 0 ? "0M" : exactUnits(mib, 2);
 }
 
 /** `billing` is false for steps: Slurm bills only the job allocation (107-sacct-j-gpu). */

@@ -11,6 +11,7 @@
  */
 import { MAX_TRIGGERS, type TriggerRecord, type TriggerResType, type TriggerTable, type TriggerType } from "./trigger-types.ts";
 import { assert } from "../../lib/assert.ts";
+import type { SlurmErrorName } from "../../compat/slurm-errors.ts";
 
 export interface TriggerOwner {
   uid: number;
@@ -40,7 +41,7 @@ export interface TriggerJobFacts {
 
 export interface TriggerAnswer {
   error: string;
-  errorCode: string;
+  errorCode: SlurmErrorName | "";
   id?: number;
 }
 
@@ -53,7 +54,7 @@ export interface TriggerAuthority {
 }
 
 const ok = (id?: number): TriggerAnswer => ({ error: "", errorCode: "", ...(id === undefined ? {} : { id }) });
-const no = (errorCode: string, error: string): TriggerAnswer => ({ error, errorCode });
+const no = (errorCode: SlurmErrorName, error: string): TriggerAnswer => ({ error, errorCode });
 const DENIED = no("AccessDenied", "Access/permission denied");
 
 const sameTrigger = (a: TriggerRecord, s: TriggerSpec, uid: number): boolean =>
@@ -71,8 +72,8 @@ export function setTrigger(table: TriggerTable, spec: TriggerSpec, who: TriggerA
   } else if (!who.privileged) {
     return DENIED;
   }
-  if (table.list.some((t) => sameTrigger(t, spec, who.by.uid))) return no("Duplicate", "Duplicate event trigger");
-  if (table.list.length >= MAX_TRIGGERS) return no("TooMany", "Resource temporarily unavailable");
+  if (table.list.some((t) => sameTrigger(t, spec, who.by.uid))) return no("TriggerDuplicate", "Duplicate event trigger");
+  if (table.list.length >= MAX_TRIGGERS) return no("TryAgain", "Resource temporarily unavailable");
   const id = table.nextId;
   table.nextId += 1;
   table.list.push({ id, ...spec, types: [...spec.types], uid: who.by.uid, gid: who.by.gid, user: who.by.user });
@@ -94,7 +95,7 @@ export function clearTriggers(table: TriggerTable, sel: TriggerSelector, who: Tr
       (sel.jobId === undefined || (t.resType === "job" && t.resId === String(sel.jobId))) &&
       (sel.uid === undefined || t.uid === sel.uid),
   );
-  if (matches.length === 0) return no("NotFound", "No such process");
+  if (matches.length === 0) return no("NoSuchProcess", "No such process");
   const allowed = matches.filter((t) => t.uid === who.by.uid || who.privileged);
   const gone = new Set(allowed.map((t) => t.id));
   table.list = table.list.filter((t) => !gone.has(t.id));

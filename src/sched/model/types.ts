@@ -12,7 +12,7 @@ import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../
 import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
 import type { ResvRecord } from "../resv/types.ts";
-import type { PreemptConfig } from "../plan/preempt.ts";
+import type { PreemptConfig } from "../plan/preempt-config.ts";
 import type { TriggerTable } from "./trigger-types.ts";
 
 export type JobSpecP = Plain<JobSpec>;
@@ -103,7 +103,7 @@ export interface ControllerConfig {
   acctEnforce: string[];
   /** PriorityFlags, lower-cased (no_fair_tree selects classic fair share). */
   priorityFlags: string[];
-  /** PreemptType and PreemptMode (see plan/preempt.ts). */
+  /** PreemptType and PreemptMode (see plan/preempt-config.ts). */
   preempt: PreemptConfig;
   /**
    * The plugin types a reconfigure cannot change (AuthType, SelectType, SwitchType, CredType,

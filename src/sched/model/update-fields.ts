@@ -6,10 +6,10 @@
  * before any is applied, so a bad key changes nothing.
  */
 import type { ClusterState, JobRecord } from "./types.ts";
-import type { ApplyEvent } from "./apply.ts";
+import type { ApplyEvent } from "./apply-result.ts";
 import { parseTimeLimit, parseBeginTime } from "../../compat/parse-time.ts";
 import { parseDependency } from "../../compat/dependency.ts";
-import { setStdPaths } from "./apply-submit.ts";
+import { setStdPaths } from "./std-paths.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseTresBind } from "../../compat/gpu-bind.ts";
 

@@ -18,30 +18,14 @@
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { runsBatchScript } from "../model/het.ts";
-import { nodeViews } from "./schedule.ts";
+import { nodeViews } from "./backfill.ts";
 import { buildRequest } from "./request.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import type { StartDecision } from "../model/commands.ts";
 import { parseGresItems } from "../../compat/gres-generic.ts";
 import { releaseGres, releaseSharing } from "./gres-fit.ts";
-
-export type PreemptType = "preempt/none" | "preempt/partition_prio" | "preempt/qos";
-export type PreemptMode = "OFF" | "CANCEL" | "REQUEUE" | "SUSPEND";
-
-export interface PreemptConfig {
-  type: PreemptType;
-  mode: PreemptMode;
-}
-
-/** From the lower-cased global keys of spur.conf (PreemptType, PreemptMode). */
-export function preemptConfigFrom(g: Map<string, string>): PreemptConfig {
-  const t = (g.get("preempttype") ?? "preempt/none").toLowerCase();
-  const type: PreemptType = t === "preempt/partition_prio" || t === "preempt/qos" ? t : "preempt/none";
-  const m = (g.get("preemptmode") ?? "OFF").toUpperCase().split(",")[0] ?? "OFF";
-  const mode: PreemptMode = m === "CANCEL" || m === "REQUEUE" || m === "SUSPEND" ? m : "OFF";
-  return { type, mode };
-}
+import type { PreemptConfig, PreemptMode } from "./preempt-config.ts";
 
 export interface PreemptPlan {
   preemptorId: number;

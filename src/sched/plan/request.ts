@@ -103,7 +103,8 @@ export function buildRequest(
     cpusPerGpu: spec.cpusPerGpu,
     ...socketRequest(spec),
     switchesMax: spec.reqSwitch,
-    oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1,
+    // --ntasks-per-core=1: one task per core, its other threads idle, as --hint=nomultithread
+    oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1 || spec.ntasksPerCore === 1,
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
     exclusive: spec.exclusive,
@@ -173,7 +174,8 @@ export const gresRequestCount = (g: { count: number; countWide?: number | undefi
 
 /**
  * The --gres items other than gpu. A name not in GresTypes is refused with Slurm's
- * wording (oracle golden 088: `sbatch --gres=fpga:1` on a GresTypes=gpu cluster); count 0 asks nothing.
+ * wording (oracle golden 088: `sbatch --gres=fpga:1` on a GresTypes=gpu cluster); count 0 asks nothing
+ * and is not checked.
  */
 function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[] | string {
   const out: GresItem[] = [];
@@ -182,8 +184,10 @@ function genericGresRequest(spec: JobSpecP, config: ControllerConfig): GresItem[
   for (const g of spec.gresPerNode) {
     if (g.name === "gpu") continue;
     if (wholeGpus && SHARING_GRES.has(g.name.toLowerCase()) && gresRequestCount(g) > 0) return `Invalid generic resource (gres) specification`;
-    if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
     const count = gresRequestCount(g);
+    // a count of 0 asks nothing and is not checked against GresTypes (oracle 22.05: --gres=mic:0 is accepted, TresPerNode=gres:mic:0)
+    if (count === 0) continue;
+    if (!(config.gresTypes ?? []).includes(g.name.toLowerCase())) return `Invalid generic resource (gres) specification`;
     if (count > 0) out.push({ name: g.name.toLowerCase(), type: g.type, count });
   }
   return out;
@@ -234,12 +238,13 @@ export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string 
   const gres = spec.gresPerNode.find((g) => g.name === "gpu");
   const gpuPerNode = spec.gpusPerNode
     ? gresTres(spec.gpusPerNode)
-    : gres !== undefined && gres.count > 0
+    : gres !== undefined
       ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
       : "";
-  // The counted GRES follow the GPUs, in the order asked: "gres/gpu:2,gres/nvme:1".
+  // The counted GRES follow the GPUs, in the order asked: "gres/gpu:2,gres/nvme:1"; a count of 0
+  // is echoed too (oracle 22.05: --gres=mic:0 shows TresPerNode=gres:mic:0, --gres=gpu:0 gres:gpu:0).
   const generic = gresPerNodeText(
-    spec.gresPerNode.filter((g) => g.name !== "gpu" && gresRequestCount(g) > 0).map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g) })),
+    spec.gresPerNode.filter((g) => g.name !== "gpu").map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g) })),
   );
   const perNode = [gpuPerNode, generic].filter((t) => t !== "").join(",");
   return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };

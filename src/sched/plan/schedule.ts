@@ -28,7 +28,7 @@ import { assert } from "../../lib/assert.ts";
 import { PendingQueue } from "./queue-order.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
-import { deadlinePassed } from "../model/apply-run.ts";
+import { deadlinePassed } from "../model/deadline.ts";
 import { LicensePool, jobLicenseRequest } from "./licenses.ts";
 import { licenseItemsText } from "../../compat/licenses.ts";
 
@@ -447,7 +447,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
-    limits: new LimitTracker(state),
+    limits: new LimitTracker(state, now),
     licenses: LicensePool.of(state, now, (job) => (job.info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, job.info.startTime + job.info.timeLimitMin * 60)))),
     exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
   };

@@ -8,12 +8,15 @@
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
-import type { Capacity } from "./fit-node.ts";
-
-type Fit = (subset: Capacity[]) => Plain<NodeAlloc>[] | undefined;
+/** What a candidate must tell about itself: its node's name (fit-node's Capacity is one). */
+interface Candidate {
+  node: { name: string };
+}
 
 /** Best placement under one switch, lowest level first; undefined when no single switch holds the job. */
-export function fitUnderSwitches(topology: NetworkTopology, candidates: Capacity[], fit: Fit): Plain<NodeAlloc>[] | undefined {
+export function fitUnderSwitches<C extends Candidate>(
+  topology: NetworkTopology, candidates: C[], fit: (subset: C[]) => Plain<NodeAlloc>[] | undefined,
+): Plain<NodeAlloc>[] | undefined {
   let level = -1;
   let best: { alloc: Plain<NodeAlloc>[]; spare: number } | undefined;
   for (const group of topology.groups) {

@@ -9,7 +9,7 @@
  */
 import type { Command } from "../model/commands.ts";
 import type { ClusterState } from "../model/types.ts";
-import { emptyResult, rejected, type ApplyResult } from "../model/apply.ts";
+import { emptyResult, rejected, type ApplyResult } from "../model/apply-result.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
 import type { ResvRecord } from "./types.ts";
@@ -22,14 +22,14 @@ export function applyReservation(state: ClusterState, c: ResvCommand): ApplyResu
   if (c.by.uid !== 0 && !state.config.operators.includes(c.by.user)) return rejected("AccessDenied", "Access/permission denied");
   const f = Object.fromEntries(Object.entries(c.fields).map(([k, v]) => [k.toLowerCase(), v]));
   if (c.action === "delete") {
-    if (!state.reservations.delete(c.name)) return rejected("InvalidResv", "Requested reservation is invalid");
+    if (!state.reservations.delete(c.name)) return rejected("ReservationInvalid", "Requested reservation is invalid");
     return emptyResult();
   }
   if (c.action === "update") {
     const old = state.reservations.get(c.name);
-    if (old === undefined) return rejected("InvalidResv", "Requested reservation is invalid");
+    if (old === undefined) return rejected("ReservationInvalid", "Requested reservation is invalid");
     const next = build(state, { ...old, flags: [...old.flags] }, f, c.at);
-    if (typeof next === "string") return rejected("InvalidResv", next);
+    if (typeof next === "string") return rejected("ReservationInvalid", next);
     state.reservations.set(c.name, next);
     return { ...emptyResult(), text: c.name };
   }
@@ -40,13 +40,13 @@ export function applyReservation(state: ClusterState, c: ResvCommand): ApplyResu
     while (state.reservations.has(`${base}_${n}`)) n++;
     name = `${base}_${n}`;
   }
-  if (state.reservations.has(name)) return rejected("InvalidResv", "Reservation request failed: Duplicate reservation name");
-  if (f.users === undefined && f.accounts === undefined) return rejected("InvalidResv", "Either Users or Accounts must be specified. No reservation created.");
-  if (f.starttime === undefined) return rejected("InvalidResv", "StartTime must be specified. No reservation created.");
+  if (state.reservations.has(name)) return rejected("ReservationInvalid", "Reservation request failed: Duplicate reservation name");
+  if (f.users === undefined && f.accounts === undefined) return rejected("ReservationInvalid", "Either Users or Accounts must be specified. No reservation created.");
+  if (f.starttime === undefined) return rejected("ReservationInvalid", "StartTime must be specified. No reservation created.");
   const fresh: ResvRecord = { name, startTime: 0, endTime: 0, nodes: [], users: [], accounts: [], flags: [], partition: "", cores: 0 };
   const made = build(state, fresh, f, c.at);
-  if (typeof made === "string") return rejected("InvalidResv", made);
-  if (made.nodes.length === 0) return rejected("InvalidResv", "Nodes or NodeCnt must be specified. No reservation created.");
+  if (typeof made === "string") return rejected("ReservationInvalid", made);
+  if (made.nodes.length === 0) return rejected("ReservationInvalid", "Nodes or NodeCnt must be specified. No reservation created.");
   state.reservations.set(name, made);
   return { ...emptyResult(), text: name };
 }

@@ -91,6 +91,19 @@ describe("limits at submission", () => {
     const job = c.state.jobs.get(ok.ids[0] as number)!;
     expect([job.info.account, job.info.qos]).toEqual(["phys", "normal"]);
   });
+
+  it("without enforcement, an account the user has no association in becomes the default one, an unknown QOS an empty one (oracle 22.05)", () => {
+    const c = withAlice(CONF);
+    const info = (s: Partial<JobSpecP>) => {
+      const r = c.run(submit(spec(s), 10, ALICE));
+      expect(r.error).toBe("");
+      const j = c.state.jobs.get(r.ids[0] as number)!;
+      return [j.info.account, j.info.qos];
+    };
+    expect(info({ account: "nosuch" })).toEqual(["phys", "normal"]);
+    expect(info({ account: "PHYS", qos: "NORMAL" })).toEqual(["phys", "normal"]);
+    expect(info({ account: "nosuch", qos: "nosuch" })).toEqual(["phys", ""]);
+  });
 });
 
 // ---- property: no limit is ever exceeded by running jobs -------------------------------------

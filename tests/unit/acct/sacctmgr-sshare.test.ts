@@ -80,6 +80,19 @@ describe("sacctmgr", () => {
     expect(p.stdout).toBe("normal|0|\n");
   });
 
+  it("lists a user's associations newest first (slurmdbd's lft order) and with -s/withassoc (oracle 22.05)", async () => {
+    const f = fake();
+    await sacctmgrMain(["-i", "add", "account", "srpa"], f.port);
+    await sacctmgrMain(["-i", "add", "user", "root", "Account=srpa"], f.port);
+    // the tree order when no user is named: root's own associations, then sub-accounts
+    expect((await sacctmgrMain(["-nP", "show", "assoc", "format=account,user"], f.port)).stdout).toBe("root|\nroot|root\nsrpa|\nsrpa|root\n");
+    expect((await sacctmgrMain(["-nP", "show", "assoc", "user=root", "format=account"], f.port)).stdout).toBe("srpa\nroot\n");
+    expect((await sacctmgrMain(["-n", "-s", "list", "user", "root", "format=account%6"], f.port)).stdout).toBe("  srpa \n  root \n");
+    expect((await sacctmgrMain(["-nP", "list", "users", "root", "WithAssoc", "format=user,account,maxcpus"], f.port)).stdout).toBe("root|srpa|\nroot|root|\n");
+    const head = (await sacctmgrMain(["--associations", "list", "user", "root"], f.port)).stdout.split("\n")[0];
+    expect(head).toBe("      User   Def Acct     Admin    Cluster    Account  Partition     Share   Priority MaxJobs MaxNodes  MaxCPUs MaxSubmit     MaxWall  MaxCPUMins                  QOS   Def QOS ");
+  });
+
   it("reports errors in sacctmgr's words with exit 1", async () => {
     const f = fake();
     const r = await sacctmgrMain(["-i", "modify", "user", "where", "name=nobody", "set", "maxjobs=1"], f.port);

@@ -4,6 +4,7 @@ import {
   SRUN_ASYNC_OUTPUT_PATTERN,
   defaultOutputPattern,
   expandFilenamePattern,
+  RECORD_LETTERS,
   resolveStdioPath,
   type FilenameContext,
 } from "../../../src/compat/filename-pattern.ts";
@@ -99,5 +100,16 @@ describe.skipIf(!haveGoldens)("goldens", () => {
     for (const f of ["golden-17.out", "golden-18.out", "golden-19.out", x("slurm-%j.out", { ...plain, jobId: 9 })]) {
       expect(files).toContain(f);
     }
+  });
+});
+
+describe("the job record's share of a pattern (scontrol StdOut, oracle 22.05)", () => {
+  it.each([
+    ["x-%N-%J-%n-%t-%s-%u-%x-%A-%a-%j-%%.out", "x-%N-%J-%n-%t-%s-alice-myjob-128-4294967294-128-%%.out"],
+    ["%N_%x_%j.out", "%N_myjob_128.out"],
+    ["output-%A_%a-%J.o", "output-128_4294967294-%J.o"],
+    ["%4j", "0128"],
+  ])("%s → %s", (pattern, out) => {
+    expect(expandFilenamePattern(pattern, plain, RECORD_LETTERS)).toBe(out);
   });
 });

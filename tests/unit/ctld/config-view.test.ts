@@ -38,6 +38,8 @@ PartitionName=debug Nodes=n1 Default=YES
       "SlurmctldHost[0]": "vm(127.0.0.1)", SlurmctldPort: "6817", SlurmctldLogFile: "/var/log/spurctld.log", SlurmdUser: "root(0)",
       MaxTasksPerNode: "128", Prolog: "/etc/spur/prolog.sh", Epilog: "(null)", SLURM_VERSION: "26.05.0", AuthType: "auth/loopback",
     });
+    // a cluster of several hosts says which identity it runs (auth/loopback is for one host only)
+    expect(configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf", globals: new Map([["authtype", "auth/spur"]]) }).AuthType).toBe("auth/spur");
     const bare = configEntries(c.state, { controllerName: "vm", confPath: "/etc/spur.conf" });
     expect([bare["SlurmctldHost[0]"], bare.SlurmctldLogFile, bare.MaxTasksPerNode, bare.SlurmctldPort]).toEqual(["vm", "(null)", "512", undefined]);
   });

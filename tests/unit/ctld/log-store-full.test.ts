@@ -67,6 +67,24 @@ describe("log store on a full disk", () => {
     again.close();
   });
 
+  it("a group commit that does not fit stores none of its commands, and the log goes on with no gap", () => {
+    const log = openLogStore(tempLog(), { maxPageCount: 12 });
+    const { stored } = fill(log);
+    expect(() => log.appendMany([cmd(1), cmd(2), cmd(3)])).toThrow(NO_SPACE_MESSAGE);
+    expect(log.lastIndex()).toBe(stored);
+    expect([...log.entries()]).toHaveLength(stored);
+    log.close();
+  });
+
+  it("a group commit gets consecutive indexes after the last append", () => {
+    const log = openLogStore(tempLog());
+    expect(log.append(cmd(1))).toBe(1);
+    expect(log.appendMany([cmd(2), cmd(3), cmd(4)])).toBe(2);
+    expect(log.append(cmd(5))).toBe(5);
+    expect([...log.entries()].map((e) => [e.index, (e.command as unknown as { at: number }).at])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    log.close();
+  });
+
   it("tells a full disk from other failures", () => {
     expect(isDiskFull({ code: "SQLITE_FULL" })).toBe(true);
     expect(isDiskFull({ code: "ENOSPC" })).toBe(true);

@@ -49,6 +49,14 @@ describe("het job submission", () => {
     expect(c.state.nextJobId).toBe(1);
   });
 
+  it("each component excludes the nodes the others require (oracle 22.05: -w n1 : -N1 : -x n4 -w n3)", () => {
+    const c = cluster();
+    const r = c.run(het([spec({ nodelist: "n1", hold: true }), spec({ hold: true }), spec({ nodelist: "n3", exclude: "n4", hold: true })]));
+    expect(r.error).toBe("");
+    const ids = [0, 1, 2].map((o) => (r.ids[0] as number) + o);
+    expect(ids.map((id) => c.state.jobs.get(id)?.info.excNodelist)).toEqual(["n3", "n[1,3]", "n[1,4]"]);
+  });
+
   it("refuses an array of het jobs", () => {
     const c = cluster(CONF);
     expect(c.run(het([spec({ array: "0-1" }), spec()])).error).toBe("Invalid job array specification");

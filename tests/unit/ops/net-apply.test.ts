@@ -7,7 +7,7 @@
  * success, and --dry-run (private key never printed).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import { applyCommands, parseWgQuick, replacePeers, stripWgQuick } from "../../.
 import { planNetwork, wgQuickConfig } from "../../../src/net/wireguard.ts";
 import { wgGenKey } from "../../../src/net/wireguard-keys.ts";
 import { netApplyMain, type NetApplyPorts } from "../../../src/ops/net-apply.ts";
+import { bringUpOverlay } from "../../../src/ops/overlay-up.ts";
 
 const hasCmd = (cmd: string): boolean => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 
@@ -125,13 +126,44 @@ describe("spur net apply (shell, fake host)", () => {
     expect(notRoot.stderr).toContain("needs root (CAP_NET_ADMIN)");
   });
 
-  it("says the kernel module is missing when ip cannot create the interface", () => {
-    const { ports, ran } = fakePorts({ moduleLoaded: () => false, answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" }, modprobe: { code: 1, stderr: "" } } });
+  it("says the kernel module and wireguard-go are missing when neither can create the interface", () => {
+    const { ports, ran } = fakePorts({
+      which: (c) => c !== "wireguard-go", moduleLoaded: () => false,
+      answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" }, modprobe: { code: 1, stderr: "" } },
+    });
     const r = netApplyMain(["/etc/spur/wg/c.conf"], ports);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("WireGuard kernel module is not available");
+    expect(r.stderr).toContain("install wireguard-go");
     expect(ran).toContain("modprobe wireguard");
     expect(ran.at(-1)).toBe("cleanup");
+  });
+
+  it("falls back to wireguard-go without the kernel module, then configures it as the kernel's", () => {
+    const { ports, ran } = fakePorts({ answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" } } });
+    const r = netApplyMain(["/etc/spur/wg/c.conf", "--interface", "wg-c"], ports);
+    expect(r).toEqual({ stdout: "wg-c up (wireguard-go: no kernel module): 10.100.1.1/16, 2 peers\n", stderr: "", exitCode: 0 });
+    const at = ran.indexOf("wireguard-go wg-c");
+    expect(at).toBeGreaterThan(ran.indexOf("ip link add dev wg-c type wireguard"));
+    expect(ran.indexOf("wg setconf wg-c /tmp/fake/setconf.conf")).toBeGreaterThan(at);
+  });
+
+  it("removes a wireguard-go interface too when a later step fails", () => {
+    const { ports, ran } = fakePorts({ answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" }, "wg setconf": { code: 1, stderr: "Line unrecognized" } } });
+    const r = netApplyMain(["/etc/spur/wg/c.conf"], ports);
+    expect(r.stderr).toContain("(removed spur0 again)");
+    expect(ran).toContain("ip link del dev spur0");
+  });
+
+  it("runs every command inside the host's network namespace (bringUpOverlay)", () => {
+    const { ports, ran } = fakePorts({ answers: { "ip netns exec host-c ip link show": { code: 1, stderr: "does not exist" } } });
+    const dir = mkdtempSync(join(tmpdir(), "spur-overlay-up-"));
+    writeFileSync(join(dir, "c.conf"), text("c"));
+    const r = bringUpOverlay({ confPath: join(dir, "c.conf"), iface: "wg-c", netns: "host-c" }, ports);
+    rmSync(dir, { recursive: true, force: true });
+    expect(r).toEqual({ ok: true, value: { iface: "wg-c", mode: "kernel", addresses: ["10.100.1.1/16"], peers: 2 } });
+    expect(ran.filter((l) => l !== "cleanup").every((l) => l.startsWith("ip netns exec host-c "))).toBe(true);
+    expect(ran).toContain("ip netns exec host-c ip link add dev wg-c type wireguard");
   });
 
   it("removes the interface it created when a later step fails", () => {

@@ -114,13 +114,20 @@ describe("the job request", () => {
     [["--signal=SIGTERM"], { signal: "15@60" }],
     [["--signal=r:9"], { signal: "R:9@60" }],
     [["--mail-type=end,fail", "--mail-user=a@b"], { mailType: "END,FAIL", mailUser: "a@b" }],
+    // 22.05 ORs repeated --mail-type (oracle: ALL then END is ALL; BEGIN then FAIL is BEGIN,FAIL; a later NONE takes nothing away)
+    [["--mail-type=ALL", "--mail-type=END"], { mailType: "ALL,END" }],
+    [["--mail-type=BEGIN", "--mail-type=FAIL"], { mailType: "BEGIN,FAIL" }],
+    [["--mail-type=ALL", "--mail-type=NONE"], { mailType: "ALL" }],
+    [["--mail-type=END,NONE"], { mailType: "NONE" }],
     [["-o", "none", "-e", "err-%j.txt", "-i", "in.txt"], { stdOut: "/dev/null", stdErr: "err-%j.txt", stdIn: "in.txt" }],
     [["--nice"], { nice: 100 }],
     [["--nice=-5"], { nice: -5 }],
     [["--priority=TOP"], { priority: 4294967293 }],
     [["--priority=7"], { priority: 7 }],
     [["--kill-on-invalid-dep=yes"], { killOnInvalidDep: true }],
-    [["-D", "../other/./dir"], { workDir: "/home/alice/other/dir" }],
+    // 22.05 joins a relative --chdir to the current directory without tidying it (oracle: -D ./ is $PWD/./)
+    [["-D", "../other/./dir"], { workDir: "/home/alice/proj/../other/./dir" }],
+    [["-D", "sub/"], { workDir: "/home/alice/proj/sub/" }],
     [["-D", "/scratch"], { workDir: "/scratch" }],
     [["--begin=now+1hour"], { beginTime: Math.floor(NOW) + 3600 }],
     [["--deadline=2030-01-02T10:20"], { deadline: new Date(2030, 0, 2, 10, 20).getTime() / 1000 }],
@@ -223,11 +230,11 @@ describe("Slurm-worded validation errors", () => {
 
 describe("unsupported options warn, never vanish", () => {
   it("warns once per option with the spelling used", () => {
-    const b = built(["--cpu-freq=high", "--cpu-freq=low", "--ntasks-per-core=1"], { SBATCH_PROFILE: "all" });
+    const b = built(["--cpu-freq=high", "--cpu-freq=low", "--acctg-freq=30"], { SBATCH_PROFILE: "all" });
     expect(b.warnings).toEqual([
       "SBATCH_PROFILE (--profile) is not supported by Spur and was ignored",
       "--cpu-freq is not supported by Spur and was ignored",
-      "--ntasks-per-core is not supported by Spur and was ignored",
+      "--acctg-freq is not supported by Spur and was ignored",
     ]);
   });
 

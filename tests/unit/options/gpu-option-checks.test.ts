@@ -24,6 +24,7 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--mem-per-gpu=1G", "--gres=gpu:0"], "sbatch: error: Requested mem_per_tres=gres:gpu:1024 but did not request any GPU.\n"],
     [["--mem-per-gpu=10", "--gpus=0"], "sbatch: error: Requested mem_per_tres=gres:gpu:10 but did not request any GPU.\n"],
     [["--gpus-per-task=1", "--gres=gpu:1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    [["--gpus-per-task=1", "-N", "1-2"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     [["-H", "--ntasks-per-gpu=1"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"],
   ])("%j is refused with Slurm's reason, then the GRES error, exit 1", (argv, reason) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: reason + GRES, exit: 1 });
@@ -32,6 +33,10 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
   it.each([
     [["--gpus-per-task=1", "-n", "2"]],
     [["--gpus-per-task=1", "-G", "2"]],
+    // the task count follows from -N or --ntasks-per-node (oracle 22.05, real-scripts corpus)
+    [["--gpus-per-task=1", "-N", "2"]],
+    [["--gpus-per-task=1", "--ntasks-per-node=2"]],
+    [["--gpus-per-task=1", "-N", "2", "--ntasks-per-node=4"]],
     [["--mem-per-gpu=100", "--gres=gpu:1"]],
     [["--mem-per-gpu=100", "--gpus-per-node=mi300x:1"]],
     [["--mem-per-gpu=0", "--cpus-per-gpu=4"]],

@@ -46,7 +46,11 @@ describe("#SBATCH directives", () => {
     [" --comment='a b'  # trailing comment", ["--comment=a b"]],
     [' -J "x y"z', ["-J", "x yz"]],
     ["\t-N\t2", ["-N", "2"]],
-    [" --comment=a#b", ["--comment=a#b"]],
+    // 22.05: an unquoted '#' ends the line inside a word too (#SBATCH --comment=a#b -> Comment=a)
+    [" --comment=a#b", ["--comment=a"]],
+    [" --ntasks=1#128#512", ["--ntasks=1"]],
+    [' -J "a#b"', ["-J", "a#b"]],
+    [" --comment=c\\#d x", ["--comment=c#d", "x"]],
     [' --comment=""', ["--comment="]],
   ])("splits %j", (line, words) => {
     expect(lineWords(line)).toEqual(words);

@@ -28,6 +28,8 @@ describe("scontrol show job echoes", () => {
   it("mail types in Slurm's order, ALL as its events", () => {
     expect(mailTypeText("FAIL,BEGIN")).toBe("BEGIN,FAIL");
     expect(mailTypeText("ALL")).toBe("INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT");
+    // repeated --mail-type, joined by the option handler (oracle: ALL then END prints the ALL set)
+    expect(mailTypeText("ALL,END")).toBe("INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT");
     expect(mailTypeText("NONE")).toBe("");
   });
 

@@ -194,6 +194,21 @@ describe("sacct selection", () => {
     expect(result.stdout).toBe("83|None|UNLIMITED|2|1|0|Unknown\n83.batch|||2|||0\n");
   });
 
+  it("a job never eligible (held, cancelled pending) in a time window: -j counts it from submission, a name query does not (oracle 22.05)", async () => {
+    const job = makeJob({ jobId: 85, name: "w", state: "CANCELLED", reason: "JobHeldUser", cancelledBy: "0", submitTime: at("12:00:00"), eligibleTime: 0, endTime: at("12:00:05") });
+    const ids = async (argv: string[]) => (await run(["-n", "-X", "-P", "-o", "JobID", ...argv], { jobs: [job] })).result.stdout;
+    expect(await ids(["-j", "85", "-S", "2020-01-01"])).toBe("85\n");
+    expect(await ids(["-j", "85", "-S", "2020-01-01", "-E", "2020-01-02"])).toBe("");
+    expect(await ids(["--name", "w", "-S", "2020-01-01"])).toBe("");
+    expect(await ids(["-j", "85", "-s", "CA"])).toBe("85\n");
+  });
+
+  it("a job whose QOS the database lacks: QOS Unknown, QOSRAW 0 (oracle 22.05: sbatch -q foo without enforcement)", async () => {
+    const job = makeJob({ jobId: 84, state: "CANCELLED", reason: "JobHeldUser", cancelledBy: "0", submitTime: at("12:00:00"), endTime: at("12:00:05"), qos: "" });
+    const { result } = await run(["-n", "-P", "-j", "84", "-X", "-o", "JobID,QOS,QOSRAW"], { jobs: [job] });
+    expect(result.stdout).toBe("84|Unknown|0\n");
+  });
+
   it("--json=v0.0.38: a signalled step and array fields", async () => {
     const { result } = await run(["--json=v0.0.38", "-j", "17_1"]);
     const doc = JSON.parse(result.stdout) as { jobs: { array: unknown; steps: { exit_code: unknown; step: { id: unknown } }[] }[] };

@@ -53,7 +53,7 @@ describe("usage from job records", () => {
   it("allocated is CPUs x overlap; planned the eligible wait; idle the rest of CPUs x window", () => {
     const u = clusterUsage("oracle", jobs, 4, W, NOW);
     expect(u).toEqual({
-      cluster: "oracle", allocated: 2 * 1800 + 2 * HOUR + 600, down: 0, plannedDown: 0, planned: HOUR,
+      cluster: "oracle", tres: "cpu", allocated: 2 * 1800 + 2 * HOUR + 600, down: 0, plannedDown: 0, planned: HOUR,
       idle: 8 * HOUR - (3600 + 7200 + 600) - HOUR, reported: 8 * HOUR, capacity: 8 * HOUR,
     });
   });
@@ -152,11 +152,12 @@ describe("the sreport command", () => {
     ]);
   });
 
-  it("Users= (or a bare word) and Accounts= select users; another cluster (Clusters=, -M) has no rows", async () => {
+  it("Users= (or a bare word) and Accounts= select users, a line per user and account; another cluster (Clusters=, -M) has no rows", async () => {
     const { port } = fakePort(world);
     const rows = async (argv: string[]) => (await sreportMain(["-P", ...argv, "start=2026-12-02T10:00", "end=2026-12-02T12:00"], port)).stdout.split("\n").slice(5, -1);
-    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
-    expect(await rows(["user", "top", "alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
+    // one line per user and account (oracle 22.05); Group merges a user's accounts
+    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys|60|0", "oracle|alice||bio|10|0"]);
+    expect(await rows(["user", "top", "alice", "group"])).toEqual(["oracle|alice||phys, bio|70|0"]);
     expect(await rows(["user", "top", "acc=bio,chem"])).toEqual(["oracle|bob||chem|120|0", "oracle|alice||bio|10|0"]);
     expect(await rows(["cluster", "utilization", "clusters=other"])).toEqual([]);
     expect(await rows(["-M", "other", "user", "top"])).toEqual([]);
@@ -166,6 +167,8 @@ describe("the sreport command", () => {
   it("errors in sreport's words", async () => {
     const { port } = fakePort(world);
     expect(await sreportMain(["cluster"], port)).toEqual({ stdout: "", stderr: "too few arguments for keyword:cluster\n", exitCode: 1 });
+    // oracle: `sreport r` and `sreport c ut` (cluster needs two letters)
+    expect(await sreportMain(["c", "ut"], port)).toEqual({ stdout: "", stderr: "invalid keyword: c\n", exitCode: 1 });
     const bad = await sreportMain(["cluster", "foo"], port);
     expect([bad.exitCode, bad.stderr.split("\n")[0]]).toEqual([1, "Not valid report foo"]);
     expect((await sreportMain(["user", "foo"], port)).stderr).toBe('Not valid report foo\nValid user reports are, "Top"\n');

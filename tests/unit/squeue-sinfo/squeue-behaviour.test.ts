@@ -185,3 +185,10 @@ describe("squeue --only-job-state", () => {
     expect(lines(r.stdout).length).toBeGreaterThan(1);
   });
 });
+
+describe("squeue QOS", () => {
+  it("an empty QOS prints empty, not (null) (oracle 22.05: sbatch -q foo without enforcement)", async () => {
+    const r = await sq(["-h", "-o", "%i|%q|"], { jobs: [job({ jobId: 31, qos: "" })] });
+    expect(r.stdout).toBe("31||\n");
+  });
+});

@@ -59,13 +59,22 @@ describe("start-up: what each entry loads", () => {
     expect(text).toContain('import("./roles/cli/run.ts")');
   });
 
-  for (const cmd of [...COMMANDS.map((c) => `src/cli/${c}.ts`), "src/roles/cli/run.ts"]) {
+  // run.ts loads the real port lazily (after the bare port's --version/--help fast path): it
+  // is on every other call's path, so it is held to the same rules as run.ts itself.
+  it("run.ts loads the real port (port-core.ts) lazily, and nothing host-reading statically", () => {
+    const reached = closure("src/roles/cli/run.ts");
+    expect(reached.has("src/roles/cli/port-core.ts")).toBe(false);
+    expect(reached.has("src/roles/cli/client-env.ts")).toBe(false);
+    expect(readFileSync(join(ROOT, "src/roles/cli/run.ts"), "utf8")).toContain('import("./port-core.ts")');
+  });
+
+  for (const cmd of [...COMMANDS.map((c) => `src/cli/${c}.ts`), "src/roles/cli/run.ts", "src/roles/cli/port-core.ts"]) {
     it(`${cmd} reaches no daemon module, protobuf/Connect runtime or consola`, () => {
       expect(offenders(cmd, (m) => DAEMON.test(m) || HEAVY_PACKAGES.test(m))).toEqual([]);
     });
   }
 
-  for (const cmd of [...HOT.map((c) => `src/cli/${c}.ts`), "src/roles/cli/run.ts"]) {
+  for (const cmd of [...HOT.map((c) => `src/cli/${c}.ts`), "src/roles/cli/run.ts", "src/roles/cli/port-core.ts"]) {
     it(`${cmd} loads no node:fs, node:os, node:path, sockets or streams (files via Bun.file, output via Bun.write)`, () => {
       expect(offenders(cmd, (m) => NODE_HEAVY.test(m))).toEqual([]);
     });

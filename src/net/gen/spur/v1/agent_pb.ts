@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file spur/v1/agent.proto.
  */
 export const file_spur_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIrUDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQEaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayL1AQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJEgwKA3B0eRjUAiABKAgSEQoIcHR5X3Jvd3MY1QIgASgNEhEKCHB0eV9jb2xzGNYCIAEoDRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoIosBCglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSFQoMYXR0YWNoX3Rva2VuGKwCIAEoCSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiUAoQVGFza0lucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIMCgRub2RlGAMgASgJEg0KBXRva2VuGAQgASgJIlEKDlRhc2tJbnB1dENodW5rEgwKBGRhdGEYASABKAwSCwoDZW9mGAIgASgIEhEKCHdpbl9yb3dzGNQCIAEoDRIRCgh3aW5fY29scxjVAiABKA0iMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIrABChBGaWxlQmNhc3RSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIMCgRkZXN0GAIgASgJEgwKBGRhdGEYAyABKAwSDQoFZmlyc3QYBCABKAgSDAoEbGFzdBgFIAEoCBINCgVmb3JjZRgGIAEoCBIMCgRtb2RlGAcgASgNEhAKCHByZXNlcnZlGAggASgIEhEKCWF0aW1lX3NlYxgJIAEoDRIRCgltdGltZV9zZWMYCiABKA0iMQoRRmlsZUJjYXN0UmVzcG9uc2USDQoFZXJybm8YASABKAUSDQoFZXJyb3IYAiABKAkiNAoRQXR0YWNoU3RlcFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUibgoQU3RlcElucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRINCgV0b2tlbhgDIAEoCRIMCgRkYXRhGAQgASgMEgsKA2VvZhgFIAEoCBIPCgd0YXNrX2lkGAYgASgFIhMKEVN0ZXBJbnB1dFJlc3BvbnNlIkMKD0xpc3RQaWRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoHc3RlcF9pZBgCIAEoBUgAiAEBQgoKCF9zdGVwX2lkIlsKBlBpZFJvdxILCgNwaWQYASABKA0SDgoGam9iX2lkGAIgASgNEg8KB3N0ZXBfaWQYAyABKAUSEAoIbG9jYWxfaWQYBCABKAUSEQoJZ2xvYmFsX2lkGAUgASgFIkAKEExpc3RQaWRzUmVzcG9uc2USHQoEcm93cxgBIAMoCzIPLnNwdXIudjEuUGlkUm93Eg0KBXN0ZXBzGAIgAygJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0yoQUKBUFnZW50EkgKC0xhdW5jaEJhdGNoEhsuc3B1ci52MS5MYXVuY2hCYXRjaFJlcXVlc3QaHC5zcHVyLnYxLkxhdW5jaEJhdGNoUmVzcG9uc2USQgoJU2lnbmFsSm9iEhkuc3B1ci52MS5TaWduYWxKb2JSZXF1ZXN0Ghouc3B1ci52MS5TaWduYWxKb2JSZXNwb25zZRI6CghSdW5UYXNrcxIYLnNwdXIudjEuUnVuVGFza3NSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARI9CgRQaW5nEhkuc3B1ci52MS5BZ2VudFBpbmdSZXF1ZXN0Ghouc3B1ci52MS5BZ2VudFBpbmdSZXNwb25zZRJCCglTdGVwU3RhdHMSGS5zcHVyLnYxLlN0ZXBTdGF0c1JlcXVlc3QaGi5zcHVyLnYxLlN0ZXBTdGF0c1Jlc3BvbnNlEkIKCVJ1blByb2xvZxIZLnNwdXIudjEuUnVuUHJvbG9nUmVxdWVzdBoaLnNwdXIudjEuUnVuUHJvbG9nUmVzcG9uc2USQgoJRmlsZUJjYXN0Ehkuc3B1ci52MS5GaWxlQmNhc3RSZXF1ZXN0Ghouc3B1ci52MS5GaWxlQmNhc3RSZXNwb25zZRI+CgpBdHRhY2hTdGVwEhouc3B1ci52MS5BdHRhY2hTdGVwUmVxdWVzdBoSLnNwdXIudjEuVGFza0ZyYW1lMAESQgoJU3RlcElucHV0Ehkuc3B1ci52MS5TdGVwSW5wdXRSZXF1ZXN0Ghouc3B1ci52MS5TdGVwSW5wdXRSZXNwb25zZRI/CghMaXN0UGlkcxIYLnNwdXIudjEuTGlzdFBpZHNSZXF1ZXN0Ghkuc3B1ci52MS5MaXN0UGlkc1Jlc3BvbnNlMo4BCghMYXVuY2hlchI/CghUYXNrRXhpdBIYLnNwdXIudjEuVGFza0V4aXRSZXF1ZXN0Ghkuc3B1ci52MS5UYXNrRXhpdFJlc3BvbnNlEkEKCVRhc2tJbnB1dBIZLnNwdXIudjEuVGFza0lucHV0UmVxdWVzdBoXLnNwdXIudjEuVGFza0lucHV0Q2h1bmswAWIGcHJvdG8z", [file_spur_v1_types]);
+  fileDesc("ChNzcHVyL3YxL2FnZW50LnByb3RvEgdzcHVyLnYxIvkBChJMYXVuY2hCYXRjaFJlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEg4KBnNjcmlwdBgCIAEoCRIMCgRhcmd2GAMgAygJEjEKA2VudhgEIAMoCzIkLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXF1ZXN0LkVudkVudHJ5EhEKCW9wZW5fbW9kZRgFIAEoCRIeCgRzcGVjGAYgASgLMhAuc3B1ci52MS5Kb2JTcGVjEhQKDGNsdXN0ZXJfbmFtZRgHIAEoCRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIhUKE0xhdW5jaEJhdGNoUmVzcG9uc2UixwEKEFNpZ25hbEpvYlJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg4KBnNpZ25hbBgCIAEoBRISCgpiYXRjaF9vbmx5GAMgASgIEhUKDWtpbGxfd2FpdF9zZWMYBCABKA0SDgoGcmVhc29uGAUgASgJEg8KB3N0ZXBfaWQYBiABKAUSEgoKc3RlcHNfb25seRgHIAEoCBIdCgNqb2IYCCABKAsyEC5zcHVyLnYxLkpvYkluZm8SFAoMY2x1c3Rlcl9uYW1lGAkgASgJIiIKEVNpZ25hbEpvYlJlc3BvbnNlEg0KBWZvdW5kGAEgASgIIvoDCg9SdW5UYXNrc1JlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUSDAoEYXJndhgDIAMoCRIuCgNlbnYYBCADKAsyIS5zcHVyLnYxLlJ1blRhc2tzUmVxdWVzdC5FbnZFbnRyeRIQCgh3b3JrX2RpchgFIAEoCRIQCgh0YXNrX2lkcxgGIAMoDRISCgpub2RlX2luZGV4GAcgASgNEgsKA3VpZBgIIAEoDRILCgNnaWQYCSABKA0SDAoEdXNlchgKIAEoCRIWCg50aW1lX2xpbWl0X3NlYxgLIAEoDRIgCgV0YXNrcxgMIAMoCzIRLnNwdXIudjEuVGFza1NwZWMSIQoFYWxsb2MYDSABKAsyEi5zcHVyLnYxLk5vZGVBbGxvYxIQCghsYXVuY2hlchgOIAEoCRIWCg5sYXVuY2hlcl90b2tlbhgPIAEoCRImCgVzZXR1cBgQIAEoCzISLnNwdXIudjEuVGFza1NldHVwSACIAQESEQoIbXBpX3R5cGUY4AMgASgJEhwKE3BtaV9wcm9jZXNzX21hcHBpbmcY4QMgASgJEhIKCXBtaV9ub2RlcxjiAyABKA0aKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIICgZfc2V0dXAivwEKCVRhc2tTZXR1cBISCgV1bWFzaxgBIAEoDUgAiAEBEjcKC3NvZnRfbGltaXRzGAIgAygLMiIuc3B1ci52MS5UYXNrU2V0dXAuU29mdExpbWl0c0VudHJ5EhMKC3Rhc2tfcHJvbG9nGAMgASgJEhMKC3Rhc2tfZXBpbG9nGAQgASgJGjEKD1NvZnRMaW1pdHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBl91bWFzayL1AQoIVGFza1NwZWMSDwoHdGFza19pZBgBIAEoDRInCgNlbnYYAiADKAsyGi5zcHVyLnYxLlRhc2tTcGVjLkVudkVudHJ5EhcKCnN0ZGluX3BhdGgYAyABKAlIAIgBARIYCg9zdGRpbl9mb3J3YXJkZWQYrAIgASgIEg0KBGFyZ3YYrQIgAygJEgwKA3B0eRjUAiABKAgSEQoIcHR5X3Jvd3MY1QIgASgNEhEKCHB0eV9jb2xzGNYCIAEoDRoqCghFbnZFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg0KC19zdGRpbl9wYXRoIosBCglUYXNrRnJhbWUSDwoHdGFza19pZBgBIAEoDRIOCgZzdGRvdXQYAiABKAwSDgoGc3RkZXJyGAMgASgMEg4KBmV4aXRlZBgEIAEoCBIRCglleGl0X2NvZGUYBSABKAUSEwoLZXhpdF9zaWduYWwYBiABKAUSFQoMYXR0YWNoX3Rva2VuGKwCIAEoCSKJAQoPVGFza0V4aXRSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIPCgdzdGVwX2lkGAIgASgFEgwKBG5vZGUYAyABKAkSEAoIdGFza19pZHMYBCADKA0SEQoJZXhpdF9jb2RlGAUgASgFEhMKC2V4aXRfc2lnbmFsGAYgASgFEg0KBXRva2VuGAcgASgJIhIKEFRhc2tFeGl0UmVzcG9uc2UiUAoQVGFza0lucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRIMCgRub2RlGAMgASgJEg0KBXRva2VuGAQgASgJIlEKDlRhc2tJbnB1dENodW5rEgwKBGRhdGEYASABKAwSCwoDZW9mGAIgASgIEhEKCHdpbl9yb3dzGNQCIAEoDRIRCgh3aW5fY29scxjVAiABKA0iMwoQU3RlcFN0YXRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBSJFChFTdGVwU3RhdHNSZXNwb25zZRIgCgVzdGVwcxgBIAMoCzIRLnNwdXIudjEuU3RlcEluZm8SDgoGY2dyb3VwGAIgASgJIkcKEFJ1blByb2xvZ1JlcXVlc3QSHQoDam9iGAEgASgLMhAuc3B1ci52MS5Kb2JJbmZvEhQKDGNsdXN0ZXJfbmFtZRgCIAEoCSIwChFSdW5Qcm9sb2dSZXNwb25zZRIKCgJvaxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIrABChBGaWxlQmNhc3RSZXF1ZXN0Eg4KBmpvYl9pZBgBIAEoDRIMCgRkZXN0GAIgASgJEgwKBGRhdGEYAyABKAwSDQoFZmlyc3QYBCABKAgSDAoEbGFzdBgFIAEoCBINCgVmb3JjZRgGIAEoCBIMCgRtb2RlGAcgASgNEhAKCHByZXNlcnZlGAggASgIEhEKCWF0aW1lX3NlYxgJIAEoDRIRCgltdGltZV9zZWMYCiABKA0iMQoRRmlsZUJjYXN0UmVzcG9uc2USDQoFZXJybm8YASABKAUSDQoFZXJyb3IYAiABKAkiNAoRQXR0YWNoU3RlcFJlcXVlc3QSDgoGam9iX2lkGAEgASgNEg8KB3N0ZXBfaWQYAiABKAUibgoQU3RlcElucHV0UmVxdWVzdBIOCgZqb2JfaWQYASABKA0SDwoHc3RlcF9pZBgCIAEoBRINCgV0b2tlbhgDIAEoCRIMCgRkYXRhGAQgASgMEgsKA2VvZhgFIAEoCBIPCgd0YXNrX2lkGAYgASgFIhMKEVN0ZXBJbnB1dFJlc3BvbnNlIkMKD0xpc3RQaWRzUmVxdWVzdBIOCgZqb2JfaWQYASABKA0SFAoHc3RlcF9pZBgCIAEoBUgAiAEBQgoKCF9zdGVwX2lkIlsKBlBpZFJvdxILCgNwaWQYASABKA0SDgoGam9iX2lkGAIgASgNEg8KB3N0ZXBfaWQYAyABKAUSEAoIbG9jYWxfaWQYBCABKAUSEQoJZ2xvYmFsX2lkGAUgASgFIkAKEExpc3RQaWRzUmVzcG9uc2USHQoEcm93cxgBIAMoCzIPLnNwdXIudjEuUGlkUm93Eg0KBXN0ZXBzGAIgAygJIhIKEEFnZW50UGluZ1JlcXVlc3QiOgoRQWdlbnRQaW5nUmVzcG9uc2USDAoEbm9kZRgBIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYAiADKA0iggIKD1BtaUZlbmNlUmVxdWVzdBIPCgZqb2JfaWQY4AMgASgNEhAKB3N0ZXBfaWQY4QMgASgFEg0KBG5vZGUY4gMgASgJEg4KBXRva2VuGOMDIAEoCRIOCgVyb3VuZBjkAyABKA0SMQoEcHV0cxjlAyADKAsyIi5zcHVyLnYxLlBtaUZlbmNlUmVxdWVzdC5QdXRzRW50cnkSDgoFYWJvcnQY5gMgASgIEhMKCmFib3J0X3JhbmsY5wMgASgNEhgKD2Fib3J0X2V4aXRfY29kZRjoAyABKAUaKwoJUHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigAEKEFBtaUZlbmNlUmVzcG9uc2USMAoDa3ZzGOADIAMoCzIiLnNwdXIudjEuUG1pRmVuY2VSZXNwb25zZS5LdnNFbnRyeRIOCgVlcnJvchjhAyABKAkaKgoIS3ZzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ATKhBQoFQWdlbnQSSAoLTGF1bmNoQmF0Y2gSGy5zcHVyLnYxLkxhdW5jaEJhdGNoUmVxdWVzdBocLnNwdXIudjEuTGF1bmNoQmF0Y2hSZXNwb25zZRJCCglTaWduYWxKb2ISGS5zcHVyLnYxLlNpZ25hbEpvYlJlcXVlc3QaGi5zcHVyLnYxLlNpZ25hbEpvYlJlc3BvbnNlEjoKCFJ1blRhc2tzEhguc3B1ci52MS5SdW5UYXNrc1JlcXVlc3QaEi5zcHVyLnYxLlRhc2tGcmFtZTABEj0KBFBpbmcSGS5zcHVyLnYxLkFnZW50UGluZ1JlcXVlc3QaGi5zcHVyLnYxLkFnZW50UGluZ1Jlc3BvbnNlEkIKCVN0ZXBTdGF0cxIZLnNwdXIudjEuU3RlcFN0YXRzUmVxdWVzdBoaLnNwdXIudjEuU3RlcFN0YXRzUmVzcG9uc2USQgoJUnVuUHJvbG9nEhkuc3B1ci52MS5SdW5Qcm9sb2dSZXF1ZXN0Ghouc3B1ci52MS5SdW5Qcm9sb2dSZXNwb25zZRJCCglGaWxlQmNhc3QSGS5zcHVyLnYxLkZpbGVCY2FzdFJlcXVlc3QaGi5zcHVyLnYxLkZpbGVCY2FzdFJlc3BvbnNlEj4KCkF0dGFjaFN0ZXASGi5zcHVyLnYxLkF0dGFjaFN0ZXBSZXF1ZXN0GhIuc3B1ci52MS5UYXNrRnJhbWUwARJCCglTdGVwSW5wdXQSGS5zcHVyLnYxLlN0ZXBJbnB1dFJlcXVlc3QaGi5zcHVyLnYxLlN0ZXBJbnB1dFJlc3BvbnNlEj8KCExpc3RQaWRzEhguc3B1ci52MS5MaXN0UGlkc1JlcXVlc3QaGS5zcHVyLnYxLkxpc3RQaWRzUmVzcG9uc2UyzwEKCExhdW5jaGVyEj8KCFRhc2tFeGl0Ehguc3B1ci52MS5UYXNrRXhpdFJlcXVlc3QaGS5zcHVyLnYxLlRhc2tFeGl0UmVzcG9uc2USQQoJVGFza0lucHV0Ehkuc3B1ci52MS5UYXNrSW5wdXRSZXF1ZXN0Ghcuc3B1ci52MS5UYXNrSW5wdXRDaHVuazABEj8KCFBtaUZlbmNlEhguc3B1ci52MS5QbWlGZW5jZVJlcXVlc3QaGS5zcHVyLnYxLlBtaUZlbmNlUmVzcG9uc2ViBnByb3RvMw", [file_spur_v1_types]);
 
 /**
  * @generated from message spur.v1.LaunchBatchRequest
@@ -393,6 +393,28 @@ export type RunTasksRequest = Message<"spur.v1.RunTasksRequest"> & {
    * @generated from field: optional spur.v1.TaskSetup setup = 16;
    */
   setup?: TaskSetup | undefined;
+
+  /**
+   * srun --mpi (or MpiDefault=): "pmi2" = the agent serves the PMI-1/PMI-2 wire protocol to every task on
+   * an inherited socket (PMI_FD), its fences crossing nodes through srun (Launcher.PmiFence); "" / "none": nothing.
+   *
+   * @generated from field: string mpi_type = 480;
+   */
+  mpiType: string;
+
+  /**
+   * pmi2: the step's process mapping in Slurm's vector format ("(vector,(0,4,2))"), the same on every node.
+   *
+   * @generated from field: string pmi_process_mapping = 481;
+   */
+  pmiProcessMapping: string;
+
+  /**
+   * pmi2: the number of nodes of the step (how many fence calls srun waits for in each round).
+   *
+   * @generated from field: uint32 pmi_nodes = 482;
+   */
+  pmiNodes: number;
 };
 
 /**
@@ -498,6 +520,28 @@ export type RunTasksRequestJson = {
    * @generated from field: optional spur.v1.TaskSetup setup = 16;
    */
   setup?: TaskSetupJson;
+
+  /**
+   * srun --mpi (or MpiDefault=): "pmi2" = the agent serves the PMI-1/PMI-2 wire protocol to every task on
+   * an inherited socket (PMI_FD), its fences crossing nodes through srun (Launcher.PmiFence); "" / "none": nothing.
+   *
+   * @generated from field: string mpi_type = 480;
+   */
+  mpiType?: string;
+
+  /**
+   * pmi2: the step's process mapping in Slurm's vector format ("(vector,(0,4,2))"), the same on every node.
+   *
+   * @generated from field: string pmi_process_mapping = 481;
+   */
+  pmiProcessMapping?: string;
+
+  /**
+   * pmi2: the number of nodes of the step (how many fence calls srun waits for in each round).
+   *
+   * @generated from field: uint32 pmi_nodes = 482;
+   */
+  pmiNodes?: number;
 };
 
 /**
@@ -1765,6 +1809,170 @@ export const AgentPingResponseSchema: GenMessage<AgentPingResponse, {jsonType: A
   messageDesc(file_spur_v1_agent, 25);
 
 /**
+ * @generated from message spur.v1.PmiFenceRequest
+ */
+export type PmiFenceRequest = Message<"spur.v1.PmiFenceRequest"> & {
+  /**
+   * @generated from field: uint32 job_id = 480;
+   */
+  jobId: number;
+
+  /**
+   * @generated from field: int32 step_id = 481;
+   */
+  stepId: number;
+
+  /**
+   * @generated from field: string node = 482;
+   */
+  node: string;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 483;
+   */
+  token: string;
+
+  /**
+   * 0, 1, ...: the fences of a step are numbered on every node alike
+   *
+   * @generated from field: uint32 round = 484;
+   */
+  round: number;
+
+  /**
+   * @generated from field: map<string, string> puts = 485;
+   */
+  puts: { [key: string]: string };
+
+  /**
+   * a task called PMI abort (not a fence): srun ends the whole step, as Slurm's srun does
+   *
+   * @generated from field: bool abort = 486;
+   */
+  abort: boolean;
+
+  /**
+   * @generated from field: uint32 abort_rank = 487;
+   */
+  abortRank: number;
+
+  /**
+   * @generated from field: int32 abort_exit_code = 488;
+   */
+  abortExitCode: number;
+};
+
+/**
+ * @generated from message spur.v1.PmiFenceRequest
+ */
+export type PmiFenceRequestJson = {
+  /**
+   * @generated from field: uint32 job_id = 480;
+   */
+  jobId?: number;
+
+  /**
+   * @generated from field: int32 step_id = 481;
+   */
+  stepId?: number;
+
+  /**
+   * @generated from field: string node = 482;
+   */
+  node?: string;
+
+  /**
+   * RunTasksRequest.launcher_token
+   *
+   * @generated from field: string token = 483;
+   */
+  token?: string;
+
+  /**
+   * 0, 1, ...: the fences of a step are numbered on every node alike
+   *
+   * @generated from field: uint32 round = 484;
+   */
+  round?: number;
+
+  /**
+   * @generated from field: map<string, string> puts = 485;
+   */
+  puts?: { [key: string]: string };
+
+  /**
+   * a task called PMI abort (not a fence): srun ends the whole step, as Slurm's srun does
+   *
+   * @generated from field: bool abort = 486;
+   */
+  abort?: boolean;
+
+  /**
+   * @generated from field: uint32 abort_rank = 487;
+   */
+  abortRank?: number;
+
+  /**
+   * @generated from field: int32 abort_exit_code = 488;
+   */
+  abortExitCode?: number;
+};
+
+/**
+ * Describes the message spur.v1.PmiFenceRequest.
+ * Use `create(PmiFenceRequestSchema)` to create a new message.
+ */
+export const PmiFenceRequestSchema: GenMessage<PmiFenceRequest, {jsonType: PmiFenceRequestJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 26);
+
+/**
+ * @generated from message spur.v1.PmiFenceResponse
+ */
+export type PmiFenceResponse = Message<"spur.v1.PmiFenceResponse"> & {
+  /**
+   * every node's puts of this round
+   *
+   * @generated from field: map<string, string> kvs = 480;
+   */
+  kvs: { [key: string]: string };
+
+  /**
+   * "" = done; else why the fence failed (the tasks get rc != 0)
+   *
+   * @generated from field: string error = 481;
+   */
+  error: string;
+};
+
+/**
+ * @generated from message spur.v1.PmiFenceResponse
+ */
+export type PmiFenceResponseJson = {
+  /**
+   * every node's puts of this round
+   *
+   * @generated from field: map<string, string> kvs = 480;
+   */
+  kvs?: { [key: string]: string };
+
+  /**
+   * "" = done; else why the fence failed (the tasks get rc != 0)
+   *
+   * @generated from field: string error = 481;
+   */
+  error?: string;
+};
+
+/**
+ * Describes the message spur.v1.PmiFenceResponse.
+ * Use `create(PmiFenceResponseSchema)` to create a new message.
+ */
+export const PmiFenceResponseSchema: GenMessage<PmiFenceResponse, {jsonType: PmiFenceResponseJson}> = /*@__PURE__*/
+  messageDesc(file_spur_v1_agent, 27);
+
+/**
  * @generated from service spur.v1.Agent
  */
 export const Agent: GenService<{
@@ -1874,6 +2082,18 @@ export const Launcher: GenService<{
     methodKind: "server_streaming";
     input: typeof TaskInputRequestSchema;
     output: typeof TaskInputChunkSchema;
+  },
+  /**
+   * srun --mpi=pmi2: one node's part of a PMI fence (barrier): the key-value pairs its tasks put since
+   * the last one. srun answers every node once all the step's nodes have called for the same round,
+   * with the pairs of all of them (as Slurm's pmi2 plugin gathers the KVS over its tree).
+   *
+   * @generated from rpc spur.v1.Launcher.PmiFence
+   */
+  pmiFence: {
+    methodKind: "unary";
+    input: typeof PmiFenceRequestSchema;
+    output: typeof PmiFenceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_spur_v1_agent, 1);

@@ -1,0 +1,61 @@
+/**
+ * @module bench/scale/lib/spur-cluster
+ * A local Spur cluster for a section: `spur up --detach` of dist/spur in a temporary
+ * state directory (one controller, 4 node agents, spurrestd), the command links, a fast
+ * fill (held jobs through the controller's Submit RPC, 64 in flight, no CLI processes),
+ * the controller's resident memory, and `spur down`.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const SPUR_BIN = resolve(import.meta.dir, "../../../dist/spur");
+
+export interface SpurCluster {
+  env: NodeJS.ProcessEnv;
+  conf: string;
+  bin: (command: string) => string;
+  ctlPort: number;
+  restPort: number;
+  /** Submit `n` held jobs (name "fill") through the Submit RPC. */
+  fill: (n: number) => Promise<void>;
+  ctldRssMiB: () => number;
+  down: () => void;
+}
+
+export function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1] ?? 0) / 1024;
+}
+
+export function startSpur(): SpurCluster {
+  if (!existsSync(SPUR_BIN)) throw new Error("dist/spur is missing: run `bun scripts/build-binary.ts` first");
+  const dir = mkdtempSync(join(tmpdir(), "spur-scale-"));
+  const state = join(dir, "cluster");
+  const up = spawnSync(SPUR_BIN, ["up", "--detach", "--state-dir", state, "--nodes", "4"], { encoding: "utf8" });
+  if (up.status !== 0) throw new Error(`spur up failed: ${up.stderr}`);
+  const conf = join(state, "spur.conf");
+  const text = readFileSync(conf, "utf8");
+  const ctlPort = Number(/ControlPort=(\d+)/.exec(text)?.[1]);
+  const restPort = Number(/RestPort=(\d+)/.exec(text)?.[1]);
+  const links = join(dir, "bin");
+  spawnSync(SPUR_BIN, ["install-links", links]);
+  const env = { ...process.env, SPUR_CONF: conf, PATH: `${links}:${process.env.PATH}` };
+  const url = `http://127.0.0.1:${ctlPort}/spur.v1.Controller/Submit`;
+  const body = JSON.stringify({ spec: { name: "fill", script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
+  const fill = async (n: number): Promise<void> => {
+    for (let done = 0; done < n; ) {
+      const batch = Math.min(64, n - done);
+      const answers = await Promise.all(Array.from({ length: batch }, () => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body })));
+      for (const a of answers) if (!a.ok) throw new Error(`Submit answered HTTP ${a.status}: ${await a.text()}`);
+      done += batch;
+    }
+  };
+  return {
+    env, conf, ctlPort, restPort, fill,
+    bin: (c) => join(links, c),
+    ctldRssMiB: () => rssMiB(Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8"))),
+    down: () => void spawnSync(SPUR_BIN, ["down", "--state-dir", state]),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * @module bench/scale/listing
+ * Issue 16, listings at scale: `squeue` and `squeue --json` with 10k and 100k queued (held)
+ * jobs, `GET /slurm/v0.0.45/jobs` on spurrestd with 10k, and the controller's resident memory
+ * at each size. With --slurm, real Slurm's squeue beside Spur's at the same queue length, on
+ * a scratch slurmctld this section starts (lib/slurm-scratch.ts: MaxJobCount raised there,
+ * the shared oracle never sees these jobs), timed interleaved with Spur's.
+ * Knobs: SCALE_LISTING_JOBS (sizes, "10000,100000"), SCALE_LISTING_SLURM_JOBS (the sizes
+ * Slurm is filled to, "10000": its sbatch fills at about 250/s here, so 100k costs ~7 min),
+ * SCALE_LISTING_RUNS (5), SCALE_LISTING_REST_RUNS (9).
+ * Targets: Spur's time <= 0.5x Slurm's at the same size; GET /jobs with 10k <= 100 ms.
+ */
+import { spawnSync } from "node:child_process";
+import { startScratchSlurm, type ScratchSlurm } from "./lib/slurm-scratch.ts";
+import { rssMiB, SPUR_BIN, startSpur, type SpurCluster } from "./lib/spur-cluster.ts";
+import { median, type Probe, r2, timeInterleaved } from "./lib/timing.ts";
+
+const sizes = (name: string, dflt: string): number[] =>
+  (process.env[name] ?? dflt).split(",").map(Number).filter((n) => Number.isFinite(n) && n > 0);
+
+/** Median wall ms of `runs` serial GETs of /jobs (after one warm-up), and the body size. */
+async function restJobs(spur: SpurCluster, runs: number): Promise<{ ms: number; mib: number; jobs: number }> {
+  const tok = spawnSync(SPUR_BIN, ["scontrol", "token", "lifespan=3600"], { encoding: "utf8", env: spur.env }).stdout;
+  const headers = { "X-SLURM-USER-TOKEN": /SLURM_JWT=(\S+)/.exec(tok)?.[1] ?? "" };
+  const url = `http://127.0.0.1:${spur.restPort}/slurm/v0.0.45/jobs`;
+  let body = new ArrayBuffer(0);
+  const times: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    body = await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET /jobs answered HTTP ${res.status}`);
+    if (i > 0) times.push(performance.now() - t0);
+    await Bun.sleep(20); // stays under spurrestd's default per-user rate limit
+  }
+  const jobs = (JSON.parse(new TextDecoder().decode(body)) as { jobs: unknown[] }).jobs.length;
+  return { ms: median(times), mib: body.byteLength / 2 ** 20, jobs };
+}
+
+export async function run(opts: { slurm: boolean; emit: (o: object) => void }): Promise<void> {
+  const spurSizes = sizes("SCALE_LISTING_JOBS", "10000,100000");
+  const slurmSizes = opts.slurm ? sizes("SCALE_LISTING_SLURM_JOBS", "10000") : [];
+  const runs = Number(process.env.SCALE_LISTING_RUNS ?? 5);
+  const spur = startSpur();
+  let slurm: ScratchSlurm | undefined;
+  try {
+    if (opts.slurm) {
+      slurm = await startScratchSlurm();
+      if (slurm === undefined) opts.emit({ metric: "slurm_unavailable", value: 0, unit: "", why: "scratch slurmctld did not start" });
+    }
+    let spurQueued = 0;
+    let slurmQueued = 0;
+    for (const n of [...new Set([...spurSizes, ...slurmSizes])].sort((a, b) => a - b)) {
+      const withSpur = spurSizes.includes(n);
+      const withSlurm = slurm !== undefined && slurmSizes.includes(n);
+      const probes: Probe[] = [];
+      if (withSpur) {
+        const t0 = performance.now();
+        await spur.fill(n - spurQueued);
+        opts.emit({ metric: "fill_per_s", value: r2(((n - spurQueued) * 1000) / (performance.now() - t0)), unit: "jobs/s", system: "spur", via: "Submit RPC, 64 in flight", jobs: n });
+        spurQueued = n;
+        probes.push({ key: "spur:squeue", argv: [spur.bin("squeue")], env: spur.env }, { key: "spur:squeue --json", argv: [spur.bin("squeue"), "--json"], env: spur.env });
+      }
+      if (withSlurm && slurm !== undefined) {
+        const t0 = performance.now();
+        slurm.fill(n - slurmQueued);
+        opts.emit({ metric: "fill_per_s", value: r2(((n - slurmQueued) * 1000) / (performance.now() - t0)), unit: "jobs/s", system: "slurm", via: "8 sbatch loops", jobs: n });
+        slurmQueued = n;
+        probes.push({ key: "slurm:squeue", argv: ["/usr/bin/squeue"], env: slurm.env }, { key: "slurm:squeue --json", argv: ["/usr/bin/squeue", "--json"], env: slurm.env });
+      }
+      const t = timeInterleaved(probes, runs);
+      for (const cmd of ["squeue", "squeue --json"]) {
+        const metric = cmd === "squeue" ? "squeue_queued_ms" : "squeue_json_queued_ms";
+        const s = t.get(`spur:${cmd}`);
+        const l = t.get(`slurm:${cmd}`);
+        const vs = s && l ? { vs_slurm: r2(s.wallMs / l.wallMs), goal: "vs_slurm <= 0.5", met: s.wallMs / l.wallMs <= 0.5 } : {};
+        if (s) opts.emit({ metric, value: r2(s.wallMs), unit: "ms", system: "spur", jobs: n, runs, cpu_ms: r2(s.cpuMs), stdout_mib: r2(s.stdoutBytes / 2 ** 20), ...vs });
+        if (l) opts.emit({ metric, value: r2(l.wallMs), unit: "ms", system: "slurm", jobs: n, runs, cpu_ms: r2(l.cpuMs), stdout_mib: r2(l.stdoutBytes / 2 ** 20), where: "scratch slurmctld, MaxJobCount=200000" });
+      }
+      const slurmRss = withSlurm && slurm !== undefined ? rssMiB(slurm.pid) : undefined;
+      if (withSpur) {
+        const rss = spur.ctldRssMiB();
+        const goal = slurmRss !== undefined ? { vs_slurm: r2(rss / slurmRss), goal: "<= slurm's", met: rss <= slurmRss } : n >= 100_000 ? { goal: "<= 250 MiB (issue: with 10k nodes)", met: rss <= 250 } : {};
+        opts.emit({ metric: "controller_rss_mib", value: r2(rss), unit: "MiB", system: "spur", jobs: n, nodes: 4, ...goal });
+      }
+      if (slurmRss !== undefined) opts.emit({ metric: "controller_rss_mib", value: r2(slurmRss), unit: "MiB", system: "slurm", jobs: n, nodes: 4, where: "scratch slurmctld" });
+      if (withSpur && n === 10_000) {
+        const r = await restJobs(spur, Number(process.env.SCALE_LISTING_REST_RUNS ?? 9));
+        opts.emit({ metric: "rest_get_jobs_ms", value: r2(r.ms), unit: "ms", system: "spur", jobs: r.jobs, response_mib: r2(r.mib), version: "v0.0.45", goal: "<= 100 ms", met: r.ms <= 100 });
+      }
+    }
+  } finally {
+    slurm?.stop();
+    spur.down();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * parseConf(text, { globalsOnly: true }): what a user command reads from spur.conf on every
+ * call (roles/cli/client-env.ts). The globals (and every SlurmctldHost=) must be exactly those
+ * of the full parse; only the NodeName=/PartitionName= records are left out.
+ */
+import { describe, expect, it } from "vitest";
+import { parseConf, scanPairs, splitPairsRe } from "../../../src/compat/conf/slurm-conf.ts";
+
+const CONF = [
+  "# a site's file",
+  "ClusterName=site",
+  "SlurmctldHost=ctl1(10.0.0.1)",
+  "SlurmctldHost=ctl2(10.0.0.2)",
+  "ControlPort=6817 SpurTlsCaFile=/etc/spur/ca-%h.pem",
+  "NodeName=n[1-1000] CPUs=64 \\",
+  "  RealMemory=512000 Gres=gpu:8",
+  "  nodename=gpu[1-4] CPUs=8 # lower case too",
+  "PartitionName=debug Nodes=ALL Default=YES",
+  'SpurAllowPlaintext="yes" # quoted',
+  "",
+].join("\n");
+
+describe("parseConf globals only", () => {
+  it("gives the full parse's globals and controller hosts, without the records", () => {
+    const full = parseConf(CONF);
+    const globals = parseConf(CONF, { globalsOnly: true });
+    if (!full.ok || !globals.ok) throw new Error("both parse");
+    expect([...globals.value.globals]).toEqual([...full.value.globals]);
+    expect(globals.value.slurmctldHosts).toEqual(full.value.slurmctldHosts);
+    expect(full.value.nodes.length).toBe(2);
+    expect(globals.value.nodes).toEqual([]);
+    expect(globals.value.partitions).toEqual([]);
+  });
+
+  it("still refuses a malformed global line, not a malformed record", () => {
+    expect(parseConf('ClusterName=x "dangling', { globalsOnly: true }).ok).toBe(false);
+    expect(parseConf('NodeName=n1 "dangling', { globalsOnly: true }).ok).toBe(true);
+    expect(parseConf('NodeName=n1 "dangling').ok).toBe(false);
+  });
+});
+
+describe("spur.conf lines: the plain scan and the regular expression agree", () => {
+  // Every line goes through parseConf; the scan must give exactly the regex's pairs or errors.
+  const LINES = [
+    "ClusterName=spur", "A=1 B=2\tC=3", 'Key="a b c" Other=x', 'Key="" E=', "Key=abc\"def", 'Key="abc', 'Key="a"b', "a.b=1",
+    "1abc=2", "foo bar=1", "K/x_1=v", "Key==v", "Key=v=w", 'ClusterName=x "dangling', "  Lead=1  ", "NodeName=n[1-4] Gres=gpu:a100:8(S:0-1)",
+    'Feature="a,b" Weight=1', "Key", "=v", "Key=\"q\"\"r\"", "A=1\u00a0B=2", "A=é B=2",
+  ];
+  for (const line of LINES) {
+    it(JSON.stringify(line), () => {
+      const scanned = scanPairs(line);
+      if (scanned !== undefined) expect(scanned).toEqual(splitPairsRe(line));
+    });
+  }
+  it("the scan takes the usual lines itself", () => {
+    for (const line of ["ClusterName=spur", 'Key="a b c" Other=x', "NodeName=n[1-4] Gres=gpu:a100:8(S:0-1)"]) {
+      expect(scanPairs(line)).toBeDefined();
+    }
+  });
+
+  it("random lines of key, quote, equals, blank and value characters", () => {
+    const alphabet = ['A', 'b', '1', '_', '/', '=', '"', " ", "\t", ".", "x", "=", "K", "\u00a0", "\r"];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 3000; n++) {
+      let line = "";
+      const len = next() % 14;
+      for (let i = 0; i < len; i++) line += alphabet[next() % alphabet.length];
+      const scanned = scanPairs(line);
+      if (scanned !== undefined) expect(scanned, JSON.stringify(line)).toEqual(splitPairsRe(line));
+    }
+  });
+});
