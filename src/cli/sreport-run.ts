@@ -80,6 +80,21 @@ async function accountTree(port: CliPort): Promise<AssocEntry[]> {
   return res.rows.map((r) => ({ account: r.fields.account ?? "", user: r.fields.user ?? "", parent: r.fields.parentname ?? "" }));
 }
 
+/**
+ * A reservation's Associations field: the ids of the user associations it admits, its users in
+ * their order, each user's by id (oracle: users=root,spurtest gives "2,8,5,6").
+ */
+async function assocIdsOf(port: CliPort): Promise<(r: { users: string[]; accounts: string[] }) => string> {
+  if (port.ctl.acctList === undefined) return () => "";
+  const rows = (await port.ctl.acctList({ entity: "association", where: {} })).rows.map((row) => row.fields);
+  return (r) => {
+    const users = r.users.length > 0 ? r.users : [...new Set(rows.map((a) => a.user ?? "").filter((u) => u !== ""))];
+    return users.flatMap((u) => rows
+      .filter((a) => a.user === u && (r.accounts.length === 0 || r.accounts.includes(a.account ?? "")))
+      .map((a) => Number(a.id ?? 0)).sort((x, y) => x - y)).join(",");
+  };
+}
+
 /** The controller's reservations (none for another cluster, or a controller without them). */
 async function reservations(port: CliPort, ours: boolean): Promise<Plain<ReservationInfo>[]> {
   if (!ours || port.ctl.listReservations === undefined) return [];
@@ -120,8 +135,11 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
     case "job-sizes-wckey":
     case "job-sizes-account-wckey":
       return sizesReport(x);
-    case "resv-utilization":
-      return x.out(resvUtilizationText(x.cluster, await x.reservations(), x.all, w, now, { names: c.names, tres }, o.style, x.time));
+    case "resv-utilization": {
+      const [resvs, ids] = await Promise.all([x.reservations(), c.format.length > 0 ? assocIdsOf(port) : undefined]);
+      const r = resvUtilizationText(x.cluster, resvs, x.all, w, now, { names: c.names, tres, format: c.format, ...(ids ? { assocIds: ids } : {}) }, o.style, x.time);
+      return x.out(r.text, r.stderr);
+    }
   }
 }
 
