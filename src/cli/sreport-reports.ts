@@ -118,6 +118,7 @@ export async function sizesReport(x: ReportContext): Promise<CliResult> {
   const opts = {
     grouping: c.grouping ?? [50, 250, 500, 1000], flat: c.flat, printJobCount: c.printJobCount, accounts: c.accounts,
     withWckey: x.kind === "job-sizes-account-wckey", byWckey: x.kind === "job-sizes-wckey", tres: x.tres[0] ?? "cpu", tresGiven: x.o.tres !== "",
+    format: c.format,
   };
   const r = jobSizesText(x.cluster, x.mine, x.w, x.now, opts, x.o.style, (a) => parents.get(a), x.time);
   return x.out(r.text, r.stderr);
