@@ -34,7 +34,7 @@ export const KNOWN_REAL: readonly KnownReal[] = [
   },
   {
     field: /^stdout$/,
-    cases: /^sacct .*-o JobID,Submit,Start,End,State/i,
+    cases: /^sacct .*JobID,Submit,Start,End,State/i,
     when: (d) => d.slurm.replace(/\|None\|/, "|<DATE>|") === d.spur,
     reason: "the same timing race for sacct Start of a held job cancelled pending (None on the oracle, Start=End on Spur)",
   },
