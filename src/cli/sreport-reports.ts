@@ -73,7 +73,10 @@ export async function userTopReport(x: ReportContext): Promise<CliResult> {
     return (c.accounts.length === 0 || c.accounts.includes(account)) && (c.users.length === 0 || c.users.includes(user));
   }));
   const everyone = userUsage(inAccounts, w, now, undefined, c.group, idle);
-  if (x.o.tres === "") return x.out(userTopText(usage, everyone, c.top, w, x.o.style, names, x.time));
+  if (x.o.tres === "") {
+    const r = userTopText(usage, everyone, c.top, w, x.o.style, names, x.time, undefined, c.format);
+    return x.out(r.text, r.stderr);
+  }
   // every user (and account) with any use is listed; ranked by the first TRES asked for, ties
   // by user name from the last (oracle: spurtest before root at 0 GPU-seconds), then account
   const keyOf = (r: UserUsage): string => `${r.user}\u0000${r.accounts.join(",")}`;
@@ -85,7 +88,8 @@ export async function userTopReport(x: ReportContext): Promise<CliResult> {
   const first = per[0]?.usedBy ?? (() => 0);
   const ranked = [...everyone].sort((a, b) => first(b) - first(a) || (a.user < b.user ? 1 : a.user > b.user ? -1 : 0)
     || (a.accounts.join() < b.accounts.join() ? -1 : 1));
-  return x.out(userTopText(usage, ranked, c.top, w, x.o.style, names, x.time, per));
+  const r = userTopText(usage, ranked, c.top, w, x.o.style, names, x.time, per, c.format);
+  return x.out(r.text, r.stderr);
 }
 
 export async function assocReport(x: ReportContext): Promise<CliResult> {
