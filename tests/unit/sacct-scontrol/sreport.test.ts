@@ -116,7 +116,7 @@ describe("layout (oracle 22.05 headers)", () => {
   });
 
   it("user topusage: Top N Users with the window in seconds, Login/Proper Name/Account/Used/Energy", () => {
-    const text = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style(), () => "root", time);
+    const text = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style(), () => "root", time).text;
     expect(text.split("\n")).toEqual([
       "-".repeat(80),
       "Top 10 Users 2026-11-29T00:00:00 - 2026-12-02T14:59:59 (313200 secs)",
@@ -127,7 +127,7 @@ describe("layout (oracle 22.05 headers)", () => {
       "   oracle      root            root            root        8        0 ",
       "",
     ]);
-    const per = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style({ parsable: "trailing", format: "minper" }), () => "root", time);
+    const per = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style({ parsable: "trailing", format: "minper" }), () => "root", time).text;
     expect(per.split("\n").slice(4)).toEqual(["Cluster|Login|Proper Name|Account|Used|Energy|", "oracle|root|root|root|8(1.39%)|0(0.00%)|", ""]);
   });
 });
