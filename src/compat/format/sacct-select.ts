@@ -99,8 +99,12 @@ function inWindow(job: Job, ctx: SelectContext, start: number | undefined): bool
   const ended = jobEnd(job);
   // jobs named with -j count from their submission when they were never eligible (oracle 22.05: a held job
   // cancelled pending is listed by -j J -S 2020-01-01, not by --name N -S 2020-01-01, not by -j J -E 2020-01-02)
-  const since = eligible !== 0 ? eligible : q.jobIds.length > 0 ? Math.floor(job.submitTime) : 0;
-  return since !== 0 && since < to && (ended === 0 || ended >= from);
+  if (eligible === 0) {
+    // (submitted this very second still counts: the oracle lists a job cancelled at once)
+    const submitted = q.jobIds.length > 0 ? Math.floor(job.submitTime) : 0;
+    return submitted !== 0 && submitted <= to && (ended === 0 || ended >= from);
+  }
+  return eligible < to && (ended === 0 || ended >= from);
 }
 
 function jobSelected(

@@ -199,6 +199,7 @@ describe("sacct selection", () => {
     const ids = async (argv: string[]) => (await run(["-n", "-X", "-P", "-o", "JobID", ...argv], { jobs: [job] })).result.stdout;
     expect(await ids(["-j", "85", "-S", "2020-01-01"])).toBe("85\n");
     expect(await ids(["-j", "85", "-S", "2020-01-01", "-E", "2020-01-02"])).toBe("");
+    expect(await ids(["-j", "85", "-S", "2020-01-01", "-E", "2026-12-02T12:00:00"])).toBe("85\n");
     expect(await ids(["--name", "w", "-S", "2020-01-01"])).toBe("");
     expect(await ids(["-j", "85", "-s", "CA"])).toBe("85\n");
   });
