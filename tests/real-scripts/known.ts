@@ -56,6 +56,15 @@ export const KNOWN_REAL: readonly KnownReal[] = [
       + "so the row-by-row comparison pairs different components (their scontrol records agree)",
   },
   {
+    field: /^job(#\d+)?\.HetJobIdSet$/,
+    when: (d) => {
+      const range = (t: string) => /^(\d+)-(\d+)$/.exec(t)?.slice(1).map(Number);
+      const [a, b] = [range(d.slurm), range(d.spur)];
+      return a !== undefined && b !== undefined && a[1]! - a[0]! === b[1]! - b[0]!;
+    },
+    reason: "job ids: a het job's id set names raw ids (the leader's and its components'), which the masks leave; both sides are the same consecutive range from the leader",
+  },
+  {
     field: /^(exit|stderr)$/,
     cases: /^scancel -s USR1 \$J$/,
     when: (d) => d.field === "exit" ? d.slurm === "137" || d.slurm === "124" : /killed after/.test(d.slurm),
