@@ -121,8 +121,8 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  const { values: priorities, context: priorityContext } = computePriorities(state, now, config);
-  const { queue, left } = pendingQueue(state, priorities);
+  const { values: priorities, context: priorityContext, pending, pendingValues } = computePriorities(state, now, config);
+  const { queue, left } = pendingQueue(state, pending, pendingValues);
   const queueLength = queue.length;
   const pass = newPass(state, now, config);
   let deps: DependencyIndex | undefined;
@@ -464,23 +464,18 @@ function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, s
   return out.sort((a, b) => a - b);
 }
 
-/** The queue, and how many pending jobs each partition has. */
-function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, number>): { queue: PendingQueue; left: Map<string, number> } {
-  const jobs: JobRecord[] = [];
+/** The queue, and how many pending jobs each partition has (`prio`: each pending job's priority, index-aligned). */
+function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array): { queue: PendingQueue; left: Map<string, number> } {
   const left = new Map<string, number>();
-  for (const job of state.jobs.values()) {
-    if (job.info.state !== "PENDING") continue;
-    jobs.push(job);
-    left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
-  }
-  const prio = new Float64Array(jobs.length);
+  for (const job of jobs) left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
   // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
   const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
   const tiered = new Set(tiers.values()).size > 1;
-  for (let i = 0; i < jobs.length; i++) {
-    const info = (jobs[i] as JobRecord).info;
-    const p = priorities.get(info.jobId) ?? info.priority;
-    prio[i] = tiered && p > 0 ? (tiers.get(info.partition) ?? 1) * 2 ** 33 + p : p;
+  if (tiered) {
+    for (let i = 0; i < jobs.length; i++) {
+      const p = prio[i] as number;
+      if (p > 0) prio[i] = (tiers.get((jobs[i] as JobRecord).info.partition) ?? 1) * 2 ** 33 + p;
+    }
   }
   return { queue: new PendingQueue(jobs, prio), left };
 }
