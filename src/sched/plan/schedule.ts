@@ -432,12 +432,19 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     }
   }
   // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
-  const weight = (i: number): number => state.nodes.get((views[i] as NodeView).name)?.info.weight ?? 1;
+  const weights = new Float64Array(views.length);
+  views.forEach((v, i) => (weights[i] = v.weight ?? 1));
+  // a node's (last) position in the partition being sorted; entries of other partitions are never read
+  const position = new Int32Array(views.length);
   const partitionNodes = new Map<string, number[]>();
   for (const p of state.partitions) {
-    const members = p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined);
-    const position = new Map(members.map((i, k) => [i, k]));
-    members.sort((a, b) => weight(a) - weight(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
+    const members: number[] = [];
+    for (const n of p.nodeNames) {
+      const i = index.get(n);
+      if (i !== undefined) members.push(i);
+    }
+    members.forEach((i, k) => (position[i] = k));
+    members.sort((a, b) => (weights[a] as number) - (weights[b] as number) || (position[a] as number) - (position[b] as number));
     partitionNodes.set(p.info.name, members);
   }
   const placement: Placement = { views, timeline, reserved: new Set(), topology: state.topology, index };
