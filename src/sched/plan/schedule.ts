@@ -21,7 +21,7 @@ import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
-import { commitStart, fitsTogetherEver, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { commitStart, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
@@ -130,10 +130,14 @@ export function schedule(
   const backfill = config.schedulerType === "sched/backfill";
   const blocked = new Set<string>();
   const deferred: JobRecord[] = [];
+  /** Partitions with jobs left in the queue that are not blocked. */
+  let open = left.size;
   let mainExamined = 0;
   for (let job = queue.next(); job !== undefined; job = queue.next()) {
     const id = job.info.jobId;
-    left.set(job.info.partition, (left.get(job.info.partition) ?? 1) - 1);
+    const leftHere = (left.get(job.info.partition) ?? 1) - 1;
+    left.set(job.info.partition, leftHere);
+    if (leftHere === 0 && !blocked.has(job.info.partition)) open--;
     if (mainExamined >= budget.maxJobsExamined) {
       pass.reasons.set(id, "Priority");
       continue;
@@ -156,7 +160,10 @@ export function schedule(
         pass.reasons.set(id, blockedReason(pass, job));
         // a het job blocks no partition (Slurm's main scheduler leaves het jobs to backfill): one that can never
         // start whole (more exclusive nodes than there are) would otherwise hold back every job behind it
-        if (!isHetComponent(job.info)) blocked.add(job.info.partition);
+        if (!isHetComponent(job.info) && !blocked.has(job.info.partition)) {
+          if ((left.get(job.info.partition) ?? 0) > 0) open--;
+          blocked.add(job.info.partition);
+        }
         if (backfill) planFor(pass, job);
       } else if (outcome === "licenses" && backfill) {
         // waiting on a license does not block the partition (Slurm), but backfill keeps the licenses for it
@@ -164,7 +171,8 @@ export function schedule(
       }
     }
     if (isHetComponent(job.info)) followLeader(pass, job);
-    if (orderNoLongerMatters(left, blocked, backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
+    // No partition with jobs left can start anything in the main pass, and backfill has its depth.
+    if (open === 0 && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
@@ -380,7 +388,7 @@ function planReservation(pass: Pass, job: JobRecord): void {
   if (typeof req === "string") return;
   const candidates = pass.partitionNodes.get(partition) ?? [];
   const duration = durationOf(job);
-  const shapeKey = `${partition}|${duration}|${JSON.stringify(req)}`;
+  const shapeKey = `${partition}|${duration}|${gridShapeKey(req)}`;
   const licenses = jobLicenseRequest(pass.state, job);
   const licensesFree = (t: number): boolean => licenses === undefined || pass.licenses.choose(licenses, t, endOf(pass, t, duration)) !== undefined;
   const planned = reserve(pass.placement, pass.grid, shapeKey, req, candidates, duration, licensesFree);
@@ -485,11 +493,4 @@ function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array
     }
   }
   return { queue: new PendingQueue(jobs, prio), left };
-}
-
-/** True once no partition with jobs left can start anything in the main pass and backfill has its depth. */
-function orderNoLongerMatters(left: ReadonlyMap<string, number>, blocked: ReadonlySet<string>, backfillFull: boolean): boolean {
-  if (!backfillFull) return false;
-  for (const [partition, count] of left) if (count > 0 && !blocked.has(partition)) return false;
-  return true;
 }
