@@ -42,6 +42,16 @@ export interface LayoutShape {
   exclusive: boolean;
 }
 
+/**
+ * normaliseAsk's node minimum alone, with no allocation (the scheduler asks it of every pending job
+ * every pass): -N's minimum (1 when not given), lowered to an explicit task count below it.
+ */
+export function askNodesMin(ask: Pick<LayoutAsk, "nodesMin" | "nodesMax" | "ntasks">): number {
+  const nodesGiven = ask.nodesMin > 0 || ask.nodesMax > 0;
+  const nodesMin = nodesGiven ? Math.max(1, ask.nodesMin) : 1;
+  return ask.ntasks > 0 && nodesGiven && ask.ntasks < nodesMin ? ask.ntasks : nodesMin;
+}
+
 /** sbatch/srun's adjustments; `warning` is the text after "sbatch: Warning: " (or "srun: Warning: "), "" when none. */
 export function normaliseAsk(ask: LayoutAsk): { shape: LayoutShape; warning: string } {
   const nodesGiven = ask.nodesMin > 0 || ask.nodesMax > 0;

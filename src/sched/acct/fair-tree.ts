@@ -51,10 +51,11 @@ export function jobAssoc(state: ClusterState, job: JobRecord): AssocRecord | und
 
 function usageByAssoc(state: ClusterState, now: number, halfLifeSec: number): Map<number, number> {
   const usage = new Map<number, number>();
+  const assocOf = jobAssocMemo(state);
   for (const job of state.jobs.values()) {
     const info = job.info;
     if (info.startTime <= 0 || info.startTime > now) continue;
-    const a = jobAssoc(state, job);
+    const a = assocOf(job);
     if (a === undefined) continue;
     const active = info.state === "RUNNING" || info.state === "SUSPENDED" || info.endTime <= 0;
     const end = active ? now : Math.min(now, info.endTime);
@@ -63,6 +64,25 @@ function usageByAssoc(state: ClusterState, now: number, halfLifeSec: number): Ma
     usage.set(a.id, (usage.get(a.id) ?? 0) + used);
   }
   return usage;
+}
+
+/**
+ * jobAssoc for many jobs of one state: memoised per (user, account, partition), the only job fields it
+ * reads (the accounting records do not change while it is used), so 100k jobs build no key strings.
+ */
+function jobAssocMemo(state: ClusterState): (job: JobRecord) => AssocRecord | undefined {
+  const memo = new Map<string, Map<string, Map<string, AssocRecord | undefined>>>();
+  return (job) => {
+    const { user, account, partition } = job.info;
+    let byAccount = memo.get(user);
+    if (byAccount === undefined) memo.set(user, (byAccount = new Map()));
+    let byPartition = byAccount.get(account);
+    if (byPartition === undefined) byAccount.set(account, (byPartition = new Map()));
+    if (byPartition.has(partition)) return byPartition.get(partition);
+    const a = jobAssoc(state, job);
+    byPartition.set(partition, a);
+    return a;
+  };
 }
 
 interface Node {

@@ -144,14 +144,32 @@ export function takeShare(v: NodeView, share: Plain<NodeAlloc>): void {
 
 /** The per-node share the planner assumes: tasks spread evenly over the wanted node count. */
 function uniformShare(req: ResourceRequest, v: NodeView): Capacity {
+  if (req.exclusive) return { cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount };
+  const { cpus, gpus } = evenShare(req);
+  return { cpus, memMiB: memForShare(req, cpus, gpus, v.memMiB), gpus };
+}
+
+/** CPUs and GPUs of uniformShare's non-exclusive share (they do not depend on the node). */
+function evenShare(req: ResourceRequest): { cpus: number; gpus: number } {
   const nodes = Math.max(req.nodesMin, req.nodelist.length);
   const tasks = req.ntasksPerNode > 0 ? req.ntasksPerNode : Math.ceil(req.ntasks / nodes);
-  if (req.exclusive) return { cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount };
   const gpus = req.gpusPerSocket
     ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0)
     : req.gpusPerTask > 0 ? req.gpusPerTask * tasks : req.gpusPerNode > 0 ? req.gpusPerNode : Math.ceil(req.gpusTotal / nodes);
-  const cpus = tasks * req.cpusPerTask;
-  return { cpus, memMiB: memForShare(req, cpus, gpus, v.memMiB), gpus };
+  return { cpus: tasks * req.cpusPerTask, gpus };
+}
+
+/**
+ * What gridRuns reads of a request (staticOk's fields and uniformShare's share), as a key: requests
+ * with equal keys have equal feasible runs on every node, so they share one ShapeEntry (a 2-node and
+ * a 64-node exclusive job of one duration plan on the same grid). Conservative: lists keep their order.
+ */
+export function gridShapeKey(req: ResourceRequest): string {
+  const gpuType = req.gpuType && (req.gpusPerNode || req.gpusTotal || req.gpusPerTask) ? req.gpuType : "";
+  const fixed = `${req.exclude.join(",")}|${req.features.join(",")}|${gpuType}`;
+  if (req.exclusive) return `${fixed}|X`;
+  const { cpus, gpus } = evenShare(req);
+  return `${fixed}|${cpus}|${gpus}|${req.mem.kind}|${req.mem.kind === "all" ? 0 : req.mem.mib}`;
 }
 
 /**

@@ -5,7 +5,7 @@
  * throttle. "" means eligible; resource fit is decided afterwards.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
-import { normaliseAsk } from "../../compat/job-layout.ts";
+import { askNodesMin } from "../../compat/job-layout.ts";
 import { evaluateDependency, parseDependency, type DepJobView } from "../../compat/dependency.ts";
 
 export interface DependencyIndex {
@@ -77,12 +77,7 @@ export function eligibility(
 
 /** The fewest nodes the job can run on: its -N minimum as sbatch/srun lower it, or more when it was found larger than its partition. */
 export function nodesNeeded(job: JobRecord): number {
-  const spec = job.spec;
-  const { shape } = normaliseAsk({
-    nodesMin: spec.nodesMin, nodesMax: spec.nodesMax, ntasks: spec.ntasks, cpusPerTask: spec.cpusPerTask,
-    ntasksPerNode: spec.ntasksPerNode, overcommit: spec.overcommit, exclusive: spec.exclusive,
-  });
-  return Math.max(shape.nodesMin, job.nodesNeeded ?? 0);
+  return Math.max(askNodesMin(job.spec), job.nodesNeeded ?? 0);
 }
 
 /** Partition by name, indexed once per state object (partitions never change after start-up). */

@@ -268,6 +268,8 @@ function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode)
   return out;
 }
 
+const ROOM: LayoutNode = { name: "", freeCpus: 0, cpus: 0 };
+
 /** Tasks the node could take for this request (0 when it is excluded or lacks what the job needs). */
 function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.exclude.length > 0 && req.exclude.includes(node.name)) return 0;
@@ -281,7 +283,11 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   if ((req.minCpusPerNode ?? 0) > cpus) return 0;
   const shape = nodeShape(req, node);
-  const room: LayoutNode = { name: node.name, freeCpus: cpus, cpus: node.cpus };
+  // one scratch object for every candidate: nodeFits and layoutTaskRoom only read it
+  const room = ROOM;
+  room.name = node.name;
+  room.freeCpus = cpus;
+  room.cpus = node.cpus;
   if (!nodeFits(shape, room)) return 0;
   let tasks = layoutTaskRoom(shape, room);
   if ((req.ntasksPerSocket ?? 0) > 0) tasks = Math.min(tasks, (req.ntasksPerSocket ?? 0) * Math.max(1, node.socketCount ?? 1));
@@ -293,7 +299,34 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
 }
 
 /** The request's layout on this node: a task's CPUs are whole cores' threads under --hint=nomultithread. */
-const nodeShape = (req: ResourceRequest, node: NodeView): LayoutShape => ({ ...layoutOf(req), cpusPerTask: req.cpusPerTask * threadsFactor(req, node) });
+function nodeShape(req: ResourceRequest, node: NodeView): LayoutShape {
+  const factor = threadsFactor(req, node);
+  const c = shapeCache;
+  const l = req.layout;
+  // fitJob asks this of every candidate node with one request: reuse the last answer while every input layoutOf reads is the same
+  if (
+    c !== undefined && c.req === req && c.factor === factor && c.layout === l && c.nodesMin === req.nodesMin &&
+    c.nodesMax === req.nodesMax && c.ntasks === req.ntasks && c.cpusPerTask === req.cpusPerTask &&
+    c.ntasksPerNode === req.ntasksPerNode && c.exclusive === req.exclusive &&
+    (l === undefined || (c.nodesGiven === l.nodesGiven && c.layoutNodesMax === l.nodesMax && c.ntasksGiven === l.ntasksGiven && c.overcommit === l.overcommit))
+  ) return c.shape;
+  const shape: LayoutShape = Object.freeze({ ...layoutOf(req), cpusPerTask: req.cpusPerTask * factor });
+  shapeCache = {
+    req, factor, layout: l, nodesMin: req.nodesMin, nodesMax: req.nodesMax, ntasks: req.ntasks, cpusPerTask: req.cpusPerTask,
+    ntasksPerNode: req.ntasksPerNode, exclusive: req.exclusive,
+    nodesGiven: l?.nodesGiven, layoutNodesMax: l?.nodesMax, ntasksGiven: l?.ntasksGiven, overcommit: l?.overcommit, shape,
+  };
+  return shape;
+}
+
+/** nodeShape's last answer and everything layoutOf read to make it (read-only: the shape is frozen). */
+let shapeCache:
+  | {
+      req: ResourceRequest; factor: number; layout: LayoutShape | undefined; nodesMin: number; nodesMax: number; ntasks: number;
+      cpusPerTask: number; ntasksPerNode: number; exclusive: boolean; nodesGiven: boolean | undefined;
+      layoutNodesMax: number | undefined; ntasksGiven: boolean | undefined; overcommit: boolean | undefined; shape: LayoutShape;
+    }
+  | undefined;
 
 /** CPUs per task CPU: a whole core's threads under --hint=nomultithread, else 1. */
 const threadsFactor = (req: ResourceRequest, node: NodeView): number => (req.oneThreadPerCore ? Math.max(1, node.threadsPerCore ?? 1) : 1);
@@ -330,9 +363,12 @@ function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerN
   return { alloc, quality: placed.quality };
 }
 
+/** Shared answer for the common request without generic GRES (asked per candidate node); frozen, callers only read it. */
+const NO_GRES: GresItem[] = Object.freeze([]) as unknown as GresItem[];
+
 /** The generic GRES the request takes on this node ([] when it asks none), undefined when they do not fit. */
 function genericGresOn(req: ResourceRequest, node: NodeView, mode: FitMode): GresItem[] | undefined {
-  if (req.gresGeneric === undefined || req.gresGeneric.length === 0) return [];
+  if (req.gresGeneric === undefined || req.gresGeneric.length === 0) return NO_GRES;
   if (!sharingFitsOneGpu(req.gresGeneric, node.gresTotal ?? [], node.gpuCount)) return undefined;
   const taken = takeGres(req.gresGeneric, (mode === "now" ? node.gresFree : node.gresTotal) ?? []);
   return taken === undefined || node.gpuCount === 0 ? taken : placeSharing(req.gresGeneric, taken, node, mode === "now");

@@ -22,6 +22,7 @@ export interface GpuPick {
 /** `count` GPUs from `free`; undefined when fewer are free. */
 export function pickGpus(links: LinkMatrix | undefined, free: readonly number[], count: number): GpuPick | undefined {
   if (count > free.length) return undefined;
+  if (count === 0) return { indices: [], minQuality: 0, totalQuality: 0 }; // what the general case below gives, without copying `free`
   if (links === undefined || count === 0 || links.size < Math.max(...free) + 1) {
     const indices = [...free].sort((a, b) => a - b).slice(0, count);
     return { indices, minQuality: 0, totalQuality: 0 };

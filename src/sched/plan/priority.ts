@@ -61,6 +61,8 @@ interface Context {
   /** QOS and association factors from the accounting records (sched/acct). */
   qosFactor: Map<string, number>;
   assocFactor: (job: JobRecord) => number;
+  /** fairshareByUser's answer per user, then account: memoised so that 100k jobs build no key strings. */
+  fairshareMemo: Map<string, Map<string, number>>;
 }
 
 export interface Priorities {
@@ -68,6 +70,9 @@ export interface Priorities {
   values: Map<number, number>;
   /** The factors' inputs (undefined under priority/basic), for explainPriority. */
   context: PriorityContext | undefined;
+  /** The pending jobs in the state's iteration order, and their priorities index-aligned (what `values` holds). */
+  pending: JobRecord[];
+  pendingValues: Float64Array;
 }
 
 /**
@@ -79,11 +84,16 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
   const values = new Map<number, number>();
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
   const scratch: PriorityFactors = { ...ZERO_FACTORS };
-  for (const job of state.jobs.values()) {
-    if (job.info.state !== "PENDING") continue;
-    values.set(job.info.jobId, priorityValue(job, context, scratch));
+  const pending: JobRecord[] = [];
+  for (const job of state.jobs.values()) if (job.info.state === "PENDING") pending.push(job);
+  const pendingValues = new Float64Array(pending.length);
+  for (let i = 0; i < pending.length; i++) {
+    const job = pending[i] as JobRecord;
+    const p = priorityValue(job, context, scratch);
+    pendingValues[i] = p;
+    values.set(job.info.jobId, p);
   }
-  return { values, context };
+  return { values, context, pending, pendingValues };
 }
 
 /** One job's priority with its factors, as computed from `ctx` (the pass's context). */
@@ -115,13 +125,27 @@ function factorsInto(job: JobRecord, ctx: Context, out: PriorityFactors): Priori
   const partition = part === undefined ? 0 : part.info.priorityJobFactor / ctx.maxPartitionFactor;
   out.age = age;
   out.assoc = ctx.assocFactor(job);
-  // Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association).
-  out.fairshare = ctx.fairshareByUser.get(info.user) ?? ctx.fairshareByUser.get(fairShareKey(info.account, info.user)) ?? 0;
+  out.fairshare = fairshareOf(ctx, info.account, info.user);
   out.jobSize = jobSize;
   out.partition = partition;
   out.qos = ctx.qosFactor.get(info.qos) ?? 0;
   out.tres = tresFactors(job, ctx);
   return out;
+}
+
+/** Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association). */
+function fairshareOf(ctx: Context, account: string, user: string): number {
+  let byAccount = ctx.fairshareMemo.get(user);
+  if (byAccount === undefined) {
+    byAccount = new Map();
+    ctx.fairshareMemo.set(user, byAccount);
+  }
+  let f = byAccount.get(account);
+  if (f === undefined) {
+    f = ctx.fairshareByUser.get(user) ?? ctx.fairshareByUser.get(fairShareKey(account, user)) ?? 0;
+    byAccount.set(account, f);
+  }
+  return f;
 }
 
 /** The CPUs Slurm sizes a job by: those it was given, else those it asks for (at least one per node). */
@@ -206,6 +230,7 @@ function buildContext(state: ClusterState, now: number, cfg: SchedConfig): Conte
     tresNames: Object.keys(cfg.tresWeights),
     qosFactor: qosFactors(state),
     assocFactor: assocPriorityOf(state),
+    fairshareMemo: new Map(),
   };
 }
 

@@ -11,7 +11,10 @@ import { assert } from "../../lib/assert.ts";
 
 export class PendingQueue {
   private readonly heap: Int32Array;
+  /** Each job's submission order, read once: ties on priority compare typed arrays only. */
+  private readonly sequence: Float64Array;
   private size: number;
+  private bySequence = true;
 
   constructor(
     private readonly jobs: readonly JobRecord[],
@@ -20,7 +23,14 @@ export class PendingQueue {
     assert(prio.length === jobs.length, "one priority per pending job");
     this.size = jobs.length;
     this.heap = new Int32Array(jobs.length);
-    for (let i = 0; i < jobs.length; i++) this.heap[i] = i;
+    this.sequence = new Float64Array(jobs.length);
+    for (let i = 0; i < jobs.length; i++) {
+      this.heap[i] = i;
+      const seq = (jobs[i] as JobRecord).sequence;
+      // a record without a numeric sequence (never expected) keeps the record comparison's exact meaning
+      if (typeof seq !== "number" || Number.isNaN(seq)) this.bySequence = false;
+      this.sequence[i] = seq;
+    }
     for (let i = (this.size >> 1) - 1; i >= 0; i--) this.down(i);
   }
 
@@ -33,6 +43,12 @@ export class PendingQueue {
     const pa = this.prio[a] as number;
     const pb = this.prio[b] as number;
     if (pa !== pb) return pa > pb;
+    if (this.bySequence) {
+      const sa = this.sequence[a] as number;
+      const sb = this.sequence[b] as number;
+      if (sa !== sb) return sa < sb;
+      return (this.jobs[a] as JobRecord).info.jobId < (this.jobs[b] as JobRecord).info.jobId;
+    }
     const ja = this.jobs[a] as JobRecord;
     const jb = this.jobs[b] as JobRecord;
     if (ja.sequence !== jb.sequence) return ja.sequence < jb.sequence;

@@ -21,7 +21,7 @@ import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
-import { commitStart, fitsTogetherEver, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { commitStart, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
@@ -121,8 +121,8 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  const { values: priorities, context: priorityContext } = computePriorities(state, now, config);
-  const { queue, left } = pendingQueue(state, priorities);
+  const { values: priorities, context: priorityContext, pending, pendingValues } = computePriorities(state, now, config);
+  const { queue, left } = pendingQueue(state, pending, pendingValues);
   const queueLength = queue.length;
   const pass = newPass(state, now, config);
   let deps: DependencyIndex | undefined;
@@ -130,10 +130,14 @@ export function schedule(
   const backfill = config.schedulerType === "sched/backfill";
   const blocked = new Set<string>();
   const deferred: JobRecord[] = [];
+  /** Partitions with jobs left in the queue that are not blocked. */
+  let open = left.size;
   let mainExamined = 0;
   for (let job = queue.next(); job !== undefined; job = queue.next()) {
     const id = job.info.jobId;
-    left.set(job.info.partition, (left.get(job.info.partition) ?? 1) - 1);
+    const leftHere = (left.get(job.info.partition) ?? 1) - 1;
+    left.set(job.info.partition, leftHere);
+    if (leftHere === 0 && !blocked.has(job.info.partition)) open--;
     if (mainExamined >= budget.maxJobsExamined) {
       pass.reasons.set(id, "Priority");
       continue;
@@ -156,7 +160,10 @@ export function schedule(
         pass.reasons.set(id, blockedReason(pass, job));
         // a het job blocks no partition (Slurm's main scheduler leaves het jobs to backfill): one that can never
         // start whole (more exclusive nodes than there are) would otherwise hold back every job behind it
-        if (!isHetComponent(job.info)) blocked.add(job.info.partition);
+        if (!isHetComponent(job.info) && !blocked.has(job.info.partition)) {
+          if ((left.get(job.info.partition) ?? 0) > 0) open--;
+          blocked.add(job.info.partition);
+        }
         if (backfill) planFor(pass, job);
       } else if (outcome === "licenses" && backfill) {
         // waiting on a license does not block the partition (Slurm), but backfill keeps the licenses for it
@@ -164,7 +171,8 @@ export function schedule(
       }
     }
     if (isHetComponent(job.info)) followLeader(pass, job);
-    if (orderNoLongerMatters(left, blocked, backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
+    // No partition with jobs left can start anything in the main pass, and backfill has its depth.
+    if (open === 0 && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
@@ -380,7 +388,7 @@ function planReservation(pass: Pass, job: JobRecord): void {
   if (typeof req === "string") return;
   const candidates = pass.partitionNodes.get(partition) ?? [];
   const duration = durationOf(job);
-  const shapeKey = `${partition}|${duration}|${JSON.stringify(req)}`;
+  const shapeKey = `${partition}|${duration}|${gridShapeKey(req)}`;
   const licenses = jobLicenseRequest(pass.state, job);
   const licensesFree = (t: number): boolean => licenses === undefined || pass.licenses.choose(licenses, t, endOf(pass, t, duration)) !== undefined;
   const planned = reserve(pass.placement, pass.grid, shapeKey, req, candidates, duration, licensesFree);
@@ -432,12 +440,19 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     }
   }
   // Slurm allocates the lowest node Weight first; equal weights keep the partition's order.
-  const weight = (i: number): number => state.nodes.get((views[i] as NodeView).name)?.info.weight ?? 1;
+  const weights = new Float64Array(views.length);
+  views.forEach((v, i) => (weights[i] = v.weight ?? 1));
+  // a node's (last) position in the partition being sorted; entries of other partitions are never read
+  const position = new Int32Array(views.length);
   const partitionNodes = new Map<string, number[]>();
   for (const p of state.partitions) {
-    const members = p.nodeNames.map((n) => index.get(n)).filter((i): i is number => i !== undefined);
-    const position = new Map(members.map((i, k) => [i, k]));
-    members.sort((a, b) => weight(a) - weight(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
+    const members: number[] = [];
+    for (const n of p.nodeNames) {
+      const i = index.get(n);
+      if (i !== undefined) members.push(i);
+    }
+    members.forEach((i, k) => (position[i] = k));
+    members.sort((a, b) => (weights[a] as number) - (weights[b] as number) || (position[a] as number) - (position[b] as number));
     partitionNodes.set(p.info.name, members);
   }
   const placement: Placement = { views, timeline, reserved: new Set(), topology: state.topology, index };
@@ -464,30 +479,18 @@ function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, s
   return out.sort((a, b) => a - b);
 }
 
-/** The queue, and how many pending jobs each partition has. */
-function pendingQueue(state: ClusterState, priorities: ReadonlyMap<number, number>): { queue: PendingQueue; left: Map<string, number> } {
-  const jobs: JobRecord[] = [];
+/** The queue, and how many pending jobs each partition has (`prio`: each pending job's priority, index-aligned). */
+function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array): { queue: PendingQueue; left: Map<string, number> } {
   const left = new Map<string, number>();
-  for (const job of state.jobs.values()) {
-    if (job.info.state !== "PENDING") continue;
-    jobs.push(job);
-    left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
-  }
-  const prio = new Float64Array(jobs.length);
+  for (const job of jobs) left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
   // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
   const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
   const tiered = new Set(tiers.values()).size > 1;
-  for (let i = 0; i < jobs.length; i++) {
-    const info = (jobs[i] as JobRecord).info;
-    const p = priorities.get(info.jobId) ?? info.priority;
-    prio[i] = tiered && p > 0 ? (tiers.get(info.partition) ?? 1) * 2 ** 33 + p : p;
+  if (tiered) {
+    for (let i = 0; i < jobs.length; i++) {
+      const p = prio[i] as number;
+      if (p > 0) prio[i] = (tiers.get((jobs[i] as JobRecord).info.partition) ?? 1) * 2 ** 33 + p;
+    }
   }
   return { queue: new PendingQueue(jobs, prio), left };
-}
-
-/** True once no partition with jobs left can start anything in the main pass and backfill has its depth. */
-function orderNoLongerMatters(left: ReadonlyMap<string, number>, blocked: ReadonlySet<string>, backfillFull: boolean): boolean {
-  if (!backfillFull) return false;
-  for (const [partition, count] of left) if (count > 0 && !blocked.has(partition)) return false;
-  return true;
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layoutTasks, normaliseAsk, pendingCounts, STEP_TOO_MANY_CPUS, stepTaskCounts, type LayoutAsk } from "../../../src/compat/job-layout.ts";
+import { askNodesMin, layoutTasks, normaliseAsk, pendingCounts, STEP_TOO_MANY_CPUS, stepTaskCounts, type LayoutAsk } from "../../../src/compat/job-layout.ts";
 
 const NODE_CPUS = 4;
 const NODES = ["n1", "n2", "n3", "n4"].map((name) => ({ name, cpus: NODE_CPUS, freeCpus: NODE_CPUS }));
@@ -99,5 +99,22 @@ describe("step task counts inside an allocation (oracle runs)", () => {
     [[4, 1], 5, 1, false, [4, 1]], [[4, 1], 4, 1, false, [3, 1]], [[4, 1], 9, 1, true, [6, 3]], [[4], 2, 1, false, [2]],
   ] as const)("cpus %j, -n%i -c%i overcommit=%s -> %j", (cpus, n, c, over, expected) => {
     expect(stepTaskCounts(cpus, n, c, over)).toEqual(expected);
+  });
+});
+
+describe("askNodesMin", () => {
+  it("is normaliseAsk's node minimum for every small -N/-n combination", () => {
+    let checked = 0;
+    for (const nodesMin of [0, 1, 2, 3, 5, 8]) {
+      for (const nodesMax of [0, 1, 2, 4, 9]) {
+        if (nodesMax > 0 && nodesMax < nodesMin) continue;
+        for (const ntasks of [0, 1, 2, 3, 4, 7, 16]) {
+          const ask = { nodesMin, nodesMax, ntasks, cpusPerTask: 1, ntasksPerNode: 0, overcommit: false, exclusive: false };
+          expect(askNodesMin(ask), JSON.stringify(ask)).toBe(normaliseAsk(ask).shape.nodesMin);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 });
