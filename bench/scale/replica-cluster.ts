@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { emptyJobSpec } from "../../src/sched/model/records.ts";
 
-export const BIN = resolve(import.meta.dir, "../../dist/spur");
+/** SCALE_BIN: another build to measure (say, the one before a change). */
+export const BIN = process.env.SCALE_BIN ?? resolve(import.meta.dir, "../../dist/spur");
 /** SCALE_FROM_SOURCE=1: run bun + src/main.ts instead of dist/spur (readable profiles). */
 const FROM_SOURCE = process.env.SCALE_FROM_SOURCE === "1";
 const spurCmd = (args: string[]): [string, string[]] => (FROM_SOURCE ? [process.execPath, [resolve(import.meta.dir, "../../src/main.ts"), ...args]] : [BIN, args]);

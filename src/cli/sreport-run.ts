@@ -5,27 +5,19 @@
  * the account tree, reservations) and hand it to the pure layouts in compat/format/sreport*.ts.
  */
 import { parseConditions, type Conditions, type Family } from "./sreport-conditions.ts";
-import { clusterUsage, clusterUtilizationText, reportWindow, userTopText, userUsage, type Style } from "../compat/format/sreport.ts";
-import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
-import { jobSizesText } from "../compat/format/sreport-sizes.ts";
-import { reservationRollup, resvUtilizationText } from "../compat/format/sreport-resv.ts";
-import { clusterTresCount, jobTresCount, parseTresOption, TRES_ORDER } from "../compat/format/sreport-tres.ts";
+import { reportWindow } from "../compat/format/sreport.ts";
+import type { AssocEntry } from "../compat/format/sreport-assoc.ts";
+import { resvUtilizationText } from "../compat/format/sreport-resv.ts";
+import { parseTresOption, TRES_ORDER } from "../compat/format/sreport-tres.ts";
+import {
+  assocReport, clusterUtilizationReport, sizesReport, userTopReport, type ReportContext, type ReportKind, type ReportOptions,
+} from "./sreport-reports.ts";
 import { isoTimeText } from "../compat/format/time-memo.ts";
 import type { CliPort, CliResult } from "./io.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 
-export type ReportKind =
-  | "cluster-utilization" | "cluster-account-by-user" | "cluster-user-by-account" | "user-top"
-  | "job-sizes" | "job-sizes-wckey" | "job-sizes-account-wckey" | "resv-utilization";
-
-/** What sreport's options gave (cli/sreport.ts parses them). */
-export interface ReportOptions {
-  tres: string;
-  clusters: string[];
-  style: Style;
-  stderr: string;
-}
+export type { ReportKind, ReportOptions };
 
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 
@@ -88,6 +80,21 @@ async function accountTree(port: CliPort): Promise<AssocEntry[]> {
   return res.rows.map((r) => ({ account: r.fields.account ?? "", user: r.fields.user ?? "", parent: r.fields.parentname ?? "" }));
 }
 
+/**
+ * A reservation's Associations field: the ids of the user associations it admits, its users in
+ * their order, each user's by id (oracle: users=root,spurtest gives "2,8,5,6").
+ */
+async function assocIdsOf(port: CliPort): Promise<(r: { users: string[]; accounts: string[] }) => string> {
+  if (port.ctl.acctList === undefined) return () => "";
+  const rows = (await port.ctl.acctList({ entity: "association", where: {} })).rows.map((row) => row.fields);
+  return (r) => {
+    const users = r.users.length > 0 ? r.users : [...new Set(rows.map((a) => a.user ?? "").filter((u) => u !== ""))];
+    return users.flatMap((u) => rows
+      .filter((a) => a.user === u && (r.accounts.length === 0 || r.accounts.includes(a.account ?? "")))
+      .map((a) => Number(a.id ?? 0)).sort((x, y) => x - y)).join(",");
+  };
+}
+
 /** The controller's reservations (none for another cluster, or a controller without them). */
 async function reservations(port: CliPort, ours: boolean): Promise<Plain<ReservationInfo>[]> {
   if (!ours || port.ctl.listReservations === undefined) return [];
@@ -103,79 +110,35 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
     port.ctl.listJobs({ includeFinished: true, windowStart: w.start, windowEnd: w.end }),
     port.ctl.listNodes(),
   ]);
-  const cluster = jobs.clusterName;
   const asked = [...o.clusters, ...c.clusters].filter((name) => name !== "");
-  const ours = asked.length === 0 || asked.includes(cluster);
-  const tracked = [...TRES_ORDER, "gres/gpu"];
-  const tres = o.tres === "" ? ["cpu"] : parseTresOption(o.tres, tracked);
+  const ours = asked.length === 0 || asked.includes(jobs.clusterName);
+  const tres = o.tres === "" ? ["cpu"] : parseTresOption(o.tres, [...TRES_ORDER, "gres/gpu"]);
   if (typeof tres === "string") return done("", `${o.stderr}${tres}\n`, 1);
-  const status = (extra = ""): number => (c.stderr === "" && extra === "" ? 0 : 1);
-  const out = (text: string, extra = ""): CliResult => done(text, `${o.stderr}${c.stderr}${extra}`, status(extra));
-  const mine = ours ? jobs.jobs.filter((j) => selected(j, c)) : [];
-  const time = (t: number): string => isoTimeText(t);
-  const span = Math.max(0, w.end - w.start);
+  const x: ReportContext = {
+    kind, c, o, w, now, port, ours, tres, cluster: jobs.clusterName, all: jobs.jobs, nodes: nodes.nodes,
+    mine: ours ? jobs.jobs.filter((j) => selected(j, c)) : [],
+    time: (t) => isoTimeText(t),
+    out: (text, extra = "") => done(text, `${o.stderr}${c.stderr}${extra}`, c.stderr === "" && extra === "" ? 0 : 1),
+    reservations: () => reservations(port, ours),
+    accountTree: () => accountTree(port),
+    properNames: () => properNames(port),
+  };
   switch (kind) {
-    case "cluster-utilization": {
-      const held = reservationRollup(await reservations(port, ours), jobs.jobs, [], w, now).held;
-      const reservedFor = (t: string) => (t === "cpu" ? held : { allocated: 0, plannedDown: 0, names: held.names });
-      const rows = ours ? tres.map((t) => clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, t), w, now, (j) => jobTresCount(j, t), t, reservedFor(t))) : [];
-      return out(clusterUtilizationText(rows, w, o.style, time, o.tres !== ""));
-    }
-    case "user-top": {
-      const [names, tree, resvs] = await Promise.all([properNames(port), accountTree(port), reservations(port, ours)]);
-      const usage = clusterUsage(cluster, jobs.jobs, clusterTresCount(nodes.nodes, "cpu"), w, now);
-      const inAccounts = mine.filter((j) => c.accounts.length === 0 || c.accounts.includes(j.account));
-      const idle = new Map([...reservationRollup(resvs, jobs.jobs, tree, w, now).idleByAssoc].filter(([k]) => {
-        const [account = "", user = ""] = k.split("\u0000");
-        return (c.accounts.length === 0 || c.accounts.includes(account)) && (c.users.length === 0 || c.users.includes(user));
-      }));
-      if (o.tres === "") return out(userTopText(usage, userUsage(inAccounts, w, now, undefined, c.group, idle), c.top, w, o.style, names, time));
-      const per = tres.map((t) => {
-        const rows = userUsage(inAccounts, w, now, (j) => jobTresCount(j, t), c.group, t === "cpu" ? idle : undefined);
-        const byUser = new Map(rows.map((r) => [r.user, r.used]));
-        return { name: t, rows, reported: clusterTresCount(nodes.nodes, t) * span, used: (u: string) => byUser.get(u) ?? 0 };
-      });
-      // users ranked by the first TRES; a user with use of another TRES only comes after them
-      const ranked = [...(per[0]?.rows ?? [])];
-      for (const p of per.slice(1)) for (const r of p.rows) if (!ranked.some((x) => x.user === r.user)) ranked.push(r);
-      return out(userTopText(usage, ranked, c.top, w, o.style, names, time, per));
-    }
+    case "cluster-utilization":
+      return clusterUtilizationReport(x);
+    case "user-top":
+      return userTopReport(x);
     case "cluster-account-by-user":
-    case "cluster-user-by-account": {
-      const [tree, names, resvs] = await Promise.all([accountTree(port), properNames(port), reservations(port, ours)]);
-      // the CPU time reservations held unused counts as use of the associations they admit (rollup)
-      const idle = reservationRollup(resvs, jobs.jobs, tree, w, now).idleByAssoc;
-      const withIdle = (t: string): Map<string, number> => {
-        const u = usageByAssoc(mine, t, w, now);
-        if (t === "cpu") for (const [k, secs] of idle) if (secs > 0) u.set(k, (u.get(k) ?? 0) + secs);
-        return u;
-      };
-      const usage = tres.map(withIdle);
-      const input = {
-        cluster, rows: accountRows(tree, usage, { accounts: c.accounts, users: c.users }, withIdle("cpu")), tres,
-        totals: tres.map((t) => clusterTresCount(nodes.nodes, t) * span), tresGiven: o.tres !== "",
-      };
-      const r = kind === "cluster-account-by-user"
-        ? accountByUserText(input, c.format, o.style, w, names, time, c.tree)
-        : userByAccountText(input, c.format, o.style, w, names, time);
-      return out(r.text, r.stderr);
-    }
+    case "cluster-user-by-account":
+      return assocReport(x);
     case "job-sizes":
     case "job-sizes-wckey":
-    case "job-sizes-account-wckey": {
-      if (tres.length > 1) return done("", `${o.stderr}${c.stderr} Job report only supports a single --tres type.\n Generate a separate report for each TRES type.\n`, 1);
-      const tree = c.flat ? [] : await accountTree(port);
-      const parents = new Map(tree.filter((a) => a.user === "").map((a) => [a.account, a.parent]));
-      const opts = {
-        grouping: c.grouping ?? [50, 250, 500, 1000], flat: c.flat, printJobCount: c.printJobCount, accounts: c.accounts,
-        withWckey: kind === "job-sizes-account-wckey", byWckey: kind === "job-sizes-wckey", tres: tres[0] ?? "cpu", tresGiven: o.tres !== "",
-      };
-      const r = jobSizesText(cluster, mine, w, now, opts, o.style, (a) => parents.get(a), time);
-      return out(r.text, r.stderr);
-    }
+    case "job-sizes-account-wckey":
+      return sizesReport(x);
     case "resv-utilization": {
-      const resvs = await reservations(port, ours);
-      return out(resvUtilizationText(cluster, resvs, jobs.jobs, w, now, { names: c.names, tres }, o.style, time));
+      const [resvs, ids] = await Promise.all([x.reservations(), c.format.length > 0 ? assocIdsOf(port) : undefined]);
+      const r = resvUtilizationText(x.cluster, resvs, x.all, w, now, { names: c.names, tres, format: c.format, ...(ids ? { assocIds: ids } : {}) }, o.style, x.time);
+      return x.out(r.text, r.stderr);
     }
   }
 }

@@ -19,6 +19,35 @@ export interface NetnsHost {
   netns: string;
   /** The host end of its veth pair (the namespace end is eth0). */
   veth: string;
+  /** --overlay wireguard: its address on the overlay (what spur.conf names) and its WireGuard interface. */
+  overlayAddr?: string;
+  wgIface?: string;
+}
+
+/** Where a host's daemons listen and are reached: its overlay address when there is one. */
+export const serviceAddr = (h: NetnsHost): string => h.overlayAddr ?? h.addr;
+
+/** The overlay's addresses: a /16 no bridge of `spur up --netns` uses (those are 10.100-10.199). */
+export const OVERLAY_CIDR = "10.96.0.0/16";
+/** WireGuard's UDP port on every host (each host has its own address). */
+export const OVERLAY_PORT = 51820;
+
+/** `spur net init`'s input for the plan's hosts: one site, each host reached at its bridge address. */
+export function overlayInput(plan: NetnsPlan): { cidr: string; sites: { name: string; nodes: { name: string; endpoint: string }[] }[] } {
+  return { cidr: OVERLAY_CIDR, sites: [{ name: "box", nodes: plan.hosts.map((h) => ({ name: h.name, endpoint: `${h.addr}:${OVERLAY_PORT}` })) }] };
+}
+
+/** The plan with each host's overlay address (from `spur net init`'s plan.json nodes) and interface name. */
+export function withOverlay(plan: NetnsPlan, addresses: ReadonlyMap<string, string>): NetnsPlan {
+  return {
+    ...plan,
+    hosts: plan.hosts.map((h, i) => {
+      const overlayAddr = addresses.get(h.name);
+      if (overlayAddr === undefined) throw new Error(`spur: error: the overlay plan has no address for ${h.name}`);
+      // wireguard-go keeps one control socket per interface name machine-wide: the tag keeps clusters apart
+      return { ...h, overlayAddr, wgIface: `wg${plan.tag}${i}` };
+    }),
+  };
 }
 
 export interface NetnsPlan {
@@ -76,7 +105,7 @@ export function netnsConf(plan: NetnsPlan, o: NetnsConfOptions): string {
   return [
     "# Written by `spur up --netns`: every host (controllers, nodes, login) reads this one file.",
     "ClusterName=spur",
-    ...ctl.map((h) => `SlurmctldHost=${h.name}(${h.addr})`),
+    ...ctl.map((h) => `SlurmctldHost=${h.name}(${serviceAddr(h)})`),
     `SlurmctldPort=${CONTROLLER_PORT}`,
     `AuthType=${o.authType}`,
     `SpurClusterSecretFile=${d}/cluster-secret`,
@@ -91,7 +120,7 @@ export function netnsConf(plan: NetnsPlan, o: NetnsConfOptions): string {
     "MinJobAge=300",
     "KillWait=30",
     `SlurmdTimeout=${o.slurmdTimeoutSec}`,
-    ...nodes.map((h) => `NodeName=${h.name} NodeAddr=${h.addr} Port=${AGENT_PORT} CPUs=${o.cpusPerNode} RealMemory=${o.memPerNodeMiB}${gres}`),
+    ...nodes.map((h) => `NodeName=${h.name} NodeAddr=${serviceAddr(h)} Port=${AGENT_PORT} CPUs=${o.cpusPerNode} RealMemory=${o.memPerNodeMiB}${gres}`),
     `PartitionName=debug Nodes=${all} Default=YES MaxTime=INFINITE State=UP`,
     "",
   ].join("\n");
@@ -99,7 +128,12 @@ export function netnsConf(plan: NetnsPlan, o: NetnsConfOptions): string {
 
 /** `spur up --netns`'s table of hosts. */
 export function hostTable(plan: NetnsPlan): string {
-  const rows = [["HOST", "ROLE", "ADDRESS", "NETNS"], ...plan.hosts.map((h) => [h.name, h.role, h.addr, h.netns])];
-  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
-  return rows.map((r) => r.map((cell, c) => (c < 3 ? cell.padEnd((widths[c] ?? 0) + 2) : cell)).join("")).join("\n") + "\n";
+  const overlay = plan.hosts.some((h) => h.overlayAddr !== undefined);
+  const rows = [
+    ["HOST", "ROLE", "ADDRESS", ...(overlay ? ["OVERLAY"] : []), "NETNS"],
+    ...plan.hosts.map((h) => [h.name, h.role, h.addr, ...(overlay ? [`${h.overlayAddr ?? ""} (${h.wgIface ?? ""})`] : []), h.netns]),
+  ];
+  const last = (rows[0]?.length ?? 1) - 1;
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length))) ?? [];
+  return rows.map((r) => r.map((cell, c) => (c < last ? cell.padEnd((widths[c] ?? 0) + 2) : cell)).join("")).join("\n") + "\n";
 }

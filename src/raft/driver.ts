@@ -535,10 +535,13 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   function recordSnapshot(index: number, confState: ConfState, image: Uint8Array, started: number, timing: { encodeMs: number; askedAt: number }): void {
     const s = ports.storage;
     try {
+      // Not fsynced (durable false): nothing waits on it, and a crash that loses it loses the
+      // compaction with it (the store keeps order): the previous snapshot and the log remain.
+      // The next Ready's fsync makes it durable.
       s.atomically(() => {
         s.createSnapshot(index, confState, image);
         s.compact(Math.max(snapIndex, index - o.trailingEntries));
-      });
+      }, false);
     } catch (error) {
       // No room for the image: keep the log as it is and try at a later entry.
       if (!isDiskFull(error)) throw error;

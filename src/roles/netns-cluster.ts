@@ -15,22 +15,46 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import { hostTable, netnsConf, planNetns, type NetnsHost, type NetnsPlan } from "../ops/netns-plan.ts";
+import { hostTable, netnsConf, overlayInput, planNetns, withOverlay, type NetnsHost, type NetnsPlan } from "../ops/netns-plan.ts";
 import type { UpOptions } from "./local-cluster.ts";
 import { assertNotRunning, down as downDaemons } from "./local-cluster.ts";
 import { selfExec } from "./self-exec.ts";
 import { startDaemonIn } from "./netns-daemon.ts";
+import { localGresConf } from "./local-topology.ts";
 
 export interface NetnsUpOptions extends UpOptions {
   login: boolean;
   authType: string;
+  /** "wireguard": every host's daemons on a WireGuard overlay between the hosts. */
+  overlay?: string;
+}
+
+/** --overlay wireguard, first start: `spur net init` for the hosts (keys, addresses, configs in STATE/wg). */
+async function planOverlay(dir: string, plan: NetnsPlan): Promise<NetnsPlan> {
+  const { netMain } = await import("../ops/net-cli.ts");
+  const input = join(dir, "wg-plan.json");
+  writeFileSync(input, `${JSON.stringify(overlayInput(plan), null, 2)}\n`);
+  const made = netMain(["init", input, "--out", join(dir, "wg")]);
+  if (made.exitCode !== 0) throw new Error(made.stderr.trim());
+  const planned = JSON.parse(readFileSync(join(dir, "wg", "plan.json"), "utf8")) as { nodes: { name: string; address: string }[] };
+  return withOverlay(plan, new Map(planned.nodes.map((n) => [n.name, n.address])));
+}
+
+/** Every host's WireGuard interface up in its namespace (kernel module, else wireguard-go), before any daemon binds to it. */
+async function bringUpHosts(dir: string, plan: NetnsPlan): Promise<void> {
+  const { bringUpOverlay } = await import("../ops/overlay-up.ts");
+  for (const h of plan.hosts) {
+    if (h.wgIface === undefined) continue;
+    const up = bringUpOverlay({ confPath: join(dir, "wg", `${h.name}.conf`), iface: h.wgIface, netns: h.netns });
+    if (!up.ok) throw new Error(`spur: error: overlay on ${h.name}: ${up.error.message}`);
+  }
 }
 
 /** --tls: a cluster CA in STATE/tls and a certificate per host naming its name and address; the spur.conf lines. */
 async function netnsTls(dir: string, plan: NetnsPlan): Promise<string[]> {
   const { issueClusterCerts, clusterTlsConfLines } = await import("../ops/tls-cert.ts");
   const tlsDir = join(dir, "tls");
-  const sans = Object.fromEntries(plan.hosts.map((h) => [h.name, [`IP:${h.addr}`]]));
+  const sans = Object.fromEntries(plan.hosts.map((h) => [h.name, [`IP:${h.addr}`, ...(h.overlayAddr === undefined ? [] : [`IP:${h.overlayAddr}`])]]));
   const err = issueClusterCerts(tlsDir, plan.hosts.map((h) => h.name), "825", sans);
   if (err !== undefined) throw new Error(`spur: error: ${err}`);
   return clusterTlsConfLines(tlsDir).filter((l) => !l.startsWith("Rest"));
@@ -190,7 +214,8 @@ export async function upNetns(o: NetnsUpOptions): Promise<{ conf: string; plan: 
   const dir = resolve(o.stateDir);
   mkdirSync(dir, { recursive: true });
   assertNotRunning(dir);
-  const plan = readPlan(dir) ?? planNetns(dir, o.nodes, o.controllers ?? 1, o.login);
+  let plan = readPlan(dir) ?? planNetns(dir, o.nodes, o.controllers ?? 1, o.login);
+  if (o.overlay === "wireguard" && !plan.hosts.some((h) => h.overlayAddr !== undefined)) plan = await planOverlay(dir, plan);
   writeFileSync(join(dir, PLAN_FILE), `${JSON.stringify(plan, null, 2)}\n`);
   const conf = join(dir, "spur.conf");
   if (!existsSync(conf)) {
@@ -199,8 +224,12 @@ export async function upNetns(o: NetnsUpOptions): Promise<{ conf: string; plan: 
       stateDir: dir, cpusPerNode: o.cpusPerNode, memPerNodeMiB: o.memPerNodeMiB, gpusPerNode: o.gpusPerNode, gpuModel: o.gpuModel,
       slurmdTimeoutSec: o.slurmdTimeoutSec, authType: o.authType, ...(o.tls === true ? { tlsLines: await netnsTls(dir, plan) } : {}),
     }));
+    // declared GPUs (as a one-host `spur up` declares them); an admin's gres.conf already there is kept
+    const nodes = plan.hosts.filter((h) => h.role === "node").map((h) => h.name);
+    if (o.gpusPerNode > 0 && !existsSync(join(dir, "gres.conf"))) writeFileSync(join(dir, "gres.conf"), localGresConf(nodes, o.gpusPerNode, o.gpuModel, o.gpuTopology ?? "xgmi", 1, o.cpusPerNode));
   }
   makeHosts(dir, plan);
+  await bringUpHosts(dir, plan);
   installLinks(dir);
   const replicated = plan.hosts.filter((h) => h.role === "controller").length > 1;
   mkdirSync(join(dir, "log"), { recursive: true });
@@ -238,6 +267,11 @@ export async function downNetns(stateDir: string): Promise<number> {
   const plan = readPlan(dir);
   if (plan === undefined) return stopped;
   for (const h of plan.hosts) {
+    // the overlay first: wireguard-go exits by itself (removing its control socket) when its interface goes
+    if (h.wgIface !== undefined) {
+      run("ip", ["-n", h.netns, "link", "del", h.wgIface], true);
+      rmSync(`/var/run/wireguard/${h.wgIface}.sock`, { force: true });
+    }
     // what is left in a host's namespace is this cluster's (a job's stray child): it goes with the host
     for (const pid of run("ip", ["netns", "pids", h.netns], true).split("\n").map(Number).filter((p) => p > 1)) {
       try {

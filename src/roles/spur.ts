@@ -22,7 +22,8 @@ const USAGE = `Usage: spur <command> [options]
      [--netns [--login] [--auth spur|munge]]  ... each controller, node (and a login host) a host of its own:
                                               own network, UTS and mount namespace on a private bridge;
                                               auth/spur (default), or auth/munge with a munged per host;
-                                              with --tls a certificate per host (else plaintext on the bridge)
+                                              with --tls a certificate per host (else plaintext on the bridge);
+     [--overlay wireguard]                    ... all daemons' traffic over a WireGuard overlay between the hosts
      [--tls]                                  ... with TLS on every listener (CA and host certificate in STATE/tls)
      [--gpu-topology xgmi|pairs|hives:N|pcie] [--nodes-per-switch N]   declared GPU links, switch tree
      [--sockets-per-node N]                   N sockets, GPUs split over them (gres.conf Cores=)
@@ -54,7 +55,7 @@ const UP_SPEC = {
   values: [
     ["--state-dir"], ["--nodes"], ["--cpus-per-node"], ["--sockets-per-node"], ["--threads-per-core"], ["--mem-per-node"],
     ["--gpus-per-node"], ["--gpu-model"], ["--gpu-topology"], ["--nodes-per-switch"], ["--devices-root"], ["--slurmd-timeout"],
-    ["--controllers"], ["--slurm-conf"], ["--auth"],
+    ["--controllers"], ["--slurm-conf"], ["--auth"], ["--overlay"],
   ],
   booleans: [["--tls"], ["--site-ports"], ["--detach", "-d"], ["--netns"], ["--login"]],
 } as const;
@@ -128,7 +129,9 @@ async function cmdUpNetns(f: UpFlags, o: UpOptions): Promise<number> {
   if (f.values["--slurm-conf"] !== undefined) throw new Error("spur: error: --netns does not take --slurm-conf yet");
   const { upNetns, upReport, downNetns } = await import("./netns-cluster.ts");
   const { resolve } = await path();
-  const { conf, plan } = await upNetns({ ...o, login: f.on["--login"] === true, authType: `auth/${auth}` });
+  const overlay = f.values["--overlay"];
+  if (overlay !== undefined && overlay !== "wireguard") throw new Error(`spur: error: --overlay takes wireguard, not ${overlay}`);
+  const { conf, plan } = await upNetns({ ...o, login: f.on["--login"] === true, authType: `auth/${auth}`, ...(overlay === undefined ? {} : { overlay }) });
   process.stdout.write(upReport(resolve(o.stateDir), conf, plan, `auth/${auth}`));
   if (f.on["--detach"]) return 0;
   process.stdout.write("Press Ctrl-C to stop.\n");
@@ -192,7 +195,9 @@ export function usageOf(cmd: string): string | undefined {
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   // `spur up --help` must print help, not start a cluster: every subcommand answers --help/-h here.
-  if (cmd !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
+  // (what follows `--` is another command's: `spur exec n1 -- sinfo -h`)
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (cmd !== undefined && (own.includes("--help") || own.includes("-h"))) {
     const usage = usageOf(cmd);
     if (usage !== undefined) {
       await writeOutput("stdout", usage);

@@ -111,7 +111,9 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   let controller: Controller | undefined;
   const g = conf.globals;
   // Before anything is restored or applied: the worker builds its copy from the same start.
-  const snapshotter = startSnapshotter(conf, state.topology, state, logger);
+  // SpurRaftSnapshotWorker=no: no second copy of the state (memory), snapshots on this thread.
+  const useWorker = (g.get("spurraftsnapshotworker") ?? "yes").toLowerCase() !== "no";
+  const snapshotter = useWorker ? startSnapshotter(conf, state.topology, state, logger) : undefined;
   const peerAddresses = () => new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`]));
   const driver: RaftDriver = createRaftDriver(
     {
@@ -125,12 +127,12 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
         restoreSnapshot(state, image);
         restoreReconfigured(state);
-        snapshotter.restored(image, snap.meta.index);
+        snapshotter?.restored(image, snap.meta.index);
         membershipChanged();
       },
       takeSnapshot: (index) => wrapSnapshot(peerAddresses(), encodeSnapshot(state, index)),
-      takeSnapshotAsync: (index) => snapshotter.take(index, peerAddresses()),
-      committed: (entries) => snapshotter.committed(entries),
+      takeSnapshotAsync: (index) => snapshotter?.take(index, peerAddresses()),
+      committed: (entries) => snapshotter?.committed(entries),
       onConfChange,
       onEntrySkipped: () => controller?.noteSkippedEntries(1),
       onServing: (serving) => {
@@ -213,7 +215,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     async stop() {
       stopController();
       driver.stop();
-      snapshotter.stop();
+      snapshotter?.stop();
       transport.stop();
       raftListener.stop(true);
       await server.close();

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ensureUser, eventually, isRoot, startCluster, type Cluster } from "./cluster.ts";
 
@@ -23,6 +23,12 @@ beforeAll(async () => {
   const task = `echo "t$SLURM_PROCID-a"; echo "e$SLURM_PROCID" >&2; echo "t$SLURM_PROCID-b"; until [ -e ${dir}/stop ]; do sleep 0.1; done`;
   job = c.run(["sbatch", "--parsable", "-N2", "-n3", "-o", join(dir, "out"), "--wrap", `srun bash -c '${task}'`]).stdout.trim();
   await eventually("step 0 running", () => (c.run(["squeue", "-s", "-h", "-j", job, "-o", "%i"]).stdout.includes(`${job}.0`) ? true : undefined), 30_000);
+  // squeue lists the step as soon as it is created, before the agents have started its tasks (a
+  // loaded machine shows the gap): attach once every task has printed its lines to the job's output
+  await eventually("step 0's tasks started", () => {
+    const text = existsSync(join(dir, "out")) ? readFileSync(join(dir, "out"), "utf8") : "";
+    return (text.match(/^t\d-b$/gm) ?? []).length >= 3 ? true : undefined;
+  }, 30_000);
 });
 afterAll(() => {
   if (dir !== undefined) writeFileSync(join(dir, "stop"), "");

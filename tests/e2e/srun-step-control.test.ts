@@ -2,7 +2,7 @@
  * End-to-end: srun's controls of a running step that launchers (mpirun's daemons, hydra) and
  * users rely on, with Slurm 22.05's lines (recorded on the oracle): -K/--kill-on-bad-exit ends the
  * step when a task fails, -W/--wait bounds how long the others may outlive the first exit,
- * -X/--disable-status passes Ctrl-C to the tasks, and a reader that goes away (`srun ... | head`)
+ * -X/--disable-status passes Ctrl-C to the tasks, --quit-on-interrupt ends the step on the first one, and a reader that goes away (`srun ... | head`)
  * neither kills srun nor leaves its allocation behind. Waits on conditions, never fixed sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +56,27 @@ describe("srun features launchers rely on", () => {
     }
     expect(out).toBe("ready\nready\ngot-INT\ngot-INT\n");
     expect(err.replace(/StepId=\d+\.\d+/, "StepId=J.S")).toBe("srun: sending Ctrl-C to StepId=J.S\nsrun: error: n1: tasks 0-1: Exited with exit code 7\n");
+  });
+
+  it("--quit-on-interrupt: the first Ctrl-C ends the step (oracle lines)", async () => {
+    const srun = spawn(BIN, ["srun", "--quit-on-interrupt", "-N1", "-n2", "bash", "-c", "echo ready; sleep 60"], { env: c.env, cwd: c.work, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    srun.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    srun.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => srun.once("exit", (code) => resolve(code)));
+    try {
+      await eventually("both tasks ready", () => (out.split("ready").length === 3 ? true : undefined), 30_000);
+      srun.kill("SIGINT");
+      expect(await exited).toBe(130);
+    } finally {
+      srun.kill("SIGKILL");
+    }
+    expect(err.replace(/StepId=\d+\.\d+/, "StepId=J.S").split("\n").slice(0, 3)).toEqual([
+      "srun: sending Ctrl-C to StepId=J.S",
+      "srun: forcing job termination",
+      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+    ]);
   });
 
   it("-W/--wait: SEC seconds after the first task exits the others are killed (oracle lines, status 137)", () => {

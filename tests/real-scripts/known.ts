@@ -34,7 +34,7 @@ export const KNOWN_REAL: readonly KnownReal[] = [
   },
   {
     field: /^stdout$/,
-    cases: /^sacct .*-o JobID,Submit,Start,End,State/i,
+    cases: /^sacct .*JobID,Submit,Start,End,State/i,
     when: (d) => d.slurm.replace(/\|None\|/, "|<DATE>|") === d.spur,
     reason: "the same timing race for sacct Start of a held job cancelled pending (None on the oracle, Start=End on Spur)",
   },
@@ -54,6 +54,15 @@ export const KNOWN_REAL: readonly KnownReal[] = [
     cases: /^x-hetjob-drp\.sh$/,
     reason: "Spur lacks: 22.05's squeue lists a pending heterogeneous job's components from the last offset down (+1 before +0), Spur from +0, "
       + "so the row-by-row comparison pairs different components (their scontrol records agree)",
+  },
+  {
+    field: /^job(#\d+)?\.HetJobIdSet$/,
+    when: (d) => {
+      const range = (t: string) => /^(\d+)-(\d+)$/.exec(t)?.slice(1).map(Number);
+      const [a, b] = [range(d.slurm), range(d.spur)];
+      return a !== undefined && b !== undefined && a[1]! - a[0]! === b[1]! - b[0]!;
+    },
+    reason: "job ids: a het job's id set names raw ids (the leader's and its components'), which the masks leave; both sides are the same consecutive range from the leader",
   },
   {
     field: /^(exit|stderr)$/,

@@ -12,6 +12,7 @@ import { expandHostlist } from "../hostlist.ts";
 import type { SacctQuery } from "./sacct-options.ts";
 import { jobEnd, jobStart, stepOrder, stepIdText, type Job, type SacctRow, type Step } from "./sacct-row.ts";
 import { localMidnight } from "./sacct-time.ts";
+import { eligibleTimeOf } from "./job-values.ts";
 
 export interface SelectContext {
   query: SacctQuery;
@@ -94,13 +95,18 @@ function inWindow(job: Job, ctx: SelectContext, start: number | undefined): bool
   if (start === undefined && q.end === undefined) return q.states.length === 0 || q.states.includes(job.state.toUpperCase());
   const from = start ?? 0;
   const to = q.end ?? ctx.now;
-  const eligible = Math.floor(job.eligibleTime);
   if (q.states.length > 0) return q.states.some((s) => inStateDuring(job, s, from, to));
+  // eligible as accounting has it: never, for a job held (or waiting on a dependency) until it ended
+  const eligible = Math.floor(eligibleTimeOf(job));
   const ended = jobEnd(job);
   // jobs named with -j count from their submission when they were never eligible (oracle 22.05: a held job
   // cancelled pending is listed by -j J -S 2020-01-01, not by --name N -S 2020-01-01, not by -j J -E 2020-01-02)
-  const since = eligible !== 0 ? eligible : q.jobIds.length > 0 ? Math.floor(job.submitTime) : 0;
-  return since !== 0 && since < to && (ended === 0 || ended >= from);
+  if (eligible === 0) {
+    // (submitted this very second still counts: the oracle lists a job cancelled at once)
+    const submitted = q.jobIds.length > 0 ? Math.floor(job.submitTime) : 0;
+    return submitted !== 0 && submitted <= to && (ended === 0 || ended >= from);
+  }
+  return eligible < to && (ended === 0 || ended >= from);
 }
 
 function jobSelected(

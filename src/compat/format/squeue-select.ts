@@ -187,9 +187,10 @@ export function expandArrayRecord(job: Job): Job[] {
 export function singleJobLoadOrder(jobs: readonly Job[], jobId: number): Job[] {
   const own = jobs.filter((j) => j.jobId === jobId);
   const siblings = jobs.filter((j) => j.jobId !== jobId && j.arrayJobId === jobId && j.arrayJobId !== 0);
-  // a heterogeneous job's leader id: its components, in offset order
+  // a heterogeneous job's leader id: its components last offset first, the leader last (oracle 22.05: +2, +1, +0)
   const components = jobs.filter((j) => j.jobId !== jobId && j.hetJobId === jobId);
-  return [...own, ...components, ...siblings.reverse()];
+  if (components.length > 0) return [...components.reverse(), ...own, ...siblings.reverse()];
+  return [...own, ...siblings.reverse()];
 }
 
 /** squeue -L: jobs that asked for any of the named licenses. */

@@ -48,6 +48,8 @@ export interface AssocRow {
   depth: number;
   /** TRES-seconds per TRES of the report (the order of --tres). */
   used: number[];
+  /** CPU-seconds (what UserUtilizationByAccount sorts by whatever TRES it shows). */
+  cpu: number;
 }
 
 /**
@@ -85,7 +87,7 @@ export function accountRows(
       const used = usage.map((m) => m.get(key(account, u.user)) ?? 0);
       add(total, used);
       if (listed(key(account, u.user), used)) {
-        rows.push({ account, user: u.user, depth: depth + 1, used });
+        rows.push({ account, user: u.user, depth: depth + 1, used, cpu: members?.get(key(account, u.user)) ?? used[0] ?? 0 });
         shown = true;
       }
     }
@@ -96,7 +98,7 @@ export function accountRows(
       shown ||= below.shown;
     }
     // Users= asks for user associations only: no account rows then (oracle)
-    if (shown && sel.users.length === 0) rows.splice(at, 0, { account, user: "", depth, used: total });
+    if (shown && sel.users.length === 0) rows.splice(at, 0, { account, user: "", depth, used: total, cpu: 0 });
     return { used: total, shown };
   };
   walk("root", 0);
@@ -210,6 +212,7 @@ export function userByAccountText(
   timeText: (t: number) => string,
 ): AssocReportText {
   const defaults = input.tresGiven ? ["Cluster", "Login", "Proper", "Ac", "TresName", "Used"] : ["Cluster", "Login", "Proper", "Ac", "Used", "Energy"];
-  const rows = input.rows.filter((r) => r.user !== "").sort((a, b) => (b.used[0] ?? 0) - (a.used[0] ?? 0) || (a.user < b.user ? -1 : 1));
+  // largest CPU use first whatever TRES is shown (oracle: --tres=gres/gpu keeps the CPU order)
+  const rows = input.rows.filter((r) => r.user !== "").sort((a, b) => b.cpu - a.cpu || (a.user < b.user ? -1 : 1));
   return report("Cluster/User/Account Utilization", defaults, { ...input, rows }, format, style, w, properName, timeText, false);
 }

@@ -46,29 +46,84 @@ export function resvUsage(r: Resv, jobs: readonly Job[], now: number): ResvUsage
   return { name: r.name, start, end, total, allocated: Math.min(allocated, total) };
 }
 
-/** The report; `names` selects reservations (Names=), `tres` the TRES asked for. */
+/** [[-]D-]HH:MM:SS of whole seconds (sreport's TotalTime and TRES Time). */
+function hms(secs: number): string {
+  const d = Math.floor(secs / 86400);
+  const pad = (x: number): string => String(x).padStart(2, "0");
+  const text = `${pad(Math.floor((secs % 86400) / 3600))}:${pad(Math.floor((secs % 3600) / 60))}:${pad(secs % 60)}`;
+  return d > 0 ? `${d}-${text}` : text;
+}
+
+interface ResvField {
+  /** Format= name and the fewest letters that select it (in sreport's order of matching). */
+  key: string;
+  min: number;
+  name: string;
+  width: number;
+  value: (u: ResvUsage, r: Resv) => string;
+}
+
+/** The report's fields; `assocIds` names the associations a reservation admits (Associations). */
+function resvFields(cluster: string, f: Style["format"], timeText: (t: number) => string, assocIds: (r: Resv) => string): ResvField[] {
+  const wide = isPer(f) ? 29 : 20;
+  return [
+    { key: "allocated", min: 2, name: "Allocated", width: wide, value: (u) => usageText(u.allocated, u.total, f) },
+    { key: "associations", min: 2, name: "Associations", width: 15, value: (_u, r) => assocIds(r) },
+    { key: "cluster", min: 2, name: "Cluster", width: 9, value: () => cluster },
+    { key: "end", min: 2, name: "End", width: 19, value: (u) => timeText(u.end) },
+    { key: "flags", min: 2, name: "Flags", width: 20, value: (_u, r) => r.flags.join(",") },
+    { key: "idle", min: 1, name: "Idle", width: wide, value: (u) => usageText(u.total - u.allocated, u.total, f) },
+    { key: "name", min: 2, name: "Name", width: 9, value: (u) => u.name },
+    { key: "nodes", min: 2, name: "Nodes", width: 15, value: (_u, r) => r.nodes },
+    { key: "reservationid", min: 2, name: "Id", width: 8, value: () => "0" },
+    { key: "start", min: 2, name: "Start", width: 19, value: (u) => timeText(u.start) },
+    { key: "totaltime", min: 2, name: "TotalTime", width: 9, value: (u) => hms(u.end - u.start) },
+    { key: "trescount", min: 5, name: "TRES count", width: 10, value: (_u, r) => String(r.coreCount) },
+    { key: "cpucount", min: 2, name: "TRES count", width: 10, value: (_u, r) => String(r.coreCount) },
+    { key: "count", min: 2, name: "TRES count", width: 10, value: (_u, r) => String(r.coreCount) },
+    { key: "tresname", min: 5, name: "TRES Name", width: 14, value: () => "cpu" },
+    { key: "trestime", min: 2, name: "TRES Time", width: 9, value: (u) => hms(u.total) },
+    { key: "cputime", min: 5, name: "TRES Time", width: 9, value: (u) => hms(u.total) },
+  ];
+}
+
+/** Format= words to fields as sreport matches them (first field whose name the word begins, %N widths). */
+function pickResvFields(format: readonly string[], table: readonly ResvField[]): { fields: ResvField[]; stderr: string } {
+  const fields: ResvField[] = [];
+  let stderr = "";
+  for (const raw of format) {
+    const pct = raw.indexOf("%");
+    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
+    const hit = table.find((x) => x.key.startsWith(word) && word.length >= x.min);
+    if (hit === undefined) {
+      stderr += ` Unknown field '${pct < 0 ? raw : raw.slice(0, pct)}'\n`;
+      continue;
+    }
+    const width = pct < 0 ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
+    fields.push(width !== 0 ? { ...hit, width } : hit);
+  }
+  return { fields, stderr };
+}
+
+/** The report; `names` selects reservations (Names=), `tres` the TRES asked for, `format` its fields. */
 export function resvUtilizationText(
   cluster: string, resvs: readonly Resv[], jobs: readonly Job[], w: Window, now: number,
-  opts: { names: string[]; tres: string[] }, style: Style, timeText: (t: number) => string,
-): string {
+  opts: { names: string[]; tres: string[]; format?: string[]; assocIds?: (r: Resv) => string }, style: Style, timeText: (t: number) => string,
+): { text: string; stderr: string } {
   const f = style.format;
-  const wide = isPer(f) ? 29 : 20;
-  const columns: Column[] = [
-    { name: "Cluster", width: 9 }, { name: "Name", width: 9 }, { name: "Start", width: 19 }, { name: "End", width: 19 },
-    { name: "TRES Name", width: 14 }, { name: "Allocated", width: wide }, { name: "Idle", width: wide },
-  ];
+  const table = resvFields(cluster, f, timeText, opts.assocIds ?? (() => ""));
+  const picked = pickResvFields((opts.format ?? []).length > 0 ? opts.format ?? [] : ["cl", "name", "start", "end", "tresname", "al", "i"], table);
+  const columns: Column[] = picked.fields.map((x) => ({ name: x.name, width: Math.abs(x.width), ...(x.width < 0 ? { left: true } : {}) }));
   const shown = resvs
     .filter((r) => r.startTime < w.end && r.endTime > w.start && (opts.names.length === 0 || opts.names.includes(r.name)))
-    .map((r) => resvUsage(r, jobs, now))
-    .filter((u) => u.end > u.start)
-    .sort((a, b) => a.start - b.start || (a.name < b.name ? -1 : 1));
-  const cells = opts.tres.includes("cpu")
-    ? shown.map((u) => [cluster, u.name, timeText(u.start), timeText(u.end), "cpu", usageText(u.allocated, u.total, f), usageText(u.total - u.allocated, u.total, f)])
-    : [];
+    .map((r) => ({ r, u: resvUsage(r, jobs, now) }))
+    .filter(({ u }) => u.end > u.start)
+    .sort((a, b) => a.u.start - b.u.start || (a.u.name < b.u.name ? -1 : 1));
+  const cells = opts.tres.includes("cpu") ? shown.map(({ r, u }) => picked.fields.map((x) => x.value(u, r))) : [];
   const head = style.header
     ? `${DASHES}\nReservation Utilization ${timeText(w.start)} - ${timeText(w.end - 1)}\nUsage reported in ${FORMAT_WORDS[f]}\n${DASHES}\n`
     : "";
-  return head + renderRows(columns, cells, style);
+  return { text: head + renderRows(columns, cells, style), stderr: picked.stderr };
 }
 
 /** A reservation's CPU-seconds that its jobs used inside [from, to), as the rollup counts them: the job's run times the reservation's CPUs. */

@@ -34,6 +34,47 @@ export interface SizesOptions {
   /** The TRES whose seconds are summed, and whether --tres named it. */
   tres: string;
   tresGiven: boolean;
+  /** Format= fields before the size columns (default Cluster and Account, or Wckey). */
+  format?: string[];
+}
+
+interface SizeField {
+  name: string;
+  width: number;
+  left?: boolean;
+  /** The row's text: its account (or wckey) name for Account and Wckey; sreport prints the others empty or 0. */
+  value: (row: string) => string;
+}
+
+/** Format= words as sreport's job reports match them (in its order), %N widths (negative: left). */
+function pickSizeFields(format: readonly string[], cluster: string): { fields: SizeField[]; stderr: string } {
+  const table: [string, number, SizeField][] = [
+    ["account", 1, { name: "Account", width: 9, value: (row) => row }],
+    ["acct", 4, { name: "Account", width: 9, value: (row) => row }],
+    ["cluster", 2, { name: "Cluster", width: 9, value: () => cluster }],
+    ["duration", 1, { name: "Duration", width: 12, value: () => "00:00:00" }],
+    ["jobcount", 2, { name: "Job Count", width: 9, value: () => "0" }],
+    ["nodecount", 2, { name: "Node Count", width: 9, value: () => "0" }],
+    ["trescount", 5, { name: "TRES Count", width: 10, value: () => "0" }],
+    ["cpucount", 2, { name: "TRES Count", width: 10, value: () => "0" }],
+    ["count", 2, { name: "TRES Count", width: 10, value: () => "0" }],
+    ["user", 1, { name: "User", width: 9, value: () => "" }],
+    ["wckey", 1, { name: "Wckey", width: 9, value: (row) => row }],
+  ];
+  const fields: SizeField[] = [];
+  let stderr = "";
+  for (const raw of format) {
+    const pct = raw.indexOf("%");
+    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
+    const hit = table.find(([key, min]) => word.length >= min && key.startsWith(word));
+    if (hit === undefined) {
+      stderr += ` Unknown field '${pct < 0 ? raw : raw.slice(0, pct)}'\n`;
+      continue;
+    }
+    const width = pct < 0 ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
+    fields.push(width === 0 ? hit[2] : { ...hit[2], width: Math.abs(width), left: width < 0 });
+  }
+  return { fields, stderr };
 }
 
 const TIME_WORDS: Readonly<Record<TimeFormat, string>> = {
@@ -127,16 +168,16 @@ export function jobSizesText(
   }
   const f = style.format;
   const width = isPer(f) ? 20 : 13;
+  const defaults = opts.byWckey ? ["Cl", "wc"] : opts.withWckey ? ["Cl", "a%-20"] : ["Cl", "a"];
+  const picked = pickSizeFields(opts.format !== undefined && opts.format.length > 0 ? opts.format : defaults, cluster);
   const columns: Column[] = [
-    { name: "Cluster", width: 9 },
-    opts.byWckey ? { name: "Wckey", width: 9 } : opts.withWckey ? { name: "Account", width: 20, left: true } : { name: "Account", width: 9 },
+    ...picked.fields.map((x) => ({ name: x.name, width: x.width, ...(x.left === true ? { left: true } : {}) })),
     ...groups.map((g) => ({ name: g.name, width })),
     { name: "% of cluster", width: 12 },
   ];
   const percent = (part: number, whole: number): string => `${fixed2((part / (whole === 0 ? 1 : whole)) * 100)}%`;
   const cells = [...rows.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((r) => [
-    cluster,
-    r.name,
+    ...picked.fields.map((x) => x.value(r.name)),
     ...groups.map((_, k) => (opts.printJobCount ? String(r.counts[k] ?? 0) : usageText(r.secs[k] ?? 0, r.total, f))),
     opts.printJobCount ? percent(r.count, clusterCount) : percent(r.total, clusterTotal),
   ]);
@@ -146,5 +187,5 @@ export function jobSizesText(
     opts.printJobCount ? "Units are in number of jobs ran" : `Time reported in ${TIME_WORDS[f]}`,
   ];
   const head = style.header ? `${DASHES}\n${lines.join("\n")}\n${DASHES}\n` : "";
-  return { text: head + renderRows(columns, cells, style), stderr: "" };
+  return { text: head + renderRows(columns, cells, style), stderr: picked.stderr };
 }

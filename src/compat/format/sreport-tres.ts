@@ -66,3 +66,17 @@ export function clusterTresCount(nodes: readonly Node[], tres: string): number {
       return 0;
   }
 }
+
+/**
+ * The cluster's TRES-seconds in the window: each node's count times the part of the window
+ * since the controller first heard from it (slurmdbd counts a cluster's time from its
+ * registration; a node without that time counts the whole window).
+ */
+export function clusterTresSeconds(nodes: readonly Node[], tres: string, w: { start: number; end: number }): number {
+  let total = 0;
+  for (const n of nodes) {
+    const from = Math.max(w.start, Math.floor(n.firstRegisteredTime ?? w.start));
+    if (w.end > from) total += clusterTresCount([n], tres) * (w.end - from);
+  }
+  return total;
+}

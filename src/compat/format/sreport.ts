@@ -123,8 +123,12 @@ export interface ClusterUsage {
 export function clusterUsage(
   cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number, count?: (job: Job) => number, tres = "cpu",
   reserved?: { allocated: number; plannedDown: number; names: ReadonlySet<string> },
+  capacitySecs?: number,
 ): ClusterUsage {
-  const capacity = cpus * Math.max(0, w.end - w.start);
+  // Reported: the TRES-seconds the cluster had (from each node's registration: capacitySecs);
+  // its percentage is of the whole window's (oracle: 50416 of 57600 shows as 87.53%)
+  const capacity = capacitySecs ?? cpus * Math.max(0, w.end - w.start);
+  const whole = cpus * Math.max(0, w.end - w.start);
   let allocated = 0;
   let planned = 0;
   const held = reserved ?? { allocated: 0, plannedDown: 0, names: new Set<string>() };
@@ -139,7 +143,7 @@ export function clusterUsage(
   const plannedDown = Math.min(held.plannedDown, capacity - allocated);
   planned = Math.min(planned, capacity - allocated - plannedDown);
   const idle = capacity - allocated - plannedDown - planned;
-  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity };
+  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity) };
 }
 
 export interface UserUsage {
@@ -253,29 +257,51 @@ export function userTopText(
   properName: (user: string) => string,
   timeText: (t: number) => string,
   tres?: readonly TopTres[],
-): string {
+  format: readonly string[] = [],
+): { text: string; stderr: string } {
   const f = style.format;
   const shown = users.slice(0, top);
   const title = `Top ${top} Users ${timeText(w.start)} - ${timeText(w.end - 1)} (${w.end - w.start} secs)`;
-  const who = (u: UserUsage): string[] => [cluster.cluster, u.user, properName(u.user), u.accounts.join(", ")];
-  const lead: Column[] = [{ name: "Cluster", width: 9 }, { name: "Login", width: 9 }, { name: "Proper Name", width: 15 }, { name: "Account", width: 15 }];
-  if (tres !== undefined) {
-    // --tres: a TRES Name column and one line per user and TRES, no Energy (oracle 22.05)
-    const max = shown.reduce((m, u) => Math.max(m, ...tres.map((t) => t.used(u.user))), 0);
-    const columns = [...lead, { name: "TRES Name", width: 14 }, { name: "Used", width: usageWidth(max, f) }];
-    const cells = shown.flatMap((u) => tres.map((t) => [...who(u), t.name, usageText(t.used(u.user), t.reported, f)]));
-    return banner(title, f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES "), style) + renderRows(columns, cells, style);
+  // one line per user, or per user and TRES with --tres (which has a TRES Name column and no Energy: oracle 22.05)
+  const lines = tres === undefined
+    ? shown.map((u) => ({ u, name: "", used: u.used, of: cluster.reported }))
+    : shown.flatMap((u) => tres.map((t) => ({ u, name: t.name, used: t.usedBy(u), of: t.reported })));
+  type Line = (typeof lines)[number];
+  const max = lines.reduce((m, l) => Math.max(m, l.used), 0);
+  const table: [string, number, Column, (l: Line) => string][] = [
+    ["accounts", 2, { name: "Account", width: 15 }, (l) => l.u.accounts.join(", ")],
+    ["cluster", 2, { name: "Cluster", width: 9 }, () => cluster.cluster],
+    ["energy", 1, { name: "Energy", width: usageWidth(0, f) }, () => usageText(0, 0, f)],
+    ["login", 1, { name: "Login", width: 9 }, (l) => l.u.user],
+    ["proper", 2, { name: "Proper Name", width: 15 }, (l) => properName(l.u.user)],
+    ["tresname", 5, { name: "TRES Name", width: 14 }, (l) => l.name],
+    ["used", 1, { name: "Used", width: usageWidth(tres === undefined ? (shown[0]?.used ?? 0) : max, f) }, (l) => usageText(l.used, l.of, f)],
+  ];
+  const defaults = tres === undefined ? ["Cluster", "Login", "Proper", "Accounts", "Used", "Energy"] : ["Cluster", "Login", "Proper", "Accounts", "TresName", "Used"];
+  const picked: [Column, (l: Line) => string][] = [];
+  let stderr = "";
+  for (const raw of format.length > 0 ? format : defaults) {
+    const pct = raw.indexOf("%");
+    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
+    const hit = table.find(([key, min]) => word.length >= min && key.startsWith(word));
+    if (hit === undefined) {
+      stderr += ` Unknown field '${pct < 0 ? raw : raw.slice(0, pct)}'\n`;
+      continue;
+    }
+    // Used and Energy keep the width their values need (as in the cluster reports)
+    const width = pct < 0 || hit[0] === "used" || hit[0] === "energy" ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
+    picked.push([width === 0 ? hit[2] : { ...hit[2], width: Math.abs(width), ...(width < 0 ? { left: true } : {}) }, hit[3]]);
   }
-  const columns: Column[] = [...lead, { name: "Used", width: usageWidth(shown[0]?.used ?? 0, f) }, { name: "Energy", width: usageWidth(0, f) }];
-  const cells = shown.map((u) => [...who(u), usageText(u.used, cluster.reported, f), usageText(0, 0, f)]);
-  return banner(title, usageLine(f), style) + renderRows(columns, cells, style);
+  const unit = tres === undefined || f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES ");
+  const cells = lines.map((l) => picked.map(([, value]) => value(l)));
+  return { text: banner(title, unit, style) + renderRows(picked.map(([c]) => c), cells, style), stderr };
 }
 
-/** One TRES of a `--tres` topusage: its name, what percentages are of, and a user's TRES-seconds. */
+/** One TRES of a `--tres` topusage: its name, what percentages are of, and a line's TRES-seconds. */
 export interface TopTres {
   name: string;
   reported: number;
-  used: (user: string) => number;
+  usedBy: (row: UserUsage) => number;
 }
 
 /** A local time rounded to the hour as slurmdbd's reports do: :30 and later go up. */

@@ -119,6 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     let lastInterruptMs: number | undefined;
     let current: InterruptStep | undefined;
     const disableStatus = r.settings.disableStatus;
+    const quitOnInterrupt = r.settings.quitOnInterrupt;
     // Ctrl-C while the step waits for CPUs other steps hold: srun gives up at once (compat/srun-step-wait.ts)
     const waiting = new AbortController();
     process.on("SIGINT", () => {
@@ -131,7 +132,8 @@ export async function main(argv: string[]): Promise<number> {
         return;
       }
       const now = Date.now();
-      const r = onInterrupt(lastInterruptMs, now, current);
+      // --quit-on-interrupt: the first Ctrl-C ends the step, as a second one within a second does
+      const r = onInterrupt(quitOnInterrupt ? now : lastInterruptMs, now, current);
       lastInterruptMs = now;
       process.stderr.write(r.lines.map((l) => `${l}\n`).join(""));
       if (r.abort) abort.abort();

@@ -168,11 +168,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   let exitSignal = 0;
   // -K: the first task that exits non-zero (or of a signal) terminates the others, as Slurm's srun does
   let terminating = false;
-  let terminatingLine = ""; // printed after the failed task's own line (oracle order)
+  // -K's trigger is reported at once, its own line first (oracle order), not with its node's
+  // other tasks: another node's tasks, terminated because of it, may end before this node does
+  const reportedEarly = new Set<number>();
   // -W: the first exit starts the clock for the others
   const states = new Map<number, TaskState>(ranks.flat().map((r) => [r, "running"]));
   let waitTimer: ReturnType<typeof setTimeout> | undefined;
-  const onTaskEnd = (taskId: number, code: number, signal: number): void => {
+  const onTaskEnd = (node: string, taskId: number, code: number, signal: number): void => {
     states.set(taskId, code === 0 && signal === 0 ? "exited" : "abnormal");
     if ((req.waitSec ?? 0) > 0 && waitTimer === undefined && [...states.values()].includes("running")) {
       waitTimer = setTimeout(() => {
@@ -184,7 +186,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     }
     if (req.killOnBadExit !== true || terminating || (code === 0 && signal === 0) || abort.aborted) return;
     terminating = true;
-    terminatingLine = `srun: launch/slurm: _step_signal: Terminating StepId=${req.jobId}.${step.stepId}\n`;
+    reportedEarly.add(taskId);
+    const end = { taskId, exitCode: code, exitSignal: signal, ...pick(launcher?.exits.get(taskId)) };
+    process.stderr.write(`${taskEndLines(node, [end])}srun: launch/slurm: _step_signal: Terminating StepId=${req.jobId}.${step.stepId}\n`);
     void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 15 }).catch(() => undefined);
   };
   const runs = shares.map(async (share, nodeIndex) => {
@@ -230,7 +234,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (frame.exited) {
         output.ended(frame.taskId);
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
-        onTaskEnd(frame.taskId, frame.exitCode, frame.exitSignal);
+        onTaskEnd(share.node, frame.taskId, frame.exitCode, frame.exitSignal);
       }
     }
     // the exit status comes from the agent's report to srun's listener (the agent sends a task's
@@ -242,8 +246,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     }
     // --pty: the terminal is back in its own mode once task 0 is over, before srun's own lines
     if (here.includes(0)) terminal?.restore();
-    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported) + terminatingLine);
-    terminatingLine = "";
+    if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported.filter((e) => !reportedEarly.has(e.taskId))));
   });
   const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
   if (waitTimer !== undefined) clearTimeout(waitTimer);

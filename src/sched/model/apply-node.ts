@@ -28,6 +28,8 @@ export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): A
   for (const key of REPORTED_FIELDS) info[key] = reported[key];
   if (node.adminFeatures !== undefined) node.info.features = node.adminFeatures;
   node.info.registeredTime = c.at;
+  // the start of the node's accounted time (sreport's Reported); kept across later registrations
+  if (node.info.firstRegisteredTime === undefined) node.info.firstRegisteredTime = c.at;
   if (node.info.lastBusyTime === 0) node.info.lastBusyTime = c.at; // slurmd's registration counts as last busy (Slurm shows a time, never Unknown)
   node.info.lastHeartbeat = c.at;
   if (node.info.state === "UNKNOWN") node.info.state = "IDLE";

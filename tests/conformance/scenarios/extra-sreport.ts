@@ -31,6 +31,11 @@ const SREPORT: [string, string][] = [
   ["sizes-bad-condition", `sreport job sizes foo=1 ${W}`],
   ["resv", `sreport reservation utilization ${W}`],
   ["resv-p-minper", `sreport -p -t minper resv u ${W}`],
+  // a window before the cluster registered: no line (both count a cluster's time from its registration)
+  ["util-before-cluster", `sreport cluster utilization ${W}`],
+  ["util-percent-tres", `sreport -P -t percent --tres=cpu,gres/gpu cluster utilization ${W}`],
+  ["top-sec", `sreport -t sec user topusage ${W}`],
+  ["top-tres-group", `sreport --tres=gres/gpu user topusage ${W} group`],
   ["bad-job-report", "sreport job foo"],
   ["bad-resv-report", "sreport reservation foo"],
   ["invalid-keyword", "sreport r"],

@@ -198,3 +198,14 @@ describe("what sacctmgr and sshare -l show", () => {
     });
   });
 });
+
+describe("a node's accounted time (sreport's Reported)", () => {
+  it("starts at the controller's first registration of the node and stays there when it registers again", () => {
+    const c = cluster(CONF, false);
+    const node = c.state.nodes.get("n1");
+    expect(node?.info.firstRegisteredTime).toBeUndefined();
+    c.run({ v: 1, type: "registerNode", at: 100, node: { ...(node?.info ?? {}), addr: "127.0.0.1" } as never, runningJobIds: [] });
+    c.run({ v: 1, type: "registerNode", at: 500, node: { ...(node?.info ?? {}), addr: "127.0.0.1" } as never, runningJobIds: [] });
+    expect([c.state.nodes.get("n1")?.info.firstRegisteredTime, c.state.nodes.get("n1")?.info.registeredTime]).toEqual([100, 500]);
+  });
+});

@@ -4,7 +4,7 @@
  * and one spur.conf with every host's address and per-host paths.
  */
 import { describe, expect, it } from "vitest";
-import { netnsConf, planNetns } from "../../../src/ops/netns-plan.ts";
+import { hostTable, netnsConf, overlayInput, planNetns, withOverlay } from "../../../src/ops/netns-plan.ts";
 
 describe("netns plan", () => {
   it("gives every host its own namespace, veth and address, from the state directory alone", () => {
@@ -28,5 +28,18 @@ describe("netns plan", () => {
     expect(conf).toContain("SpurAuthSocket=/s/hosts/%h/auth.sock");
     expect(conf).toContain("SpurLoginHosts=login");
     expect(conf).not.toContain("127.0.0.1");
+  });
+
+  it("with an overlay, names every host by its overlay address and gives each a distinct short interface", () => {
+    const p = planNetns("/s", 2, 1, true);
+    expect(overlayInput(p).sites[0]?.nodes.map((n) => n.endpoint)).toEqual(p.hosts.map((h) => `${h.addr}:51820`));
+    const o = withOverlay(p, new Map(p.hosts.map((h, i) => [h.name, `10.96.0.${i + 1}`])));
+    const conf = netnsConf(o, { stateDir: "/s", cpusPerNode: 1, memPerNodeMiB: 100, gpusPerNode: 0, gpuModel: "", slurmdTimeoutSec: 5, authType: "auth/spur" });
+    expect(conf).toContain("SlurmctldHost=c1(10.96.0.1)");
+    expect(conf).toContain("NodeName=n1 NodeAddr=10.96.0.2 ");
+    expect(new Set(o.hosts.map((h) => h.wgIface)).size).toBe(o.hosts.length);
+    for (const h of o.hosts) expect((h.wgIface ?? "").length).toBeLessThanOrEqual(15);
+    expect(hostTable(o)).toMatch(/^c1\s+controller\s+\S+\s+10\.96\.0\.1 \(wg/m);
+    expect(() => withOverlay(p, new Map())).toThrow(/no address for c1/);
   });
 });

@@ -199,8 +199,14 @@ describe("sacct selection", () => {
     const ids = async (argv: string[]) => (await run(["-n", "-X", "-P", "-o", "JobID", ...argv], { jobs: [job] })).result.stdout;
     expect(await ids(["-j", "85", "-S", "2020-01-01"])).toBe("85\n");
     expect(await ids(["-j", "85", "-S", "2020-01-01", "-E", "2020-01-02"])).toBe("");
+    expect(await ids(["-j", "85", "-S", "2020-01-01", "-E", "2026-12-02T12:00:00"])).toBe("85\n");
     expect(await ids(["--name", "w", "-S", "2020-01-01"])).toBe("");
     expect(await ids(["-j", "85", "-s", "CA"])).toBe("85\n");
+    // Spur keeps the held job's submit time as its eligible time; accounting shows it never eligible (priority 0, never ran)
+    const kept = makeJob({ jobId: 86, name: "k", state: "CANCELLED", reason: "JobHeldUser", cancelledBy: "0", priority: 0, submitTime: at("12:00:00"), eligibleTime: at("12:00:00"), endTime: at("12:00:00") });
+    const one = async (argv: string[]) => (await run(["-n", "-X", "-P", "-o", "JobID", ...argv], { jobs: [kept], now: at("12:00:00") })).result.stdout;
+    expect(await one(["-j", "86", "-S", "1970-01-01"])).toBe("86\n");
+    expect(await one(["--name", "k", "-S", "1970-01-01"])).toBe("");
   });
 
   it("a job whose QOS the database lacks: QOS Unknown, QOSRAW 0 (oracle 22.05: sbatch -q foo without enforcement)", async () => {

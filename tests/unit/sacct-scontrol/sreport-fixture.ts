@@ -38,11 +38,12 @@ const resv = (name: string, start: string, end: string, nodes: string): Plain<Re
 
 export const SRP20_RESVS = [resv("srp20-resv", "17:14:54", "17:26:54", "n1"), resv("srp20-resv2", "17:19:21", "17:29:21", "n2")];
 
-/** The account tree: root above srpa and srpb. */
+/** The account tree: root above srpa and srpb, with the oracle's association ids. */
 export const SRP20_TREE = [
-  { account: "root", user: "", parent: "" }, { account: "root", user: "root", parent: "" },
-  { account: "srpa", user: "", parent: "root" }, { account: "srpa", user: "root", parent: "" }, { account: "srpa", user: "spurtest", parent: "" },
-  { account: "srpb", user: "", parent: "root" }, { account: "srpb", user: "spurlimit", parent: "" }, { account: "srpb", user: "spurtest", parent: "" },
+  { id: 1, account: "root", user: "", parent: "" }, { id: 2, account: "root", user: "root", parent: "" },
+  { id: 3, account: "srpa", user: "", parent: "root" }, { id: 8, account: "srpa", user: "root", parent: "" },
+  { id: 5, account: "srpa", user: "spurtest", parent: "" }, { id: 4, account: "srpb", user: "", parent: "root" },
+  { id: 7, account: "srpb", user: "spurlimit", parent: "" }, { id: 6, account: "srpb", user: "spurtest", parent: "" },
 ];
 
 /** The 17:00-18:00 window, and a `now` after it. */

@@ -55,7 +55,7 @@ describe("job SizesByAccount (W = start=2026-12-04T17:00:00 end=2026-12-04T18:00
 
 describe("reservation utilization", () => {
   const resv = (s: Style, names: string[] = [], tres = ["cpu"]): string =>
-    resvUtilizationText("oracle", SRP20_RESVS, SRP20_JOBS, SRP20_WINDOW, SRP20_NOW, { names, tres }, s, time);
+    resvUtilizationText("oracle", SRP20_RESVS, SRP20_JOBS, SRP20_WINDOW, SRP20_NOW, { names, tres }, s, time).text;
 
   it("whole reservation time x its CPUs; its jobs' CPU-seconds inside it as Allocated", () => {
     expect(resv(style("sec", "plain"))).toBe(fixture("resv-P-sec.txt"));

@@ -116,7 +116,7 @@ describe("layout (oracle 22.05 headers)", () => {
   });
 
   it("user topusage: Top N Users with the window in seconds, Login/Proper Name/Account/Used/Energy", () => {
-    const text = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style(), () => "root", time);
+    const text = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style(), () => "root", time).text;
     expect(text.split("\n")).toEqual([
       "-".repeat(80),
       "Top 10 Users 2026-11-29T00:00:00 - 2026-12-02T14:59:59 (313200 secs)",
@@ -127,7 +127,7 @@ describe("layout (oracle 22.05 headers)", () => {
       "   oracle      root            root            root        8        0 ",
       "",
     ]);
-    const per = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style({ parsable: "trailing", format: "minper" }), () => "root", time);
+    const per = userTopText(u, [{ user: "root", accounts: ["root"], used: 457 }], 10, window, style({ parsable: "trailing", format: "minper" }), () => "root", time).text;
     expect(per.split("\n").slice(4)).toEqual(["Cluster|Login|Proper Name|Account|Used|Energy|", "oracle|root|root|root|8(1.39%)|0(0.00%)|", ""]);
   });
 });
@@ -152,11 +152,12 @@ describe("the sreport command", () => {
     ]);
   });
 
-  it("Users= (or a bare word) and Accounts= select users; another cluster (Clusters=, -M) has no rows", async () => {
+  it("Users= (or a bare word) and Accounts= select users, a line per user and account; another cluster (Clusters=, -M) has no rows", async () => {
     const { port } = fakePort(world);
     const rows = async (argv: string[]) => (await sreportMain(["-P", ...argv, "start=2026-12-02T10:00", "end=2026-12-02T12:00"], port)).stdout.split("\n").slice(5, -1);
-    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
-    expect(await rows(["user", "top", "alice"])).toEqual(["oracle|alice||phys, bio|70|0"]);
+    // one line per user and account (oracle 22.05); Group merges a user's accounts
+    expect(await rows(["user", "top", "users=alice"])).toEqual(["oracle|alice||phys|60|0", "oracle|alice||bio|10|0"]);
+    expect(await rows(["user", "top", "alice", "group"])).toEqual(["oracle|alice||phys, bio|70|0"]);
     expect(await rows(["user", "top", "acc=bio,chem"])).toEqual(["oracle|bob||chem|120|0", "oracle|alice||bio|10|0"]);
     expect(await rows(["cluster", "utilization", "clusters=other"])).toEqual([]);
     expect(await rows(["-M", "other", "user", "top"])).toEqual([]);

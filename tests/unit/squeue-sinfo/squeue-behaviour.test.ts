@@ -192,3 +192,11 @@ describe("squeue QOS", () => {
     expect(r.stdout).toBe("31||\n");
   });
 });
+
+describe("squeue -j <het leader>", () => {
+  it("lists the held components last offset first, the leader last (oracle 22.05: 2641+2, 2641+1, 2641+0)", async () => {
+    const comp = (jobId: number, off: number) => job({ jobId, hetJobId: 40, hetJobOffset: off, hetJobIdSet: "40-42", priority: 0, reason: "JobHeldUser" });
+    const r = await sq(["-h", "-j", "40", "-o", "%i"], { jobs: [comp(40, 0), comp(41, 1), comp(42, 2)] });
+    expect(lines(r.stdout)).toEqual(["40+2", "40+1", "40+0"]);
+  });
+});
