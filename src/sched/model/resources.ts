@@ -23,11 +23,14 @@ export interface FreeResources {
 }
 
 export function freeResources(node: NodeRecord): FreeResources {
-  // GPUs held whole, and GPUs shards or MPS sit on (a GPU is either, never both)
-  const used = sharingBusyGpus(sharingUsedOn(node));
-  for (const ids of node.gpuByJob.values()) for (const id of ids) used.add(id);
   const gpuIndices: number[] = [];
-  for (let i = 0; i < node.info.gpuCount; i++) if (!used.has(i)) gpuIndices.push(i);
+  // a node without GPUs has none free: no sets to build (the scheduler asks this of every node every pass)
+  if (node.info.gpuCount > 0) {
+    // GPUs held whole, and GPUs shards or MPS sit on (a GPU is either, never both)
+    const used = sharingBusyGpus(sharingUsedOn(node));
+    for (const ids of node.gpuByJob.values()) for (const id of ids) used.add(id);
+    for (let i = 0; i < node.info.gpuCount; i++) if (!used.has(i)) gpuIndices.push(i);
+  }
   return {
     cpus: node.info.cpus - node.info.allocCpus,
     memMiB: node.info.realMemoryMib - node.info.allocMemoryMib,

@@ -52,11 +52,12 @@ export interface Reservation {
 /** How many attempts `reserve` makes at later instants when fitJob rejects the first one. */
 const RESERVE_ATTEMPTS_MAX = 4;
 
-const staticOk = (req: ResourceRequest, v: NodeView): boolean =>
-  v.usable &&
-  !req.exclude.includes(v.name) &&
-  req.features.every((f) => v.features.includes(f)) &&
-  !(req.gpuType && (req.gpusPerNode || req.gpusTotal || req.gpusPerTask) && v.gpuModel !== req.gpuType);
+function staticOk(req: ResourceRequest, v: NodeView): boolean {
+  if (!v.usable || req.exclude.includes(v.name)) return false;
+  // a loop, not every(): this runs for every node of every shape grid, and a closure per call is garbage
+  for (let k = 0; k < req.features.length; k++) if (!v.features.includes(req.features[k] as string)) return false;
+  return !(req.gpuType && (req.gpusPerNode || req.gpusTotal || req.gpusPerTask) && v.gpuModel !== req.gpuType);
+}
 
 /**
  * The partition's nodes that still have a free CPU, in partition order. Nodes
@@ -208,7 +209,9 @@ function gridRuns(p: Placement, req: ResourceRequest, node: number, durationSec:
   const res = p.timeline.resolutionSec;
   const now = p.timeline.now;
   const out: number[] = [];
-  for (const [a, last] of p.timeline.feasibleStarts(node, uniformShare(req, v), durationSec, now, now + slots * res)) {
+  const starts = p.timeline.feasibleStarts(node, uniformShare(req, v), durationSec, now, now + slots * res);
+  for (let k = 0; k < starts.length; k++) {
+    const [a, last] = starts[k] as [number, number];
     const first = Math.ceil((a - now) / res);
     const end = Math.min(slots, Math.floor((last - now) / res));
     if (first <= end) out.push(first, end);

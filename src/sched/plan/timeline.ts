@@ -57,7 +57,8 @@ export class Timeline {
   add(node: number, slot: Slot): void {
     assert(slot.end > slot.start, "a slot has a positive length");
     const list = this.slots[node];
-    assert(list !== undefined, `node index ${node} in the timeline`);
+    // the message is built only on failure: add() runs for every running job's share every pass
+    if (list === undefined) assert(false, `node index ${node} in the timeline`);
     list.push(slot);
     this.profiles[node] = undefined;
     this.changes.push(node);
@@ -76,7 +77,7 @@ export class Timeline {
 
   capacityOf(node: number): Capacity {
     const cap = this.capacity[node];
-    assert(cap !== undefined, `node index ${node} in the timeline`);
+    if (cap === undefined) assert(false, `node index ${node} in the timeline`);
     return cap;
   }
 
@@ -85,25 +86,34 @@ export class Timeline {
     if (cached !== undefined) return cached;
     const cap = this.capacity[node] as Capacity;
     const list = this.slots[node] as Slot[];
-    const events: [number, number][] = [];
+    // events as flat arrays sorted through an index (no pair per event: this runs for every node every pass);
+    // the order among events of one instant does not matter, only the totals after the last of them are kept
+    const at: number[] = [];
+    const which: number[] = [];
     for (let k = 0; k < list.length; k++) {
       const s = list[k] as Slot;
-      events.push([Math.max(this.now, s.start), k + 1]);
-      if (s.end !== INFINITE_END) events.push([s.end, -(k + 1)]);
+      at.push(Math.max(this.now, s.start));
+      which.push(k + 1);
+      if (s.end !== INFINITE_END) {
+        at.push(s.end);
+        which.push(-(k + 1));
+      }
     }
-    events.sort((a, b) => a[0] - b[0]);
+    const order = Array.from({ length: at.length }, (_, e) => e);
+    if (order.length > 1) order.sort((a, b) => (at[a] as number) - (at[b] as number));
     const p: Profile = { times: [this.now], cpus: [cap.cpus], memMiB: [cap.memMiB], gpus: [cap.gpus] };
     let c = cap.cpus;
     let m = cap.memMiB;
     let g = cap.gpus;
-    for (let e = 0; e < events.length; e++) {
-      const [t, signed] = events[e] as [number, number];
+    for (let e = 0; e < order.length; e++) {
+      const t = at[order[e] as number] as number;
+      const signed = which[order[e] as number] as number;
       const s = list[Math.abs(signed) - 1] as Slot;
       const sign = signed > 0 ? -1 : 1;
       c += sign * s.cpus;
       m += sign * s.memMiB;
       g += sign * s.gpus;
-      const nextT = e + 1 < events.length ? (events[e + 1] as [number, number])[0] : INFINITE_END;
+      const nextT = e + 1 < order.length ? (at[order[e + 1] as number] as number) : INFINITE_END;
       if (nextT === t) continue;
       const last = p.times.length - 1;
       if (p.times[last] === t) {
