@@ -22,7 +22,15 @@ import { BIN, eventually, isRoot } from "./cluster.ts";
 
 const sh = (cmd: string, args: string[], input?: string) => spawnSync(cmd, args, { encoding: "utf8", timeout: 60_000, ...(input === undefined ? {} : { input }) });
 const have = (cmd: string) => sh("sh", ["-c", `command -v ${cmd}`]).status === 0;
-const CAN_RUN = isRoot() && ["ip", "wg", "nft", "munged", "ping"].every(have) && (existsSync("/sys/module/wireguard") || (have("wireguard-go") && existsSync("/dev/net/tun")));
+/** `ip netns add` works here (a container without CAP_SYS_ADMIN refuses it even to root). */
+function netnsWorks(): boolean {
+  const name = `spurprobe${process.pid}`;
+  const made = sh("ip", ["netns", "add", name]).status === 0;
+  if (made) sh("ip", ["netns", "del", name]);
+  else console.warn("overlay e2e skipped: this machine refuses `ip netns add`");
+  return made;
+}
+const CAN_RUN = isRoot() && ["ip", "wg", "nft", "munged", "ping"].every(have) && (existsSync("/sys/module/wireguard") || (have("wireguard-go") && existsSync("/dev/net/tun"))) && netnsWorks();
 
 const SFX = randomBytes(2).toString("hex");
 const NET = `10.213.${1 + (randomBytes(1)[0] ?? 0) % 250}`;
