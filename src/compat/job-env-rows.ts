@@ -10,7 +10,7 @@ import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
 import { localDeviceList } from "./visible-devices.ts";
 import { isArbitrary } from "./task-layout.ts";
 import { expandHostlist } from "./hostlist.ts";
-import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env.ts";
+import type { StepLayout, StepSite, StepTask, SubmittedSpec } from "./job-env-types.ts";
 import { gresTotalOf, parseGresItems, sharingGpusOf } from "./gres-generic.ts";
 
 export type EnvContext = "batch" | "salloc" | "step";
