@@ -7,9 +7,9 @@
  * selection and the time window are applied here (format/sacct-select).
  */
 import { gresTresText, parseGresItems, trackedInTres } from "../compat/gres-generic.ts";
-import type { CliPort, CliResult } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import { runsBatchScript } from "../sched/model/het.ts";
-import { RpcError } from "./io.ts";
+import { RpcError } from "../net/ctl-port.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SACCT_FIELDS } from "../compat/format/sacct-fields.ts";
 import { parseSacctArgs, sacctHelp, SACCT_USAGE, type SacctQuery } from "../compat/format/sacct-options.ts";

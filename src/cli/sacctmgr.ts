@@ -9,7 +9,7 @@
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, USER_WITH_ASSOC_FORMAT, parseFieldList, renderTable, withTresLimits, type Parsable } from "../compat/format/sacctmgr-fields.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const OPTIONS: readonly OptionRow[] = [
   { id: "immediate", short: "i", long: ["immediate"], arg: "none" },

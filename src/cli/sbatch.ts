@@ -5,7 +5,7 @@
  * with --wait poll until the job ends and exit with its status. All I/O goes through the
  * CliPort; the rules live in src/compat/options.
  */
-import { RpcError, type CliPort, type CliResult } from "./io.ts";
+import { RpcError, type CliPort, type CliResult } from "../net/ctl-port.ts";
 import { ok, err, type Result, type SpurError } from "../lib/result.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { SubmitResponse } from "../net/gen/spur/v1/controller_pb.ts";

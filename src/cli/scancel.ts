@@ -22,7 +22,7 @@
  * under -v and do not fail; otherwise they print as "Invalid job id
  * specified" and exit 1 (exit-codes.md).
  */
-import type { CliPort, CliResult } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { JobFilter, JobResult } from "../net/gen/spur/v1/controller_pb.ts";
 import { getoptLong, type ArgMode, type OptionRow } from "../compat/format/getopt.ts";

@@ -5,7 +5,7 @@
  * NodeName=...` / entity detection for `update`. Messages and exit status
  * follow Slurm's scontrol ("Node n9 not found" on stdout, exit 1).
  */
-import type { CliPort } from "./io.ts";
+import type { CliPort } from "../net/ctl-port.ts";
 import { expandHostlist, scontrolShowHostlist, scontrolShowHostlistSorted, scontrolShowHostnames } from "../compat/hostlist.ts";
 import type { Result } from "../lib/result.ts";
 import { messageOf, outcome, updateJob, type Outcome, type ViewFlags } from "./scontrol-jobs.ts";

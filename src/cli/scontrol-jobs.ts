@@ -8,7 +8,7 @@
  */
 import type { Plain } from "../lib/plain.ts";
 import type { JobResult } from "../net/gen/spur/v1/controller_pb.ts";
-import type { CliPort } from "./io.ts";
+import type { CliPort } from "../net/ctl-port.ts";
 import { parseArraySpec } from "../compat/array-spec.ts";
 import type { Job } from "../compat/format/job-values.ts";
 import { formatJobRecord } from "../compat/format/scontrol-show-job.ts";

@@ -9,7 +9,7 @@
  * '"x" does not look like a jobid', "JobId=7 does not exist on node n1." (no steps there at
  * all), "There are no steps for job 7 on node n1.", "StepId=7.3 does not exist on node n1.".
  */
-import type { CliPort } from "./io.ts";
+import type { CliPort } from "../net/ctl-port.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { PidRow } from "../net/gen/spur/v1/agent_pb.ts";
 import { messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";

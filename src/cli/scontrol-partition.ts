@@ -8,7 +8,7 @@
  * "Error creating the partition: ...", "slurm_update error: ...", "delete_partition ...: ...".
  * Settings Slurm has that Spur's partitions do not hold are refused by name, never dropped.
  */
-import type { CliPort } from "./io.ts";
+import type { CliPort } from "../net/ctl-port.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
 import { merge, messageOf, outcome, type Outcome } from "./scontrol-jobs.ts";
 import { parseTimeLimit } from "../compat/parse-time.ts";

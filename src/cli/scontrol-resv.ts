@@ -8,7 +8,7 @@
  * Layouts follow Slurm's (scontrol's record, sinfo -T's columns) as
  * remembered; they are not in shared/oracle/golden.
  */
-import type { CliPort } from "./io.ts";
+import type { CliPort } from "../net/ctl-port.ts";
 import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { parseBeginTime } from "../compat/parse-time.ts";

@@ -5,7 +5,7 @@
  * Nodes/CPUs/Tasks/Name/Network, TRES, ResvPorts, CPUFreqReq/Dist,
  * SrunHost:Pid), from the steps the controller lists with each job.
  */
-import type { CliPort } from "./io.ts";
+import type { CliPort } from "../net/ctl-port.ts";
 import { formatIsoTime, formatTimeLimitScontrol } from "../compat/format-time.ts";
 import type { Job } from "../compat/format/job-values.ts";
 import { formatRecord, orNull } from "../compat/format/scontrol-record.ts";

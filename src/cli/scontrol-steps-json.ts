@@ -5,7 +5,7 @@
  * echoing the invocation. An unknown id or no controller is the envelope's `errors` entry
  * and exit status 1, as Slurm's scontrol answers in this mode.
  */
-import type { CliPort, CliResult } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import type { Job } from "../compat/format/job-values.ts";
 import { StepInfoResp, stepInfoValue } from "../net/rest/cli-steps.ts";
 import { dataParserVersion, isDataParser } from "../net/rest/cli-json.ts";

@@ -4,7 +4,7 @@
  * HS256 JWT (auth/jwt) and prints it as Slurm does, `SLURM_JWT=<token>`, ready
  * for `export $(scontrol token)`. Only root and operators may name another user.
  */
-import { RpcError, type CliPort } from "./io.ts";
+import { RpcError, type CliPort } from "../net/ctl-port.ts";
 import { outcome, type Outcome } from "./scontrol-jobs.ts";
 
 export async function tokenCommand(port: CliPort, args: readonly string[]): Promise<Outcome> {

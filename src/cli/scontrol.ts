@@ -6,7 +6,7 @@
  * is a function over the CliPort (format/scontrol-jobs, -commands); the exit
  * code is 1 when any command failed, as Slurm's scontrol.
  */
-import type { CliPort, CliResult } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "./scontrol-jobs.ts";

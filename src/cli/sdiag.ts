@@ -16,7 +16,7 @@ import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { formatRaftDiag } from "../compat/format/sdiag-raft.ts";
 import type { DiagResponse, SchedCycleStats } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const OPTIONS: readonly OptionRow[] = [
   { id: "all", short: "a", long: ["all"], arg: "none" },

@@ -11,7 +11,7 @@ import type { Plain } from "../lib/plain.ts";
 import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SEFF_USAGE, SEFF_VERSION_LINE, seffDebugText, seffFigures, seffText } from "../compat/format/seff.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });
 

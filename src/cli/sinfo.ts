@@ -18,7 +18,7 @@ import { stateSelects } from "../compat/format/sinfo-states.ts";
 import { expandHostlist, hostlistUniq } from "../compat/hostlist.ts";
 import type { ListNodesResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
 
 /** Narrowest data-sized partition and node columns (Slurm's MIN_*_FIELD_SIZE). */

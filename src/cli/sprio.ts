@@ -11,7 +11,7 @@ import { type ColumnDef, parseLetterFormat, renderLine } from "../compat/format/
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import type { JobPriorityFactors, PriorityFactorsResponse, PriorityWeights } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const OPTIONS: readonly OptionRow[] = [
   { id: "noheader", short: "h", long: ["noheader"], arg: "none" },

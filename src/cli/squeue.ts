@@ -33,7 +33,7 @@ import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
 import type { ListJobsResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
 
 const DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";

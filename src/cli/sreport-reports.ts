@@ -9,7 +9,7 @@ import type { Plain } from "../lib/plain.ts";
 import type { JobInfo, NodeInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Conditions } from "./sreport-conditions.ts";
-import type { CliPort, CliResult } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import { clusterUsage, clusterUtilizationText, userTopText, userUsage, type Style, type UserUsage, type Window } from "../compat/format/sreport.ts";
 import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
 import { jobSizesText } from "../compat/format/sreport-sizes.ts";

@@ -13,7 +13,7 @@ import {
   assocReport, clusterUtilizationReport, sizesReport, userTopReport, type ReportContext, type ReportKind, type ReportOptions,
 } from "./sreport-reports.ts";
 import { isoTimeText } from "../compat/format/time-memo.ts";
-import type { CliPort, CliResult } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 

@@ -10,7 +10,7 @@
  */
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { parseTimeFormat, type Style, type TimeFormat } from "../compat/format/sreport.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 import { reportKind, runReport } from "./sreport-run.ts";
 
 const done = (stdout: string, stderr = "", exitCode = 0): CliResult => ({ stdout, stderr, exitCode });

@@ -11,7 +11,7 @@ import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { parseFieldList, renderTable, type Parsable } from "../compat/format/sacctmgr-fields.ts";
 import type { ShareRow } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
-import { type CliPort, type CliResult, RpcError } from "./io.ts";
+import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const OPTIONS: readonly OptionRow[] = [
   { id: "all", short: "a", long: ["all"], arg: "none" },

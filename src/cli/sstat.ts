@@ -9,8 +9,8 @@
  */
 import { credentialHeaders } from "../net/auth/client-cred.ts";
 import { nodeAudience } from "../net/auth/types.ts";
-import type { CliPort, CliResult } from "./io.ts";
-import { RpcError } from "./io.ts";
+import type { CliPort, CliResult } from "../net/ctl-port.ts";
+import { RpcError } from "../net/ctl-port.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { StepInfo, StepUsage } from "../net/gen/spur/v1/types_pb.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";

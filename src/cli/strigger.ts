@@ -7,7 +7,7 @@
  * / `slurm_clear_trigger: ...` on a refusal; -Q silences a failed clear. Checked against
  * the 22.05 oracle.
  */
-import { RpcError, type CliPort, type CliResult } from "./io.ts";
+import { RpcError, type CliPort, type CliResult } from "../net/ctl-port.ts";
 import { checkStrigger, parseStrigger, setRequestOf, type FileKind, type StriggerParams } from "./strigger-args.ts";
 import { SLURM_VERSION_LINE } from "../compat/slurm-release.ts";
 import type { Plain } from "../lib/plain.ts";

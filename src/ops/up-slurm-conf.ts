@@ -7,7 +7,6 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { assertNotRunning, freePort } from "../roles/local-cluster.ts";
 import { formatImportReport, importSlurm } from "./import-slurm.ts";
 import { readSlurmFiles } from "./import-slurm-cli.ts";
 import { localiseConf, nodeNamesOf } from "./localise-conf.ts";
@@ -19,8 +18,15 @@ export interface SlurmConfUp {
   report: string;
 }
 
+/** What the local cluster's shell provides: a check that no cluster runs in the directory, and free ports. */
+export interface UpHost {
+  assertNotRunning(dir: string): void;
+  freePort(): Promise<number>;
+}
+
 /** Import `target` into `stateDir`/spur.conf; throws with Slurm-style wording on a bad file. */
-export async function writeSlurmConfForUp(target: string, stateDir: string, sitePorts: boolean): Promise<SlurmConfUp> {
+export async function writeSlurmConfForUp(target: string, stateDir: string, sitePorts: boolean, host: UpHost): Promise<SlurmConfUp> {
+  const { assertNotRunning, freePort } = host;
   const files = readSlurmFiles(target);
   if (files === undefined) throw new Error(`spur: error: up: no slurm.conf in ${target}`);
   const imported = importSlurm(files);

@@ -14,7 +14,7 @@
  */
 import { assert } from "../lib/assert.ts";
 import { createRaft, type ConfChange, type ConfState, decodeConfChange, type Entry, type Message, type NodeId, type RaftNode, type Ready, type Snapshot, type SoftState, type Status } from "./core/index.ts";
-import type { RaftRng, WritableStorage } from "./ports.ts";
+import type { RaftRng, WritableStorage } from "./core/ports.ts";
 import { NO_SPACE_MESSAGE, diskFullReporter, isDiskFull } from "../lib/store-full.ts";
 
 /** How often a replica whose disk is full tries the refused write again. */

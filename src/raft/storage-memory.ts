@@ -9,7 +9,7 @@ import { type Result, err, ok } from "../lib/result.ts";
 import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, HardState, LogIndex, NodeId, Snapshot, Term } from "./core/types.ts";
-import { StorageErrorCode, assertContiguous, type WritableStorage } from "./ports.ts";
+import { StorageErrorCode, assertContiguous, type WritableStorage } from "./core/ports.ts";
 
 const EMPTY = new Uint8Array(0);
 

@@ -19,7 +19,7 @@ import { type Result, err, ok } from "../lib/result.ts";
 import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
-import { StorageErrorCode, assertContiguous, type WritableStorage } from "./ports.ts";
+import { StorageErrorCode, assertContiguous, type WritableStorage } from "./core/ports.ts";
 import { LogSegments, type LogRow } from "./storage-sqlite-segments.ts";
 
 /** 2: the log in segment tables (1: one `log` table, converted on open). */

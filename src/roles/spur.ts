@@ -101,7 +101,8 @@ async function cmdUp(argv: string[]): Promise<number> {
   const site = f.values["--slurm-conf"];
   if (site !== undefined) {
     const { writeSlurmConfForUp } = await import("../ops/up-slurm-conf.ts");
-    process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, f.on["--site-ports"] === true)).report);
+    const { assertNotRunning, freePort } = await cluster();
+    process.stderr.write((await writeSlurmConfForUp(site, o.stateDir, f.on["--site-ports"] === true, { assertNotRunning, freePort })).report);
     o.nodes = 0;
   }
   const { up, down } = await cluster();

@@ -9,7 +9,7 @@
  * nothing a client sends can crash the daemon.
  */
 import { Hono, type Context } from "hono";
-import type { ControllerPort } from "../../cli/io.ts";
+import type { ControllerPort } from "../ctl-port.ts";
 import type { Authenticator, Caller } from "./auth.ts";
 import { RestError } from "./errors.ts";
 import { toRestError } from "./ctl-errors.ts";

@@ -6,7 +6,7 @@
  * API says), with meta.command echoing the invocation as Slurm's commands do. A failure
  * (no such job, no controller) is the envelope's `errors` entry and exit status 1.
  */
-import type { CliPort, CliResult } from "../../cli/io.ts";
+import type { CliPort, CliResult } from "../ctl-port.ts";
 import type { HostInfo, RequestContext, Route } from "./route.ts";
 import { SLURM_ROUTES } from "./routes-slurm.ts";
 import { ADMIN_ROUTES } from "./routes-admin.ts";

@@ -7,7 +7,7 @@
  * With replicated controllers (SpurControllers=) calls follow the leader as the
  * CLIs do (roles/cli/failover.ts), the leader found last shared by all requests.
  */
-import type { ControllerPort } from "../../cli/io.ts";
+import type { ControllerPort } from "../ctl-port.ts";
 import { USER_TOKEN_HEADER } from "../rpc-server.ts";
 import { controllerPort } from "../../roles/cli/port.ts";
 import type { Endpoints } from "../../roles/cli/failover.ts";

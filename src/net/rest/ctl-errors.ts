@@ -2,7 +2,7 @@
  * @module rest/ctl-errors
  * Controller (Connect) errors → RestError, keeping the controller's wording.
  */
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../ctl-port.ts";
 import { RestError } from "./errors.ts";
 
 export async function ctlCall<T>(source: string, f: () => Promise<T>): Promise<T> {

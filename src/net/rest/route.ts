@@ -5,7 +5,7 @@
  * The route tables (routes-slurm.ts, routes-slurmdb.ts) drive both the hono
  * app and the OpenAPI document, so the two cannot disagree.
  */
-import type { ControllerPort } from "../../cli/io.ts";
+import type { ControllerPort } from "../ctl-port.ts";
 import type { Caller } from "./auth.ts";
 import type { Schema } from "./schema.ts";
 import type { WarningItem } from "./schemas-common.ts";

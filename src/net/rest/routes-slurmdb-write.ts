@@ -17,7 +17,7 @@ import { arr, bool, int32, named, num, obj, str, strEnum } from "./schema.ts";
 import { RestError } from "./errors.ts";
 import { ctlCall } from "./ctl-errors.ts";
 import { OpenapiResp, Uint32NoVal, envelopeProps, value } from "./schemas-common.ts";
-import type { ControllerPort } from "../../cli/io.ts";
+import type { ControllerPort } from "../ctl-port.ts";
 
 const name = () => str(256);
 const ADMIN_LEVELS = ["Not Set", "None", "Operator", "Administrator"] as const;

@@ -6,7 +6,7 @@
  */
 import { assert } from "../../lib/assert.ts";
 import { type Result, ok } from "../../lib/result.ts";
-import { type Storage, StorageErrorCode } from "../ports.ts";
+import { type Storage, StorageErrorCode } from "./ports.ts";
 import { Unstable } from "./log-unstable.ts";
 import type { Entry, LogIndex, Snapshot, Term } from "./types.ts";
 

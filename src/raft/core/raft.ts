@@ -5,7 +5,7 @@
  * step function. Also builds the replica from Storage on start and restart.
  */
 import { assert } from "../../lib/assert.ts";
-import type { RaftRng, Storage } from "../ports.ts";
+import type { RaftRng, Storage } from "./ports.ts";
 import { handleVoteRequest, hup } from "./election.ts";
 import { RaftLog } from "./log.ts";
 import { bcastHeartbeat } from "./replicate.ts";

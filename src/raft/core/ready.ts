@@ -6,7 +6,7 @@
  */
 import { assert } from "../../lib/assert.ts";
 import { type Result, err, ok } from "../../lib/result.ts";
-import type { RaftRng, Storage } from "../ports.ts";
+import type { RaftRng, Storage } from "./ports.ts";
 import { applyConfChangeEntry, proposeConfChange } from "./confchange.ts";
 import { campaignNow, leaderUnreachable, loadRaft, resolveConfig, step, tick } from "./raft.ts";
 import { selfPersisted } from "./replicate.ts";

@@ -5,7 +5,7 @@
  * cast at most once per term, a new leader appends an empty entry of its own term.
  */
 import { assert } from "../../lib/assert.ts";
-import type { RaftRng } from "../ports.ts";
+import type { RaftRng } from "./ports.ts";
 import { RaftLog, entrySize } from "./log.ts";
 import { Tracker } from "./progress.ts";
 import { ReadOnly } from "./read-index.ts";

@@ -7,7 +7,7 @@
 import type { Plain } from "../../lib/plain.ts";
 import type { JobSpec, JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { call, resolveControllerUrl } from "./port.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 

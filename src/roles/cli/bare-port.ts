@@ -8,7 +8,7 @@
  * runs the command again on the real port: a command whose `--help` did need the host
  * prints exactly what it printed before, only later.
  */
-import type { CliPort } from "../../cli/io.ts";
+import type { CliPort } from "../../net/ctl-port.ts";
 
 /** Thrown by the bare port when a command needs what only the real port has. */
 export class NeedsHost extends Error {

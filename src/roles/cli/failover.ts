@@ -12,7 +12,7 @@
  * timeout or a failover mid-commit is reported, not retried, so nothing runs twice.
  */
 import { fetchWithBackoff } from "./rate-backoff.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { errnoOf } from "./rpc-errno.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { fetchTls } from "../../net/client-tls.ts";

@@ -7,7 +7,7 @@
  * streams (docs/startup.md): files are read by client-env.ts, output goes through
  * stdio.ts. port.ts adds what srun/salloc/spur need on top (sync conf lookups).
  */
-import { RpcError, type CliPort, type ControllerPort } from "../../cli/io.ts";
+import { RpcError, type CliPort, type ControllerPort } from "../../net/ctl-port.ts";
 import { errnoOf } from "./rpc-errno.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";

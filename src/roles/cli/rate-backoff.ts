@@ -11,7 +11,7 @@
  */
 import { credentialHeaders } from "../../net/auth/client-cred.ts";
 import { CTLD_AUDIENCE } from "../../net/auth/types.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 
 /** This try's credential (auth/spur: from the local daemon, for the controllers; auth/munge: munged's). */
 async function credential(): Promise<Record<string, string>> {

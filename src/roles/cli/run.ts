@@ -7,7 +7,7 @@
  * the real port (port-core.ts, loaded only then) reads host files and brings the
  * controller client, which printing a version does not need.
  */
-import type { CliPort, CliResult } from "../../cli/io.ts";
+import type { CliPort, CliResult } from "../../net/ctl-port.ts";
 import { barePort, NeedsHost, printsFixedText } from "./bare-port.ts";
 import { flushOutput, writeOutput } from "./stdio.ts";
 

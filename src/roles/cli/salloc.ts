@@ -10,7 +10,7 @@ import { parseSallocArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { buildSallocEnv } from "../../compat/job-env.ts";
 import { containerEnvOf } from "../../compat/container-request.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { lookupUid } from "../../net/users.ts";
 import { allocate, cancelAllocation, hetComponentsOf, release, watchAllocation } from "./allocation.ts";
 import { hetSallocEnv } from "../../compat/het-env.ts";

@@ -21,7 +21,7 @@ import { taskRanks } from "../../compat/task-layout.ts";
 import type { StreamTarget } from "../../compat/srun-io.ts";
 import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
 import { connectTls, rpcUrl } from "../../net/tls.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { controllerPort, resolveControllerUrls } from "./port.ts";
 import { TaskOutput } from "./task-output.ts";
 

@@ -19,7 +19,7 @@ import { parseSbcastArgs, type SbcastParams } from "../../compat/sbcast-args.ts"
 import { SLURM_VERSION_LINE } from "../../compat/slurm-release.ts";
 import { endQuietlyOnClosedPipe } from "../closed-pipe.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
 import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { connectTls, rpcUrl } from "../../net/tls.ts";

@@ -10,7 +10,7 @@ import { basename } from "node:path";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { lookupUid } from "../../net/users.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";

@@ -5,7 +5,7 @@
  * again every STEP_RETRY_MS until it is created, `--immediate` is given, or srun is
  * interrupted; the lines printed are compat/srun-step-wait.ts's.
  */
-import { RpcError } from "../../cli/io.ts";
+import { RpcError } from "../../net/ctl-port.ts";
 import { STEP_RETRY_MS, STEP_WAIT_PERIOD_MS, waitEndedLines, type StepWaitView } from "../../compat/srun-step-wait.ts";
 
 /** The controller's code for a step that may be created later. */

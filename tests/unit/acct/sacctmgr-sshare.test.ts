@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { sacctmgrMain, parseSpecs } from "../../../src/cli/sacctmgr.ts";
 import { sshareMain } from "../../../src/cli/sshare.ts";
-import type { CliPort, ControllerPort } from "../../../src/cli/io.ts";
-import { RpcError } from "../../../src/cli/io.ts";
+import type { CliPort, ControllerPort } from "../../../src/net/ctl-port.ts";
+import { RpcError } from "../../../src/net/ctl-port.ts";
 import { previewAcct } from "../../../src/sched/acct/apply-acct-command.ts";
 import { acctRows } from "../../../src/sched/acct/acct-rows.ts";
 import { fairTree } from "../../../src/sched/acct/fair-tree.ts";

@@ -4,7 +4,7 @@
  * fake CliPort whose controller answers the way spurctld does (or rejects with RpcError).
  */
 import { readFileSync } from "node:fs";
-import { RpcError, type CliPort, type ControllerPort } from "../../../src/cli/io.ts";
+import { RpcError, type CliPort, type ControllerPort } from "../../../src/net/ctl-port.ts";
 import type { Plain } from "../../../src/lib/plain.ts";
 import type { JobInfo } from "../../../src/net/gen/spur/v1/types_pb.ts";
 import type { SubmitRequest, SubmitResponse } from "../../../src/net/gen/spur/v1/controller_pb.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../src/cli/io.ts";
+import { RpcError } from "../../../src/net/ctl-port.ts";
 import { sbatchMain } from "../../../src/cli/sbatch.ts";
 import { fakePort, job, readGolden, type FakeOptions } from "./helpers.ts";
 

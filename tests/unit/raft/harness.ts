@@ -6,7 +6,7 @@
  */
 import { type RaftNode, createRaft } from "../../../src/raft/core/ready.ts";
 import type { Entry, Message, RaftConfig, ReadState } from "../../../src/raft/core/types.ts";
-import type { RaftRng } from "../../../src/raft/ports.ts";
+import type { RaftRng } from "../../../src/raft/core/ports.ts";
 import { MemoryStorage } from "../../../src/raft/storage-memory.ts";
 
 /** Always the lowest value: election timeouts are exactly electionTicks. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { NodeId } from "../../../src/raft/core/types.ts";
-import type { WritableStorage } from "../../../src/raft/ports.ts";
+import type { WritableStorage } from "../../../src/raft/core/ports.ts";
 import { entries } from "./harness.ts";
 
 export interface StorageFactory {

@@ -4,7 +4,7 @@
  * CLI's ownership rule: users act on their own jobs, root/operators on all),
  * with a real HS256 key so tokens are signed and checked for real.
  */
-import { RpcError, type ControllerPort } from "../../../src/cli/io.ts";
+import { RpcError, type ControllerPort } from "../../../src/net/ctl-port.ts";
 import { createRestApp } from "../../../src/net/rest/app.ts";
 import { createAuthenticator, type Caller } from "../../../src/net/rest/auth.ts";
 import { importKey, signToken, verifyToken } from "../../../src/net/rest/jwt.ts";

@@ -16,8 +16,8 @@ import type {
   UpdateJobRequest,
   UpdateNodeRequest,
 } from "../../../src/net/gen/spur/v1/controller_pb.ts";
-import type { CliPort } from "../../../src/cli/io.ts";
-import { RpcError } from "../../../src/cli/io.ts";
+import type { CliPort } from "../../../src/net/ctl-port.ts";
+import { RpcError } from "../../../src/net/ctl-port.ts";
 import { GOLDEN_DIR_PATH } from "../../shared-dir.ts";
 
 process.env.TZ = "UTC";

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { scontrolMain } from "../../../src/cli/scontrol.ts";
-import { RpcError, type CliPort } from "../../../src/cli/io.ts";
+import { RpcError, type CliPort } from "../../../src/net/ctl-port.ts";
 import { apply } from "../../../src/sched/model/apply.ts";
 import { parsePartitionOptions } from "../../../src/cli/scontrol-partition.ts";
 import { ALICE, ROOT, cluster, spec, submit } from "../sched/builders.ts";

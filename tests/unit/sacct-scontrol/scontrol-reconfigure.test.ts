@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { scontrolMain } from "../../../src/cli/scontrol.ts";
-import { RpcError } from "../../../src/cli/io.ts";
+import { RpcError } from "../../../src/net/ctl-port.ts";
 import { fakePort } from "./helpers.ts";
 
 function run(argv: string[], answer: () => Promise<{ refused: string[] }>) {

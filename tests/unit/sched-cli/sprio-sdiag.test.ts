@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { sprioMain, defaultFormat } from "../../../src/cli/sprio.ts";
 import { sdiagMain, diagText } from "../../../src/cli/sdiag.ts";
-import type { CliPort, ControllerPort } from "../../../src/cli/io.ts";
-import { RpcError } from "../../../src/cli/io.ts";
+import type { CliPort, ControllerPort } from "../../../src/net/ctl-port.ts";
+import { RpcError } from "../../../src/net/ctl-port.ts";
 
 process.env.TZ = "UTC";
 

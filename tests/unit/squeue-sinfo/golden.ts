@@ -5,8 +5,8 @@
  * squeueMain/sinfoMain on the golden's argv and compares byte for byte.
  */
 import { readFileSync } from "node:fs";
-import type { CliPort, CliResult, ControllerPort } from "../../../src/cli/io.ts";
-import { RpcError } from "../../../src/cli/io.ts";
+import type { CliPort, CliResult, ControllerPort } from "../../../src/net/ctl-port.ts";
+import { RpcError } from "../../../src/net/ctl-port.ts";
 import type { Plain } from "../../../src/lib/plain.ts";
 import type { JobInfo, NodeInfo, PartitionInfo } from "../../../src/net/gen/spur/v1/types_pb.ts";
 import { GOLDEN_DIR_PATH } from "../../shared-dir.ts";

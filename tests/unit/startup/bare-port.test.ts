@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { barePort, NeedsHost, printsFixedText } from "../../../src/roles/cli/bare-port.ts";
-import type { CliPort, CliResult } from "../../../src/cli/io.ts";
+import type { CliPort, CliResult } from "../../../src/net/ctl-port.ts";
 
 type CliFn = (argv: string[], port: CliPort) => Promise<CliResult>;
 

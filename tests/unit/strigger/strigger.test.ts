@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { striggerMain, type TriggerRow } from "../../../src/cli/strigger.ts";
-import { RpcError, type CliPort, type ControllerPort } from "../../../src/cli/io.ts";
+import { RpcError, type CliPort, type ControllerPort } from "../../../src/net/ctl-port.ts";
 
 const row = (id: number, resType: string, resId: string, types: string[], offset = 0, perm = false, program = "/bin/true"): TriggerRow => ({
   triggerId: id, resType, resId, types, offset, user: "root", uid: 0, perm, program,

@@ -1,12 +1,12 @@
 /**
- * @module raft/ports
+ * @module raft/core/ports
  * What the pure Raft core needs from its world: the read side of durable storage and a
  * random source. Both are synchronous so the core stays deterministic; the driver owns
  * every write (persist -> send -> apply -> advance), never the core.
  */
-import type { Result } from "../lib/result.ts";
-import { assert } from "../lib/assert.ts";
-import type { ConfState, Entry, HardState, LogIndex, Snapshot, Term } from "./core/types.ts";
+import type { Result } from "../../lib/result.ts";
+import { assert } from "../../lib/assert.ts";
+import type { ConfState, Entry, HardState, LogIndex, Snapshot, Term } from "./types.ts";
 
 /** Storage error codes (as `Result` errors). */
 export const StorageErrorCode = {

@@ -1,5 +1,5 @@
 /**
- * @module cli/io
+ * @module net/ctl-port
  * The world a user command sees, injected so that every command's logic
  * (src/cli/<command>.ts) is a testable function: argv + env + this port in,
  * { stdout, stderr, exitCode } out. The real port (src/roles/cli/port.ts) talks
@@ -46,7 +46,7 @@ import type {
   TriggerClearResponse,
   TriggerListRequest,
   TriggerListResponse,
-} from "../net/gen/spur/v1/controller_pb.ts";
+} from "./gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 
 /** Error from the controller, already in Slurm's wording when it has one. */
@@ -108,7 +108,7 @@ export interface Invoker {
   umask?: number;
 }
 
-import type { ListPidsRequest, ListPidsResponse } from "../net/gen/spur/v1/agent_pb.ts";
+import type { ListPidsRequest, ListPidsResponse } from "./gen/spur/v1/agent_pb.ts";
 
 export interface CliPort {
   ctl: ControllerPort;
