@@ -28,7 +28,7 @@ import { parseConf } from "../src/compat/conf/slurm-conf.ts";
 import { createState } from "../src/sched/model/state.ts";
 import { apply } from "../src/sched/model/apply.ts";
 import { emptyJobSpec } from "../src/sched/model/records.ts";
-import { encodeSnapshot, restoreSnapshot } from "../src/raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../src/ctld/state-snapshot.ts";
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number) => Number(args[args.indexOf(name) + 1] ?? dflt) || dflt;

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { parseConf } from "../../src/compat/conf/slurm-conf.ts";
 import { startSnapshotter } from "../../src/ctld/snapshotter.ts";
 import type { Entry } from "../../src/raft/core/index.ts";
-import { restoreSnapshot } from "../../src/raft/snapshot.ts";
+import { restoreSnapshot } from "../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../src/raft/snapshot-peers.ts";
 import { SqliteStorage } from "../../src/raft/storage-sqlite.ts";
 import { apply } from "../../src/sched/model/apply.ts";

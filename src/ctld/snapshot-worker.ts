@@ -12,7 +12,7 @@
  */
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { decodeCommand } from "../raft/driver.ts";
-import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "./state-snapshot.ts";
 import { wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { apply } from "../sched/model/apply.ts";
 import { restoreReconfigured } from "../sched/model/apply-reconfigure.ts";

@@ -28,7 +28,7 @@ import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver
 import { NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { ConfChange } from "../raft/core/index.ts";
 import { MembershipError, addReplica, removeReplica } from "../raft/membership.ts";
-import { encodeSnapshot, restoreSnapshot } from "../raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../ctld/state-snapshot.ts";
 import { restoreReconfigured } from "../sched/model/apply-reconfigure.ts";
 import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";

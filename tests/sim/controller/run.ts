@@ -11,7 +11,7 @@
  * APPLY_FAILED, and the invariants hold (invariants.ts); a replica applying the same log
  * from the start in lockstep is compared every few commands (canonical text), and every
  * SNAPSHOT_EVERY commands that replica is replaced by one restored from a snapshot of it
- * (raft/snapshot.ts), which must carry on identically; at the
+ * (ctld/state-snapshot.ts), which must carry on identically; at the
  * end a full replay from scratch must give the same state too.
  * Any failure throws with `SEED=<n>`; `SEED=n` in the environment replays exactly.
  */
@@ -26,7 +26,7 @@ import { checkInvariants } from "./invariants.ts";
 import { confFor, freshState } from "./world.ts";
 import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 import { dueCommands } from "../../../src/sched/model/due.ts";
-import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { restoreReconfigured } from "../../../src/sched/model/apply-reconfigure.ts";
 
 export interface SimStats {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
 import { startSnapshotter } from "../../../src/ctld/snapshotter.ts";
 import type { Entry } from "../../../src/raft/core/index.ts";
-import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
 import { apply } from "../../../src/sched/model/apply.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { unwrapSnapshot, wrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
-import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
 
 describe("snapshot peer addresses", () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Database } from "bun:sqlite";
-import { SNAPSHOT_FORMAT, encodePart, encodeSnapshot, encodeSqliteSnapshot, restoreSnapshot, snapshotIndex } from "../../../src/raft/snapshot.ts";
+import { SNAPSHOT_FORMAT, encodePart, encodeSnapshot, encodeSqliteSnapshot, restoreSnapshot, snapshotIndex } from "../../../src/ctld/state-snapshot.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import type { ClusterState } from "../../../src/sched/model/types.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { freeSocketCpus } from "../../../src/sched/model/resources.ts";
 import { cluster, spec, submit } from "./builders.ts";
-import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 
 const CONF = `ClusterName=t
 NodeName=g1 CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=16000 Gres=gpu:h100:4

@@ -116,7 +116,7 @@ describe("licenses in the controller", () => {
 
 describe("licenses in snapshots", () => {
   it("the totals and what running jobs hold come back from a snapshot image", async () => {
-    const { encodeSnapshot, restoreSnapshot } = await import("../../../src/raft/snapshot.ts");
+    const { encodeSnapshot, restoreSnapshot } = await import("../../../src/ctld/state-snapshot.ts");
     const c = cluster(LIC_CONF);
     c.run(submit(spec({ licenses: "fluent:2" })));
     pass(c, 100);

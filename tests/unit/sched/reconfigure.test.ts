@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { configReading } from "../../../src/ctld/reconfigure-read.ts";
-import { encodeSnapshot, restoreSnapshot } from "../../../src/raft/snapshot.ts";
+import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { restoreReconfigured } from "../../../src/sched/model/apply-reconfigure.ts";
 import type { Command, Requester } from "../../../src/sched/model/commands.ts";
 import { ALICE, CONF, ROOT, cluster, spec, submit } from "./builders.ts";

@@ -1,5 +1,5 @@
 /**
- * @module raft/snapshot-shapes
+ * @module ctld/snapshot-shapes
  * Compact rows for many records of one kind (jobs, nodes) in a snapshot. Records with the
  * same key list (in the same order) share a "shape", and the first record of a shape is its
  * reference; every record is stored as the keys whose values differ from its reference's.

@@ -1,5 +1,5 @@
 /**
- * @module raft/snapshot
+ * @module ctld/state-snapshot
  * The controller's state at an applied index as bytes, and back. Format 3 (written now):
  * a text header (MAGIC, then one JSON line: format, Raft index, counts) and a zstd-compressed
  * body of three JSON lines: the `parts` (every ClusterState field but the configuration,
