@@ -34,11 +34,11 @@ export const SLURM_ERRORS = {
   ReservationInvalid: { errno: 2053, text: "Requested reservation is invalid", rpc: "invalid_argument" },
   PartitionInUse: { errno: 2075, text: "Partition is in use", rpc: "invalid_argument" },
   TriggerDuplicate: { errno: 2089, text: "Duplicate event trigger", rpc: "already_exists" },
-  Internal: { errno: 2090, text: "Unspecified error", rpc: "internal" },
-  /** The site's job_submit hook or a submission check refused the job (its own words). */
-  SubmitRejected: { errno: 2090, text: "Unspecified error", rpc: "invalid_argument" },
-  /** sacctmgr's change refused by the accounting rules (its own words). */
-  AcctRejected: { errno: 7000, text: "Unable to connect to database", rpc: "invalid_argument" },
+  Internal: { errno: 2090, text: "Slurm internal error, contact system administrator", rpc: "internal" },
+  /** The site's job_submit hook or a submission check refused the job: its own words, no single Slurm number. */
+  SubmitRejected: { errno: 0, text: "Job submission rejected", rpc: "invalid_argument" },
+  /** sacctmgr's change refused by the accounting rules: its own words, no single Slurm number. */
+  AcctRejected: { errno: 0, text: "Accounting change rejected", rpc: "invalid_argument" },
   /** errno EAGAIN: a table is full (triggers). */
   TryAgain: { errno: 11, text: "Resource temporarily unavailable", rpc: "resource_exhausted" },
   /** errno ESRCH: nothing matched (strigger --clear). */
