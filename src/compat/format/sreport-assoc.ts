@@ -7,7 +7,7 @@
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
-import { DASHES, isPer, renderRows, usageText, usageWidth, type Column, type Style, type TimeFormat, type Window } from "./sreport.ts";
+import { DASHES, formatWords, renderRows, usageText, usageWidth, type Column, type Style, type TimeFormat, type Window } from "./sreport.ts";
 import { jobTresCount } from "./sreport-tres.ts";
 
 type Job = Plain<JobInfo>;
@@ -153,28 +153,22 @@ function fields(input: AssocReportInput, f: TimeFormat, properName: (u: string) 
 }
 
 /** Format= words to fields (prefix matches as sreport's), with %width. Unknown ones are reported. */
-export function pickFields(format: readonly string[], table: Record<string, Field>, isPerFormat: boolean): { fields: Field[]; stderr: string } {
+export function pickFields(format: readonly string[], table: Record<string, Field>): { fields: Field[]; stderr: string } {
   const aliases: [string, string, number][] = [
     ["accounts", "account", 2], ["cluster", "cluster", 2], ["energy", "energy", 1], ["login", "login", 1],
     ["proper", "proper", 2], ["tresname", "tresname", 5], ["used", "used", 1],
   ];
-  const out: Field[] = [];
-  let stderr = "";
-  for (const raw of format) {
-    const pct = raw.indexOf("%");
-    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
+  const { picks, stderr } = formatWords(format, (word) => {
     const hit = aliases.find(([name, , min]) => word.length >= min && name.startsWith(word));
     const field = hit === undefined ? undefined : table[hit[1]];
-    if (field === undefined) {
-      stderr += ` Unknown field '${raw.slice(0, pct < 0 ? raw.length : pct)}'\n`;
-      continue;
-    }
+    return hit === undefined || field === undefined ? undefined : { key: hit[1], field };
+  });
+  const fields = picks.map(({ hit: { key, field }, width: asked }) => {
     // Used and Energy take the width their largest value needs whatever %N says (oracle: Used%12 stays 8)
-    const width = pct < 0 || hit?.[1] === "used" || hit?.[1] === "energy" ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
-    out.push(width !== 0 ? { ...field, width: Math.abs(width), left: width < 0 } : field);
-  }
-  void isPerFormat;
-  return { fields: out, stderr };
+    const width = key === "used" || key === "energy" ? 0 : asked;
+    return width !== 0 ? { ...field, width: Math.abs(width), left: width < 0 } : field;
+  });
+  return { fields, stderr };
 }
 
 export interface AssocReportText {
@@ -188,7 +182,7 @@ function report(
 ): AssocReportText {
   const f = style.format;
   const table = fields(input, f, properName, tree);
-  const picked = pickFields(format.length > 0 ? format : defaults, table, isPer(f));
+  const picked = pickFields(format.length > 0 ? format : defaults, table);
   const columns: Column[] = picked.fields.map((x) => ({ name: x.name, width: x.width, ...(x.left === true ? { left: true } : {}) }));
   const cells = input.rows.flatMap((r) => input.tres.map((_, t) => picked.fields.map((x) => x.value(r, t))));
   const head = style.header

@@ -11,7 +11,7 @@
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import type { ReservationInfo } from "../../net/gen/spur/v1/controller_pb.ts";
-import { DASHES, isPer, renderRows, usageText, type Column, type Style, type Window } from "./sreport.ts";
+import { DASHES, formatWords, isPer, renderRows, usageText, type Column, type Style, type Window } from "./sreport.ts";
 import type { AssocEntry } from "./sreport-assoc.ts";
 
 type Job = Plain<JobInfo>;
@@ -89,19 +89,8 @@ function resvFields(cluster: string, f: Style["format"], timeText: (t: number) =
 
 /** Format= words to fields as sreport matches them (first field whose name the word begins, %N widths). */
 function pickResvFields(format: readonly string[], table: readonly ResvField[]): { fields: ResvField[]; stderr: string } {
-  const fields: ResvField[] = [];
-  let stderr = "";
-  for (const raw of format) {
-    const pct = raw.indexOf("%");
-    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
-    const hit = table.find((x) => x.key.startsWith(word) && word.length >= x.min);
-    if (hit === undefined) {
-      stderr += ` Unknown field '${pct < 0 ? raw : raw.slice(0, pct)}'\n`;
-      continue;
-    }
-    const width = pct < 0 ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
-    fields.push(width !== 0 ? { ...hit, width } : hit);
-  }
+  const { picks, stderr } = formatWords(format, (word) => table.find((x) => x.key.startsWith(word) && word.length >= x.min));
+  const fields = picks.map(({ hit, width }) => (width !== 0 ? { ...hit, width } : hit));
   return { fields, stderr };
 }
 

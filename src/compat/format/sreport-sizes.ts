@@ -14,7 +14,7 @@
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
-import { DASHES, isPer, renderRows, usageText, type Column, type Style, type TimeFormat, type Window } from "./sreport.ts";
+import { DASHES, formatWords, isPer, renderRows, usageText, type Column, type Style, type TimeFormat, type Window } from "./sreport.ts";
 import { fixed2 } from "./seff.ts";
 import { jobTresCount } from "./sreport-tres.ts";
 
@@ -61,19 +61,8 @@ function pickSizeFields(format: readonly string[], cluster: string): { fields: S
     ["user", 1, { name: "User", width: 9, value: () => "" }],
     ["wckey", 1, { name: "Wckey", width: 9, value: (row) => row }],
   ];
-  const fields: SizeField[] = [];
-  let stderr = "";
-  for (const raw of format) {
-    const pct = raw.indexOf("%");
-    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
-    const hit = table.find(([key, min]) => word.length >= min && key.startsWith(word));
-    if (hit === undefined) {
-      stderr += ` Unknown field '${pct < 0 ? raw : raw.slice(0, pct)}'\n`;
-      continue;
-    }
-    const width = pct < 0 ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
-    fields.push(width === 0 ? hit[2] : { ...hit[2], width: Math.abs(width), left: width < 0 });
-  }
+  const { picks, stderr } = formatWords(format, (word) => table.find(([key, min]) => word.length >= min && key.startsWith(word)));
+  const fields: SizeField[] = picks.map(({ hit, width }) => (width === 0 ? hit[2] : { ...hit[2], width: Math.abs(width), left: width < 0 }));
   return { fields, stderr };
 }
 

@@ -208,6 +208,24 @@ export function renderRows(columns: readonly Column[], rows: readonly string[][]
   return head + rows.map((r) => line(r, true)).join("");
 }
 
+/**
+ * sreport's `format=` words: each word (before an optional `%N`) is matched by `match` (sreport
+ * takes a prefix of a field's name, at least that field's minimum length); N is the signed
+ * width asked for, 0 when none. Unknown words are reported as sreport reports them and skipped.
+ */
+export function formatWords<T>(format: readonly string[], match: (word: string) => T | undefined): { picks: { hit: T; width: number }[]; stderr: string } {
+  const picks: { hit: T; width: number }[] = [];
+  let stderr = "";
+  for (const raw of format) {
+    const pct = raw.indexOf("%");
+    const name = pct < 0 ? raw : raw.slice(0, pct);
+    const hit = match(name.toLowerCase());
+    if (hit === undefined) stderr += ` Unknown field '${name}'\n`;
+    else picks.push({ hit, width: pct < 0 ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0 });
+  }
+  return { picks, stderr };
+}
+
 export const DASHES = "-".repeat(80);
 
 /** "Cluster Utilization <start> - <end-1>" and the unit line, between dashes. */
@@ -278,20 +296,12 @@ export function userTopText(
     ["used", 1, { name: "Used", width: usageWidth(tres === undefined ? (shown[0]?.used ?? 0) : max, f) }, (l) => usageText(l.used, l.of, f)],
   ];
   const defaults = tres === undefined ? ["Cluster", "Login", "Proper", "Accounts", "Used", "Energy"] : ["Cluster", "Login", "Proper", "Accounts", "TresName", "Used"];
-  const picked: [Column, (l: Line) => string][] = [];
-  let stderr = "";
-  for (const raw of format.length > 0 ? format : defaults) {
-    const pct = raw.indexOf("%");
-    const word = (pct < 0 ? raw : raw.slice(0, pct)).toLowerCase();
-    const hit = table.find(([key, min]) => word.length >= min && key.startsWith(word));
-    if (hit === undefined) {
-      stderr += ` Unknown field '${pct < 0 ? raw : raw.slice(0, pct)}'\n`;
-      continue;
-    }
+  const { picks, stderr } = formatWords(format.length > 0 ? format : defaults, (word) => table.find(([key, min]) => word.length >= min && key.startsWith(word)));
+  const picked: [Column, (l: Line) => string][] = picks.map(({ hit, width: asked }) => {
     // Used and Energy keep the width their values need (as in the cluster reports)
-    const width = pct < 0 || hit[0] === "used" || hit[0] === "energy" ? 0 : Number.parseInt(raw.slice(pct + 1), 10) || 0;
-    picked.push([width === 0 ? hit[2] : { ...hit[2], width: Math.abs(width), ...(width < 0 ? { left: true } : {}) }, hit[3]]);
-  }
+    const width = hit[0] === "used" || hit[0] === "energy" ? 0 : asked;
+    return [width === 0 ? hit[2] : { ...hit[2], width: Math.abs(width), ...(width < 0 ? { left: true } : {}) }, hit[3]];
+  });
   const unit = tres === undefined || f === "percent" ? usageLine(f) : usageLine(f).replace("CPU ", "TRES ");
   const cells = lines.map((l) => picked.map(([, value]) => value(l)));
   return { text: banner(title, unit, style) + renderRows(picked.map(([c]) => c), cells, style), stderr };
