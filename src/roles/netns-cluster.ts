@@ -122,7 +122,8 @@ function makeHosts(dir: string, plan: NetnsPlan): void {
  * A mount namespace per host whose /tmp is its own (STATE/hosts/H/tmp): hosts share this
  * machine's file system as a site shares a network file system, but a job's /tmp, sbcast's
  * copies and stray files stay on their host. When the state directory itself lies under
- * /tmp it is bound back at its path inside the host's /tmp, so every host still sees it.
+ * /tmp it is bound back at its path inside the host's /tmp, so every host still sees it; so is
+ * the program the daemons run (a CI clone under /tmp).
  * Persisting a mount namespace needs a private mount above the file (STATE/hosts is bound
  * onto itself and made private first).
  */
@@ -134,9 +135,12 @@ function makeOwnTmp(dir: string, host: string): void {
   chmodSync(tmp, 0o1777);
   writeFileSync(mnt, "");
   const steps = ["set -e"];
-  if (dir.startsWith("/tmp/")) {
-    const inner = join(tmp, dir.slice("/tmp/".length));
-    steps.push(`mkdir -p '${inner}'`, `mount --bind '${dir}' '${inner}'`);
+  // what every host must still see under /tmp: the state directory and the program the daemons
+  // run (a checkout or binary under /tmp, as in a CI clone), each bound back whole at its top
+  // directory inside the host's /tmp
+  for (const top of topsUnderTmp([dir, ...selfExec()])) {
+    const inner = join(tmp, top.slice("/tmp/".length));
+    steps.push(`mkdir -p '${inner}'`, `mount --bind '${top}' '${inner}'`);
   }
   // recursive: the state directory bound inside it comes along
   // and its own /run/munge: with --auth munge each host's munged answers there (munged's default socket)
@@ -146,6 +150,12 @@ function makeOwnTmp(dir: string, host: string): void {
   steps.push(`mount --bind '${munge}' ${MUNGE_RUN_DIR}`);
   steps.push(`mount --rbind '${tmp}' /tmp`);
   run("unshare", [`--mount=${mnt}`, "--propagation", "private", "sh", "-c", steps.join("; ")]);
+}
+
+/** The distinct top directories (/tmp/X) of the paths that lie under /tmp. */
+export function topsUnderTmp(paths: readonly string[]): string[] {
+  const tops = paths.filter((p) => p.startsWith("/tmp/")).map((p) => `/tmp/${p.slice("/tmp/".length).split("/")[0]}`);
+  return [...new Set(tops)].filter((t) => t !== "/tmp/");
 }
 
 /** STATE/hosts bound onto itself, private: where the hosts' namespace files can be persisted. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { hostTable, netnsConf, overlayInput, planNetns, withOverlay } from "../../../src/ops/netns-plan.ts";
+import { topsUnderTmp } from "../../../src/roles/netns-cluster.ts";
 
 describe("netns plan", () => {
   it("gives every host its own namespace, veth and address, from the state directory alone", () => {
@@ -41,5 +42,13 @@ describe("netns plan", () => {
     for (const h of o.hosts) expect((h.wgIface ?? "").length).toBeLessThanOrEqual(15);
     expect(hostTable(o)).toMatch(/^c1\s+controller\s+\S+\s+10\.96\.0\.1 \(wg/m);
     expect(() => withOverlay(p, new Map())).toThrow(/no address for c1/);
+  });
+});
+
+describe("what a host with its own /tmp must still see", () => {
+  it("binds back the top directory under /tmp of the state directory and of the program", () => {
+    expect(topsUnderTmp(["/tmp/spur-mh-x/state", "/tmp/ci-check/dist/spur", "/tmp/ci-check/src/main.ts", "/work/main/dist/spur", "/tmp"])).toEqual([
+      "/tmp/spur-mh-x", "/tmp/ci-check",
+    ]);
   });
 });
