@@ -18,6 +18,8 @@ import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
 import { runStep, type StepCalls, type StepRequest } from "./step-launch.ts";
 import { hetStepJobIds, runHetStep } from "./srun-het.ts";
 import { hetStepNodeSlices } from "../../compat/het-step.ts";
+import { RELATIVE_OUTSIDE, relativeNodes } from "../../compat/srun-relative.ts";
+import { srunScriptPath } from "./srun-scripts.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
@@ -108,6 +110,22 @@ export async function main(argv: string[]): Promise<number> {
   }
   let waitingForStep = false;
   const own = jobId === 0;
+  // -r/--relative=N: the step takes the allocation's nodes from node N on (compat/srun-relative.ts)
+  if (r.settings.relative !== undefined) {
+    if (own) {
+      process.stderr.write(`srun: fatal: ${RELATIVE_OUTSIDE}\n`);
+      return 1;
+    }
+    const jobNodes = expandHostlist(env.SLURM_JOB_NODELIST ?? env.SLURM_NODELIST ?? "");
+    const cliOptions = argv.slice(0, argv.length - r.command.length);
+    const nodesOnCli = cliOptions.some((a) => /^-N/.test(a) || a === "--nodes" || a.startsWith("--nodes="));
+    const nodes = relativeNodes(jobNodes.ok ? jobNodes.value : [], r.settings.relative, Math.max(1, r.spec.nodesMin), nodesOnCli);
+    if (typeof nodes === "string") {
+      process.stderr.write(`srun: error: ${nodes}\n`);
+      return 1;
+    }
+    r.spec = { ...r.spec, nodelist: compressHostlist(nodes), nodesMin: nodes.length, nodesMax: nodes.length };
+  }
   const abort = new AbortController();
   // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
   let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, env);
@@ -157,6 +175,7 @@ export async function main(argv: string[]): Promise<number> {
       preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
       interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
       killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
+      srunScripts: srunScripts(r.settings.srunProlog, r.settings.srunEpilog),
       onCreated: (step, killWaitSec) => {
         current = { jobId: stepJobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
       },
@@ -234,6 +253,13 @@ function confValue(key: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** --prolog/--epilog, else SrunProlog=/SrunEpilog= ("none" turns either off). */
+function srunScripts(prolog: string | undefined, epilog: string | undefined): { prolog?: string; epilog?: string } {
+  const pro = srunScriptPath(prolog, confValue("srunprolog"));
+  const epi = srunScriptPath(epilog, confValue("srunepilog"));
+  return { ...(pro === undefined ? {} : { prolog: pro }), ...(epi === undefined ? {} : { epilog: epi }) };
 }
 
 /** MpiDefault= of the configuration. */

@@ -39,6 +39,8 @@ import { createReadStream, openSync } from "node:fs";
 import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
 import { nodeOfRanks, processMapping } from "../../compat/pmi/mapping.ts";
 import { waitExpiredLines, type TaskState } from "../../compat/srun-wait.ts";
+import { srunScriptEnv, type SrunScriptContext } from "../../compat/srun-script-env.ts";
+import { runSrunScript } from "./srun-scripts.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -82,6 +84,8 @@ export interface StepRequest {
   interactive?: boolean;
   /** -K/--kill-on-bad-exit (or KillOnBadExit=1): the first task that fails terminates the step (SIGTERM). */
   killOnBadExit?: boolean;
+  /** srun --prolog/--epilog (or SrunProlog/SrunEpilog): programs srun runs itself once the step exists and after it ends. */
+  srunScripts?: { prolog?: string; epilog?: string };
   /** srun A : B: this component's place in the heterogeneous step (srun-het.ts); absent for an ordinary step. */
   hetPlace?: HetPlace;
 }
@@ -119,6 +123,15 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
   req.onCreated?.({ stepId: step.stepId, ntasks: step.ntasks }, job.killWaitSec);
+  const scriptEnv = (context: SrunScriptContext) => srunScriptEnv(job, step, context, { name: req.user, uid: req.uid });
+  if (req.srunScripts?.prolog !== undefined) {
+    const rc = await runSrunScript(req.srunScripts.prolog, req.command, scriptEnv("prolog_srun"));
+    if (rc !== 0) {
+      process.stderr.write(`srun: error: srun prolog failed rc = ${rc}. Aborting step.\n`);
+      await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "CANCELLED" }).catch(() => undefined);
+      return { exitCode: 1, exitSignal: 0 };
+    }
+  }
   const shares = step.alloc;
   const tasksPerNode = shares.map((s) => s.tasks);
   const nodeNames = shares.map((s) => s.node);
@@ -288,6 +301,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
+  if (req.srunScripts?.epilog !== undefined) await runSrunScript(req.srunScripts.epilog, req.command, scriptEnv("epilog_srun"));
   if (failed && !abort.aborted) throw (failed as PromiseRejectedResult).reason;
   return { exitCode, exitSignal };
 }
