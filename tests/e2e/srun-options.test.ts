@@ -37,6 +37,21 @@ describe("srun options", () => {
     expect([missing.code, missing.stdout, missing.stderr]).toEqual([0, "hi\n", "srun: Access denied for /nonexistent/pro: No such file or directory\n"]);
   });
 
+  it("--bcast copies the program to every node of the step and runs the copy (oracle: slurm_bcast_J.S_NODE in the working directory)", () => {
+    shell("mkdir -p bc && cp /bin/echo bc/myecho");
+    const r = shell("cd bc && srun --bcast -N2 -l ./myecho hello && srun --bcast -N1 bash -c 'echo $0' && ls");
+    expect(r.code).toBe(0);
+    const [a, b, copy, ...files] = r.stdout.trim().split("\n");
+    expect([a, b].sort()).toEqual(["0: hello", "1: hello"]);
+    const ids = /slurm_bcast_(\d+)\.0_n1$/.exec(copy ?? "");
+    expect(copy).toBe(join(c.work, "bc", `slurm_bcast_${ids?.[1]}.0_n1`));
+    expect(files.filter((f) => f.startsWith("slurm_bcast_")).length).toBe(3);
+    const named = shell("cd bc && srun --bcast=copied -N1 ./myecho hi && ls copied");
+    expect(named.stdout).toBe("hi\ncopied\n");
+    const missing = shell("srun --bcast -N1 ./nonexistent");
+    expect([missing.code, missing.stderr]).toEqual([1, "srun: fatal: Can not execute ./nonexistent\n"]);
+  });
+
   it("-r/--relative: the step starts at node N of the allocation; Slurm's refusals (oracle)", () => {
     const r = shell("salloc -N2 bash -c 'srun -r1 -n1 bash -c \"echo \\$SLURMD_NODENAME \\$SLURM_NODEID\"; srun -r1 -N2 true; echo rc=$?'");
     expect(r.stdout).toBe("n2 0\nrc=1\n");

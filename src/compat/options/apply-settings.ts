@@ -141,7 +141,10 @@ export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   overlap: setting("overlap"), interactive: setting("interactive"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
   "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"), "cpu-bind": text("cpuBind"), cpu_bind: text("cpuBind"),
   "task-prolog": text("taskProlog"), "task-epilog": text("taskEpilog"), prolog: text("srunProlog"), epilog: text("srunEpilog"),
-  relative,
+  relative, bcast: (st, a) => {
+    st.settings.bcast = a.value ?? "";
+    return DONE;
+  },
   // salloc
   bell: bell(true), "no-bell": bell(false), "no-shell": setting("noShell"), "kill-command": killCommand,
 };

@@ -58,6 +58,8 @@ export interface CmdSettings {
   /** srun --prolog/--epilog (or SLURM_PROLOG/SLURM_EPILOG): programs srun runs itself around the step; "none" turns SrunProlog/SrunEpilog off. */
   srunProlog?: string;
   srunEpilog?: string;
+  /** srun --bcast[=DEST] (or SLURM_BCAST): the executable is copied to the step's nodes first ("" = srun's default path). */
+  bcast?: string;
   /** srun -r/--relative=N: the step starts at node N of the allocation. */
   relative?: number;
   // salloc

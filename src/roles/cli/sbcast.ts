@@ -80,7 +80,7 @@ function openSource(path: string): { fd: number; stat: Stats } {
   return { fd, stat };
 }
 
-interface Target {
+export interface Target {
   name: string;
   url: string;
 }
@@ -118,14 +118,14 @@ async function jobNodes(p: SbcastParams): Promise<Target[]> {
 }
 
 /** Send the file to one node, block by block; 0, or the errno the node's write failed with (said on stderr). */
-async function sendTo(t: Target, p: SbcastParams, source: { fd: number; stat: Stats }): Promise<number> {
+export async function sendTo(t: Target, p: SbcastParams, source: { fd: number; stat: Stats }, prog = "sbcast"): Promise<number> {
   const client = createClient(Agent, createConnectTransport({ baseUrl: t.url, httpVersion: "1.1", interceptors: [credentialInterceptor(nodeAudience(t.name))], ...connectTls(t.url) }));
   const size = source.stat.size;
   const block = Math.min(p.blockBytes > 0 ? p.blockBytes : BLOCK_BYTES_DEFAULT, BLOCK_BYTES_MAX, Math.max(size, 1));
   const buffer = new Uint8Array(block);
   const timeoutMs = (p.timeoutSec > 0 ? p.timeoutSec : TIMEOUT_SEC_DEFAULT) * 1000;
   const fail = (error: string, errno: number) => {
-    process.stderr.write(`sbcast: error: REQUEST_FILE_BCAST(${t.name}): ${error}\n`);
+    process.stderr.write(`${prog}: error: REQUEST_FILE_BCAST(${t.name}): ${error}\n`);
     return errno;
   };
   let offset = 0;

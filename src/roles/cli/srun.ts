@@ -93,6 +93,16 @@ export async function main(argv: string[]): Promise<number> {
     else process.stderr.write(mpi.stderr);
     return mpi.kind === "list" ? 0 : 1;
   }
+  // --bcast: the program must be there to copy before anything is allocated (oracle: "Can not execute")
+  let bcastSource: string | undefined;
+  if (r.settings.bcast !== undefined && !r.settings.multiProg) {
+    const { executablePath } = await import("./srun-bcast.ts");
+    bcastSource = executablePath(r.command[0] ?? "", r.spec.workDir || process.cwd(), env.PATH);
+    if (bcastSource === undefined) {
+      process.stderr.write(`srun: fatal: Can not execute ${r.command[0] ?? ""}\n`);
+      return 1;
+    }
+  }
   // --test-only: the start estimate on stderr, nothing runs (as sbatch --test-only)
   if (r.settings.testOnly) return testOnly(r.spec);
   (await import("../closed-pipe.ts")).dropOutputOnClosedPipe(); // `srun CMD | head -1`
@@ -175,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
       preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
       interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
       killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
-      srunScripts: srunScripts(r.settings.srunProlog, r.settings.srunEpilog),
+      srunScripts: srunScripts(r.settings.srunProlog, r.settings.srunEpilog), ...(bcastSource === undefined ? {} : { bcast: { source: bcastSource, dest: r.settings.bcast ?? "" } }),
       onCreated: (step, killWaitSec) => {
         current = { jobId: stepJobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
       },

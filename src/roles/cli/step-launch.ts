@@ -86,6 +86,8 @@ export interface StepRequest {
   killOnBadExit?: boolean;
   /** srun --prolog/--epilog (or SrunProlog/SrunEpilog): programs srun runs itself once the step exists and after it ends. */
   srunScripts?: { prolog?: string; epilog?: string };
+  /** srun --bcast: the executable (resolved) copied to every node of the step first, to `dest` ("" = srun's default). */
+  bcast?: { source: string; dest: string };
   /** srun A : B: this component's place in the heterogeneous step (srun-het.ts); absent for an ordinary step. */
   hetPlace?: HetPlace;
 }
@@ -131,6 +133,19 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "CANCELLED" }).catch(() => undefined);
       return { exitCode: 1, exitSignal: 0 };
     }
+  }
+  // --bcast: the tasks run the copy their node got
+  let bcastPaths: ReadonlyMap<string, string> | undefined;
+  if (req.bcast !== undefined) {
+    const { broadcastExecutable } = await import("./srun-bcast.ts");
+    const nodes = step.alloc.map((s, i) => ({ name: s.node, addr: created.nodes[i]?.addr ?? "", port: created.nodes[i]?.port ?? 0 }));
+    const sent = await broadcastExecutable(req.bcast.source, req.bcast.dest, req.cwd, req.jobId, step.stepId, nodes);
+    if (typeof sent === "string") {
+      process.stderr.write(`srun: error: ${sent}\n`);
+      await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "FAILED" }).catch(() => undefined);
+      return { exitCode: 1, exitSignal: 0 };
+    }
+    bcastPaths = sent;
   }
   const shares = step.alloc;
   const tasksPerNode = shares.map((s) => s.tasks);
@@ -257,7 +272,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
       // --mpi=pmi2: the agent adds PMI_FD; rank, size and job id are known here (oracle: PMI_JOBID=J.S)
       if (pmi) Object.assign(env, { SLURM_MPI_TYPE: "pmi2", PMI_RANK: String(taskId), PMI_SIZE: String(ntasks), PMI_JOBID: `${req.jobId}.${step.stepId}` });
-      return { taskId, env, ...stdin, ...pty, argv: req.taskArgv?.(taskId, share.node) ?? [] };
+      const copied = bcastPaths?.get(share.node);
+      const argv = req.taskArgv?.(taskId, share.node) ?? (copied === undefined ? [] : [copied, ...req.command.slice(1)]);
+      return { taskId, env, ...stdin, ...pty, argv };
     });
     const agentUrl = rpcUrl(addr?.addr ?? "", addr?.port ?? 0);
     const client = createClient(Agent, createConnectTransport({ baseUrl: agentUrl, httpVersion: "1.1", interceptors: [credentialInterceptor(nodeAudience(share.node))], ...connectTls(agentUrl) }));

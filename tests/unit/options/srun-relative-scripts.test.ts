@@ -51,3 +51,16 @@ describe("srun's prolog and epilog", () => {
     });
   });
 });
+
+describe("srun --bcast", () => {
+  it("finds the program as the shell would, and names each node's copy as srun does", async () => {
+    const { bcastDest, executablePath } = await import("../../../src/roles/cli/srun-bcast.ts");
+    expect(executablePath("sh", "/", "/nonexistent:/bin")).toBe("/bin/sh");
+    expect(executablePath("./sh", "/bin", undefined)).toBe("/bin/sh");
+    expect(executablePath("no-such-program-here", "/", "/bin")).toBeUndefined();
+    expect(executablePath("/bin", "/", undefined)).toBeUndefined(); // a directory is not a program
+    expect(bcastDest("", "/w", 12, 0, "n2")).toBe("/w/slurm_bcast_12.0_n2");
+    expect(bcastDest("copy", "/w", 12, 0, "n2")).toBe("/w/copy");
+    expect(bcastDest("/tmp/x", "/w", 12, 0, "n2")).toBe("/tmp/x");
+  });
+});
