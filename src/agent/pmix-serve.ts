@@ -27,8 +27,12 @@ export type PmixReady = { envs: Record<string, Record<string, string>> } | { err
 export interface PmixServe {
   /** Each local task's PMIx environment by global rank, or why the step cannot be served. */
   ready: Promise<PmixReady>;
-  close(): void;
+  /** End the server (it finalizes libpmix and removes its directory); resolves once it is gone or after CLOSE_WAIT_MS. */
+  close(): Promise<void>;
 }
+
+/** How long the step's end waits for its PMIx server to clean up before the cgroup is emptied. */
+const CLOSE_WAIT_MS = 2000;
 
 export interface PmixHooks {
   /** The command line that runs this program again (roles/self-exec.ts). */
@@ -54,7 +58,7 @@ export function pmixStart(req: RunTasksRequest, node: string): ServerStart | str
 export function servePmix(req: RunTasksRequest, node: string, hooks: PmixHooks): PmixServe | undefined {
   if (req.mpiType !== "pmix" || req.tasks.length === 0) return undefined;
   const start = pmixStart(req, node);
-  if (typeof start === "string") return { ready: Promise.resolve({ error: start }), close() {} };
+  if (typeof start === "string") return { ready: Promise.resolve({ error: start }), close: () => Promise.resolve() };
   const l = { uid: req.uid, gid: req.gid, workDir: "/", node, umask: "", env: serverEnv(process.env) };
   const child = spawnAsUser(l, [...hooks.selfExec, "pmix-server"], ["pipe", "pipe", "pipe"], hooks.prefix).child;
   const client = req.launcher === "" ? undefined : createClient(Launcher, createConnectTransport({ baseUrl: `http://${req.launcher}`, httpVersion: "1.1" }));
@@ -94,7 +98,19 @@ export function servePmix(req: RunTasksRequest, node: string, hooks: PmixHooks):
   });
   child.once("error", (e) => settle({ error: `cannot start the PMIx server: ${e.message}` }));
   child.once("exit", (code) => settle({ error: `the PMIx server ended (status ${code ?? "?"}) before the tasks started${stderr === "" ? "" : `: ${stderr.trim()}`}` }));
-  return { ready, close: () => child.stdin?.end() };
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    child.once("exit", () => resolve());
+    child.once("error", () => resolve());
+  });
+  return {
+    ready,
+    close() {
+      child.stdin?.end();
+      // a server that does not finish its cleanup in time goes with the step's cgroup
+      return Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+    },
+  };
 }
 
 /** The server's whole environment: root's fixed PATH and spurd's own SPUR_PMIX_* settings (the library's path); nothing of the job's. */
@@ -108,14 +124,22 @@ function readLines(child: ChildProcess, onLine: (l: ServerLine) => void): void {
   let rest = "";
   child.stdout?.setEncoding("utf8");
   child.stdout?.on("data", (chunk: string) => {
-    const split = splitLines(rest, chunk);
+    let split: { lines: string[]; rest: string };
+    try {
+      split = splitLines(rest, chunk);
+    } catch {
+      child.kill("SIGKILL"); // a line past the limit: not our server speaking
+      return;
+    }
     rest = split.rest;
     for (const line of split.lines) {
+      let parsed: ServerLine;
       try {
-        onLine(JSON.parse(line) as ServerLine);
+        parsed = JSON.parse(line) as ServerLine;
       } catch {
-        /* not a protocol line: ignored (the server writes nothing else on stdout) */
+        continue; // not a protocol line: ignored (the server writes nothing else on stdout)
       }
+      onLine(parsed);
     }
   });
 }

@@ -320,6 +320,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   };
   async function endStep(): Promise<void> {
     if (sampling !== undefined) clearInterval(sampling);
+    await pmix?.close(); // before the cgroup is emptied: the server cleans up after itself
     runningSteps.delete(key);
     if (cg === undefined) {
       hooks?.ended(undefined);
@@ -335,7 +336,6 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     void pmix.ready.then((r) => {
       if (!abort.aborted && "envs" in r) return launchAll(r.envs);
       // no task starts: each fails with the reason (oracle: slurmstepd's mpi/pmix error, then srun's launch failure)
-      pmix.close();
       const why = "error" in r ? `slurmstepd-${pmiNode}: error: mpi/pmix: ERROR: ${r.error}\n` : "";
       for (const task of req.tasks) {
         if (why !== "") queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(why) }));
@@ -352,7 +352,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
         yield* queue;
       } finally {
         pmi?.close();
-        pmix?.close();
+        void pmix?.close();
         if (limit) clearTimeout(limit);
         children.forEach((c) => killGroup(c.pid, "SIGKILL"));
       }
