@@ -20,6 +20,8 @@ import type { FenceAnswer, ServerLine, ServerStart } from "./protocol.ts";
 const PMIX_SUCCESS = 0;
 const PMIX_ERROR = -1;
 const PMIX_OPERATION_SUCCEEDED = -157;
+const PMIX_ERR_NOT_SUPPORTED = -47;
+const PMIX_RANK_WILDCARD = 0xfffffffe;
 /** Bytes of one event address on the shim's pipe. */
 const POINTER_BYTES = 8;
 
@@ -49,11 +51,20 @@ export function startPmixServer(start: ServerStart, env: Readonly<Record<string,
     rmSync(tmpDir, { recursive: true, force: true });
     return fail(send, (e as Error).message);
   }
+  const size = step.ranksOfNode.reduce((n, r) => n + r.length, 0);
   const fences = new Map<number, Pointer>();
   let fenceIds = 0;
   const onEvent = (p: Pointer): void => {
     const ev = readEvent(p);
     if (ev.kind === EVENT_KIND.fence) {
+      // every fence is carried as the whole step's round (as Open MPI's are): one over part of it would
+      // pair with other nodes' rounds wrongly, so it fails here, plainly, instead of hanging or mixing data
+      const whole = ev.text === step.nspace && ((ev.nprocs === 1 && ev.rank === PMIX_RANK_WILDCARD) || ev.nprocs === size);
+      if (!whole) {
+        process.stderr.write(`spur pmix-server: a PMIx fence over ${ev.nprocs} process(es) of ${ev.text} is not supported (only the whole step's)\n`);
+        shim.spur_fence_done(p, PMIX_ERR_NOT_SUPPORTED, null, 0);
+        return;
+      }
       const id = fenceIds++;
       fences.set(id, p);
       send({ fence: id, data: Buffer.from(ev.data).toString("base64"), nprocs: ev.nprocs });
