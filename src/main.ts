@@ -18,6 +18,7 @@ export const ENTRIES: Record<string, Entry> = {
   spurrestd: async () => (await import("./roles/spurrestd.ts")).main,
   spur: async () => (await import("./roles/spur.ts")).main,
   stepd: async () => (await import("./roles/stepd.ts")).main,
+  "pmix-server": async () => (await import("./roles/pmix-server.ts")).main,
   sbatch: cli(() => import("./cli/sbatch.ts"), "sbatchMain"),
   squeue: cli(() => import("./cli/squeue.ts"), "squeueMain"),
   sinfo: cli(() => import("./cli/sinfo.ts"), "sinfoMain"),

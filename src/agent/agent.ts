@@ -408,6 +408,7 @@ export function createAgent(deps: AgentDeps): Agent {
       ...(container ? { container } : {}),
       contained, sampleSec: deps.sampleSec, node: node.name, taskProlog: deps.scripts.taskProlog, taskEpilog: deps.scripts.taskEpilog,
       gpuUniqueIds: deps.gpuUniqueIds ?? [],
+      selfExec: deps.selfExec,
       ended(usage) {
         // A job of srun steps only keeps its cores until its last running step here has ended.
         const stepsLeft = [...runningSteps.values()].some((s) => s.jobId === req.jobId);

@@ -15,6 +15,7 @@ import type { RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import { RecordingQueue } from "./step-attach.ts";
 import { PMI_FD_NUMBER, spawnAsUser } from "./run-as.ts";
 import { servePmi } from "./pmi-serve.ts";
+import { servePmix } from "./pmix-serve.ts";
 import { isoTimeText } from "../compat/format/time-memo.ts";
 import type { Duplex } from "node:stream";
 import { rootEnv, umaskOf, type UserLaunch } from "./user-launch.ts";
@@ -115,6 +116,8 @@ export interface StepHooks {
   container?: { launch: ContainerLaunch; rootfs: Rootfs };
   /** Why the step's container could not start: the tasks' stderr, as is ("" = no problem). */
   containerError?: string;
+  /** The command line that runs this program again: `srun --mpi=pmix` starts `spur pmix-server` with it. */
+  selfExec?: readonly string[];
 }
 
 export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepHooks): AsyncIterable<Frame> {
@@ -173,136 +176,151 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
   const stdins: TaskStdin[] = []; // tasks fed from srun's stdin (task-input.ts)
   // srun --mpi=pmi2: a PMI server for the step's tasks here (pmi-serve.ts); not inside containers
   const pmiNode = hooks?.node || (req.tasks[0]?.env.SLURMD_NODENAME ?? "");
-  const pmi = hooks?.container === undefined
-    ? servePmi(req, pmiNode, (rank) => {
-      // oracle: the node where a task called PMI abort reports its step cancelled, as for scancel
-      const line = `slurmstepd-${pmiNode}: error: *** STEP ${req.jobId}.${req.stepId} ON ${pmiNode} CANCELLED AT ${isoTimeText(Date.now() / 1000)} ***\n`;
-      queue.push(frame(rank, { stderr: new TextEncoder().encode(line) }));
-      children.forEach((c) => killGroup(c.pid, "SIGKILL"));
+  const abortStep = (rank: number): void => {
+    // oracle: the node where a task called PMI abort reports its step cancelled, as for scancel
+    const line = `slurmstepd-${pmiNode}: error: *** STEP ${req.jobId}.${req.stepId} ON ${pmiNode} CANCELLED AT ${isoTimeText(Date.now() / 1000)} ***\n`;
+    queue.push(frame(rank, { stderr: new TextEncoder().encode(line) }));
+    children.forEach((c) => killGroup(c.pid, "SIGKILL"));
+  };
+  const pmi = hooks?.container === undefined ? servePmi(req, pmiNode, abortStep) : undefined;
+  // not silently: without PMI_FD each rank of an MPI program would start alone (a singleton)
+  if (hooks?.container !== undefined && (req.mpiType === "pmi2" || req.mpiType === "pmix") && req.tasks[0] !== undefined) {
+    const what = req.mpiType === "pmi2" ? "the tasks get no PMI_FD" : "the tasks get no PMIx server";
+    queue.push(frame(req.tasks[0].taskId, { stderr: new TextEncoder().encode(`spurd: warning: --mpi=${req.mpiType} is not served inside containers: ${what}\n`) }));
+  }
+  // srun --mpi=pmix: the step's PMIx server here (pmix-serve.ts) gives each task its environment first
+  const pmix = hooks?.container === undefined && hooks?.selfExec !== undefined
+    ? servePmix(req, pmiNode, {
+      selfExec: hooks.selfExec,
+      prefix: (a) => (cg === undefined ? a : joinCommand(cg.plan.procs, a)),
+      onAbort: (rank) => abortStep(rank),
+      onStderr: (text) => queue.push(frame(req.tasks[0]?.taskId ?? 0, { stderr: new TextEncoder().encode(text) })),
     })
     : undefined;
-  // not silently: without PMI_FD each rank of an MPI program would start alone (a singleton)
-  if (hooks?.container !== undefined && req.mpiType === "pmi2" && req.tasks[0] !== undefined) {
-    queue.push(frame(req.tasks[0].taskId, { stderr: new TextEncoder().encode("spurd: warning: --mpi=pmi2 is not served inside containers: the tasks get no PMI_FD\n") }));
-  }
-  for (const [localId, task] of req.tasks.entries()) {
-    const node = task.env.SLURMD_NODENAME ?? "";
-    const box = hooks?.container;
-    // --multi-prog: each task has its own command line
-    const command = task.argv.length > 0 ? task.argv : req.argv;
-    // In a container the command is the image's: the runtime reports a missing one.
-    // Outside a container the user's shell looks for the command (as the user: root would see paths they cannot).
-    const found = box === undefined
-      ? (command[0] ?? "") !== ""
-      : commandInRootfs(box.rootfs.path, command[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
-    if (!found) {
-      // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
-      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, command[0] ?? "", "ENOENT", "")) }));
-      pushExit(task.taskId, { exitCode: EXEC_ERRNO.ENOENT });
-      running -= 1;
-      alive -= 1;
-      continue;
-    }
-    const argv = task.stdinPath ? withStdin(task.stdinPath, command) : command;
-    // srun --pty: task 0 on a terminal of its own (pty.ts); none can be opened: pipes, as without --pty
-    const pty = task.pty && box === undefined ? openPty(req.uid, { rows: task.ptyRows, cols: task.ptyCols }) : undefined;
-    // srun's stdin: a real pipe (stdin-pipe.ts), else the socket pair of stdio "pipe"
-    const forwarded = task.stdinForwarded && !task.stdinPath;
-    const pipe = forwarded && pty === undefined ? openStdinPipe() : undefined;
-    const stdin = pty?.slaveFd ?? pipe?.readFd ?? (forwarded ? "pipe" : "ignore");
-    const stdio: Array<"pipe" | "ignore" | number> = pty === undefined ? [stdin, "pipe", "pipe"] : [pty.slaveFd, pty.slaveFd, pty.slaveFd];
-    const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
-    if (pmi !== undefined) base.PMI_FD = String(PMI_FD_NUMBER);
-    // In a container only the step's GPUs exist: they count from 0 there too.
-    const env = localizeVisibleDevices(base, { uniqueIds: hooks?.gpuUniqueIds ?? [], constrain: cg?.constrainDevices === true || box !== undefined });
-    const bound = binding?.perTask[localId];
-    // Root's part (cgroup join, taskset, setpriv or the OCI runtime) runs with the fixed environment;
-    // the task's own is applied by the user's shell (user-launch.ts), or is in the container's config.
-    const prefix = (a: string[]): string[] => {
-      const pinned = bound === undefined ? a : ["/usr/bin/taskset", "-c", formatCpuList(bound), ...a];
-      return cg === undefined ? pinned : joinCommand(cg.plan.procs, pinned);
-    };
-    let child: ChildProcess;
-    if (box === undefined) {
-      const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: command[0] ?? "" };
-      const wrapped = taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv));
-      child = spawnAsUser(l, pty === undefined ? wrapped : withTerminal(pty.path, wrapped), stdio, prefix, pmi !== undefined).child;
-      const pmiEnd = (child.stdio as unknown as ReadonlyArray<Duplex | null | undefined>)[PMI_FD_NUMBER];
-      if (pmi !== undefined && pmiEnd) pmi.attach(task.taskId, pmiEnd);
-    } else {
-      const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: command, env, uid: req.uid, gid: req.gid }));
-      child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: [stdin, "pipe", "pipe"], detached: true });
-    }
-    children.push(child);
-    pipe?.closeReadEnd();
-    pty?.closeSlave(); // the master reads as ended once the task and its children have closed theirs
-    const taskStdin = pty?.input ?? pipe ?? (child.stdin === null ? undefined : streamStdin(child.stdin));
-    if (taskStdin !== undefined) {
-      stdins.push(taskStdin);
-      queue.addInput(task.taskId, taskStdin); // sattach's stdin too
-      child.once("exit", () => taskStdin.end()); // a process it left behind must not keep the feed going
-    }
-    if (child.pid !== undefined) {
-      groups.add(child.pid);
-      stepOfGroup.set(child.pid, req.stepId);
-      taskPids.set(child.pid, { jobId: req.jobId, stepId: req.stepId, localId, globalId: task.taskId, uid: req.uid });
-    }
-    // Each task is its own process group: samples attribute its processes to its rank.
-    if (child.pid !== undefined) (sampler.leaders ??= {})[String(child.pid)] = task.taskId;
-    if (binding?.verbose && bound !== undefined) {
-      queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(bindVerboseLine(hooks?.node ?? "", task.taskId, localId, child.pid ?? 0, bound)) }));
-    }
-    child.stdout?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stdout: new Uint8Array(b) })));
-    child.stderr?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stderr: new Uint8Array(b) })));
-    // the terminal's output is the task's stdout; all of it is sent before the task's exit
-    const drained = pty?.read((b) => queue.push(frame(task.taskId, { stdout: b }))) ?? Promise.resolve();
-    if (pty !== undefined) child.once("exit", () => setTimeout(() => pty.close(), PTY_DRAIN_MS).unref());
-    let done = false;
-    let exited = false;
-    // "exit": the task's process ended. When the last one has, the step's cgroup is emptied,
-    // which also closes the output pipes that a left-behind daemon may still hold open.
-    const onExit = () => {
-      if (exited) return;
-      exited = true;
-      alive -= 1;
-      if (alive === 0) stepEnded = endStep();
-    };
-    // "close": its output is drained too; the last task's exit frame waits for the step's end,
-    // so that srun hears of it only when nothing of the step is left and its usage is known.
-    const finish = (exitCode: number, exitSignal: number, message = "") => {
-      if (done) return;
-      done = true;
-      onExit();
+  const launchAll = (pmixEnvs: Readonly<Record<string, Record<string, string>>>): void => {
+    for (const [localId, task] of req.tasks.entries()) {
+      const node = task.env.SLURMD_NODENAME ?? "";
+      const box = hooks?.container;
+      // --multi-prog: each task has its own command line
+      const command = task.argv.length > 0 ? task.argv : req.argv;
+      // In a container the command is the image's: the runtime reports a missing one.
+      // Outside a container the user's shell looks for the command (as the user: root would see paths they cannot).
+      const found = box === undefined
+        ? (command[0] ?? "") !== ""
+        : commandInRootfs(box.rootfs.path, command[0] ?? "", imagePath(box.rootfs.env) ?? task.env.PATH ?? "", req.workDir || "/");
+      if (!found) {
+        // the shell that sets SLURM_TASK_PID would say "not found" in its own words: answer as Slurm's stepd
+        queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(execFailure(node, command[0] ?? "", "ENOENT", "")) }));
+        pushExit(task.taskId, { exitCode: EXEC_ERRNO.ENOENT });
+        running -= 1;
+        alive -= 1;
+        continue;
+      }
+      const argv = task.stdinPath ? withStdin(task.stdinPath, command) : command;
+      // srun --pty: task 0 on a terminal of its own (pty.ts); none can be opened: pipes, as without --pty
+      const pty = task.pty && box === undefined ? openPty(req.uid, { rows: task.ptyRows, cols: task.ptyCols }) : undefined;
+      // srun's stdin: a real pipe (stdin-pipe.ts), else the socket pair of stdio "pipe"
+      const forwarded = task.stdinForwarded && !task.stdinPath;
+      const pipe = forwarded && pty === undefined ? openStdinPipe() : undefined;
+      const stdin = pty?.slaveFd ?? pipe?.readFd ?? (forwarded ? "pipe" : "ignore");
+      const stdio: Array<"pipe" | "ignore" | number> = pty === undefined ? [stdin, "pipe", "pipe"] : [pty.slaveFd, pty.slaveFd, pty.slaveFd];
+      const base = binding === undefined ? { ...task.env } : { ...task.env, ...binding.env };
+      if (pmi !== undefined) base.PMI_FD = String(PMI_FD_NUMBER);
+      Object.assign(base, pmixEnvs[String(task.taskId)] ?? {});
+      // In a container only the step's GPUs exist: they count from 0 there too.
+      const env = localizeVisibleDevices(base, { uniqueIds: hooks?.gpuUniqueIds ?? [], constrain: cg?.constrainDevices === true || box !== undefined });
+      const bound = binding?.perTask[localId];
+      // Root's part (cgroup join, taskset, setpriv or the OCI runtime) runs with the fixed environment;
+      // the task's own is applied by the user's shell (user-launch.ts), or is in the container's config.
+      const prefix = (a: string[]): string[] => {
+        const pinned = bound === undefined ? a : ["/usr/bin/taskset", "-c", formatCpuList(bound), ...a];
+        return cg === undefined ? pinned : joinCommand(cg.plan.procs, pinned);
+      };
+      let child: ChildProcess;
+      if (box === undefined) {
+        const l: UserLaunch = { uid: req.uid, gid: req.gid, workDir: req.workDir || "/", node, umask: umaskOf(env), env, checkCommand: command[0] ?? "" };
+        const wrapped = taskWrapCommand(hooks?.taskProlog ?? "", hooks?.taskEpilog ?? "", withTaskSetup(req.setup, argv));
+        child = spawnAsUser(l, pty === undefined ? wrapped : withTerminal(pty.path, wrapped), stdio, prefix, pmi !== undefined).child;
+        const pmiEnd = (child.stdio as unknown as ReadonlyArray<Duplex | null | undefined>)[PMI_FD_NUMBER];
+        if (pmi !== undefined && pmiEnd) pmi.attach(task.taskId, pmiEnd);
+      } else {
+        const [cmd, ...args] = prefix(taskCommand(box.launch, box.rootfs, { index: localId, args: command, env, uid: req.uid, gid: req.gid }));
+        child = spawn(cmd ?? "true", args, { cwd: "/", env: rootEnv(), stdio: [stdin, "pipe", "pipe"], detached: true });
+      }
+      children.push(child);
+      pipe?.closeReadEnd();
+      pty?.closeSlave(); // the master reads as ended once the task and its children have closed theirs
+      const taskStdin = pty?.input ?? pipe ?? (child.stdin === null ? undefined : streamStdin(child.stdin));
+      if (taskStdin !== undefined) {
+        stdins.push(taskStdin);
+        queue.addInput(task.taskId, taskStdin); // sattach's stdin too
+        child.once("exit", () => taskStdin.end()); // a process it left behind must not keep the feed going
+      }
       if (child.pid !== undefined) {
-        groups.delete(child.pid);
-        stepOfGroup.delete(child.pid);
-        taskPids.delete(child.pid);
+        groups.add(child.pid);
+        stepOfGroup.set(child.pid, req.stepId);
+        taskPids.set(child.pid, { jobId: req.jobId, stepId: req.stepId, localId, globalId: task.taskId, uid: req.uid });
       }
-      if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
-      running -= 1;
-      if (running > 0) {
-        pushExit(task.taskId, { exitCode, exitSignal });
-        return;
+      // Each task is its own process group: samples attribute its processes to its rank.
+      if (child.pid !== undefined) (sampler.leaders ??= {})[String(child.pid)] = task.taskId;
+      if (binding?.verbose && bound !== undefined) {
+        queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(bindVerboseLine(hooks?.node ?? "", task.taskId, localId, child.pid ?? 0, bound)) }));
       }
-      void stepEnded.finally(() => {
-        pushExit(task.taskId, { exitCode, exitSignal });
-        closeQueue();
+      child.stdout?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stdout: new Uint8Array(b) })));
+      child.stderr?.on("data", (b: Buffer) => queue.push(frame(task.taskId, { stderr: new Uint8Array(b) })));
+      // the terminal's output is the task's stdout; all of it is sent before the task's exit
+      const drained = pty?.read((b) => queue.push(frame(task.taskId, { stdout: b }))) ?? Promise.resolve();
+      if (pty !== undefined) child.once("exit", () => setTimeout(() => pty.close(), PTY_DRAIN_MS).unref());
+      let done = false;
+      let exited = false;
+      // "exit": the task's process ended. When the last one has, the step's cgroup is emptied,
+      // which also closes the output pipes that a left-behind daemon may still hold open.
+      const onExit = () => {
+        if (exited) return;
+        exited = true;
+        alive -= 1;
+        if (alive === 0) stepEnded = endStep();
+      };
+      // "close": its output is drained too; the last task's exit frame waits for the step's end,
+      // so that srun hears of it only when nothing of the step is left and its usage is known.
+      const finish = (exitCode: number, exitSignal: number, message = "") => {
+        if (done) return;
+        done = true;
+        onExit();
+        if (child.pid !== undefined) {
+          groups.delete(child.pid);
+          stepOfGroup.delete(child.pid);
+          taskPids.delete(child.pid);
+        }
+        if (message) queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(message) }));
+        running -= 1;
+        if (running > 0) {
+          pushExit(task.taskId, { exitCode, exitSignal });
+          return;
+        }
+        void stepEnded.finally(() => {
+          pushExit(task.taskId, { exitCode, exitSignal });
+          closeQueue();
+        });
+      };
+      child.once("exit", onExit);
+      if (pty !== undefined) child.once("error", () => pty.close());
+      child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, command[0] ?? "", e.code ?? "", e.message)));
+      child.once("close", (code, signal) => {
+        const end = { exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0 };
+        const seen = box === undefined ? end : runtimeExit(end.exitCode, end.exitSignal);
+        void drained.then(() => {
+          pty?.close();
+          finish(seen.exitCode, seen.exitSignal);
+        });
       });
-    };
-    child.once("exit", onExit);
-    if (pty !== undefined) child.once("error", () => pty.close());
-    child.once("error", (e: NodeJS.ErrnoException) => finish(EXEC_ERRNO[e.code ?? ""] ?? 2, 0, execFailure(node, command[0] ?? "", e.code ?? "", e.message)));
-    child.once("close", (code, signal) => {
-      const end = { exitCode: code ?? 0, exitSignal: signal ? (constants.signals[signal] ?? 0) : 0 };
-      const seen = box === undefined ? end : runtimeExit(end.exitCode, end.exitSignal);
-      void drained.then(() => {
-        pty?.close();
-        finish(seen.exitCode, seen.exitSignal);
-      });
-    });
-  }
+    }
+    if (running === 0) void endStep().finally(closeQueue);
+    if (stdins.length > 0) void feedTaskInput(req, req.tasks[0]?.env.SLURMD_NODENAME ?? hooks?.node ?? "", stdins, abort);
+  };
   async function endStep(): Promise<void> {
     if (sampling !== undefined) clearInterval(sampling);
+    await pmix?.close(); // before the cgroup is emptied: the server cleans up after itself
     runningSteps.delete(key);
     if (cg === undefined) {
       hooks?.ended(undefined);
@@ -313,8 +331,19 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
     removeTrees(cg.plan.stepDirs);
     hooks?.ended(usage);
   }
-  if (running === 0) void endStep().finally(closeQueue);
-  if (stdins.length > 0) void feedTaskInput(req, req.tasks[0]?.env.SLURMD_NODENAME ?? hooks?.node ?? "", stdins, abort);
+  if (pmix === undefined) launchAll({});
+  else {
+    void pmix.ready.then((r) => {
+      if (!abort.aborted && "envs" in r) return launchAll(r.envs);
+      // no task starts: each fails with the reason (oracle: slurmstepd's mpi/pmix error, then srun's launch failure)
+      const why = "error" in r ? `slurmstepd-${pmiNode}: error: mpi/pmix: ERROR: ${r.error}\n` : "";
+      for (const task of req.tasks) {
+        if (why !== "") queue.push(frame(task.taskId, { stderr: new TextEncoder().encode(why) }));
+        pushExit(task.taskId, { exitCode: 1, exitSignal: 0 });
+      }
+      void endStep().finally(closeQueue);
+    });
+  }
   const limit = req.timeLimitSec > 0 ? setTimeout(() => children.forEach((c) => killGroup(c.pid, "SIGKILL")), req.timeLimitSec * 1000) : undefined;
   abort.addEventListener("abort", () => children.forEach((c) => killGroup(c.pid, "SIGKILL")));
   return {
@@ -323,6 +352,7 @@ export function runTasks(req: RunTasksRequest, abort: AbortSignal, hooks?: StepH
         yield* queue;
       } finally {
         pmi?.close();
+        void pmix?.close();
         if (limit) clearTimeout(limit);
         children.forEach((c) => killGroup(c.pid, "SIGKILL"));
       }

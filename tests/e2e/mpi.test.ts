@@ -6,7 +6,10 @@
  *   proxies with `srun`; both read SLURM_NODELIST / SLURM_TASKS_PER_NODE / SLURM_JOB_CPUS_PER_NODE);
  * - direct launch `srun --mpi=pmi2` (MPICH's PMI-1 client on the PMI_FD socket the node's agent
  *   serves; fences cross the nodes through srun). Debian's Open MPI 4.1 has no PMI-1/2 client
- *   (only PMIx), and says so itself: that is checked too.
+ *   (only PMIx), and says so itself: that is checked too;
+ * - direct launch `srun --mpi=pmix` (Open MPI's PMIx client talking to a PMIx server per node and
+ *   step on Debian's libpmix, run as the job's user; fences cross the nodes through srun), also
+ *   as an ordinary user, with MPI_Abort, and refused as Slurm refuses it where libpmix is missing.
  * The PMI-2 wire (no Debian MPI speaks it) is driven by a shell client across nodes; and the SLURM_*
  * variables a PyTorch launcher reads give every task its world size, ranks and master address.
  * The local cluster runs its nodes on one host: Open MPI's shared-memory transport would see the
@@ -16,10 +19,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { jobEnded, startCluster, type Cluster } from "./cluster.ts";
+import { ensureUser, jobEnded, startCluster, type Cluster } from "./cluster.ts";
 
 const FIXTURES = resolve(__dirname, "../fixtures/mpi");
 const PROGRAMS = ["hello", "ring", "allreduce"] as const;
+/** Direct launch as an ordinary user (the PMIx server then runs as that user). */
+const USER = "spurmpi";
 const has = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 // CI installs both (.ci/run): there a missing compiler fails the tests instead of skipping them
 const ready = (has("mpicc.openmpi") && has("mpicc.mpich")) || process.env.CI !== undefined;
@@ -39,6 +44,9 @@ beforeAll(() => {
       if (r.status !== 0) throw new Error(`${cc} ${p}.c failed: ${r.stderr}`);
     }
   }
+  copyFileSync(join(FIXTURES, "abort.c"), join(c.work, "abort.c"));
+  const r = spawnSync("mpicc.openmpi", ["-O1", "-o", "abort.ompi", "abort.c"], { cwd: c.work, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`mpicc.openmpi abort.c failed: ${r.stderr}`);
 }, 120_000);
 afterAll(() => c?.down());
 
@@ -111,11 +119,47 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
       "mpirun.openmpi ./allreduce.ompi | grep -c ok",
       "mpirun.mpich ./ring.mpich",
       "srun --mpi=pmi2 ./allreduce.mpich | grep -c ok",
+      "srun --mpi=pmix ./allreduce.ompi | grep -c ok",
       "",
     ].join("\n"));
     const jobId = c.run(["sbatch", "--parsable", "mpi-job.sh"]).stdout.trim();
     expect(await jobEnded(c, jobId)).toBe("COMPLETED");
-    expect(readFileSync(join(c.work, "mpi-job.out"), "utf8")).toBe("8\nring token=29 want=29 ok\n8\n");
+    expect(readFileSync(join(c.work, "mpi-job.out"), "utf8")).toBe("8\nring token=29 want=29 ok\n8\n8\n");
+  });
+
+  it("Open MPI: direct launch with srun --mpi=pmix (a PMIx server per node), also as a job of its own", () => {
+    const r = inAllocation(`export ${OMPI_ENV}; ${run3("srun --mpi=pmix", "ompi")}`);
+    expect(r.code, r.stderr).toBe(0);
+    expectMatrix(r.lines, hostName());
+    const own = sh(`export ${OMPI_ENV}; srun --mpi=pmix -N4 -n8 -m cyclic ./hello.ompi`);
+    expect(own.code, own.stderr).toBe(0);
+    const lines = own.stdout.split("\n").filter((l) => l !== "").sort();
+    expect(lines.map((l) => l.replace(/ host=.*/, ""))).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((r) => `hello rank=${r} size=8 node=n${(r % 4) + 1}`));
+  });
+
+  it("--mpi=pmix gives each task PMIx's variables and Slurm's (oracle names), as the job's user", () => {
+    expect(ensureUser(USER)).toBe(true);
+    const r = c.run(["srun", "--mpi=pmix", "-N2", "-n4", "bash", "-c", 'echo "$SLURM_PROCID $(id -un) $SLURM_MPI_TYPE $PMIX_NAMESPACE $PMIX_RANK $SLURM_PMIX_MAPPING_SERV ${PMIX_SERVER_URI41:+uri}"'], { user: USER });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split("\n").filter((l) => l !== "").sort();
+    expect(lines.map((l) => l.replace(/slurm\.pmix\.\d+\.0/, "slurm.pmix.J.0"))).toEqual([0, 1, 2, 3].map((rank) => `${rank} ${USER} pmix slurm.pmix.J.0 ${rank} (vector,(0,2,2)) uri`));
+    // and a real MPI program as that user: the PMIx server runs as the user, the tasks connect to it
+    const mpi = sh(`export OMPI_MCA_btl=self,tcp; setpriv --reuid=$(id -u ${USER}) --regid=$(id -g ${USER}) --init-groups -- srun --mpi=pmix -N4 -n8 ./allreduce.ompi`);
+    expect(mpi.code, mpi.stderr).toBe(0);
+    expect(mpi.stdout.split("\n").filter((l) => l.endsWith(" ok"))).toHaveLength(8);
+  });
+
+  it("MPI_Abort under --mpi=pmix cancels the step on every node (the lines of a PMI abort, status 137)", () => {
+    const r = sh(`export ${OMPI_ENV}; srun --mpi=pmix -N2 -n2 ./abort.ompi`);
+    const lines = r.stderr.split("\n").filter((l) => /^(srun|slurmstepd)/.test(l)).map((l) => l.replace(/\d+\.0/, "J.0").replace(/AT \S+ \*/, "AT T *")).sort();
+    expect(lines).toEqual([
+      "slurmstepd-n2: error: *** STEP J.0 ON n2 CANCELLED AT T ***",
+      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+      "srun: error: n1: task 0: Killed",
+      "srun: error: n2: task 1: Killed",
+    ]);
+    expect(r.stderr).toContain("MPI_ABORT was invoked on rank 1");
+    expect(r.code).toBe(137);
   });
 
   it("Open MPI 4.1 from Debian cannot be direct-launched with pmi2 (no PMI-1/2 client built), and says so", () => {
@@ -186,12 +230,19 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
     }));
   });
 
-  it("--mpi=list, a type Spur has no plugin for, and MpiDefault= (oracle texts)", () => {
+  it("--mpi=list, a type Spur has no plugin for, pmix without libpmix, and MpiDefault= (oracle texts)", () => {
+    // oracle (Slurm 22.05 with libpmix 4.2): pmix listed first, then the versions line
     const list = c.run(["srun", "--mpi=list"]);
-    expect(list).toEqual({ stdout: "MPI plugin types are...\n\tnone\n\tpmi2\n", stderr: "", code: 0 });
-    const pmix = c.run(["srun", "--mpi=pmix", "true"]);
-    expect(pmix.code).toBe(1);
-    expect(pmix.stderr.split("\n").at(-2)).toBe("srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types");
+    expect(list).toEqual({ stdout: "MPI plugin types are...\n\tpmix\n\tnone\n\tpmi2\nspecific pmix plugin versions available: pmix_v4\n", stderr: "", code: 0 });
+    const bogus = c.run(["srun", "--mpi=bogus", "true"]);
+    expect(bogus.code).toBe(1);
+    expect(bogus.stderr.split("\n").at(-2)).toBe("srun: error: Invalid MPI type 'bogus', --mpi=list for acceptable types");
+    // where libpmix cannot be loaded, pmix is refused as a Slurm whose pmix plugin cannot load it
+    const missing = sh("SPUR_PMIX_LIBRARY=/nonexistent/libpmix.so.2 srun --mpi=pmix true");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.split("\n")[0]).toMatch(/^srun: error: plugin_load_from_file: dlopen\(\/nonexistent\/libpmix.so.2\): .*No such file or directory$/);
+    expect(missing.stderr.split("\n").at(-2)).toBe("srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types");
+    expect(sh("SPUR_PMIX_LIBRARY=/nonexistent/libpmix.so.2 srun --mpi=list").stdout).toBe("MPI plugin types are...\n\tnone\n\tpmi2\n");
     // srun reads MpiDefault= itself: the step gets PMI without --mpi (and --mpi=none turns it off)
     const before = readFileSync(c.conf, "utf8");
     appendFileSync(c.conf, "MpiDefault=pmi2\n");
@@ -199,6 +250,9 @@ describe.runIf(ready)("MPI on 4 nodes x 2 tasks", () => {
     expect(env.stdout).toBe("5 pmi2\n");
     const none = c.run(["srun", "--mpi=none", "-n1", "bash", "-c", "echo ${PMI_FD:-none}"]);
     expect(none.stdout).toBe("none\n");
+    writeFileSync(c.conf, `${before}MpiDefault=pmix\n`);
+    const pmix = c.run(["srun", "-n1", "bash", "-c", "echo ${SLURM_MPI_TYPE:-none} ${PMIX_RANK:-none}"]);
+    expect(pmix.stdout).toBe("pmix 0\n");
     writeFileSync(c.conf, before);
   });
 });

@@ -33,7 +33,7 @@ import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts"
 import { BUSY_CODE, createStepWaiting, StepWaitCancelled } from "./step-wait.ts";
 import { cancelledWaitLines, STEP_NODES_BUSY } from "../../compat/srun-step-wait.ts";
 import { loadMultiProg } from "./multi-prog-file.ts";
-import { chooseMpi, mpiListText } from "../../compat/mpi-type.ts";
+import { chooseMpi, mpiListText, type PmixAvailability } from "../../compat/mpi-type.ts";
 import { readConf } from "../conf-file.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -41,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   const env = hetGroupEnv(argv, process.env);
   // --mpi=list needs no command (oracle: the list on stdout, exit 0)
   if (mpiListAsked(argv)) {
-    process.stdout.write(mpiListText());
+    process.stdout.write(mpiListText(await pmixAvailability()));
     return 0;
   }
   const parsed = parseSrunArgs(argv, env, { invoker: { cwd: process.cwd(), hostname: hostname(), umask: process.umask() }, now: Date.now() / 1000 });
@@ -87,7 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     taskArgv = loaded.taskArgv;
   }
   // --mpi / SLURM_MPI_TYPE, else MpiDefault=: refused before anything is allocated, as srun does
-  const mpi = chooseMpi(r.settings.mpi, mpiDefault());
+  const mpiName = r.settings.mpi ?? mpiDefault();
+  const mpi = chooseMpi(mpiName, undefined, /^(pmix|list)/i.test(mpiName?.trim() ?? "") ? await pmixAvailability() : { kind: "missing", reason: "" });
   if (mpi.kind !== "ok") {
     if (mpi.kind === "list") process.stdout.write(mpi.stdout);
     else process.stderr.write(mpi.stderr);
@@ -321,4 +322,13 @@ function withHostfile(spec: Parameters<typeof allocate>[1], path: string | undef
   spec.nodesMin = nodes;
   spec.nodesMax = nodes;
   return [];
+}
+
+/** Whether this host can load libpmix (srun lists and accepts pmix only then, as Slurm's plugin loads only with it). */
+async function pmixAvailability(): Promise<PmixAvailability> {
+  const { loadLibpmix, pmixMajor } = await import("../../agent/pmix/libpmix.ts");
+  const loaded = loadLibpmix(process.env);
+  if (!loaded.ok) return { kind: "missing", reason: loaded.reason };
+  loaded.lib.close();
+  return { kind: "found", major: pmixMajor(loaded.version) };
 }

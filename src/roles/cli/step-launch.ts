@@ -76,7 +76,7 @@ export interface StepRequest {
   taskArgv?: (taskId: number, node: string) => string[];
   /** --pty: task 0 on a pseudo-terminal, this terminal in raw mode meanwhile (srun-terminal.ts). */
   pty?: boolean;
-  /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, fences meet at this srun. */
+  /** --mpi / MpiDefault: "pmi2" = every node's agent serves PMI to its tasks, "pmix" a PMIx server; fences meet at this srun. */
   mpi?: string;
   /** -W/--wait=SEC: SEC seconds after the first task exits, the remaining ones are killed (0: wait for all). */
   waitSec?: number;
@@ -197,7 +197,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   }
   // --pty: the end of srun's stdin is not the end of the task's terminal input (window changes go on)
   const feed = readers.size > 0 ? createStdinFeed(source, readers, undefined, terminal === undefined) : undefined;
-  const pmi = req.mpi === "pmi2";
+  // --mpi=pmi2 and --mpi=pmix: every node's agent serves its tasks; the fences of all nodes meet at this srun
+  const pmi = req.mpi === "pmi2" || req.mpi === "pmix";
   const launcher = await launcherFor(created.nodes[0], req.jobId, step.stepId, feed, pmi ? shares.length : 0);
   // a task's PMI abort cancels the step on every node (oracle: the step is CANCELLED, its tasks Killed)
   let stepKilled = false; // a PMI abort or -W's time ran out: srun said so already, no "Force Terminated"
@@ -209,7 +210,8 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       void calls.signalStep?.({ jobId: req.jobId, stepId: step.stepId, signal: 0 }).catch(() => undefined);
     };
   }
-  const mpiFields = pmi ? { mpiType: "pmi2", pmiProcessMapping: processMapping(nodeOfRanks(ranks)), pmiNodes: shares.length } : {};
+  const mapping = processMapping(nodeOfRanks(ranks));
+  const mpiFields = pmi ? { mpiType: req.mpi, pmiProcessMapping: mapping, pmiNodes: shares.length } : {};
   const launcherAddr = launcher === undefined ? "" : `${launcher.host.includes(":") ? `[${launcher.host}]` : launcher.host}:${launcher.port}`;
   // --pty implies --unbuffered: keys echoed and prompts shown as they come
   const output = new TaskOutput(targets, req.label, req.spec.openMode === "append", width, req.unbuffered === true || terminal !== undefined);
@@ -271,7 +273,9 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const pty = terminal !== undefined && rank(taskId) === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
       if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
       // --mpi=pmi2: the agent adds PMI_FD; rank, size and job id are known here (oracle: PMI_JOBID=J.S)
-      if (pmi) Object.assign(env, { SLURM_MPI_TYPE: "pmi2", PMI_RANK: String(taskId), PMI_SIZE: String(ntasks), PMI_JOBID: `${req.jobId}.${step.stepId}` });
+      if (req.mpi === "pmi2") Object.assign(env, { SLURM_MPI_TYPE: "pmi2", PMI_RANK: String(taskId), PMI_SIZE: String(ntasks), PMI_JOBID: `${req.jobId}.${step.stepId}` });
+      // --mpi=pmix: the agent adds PMIx's own variables (oracle: SLURM_PMIX_MAPPING_SERV in the vector format)
+      if (req.mpi === "pmix") Object.assign(env, { SLURM_MPI_TYPE: "pmix", SLURM_PMIX_MAPPING_SERV: mapping });
       const copied = bcastPaths?.get(share.node);
       const argv = req.taskArgv?.(taskId, share.node) ?? (copied === undefined ? [] : [copied, ...req.command.slice(1)]);
       return { taskId, env, ...stdin, ...pty, argv };

@@ -47,13 +47,34 @@ describe("fence rounds at srun", () => {
 });
 
 describe("--mpi", () => {
+  const none = { kind: "missing", reason: "plugin_load_from_file: dlopen(libpmix.so.2): libpmix.so.2: cannot open shared object file: No such file or directory" } as const;
+  const v4 = { kind: "found", major: 4 } as const;
   it("list, default, MpiDefault= and unknown types", () => {
-    expect(chooseMpi("list", undefined)).toEqual({ kind: "list", stdout: "MPI plugin types are...\n\tnone\n\tpmi2\n" });
-    expect(chooseMpi(undefined, undefined)).toEqual({ kind: "ok", type: "none" });
-    expect(chooseMpi(undefined, "pmi2")).toEqual({ kind: "ok", type: "pmi2" });
-    expect(chooseMpi("none", "pmi2")).toEqual({ kind: "ok", type: "none" });
-    const bad = chooseMpi("bogus", undefined);
+    expect(chooseMpi("list", undefined, none)).toEqual({ kind: "list", stdout: "MPI plugin types are...\n\tnone\n\tpmi2\n" });
+    expect(chooseMpi(undefined, undefined, none)).toEqual({ kind: "ok", type: "none" });
+    expect(chooseMpi(undefined, "pmi2", none)).toEqual({ kind: "ok", type: "pmi2" });
+    expect(chooseMpi("none", "pmi2", none)).toEqual({ kind: "ok", type: "none" });
+    const bad = chooseMpi("bogus", undefined, v4);
     expect(bad.kind === "error" && bad.stderr.split("\n")[0]).toBe("srun: error: Couldn't find the specified plugin name for mpi/bogus looking at all files");
+  });
+
+  it("pmix where libpmix loads: listed as the oracle lists it, with its version; pmix and pmix_v4 accepted", () => {
+    // oracle (Slurm 22.05 with libpmix 4.2): pmix, none, cray_shasta, pmi2, then the versions line
+    expect(chooseMpi("list", undefined, v4)).toEqual({ kind: "list", stdout: "MPI plugin types are...\n\tpmix\n\tnone\n\tpmi2\nspecific pmix plugin versions available: pmix_v4\n" });
+    expect(chooseMpi("pmix", undefined, v4)).toEqual({ kind: "ok", type: "pmix" });
+    expect(chooseMpi(undefined, "pmix_v4", v4)).toEqual({ kind: "ok", type: "pmix" });
+    expect(chooseMpi("pmix_v3", undefined, v4).kind).toBe("error");
+  });
+
+  it("pmix without libpmix: the loader's reason, then Slurm's lines for a plugin that cannot load", () => {
+    const r = chooseMpi("pmix", undefined, none);
+    expect(r.kind === "error" && r.stderr.split("\n").slice(0, -1)).toEqual([
+      "srun: error: plugin_load_from_file: dlopen(libpmix.so.2): libpmix.so.2: cannot open shared object file: No such file or directory",
+      "srun: error: Couldn't load specified plugin name for mpi/pmix: Dlopen of plugin file failed",
+      "srun: error: MPI: Cannot create context for mpi/pmix",
+      "srun: error: MPI: Unable to load any plugin",
+      "srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types",
+    ]);
   });
 });
 
