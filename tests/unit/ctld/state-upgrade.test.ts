@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apply } from "../../../src/sched/model/apply.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
-import { encodeSnapshot, restoreSnapshot, snapshotIndex } from "../../../src/ctld/state-snapshot.ts";
+import { SNAPSHOT_FORMAT, encodeSnapshot, restoreSnapshot, snapshotIndex } from "../../../src/ctld/state-snapshot.ts";
+import { STATE_TYPES_VERSION } from "../../../src/sched/model/state-types.ts";
 import { canonical } from "../../sim/controller/canonical.ts";
 import { fixtureState } from "../../fixtures/state-v1/make-fixtures.ts";
 
@@ -40,11 +41,16 @@ describe("state written before the state types (v1, format 3)", () => {
     expect(canonical(replay(log.slice(SNAPSHOT_AT), state))).toBe(read("state-at-end.json").trim());
   });
 
-  it("writes the restored state in today's format and reads it back unchanged", () => {
+  it("writes the restored state in today's format (4, with its state types version) and reads it back unchanged", () => {
     const state = fixtureState();
     restoreSnapshot(state, format3);
+    const image = encodeSnapshot(state, SNAPSHOT_AT);
+    const headerOf = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes.subarray(0, 200)).split("\n")[1] ?? "") as object;
+    expect(headerOf(format3)).toMatchObject({ format: 3 });
+    expect(headerOf(format3)).not.toHaveProperty("state");
+    expect(headerOf(image)).toMatchObject({ format: SNAPSHOT_FORMAT, state: STATE_TYPES_VERSION });
     const again = fixtureState();
-    expect(restoreSnapshot(again, encodeSnapshot(state, SNAPSHOT_AT))).toBe(SNAPSHOT_AT);
+    expect(restoreSnapshot(again, image)).toBe(SNAPSHOT_AT);
     expect(canonical(again)).toBe(canonical(state));
   });
 });
