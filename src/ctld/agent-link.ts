@@ -14,6 +14,7 @@ import { connectTls, rpcUrl } from "../net/tls.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import type { ApplyEvent } from "../sched/model/apply.ts";
 import { launchStdPaths } from "../sched/model/std-paths.ts";
+import { jobInfoToWire, jobSpecToWire } from "./wire-map/job.ts";
 
 export interface AgentLink {
   launchBatch(job: JobRecord, state: ClusterState): Promise<void>;
@@ -44,13 +45,13 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
       const components = isHetComponent(job.info) ? hetComponents(state.jobs, job) : [];
       const het = components.length > 0 ? hetBatchEnv(components.map((c) => c.info), components.map((c) => c.spec.ntasks)) : {};
       await client.launchBatch(
-        { job: { ...job.info, ...launchStdPaths(job) }, script: job.spec.script, argv: job.spec.argv, env: { ...job.spec.env, ...het }, openMode: job.spec.openMode, spec: job.spec, clusterName: state.config.clusterName },
+        { job: jobInfoToWire({ ...job.info, ...launchStdPaths(job) }), script: job.spec.script, argv: job.spec.argv, env: { ...job.spec.env, ...het }, openMode: job.spec.openMode, spec: jobSpecToWire(job.spec), clusterName: state.config.clusterName },
         { timeoutMs },
       );
     },
     async runProlog(node, job, state) {
       // A Prolog may take up to PrologEpilogTimeout: the call waits for it.
-      const r = await clientFor(state, node).runProlog({ job: job.info, clusterName: state.config.clusterName }, { timeoutMs: 0 });
+      const r = await clientFor(state, node).runProlog({ job: jobInfoToWire(job.info), clusterName: state.config.clusterName }, { timeoutMs: 0 });
       return r.ok ? "" : r.message || "Prolog failed";
     },
     async signalJob(node, event, state) {
@@ -59,7 +60,7 @@ export function createAgentLink(timeoutMs = 5000, clusterSecret?: string): Agent
         {
           jobId: event.jobId, signal: event.signal, batchOnly: event.batchOnly, stepsOnly: event.stepsOnly ?? false, reason: event.reason, stepId: event.stepId ?? -1,
           killWaitSec: job?.info.killWaitSec ?? state.config.killWaitSec,
-          ...(event.signal === 0 && job !== undefined ? { job: job.info, clusterName: state.config.clusterName } : {}),
+          ...(event.signal === 0 && job !== undefined ? { job: jobInfoToWire(job.info), clusterName: state.config.clusterName } : {}),
         },
         { timeoutMs },
       );

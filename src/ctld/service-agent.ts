@@ -10,7 +10,8 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { runsBatchScript } from "../sched/model/het.ts";
 import type { ServiceContext } from "./service-context.ts";
 import { PEER_UID_HEADER, agentCredential, peerUid } from "../net/rpc-server.ts";
-import { toPlain } from "../lib/to-plain.ts";
+import { nodeInfoFromWire } from "./wire-map/node.ts";
+import { stepUsageFromWire } from "./wire-map/job.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 import { agentProtocolRefusal } from "../version-compat.ts";
@@ -68,7 +69,7 @@ export function agentHandlers(sc: ServiceContext) {
       const refusal = agentProtocolRefusal(req.protocolVersion, PROTOCOL_VERSION, SPUR_VERSION);
       if (refusal !== undefined) throw new ConnectError(refusal, Code.FailedPrecondition);
       if (req.node === undefined) throw new ConnectError("missing node", Code.InvalidArgument);
-      const node = toPlain(req.node);
+      const node = nodeInfoFromWire(req.node);
       if (node.name === "") throw new ConnectError("missing node", Code.InvalidArgument);
       const result = await c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
       if (result.error) throw new ConnectError(result.error, Code.NotFound);
@@ -95,7 +96,7 @@ export function agentHandlers(sc: ServiceContext) {
       if (job !== undefined && job.info.state === "RUNNING" && fromNode && sameRun) {
         await c.execute({
           v: 1, type: "jobEnded", at: req.endTime || sc.now(), jobId: req.jobId, exitCode: req.exitCode,
-          exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: toPlain(req.usage) } : {}),
+          exitSignal: req.exitSignal, outcome: req.outcome, ...(req.usage ? { usage: stepUsageFromWire(req.usage) } : {}),
           ...(req.outcome === "PROLOG_FAILED" ? { node: req.node } : {}),
           ...(req.restarts === undefined ? {} : { restarts: req.restarts }),
         });
@@ -111,7 +112,7 @@ export function agentHandlers(sc: ServiceContext) {
       const job = c.state.jobs.get(req.jobId);
       const onNode = job?.info.alloc.some((a) => a.node === req.node) ?? false;
       if (req.usage !== undefined && onNode) {
-        await c.execute({ v: 1, type: "stepUsage", at: sc.now(), jobId: req.jobId, stepId: req.stepId, node: req.node, usage: toPlain(req.usage) });
+        await c.execute({ v: 1, type: "stepUsage", at: sc.now(), jobId: req.jobId, stepId: req.stepId, node: req.node, usage: stepUsageFromWire(req.usage) });
       }
       return {};
     },

@@ -10,10 +10,9 @@ import { isHetFollower, runsBatchScript } from "../sched/model/het.ts";
 import type { ServiceContext } from "./service-context.ts";
 import { requester, rejectIfError } from "./service-context.ts";
 import type { JobRecord, JobSpecP } from "../sched/model/types.ts";
-import type { Plain } from "../lib/plain.ts";
-import type { NodeAlloc } from "../net/gen/spur/v1/types_pb.ts";
+import type { NodeAllocState } from "../sched/model/state-types.ts";
 import type { JobDoneRequest, StepCompleteRequest, StepCreateRequest } from "../net/gen/spur/v1/controller_pb.ts";
-import { toPlain } from "../lib/to-plain.ts";
+import { jobInfoToWire, jobSpecFromWire, stepInfoToWire } from "./wire-map/job.ts";
 import { canModify } from "../sched/model/job-access.ts";
 import { jobView } from "./views.ts";
 import { STEP_TOO_MANY_CPUS, stepTaskCounts } from "../compat/job-layout.ts";
@@ -29,7 +28,7 @@ import { expandHostlist, naturalCompare } from "../compat/hostlist.ts";
  * `exact` (srun --exact, or --exclusive inside an allocation); such a step goes to the nodes
  * with CPUs no other exact step of the job holds, so concurrent ones spread.
  */
-export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain<NodeAlloc>[] | string {
+export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): NodeAllocState[] | string {
   const arbitrary = arbitraryLayout(job, spec);
   if (arbitrary !== undefined) return arbitrary;
   const picked = stepCandidates(job.info.alloc, spec);
@@ -41,11 +40,11 @@ export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain
   const nodes = Math.max(Math.min(spec.nodesMin, shares.length), nodesTop, picked.required);
   const ntasks = spec.ntasks || (spec.ntasksPerNode ? spec.ntasksPerNode * nodes : job.spec.ntasks && !spec.nodesMin ? job.info.numTasks : nodes);
   const cpusPerTask = spec.cpusPerTask || 1;
-  const whole = (s: Plain<NodeAlloc>): number => s.cpus;
+  const whole = (s: NodeAllocState): number => s.cpus;
   if (!exact) return placeStep(inAllocationOrder(job.info.alloc, shares.slice(0, nodes)), whole, ntasks, cpusPerTask, spec.overcommit, false);
   const held = cpusHeldBySteps(job);
   // exact steps take the nodes with the most CPUs still free (in allocation order among equals)
-  const onFreest = (free: (s: Plain<NodeAlloc>) => number): Plain<NodeAlloc>[] | string => {
+  const onFreest = (free: (s: NodeAllocState) => number): NodeAllocState[] | string => {
     const chosen = [...shares].filter((s) => free(s) >= cpusPerTask).sort((a, b) => free(b) - free(a)).slice(0, nodes);
     return chosen.length < nodes ? STEP_TOO_MANY_CPUS : placeStep(chosen, free, ntasks, cpusPerTask, spec.overcommit, true);
   };
@@ -58,12 +57,12 @@ export function stepLayout(job: JobRecord, spec: JobSpecP, exact = false): Plain
 
 /** The step's shares on `chosen` (the job's shares), `free(s)` CPUs each for it; only the tasks' CPUs when exact. */
 function placeStep(
-  chosen: readonly Plain<NodeAlloc>[], free: (s: Plain<NodeAlloc>) => number, ntasks: number, cpusPerTask: number, overcommit: boolean, exact: boolean,
-): Plain<NodeAlloc>[] | string {
+  chosen: readonly NodeAllocState[], free: (s: NodeAllocState) => number, ntasks: number, cpusPerTask: number, overcommit: boolean, exact: boolean,
+): NodeAllocState[] | string {
   if (chosen.length === 0) return STEP_TOO_MANY_CPUS;
   const counts = stepTaskCounts(chosen.map(free), Math.max(ntasks, chosen.length), cpusPerTask, overcommit);
   if (typeof counts === "string") return counts;
-  const out: Plain<NodeAlloc>[] = [];
+  const out: NodeAllocState[] = [];
   chosen.forEach((share, i) => {
     const tasks = counts[i] ?? 0;
     const cpus = exact ? Math.min(free(share), tasks * cpusPerTask) : share.cpus;
@@ -85,7 +84,7 @@ function placeStep(
  * nodes; -w nodes come first and must all be the job's (`mpirun --host` subsets arrive as
  * `srun --nodelist=...`). `required` is how many the step must take.
  */
-function stepCandidates(alloc: readonly Plain<NodeAlloc>[], spec: JobSpecP): { shares: Plain<NodeAlloc>[]; required: number } | string {
+function stepCandidates(alloc: readonly NodeAllocState[], spec: JobSpecP): { shares: NodeAllocState[]; required: number } | string {
   const named = (list: string): string[] | undefined => {
     if (list === "") return [];
     const r = expandHostlist(list);
@@ -102,7 +101,7 @@ function stepCandidates(alloc: readonly Plain<NodeAlloc>[], spec: JobSpecP): { s
 }
 
 /** `chosen` (some of the job's shares) in the job's allocation order: ranks are dealt in node order. */
-function inAllocationOrder(alloc: readonly Plain<NodeAlloc>[], chosen: readonly Plain<NodeAlloc>[]): Plain<NodeAlloc>[] {
+function inAllocationOrder(alloc: readonly NodeAllocState[], chosen: readonly NodeAllocState[]): NodeAllocState[] {
   const at = new Map(alloc.map((a, i) => [a.node, i]));
   return [...chosen].sort((a, b) => (at.get(a.node) ?? 0) - (at.get(b.node) ?? 0));
 }
@@ -111,7 +110,7 @@ function inAllocationOrder(alloc: readonly Plain<NodeAlloc>[], chosen: readonly 
  * -m arbitrary with a host list (SLURM_HOSTFILE, or -w with repeats): each node runs as many
  * tasks as it appears in the list; the list must name nodes of the allocation.
  */
-function arbitraryLayout(job: JobRecord, spec: JobSpecP): Plain<NodeAlloc>[] | string | undefined {
+function arbitraryLayout(job: JobRecord, spec: JobSpecP): NodeAllocState[] | string | undefined {
   if (!isArbitrary(spec.distribution) || spec.nodelist === "") return undefined;
   const hosts = expandHostlist(spec.nodelist);
   if (!hosts.ok) return "Invalid node name specified";
@@ -166,8 +165,8 @@ export function stepHandlers(sc: ServiceContext) {
     async stepCreate(req: StepCreateRequest, ctx: HandlerContext) {
       const job = ownedJob(req.jobId, ctx);
       if (job.info.state !== "RUNNING") throw new ConnectError("Job/step already completing or completed", Code.FailedPrecondition);
-      const spec = toPlain(req.spec);
-      if (spec === undefined) throw new ConnectError("missing step spec", Code.InvalidArgument);
+      if (req.spec === undefined) throw new ConnectError("missing step spec", Code.InvalidArgument);
+      const spec = jobSpecFromWire(req.spec);
       const alloc = stepLayout(job, spec, req.exact);
       // busy is worth a retry (srun waits for the other steps); anything else is final
       if (typeof alloc === "string") throw new ConnectError(alloc, alloc === STEP_NODES_BUSY ? Code.ResourceExhausted : Code.InvalidArgument);
@@ -184,7 +183,7 @@ export function stepHandlers(sc: ServiceContext) {
         const n = c.state.nodes.get(a.node);
         return { name: a.node, addr: n?.info.addr ?? "", port: n?.info.port ?? 0 };
       });
-      return { step, nodes, job: jobView(c, job) };
+      return { step: step && stepInfoToWire(step), nodes, job: jobInfoToWire(jobView(c, job)) };
     },
     async stepComplete(req: StepCompleteRequest, ctx: HandlerContext) {
       ownedJob(req.jobId, ctx);

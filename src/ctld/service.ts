@@ -6,7 +6,6 @@
  */
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { Controller as ControllerService, ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
-import type { Plain } from "../lib/plain.ts";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Requester } from "../sched/model/commands.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
@@ -37,6 +36,9 @@ export { rejectIfError, requester, type ServiceContext } from "./service-context
 import { triggerHandlers } from "./service-trigger.ts";
 import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
 import { resolveUpdateTimes } from "./update-times.ts";
+import { jobFilterFromWire, jobInfoToWire, jobInfosToWire, jobSpecFromWire } from "./wire-map/job.ts";
+import { nodeInfosToWire, partitionInfosToWire } from "./wire-map/node.ts";
+import type { JobSpecState } from "../sched/model/state-types.ts";
 
 /** The JSON fast path for the read-only calls squeue/sinfo/sacct make (see rpc-server.ts). */
 const JOB_DEFAULTS = emptyJobInfo();
@@ -50,28 +52,31 @@ export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
       const now = sc.now();
       const key = { request: JSON.stringify(req), appliedIndex: c.state.appliedIndex, viewsVersion: c.viewsVersion() };
       const jobs = listCache.get(key, now, () => ({
-        text: JSON.stringify(listJobViews(c, req, now).map((j) => omitDefaults(j, JOB_DEFAULTS))),
+        text: JSON.stringify(jobInfosToWire(listJobViews(c, req, now)).map((j) => omitDefaults(j, JOB_DEFAULTS))),
         validUntil: viewsValidUntil(c, now),
       }));
       // The same text JSON.stringify({ jobs, now, clusterName }) gives, around the cached list.
       return new RawJson(`{"jobs":${jobs},"now":${JSON.stringify(now)},"clusterName":${JSON.stringify(c.state.config.clusterName)}}`);
     },
-    "/spur.v1.Controller/ListNodes": () => ({ ...nodeViewsList(c, sc.now()), now: sc.now() }),
+    "/spur.v1.Controller/ListNodes": () => {
+      const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
+      return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now() };
+    },
   };
 }
 
 /** The site's job_submit hook: its changes, or its rejection as the error the client prints. */
-async function siteHook(path: string, spec: Plain<JobSpec>, by: Requester): Promise<Plain<JobSpec>> {
+async function siteHook(path: string, spec: JobSpecState, by: Requester): Promise<JobSpecState> {
   const verdict = await runJobSubmitHook(path, { spec: spec as unknown as Record<string, unknown>, uid: by.uid, user: by.user });
   if (!verdict.ok) throw new ConnectError(verdict.message, Code.PermissionDenied);
-  return { ...spec, ...verdict.changes } as Plain<JobSpec>;
+  return { ...spec, ...verdict.changes } as JobSpecState;
 }
 
 /**
  * sbatch --test-only of a heterogeneous job (oracle, 22.05): every component is checked, and the
  * line gives the CPUs of all of them and the union of their nodes ("using 3 processors on n[1-2]").
  */
-function hetTestOnly(sc: ServiceContext, specs: Plain<JobSpec>[], by: Requester) {
+function hetTestOnly(sc: ServiceContext, specs: JobSpecState[], by: Requester) {
   const state = sc.controller.state;
   let cpus = 0;
   const nodes = new Set<string>();
@@ -88,10 +93,10 @@ function hetTestOnly(sc: ServiceContext, specs: Plain<JobSpec>[], by: Requester)
 }
 
 /** A het job's components after the first, each through the site's hook and the submit limits as the leader was. */
-async function hetComponentSpecs(sc: ServiceContext, given: (Plain<JobSpec> | undefined)[], by: Requester): Promise<Plain<JobSpec>[]> {
-  const out: Plain<JobSpec>[] = [];
-  for (const one of given) {
-    if (one === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+async function hetComponentSpecs(sc: ServiceContext, given: JobSpec[], by: Requester): Promise<JobSpecState[]> {
+  const out: JobSpecState[] = [];
+  for (const wire of given) {
+    const one = jobSpecFromWire(wire);
     const spec = sc.jobSubmitScript ? await siteHook(sc.jobSubmitScript, one, by) : one;
     const tooBig = checkSubmitLimits(spec, submitLimitsFrom(sc.controller.state.config.sched.schedulerParametersText));
     if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
@@ -111,8 +116,8 @@ export function controllerRoutes(sc: ServiceContext) {
     router.service(ControllerService, {
       async submit(req, ctx) {
         const by = requester(ctx);
-        const given = toPlain(req.spec);
-        if (given === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+        if (req.spec === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+        const given = jobSpecFromWire(req.spec);
         // JobSubmitScript as the last reconfigure read it (replicated), else as at start
         const replicated = c.state.reconfigured?.globals;
         const hook = replicated === undefined ? sc.jobSubmitScript : (new Map(replicated).get("jobsubmitscript") ?? "");
@@ -120,7 +125,7 @@ export function controllerRoutes(sc: ServiceContext) {
         // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
         const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
         if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
-        if (req.testOnly && req.hetComponents.length > 0) return hetTestOnly(sc, [spec, ...(await hetComponentSpecs(sc, req.hetComponents.map((h) => toPlain(h)), by))], by);
+        if (req.testOnly && req.hetComponents.length > 0) return hetTestOnly(sc, [spec, ...(await hetComponentSpecs(sc, req.hetComponents, by))], by);
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec, by, { testOnly: true });
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
@@ -132,7 +137,7 @@ export function controllerRoutes(sc: ServiceContext) {
           const nodelist = compressHostlist(fit.map((a) => a.node));
           return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
         }
-        const het = await hetComponentSpecs(sc, req.hetComponents.map((h) => toPlain(h)), by);
+        const het = await hetComponentSpecs(sc, req.hetComponents, by);
         const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
         const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}), ...(het.length > 0 ? { het } : {}) });
         rejectIfError(result);
@@ -142,16 +147,16 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobId, warnings: queuedOversized ? ["Requested partition configuration not available now"] : [], cluster: c.state.config.clusterName };
       },
       listJobs(req) {
-        return { jobs: listJobViews(c, toPlain(req), sc.now()), now: sc.now(), clusterName: c.state.config.clusterName };
+        return { jobs: jobInfosToWire(listJobViews(c, toPlain(req), sc.now())), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes() {
         const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
-        return { nodes, partitions, licenses, now: sc.now() };
+        return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now() };
       },
       async cancel(req, ctx) {
         const by = requester(ctx);
-        const filter = toPlain(req.filter);
-        if (filter === undefined) throw new ConnectError("no job selection", Code.InvalidArgument);
+        if (req.filter === undefined) throw new ConnectError("no job selection", Code.InvalidArgument);
+        const filter = jobFilterFromWire(req.filter);
         const result = await c.execute({ v: 1, type: "cancel", at: sc.now(), filter, signal: req.signal, batchOnly: req.batchOnly, by });
         return { results: result.items.map((i) => ({ jobId: i.id, error: i.error, errorCode: i.errorCode })) };
       },
@@ -191,7 +196,7 @@ export function controllerRoutes(sc: ServiceContext) {
         await c.waitFor(req.jobId, req.untilStates, Math.min(req.timeoutMs || 30_000, 60_000));
         const job = c.state.jobs.get(req.jobId);
         if (job === undefined) throw new ConnectError("Invalid job id specified", Code.NotFound);
-        return { job: jobView(c, job) };
+        return { job: jobInfoToWire(jobView(c, job)) };
       },
       ...stepHandlers(sc),
       ...schedHandlers(sc),

@@ -1,13 +1,16 @@
 /**
  * @module ctld/state-snapshot
- * The controller's state at an applied index as bytes, and back. Format 3 (written now):
- * a text header (MAGIC, then one JSON line: format, Raft index, counts) and a zstd-compressed
+ * The controller's state at an applied index as bytes, and back. Format 4 (written now):
+ * a text header (MAGIC, then one JSON line: format, the STATE_TYPES_VERSION of the records,
+ * Raft index, counts) and a zstd-compressed
  * body of three JSON lines: the `parts` (every ClusterState field but the configuration,
  * jobs and nodes, as JSON that keeps Maps and Sets, so a new field cannot be forgotten),
  * then the nodes and the jobs as shape rows (raft/snapshot-shapes.ts: each record stored
  * as its differences from a reference record of the same key list). About 2 KB of JSON a job
  * becomes tens of bytes on disk, and a restore parses a tenth of the text it used to.
- * Format 2 (an SQLite image: tables jobs, nodes, parts, meta), written before, is still read.
+ * Format 3 (the same without the state version: records shaped as the wire was, state types
+ * version 1) and format 2 (an SQLite image: tables jobs, nodes, parts, meta), written before,
+ * are still read; older records are brought to today's shapes by ctld/state-upgrade.ts.
  * Restore = start from the state the configuration builds (every replica reads the same
  * spur.conf), overwrite what the log changes from the image, then replay the log tail
  * through apply().
@@ -17,11 +20,15 @@ import { Database } from "bun:sqlite";
 import type { ClusterState, JobRecord, NodeRecord } from "../sched/model/types.ts";
 import { assert } from "../lib/assert.ts";
 import { type Row, ShapeDecoder, ShapeEncoder, type ShapeTable } from "./snapshot-shapes.ts";
+import { STATE_TYPES_VERSION } from "../sched/model/state-types.ts";
+import { checkStateVersion, upgradeRecords } from "./state-upgrade.ts";
 
 /** The SQLite image format, still restored (no longer written). */
 const SNAPSHOT_SCHEMA = 2;
 /** The format written now (see the module comment). */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
+/** Format 3: as 4, without the state types version (its records are version 1). Still restored. */
+const FORMAT_BEFORE_STATE_TYPES = 3;
 const MAGIC = "SPUR-SNAPSHOT\n";
 const SQLITE_MAGIC = "SQLite format 3\0";
 const JOB_NESTED = ["info", "spec"] as const;
@@ -31,6 +38,8 @@ const decoder = new TextDecoder();
 
 interface Header {
   format: number;
+  /** The STATE_TYPES_VERSION of the records (format 4; a format-3 header has none: 1). */
+  state?: number;
   raftIndex: number;
   jobs: number;
   nodes: number;
@@ -75,7 +84,7 @@ export function partFields(state: ClusterState): string[] {
 
 type NodeRow = Omit<NodeRecord, "gpuByJob"> & { gpuByJob: [number, number[]][] };
 
-/** Serialise `state` (as of Raft index `raftIndex`) into a format-3 image. */
+/** Serialise `state` (as of Raft index `raftIndex`) into a format-4 image. */
 export function encodeSnapshot(state: ClusterState, raftIndex: number): Uint8Array {
   const fields = state as unknown as Record<string, unknown>;
   const parts = partFields(state).map((key) => `${JSON.stringify(key)}:${encodePart(fields[key])}`);
@@ -90,7 +99,7 @@ export function encodeSnapshot(state: ClusterState, raftIndex: number): Uint8Arr
   for (const [id, job] of state.jobs) jobs.rows.push([id, jobCoder.encode(job as unknown as Record<string, unknown>)]);
   // JSON text never holds a raw newline: the three parts are split on them when read.
   const body = Bun.zstdCompressSync(encoder.encode(`{${parts.join(",")}}\n${JSON.stringify(nodes)}\n${JSON.stringify(jobs)}`));
-  const header: Header = { format: SNAPSHOT_FORMAT, raftIndex, jobs: state.jobs.size, nodes: state.nodes.size };
+  const header: Header = { format: SNAPSHOT_FORMAT, state: STATE_TYPES_VERSION, raftIndex, jobs: state.jobs.size, nodes: state.nodes.size };
   const head = encoder.encode(`${MAGIC}${JSON.stringify(header)}\n`);
   const out = new Uint8Array(head.length + body.length);
   out.set(head, 0);
@@ -100,20 +109,24 @@ export function encodeSnapshot(state: ClusterState, raftIndex: number): Uint8Arr
 
 const startsWith = (bytes: Uint8Array, text: string): boolean => bytes.length >= text.length && decoder.decode(bytes.subarray(0, text.length)) === text;
 
-/** The format-3 header and where the body starts; undefined for another format. */
+/** The format-4 (or 3) header and where the body starts; undefined for an SQLite image. */
 function readHeader(bytes: Uint8Array): { header: Header; bodyAt: number } | undefined {
   if (!startsWith(bytes, MAGIC)) return undefined;
   const end = bytes.indexOf(10, MAGIC.length);
   if (end < 0) throw new Error("snapshot header has no end");
   const header = JSON.parse(decoder.decode(bytes.subarray(MAGIC.length, end))) as Header;
-  if (header.format !== SNAPSHOT_FORMAT) throw new Error(`snapshot format ${header.format}, this spurctld reads ${SNAPSHOT_FORMAT} (and 2)`);
-  return { header, bodyAt: end + 1 };
+  if (header.format !== SNAPSHOT_FORMAT && header.format !== FORMAT_BEFORE_STATE_TYPES) {
+    throw new Error(`snapshot format ${header.format}, this spurctld reads ${SNAPSHOT_FORMAT} (and ${FORMAT_BEFORE_STATE_TYPES}, 2)`);
+  }
+  const version = header.format === FORMAT_BEFORE_STATE_TYPES ? 1 : (header.state ?? 0);
+  checkStateVersion(version);
+  return { header: { ...header, state: version }, bodyAt: end + 1 };
 }
 
 /** The Raft index an image was taken at (cheap: reads the header only). */
 export function snapshotIndex(bytes: Uint8Array): number {
-  const v3 = readHeader(bytes);
-  if (v3 !== undefined) return v3.header.raftIndex;
+  const framed = readHeader(bytes);
+  if (framed !== undefined) return framed.header.raftIndex;
   return readMeta(bytes, () => undefined).raftIndex;
 }
 
@@ -122,33 +135,37 @@ export function snapshotIndex(bytes: Uint8Array): number {
  * Returns the Raft index the image was taken at.
  */
 export function restoreSnapshot(state: ClusterState, bytes: Uint8Array): number {
-  const v3 = readHeader(bytes);
-  if (v3 === undefined) {
+  const framed = readHeader(bytes);
+  if (framed === undefined) {
     if (!startsWith(bytes, SQLITE_MAGIC)) throw new Error("not a Spur snapshot (unknown format)");
     return restoreSqlite(state, bytes);
   }
-  const text = decoder.decode(Bun.zstdDecompressSync(bytes.subarray(v3.bodyAt)));
+  const text = decoder.decode(Bun.zstdDecompressSync(bytes.subarray(framed.bodyAt)));
   const first = text.indexOf("\n");
   const second = text.indexOf("\n", first + 1);
   assert(first > 0 && second > first, "snapshot body has its three parts");
   const parts = decodePart(text.slice(0, first)) as Record<string, unknown>;
   const nodes = JSON.parse(text.slice(first + 1, second)) as Rows<string>;
   const jobs = JSON.parse(text.slice(second + 1)) as Rows<number>;
-  assert(jobs.rows.length === v3.header.jobs && nodes.rows.length === v3.header.nodes, "snapshot holds the records its header counts");
+  assert(jobs.rows.length === framed.header.jobs && nodes.rows.length === framed.header.nodes, "snapshot holds the records its header counts");
   const nodeDecoder = new ShapeDecoder(nodes.table, NODE_NESTED);
+  const restoredNodes: NodeRecord[] = [];
   for (const [name, row] of nodes.rows) {
     const r = nodeDecoder.decode(row) as unknown as NodeRow;
-    state.nodes.set(name, { ...r, gpuByJob: new Map(r.gpuByJob) });
+    const node: NodeRecord = { ...r, gpuByJob: new Map(r.gpuByJob) };
+    restoredNodes.push(node);
+    state.nodes.set(name, node);
   }
   state.jobs.clear();
   const jobDecoder = new ShapeDecoder(jobs.table, JOB_NESTED);
   for (const [id, row] of jobs.rows) state.jobs.set(id, jobDecoder.decode(row) as unknown as JobRecord);
+  upgradeRecords(framed.header.state ?? 1, state.jobs.values(), restoredNodes);
   const target = state as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(parts)) {
     assert(!CONFIG_FIELDS.has(key) && !TABLE_FIELDS.has(key), `snapshot part ${key} is log-derived`);
     target[key] = value;
   }
-  return v3.header.raftIndex;
+  return framed.header.raftIndex;
 }
 
 /** Format 2: the SQLite image earlier versions wrote. */
@@ -158,10 +175,14 @@ function restoreSqlite(state: ClusterState, bytes: Uint8Array): number {
     for (const row of db.query<{ id: number; record: string }, []>("SELECT id, record FROM jobs ORDER BY id").iterate()) {
       state.jobs.set(row.id, JSON.parse(row.record) as JobRecord);
     }
+    const restoredNodes: NodeRecord[] = [];
     for (const row of db.query<{ name: string; record: string }, []>("SELECT name, record FROM nodes").iterate()) {
       const r = JSON.parse(row.record) as NodeRow;
-      state.nodes.set(row.name, { ...r, gpuByJob: new Map(r.gpuByJob) });
+      const node: NodeRecord = { ...r, gpuByJob: new Map(r.gpuByJob) };
+      restoredNodes.push(node);
+      state.nodes.set(row.name, node);
     }
+    upgradeRecords(1, state.jobs.values(), restoredNodes);
     const target = state as unknown as Record<string, unknown>;
     for (const row of db.query<{ key: string; value: string }, []>("SELECT key, value FROM parts").iterate()) {
       assert(!CONFIG_FIELDS.has(row.key) && !TABLE_FIELDS.has(row.key), `snapshot part ${row.key} is log-derived`);

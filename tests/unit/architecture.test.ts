@@ -88,6 +88,21 @@ describe("the rules catch planted violations (fixture graph)", () => {
   });
 });
 
+describe("Spur's own rules on a planted graph", () => {
+  const files = (sched: string) => new Map(Object.entries({
+    "src/net/gen/spur/v1/types_pb.ts": `export type JobInfo = { jobId: number };\n`,
+    "src/sched/model/state-types.ts": `export interface JobInfoState { jobId: number }\n`,
+    "src/sched/model/types.ts": sched,
+    "src/ctld/wire-map.ts": `import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";\nimport type { JobInfoState } from "../sched/model/state-types.ts";\nexport const toWire = (s: JobInfoState): JobInfo => s;\n`,
+  }));
+  const backEdges = (sched: string) => check(buildGraph(files(sched)), files(sched), RULES).backEdges;
+  test("sched may not import the generated wire types (issue 17), not even type-only; ctld may", () => {
+    expect(backEdges(`import type { JobInfoState } from "./state-types.ts";\nexport type R = { info: JobInfoState };\n`)).toEqual([]);
+    expect(backEdges(`import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";\nexport type R = { info: JobInfo };\n`))
+      .toEqual(["src/sched/model/types.ts -> src/net/gen/spur/v1/types_pb.ts"]);
+  });
+});
+
 describe("graph primitives", () => {
   test("import forms: multi-line, all-type specifiers, export-from, side effect, regex with quotes", () => {
     const text = [

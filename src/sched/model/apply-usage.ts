@@ -7,11 +7,10 @@
  */
 import type { Command } from "./commands.ts";
 import type { ClusterState } from "./types.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
 import { emptyResult, type ApplyResult } from "./apply-result.ts";
+import type { StepUsageState } from "./state-types.ts";
 
-type Usage = Plain<StepUsage>;
+type Usage = StepUsageState;
 
 /** Two nodes' (or partial) usages of one step → their union. */
 export function mergeUsage(a: Usage, b: Usage): Usage {

@@ -6,11 +6,9 @@
  */
 import type { ControllerConfig, JobSpecP, NodeInfoP } from "./types.ts";
 import type { ReconfigureChange } from "./apply-reconfigure.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc, StepUsage } from "../../net/gen/spur/v1/types_pb.ts";
-import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { AcctRequest } from "../acct/apply-acct.ts";
 import type { DueTrigger, TriggerSelector, TriggerSpec } from "./triggers.ts";
+import type { JobFilterState, NodeAllocState, StepUsageState } from "./state-types.ts";
 
 export interface Requester {
   uid: number;
@@ -23,7 +21,7 @@ export interface StartDecision {
   jobId: number;
   /** When an array meta record starts one element, the element's task id. */
   arrayTaskId: number;
-  alloc: Plain<NodeAlloc>[];
+  alloc: NodeAllocState[];
   /** priority/multifactor: the priority the pass started it with (a running job keeps showing it, as in Slurm). */
   priority?: number;
   /** The licenses the job takes ("a:1,b:2"; for `a|b` the one chosen); absent = none. */
@@ -46,7 +44,7 @@ export type Command =
       /** The agent's view: COMPLETED FAILED TIMEOUT CANCELLED OUT_OF_MEMORY LAUNCH_FAILED NODE_FAIL PROLOG_FAILED; the controller's PROLOG_SLURMCTLD_FAILED */
       outcome: string;
       /** The batch step's usage measured by the agent (absent: not measured). */
-      usage?: Plain<StepUsage>;
+      usage?: StepUsageState;
       /** PROLOG_FAILED: the node whose Prolog failed (absent: the batch host). */
       node?: string;
       /**
@@ -55,7 +53,7 @@ export type Command =
        */
       restarts?: number;
     }
-  | { v: 1; type: "cancel"; at: number; filter: Plain<JobFilter>; signal: number; batchOnly: boolean; by: Requester }
+  | { v: 1; type: "cancel"; at: number; filter: JobFilterState; signal: number; batchOnly: boolean; by: Requester }
   | {
       v: 1;
       type: "updateJob";
@@ -70,9 +68,9 @@ export type Command =
   /** restarts: the run whose launch failed (absent in older logs), as in jobEnded. */
   | { v: 1; type: "launchFailed"; at: number; jobId: number; node: string; reason: string; restarts?: number }
   /** A node agent's measurement of a step's usage there (merged over the step's nodes). */
-  | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: Plain<StepUsage> }
+  | { v: 1; type: "stepUsage"; at: number; jobId: number; stepId: number; node: string; usage: StepUsageState }
   | {
-      v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: Plain<NodeAlloc>[]; ntasks: number;
+      v: 1; type: "stepCreate"; at: number; jobId: number; name: string; alloc: NodeAllocState[]; ntasks: number;
       /** The srun running the step, and its task distribution (scontrol show step); absent in older logs. */
       srunHost?: string; srunPid?: number; distribution?: string;
       /** The step's --gpu-bind/--tres-bind as Slurm stores it ("gres/gpu:closest"); absent: none. */

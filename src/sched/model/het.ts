@@ -5,10 +5,9 @@
  * helpers find a job's components; they read the state and change nothing. (Typed over the
  * few fields they read, so that this leaf imports nothing of the model.)
  */
-import type { Plain } from "../../lib/plain.ts";
-import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { JobInfoState } from "./state-types.ts";
 
-type HetInfo = Pick<Plain<JobInfo>, "jobId" | "hetJobId" | "hetJobOffset" | "hetJobIdSet">;
+type HetInfo = Pick<JobInfoState, "jobId" | "hetJobId" | "hetJobOffset" | "hetJobIdSet">;
 
 /** Whether the record is a component of a heterogeneous job (the leader included). */
 export const isHetComponent = (info: HetInfo): boolean => (info.hetJobId ?? 0) !== 0;
@@ -48,4 +47,4 @@ export function hetComponents<T extends { info: HetInfo }>(jobs: ReadonlyMap<num
  * BatchFlag=1 (as in Slurm), but only the leader's script runs: the other components are
  * allocations that end with it (or when cancelled), with no batch step of their own.
  */
-export const runsBatchScript = (info: HetInfo & Pick<Plain<JobInfo>, "batchFlag">): boolean => info.batchFlag && !isHetFollower(info);
+export const runsBatchScript = (info: HetInfo & Pick<JobInfoState, "batchFlag">): boolean => info.batchFlag && !isHetFollower(info);

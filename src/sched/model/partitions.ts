@@ -7,17 +7,16 @@
  * are structural (what types.ts's PartitionRecord and NodeRecord hold), so this file stays
  * outside the sched import cycle (docs/architecture.md).
  */
-import type { Plain } from "../../lib/plain.ts";
-import type { PartitionInfo } from "../../net/gen/spur/v1/types_pb.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { tresText } from "./tres.ts";
 import { gresTresText, parseGresItems } from "../../compat/gres-generic.ts";
+import type { PartitionInfoState } from "./state-types.ts";
 
 /** A partition as the controller keeps it (types.ts's PartitionRecord). */
 export interface PartitionRecord {
-  info: Plain<PartitionInfo>;
+  info: PartitionInfoState;
   /** Expanded member node names, in configuration order. */
   nodeNames: string[];
 }

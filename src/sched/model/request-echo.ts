@@ -6,13 +6,12 @@
  * --ntasks-per-socket, --cpus-per-gpu and --mem-per-gpu (CpusPerTres=/MemPerTres=gres:gpu:N) and --time-min (TimeMin=).
  * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
  */
-import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
-import type { Plain } from "../../lib/plain.ts";
 import { mailTypeText } from "../../compat/mail-type.ts";
+import type { JobInfoState, JobSpecState } from "./state-types.ts";
 
-type Echo = Pick<Plain<JobInfo>, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres">;
+type Echo = Pick<JobInfoState, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres">;
 
-export function requestEcho(spec: Plain<JobSpec>, user: string): Echo {
+export function requestEcho(spec: JobSpecState, user: string): Echo {
   const out: Echo = {};
   const mail = mailTypeText(spec.mailType);
   if (mail !== "") Object.assign(out, { mailType: mail, mailUser: spec.mailUser || user });

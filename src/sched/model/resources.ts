@@ -5,8 +5,6 @@
  * (IDLE / MIXED / ALLOCATED with DRAIN, NOT_RESPONDING flags), as Slurm derives it.
  */
 import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
 import { compressIndices } from "../../lib/index-ranges.ts";
 import type { NodeRecord } from "./types.ts";
@@ -15,6 +13,7 @@ import { freeGres, sharingBusyGpus, sharingByGpu } from "../plan/gres-fit.ts";
 import { parseSocketCpus, socketCpusText } from "../../compat/gpu-locality.ts";
 import { selectCpuIds, socketCountsOf, socketDistOf, type CpuLayout } from "../plan/core-select.ts";
 import { formatCpuList, parseCpuList } from "../../lib/cpu-list.ts";
+import type { NodeAllocState } from "./state-types.ts";
 
 export interface FreeResources {
   cpus: number;
@@ -83,7 +82,7 @@ export interface CoreSpec {
  * `share.cpuIds`, with `share.socketCpus` recounted from them on a multi-socket node):
  * ids the share already names are kept when all are still free (a resumed job).
  */
-export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>, spec?: CoreSpec): void {
+export function chargeAlloc(node: NodeRecord, jobId: number, share: NodeAllocState, spec?: CoreSpec): void {
   assert(share.node === node.info.name, "allocation charged to its own node");
   node.info.allocCpus += share.cpus;
   node.info.allocMemoryMib += share.memMib;
@@ -95,7 +94,7 @@ export function chargeAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAl
   refreshNodeState(node);
 }
 
-export function releaseAlloc(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>): void {
+export function releaseAlloc(node: NodeRecord, jobId: number, share: NodeAllocState): void {
   node.info.allocCpus = Math.max(0, node.info.allocCpus - share.cpus);
   node.info.allocMemoryMib = Math.max(0, node.info.allocMemoryMib - share.memMib);
   node.gpuByJob.delete(jobId);
@@ -109,7 +108,7 @@ export const cpuLayoutOf = (node: NodeRecord): CpuLayout => ({
   cpus: node.info.cpus, sockets: node.info.sockets, coresPerSocket: node.info.coresPerSocket, threadsPerCore: node.info.threadsPerCore,
 });
 
-function chooseCpuIds(node: NodeRecord, jobId: number, share: Plain<NodeAlloc>, spec: CoreSpec | undefined): void {
+function chooseCpuIds(node: NodeRecord, jobId: number, share: NodeAllocState, spec: CoreSpec | undefined): void {
   const taken = new Set<number>();
   for (const [id, cpus] of Object.entries(node.cpuIdsByJob ?? {})) if (id !== String(jobId)) for (const c of cpus) taken.add(c);
   const layout = cpuLayoutOf(node);

@@ -5,12 +5,11 @@
  * array; an element id names one element, which may still be a pending task
  * inside its array's meta record.
  */
-import type { Plain } from "../../lib/plain.ts";
-import type { JobFilter } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
 import { isJobFinished } from "./types.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { hetComponents, isHetComponent, isHetFollower } from "./het.ts";
+import type { JobFilterState } from "./state-types.ts";
 
 export interface JobTarget {
   /** The id as the user wrote it, for per-item messages. */
@@ -86,7 +85,7 @@ export function targetsForId(state: ClusterState, text: string): JobTarget[] {
 }
 
 /** Jobs matching every given filter field (active jobs only), for scancel -u/-n/-p/-t ... */
-export function jobsMatching(state: ClusterState, f: Plain<JobFilter>): JobRecord[] {
+export function jobsMatching(state: ClusterState, f: JobFilterState): JobRecord[] {
   const nodes = f.nodelist ? new Set(expandOrEmpty(f.nodelist)) : undefined;
   const states = f.states.map((s) => s.toUpperCase());
   const out: JobRecord[] = [];
@@ -111,7 +110,7 @@ function expandOrEmpty(h: string): string[] {
   return r.ok ? r.value : [];
 }
 
-export function selectTargets(state: ClusterState, f: Plain<JobFilter>): JobTarget[] {
+export function selectTargets(state: ClusterState, f: JobFilterState): JobTarget[] {
   const hasOtherFilters = Boolean(
     f.user || f.name || f.partition || f.account || f.qos || f.reservation || f.nodelist || f.states.length,
   );

@@ -13,8 +13,6 @@
  * running array tasks, association limits) is built at most once, on first need,
  * and told of each start the command makes.
  */
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
 import { freeResources, genericGresFree, genericGresTotal, nodeAcceptsWork, sharingUsedOn } from "./resources.ts";
@@ -28,6 +26,7 @@ import { INFINITE_END } from "../plan/timeline.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
+import type { NodeAllocState } from "./state-types.ts";
 
 /** CPUs and GPUs that the same command frees before the decision applies (a SUSPEND preemption's victims). */
 export type Freed = ReadonlyMap<string, { cpus: number; gpuIndices: readonly number[] }>;
@@ -69,7 +68,7 @@ export class StartCheck {
   }
 
   /** The decision was applied: later decisions of the command see its array task running and its limits charged. */
-  started(job: JobRecord, alloc: readonly Plain<NodeAlloc>[]): void {
+  started(job: JobRecord, alloc: readonly NodeAllocState[]): void {
     if (this.running !== undefined && job.info.arrayJobId !== 0) {
       this.running.set(job.info.arrayJobId, (this.running.get(job.info.arrayJobId) ?? 0) + 1);
     }
@@ -77,7 +76,7 @@ export class StartCheck {
   }
 
   /** Each share names a registered node that takes work, once, with whole non-negative amounts that are free now. */
-  private sharesWhy(alloc: readonly Plain<NodeAlloc>[], freed: Freed | undefined): string {
+  private sharesWhy(alloc: readonly NodeAllocState[], freed: Freed | undefined): string {
     if (alloc.length === 0) return "no nodes";
     const seen = new Set<string>();
     for (const share of alloc) {
@@ -101,7 +100,7 @@ export class StartCheck {
   }
 
   /** What the job asks for now (it may have been updated since the pass): partition, nodes, features, node and CPU counts, reservations. */
-  private requestWhy(job: JobRecord, alloc: readonly Plain<NodeAlloc>[]): string {
+  private requestWhy(job: JobRecord, alloc: readonly NodeAllocState[]): string {
     const req = buildRequest(job.spec, this.state.config, expand);
     if (typeof req === "string") return req;
     const members = this.partitionMembers(job.info.partition);

@@ -1,25 +1,26 @@
 /**
  * @module sched/model/types
- * The controller's replicated state. Records reuse the wire shapes (Plain<JobInfo>,
- * Plain<NodeInfo>) so that a query is a copy, not a translation; fields that only
- * the controller needs live beside them. Only apply() (./apply.ts) changes a
- * ClusterState; everything else reads it.
+ * The controller's replicated state. Records hold the state's own types (state-types.ts,
+ * versioned; field for field what the wire carries today, so that a query is a copy, not a
+ * translation; ctld/wire-map checks they stay in step); fields that only the controller
+ * needs live beside them. Only apply() (./apply.ts) changes a ClusterState; everything else
+ * reads it.
  */
-import type { Plain } from "../../lib/plain.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { Reconfigured } from "./apply-reconfigure.ts";
-import type { JobInfo, JobSpec, NodeInfo, PartitionInfo, StepInfo } from "../../net/gen/spur/v1/types_pb.ts";
+import type { JobInfoState, JobSpecState, NodeInfoState, PartitionInfoState, StepInfoState } from "./state-types.ts";
 import type { SchedConfig } from "../plan/sched-config.ts";
 import type { AcctState } from "../acct/types.ts";
 import type { ResvRecord } from "../resv/types.ts";
 import type { PreemptConfig } from "../plan/preempt-config.ts";
 import type { TriggerTable } from "./trigger-types.ts";
 
-export type JobSpecP = Plain<JobSpec>;
-export type JobInfoP = Plain<JobInfo>;
-export type NodeInfoP = Plain<NodeInfo>;
-export type PartitionInfoP = Plain<PartitionInfo>;
-export type StepInfoP = Plain<StepInfo>;
+/** Short names the code has used since the records were the wire's (P was for Plain<>): the state types. */
+export type JobSpecP = JobSpecState;
+export type JobInfoP = JobInfoState;
+export type NodeInfoP = NodeInfoState;
+export type PartitionInfoP = PartitionInfoState;
+export type StepInfoP = StepInfoState;
 
 /** Step ids Slurm reserves for special steps (shown as N.batch, N.extern, N.interactive). */
 export const BATCH_STEP_ID = -5;

@@ -11,8 +11,6 @@
 import { addSharing, freeGres } from "./gres-fit.ts";
 import { parseGresItems } from "../../compat/gres-generic.ts";
 import { gresFreeOver, gresRoomAt, holdGres, type GresHolds } from "./gres-holds.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { memForShare, type ResourceRequest } from "./request.ts";
 import { INFINITE_END, type Capacity, type Timeline } from "./timeline.ts";
@@ -24,6 +22,7 @@ import { freeResources, freeSocketCpus, genericGresFree, genericGresTotal, nodeA
 import { parseGpuTopology } from "../../devices/gpu-topology.ts";
 import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
+import type { NodeAllocState } from "../model/state-types.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
 export interface Placement {
@@ -76,7 +75,7 @@ export function withFreeCpus(p: Placement, candidates: number[]): number[] {
 }
 
 /** Try to place the job now, keeping clear of every reservation for `durationSec`. */
-export function startNow(p: Placement, req: ResourceRequest, candidates: readonly number[], durationSec: number): Plain<NodeAlloc>[] | undefined {
+export function startNow(p: Placement, req: ResourceRequest, candidates: readonly number[], durationSec: number): NodeAllocState[] | undefined {
   for (const name of req.nodelist) {
     if (!candidates.some((i) => (p.views[i] as NodeView).name === name)) return undefined;
   }
@@ -109,7 +108,7 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
 }
 
 /** Charge a started job to the views and the timeline. */
-export function commitStart(p: Placement, index: ReadonlyMap<string, number>, alloc: readonly Plain<NodeAlloc>[], durationSec: number): void {
+export function commitStart(p: Placement, index: ReadonlyMap<string, number>, alloc: readonly NodeAllocState[], durationSec: number): void {
   const now = p.timeline.now;
   const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(now + durationSec);
   for (const share of alloc) {
@@ -123,7 +122,7 @@ export function commitStart(p: Placement, index: ReadonlyMap<string, number>, al
 }
 
 /** The node's view after a share of it is taken now (arrays are replaced, never changed in place, so a shallow copy may be charged). */
-export function takeShare(v: NodeView, share: Plain<NodeAlloc>): void {
+export function takeShare(v: NodeView, share: NodeAllocState): void {
   v.freeCpus -= share.cpus;
   v.freeMemMiB -= share.memMib;
   if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
@@ -270,7 +269,7 @@ export function reserve(
   durationSec: number,
   /** Other resources the start needs at t (cluster-wide licenses): a slot where it says no is skipped. */
   acceptAt: (t: number) => boolean = () => true,
-): { startTime: number; alloc: Plain<NodeAlloc>[] } | undefined {
+): { startTime: number; alloc: NodeAllocState[] } | undefined {
   const wanted = Math.max(req.nodesMin, req.nodelist.length);
   const entry = shapeEntry(p, grid, shapeKey, req, candidates, durationSec);
   const res = p.timeline.resolutionSec;
@@ -304,7 +303,7 @@ export function reserve(
  * partition order, plus any required ones), each seen with its least free over
  * [t, t + duration).
  */
-function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number, wanted: number, t: number, durationSec: number): Plain<NodeAlloc>[] | undefined {
+function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number, wanted: number, t: number, durationSec: number): NodeAllocState[] | undefined {
   const end = durationSec === INFINITE_END ? INFINITE_END : t + durationSec;
   const views: NodeView[] = [];
   let picked = 0;
@@ -348,11 +347,11 @@ export interface ComponentAsk {
 }
 
 /** Each component's shares (in the asks' order) when every one fits now, else undefined. The placement is not changed. */
-export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Plain<NodeAlloc>[][] | undefined {
+export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): NodeAllocState[][] | undefined {
   assert(asks.length > 0, "a het job has components");
   const views = p.views.slice();
   const trial: Placement = { ...p, views };
-  const out: Plain<NodeAlloc>[][] = [];
+  const out: NodeAllocState[][] = [];
   // Components never share a node (Slurm 22.05 on the oracle: `salloc -N1 : -N1` gets n1 and n2 on
   // idle 4-CPU nodes, and `-N3 : -N2` on 4 nodes waits for Resources forever).
   const taken = new Set<number>();

@@ -17,8 +17,6 @@
  * To place a job at a future time (backfill), pass views whose free resources are
  * those expected then (see `withReleased`).
  */
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import type { LinkMatrix } from "../../devices/inventory.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { layoutOf, memForShare, type ResourceRequest } from "./request.ts";
@@ -31,6 +29,7 @@ import { gpuPool } from "../../compat/gpu-types.ts";
 import { assert } from "../../lib/assert.ts";
 import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
 import { placeSharing, releaseGres, releaseSharing, sharingFitsOneGpu, takeGres } from "./gres-fit.ts";
+import type { NodeAllocState } from "../model/state-types.ts";
 
 export interface NodeView {
   name: string;
@@ -77,7 +76,7 @@ export interface Capacity {
   tasks: number;
 }
 
-export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): Plain<NodeAlloc>[] | undefined {
+export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
   const target = nodesTarget(layoutOf(req));
@@ -102,7 +101,7 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
  * --contiguous: the first run of consecutive nodes (cluster order) that holds the job, filled
  * in order; a placement that skips a node inside its run is refused.
  */
-function fitContiguous(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+function fitContiguous(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | undefined {
   const position = (c: Capacity, i: number): number => c.node.order ?? i;
   const sorted = candidates.map((c, i) => ({ c, at: position(c, i) })).sort((a, b) => a.at - b.at);
   for (let start = 0; start < sorted.length; start++) {
@@ -119,7 +118,7 @@ function fitContiguous(req: ResourceRequest, candidates: Capacity[], mode: FitMo
 }
 
 /** Free resources as they will be once `shares` end: the view backfill places a job in at a future time. */
-export function withReleased(views: readonly NodeView[], shares: readonly Plain<NodeAlloc>[]): NodeView[] {
+export function withReleased(views: readonly NodeView[], shares: readonly NodeAllocState[]): NodeView[] {
   return views.map((v) => {
     const mine = shares.filter((s) => s.node === v.name);
     if (mine.length === 0) return { ...v, freeGpus: [...v.freeGpus] };
@@ -149,7 +148,7 @@ const wantsGpus = (req: ResourceRequest): boolean => req.gpusPerNode > 0 || req.
  * count (4 tasks on -N1: 2 on n1 + 2 on n2) although a later node could hold
  * it whole; then the nodes that can take an even share are tried alone.
  */
-function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | undefined {
+function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | undefined {
   const greedy = fillInOrder(req, candidates, mode);
   if (greedy !== TOO_MANY_NODES) return greedy;
   const nodesMax = Math.max(req.nodesMax, req.nodesMin, req.nodelist.length);
@@ -162,7 +161,7 @@ function fitInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode)
 /** fillInOrder ran out of nodes the job may use before placing every task (the case worth a retry). */
 const TOO_MANY_NODES = "too many nodes";
 
-function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): Plain<NodeAlloc>[] | typeof TOO_MANY_NODES | undefined {
+function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | typeof TOO_MANY_NODES | undefined {
   const nodesNeeded = Math.max(req.nodesMin, req.nodelist.length);
   // a node range takes as many nodes as it may (its top when free), never fewer than its minimum
   const target = nodesTarget(layoutOf(req));
@@ -172,7 +171,7 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
   // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
   const spreadTotal = req.gpusPerNode === 0 && req.gpusTotal > 0 && nodesWanted > 1;
   let gpusLeft = spreadTotal ? req.gpusTotal : 0;
-  const chosen: Plain<NodeAlloc>[] = [];
+  const chosen: NodeAllocState[] = [];
   let remaining = req.ntasks;
   for (const { node, tasks } of candidates) {
     const mustTake = req.nodelist.includes(node.name);
@@ -204,9 +203,9 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
  * them), then the lowest node Weight, then fewest CPUs left (cons_tres's best fit keeps
  * emptier nodes for bigger jobs), then node order.
  */
-function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): Plain<NodeAlloc> | undefined {
+function bestSingleNode(req: ResourceRequest, candidates: Capacity[]): NodeAllocState | undefined {
   const gpusPerNode = gpusNeededPerNode(req, 1);
-  let best: { share: Plain<NodeAlloc>; key: number[] } | undefined;
+  let best: { share: NodeAllocState; key: number[] } | undefined;
   const gpusWanted = req.gpusPerSocket ? req.gpusPerSocket * Math.max(1, req.socketsPerNode ?? 0) : req.gpusPerTask > 0 ? req.gpusPerTask * req.ntasks : gpusPerNode;
   const gpuJob = gpusWanted > 0;
   let qualityMax = -1; // computed once a first share is found (most failing searches never need it)
@@ -338,7 +337,7 @@ function gpusNeededPerNode(req: ResourceRequest, nodes: number): number {
 }
 
 interface Share {
-  alloc: Plain<NodeAlloc>;
+  alloc: NodeAllocState;
   /** Worst link quality among the chosen GPUs (0 for fewer than two, or no topology). */
   quality: number;
 }
@@ -357,7 +356,7 @@ function makeShare(req: ResourceRequest, node: NodeView, tasks: number, gpusPerN
   const memMib = memForShare(req, cpus, gpus, node.memMiB);
   const memFree = mode === "now" ? node.freeMemMiB : node.memMiB;
   if (memMib > memFree) return undefined;
-  const alloc: Plain<NodeAlloc> = { node: node.name, cpus, memMib, gpuIndices: placed.indices, tasks };
+  const alloc: NodeAllocState = { node: node.name, cpus, memMib, gpuIndices: placed.indices, tasks };
   if (placed.socketCpus !== undefined) alloc.socketCpus = socketCpusText(placed.socketCpus);
   if (generic.length > 0) alloc.gres = formatGresItems(generic, false);
   return { alloc, quality: placed.quality };

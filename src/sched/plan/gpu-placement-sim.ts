@@ -13,8 +13,6 @@
  */
 import { bestGpuSet } from "../../devices/best-gpu-set.ts";
 import { createRng } from "../../lib/rng.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
 import { parseTopologyConf, type NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import type { ResourceRequest } from "./request.ts";
@@ -22,6 +20,7 @@ import { declaredLinks, parseGpuTopology, topologyFromLinks } from "../../device
 import { lowestSwitchLevel } from "./topology.ts";
 import { parseSocketCpus } from "../../compat/gpu-locality.ts";
 import { gpuPool } from "../../compat/gpu-types.ts";
+import type { NodeAllocState } from "../model/state-types.ts";
 
 export interface SimJob {
   id: number;
@@ -41,7 +40,7 @@ export interface SimCluster {
   cpusPerGpu: number;
 }
 
-export type Placer = (req: ResourceRequest, views: NodeView[], topology: NetworkTopology) => Plain<NodeAlloc>[] | undefined;
+export type Placer = (req: ResourceRequest, views: NodeView[], topology: NetworkTopology) => NodeAllocState[] | undefined;
 
 export interface SimResult {
   placed: number;
@@ -164,7 +163,7 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
     ...v, freeGpus: [...v.freeGpus], ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: [...(v.sockets.freeCpus ?? [])] } } : {}),
   }));
   const byName = new Map(views.map((v) => [v.name, v] as const));
-  const running: { end: number; alloc: Plain<NodeAlloc>[] }[] = [];
+  const running: { end: number; alloc: NodeAllocState[] }[] = [];
   const queue: SimJob[] = [];
   const res: SimResult = {
     placed: 0, multiGpuJobs: 0, cliqueOptimal: 0, multiNodeJobs: 0, switchOptimal: 0, placementCalls: 0, placementUs: 0, socketScored: 0, numaLocal: 0, typedJobs: 0, typeExact: 0, meanWaitSteps: 0,
@@ -202,7 +201,7 @@ export function runPlacementSim(cluster: SimCluster, trace: SimJob[], placer: Pl
   return res;
 }
 
-function score(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], best: number, views: NodeView[], topology: NetworkTopology): void {
+function score(res: SimResult, job: SimJob, alloc: NodeAllocState[], best: number, views: NodeView[], topology: NetworkTopology): void {
   scoreSockets(res, job, alloc, views);
   if (job.type) {
     res.typedJobs++;
@@ -222,7 +221,7 @@ function score(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], best: num
 }
 
 /** A single-node GPU job is NUMA-local when every socket it has CPUs on holds one of its GPUs. */
-function scoreSockets(res: SimResult, job: SimJob, alloc: Plain<NodeAlloc>[], views: NodeView[]): void {
+function scoreSockets(res: SimResult, job: SimJob, alloc: NodeAllocState[], views: NodeView[]): void {
   const share = alloc[0];
   const layout = views.find((v) => v.name === share?.node)?.sockets;
   if (job.nodes > 1 || job.gpus === 0 || share === undefined || layout === undefined) return;
@@ -250,7 +249,7 @@ function bestSwitchLevel(views: NodeView[], topology: NetworkTopology, nodes: nu
   return best;
 }
 
-function charge(v: NodeView, share: Plain<NodeAlloc>): void {
+function charge(v: NodeView, share: NodeAllocState): void {
   v.freeCpus -= share.cpus;
   v.freeMemMiB -= share.memMib;
   v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
@@ -258,7 +257,7 @@ function charge(v: NodeView, share: Plain<NodeAlloc>): void {
   v.idle = false;
 }
 
-function release(v: NodeView, share: Plain<NodeAlloc>): void {
+function release(v: NodeView, share: NodeAllocState): void {
   v.freeCpus += share.cpus;
   v.freeMemMiB += share.memMib;
   v.freeGpus = [...v.freeGpus, ...share.gpuIndices].sort((a, b) => a - b);
@@ -267,7 +266,7 @@ function release(v: NodeView, share: Plain<NodeAlloc>): void {
 }
 
 /** Per-socket free CPUs follow a share's charge (-1) or release (+1). */
-function moveSocketCpus(v: NodeView, share: Plain<NodeAlloc>, sign: 1 | -1): void {
+function moveSocketCpus(v: NodeView, share: NodeAllocState, sign: 1 | -1): void {
   const free = v.sockets?.freeCpus;
   if (free === undefined) return;
   parseSocketCpus(share.socketCpus).forEach((c, s) => {

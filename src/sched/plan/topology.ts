@@ -6,8 +6,7 @@
  * counts the leaf switches an allocation spans, for `--switches=N`.
  */
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
-import type { Plain } from "../../lib/plain.ts";
-import type { NodeAlloc } from "../../net/gen/spur/v1/types_pb.ts";
+import type { NodeAllocState } from "../model/state-types.ts";
 /** What a candidate must tell about itself: its node's name (fit-node's Capacity is one). */
 interface Candidate {
   node: { name: string };
@@ -15,10 +14,10 @@ interface Candidate {
 
 /** Best placement under one switch, lowest level first; undefined when no single switch holds the job. */
 export function fitUnderSwitches<C extends Candidate>(
-  topology: NetworkTopology, candidates: C[], fit: (subset: C[]) => Plain<NodeAlloc>[] | undefined,
-): Plain<NodeAlloc>[] | undefined {
+  topology: NetworkTopology, candidates: C[], fit: (subset: C[]) => NodeAllocState[] | undefined,
+): NodeAllocState[] | undefined {
   let level = -1;
-  let best: { alloc: Plain<NodeAlloc>[]; spare: number } | undefined;
+  let best: { alloc: NodeAllocState[]; spare: number } | undefined;
   for (const group of topology.groups) {
     if (best !== undefined && group.level > level) break;
     const members = new Set(group.nodes);

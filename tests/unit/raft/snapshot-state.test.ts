@@ -2,7 +2,8 @@
  * @module tests/unit/raft/snapshot-state
  * Controller state -> snapshot image -> state: a restored replica that replays the same log
  * tail through apply() ends exactly where one that applied everything ends, key order
- * included; format-2 images (SQLite, written by earlier versions) still restore; other
+ * included; format-4 images say their state types version; format-2 images (SQLite, written
+ * by earlier versions) still restore (format 3: tests/unit/ctld/state-upgrade.test.ts); other
  * bytes are refused.
  */
 import { describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { Database } from "bun:sqlite";
 import { SNAPSHOT_FORMAT, encodePart, encodeSnapshot, encodeSqliteSnapshot, restoreSnapshot, snapshotIndex } from "../../../src/ctld/state-snapshot.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import type { ClusterState } from "../../../src/sched/model/types.ts";
+import { STATE_TYPES_VERSION } from "../../../src/sched/model/state-types.ts";
 import { cluster, spec, submit } from "../sched/builders.ts";
 
 /** Every field but the configuration, Maps and Sets included: a field the snapshot forgets shows here. */
@@ -34,7 +36,8 @@ describe("controller snapshot", () => {
     expect(snapshotIndex(image)).toBe(42);
     // A versioned text header says what follows.
     const header = JSON.parse(new TextDecoder().decode(image.subarray(0, 200)).split("\n")[1] ?? "") as { format: number; jobs: number };
-    expect(header).toMatchObject({ format: SNAPSHOT_FORMAT, jobs: 6 });
+    expect(header).toMatchObject({ format: SNAPSHOT_FORMAT, state: STATE_TYPES_VERSION, jobs: 6 });
+    expect(SNAPSHOT_FORMAT).toBe(4);
 
     const restored = cluster(undefined, false);
     expect(restoreSnapshot(restored.state, image)).toBe(42);
@@ -64,7 +67,10 @@ describe("controller snapshot", () => {
     const image = encodeSnapshot(cluster().state, 3);
     const text = new TextDecoder().decode(image.subarray(0, 100));
     const newer = new TextEncoder().encode(text.replace(`"format":${SNAPSHOT_FORMAT}`, `"format":${SNAPSHOT_FORMAT + 1}`).split("\n").slice(0, 2).join("\n") + "\n");
-    expect(() => restoreSnapshot(cluster(undefined, false).state, newer)).toThrow(/format 4/);
+    expect(() => restoreSnapshot(cluster(undefined, false).state, newer)).toThrow(`format ${SNAPSHOT_FORMAT + 1}`);
+    // records of a state types version this controller does not know yet are refused too
+    const newerState = new TextEncoder().encode(text.replace(`"state":${STATE_TYPES_VERSION}`, `"state":${STATE_TYPES_VERSION + 1}`).split("\n").slice(0, 2).join("\n") + "\n");
+    expect(() => restoreSnapshot(cluster(undefined, false).state, newerState)).toThrow(`state types version ${STATE_TYPES_VERSION + 1}`);
     expect(() => restoreSnapshot(cluster(undefined, false).state, new TextEncoder().encode("hello"))).toThrow(/not a Spur snapshot/);
   });
 
