@@ -8,7 +8,7 @@
  * citty's parseArgs and runs the command with them. `parseCommandLine` is the pure part the unit tests drive.
  * Failure policy: an error a command throws is printed as its message, exit 1.
  */
-import { parseArgs, type ArgsDef, type ParsedArgs } from "citty";
+import type { ArgsDef, ParsedArgs } from "citty";
 import { flagErrorText } from "../../lib/flags.ts";
 import { writeOutput } from "../cli/stdio.ts";
 import type { AdminCommand } from "./command.ts";
@@ -65,6 +65,8 @@ export async function parseCommandLine(root: AdminCommand, argv: readonly string
   if (refused !== undefined) return { kind: "refused", text: flagErrorText("spur", refused, path.join(" ")), exitCode: 1 };
   // what follows `--` in `spur exec HOST -- CMD...` is CMD's, not exec's positionals
   const own = cmd.rest?.afterDash === true && words.includes("--") ? words.slice(0, words.indexOf("--")) : words;
+  // citty's runtime (and node:util under it) loads only for a command that runs, not for --help
+  const { parseArgs } = await import("citty");
   return { kind: "run", cmd, path, rawArgs: words, args: parseArgs(own, argsDef) };
 }
 
