@@ -4,7 +4,7 @@
  * sacct; the script runs once on the first component's node and sees every component
  * (SLURM_HET_SIZE, SLURM_*_HET_GROUP_n); `srun --het-group=1` runs on the second
  * component's nodes. All or nothing: while one component cannot start, neither does.
- * salloc takes ":" components as well.
+ * salloc takes ":" components as well, and srun A : B runs a heterogeneous step.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -100,6 +100,27 @@ describe("heterogeneous jobs", () => {
     expect(r.stdout).toBe(`2 ${id} ${id + 1} 2\n2\n`);
     const acct = c.run(["sacct", "-j", String(id), "-P", "-n", "-o", "JobID,JobName,State"]).stdout;
     expect(acct).toBe(`${id}+0|hs|COMPLETED\n${id}+1|hs|COMPLETED\n${id}+1.0|bash|COMPLETED\n`);
+  });
+
+  it("srun A : B: a het job whose step numbers its tasks over the components; each component's step in sacct", () => {
+    const show = "echo $SLURM_PROCID/$SLURM_NTASKS node=$SLURM_NODEID/$SLURM_NNODES list=$SLURM_STEP_NODELIST job=$SLURM_JOB_ID het=$SLURM_HET_SIZE g1=$SLURM_JOB_ID_HET_GROUP_1";
+    const r = c.run(["srun", "-J", "hstep", "-N2", "-n2", "-l", "bash", "-c", show, ":", "-n1", "bash", "-c", `${show}; exit 3`]);
+    expect(r.code).toBe(3);
+    const lines = r.stdout.trim().split("\n").sort();
+    const id = Number(/job=(\d+)/.exec(lines[0] ?? "")?.[1]);
+    expect(lines).toEqual([0, 1, 2].map((t) => `${t}: ${t}/3 node=${t}/3 list=n[1-3] job=${id} het=2 g1=${id + 1}`));
+    // the exit line names the component's own task id, the label the step's rank (oracle)
+    expect(r.stderr).toContain("srun: error: n3: task 0: Exited with exit code 3\n");
+    const acct = c.run(["sacct", "-j", String(id), "-P", "-n", "-o", "JobID,JobName,NTasks,NodeList,ExitCode"]).stdout;
+    expect(acct).toBe(`${id}+0|hstep||n[1-2]|3:0\n${id}+0.0|hstep|2|n[1-2]|0:0\n${id}+1|hstep||n3|3:0\n${id}+1.0|hstep|1|n3|3:0\n`);
+  });
+
+  it("srun A : B in an ordinary allocation: the components take the job's nodes in turn (Slurm's error when they run out)", () => {
+    const r = c.run(["salloc", "-N3", "bash", "-c",
+      "srun -l -n2 bash -c 'echo $SLURMD_NODENAME $SLURM_PROCID/$SLURM_NTASKS' : -n1 bash -c 'echo $SLURMD_NODENAME $SLURM_PROCID/$SLURM_NTASKS'; srun -N2 true : -N2 true; echo rc=$?"]);
+    expect(r.stdout.trim().split("\n").sort()).toEqual(["0: n1 0/3", "1: n2 1/3", "2: n3 2/3", "rc=1"]);
+    expect(r.stderr).toContain("srun: error: Allocation failure of 2 nodes: job size of 3, already allocated 2 nodes to previous components.\n");
+    expect(r.stderr).not.toContain("Warning");
   });
 
   it("sbatch --test-only: every component is tested, one line for the whole job", () => {

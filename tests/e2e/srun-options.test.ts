@@ -23,6 +23,28 @@ function shell(script: string, env: Record<string, string> = {}) {
 }
 
 describe("srun options", () => {
+  it("--prolog/--epilog run on srun's host around the step, with its command and ids (oracle); a failing prolog aborts the step", () => {
+    c.write("pro.sh", "#!/bin/bash\necho \"PRO $* job=$SLURM_JOB_ID step=$SLURM_STEP_ID nodes=$SLURM_NODELIST ctx=$SLURM_SCRIPT_CONTEXT\" >&2\nexit ${PRORC:-0}\n");
+    c.write("epi.sh", "#!/bin/bash\necho \"EPI $* step=$SLURM_STEPID ctx=$SLURM_SCRIPT_CONTEXT\" >&2\n");
+    shell("chmod +x pro.sh epi.sh");
+    const r = shell("srun --prolog=./pro.sh --epilog=./epi.sh -N2 echo hi there");
+    expect([r.code, r.stdout]).toEqual([0, "hi there\nhi there\n"]);
+    expect(r.stderr).toMatch(/^PRO echo hi there job=\d+ step=0 nodes=n\[1-2\] ctx=prolog_srun\nEPI echo hi there step=0 ctx=epilog_srun\n$/);
+    const failed = shell("srun --prolog=./pro.sh -n1 echo hi", { PRORC: "3" });
+    expect([failed.code, failed.stdout]).toEqual([1, ""]);
+    expect(failed.stderr).toContain("srun: error: srun prolog failed rc = 3. Aborting step.\n");
+    const missing = shell("srun --prolog=/nonexistent/pro -n1 echo hi");
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([0, "hi\n", "srun: Access denied for /nonexistent/pro: No such file or directory\n"]);
+  });
+
+  it("-r/--relative: the step starts at node N of the allocation; Slurm's refusals (oracle)", () => {
+    const r = shell("salloc -N2 bash -c 'srun -r1 -n1 bash -c \"echo \\$SLURMD_NODENAME \\$SLURM_NODEID\"; srun -r1 -N2 true; echo rc=$?'");
+    expect(r.stdout).toBe("n2 0\nrc=1\n");
+    expect(r.stderr).toContain("srun: error: --relative and --nodes option incompatible with count of allocated nodes (1+2>2)\n");
+    const outside = shell("srun -r1 hostname");
+    expect([outside.code, outside.stderr]).toEqual([1, "srun: fatal: --relative option invalid for job allocation request\n"]);
+  });
+
   it("--chdir and -D run the tasks in that directory", () => {
     const dir = join(c.work, "d1");
     mkdirSync(dir, { recursive: true });

@@ -78,6 +78,14 @@ function hetGroup(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
+/** srun -r/--relative=N (N from 0). */
+function relative(st: BuildState, a: Assignment): Result<void> {
+  const r = parseCount(a.value ?? "", "--relative", false);
+  if (!r.ok) return r;
+  st.settings.relative = r.value;
+  return DONE;
+}
+
 function pty(st: BuildState, a: Assignment): Result<void> {
   st.settings.pty = !a.reset;
   if (a.value === undefined) return DONE;
@@ -101,7 +109,7 @@ function killCommand(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
-const text = (field: "clusters" | "mpi" | "allocNodelist" | "cpuBind" | "taskProlog" | "taskEpilog"): Handler => (st, a) => {
+const text = (field: "clusters" | "mpi" | "allocNodelist" | "cpuBind" | "taskProlog" | "taskEpilog" | "srunProlog" | "srunEpilog"): Handler => (st, a) => {
   st.settings[field] = a.value ?? "";
   return DONE;
 };
@@ -132,7 +140,8 @@ export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   "kill-on-bad-exit": killOnBadExit, "disable-status": setting("disableStatus"), exact: setting("exact"),
   overlap: setting("overlap"), interactive: setting("interactive"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
   "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"), "cpu-bind": text("cpuBind"), cpu_bind: text("cpuBind"),
-  "task-prolog": text("taskProlog"), "task-epilog": text("taskEpilog"),
+  "task-prolog": text("taskProlog"), "task-epilog": text("taskEpilog"), prolog: text("srunProlog"), epilog: text("srunEpilog"),
+  relative,
   // salloc
   bell: bell(true), "no-bell": bell(false), "no-shell": setting("noShell"), "kill-command": killCommand,
 };

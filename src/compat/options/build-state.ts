@@ -55,6 +55,11 @@ export interface CmdSettings {
   /** --task-prolog/--task-epilog: run around every task by the agent (agent/task-setup.ts). */
   taskProlog?: string;
   taskEpilog?: string;
+  /** srun --prolog/--epilog (or SLURM_PROLOG/SLURM_EPILOG): programs srun runs itself around the step; "none" turns SrunProlog/SrunEpilog off. */
+  srunProlog?: string;
+  srunEpilog?: string;
+  /** srun -r/--relative=N: the step starts at node N of the allocation. */
+  relative?: number;
   // salloc
   /** --bell (true) / --no-bell (false); undefined = Slurm's "after a delay". */
   bell?: boolean;

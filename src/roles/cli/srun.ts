@@ -8,14 +8,19 @@ import { hostname } from "node:os";
 import { hetGroupEnv, hetGroupJobId } from "../../compat/het-env.ts";
 import { basename } from "node:path";
 import { containerEnvOf } from "../../compat/container-request.ts";
-import { parseSrunArgs } from "../../compat/options/interactive-args.ts";
+import { NODES_LOWERED, parseSrunArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { RpcError } from "../../net/ctl-port.ts";
 import { lookupUid } from "../../net/users.ts";
 import { clusterNameOf, confPath } from "../conf-file.ts";
 import { call } from "./port.ts";
 import { allocate, cancelAllocation, ctlUrl, release } from "./allocation.ts";
-import { runStep } from "./step-launch.ts";
+import { runStep, type StepCalls, type StepRequest } from "./step-launch.ts";
+import { hetStepJobIds, runHetStep } from "./srun-het.ts";
+import { hetStepNodeSlices } from "../../compat/het-step.ts";
+import { RELATIVE_OUTSIDE, relativeNodes } from "../../compat/srun-relative.ts";
+import { srunScriptPath } from "./srun-scripts.ts";
+import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
 import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
@@ -50,6 +55,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(r.stdout);
     return r.exitCode;
   }
+  // a het step in an ordinary allocation: its components' node counts are their own, not the job's (oracle: no warning)
+  if (r.het !== undefined && env.SLURM_JOB_ID !== undefined && env.SLURM_HET_SIZE === undefined) r.warnings = r.warnings.filter((w) => !w.startsWith(NODES_LOWERED));
   if (r.warnings.length > 0) process.stderr.write(warningText("srun", r.warnings));
   // --interactive (salloc's interactive step, LaunchParameters=use_interactive_step): one task on the
   // allocation's first node, whatever the allocation's SLURM_NTASKS/SLURM_NNODES say
@@ -103,6 +110,22 @@ export async function main(argv: string[]): Promise<number> {
   }
   let waitingForStep = false;
   const own = jobId === 0;
+  // -r/--relative=N: the step takes the allocation's nodes from node N on (compat/srun-relative.ts)
+  if (r.settings.relative !== undefined) {
+    if (own) {
+      process.stderr.write(`srun: fatal: ${RELATIVE_OUTSIDE}\n`);
+      return 1;
+    }
+    const jobNodes = expandHostlist(env.SLURM_JOB_NODELIST ?? env.SLURM_NODELIST ?? "");
+    const cliOptions = argv.slice(0, argv.length - r.command.length);
+    const nodesOnCli = cliOptions.some((a) => /^-N/.test(a) || a === "--nodes" || a.startsWith("--nodes="));
+    const nodes = relativeNodes(jobNodes.ok ? jobNodes.value : [], r.settings.relative, Math.max(1, r.spec.nodesMin), nodesOnCli);
+    if (typeof nodes === "string") {
+      process.stderr.write(`srun: error: ${nodes}\n`);
+      return 1;
+    }
+    r.spec = { ...r.spec, nodelist: compressHostlist(nodes), nodesMin: nodes.length, nodesMax: nodes.length };
+  }
   const abort = new AbortController();
   // --export (or SLURM_EXPORT_ENV / SRUN_EXPORT_ENV): only what it names reaches the tasks
   let baseEnv: Record<string, string> = srunTaskEnvironment(r.spec.export || undefined, env);
@@ -111,7 +134,7 @@ export async function main(argv: string[]): Promise<number> {
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
   try {
     if (own) {
-      const job = await allocate("srun", r.spec, r.settings.quiet, r.settings.immediateSec);
+      const job = await allocate("srun", r.spec, r.settings.quiet, r.settings.immediateSec, r.het ?? []);
       jobId = job.jobId;
       baseEnv = { ...baseEnv, SLURM_JOB_ID: String(jobId) };
     }
@@ -142,37 +165,56 @@ export async function main(argv: string[]): Promise<number> {
     // (SLURM_JOB_NAME, which srun reads as input, names allocations only): x-squeue-steps
     const options = argv.slice(0, argv.length - r.command.length);
     const named = options.some((a) => a === "-J" || (a.startsWith("-J") && !a.startsWith("--")) || a.startsWith("--job-name"));
-    const stepSpec = own || named ? r.spec : { ...r.spec, name: basename(r.command[0] ?? "") || r.spec.name };
-    const result = await runStep(
-      {
-        jobId, spec: stepSpec, command: r.command, label: r.settings.label, baseEnv, confPath: confPath(),
-        clusterName: clusterNameOf(confPath()), umask: process.umask(), setup: taskSetup(r.settings.taskProlog, r.settings.taskEpilog),
-        uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: r.spec.workDir || process.cwd(),
-        // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
-        exact: r.settings.exact || r.spec.cpusPerGpu > 0 || (!own && r.spec.exclusive), host: hostname(), verbose: r.settings.verbose,
-        preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
-        interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
-        killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
-        onCreated: (step, killWaitSec) => {
-          current = { jobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
-        },
+    const stepSpecOf = (spec: typeof r.spec, command: readonly string[]) => (own || named ? spec : { ...spec, name: basename(command[0] ?? "") || spec.name });
+    const requestFor = (stepJobId: number, spec: typeof r.spec, command: string[]): StepRequest => ({
+      jobId: stepJobId, spec: stepSpecOf(spec, command), command, label: r.settings.label, baseEnv, confPath: confPath(),
+      clusterName: clusterNameOf(confPath()), umask: process.umask(), setup: taskSetup(r.settings.taskProlog, r.settings.taskEpilog),
+      uid, gid: process.getgid?.() ?? user.gid, user: user.name, cwd: spec.workDir || process.cwd(),
+      // --exclusive inside an allocation is a step of only its own CPUs (Slurm: it implies --exact)
+      exact: r.settings.exact || spec.cpusPerGpu > 0 || (!own && spec.exclusive), host: hostname(), verbose: r.settings.verbose,
+      preserveEnv: r.settings.preserveEnv, unbuffered: r.settings.unbuffered, pty: r.settings.pty, mpi: mpi.type,
+      interactive: r.settings.interactive && !own, ...(r.settings.waitSec === undefined ? {} : { waitSec: r.settings.waitSec }),
+      killOnBadExit: (r.settings.killOnBadExit ?? Number(confValue("killonbadexit") ?? 0)) > 0, ...(taskArgv === undefined ? {} : { taskArgv }),
+      srunScripts: srunScripts(r.settings.srunProlog, r.settings.srunEpilog),
+      onCreated: (step, killWaitSec) => {
+        current = { jobId: stepJobId, stepId: step.stepId, ntasks: step.ntasks, killWaitSec, ownAllocation: own };
       },
-      {
-        // Slurm names the job a refused step was for: "Unable to create step for job 7: More processors requested than permitted"
-        stepCreate: (req) => {
-          const once = () => call<Plain<StepCreateResponse>>(url, "StepCreate", req).catch((e: unknown) => {
-            if (e instanceof RpcError && e.code === BUSY_CODE && !own && r.settings.immediateSec === undefined) waitingForStep = true;
-            throw e instanceof RpcError ? new RpcError(e.code, `Unable to create step for job ${jobId}: ${e.message}`) : e;
-          });
-          const view = { jobId, reason: STEP_NODES_BUSY, quiet: r.settings.quiet, verbose: r.settings.verbose };
-          const write = (t: string) => process.stderr.write(t);
-          return createStepWaiting(once, { ...view, immediate: own || r.settings.immediateSec !== undefined, cancel: waiting.signal, write });
-        },
-        stepComplete: (req) => call(url, "StepComplete", req),
-        signalStep: (req) => call(url, "Cancel", { filter: { jobIds: [`${req.jobId}.${req.stepId}`] }, signal: req.signal }),
+    });
+    const callsFor = (stepJobId: number): StepCalls => ({
+      // Slurm names the job a refused step was for: "Unable to create step for job 7: More processors requested than permitted"
+      stepCreate: (req) => {
+        const once = () => call<Plain<StepCreateResponse>>(url, "StepCreate", req).catch((e: unknown) => {
+          if (e instanceof RpcError && e.code === BUSY_CODE && !own && r.settings.immediateSec === undefined) waitingForStep = true;
+          throw e instanceof RpcError ? new RpcError(e.code, `Unable to create step for job ${stepJobId}: ${e.message}`) : e;
+        });
+        const view = { jobId: stepJobId, reason: STEP_NODES_BUSY, quiet: r.settings.quiet, verbose: r.settings.verbose };
+        const write = (t: string) => process.stderr.write(t);
+        return createStepWaiting(once, { ...view, immediate: own || r.settings.immediateSec !== undefined, cancel: waiting.signal, write });
       },
-      abort.signal,
-    );
+      stepComplete: (req) => call(url, "StepComplete", req),
+      signalStep: (req) => call(url, "Cancel", { filter: { jobIds: [`${req.jobId}.${req.stepId}`] }, signal: req.signal }),
+    });
+    let result: { exitCode: number; exitSignal: number };
+    if (r.het === undefined || r.het.length === 0) result = await runStep(requestFor(jobId, r.spec, r.command), callsFor(jobId), abort.signal);
+    else {
+      // srun A : B: component n runs in the allocation's het group n (every one in an ordinary allocation's job)
+      const jobIds = await hetStepJobIds(own, jobId, r.het.length + 1, env);
+      const parts = [{ spec: r.spec, command: r.command }, ...r.het.map((spec, n) => ({ spec, command: r.hetCommands?.[n] ?? r.command }))];
+      // in an ordinary allocation the components split the job's nodes between them, in order
+      if (!own && new Set(jobIds).size === 1) {
+        const jobNodes = expandHostlist(env.SLURM_JOB_NODELIST ?? env.SLURM_NODELIST ?? "");
+        const slices = hetStepNodeSlices(jobNodes.ok ? jobNodes.value : [], parts.map((p) => (p.spec.nodesMin > 0 ? p.spec.nodesMin : Math.max(1, p.spec.ntasks))));
+        if (typeof slices === "string") {
+          process.stderr.write(`srun: error: ${slices}\n`);
+          return 1;
+        }
+        parts.forEach((p, n) => {
+          const nodes = slices[n] ?? [];
+          p.spec = { ...p.spec, nodelist: compressHostlist(nodes), nodesMin: nodes.length, nodesMax: nodes.length };
+        });
+      }
+      result = await runHetStep(parts.map((p, n) => ({ request: requestFor(jobIds[n] ?? jobId, p.spec, p.command), calls: callsFor(jobIds[n] ?? jobId) })), abort.signal);
+    }
     if (own) await release(jobId, result.exitCode, result.exitSignal);
     // aborted by a second Ctrl-C: 128 + SIGINT, as Slurm's srun exits (oracle: rc=130)
     if (abort.signal.aborted) return 130;
@@ -211,6 +253,13 @@ function confValue(key: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** --prolog/--epilog, else SrunProlog=/SrunEpilog= ("none" turns either off). */
+function srunScripts(prolog: string | undefined, epilog: string | undefined): { prolog?: string; epilog?: string } {
+  const pro = srunScriptPath(prolog, confValue("srunprolog"));
+  const epi = srunScriptPath(epilog, confValue("srunepilog"));
+  return { ...(pro === undefined ? {} : { prolog: pro }), ...(epi === undefined ? {} : { epilog: epi }) };
 }
 
 /** MpiDefault= of the configuration. */

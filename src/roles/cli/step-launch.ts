@@ -23,7 +23,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { connectTls, rpcUrl } from "../../net/tls.ts";
 import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
-import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
+import type { JobInfo, JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import type { StepCreateResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { TaskSetup } from "../../net/gen/spur/v1/agent_pb.ts";
 import { buildStepTaskEnv } from "../../compat/job-env.ts";
@@ -39,6 +39,8 @@ import { createReadStream, openSync } from "node:fs";
 import { PTY_REFUSED_LINES, srunTerminal } from "./srun-terminal.ts";
 import { nodeOfRanks, processMapping } from "../../compat/pmi/mapping.ts";
 import { waitExpiredLines, type TaskState } from "../../compat/srun-wait.ts";
+import { srunScriptEnv, type SrunScriptContext } from "../../compat/srun-script-env.ts";
+import { runSrunScript } from "./srun-scripts.ts";
 
 export interface StepRequest {
   jobId: number;
@@ -82,6 +84,26 @@ export interface StepRequest {
   interactive?: boolean;
   /** -K/--kill-on-bad-exit (or KillOnBadExit=1): the first task that fails terminates the step (SIGTERM). */
   killOnBadExit?: boolean;
+  /** srun --prolog/--epilog (or SrunProlog/SrunEpilog): programs srun runs itself once the step exists and after it ends. */
+  srunScripts?: { prolog?: string; epilog?: string };
+  /** srun A : B: this component's place in the heterogeneous step (srun-het.ts); absent for an ordinary step. */
+  hetPlace?: HetPlace;
+}
+
+/**
+ * One component of a heterogeneous step as its tasks see the whole step: their ranks follow the
+ * earlier components' (SLURM_PROCID), and the node list, node ids and task counts are the step's.
+ */
+export interface HetPlace {
+  /** Tasks of the earlier components: this component's task k is rank taskOffset + k. */
+  taskOffset: number;
+  /** The whole step's task count, its nodes (each once, in component order), tasks per node, node list. */
+  ntasks: number;
+  nodeNames: string[];
+  tasksPerNode: number[];
+  nodelist: string;
+  /** The job as the tasks see it: the leader, with every component's nodes (SLURM_JOB_NODELIST, ...). */
+  job: Plain<JobInfo>;
 }
 
 export interface StepCalls {
@@ -101,11 +123,24 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const job = created.job;
   if (step === undefined || job === undefined) throw new Error("controller returned no step");
   req.onCreated?.({ stepId: step.stepId, ntasks: step.ntasks }, job.killWaitSec);
+  const scriptEnv = (context: SrunScriptContext) => srunScriptEnv(job, step, context, { name: req.user, uid: req.uid });
+  if (req.srunScripts?.prolog !== undefined) {
+    const rc = await runSrunScript(req.srunScripts.prolog, req.command, scriptEnv("prolog_srun"));
+    if (rc !== 0) {
+      process.stderr.write(`srun: error: srun prolog failed rc = ${rc}. Aborting step.\n`);
+      await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode: 1, exitSignal: 0, state: "CANCELLED" }).catch(() => undefined);
+      return { exitCode: 1, exitSignal: 0 };
+    }
+  }
   const shares = step.alloc;
   const tasksPerNode = shares.map((s) => s.tasks);
   const nodeNames = shares.map((s) => s.node);
   const ntasks = tasksPerNode.reduce((a, b) => a + b, 0);
-  const width = String(Math.max(0, ntasks - 1)).length;
+  // a heterogeneous step's component: ranks, labels and the tasks' view are the whole step's
+  const place = req.hetPlace;
+  const rank = (localTask: number): number => localTask + (place?.taskOffset ?? 0);
+  const stepNodeIndex = (node: string, nodeIndex: number): number => (place === undefined ? nodeIndex : Math.max(0, place.nodeNames.indexOf(node)));
+  const width = String(Math.max(0, (place?.ntasks ?? ntasks) - 1)).length;
   const gpusPerTask = Number(/(\d+)$/.exec(req.spec.gpusPerTask)?.[1] ?? 0);
   // --ntasks-per-gpu=N implies --gpu-bind=single:N unless --gpu-bind is given.
   const gpuBind = req.spec.gpuBind || (req.spec.ntasksPerGpu > 0 ? `single:${req.spec.ntasksPerGpu}` : "");
@@ -127,13 +162,13 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     for (let k = 0; k < share.tasks; k++) {
       const taskId = ranks[nodeIndex]?.[k] ?? 0;
       const ctx = {
-        jobId: job.jobId, arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId, jobName: job.name, user: req.user,
-        nodeName: share.node, nodeIndex, taskId, stepId: step.stepId,
+        jobId: (place?.job ?? job).jobId, arrayJobId: job.arrayJobId, arrayTaskId: job.arrayTaskId, jobName: job.name, user: req.user,
+        nodeName: share.node, nodeIndex: stepNodeIndex(share.node, nodeIndex), taskId: rank(taskId), stepId: step.stepId,
       };
       // --pty: only task 0 is connected, through its terminal (oracle: the other tasks' output is not shown)
-      const others = terminal !== undefined && taskId !== 0;
-      targets.set(taskId, others ? { out: { kind: "discard" }, err: { kind: "discard" } } : taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
-      const input = others ? { kind: "none" as const } : inputTarget(req.spec.stdIn, ctx, req.cwd, ntasks);
+      const others = terminal !== undefined && rank(taskId) !== 0;
+      targets.set(rank(taskId), others ? { out: { kind: "discard" }, err: { kind: "discard" } } : taskTargets(req.spec.stdOut, req.spec.stdErr, ctx, req.cwd));
+      const input = others ? { kind: "none" as const } : inputTarget(req.spec.stdIn, ctx, req.cwd, place?.ntasks ?? ntasks);
       inputs.set(taskId, input);
       if (input.kind === "forward") readers.add(share.node);
     }
@@ -196,10 +231,16 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     const here = ranks[nodeIndex] ?? [];
     const tasks = Array.from({ length: share.tasks }, (_, k) => {
       const taskId = here[k] ?? 0;
+      const layout = place === undefined
+        ? { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames }
+        : { stepId: step.stepId, nodelist: place.nodelist, ntasks: place.ntasks, tasksPerNode: place.tasksPerNode, nodeNames: place.nodeNames };
       const env = buildStepTaskEnv(
-        job,
-        { stepId: step.stepId, nodelist: step.nodelist, ntasks, tasksPerNode, nodeNames },
-        { taskId, localId: k, nodeIndex, nodeName: share.node, gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false, gtids: here },
+        place?.job ?? job,
+        layout,
+        {
+          taskId: rank(taskId), localId: k, nodeIndex: stepNodeIndex(share.node, nodeIndex), nodeName: share.node,
+          gpuIndicesOnNode: taskGpus(share.gpuIndices, k, gpuBind, gpusPerTask), constrainDevices: false, gtids: here.map(rank),
+        },
         req.baseEnv,
         {
           confPath: req.confPath, clusterName: req.clusterName, umask: req.umask, labelIo: req.label, cpusPerTask: req.spec.cpusPerTask,
@@ -212,7 +253,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
       const input = inputs.get(taskId) ?? { kind: "none" };
       // without srun's message port there is nothing to pull stdin from: the task reads /dev/null
       const stdin = input.kind === "file" ? { stdinPath: input.path } : { stdinForwarded: input.kind === "forward" && launcher !== undefined };
-      const pty = terminal !== undefined && taskId === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
+      const pty = terminal !== undefined && rank(taskId) === 0 ? { pty: true, ptyRows: terminal.size.rows, ptyCols: terminal.size.cols } : {};
       if (terminal !== undefined) Object.assign(env, ptyEnv(terminal.size, launcher?.port));
       // --mpi=pmi2: the agent adds PMI_FD; rank, size and job id are known here (oracle: PMI_JOBID=J.S)
       if (pmi) Object.assign(env, { SLURM_MPI_TYPE: "pmi2", PMI_RANK: String(taskId), PMI_SIZE: String(ntasks), PMI_JOBID: `${req.jobId}.${step.stepId}` });
@@ -229,23 +270,24 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
     );
     const ends: TaskEnd[] = [];
     for await (const frame of stream) {
-      if (frame.stdout.length > 0) output.write(frame.taskId, "out", frame.stdout);
-      if (frame.stderr.length > 0) output.write(frame.taskId, "err", frame.stderr);
+      if (frame.stdout.length > 0) output.write(rank(frame.taskId), "out", frame.stdout);
+      if (frame.stderr.length > 0) output.write(rank(frame.taskId), "err", frame.stderr);
       if (frame.exited) {
-        output.ended(frame.taskId);
+        output.ended(rank(frame.taskId));
         ends.push({ taskId: frame.taskId, exitCode: frame.exitCode, exitSignal: frame.exitSignal });
         onTaskEnd(share.node, frame.taskId, frame.exitCode, frame.exitSignal);
       }
     }
     // the exit status comes from the agent's report to srun's listener (the agent sends a task's
     // exit frame only once its report is in); the frame's copy stands in for a report that failed
+    // a het step's exit lines name the component's own task ids (oracle: `srun CMD : -n1 false` says "task 0")
     const reported = ends.map((e) => ({ ...e, ...pick(launcher?.exits.get(e.taskId)) }));
     for (const e of reported) {
       exitCode = Math.max(exitCode, e.exitCode);
       if (e.exitSignal !== 0) exitSignal = e.exitSignal;
     }
     // --pty: the terminal is back in its own mode once task 0 is over, before srun's own lines
-    if (here.includes(0)) terminal?.restore();
+    if (here.map(rank).includes(0)) terminal?.restore();
     if (!abort.aborted) process.stderr.write(taskEndLines(share.node, reported.filter((e) => !reportedEarly.has(e.taskId))));
   });
   const results = await Promise.allSettled(runs.map((run, nodeIndex) => run.finally(() => feed?.drop(shares[nodeIndex]?.node ?? ""))));
@@ -259,6 +301,7 @@ export async function runStep(req: StepRequest, calls: StepCalls, abort: AbortSi
   const failed = results.find((r) => r.status === "rejected");
   const state = abort.aborted ? "CANCELLED" : failed ? "FAILED" : exitCode === 0 && exitSignal === 0 ? "COMPLETED" : "FAILED";
   await calls.stepComplete({ jobId: req.jobId, stepId: step.stepId, exitCode, exitSignal, state }).catch(() => undefined);
+  if (req.srunScripts?.epilog !== undefined) await runSrunScript(req.srunScripts.epilog, req.command, scriptEnv("epilog_srun"));
   if (failed && !abort.aborted) throw (failed as PromiseRejectedResult).reason;
   return { exitCode, exitSignal };
 }

@@ -353,12 +353,16 @@ export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Plai
   const views = p.views.slice();
   const trial: Placement = { ...p, views };
   const out: Plain<NodeAlloc>[][] = [];
+  // Components never share a node (Slurm 22.05 on the oracle: `salloc -N1 : -N1` gets n1 and n2 on
+  // idle 4-CPU nodes, and `-N3 : -N2` on 4 nodes waits for Resources forever).
+  const taken = new Set<number>();
   for (const ask of asks) {
-    const alloc = startNow(trial, ask.req, ask.candidates, ask.durationSec);
+    const alloc = startNow(trial, ask.req, taken.size === 0 ? ask.candidates : ask.candidates.filter((i) => !taken.has(i)), ask.durationSec);
     if (alloc === undefined) return undefined;
     for (const share of alloc) {
       const i = p.index.get(share.node);
       assert(i !== undefined, `share node ${share.node} is in the pass`);
+      taken.add(i);
       const copy: NodeView = { ...(views[i] as NodeView) };
       takeShare(copy, share);
       views[i] = copy;

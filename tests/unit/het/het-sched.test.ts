@@ -97,14 +97,16 @@ describe("het job scheduling: all or nothing", () => {
     expect([pass.reasons.get(1), pass.reasons.get(2)]).toEqual(["Resources", "Resources"]);
   });
 
-  it("components may share a node, and see what the earlier ones took", () => {
-    const c = cluster("ClusterName=t\nDefMemPerCPU=256\nNodeName=n1 CPUs=4 RealMemory=4000 Port=17001\nPartitionName=debug Nodes=n1 Default=YES MaxTime=INFINITE\n");
-    c.run(het([spec({ ntasks: 2 }), spec({ ntasks: 2 })]));
-    c.run(het([spec({ ntasks: 2 }), spec({ ntasks: 1 })], 11));
+  it("components never share a node (oracle: `salloc -N1 -n1 : -N1 -n1` on idle 4-CPU nodes gets n1 and n2; five such components on 4 nodes never start)", () => {
+    const c = cluster("ClusterName=t\nDefMemPerCPU=256\nNodeName=n[1-2] CPUs=4 RealMemory=4000 Port=17001\nPartitionName=debug Nodes=n[1-2] Default=YES MaxTime=INFINITE\n");
+    c.run(het([spec({ ntasks: 1 }), spec({ ntasks: 1 })]));
+    c.run(het([spec({ ntasks: 1 }), spec({ ntasks: 1 }), spec({ ntasks: 1 })], 11));
     const pass = schedule(c.state, 20);
-    expect(pass.decisions.map((d) => d.jobId)).toEqual([1, 2]);
-    expect(pass.reasons.get(3)).toBe("Resources");
-    expect(pass.reasons.get(4)).toBe("Resources");
+    expect(pass.decisions.map((d) => [d.jobId, d.alloc.map((a) => a.node)])).toEqual([[1, ["n1"]], [2, ["n2"]]]);
+    expect([3, 4, 5].map((id) => pass.reasons.get(id))).toEqual(["Resources", "Resources", "Resources"]);
+    // the three-component job could never start whole on two nodes: it reserves nothing and holds nothing back
+    c.run({ v: 1, type: "submit", at: 12, spec: spec({ ntasks: 2 }), by: ROOT, priority: 0 });
+    expect(schedule(c.state, 21).decisions.map((d) => d.jobId)).toEqual([1, 2, 6]);
   });
 
   it("apply undoes a half start: a component whose share was taken since the pass keeps the whole job pending", () => {

@@ -98,11 +98,10 @@ describe("salloc and srun with ':'", () => {
     expect([r.value.spec.ntasks, r.value.het?.map((h) => [h.nodesMin, h.name]), r.value.command]).toEqual([1, [[2, "x"]], ["bash"]]);
   });
 
-  it("srun refuses heterogeneous steps rather than run ':' as the command", () => {
-    expect(parseSrunArgs(["-n1", ":", "-n1", "hostname"], {}, CTX2)).toMatchObject({ ok: false, error: { message: "heterogeneous job steps (srun ... : ...) are not supported by Spur" } });
-    // a ':' after the command is the command's own argument
-    const r = parseSrunArgs(["-n1", "echo", ":"], {}, CTX2);
-    expect(r.ok && r.value.kind === "run" ? r.value.command : []).toEqual(["echo", ":"]);
+  it("srun splits its command line at every lone ':' (oracle: `srun -n1 echo :` is 'srun: fatal: No command given to execute.')", () => {
+    expect(parseSrunArgs(["-n1", "echo", ":"], {}, CTX2)).toMatchObject({ ok: false, error: { message: "No command given to execute." } });
+    const r = parseSrunArgs(["-n1", "echo", "a", ":", "b"], {}, CTX2);
+    expect(r.ok && r.value.kind === "run" ? [r.value.command, r.value.hetCommands] : []).toEqual([["echo", "a"], [["b"]]]);
   });
 
   it("salloc's het shell (oracle, `salloc -n1 : -N2`): the leader's SLURM_JOB_ID and site variables, every component's job variables suffixed", () => {
