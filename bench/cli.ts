@@ -3,7 +3,7 @@
  * CLI and controller figures, one JSON object per line ({metric, value, unit, system, ...conditions}):
  * - the start-up floor: a `bun build --compile --bytecode --minify` hello-world built and timed
  *   in this run, the same way as everything else (`hello_floor_ms`);
- * - per-command start-up (`spur version`, `squeue/sinfo/sbatch --version`) and `squeue`/`sinfo`
+ * - per-command start-up (`spur version`, `spur --help`, `squeue/sinfo/sbatch --version`) and `squeue`/`sinfo`
  *   on an empty queue, each with `over_floor_ms` (median minus the floor's median);
  * - sbatch submissions per second in one shell loop and in four loops in parallel;
  * - the controller's side of one submission: Submit over loopback from this process, one in
@@ -120,7 +120,7 @@ function startupProbes(s: System): Probe[] {
     p("squeue_empty_latency_ms", [s.bin("squeue")], { queued: s.name === "spur" ? 0 : "shared oracle" }),
     p("sinfo_latency_ms", [s.bin("sinfo")]),
   ];
-  if (s.name === "spur") probes.unshift(p("spur_version_ms", [BIN, "version"]));
+  if (s.name === "spur") probes.unshift(p("spur_version_ms", [BIN, "version"]), p("spur_help_ms", [BIN, "--help"]));
   return probes;
 }
 

@@ -1,8 +1,9 @@
 /**
  * @module lib/flags
- * The one strict flag parser for Spur's own daemons and admin sub-commands (spurctld,
- * spurd, spurrestd, `spur up|init|sim|...`). Slurm's user commands do NOT use it: they
- * parse through the option tables in src/compat/options.
+ * The one strict flag parser for Spur's own daemons (spurctld, spurd, spurrestd) and,
+ * through roles/admin/strict.ts, the check of every `spur` sub-command's line against its
+ * declared (citty) args. Slurm's user commands do NOT use it: they parse through the
+ * option tables in src/compat/options.
  *
  * getopt_long's rules, minus abbreviations: `--name value`, `--name=value`, `-x value`,
  * `-xvalue`, clustered short booleans (`-dn`), options and operands in any order, `--`

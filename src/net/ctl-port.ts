@@ -2,8 +2,9 @@
  * @module net/ctl-port
  * The world a user command sees, injected so that every command's logic
  * (src/cli/<command>.ts) is a testable function: argv + env + this port in,
- * { stdout, stderr, exitCode } out. The real port (src/roles/cli/port.ts) talks
- * to spurctld with Connect's JSON form over plain fetch; tests pass a fake.
+ * { stdout, stderr, exitCode } out. The real port (src/roles/cli/port-core.ts, its
+ * controller calls in net/ctl-client/) talks to spurctld with Connect's JSON form
+ * over plain fetch; tests pass a fake.
  */
 import type {
   AcctListRequest,

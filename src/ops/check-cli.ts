@@ -9,8 +9,6 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { checkScripts } from "./check.ts";
 import { checkReportJson, formatCheckReport } from "./check-format.ts";
-import { flagErrorText, parseFlags } from "../lib/flags.ts";
-import type { SpurError } from "../lib/result.ts";
 
 export interface OpsResult {
   stdout: string;
@@ -18,10 +16,15 @@ export interface OpsResult {
   exitCode: number;
 }
 
-/** A command line the flag parser refused (`helpCommand`: e.g. "spur check"): getopt's words, exit 1. */
-export const refusedFlags = (error: SpurError, helpCommand: string): OpsResult => ({ stdout: "", stderr: flagErrorText("spur", error, helpCommand), exitCode: 1 });
+/** The hint after a usage error of `spur CMD` (its flags and usage: roles/admin/CMD.ts). */
+export const tryHelp = (cmd: string): string => `Try "spur ${cmd} --help" for more information\n`;
 
-const USAGE = "Usage: spur check [--json] DIR|FILE...\n";
+export interface CheckFlags {
+  /** Scripts, and directories walked for them. */
+  paths: readonly string[];
+  /** The report as JSON. */
+  json?: boolean | undefined;
+}
 /** Scripts larger than this are not batch scripts (and would not be read whole by a person either). */
 const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
 /** A walk deeper than this is almost surely a link loop or the wrong directory. */
@@ -45,14 +48,11 @@ export function listScripts(path: string, depth = 0): string[] {
 
 const looksBinary = (buf: Buffer): boolean => buf.subarray(0, 8192).includes(0);
 
-/** `spur check` from its arguments (after the verb). `now` is epoch seconds. */
-export function checkMain(argv: readonly string[], now: number): OpsResult {
-  const parsed = parseFlags(argv, { booleans: [["--json"], ["--help", "-h"]], operands: Number.POSITIVE_INFINITY });
-  if (!parsed.ok) return refusedFlags(parsed.error, "spur check");
-  if (parsed.value.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const json = parsed.value.on["--json"] === true;
-  const paths = parsed.value.operands;
-  if (paths.length === 0) return { stdout: "", stderr: `spur: error: check: no scripts given\n${USAGE}`, exitCode: 2 };
+/** `spur check` (flags: roles/admin/check.ts). `now` is epoch seconds. */
+export function checkMain(flags: CheckFlags, now: number): OpsResult {
+  const json = flags.json === true;
+  const paths = flags.paths;
+  if (paths.length === 0) return { stdout: "", stderr: `spur: error: check: no scripts given\n${tryHelp("check")}`, exitCode: 2 };
   const files: { path: string; text: string }[] = [];
   try {
     for (const p of paths) {

@@ -7,11 +7,8 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseFlags } from "../lib/flags.ts";
-import { refusedFlags, type OpsResult } from "./check-cli.ts";
+import { tryHelp, type OpsResult } from "./check-cli.ts";
 import { formatImportReport, importSlurm, type SlurmConfFiles } from "./import-slurm.ts";
-
-const USAGE = "Usage: spur import-slurm DIR|slurm.conf [-o FILE] [--force]\n";
 
 const readIf = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
 
@@ -27,24 +24,27 @@ export function readSlurmFiles(target: string): SlurmConfFiles | undefined {
   };
 }
 
-/** `spur import-slurm` from its arguments (after the verb). */
-export function importSlurmMain(argv: readonly string[]): OpsResult {
-  // Operands are counted below, for import-slurm's own message and exit code.
-  const parsed = parseFlags(argv, { values: [["--output", "-o"]], booleans: [["--force"], ["--help", "-h"]], operands: Number.POSITIVE_INFINITY });
-  if (!parsed.ok) return refusedFlags(parsed.error, "spur import-slurm");
-  const flags = parsed.value;
-  if (flags.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const out = flags.values["--output"];
-  const operands = flags.operands;
-  const target = operands[0];
-  if (target === undefined || operands.length > 1) return { stdout: "", stderr: `spur: error: import-slurm: give one directory\n${USAGE}`, exitCode: 2 };
+export interface ImportSlurmFlags {
+  /** A directory holding slurm.conf, or the file. */
+  target?: string | undefined;
+  /** Write spur.conf here instead of stdout. */
+  output?: string | undefined;
+  /** Replace an existing --output file. */
+  force?: boolean | undefined;
+}
+
+/** `spur import-slurm` (flags: roles/admin/import-slurm.ts). */
+export function importSlurmMain(flags: ImportSlurmFlags): OpsResult {
+  const out = flags.output;
+  const target = flags.target;
+  if (target === undefined) return { stdout: "", stderr: `spur: error: import-slurm: give one directory\n${tryHelp("import-slurm")}`, exitCode: 2 };
   const files = readSlurmFiles(target);
   if (files === undefined) return { stdout: "", stderr: `spur: error: import-slurm: no slurm.conf in ${target}\n`, exitCode: 1 };
   const result = importSlurm(files);
   if (!result.ok) return { stdout: "", stderr: `spur: error: import-slurm: ${result.error.message}\n`, exitCode: 1 };
   const report = formatImportReport(result.value);
   if (out === undefined) return { stdout: result.value.spurConf, stderr: report, exitCode: 0 };
-  if (existsSync(out) && !flags.on["--force"]) {
+  if (existsSync(out) && flags.force !== true) {
     return { stdout: "", stderr: `spur: error: import-slurm: ${out} exists (use --force to replace it)\n`, exitCode: 1 };
   }
   writeFileSync(out, result.value.spurConf, { mode: 0o644 });

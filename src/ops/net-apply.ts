@@ -13,10 +13,9 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseFlags } from "../lib/flags.ts";
 import { applyCommands, parseWgQuick, stripWgQuick, type WgQuickConf } from "../net/wg-conf.ts";
 import { err, ok, type Result } from "../lib/result.ts";
-import { refusedFlags, type OpsResult } from "./check-cli.ts";
+import { tryHelp, type OpsResult } from "./check-cli.ts";
 import { shellQuoteIfNeeded as quote } from "../lib/shell-quote.ts";
 
 export interface NetApplyPorts {
@@ -31,7 +30,6 @@ export interface NetApplyPorts {
 }
 
 export const DEFAULT_INTERFACE = "spur0";
-const USAGE = "Usage: spur net apply CONF [--interface NAME] [--dry-run]\n";
 
 const fail = (text: string, exitCode = 1): OpsResult => ({ stdout: "", stderr: `spur: error: net apply: ${text}\n`, exitCode });
 const hideKey = (text: string): string => text.replace(/^(\s*PrivateKey\s*=\s*).*$/gim, "$1(hidden)");
@@ -61,15 +59,21 @@ function missing(ports: NetApplyPorts): string[] {
   return out;
 }
 
-export function netApplyMain(argv: readonly string[], ports: NetApplyPorts = hostPorts()): OpsResult {
-  const parsed = parseFlags(argv, { values: [["--interface"]], booleans: [["--dry-run", "-n"], ["--help", "-h"]], operands: 1 });
-  if (!parsed.ok) return refusedFlags(parsed.error, "spur net");
-  const flags = parsed.value;
-  if (flags.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const confPath = flags.operands[0];
-  if (confPath === undefined) return fail(`give the node's wg-quick config (written by spur net init)\n${USAGE}`, 2);
-  const iface = flags.values["--interface"] ?? DEFAULT_INTERFACE;
-  const dryRun = flags.on["--dry-run"] === true;
+export interface NetApplyFlags {
+  /** The node's wg-quick config (written by spur net init). */
+  conf?: string | undefined;
+  /** Default spur0. */
+  iface?: string | undefined;
+  /** Print the commands and the config (key hidden) instead. */
+  dryRun?: boolean | undefined;
+}
+
+/** `spur net apply` (flags: roles/admin/net.ts); the host comes in as ports. */
+export function netApplyMain(flags: NetApplyFlags, ports: NetApplyPorts = hostPorts()): OpsResult {
+  const confPath = flags.conf;
+  if (confPath === undefined) return fail(`give the node's wg-quick config (written by spur net init)\n${tryHelp("net apply")}`, 2);
+  const iface = flags.iface ?? DEFAULT_INTERFACE;
+  const dryRun = flags.dryRun === true;
   const text = ports.readFile(confPath);
   if (text === undefined) return fail(`cannot read ${confPath}`);
   const conf = parseWgQuick(text);

@@ -12,22 +12,17 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseFlags } from "../lib/flags.ts";
 import { planNetwork, wgQuickConfig, type NetPlanInput } from "../net/wireguard.ts";
 import { wgGenKey, wgPublicKey } from "../net/wireguard-keys.ts";
-import { refusedFlags, type OpsResult } from "./check-cli.ts";
-import { netApplyMain } from "./net-apply.ts";
+import { tryHelp, type OpsResult } from "./check-cli.ts";
 
-const USAGE = "Usage: spur net keygen [--key-file PATH]\n       spur net init PLAN.json [--out DIR] [--key-file PATH]\n" +
-  "       spur net apply CONF [--interface NAME] [--dry-run]\n";
-const DEFAULT_KEY_FILE = "/etc/spur/wg.key";
+export const DEFAULT_KEY_FILE = "/etc/spur/wg.key";
 
 const fail = (text: string, exitCode = 1): OpsResult => ({ stdout: "", stderr: `spur: error: net: ${text}\n`, exitCode });
 
-function keygen(argv: readonly string[]): OpsResult {
-  const parsed = parseFlags(argv, { values: [["--key-file"]] });
-  if (!parsed.ok) return refusedFlags(parsed.error, "spur net");
-  const path = parsed.value.values["--key-file"] ?? DEFAULT_KEY_FILE;
+/** `spur net keygen`: this node's key at `keyFile` (made unless it exists); prints its public half. */
+export function netKeygen(keyFile: string = DEFAULT_KEY_FILE): OpsResult {
+  const path = keyFile;
   if (existsSync(path)) {
     const priv = readFileSync(path, "utf8").trim();
     return { stdout: `${wgPublicKey(priv)}\n`, stderr: `spur: net: ${path} exists; its public key:\n`, exitCode: 0 };
@@ -46,13 +41,21 @@ function earlierKey(dir: string, node: string): string | undefined {
   return /^PrivateKey = (\S+)$/m.exec(readFileSync(path, "utf8"))?.[1];
 }
 
-function init(argv: readonly string[]): OpsResult {
-  const parsed = parseFlags(argv, { values: [["--out"], ["--key-file"]], operands: 1 });
-  if (!parsed.ok) return refusedFlags(parsed.error, "spur net");
-  const planPath = parsed.value.operands[0];
-  if (planPath === undefined) return fail(`init needs a plan file\n${USAGE}`, 2);
-  const dir = parsed.value.values["--out"] ?? "spur-net";
-  const keyFile = parsed.value.values["--key-file"] ?? DEFAULT_KEY_FILE;
+export interface NetInitFlags {
+  /** The plan (JSON: sites, nodes, optional public keys). */
+  plan?: string | undefined;
+  /** Where the configs and plan.json go (default spur-net). */
+  out?: string | undefined;
+  /** Where a node whose public key is in the plan keeps its private key (default /etc/spur/wg.key). */
+  keyFile?: string | undefined;
+}
+
+/** `spur net init` (flags: roles/admin/net.ts). */
+export function netInit(flags: NetInitFlags): OpsResult {
+  const planPath = flags.plan;
+  if (planPath === undefined) return fail(`init needs a plan file\n${tryHelp("net init")}`, 2);
+  const dir = flags.out ?? "spur-net";
+  const keyFile = flags.keyFile ?? DEFAULT_KEY_FILE;
   let input: NetPlanInput;
   try {
     input = JSON.parse(readFileSync(planPath, "utf8")) as NetPlanInput;
@@ -84,14 +87,4 @@ function init(argv: readonly string[]): OpsResult {
     `spur: net: warning: private keys of ${[...made.keys()].join(", ")} were made here and are inside their configs: ` +
       "copy each config to its node only, then delete it here (or run `spur net keygen` on the node and put the public key in the plan)\n";
   return { stdout: `wrote ${plan.value.nodes.length} configs and plan.json to ${dir}\n${lines.join("")}`, stderr: warn, exitCode: 0 };
-}
-
-/** `spur net ...` from its arguments (after "net"). */
-export function netMain(argv: readonly string[]): OpsResult {
-  const [sub, ...rest] = argv;
-  if (sub === "keygen") return keygen(rest);
-  if (sub === "init") return init(rest);
-  if (sub === "apply") return netApplyMain(rest);
-  if (sub === undefined || sub === "-h" || sub === "--help") return { stdout: USAGE, stderr: "", exitCode: sub === undefined ? 2 : 0 };
-  return fail(`unknown subcommand "${sub}"\n${USAGE}`, 2);
 }

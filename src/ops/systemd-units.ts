@@ -7,8 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseFlags } from "../lib/flags.ts";
-import { refusedFlags, type OpsResult } from "./check-cli.ts";
+import type { OpsResult } from "./check-cli.ts";
 
 export interface UnitOptions {
   /** Where the role links are (install.sh --prefix); default /usr/local/bin. */
@@ -61,23 +60,24 @@ export function systemdUnits(opts: UnitOptions = {}): UnitFile[] {
   ];
 }
 
-const USAGE = "Usage: spur systemd-units [--dir DIR] [--bin-dir DIR] [--conf PATH] [--force]\n";
+export interface SystemdUnitsFlags extends UnitOptions {
+  /** Write the units here (e.g. /etc/systemd/system) instead of printing them. */
+  dir?: string | undefined;
+  /** Replace units there that differ. */
+  force?: boolean | undefined;
+}
 
-/** Print the units (separated by their names), or write them into --dir (e.g. /etc/systemd/system). */
-export function systemdUnitsMain(argv: readonly string[]): OpsResult {
-  const parsed = parseFlags(argv, { values: [["--dir"], ["--bin-dir"], ["--conf"]], booleans: [["--force"], ["--help", "-h"]] });
-  if (!parsed.ok) return refusedFlags(parsed.error, "spur systemd-units");
-  const flags = parsed.value;
-  if (flags.on["--help"]) return { stdout: USAGE, stderr: "", exitCode: 0 };
-  const units = systemdUnits({ binDir: flags.values["--bin-dir"], confPath: flags.values["--conf"] });
-  const dir = flags.values["--dir"];
+/** Print the units (separated by their names), or write them into `dir` (flags: roles/admin/systemd-units.ts). */
+export function systemdUnitsMain(flags: SystemdUnitsFlags): OpsResult {
+  const units = systemdUnits({ binDir: flags.binDir, confPath: flags.confPath });
+  const dir = flags.dir;
   if (dir === undefined) return { stdout: units.map((u) => `### ${u.name}\n${u.text}`).join("\n"), stderr: "", exitCode: 0 };
   mkdirSync(dir, { recursive: true });
   const done: string[] = [];
   for (const u of units) {
     const path = join(dir, u.name);
     const same = existsSync(path) && readFileSync(path, "utf8") === u.text;
-    if (existsSync(path) && !same && !flags.on["--force"]) {
+    if (existsSync(path) && !same && flags.force !== true) {
       return { stdout: done.join(""), stderr: `spur: error: systemd-units: ${path} exists and differs (use --force)\n`, exitCode: 1 };
     }
     if (!same) writeFileSync(path, u.text, { mode: 0o644 });

@@ -15,7 +15,6 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import { flagErrorText, parseFlags } from "../lib/flags.ts";
 
 export interface CliOut {
   stdout: string;
@@ -80,15 +79,24 @@ export function clusterTlsConfLines(dir: string): string[] {
   ];
 }
 
-export function tlsCertMain(argv: readonly string[]): CliOut {
-  const parsed = parseFlags(argv, { values: [["--days"], ["--ca-dir"], ["--host"], ["--out-dir"]] });
-  if (!parsed.ok) return { stdout: "", stderr: flagErrorText("spur", parsed.error, "spur tls-cert"), exitCode: 1 };
-  const opt = parsed.value.values;
-  const days = opt["--days"] ?? "825";
+export interface TlsCertFlags {
+  /** Validity in days (default 825). */
+  days?: string | undefined;
+  /** The cluster CA's directory: a certificate per host signed by it (else one self-signed for spurrestd). */
+  caDir?: string | undefined;
+  /** The host, or with caDir the hosts (comma-separated); default: this host's name. */
+  host?: string | undefined;
+  /** Without caDir: where spurrestd.crt and .key go (default "."). */
+  outDir?: string | undefined;
+}
+
+/** `spur tls-cert` (flags: roles/admin/tls-cert.ts). */
+export function tlsCertMain(opt: TlsCertFlags): CliOut {
+  const days = opt.days ?? "825";
   if (!/^[1-9][0-9]{0,4}$/.test(days)) return fail(`--days takes a whole number, got "${days}"`);
-  const caDir = opt["--ca-dir"];
+  const caDir = opt.caDir;
   if (caDir !== undefined) {
-    const hosts = (opt["--host"] ?? hostname()).split(",").filter(Boolean);
+    const hosts = (opt.host ?? hostname()).split(",").filter(Boolean);
     const bad = hosts.find((h) => !HOST_RE.test(h));
     if (bad !== undefined || hosts.length === 0) return fail(`invalid host name "${bad ?? ""}"`);
     const dir = resolve(caDir);
@@ -96,8 +104,8 @@ export function tlsCertMain(argv: readonly string[]): CliOut {
     if (err !== undefined) return fail(err);
     return { stdout: `${clusterTlsConfLines(dir).join("\n")}\n`, stderr: `wrote ${join(dir, "ca.crt")} and certificates for ${hosts.join(", ")}: copy ca.crt and each host's HOST.crt/HOST.key to it; keep ca.key off the cluster\n`, exitCode: 0 };
   }
-  const dir = resolve(opt["--out-dir"] ?? ".");
-  const host = opt["--host"] ?? hostname();
+  const dir = resolve(opt.outDir ?? ".");
+  const host = opt.host ?? hostname();
   if (!HOST_RE.test(host)) return fail(`invalid host name "${host}"`);
   mkdirSync(dir, { recursive: true });
   const cert = join(dir, "spurrestd.crt");

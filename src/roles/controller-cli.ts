@@ -9,15 +9,24 @@
  */
 import { parseControllerAddress } from "./conf-file.ts";
 import { call, resolveControllerUrls } from "./cli/port.ts";
-import { parseFlagsOrThrow } from "../lib/flags.ts";
 
 const USAGE = "usage: spur controller add ID HOST:PORT[:RAFTPORT] | spur controller remove ID [--force]\n";
 
-export async function controllerMain(argv: string[]): Promise<number> {
-  const flags = parseFlagsOrThrow("spur", argv, { booleans: [["--force"]], operands: 3 }, "spur controller");
-  const [action, idText, address] = flags.operands;
-  const id = Number(idText);
-  if ((action !== "add" && action !== "remove") || !Number.isInteger(id) || id <= 0) {
+export interface ControllerChange {
+  action: "add" | "remove";
+  /** The replica's Raft id, as given. */
+  id?: string | undefined;
+  /** add: the new replica's HOST:PORT[:RAFTPORT]. */
+  address?: string | undefined;
+  /** remove: even when fewer than 3 voters would be left (down to 1). */
+  force?: boolean | undefined;
+}
+
+/** `spur controller add|remove` (flags: admin/controller.ts). */
+export async function controllerMain(change: ControllerChange): Promise<number> {
+  const { action, address } = change;
+  const id = Number(change.id);
+  if (change.id === undefined || !Number.isInteger(id) || id <= 0) {
     process.stderr.write(USAGE);
     return 2;
   }
@@ -30,7 +39,7 @@ export async function controllerMain(argv: string[]): Promise<number> {
   const urls = resolveControllerUrls();
   try {
     const res = await call<{ voters?: number[]; learners?: number[] }>(urls[0] as string, "ChangeControllers", {
-      action, id, address: address ?? "", force: flags.on["--force"] === true,
+      action, id, address: address ?? "", force: change.force === true,
     });
     const voters = (res.voters ?? []).slice().sort((a, b) => a - b);
     const learners = (res.learners ?? []).slice().sort((a, b) => a - b);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { down, up } from "./local-cluster.ts";
 import { selfExec } from "./self-exec.ts";
-import { upOptions } from "./spur.ts";
+import type { UpOptions } from "./local-cluster.ts";
 
 const SCRIPT = `#!/bin/bash
 #SBATCH --job-name=demo
@@ -31,9 +31,10 @@ function show(env: NodeJS.ProcessEnv, cwd: string, args: string[]): string {
   return r.stdout;
 }
 
-export async function runDemo(argv: string[]): Promise<number> {
+/** The demo on a cluster of `shape` (its state directory is made here). */
+export async function runDemo(shape: UpOptions): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "spur-demo-"));
-  const o = { ...upOptions(argv, "spur demo"), stateDir: join(dir, "cluster") };
+  const o = { ...shape, stateDir: join(dir, "cluster") };
   process.stdout.write(`Starting a local cluster in ${o.stateDir} ...\n`);
   const { conf } = await up(o);
   // The job calls srun: put the Slurm-named links on its PATH (sbatch exports the environment).

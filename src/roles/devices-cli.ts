@@ -13,8 +13,18 @@ import { runNvidiaSmi } from "../devices/run-nvidia-smi.ts";
 import { buildCdiSpec, cdiSpecFileName, renderCdiJson, type CdiSpec } from "../devices/cdi.ts";
 
 const DISCOVER_SPEC = { values: [["--root"], ["--conf", "-f"]], booleans: [["--discover"], ["--json"]] } as const;
-const CDI_SPEC = { values: [["--vendor"], ["--format"], ["--root"], ["--output"]], operands: 1 } as const;
-const CDI_USAGE = "usage: spur cdi generate [--vendor amd|nvidia] [--format json|yaml] [--root DIR] [--output DIR]\n";
+
+/** `spur cdi generate`'s flags (admin/cdi.ts declares them). */
+export interface CdiFlags {
+  /** amd or nvidia; default: both. */
+  vendor?: string | undefined;
+  /** json (default) or yaml. */
+  format?: string | undefined;
+  /** A sysfs snapshot to discover from (default /). */
+  root?: string | undefined;
+  /** Write the specs into this directory instead of stdout. */
+  output?: string | undefined;
+}
 
 async function inventory(root: string) {
   const smi = root === "/" ? await runNvidiaSmi() : { ok: true as const, value: undefined };
@@ -51,20 +61,21 @@ export async function discoverMain(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function cdiMain(argv: string[]): Promise<number> {
-  const flags = parseFlagsOrThrow("spur", argv, CDI_SPEC, "spur cdi");
-  if (flags.operands[0] !== "generate") {
-    process.stderr.write(CDI_USAGE);
+/** `spur cdi generate`: this node's GPUs as CDI specs. */
+export async function cdiMain(flags: CdiFlags): Promise<number> {
+  const vendor: "amd" | "nvidia" | undefined = flags.vendor === "amd" || flags.vendor === "nvidia" ? flags.vendor : undefined;
+  if (flags.vendor !== undefined && vendor === undefined) {
+    process.stderr.write(`spur: error: --vendor takes amd or nvidia, not ${flags.vendor}\n`);
     return 1;
   }
-  const inv = await inventory(flags.values["--root"] ?? "/");
+  const inv = await inventory(flags.root ?? "/");
   if (!inv.ok) {
     process.stderr.write(`spur: error: ${inv.error.message}\n`);
     return 1;
   }
-  const vendors = flags.values["--vendor"] ? [flags.values["--vendor"] as "amd" | "nvidia"] : (["amd", "nvidia"] as const);
-  const yaml = flags.values["--format"] === "yaml";
-  const out = flags.values["--output"];
+  const vendors: readonly ("amd" | "nvidia")[] = vendor !== undefined ? [vendor] : ["amd", "nvidia"];
+  const yaml = flags.format === "yaml";
+  const out = flags.output;
   let wrote = 0;
   for (const vendor of vendors) {
     if (!inv.value.gpus.some((g) => g.vendor === vendor)) continue;

@@ -31,10 +31,10 @@ export interface NetnsUpOptions extends UpOptions {
 
 /** --overlay wireguard, first start: `spur net init` for the hosts (keys, addresses, configs in STATE/wg). */
 async function planOverlay(dir: string, plan: NetnsPlan): Promise<NetnsPlan> {
-  const { netMain } = await import("../ops/net-cli.ts");
+  const { netInit } = await import("../ops/net-cli.ts");
   const input = join(dir, "wg-plan.json");
   writeFileSync(input, `${JSON.stringify(overlayInput(plan), null, 2)}\n`);
-  const made = netMain(["init", input, "--out", join(dir, "wg")]);
+  const made = netInit({ plan: input, out: join(dir, "wg") });
   if (made.exitCode !== 0) throw new Error(made.stderr.trim());
   const planned = JSON.parse(readFileSync(join(dir, "wg", "plan.json"), "utf8")) as { nodes: { name: string; address: string }[] };
   return withOverlay(plan, new Map(planned.nodes.map((n) => [n.name, n.address])));

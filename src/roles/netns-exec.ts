@@ -12,31 +12,24 @@ import { existsSync } from "node:fs";
 import { lookupUserName } from "../net/users.ts";
 import { enterArgs, readPlan } from "./netns-cluster.ts";
 
-const USAGE = "Usage: spur exec HOST [--user NAME] [--state-dir DIR] -- CMD [ARGS...]\n";
+export interface ExecFlags {
+  host?: string | undefined;
+  /** Run as this user (setpriv), else as root. */
+  user?: string | undefined;
+  /** Default: the directory of $SPUR_CONF, else /tmp/spur. */
+  stateDir?: string | undefined;
+  /** The command and its arguments (what follows `--`). */
+  cmd: readonly string[];
+}
 
-export async function execMain(argv: string[]): Promise<number> {
-  const dash = argv.indexOf("--");
-  const head = dash < 0 ? argv : argv.slice(0, dash);
-  const cmd = dash < 0 ? [] : argv.slice(dash + 1);
-  let host: string | undefined;
-  let user: string | undefined;
-  let stateDir = process.env.SPUR_CONF ? dirname(process.env.SPUR_CONF) : "/tmp/spur";
-  for (let i = 0; i < head.length; i++) {
-    const a = head[i] ?? "";
-    if (a === "--user" || a === "-u") user = head[++i];
-    else if (a.startsWith("--user=")) user = a.slice(7);
-    else if (a === "--state-dir") stateDir = head[++i] ?? stateDir;
-    else if (a.startsWith("--state-dir=")) stateDir = a.slice(12);
-    else if (!a.startsWith("-") && host === undefined) host = a;
-    else {
-      process.stderr.write(`spur: error: exec: unexpected "${a}"\n${USAGE}`);
-      return 1;
-    }
-  }
+/** The command's exit status (flags: admin/exec.ts). */
+export async function execMain(flags: ExecFlags): Promise<number> {
+  const { host, user, cmd } = flags;
+  const stateDir = flags.stateDir ?? (process.env.SPUR_CONF ? dirname(process.env.SPUR_CONF) : "/tmp/spur");
   const dir = resolve(stateDir);
   const plan = readPlan(dir);
   if (host === undefined || cmd.length === 0) {
-    process.stderr.write(USAGE);
+    process.stderr.write(`spur: error: exec needs a HOST and -- CMD\nTry "spur exec --help" for more information\n`);
     return 1;
   }
   const h = plan?.hosts.find((x) => x.name === host);

@@ -8,39 +8,37 @@
  */
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { parseFlagsOrThrow, type Flags, type ValueName } from "../lib/flags.ts";
 import { parseSwf, type WorkloadJob } from "../sched/sim/swf.ts";
 import { syntheticWorkload } from "../sched/sim/synthetic.ts";
 import { replay, type SimResult } from "../sched/sim/replay.ts";
 import { createRng } from "../lib/rng.ts";
 
-export const SIM_USAGE = `Usage: spur sim [--trace FILE.swf[.gz] | --synthetic JOBS] [options]
-  --trace FILE        Standard Workload Format trace (.gz accepted)
-  --limit N           replay only the first N jobs of the trace
-  --synthetic N       generate N jobs instead (seeded; --load L, default 0.7)
-  --nodes N           machine size in nodes (default: the trace's MaxProcs, else 128)
-  --cpus-per-node C   processors per node (default 1: one SWF processor per node)
-  --scheduler S       fcfs, backfill or both (default both)
-  --seed S            seed of the synthetic workload (default 1)
-  --json              one JSON object per scheduler instead of a table
-`;
+/** `spur sim`'s flags, as given (admin/sim.ts declares them). */
+export interface SimFlags {
+  trace?: string | undefined;
+  limit?: string | undefined;
+  synthetic?: string | undefined;
+  nodes?: string | undefined;
+  cpusPerNode?: string | undefined;
+  scheduler?: string | undefined;
+  seed?: string | undefined;
+  load?: string | undefined;
+  json?: boolean | undefined;
+}
 
-const SIM_SPEC = {
-  values: [["--trace"], ["--limit"], ["--synthetic"], ["--nodes"], ["--cpus-per-node"], ["--scheduler"], ["--seed"], ["--load"]],
-  booleans: [["--json"], ["--help", "-h"]],
-} as const;
-type SimFlags = Flags<typeof SIM_SPEC>;
+type NumberFlag = "limit" | "synthetic" | "nodes" | "cpusPerNode" | "seed" | "load";
+const FLAG_NAMES: Record<NumberFlag, string> = { limit: "--limit", synthetic: "--synthetic", nodes: "--nodes", cpusPerNode: "--cpus-per-node", seed: "--seed", load: "--load" };
 
-const num = (flags: SimFlags, name: ValueName<typeof SIM_SPEC>, dflt: number): number => {
-  const v = flags.values[name];
+const num = (flags: SimFlags, name: NumberFlag, dflt: number): number => {
+  const v = flags[name];
   if (v === undefined) return dflt;
   const x = Number(v);
-  if (!Number.isFinite(x) || x <= 0) throw new Error(`spur sim: error: ${name} takes a positive number, got "${v}"`);
+  if (!Number.isFinite(x) || x <= 0) throw new Error(`spur sim: error: ${FLAG_NAMES[name]} takes a positive number, got "${v}"`);
   return x;
 };
 
 function load(flags: SimFlags): { jobs: WorkloadJob[]; procs: number; label: string } {
-  const trace = flags.values["--trace"];
+  const trace = flags.trace;
   if (trace !== undefined) {
     let raw: Buffer;
     try {
@@ -49,12 +47,12 @@ function load(flags: SimFlags): { jobs: WorkloadJob[]; procs: number; label: str
       throw new Error(`spur sim: error: cannot read ${trace}: ${(error as Error).message}`);
     }
     const text = trace.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
-    const w = parseSwf(text, num(flags, "--limit", Number.POSITIVE_INFINITY));
+    const w = parseSwf(text, num(flags, "limit", Number.POSITIVE_INFINITY));
     return { jobs: w.jobs, procs: w.maxProcs, label: trace };
   }
-  const n = num(flags, "--synthetic", 2000);
-  const procs = num(flags, "--nodes", 128) * num(flags, "--cpus-per-node", 1);
-  const jobs = syntheticWorkload(createRng(num(flags, "--seed", 1)), { jobs: Math.floor(n), procs, load: num(flags, "--load", 0.7) });
+  const n = num(flags, "synthetic", 2000);
+  const procs = num(flags, "nodes", 128) * num(flags, "cpusPerNode", 1);
+  const jobs = syntheticWorkload(createRng(num(flags, "seed", 1)), { jobs: Math.floor(n), procs, load: num(flags, "load", 0.7) });
   return { jobs, procs, label: `synthetic(${n})` };
 }
 
@@ -68,16 +66,15 @@ function table(rows: SimResult[], label: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function simMain(argv: string[]): { stdout: string; stderr: string; exitCode: number } {
-  const flags = parseFlagsOrThrow("spur", argv, SIM_SPEC, "spur sim");
-  if (flags.on["--help"]) return { stdout: SIM_USAGE, stderr: "", exitCode: 0 };
-  const which = flags.values["--scheduler"] ?? "both";
-  if (!["fcfs", "backfill", "both"].includes(which)) return { stdout: "", stderr: `spur sim: error: unknown scheduler "${which}"\n${SIM_USAGE}`, exitCode: 1 };
+/** `spur sim` (flags: admin/sim.ts). */
+export function simMain(flags: SimFlags): { stdout: string; stderr: string; exitCode: number } {
+  const which = flags.scheduler ?? "both";
+  if (!["fcfs", "backfill", "both"].includes(which)) return { stdout: "", stderr: `spur sim: error: unknown scheduler "${which}" (fcfs, backfill or both)\n`, exitCode: 1 };
   const w = load(flags);
-  const cpusPerNode = Math.floor(num(flags, "--cpus-per-node", 1));
-  const nodes = Math.floor(num(flags, "--nodes", w.procs > 0 ? Math.ceil(w.procs / cpusPerNode) : 128));
+  const cpusPerNode = Math.floor(num(flags, "cpusPerNode", 1));
+  const nodes = Math.floor(num(flags, "nodes", w.procs > 0 ? Math.ceil(w.procs / cpusPerNode) : 128));
   const schedulers = which === "both" ? (["fcfs", "backfill"] as const) : ([which] as ["fcfs" | "backfill"]);
   const rows = schedulers.map((scheduler) => replay(w.jobs, { nodes, cpusPerNode }, { scheduler, clockMs: () => performance.now() }));
-  const stdout = flags.on["--json"] ? rows.map((r) => JSON.stringify({ workload: w.label, nodes, cpusPerNode, ...r })).join("\n") + "\n" : table(rows, w.label);
+  const stdout = flags.json === true ? rows.map((r) => JSON.stringify({ workload: w.label, nodes, cpusPerNode, ...r })).join("\n") + "\n" : table(rows, w.label);
   return { stdout, stderr: "", exitCode: 0 };
 }

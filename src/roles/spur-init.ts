@@ -13,7 +13,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { membershipFile } from "./conf-file.ts";
 import { dirname, resolve } from "node:path";
-import { parseFlagsOrThrow, type Flags } from "../lib/flags.ts";
 import { clusterTlsConfLines, issueClusterCerts } from "../ops/tls-cert.ts";
 
 export interface InitOptions {
@@ -70,37 +69,46 @@ export function planInit(o: InitOptions): InitPlan {
   return { conf, commands };
 }
 
-const INIT_SPEC = {
-  values: [["--controllers"], ["--port"], ["--raft-port"], ["--conf"], ["--name"], ["--secret-file"], ["--state-dir"], ["--spool-dir"], ["--tls-hosts"]],
-  booleans: [["--force"], ["--tls"]],
-} as const;
+/** `spur init`'s flags, as given (admin/init.ts declares them, with their defaults). */
+export interface InitFlags {
+  /** Controller hosts, comma-separated, in Raft id order. */
+  controllers: string;
+  port: string;
+  /** Default: port + 1. */
+  raftPort?: string | undefined;
+  conf: string;
+  name: string;
+  /** Default: cluster-secret beside the configuration. */
+  secretFile?: string | undefined;
+  stateDir: string;
+  spoolDir: string;
+  tls?: boolean | undefined;
+  tlsHosts?: string | undefined;
+  force?: boolean | undefined;
+}
 
-const initFlags = (argv: string[]): Flags<typeof INIT_SPEC> => parseFlagsOrThrow("spur", argv, INIT_SPEC, "spur init");
-
-export function initOptions(argv: string[]): InitOptions {
-  const f = initFlags(argv).values;
-  const hosts = (f["--controllers"] ?? "127.0.0.1,127.0.0.1,127.0.0.1").split(",").map((h) => h.trim()).filter(Boolean);
+export function initOptions(f: InitFlags): InitOptions {
+  const hosts = f.controllers.split(",").map((h) => h.trim()).filter(Boolean);
   if (hosts.length < 1 || hosts.length % 2 === 0) throw new Error(`spur: error: --controllers takes an odd number of hosts (3 or 5), got ${hosts.length}`);
-  const port = Number(f["--port"] ?? "6817");
-  const raftPort = Number(f["--raft-port"] ?? String(port + 1));
+  const port = Number(f.port);
+  const raftPort = Number(f.raftPort ?? String(port + 1));
   if (!Number.isInteger(port) || !Number.isInteger(raftPort) || port <= 0 || raftPort <= 0) throw new Error("spur: error: --port and --raft-port take port numbers");
-  const confPath = resolve(f["--conf"] ?? "/etc/spur/spur.conf");
+  const confPath = resolve(f.conf);
   return {
-    clusterName: f["--name"] ?? "spur",
+    clusterName: f.name,
     hosts,
     port,
     raftPort,
     confPath,
-    secretPath: resolve(f["--secret-file"] ?? `${dirname(confPath)}/cluster-secret`),
-    stateDir: f["--state-dir"] ?? "/var/spool/spur/ctld",
-    spoolDir: f["--spool-dir"] ?? "/var/spool/spur/d",
+    secretPath: resolve(f.secretFile ?? `${dirname(confPath)}/cluster-secret`),
+    stateDir: f.stateDir,
+    spoolDir: f.spoolDir,
   };
 }
 
-export function initMain(argv: string[]): number {
-  const flags = initFlags(argv);
-  const o = initOptions(argv);
-  const force = flags.on["--force"] === true;
+export function initMain(flags: InitFlags): number {
+  const o = initOptions(flags);
+  const force = flags.force === true;
   for (const path of [o.confPath, o.secretPath]) {
     if (existsSync(path) && !force) {
       process.stderr.write(`spur: error: ${path} exists (use --force to replace it; a new secret locks out running replicas)\n`);
@@ -108,9 +116,9 @@ export function initMain(argv: string[]): number {
     }
   }
   mkdirSync(dirname(o.confPath), { recursive: true });
-  if (flags.on["--tls"]) {
+  if (flags.tls === true) {
     const tlsDir = `${dirname(o.confPath)}/tls`;
-    const extra = (flags.values["--tls-hosts"] ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+    const extra = (flags.tlsHosts ?? "").split(",").map((h) => h.trim()).filter(Boolean);
     const err = issueClusterCerts(tlsDir, [...new Set([...o.hosts, ...extra])], "825");
     if (err !== undefined) {
       process.stderr.write(`spur: error: ${err}\n`);

@@ -5,12 +5,12 @@
  * the token itself (same key) and acts as the token's user, so spurrestd's own
  * uid (often root) never leaks into a request made for someone else.
  * With replicated controllers (SpurControllers=) calls follow the leader as the
- * CLIs do (roles/cli/failover.ts), the leader found last shared by all requests.
+ * CLIs do (net/ctl-client/failover.ts), the leader found last shared by all requests.
  */
 import type { ControllerPort } from "../ctl-port.ts";
 import { USER_TOKEN_HEADER } from "../rpc-server.ts";
-import { controllerPort } from "../../roles/cli/port.ts";
-import type { Endpoints } from "../../roles/cli/failover.ts";
+import { controllerPort } from "../ctl-client/controller-port.ts";
+import type { Endpoints } from "../ctl-client/failover.ts";
 
 export { USER_TOKEN_HEADER };
 

@@ -1,22 +1,24 @@
 /**
  * @module roles/cli/port
- * The controller port for srun, salloc, spur and spurrestd: port-core.ts plus the
+ * The controller port for srun, salloc and spur: net/ctl-client plus the
  * synchronous "where is the controller" lookups (spur.conf read with node:fs). User
  * commands that only need a CliPort import port-core.ts and skip node:fs.
  */
 import { hostname } from "node:os";
 import { confPath, configureClientAuth, controllerUrls, readConf } from "../conf-file.ts";
-import { callReplicated, type Endpoints } from "./failover.ts";
-import { callOne } from "./port-core.ts";
+import { callReplicated, type Endpoints } from "../../net/ctl-client/failover.ts";
+import { callOne } from "../../net/ctl-client/controller-port.ts";
+import { stderrLine } from "./port-core.ts";
 
-export { callOne, controllerPort, realPort } from "./port-core.ts";
+export { callOne, controllerPort } from "../../net/ctl-client/controller-port.ts";
+export { realPort } from "./port-core.ts";
 
 let sharedEndpoints: Endpoints | undefined;
 
 /** One call by URL (srun/salloc): a replicated controller's URL goes through failover. */
 export function call<T>(base: string, method: string, body: unknown): Promise<T> {
   const urls = resolveControllerUrls();
-  if (urls.length > 1 && urls.includes(base)) return callReplicated<T>((sharedEndpoints ??= { urls }), method, body);
+  if (urls.length > 1 && urls.includes(base)) return callReplicated<T>((sharedEndpoints ??= { urls, warn: stderrLine }), method, body);
   return callOne<T>(base, method, body);
 }
 

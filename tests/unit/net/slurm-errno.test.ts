@@ -9,7 +9,7 @@ import { Controller } from "../../../src/net/gen/spur/v1/controller_pb.ts";
 import { startRpcServer, type RpcServer } from "../../../src/net/rpc-server.ts";
 import { rejectIfError, rejectionError } from "../../../src/ctld/service-context.ts";
 import { SLURM_ERRORS, slurmErrno, type SlurmErrorName } from "../../../src/compat/slurm-errors.ts";
-import { errnoOf } from "../../../src/roles/cli/rpc-errno.ts";
+import { errnoOf } from "../../../src/net/ctl-client/rpc-errno.ts";
 import { RpcError } from "../../../src/net/ctl-port.ts";
 import { toRestError } from "../../../src/net/rest/ctl-errors.ts";
 import { rejected } from "../../../src/sched/model/apply-result.ts";

@@ -42,7 +42,7 @@ describe("plaintext listeners", () => {
 describe.skipIf(!hasOpenssl)("the cluster CA (spur tls-cert --ca-dir)", () => {
   it("issues host certificates a client trusting ca.crt accepts, and one without it refuses", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "spur-tls-")), "tls");
-    const out = tlsCertMain(["--ca-dir", dir, "--host", "localhost"]);
+    const out = tlsCertMain({ caDir: dir, host: "localhost" });
     expect(out.exitCode, out.stderr).toBe(0);
     expect(out.stdout).toContain(`SpurTlsCaFile=${dir}/ca.crt\nSpurTlsCertFile=${dir}/%h.crt\nSpurTlsKeyFile=${dir}/%h.key\n`);
     const g = conf({ spurtlscafile: join(dir, "ca.crt"), spurtlscertfile: join(dir, "%h.crt"), spurtlskeyfile: join(dir, "%h.key") });
@@ -50,7 +50,7 @@ describe.skipIf(!hasOpenssl)("the cluster CA (spur tls-cert --ca-dir)", () => {
     expect(tls?.cert).toBe(readFileSync(join(dir, "localhost.crt"), "utf8"));
     // A second run keeps the CA (hosts added later must chain to the same one).
     const ca = readFileSync(join(dir, "ca.crt"), "utf8");
-    expect(tlsCertMain(["--ca-dir", dir, "--host", "other.example.org"]).exitCode).toBe(0);
+    expect(tlsCertMain({ caDir: dir, host: "other.example.org" }).exitCode).toBe(0);
     expect(readFileSync(join(dir, "ca.crt"), "utf8")).toBe(ca);
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: tls as { cert: string; key: string }, fetch: () => new Response("ok") });
     try {
@@ -69,7 +69,7 @@ describe.skipIf(!hasOpenssl)("the cluster CA (spur tls-cert --ca-dir)", () => {
   });
 
   it("rejects a bad host name or day count in Slurm-style words", () => {
-    expect(tlsCertMain(["--ca-dir", "/tmp/x", "--host", "a b"]).stderr).toBe('spur: error: invalid host name "a b"\n');
-    expect(tlsCertMain(["--ca-dir", "/tmp/x", "--days", "0"]).exitCode).toBe(1);
+    expect(tlsCertMain({ caDir: "/tmp/x", host: "a b" }).stderr).toBe('spur: error: invalid host name "a b"\n');
+    expect(tlsCertMain({ caDir: "/tmp/x", days: "0" }).exitCode).toBe(1);
   });
 });

@@ -132,8 +132,8 @@ describe("spur check output", () => {
     expect(Object.keys(parsed.scripts[0] ?? {})).toEqual(["path", "verdict", "findings"]);
   });
 
-  it("walks a directory from the command line; exit 1 when a script will not run", () => {
-    const r = checkMain([DIR, "--json"], NOW);
+  it("walks a directory; exit 1 when a script will not run", () => {
+    const r = checkMain({ paths: [DIR], json: true }, NOW);
     expect(r.exitCode).toBe(1);
     const parsed = JSON.parse(r.stdout) as typeof report;
     expect(parsed.summary.total).toBe(10);
@@ -141,8 +141,8 @@ describe("spur check output", () => {
     const tmp = mkdtempSync(join(tmpdir(), "spur-check-"));
     writeFileSync(join(tmp, "ok.sh"), "#!/bin/sh\n#SBATCH -n 1\ntrue\n");
     writeFileSync(join(tmp, "blob.bin"), Buffer.from([0, 1, 2]));
-    expect(checkMain([tmp], NOW)).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("ok.sh: runs unchanged") });
-    expect(checkMain([], NOW).exitCode).toBe(2);
-    expect(checkMain([join(tmp, "missing")], NOW).exitCode).toBe(2);
+    expect(checkMain({ paths: [tmp] }, NOW)).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("ok.sh: runs unchanged") });
+    expect(checkMain({ paths: [] }, NOW).exitCode).toBe(2);
+    expect(checkMain({ paths: [join(tmp, "missing")] }, NOW).exitCode).toBe(2);
   });
 });

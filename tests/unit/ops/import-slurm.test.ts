@@ -167,16 +167,16 @@ describe("import of a larger site", () => {
 describe("spur import-slurm command", () => {
   it("prints spur.conf and the report, or writes the file (never over one without --force)", () => {
     const dir = join(FIX, "slurm-oracle");
-    const printed = importSlurmMain([dir]);
+    const printed = importSlurmMain({ target: dir });
     expect(printed.exitCode).toBe(0);
     expect(printed.stdout).toBe(imported("slurm-oracle").spurConf.replace("from slurm-oracle/", `from ${dir}/`));
     expect(printed.stderr).toContain("imported 4 nodes, 2 partitions, 16 GPUs;");
     const out = join(mkdtempSync(join(tmpdir(), "spur-import-")), "spur.conf");
-    expect(importSlurmMain([dir, "-o", out]).exitCode).toBe(0);
+    expect(importSlurmMain({ target: dir, output: out }).exitCode).toBe(0);
     expect(readFileSync(out, "utf8")).toBe(printed.stdout);
-    expect(importSlurmMain([dir, "-o", out])).toMatchObject({ exitCode: 1, stderr: expect.stringContaining("--force") });
-    expect(importSlurmMain([dir, "-o", out, "--force"]).exitCode).toBe(0);
-    expect(importSlurmMain([join(dir, "nope")]).exitCode).toBe(1);
-    expect(importSlurmMain([]).exitCode).toBe(2);
+    expect(importSlurmMain({ target: dir, output: out })).toMatchObject({ exitCode: 1, stderr: expect.stringContaining("--force") });
+    expect(importSlurmMain({ target: dir, output: out, force: true }).exitCode).toBe(0);
+    expect(importSlurmMain({ target: join(dir, "nope") }).exitCode).toBe(1);
+    expect(importSlurmMain({}).exitCode).toBe(2);
   });
 });

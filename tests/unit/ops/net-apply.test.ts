@@ -120,9 +120,9 @@ function fakePorts(over: Partial<NetApplyPorts> & { answers?: Record<string, { c
 describe("spur net apply (shell, fake host)", () => {
   it("says which tool is missing and how to get it", () => {
     const { ports } = fakePorts({ which: (c) => c !== "wg" });
-    const r = netApplyMain(["/etc/spur/wg/c.conf"], ports);
+    const r = netApplyMain({ conf: "/etc/spur/wg/c.conf" }, ports);
     expect(r).toMatchObject({ exitCode: 1, stderr: "spur: error: net apply: the wg command is missing: install wireguard-tools (Debian/Ubuntu: apt-get install wireguard-tools)\n" });
-    const notRoot = netApplyMain(["/etc/spur/wg/c.conf"], fakePorts({ isRoot: () => false }).ports);
+    const notRoot = netApplyMain({ conf: "/etc/spur/wg/c.conf" }, fakePorts({ isRoot: () => false }).ports);
     expect(notRoot.stderr).toContain("needs root (CAP_NET_ADMIN)");
   });
 
@@ -131,7 +131,7 @@ describe("spur net apply (shell, fake host)", () => {
       which: (c) => c !== "wireguard-go", moduleLoaded: () => false,
       answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" }, modprobe: { code: 1, stderr: "" } },
     });
-    const r = netApplyMain(["/etc/spur/wg/c.conf"], ports);
+    const r = netApplyMain({ conf: "/etc/spur/wg/c.conf" }, ports);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("WireGuard kernel module is not available");
     expect(r.stderr).toContain("install wireguard-go");
@@ -141,7 +141,7 @@ describe("spur net apply (shell, fake host)", () => {
 
   it("falls back to wireguard-go without the kernel module, then configures it as the kernel's", () => {
     const { ports, ran } = fakePorts({ answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" } } });
-    const r = netApplyMain(["/etc/spur/wg/c.conf", "--interface", "wg-c"], ports);
+    const r = netApplyMain({ conf: "/etc/spur/wg/c.conf", iface: "wg-c" }, ports);
     expect(r).toEqual({ stdout: "wg-c up (wireguard-go: no kernel module): 10.100.1.1/16, 2 peers\n", stderr: "", exitCode: 0 });
     const at = ran.indexOf("wireguard-go wg-c");
     expect(at).toBeGreaterThan(ran.indexOf("ip link add dev wg-c type wireguard"));
@@ -150,7 +150,7 @@ describe("spur net apply (shell, fake host)", () => {
 
   it("removes a wireguard-go interface too when a later step fails", () => {
     const { ports, ran } = fakePorts({ answers: { "ip link add": { code: 2, stderr: "Error: Unknown device type.\n" }, "wg setconf": { code: 1, stderr: "Line unrecognized" } } });
-    const r = netApplyMain(["/etc/spur/wg/c.conf"], ports);
+    const r = netApplyMain({ conf: "/etc/spur/wg/c.conf" }, ports);
     expect(r.stderr).toContain("(removed spur0 again)");
     expect(ran).toContain("ip link del dev spur0");
   });
@@ -168,20 +168,20 @@ describe("spur net apply (shell, fake host)", () => {
 
   it("removes the interface it created when a later step fails", () => {
     const { ports, ran } = fakePorts({ answers: { "ip -4 address": { code: 2, stderr: "RTNETLINK answers: File exists" } } });
-    const r = netApplyMain(["/etc/spur/wg/c.conf", "--interface", "wgx"], ports);
+    const r = netApplyMain({ conf: "/etc/spur/wg/c.conf", iface: "wgx" }, ports);
     expect(r.stderr).toContain("`ip -4 address replace 10.100.1.1/16 dev wgx` failed: RTNETLINK answers: File exists (removed wgx again)");
     expect(ran).toContain("ip link del dev wgx");
   });
 
   it("brings it up and reports the address and peer count", () => {
     const { ports, ran } = fakePorts();
-    expect(netApplyMain(["/etc/spur/wg/c.conf"], ports)).toEqual({ stdout: "spur0 up: 10.100.1.1/16, 2 peers\n", stderr: "", exitCode: 0 });
+    expect(netApplyMain({ conf: "/etc/spur/wg/c.conf" }, ports)).toEqual({ stdout: "spur0 up: 10.100.1.1/16, 2 peers\n", stderr: "", exitCode: 0 });
     expect(ran).toContain("wg setconf spur0 /tmp/fake/setconf.conf");
   });
 
   it("--dry-run prints the plan without the private key, and warns about what is missing", () => {
     const { ports, ran } = fakePorts({ which: (c) => c === "ip" });
-    const r = netApplyMain(["/etc/spur/wg/c.conf", "--dry-run"], ports);
+    const r = netApplyMain({ conf: "/etc/spur/wg/c.conf", dryRun: true }, ports);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("ip link add dev spur0 type wireguard\nwg setconf spur0 STRIPPED.conf\n");
     expect(r.stdout).toContain("PrivateKey = (hidden)");
@@ -191,7 +191,7 @@ describe("spur net apply (shell, fake host)", () => {
   });
 
   it("refuses an unreadable or broken config", () => {
-    expect(netApplyMain(["/nope.conf"], fakePorts().ports)).toMatchObject({ exitCode: 1, stderr: "spur: error: net apply: cannot read /nope.conf\n" });
-    expect(netApplyMain([], fakePorts().ports).exitCode).toBe(2);
+    expect(netApplyMain({ conf: "/nope.conf" }, fakePorts().ports)).toMatchObject({ exitCode: 1, stderr: "spur: error: net apply: cannot read /nope.conf\n" });
+    expect(netApplyMain({}, fakePorts().ports).exitCode).toBe(2);
   });
 });

@@ -53,13 +53,13 @@ describe("systemd units", () => {
 
   it("writes them into a directory, idempotently, and never over a changed file without --force", () => {
     const dir = mkdtempSync(join(tmpdir(), "spur-units-"));
-    expect(systemdUnitsMain(["--dir", dir]).stdout).toContain(`wrote ${dir}/spurd.service`);
-    expect(systemdUnitsMain(["--dir", dir]).stdout).toContain(`unchanged ${dir}/spurd.service`);
+    expect(systemdUnitsMain({ dir }).stdout).toContain(`wrote ${dir}/spurd.service`);
+    expect(systemdUnitsMain({ dir }).stdout).toContain(`unchanged ${dir}/spurd.service`);
     writeFileSync(join(dir, "spurd.service"), "# local edit\n");
-    expect(systemdUnitsMain(["--dir", dir])).toMatchObject({ exitCode: 1, stderr: expect.stringContaining("--force") });
-    expect(systemdUnitsMain(["--dir", dir, "--force"]).exitCode).toBe(0);
+    expect(systemdUnitsMain({ dir })).toMatchObject({ exitCode: 1, stderr: expect.stringContaining("--force") });
+    expect(systemdUnitsMain({ dir, force: true }).exitCode).toBe(0);
     expect(readFileSync(join(dir, "spurd.service"), "utf8")).toBe(units.get("spurd.service"));
-    expect(systemdUnitsMain([]).stdout).toContain("### spurrestd.service\n");
+    expect(systemdUnitsMain({}).stdout).toContain("### spurrestd.service\n");
   });
 
   it.skipIf(!hasCmd("systemd-analyze"))("passes systemd-analyze verify (ExecStart pointed at a real file)", () => {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isWgKey, peersOf, planNetwork, wgQuickConfig, type NetPlan, type NetPlanInput } from "../../../src/net/wireguard.ts";
 import { wgGenKey, wgPublicKey } from "../../../src/net/wireguard-keys.ts";
-import { netMain } from "../../../src/ops/net-cli.ts";
+import { netInit, netKeygen } from "../../../src/ops/net-cli.ts";
 
 const hasCmd = (cmd: string): boolean => Bun.spawnSync(["sh", "-c", `command -v ${cmd}`]).exitCode === 0;
 const hex64 = (hex: string): string => Buffer.from(hex, "hex").toString("base64");
@@ -144,14 +144,14 @@ describe("spur net", () => {
     if (input.sites[0]?.nodes[0] !== undefined) input.sites[0].nodes[0].publicKey = ctlKey.publicKey;
     writeFileSync(planFile, JSON.stringify(input));
     const out = join(dir, "net");
-    const r = netMain(["init", planFile, "--out", out, "--key-file", "/etc/spur/wg.key"]);
+    const r = netInit({ plan: planFile, out, keyFile: "/etc/spur/wg.key" });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("wrote 5 configs and plan.json");
     expect(r.stderr).toContain("private keys of hq1, lab1, lab2, c1 were made here");
     const ctl = readFileSync(join(out, "ctl.conf"), "utf8");
     expect(ctl).toContain("PostUp = wg set %i private-key /etc/spur/wg.key");
     const lab1 = readFileSync(join(out, "lab1.conf"), "utf8");
-    expect(netMain(["init", planFile, "--out", out]).exitCode).toBe(0);
+    expect(netInit({ plan: planFile, out }).exitCode).toBe(0);
     expect(readFileSync(join(out, "lab1.conf"), "utf8")).toBe(lab1);
     const saved = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as NetPlan;
     expect(saved.nodes.find((n) => n.name === "ctl")?.publicKey).toBe(ctlKey.publicKey);
@@ -159,12 +159,12 @@ describe("spur net", () => {
 
   it("keygen writes a private key once (mode 600) and prints its public half", () => {
     const path = join(mkdtempSync(join(tmpdir(), "spur-key-")), "wg.key");
-    const first = netMain(["keygen", "--key-file", path]);
+    const first = netKeygen(path);
     expect(first.exitCode).toBe(0);
     expect(existsSync(path)).toBe(true);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(wgPublicKey(readFileSync(path, "utf8").trim())).toBe(first.stdout.trim());
-    expect(netMain(["keygen", "--key-file", path]).stdout).toBe(first.stdout);
-    expect(netMain(["bogus"]).exitCode).toBe(2);
+    expect(netKeygen(path).stdout).toBe(first.stdout);
+    expect(netInit({}).exitCode).toBe(2);
   });
 });

@@ -7,6 +7,11 @@ import { describe, expect, it } from "vitest";
 import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
 import { controllerPeers, controllerUrls } from "../../../src/roles/conf-file.ts";
 import { initOptions, planInit } from "../../../src/roles/spur-init.ts";
+import { initArgs, initFlagsOf } from "../../../src/roles/admin/init.ts";
+import { argsOf } from "../roles/admin-line.ts";
+
+/** `spur init ARGV...`'s options, through its command line. */
+const options = async (...argv: string[]) => initOptions(initFlagsOf(await argsOf(initArgs, "init", ...argv)));
 
 const parse = (text: string) => {
   const r = parseConf(text);
@@ -15,8 +20,8 @@ const parse = (text: string) => {
 };
 
 describe("spur init", () => {
-  it("plans three controllers on separate hosts with the same ports", () => {
-    const plan = planInit(initOptions(["--controllers", "c1,c2,c3", "--conf", "/etc/spur/spur.conf", "--name", "hpc"]));
+  it("plans three controllers on separate hosts with the same ports", async () => {
+    const plan = planInit(await options("--controllers", "c1,c2,c3", "--conf", "/etc/spur/spur.conf", "--name", "hpc"));
     const conf = parse(plan.conf);
     expect(controllerPeers(conf)).toEqual([
       { id: 1, host: "c1", port: 6817, raftPort: 6818, url: "http://c1:6817" },
@@ -28,13 +33,13 @@ describe("spur init", () => {
     expect(plan.commands).toEqual(["on c1: spurctld --id 1 --conf /etc/spur/spur.conf", "on c2: spurctld --id 2 --conf /etc/spur/spur.conf", "on c3: spurctld --id 3 --conf /etc/spur/spur.conf"]);
   });
 
-  it("gives replicas on one host their own ports", () => {
-    const conf = parse(planInit(initOptions([])).conf);
+  it("gives replicas on one host their own ports", async () => {
+    const conf = parse(planInit(await options()).conf);
     expect(controllerUrls(conf)).toEqual(["http://127.0.0.1:6817", "http://127.0.0.1:6827", "http://127.0.0.1:6837"]);
     expect(controllerPeers(conf).map((p) => p.raftPort)).toEqual([6818, 6828, 6838]);
   });
 
-  it("refuses an even number of controllers", () => {
-    expect(() => initOptions(["--controllers", "a,b"])).toThrow(/odd number/);
+  it("refuses an even number of controllers", async () => {
+    await expect(options("--controllers", "a,b")).rejects.toThrow(/odd number/);
   });
 });

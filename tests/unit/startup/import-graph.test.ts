@@ -7,7 +7,7 @@
  * Connect runtime, consola, or (for the hot commands) node:fs and Node's streams.
  */
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closure, ROOT, staticImports } from "./import-graph.ts";
 
@@ -83,6 +83,21 @@ describe("start-up: what each entry loads", () => {
   it("roles/spur.ts (`spur version`, `spur --help`) loads no local cluster, daemon or node:fs", () => {
     expect(offenders("src/roles/spur.ts", (m) => DAEMON.test(m.replace("src/roles/spur.ts", "")) || HEAVY_PACKAGES.test(m) || NODE_HEAVY.test(m))).toEqual([]);
   });
+
+  // `spur --help` loads every command module of the tree (it reads their meta): they declare, and load their code when they run.
+  const ADMIN = readdirSync(join(ROOT, "src/roles/admin")).filter((f) => f.endsWith(".ts")).map((f) => `src/roles/admin/${f}`);
+  for (const mod of ADMIN) {
+    it(`${mod} (read by \`spur --help\`) loads no local cluster, daemon or node:fs`, () => {
+      expect(offenders(mod, (m) => DAEMON.test(m) || /^(@bufbuild\/protobuf|@connectrpc\/|consola|hono)/.test(m) || NODE_HEAVY.test(m))).toEqual([]);
+    });
+  }
+
+  // The Slurm-named commands keep their own getopt (compat/options): citty is the admin tool's only.
+  for (const cmd of ["roles/cli/srun.ts", "roles/cli/salloc.ts", "roles/cli/sattach.ts", "roles/cli/sbcast.ts", "roles/cli/sgather.ts", "roles/cli/strigger.ts", "roles/spurd.ts", "roles/spurctld.ts", "roles/spurrestd.ts"]) {
+    it(`src/${cmd} does not load citty`, () => {
+      expect(offenders(`src/${cmd}`, (m) => m === "citty")).toEqual([]);
+    });
+  }
 
   it("roles/cli/run.ts writes output without process.stdout (Node's stream objects cost ~18 ms)", () => {
     for (const file of [...closure("src/roles/cli/run.ts")].filter((m) => m.startsWith("src/roles/"))) {

@@ -1,5 +1,5 @@
 /**
- * @module roles/cli/rpc-errno
+ * @module net/ctl-client/rpc-errno
  * Slurm's error number of a controller rejection, from the x-slurm-errno header the
  * controller sets (ctld/service-context.ts rejectionError); 0 when absent or malformed.
  */

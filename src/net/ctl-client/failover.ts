@@ -1,6 +1,6 @@
 /**
- * @module roles/cli/failover
- * How a CLI reaches a replicated controller: ask every replica at once for its Raft role
+ * @module net/ctl-client/failover
+ * How a client (a CLI, spurrestd) reaches a replicated controller: ask every replica at once for its Raft role
  * (Ping answers on any replica), send the request to the one that leads, and follow
  * "not the leader" answers. While no leader can be found (an election, a lost quorum) it
  * keeps looking until SPUR_CONTROLLER_WAIT_MS (default 10 s) has passed, then fails with
@@ -12,12 +12,11 @@
  * timeout or a failover mid-commit is reported, not retried, so nothing runs twice.
  */
 import { fetchWithBackoff } from "./rate-backoff.ts";
-import { RpcError } from "../../net/ctl-port.ts";
+import { RpcError } from "../ctl-port.ts";
 import { errnoOf } from "./rpc-errno.ts";
 import type { Plain } from "../../lib/plain.ts";
-import { fetchTls } from "../../net/client-tls.ts";
-import { writeOutput } from "./stdio.ts";
-import type { PingResponse } from "../../net/gen/spur/v1/controller_pb.ts";
+import { fetchTls } from "../client-tls.ts";
+import type { PingResponse } from "../gen/spur/v1/controller_pb.ts";
 
 const READ_ONLY = new Set(["ListJobs", "ListNodes", "Ping", "GetConfig", "WaitJob"]);
 const PROBE_TIMEOUT_MS = 1000;
@@ -26,7 +25,16 @@ export interface Endpoints {
   urls: string[];
   /** The leader found last (undefined: unknown). */
   leader?: string;
+  /**
+   * Where the one-line diagnosis goes when no leader can be found (a CLI: its stderr, in
+   * order with its other output); default: straight to this process's stderr.
+   */
+  warn?: (line: string) => void;
 }
+
+const toStderr = (line: string): void => {
+  void Bun.write(Bun.stderr, line);
+};
 
 interface Probe {
   url: string;
@@ -166,7 +174,7 @@ export async function callReplicated<T>(ep: Endpoints, method: string, payload: 
       if (ep.leader !== undefined) continue;
     }
     if (Date.now() >= deadline) {
-      void writeOutput("stderr", `spur: ${describe(probes, ep.urls)}\n`);
+      (ep.warn ?? toStderr)(`spur: ${describe(probes, ep.urls)}\n`);
       throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
     }
     await sleep(50);

@@ -1,5 +1,5 @@
 /**
- * @module roles/cli/rate-backoff
+ * @module net/ctl-client/rate-backoff
  * What Slurm's clients do when slurmctld answers SLURMCTLD_COMMUNICATIONS_BACKOFF (its
  * per-user rate limit): sleep a second and send the same request again. The refusal comes
  * before any handler ran (net/rpc-rate-limit), so the retry cannot do anything twice.
@@ -9,9 +9,9 @@
  * good once, so a retry with the first one would be refused as a replay. No credential to be
  * had (the local daemon is not running) throws an RpcError saying so.
  */
-import { credentialHeaders } from "../../net/auth/client-cred.ts";
-import { CTLD_AUDIENCE } from "../../net/auth/types.ts";
-import { RpcError } from "../../net/ctl-port.ts";
+import { credentialHeaders } from "../auth/client-cred.ts";
+import { CTLD_AUDIENCE } from "../auth/types.ts";
+import { RpcError } from "../ctl-port.ts";
 
 /** This try's credential (auth/spur: from the local daemon, for the controllers; auth/munge: munged's). */
 async function credential(): Promise<Record<string, string>> {
