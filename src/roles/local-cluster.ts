@@ -43,17 +43,49 @@ export interface UpOptions {
   tls?: boolean;
 }
 
-/** A TCP port free on loopback right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
+/** The low end of the kernel's ephemeral range (ports it hands to outgoing connections). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** Resolves to the port once a probe socket could listen on it on loopback, to 0 if it could not. */
+function probe(port: number): Promise<number> {
+  return new Promise((res) => {
     const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.once("error", () => res(0));
+    srv.listen(port, "127.0.0.1", () => {
       const addr = srv.address();
-      const port = typeof addr === "object" && addr !== null ? addr.port : 0;
-      srv.close(() => res(port));
+      const got = typeof addr === "object" && addr !== null ? addr.port : 0;
+      srv.close(() => res(got));
     });
   });
+}
+
+/** Lowest port freePort draws from: above the well-known services a host may run. */
+const DRAWN_PORT_LOW = 10000;
+
+/**
+ * A TCP port free on loopback right now, drawn below the ephemeral range: a port the OS
+ * picked for a probe (port 0) is an ephemeral one, which any outgoing connection on the
+ * host may take between the probe and the daemon's bind (seen under parallel e2e load as a
+ * node that never registered). Falls back to the OS's pick where that range is too narrow.
+ */
+export async function freePort(): Promise<number> {
+  const span = ephemeralLow() - DRAWN_PORT_LOW;
+  if (span >= 1000) {
+    for (let tries = 0; tries < 100; tries++) {
+      const port = await probe(DRAWN_PORT_LOW + Math.floor(Math.random() * span));
+      if (port !== 0) return port;
+    }
+  }
+  const port = await probe(0);
+  if (port === 0) throw new Error("spur: error: no free TCP port on 127.0.0.1");
+  return port;
 }
 
 /** Distinct free ports: the OS may hand back a port it just gave (each probe socket is closed). */
@@ -200,33 +232,70 @@ export async function up(o: UpOptions): Promise<{ conf: string; url: string; res
   const conf = existsSync(join(dir, "spur.conf")) ? join(dir, "spur.conf") : await writeLocalConf(o);
   configureClientTls(readConf(conf).globals);
   const ids = confControllerIds(conf);
-  if (ids.length === 0) startDaemon(dir, "spurctld", ["spurctld", "--conf", conf]);
-  for (const id of ids) startDaemon(dir, `spurctld-${id}`, ["spurctld", "--id", String(id), "--conf", conf]);
+  const started: { name: string; pid: number }[] = [];
+  const launch = (name: string, args: string[]): void => void started.push({ name, pid: startDaemon(dir, name, args) });
+  if (ids.length === 0) launch("spurctld", ["spurctld", "--conf", conf]);
+  for (const id of ids) launch(`spurctld-${id}`, ["spurctld", "--id", String(id), "--conf", conf]);
   const discovery = o.devicesRoot !== undefined ? ["--devices-root", resolve(o.devicesRoot)] : [];
-  for (const name of confNodeNames(conf)) startDaemon(dir, `spurd-${name}`, ["spurd", "-N", name, "--conf", conf, ...discovery]);
+  for (const name of confNodeNames(conf)) launch(`spurd-${name}`, ["spurd", "-N", name, "--conf", conf, ...discovery]);
   const rest = restUrl(conf);
-  if (rest !== undefined) startDaemon(dir, "spurrestd", ["spurrestd", "--conf", conf]);
+  if (rest !== undefined) launch("spurrestd", ["spurrestd", "--conf", conf]);
   const url = ctlUrl(conf);
+  try {
+    return await waitUp(dir, conf, started, url, rest);
+  } catch (error) {
+    // Leave nothing half-started behind: the caller gets the error and a state dir it can `up` again.
+    await down(dir);
+    throw error;
+  }
+}
+
+/** Resolves once every node has registered (and spurrestd answers); throws when a daemon died or time ran out. */
+async function waitUp(dir: string, conf: string, started: { name: string; pid: number }[], url: string, rest: string | undefined): Promise<{ conf: string; url: string; restUrl?: string }> {
   const ctl = controllerPort(ctlUrls(conf));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + UP_WAIT_MS;
+  // A daemon that cannot bind its port exits at once; say so now rather than after the wait
+  // (and not "up" on a restart, where the nodes' states come back from the saved state).
+  const deadDaemon = (): string | undefined => {
+    const dead = started.find((d) => !running(d.pid));
+    return dead === undefined ? undefined : `${dead.name} exited while the cluster was starting: ${logTail(dir, dead.name)}`;
+  };
   while (Date.now() < deadline) {
+    let ready = false;
     try {
       const { nodes } = await ctl.listNodes();
-      if (nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN")) {
-        if (rest === undefined) return { conf, url };
-        if (await waitRest(rest, Math.max(deadline, Date.now() + 5000))) return { conf, url, restUrl: rest };
-        process.stderr.write(`spur: warning: spurrestd did not answer at ${rest}: see ${join(dir, "log", "spurrestd.log")}\n`);
-        return { conf, url };
-      }
+      ready = nodes.length > 0 && nodes.every((n) => n.state !== "UNKNOWN");
     } catch {
       /* not up yet */
     }
+    if (ready) await new Promise((r) => setTimeout(r, 200));
+    const dead = deadDaemon();
+    if (dead !== undefined) throw new Error(dead);
+    if (ready) {
+      if (rest === undefined) return { conf, url };
+      if (await waitRest(rest, Math.max(deadline, Date.now() + 5000))) return { conf, url, restUrl: rest };
+      process.stderr.write(`spur: warning: spurrestd did not answer at ${rest}: see ${join(dir, "log", "spurrestd.log")}\n`);
+      return { conf, url };
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`the cluster did not come up within 30 s: see ${join(dir, "log")}`);
+  throw new Error(`the cluster did not come up within ${UP_WAIT_MS / 1000} s: see ${join(dir, "log")}`);
 }
 
-/** Stop every daemon and every job's stepd of the cluster in `dir`. */
+/** How long `spur up` waits for every node to register (a loaded machine starts daemons slowly). */
+const UP_WAIT_MS = 60_000;
+
+/** The last lines of a daemon's log, for an error that must say why without another step. */
+function logTail(dir: string, name: string): string {
+  const path = join(dir, "log", `${name}.log`);
+  try {
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n").slice(-5);
+    return `${lines.join("\n")}\n(see ${path})`;
+  } catch {
+    return `see ${path}`;
+  }
+}
+
 /** Alive and not a zombie: a daemon the caller started (a test worker) stays a zombie until reaped, yet it has exited. */
 function running(pid: number): boolean {
   if (!isAlive(pid)) return false;
@@ -237,6 +306,7 @@ function running(pid: number): boolean {
   }
 }
 
+/** Stop every daemon and every job's stepd of the cluster in `dir`. */
 export async function down(stateDir: string): Promise<number> {
   const dir = resolve(stateDir);
   const daemons = daemonPids(dir);
