@@ -1,11 +1,11 @@
 /**
  * @module agent/agent-site
  * Small facts the agent's pieces share: the devices a share may open, the container site of
- * this node, and the Prolog/Epilog facts of a job as the controller sent it.
+ * this node, and the Prolog/Epilog facts of a job (as the controller sent it, or of a step).
  */
 import { sharingGpusOf } from "../compat/gres-generic.ts";
 import { toPlain } from "../lib/to-plain.ts";
-import type { RunPrologRequest } from "../net/gen/spur/v1/agent_pb.ts";
+import type { RunPrologRequest, RunTasksRequest } from "../net/gen/spur/v1/agent_pb.ts";
 import type { AgentDeps } from "./agent-api.ts";
 import { spoolTag } from "./containment.ts";
 import type { JobFacts } from "./prolog.ts";
@@ -29,5 +29,15 @@ export function jobFacts(nodeName: string, info: RunPrologRequest["job"], cluste
   return {
     jobId: job.jobId, user: job.user, uid: job.uid, gid: job.gid, partition: job.partition, nodelist: job.nodelist, account: job.account,
     name: job.name, clusterName, node: nodeName, gpuIndices: [...(share?.gpuIndices ?? [])], workDir: job.workDir,
+  };
+}
+
+/** The Prolog's facts for a step's job, from the step request and its tasks' SLURM_* variables. */
+export function stepFacts(nodeName: string, req: RunTasksRequest): JobFacts {
+  const env = req.tasks[0]?.env ?? req.env;
+  return {
+    jobId: req.jobId, user: req.user, uid: req.uid, gid: req.gid, partition: env.SLURM_JOB_PARTITION ?? "", nodelist: env.SLURM_JOB_NODELIST ?? nodeName,
+    account: env.SLURM_JOB_ACCOUNT ?? "", name: env.SLURM_JOB_NAME ?? "", clusterName: env.SLURM_CLUSTER_NAME ?? "", node: nodeName,
+    gpuIndices: [...(req.alloc?.gpuIndices ?? [])], workDir: req.workDir,
   };
 }

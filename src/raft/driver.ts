@@ -13,7 +13,7 @@
  * must not assume it failed. Nothing else is retried here: Raft itself re-sends.
  *
  * Time comes from ports.clock (lib/clock.ts): the system clock in the daemon, simulated time
- * in tests. This file assembles the pieces in driver/: proposals (group commit), reads
+ * in tests. This file assembles the pieces in driver/: proposals (group commit), conf-changes, reads
  * (ReadIndex), persist (full disk), apply, snapshots, election timers and the Ready loop.
  */
 import type { TimerHandle } from "../lib/clock.ts";
@@ -21,6 +21,7 @@ import { systemClock } from "../lib/system-clock.ts";
 import { createRaft } from "./core/index.ts";
 import { DEFAULT_DRIVER_OPTIONS, type DriverOptions, type DriverPorts, type RaftDriver } from "./driver/api.ts";
 import { createApplier } from "./driver/apply.ts";
+import { createConfChanges } from "./driver/conf-changes.ts";
 import { createContext } from "./driver/context.ts";
 import { createElectionTimers } from "./driver/election-timers.ts";
 import { createPersister } from "./driver/persist.ts";
@@ -45,6 +46,7 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
   });
   const persister = createPersister(ctx);
   const proposals = createProposals(ctx, persister.admit);
+  const changes = createConfChanges(ctx, proposals.flush);
   const reads = createReads(ctx);
   const applier = createApplier(ctx, proposals);
   const snapshots = createSnapshots(ctx);
@@ -57,17 +59,18 @@ export function createRaftDriver(ports: DriverPorts, options: Partial<DriverOpti
     persister.stop();
     clock.clear(scheduled);
     scheduled = undefined;
+    changes.failAll("controller stopping");
     proposals.failAll("controller stopping", "controller stopping");
     reads.failAll("controller stopping");
   }
 
-  const turn = createReadyLoop(ctx, { proposals, reads, persister, applier, snapshots, stop });
+  const turn = createReadyLoop(ctx, { proposals, changes, reads, persister, applier, snapshots, stop });
   if (ctx.snapIndex > 0) ports.restore(ports.storage.snapshot());
 
   return {
     propose: proposals.propose,
     readBarrier: reads.readBarrier,
-    changeMembership: proposals.changeMembership,
+    changeMembership: changes.changeMembership,
     receive(messages) {
       if (!ctx.running) return;
       timers.heard(messages);

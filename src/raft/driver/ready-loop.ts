@@ -9,6 +9,7 @@
  */
 import type { Ready, SoftState } from "../core/index.ts";
 import type { Applier } from "./apply.ts";
+import type { ConfChanges } from "./conf-changes.ts";
 import type { DriverContext } from "./context.ts";
 import type { Persister } from "./persist.ts";
 import type { Proposals } from "./proposals.ts";
@@ -17,6 +18,7 @@ import type { Snapshots } from "./snapshots.ts";
 
 export interface ReadyParts {
   proposals: Proposals;
+  changes: ConfChanges;
   reads: Reads;
   persister: Persister;
   applier: Applier;
@@ -28,7 +30,7 @@ export interface ReadyParts {
 /** The turn itself: call it from the clock's immediate that ctx.schedule() starts. */
 export function createReadyLoop(ctx: DriverContext, parts: ReadyParts): () => void {
   const { node, ports } = ctx;
-  const { proposals, reads, persister, applier, snapshots } = parts;
+  const { proposals, changes, reads, persister, applier, snapshots } = parts;
   /** As leader: the index of this term's first entry; serving once applied reaches it. */
   let servingFrom = Number.POSITIVE_INFINITY;
 
@@ -39,6 +41,7 @@ export function createReadyLoop(ctx: DriverContext, parts: ReadyParts): () => vo
     if (!wasLeader && next.state === "leader") servingFrom = node.status().lastIndex;
     if (wasLeader && next.state !== "leader") {
       servingFrom = Number.POSITIVE_INFINITY;
+      changes.failAll("leadership lost before the request was committed");
       proposals.failAll("leadership lost before the request was proposed", "leadership lost before the request was committed");
       reads.failAll("leadership lost before the read was confirmed");
       if (ctx.serving) {
@@ -62,8 +65,8 @@ export function createReadyLoop(ctx: DriverContext, parts: ReadyParts): () => vo
     }
     node.advance(rd);
     // advance() applied the conf changes to the core: report them with the membership they made.
-    const changes = rd.committedEntries.filter((e) => e.type === "conf-change");
-    if (changes.length > 0) proposals.settleChanges(changes, node.status().confState);
+    const applied = rd.committedEntries.filter((e) => e.type === "conf-change");
+    if (applied.length > 0) changes.settle(applied, node.status().confState);
     snapshots.maybeTake();
   }
 
