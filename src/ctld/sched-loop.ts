@@ -68,6 +68,8 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
   /** Time the last pass took: the next one waits at least as long, so RPCs get half the loop. */
   let lastPassMs = 0;
   let passInFlight = false;
+  /** After stop() no pass is armed again (a command applied while shutting down must not start one). */
+  let stopped = false;
 
   /** The pass's side commands: expired deadlines, dependencies that can never be met, a preemption. */
   function sideCommands(result: ReturnType<typeof schedule>, now: number): void {
@@ -115,7 +117,7 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
 
   return {
     kick() {
-      if (kickTimer !== undefined) return;
+      if (kickTimer !== undefined || stopped) return;
       kickTimer = clock.setTimeout(() => {
         kickTimer = undefined;
         try {
@@ -126,6 +128,7 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
       }, Math.max(20, Math.min(5_000, lastPassMs)));
     },
     stop() {
+      stopped = true;
       clock.clear(kickTimer);
       kickTimer = undefined;
     },
