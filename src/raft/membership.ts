@@ -9,6 +9,8 @@
  * A learner that never catches up within `catchUpTimeoutMs` stays a learner (reported), so
  * the operator can remove it or retry; it never counts toward any quorum.
  */
+import type { Clock } from "../lib/clock.ts";
+import { systemClock } from "../lib/system-clock.ts";
 import type { ConfState, NodeId } from "./core/index.ts";
 import { ProposalError, RaftChangeError, type RaftDriver } from "./driver.ts";
 
@@ -20,9 +22,11 @@ export interface AddOptions {
   catchUpEntries: number;
   catchUpTimeoutMs: number;
   pollMs: number;
+  /** Time for the deadline and the polls (simulated in tests). */
+  clock: Clock;
 }
 
-export const DEFAULT_ADD_OPTIONS: AddOptions = { catchUpEntries: 100, catchUpTimeoutMs: 60_000, pollMs: 20 };
+export const DEFAULT_ADD_OPTIONS: AddOptions = { catchUpEntries: 100, catchUpTimeoutMs: 60_000, pollMs: 20, clock: systemClock };
 
 export class MembershipError extends Error {
   constructor(
@@ -33,7 +37,7 @@ export class MembershipError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+const sleep = (clock: Clock, ms: number) => new Promise<void>((res) => clock.setTimeout(res, ms));
 
 /** Add `id` (address in `context`) as a learner, wait for it to catch up, promote it to voter. */
 export async function addReplica(driver: RaftDriver, id: NodeId, context: string, options: Partial<AddOptions> = {}): Promise<ConfState> {
@@ -41,8 +45,9 @@ export async function addReplica(driver: RaftDriver, id: NodeId, context: string
   const st = driver.status();
   if (!driver.isServing()) throw new MembershipError("NotLeader", "not the leader");
   if (st.confState.voters.includes(id)) throw new MembershipError("Refused", `controller ${id} is already a voter`);
-  const deadline = Date.now() + o.catchUpTimeoutMs;
-  if (!st.confState.learners.includes(id)) await retryTransient(() => driver.changeMembership({ type: "add-learner", nodeId: id, context }), deadline, o.pollMs);
+  const clock = o.clock;
+  const deadline = clock.now() + o.catchUpTimeoutMs;
+  if (!st.confState.learners.includes(id)) await retryTransient(clock, () => driver.changeMembership({ type: "add-learner", nodeId: id, context }), deadline, o.pollMs);
   for (;;) {
     const now = driver.status();
     if (now.state !== "leader") throw new MembershipError("NotLeader", `lost leadership while controller ${id} was catching up; it stays a learner (run the command again)`);
@@ -56,10 +61,10 @@ export async function addReplica(driver: RaftDriver, id: NodeId, context: string
         if (!(e instanceof RaftChangeError && TRANSIENT.has(e.code))) throw translate(e);
       }
     }
-    if (Date.now() > deadline) {
+    if (clock.now() > deadline) {
       throw new MembershipError("Timeout", `controller ${id} did not catch up within ${o.catchUpTimeoutMs} ms (match ${pr?.match ?? 0}, leader at ${now.lastIndex}); it stays a learner: check that it runs and that its Raft port is reachable, or remove it`);
     }
-    await sleep(o.pollMs);
+    await sleep(clock, o.pollMs);
   }
 }
 
@@ -79,32 +84,32 @@ export function removalRefusal(conf: ConfState, activeVoters: readonly NodeId[],
 }
 
 /** Remove voter or learner `id` (the leader itself included: it then steps down). */
-export async function removeReplica(driver: RaftDriver, id: NodeId, force = false): Promise<ConfState> {
+export async function removeReplica(driver: RaftDriver, id: NodeId, force = false, clock: Clock = systemClock): Promise<ConfState> {
   // A new leader learns who is reachable within a heartbeat or two: give it that long.
-  const settleBy = Date.now() + 1_000;
+  const settleBy = clock.now() + 1_000;
   for (;;) {
     if (!driver.isServing()) throw new MembershipError("NotLeader", "not the leader");
     const st = driver.status();
     const active = [...st.progress].filter(([v, pr]) => v === st.id || pr.recentActive).map(([v]) => v);
     const refused = removalRefusal(st.confState, active, id, force);
     if (refused === undefined) break;
-    if (!refused.includes("reachable") || Date.now() > settleBy) throw new MembershipError("Refused", refused);
-    await sleep(20);
+    if (!refused.includes("reachable") || clock.now() > settleBy) throw new MembershipError("Refused", refused);
+    await sleep(clock, 20);
   }
-  return retryTransient(() => driver.changeMembership({ type: "remove-node", nodeId: id }), Date.now() + 2_000, 20);
+  return retryTransient(clock, () => driver.changeMembership({ type: "remove-node", nodeId: id }), clock.now() + 2_000, 20);
 }
 
 /** Core refusals that pass on their own: a hand-over in progress, a change applying, a learner a little behind. */
 const TRANSIENT = new Set(["ProposalDropped", "ConfChangePending", "LearnerBehind"]);
 
-async function retryTransient(run: () => Promise<ConfState>, deadline: number, pollMs: number): Promise<ConfState> {
+async function retryTransient(clock: Clock, run: () => Promise<ConfState>, deadline: number, pollMs: number): Promise<ConfState> {
   for (;;) {
     try {
       return await run();
     } catch (e) {
-      if (!(e instanceof RaftChangeError && TRANSIENT.has(e.code)) || Date.now() > deadline) throw translate(e);
+      if (!(e instanceof RaftChangeError && TRANSIENT.has(e.code)) || clock.now() > deadline) throw translate(e);
     }
-    await sleep(pollMs);
+    await sleep(clock, pollMs);
   }
 }
 

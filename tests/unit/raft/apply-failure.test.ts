@@ -5,7 +5,8 @@
  * ClusterState; the log gets an entry whose application throws (a planted poison, as a
  * bug would), a Spur command apply() refuses (APPLY_FAILED) and the array-cancel race.
  * Every replica skips the same entries, goes on, and ends with an equal state; a
- * replica restarted over its stored log replays past them to the same state.
+ * replica restarted over its stored log replays past them to the same state. On simulated
+ * time (driver-world.ts: SEED=n replays a run).
  */
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../../src/lib/rng.ts";
@@ -18,6 +19,7 @@ import type { Command } from "../../../src/sched/model/commands.ts";
 import type { ClusterState } from "../../../src/sched/model/types.ts";
 import { ROOT, cluster, spec, submit } from "../sched/builders.ts";
 import { canonical } from "../../sim/controller/canonical.ts";
+import { type World, createWorld } from "./driver-world.ts";
 
 interface Replica {
   id: number;
@@ -30,11 +32,11 @@ interface Replica {
 
 const POISON = { poison: true };
 
-function replica(id: number, storage: MemoryStorage, deliver: (m: Message[]) => void): Replica {
+function replica(w: World, id: number, storage: MemoryStorage, deliver: (m: Message[]) => void): Replica {
   const r: Replica = { id, storage, skipped: [], state: cluster(undefined, false).state, driver: undefined as unknown as RaftDriver };
   r.driver = createRaftDriver(
     {
-      id, storage, rng: createRng(id * 11), send: deliver,
+      id, storage, rng: createRng(w.seed * 31 + id), send: deliver, clock: w.clock,
       // The poison throws before it changes anything, as apply()'s validate-then-mutate rule makes every Spur command do.
       applyCommand: (c) => {
         if ((c as typeof POISON).poison) throw new Error("planted: this entry cannot be applied");
@@ -50,24 +52,6 @@ function replica(id: number, storage: MemoryStorage, deliver: (m: Message[]) => 
   return r;
 }
 
-async function servingOf(replicas: Replica[]): Promise<Replica> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    const l = replicas.find((r) => r.driver.isServing());
-    if (l !== undefined) return l;
-    await new Promise((res) => setTimeout(res, 5));
-  }
-  throw new Error("no serving leader");
-}
-
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((res) => setTimeout(res, 5));
-  }
-}
-
 const cancel = (ids: string[], at: number): Command => ({
   v: 1, type: "cancel", at, signal: 0, batchOnly: false, by: ROOT,
   filter: { jobIds: ids, user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" },
@@ -75,16 +59,18 @@ const cancel = (ids: string[], at: number): Command => ({
 
 describe("raft driver: a committed entry that cannot be applied", () => {
   it("is skipped on every replica; the replicas go on, agree, and a restart replays past it", async () => {
+    const w = createWorld(41);
     const ids = [1, 2, 3];
     const replicas: Replica[] = [];
     const deliver = (msgs: Message[]) => {
-      for (const m of msgs) setTimeout(() => replicas.find((r) => r.id === m.to)?.driver.receive([m]), 1);
+      for (const m of msgs) w.clock.setTimeout(() => replicas.find((r) => r.id === m.to)?.driver.receive([m]), w.rng.int(1, 3));
     };
-    for (const id of ids) replicas.push(replica(id, MemoryStorage.bootstrap(ids), deliver));
+    for (const id of ids) replicas.push(replica(w, id, MemoryStorage.bootstrap(ids), deliver));
     for (const r of replicas) r.driver.start();
     try {
-      const leader = await servingOf(replicas);
-      const propose = (c: unknown) => leader.driver.propose(c) as Promise<ApplyResult>;
+      await w.until(() => replicas.some((r) => r.driver.isServing()), 5000);
+      const leader = replicas.find((r) => r.driver.isServing()) as Replica;
+      const propose = (c: unknown) => w.settle(leader.driver.propose(c) as Promise<ApplyResult>);
       for (const node of leader.state.nodes.values()) await propose({ v: 1, type: "registerNode", at: 1, node: { ...node.info }, runningJobIds: [] });
       const [arrayId] = (await propose(submit(spec({ array: "0-3" }), 10))).ids;
       // The race of issue 14: a pass computed before the cancel, committed after it.
@@ -98,7 +84,7 @@ describe("raft driver: a committed entry that cannot be applied", () => {
       const after = await propose(submit(spec(), 14));
       expect(after.error).toBe("");
       const last = leader.driver.status().lastIndex;
-      await until(() => replicas.every((r) => r.driver.status().applied >= last));
+      await w.until(() => replicas.every((r) => r.driver.status().applied >= last), 5000);
       const texts = replicas.map((r) => canonical(r.state));
       expect(new Set(texts).size).toBe(1);
       expect(replicas.map((r) => r.driver.applyFailures())).toEqual([1, 1, 1]);
@@ -107,10 +93,10 @@ describe("raft driver: a committed entry that cannot be applied", () => {
       // Restart one replica over its stored log, with a fresh state: it replays past both bad entries.
       const old = replicas.find((r) => r !== leader) as Replica;
       old.driver.stop();
-      const again = replica(old.id, old.storage, deliver);
+      const again = replica(w, old.id, old.storage, deliver);
       replicas[replicas.indexOf(old)] = again;
       again.driver.start();
-      await until(() => again.state.appliedIndex === leader.state.appliedIndex);
+      await w.until(() => again.state.appliedIndex === leader.state.appliedIndex, 5000);
       expect(canonical(again.state)).toBe(canonical(leader.state));
       expect(again.driver.applyFailures()).toBe(1);
     } finally {

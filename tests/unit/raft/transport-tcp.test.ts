@@ -1,9 +1,9 @@
 /**
  * @module tests/unit/raft/transport-tcp
  * The controllers' Raft transport on loopback: messages (payload bytes included) arrive in
- * order; a peer without the shared secret is cut off and delivers nothing.
+ * order; a peer without the shared secret reaches the listener, is cut off and delivers nothing.
  */
-import { connect } from "node:net";
+import { type Socket, connect, createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../../src/raft/core/index.ts";
 import { createTcpTransport, listenRaft } from "../../../src/raft/transport-tcp.ts";
@@ -18,6 +18,37 @@ const until = async (cond: () => boolean) => {
   const deadline = Date.now() + 5000;
   while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 };
+
+/** A TCP proxy to `port` that counts connections and those the far end (the listener) ended. */
+async function countingProxy(port: number) {
+  const stats = { accepted: 0, hungUpByListener: 0 };
+  const sockets: Socket[] = [];
+  const server = createServer((client) => {
+    stats.accepted += 1;
+    const upstream = connect(port, "127.0.0.1");
+    sockets.push(client, upstream);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    // "end": the listener sent FIN (s.end()); our own destroy() below never emits it.
+    upstream.on("end", () => {
+      stats.hungUpByListener += 1;
+      client.destroy();
+    });
+    client.on("close", () => upstream.destroy());
+    client.on("error", () => undefined);
+    upstream.on("error", () => undefined);
+  });
+  await new Promise<void>((res) => server.listen(0, "127.0.0.1", res));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address !== null ? address.port : 0,
+    stats,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
 
 function app(i: number): Message {
   return { ...msg({ type: "app", from: 1, to: 2, term: 3 }), index: i, entries: [{ term: 3, index: i + 1, type: "normal", data: new Uint8Array([i, 255, 0]) }] };
@@ -43,20 +74,29 @@ describe("raft TCP transport", () => {
     expect(got[0]?.type).toBe("app");
   });
 
-  it("ignores a peer with the wrong secret", async () => {
-    const got: Message[] = [];
-    const server = listenRaft({ host: "127.0.0.1", port: 0 }, "right", (ms) => got.push(...ms));
-    const hungUp: number[] = [];
-    const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: server.port }], "wrong", 10, (id) => hungUp.push(id));
-    cleanups.push(() => t.stop(), () => server.stop(true));
-    // Keep sending until the listener has hung up on the dialer at least once: the
-    // connection was made and refused (not merely never opened).
-    for (let i = 0; i < 100 && hungUp.length === 0; i++) {
-      t.send([app(i)]);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(hungUp[0]).toBe(2);
-    expect(got).toEqual([]);
+  it("refuses a peer with the wrong secret: the connection is made, reaches the listener, and the listener hangs up", async () => {
+    // Through a counting proxy: the dialer's own "peer lost" also fires on a connection that was
+    // never opened (connectError), so only the listener's side shows the refusal happened.
+    const run = async (dialSecret: string) => {
+      const got: Message[] = [];
+      const server = listenRaft({ host: "127.0.0.1", port: 0 }, "right", (ms) => got.push(...ms));
+      const proxy = await countingProxy(server.port);
+      const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: proxy.port }], dialSecret, 10);
+      cleanups.push(() => t.stop(), () => server.stop(true), () => proxy.close());
+      for (let i = 0; i < 100 && proxy.stats.hungUpByListener === 0 && got.length === 0; i++) {
+        t.send([app(i)]);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return { got, stats: proxy.stats };
+    };
+    const wrong = await run("wrong");
+    expect(wrong.stats.accepted).toBeGreaterThan(0); // the dialer did connect
+    expect(wrong.stats.hungUpByListener).toBeGreaterThan(0); // and the listener ended it
+    expect(wrong.got).toEqual([]);
+    // The same path with the right secret delivers, and the listener keeps the connection.
+    const right = await run("right");
+    expect(right.got.length).toBeGreaterThan(0);
+    expect(right.stats.hungUpByListener).toBe(0);
   });
 
   it("reports a peer whose connection closes, on both ends", async () => {

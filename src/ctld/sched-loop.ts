@@ -1,0 +1,151 @@
+/**
+ * @module ctld/sched-loop
+ * The scheduler's shell: a pass of the pure schedule() on a debounced kick (at most one timer
+ * armed; the next pass waits at least as long as the last one took, so RPCs get half the loop,
+ * between 20 ms and 5 s), its start decisions proposed as one command, one in flight at a
+ * time. It keeps what the last pass found (pending reasons, priorities, the backfill plan) for
+ * the views. Failure policy: a pass that throws is logged and the next kick tries again;
+ * uncommitted decisions are simply made again by a later pass.
+ */
+import type { ConsolaInstance } from "consola/core";
+import type { Clock, TimerHandle } from "../lib/clock.ts";
+import type { ApplyResult } from "../sched/model/apply.ts";
+import type { Command } from "../sched/model/commands.ts";
+import type { ClusterState } from "../sched/model/types.ts";
+import { planPreemption } from "../sched/plan/preempt.ts";
+import { explainPriority, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
+import { schedule, type Reservation } from "../sched/plan/schedule.ts";
+import { recordPass, type SchedCounters } from "./sched-stats.ts";
+
+export interface SchedLoopDeps {
+  state: ClusterState;
+  clock: Clock;
+  now(): number;
+  logger: Pick<ConsolaInstance, "info" | "warn" | "error">;
+  counters: SchedCounters;
+  acting(): boolean;
+  execute(command: Command): Promise<ApplyResult>;
+  executeInternal(command: Command): void;
+  diskFull(): boolean;
+  /** The job views may have changed (reasons, priorities or plan moved). */
+  viewsChanged(): void;
+  onSchedulerPass?: ((pass: { seconds: number; started: number }) => void) | undefined;
+}
+
+export interface SchedLoop {
+  kick(): void;
+  stop(): void;
+  /** Leadership lost: the reasons of the last pass no longer hold. */
+  clearReasons(): void;
+  reasonOf(jobId: number): string | undefined;
+  priorityOf(jobId: number): JobPriority | undefined;
+  plannedStart(jobId: number): Reservation | undefined;
+  plannedNodes(): ReadonlySet<string>;
+}
+
+function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+function samePlan(before: ReadonlyMap<number, Reservation>, after: readonly Reservation[]): boolean {
+  if (before.size !== after.length) return false;
+  for (const r of after) {
+    const old = before.get(r.jobId);
+    if (old === undefined || old.startTime !== r.startTime || old.nodes.join(",") !== r.nodes.join(",")) return false;
+  }
+  return true;
+}
+
+export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
+  const { state, clock, logger } = d;
+  const reasons = new Map<number, string>();
+  let priorities = new Map<number, number>();
+  let priorityContext: PriorityContext | undefined;
+  let planned = new Map<number, Reservation>();
+  let kickTimer: TimerHandle | undefined;
+  /** Time the last pass took: the next one waits at least as long, so RPCs get half the loop. */
+  let lastPassMs = 0;
+  let passInFlight = false;
+  /** After stop() no pass is armed again (a command applied while shutting down must not start one). */
+  let stopped = false;
+
+  /** The pass's side commands: expired deadlines, dependencies that can never be met, a preemption. */
+  function sideCommands(result: ReturnType<typeof schedule>, now: number): void {
+    if (result.expired.length > 0) d.executeInternal({ v: 1, type: "deadlineExpired", at: now, jobIds: result.expired });
+    if (result.invalidDeps.length > 0) d.executeInternal({ v: 1, type: "dependencyNeverSatisfied", at: now, jobIds: result.invalidDeps });
+    const preemption = planPreemption(state, result.reasons, result.priorities);
+    if (preemption !== undefined) {
+      logger.info({ message: "preempting", jobId: preemption.preemptorId, victims: preemption.victims.map((v) => v.jobId) });
+      d.executeInternal({ v: 1, type: "preempt", at: now, ...preemption });
+    }
+  }
+
+  function runPass(): void {
+    // One start decision in flight at a time: the next pass must see its allocations.
+    if (!d.acting() || passInFlight) return;
+    const now = d.now();
+    const startMs = clock.monotonicMs();
+    const cfg = state.config.sched;
+    const result = schedule(state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => clock.monotonicMs() });
+    // A pass that leaves every reason, priority and plan as it was leaves the listing cache warm.
+    if (!sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) d.viewsChanged();
+    reasons.clear();
+    for (const [id, why] of result.reasons) reasons.set(id, why);
+    priorities = result.priorities;
+    priorityContext = result.priorityContext;
+    planned = new Map(result.reservations.map((r) => [r.jobId, r]));
+    recordPass(d.counters, result.stats, now, cfg.schedulerType === "sched/backfill");
+    lastPassMs = clock.monotonicMs() - startMs;
+    const seconds = lastPassMs / 1000;
+    sideCommands(result, now);
+    if (result.decisions.length === 0) {
+      d.onSchedulerPass?.({ seconds, started: 0 });
+      return;
+    }
+    passInFlight = true;
+    d.execute({ v: 1, type: "startJobs", at: now, decisions: result.decisions })
+      .then((r) => d.onSchedulerPass?.({ seconds, started: r.ids.length }))
+      .catch((error) => {
+        if (!d.diskFull()) logger.warn({ message: "start decisions not committed", error: String(error) });
+      })
+      .finally(() => {
+        passInFlight = false;
+      });
+  }
+
+  return {
+    kick() {
+      if (kickTimer !== undefined || stopped) return;
+      kickTimer = clock.setTimeout(() => {
+        kickTimer = undefined;
+        try {
+          runPass();
+        } catch (error) {
+          logger.error({ message: "scheduler pass failed", error: String(error) });
+        }
+      }, Math.max(20, Math.min(5_000, lastPassMs)));
+    },
+    stop() {
+      stopped = true;
+      clock.clear(kickTimer);
+      kickTimer = undefined;
+    },
+    clearReasons: () => reasons.clear(),
+    reasonOf: (jobId) => reasons.get(jobId),
+    priorityOf: (jobId) => {
+      const value = priorities.get(jobId);
+      const job = state.jobs.get(jobId);
+      if (value === undefined || job === undefined) return undefined;
+      // The factors from the pass's own inputs; the value exactly as the pass ordered by it.
+      return { ...explainPriority(job, priorityContext), priority: value };
+    },
+    plannedStart: (jobId) => planned.get(jobId),
+    plannedNodes: () => {
+      const out = new Set<string>();
+      for (const r of planned.values()) for (const n of r.nodes) out.add(n);
+      return out;
+    },
+  };
+}

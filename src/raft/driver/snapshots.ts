@@ -1,0 +1,115 @@
+/**
+ * @module raft/driver/snapshots
+ * Snapshots: installing one sent by the leader, and taking one here once about
+ * snapshotEveryEntries were applied since the last (a threshold drawn per replica, so replicas
+ * do not all stall at once), then compacting the log to trailingEntries behind it. Built off
+ * this thread when the application can (takeSnapshotAsync); otherwise a leader first hands
+ * leadership to a caught-up follower. Failure policy: no room for the image keeps the log as
+ * it is and tries again at a later entry; a failed background build is logged and retried.
+ */
+import { isDiskFull } from "../../lib/store-full.ts";
+import type { ConfState, Snapshot } from "../core/index.ts";
+import { LEADER_SNAPSHOT_FACTOR } from "./api.ts";
+import type { DriverContext } from "./context.ts";
+
+export interface Snapshots {
+  /** Replace the application's state with the leader's snapshot (already persisted). */
+  install(snapshot: Snapshot): void;
+  /** After each Ready: take a snapshot if one is due and none is being built. */
+  maybeTake(): void;
+}
+
+export function createSnapshots(ctx: DriverContext): Snapshots {
+  const { ports, o, clock, node } = ctx;
+  const drawThreshold = (): number => o.snapshotEveryEntries + ports.rng.int(0, Math.floor(o.snapshotEveryEntries / 2));
+  /** Entries applied past the last snapshot before the next one (jittered per replica). */
+  let due = drawThreshold();
+  /** A snapshot being built off this thread (at most one at a time). */
+  let inFlight = false;
+
+  /** Write the image at `index` and compact the log behind it (this thread's only cost of an async snapshot). */
+  function record(index: number, confState: ConfState, image: Uint8Array, startedMs: number, timing: { encodeMs: number; askedAtMs: number }): void {
+    const s = ports.storage;
+    try {
+      // Not fsynced (durable false): nothing waits on it, and a crash that loses it loses the
+      // compaction with it (the store keeps order): the previous snapshot and the log remain.
+      // The next Ready's fsync makes it durable.
+      s.atomically(() => {
+        s.createSnapshot(index, confState, image);
+        s.compact(Math.max(ctx.snapIndex, index - o.trailingEntries));
+      }, false);
+    } catch (error) {
+      // No room for the image: keep the log as it is and try at a later entry.
+      if (!isDiskFull(error)) throw error;
+      ctx.diskFull.failed(error);
+      return;
+    }
+    ctx.snapIndex = index;
+    due = drawThreshold();
+    const nowMs = clock.monotonicMs();
+    ports.logger?.info({
+      message: "snapshot taken", index, bytes: image.length,
+      // blockMs: this thread's time (all of it, without a worker); ms: from asking to written.
+      blockMs: Math.round((nowMs - startedMs) * 10) / 10, ms: Math.round(nowMs - timing.askedAtMs), encodeMs: Math.round(timing.encodeMs),
+    });
+  }
+
+  function inBackground(building: Promise<{ image: Uint8Array; encodeMs: number }>, index: number, confState: ConfState): void {
+    inFlight = true;
+    const askedAtMs = clock.monotonicMs();
+    building.then(
+      ({ image, encodeMs }) => {
+        inFlight = false;
+        // Stopped, or a newer snapshot came from the leader meanwhile: this one is of no use.
+        if (!ctx.running || index <= ctx.snapIndex) return;
+        record(index, confState, image, clock.monotonicMs(), { encodeMs, askedAtMs });
+        ctx.schedule();
+      },
+      (error: unknown) => {
+        inFlight = false;
+        ports.logger?.warn({ message: "snapshot not taken", index, error: String((error as Error).message ?? error) });
+      },
+    );
+  }
+
+  /** Ask the most caught-up follower to take over; true when a transfer is under way. */
+  function handOver(): boolean {
+    const st = node.status();
+    if (st.leadTransferee !== 0) return true;
+    let best = 0;
+    let bestMatch = -1;
+    for (const [id, pr] of st.progress) {
+      if (id === ports.id || pr.isLearner || !pr.recentActive) continue;
+      if (pr.match > bestMatch) [best, bestMatch] = [id, pr.match];
+    }
+    if (best === 0 || bestMatch < st.commit) return false;
+    ports.logger?.info({ message: "handing leadership over before a snapshot", to: best });
+    return node.transferLeader(best).ok;
+  }
+
+  return {
+    install(snapshot) {
+      const startedMs = clock.monotonicMs();
+      ports.restore(snapshot);
+      ctx.appliedIndex = snapshot.meta.index;
+      ctx.snapIndex = ctx.appliedIndex;
+      ports.logger?.info({ message: "snapshot installed from the leader", index: ctx.appliedIndex, bytes: snapshot.data.length, ms: Math.round(clock.monotonicMs() - startedMs) });
+    },
+    maybeTake() {
+      const applied = ctx.appliedIndex;
+      if (inFlight || applied - ctx.snapIndex < due) return;
+      const st = node.status();
+      if (st.applied < st.confIndex || st.applied !== applied) return;
+      const building = ports.takeSnapshotAsync?.(applied);
+      if (building !== undefined) return inBackground(building, applied, st.confState);
+      // Taking a snapshot here stalls this thread (seconds at 100k jobs) and with it the
+      // leader's heartbeats. So a leader due for one first hands leadership to a caught-up
+      // follower (then snapshots as a follower); only without one does it wait for a much
+      // longer log and take the stall.
+      if (ctx.soft.state === "leader" && handOver()) return;
+      if (ctx.soft.state === "leader" && applied - ctx.snapIndex < due * LEADER_SNAPSHOT_FACTOR) return;
+      const startedMs = clock.monotonicMs();
+      record(applied, st.confState, ports.takeSnapshot(applied), startedMs, { encodeMs: 0, askedAtMs: startedMs });
+    },
+  };
+}
