@@ -95,6 +95,12 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
     async waitJob() {
       throw new RpcError("unimplemented", "no");
     },
+    async getJobScript(req) {
+      const j = jobs.find((x) => x.jobId === req.jobId);
+      if (j === undefined) throw new RpcError("not_found", "Invalid job id specified");
+      if (!may(j)) throw new RpcError("permission_denied", "Access/permission denied");
+      return { script: `#!/bin/sh\n# script of job ${j.jobId}\n` };
+    },
     async partition(req) {
       if (!privileged) throw new RpcError("permission_denied", "Invalid user id");
       if (req.action === "delete" && !admin.partitions.delete(req.name)) throw new RpcError("invalid_argument", "Invalid partition name specified");

@@ -1,0 +1,158 @@
+/**
+ * @module rest/ui/routes
+ * The live cluster page of spurrestd: GET /ui (the page), /ui/page.css and /ui/page.js (its
+ * code, compiled into the executable: nothing is fetched from anywhere else), and its two
+ * data calls, /ui/api/view (the whole cluster, built once per poll interval per user and
+ * shared by every tab of that user) and /ui/api/job/{id} (one job, its steps, samples and,
+ * for its owner and operators, its script).
+ * Authentication is the REST API's: a JWT in X-SLURM-USER-TOKEN or Authorization, or the
+ * Unix-socket peer (rest_auth/local). `/ui?token=T` checks T once, puts it in an HttpOnly,
+ * SameSite=Strict cookie and redirects to /ui, so the token leaves the address bar; the
+ * page's calls then carry the cookie. Only GETs, none changes anything.
+ */
+import type { Context, Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { gzipSync } from "node:zlib";
+import type { ControllerPort } from "../../ctl-port.ts";
+import { RpcError } from "../../ctl-port.ts";
+import type { Authenticator, Caller } from "../auth.ts";
+import { RestError } from "../errors.ts";
+import { buildView } from "./view.ts";
+import { jobDetail } from "./job-view.ts";
+import { UsageSamples, type NodeLoad } from "./samples.ts";
+import { PAGE_CSS, PAGE_HTML, PAGE_JS } from "./assets.ts";
+
+export const UI_COOKIE = "spur_ui_token";
+/** The page polls this often; a view younger than this is served again instead of rebuilt. */
+export const UI_POLL_MS = 2000;
+const VIEW_CACHE_USERS_MAX = 256;
+
+export interface UiDeps {
+  auth: Authenticator;
+  controllerFor(caller: Caller): ControllerPort;
+  nowSec(): number;
+  localPeer?(c: Context): string | undefined;
+}
+
+/** No outside origin, no inline code: the page works air-gapped and a stray injection cannot run. */
+const SECURITY_HEADERS: Record<string, string> = {
+  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+};
+
+interface BuiltView {
+  atMs: number;
+  json: string;
+  gzip?: Uint8Array;
+  buildMs: number;
+}
+
+async function callerOf(c: Context, deps: UiDeps): Promise<Caller> {
+  const cookie = getCookie(c, UI_COOKIE);
+  const explicit = c.req.header("x-slurm-user-token") !== undefined || c.req.header("authorization") !== undefined;
+  const header = (name: string): string | undefined => c.req.header(name) ?? (name === "x-slurm-user-token" && !explicit ? cookie : undefined);
+  const local = explicit || cookie !== undefined ? undefined : deps.localPeer?.(c);
+  const now = deps.nowSec();
+  return local === undefined ? deps.auth.authenticate(header, now) : deps.auth.authenticateLocal(local, header, now);
+}
+
+function problem(c: Context, e: unknown): Response {
+  const status = e instanceof RestError ? e.status : e instanceof RpcError && e.code === "not_found" ? 404 : 502;
+  const message = e instanceof Error ? e.message : String(e);
+  return c.json({ error: message.slice(0, 500) }, status as 401, SECURITY_HEADERS);
+}
+
+function sendJson(c: Context, built: BuiltView): Response {
+  const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "cache-control": "no-store", "x-spur-view-build-ms": built.buildMs.toFixed(1) };
+  if (!/\bgzip\b/.test(c.req.header("accept-encoding") ?? "") || built.json.length < 1024) return c.body(built.json, 200, headers);
+  built.gzip ??= gzipSync(built.json, { level: 4 });
+  return c.body(built.gzip as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding" });
+}
+
+export function mountUi(app: Hono, deps: UiDeps): void {
+  const views = new Map<string, Promise<BuiltView>>();
+  const samples = new UsageSamples();
+  let nodeLoads: { atMs: number; byName: Map<string, NodeLoad> } | undefined;
+
+  async function build(ctl: ControllerPort, user: string): Promise<BuiltView> {
+    const started = performance.now();
+    const [nodes, jobs, shares, reservations] = await Promise.all([
+      ctl.listNodes(), ctl.listJobs({}), ctl.getShares?.({}).catch(() => undefined), ctl.listReservations?.({}).catch(() => undefined),
+    ]);
+    nodeLoads = { atMs: Date.now(), byName: new Map(nodes.nodes.map((n) => [n.name, n])) };
+    const json = JSON.stringify(buildView({ nodes, jobs, shares, reservations, user, now: deps.nowSec() }));
+    return { atMs: Date.now(), json, buildMs: performance.now() - started };
+  }
+
+  /** One build per user per poll interval, however many tabs ask; a failed build is not kept. */
+  function viewFor(caller: Caller): Promise<BuiltView> {
+    const key = caller.user;
+    const cached = views.get(key);
+    if (cached !== undefined) return cached.then((v) => (Date.now() - v.atMs < UI_POLL_MS ? v : rebuild()), rebuild);
+    return rebuild();
+    function rebuild(): Promise<BuiltView> {
+      const p = build(deps.controllerFor(caller), caller.user);
+      if (views.size >= VIEW_CACHE_USERS_MAX) views.clear();
+      views.set(key, p);
+      p.catch(() => views.delete(key));
+      return p;
+    }
+  }
+
+  app.get("/ui", async (c) => {
+    const token = c.req.query("token");
+    if (token === undefined) return c.html(PAGE_HTML, 200, { ...SECURITY_HEADERS, "cache-control": "no-cache" });
+    try {
+      await deps.auth.authenticate((name) => (name === "x-slurm-user-token" ? token : undefined), deps.nowSec());
+    } catch (e) {
+      return problem(c, e);
+    }
+    const secure = new URL(c.req.url).protocol === "https:";
+    setCookie(c, UI_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/ui", secure });
+    return c.redirect("/ui", 303);
+  });
+  app.get("/ui/", (c) => c.redirect("/ui", 301));
+  app.get("/ui/page.css", (c) => c.body(PAGE_CSS, 200, { ...SECURITY_HEADERS, "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" }));
+  app.get("/ui/page.js", (c) => c.body(PAGE_JS, 200, { ...SECURITY_HEADERS, "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" }));
+
+  app.get("/ui/api/view", async (c) => {
+    try {
+      return sendJson(c, await viewFor(await callerOf(c, deps)));
+    } catch (e) {
+      return problem(c, e);
+    }
+  });
+
+  app.get("/ui/api/job/:id", async (c) => {
+    try {
+      const caller = await callerOf(c, deps);
+      const id = c.req.param("id");
+      if (!/^\d{1,10}$/.test(id)) throw new RestError("InvalidQuery", `Unable to parse job id "${id.slice(0, 32)}"`, "ui");
+      const ctl = deps.controllerFor(caller);
+      const jobId = Number(id);
+      const res = await ctl.listJobs({ jobIds: [jobId], includeSteps: true, includeFinished: true });
+      const job = res.jobs.find((j) => j.jobId === jobId);
+      if (job === undefined) return c.json({ error: `Job ${jobId} not found` }, 404, SECURITY_HEADERS);
+      const points = samples.watch(jobId);
+      if (job.state === "RUNNING") {
+        if (nodeLoads === undefined || Date.now() - nodeLoads.atMs > UI_POLL_MS) nodeLoads = { atMs: Date.now(), byName: new Map((await ctl.listNodes()).nodes.map((n) => [n.name, n])) };
+        samples.add(jobId, deps.nowSec(), job.alloc, nodeLoads.byName);
+      }
+      const script = await scriptOf(ctl, jobId);
+      return c.json(jobDetail(job, res.clusterName, deps.nowSec(), points, script), 200, { ...SECURITY_HEADERS, "cache-control": "no-store" });
+    } catch (e) {
+      return problem(c, e);
+    }
+  });
+}
+
+async function scriptOf(ctl: ControllerPort, jobId: number): Promise<{ text: string } | { refused: string }> {
+  if (ctl.getJobScript === undefined) return { refused: "This controller does not give job scripts" };
+  try {
+    return { text: (await ctl.getJobScript({ jobId })).script };
+  } catch (e) {
+    return { refused: e instanceof Error ? e.message : String(e) };
+  }
+}

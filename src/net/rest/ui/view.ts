@@ -1,0 +1,134 @@
+/**
+ * @module rest/ui/view
+ * The cluster as the web page (/ui) shows it, built once per poll from the controller's
+ * answers (ListNodes, ListJobs, GetShares, ListReservations): pure, no I/O. Rows are
+ * arrays, not objects, and repeated strings are written once, so that 10k nodes and
+ * 100k jobs fit in a few MB that the browser parses quickly; the column order is the
+ * contract with page.js (NODE_COLUMNS / JOB_COLUMNS are sent along for readers).
+ */
+import type { Plain } from "../../../lib/plain.ts";
+import type { ListJobsResponse, ListNodesResponse, ListReservationsResponse, SharesResponse } from "../../gen/spur/v1/controller_pb.ts";
+import { parseGpuTopology } from "../../../devices/gpu-topology.ts";
+import { assert } from "../../../lib/assert.ts";
+
+/** Column names of a node row and a job row, in order (page.js reads them by position). */
+export const NODE_COLUMNS = ["name", "state", "cpus", "allocCpus", "memMiB", "allocMemMiB", "gpuModel", "gpuJobs", "gpuGroups", "reason", "cpuLoad"] as const;
+export const JOB_COLUMNS = ["id", "state", "user", "account", "name", "partition", "reason", "nodes", "cpus", "gpus", "submit", "start", "limitMin", "priority", "jobId"] as const;
+
+export type NodeRow = [string, string, number, number, number, number, string, number[], number[], string, number];
+export type JobRow = [string, string, string, string, string, string, string, string, number, number, number, number, number, number, number];
+
+export interface UiView {
+  now: number;
+  cluster: string;
+  user: string;
+  nodeColumns: readonly string[];
+  jobColumns: readonly string[];
+  nodes: NodeRow[];
+  /** Running jobs first, then pending by priority (highest first), then the rest. */
+  jobs: JobRow[];
+  partitions: { name: string; state: string; nodes: string; totalNodes: number; totalCpus: number; maxTimeMin: number; isDefault: boolean }[];
+  reservations: { name: string; state: string; start: number; end: number; nodes: string; users: string; accounts: string; flags: string }[];
+  shares: { account: string; user: string; depth: number; rawShares: number; normShares: number; rawUsage: number; effectiveUsage: number; fairshare: number }[];
+  totals: { nodes: number; gpus: number; gpusAllocated: number; cpus: number; cpusAllocated: number; running: number; pending: number };
+}
+
+export interface UiInput {
+  nodes: Plain<ListNodesResponse>;
+  jobs: Plain<ListJobsResponse>;
+  shares?: Plain<SharesResponse> | undefined;
+  reservations?: Plain<ListReservationsResponse> | undefined;
+  user: string;
+  now: number;
+}
+
+/** XGMI/NVLink class in link-matrix terms (devices/gpu-topology: class 3 and up). */
+const FAST_LINK_CLASS = 3;
+
+/**
+ * The fast-link group of each GPU (connected components over XGMI/NVLink links), or [] when
+ * the topology is unknown. One group for a fully linked node; several show as separate boxes.
+ */
+export function gpuGroups(topology: string, count: number): number[] {
+  const matrix = parseGpuTopology(topology, count);
+  if (matrix === undefined) return [];
+  const group = new Array<number>(count).fill(-1);
+  let next = 0;
+  for (let start = 0; start < count; start++) {
+    if (group[start] !== -1) continue;
+    const stack = [start];
+    group[start] = next;
+    while (stack.length > 0) {
+      const a = stack.pop() ?? 0;
+      for (let b = 0; b < count; b++) {
+        if (group[b] === -1 && (matrix.links[a]?.[b]?.bandwidthClass ?? 0) >= FAST_LINK_CLASS) {
+          group[b] = next;
+          stack.push(b);
+        }
+      }
+    }
+    next++;
+  }
+  assert(group.every((g) => g >= 0 && g < next), "every GPU gets a group");
+  return group;
+}
+
+type WireJob = Plain<ListJobsResponse>["jobs"][number];
+
+/** The job that holds each GPU of each node: node name → job id per GPU index (0 = free). */
+function gpuHolders(jobs: readonly WireJob[], gpuCounts: ReadonlyMap<string, number>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const job of jobs) {
+    if (job.state !== "RUNNING" && job.state !== "SUSPENDED" && !job.stateFlags.includes("COMPLETING")) continue;
+    for (const a of job.alloc) {
+      const count = gpuCounts.get(a.node) ?? 0;
+      if (a.gpuIndices.length === 0 || count === 0) continue;
+      let row = out.get(a.node);
+      if (row === undefined) out.set(a.node, (row = new Array<number>(count).fill(0)));
+      for (const i of a.gpuIndices) if (i < count) row[i] = job.jobId;
+    }
+  }
+  return out;
+}
+
+const displayId = (j: WireJob): string => (j.arrayJobId !== 0 && j.arrayTaskId >= 0 ? `${j.arrayJobId}_${j.arrayTaskId}` : String(j.jobId));
+const gpusOf = (j: WireJob): number => j.alloc.reduce((n, a) => n + a.gpuIndices.length, 0) || Number(/gres\/gpu(?::[^=,]*)?=(\d+)/.exec(j.tresReq)?.[1] ?? 0);
+const rank = (j: WireJob): number => (j.state === "RUNNING" ? 0 : j.state === "PENDING" ? 1 : 2);
+
+function jobRow(j: WireJob): JobRow {
+  const state = j.stateFlags.length > 0 ? `${j.state},${j.stateFlags.join(",")}` : j.state;
+  return [displayId(j), state, j.user, j.account, j.name, j.partition, j.reason, j.nodelist, j.numCpus, gpusOf(j), j.submitTime, j.startTime, j.timeLimitMin ?? -1, j.priority, j.jobId];
+}
+
+export function buildView(input: UiInput): UiView {
+  const gpuCounts = new Map(input.nodes.nodes.map((n) => [n.name, n.gpuCount] as const));
+  const holders = gpuHolders(input.jobs.jobs, gpuCounts);
+  const totals = { nodes: 0, gpus: 0, gpusAllocated: 0, cpus: 0, cpusAllocated: 0, running: 0, pending: 0 };
+  const nodes: NodeRow[] = input.nodes.nodes.map((n) => {
+    const owners = holders.get(n.name) ?? new Array<number>(n.gpuCount).fill(0);
+    totals.nodes++;
+    totals.gpus += n.gpuCount;
+    totals.gpusAllocated += owners.filter((o) => o !== 0).length;
+    totals.cpus += n.cpus;
+    totals.cpusAllocated += n.allocCpus;
+    const state = n.stateFlags.length > 0 ? `${n.state}+${n.stateFlags.join("+")}` : n.state;
+    return [n.name, state, n.cpus, n.allocCpus, n.realMemoryMib, n.allocMemoryMib, n.gpuModel, owners, gpuGroups(n.gpuTopology, n.gpuCount), n.reason, n.cpuLoad];
+  });
+  const sorted = [...input.jobs.jobs].sort((a, b) => rank(a) - rank(b) || b.priority - a.priority || a.submitTime - b.submitTime || a.jobId - b.jobId);
+  for (const j of sorted) {
+    if (j.state === "RUNNING") totals.running++;
+    else if (j.state === "PENDING") totals.pending++;
+  }
+  const view: UiView = {
+    now: input.now, cluster: input.jobs.clusterName, user: input.user, nodeColumns: NODE_COLUMNS, jobColumns: JOB_COLUMNS,
+    nodes, jobs: sorted.map(jobRow), totals,
+    partitions: input.nodes.partitions.map((p) => ({ name: p.name, state: p.state, nodes: p.nodes, totalNodes: p.totalNodes, totalCpus: p.totalCpus, maxTimeMin: p.maxTimeMin ?? -1, isDefault: p.isDefault })),
+    reservations: (input.reservations?.reservations ?? []).map((r) => ({ name: r.name, state: r.state, start: r.startTime, end: r.endTime, nodes: r.nodes, users: r.users.join(","), accounts: r.accounts.join(","), flags: r.flags.join(",") })),
+    shares: (input.shares?.rows ?? []).map((r) => ({ account: r.account, user: r.user, depth: r.depth, rawShares: r.rawShares, normShares: fin(r.normShares), rawUsage: r.rawUsage, effectiveUsage: fin(r.effectvUsage), fairshare: fin(r.fairshare) })),
+  };
+  assert(view.nodes.length === input.nodes.nodes.length && view.jobs.length === input.jobs.jobs.length, "the view keeps every node and job");
+  return view;
+}
+
+/** JSON has no Infinity/NaN: such shares figures go out as 0. */
+const fin = (x: number): number => (Number.isFinite(x) ? x : 0);
