@@ -16,9 +16,10 @@ export interface Sample {
   load: number;
   /** CPUs the job holds (the scale of `load`). */
   cpus: number;
-  /** Memory in use on the job's nodes, MiB (total minus free, as heartbeats report). */
+  /** Memory in use on the job's nodes, MiB (total minus free, as heartbeats report: the node's, not the job's alone). */
   memUsedMiB: number;
-  memAllocMiB: number;
+  /** Memory of those nodes, MiB (the scale of `memUsedMiB`). */
+  memTotalMiB: number;
 }
 
 export const JOBS_MAX = 64;
@@ -44,20 +45,22 @@ export class UsageSamples {
   }
 
   /** One point for a watched job from the nodes it holds (ignored unless watched, or within 1 s of the last). */
-  add(jobId: number, t: number, alloc: readonly { node: string; cpus: number; memMib: number }[], nodes: ReadonlyMap<string, NodeLoad>): void {
+  add(jobId: number, t: number, alloc: readonly { node: string; cpus: number }[], nodes: ReadonlyMap<string, NodeLoad>): void {
     const points = this.series.get(jobId);
     if (points === undefined || alloc.length === 0) return;
     const last = points[points.length - 1];
     if (last !== undefined && t - last.t < 1) return;
     let load = 0;
     let memUsedMiB = 0;
+    let memTotalMiB = 0;
     for (const a of alloc) {
       const n = nodes.get(a.node);
       if (n === undefined) continue;
       load += n.cpuLoad;
       memUsedMiB += Math.max(0, n.realMemoryMib - n.freeMemoryMib);
+      memTotalMiB += n.realMemoryMib;
     }
-    points.push({ t, load, cpus: alloc.reduce((s, a) => s + a.cpus, 0), memUsedMiB, memAllocMiB: alloc.reduce((s, a) => s + a.memMib, 0) });
+    points.push({ t, load, cpus: alloc.reduce((s, a) => s + a.cpus, 0), memUsedMiB, memTotalMiB });
     if (points.length > POINTS_MAX) points.splice(0, points.length - POINTS_MAX);
     assert(points.length <= POINTS_MAX, "points per job are bounded");
   }

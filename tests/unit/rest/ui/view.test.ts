@@ -60,7 +60,7 @@ describe("UsageSamples", () => {
     expect(s.watch(1)).toEqual([]);
     s.add(1, 10, alloc, loads);
     s.add(1, 10.5, alloc, loads);
-    expect(s.watch(1)).toEqual([{ t: 10, load: 2, cpus: 4, memUsedMiB: 600, memAllocMiB: 800 }]);
+    expect(s.watch(1)).toEqual([{ t: 10, load: 2, cpus: 4, memUsedMiB: 600, memTotalMiB: 1000 }]);
   });
 
   it("keeps at most POINTS_MAX points per job and JOBS_MAX jobs", () => {

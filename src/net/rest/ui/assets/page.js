@@ -240,13 +240,13 @@
       h("div", { class: "cols" },
         h("section", { "aria-label": "Resources" }, h("h3", { text: "Resources" }), dl),
         h("section", { "aria-label": "Efficiency" }, h("h3", { text: "Efficiency" }),
-          meter("CPU efficiency", e.cpuPercent), h("p", { class: "sub", text: `${e.cpuSec} s of CPU over ${e.wallSec} s × ${e.cpus} CPUs` }),
+          meter("CPU efficiency", e.cpuPercent), h("p", { class: "sub", text: `${Math.round(e.cpuSec)} s of CPU over ${Math.round(e.wallSec)} s × ${e.cpus} CPUs (finished steps)` }),
           meter("Memory efficiency", e.memPercent), h("p", { class: "sub", text: `${(e.memKib / 1024).toFixed(1)} MiB of ${(e.allocMemKib / 1024).toFixed(1)} MiB` }),
           h("h3", { text: "Usage over time" }), graph(d.samples))),
       h("h3", { text: "Steps" }), steps,
       h("h3", { text: "Script" }), script);
   }
-  /** CPU load per held CPU and memory in use per allocated memory, in %, as two lines. */
+  /** The load of the job's nodes per CPU it holds and their memory in use, in %, as two lines (node figures: heartbeats). */
   function graph(samples) {
     if (samples.length < 2) return h("p", { class: "sub", text: "Samples are taken every poll while this page shows a running job." });
     const W = 320, H = 120, t0 = samples[0].t, t1 = samples[samples.length - 1].t || t0 + 1;
@@ -257,13 +257,13 @@
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`); svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("role", "img");
     const last = samples[samples.length - 1];
-    const cpu = last.cpus > 0 ? Math.round((100 * last.load) / last.cpus) : 0, mem = last.memAllocMiB > 0 ? Math.round((100 * last.memUsedMiB) / last.memAllocMiB) : 0;
-    svg.setAttribute("aria-label", `Usage over ${Math.round(t1 - t0)} s: CPU load ${cpu}% of held CPUs, memory ${mem}% of allocation now`);
+    const cpu = last.cpus > 0 ? Math.round((100 * last.load) / last.cpus) : 0, mem = last.memTotalMiB > 0 ? Math.round((100 * last.memUsedMiB) / last.memTotalMiB) : 0;
+    svg.setAttribute("aria-label", `Usage over ${Math.round(t1 - t0)} s: load of its nodes ${cpu}% of its CPUs, memory in use on its nodes ${mem}% now`);
     const add = (tag, attrs, text) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text) e.textContent = text; svg.append(e); };
     add("path", { class: "load", d: line((s) => (s.cpus > 0 ? (100 * s.load) / s.cpus : 0)) });
-    add("path", { class: "mem", d: line((s) => (s.memAllocMiB > 0 ? (100 * s.memUsedMiB) / s.memAllocMiB : 0)) });
+    add("path", { class: "mem", d: line((s) => (s.memTotalMiB > 0 ? (100 * s.memUsedMiB) / s.memTotalMiB : 0)) });
     add("text", { x: 2, y: 12 }, "100%"); add("text", { x: 2, y: H - 14 }, "0%");
-    add("text", { x: 40, y: H - 2 }, "— CPU load / CPUs"); add("text", { x: 170, y: H - 2 }, "— memory / allocation");
+    add("text", { x: 30, y: H - 2 }, "— node load / job CPUs"); add("text", { x: 175, y: H - 2 }, "— node memory in use");
     return svg;
   }
 
