@@ -64,6 +64,10 @@ async function measure(base: string, pageUrl: string, headers: Record<string, st
     await page.navigate(pageUrl);
     const first = await page.waitFor<number>("first render", `performance.getEntriesByName("spur-first-render")[0]?.startTime`, 120_000);
     emit("ui_first_render_ms", first, "ms", { ...conditions, browser: browser.version, from: "navigation start (incl. the ?token= redirect) to nodes drawn" });
+    const poll = JSON.parse(await page.evaluate<string>(`document.documentElement.dataset.pollMs`)) as Record<string, number>;
+    for (const [part, ms] of Object.entries(poll)) emit(`ui_first_poll_${part}_ms`, ms, "ms", { ...conditions, browser: browser.version, what: "the first view's fetch, JSON.parse, and index + draw in the page" });
+    // the rest is measured with polling paused, so that a poll's parse does not land inside a measured frame
+    await page.evaluate(`document.getElementById("pause").click()`);
     const t = await page.evaluate<number>(`new Promise((done) => { const t0 = performance.now(); location.hash = "#queue";
       const wait = () => document.querySelector("#queue tbody tr[data-job]") ? done(performance.now() - t0) : requestAnimationFrame(wait); wait(); })`);
     emit("ui_queue_switch_ms", t, "ms", { ...conditions, browser: browser.version });
@@ -97,7 +101,7 @@ async function demoCluster(): Promise<void> {
 }
 
 /** 10k nodes in 8-GPU XGMI hives of 4; the jobs: 2-GPU jobs running until the GPUs are full, the rest pending. */
-function syntheticPort(nodeCount: number, jobCount: number): ControllerPort {
+export function syntheticPort(nodeCount: number, jobCount: number): ControllerPort {
   const topology = topologyFromLinks(declaredLinks("hives:4", 8) as number[][]);
   const nodes = Array.from({ length: nodeCount }, (_, i) => ({
     ...emptyNodeInfo(`gpu${String(i + 1).padStart(5, "0")}`), state: "MIXED", cpus: 128, allocCpus: 64, realMemoryMib: 1_048_576, allocMemoryMib: 524_288,
@@ -115,10 +119,12 @@ function syntheticPort(nodeCount: number, jobCount: number): ControllerPort {
       alloc: running ? [{ node, cpus: 16, memMib: 65_536, gpuIndices: [(i % 4) * 2, (i % 4) * 2 + 1], tasks: 1 }] : [],
     };
   });
+  // through JSON as the real port's answers come (objects of one shape, as the engine likes them)
+  const wire = JSON.parse(JSON.stringify({ nodes, jobs })) as { nodes: typeof nodes; jobs: typeof jobs };
   const fail = () => Promise.reject(new Error("not in the synthetic controller"));
   return {
-    listNodes: async () => ({ nodes, partitions: [{ name: "gpu", nodes: `gpu[00001-${String(nodeCount).padStart(5, "0")}]`, isDefault: true, state: "UP", minNodes: 0, priorityTier: 1, priorityJobFactor: 1, totalCpus: nodeCount * 128, totalNodes: nodeCount, tres: "", oversubscribe: "NO", rootOnly: false, allowGroups: "ALL", allowAccounts: "ALL", allowQos: "ALL", hidden: false, graceTimeSec: 0 }], now: 1_800_000_100, licenses: [] }),
-    listJobs: async () => ({ jobs, now: 1_800_000_100, clusterName: "synthetic" }),
+    listNodes: async () => ({ nodes: wire.nodes, partitions: [{ name: "gpu", nodes: `gpu[00001-${String(nodeCount).padStart(5, "0")}]`, isDefault: true, state: "UP", minNodes: 0, priorityTier: 1, priorityJobFactor: 1, totalCpus: nodeCount * 128, totalNodes: nodeCount, tres: "", oversubscribe: "NO", rootOnly: false, allowGroups: "ALL", allowAccounts: "ALL", allowQos: "ALL", hidden: false, graceTimeSec: 0 }], now: 1_800_000_100, licenses: [] }),
+    listJobs: async () => ({ jobs: wire.jobs, now: 1_800_000_100, clusterName: "synthetic" }),
     submit: fail, cancel: fail, updateJob: fail, updateNode: fail, ping: fail, getConfig: fail, waitJob: fail,
   };
 }
@@ -142,10 +148,14 @@ async function synthetic(): Promise<void> {
   }
 }
 
+if (import.meta.main) await main();
+
+async function main(): Promise<void> {
 weights();
 if (chromiumPath() === undefined) {
   console.error("bench/ui: chromium not found (apt-get install -y --no-install-recommends chromium): render figures skipped");
 } else {
   if (!args.includes("--skip-cluster")) await demoCluster();
   await synthetic();
+}
 }

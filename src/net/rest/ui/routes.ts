@@ -12,6 +12,7 @@
  */
 import type { Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { ControllerPort } from "../../ctl-port.ts";
 import { RpcError } from "../../ctl-port.ts";
@@ -45,6 +46,8 @@ const SECURITY_HEADERS: Record<string, string> = {
 interface BuiltView {
   atMs: number;
   json: string;
+  /** Hash of `json`: the same cluster gives the same tag, so a poll can be answered 304. */
+  etag: string;
   gzip?: Uint8Array;
   buildMs: number;
 }
@@ -65,7 +68,9 @@ function problem(c: Context, e: unknown): Response {
 }
 
 function sendJson(c: Context, built: BuiltView): Response {
-  const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "cache-control": "no-store", "x-spur-view-build-ms": built.buildMs.toFixed(1) };
+  const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "cache-control": "no-cache", etag: built.etag, "x-spur-view-build-ms": built.buildMs.toFixed(1) };
+  // An unchanged cluster costs the page neither a transfer nor a parse (the common case between events).
+  if (c.req.header("if-none-match") === built.etag) return c.body(null, 304, headers);
   if (!/\bgzip\b/.test(c.req.header("accept-encoding") ?? "") || built.json.length < 1024) return c.body(built.json, 200, headers);
   built.gzip ??= gzipSync(built.json, { level: 4 });
   return c.body(built.gzip as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding" });
@@ -82,8 +87,8 @@ export function mountUi(app: Hono, deps: UiDeps): void {
       ctl.listNodes(), ctl.listJobs({}), ctl.getShares?.({}).catch(() => undefined), ctl.listReservations?.({}).catch(() => undefined),
     ]);
     nodeLoads = { atMs: Date.now(), byName: new Map(nodes.nodes.map((n) => [n.name, n])) };
-    const json = JSON.stringify(buildView({ nodes, jobs, shares, reservations, user, now: deps.nowSec() }));
-    return { atMs: Date.now(), json, buildMs: performance.now() - started };
+    const json = JSON.stringify(buildView({ nodes, jobs, shares, reservations, user }));
+    return { atMs: Date.now(), json, etag: `"${createHash("sha1").update(json).digest("base64url")}"`, buildMs: performance.now() - started };
   }
 
   /** One build per user per poll interval, however many tabs ask; a failed build is not kept. */

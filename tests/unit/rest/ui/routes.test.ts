@@ -55,6 +55,15 @@ describe("authentication", () => {
     expect(((await none.json()) as { error: string }).error).toContain("Authentication required");
   });
 
+  it("answers an unchanged view with 304 so the page neither downloads nor parses it again", async () => {
+    const token = await fx.token("alice");
+    const first = await get("/ui/api/view", { "x-slurm-user-token": token });
+    const etag = first.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await get("/ui/api/view", { "x-slurm-user-token": token, "if-none-match": etag })).status).toBe(304);
+    expect((await get("/ui/api/view", { "x-slurm-user-token": token, "if-none-match": '"other"' })).status).toBe(200);
+  });
+
   it("takes the API's header token too", async () => {
     const res = await get("/ui/api/view", { "x-slurm-user-token": await fx.token("bob") });
     const view = (await res.json()) as { user: string; jobs: unknown[][] };

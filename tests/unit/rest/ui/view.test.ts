@@ -34,7 +34,7 @@ describe("buildView", () => {
       job(3, "COMPLETED", { alloc: [{ node: "n2", cpus: 1, memMib: 1, gpuIndices: [1], tasks: 1 }] }),
     ],
   };
-  const view = buildView({ nodes, jobs, user: "alice", now: 100 });
+  const view = buildView({ nodes, jobs, user: "alice" });
   const col = (name: (typeof NODE_COLUMNS)[number]) => NODE_COLUMNS.indexOf(name);
   const jcol = (name: (typeof JOB_COLUMNS)[number]) => JOB_COLUMNS.indexOf(name);
 

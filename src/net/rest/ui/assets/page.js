@@ -9,7 +9,7 @@
   // node row and job row columns (rest/ui/view.ts NODE_COLUMNS, JOB_COLUMNS)
   const N = { name: 0, state: 1, cpus: 2, allocCpus: 3, mem: 4, allocMem: 5, model: 6, gpuJobs: 7, groups: 8, reason: 9 };
   const J = { id: 0, state: 1, user: 2, account: 3, name: 4, partition: 5, reason: 6, nodes: 7, cpus: 8, gpus: 9, submit: 10, start: 11, limit: 12, prio: 13, jobId: 14 };
-  const S = { view: null, route: "nodes", jobId: "", paused: false, timer: 0, nodes: [], jobs: [], byJobId: new Map(), jobText: "", rendered: false };
+  const S = { view: null, etag: "", route: "nodes", jobId: "", paused: false, timer: 0, nodes: [], jobs: [], byJobId: new Map(), jobText: "", rendered: false };
   const $ = (id) => document.getElementById(id);
 
   /** Element with attributes (className, on*, style objects are set as properties) and children. */
@@ -81,7 +81,16 @@
     $("main").replaceChildren(h("h2", { text: "Not signed in" }), h("p", { text: `${why}. Open this page as /ui?token=TOKEN, with a token from "scontrol token" (or through spurrestd's Unix socket).` }));
   }
   async function loadView() {
-    const v = await getJson("/ui/api/view");
+    const t0 = performance.now();
+    const r = await fetch("/ui/api/view", { credentials: "same-origin", headers: S.etag ? { "if-none-match": S.etag } : {} });
+    if (r.status === 304) return; // nothing changed since the last poll: no parse, no redraw
+    const text = await r.text();
+    const t1 = performance.now();
+    let v;
+    try { v = JSON.parse(text); } catch { v = { error: `HTTP ${r.status}` }; }
+    if (!r.ok) throw Object.assign(new Error(v.error || `HTTP ${r.status}`), { status: r.status });
+    S.etag = r.headers.get("etag") || "";
+    const t2 = performance.now();
     S.view = v;
     S.byJobId = new Map();
     for (const j of v.jobs) S.byJobId.set(j[J.jobId], j);
@@ -92,10 +101,12 @@
     filterNodes();
     filterJobs();
     draw();
+    const t3 = performance.now();
+    // for bench/ui.ts: where a poll's time goes (fetch, JSON.parse, index and draw)
+    document.documentElement.dataset.pollMs = JSON.stringify({ fetch: Math.round(t1 - t0), parse: Math.round(t2 - t1), draw: Math.round(t3 - t2) });
     if (!S.rendered) {
       S.rendered = true;
       performance.mark("spur-first-render");
-      document.documentElement.dataset.firstRenderMs = String(Math.round(performance.now()));
     }
   }
   function filterNodes() {
