@@ -158,7 +158,7 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
   };
 }
 
-export async function createFixture(opts: { perSec?: number; bodyBytesMax?: number } = {}): Promise<Fixture> {
+export async function createFixture(opts: { perSec?: number; bodyBytesMax?: number; localPeer?: string } = {}): Promise<Fixture> {
   const key = await importKey(SECRET);
   const jobs: Plain<JobInfo>[] = [];
   const specs: Plain<JobSpec>[] = [];
@@ -175,6 +175,8 @@ export async function createFixture(opts: { perSec?: number; bodyBytesMax?: numb
     nowSec: () => NOW_SEC,
     rateLimit: { perSec: opts.perSec ?? 0, burst: opts.perSec ?? 0 },
     ...(opts.bodyBytesMax === undefined ? {} : { bodyBytesMax: opts.bodyBytesMax }),
+    // rest_auth/local: every request as if it came through the Unix socket from this user
+    ...(opts.localPeer === undefined ? {} : { localPeer: () => opts.localPeer }),
   });
   const fx: Fixture = {
     app, jobs, specs, admin,

@@ -64,6 +64,16 @@ describe("authentication", () => {
     expect((await get("/ui/api/view", { "x-slurm-user-token": token, "if-none-match": '"other"' })).status).toBe(200);
   });
 
+  it("takes the Unix-socket peer as the caller when no token is sent (rest_auth/local)", async () => {
+    const local = await createFixture({ localPeer: "alice" });
+    local.jobs.push(...fx.jobs);
+    const view = await local.app.request("/ui/api/view");
+    expect(view.status).toBe(200);
+    expect(((await view.json()) as { user: string }).user).toBe("alice");
+    const job = (await (await local.app.request("/ui/api/job/41")).json()) as { script?: string };
+    expect(job.script).toContain("script of job 41");
+  });
+
   it("takes the API's header token too", async () => {
     const res = await get("/ui/api/view", { "x-slurm-user-token": await fx.token("bob") });
     const view = (await res.json()) as { user: string; jobs: unknown[][] };
