@@ -100,6 +100,32 @@ describe.runIf(runs)("the /ui page in headless chromium", () => {
     expect(focused).toEqual({ text: "Skip to content", outline: "solid" });
   });
 
+  it("meets basic accessibility checks: text contrast, labelled controls, table headers", async () => {
+    const problems = await page.evaluate<string[]>(`(() => {
+      const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      const bg = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (!/rgba\\(.*, 0\\)$/.test(c) && c !== "transparent") return c; } return "rgb(255, 255, 255)"; };
+      const out = [];
+      for (const e of document.querySelectorAll("body *")) {
+        if (!e.offsetParent || ![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== "")) continue;
+        const a = lum(getComputedStyle(e).color), b = lum(bg(e));
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) out.push(e.tagName + " " + e.textContent.trim().slice(0, 20) + " " + ratio.toFixed(2));
+      }
+      for (const i of document.querySelectorAll("input, select")) if (!document.querySelector('label[for="' + i.id + '"]')) out.push("unlabelled " + i.id);
+      for (const th of document.querySelectorAll("thead th")) if (th.getAttribute("scope") !== "col") out.push("th without scope " + th.textContent);
+      return out;
+    })()`);
+    expect(problems).toEqual([]);
+  });
+
+  it("updates without reloading: a job submitted now appears in the queue", async () => {
+    await page.evaluate("window.sameDocument = true");
+    const later = c.run(["sbatch", "--parsable", "-N3", "--gpus-per-node=8", "--job-name=ui-later", "--wrap", "sleep 1"], multiUser ? { user: OWNER } : {}).stdout.trim();
+    await show("#queue", `document.querySelector('#queue tr[data-job="${later}"]')`, "the new job's row");
+    expect(await page.evaluate("window.sameDocument")).toBe(true);
+    c.run(["scancel", later]);
+  });
+
   it("lists the waiting job in the queue with its reason and start estimate", async () => {
     const row = await show("#queue", `(() => { const r = document.querySelector('#queue tr[data-job="${waiting}"]'); return r && [...r.cells].map((td) => td.textContent); })()`, "queue row");
     const [id, , name, , state, reason, start] = row as string[];
