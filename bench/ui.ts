@@ -14,7 +14,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { PAGE_CSS, PAGE_HTML, PAGE_JS } from "../src/net/rest/ui/assets.ts";
@@ -31,7 +31,9 @@ const JOBS = arg("--jobs", 100_000);
 const BIN = resolve(import.meta.dir, "../dist/spur");
 
 function emit(metric: string, value: number, unit: string, conditions: Record<string, unknown>): void {
-  console.log(JSON.stringify({ metric, value: Number(value.toFixed(2)), unit, conditions: { system: "spur", ...conditions } }));
+  // the machine's load at the time: the render figures are wall-clock times on shared cores
+  const machine = `${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`;
+  console.log(JSON.stringify({ metric, value: Number(value.toFixed(2)), unit, conditions: { system: "spur", machine, ...conditions } }));
 }
 
 function weights(): void {

@@ -12,18 +12,25 @@ import type { ListJobsResponse, ListNodesResponse, ListReservationsResponse, Sha
 import { parseGpuTopology } from "../../../devices/gpu-topology.ts";
 import { assert } from "../../../lib/assert.ts";
 
-/** Column names of a node row and a job row, in order (page.js reads them by position). */
-export const NODE_COLUMNS = ["name", "state", "cpus", "allocCpus", "memMiB", "allocMemMiB", "gpuModel", "gpuJobs", "gpuGroups", "reason", "cpuLoad"] as const;
-export const JOB_COLUMNS = ["id", "state", "user", "account", "name", "partition", "reason", "nodes", "cpus", "gpus", "submit", "start", "limitMin", "priority", "jobId"] as const;
+/**
+ * Column names of a node row and a job row, in order (page.js reads them by position). Columns
+ * marked * hold an index into `strings` (the few distinct states, users, partitions, reasons
+ * written once), `gpuGroups` an index into `groupSets`; a job's `id` is "" when it is its jobId.
+ */
+export const NODE_COLUMNS = ["name", "state*", "cpus", "allocCpus", "memMiB", "allocMemMiB", "gpuModel*", "gpuJobs", "gpuGroups", "reason", "cpuLoad"] as const;
+export const JOB_COLUMNS = ["id", "state*", "user*", "account*", "name", "partition*", "reason*", "nodes", "cpus", "gpus", "start", "priority", "jobId"] as const;
 
-export type NodeRow = [string, string, number, number, number, number, string, number[], number[], string, number];
-export type JobRow = [string, string, string, string, string, string, string, string, number, number, number, number, number, number, number];
+export type NodeRow = [string, number, number, number, number, number, number, number[], number, string, number];
+export type JobRow = [string, number, number, number, string, number, number, string, number, number, number, number, number];
 
 export interface UiView {
   cluster: string;
   user: string;
   nodeColumns: readonly string[];
   jobColumns: readonly string[];
+  strings: string[];
+  /** Each distinct GPU grouping (see gpuGroups), referenced by the node rows. */
+  groupSets: number[][];
   nodes: NodeRow[];
   /** Running jobs first, then pending by priority (highest first), then the rest. */
   jobs: JobRow[];
@@ -101,21 +108,42 @@ function gpusOf(j: WireJob): number {
 const rank = (j: WireJob): number => (j.state === "RUNNING" ? 0 : j.state === "PENDING" ? 1 : 2);
 const jobOrder = (a: WireJob, b: WireJob): number => rank(a) - rank(b) || b.priority - a.priority || a.submitTime - b.submitTime || a.jobId - b.jobId;
 
-function jobRow(j: WireJob): JobRow {
+/** Writes each distinct string once: 100k jobs have a few hundred users, states and reasons. */
+function stringTable(): { strings: string[]; intern(s: string): number } {
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  return {
+    strings,
+    intern(s) {
+      let i = index.get(s);
+      if (i === undefined) {
+        i = strings.length;
+        strings.push(s);
+        index.set(s, i);
+      }
+      return i;
+    },
+  };
+}
+
+function jobRow(j: WireJob, intern: (s: string) => number): JobRow {
   const state = j.stateFlags.length > 0 ? `${j.state},${j.stateFlags.join(",")}` : j.state;
-  return [displayId(j), state, j.user, j.account, j.name, j.partition, j.reason, j.nodelist, j.numCpus, gpusOf(j), j.submitTime, j.startTime, j.timeLimitMin ?? -1, j.priority, j.jobId];
+  const id = displayId(j);
+  return [id === String(j.jobId) ? "" : id, intern(state), intern(j.user), intern(j.account), j.name, intern(j.partition), intern(j.reason), j.nodelist, j.numCpus, gpusOf(j), j.startTime, j.priority, j.jobId];
 }
 
 export function buildView(input: UiInput): UiView {
   const gpuCounts = new Map(input.nodes.nodes.map((n) => [n.name, n.gpuCount] as const));
   const holders = gpuHolders(input.jobs.jobs, gpuCounts);
   const totals = { nodes: 0, gpus: 0, gpusAllocated: 0, cpus: 0, cpusAllocated: 0, running: 0, pending: 0 };
-  // nodes of one model share one topology: its groups are computed once
-  const groupsOf = new Map<string, number[]>();
+  const { strings, intern } = stringTable();
+  // nodes of one model share one topology: its groups are computed and sent once
+  const groupsOf = new Map<string, number>();
+  const groupSets: number[][] = [];
   const nodes: NodeRow[] = input.nodes.nodes.map((n) => {
     const topologyKey = `${n.gpuCount}|${n.gpuTopology}`;
     let groups = groupsOf.get(topologyKey);
-    if (groups === undefined) groupsOf.set(topologyKey, (groups = gpuGroups(n.gpuTopology, n.gpuCount)));
+    if (groups === undefined) groupsOf.set(topologyKey, (groups = groupSets.push(gpuGroups(n.gpuTopology, n.gpuCount)) - 1));
     const owners = holders.get(n.name) ?? new Array<number>(n.gpuCount).fill(0);
     totals.nodes++;
     totals.gpus += n.gpuCount;
@@ -123,7 +151,7 @@ export function buildView(input: UiInput): UiView {
     totals.cpus += n.cpus;
     totals.cpusAllocated += n.allocCpus;
     const state = n.stateFlags.length > 0 ? `${n.state}+${n.stateFlags.join("+")}` : n.state;
-    return [n.name, state, n.cpus, n.allocCpus, n.realMemoryMib, n.allocMemoryMib, n.gpuModel, owners, groups, n.reason, n.cpuLoad];
+    return [n.name, intern(state), n.cpus, n.allocCpus, n.realMemoryMib, n.allocMemoryMib, intern(n.gpuModel), owners, groups, n.reason, n.cpuLoad];
   });
   const sorted = [...input.jobs.jobs].sort(jobOrder);
   for (const j of sorted) {
@@ -132,7 +160,7 @@ export function buildView(input: UiInput): UiView {
   }
   const view: UiView = {
     cluster: input.jobs.clusterName, user: input.user, nodeColumns: NODE_COLUMNS, jobColumns: JOB_COLUMNS,
-    nodes, jobs: sorted.map(jobRow), totals,
+    strings, groupSets, nodes, jobs: sorted.map((j) => jobRow(j, intern)), totals,
     partitions: input.nodes.partitions.map((p) => ({ name: p.name, state: p.state, nodes: p.nodes, totalNodes: p.totalNodes, totalCpus: p.totalCpus, maxTimeMin: p.maxTimeMin ?? -1, isDefault: p.isDefault })),
     reservations: (input.reservations?.reservations ?? []).map((r) => ({ name: r.name, state: r.state, start: r.startTime, end: r.endTime, nodes: r.nodes, users: r.users.join(","), accounts: r.accounts.join(","), flags: r.flags.join(",") })),
     shares: (input.shares?.rows ?? []).map((r) => ({ account: r.account, user: r.user, depth: r.depth, rawShares: r.rawShares, normShares: fin(r.normShares), rawUsage: r.rawUsage, effectiveUsage: fin(r.effectvUsage), fairshare: fin(r.fairshare) })),

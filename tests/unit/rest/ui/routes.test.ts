@@ -76,9 +76,9 @@ describe("authentication", () => {
 
   it("takes the API's header token too", async () => {
     const res = await get("/ui/api/view", { "x-slurm-user-token": await fx.token("bob") });
-    const view = (await res.json()) as { user: string; jobs: unknown[][] };
+    const view = (await res.json()) as { user: string; jobs: unknown[][]; strings: string[] };
     expect(view.user).toBe("bob");
-    expect(view.jobs[0]?.[6]).toBe("Resources");
+    expect(view.strings[view.jobs[0]?.[6] as number]).toBe("Resources");
   });
 });
 

@@ -37,6 +37,15 @@ describe("buildView", () => {
   const view = buildView({ nodes, jobs, user: "alice" });
   const col = (name: (typeof NODE_COLUMNS)[number]) => NODE_COLUMNS.indexOf(name);
   const jcol = (name: (typeof JOB_COLUMNS)[number]) => JOB_COLUMNS.indexOf(name);
+  const text = (i: unknown) => view.strings[i as number];
+
+  it("sends each GPU grouping once and every repeated string once", () => {
+    const hives = topologyFromLinks(declaredLinks("hives:4", 8) as number[][]);
+    const many = buildView({ nodes: { ...nodes, nodes: Array.from({ length: 50 }, (_, i) => node(`g${i}`, 8, hives)) }, jobs, user: "alice" });
+    expect(many.groupSets).toEqual([[0, 0, 0, 0, 1, 1, 1, 1]]);
+    expect(new Set(many.nodes.map((n) => n[col("gpuGroups")]))).toEqual(new Set([0]));
+    expect(many.strings.filter((x) => x === "alice")).toHaveLength(1);
+  });
 
   it("colours each GPU by the running job that holds it, never by a finished one", () => {
     expect(view.nodes.map((n) => n[col("gpuJobs")])).toEqual([[0, 5, 0, 5], [5, 0], []]);
@@ -45,7 +54,10 @@ describe("buildView", () => {
 
   it("lists running jobs first, then pending by priority, with their reasons", () => {
     expect(view.jobs.map((j) => j[jcol("jobId")])).toEqual([5, 8, 7, 3]);
-    expect(view.jobs.map((j) => j[jcol("reason")])).toEqual(["None", "Priority", "Resources", "None"]);
+    expect(view.jobs.map((j) => text(j[jcol("reason*")]))).toEqual(["None", "Priority", "Resources", "None"]);
+    expect(view.jobs.map((j) => text(j[jcol("state*")]))).toEqual(["RUNNING", "PENDING", "PENDING", "COMPLETED"]);
+    // a plain job's display id is its number: left out (""), the page writes it back
+    expect(view.jobs.map((j) => j[jcol("id")])).toEqual(["", "", "", ""]);
     expect(view.jobs[0]?.[jcol("gpus")]).toBe(3);
   });
 });

@@ -8,7 +8,7 @@
   const TILE_W = 204, TILE_H = 100, ROW_H = 26;
   // node row and job row columns (rest/ui/view.ts NODE_COLUMNS, JOB_COLUMNS)
   const N = { name: 0, state: 1, cpus: 2, allocCpus: 3, mem: 4, allocMem: 5, model: 6, gpuJobs: 7, groups: 8, reason: 9 };
-  const J = { id: 0, state: 1, user: 2, account: 3, name: 4, partition: 5, reason: 6, nodes: 7, cpus: 8, gpus: 9, submit: 10, start: 11, limit: 12, prio: 13, jobId: 14 };
+  const J = { id: 0, state: 1, user: 2, account: 3, name: 4, partition: 5, reason: 6, nodes: 7, cpus: 8, gpus: 9, start: 10, prio: 11, jobId: 12 };
   const S = { view: null, etag: "", route: "nodes", jobId: "", paused: false, timer: 0, nodes: [], jobs: [], byJobId: new Map(), jobText: "", rendered: false };
   const $ = (id) => document.getElementById(id);
 
@@ -92,6 +92,7 @@
     if (!r.ok) throw Object.assign(new Error(v.error || `HTTP ${r.status}`), { status: r.status });
     S.etag = r.headers.get("etag") || "";
     const t2 = performance.now();
+    decode(v);
     S.view = v;
     S.byJobId = new Map();
     for (const j of v.jobs) S.byJobId.set(j[J.jobId], j);
@@ -108,6 +109,15 @@
     if (!S.rendered) {
       S.rendered = true;
       performance.mark("spur-first-render");
+    }
+  }
+  /** Strings written once by the server (view.ts `strings`, `groupSets`) back into the rows. */
+  function decode(v) {
+    const str = v.strings;
+    for (const n of v.nodes) { n[N.state] = str[n[N.state]]; n[N.model] = str[n[N.model]]; n[N.groups] = v.groupSets[n[N.groups]]; }
+    for (const j of v.jobs) {
+      if (j[J.id] === "") j[J.id] = String(j[J.jobId]);
+      j[J.state] = str[j[J.state]]; j[J.user] = str[j[J.user]]; j[J.account] = str[j[J.account]]; j[J.partition] = str[j[J.partition]]; j[J.reason] = str[j[J.reason]];
     }
   }
   function filterNodes() {
