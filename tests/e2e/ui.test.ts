@@ -166,6 +166,7 @@ describe.runIf(runs)("the /ui page in headless chromium", () => {
     await page.evaluate(`location.hash = "#job/${running}"`);
     const refused = await page.waitFor<string>("refusal", `document.querySelector("#job .refused")?.textContent`);
     expect(refused).toBe("Script not shown: Access/permission denied");
+    expect(await page.evaluate(`document.getElementById("who").textContent`)).toBe(`signed in as ${OTHER}`);
     expect(await page.evaluate(`document.querySelector("#job pre")`)).toBeNull();
     await shot("job-refused");
   });

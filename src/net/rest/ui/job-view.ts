@@ -33,7 +33,9 @@ function fieldsOf(job: Job): [string, string][] {
   const f: [string, string][] = [
     ["Name", job.name], ["User", `${job.user} (${job.uid})`], ["Account", job.account], ["Partition", job.partition], ["QOS", job.qos],
     ["State", [job.state, ...job.stateFlags].join(",")], ["Reason", job.reason || "None"], ["Priority", String(job.priority)],
-    ["Submitted", time(job.submitTime)], ["Started", time(job.startTime)], ["Ended", time(job.endTime)],
+    ["Submitted", time(job.submitTime)], ["Started", time(job.startTime)],
+    // a running job's end time is its time limit's end, not an event
+    [job.state === "RUNNING" || job.state === "PENDING" ? "Ends by (time limit)" : "Ended", time(job.endTime)],
     ["Time limit", job.timeLimitMin === undefined ? "UNLIMITED" : `${job.timeLimitMin} min`], ["Nodes", job.nodelist || job.reqNodelist || "-"],
     ["CPUs", String(job.numCpus)], ["Tasks", String(job.numTasks)], ["TRES requested", job.tresReq], ["TRES allocated", job.tresAlloc || "-"],
     ["GRES per node", job.tresPerNode || "-"], ["Working directory", job.workDir], ["Output", job.stdOut],

@@ -146,7 +146,9 @@ export function mountUi(app: Hono, deps: UiDeps): void {
         samples.add(jobId, deps.nowSec(), job.alloc, nodeLoads.byName);
       }
       const script = await scriptOf(ctl, jobId);
-      return c.json(jobDetail(job, res.clusterName, deps.nowSec(), points, script), 200, { ...SECURITY_HEADERS, "cache-control": "no-store" });
+      // who and where, for the page's header when it is opened on a job
+      const body = { cluster: res.clusterName, user: caller.user, ...jobDetail(job, res.clusterName, deps.nowSec(), points, script) };
+      return c.json(body, 200, { ...SECURITY_HEADERS, "cache-control": "no-store" });
     } catch (e) {
       return problem(c, e);
     }

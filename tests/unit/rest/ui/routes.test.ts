@@ -92,6 +92,7 @@ describe("the job view", () => {
     expect(bob.script).toBeUndefined();
     expect(bob.scriptRefused).toBe("Access/permission denied");
     expect(bob.fields).toContainEqual(["Reason", "Resources"]);
+    expect([bob.user, bob.cluster]).toEqual(["bob", "spur"]);
   });
 
   it("answers 404 for an unknown job and 400 for a malformed id", async () => {

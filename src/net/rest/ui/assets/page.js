@@ -238,6 +238,8 @@
       if (e.status === 404) { $("h-job").textContent = `Job ${S.jobId}`; $("job").replaceChildren(h("p", { class: "error", text: e.message })); return; }
       throw e;
     }
+    $("cluster").textContent = d.cluster;
+    $("who").textContent = `signed in as ${d.user}`;
     const text = JSON.stringify(d);
     if (text === S.jobText) return;
     S.jobText = text;
@@ -254,7 +256,7 @@
     if (d.gpus.length > 0) dl.append(h("dt", { text: "GPUs" }), h("dd", { text: d.gpus.map((g) => `${g.node}: ${g.indices.join(",")}`).join("; ") }));
     const steps = h("table", {}, h("caption", { class: "sr", text: "Steps" }),
       h("thead", {}, h("tr", {}, ...["Step", "Name", "State", "Nodes", "Tasks", "CPUs", "Start", "End", "CPU time (s)", "MaxRSS (MiB)"].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, ...(d.steps.length > 0 ? d.steps.map((s) => cells([s.id, s.name, s.state, s.nodes, s.ntasks, s.cpus, when(s.start), when(s.end), s.measured ? (s.userCpuSec + s.systemCpuSec).toFixed(1) : "-", s.measured ? (s.maxRssKib / 1024).toFixed(1) : "-"])) : [h("tr", {}, h("td", { colspan: 10, text: "No steps" }))])));
+      h("tbody", {}, ...(d.steps.length > 0 ? d.steps.map((s) => cells([s.id, s.name, s.state, s.nodes, s.ntasks, s.cpus, when(s.start), when(s.end), s.measured ? (s.userCpuSec + s.systemCpuSec).toFixed(1) : "-", s.measured ? (s.maxRssKib / 1024).toFixed(1) : "-"])) : [h("tr", {}, h("td", { colspan: 10, text: "No steps recorded" }))])));
     const script = d.script !== undefined
       ? h("pre", { tabindex: 0, "aria-label": "Batch script", text: d.script })
       : h("p", { class: "refused", text: `Script not shown: ${d.scriptRefused}` });
