@@ -133,7 +133,7 @@ export function createRestApp(deps: RestDeps): Hono {
   };
   for (const p of ["/openapi/v3", "/openapi.json", "/openapi"]) app.get(p, openapi);
   // The live cluster page (docs/ui.md), with the same authentication as the API.
-  mountUi(app, deps);
+  mountUi(app, { ...deps, limiter });
   app.notFound((c) => {
     const m = /^\/(slurm|slurmdb|util)\/(v0\.0\.\d+)\//.exec(c.req.path);
     const version = (VERSIONS as readonly string[]).includes(m?.[2] ?? "") ? (m?.[2] as Version) : NEWEST;

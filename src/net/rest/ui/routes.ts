@@ -17,6 +17,7 @@ import { gzipSync } from "node:zlib";
 import type { ControllerPort } from "../../ctl-port.ts";
 import { RpcError } from "../../ctl-port.ts";
 import type { Authenticator, Caller } from "../auth.ts";
+import type { RateLimiter } from "../rate-limit.ts";
 import { RestError } from "../errors.ts";
 import { buildView } from "./view.ts";
 import { jobDetail } from "./job-view.ts";
@@ -30,6 +31,8 @@ const VIEW_CACHE_USERS_MAX = 256;
 
 export interface UiDeps {
   auth: Authenticator;
+  /** The API's per-user limiter: the page's calls count against the same budget. */
+  limiter?: RateLimiter;
   controllerFor(caller: Caller): ControllerPort;
   nowSec(): number;
   localPeer?(c: Context): string | undefined;
@@ -58,7 +61,9 @@ async function callerOf(c: Context, deps: UiDeps): Promise<Caller> {
   const header = (name: string): string | undefined => c.req.header(name) ?? (name === "x-slurm-user-token" && !explicit ? cookie : undefined);
   const local = explicit || cookie !== undefined ? undefined : deps.localPeer?.(c);
   const now = deps.nowSec();
-  return local === undefined ? deps.auth.authenticate(header, now) : deps.auth.authenticateLocal(local, header, now);
+  const caller = await (local === undefined ? deps.auth.authenticate(header, now) : deps.auth.authenticateLocal(local, header, now));
+  if (deps.limiter !== undefined && !deps.limiter.take(caller.user, now)) throw new RestError("RateLimited", `Rate limit exceeded for user ${caller.user}`, "rate_limit");
+  return caller;
 }
 
 function problem(c: Context, e: unknown): Response {

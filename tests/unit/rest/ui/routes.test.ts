@@ -74,6 +74,14 @@ describe("authentication", () => {
     expect(job.script).toContain("script of job 41");
   });
 
+  it("counts the page's calls against the API's per-user rate limit", async () => {
+    const limited = await createFixture({ perSec: 1 });
+    const token = await limited.token("alice");
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await limited.app.request("/ui/api/view", { headers: { "x-slurm-user-token": token } })).status);
+    expect(statuses).toEqual([200, 429, 429]);
+  });
+
   it("takes the API's header token too", async () => {
     const res = await get("/ui/api/view", { "x-slurm-user-token": await fx.token("bob") });
     const view = (await res.json()) as { user: string; jobs: unknown[][]; strings: string[] };
