@@ -184,7 +184,8 @@
     h("h3", {}, n[N.name], h("span", { class: "st", text: state })),
     h("div", { class: "bar", title: `CPUs ${n[N.allocCpus]}/${n[N.cpus]}` }, h("i", { style: { width: `${cpuPct}%` } })),
     gpus.length > 0 ? box : null,
-    h("div", { class: "sub", text: `${n[N.model] ? `${n[N.model]} · ` : ""}CPU ${n[N.allocCpus]}/${n[N.cpus]} · mem ${gib(n[N.allocMem])}/${gib(n[N.mem])}${n[N.reason] ? ` · ${n[N.reason]}` : ""}` }));
+    h("div", { class: "sub", text: `${n[N.allocCpus]}/${n[N.cpus]} CPUs · ${(n[N.allocMem] / 1024).toFixed(1)}/${gib(n[N.mem])}` }),
+    h("div", { class: "sub", text: [n[N.model] && `${gpus.length}× ${n[N.model]}`, n[N.reason]].filter(Boolean).join(" · ") }));
   }
 
   // ---- queue: a virtualised table ----
