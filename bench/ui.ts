@@ -68,6 +68,10 @@ async function measure(base: string, pageUrl: string, headers: Record<string, st
     emit("ui_first_render_ms", first, "ms", { ...conditions, browser: browser.version, from: "navigation start (incl. the ?token= redirect) to nodes drawn" });
     const poll = JSON.parse(await page.evaluate<string>(`document.documentElement.dataset.pollMs`)) as Record<string, number>;
     for (const [part, ms] of Object.entries(poll)) emit(`ui_first_poll_${part}_ms`, ms, "ms", { ...conditions, browser: browser.version, what: "the first view's fetch, JSON.parse, and index + draw in the page" });
+    const timing = await page.evaluate<{ wait: number; download: number }>(`(() => { const e = performance.getEntriesByType("resource").find((r) => r.name.endsWith("/ui/api/view"));
+      return { wait: e.responseStart - e.requestStart, download: e.responseEnd - e.responseStart }; })()`);
+    emit("ui_first_view_server_wait_ms", timing.wait, "ms", { ...conditions, what: "request sent to first byte: the server's build (or its cache), gzip" });
+    emit("ui_first_view_download_ms", timing.download, "ms", { ...conditions, what: "first byte to last byte of the view" });
     // the rest is measured with polling paused, so that a poll's parse does not land inside a measured frame
     await page.evaluate(`document.getElementById("pause").click()`);
     const t = await page.evaluate<number>(`new Promise((done) => { const t0 = performance.now(); location.hash = "#queue";
