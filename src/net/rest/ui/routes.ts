@@ -83,15 +83,14 @@ function sendJson(c: Context, built: BuiltView): Response {
 
 export function mountUi(app: Hono, deps: UiDeps): void {
   const views = new Map<string, Promise<BuiltView>>();
-  const samples = new UsageSamples();
-  let nodeLoads: { atMs: number; byName: Map<string, NodeLoad> } | undefined;
+  const loads: Loads = { samples: new UsageSamples() };
 
   async function build(ctl: ControllerPort, user: string): Promise<BuiltView> {
     const started = performance.now();
     const [nodes, jobs, shares, reservations] = await Promise.all([
       ctl.listNodes(), ctl.listJobs({}), ctl.getShares?.({}).catch(() => undefined), ctl.listReservations?.({}).catch(() => undefined),
     ]);
-    nodeLoads = { atMs: Date.now(), byName: new Map(nodes.nodes.map((n) => [n.name, n])) };
+    loads.nodes = { atMs: Date.now(), byName: new Map(nodes.nodes.map((n) => [n.name, n])) };
     const json = JSON.stringify(buildView({ nodes, jobs, shares, reservations, user }));
     return { atMs: Date.now(), json, etag: `"${createHash("sha1").update(json).digest("base64url")}"`, buildMs: performance.now() - started };
   }
@@ -137,27 +136,37 @@ export function mountUi(app: Hono, deps: UiDeps): void {
 
   app.get("/ui/api/job/:id", async (c) => {
     try {
-      const caller = await callerOf(c, deps);
-      const id = c.req.param("id");
-      if (!/^\d{1,10}$/.test(id)) throw new RestError("InvalidQuery", `Unable to parse job id "${id.slice(0, 32)}"`, "ui");
-      const ctl = deps.controllerFor(caller);
-      const jobId = Number(id);
-      const res = await ctl.listJobs({ jobIds: [jobId], includeSteps: true, includeFinished: true });
-      const job = res.jobs.find((j) => j.jobId === jobId);
-      if (job === undefined) return c.json({ error: `Job ${jobId} not found` }, 404, SECURITY_HEADERS);
-      const points = samples.watch(jobId);
-      if (job.state === "RUNNING") {
-        if (nodeLoads === undefined || Date.now() - nodeLoads.atMs > UI_POLL_MS) nodeLoads = { atMs: Date.now(), byName: new Map((await ctl.listNodes()).nodes.map((n) => [n.name, n])) };
-        samples.add(jobId, deps.nowSec(), job.alloc, nodeLoads.byName);
-      }
-      const script = await scriptOf(ctl, jobId);
-      // who and where, for the page's header when it is opened on a job
-      const body = { cluster: res.clusterName, user: caller.user, ...jobDetail(job, res.clusterName, deps.nowSec(), points, script) };
-      return c.json(body, 200, { ...SECURITY_HEADERS, "cache-control": "no-store" });
+      return await jobAnswer(c, deps, loads);
     } catch (e) {
       return problem(c, e);
     }
   });
+}
+
+/** The node loads last read (any user's view build refreshes them) and the job samples taken from them. */
+interface Loads {
+  samples: UsageSamples;
+  nodes?: { atMs: number; byName: Map<string, NodeLoad> };
+}
+
+async function jobAnswer(c: Context, deps: UiDeps, loads: Loads): Promise<Response> {
+  const caller = await callerOf(c, deps);
+  const id = c.req.param("id") ?? "";
+  if (!/^\d{1,10}$/.test(id)) throw new RestError("InvalidQuery", `Unable to parse job id "${id.slice(0, 32)}"`, "ui");
+  const ctl = deps.controllerFor(caller);
+  const jobId = Number(id);
+  const res = await ctl.listJobs({ jobIds: [jobId], includeSteps: true, includeFinished: true });
+  const job = res.jobs.find((j) => j.jobId === jobId);
+  if (job === undefined) return c.json({ error: `Job ${jobId} not found` }, 404, SECURITY_HEADERS);
+  const points = loads.samples.watch(jobId);
+  if (job.state === "RUNNING") {
+    if (loads.nodes === undefined || Date.now() - loads.nodes.atMs > UI_POLL_MS) loads.nodes = { atMs: Date.now(), byName: new Map((await ctl.listNodes()).nodes.map((n) => [n.name, n])) };
+    loads.samples.add(jobId, deps.nowSec(), job.alloc, loads.nodes.byName);
+  }
+  const script = await scriptOf(ctl, jobId);
+  // who and where, for the page's header when it is opened on a job
+  const body = { cluster: res.clusterName, user: caller.user, ...jobDetail(job, res.clusterName, deps.nowSec(), points, script) };
+  return c.json(body, 200, { ...SECURITY_HEADERS, "cache-control": "no-store" });
 }
 
 async function scriptOf(ctl: ControllerPort, jobId: number): Promise<{ text: string } | { refused: string }> {
