@@ -27,7 +27,9 @@ import { PAGE_CSS, PAGE_HTML, PAGE_JS } from "./assets.ts";
 export const UI_COOKIE = "spur_ui_token";
 /** The page polls this often; a view younger than this is served again instead of rebuilt. */
 export const UI_POLL_MS = 2000;
-const VIEW_CACHE_USERS_MAX = 256;
+/** Views kept at most (one per user polling); one unused this long is dropped. */
+const VIEW_CACHE_USERS_MAX = 64;
+const VIEW_KEEP_MS = 5 * UI_POLL_MS;
 
 export interface UiDeps {
   auth: Authenticator;
@@ -82,7 +84,7 @@ function sendJson(c: Context, built: BuiltView): Response {
 }
 
 export function mountUi(app: Hono, deps: UiDeps): void {
-  const views = new Map<string, Promise<BuiltView>>();
+  const views = new Map<string, { view: Promise<BuiltView>; startedMs: number }>();
   const loads: Loads = { samples: new UsageSamples() };
 
   async function build(ctl: ControllerPort, user: string): Promise<BuiltView> {
@@ -95,18 +97,24 @@ export function mountUi(app: Hono, deps: UiDeps): void {
     return { atMs: Date.now(), json, etag: `"${createHash("sha1").update(json).digest("base64url")}"`, buildMs: performance.now() - started };
   }
 
-  /** One build per user per poll interval, however many tabs ask; a failed build is not kept. */
+  /**
+   * One build per user per poll interval, however many tabs ask; a failed build is not kept.
+   * A view is megabytes on a large cluster: those of users who stopped polling are dropped.
+   */
   function viewFor(caller: Caller): Promise<BuiltView> {
     const key = caller.user;
     const cached = views.get(key);
-    if (cached !== undefined) return cached.then((v) => (Date.now() - v.atMs < UI_POLL_MS ? v : rebuild()), rebuild);
+    if (cached !== undefined) return cached.view.then((v) => (Date.now() - v.atMs < UI_POLL_MS ? v : rebuild()), rebuild);
     return rebuild();
     function rebuild(): Promise<BuiltView> {
-      const p = build(deps.controllerFor(caller), caller.user);
-      if (views.size >= VIEW_CACHE_USERS_MAX) views.clear();
-      views.set(key, p);
-      p.catch(() => views.delete(key));
-      return p;
+      const now = Date.now();
+      for (const [user, entry] of views) if (now - entry.startedMs > VIEW_KEEP_MS) views.delete(user);
+      if (views.size >= VIEW_CACHE_USERS_MAX) views.delete(views.keys().next().value ?? key);
+      const view = build(deps.controllerFor(caller), caller.user);
+      views.delete(key); // to the end of the Map's order: the first entry is the least recently built
+      views.set(key, { view, startedMs: now });
+      view.catch(() => views.delete(key));
+      return view;
     }
   }
 
