@@ -54,17 +54,23 @@ function weights(): void {
 
 /** Opens `pageUrl` in a fresh headless chromium; first render and queue times, view size and build time. */
 async function measure(base: string, pageUrl: string, headers: Record<string, string>, conditions: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${base}/ui/api/view`, { headers });
-  const json = await res.text();
-  const buildMs = Number(res.headers.get("x-spur-view-build-ms") ?? "0");
-  emit("ui_view_bytes", Buffer.byteLength(json), "bytes", { ...conditions, encoding: "identity" });
-  emit("ui_view_gzip_bytes", gzipSync(json, { level: 4 }).length, "bytes", { ...conditions, encoding: "gzip -4 (as served)" });
-  emit("ui_view_build_ms", buildMs, "ms", { ...conditions, what: "controller calls + view + JSON, once per poll per user" });
+  let buildMs = 0;
+  for (const [path, name] of [["/ui/api/view", "ui_view"], ["/ui/api/jobs", "ui_jobs"]] as const) {
+    const res = await fetch(`${base}${path}`, { headers });
+    const json = await res.text();
+    buildMs = Number(res.headers.get("x-spur-view-build-ms") ?? "0");
+    const what = path.endsWith("view") ? "nodes part (drawn first)" : "queue part (fetched next)";
+    emit(`${name}_bytes`, Buffer.byteLength(json), "bytes", { ...conditions, what, encoding: "identity" });
+    emit(`${name}_gzip_bytes`, gzipSync(json, { level: 4 }).length, "bytes", { ...conditions, what, encoding: "gzip -4 (as served)" });
+  }
+  emit("ui_view_build_ms", buildMs, "ms", { ...conditions, what: "controller calls + view + JSON of both parts, once per poll per user" });
   const browser = await launch({ width: 1280, height: 900 });
   try {
     const { page } = browser;
     await page.navigate(pageUrl);
     const first = await page.waitFor<number>("first render", `performance.getEntriesByName("spur-first-render")[0]?.startTime`, 120_000);
+    const queued = await page.waitFor<number>("queue rows loaded", `performance.getEntriesByName("spur-queue-loaded")[0]?.startTime`, 120_000);
+    emit("ui_queue_loaded_ms", queued, "ms", { ...conditions, browser: browser.version, from: "navigation start to the queue's rows loaded (after the grid)" });
     emit("ui_first_render_ms", first, "ms", { ...conditions, browser: browser.version, from: "navigation start (incl. the ?token= redirect) to nodes drawn" });
     const poll = JSON.parse(await page.evaluate<string>(`document.documentElement.dataset.pollMs`)) as Record<string, number>;
     for (const [part, ms] of Object.entries(poll)) emit(`ui_first_poll_${part}_ms`, ms, "ms", { ...conditions, browser: browser.version, what: "the first view's fetch, JSON.parse, and index + draw in the page" });

@@ -1,10 +1,11 @@
 /**
  * @module rest/ui/routes
  * The live cluster page of spurrestd: GET /ui (the page), /ui/page.css and /ui/page.js (its
- * code, compiled into the executable: nothing is fetched from anywhere else), and its two
- * data calls, /ui/api/view (the whole cluster, built once per poll interval per user and
- * shared by every tab of that user) and /ui/api/job/{id} (one job, its steps, samples and,
- * for its owner and operators, its script).
+ * code, compiled into the executable: nothing is fetched from anywhere else), and its data
+ * calls: /ui/api/view (nodes, GPUs, partitions, reservations, fair share) and /ui/api/jobs
+ * (the queue), the two parts of one view built once per poll interval per user and shared
+ * by every tab of that user, and /ui/api/job/{id} (one job, its steps, samples and, for its
+ * owner and operators, its script).
  * Authentication is the REST API's: a JWT in X-SLURM-USER-TOKEN or Authorization, or the
  * Unix-socket peer (rest_auth/local). `/ui?token=T` checks T once, puts it in an HttpOnly,
  * SameSite=Strict cookie and redirects to /ui, so the token leaves the address bar; the
@@ -48,14 +49,23 @@ const SECURITY_HEADERS: Record<string, string> = {
   "x-frame-options": "DENY",
 };
 
-interface BuiltView {
-  atMs: number;
+/** One JSON answer of a built view, with its tag and (made when first asked) its gzip. */
+interface Part {
   json: string;
   /** Hash of `json`: the same cluster gives the same tag, so a poll can be answered 304. */
   etag: string;
   gzip?: Uint8Array;
-  buildMs: number;
 }
+
+/** The view in two parts: `nodes` (everything but the job rows: the grid is drawn from it) and `jobs` (the queue). */
+interface BuiltView {
+  atMs: number;
+  buildMs: number;
+  nodes: Part;
+  jobs: Part;
+}
+
+const part = (json: string): Part => ({ json, etag: `"${createHash("sha1").update(json).digest("base64url")}"` });
 
 async function callerOf(c: Context, deps: UiDeps): Promise<Caller> {
   const cookie = getCookie(c, UI_COOKIE);
@@ -74,8 +84,8 @@ function problem(c: Context, e: unknown): Response {
   return c.json({ error: message.slice(0, 500) }, status as 401, SECURITY_HEADERS);
 }
 
-function sendJson(c: Context, built: BuiltView): Response {
-  const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "cache-control": "no-cache", etag: built.etag, "x-spur-view-build-ms": built.buildMs.toFixed(1) };
+function sendJson(c: Context, built: Part, buildMs: number): Response {
+  const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "cache-control": "no-cache", etag: built.etag, "x-spur-view-build-ms": buildMs.toFixed(1) };
   // An unchanged cluster costs the page neither a transfer nor a parse (the common case between events).
   if (c.req.header("if-none-match") === built.etag) return c.body(null, 304, headers);
   if (!/\bgzip\b/.test(c.req.header("accept-encoding") ?? "") || built.json.length < 1024) return c.body(built.json, 200, headers);
@@ -93,8 +103,10 @@ export function mountUi(app: Hono, deps: UiDeps): void {
       ctl.listNodes(), ctl.listJobs({}), ctl.getShares?.({}).catch(() => undefined), ctl.listReservations?.({}).catch(() => undefined),
     ]);
     loads.nodes = { atMs: Date.now(), byName: new Map(nodes.nodes.map((n) => [n.name, n])) };
-    const json = JSON.stringify(buildView({ nodes, jobs, shares, reservations, user }));
-    return { atMs: Date.now(), json, etag: `"${createHash("sha1").update(json).digest("base64url")}"`, buildMs: performance.now() - started };
+    const { jobs: rows, jobColumns, ...rest } = buildView({ nodes, jobs, shares, reservations, user });
+    const nodesPart = part(JSON.stringify(rest));
+    const jobsPart = part(JSON.stringify({ jobColumns, strings: rest.strings, jobs: rows }));
+    return { atMs: Date.now(), buildMs: performance.now() - started, nodes: nodesPart, jobs: jobsPart };
   }
 
   /**
@@ -134,13 +146,16 @@ export function mountUi(app: Hono, deps: UiDeps): void {
   app.get("/ui/page.css", (c) => c.body(PAGE_CSS, 200, { ...SECURITY_HEADERS, "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" }));
   app.get("/ui/page.js", (c) => c.body(PAGE_JS, 200, { ...SECURITY_HEADERS, "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" }));
 
-  app.get("/ui/api/view", async (c) => {
-    try {
-      return sendJson(c, await viewFor(await callerOf(c, deps)));
-    } catch (e) {
-      return problem(c, e);
-    }
-  });
+  for (const [path, which] of [["/ui/api/view", "nodes"], ["/ui/api/jobs", "jobs"]] as const) {
+    app.get(path, async (c) => {
+      try {
+        const built = await viewFor(await callerOf(c, deps));
+        return sendJson(c, built[which], built.buildMs);
+      } catch (e) {
+        return problem(c, e);
+      }
+    });
+  }
 
   app.get("/ui/api/job/:id", async (c) => {
     try {

@@ -4,7 +4,9 @@
  * answers (ListNodes, ListJobs, GetShares, ListReservations): pure, no I/O. Rows are
  * arrays, not objects, and repeated strings are written once, so that 10k nodes and
  * 100k jobs fit in a few MB that the browser parses quickly; the column order is the
- * contract with page.js (NODE_COLUMNS / JOB_COLUMNS are sent along for readers). It holds no
+ * contract with page.js (NODE_COLUMNS / JOB_COLUMNS are sent along for readers). The page gets
+ * it in two parts (rest/ui/routes: the nodes first, then the jobs), so the grid is drawn
+ * before the queue has arrived. It holds no
  * clock reading, so an unchanged cluster gives the same bytes (and ETag) poll after poll.
  */
 import type { Plain } from "../../../lib/plain.ts";
@@ -32,6 +34,8 @@ export interface UiView {
   /** Each distinct GPU grouping (see gpuGroups), referenced by the node rows. */
   groupSets: number[][];
   nodes: NodeRow[];
+  /** The jobs holding GPUs (by jobId): display id ("" = the jobId) and user (`strings` index), for the cells' names. */
+  holders: Record<string, [string, number]>;
   /** Running jobs first, then pending by priority (highest first), then the rest. */
   jobs: JobRow[];
   partitions: { name: string; state: string; nodes: string; totalNodes: number; totalCpus: number; maxTimeMin: number; isDefault: boolean }[];
@@ -82,17 +86,20 @@ export function gpuGroups(topology: string, count: number): number[] {
 type WireJob = Plain<ListJobsResponse>["jobs"][number];
 
 /** The job that holds each GPU of each node: node name → job id per GPU index (0 = free). */
-function gpuHolders(jobs: readonly WireJob[], gpuCounts: ReadonlyMap<string, number>): Map<string, number[]> {
+function gpuHolders(jobs: readonly WireJob[], gpuCounts: ReadonlyMap<string, number>, held: (job: WireJob) => void): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const job of jobs) {
     if (job.state !== "RUNNING" && job.state !== "SUSPENDED" && !job.stateFlags.includes("COMPLETING")) continue;
+    let holds = false;
     for (const a of job.alloc) {
       const count = gpuCounts.get(a.node) ?? 0;
       if (a.gpuIndices.length === 0 || count === 0) continue;
+      holds = true;
       let row = out.get(a.node);
       if (row === undefined) out.set(a.node, (row = new Array<number>(count).fill(0)));
       for (const i of a.gpuIndices) if (i < count) row[i] = job.jobId;
     }
+    if (holds) held(job);
   }
   return out;
 }
@@ -134,9 +141,13 @@ function jobRow(j: WireJob, intern: (s: string) => number): JobRow {
 
 export function buildView(input: UiInput): UiView {
   const gpuCounts = new Map(input.nodes.nodes.map((n) => [n.name, n.gpuCount] as const));
-  const holders = gpuHolders(input.jobs.jobs, gpuCounts);
-  const totals = { nodes: 0, gpus: 0, gpusAllocated: 0, cpus: 0, cpusAllocated: 0, running: 0, pending: 0 };
   const { strings, intern } = stringTable();
+  const holderLabels: Record<string, [string, number]> = {};
+  const holders = gpuHolders(input.jobs.jobs, gpuCounts, (j) => {
+    const id = displayId(j);
+    holderLabels[j.jobId] = [id === String(j.jobId) ? "" : id, intern(j.user)];
+  });
+  const totals = { nodes: 0, gpus: 0, gpusAllocated: 0, cpus: 0, cpusAllocated: 0, running: 0, pending: 0 };
   // nodes of one model share one topology: its groups are computed and sent once
   const groupsOf = new Map<string, number>();
   const groupSets: number[][] = [];
@@ -160,7 +171,7 @@ export function buildView(input: UiInput): UiView {
   }
   const view: UiView = {
     cluster: input.jobs.clusterName, user: input.user, nodeColumns: NODE_COLUMNS, jobColumns: JOB_COLUMNS,
-    strings, groupSets, nodes, jobs: sorted.map((j) => jobRow(j, intern)), totals,
+    strings, groupSets, nodes, holders: holderLabels, jobs: sorted.map((j) => jobRow(j, intern)), totals,
     partitions: input.nodes.partitions.map((p) => ({ name: p.name, state: p.state, nodes: p.nodes, totalNodes: p.totalNodes, totalCpus: p.totalCpus, maxTimeMin: p.maxTimeMin ?? -1, isDefault: p.isDefault })),
     reservations: (input.reservations?.reservations ?? []).map((r) => ({ name: r.name, state: r.state, start: r.startTime, end: r.endTime, nodes: r.nodes, users: r.users.join(","), accounts: r.accounts.join(","), flags: r.flags.join(",") })),
     shares: (input.shares?.rows ?? []).map((r) => ({ account: r.account, user: r.user, depth: r.depth, rawShares: r.rawShares, normShares: fin(r.normShares), rawUsage: r.rawUsage, effectiveUsage: fin(r.effectvUsage), fairshare: fin(r.fairshare) })),

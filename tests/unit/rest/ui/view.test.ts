@@ -50,6 +50,10 @@ describe("buildView", () => {
   it("colours each GPU by the running job that holds it, never by a finished one", () => {
     expect(view.nodes.map((n) => n[col("gpuJobs")])).toEqual([[0, 5, 0, 5], [5, 0], []]);
     expect(view.totals).toMatchObject({ nodes: 3, gpus: 6, gpusAllocated: 3, running: 1, pending: 2 });
+    // the cells' names: job 5 and its user, and no other job
+    expect(Object.keys(view.holders)).toEqual(["5"]);
+    expect(view.holders[5]?.[0]).toBe("");
+    expect(text(view.holders[5]?.[1])).toBe("alice");
   });
 
   it("lists running jobs first, then pending by priority, with their reasons", () => {

@@ -9,7 +9,7 @@
   // node row and job row columns (rest/ui/view.ts NODE_COLUMNS, JOB_COLUMNS)
   const N = { name: 0, state: 1, cpus: 2, allocCpus: 3, mem: 4, allocMem: 5, model: 6, gpuJobs: 7, groups: 8, reason: 9 };
   const J = { id: 0, state: 1, user: 2, account: 3, name: 4, partition: 5, reason: 6, nodes: 7, cpus: 8, gpus: 9, start: 10, prio: 11, jobId: 12 };
-  const S = { view: null, etag: "", route: "nodes", jobId: "", paused: false, timer: 0, nodes: [], jobs: [], byJobId: new Map(), jobText: "", rendered: false };
+  const S = { view: null, queue: [], etags: {}, timing: {}, route: "nodes", jobId: "", paused: false, timer: 0, nodes: [], jobs: [], jobText: "", rendered: false };
   const $ = (id) => document.getElementById(id);
 
   /** Element with attributes (className, on*, style objects are set as properties) and children. */
@@ -81,41 +81,55 @@
   function signIn(why) {
     $("main").replaceChildren(h("h2", { text: "Not signed in" }), h("p", { text: `${why}. Open this page as /ui?token=TOKEN, with a token from "scontrol token" (or through spurrestd's Unix socket).` }));
   }
-  async function loadView() {
+  /** One part of the view; null when unchanged since the last poll (304: no download, no parse). */
+  async function getPart(path, key) {
     const t0 = performance.now();
-    const r = await fetch("/ui/api/view", { credentials: "same-origin", headers: S.etag ? { "if-none-match": S.etag } : {} });
-    if (r.status === 304) return; // nothing changed since the last poll: no parse, no redraw
+    const r = await fetch(path, { credentials: "same-origin", headers: S.etags[key] ? { "if-none-match": S.etags[key] } : {} });
+    if (r.status === 304) return null;
     const text = await r.text();
     const t1 = performance.now();
     let v;
     try { v = JSON.parse(text); } catch { v = { error: `HTTP ${r.status}` }; }
     if (!r.ok) throw Object.assign(new Error(v.error || `HTTP ${r.status}`), { status: r.status });
-    S.etag = r.headers.get("etag") || "";
-    const t2 = performance.now();
-    decode(v);
-    S.view = v;
-    S.byJobId = new Map();
-    for (const j of v.jobs) S.byJobId.set(j[J.jobId], j);
-    $("cluster").textContent = v.cluster;
-    $("who").textContent = `signed in as ${v.user}`;
-    const t = v.totals;
-    $("totals").textContent = `${t.nodes} nodes · GPUs ${t.gpusAllocated}/${t.gpus} in use · CPUs ${t.cpusAllocated}/${t.cpus} in use · ${t.running} running, ${t.pending} pending jobs`;
-    filterNodes();
-    filterJobs();
-    draw();
-    const t3 = performance.now();
-    // for bench/ui.ts: where a poll's time goes (fetch, JSON.parse, index and draw)
-    document.documentElement.dataset.pollMs = JSON.stringify({ fetch: Math.round(t1 - t0), parse: Math.round(t2 - t1), draw: Math.round(t3 - t2) });
-    if (!S.rendered) {
-      S.rendered = true;
-      performance.mark("spur-first-render");
+    S.etags[key] = r.headers.get("etag") || "";
+    S.timing = { fetch: Math.round(t1 - t0), parse: Math.round(performance.now() - t1) };
+    return v;
+  }
+  /** The nodes part first (the grid is drawn from it), then the queue's rows. */
+  async function loadView() {
+    const v = await getPart("/ui/api/view", "view");
+    if (v) {
+      const timing = S.timing, t0 = performance.now();
+      decodeNodes(v);
+      S.view = v;
+      $("cluster").textContent = v.cluster;
+      $("who").textContent = `signed in as ${v.user}`;
+      const t = v.totals;
+      $("totals").textContent = `${t.nodes} nodes · GPUs ${t.gpusAllocated}/${t.gpus} in use · CPUs ${t.cpusAllocated}/${t.cpus} in use · ${t.running} running, ${t.pending} pending jobs`;
+      filterNodes();
+      if (S.route !== "queue") draw();
+      // for bench/ui.ts: where the view's time goes (fetch, JSON.parse, decode and draw)
+      document.documentElement.dataset.pollMs = JSON.stringify({ ...timing, draw: Math.round(performance.now() - t0) });
+      if (!S.rendered) { S.rendered = true; performance.mark("spur-first-render"); }
+    }
+    const q = await getPart("/ui/api/jobs", "jobs");
+    if (q) {
+      decodeJobs(q);
+      S.queue = q.jobs;
+      filterJobs();
+      if (S.route === "queue") drawQueue();
+      if (!S.queued) { S.queued = true; performance.mark("spur-queue-loaded"); }
     }
   }
   /** Strings written once by the server (view.ts `strings`, `groupSets`) back into the rows. */
-  function decode(v) {
+  function decodeNodes(v) {
     const str = v.strings;
     for (const n of v.nodes) { n[N.state] = str[n[N.state]]; n[N.model] = str[n[N.model]]; n[N.groups] = v.groupSets[n[N.groups]]; }
-    for (const j of v.jobs) {
+    for (const [id, label] of Object.entries(v.holders)) v.holders[id] = [label[0] || id, str[label[1]]];
+  }
+  function decodeJobs(q) {
+    const str = q.strings;
+    for (const j of q.jobs) {
       if (j[J.id] === "") j[J.id] = String(j[J.jobId]);
       j[J.state] = str[j[J.state]]; j[J.user] = str[j[J.user]]; j[J.account] = str[j[J.account]]; j[J.partition] = str[j[J.partition]]; j[J.reason] = str[j[J.reason]];
     }
@@ -127,7 +141,7 @@
   }
   function filterJobs() {
     const f = $("queue-filter").value.trim().toLowerCase(), st = $("queue-state").value;
-    const all = S.view ? S.view.jobs : [];
+    const all = S.queue;
     S.jobs = all.filter((j) => (st === "all" || j[J.state].split(",")[0] === st) &&
       (f === "" || [j[J.id], j[J.user], j[J.name], j[J.partition], j[J.reason], j[J.account]].some((x) => String(x).toLowerCase().includes(f))));
     $("queue-count").textContent = `${S.jobs.length} jobs`;
@@ -168,8 +182,8 @@
     gpus.forEach((id, g) => {
       const key = groups.length > 0 ? groups[g] : -1;
       if (!byGroup.has(key)) byGroup.set(key, h("span", { class: groups.length > 0 ? "grp" : "grp nolink", title: groups.length > 0 ? "GPUs linked by XGMI/NVLink" : undefined }));
-      const job = S.byJobId.get(id);
-      const label = id === 0 ? `GPU ${g} of ${n[N.name]}: free` : `GPU ${g} of ${n[N.name]}: job ${job ? job[J.id] : id}${job ? ` (${job[J.user]})` : ""}`;
+      const job = S.view.holders[id];
+      const label = id === 0 ? `GPU ${g} of ${n[N.name]}: free` : `GPU ${g} of ${n[N.name]}: job ${job ? job[0] : id}${job ? ` (${job[1]})` : ""}`;
       byGroup.get(key).append(id === 0
         ? h("span", { class: "gpu", role: "img", "aria-label": label, title: label })
         : h("a", { class: "gpu", href: `#job/${id}`, "aria-label": label, title: label, "data-key": `${n[N.name]}/${g}`, "data-job": id, style: { background: colour(id) } }));
