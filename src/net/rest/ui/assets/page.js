@@ -317,9 +317,10 @@
     $("queue-state").addEventListener("change", () => { filterJobs(); drawQueue(); });
     $("pause").addEventListener("click", (ev) => {
       S.paused = !S.paused;
+      // a toggle button keeps its name; its state is aria-pressed (and the status line says it)
       ev.currentTarget.setAttribute("aria-pressed", String(S.paused));
-      ev.currentTarget.textContent = S.paused ? "Resume updates" : "Pause updates";
-      if (!S.paused) poll();
+      if (S.paused) say("Updates paused");
+      else poll();
     });
     document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
     route();
