@@ -10,10 +10,11 @@
  *  - a synthetic 10k nodes × 8 GPUs and 100k jobs: the same page and routes (createRestApp)
  *    in this process over a FAKE controller that answers ListNodes/ListJobs from generated
  *    data (no spurctld); the conditions say so.
+ * Screenshots of both pages go to artifacts/ui/bench-*.png.
  * Usage: bun bench/ui.ts [--nodes 10000] [--jobs 100000] [--skip-cluster]
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -29,6 +30,8 @@ const arg = (name: string, dflt: number) => Number(args[args.indexOf(name) + 1] 
 const NODES = arg("--nodes", 10_000);
 const JOBS = arg("--jobs", 100_000);
 const BIN = resolve(import.meta.dir, "../dist/spur");
+/** Screenshots of what was measured (git-ignored). */
+const ARTIFACTS = resolve(import.meta.dir, "../artifacts/ui");
 
 function emit(metric: string, value: number, unit: string, conditions: Record<string, unknown>): void {
   // the machine's load at the time: the render figures are wall-clock times on shared cores
@@ -53,7 +56,7 @@ function weights(): void {
 }
 
 /** Opens `pageUrl` in a fresh headless chromium; first render and queue times, view size and build time. */
-async function measure(base: string, pageUrl: string, headers: Record<string, string>, conditions: Record<string, unknown>): Promise<void> {
+async function measure(base: string, pageUrl: string, headers: Record<string, string>, conditions: Record<string, unknown>, shotName: string): Promise<void> {
   let buildMs = 0;
   for (const [path, name] of [["/ui/api/view", "ui_view"], ["/ui/api/jobs", "ui_jobs"]] as const) {
     const res = await fetch(`${base}${path}`, { headers });
@@ -87,7 +90,13 @@ async function measure(base: string, pageUrl: string, headers: Record<string, st
       const g = document.getElementById("grid"); const t0 = performance.now(); g.scrollTop = g.scrollHeight / 2;
       requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0))); }); })`);
     emit("ui_grid_scroll_frame_ms", scroll, "ms", { ...conditions, browser: browser.version, what: "scroll to the middle of the node grid until drawn (two frames)" });
-    const nodesShown = await page.evaluate<number>(`document.querySelectorAll(".tile").length`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot(join(ARTIFACTS, `bench-${shotName}-nodes.png`));
+    await page.evaluate(`location.hash = "#queue"`);
+    await page.waitFor("queue drawn", `document.querySelector("#queue tbody tr[data-job]")`);
+    await page.screenshot(join(ARTIFACTS, `bench-${shotName}-queue.png`));
+    await page.evaluate(`location.hash = "#nodes"`);
+    const nodesShown = await page.waitFor<number>("tiles", `document.querySelectorAll(".tile").length`);
     emit("ui_tiles_in_dom", nodesShown, "count", { ...conditions, what: "node tiles in the DOM (virtualised)" });
   } finally {
     await browser.close();
@@ -106,7 +115,7 @@ async function demoCluster(): Promise<void> {
     const token = /SLURM_JWT=(\S+)/.exec(spawnSync(BIN, ["scontrol", "token"], { env, encoding: "utf8" }).stdout)?.[1] ?? "";
     const base = `http://127.0.0.1:${/^RestPort=(\d+)/m.exec(readFileSync(conf, "utf8"))?.[1]}`;
     await new Promise((r) => setTimeout(r, 2000));
-    await measure(base, `${base}/ui?token=${token}`, { "x-slurm-user-token": token }, { cluster: "spur up (demo shape): 4 nodes x 4 CPUs, 6 jobs", source: "real spurctld + spurrestd" });
+    await measure(base, `${base}/ui?token=${token}`, { "x-slurm-user-token": token }, { cluster: "spur up (demo shape): 4 nodes x 4 CPUs, 6 jobs", source: "real spurctld + spurrestd" }, "demo");
   } finally {
     spawnSync(BIN, ["down", "--state-dir", state]);
   }
@@ -154,7 +163,7 @@ async function synthetic(): Promise<void> {
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch });
   try {
     const base = `http://127.0.0.1:${server.port}`;
-    await measure(base, `${base}/ui`, {}, { cluster: `synthetic ${NODES} nodes x 8 GPUs, ${JOBS} jobs`, source: "FAKE controller port in the bench process (generated ListNodes/ListJobs); real /ui routes, view builder and page" });
+    await measure(base, `${base}/ui`, {}, { cluster: `synthetic ${NODES} nodes x 8 GPUs, ${JOBS} jobs`, source: "FAKE controller port in the bench process (generated ListNodes/ListJobs); real /ui routes, view builder and page" }, "synthetic");
   } finally {
     await server.stop(true);
   }

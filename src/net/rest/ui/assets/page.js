@@ -34,7 +34,9 @@
     const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
     return d.toDateString() === now.toDateString() ? hm : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${hm}`;
   }
-  const gib = (mib) => `${(mib / 1024).toFixed(1)} GiB`;
+  // GiB with one decimal below 100, whole above (a 1 TiB node stays short enough for its tile)
+  const num = (mib) => (mib >= 102400 ? String(Math.round(mib / 1024)) : (mib / 1024).toFixed(1));
+  const gib = (mib) => `${num(mib)} GiB`;
   const limitText = (m) => (m < 0 ? "UNLIMITED" : m >= 1440 ? `${Math.floor(m / 1440)}-${pad(Math.floor((m % 1440) / 60))}:${pad(m % 60)}:00` : `${pad(Math.floor(m / 60))}:${pad(m % 60)}:00`);
 
   async function getJson(url) {
@@ -164,6 +166,7 @@
   function drawNodes() {
     const grid = $("grid"), spacer = $("grid-spacer");
     const cols = Math.max(1, Math.floor((grid.clientWidth - 8) / TILE_W));
+    S.tileW = Math.floor((grid.clientWidth - 8) / cols); // tiles stretch to fill the row
     const rows = Math.ceil(S.nodes.length / cols);
     spacer.style.height = `${rows * TILE_H + 8}px`;
     const first = Math.max(0, Math.floor(grid.scrollTop / TILE_H) - 1);
@@ -193,12 +196,12 @@
     return h("div", {
       class: cls, role: "listitem", "data-node": n[N.name],
       "aria-label": `${n[N.name]}, ${state}, ${n[N.allocCpus]} of ${n[N.cpus]} CPUs, ${used} of ${gpus.length} GPUs in use${n[N.reason] ? `, reason: ${n[N.reason]}` : ""}`,
-      style: { left: `${4 + (i % cols) * TILE_W}px`, top: `${4 + Math.floor(i / cols) * TILE_H}px` },
+      style: { left: `${4 + (i % cols) * S.tileW}px`, top: `${4 + Math.floor(i / cols) * TILE_H}px`, width: `${S.tileW - 8}px` },
     },
     h("h3", {}, n[N.name], h("span", { class: "st", text: state })),
     h("div", { class: "bar", title: `CPUs ${n[N.allocCpus]}/${n[N.cpus]}` }, h("i", { style: { width: `${cpuPct}%` } })),
     gpus.length > 0 ? box : null,
-    h("div", { class: "sub", text: `${n[N.allocCpus]}/${n[N.cpus]} CPUs · ${(n[N.allocMem] / 1024).toFixed(1)}/${gib(n[N.mem])}` }),
+    h("div", { class: "sub", text: `${n[N.allocCpus]}/${n[N.cpus]} CPUs · ${num(n[N.allocMem])}/${gib(n[N.mem])}` }),
     h("div", { class: "sub", text: [n[N.model] && `${gpus.length}× ${n[N.model]}`, n[N.reason]].filter(Boolean).join(" · ") }));
   }
 
