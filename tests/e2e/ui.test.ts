@@ -171,6 +171,17 @@ describe.runIf(runs)("the /ui page in headless chromium", () => {
     await shot("job-refused");
   });
 
+  it("polls one call at a time however often the view changes", async () => {
+    // many route changes in a row must not start parallel poll loops
+    await page.evaluate(`(async () => { for (let i = 0; i < 10; i++) { location.hash = i % 2 ? "#queue" : "#nodes"; await new Promise((r) => setTimeout(r, 20)); } })()`);
+    const before = page.requests.filter((u) => u.includes("/ui/api/view")).length;
+    await new Promise((r) => setTimeout(r, 6500));
+    const polls = page.requests.filter((u) => u.includes("/ui/api/view")).length - before;
+    // one loop polls every 2 s: 3 or 4 calls in 6.5 s, not 10 loops' worth
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(5);
+  });
+
   it("asked nothing of any origin but spurrestd's", () => {
     expect(page.requests.length).toBeGreaterThan(5);
     expect(page.requests.filter((u) => !u.startsWith(`${url}/`) && !u.startsWith("data:"))).toEqual([]);

@@ -66,18 +66,23 @@
   }
 
   // ---- data ----
+  /** One poll at a time: asked while one runs (a click, a new route), it runs again right after, never beside it. */
   async function poll() {
     clearTimeout(S.timer);
+    if (S.busy) { S.again = true; return; }
+    S.busy = true;
     if (!S.paused && !document.hidden) {
       try {
         if (S.route === "job") await loadJob();
         else await loadView();
-        say(`Updated ${when(Date.now() / 1000)}`);
+        if (!S.paused) say(`Updated ${when(Date.now() / 1000)}`);
       } catch (e) {
         say(`Update failed: ${e.message}`, true);
         if (e.status === 401) signIn(e.message);
       }
     }
+    S.busy = false;
+    if (S.again) { S.again = false; poll(); return; }
     S.timer = setTimeout(poll, POLL_MS);
   }
   function signIn(why) {
