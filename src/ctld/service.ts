@@ -34,6 +34,7 @@ import { rejectIfError, requester, type ServiceContext } from "./service-context
 
 export { rejectIfError, requester, type ServiceContext } from "./service-context.ts";
 import { triggerHandlers } from "./service-trigger.ts";
+import { scriptHandlers } from "./service-script.ts";
 import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
 import { resolveUpdateTimes } from "./update-times.ts";
 import { jobFilterFromWire, jobInfoToWire, jobInfosToWire, jobSpecFromWire } from "./wire-map/job.ts";
@@ -206,6 +207,7 @@ export function controllerRoutes(sc: ServiceContext) {
       ...agentHandlers(sc),
       ...overlayHandlers(sc),
       ...tokenHandlers(sc),
+      ...scriptHandlers(sc),
       ...triggerHandlers({ controller: c, now: sc.now, selfUid: sc.selfUid, requester }),
     });
 }

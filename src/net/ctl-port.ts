@@ -47,6 +47,8 @@ import type {
   TriggerClearResponse,
   TriggerListRequest,
   TriggerListResponse,
+  JobScriptRequest,
+  JobScriptResponse,
 } from "./gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 
@@ -95,6 +97,8 @@ export interface ControllerPort {
   setTrigger?(req: Plain<TriggerSetRequest>): Promise<Plain<TriggerSetResponse>>;
   clearTrigger?(req: Plain<TriggerClearRequest>): Promise<Plain<TriggerClearResponse>>;
   listTriggers?(req: Plain<TriggerListRequest>): Promise<Plain<TriggerListResponse>>;
+  /** A batch job's script (owner, root and operators only). */
+  getJobScript?(req: Plain<JobScriptRequest>): Promise<Plain<JobScriptResponse>>;
 }
 
 /** Who runs the command and where. */

@@ -2,7 +2,10 @@
  * @module roles/demo
  * `spur demo`: the README's first command. Starts a local cluster in a fresh
  * directory, submits a real batch script, shows it in squeue while it runs and
- * in sacct once done, prints its output file, and stops the cluster.
+ * in sacct once done, prints its output file, and ends with the address of the
+ * cluster's web page (spurrestd's /ui, with a token): the cluster then stays up
+ * for it, and the last lines say how to stop it. Without spurrestd (or when the
+ * job failed) the cluster is stopped as before.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,7 +39,8 @@ export async function runDemo(shape: UpOptions): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "spur-demo-"));
   const o = { ...shape, stateDir: join(dir, "cluster") };
   process.stdout.write(`Starting a local cluster in ${o.stateDir} ...\n`);
-  const { conf } = await up(o);
+  const { conf, restUrl } = await up(o);
+  let keep = false;
   // The job calls srun: put the Slurm-named links on its PATH (sbatch exports the environment).
   const bin = join(dir, "bin");
   show(process.env, dir, ["install-links", bin]);
@@ -58,9 +62,26 @@ export async function runDemo(shape: UpOptions): Promise<number> {
     }
     show(env, dir, ["sacct", "-j", jobId]);
     process.stdout.write(`$ cat slurm-${jobId}.out\n${readFileSync(join(dir, `slurm-${jobId}.out`), "utf8")}`);
+    keep = restUrl !== undefined && printPageUrl(env, dir, restUrl, o.stateDir);
     return 0;
   } finally {
-    await down(o.stateDir);
-    process.stdout.write("Cluster stopped.\n");
+    if (!keep) {
+      await down(o.stateDir);
+      process.stdout.write("Cluster stopped.\n");
+    }
   }
+}
+
+/** Lifetime of the token in the page's address: long enough to look around, short enough to leave lying in a terminal. */
+const PAGE_TOKEN_SEC = 8 * 3600;
+
+/** The web page's address with a fresh token, last; false when no token could be had (the cluster is then stopped). */
+function printPageUrl(env: NodeJS.ProcessEnv, cwd: string, restUrl: string, stateDir: string): boolean {
+  const [cmd, ...pre] = selfExec();
+  const r = spawnSync(cmd ?? process.execPath, [...pre, "scontrol", "token", `lifespan=${PAGE_TOKEN_SEC}`], { env, cwd, encoding: "utf8" });
+  const token = /^SLURM_JWT=(\S+)$/m.exec(r.stdout)?.[1];
+  if (token === undefined) return false;
+  process.stdout.write(`\nThe cluster stays up for its web page. Stop it with: ${[cmd ?? "spur", ...pre].join(" ")} down --state-dir ${stateDir}\n`);
+  process.stdout.write(`Cluster page: ${restUrl}/ui?token=${token}\n`);
+  return true;
 }

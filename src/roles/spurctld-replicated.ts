@@ -42,7 +42,7 @@ import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
 export const LEADER_HEADER = "x-spur-leader";
 /** Controller RPCs that only read state: each waits for a ReadIndex round before it runs. */
 const READ_METHODS = new Set(
-  ["ListJobs", "ListNodes", "GetConfig", "WaitJob", "GetPriorityFactors", "GetDiag", "AcctList", "GetShares", "ListReservations"].map((m) => `/spur.v1.Controller/${m}`),
+  ["ListJobs", "ListNodes", "GetConfig", "WaitJob", "GetPriorityFactors", "GetDiag", "AcctList", "GetShares", "ListReservations", "GetJobScript"].map((m) => `/spur.v1.Controller/${m}`),
 );
 export const OUTCOME_HEADER = "x-spur-outcome";
 

@@ -82,6 +82,7 @@ function regexAllowed(text: string, at: number): boolean {
 }
 
 const STATIC_RE = /(?:^|[;\n}])\s*(import|export)\s+(type\s+)?([\w$\s{},*]*?)\s*\bfrom\s*["']([^"']+)["']/g;
+const TEXT_IMPORT_RE = /^\s*with\s*\{\s*type\s*:\s*["']text["']\s*\}/;
 const BARE_RE = /(?:^|[;\n])\s*import\s*["']([^"']+)["']/g;
 const DYNAMIC_RE = /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -91,6 +92,8 @@ export function extractImports(path: string, text: string): { spec: string; kind
   const found: { spec: string; kind: EdgeKind }[] = [];
   for (const m of code.matchAll(STATIC_RE)) {
     const [, , typeKw, clause = "", spec = ""] = m;
+    // `import x from "./page.html" with { type: "text" }` reads a file as a string: data, not a module edge
+    if (TEXT_IMPORT_RE.test(code.slice(m.index + m[0].length, m.index + m[0].length + 40))) continue;
     found.push({ spec, kind: typeKw !== undefined || allTypeSpecifiers(clause) ? "type" : "value" });
   }
   for (const m of code.matchAll(BARE_RE)) found.push({ spec: m[1] ?? "", kind: "value" });

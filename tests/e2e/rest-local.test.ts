@@ -55,6 +55,12 @@ describe.runIf(ready)("spurrestd on a Unix socket (rest_auth/local)", () => {
     const id = String(sub.json.job_id);
     expect(c.run(["squeue", "--noheader", "-j", id, "-o", "%u"]).stdout.trim()).toBe(USER);
     expect(clientUser(curl("/slurm/v0.0.45/ping/", { headers: [`X-SLURM-USER-NAME: ${USER}`] }).json)).toBe(USER);
+    // the cluster page's calls take the same peer: the job view shows the owner its script
+    const view = curl("/ui/api/view", { user: USER });
+    expect(view.status).toBe(200);
+    expect(view.json.user).toBe(USER);
+    const detail = curl(`/ui/api/job/${id}`, { user: USER });
+    expect(detail.json.script).toBe(job.script);
     expect(c.run(["scancel", id]).code).toBe(0);
   });
 });

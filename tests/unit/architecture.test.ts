@@ -104,8 +104,9 @@ describe("Spur's own rules on a planted graph", () => {
 });
 
 describe("graph primitives", () => {
-  test("import forms: multi-line, all-type specifiers, export-from, side effect, regex with quotes", () => {
+  test("import forms: multi-line, all-type specifiers, export-from, side effect, regex with quotes, text files", () => {
     const text = [
+      `import page from "./page.html" with { type: "text" };`,
       `import {\n  type A,\n  type B,\n} from "./t.ts";`,
       `import { type C, d } from "./u.ts";`,
       `export * from "./v.ts";`,

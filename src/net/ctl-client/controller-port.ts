@@ -90,6 +90,11 @@ export function controllerPort(where: string | string[], headers: Record<string,
     partition: (req) => call(base, "Partition", req),
     reconfigure: (req) => call(base, "Reconfigure", req),
     listReservations: (req) => call(base, "ListReservations", req),
+    getJobScript: async (req) => {
+      // proto3 JSON leaves an empty script out
+      const res = await call<{ script?: string }>(base, "GetJobScript", req);
+      return { script: res.script ?? "" };
+    },
     setTrigger: (req) => call(base, "SetTrigger", req),
     clearTrigger: (req) => call(base, "ClearTrigger", req),
     listTriggers: async (req) => {

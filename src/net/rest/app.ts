@@ -5,7 +5,7 @@
  * Per request: authenticate (rest/auth), rate-limit per user, read and
  * validate the body (size cap, JSON, schema with unknown fields refused), run
  * the handler with a ControllerPort acting as the caller, wrap the payload in
- * the meta/errors/warnings envelope. Every failure is a RestError answer;
+ * the meta/errors/warnings envelope. /ui is the cluster page (rest/ui/routes). Every failure is a RestError answer;
  * nothing a client sends can crash the daemon.
  */
 import { Hono, type Context } from "hono";
@@ -24,6 +24,7 @@ import { SLURMDB_WRITE_ROUTES } from "./routes-slurmdb-write.ts";
 import { pruneForVersion, validate } from "./schema.ts";
 import { RawMembers, rawBody } from "./raw-json.ts";
 import type { WarningItem } from "./schemas-common.ts";
+import { mountUi } from "./ui/routes.ts";
 import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
 
 export const ALL_ROUTES: readonly Route[] = [...SLURM_ROUTES, ...EXTRA_ROUTES, ...ADMIN_ROUTES, ...SLURMDB_ROUTES, ...SLURMDB_WRITE_ROUTES];
@@ -131,6 +132,8 @@ export function createRestApp(deps: RestDeps): Hono {
     return c.body(doc, 200, { "content-type": "application/json" });
   };
   for (const p of ["/openapi/v3", "/openapi.json", "/openapi"]) app.get(p, openapi);
+  // The live cluster page (docs/ui.md), with the same authentication as the API.
+  mountUi(app, { ...deps, limiter });
   app.notFound((c) => {
     const m = /^\/(slurm|slurmdb|util)\/(v0\.0\.\d+)\//.exec(c.req.path);
     const version = (VERSIONS as readonly string[]).includes(m?.[2] ?? "") ? (m?.[2] as Version) : NEWEST;

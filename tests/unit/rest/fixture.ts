@@ -95,6 +95,12 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
     async waitJob() {
       throw new RpcError("unimplemented", "no");
     },
+    async getJobScript(req) {
+      const j = jobs.find((x) => x.jobId === req.jobId);
+      if (j === undefined) throw new RpcError("not_found", "Invalid job id specified");
+      if (!may(j)) throw new RpcError("permission_denied", "Access/permission denied");
+      return { script: `#!/bin/sh\n# script of job ${j.jobId}\n` };
+    },
     async partition(req) {
       if (!privileged) throw new RpcError("permission_denied", "Invalid user id");
       if (req.action === "delete" && !admin.partitions.delete(req.name)) throw new RpcError("invalid_argument", "Invalid partition name specified");
@@ -152,7 +158,7 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
   };
 }
 
-export async function createFixture(opts: { perSec?: number; bodyBytesMax?: number } = {}): Promise<Fixture> {
+export async function createFixture(opts: { perSec?: number; bodyBytesMax?: number; localPeer?: string } = {}): Promise<Fixture> {
   const key = await importKey(SECRET);
   const jobs: Plain<JobInfo>[] = [];
   const specs: Plain<JobSpec>[] = [];
@@ -169,6 +175,8 @@ export async function createFixture(opts: { perSec?: number; bodyBytesMax?: numb
     nowSec: () => NOW_SEC,
     rateLimit: { perSec: opts.perSec ?? 0, burst: opts.perSec ?? 0 },
     ...(opts.bodyBytesMax === undefined ? {} : { bodyBytesMax: opts.bodyBytesMax }),
+    // rest_auth/local: every request as if it came through the Unix socket from this user
+    ...(opts.localPeer === undefined ? {} : { localPeer: () => opts.localPeer }),
   });
   const fx: Fixture = {
     app, jobs, specs, admin,
