@@ -109,24 +109,24 @@ function selection(p: SqueueParams): JobSelection {
 }
 
 /** The job listing's view of these options (compat/format/squeue-view.ts). */
-function viewOf(p: SqueueParams, tz: string): SqueueView {
+function viewOf(p: SqueueParams): SqueueView {
   return {
     v: SQUEUE_VIEW_VERSION,
     format: p.format ?? (p.long ? LONG_FORMAT : DEFAULT_FORMAT),
     ...(p.format === undefined && p.formatLong !== undefined ? { formatLong: p.formatLong } : {}),
     ...(p.sort === undefined ? {} : { sort: p.sort }),
-    noHeader: p.noHeader, array: p.array, priority: p.priority, selection: selection(p), tz,
+    noHeader: p.noHeader, array: p.array, priority: p.priority, selection: selection(p),
   };
 }
 
 /**
  * The view to ask the controller to render, or undefined where squeue renders itself: steps and
  * --json (other listings), a bad -S (an error squeue reports), SLURM_TIME_FORMAT set (the
- * controller prints ISO times only). The controller renders only in the client's time zone.
+ * controller prints ISO times only).
  */
 function controllerView(p: SqueueParams): SqueueView | undefined {
   if (p.steps || p.json || !isStandardTimeFormat()) return undefined;
-  const view = viewOf(p, Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const view = viewOf(p);
   return viewSortValid(view) ? view : undefined;
 }
 
@@ -138,7 +138,7 @@ function printJobs(resp: ListJobsAnswer, p: SqueueParams, items: readonly Format
     out.stderr += `squeue: error: ${sortKeys.error.message}\n`;
     return 1;
   }
-  out.stdout += renderSqueueJobs(resp.jobs, viewOf(p, ""), now, resp.clusterName)?.text ?? "";
+  out.stdout += renderSqueueJobs(resp.jobs, viewOf(p), now, resp.clusterName)?.text ?? "";
   return 0;
 }
 
@@ -199,10 +199,14 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
     const view = format === undefined ? undefined : controllerView(p);
     if (view !== undefined) {
       // The controller renders the usual listings from its state with this same code (squeue-view.ts):
-      // no job list crosses the wire. It sends the jobs instead when it cannot (older, other zone, -j N missing).
+      // no job list crosses the wire. It sends the jobs instead when it cannot (older, -j N missing).
       const answer = await port.ctl.listJobs({ ...ids, squeueView: viewToWire(view) });
-      if (answer.squeueText !== undefined) return { ...out, stdout: out.stdout + answer.squeueText, exitCode: 0 };
-      resp = answer;
+      // Local times in the text are the controller's zone's: used only in the same zone (asked
+      // only then: loading the zone's name costs 15-40 ms of a command's start).
+      const zone = answer.squeueTextZone ?? "";
+      const sameZone = zone === "" || zone === Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (answer.squeueText !== undefined && sameZone) return { ...out, stdout: out.stdout + answer.squeueText, exitCode: 0 };
+      resp = answer.squeueText === undefined ? answer : await port.ctl.listJobs(ids);
     } else resp = await port.ctl.listJobs(p.steps ? { includeSteps: true, ...ids } : ids);
   } catch (e) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: ${loadErrorText(e)}\n`, exitCode: 1 };

@@ -6,8 +6,10 @@
  * - squeue_view set and renderable here: `squeueText`, squeue's listing rendered from the
  *   state with the client's own code (compat/format/squeue-view.ts), so the job list never
  *   crosses the wire (10k jobs: 0.8 MB of text instead of 4.7 MB of JSON to parse);
- * - otherwise the jobs (a view this controller cannot render: another time zone, a view
- *   version it does not know, `-j N` of a missing job: the client renders them itself);
+ *   A text that prints local times names this controller's time zone (`squeueTextZone`):
+ *   squeue uses it only in the same zone, else asks again without the view;
+ * - otherwise the jobs (a view version it does not know, `-j N` of a missing job: the client
+ *   renders them itself);
  * - `known_list_version` still current: `listUnchanged` and nothing else (spurrestd keeps
  *   what it built from that list).
  * Every form names its list (`listVersion`).
@@ -26,15 +28,14 @@ import { jobInfosToWire } from "./wire-map/job.ts";
 
 const JOB_DEFAULTS = emptyJobInfo();
 
-/** This process's time zone: a view is rendered here only for a client in the same one (local times). */
+/** This process's time zone: a text that prints local times names it, and squeue uses it only in the same zone. */
 const LOCAL_TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The view to render here, or undefined (the jobs are sent instead). */
-export function renderableView(text: string, localTz = LOCAL_TZ): SqueueView | undefined {
+export function renderableView(text: string): SqueueView | undefined {
   if (text === "") return undefined;
-  const view = viewFromWire(text);
   // A process-wide SLURM_TIME_FORMAT style never applies in the controller; checked all the same.
-  return view !== undefined && view.tz === localTz && isStandardTimeFormat() ? view : undefined;
+  return isStandardTimeFormat() ? viewFromWire(text) : undefined;
 }
 
 /** The body of ListJobs' answer for a decoded JSON request. */
@@ -50,7 +51,8 @@ export function listJobsBody(c: Controller, cache: ListCache, json: unknown, now
     const text = view === undefined || missingSingleJob(jobs, view.selection.jobs) ? undefined : renderSqueueJobs(jobs, view, Math.floor(now), c.state.config.clusterName);
     if (text !== undefined) {
       // A listing that read the clock (a running job's time) holds for this second only.
-      return { text: `"squeueText":${JSON.stringify(text.text)}`, validUntil: text.readsClock ? Math.min(validUntil, Math.floor(now) + 1) : validUntil };
+      const zone = text.printsLocalTime ? `"squeueTextZone":${JSON.stringify(LOCAL_TZ)},` : "";
+      return { text: `${zone}"squeueText":${JSON.stringify(text.text)}`, validUntil: text.readsClock ? Math.min(validUntil, Math.floor(now) + 1) : validUntil };
     }
     return { text: `"jobs":${JSON.stringify(jobInfosToWire(jobs).map((j) => omitDefaults(j, JOB_DEFAULTS)))}`, validUntil };
   });

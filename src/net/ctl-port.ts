@@ -63,8 +63,8 @@ export class RpcError extends Error {
 }
 
 /** ListJobs' answer: the listing-cache fields may be absent (older controllers, test fakes). */
-export type ListJobsAnswer = Omit<Plain<ListJobsResponse>, "listVersion" | "listUnchanged"> &
-  Partial<Pick<Plain<ListJobsResponse>, "listVersion" | "listUnchanged">>;
+export type ListJobsAnswer = Omit<Plain<ListJobsResponse>, "listVersion" | "listUnchanged" | "squeueTextZone"> &
+  Partial<Pick<Plain<ListJobsResponse>, "listVersion" | "listUnchanged" | "squeueTextZone">>;
 
 /** Controller calls. Each rejects with RpcError; "unavailable" when no controller answers. */
 export interface ControllerPort {

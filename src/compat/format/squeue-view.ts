@@ -17,6 +17,7 @@ import {
   combinePendingArrayTasks, expandArrayRecord, type JobIdSel, type JobSelection, selectJob, singleJobLoadOrder,
 } from "./squeue-select.ts";
 import { parseJobSort, type SortItem, sortJobs } from "./squeue-sort.ts";
+import { localTimesPrinted } from "./time-memo.ts";
 
 export const SQUEUE_VIEW_VERSION = 1;
 
@@ -39,8 +40,6 @@ export interface SqueueView {
   /** -P: one line per partition of a multi-partition job. */
   priority: boolean;
   selection: JobSelection;
-  /** The client's time zone (IANA name): times print in local time, so only a controller in the same zone renders. */
-  tz: string;
 }
 
 /** The -o/-O format of a view; `invalid` holds the unknown fields (the client reports them). */
@@ -81,6 +80,8 @@ export interface Rendered {
   text: string;
   /** The text read the clock (a running job's time, a clock-based sort): it holds for this second only. */
   readsClock: boolean;
+  /** The text holds a local time (%S, %V, ...): it is the client's only in the renderer's time zone. */
+  printsLocalTime: boolean;
 }
 
 /**
@@ -91,6 +92,7 @@ export function renderSqueueJobs(jobs: readonly Job[], view: SqueueView, now: nu
   const sortKeys = parseJobSort(view.sort ?? DEFAULT_SORT);
   if (!sortKeys.ok) return undefined;
   const items = viewFormat(view).items;
+  const timesBefore = localTimesPrinted();
   const one = singleJobOf(view.selection.jobs);
   const base = one === undefined ? jobs : singleJobLoadOrder(jobs, one.jobId);
   const picked: Job[] = [];
@@ -118,7 +120,7 @@ export function renderSqueueJobs(jobs: readonly Job[], view: SqueueView, now: nu
       lines.push(render(row));
     }
   }
-  return { text: header + lines.join(""), readsClock };
+  return { text: header + lines.join(""), readsClock, printsLocalTime: localTimesPrinted() !== timesBefore };
 }
 
 /** A view as it travels (JSON), and back; undefined for a text that is not a view of this version. */
@@ -133,7 +135,7 @@ export function viewFromWire(text: string): SqueueView | undefined {
   }
   if (typeof v !== "object" || v === null) return undefined;
   const view = v as Partial<SqueueView>;
-  if (view.v !== SQUEUE_VIEW_VERSION || typeof view.format !== "string" || typeof view.tz !== "string") return undefined;
+  if (view.v !== SQUEUE_VIEW_VERSION || typeof view.format !== "string") return undefined;
   if (typeof view.selection !== "object" || view.selection === null) return undefined;
   if (view.formatLong !== undefined && typeof view.formatLong !== "string") return undefined;
   if (view.sort !== undefined && typeof view.sort !== "string") return undefined;

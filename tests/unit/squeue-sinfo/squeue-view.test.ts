@@ -135,7 +135,7 @@ describe("controller-rendered squeue text", () => {
     const jobs = manyJobs(200, 3);
     const c = controllerWith(jobs);
     const cache = createListCache();
-    const view = { v: SQUEUE_VIEW_VERSION, format: "%i %M", noHeader: false, array: false, priority: false, selection: {}, tz: Intl.DateTimeFormat().resolvedOptions().timeZone };
+    const view = { v: SQUEUE_VIEW_VERSION, format: "%i %M", noHeader: false, array: false, priority: false, selection: {} };
     const first = answerOf(listJobsBody(c, cache, { squeueView: viewToWire(view) }, MANY_NOW));
     const again = answerOf(listJobsBody(c, cache, { squeueView: viewToWire(view) }, MANY_NOW + 0.5));
     expect(again.squeueText).toBe(first.squeueText);
@@ -165,12 +165,36 @@ describe("controller-rendered squeue text", () => {
     expect(moved.listVersion).not.toBe(full.listVersion);
   });
 
-  it("renders only for a client in its own time zone and a view version it knows", () => {
-    const view = { v: SQUEUE_VIEW_VERSION, format: "%i", noHeader: false, array: false, priority: false, selection: {}, tz: "UTC" };
-    expect(renderableView(viewToWire(view), "UTC")).toBeDefined();
-    expect(renderableView(viewToWire(view), "Europe/Paris")).toBeUndefined();
-    expect(renderableView(viewToWire({ ...view, v: SQUEUE_VIEW_VERSION + 1 }), "UTC")).toBeUndefined();
-    expect(renderableView("not json", "UTC")).toBeUndefined();
-    expect(renderableView("", "UTC")).toBeUndefined();
+  it("names its time zone when the text prints local times, and only then; takes only view versions it knows", () => {
+    const c = controllerWith(manyJobs(100, 9));
+    const cache = createListCache();
+    const view = { v: SQUEUE_VIEW_VERSION, format: "%i %S", noHeader: false, array: false, priority: false, selection: {} };
+    const withTimes = answerOf(listJobsBody(c, cache, { squeueView: viewToWire(view) }, MANY_NOW));
+    expect(withTimes.squeueTextZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const noTimes = answerOf(listJobsBody(c, cache, { squeueView: viewToWire({ ...view, format: "%i %M" }) }, MANY_NOW));
+    expect(noTimes.squeueText).toBeDefined();
+    expect(noTimes.squeueTextZone).toBeUndefined();
+    expect(renderableView(viewToWire({ ...view, v: SQUEUE_VIEW_VERSION + 1 }))).toBeUndefined();
+    expect(renderableView("not json")).toBeUndefined();
+    expect(renderableView("")).toBeUndefined();
+  });
+
+  it("squeue does not use a text with another zone's local times: it asks for the jobs and renders them", async () => {
+    const jobs = manyJobs(60, 11);
+    const plain = fakePort({ jobs, now: MANY_NOW });
+    const asked: boolean[] = [];
+    const otherZone = {
+      ...plain,
+      ctl: {
+        ...plain.ctl,
+        listJobs: async (req: Parameters<ControllerPort["listJobs"]>[0]) => {
+          asked.push((req.squeueView ?? "") !== "");
+          return req.squeueView ? { jobs: [], now: MANY_NOW, clusterName: "oracle", squeueText: "WRONG\n", squeueTextZone: "Mars/Olympus_Mons" } : plain.ctl.listJobs(req);
+        },
+      },
+    };
+    const argv = ["-o", "%i %S %V"];
+    expect(await squeueMain(argv, otherZone)).toEqual(await squeueMain(argv, plain));
+    expect(asked).toEqual([true, false]);
   });
 });
