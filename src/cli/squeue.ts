@@ -15,29 +15,21 @@ import {
   type ParsedFormat,
   renderLine,
 } from "../compat/format/format-spec.ts";
-import type { Job, JobRow } from "../compat/format/job-values.ts";
 import { squeueJson } from "../compat/format/json-jobs.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { ALL_FORMAT } from "../compat/format/squeue-fields.ts";
 import { jobColumn, jobLetter, jobName } from "../compat/format/squeue-fields-long.ts";
 import { parseSqueueArgs, type SqueueParams } from "../compat/format/squeue-options.ts";
+import type { JobSelection } from "../compat/format/squeue-select.ts";
+import { parseJobSort } from "../compat/format/squeue-sort.ts";
 import {
-  combinePendingArrayTasks,
-  expandArrayRecord,
-  type JobSelection,
-  selectJob,
-  singleJobLoadOrder,
-} from "../compat/format/squeue-select.ts";
-import { parseJobSort, type SortItem, sortJobs } from "../compat/format/squeue-sort.ts";
+  DEFAULT_FORMAT, DEFAULT_SORT, LONG_FORMAT, missingSingleJob, renderSqueueJobs, SQUEUE_VIEW_VERSION, type SqueueView, viewSortValid, viewToWire,
+} from "../compat/format/squeue-view.ts";
 import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
-import type { ListJobsResponse } from "../net/gen/spur/v1/controller_pb.ts";
-import type { Plain } from "../lib/plain.ts";
-import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
-import { withTimeFormat } from "../compat/format-time.ts";
+import { type CliPort, type CliResult, type ListJobsAnswer, RpcError } from "../net/ctl-port.ts";
+import { isStandardTimeFormat, withTimeFormat } from "../compat/format-time.ts";
 
-const DEFAULT_FORMAT = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
-const LONG_FORMAT = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
 const STEPS_FORMAT = "%.15i %.8j %.9P %.8u %.9M %N";
 
 interface Output {
@@ -116,57 +108,51 @@ function selection(p: SqueueParams): JobSelection {
   };
 }
 
-/** -P: one record per partition of a multi-partition job (all tiers equal here). */
-function sortItems(jobs: readonly Job[], p: SqueueParams): SortItem[] {
-  if (!p.priority) return jobs.map((job) => ({ job, partPrio: 0 }));
-  return jobs.flatMap((job) =>
-    job.partition
-      .split(",")
-      .filter((part) => p.partitions === undefined || p.partitions.includes(part))
-      .map((partition) => ({ job: { ...job, partition }, partPrio: 1 })),
-  );
+/** The job listing's view of these options (compat/format/squeue-view.ts). */
+function viewOf(p: SqueueParams): SqueueView {
+  return {
+    v: SQUEUE_VIEW_VERSION,
+    format: p.format ?? (p.long ? LONG_FORMAT : DEFAULT_FORMAT),
+    ...(p.format === undefined && p.formatLong !== undefined ? { formatLong: p.formatLong } : {}),
+    ...(p.sort === undefined ? {} : { sort: p.sort }),
+    noHeader: p.noHeader, array: p.array, priority: p.priority, selection: selection(p),
+  };
 }
 
-function printJobs(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
-  const one = p.jobs?.length === 1 ? p.jobs[0] : undefined;
-  const base = one === undefined ? resp.jobs : singleJobLoadOrder(resp.jobs, one.jobId);
-  const sel = selection(p);
-  const picked: Job[] = [];
-  for (const j of base) {
-    const kept = selectJob(j, sel);
-    if (kept !== undefined) picked.push(kept);
-  }
-  const combined = p.array ? picked : combinePendingArrayTasks(picked);
-  if (!p.noHeader) out.stdout += renderLine(items, jobColumn, undefined);
-  const sortKeys = parseJobSort(p.sort ?? "P,t,-p");
+/**
+ * The view to ask the controller to render, or undefined where squeue renders itself: steps and
+ * --json (other listings), a bad -S (an error squeue reports), SLURM_TIME_FORMAT set (the
+ * controller prints ISO times only).
+ */
+function controllerView(p: SqueueParams): SqueueView | undefined {
+  if (p.steps || p.json || !isStandardTimeFormat()) return undefined;
+  const view = viewOf(p);
+  return viewSortValid(view) ? view : undefined;
+}
+
+function printJobs(resp: ListJobsAnswer, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
+  const sortKeys = parseJobSort(p.sort ?? DEFAULT_SORT);
   if (!sortKeys.ok) {
+    // Slurm prints the header before it finds the sort bad
+    if (!p.noHeader) out.stdout += renderLine(items, jobColumn, undefined);
     out.stderr += `squeue: error: ${sortKeys.error.message}\n`;
     return 1;
   }
-  const render = lineRenderer(items, jobColumn);
-  const lines: string[] = [];
-  for (const item of sortJobs(sortItems(combined, p), sortKeys.value, now)) {
-    const records = p.array ? expandArrayRecord(item.job) : [item.job];
-    for (const job of records) {
-      const row: JobRow = { job, now, cluster: resp.clusterName };
-      lines.push(render(row));
-    }
-  }
-  out.stdout += lines.join("");
+  out.stdout += renderSqueueJobs(resp.jobs, viewOf(p), now, resp.clusterName)?.text ?? "";
   return 0;
 }
 
 const BATCH_STEP = -5;
 
 /** A running batch job's script as the step squeue -s shows: <job>.batch on the batch host. */
-function batchStepOf(job: Plain<ListJobsResponse>["jobs"][number]): StepRow["step"] {
+function batchStepOf(job: ListJobsAnswer["jobs"][number]): StepRow["step"] {
   return {
     jobId: job.jobId, stepId: BATCH_STEP, name: "batch", state: "RUNNING", nodelist: job.batchHost, ntasks: 1,
     cpus: job.alloc[0]?.cpus ?? 1, startTime: job.startTime, endTime: 0, exitCode: 0, exitSignal: 0, alloc: [], tres: "",
   };
 }
 
-function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
+function printSteps(resp: ListJobsAnswer, p: SqueueParams, items: readonly FormatItem[], now: number, out: Output): number {
   const sel = { jobs: p.jobs, steps: p.stepList, partitions: p.partitions, nodes: p.nodes, users: p.users };
   const rows: StepRow[] = [];
   // Slurm lists the steps that are running now, a running batch job's script as <job>.batch
@@ -184,13 +170,6 @@ function printSteps(resp: Plain<ListJobsResponse>, p: SqueueParams, items: reado
   const render = lineRenderer(items, stepColumn);
   out.stdout += sortSteps(rows).map((row) => render(row)).join("");
   return 0;
-}
-
-/** A single `-j N` asks the controller for job N, which fails when it does not exist. */
-function missingSingleJob(resp: Plain<ListJobsResponse>, p: SqueueParams): boolean {
-  const one = p.jobs?.length === 1 ? p.jobs[0] : undefined;
-  if (one === undefined || p.steps) return false;
-  return !resp.jobs.some((j) => j.jobId === one.jobId || (j.arrayJobId !== 0 && j.arrayJobId === one.jobId));
 }
 
 /** `squeue [options]`. */
@@ -213,11 +192,22 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
   if (p.verbose > 0) out.stdout += optionsDump(p, p.format);
   const format = p.json ? undefined : buildFormat(p, out);
   if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;
-  let resp: Plain<ListJobsResponse>;
+  let resp: ListJobsAnswer;
   try {
     // -j: the controller looks the jobs up by id instead of sending the whole queue.
     const ids = p.jobs === undefined || p.jobs.length === 0 ? {} : { jobIds: [...new Set(p.jobs.map((j) => j.jobId))] };
-    resp = await port.ctl.listJobs(p.steps ? { includeSteps: true, ...ids } : ids);
+    const view = format === undefined ? undefined : controllerView(p);
+    if (view !== undefined) {
+      // The controller renders the usual listings from its state with this same code (squeue-view.ts):
+      // no job list crosses the wire. It sends the jobs instead when it cannot (older, -j N missing).
+      const answer = await port.ctl.listJobs({ ...ids, squeueView: viewToWire(view) });
+      // Local times in the text are the controller's zone's: used only in the same zone (asked
+      // only then: loading the zone's name costs 15-40 ms of a command's start).
+      const zone = answer.squeueTextZone ?? "";
+      const sameZone = zone === "" || zone === Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (answer.squeueText !== undefined && sameZone) return { ...out, stdout: out.stdout + answer.squeueText, exitCode: 0 };
+      resp = answer.squeueText === undefined ? answer : await port.ctl.listJobs(ids);
+    } else resp = await port.ctl.listJobs(p.steps ? { includeSteps: true, ...ids } : ids);
   } catch (e) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: ${loadErrorText(e)}\n`, exitCode: 1 };
   }
@@ -229,7 +219,7 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
     const who = { user: port.invoker.user, group: port.invoker.group, argv, command: "squeue" };
     return { ...out, stdout: out.stdout + cj.squeueJsonV4(v, resp.jobs, resp.clusterName, resp.now || port.now(), who), exitCode: 0 };
   }
-  if (missingSingleJob(resp, p)) {
+  if (!p.steps && missingSingleJob(resp.jobs, p.jobs)) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: Invalid job id specified\n`, exitCode: 1 };
   }
   const now = Math.floor(resp.now || port.now());

@@ -5,15 +5,15 @@
  * Slurm's wording. No handler changes state except through controller.execute.
  */
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { Controller as ControllerService, ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
-import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { Controller as ControllerService } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Requester } from "../sched/model/commands.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
 import { PEER_ADDR_HEADER, RawJson, type FastJsonHandlers } from "../net/rpc-server.ts";
 import { createListCache } from "./list-cache.ts";
+import { listJobsBody } from "./list-jobs-fast.ts";
 import { hostNameOf } from "./peer-host.ts";
 import { toPlain } from "../lib/to-plain.ts";
-import { jobView, listJobViews, nodeViewsList, viewsValidUntil } from "./views.ts";
+import { jobView, listJobViews, nodeViewsList } from "./views.ts";
 import { nodeViewsOf, validateSubmit } from "../sched/model/apply-submit.ts";
 import { fitJob } from "../sched/plan/fit-node.ts";
 import { runJobSubmitHook } from "./job-submit-hook.ts";
@@ -27,8 +27,6 @@ import { resvHandlers } from "./service-resv.ts";
 import { partitionHandlers } from "./service-partition.ts";
 import { configEntries } from "./config-view.ts";
 import { SPUR_VERSION } from "../version.ts";
-import { omitDefaults } from "../lib/sparse.ts";
-import { emptyJobInfo } from "../sched/model/records.ts";
 import { tokenHandlers } from "./service-token.ts";
 import { rejectIfError, requester, type ServiceContext } from "./service-context.ts";
 
@@ -42,23 +40,12 @@ import { nodeInfosToWire, partitionInfosToWire } from "./wire-map/node.ts";
 import type { JobSpecState } from "../sched/model/state-types.ts";
 
 /** The JSON fast path for the read-only calls squeue/sinfo/sacct make (see rpc-server.ts). */
-const JOB_DEFAULTS = emptyJobInfo();
-
 export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   const c = sc.controller;
-  const listCache = createListCache();
+  // The epoch keeps list versions of this process apart from a restarted or other controller's.
+  const listCache = createListCache({ epoch: `${Math.floor(sc.now() * 1000).toString(36)}${Math.random().toString(36).slice(2, 6)}` });
   return {
-    "/spur.v1.Controller/ListJobs": (json) => {
-      const req = toPlain(fromJson(ListJobsRequestSchema, json as JsonValue, { ignoreUnknownFields: true }));
-      const now = sc.now();
-      const key = { request: JSON.stringify(req), appliedIndex: c.state.appliedIndex, viewsVersion: c.viewsVersion() };
-      const jobs = listCache.get(key, now, () => ({
-        text: JSON.stringify(jobInfosToWire(listJobViews(c, req, now)).map((j) => omitDefaults(j, JOB_DEFAULTS))),
-        validUntil: viewsValidUntil(c, now),
-      }));
-      // The same text JSON.stringify({ jobs, now, clusterName }) gives, around the cached list.
-      return new RawJson(`{"jobs":${jobs},"now":${JSON.stringify(now)},"clusterName":${JSON.stringify(c.state.config.clusterName)}}`);
-    },
+    "/spur.v1.Controller/ListJobs": (json) => new RawJson(listJobsBody(c, listCache, json, sc.now())),
     "/spur.v1.Controller/ListNodes": () => {
       const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
       return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now() };

@@ -64,10 +64,14 @@ export class RpcError extends Error {
   }
 }
 
+/** ListJobs' answer: the listing-cache fields may be absent (older controllers, test fakes). */
+export type ListJobsAnswer = Omit<Plain<ListJobsResponse>, "listVersion" | "listUnchanged" | "squeueTextZone"> &
+  Partial<Pick<Plain<ListJobsResponse>, "listVersion" | "listUnchanged" | "squeueTextZone">>;
+
 /** Controller calls. Each rejects with RpcError; "unavailable" when no controller answers. */
 export interface ControllerPort {
   submit(req: Plain<SubmitRequest>): Promise<Plain<SubmitResponse>>;
-  listJobs(req: Partial<Plain<ListJobsRequest>>): Promise<Plain<ListJobsResponse>>;
+  listJobs(req: Partial<Plain<ListJobsRequest>>): Promise<ListJobsAnswer>;
   listNodes(): Promise<Plain<ListNodesResponse>>;
   cancel(req: Plain<CancelRequest>): Promise<Plain<CancelResponse>>;
   updateJob(req: Plain<UpdateJobRequest>): Promise<Plain<UpdateJobResponse>>;

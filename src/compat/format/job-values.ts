@@ -107,11 +107,18 @@ export function arrayTaskIdText(job: Job): string {
 }
 
 /** Seconds of run time, suspended time excluded (Slurm's job_time_used). */
-export function jobTimeUsed(job: Job, now: number): number {
+export const jobTimeUsed = (job: Job, now: number): number => jobTimeUsedAt(job, { now });
+
+/**
+ * jobTimeUsed reading `clock.now` only when the answer depends on it (a running job): a
+ * JobRow is a clock, and the controller learns from that read whether a listing moves with
+ * the time (compat/format/squeue-view.ts).
+ */
+export function jobTimeUsedAt(job: Job, clock: { readonly now: number }): number {
   const start = Math.floor(job.startTime);
   if (start === 0 || isPending(job)) return 0;
   if (isSuspended(job)) return Math.floor(job.preSusTime);
-  const end = isRunning(job) || job.endTime === 0 ? now : Math.floor(job.endTime);
+  const end = isRunning(job) || job.endTime === 0 ? clock.now : Math.floor(job.endTime);
   if (job.suspendTime !== 0) return end - Math.floor(job.suspendTime) + Math.floor(job.preSusTime);
   return end - start;
 }
@@ -131,9 +138,12 @@ export const reasonList = (job: Job): string =>
   showsReason(job) ? `(${job.reason || "None"})` : job.nodelist;
 
 /** Seconds to the limit; undefined when the job has no limit. */
-export function timeLeft(job: Job, now: number): number | undefined {
+export const timeLeft = (job: Job, now: number): number | undefined => timeLeftAt(job, { now });
+
+/** timeLeft reading the clock only when the answer depends on it (see jobTimeUsedAt). */
+export function timeLeftAt(job: Job, clock: { readonly now: number }): number | undefined {
   if (job.timeLimitMin === undefined) return undefined;
-  return job.timeLimitMin * 60 - jobTimeUsed(job, now);
+  return job.timeLimitMin * 60 - jobTimeUsedAt(job, clock);
 }
 
 /**
@@ -157,7 +167,7 @@ export function memoByNumber(fn: (n: number) => string, limit = 8192): (n: numbe
 export const durationText = memoByNumber(formatDuration);
 
 /** squeue %M. */
-export const timeUsedText = (row: JobRow): string => durationText(jobTimeUsed(row.job, row.now));
+export const timeUsedText = (row: JobRow): string => durationText(jobTimeUsedAt(row.job, row));
 
 /** squeue timestamps: ISO local time, "N/A" when unset. */
 export const timeText = (epochSec: number): string => isoTimeText(epochSec, "N/A");

@@ -26,7 +26,7 @@ import {
   showsReason,
   stateCompactText,
   stateLongText,
-  timeLeft,
+  timeLeftAt,
   timeText,
   timeUsedText,
 } from "./job-values.ts";
@@ -58,7 +58,7 @@ export const timeLimitText = (r: JobRow): string =>
 const limitIsWord = (r: JobRow): boolean => r.job.timeLimitMin === undefined;
 
 export function timeLeftText(r: JobRow): string {
-  const left = timeLeft(r.job, r.now);
+  const left = timeLeftAt(r.job, r);
   return left === undefined ? "UNLIMITED" : durationText(left);
 }
 

@@ -29,9 +29,14 @@ function minutePrefix(minute: number): string | null {
   return last.slice(0, -2) === prefix ? prefix : null;
 }
 
+/** Local times printed through isoTimeText since start: a renderer compares it before and after (squeue-view.ts). */
+let localTimes = 0;
+export const localTimesPrinted = (): number => localTimes;
+
 /** Exactly `formatIsoTime(epochSec, zeroAs)`. */
 export function isoTimeText(epochSec: number, zeroAs = "Unknown"): string {
   if (!Number.isFinite(epochSec) || epochSec === 0) return zeroAs;
+  localTimes++;
   // SLURM_TIME_FORMAT set: the minute shortcut does not apply
   if (!isStandardTimeFormat()) return formatIsoTime(epochSec, zeroAs);
   const sec = Math.floor(epochSec);

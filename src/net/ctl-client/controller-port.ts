@@ -65,10 +65,11 @@ export function controllerPort(where: string | string[], headers: Record<string,
   return {
     submit: (req) => call(base, "Submit", req),
     listJobs: async (req) => {
-      // The controller leaves default-valued fields out (proto3 JSON); restore them.
-      const res = await call<Plain<ListJobsResponse>>(base, "ListJobs", req);
+      // The controller leaves default-valued fields out (proto3 JSON); restore them. An answer
+      // with squeueText or listUnchanged carries no jobs.
+      const res = await call<Partial<Plain<ListJobsResponse>>>(base, "ListJobs", req);
       const defaults = emptyJobInfo();
-      return { ...res, jobs: res.jobs.map((j) => withDefaults(j, defaults)) };
+      return { now: 0, clusterName: "", ...res, jobs: (res.jobs ?? []).map((j) => withDefaults(j, defaults)) };
     },
     listNodes: () => call(base, "ListNodes", {}),
     cancel: (req) => call(base, "Cancel", req),

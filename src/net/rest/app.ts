@@ -22,7 +22,7 @@ import { EXTRA_ROUTES } from "./routes-extra.ts";
 import { ADMIN_ROUTES } from "./routes-admin.ts";
 import { SLURMDB_WRITE_ROUTES } from "./routes-slurmdb-write.ts";
 import { pruneForVersion, validate } from "./schema.ts";
-import { RawMembers, rawBody } from "./raw-json.ts";
+import { partsResponse, RawMembers, rawBody, rawParts } from "./raw-json.ts";
 import type { WarningItem } from "./schemas-common.ts";
 import { mountUi } from "./ui/routes.ts";
 import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
@@ -108,8 +108,8 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
       };
       const payload = await route.handle(rc);
       if (payload instanceof RawMembers) {
-        const body = rawBody(payload, envelope(deps, who, warnings, []));
-        return typeof body === "string" ? c.body(body, 200, { "content-type": "application/json" }) : c.body(body as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/json" });
+        if (typeof payload.text !== "string") return partsResponse(rawParts(payload as RawMembers & { text: readonly Uint8Array[] }, envelope(deps, who, warnings, [])));
+        return c.body(rawBody(payload as RawMembers & { text: string }, envelope(deps, who, warnings, [])), 200, { "content-type": "application/json" });
       }
       // The per-version adapter: serializers write the newest shape; drop what this version lacks.
       pruneForVersion(route.response.node, payload, versionNumber(version));

@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "../http-guard.ts";
 import { listenGuarded } from "../listen-guarded.ts";
+import { responseParts } from "./raw-json.ts";
 
 export type FetchHandler = (req: Request, env: { requestIP(r: Request): { address: string; port: number } | null }) => Response | Promise<Response>;
 
@@ -56,9 +57,17 @@ export async function serveFetch(
       });
       peers.set(request, { address: req.socket.remoteAddress ?? "", port: req.socket.remotePort ?? 0 });
       const response = await handler(request, env);
-      const body = Buffer.from(await response.arrayBuffer());
       const out: Record<string, string> = {};
       response.headers.forEach((v, k) => (out[k] = v));
+      const parts = responseParts(response);
+      if (parts !== undefined) {
+        // A big listing in parts (raw-json.ts): written as they are, never joined.
+        res.writeHead(response.status, out);
+        for (const p of parts) res.write(p);
+        res.end();
+        return;
+      }
+      const body = Buffer.from(await response.arrayBuffer());
       out["content-length"] = String(body.length);
       res.writeHead(response.status, out);
       res.end(body);

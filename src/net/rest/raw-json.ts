@@ -29,6 +29,38 @@ export function rawBody(raw: RawMembers, envelope: Record<string, unknown>): str
   return Buffer.concat([Buffer.from("{"), ...raw.text, Buffer.from(end)]);
 }
 
+/**
+ * The bodies written as parts (node-serve.ts writes each part to the socket as it is: a 40 MiB
+ * listing is never joined into a fresh buffer per request, whose allocation and collection
+ * cost more than the write). Any other server reads the Response's body as usual.
+ */
+const PARTS = new WeakMap<Response, readonly Uint8Array[]>();
+
+/** A 200 JSON response whose body is `parts` in order. */
+export function partsResponse(parts: readonly Uint8Array[]): Response {
+  let length = 0;
+  for (const p of parts) length += p.byteLength;
+  const stream = new ReadableStream<Uint8Array>({
+    start(ctrl) {
+      for (const p of parts) ctrl.enqueue(p);
+      ctrl.close();
+    },
+  });
+  const res = new Response(stream, { status: 200, headers: { "content-type": "application/json", "content-length": String(length) } });
+  PARTS.set(res, parts);
+  return res;
+}
+
+/** The parts of a partsResponse (undefined for any other response). */
+export const responseParts = (res: Response): readonly Uint8Array[] | undefined => PARTS.get(res);
+
+/** Body parts: "{", the raw members' chunks, then `rest` and the envelope. */
+export function rawParts(raw: RawMembers & { text: readonly Uint8Array[] }, envelope: Record<string, unknown>): Uint8Array[] {
+  const tail = JSON.stringify({ ...raw.rest, ...envelope });
+  const end = tail === "{}" ? "}" : `,${tail.slice(1)}`;
+  return [Buffer.from("{"), ...raw.text, Buffer.from(end)];
+}
+
 /** Run `f` once per key at a time; callers arriving while it runs get the same promise. */
 export function singleFlight<T>(): (key: string, f: () => Promise<T>) => Promise<T> {
   const inFlight = new Map<string, Promise<T>>();

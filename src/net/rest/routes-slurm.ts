@@ -20,6 +20,7 @@ import type { Job } from "../../compat/format/job-values.ts";
 import { signalNumber } from "./signals.ts";
 import { RawMembers, singleFlight } from "./raw-json.ts";
 import { createJobsJsonCache } from "./jobs-json.ts";
+import { createListMemo } from "./list-memo.ts";
 import { versionNumber } from "./versions.ts";
 
 const lastUpdate = (rc: RequestContext) => value(Math.floor(rc.nowSec));
@@ -45,13 +46,31 @@ function changedSince(job: Job, sinceSec: number): boolean {
 
 const jobsFlight = singleFlight<Uint8Array[]>();
 const jobsText = createJobsJsonCache();
+const listMemo = createListMemo<Uint8Array[]>();
 
-/** The `"jobs":[...]` member for this version, shared by concurrent identical requests of one user. */
+/**
+ * The `"jobs":[...]` member for this version, shared by concurrent identical requests of one user.
+ * The whole queue's member is kept per controller list version (list-memo.ts): while the
+ * controller answers that the list is unchanged, GET /jobs sends the bytes it already has.
+ */
 function jobsMember(rc: RequestContext, since: number): Promise<Uint8Array[]> {
   return jobsFlight(`${rc.caller.user}|${rc.version}|${since}`, async () => {
-    const res = await ctlCall("get_jobs", () => rc.ctl.listJobs({}));
-    const jobs = since > 0 ? res.jobs.filter((j) => changedSince(j, since)) : res.jobs;
-    return jobsText.member(jobs, rc.host.cluster, versionNumber(rc.version), since === 0);
+    const known = since === 0 ? listMemo.version() : "";
+    const res = await ctlCall("get_jobs", () => rc.ctl.listJobs(known === "" ? {} : { knownListVersion: known }));
+    const whole = `${rc.version}|${rc.host.cluster}`;
+    if (since === 0) {
+      const kept = listMemo.get(res, whole);
+      if (kept !== undefined) return kept;
+    }
+    // listUnchanged for a member not kept (another version asked first): the full list once more
+    const list = res.listUnchanged === true ? await ctlCall("get_jobs", () => rc.ctl.listJobs({})) : res;
+    const jobs = since > 0 ? list.jobs.filter((j) => changedSince(j, since)) : list.jobs;
+    const member = jobsText.member(jobs, rc.host.cluster, versionNumber(rc.version), since === 0);
+    if (since !== 0 || (list.listVersion ?? "") === "") return member;
+    // Kept as one buffer: each answer then copies 40 MiB once instead of joining 20k chunks.
+    const joined = [Buffer.concat(member)];
+    listMemo.put(list.listVersion ?? "", whole, joined);
+    return joined;
   });
 }
 

@@ -19,11 +19,9 @@ import { parseSbcastArgs, type SbcastParams } from "../../compat/sbcast-args.ts"
 import { SLURM_VERSION_LINE } from "../../compat/slurm-release.ts";
 import { endQuietlyOnClosedPipe } from "../closed-pipe.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
-import { RpcError } from "../../net/ctl-port.ts";
+import { type ListJobsAnswer, RpcError } from "../../net/ctl-port.ts";
 import { Agent } from "../../net/gen/spur/v1/agent_pb.ts";
-import type { ListJobsResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import { connectTls, rpcUrl } from "../../net/tls.ts";
-import type { Plain } from "../../lib/plain.ts";
 import { controllerPort, resolveControllerUrls } from "./port.ts";
 
 /** Default and largest block: Slurm's default is the file size or 8 MiB, whichever is smaller. */
@@ -90,7 +88,7 @@ async function jobNodes(p: SbcastParams): Promise<Target[]> {
   const lookup = (why: string) => new Refused(`Slurm job ${p.jobText} lookup error: ${why}`, 255);
   // the port restores the fields the controller leaves out at their defaults (a PENDING state, uid 0)
   const port = controllerPort(resolveControllerUrls());
-  let jobs: Plain<ListJobsResponse>;
+  let jobs: ListJobsAnswer;
   try {
     jobs = await port.listJobs({ jobIds: [p.jobId], includeFinished: true, includeSteps: p.stepId !== undefined, windowStart: 0, windowEnd: 0 });
   } catch (error) {

@@ -21,15 +21,26 @@ describe("createListCache", () => {
     const cache = createListCache();
     let builds = 0;
     const build = (validUntil = Infinity) => () => ({ text: `list${++builds}`, validUntil });
-    expect(cache.get(key(), 100, build())).toBe("list1");
-    expect(cache.get(key(), 5000, build())).toBe("list1");
-    expect(cache.get(key({ appliedIndex: 2 }), 100, build())).toBe("list2");
-    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 100, build(101))).toBe("list3");
-    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 100.9, build())).toBe("list3");
-    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 101, build())).toBe("list4");
-    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2, request: '{"jobIds":[1]}' }), 101, build())).toBe("list5");
-    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 101, build())).toBe("list4");
+    expect(cache.get(key(), 100, build()).text).toBe("list1");
+    expect(cache.get(key(), 5000, build()).text).toBe("list1");
+    expect(cache.get(key({ appliedIndex: 2 }), 100, build()).text).toBe("list2");
+    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 100, build(101)).text).toBe("list3");
+    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 100.9, build()).text).toBe("list3");
+    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 101, build()).text).toBe("list4");
+    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2, request: '{"jobIds":[1]}' }), 101, build()).text).toBe("list5");
+    expect(cache.get(key({ appliedIndex: 2, viewsVersion: 2 }), 101, build()).text).toBe("list4");
     expect(cache.stats()).toEqual({ hits: 3, misses: 5 });
+  });
+
+  it("names each text it builds: the same version while served, a new one for each build", () => {
+    const cache = createListCache({ epoch: "e" });
+    const build = (text: string) => () => ({ text, validUntil: Infinity });
+    const a = cache.get(key(), 1, build("x"));
+    expect(cache.get(key(), 2, build("y"))).toEqual(a);
+    const b = cache.get(key({ appliedIndex: 2 }), 2, build("x"));
+    expect(b.text).toBe("x");
+    expect(b.version).not.toBe(a.version);
+    expect(createListCache({ epoch: "f" }).get(key(), 1, build("x")).version).not.toBe(a.version);
   });
 
   it("keeps the newest entries within the size cap, all together", () => {

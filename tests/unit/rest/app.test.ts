@@ -57,6 +57,21 @@ describe("envelope and shapes", () => {
     expect(job.user_name).toBe("alice");
   });
 
+  it("serves GET /jobs again from what it kept while the controller's list is unchanged, and afresh once it moved", async () => {
+    const submitOne = (name: string) => fx.request("POST", "/slurm/v0.0.45/job/submit", { user: "alice", body: { script: "#!/bin/sh\n", job: { ...JOB, name } } });
+    const names = async (v: string) => ((await fx.request("GET", `/slurm/${v}/jobs`, { user: "bob" })).json.jobs as { name: string }[]).map((j) => j.name);
+    await submitOne("a");
+    const first = await fx.request("GET", "/slurm/v0.0.45/jobs", { user: "bob" });
+    const again = await fx.request("GET", "/slurm/v0.0.45/jobs", { user: "alice" });
+    expect(again.json.jobs).toEqual(first.json.jobs);
+    expect(await names("v0.0.44")).toEqual(["a"]);
+    await submitOne("b");
+    expect(await names("v0.0.45")).toEqual(["a", "b"]);
+    expect(await names("v0.0.44")).toEqual(["a", "b"]);
+    fx.jobs[0]!.name = "renamed";
+    expect(await names("v0.0.45")).toEqual(["renamed", "b"]);
+  });
+
   it("takes #SBATCH lines from the script, with the request's fields winning", async () => {
     const s = await fx.request("POST", "/slurm/v0.0.44/job/submit", { user: "alice", body: { script: "#!/bin/sh\n#SBATCH -J fromscript\n#SBATCH -t 5\n", job: { current_working_directory: "/tmp", time_limit: { set: true, infinite: false, number: 7 } } } });
     expect(s.status).toBe(200);

@@ -74,7 +74,11 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
     },
     async listJobs(req) {
       const ids = req.jobIds ?? [];
-      return { jobs: ids.length === 0 ? jobs : jobs.filter((j) => ids.includes(j.jobId)), now: NOW_SEC, clusterName: "spur" };
+      const listed = ids.length === 0 ? jobs : jobs.filter((j) => ids.includes(j.jobId));
+      // Named by its content, as the controller names a cached list (ctld/list-jobs-fast.ts): GET /jobs keeps its bytes under it.
+      const listVersion = `fx:${JSON.stringify(listed)}`;
+      if (req.knownListVersion === listVersion) return { jobs: [], now: NOW_SEC, clusterName: "spur", listVersion, listUnchanged: true };
+      return { jobs: listed, now: NOW_SEC, clusterName: "spur", listVersion };
     },
     async listNodes() {
       return { nodes: [], partitions: [], now: NOW_SEC, licenses: [] };

@@ -6,6 +6,7 @@
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveFetch, type NodeServed } from "../../../src/net/rest/node-serve.ts";
+import { partsResponse } from "../../../src/net/rest/raw-json.ts";
 
 const served: NodeServed[] = [];
 afterEach(async () => {
@@ -25,6 +26,17 @@ describe("REST listener on node:http", () => {
     expect(res.status).toBe(201);
     expect(res.headers.get("x-extra")).toBe("1");
     expect(await res.json()).toEqual({ method: "POST", path: "/slurm/v0.0.40/job/submit", body: "{\"a\":1}", token: "t", ip: "127.0.0.1" });
+  });
+
+  it("writes a body in parts as the parts joined, with their length, and the same body to a reader of the Response", async () => {
+    const parts = ["{", '"jobs":[1,2,3]', ',"x":"\u00e9"}'].map((t) => Buffer.from(t));
+    expect(await partsResponse(parts).text()).toBe(Buffer.concat(parts).toString("utf8"));
+    const s = await serveFetch(() => partsResponse(parts), { hostname: "127.0.0.1", port: 0, bodyBytesMax: 1000 });
+    served.push(s);
+    const res = await fetch(`http://127.0.0.1:${s.port}/x`);
+    expect(res.headers.get("content-length")).toBe(String(Buffer.concat(parts).length));
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(await res.json()).toEqual({ jobs: [1, 2, 3], x: "\u00e9" });
   });
 
   it("answers 413 to a body far over the cap and closes a connection whose headers never finish", async () => {

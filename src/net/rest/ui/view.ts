@@ -10,6 +10,7 @@
  * clock reading, so an unchanged cluster gives the same bytes (and ETag) poll after poll.
  */
 import type { Plain } from "../../../lib/plain.ts";
+import type { ListJobsAnswer } from "../../ctl-port.ts";
 import type { ListJobsResponse, ListNodesResponse, ListReservationsResponse, SharesResponse } from "../../gen/spur/v1/controller_pb.ts";
 import { parseGpuTopology } from "../../../devices/gpu-topology.ts";
 import { assert } from "../../../lib/assert.ts";
@@ -46,7 +47,7 @@ export interface UiView {
 
 export interface UiInput {
   nodes: Plain<ListNodesResponse>;
-  jobs: Plain<ListJobsResponse>;
+  jobs: ListJobsAnswer;
   shares?: Plain<SharesResponse> | undefined;
   reservations?: Plain<ListReservationsResponse> | undefined;
   user: string;
