@@ -10,7 +10,8 @@ import type { JobInfo, NodeInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Conditions } from "./sreport-conditions.ts";
 import type { CliPort, CliResult } from "../net/ctl-port.ts";
-import { clusterUsage, clusterUtilizationText, userTopText, userUsage, type Style, type UserUsage, type Window } from "../compat/format/sreport.ts";
+import { clusterUtilizationText } from "../compat/format/sreport-utilization.ts";
+import { clusterUsage, userTopText, userUsage, type Style, type UserUsage, type Window } from "../compat/format/sreport.ts";
 import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
 import { jobSizesText } from "../compat/format/sreport-sizes.ts";
 import { reservationRollup } from "../compat/format/sreport-resv.ts";
@@ -60,7 +61,8 @@ export async function clusterUtilizationReport(x: ReportContext): Promise<CliRes
       x.cluster, x.all, clusterTresCount(x.nodes, t), x.w, x.now, (j) => jobTresCount(j, t), t, reservedFor(t), clusterTresSeconds(x.nodes, t, x.w),
     ))
     : [];
-  return x.out(clusterUtilizationText(rows, x.w, x.o.style, x.time, x.o.tres !== ""));
+  const r = clusterUtilizationText(rows, x.w, x.o.style, x.time, x.o.tres !== "", x.c.format);
+  return x.out(r.text, r.stderr);
 }
 
 export async function userTopReport(x: ReportContext): Promise<CliResult> {

@@ -112,6 +112,8 @@ export interface ClusterUsage {
   reported: number;
   /** What Reported's percentage is of: CPUs x window seconds. */
   capacity: number;
+  /** The cluster's count of the TRES (format=TresCount). */
+  count?: number;
 }
 
 /**
@@ -143,7 +145,7 @@ export function clusterUsage(
   const plannedDown = Math.min(held.plannedDown, capacity - allocated);
   planned = Math.min(planned, capacity - allocated - plannedDown);
   const idle = capacity - allocated - plannedDown - planned;
-  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity) };
+  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity), count: cpus };
 }
 
 export interface UserUsage {
@@ -235,35 +237,6 @@ export function banner(title: string, usageLine: string, style: Style): string {
 }
 
 export const usageLine = (format: TimeFormat): string => `Usage reported in ${FORMAT_TEXT[format]}`;
-
-/** sreport cluster utilization; `timeText` prints a time as Slurm does (ISO without zone). */
-export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window, style: Style, timeText: (t: number) => string, tresGiven = false): string {
-  const f = style.format;
-  const max = (pick: (r: ClusterUsage) => number): number => rows.reduce((m, r) => Math.max(m, pick(r)), 0);
-  const columns: Column[] = [
-    { name: "Cluster", width: 9 },
-    ...(tresGiven ? [{ name: "TRES Name", width: 14 }] : []),
-    { name: "Allocated", width: usageWidth(max((r) => r.allocated), f) },
-    { name: "Down", width: usageWidth(max((r) => r.down), f) },
-    { name: "PLND Down", width: usageWidth(max((r) => r.plannedDown), f) },
-    { name: "Idle", width: usageWidth(max((r) => r.idle), f) },
-    { name: "Planned", width: usageWidth(max((r) => r.planned), f) },
-    { name: "Reported", width: usageWidth(max((r) => r.reported), f) },
-  ];
-  const cells = rows.map((r) => [
-    r.cluster,
-    ...(tresGiven ? [r.tres ?? "cpu"] : []),
-    usageText(r.allocated, r.reported, f),
-    usageText(r.down, r.reported, f),
-    usageText(r.plannedDown, r.reported, f),
-    usageText(r.idle, r.reported, f),
-    usageText(r.planned, r.reported, f),
-    usageText(r.reported, r.capacity, f),
-  ]);
-  const title = `Cluster Utilization ${timeText(w.start)} - ${timeText(w.end - 1)}`;
-  const unit = tresGiven && f !== "percent" ? usageLine(f).replace("CPU ", "TRES ") : usageLine(f);
-  return banner(title, unit, style) + renderRows(columns, cells, style);
-}
 
 /** sreport user topusage: the `top` users by CPU time, percentages of the cluster's reported time. */
 export function userTopText(
