@@ -15,7 +15,7 @@ import { clusterUsage, userTopText, userUsage, type Style, type UserUsage, type 
 import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
 import { jobSizesText } from "../compat/format/sreport-sizes.ts";
 import { reservationRollup } from "../compat/format/sreport-resv.ts";
-import { clusterTresCount, clusterTresSeconds, jobTresCount } from "../compat/format/sreport-tres.ts";
+import { clusterDownSeconds, clusterTresCount, clusterTresSeconds, jobTresCount, type DownSpan } from "../compat/format/sreport-tres.ts";
 
 export type ReportKind =
   | "cluster-utilization" | "cluster-account-by-user" | "cluster-user-by-account" | "user-top"
@@ -45,6 +45,8 @@ export interface ReportContext {
   all: Plain<JobInfo>[];
   mine: Plain<JobInfo>[];
   nodes: Plain<NodeInfo>[];
+  /** When nodes were DOWN or drained (sreport's Down). */
+  downSpans: DownSpan[];
   time: (t: number) => string;
   out: (text: string, extraStderr?: string) => CliResult;
   reservations: () => Promise<Plain<ReservationInfo>[]>;
@@ -59,6 +61,7 @@ export async function clusterUtilizationReport(x: ReportContext): Promise<CliRes
   const rows = x.ours && clusterTresSeconds(x.nodes, "cpu", x.w) > 0
     ? x.tres.map((t) => clusterUsage(
       x.cluster, x.all, clusterTresCount(x.nodes, t), x.w, x.now, (j) => jobTresCount(j, t), t, reservedFor(t), clusterTresSeconds(x.nodes, t, x.w),
+      clusterDownSeconds(x.nodes, x.downSpans, t, x.w, x.now),
     ))
     : [];
   const r = clusterUtilizationText(rows, x.w, x.o.style, x.time, x.o.tres !== "", x.c.format);

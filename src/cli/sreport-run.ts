@@ -116,6 +116,7 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
   if (typeof tres === "string") return done("", `${o.stderr}${tres}\n`, 1);
   const x: ReportContext = {
     kind, c, o, w, now, port, ours, tres, cluster: jobs.clusterName, all: jobs.jobs, nodes: nodes.nodes,
+    downSpans: ours ? nodes.downSpans : [],
     mine: ours ? jobs.jobs.filter((j) => selected(j, c)) : [],
     time: (t) => isoTimeText(t),
     out: (text, extra = "") => done(text, `${o.stderr}${c.stderr}${extra}`, c.stderr === "" && extra === "" ? 0 : 1),

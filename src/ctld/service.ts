@@ -151,7 +151,10 @@ export function controllerRoutes(sc: ServiceContext) {
       },
       listNodes() {
         const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
-        return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now() };
+        // sreport's Down: every node's spans out of service (bounded per node, node-history.ts)
+        const downSpans = [...c.state.nodes.values()].flatMap((n) =>
+          (n.downSpans ?? []).map((d) => ({ node: n.info.name, start: d.start, end: d.end ?? 0, state: d.state, reason: d.reason })));
+        return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now(), downSpans };
       },
       async cancel(req, ctx) {
         const by = requester(ctx);

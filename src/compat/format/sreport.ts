@@ -3,7 +3,8 @@
  * `sreport cluster utilization` and `sreport user topusage` built from job records instead of
  * slurmdbd's hourly rollups: CPU-seconds each job held inside the report window (AllocCPUS x
  * its overlap with [start, end)), per cluster and per user; the cluster's capacity is its CPU
- * count over the window. Down and PLND Down are 0 (no node-state history is kept); Planned is
+ * count over the window. Down is the time nodes spent DOWN or drained (the controller's node
+ * history, sched/model/node-history.ts), PLND Down that of MAINT reservations; Planned is
  * the CPU time of jobs that were eligible but waiting, capped so that Allocated + Planned never
  * exceed the capacity; Idle is the rest. Layout facts from the oracle (22.05): the dashed banner,
  * "Usage reported in CPU Minutes", columns 8 wide growing a digit past 10^8 units, 9 more for
@@ -126,6 +127,7 @@ export function clusterUsage(
   cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number, count?: (job: Job) => number, tres = "cpu",
   reserved?: { allocated: number; plannedDown: number; names: ReadonlySet<string> },
   capacitySecs?: number,
+  downSecs = 0,
 ): ClusterUsage {
   // Reported: the TRES-seconds the cluster had (from each node's registration: capacitySecs);
   // its percentage is of the whole window's (oracle: 50416 of 57600 shows as 87.53%)
@@ -143,9 +145,11 @@ export function clusterUsage(
   }
   allocated = Math.min(allocated + held.allocated, capacity);
   const plannedDown = Math.min(held.plannedDown, capacity - allocated);
-  planned = Math.min(planned, capacity - allocated - plannedDown);
-  const idle = capacity - allocated - plannedDown - planned;
-  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity), count: cpus };
+  // Down: the nodes' time out of service (node events), within what is left
+  const down = Math.min(downSecs, capacity - allocated - plannedDown);
+  planned = Math.min(planned, capacity - allocated - plannedDown - down);
+  const idle = capacity - allocated - plannedDown - down - planned;
+  return { cluster, tres, allocated, down, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity), count: cpus };
 }
 
 export interface UserUsage {

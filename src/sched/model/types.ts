@@ -58,6 +58,15 @@ export interface JobRecord {
   nodesNeeded?: number;
 }
 
+/** One stretch a node spent out of service (node-history.ts); `end` absent while it lasts. */
+export interface NodeDownSpan {
+  start: number;
+  end?: number;
+  /** DOWN or DRAIN (a node both down and drained is DOWN) */
+  state: "DOWN" | "DRAIN";
+  reason: string;
+}
+
 export interface NodeRecord {
   info: NodeInfoP;
   /** GPU indices allocated per job id. */
@@ -74,6 +83,8 @@ export interface NodeRecord {
   down: boolean;
   /** Features an admin set at run time (scontrol/REST update): kept over what spurd reports when it registers. */
   adminFeatures?: string;
+  /** When the node was DOWN or drained (node-history.ts; sreport's Down); absent = never. */
+  downSpans?: NodeDownSpan[];
 }
 
 export interface PartitionRecord {

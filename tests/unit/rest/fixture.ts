@@ -77,7 +77,7 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
       return { jobs: ids.length === 0 ? jobs : jobs.filter((j) => ids.includes(j.jobId)), now: NOW_SEC, clusterName: "spur" };
     },
     async listNodes() {
-      return { nodes: [], partitions: [], now: NOW_SEC, licenses: [] };
+      return { nodes: [], partitions: [], now: NOW_SEC, licenses: [], downSpans: [] };
     },
     async cancel(req) {
       return { results: results(req.filter?.jobIds ?? [], (j) => { j.state = "CANCELLED"; }) };

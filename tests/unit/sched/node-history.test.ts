@@ -1,0 +1,65 @@
+/**
+ * Node history (sreport's Down): the spans a node spends DOWN or drained, opened and closed by
+ * the commands that change its state (scontrol update, a node found silent, a registration
+ * after that), split when DOWN becomes DRAIN, bounded per node; and what sreport makes of
+ * them (the node's TRES times the overlap with the window, from its registration on).
+ */
+import { describe, expect, it } from "vitest";
+import { MAX_SPANS, noteNodeService } from "../../../src/sched/model/node-history.ts";
+import type { NodeRecord } from "../../../src/sched/model/types.ts";
+import { clusterDownSeconds } from "../../../src/compat/format/sreport-tres.ts";
+import { ROOT, cluster } from "./builders.ts";
+import { makeNode } from "../sacct-scontrol/helpers.ts";
+
+const update = (nodes: string[], state: string, at: number) => ({ v: 1 as const, type: "updateNode" as const, at, nodes, state, reason: "x", by: ROOT });
+
+describe("node history in apply()", () => {
+  it("drain, down, resume: one span per state, closed at the resume", () => {
+    const c = cluster();
+    c.run(update(["n1"], "DRAIN", 100));
+    c.run(update(["n1"], "DOWN", 160));
+    c.run(update(["n1"], "RESUME", 400));
+    c.run(update(["n2"], "DOWN", 500));
+    expect(c.state.nodes.get("n1")?.downSpans).toEqual([
+      { start: 100, end: 160, state: "DRAIN", reason: "x" }, { start: 160, end: 400, state: "DOWN", reason: "x" },
+    ]);
+    expect(c.state.nodes.get("n2")?.downSpans).toEqual([{ start: 500, state: "DOWN", reason: "x" }]);
+    expect(c.state.nodes.get("n3")?.downSpans).toBeUndefined();
+  });
+
+  it("a node found silent is DOWN until it registers again", () => {
+    const c = cluster();
+    c.run({ v: 1, type: "nodeFail", at: 300, node: "n3", reason: "Not responding" });
+    const info = c.state.nodes.get("n3")!.info;
+    c.run({ v: 1, type: "registerNode", at: 420, node: { ...info, state: "IDLE" } } as never);
+    expect(c.state.nodes.get("n3")?.downSpans).toEqual([{ start: 300, end: 420, state: "DOWN", reason: "Not responding" }]);
+  });
+
+  it("keeps at most MAX_SPANS per node, the newest", () => {
+    const node = { info: { reason: "r" }, drain: false, down: false } as unknown as NodeRecord;
+    for (let i = 0; i < MAX_SPANS + 5; i++) {
+      node.drain = true;
+      noteNodeService(node, i * 10);
+      node.drain = false;
+      noteNodeService(node, i * 10 + 5);
+    }
+    expect(node.downSpans?.length).toBe(MAX_SPANS);
+    expect(node.downSpans?.[0]?.start).toBe(50);
+  });
+});
+
+describe("sreport's Down from the spans", () => {
+  const nodes = [makeNode({ name: "n1", cpus: 4, firstRegisteredTime: 1000 }), makeNode({ name: "n2", cpus: 8, gpuCount: 2 })];
+  const w = { start: 0, end: 3600 };
+
+  it("charges each node's TRES for the part of its span inside the window and after its registration", () => {
+    const spans = [
+      { node: "n1", start: 500, end: 1600 }, // counts from n1's registration at 1000: 600 s x 4
+      { node: "n2", start: 3000, end: 0 }, // still out at now=3300: 300 s x 8
+      { node: "gone", start: 0, end: 3600 },
+    ];
+    expect(clusterDownSeconds(nodes, spans, "cpu", w, 3300)).toBe(600 * 4 + 300 * 8);
+    expect(clusterDownSeconds(nodes, spans, "gres/gpu", w, 3300)).toBe(300 * 2);
+    expect(clusterDownSeconds(nodes, [{ node: "n2", start: 4000, end: 5000 }], "cpu", w, 6000)).toBe(0);
+  });
+});
