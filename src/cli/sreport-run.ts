@@ -98,7 +98,7 @@ async function assocIdsOf(port: CliPort): Promise<(r: { users: string[]; account
 /** The controller's reservations (none for another cluster, or a controller without them). */
 async function reservations(port: CliPort, ours: boolean): Promise<Plain<ReservationInfo>[]> {
   if (!ours || port.ctl.listReservations === undefined) return [];
-  return (await port.ctl.listReservations({})).reservations;
+  return (await port.ctl.listReservations({ withDeleted: true })).reservations;
 }
 
 /** Run one report; errors talking to the controller propagate to the caller. */

@@ -147,6 +147,11 @@ export interface ClusterState {
   /** Advance reservations by name (scontrol create reservation), see sched/resv/types.ts. */
   reservations: Map<string, ResvRecord>;
   /**
+   * Reservations deleted after they started, each ending at its deletion (apply-resv.ts): sreport
+   * still reports them, as slurmdbd keeps them. The last MAX_DELETED_RESVS; absent = none yet.
+   */
+  deletedReservations?: ResvRecord[];
+  /**
    * Cluster-wide licenses (slurm.conf Licenses=): name → total. Replicated and kept in snapshots;
    * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.
    */
