@@ -6,8 +6,8 @@
  * `tres` are unknown; `pl`/`planned` is PLND Down, the Planned column is `reserved`); `%N`
  * sets the width of Cluster, the name fields, TRES Name, TRES Count and Used, while the usage
  * columns keep the width their values need; Over Comm and Energy are 0 here (Spur allocates no
- * more than a node has and measures no energy); with an unknown word, -P rows still end in '|'
- * (sreport counts the words, not the fields, to find the last one).
+ * more than a node has and measures no energy); under -P a row ending with Used still ends in
+ * '|' (that field's printer ignores being last).
  */
 import {
   banner, formatWords, isPer, renderRows, usageLine, usageText, usageWidth, type ClusterUsage, type Column, type Style, type Window,
@@ -56,8 +56,8 @@ export function clusterUtilizationText(
   const { picks, stderr } = formatWords(words, (word) => table.find(([name, min]) => word.length >= min && name.startsWith(word))?.[2]);
   const fields = picks.map(({ hit, width }) => (width === 0 || !hit.sized ? hit : { ...hit, column: { name: hit.column.name, width: Math.abs(width), ...(width < 0 ? { left: true } : {}) } }));
   let cells = rows.map((r) => fields.map((x) => x.value(r)));
-  // -P: sreport ends a row with '|' unless its last field is the last word of format=
-  const trailing = style.parsable === "plain" && fields.length > 0 && fields.length < words.length;
+  // -P: a row whose last field is Used still ends in '|' (oracle 22.05: format=cl,u prints "oracle|0|")
+  const trailing = style.parsable === "plain" && fields[fields.length - 1]?.column.name === "Used";
   if (trailing) cells = cells.map((c) => [...c.slice(0, -1), `${c[c.length - 1] ?? ""}|`]);
   const title = `Cluster Utilization ${timeText(w.start)} - ${timeText(w.end - 1)}`;
   const unit = tresGiven && style.format !== "percent" ? usageLine(style.format).replace("CPU ", "TRES ") : usageLine(style.format);
