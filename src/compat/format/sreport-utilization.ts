@@ -5,8 +5,8 @@
  * print empty here); a word matches a field by prefix from a minimum length (`c`, `p`, `re`,
  * `tres` are unknown; `pl`/`planned` is PLND Down, the Planned column is `reserved`); `%N`
  * sets the width of Cluster, the name fields, TRES Name, TRES Count and Used, while the usage
- * columns keep the width their values need; Over Comm and Energy are 0 here (Spur allocates no
- * more than a node has and measures no energy); under -P a row ending with Used still ends in
+ * columns keep the width their values need; Over Comm is the Planned time that did not fit (as
+ * the rollup's over_secs), Energy 0 (Spur measures none); under -P a row ending with Used still ends in
  * '|' (that field's printer ignores being last).
  */
 import {
@@ -34,7 +34,7 @@ function fieldTable(rows: readonly ClusterUsage[], style: Style): [string, numbe
     ["energy", 1, usage("Energy", () => 0, () => 0)],
     ["idle", 1, usage("Idle", (r) => r.idle)],
     ["login", 1, empty("Login", 9)],
-    ["overcommitted", 1, usage("Over Comm", () => 0)],
+    ["overcommitted", 1, usage("Over Comm", (r) => r.over ?? 0)],
     ["planneddown", 2, usage("PLND Down", (r) => r.plannedDown)],
     ["proper", 2, empty("Proper Name", 15)],
     ["reported", 3, usage("Reported", (r) => r.reported, (r) => r.capacity)],

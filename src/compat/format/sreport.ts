@@ -115,6 +115,8 @@ export interface ClusterUsage {
   capacity: number;
   /** The cluster's count of the TRES (format=TresCount). */
   count?: number;
+  /** Over Comm: Planned time that did not fit beside the rest (slurmdbd's over_secs). */
+  over?: number;
 }
 
 /**
@@ -143,13 +145,16 @@ export function clusterUsage(
     // slurmdbd's rollup counts the eligible wait of CPUs only
     if (tres === "cpu" && job.reservation === "") planned += plannedSecs(job, w, now, count);
   }
+  // as slurmdbd's rollup: what does not fit is taken from Down first, then from PLND Down; Planned
+  // beyond what is left goes to Over Comm
   allocated = Math.min(allocated + held.allocated, capacity);
-  const plannedDown = Math.min(held.plannedDown, capacity - allocated);
-  // Down: the nodes' time out of service (node events), within what is left
-  const down = Math.min(downSecs, capacity - allocated - plannedDown);
-  planned = Math.min(planned, capacity - allocated - plannedDown - down);
-  const idle = capacity - allocated - plannedDown - down - planned;
-  return { cluster, tres, allocated, down, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity), count: cpus };
+  const down = Math.min(downSecs, capacity - allocated);
+  const plannedDown = Math.min(held.plannedDown, capacity - allocated - down);
+  const room = capacity - allocated - down - plannedDown;
+  const over = Math.max(0, planned - room);
+  planned -= over;
+  const idle = room - planned;
+  return { cluster, tres, allocated, down, plannedDown, over, idle, planned, reported: capacity, capacity: Math.max(whole, capacity), count: cpus };
 }
 
 export interface UserUsage {

@@ -54,7 +54,7 @@ describe("usage from job records", () => {
     const u = clusterUsage("oracle", jobs, 4, W, NOW);
     expect(u).toEqual({
       cluster: "oracle", tres: "cpu", allocated: 2 * 1800 + 2 * HOUR + 600, down: 0, plannedDown: 0, planned: HOUR,
-      idle: 8 * HOUR - (3600 + 7200 + 600) - HOUR, reported: 8 * HOUR, capacity: 8 * HOUR, count: 4,
+      idle: 8 * HOUR - (3600 + 7200 + 600) - HOUR, reported: 8 * HOUR, capacity: 8 * HOUR, count: 4, over: 0,
     });
   });
 

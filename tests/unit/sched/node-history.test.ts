@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { MAX_SPANS, noteNodeService } from "../../../src/sched/model/node-history.ts";
 import type { NodeRecord } from "../../../src/sched/model/types.ts";
 import { clusterDownSeconds } from "../../../src/compat/format/sreport-tres.ts";
+import { clusterUsage } from "../../../src/compat/format/sreport.ts";
 import { ROOT, cluster } from "./builders.ts";
-import { makeNode } from "../sacct-scontrol/helpers.ts";
+import { makeJob, makeNode } from "../sacct-scontrol/helpers.ts";
 
 const update = (nodes: string[], state: string, at: number) => ({ v: 1 as const, type: "updateNode" as const, at, nodes, state, reason: "x", by: ROOT });
 
@@ -61,5 +62,17 @@ describe("sreport's Down from the spans", () => {
     expect(clusterDownSeconds(nodes, spans, "cpu", w, 3300)).toBe(600 * 4 + 300 * 8);
     expect(clusterDownSeconds(nodes, spans, "gres/gpu", w, 3300)).toBe(300 * 2);
     expect(clusterDownSeconds(nodes, [{ node: "n2", start: 4000, end: 5000 }], "cpu", w, 6000)).toBe(0);
+  });
+
+  it("fits the figures as slurmdbd's rollup does: Down cut first, then PLND Down; Planned beyond the rest is Over Comm", () => {
+    const hour = { start: 1000, end: 4600 };
+    const job = makeJob({ jobId: 1, numCpus: 2, startTime: 1000, endTime: 4600, eligibleTime: 1000 });
+    const waiting = makeJob({ jobId: 2, numCpus: 4, state: "PENDING", eligibleTime: 1000 });
+    const maint = { allocated: 0, plannedDown: 1000, names: new Set<string>() };
+    // 4 CPUs x 3600 s = 14400: 7200 allocated, 6000 down fits, PLND Down gets the 1200 left, Planned none
+    const tight = clusterUsage("c", [job, waiting], 4, hour, 4600, undefined, "cpu", maint, undefined, 6000);
+    expect([tight.allocated, tight.down, tight.plannedDown, tight.planned, tight.over, tight.idle]).toEqual([7200, 6000, 1000, 200, 14200, 0]);
+    const more = clusterUsage("c", [job], 4, hour, 4600, undefined, "cpu", maint, undefined, 9000);
+    expect([more.allocated, more.down, more.plannedDown, more.idle]).toEqual([7200, 7200, 0, 0]);
   });
 });
