@@ -4,7 +4,8 @@
  * report takes any field of sreport's cluster reports (Login, Account, Proper Name and WCKey
  * print empty here); a word matches a field by prefix from a minimum length (`c`, `p`, `re`,
  * `tres` are unknown; `pl`/`planned` is PLND Down, the Planned column is `reserved`); `%N`
- * sets the width of Cluster, the name fields, TRES Name, TRES Count and Used, while the usage
+ * sets the width of Cluster, the name fields, TRES Name, TRES Count and Used (always 0 in this
+ * report, as sreport prints a field it has no figure for), while the usage
  * columns keep the width their values need; Over Comm is the Planned time that did not fit (as
  * the rollup's over_secs), Energy 0 (Spur measures none); under -P a row ending with Used still ends in
  * '|' (that field's printer ignores being last).
@@ -23,15 +24,16 @@ function fieldTable(rows: readonly ClusterUsage[], style: Style): [string, numbe
     column: { name, width: usageWidth(max(pick), f) }, sized: false, value: (r) => usageText(pick(r), of(r), f),
   });
   const empty = (name: string, width: number, left = false): Field => ({ column: { name, width, ...(left ? { left } : {}) }, sized: true, value: () => "" });
-  // Used: 10 wide (18 with the per formats) unless its values need more
-  const usedWidth = Math.max(isPer(f) ? 18 : 10, usageWidth(max((r) => r.allocated), f));
+  // Used is not a figure of this report: sreport prints it as 0, 10 wide (18 with the per formats)
+  const usedWidth = isPer(f) ? 18 : 10;
   return [
     ["accounts", 2, empty("Account", 15)],
     ["allocated", 2, usage("Allocated", (r) => r.allocated)],
     ["cluster", 2, { column: { name: "Cluster", width: 9 }, sized: true, value: (r) => r.cluster }],
     ["count", 2, { column: { name: "TRES Count", width: 10 }, sized: true, value: (r) => String(r.count ?? 0) }],
     ["down", 1, usage("Down", (r) => r.down)],
-    ["energy", 1, usage("Energy", () => 0, () => 0)],
+    // Energy: the width Allocated needs (sreport sizes it so), 0 as Spur measures none
+    ["energy", 1, { column: { name: "Energy", width: usageWidth(max((r) => r.allocated), f) }, sized: false, value: () => usageText(0, 0, f) }],
     ["idle", 1, usage("Idle", (r) => r.idle)],
     ["login", 1, empty("Login", 9)],
     ["overcommitted", 1, usage("Over Comm", (r) => r.over ?? 0)],
@@ -41,7 +43,7 @@ function fieldTable(rows: readonly ClusterUsage[], style: Style): [string, numbe
     ["reserved", 3, usage("Planned", (r) => r.planned)],
     ["trescount", 5, { column: { name: "TRES Count", width: 10 }, sized: true, value: (r) => String(r.count ?? 0) }],
     ["tresname", 5, { column: { name: "TRES Name", width: 14 }, sized: true, value: (r) => r.tres ?? "cpu" }],
-    ["used", 1, { column: { name: "Used", width: usedWidth }, sized: true, value: (r) => usageText(r.allocated, r.reported, f) }],
+    ["used", 1, { column: { name: "Used", width: usedWidth }, sized: true, value: () => usageText(0, 0, f) }],
     ["wckey", 2, empty("WCKey", 15)],
   ];
 }
