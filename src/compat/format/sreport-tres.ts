@@ -75,24 +75,6 @@ export interface DownSpan {
 }
 
 /**
- * The TRES-seconds nodes spent DOWN or drained inside the window (sreport's Down: slurmdbd
- * charges a node event's time, the node's TRES times the event's overlap with the hour), from
- * each node's registration on, as Reported counts.
- */
-export function clusterDownSeconds(nodes: readonly Node[], spans: readonly DownSpan[], tres: string, w: { start: number; end: number }, now: number): number {
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  let total = 0;
-  for (const s of spans) {
-    const n = byName.get(s.node);
-    if (n === undefined) continue;
-    const from = Math.max(w.start, Math.floor(n.firstRegisteredTime ?? w.start), Math.floor(s.start));
-    const to = Math.min(w.end, Math.floor(s.end > 0 ? s.end : now));
-    if (to > from) total += clusterTresCount([n], tres) * (to - from);
-  }
-  return total;
-}
-
-/**
  * The cluster's TRES-seconds in the window: each node's count times the part of the window
  * since the controller first heard from it (slurmdbd counts a cluster's time from its
  * registration; a node without that time counts the whole window).

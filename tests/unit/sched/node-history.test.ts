@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_SPANS, noteNodeService } from "../../../src/sched/model/node-history.ts";
 import type { NodeRecord } from "../../../src/sched/model/types.ts";
-import { clusterDownSeconds } from "../../../src/compat/format/sreport-tres.ts";
+import { downCharges } from "../../../src/compat/format/sreport-down.ts";
 import { clusterUsage } from "../../../src/compat/format/sreport.ts";
 import { ROOT, cluster } from "./builders.ts";
 import { makeJob, makeNode } from "../sacct-scontrol/helpers.ts";
@@ -59,9 +59,21 @@ describe("sreport's Down from the spans", () => {
       { node: "n2", start: 3000, end: 0 }, // still out at now=3300: 300 s x 8
       { node: "gone", start: 0, end: 3600 },
     ];
-    expect(clusterDownSeconds(nodes, spans, "cpu", w, 3300)).toBe(600 * 4 + 300 * 8);
-    expect(clusterDownSeconds(nodes, spans, "gres/gpu", w, 3300)).toBe(300 * 2);
-    expect(clusterDownSeconds(nodes, [{ node: "n2", start: 4000, end: 5000 }], "cpu", w, 6000)).toBe(0);
+    const down = (tres: string, list = spans, now = 3300) => downCharges(nodes, list, [], tres, w, now).down;
+    expect(down("cpu")).toBe(600 * 4 + 300 * 8);
+    expect(down("gres/gpu")).toBe(300 * 2);
+    expect(down("cpu", [{ node: "n2", start: 4000, end: 5000 }], 6000)).toBe(0);
+  });
+
+  it("a node down inside a reservation: Down (PLND Down in a MAINT one), taken off the reservation's time", () => {
+    const resv = (name: string, flags: string[]) => ({
+      name, startTime: 2000, endTime: 3000, nodes: "n2", nodeCount: 1, coreCount: 8, users: ["root"], accounts: [], flags, partition: "", state: "ACTIVE",
+    });
+    const span = [{ node: "n2", start: 2500, end: 3500 }];
+    // 500 s of the span inside the reservation, 500 s after it
+    expect(downCharges(nodes, span, [resv("r", [])], "cpu", w, 3600)).toEqual({ down: 8000, plannedDown: 0, resvAllocatedCut: 4000, resvPlannedDownCut: 0 });
+    expect(downCharges(nodes, span, [resv("m", ["MAINT"])], "cpu", w, 3600)).toEqual({ down: 4000, plannedDown: 4000, resvAllocatedCut: 0, resvPlannedDownCut: 4000 });
+    expect(downCharges(nodes, span, [resv("m", ["MAINT"])], "gres/gpu", w, 3600)).toEqual({ down: 1000, plannedDown: 1000, resvAllocatedCut: 0, resvPlannedDownCut: 0 });
   });
 
   it("fits the figures as slurmdbd's rollup does: Down cut first, then PLND Down; Planned beyond the rest is Over Comm", () => {
