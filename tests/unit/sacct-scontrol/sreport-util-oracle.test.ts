@@ -6,11 +6,13 @@
  * the same job records and node times, must print the same bytes: format= (every field, widths,
  * unknown words), and the -P/-p/-n layouts.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sreportMain } from "../../../src/cli/sreport.ts";
 import { fakePort, makeJob, makeNode } from "./helpers.ts";
+import type { Plain } from "../../../src/lib/plain.ts";
+import type { ReservationInfo } from "../../../src/net/gen/spur/v1/controller_pb.ts";
 
 const ROOT = join(__dirname, "../../fixtures/sreport");
 
@@ -35,6 +37,11 @@ function recorded(dir: string, file: string): Recorded {
 const epoch = (s: string): number => (s === "Unknown" || s === "None" || s === "" ? 0 : Date.parse(`${s}Z`) / 1000);
 const REGISTERED = Date.UTC(2026, 11, 5, 6, 52, 38) / 1000;
 
+interface World {
+  reservations: Plain<ReservationInfo>[];
+  downSpans: { node: string; start: number; end: number; state: string; reason: string }[];
+}
+
 /** One recorded hour: its reports, and the world Spur is given for it. */
 function hour(dir: string) {
   const files = readdirSync(join(ROOT, dir)).filter((f) => /^\d+\.txt$/.test(f)).sort().map((f) => recorded(dir, f));
@@ -47,11 +54,17 @@ function hour(dir: string) {
       reservation: resv ?? "", wckey: wckey ?? "",
     });
   });
+  // world.json: what else the controller knew of that hour (its reservations, deleted ones too,
+  // and the nodes' spans DOWN or drained, from `scontrol show res` and `sacctmgr show event`)
+  const worldFile = join(ROOT, dir, "world.json");
+  const world = existsSync(worldFile)
+    ? (JSON.parse(readFileSync(worldFile, "utf8")) as World)
+    : { reservations: [], downSpans: [] };
   const port = () => {
     const nodes = [1, 2, 3, 4].map((i) =>
       makeNode({ name: `n${i}`, cpus: 4, realMemoryMib: 4000, gpuCount: i > 2 ? 8 : 0, firstRegisteredTime: REGISTERED }));
-    const { port: p } = fakePort({ jobs, nodes, now: Date.UTC(2026, 11, 5, 8, 30) / 1000 });
-    p.ctl.listReservations = async () => ({ reservations: [], now: 0 });
+    const { port: p } = fakePort({ jobs, nodes, now: Date.UTC(2026, 11, 5, 8, 30) / 1000, downSpans: world.downSpans });
+    p.ctl.listReservations = async () => ({ reservations: world.reservations, now: 0 });
     return p;
   };
   return { cases: files.filter((f) => f.command.startsWith("sreport")), port };
