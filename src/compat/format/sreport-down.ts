@@ -26,43 +26,64 @@ export interface DownCharges {
   resvPlannedDownCut: number;
 }
 
-const overlap = (a: number, b: number, c: number, d: number): number => Math.max(0, Math.min(b, d) - Math.max(a, c));
-
-/** Down and PLND Down of one TRES in the window, and what the reservations lose to them (CPU-seconds). */
+/**
+ * Down and PLND Down of one TRES in the window, and what the reservations lose to them
+ * (CPU-seconds), hour by hour as the rollup goes. Each hour, for a node's span clipped to the
+ * hour: every reservation of that hour holding the node (in start order) takes the part of the
+ * span inside it as Down (PLND Down if MAINT) and loses the node's CPUs times that part; the
+ * rest of the span, from the node's registration on, is Down. As slurmdbd 22.05 computes that
+ * rest, it subtracts the overlap with the LAST reservation holding the node that hour even when
+ * that overlap is negative (a reservation of the same hour that begins after the span ended),
+ * which adds the gap between them to Down: oracle 2026-12-05, n4 drained 07:03:00-07:09:00 and
+ * in a MAINT reservation from 07:23:52: Down counted 07:03:00-07:23:52 (5488 CPU-seconds with n3's
+ * 2 minutes DOWN). Spur follows it so that its figures are the oracle's.
+ */
 export function downCharges(
   nodes: readonly Node[], spans: readonly DownSpan[], resvs: readonly Resv[], tres: string, w: { start: number; end: number }, now: number,
 ): DownCharges {
   const out: DownCharges = { down: 0, plannedDown: 0, resvAllocatedCut: 0, resvPlannedDownCut: 0 };
   const byName = new Map(nodes.map((n) => [n.name, n]));
-  const members = resvs.map((r) => {
+  const members = new Map(resvs.map((r) => {
     const hosts = expandHostlist(r.nodes);
-    return new Set(hosts.ok ? hosts.value : []);
-  });
-  // what is left of each reservation's CPU time in the window, as the cuts take it
-  const left = resvs.map((r) => overlap(w.start, Math.min(w.end, now), Math.floor(r.startTime), Math.floor(r.endTime)) * r.coreCount);
-  for (const s of spans) {
-    const n = byName.get(s.node);
-    if (n === undefined) continue;
-    const from = Math.max(w.start, Math.floor(n.firstRegisteredTime ?? w.start), Math.floor(s.start));
-    const to = Math.min(w.end, Math.floor(s.end > 0 ? s.end : now));
-    if (to <= from) continue;
-    const count = clusterTresCount([n], tres);
-    let inMaint = 0;
-    resvs.forEach((r, i) => {
-      if (!members[i]?.has(s.node)) return;
-      const secs = overlap(from, to, Math.floor(r.startTime), Math.floor(r.endTime));
-      if (secs <= 0) return;
-      const maint = r.flags.includes("MAINT");
-      if (maint) inMaint += secs;
-      if (tres !== "cpu" || r.flags.includes("IGNORE_JOBS")) return;
-      const cut = Math.min(left[i] ?? 0, clusterTresCount([n], "cpu") * secs);
-      left[i] = (left[i] ?? 0) - cut;
-      if (maint) out.resvPlannedDownCut += cut;
-      else out.resvAllocatedCut += cut;
-    });
-    const maintSecs = Math.min(inMaint, to - from);
-    out.plannedDown += count * maintSecs;
-    out.down += count * (to - from - maintSecs);
+    return [r, new Set(hosts.ok ? hosts.value : [])] as const;
+  }));
+  const ordered = [...resvs].sort((a, b) => a.startTime - b.startTime);
+  const last = Math.min(w.end, now);
+  for (let hour = w.start; hour < last; hour += 3600) {
+    const hourEnd = Math.min(hour + 3600, last);
+    // the reservations of this hour, clipped to it, and what is left of each one's CPU time
+    const inHour = ordered
+      .map((r) => ({ r, start: Math.max(hour, Math.floor(r.startTime)), end: Math.min(hourEnd, Math.floor(r.endTime)) }))
+      .filter((x) => x.end - x.start >= 1)
+      .map((x) => ({ ...x, left: (x.end - x.start) * x.r.coreCount }));
+    for (const s of spans) {
+      const n = byName.get(s.node);
+      if (n === undefined) continue;
+      const rowStart = Math.max(hour, Math.floor(s.start));
+      const rowEnd = Math.min(hourEnd, Math.floor(s.end > 0 ? s.end : now));
+      if (rowEnd - rowStart < 1) continue;
+      const count = clusterTresCount([n], tres);
+      let resvSeconds = 0;
+      for (const x of inHour) {
+        if (!members.get(x.r)?.has(s.node)) continue;
+        resvSeconds = Math.min(x.end, rowEnd) - Math.max(x.start, rowStart);
+        if (resvSeconds < 1) continue;
+        const maint = x.r.flags.includes("MAINT");
+        if (maint) out.plannedDown += count * resvSeconds;
+        else out.down += count * resvSeconds;
+        if (tres !== "cpu") continue;
+        const cut = Math.min(x.left, clusterTresCount([n], "cpu") * resvSeconds);
+        x.left -= cut;
+        if (x.r.flags.includes("IGNORE_JOBS")) continue;
+        if (maint) out.resvPlannedDownCut += cut;
+        else out.resvAllocatedCut += cut;
+      }
+      const from = Math.max(rowStart, Math.floor(n.firstRegisteredTime ?? hour));
+      const seconds = rowEnd - from;
+      if (seconds < 1) continue;
+      const rest = seconds - resvSeconds;
+      if (rest > 0) out.down += count * rest;
+    }
   }
   return out;
 }

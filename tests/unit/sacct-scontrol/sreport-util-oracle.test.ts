@@ -70,7 +70,7 @@ function hour(dir: string) {
   return { cases: files.filter((f) => f.command.startsWith("sreport")), port };
 }
 
-describe.each(["util-2020", "util-0600"])("sreport cluster utilization prints what the oracle printed (%s)", (dir) => {
+describe.each(["util-2020", "util-0600", "util-0700"])("sreport cluster utilization prints what the oracle printed (%s)", (dir) => {
   const { cases, port } = hour(dir);
   it.each(cases.map((c) => [`${c.file}: ${c.command.replace(/start=\S+ end=\S+ /, "")}`, c] as const))("%s", async (_name, c) => {
     expect(await sreportMain(c.argv, port())).toEqual({ stdout: c.stdout, stderr: c.stderr, exitCode: c.exitCode });

@@ -76,6 +76,14 @@ describe("sreport's Down from the spans", () => {
     expect(downCharges(nodes, span, [resv("m", ["MAINT"])], "gres/gpu", w, 3600)).toEqual({ down: 1000, plannedDown: 1000, resvAllocatedCut: 0, resvPlannedDownCut: 0 });
   });
 
+  it("as 22.05's rollup, a reservation holding the node later in the same hour adds the gap to Down (oracle: 5488, not 1920)", () => {
+    const maint = { name: "m", startTime: 1432, endTime: 1612, nodes: "n2", nodeCount: 1, coreCount: 8, users: ["root"], accounts: [], flags: ["MAINT"], partition: "", state: "INACTIVE" };
+    // drained 100-460, the MAINT reservation from 1432: Down counts 100-1432
+    expect(downCharges(nodes, [{ node: "n2", start: 100, end: 460 }], [maint], "cpu", w, 3600).down).toBe((1432 - 100) * 8);
+    // in the next hour the reservation is not there: only the span
+    expect(downCharges(nodes, [{ node: "n2", start: 100, end: 460 }], [{ ...maint, startTime: 3700, endTime: 3800 }], "cpu", { start: 0, end: 7200 }, 7200).down).toBe(360 * 8);
+  });
+
   it("fits the figures as slurmdbd's rollup does: Down cut first, then PLND Down; Planned beyond the rest is Over Comm", () => {
     const hour = { start: 1000, end: 4600 };
     const job = makeJob({ jobId: 1, numCpus: 2, startTime: 1000, endTime: 4600, eligibleTime: 1000 });
