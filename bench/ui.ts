@@ -144,7 +144,7 @@ export function syntheticPort(nodeCount: number, jobCount: number): ControllerPo
   const wire = JSON.parse(JSON.stringify({ nodes, jobs })) as { nodes: typeof nodes; jobs: typeof jobs };
   const fail = () => Promise.reject(new Error("not in the synthetic controller"));
   return {
-    listNodes: async () => ({ nodes: wire.nodes, partitions: [{ name: "gpu", nodes: `gpu[00001-${String(nodeCount).padStart(5, "0")}]`, isDefault: true, state: "UP", minNodes: 0, priorityTier: 1, priorityJobFactor: 1, totalCpus: nodeCount * 128, totalNodes: nodeCount, tres: "", oversubscribe: "NO", rootOnly: false, allowGroups: "ALL", allowAccounts: "ALL", allowQos: "ALL", hidden: false, graceTimeSec: 0 }], now: 1_800_000_100, licenses: [] }),
+    listNodes: async () => ({ nodes: wire.nodes, partitions: [{ name: "gpu", nodes: `gpu[00001-${String(nodeCount).padStart(5, "0")}]`, isDefault: true, state: "UP", minNodes: 0, priorityTier: 1, priorityJobFactor: 1, totalCpus: nodeCount * 128, totalNodes: nodeCount, tres: "", oversubscribe: "NO", rootOnly: false, allowGroups: "ALL", allowAccounts: "ALL", allowQos: "ALL", hidden: false, graceTimeSec: 0 }], now: 1_800_000_100, licenses: [], downSpans: [] }),
     listJobs: async () => ({ jobs: wire.jobs, now: 1_800_000_100, clusterName: "synthetic" }),
     submit: fail, cancel: fail, updateJob: fail, updateNode: fail, ping: fail, getConfig: fail, waitJob: fail,
   };

@@ -98,7 +98,7 @@ export function resvRecordText(r: Plain<ReservationInfo>, oneLiner: boolean): st
 export async function showReservations(port: CliPort, name: string | undefined, oneLiner: boolean): Promise<Outcome> {
   if (port.ctl.listReservations === undefined) return outcome("No reservations in the system\n");
   try {
-    const all = (await port.ctl.listReservations({})).reservations;
+    const all = (await port.ctl.listReservations({ withDeleted: false })).reservations;
     if (all.length === 0) return outcome("No reservations in the system\n");
     const picked = name === undefined ? all : all.filter((r) => r.name === name);
     if (picked.length === 0) return outcome("", `Reservation ${name} not found\n`, true);

@@ -165,7 +165,7 @@ async function sinfoRun(argv: string[], port: CliPort): Promise<CliResult> {
   }
   if (p.json) return jsonV4(argv, port, p, resp, parsed.items, stdout, stderr);
   if (p.reservation) {
-    const rows = port.ctl.listReservations === undefined ? [] : (await port.ctl.listReservations({})).reservations;
+    const rows = port.ctl.listReservations === undefined ? [] : (await port.ctl.listReservations({ withDeleted: false })).reservations;
     if (rows.length === 0) return { stdout: `${stdout}No reservations in the system\n`, stderr, exitCode: 0 };
     return { stdout: stdout + sinfoReservations(rows, !p.noHeader), stderr, exitCode: 0 };
   }

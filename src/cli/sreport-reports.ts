@@ -10,11 +10,13 @@ import type { JobInfo, NodeInfo } from "../net/gen/spur/v1/types_pb.ts";
 import type { ReservationInfo } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Conditions } from "./sreport-conditions.ts";
 import type { CliPort, CliResult } from "../net/ctl-port.ts";
-import { clusterUsage, clusterUtilizationText, userTopText, userUsage, type Style, type UserUsage, type Window } from "../compat/format/sreport.ts";
+import { clusterUtilizationText } from "../compat/format/sreport-utilization.ts";
+import { clusterUsage, userTopText, userUsage, type Style, type UserUsage, type Window } from "../compat/format/sreport.ts";
 import { accountByUserText, accountRows, usageByAssoc, userByAccountText, type AssocEntry } from "../compat/format/sreport-assoc.ts";
 import { jobSizesText } from "../compat/format/sreport-sizes.ts";
 import { reservationRollup } from "../compat/format/sreport-resv.ts";
-import { clusterTresCount, clusterTresSeconds, jobTresCount } from "../compat/format/sreport-tres.ts";
+import { clusterTresCount, clusterTresSeconds, jobTresCount, type DownSpan } from "../compat/format/sreport-tres.ts";
+import { downCharges } from "../compat/format/sreport-down.ts";
 
 export type ReportKind =
   | "cluster-utilization" | "cluster-account-by-user" | "cluster-user-by-account" | "user-top"
@@ -44,6 +46,8 @@ export interface ReportContext {
   all: Plain<JobInfo>[];
   mine: Plain<JobInfo>[];
   nodes: Plain<NodeInfo>[];
+  /** When nodes were DOWN or drained (sreport's Down). */
+  downSpans: DownSpan[];
   time: (t: number) => string;
   out: (text: string, extraStderr?: string) => CliResult;
   reservations: () => Promise<Plain<ReservationInfo>[]>;
@@ -52,15 +56,23 @@ export interface ReportContext {
 }
 
 export async function clusterUtilizationReport(x: ReportContext): Promise<CliResult> {
-  const held = reservationRollup(await x.reservations(), x.all, [], x.w, x.now).held;
-  const reservedFor = (t: string) => (t === "cpu" ? held : { allocated: 0, plannedDown: 0, names: held.names });
+  const resvs = await x.reservations();
+  const held = reservationRollup(resvs, x.all, [], x.w, x.now).held;
   // a cluster with no time in the window (not yet registered) has no line, as in slurmdbd
   const rows = x.ours && clusterTresSeconds(x.nodes, "cpu", x.w) > 0
-    ? x.tres.map((t) => clusterUsage(
-      x.cluster, x.all, clusterTresCount(x.nodes, t), x.w, x.now, (j) => jobTresCount(j, t), t, reservedFor(t), clusterTresSeconds(x.nodes, t, x.w),
-    ))
+    ? x.tres.map((t) => {
+      // nodes DOWN or drained: Down (PLND Down inside MAINT reservations), taken off the reservations' time
+      const d = downCharges(x.nodes, x.downSpans, resvs, t, x.w, x.now);
+      const reserved = t === "cpu"
+        ? { allocated: held.allocated - d.resvAllocatedCut, plannedDown: held.plannedDown - d.resvPlannedDownCut + d.plannedDown, names: held.names }
+        : { allocated: 0, plannedDown: d.plannedDown, names: held.names };
+      return clusterUsage(
+        x.cluster, x.all, clusterTresCount(x.nodes, t), x.w, x.now, (j) => jobTresCount(j, t), t, reserved, clusterTresSeconds(x.nodes, t, x.w), d.down,
+      );
+    })
     : [];
-  return x.out(clusterUtilizationText(rows, x.w, x.o.style, x.time, x.o.tres !== ""));
+  const r = clusterUtilizationText(rows, x.w, x.o.style, x.time, x.o.tres !== "", x.c.format);
+  return x.out(r.text, r.stderr);
 }
 
 export async function userTopReport(x: ReportContext): Promise<CliResult> {

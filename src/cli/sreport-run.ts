@@ -98,7 +98,11 @@ async function assocIdsOf(port: CliPort): Promise<(r: { users: string[]; account
 /** The controller's reservations (none for another cluster, or a controller without them). */
 async function reservations(port: CliPort, ours: boolean): Promise<Plain<ReservationInfo>[]> {
   if (!ours || port.ctl.listReservations === undefined) return [];
-  return (await port.ctl.listReservations({})).reservations;
+  // Connect's JSON leaves out empty lists and zero numbers: put them back
+  return ((await port.ctl.listReservations({ withDeleted: true })).reservations ?? []).map((r) => ({
+    ...r, users: r.users ?? [], accounts: r.accounts ?? [], flags: r.flags ?? [], coreCount: r.coreCount ?? 0, nodes: r.nodes ?? "",
+    startTime: r.startTime ?? 0, endTime: r.endTime ?? 0,
+  }));
 }
 
 /** Run one report; errors talking to the controller propagate to the caller. */
@@ -116,6 +120,8 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
   if (typeof tres === "string") return done("", `${o.stderr}${tres}\n`, 1);
   const x: ReportContext = {
     kind, c, o, w, now, port, ours, tres, cluster: jobs.clusterName, all: jobs.jobs, nodes: nodes.nodes,
+    // Connect's JSON leaves out empty lists and zero numbers: put them back
+    downSpans: ours ? (nodes.downSpans ?? []).map((d) => ({ node: d.node ?? "", start: d.start ?? 0, end: d.end ?? 0 })) : [],
     mine: ours ? jobs.jobs.filter((j) => selected(j, c)) : [],
     time: (t) => isoTimeText(t),
     out: (text, extra = "") => done(text, `${o.stderr}${c.stderr}${extra}`, c.stderr === "" && extra === "" ? 0 : 1),

@@ -46,8 +46,25 @@ const LONG = "account,user,rawshares,normshares,rawusage,normusage,effectvusage,
 
 const fixed6 = (x: number): string => (Number.isFinite(x) ? x.toFixed(6) : "inf");
 
-function rowText(r: Plain<ShareRow>, cluster: string): Record<string, string> {
-  const isRoot = r.depth === 0;
+/**
+ * The indentation each row gets: the number of its ancestors that are shown (oracle 22.05:
+ * `sshare -A a,b -a` indents b under a, `sshare -U -a` indents no user). `depths` are the tree
+ * depths of the rows in the controller's (depth-first) order.
+ */
+export function shownDepths(depths: readonly number[], shown: readonly boolean[]): number[] {
+  const stack: number[] = [];
+  const out: number[] = [];
+  depths.forEach((depth, i) => {
+    stack.length = Math.min(stack.length, depth);
+    out.push(stack.filter((j) => shown[j]).length);
+    stack.push(i);
+  });
+  return out;
+}
+
+/** One row's cells; `depth` is its shown indentation, `isRoot` whether it is the cluster's root association. */
+function rowText(r: Plain<ShareRow> & { isRoot: boolean }, cluster: string): Record<string, string> {
+  const isRoot = r.isRoot;
   const isUser = r.user !== "";
   const levelFs = Number(r.levelFs);
   return {
@@ -56,8 +73,9 @@ function rowText(r: Plain<ShareRow>, cluster: string): Record<string, string> {
     rawshares: isRoot ? "" : String(r.rawShares),
     normshares: isRoot ? "0.000000" : fixed6(r.normShares),
     rawusage: String(Math.round(r.rawUsage)),
-    normusage: fixed6(r.normUsage),
-    effectvusage: fixed6(r.effectvUsage),
+    // root's NormUsage is empty and its EffectvUsage 1 even without usage (oracle 22.05)
+    normusage: isRoot ? "" : fixed6(r.normUsage),
+    effectvusage: isRoot ? "1.000000" : fixed6(r.effectvUsage),
     fairshare: isUser ? fixed6(Number(r.fairshare)) : "",
     levelfs: isRoot ? "" : fixed6(levelFs),
     grptresmins: r.grpTresMins, tresrunmins: r.tresRunMins,
@@ -103,11 +121,13 @@ export async function sshareMain(argv: string[], port: CliPort): Promise<CliResu
     throw error;
   }
   const wantUsers = users.length > 0 ? users : all ? undefined : [port.invoker.user];
-  const rows = res.rows.filter((r) => {
-    if (accounts.length > 0 && r.depth > 0 && !accounts.includes(r.account)) return false;
-    if (usersOnly && r.user === "") return false;
-    if (r.user !== "" && wantUsers !== undefined && !wantUsers.includes(r.user)) return false;
-    return true;
+  const keep = res.rows.map((r) => {
+    // -A keeps the named accounts' own rows and their users', root's only when named (oracle 22.05)
+    if (accounts.length > 0 && !accounts.includes(r.account)) return false;
+    if (r.user === "") return !usersOnly;
+    return wantUsers === undefined || wantUsers.includes(r.user);
   });
+  const depths = shownDepths(res.rows.map((r) => r.depth), keep);
+  const rows = res.rows.flatMap((r, i) => (keep[i] ? [{ ...r, depth: depths[i] ?? 0, isRoot: r.depth === 0 }] : []));
   return { stdout: renderTable(cols, rows.map((r) => rowText(r, res.cluster)), header, parsable), stderr: "", exitCode: 0 };
 }

@@ -39,6 +39,15 @@ import { jobFilterFromWire, jobInfoToWire, jobInfosToWire, jobSpecFromWire } fro
 import { nodeInfosToWire, partitionInfosToWire } from "./wire-map/node.ts";
 import type { JobSpecState } from "../sched/model/state-types.ts";
 
+/** ListNodes' answer (the fast JSON path and the Connect handler give the same). */
+function listNodesAnswer(c: ServiceContext["controller"], now: number) {
+  const { nodes, partitions, licenses } = nodeViewsList(c, now);
+  // sreport's Down: every node's spans out of service (bounded per node, node-history.ts)
+  const downSpans = [...c.state.nodes.values()].flatMap((n) =>
+    (n.downSpans ?? []).map((d) => ({ node: n.info.name, start: d.start, end: d.end ?? 0, state: d.state, reason: d.reason })));
+  return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now, downSpans };
+}
+
 /** The JSON fast path for the read-only calls squeue/sinfo/sacct make (see rpc-server.ts). */
 export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   const c = sc.controller;
@@ -46,10 +55,7 @@ export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   const listCache = createListCache({ epoch: `${Math.floor(sc.now() * 1000).toString(36)}${Math.random().toString(36).slice(2, 6)}` });
   return {
     "/spur.v1.Controller/ListJobs": (json) => new RawJson(listJobsBody(c, listCache, json, sc.now())),
-    "/spur.v1.Controller/ListNodes": () => {
-      const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
-      return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now() };
-    },
+    "/spur.v1.Controller/ListNodes": () => listNodesAnswer(c, sc.now()),
   };
 }
 
@@ -138,8 +144,7 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobs: jobInfosToWire(listJobViews(c, toPlain(req), sc.now())), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes() {
-        const { nodes, partitions, licenses } = nodeViewsList(c, sc.now());
-        return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now: sc.now() };
+        return listNodesAnswer(c, sc.now());
       },
       async cancel(req, ctx) {
         const by = requester(ctx);

@@ -5,8 +5,9 @@
  * ran inside it (up to now for a running one) as Allocated, the rest as Idle. Layout from the
  * oracle (22.05): Cluster, Name (9, a longer name ends in '+'), Start and End (19), TRES Name,
  * Allocated and Idle (20 wide, 29 for the per formats); "Usage reported in TRES Seconds".
- * Reservations have only a cpu TRES here: --tres without cpu lists none. Spur keeps a
- * reservation until it is deleted, so a deleted one is not reported (slurmdbd keeps them all).
+ * Reservations have only a cpu TRES here: --tres without cpu lists none. A reservation deleted
+ * after it started is reported up to its deletion, as slurmdbd keeps it (the controller keeps
+ * them, sched/resv/apply-resv.ts).
  */
 import type { Plain } from "../../lib/plain.ts";
 import type { JobInfo } from "../../net/gen/spur/v1/types_pb.ts";

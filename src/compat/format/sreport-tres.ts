@@ -13,12 +13,15 @@ type Node = Plain<NodeInfo>;
 /** Slurm's TRES order: the fixed ones by id, then gres and licenses as configured. */
 export const TRES_ORDER = ["cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages"] as const;
 
-/** `--tres=cpu,gres/gpu`: lower-cased names in Slurm's TRES order ("ALL" lists what is tracked). */
+/**
+ * `--tres=cpu,gres/gpu`: lower-cased names in the order given, each once (oracle 22.05:
+ * `--tres=gres/gpu,cpu` prints the gres/gpu line first); "ALL" lists what is tracked.
+ */
 export function parseTresOption(text: string, tracked: readonly string[]): string[] | string {
   const names = text.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
   if (names.includes("all")) return [...tracked];
   for (const n of names) if (!tracked.includes(n)) return `Invalid TRES: ${n}`;
-  return tracked.filter((t) => names.includes(t));
+  return [...new Set(names)];
 }
 
 /** "mem=512M" and the like to MB. */
@@ -65,6 +68,13 @@ export function clusterTresCount(nodes: readonly Node[], tres: string): number {
     default:
       return 0;
   }
+}
+
+/** A stretch a node was out of service (ListNodesResponse.down_spans; end 0 = still). */
+export interface DownSpan {
+  node: string;
+  start: number;
+  end: number;
 }
 
 /**

@@ -3,7 +3,8 @@
  * `sreport cluster utilization` and `sreport user topusage` built from job records instead of
  * slurmdbd's hourly rollups: CPU-seconds each job held inside the report window (AllocCPUS x
  * its overlap with [start, end)), per cluster and per user; the cluster's capacity is its CPU
- * count over the window. Down and PLND Down are 0 (no node-state history is kept); Planned is
+ * count over the window. Down is the time nodes spent DOWN or drained (the controller's node
+ * history, sched/model/node-history.ts), PLND Down that of MAINT reservations; Planned is
  * the CPU time of jobs that were eligible but waiting, capped so that Allocated + Planned never
  * exceed the capacity; Idle is the rest. Layout facts from the oracle (22.05): the dashed banner,
  * "Usage reported in CPU Minutes", columns 8 wide growing a digit past 10^8 units, 9 more for
@@ -112,6 +113,10 @@ export interface ClusterUsage {
   reported: number;
   /** What Reported's percentage is of: CPUs x window seconds. */
   capacity: number;
+  /** The cluster's count of the TRES (format=TresCount). */
+  count?: number;
+  /** Over Comm: Planned time that did not fit beside the rest (slurmdbd's over_secs). */
+  over?: number;
 }
 
 /**
@@ -124,6 +129,7 @@ export function clusterUsage(
   cluster: string, jobs: readonly Job[], cpus: number, w: Window, now: number, count?: (job: Job) => number, tres = "cpu",
   reserved?: { allocated: number; plannedDown: number; names: ReadonlySet<string> },
   capacitySecs?: number,
+  downSecs = 0,
 ): ClusterUsage {
   // Reported: the TRES-seconds the cluster had (from each node's registration: capacitySecs);
   // its percentage is of the whole window's (oracle: 50416 of 57600 shows as 87.53%)
@@ -139,11 +145,16 @@ export function clusterUsage(
     // slurmdbd's rollup counts the eligible wait of CPUs only
     if (tres === "cpu" && job.reservation === "") planned += plannedSecs(job, w, now, count);
   }
+  // as slurmdbd's rollup: what does not fit is taken from Down first, then from PLND Down; Planned
+  // beyond what is left goes to Over Comm
   allocated = Math.min(allocated + held.allocated, capacity);
-  const plannedDown = Math.min(held.plannedDown, capacity - allocated);
-  planned = Math.min(planned, capacity - allocated - plannedDown);
-  const idle = capacity - allocated - plannedDown - planned;
-  return { cluster, tres, allocated, down: 0, plannedDown, idle, planned, reported: capacity, capacity: Math.max(whole, capacity) };
+  const down = Math.min(downSecs, capacity - allocated);
+  const plannedDown = Math.min(held.plannedDown, capacity - allocated - down);
+  const room = capacity - allocated - down - plannedDown;
+  const over = Math.max(0, planned - room);
+  planned -= over;
+  const idle = room - planned;
+  return { cluster, tres, allocated, down, plannedDown, over, idle, planned, reported: capacity, capacity: Math.max(whole, capacity), count: cpus };
 }
 
 export interface UserUsage {
@@ -235,35 +246,6 @@ export function banner(title: string, usageLine: string, style: Style): string {
 }
 
 export const usageLine = (format: TimeFormat): string => `Usage reported in ${FORMAT_TEXT[format]}`;
-
-/** sreport cluster utilization; `timeText` prints a time as Slurm does (ISO without zone). */
-export function clusterUtilizationText(rows: readonly ClusterUsage[], w: Window, style: Style, timeText: (t: number) => string, tresGiven = false): string {
-  const f = style.format;
-  const max = (pick: (r: ClusterUsage) => number): number => rows.reduce((m, r) => Math.max(m, pick(r)), 0);
-  const columns: Column[] = [
-    { name: "Cluster", width: 9 },
-    ...(tresGiven ? [{ name: "TRES Name", width: 14 }] : []),
-    { name: "Allocated", width: usageWidth(max((r) => r.allocated), f) },
-    { name: "Down", width: usageWidth(max((r) => r.down), f) },
-    { name: "PLND Down", width: usageWidth(max((r) => r.plannedDown), f) },
-    { name: "Idle", width: usageWidth(max((r) => r.idle), f) },
-    { name: "Planned", width: usageWidth(max((r) => r.planned), f) },
-    { name: "Reported", width: usageWidth(max((r) => r.reported), f) },
-  ];
-  const cells = rows.map((r) => [
-    r.cluster,
-    ...(tresGiven ? [r.tres ?? "cpu"] : []),
-    usageText(r.allocated, r.reported, f),
-    usageText(r.down, r.reported, f),
-    usageText(r.plannedDown, r.reported, f),
-    usageText(r.idle, r.reported, f),
-    usageText(r.planned, r.reported, f),
-    usageText(r.reported, r.capacity, f),
-  ]);
-  const title = `Cluster Utilization ${timeText(w.start)} - ${timeText(w.end - 1)}`;
-  const unit = tresGiven && f !== "percent" ? usageLine(f).replace("CPU ", "TRES ") : usageLine(f);
-  return banner(title, unit, style) + renderRows(columns, cells, style);
-}
 
 /** sreport user topusage: the `top` users by CPU time, percentages of the cluster's reported time. */
 export function userTopText(

@@ -58,7 +58,7 @@ export function resvFields(d: Desc): Record<string, string> {
 async function reservations(rc: RequestContext, name?: string) {
   if (rc.ctl.listReservations === undefined) throw new RestError("NotImplemented", "This controller does not list reservations", "get_reservations");
   const list = rc.ctl.listReservations.bind(rc.ctl);
-  const res = await ctlCall("get_reservations", () => list({}));
+  const res = await ctlCall("get_reservations", () => list({ withDeleted: false }));
   const items = name === undefined ? res.reservations : res.reservations.filter((r) => r.name === name);
   if (name !== undefined && items.length === 0) throw new RestError("NotFound", `Unable to query reservation ${name.slice(0, 64)}`, "get_reservation", "Requested reservation is invalid", 2051);
   return {
@@ -73,7 +73,7 @@ async function reservations(rc: RequestContext, name?: string) {
 async function existingNames(rc: RequestContext): Promise<Set<string>> {
   if (rc.ctl.listReservations === undefined) return new Set();
   const list = rc.ctl.listReservations.bind(rc.ctl);
-  return new Set((await ctlCall("post_reservation", () => list({}))).reservations.map((r) => r.name));
+  return new Set((await ctlCall("post_reservation", () => list({ withDeleted: false }))).reservations.map((r) => r.name));
 }
 
 /** Create the reservations that do not exist yet, update the others (slurmrestd's "create or modify"). */

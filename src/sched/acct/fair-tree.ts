@@ -7,7 +7,8 @@
  * job's QOS UsageFactor. At every account, children are ordered by
  * LevelFS = S / U (S: shares among siblings, U: usage among siblings; no usage
  * = infinite); a depth-first walk in that order ranks user associations, and a
- * user's factor is rank / number of users (first = 1.0, ties share a rank).
+ * user's factor is rank / number of users (first = 1.0, ties share a rank, tied accounts'
+ * children are ranked together, as Slurm's fair_tree does).
  * The rows are what `sshare` prints.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
@@ -138,21 +139,32 @@ export function fairTree(state: ClusterState, now: number, halfLifeSec: number):
     }
   };
   emit(tree, 0, 1, total > 0 ? 1 : 0, Number.POSITIVE_INFINITY);
-  // Rank users by a walk that visits siblings in LevelFS order (highest first).
+  // Rank users as Slurm's fair tree does: siblings in LevelFS order (highest first, users before
+  // accounts on a tie); a user tied with the sibling before it keeps that rank, tied accounts have
+  // their children merged and ranked together, and an account tied with the sibling before it
+  // passes the tie to its first child (oracle 22.05: five users without usage all show 1.000000;
+  // one with usage below four without it: 0.200000 and 1.000000 for the rest).
   let visited = 0;
   let rank = users;
-  const walk = (n: Node): void => {
-    const ordered = [...n.children].sort((a, b) => levelOf(byId, b) - levelOf(byId, a) || cmp(a.assoc.user || a.assoc.account, b.assoc.user || b.assoc.account));
+  const walk = (siblings: readonly Node[], accountTied: boolean): void => {
+    const ordered = [...siblings].sort((a, b) => levelOf(byId, b) - levelOf(byId, a)
+      || (a.assoc.user === "" ? 1 : 0) - (b.assoc.user === "" ? 1 : 0)
+      || cmp(a.assoc.user || a.assoc.account, b.assoc.user || b.assoc.account));
     let previous: number | undefined;
-    for (const c of ordered) {
+    for (let i = 0; i < ordered.length; i++) {
+      const c = ordered[i] as Node;
+      const level = levelOf(byId, c);
+      const tied = i === 0 ? accountTied : level === previous;
+      previous = level;
       if (c.assoc.user === "") {
-        walk(c);
-        previous = undefined;
+        const merged = [...c.children];
+        while (i + 1 < ordered.length && (ordered[i + 1] as Node).assoc.user === "" && levelOf(byId, ordered[i + 1] as Node) === level) {
+          merged.push(...(ordered[++i] as Node).children);
+        }
+        walk(merged, tied);
         continue;
       }
-      const level = levelOf(byId, c);
-      if (previous === undefined || level !== previous) rank = users - visited;
-      previous = level;
+      if (!tied) rank = users - visited;
       visited++;
       const f = users > 0 ? rank / users : 0;
       assert(f > 0 && f <= 1, "a user's fair-tree factor is in (0, 1]");
@@ -160,7 +172,7 @@ export function fairTree(state: ClusterState, now: number, halfLifeSec: number):
       factors.set(fairShareKey(c.assoc.account, c.assoc.user), Math.max(f, factors.get(fairShareKey(c.assoc.account, c.assoc.user)) ?? 0));
     }
   };
-  walk(tree);
+  walk(tree.children, false);
   assert(visited === users, "every user association is ranked once");
   return { rows, factors };
 }

@@ -7,8 +7,8 @@
  * TRES-minutes and those still to run of the running jobs would not fit in what is left) and
  * GrpWall (decayed wall minutes of the subtree's or the QOS's jobs). Usage comes from
  * usage.ts at the pass's `now`, built only when some association or QOS sets one of these
- * limits. Unlike Slurm, a QOS limit does not hide the association's limit on the same TRES:
- * both must hold.
+ * limits. The association chain given to `assocReason` is already stripped of the limits its
+ * QOS hides (qos-override.ts).
  */
 import type { AcctState, AssocRecord, QosRecord, TresLimit, TresName } from "./types.ts";
 import { TRES_NAMES } from "./types.ts";

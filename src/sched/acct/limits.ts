@@ -8,13 +8,15 @@
  * AccountingStorageEnforce includes limits (or safe), as in Slurm. Limits set
  * on an account apply to the users below it: Max* by inheritance (nearest set
  * value), Grp* to the whole subtree. Limits over time (limits-time.ts): MaxTRESMins
- * per job, GrpTRESMins and GrpWall against the decayed usage at the pass's `now`.
+ * per job, GrpTRESMins and GrpWall against the decayed usage at the pass's `now`. A limit the
+ * job's QOS sets hides the associations' limit of the same kind (qos-override.ts).
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { jobAssoc } from "./fair-tree.ts";
 import { assocChain, type AssocLimits, type AssocRecord, type TresLimit, type TresName } from "./types.ts";
 import { TimeLimits } from "./limits-time.ts";
 import { usageTables, type UsageTables } from "./usage.ts";
+import { underQos } from "./qos-override.ts";
 
 export type Tres = Record<TresName, number>;
 /** One node's share of an allocation (the fields of NodeAlloc this module reads). */
@@ -183,7 +185,8 @@ export class LimitTracker {
       const pu = overTres(l.maxTresPerUser, mine.tres, t);
       if (pu !== undefined) return REASON.qosPerUser[pu];
     }
-    const chain = this.chainOf(job);
+    // usage is charged along the whole chain, but a limit the QOS sets is the one in force
+    const chain = underQos(this.chainOf(job), q);
     if (chain.length === 0) return "";
     const maxWall = inherited(chain, "maxWallMin");
     if (maxWall !== undefined && (wall === undefined || wall > maxWall)) return "AssocMaxWallDurationPerJobLimit";

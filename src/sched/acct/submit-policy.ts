@@ -9,7 +9,8 @@
  * that a requested reservation exists and admits the user and account; with
  * Slurm's error texts. A job without a time limit gets the smallest MaxWall
  * that applies, else the longest time its TRES fit in MaxTRESMins, as Slurm
- * does when limits are enforced. Pure.
+ * does when limits are enforced. A limit the QOS sets hides the association's of the same kind
+ * (qos-override.ts). Pure.
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import type { Requester } from "../model/commands.ts";
@@ -17,6 +18,7 @@ import { isJobFinished } from "../model/types.ts";
 import { limitsEnforced, inherited, jobTres } from "./limits.ts";
 import { jobAssoc } from "./fair-tree.ts";
 import { mayUse } from "../resv/types.ts";
+import { underQos } from "./qos-override.ts";
 import { allowedQos, assocChain, defaultQosOf, TRES_NAMES, userAssoc, type AssocRecord } from "./types.ts";
 
 export const INVALID_ACCOUNT = "Invalid account or account/partition combination specified";
@@ -60,13 +62,13 @@ export function submitPolicy(
   const qos = named === "" ? (assoc === undefined ? "normal" : defaultQosOf(acct, assoc)) : known ? named : "";
   if (enforce.includes("qos") && (!acct.qos.has(qos) || (assoc !== undefined && !allowedQos(acct, assoc).includes(qos)))) return INVALID_QOS;
   if (!limitsEnforced(state) || assoc === undefined) return { account, qos, timeLimitMin };
-  const chain = assocChain(acct, assoc);
+  const chain = underQos(assocChain(acct, assoc), acct.qos.get(qos));
   const why = submitLimitsHold(state, chain, qos, by.user, tasks);
   if (why !== "") return why;
   return { account, qos, timeLimitMin: timeLimitMin ?? smallestWall(state, chain, qos) };
 }
 
-function smallestWall(state: ClusterState, chain: AssocRecord[], qos: string): number | undefined {
+function smallestWall(state: ClusterState, chain: readonly AssocRecord[], qos: string): number | undefined {
   const walls = [state.acct.qos.get(qos)?.limits.maxWallMin, inherited(chain, "maxWallMin")].filter((w): w is number => w !== undefined);
   return walls.length > 0 ? Math.min(...walls) : undefined;
 }
@@ -74,7 +76,7 @@ function smallestWall(state: ClusterState, chain: AssocRecord[], qos: string): n
 /** Jobs (array tasks counted one by one) not yet finished. */
 const taskCount = (job: JobRecord): number => (job.info.state === "PENDING" ? Math.max(1, job.arrayPending.length) : 1);
 
-function submitLimitsHold(state: ClusterState, chain: AssocRecord[], qos: string, user: string, tasks: number): string {
+function submitLimitsHold(state: ClusterState, chain: readonly AssocRecord[], qos: string, user: string, tasks: number): string {
   const q = state.acct.qos.get(qos);
   const maxSubmit = inherited(chain, "maxSubmitJobs");
   const anyLimit =
@@ -110,8 +112,9 @@ function submitLimitsHold(state: ClusterState, chain: AssocRecord[], qos: string
  */
 export function tresMinsTimeLimit(state: ClusterState, job: JobRecord): number | undefined {
   const assoc = jobAssoc(state, job);
-  const chain = assoc === undefined ? [] : assocChain(state.acct, assoc);
-  const limits = [state.acct.qos.get(job.info.qos)?.limits.maxTresMinsPerJob, inherited(chain, "maxTresMinsPerJob")];
+  const q = state.acct.qos.get(job.info.qos);
+  const chain = assoc === undefined ? [] : underQos(assocChain(state.acct, assoc), q);
+  const limits = [q?.limits.maxTresMinsPerJob, inherited(chain, "maxTresMinsPerJob")];
   const t = jobTres(job);
   let best: number | undefined;
   for (const l of limits) {

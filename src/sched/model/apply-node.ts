@@ -5,6 +5,7 @@
  * service, like ReturnToService=2), admin state changes (drain, resume, down)
  * and failure (agent silent past the timeout): its jobs end as NODE_FAIL.
  */
+import { noteNodeService } from "./node-history.ts";
 import type { Command } from "./commands.ts";
 import type { ClusterState, JobRecord, NodeRecord } from "./types.ts";
 import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
@@ -38,6 +39,7 @@ export function applyRegisterNode(state: ClusterState, c: Of<"registerNode">): A
     node.info.reason = "";
   }
   refreshNodeState(node);
+  noteNodeService(node, c.at);
   return emptyResult();
 }
 
@@ -74,6 +76,7 @@ export function applyUpdateNode(state: ClusterState, c: Of<"updateNode">): Apply
       Object.assign(node.info, { reason: "", reasonUser: "", reasonTime: 0 });
     }
     refreshNodeState(node);
+    noteNodeService(node, c.at);
   }
   return { ...emptyResult(), events };
 }
@@ -87,6 +90,7 @@ export function applyNodeFail(state: ClusterState, c: Of<"nodeFail">): ApplyResu
   Object.assign(node.info, { reason: c.reason, reasonUser: "root", reasonTime: c.at });
   const events = failJobsOn(state, c.node, c.at);
   refreshNodeState(node);
+  noteNodeService(node, c.at);
   return { ...emptyResult(), events };
 }
 

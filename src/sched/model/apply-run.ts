@@ -6,6 +6,7 @@
  * time limit. The final state follows Slurm: a controller-requested end
  * (cancel, timeout, node failure, requeue) wins over what the script returned.
  */
+import { noteNodeService } from "./node-history.ts";
 import { gresTresText, parseGresItems, trackedGresNames } from "../../compat/gres-generic.ts";
 import type { Command, StartDecision } from "./commands.ts";
 import type { ClusterState, JobRecord } from "./types.ts";
@@ -298,6 +299,7 @@ function drainForLaunchFailure(state: ClusterState, name: string, at: number): v
   node.drain = true;
   Object.assign(node.info, { reason: LAUNCH_FAILURE_DRAIN_REASON, reasonUser: "root", reasonTime: at });
   refreshNodeState(node);
+  noteNodeService(node, at);
 }
 
 function drainForProlog(state: ClusterState, name: string, at: number): void {
@@ -306,6 +308,7 @@ function drainForProlog(state: ClusterState, name: string, at: number): void {
   node.drain = true;
   Object.assign(node.info, { reason: "Prolog error", reasonUser: "root", reasonTime: at });
   refreshNodeState(node);
+  noteNodeService(node, at);
 }
 
 /**

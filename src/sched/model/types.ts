@@ -58,6 +58,15 @@ export interface JobRecord {
   nodesNeeded?: number;
 }
 
+/** One stretch a node spent out of service (node-history.ts); `end` absent while it lasts. */
+export interface NodeDownSpan {
+  start: number;
+  end?: number;
+  /** DOWN or DRAIN (a node both down and drained is DOWN) */
+  state: "DOWN" | "DRAIN";
+  reason: string;
+}
+
 export interface NodeRecord {
   info: NodeInfoP;
   /** GPU indices allocated per job id. */
@@ -74,6 +83,8 @@ export interface NodeRecord {
   down: boolean;
   /** Features an admin set at run time (scontrol/REST update): kept over what spurd reports when it registers. */
   adminFeatures?: string;
+  /** When the node was DOWN or drained (node-history.ts; sreport's Down); absent = never. */
+  downSpans?: NodeDownSpan[];
 }
 
 export interface PartitionRecord {
@@ -135,6 +146,11 @@ export interface ClusterState {
   acct: AcctState;
   /** Advance reservations by name (scontrol create reservation), see sched/resv/types.ts. */
   reservations: Map<string, ResvRecord>;
+  /**
+   * Reservations deleted after they started, each ending at its deletion (apply-resv.ts): sreport
+   * still reports them, as slurmdbd keeps them. The last MAX_DELETED_RESVS; absent = none yet.
+   */
+  deletedReservations?: ResvRecord[];
   /**
    * Cluster-wide licenses (slurm.conf Licenses=): name → total. Replicated and kept in snapshots;
    * what is in use is what running jobs hold (JobRecord.info.licensesAlloc). Absent = none.

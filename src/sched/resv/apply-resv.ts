@@ -12,7 +12,7 @@ import type { ClusterState } from "../model/types.ts";
 import { emptyResult, rejected, type ApplyResult } from "../model/apply-result.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { parseTimeLimit } from "../../compat/parse-time.ts";
-import type { ResvRecord } from "./types.ts";
+import { windowAt, type ResvRecord } from "./types.ts";
 
 type ResvCommand = Extract<Command, { type: "reservation" }>;
 
@@ -22,7 +22,10 @@ export function applyReservation(state: ClusterState, c: ResvCommand): ApplyResu
   if (c.by.uid !== 0 && !state.config.operators.includes(c.by.user)) return rejected("AccessDenied", "Access/permission denied");
   const f = Object.fromEntries(Object.entries(c.fields).map(([k, v]) => [k.toLowerCase(), v]));
   if (c.action === "delete") {
-    if (!state.reservations.delete(c.name)) return rejected("ReservationInvalid", "Requested reservation is invalid");
+    const gone = state.reservations.get(c.name);
+    if (gone === undefined) return rejected("ReservationInvalid", "Requested reservation is invalid");
+    state.reservations.delete(c.name);
+    keepDeleted(state, gone, c.at);
     return emptyResult();
   }
   if (c.action === "update") {
@@ -49,6 +52,24 @@ export function applyReservation(state: ClusterState, c: ResvCommand): ApplyResu
   if (made.nodes.length === 0) return rejected("ReservationInvalid", "Nodes or NodeCnt must be specified. No reservation created.");
   state.reservations.set(name, made);
   return { ...emptyResult(), text: name };
+}
+
+/** How many deleted reservations the state keeps for sreport (the oldest go first). */
+export const MAX_DELETED_RESVS = 1000;
+
+/**
+ * A deleted reservation as slurmdbd keeps it: its window in force, ending at the deletion if
+ * that came first (oracle 22.05: created 07:00:43 for 30 minutes, deleted 07:08:00, `sreport
+ * reservation utilization` shows 07:00:43 - 07:08:00). One deleted before its window began is
+ * not kept (slurmdbd removes a reservation that never started).
+ */
+function keepDeleted(state: ClusterState, r: ResvRecord, at: number): void {
+  const w = windowAt(r, at);
+  if (at <= w.start) return;
+  const kept = state.deletedReservations ?? [];
+  kept.push({ ...r, startTime: w.start, endTime: Math.min(w.end, at), flags: r.flags.filter((f) => f !== "DAILY" && f !== "WEEKLY") });
+  if (kept.length > MAX_DELETED_RESVS) kept.splice(0, kept.length - MAX_DELETED_RESVS);
+  state.deletedReservations = kept;
 }
 
 function build(state: ClusterState, r: ResvRecord, f: Record<string, string>, at: number): ResvRecord | string {

@@ -34,6 +34,11 @@ const SREPORT: [string, string][] = [
   // a window before the cluster registered: no line (both count a cluster's time from its registration)
   ["util-before-cluster", `sreport cluster utilization ${W}`],
   ["util-percent-tres", `sreport -P -t percent --tres=cpu,gres/gpu cluster utilization ${W}`],
+  // format=: every field of the cluster reports, widths, unknown words (oracle's bytes for these
+  // and for a rolled-up hour: tests/unit/sacct-scontrol/sreport-util-oracle.test.ts)
+  ["util-format-all", `sreport cluster utilization format=cl,al,d,pl,i,res,rep,o,u,e,tresn,tresc,login,acc,proper,wckey ${W}`],
+  ["util-format-widths", `sreport -t hourper cluster utilization format=tresname%20,trescount%3,cl%-12,e%3,u%3,o%3 ${W}`],
+  ["util-format-unknown-P", `sreport -P cluster utilization format=cl,bogus,c,p,re,tres,tresc%3 ${W}`],
   ["top-sec", `sreport -t sec user topusage ${W}`],
   ["top-tres-group", `sreport --tres=gres/gpu user topusage ${W} group`],
   ["bad-job-report", "sreport job foo"],

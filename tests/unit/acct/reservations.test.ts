@@ -49,6 +49,21 @@ describe("reservations", () => {
     expect(c.run(resv("delete", "alice_1", {})).error).toBe("Requested reservation is invalid");
   });
 
+  it("deleted after they started, are kept for sreport ending at the deletion; deleted before, are not (slurmdbd; oracle 22.05)", () => {
+    const c = cluster(CONF);
+    c.run(resv("create", "early", { starttime: "1000", duration: "30", users: "alice", nodes: "n1" }, ROOT, 900));
+    c.run(resv("create", "daily", { starttime: "1000", duration: "60", users: "alice", nodes: "n2", flags: "DAILY" }, ROOT, 900));
+    c.run(resv("create", "later", { starttime: "5000", duration: "60", users: "alice", nodes: "n3" }, ROOT, 900));
+    expect(c.run(resv("delete", "early", {}, ROOT, 1437)).error).toBe("");
+    expect(c.run(resv("delete", "later", {}, ROOT, 1500)).error).toBe("");
+    // the DAILY one deleted during its second day's window: that window, up to the deletion (earlier days are not kept)
+    expect(c.run(resv("delete", "daily", {}, ROOT, 86400 + 1000 + 3600 - 100)).error).toBe("");
+    expect(c.state.reservations.size).toBe(0);
+    expect(c.state.deletedReservations?.map((r) => [r.name, r.startTime, r.endTime, r.flags])).toEqual([
+      ["early", 1000, 1437, []], ["daily", 86400 + 1000, 86400 + 1000 + 3500, []],
+    ]);
+  });
+
   it("roll DAILY windows forward", () => {
     const r = { name: "d", startTime: 0, endTime: 3600, nodes: [], users: ["a"], accounts: [], flags: ["DAILY"], partition: "", cores: 0 };
     expect(windowAt(r, 1800)).toEqual({ start: 0, end: 3600 });

@@ -30,7 +30,12 @@ function replay(commands: Command[], state = fixtureState()) {
 describe("state written before the state types (v1, format 3)", () => {
   it("replays the old Raft log to the state it gave then", () => {
     expect(log.length).toBeGreaterThan(SNAPSHOT_AT);
-    expect(canonical(replay(log))).toBe(read("state-at-end.json").trim());
+    const state = replay(log);
+    // today's apply() also keeps each node's history out of service (sreport's Down, node-history.ts),
+    // which the old code did not: the drain at 26 and resume at 34 of n4; the rest is unchanged
+    expect(state.nodes.get("n4")?.downSpans).toEqual([{ start: 26, end: 34, state: "DRAIN", reason: "disk" }]);
+    for (const node of state.nodes.values()) delete node.downSpans;
+    expect(canonical(state)).toBe(read("state-at-end.json").trim());
   });
 
   it("restores the format-3 snapshot, and its log tail ends where the full replay ends", () => {

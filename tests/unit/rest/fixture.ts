@@ -81,7 +81,7 @@ function fakeController(caller: Caller, jobs: Plain<JobInfo>[], specs: Plain<Job
       return { jobs: listed, now: NOW_SEC, clusterName: "spur", listVersion };
     },
     async listNodes() {
-      return { nodes: [], partitions: [], now: NOW_SEC, licenses: [] };
+      return { nodes: [], partitions: [], now: NOW_SEC, licenses: [], downSpans: [] };
     },
     async cancel(req) {
       return { results: results(req.filter?.jobIds ?? [], (j) => { j.state = "CANCELLED"; }) };

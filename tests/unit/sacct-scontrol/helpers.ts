@@ -116,6 +116,8 @@ export interface FakeWorld {
   partitions?: Partition[];
   /** slurm.conf Licenses= as listNodes reports them (scontrol show licenses). */
   licenses?: { name: string; total: number; used: number; reserved: number }[];
+  /** When nodes were DOWN or drained (sreport's Down). */
+  downSpans?: { node: string; start: number; end: number; state: string; reason: string }[];
   config?: Record<string, string>;
   ping?: Plain<PingResponse> | Error;
   now: number;
@@ -151,7 +153,7 @@ export function fakePort(world: FakeWorld): { port: CliPort; calls: Calls } {
         if (world.listError) throw new RpcError("unavailable", world.listError);
         return { jobs: world.jobs ?? [], now: world.now, clusterName: "oracle" };
       },
-      listNodes: async () => ({ nodes: world.nodes ?? [], partitions: world.partitions ?? [], now: world.now, licenses: world.licenses ?? [] }),
+      listNodes: async () => ({ nodes: world.nodes ?? [], partitions: world.partitions ?? [], now: world.now, licenses: world.licenses ?? [], downSpans: world.downSpans ?? [] }),
       cancel: async (req): Promise<Plain<CancelResponse>> => {
         calls.cancel.push(req);
         return { results: world.cancelResults?.(req) ?? [] };

@@ -24,7 +24,7 @@ function world(by: Requester = ROOT) {
     if (r.error !== "") throw new RpcError("invalid_argument", r.error);
     return {};
   };
-  ctl.listNodes = async () => ({ nodes: [...c.state.nodes.values()].map((n) => n.info), partitions: c.state.partitions.map((p) => p.info), now: 1000, licenses: [] });
+  ctl.listNodes = async () => ({ nodes: [...c.state.nodes.values()].map((n) => n.info), partitions: c.state.partitions.map((p) => p.info), now: 1000, licenses: [], downSpans: [] });
   return { c, run: (...argv: string[]) => scontrolMain(argv, port) };
 }
 

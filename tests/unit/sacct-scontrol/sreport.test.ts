@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import {
   clusterUsage,
-  clusterUtilizationText,
   parseTimeFormat,
   reportWindow,
   usageText,
@@ -16,6 +15,7 @@ import {
   type Style,
 } from "../../../src/compat/format/sreport.ts";
 import { sreportMain } from "../../../src/cli/sreport.ts";
+import { clusterUtilizationText } from "../../../src/compat/format/sreport-utilization.ts";
 import { isoTimeText } from "../../../src/compat/format/time-memo.ts";
 import { at, fakePort, makeJob, makeNode } from "./helpers.ts";
 
@@ -54,7 +54,7 @@ describe("usage from job records", () => {
     const u = clusterUsage("oracle", jobs, 4, W, NOW);
     expect(u).toEqual({
       cluster: "oracle", tres: "cpu", allocated: 2 * 1800 + 2 * HOUR + 600, down: 0, plannedDown: 0, planned: HOUR,
-      idle: 8 * HOUR - (3600 + 7200 + 600) - HOUR, reported: 8 * HOUR, capacity: 8 * HOUR,
+      idle: 8 * HOUR - (3600 + 7200 + 600) - HOUR, reported: 8 * HOUR, capacity: 8 * HOUR, count: 4, over: 0,
     });
   });
 
@@ -94,7 +94,7 @@ describe("layout (oracle 22.05 headers)", () => {
   const window = { start: at("00:00:00") - 3 * 86400, end: at("15:00:00") };
 
   it("cluster utilization: banner, cut headers, right-justified values", () => {
-    expect(clusterUtilizationText([u], window, style(), time)).toBe(
+    expect(clusterUtilizationText([u], window, style(), time).text).toBe(
       [
         "-".repeat(80),
         "Cluster Utilization 2026-11-29T00:00:00 - 2026-12-02T14:59:59",
@@ -109,9 +109,9 @@ describe("layout (oracle 22.05 headers)", () => {
   });
 
   it("-P and -p: '|' between fields, -p with one at the end; -n: no banner and no header", () => {
-    const plain = clusterUtilizationText([u], window, style({ parsable: "plain", format: "percent" }), time).split("\n");
+    const plain = clusterUtilizationText([u], window, style({ parsable: "plain", format: "percent" }), time).text.split("\n");
     expect(plain.slice(2)).toEqual(["Usage reported in Percentage of Total", "-".repeat(80), "Cluster|Allocated|Down|PLND Down|Idle|Planned|Reported", "oracle|1.39%|0.00%|0.00%|98.02%|0.59%|100.00%", ""]);
-    const trailing = clusterUtilizationText([u], window, style({ parsable: "trailing", header: false }), time);
+    const trailing = clusterUtilizationText([u], window, style({ parsable: "trailing", header: false }), time).text;
     expect(trailing).toBe("oracle|8|0|0|536|3|546|\n");
   });
 

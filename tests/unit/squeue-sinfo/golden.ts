@@ -95,7 +95,7 @@ export function fakePort(world: World): CliPort {
     submit: notUsed,
     listJobs: async () => (world.down ? unavailable() : { jobs: world.jobs ?? [], now: world.now, clusterName: "oracle" }),
     listNodes: async () =>
-      world.down ? unavailable() : { nodes: world.nodes ?? [], partitions: world.partitions ?? [], now: world.now, licenses: [] },
+      world.down ? unavailable() : { nodes: world.nodes ?? [], partitions: world.partitions ?? [], now: world.now, licenses: [], downSpans: [] },
     cancel: notUsed,
     updateJob: notUsed,
     updateNode: notUsed,

@@ -100,7 +100,7 @@ export function mountUi(app: Hono, deps: UiDeps): void {
   async function build(ctl: ControllerPort, user: string): Promise<BuiltView> {
     const started = performance.now();
     const [nodes, jobs, shares, reservations] = await Promise.all([
-      ctl.listNodes(), ctl.listJobs({}), ctl.getShares?.({}).catch(() => undefined), ctl.listReservations?.({}).catch(() => undefined),
+      ctl.listNodes(), ctl.listJobs({}), ctl.getShares?.({}).catch(() => undefined), ctl.listReservations?.({ withDeleted: false }).catch(() => undefined),
     ]);
     loads.nodes = { atMs: Date.now(), byName: new Map(nodes.nodes.map((n) => [n.name, n])) };
     const { jobs: rows, jobColumns, ...rest } = buildView({ nodes, jobs, shares, reservations, user });

@@ -24,7 +24,7 @@ describe("gpuGroups", () => {
 });
 
 describe("buildView", () => {
-  const nodes = { nodes: [node("n1", 4), node("n2", 2), node("cpu1", 0)], partitions: [], now: 100, licenses: [] };
+  const nodes = { nodes: [node("n1", 4), node("n2", 2), node("cpu1", 0)], partitions: [], now: 100, licenses: [], downSpans: [] };
   const jobs = {
     clusterName: "c", now: 100,
     jobs: [
