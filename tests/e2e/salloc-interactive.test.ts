@@ -38,6 +38,16 @@ describe("salloc without a command", () => {
     expect(noJobs()).toBe("");
   });
 
+  it("--no-shell keeps the allocation (named no-shell) after salloc exits; steps join it, scancel ends it", () => {
+    const r = c.run(["salloc", "-N1", "--no-shell"]);
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    const id = /^salloc: Granted job allocation (\d+)$/m.exec(r.stderr)?.[1] ?? "";
+    expect(r.stderr).not.toContain("Relinquishing");
+    expect(c.run(["squeue", "-h", "-j", id, "-o", "%j|%T"]).stdout.trim()).toBe("no-shell|RUNNING");
+    expect(c.run(["srun", `--jobid=${id}`, "printenv", "SLURM_JOB_ID"]).stdout.trim()).toBe(id);
+    c.run(["scancel", id]);
+  });
+
   it("runs SallocDefaultCommand= when it is set (the key Slurm had before 20.11)", () => {
     appendFileSync(c.conf, 'SallocDefaultCommand="echo default-command ran; exit 5"\n');
     const r = sallocOnTerminal("-n1", "");

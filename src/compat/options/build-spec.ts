@@ -97,14 +97,14 @@ function settleMemory(st: BuildState): Result<void> {
 
 const basename = (path: string): string => path.replace(/\/+$/, "").split("/").pop() ?? path;
 
-function defaultName(ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): string {
+function defaultName(ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[], noShell: boolean): string {
   if (script !== undefined) {
     if (script.from === "wrap") return "wrap";
     return script.from === "file" && script.path !== undefined ? basename(script.path) : "sbatch";
   }
   const first = command[0];
-  // salloc's allocation is "interactive" even when it runs a command (x-env-salloc)
-  if (ctx.cmd === "salloc") return "interactive";
+  // salloc's allocation is "interactive" even when it runs a command (x-env-salloc), "no-shell" with --no-shell (oracle)
+  if (ctx.cmd === "salloc") return noShell ? "no-shell" : "interactive";
   return first === undefined ? ctx.cmd : basename(first);
 }
 
@@ -121,7 +121,7 @@ function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, stri
 function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): void {
   const spec = st.spec;
   // sbatch -J "" keeps the empty name (oracle: JobName= and squeue NAME empty; differential seed 104)
-  if (spec.name === "" && !(st.nameGiven === true && ctx.cmd === "sbatch")) spec.name = defaultName(ctx, script, command);
+  if (spec.name === "" && !(st.nameGiven === true && ctx.cmd === "sbatch")) spec.name = defaultName(ctx, script, command, st.settings.noShell);
   spec.workDir = st.chdir ?? ctx.invoker.cwd;
   spec.export = st.exportValue ?? "";
   spec.env = jobEnvironment(st, ctx);

@@ -50,6 +50,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   if (!r.settings.quiet) process.stderr.write(`salloc: Granted job allocation ${job.jobId}\n`);
+  // --no-shell: the allocation outlives salloc (until scancel or its time limit); steps join it with srun --jobid
+  if (r.settings.noShell) return 0;
   // -m arbitrary: the shell's tasks are laid over the list; Slurm gives up when their count differs
   const nodeCount = job.numNodes || job.alloc.length;
   const tasks = sallocTaskCount(r.spec.ntasks, r.spec.ntasksPerNode, nodeCount, job.numCpus, r.spec.cpusPerTask);

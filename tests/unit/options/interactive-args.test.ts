@@ -97,7 +97,7 @@ describe("parseSrunArgs", () => {
 describe("parseSallocArgs", () => {
   it("salloc -N2 --no-shell", () => {
     const r = run(parseSallocArgs(["-N2", "--no-shell"], {}, CTX));
-    expect([r.command, r.settings.noShell, r.spec.nodesMin, r.spec.interactive, r.spec.name]).toEqual([[], true, 2, true, "interactive"]);
+    expect([r.command, r.settings.noShell, r.spec.nodesMin, r.spec.interactive, r.spec.name]).toEqual([[], true, 2, true, "no-shell"]); // oracle: squeue NAME no-shell
   });
 
   it("reads SALLOC_* variables, not SBATCH_*", () => {
