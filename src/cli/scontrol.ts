@@ -73,6 +73,7 @@ const USAGE = [
   "     create|update PartitionName=<name> <Key>=<value> ..., delete PartitionName=<name>",
   "     create|update ReservationName=<name> <Key>=<value> ..., delete ReservationName=<name>",
   "     reconfigure, listpids [<job_id>[.<step_id>]] [<NodeName>]",
+  "     write batch_script <job_id> [<file>|-]",
   "",
 ].join("\n");
 
@@ -178,6 +179,7 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   if (keywordMatch(tag, "listpids", 1)) return (await import("./scontrol-listpids.ts")).listPidsCommand(port, words, flags.json);
   if (keywordMatch(tag, "version", 4)) return outcome(`${SLURM_VERSION_LINE}\n`);
   if (keywordMatch(tag, "token", 5)) return (await import("./scontrol-token.ts")).tokenCommand(port, words.slice(1));
+  if (keywordMatch(tag, "write", 5)) return (await import("./scontrol-write.ts")).writeCommand(port, words);
   return outcome("", `invalid keyword: ${tag}\n`, true);
 }
 

@@ -24,6 +24,7 @@ export const SLURM_ERRORS = {
   InvalidArgument: { errno: 22, text: "Invalid argument", rpc: "invalid_argument" },
   InvalidPartitionName: { errno: 2000, text: "Invalid partition name specified", rpc: "invalid_argument" },
   AccessDenied: { errno: 2002, text: "Access/permission denied", rpc: "permission_denied" },
+  JobScriptMissing: { errno: 2009, text: "Job script not specified", rpc: "invalid_argument" },
   UserIdMissing: { errno: 2010, text: "Invalid user id", rpc: "permission_denied" },
   InvalidJobId: { errno: 2017, text: "Invalid job id specified", rpc: "invalid_argument" },
   InvalidNodeName: { errno: 2018, text: "Invalid node name specified", rpc: "invalid_argument" },

@@ -128,6 +128,8 @@ export interface CliPort {
   /** Local time zone offset handling is the formatter's: it receives epoch seconds. */
   readFile(path: string): Promise<string | undefined>;
   readStdin(): Promise<string>;
+  /** Write `text` to `path` (relative to the invoker's cwd) as the invoking user; the system's reason (strerror) on failure. */
+  writeFile?(path: string, text: string): Promise<string | undefined>;
   /** Streams for commands that print while they wait (sbatch --wait, srun). */
   write(stream: "stdout" | "stderr", text: string): void;
   sleep(ms: number): Promise<void>;

@@ -18,6 +18,12 @@ export const stderrLine = (line: string): void => {
   void writeOutput("stderr", line);
 };
 
+/** strerror's words for what a file write fails with (Linux). */
+const STRERROR: Record<string, string> = {
+  ENOENT: "No such file or directory", EACCES: "Permission denied", EPERM: "Operation not permitted", EISDIR: "Is a directory",
+  ENOTDIR: "Not a directory", EROFS: "Read-only file system", ENOSPC: "No space left on device", EDQUOT: "Disk quota exceeded",
+};
+
 export async function realPort(): Promise<CliPort> {
   const env = await loadClientEnv();
   const uid = process.getuid?.() ?? 0;
@@ -33,6 +39,17 @@ export async function realPort(): Promise<CliPort> {
         return await Bun.file(path).text();
       } catch {
         return undefined;
+      }
+    },
+    writeFile: async (path, text) => {
+      if (path === "") return STRERROR.ENOENT;
+      try {
+        // node:fs only here (start-up: the entry path loads no node:fs); Bun.write would create missing directories
+        (await import("node:fs")).writeFileSync(path, text);
+        return undefined;
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? "";
+        return STRERROR[code] ?? (e instanceof Error ? e.message : String(e));
       }
     },
     readStdin: async () => (process.stdin.isTTY ? "" : await Bun.stdin.text()),

@@ -197,6 +197,8 @@ async function scriptOf(ctl: ControllerPort, jobId: number): Promise<{ text: str
   try {
     return { text: (await ctl.getJobScript({ jobId })).script };
   } catch (e) {
+    // slurmctld's word for a reader who is not the owner is "Invalid user id"; the page says what it means
+    if (e instanceof RpcError && e.code === "permission_denied") return { refused: "Access/permission denied" };
     return { refused: e instanceof Error ? e.message : String(e) };
   }
 }
