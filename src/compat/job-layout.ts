@@ -111,6 +111,8 @@ export interface PendingCounts {
   numNodesText: string;
   /** The node count alone (the range's low end). */
   numNodes: number;
+  /** squeue's NODES for the pending job: with -N, max(-N's minimum, the estimate), which -N's maximum does not cap (22.05 oracle). */
+  listedNodes: number;
   numCpus: number;
   numTasks: number;
   minCpusNode: number;
@@ -130,6 +132,7 @@ export function pendingCounts(shape: LayoutShape, nodeCpusMax: number): PendingC
   return {
     numNodesText: shape.nodesGiven ? `${numNodes}-${shape.nodesMax}` : String(numNodes),
     numNodes,
+    listedNodes: shape.nodesGiven ? Math.max(shape.nodesMin, estimate) : numNodes,
     numCpus,
     numTasks: shape.ntasks,
     minCpusNode: minCpusPerNode(shape),

@@ -180,6 +180,7 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if (spec.gpuBind !== "") info.tresBind = `gres/gpu:${spec.gpuBind}`;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
+  if (counts.listedNodes !== counts.numNodes) info.nodeCountEstimate = counts.listedNodes;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
   // GPUs asked per node, per job and per task count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
@@ -209,6 +210,7 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   const oversized = Math.min(oversizedNodes, info.numNodesMax ?? oversizedNodes);
   if (oversizedNodes > 0) {
     Object.assign(info, { numNodes: oversized, reason: spec.hold ? info.reason : "PartitionConfig" });
+    delete info.nodeCountEstimate;
     record.nodesNeeded = oversized;
   }
   if (unfit) record.unfitAtSubmit = true;

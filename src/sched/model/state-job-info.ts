@@ -108,6 +108,8 @@ export interface JobInfoState {
   licensesAlloc?: string;
   /** -N's maximum: a pending job shows NumNodes=min-max (absent: -N not given) */
   numNodesMax?: number;
+  /** squeue's NODES while pending where -N was given: max(-N's minimum, the node estimate), not capped by -N's maximum (absent: numNodes) */
+  nodeCountEstimate?: number;
   /** --tmp (scontrol MinTmpDiskNode) */
   minTmpDiskMib?: number;
   /** accounting's view of the job (sacct): no limit was asked for (Timelimit=Partition_Limit until it starts), the association and QOS ids it was charged to (AssocID, QOSRAW) */

@@ -150,6 +150,7 @@ function setCount(job: JobRecord, v: string, key: "nodesMin" | "ntasks"): string
   job.spec[key] = n;
   if (key === "nodesMin") {
     job.info.numNodes = n;
+    delete job.info.nodeCountEstimate; // squeue lists the count given now
     delete job.nodesNeeded; // the new count is the job's own
   } else job.info.numTasks = n;
   return "";

@@ -118,3 +118,20 @@ describe("askNodesMin", () => {
     expect(checked).toBeGreaterThan(100);
   });
 });
+
+/**
+ * squeue's NODES for a pending job given -N (22.05 oracle, 4-CPU nodes, held jobs, probed by
+ * hand 2026-12-05): the larger of -N's minimum and the node estimate, which -N's maximum does
+ * not cap, while scontrol's NumNodes keeps the request's range (`-N1 -n9`: squeue 3, scontrol 1-1).
+ */
+describe("squeue's node count of a pending job given -N", () => {
+  const ORACLE: readonly (readonly [string, number, string])[] = [
+    ["-N1 -n9", 3, "1-1"], ["-N1 -n5", 2, "1-1"], ["-N1 -n12", 3, "1-1"], ["-N1 -n13", 4, "1-1"], ["-N1 -n2", 1, "1-1"],
+    ["-N2 -n8 -c5", 8, "2-2"], ["-N3 -n4", 3, "3-3"], ["-N2 -n3 -c3", 3, "2-2"], ["-N1 -n4 -c2", 2, "1-1"],
+    ["-N1 -n5 -c2", 3, "1-1"], ["-N1 -n2 -c3", 2, "1-1"], ["-N1-3 -n9", 3, "3-3"], ["-N2 -n2", 2, "2-2"],
+  ];
+  it.each(ORACLE)("%s lists %d nodes, scontrol %s", (args, listed, scontrol) => {
+    const counts = pendingCounts(normaliseAsk(parseAsk(args)).shape, NODE_CPUS);
+    expect([counts.listedNodes, counts.numNodesText]).toEqual([listed, scontrol]);
+  });
+});
