@@ -6,6 +6,7 @@
  * streams (docs/startup.md): files are read by client-env.ts, output goes through
  * stdio.ts. port.ts adds what srun/salloc/spur need on top (sync conf lookups).
  */
+import { strerrorOf } from "../../lib/strerror.ts";
 import { RpcError, type CliPort } from "../../net/ctl-port.ts";
 import { connectAnswer, controllerPort } from "../../net/ctl-client/controller-port.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
@@ -16,12 +17,6 @@ import { writeOutput } from "./stdio.ts";
 /** Where a CLI's failover diagnosis goes: its stderr, in order with the rest of its output. */
 export const stderrLine = (line: string): void => {
   void writeOutput("stderr", line);
-};
-
-/** strerror's words for what a file write fails with (Linux). */
-const STRERROR: Record<string, string> = {
-  ENOENT: "No such file or directory", EACCES: "Permission denied", EPERM: "Operation not permitted", EISDIR: "Is a directory",
-  ENOTDIR: "Not a directory", EROFS: "Read-only file system", ENOSPC: "No space left on device", EDQUOT: "Disk quota exceeded",
 };
 
 export async function realPort(): Promise<CliPort> {
@@ -42,14 +37,13 @@ export async function realPort(): Promise<CliPort> {
       }
     },
     writeFile: async (path, text) => {
-      if (path === "") return STRERROR.ENOENT;
+      if (path === "") return strerrorOf({ code: "ENOENT" });
       try {
         // node:fs only here (start-up: the entry path loads no node:fs); Bun.write would create missing directories
         (await import("node:fs")).writeFileSync(path, text);
         return undefined;
       } catch (e) {
-        const code = (e as { code?: string }).code ?? "";
-        return STRERROR[code] ?? (e instanceof Error ? e.message : String(e));
+        return strerrorOf(e);
       }
     },
     readStdin: async () => (process.stdin.isTTY ? "" : await Bun.stdin.text()),

@@ -10,6 +10,7 @@
  * exits with that errno. -C, -F, --exclude and --send-libs are accepted; Spur
  * sends the file as is, to every node at once.
  */
+import { strerrorOf } from "../../lib/strerror.ts";
 import { credentialInterceptor } from "../../net/auth/client-cred.ts";
 import { nodeAudience } from "../../net/auth/types.ts";
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
@@ -29,8 +30,6 @@ const BLOCK_BYTES_DEFAULT = 8 * 1024 * 1024;
 const BLOCK_BYTES_MAX = 32 * 1024 * 1024;
 /** Slurm's MessageTimeout default, for a block without -t. */
 const TIMEOUT_SEC_DEFAULT = 10;
-
-const STRERROR: Record<string, string> = { ENOENT: "No such file or directory", EACCES: "Permission denied", ENOTDIR: "Not a directory", ELOOP: "Too many levels of symbolic links" };
 
 class Refused extends Error {
   constructor(message: string, readonly exitCode: number) {
@@ -69,7 +68,7 @@ function openSource(path: string): { fd: number; stat: Stats } {
     fd = openSync(path, "r");
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    throw new Refused(`Can't open \`${path}\`: ${STRERROR[e.code ?? ""] ?? e.message}`, 255);
+    throw new Refused(`Can't open \`${path}\`: ${strerrorOf(e)}`, 255);
   }
   const stat = fstatSync(fd);
   // Slurm maps the file into memory: a directory (or a device) cannot be

@@ -6,11 +6,8 @@
  * program that cannot be run is reported as Slurm's srun does ("Access denied for PATH: ...")
  * and the step goes on; a prolog that fails aborts the step.
  */
+import { strerrorOf } from "../../lib/strerror.ts";
 import { accessSync, constants } from "node:fs";
-
-const ACCESS_ERRORS: Record<string, string> = {
-  ENOENT: "No such file or directory", EACCES: "Permission denied", ENOTDIR: "Not a directory", ELOOP: "Too many levels of symbolic links",
-};
 
 /** The program to run: the option's, else the configuration's; undefined for none. */
 export function srunScriptPath(option: string | undefined, configured: string | undefined): string | undefined {
@@ -23,8 +20,7 @@ export async function runSrunScript(path: string, command: readonly string[], en
   try {
     accessSync(path, constants.X_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    process.stderr.write(`srun: Access denied for ${path}: ${ACCESS_ERRORS[code] ?? (error as Error).message}\n`);
+    process.stderr.write(`srun: Access denied for ${path}: ${strerrorOf(error)}\n`);
     return 0;
   }
   const base = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));

@@ -9,6 +9,7 @@
  * (task-output.ts), and report the step's end. The step's exit code is the
  * highest task exit code, as srun returns it.
  */
+import { strerrorOf } from "../../lib/strerror.ts";
 import { credentialInterceptor } from "../../net/auth/client-cred.ts";
 import { nodeAudience } from "../../net/auth/types.ts";
 import { arbitraryRanks, isArbitrary, taskRanks } from "../../compat/task-layout.ts";
@@ -334,10 +335,6 @@ function ptyEnv(size: { rows: number; cols: number }, port: number | undefined):
   return env;
 }
 
-const OPEN_ERRORS: Record<string, string> = {
-  ENOENT: "No such file or directory", EACCES: "Permission denied", ENOTDIR: "Not a directory", ELOOP: "Too many levels of symbolic links",
-};
-
 /**
  * What srun forwards to the tasks that read its stdin: its own `stdin`, or the one `-i FILE` (no per-task
  * letter) that srun opens itself, as the user who runs srun; Slurm's error text when that cannot be opened.
@@ -350,6 +347,6 @@ function inputSource(inputs: ReadonlyMap<number, InputTarget>, stdin: Readable):
     return createReadStream("", { fd: openSync(path, "r") });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    return `Could not open stdin file: ${OPEN_ERRORS[e.code ?? ""] ?? e.message}`;
+    return `Could not open stdin file: ${strerrorOf(e)}`;
   }
 }
