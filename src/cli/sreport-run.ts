@@ -112,7 +112,7 @@ export async function runReport(kind: ReportKind, words: readonly string[], o: R
   const w = reportWindow(c.start, c.end, now);
   const [jobs, nodes] = await Promise.all([
     port.ctl.listJobs({ includeFinished: true, windowStart: w.start, windowEnd: w.end }),
-    port.ctl.listNodes(),
+    port.ctl.listNodes({ withDownSpans: true }),
   ]);
   const asked = [...o.clusters, ...c.clusters].filter((name) => name !== "");
   const ours = asked.length === 0 || asked.includes(jobs.clusterName);

@@ -30,6 +30,7 @@ import type {
   PriorityFactorsResponse,
   ListJobsRequest,
   ListJobsResponse,
+  ListNodesRequest,
   ListNodesResponse,
   PingResponse,
   SubmitRequest,
@@ -72,7 +73,8 @@ export type ListJobsAnswer = Omit<Plain<ListJobsResponse>, "listVersion" | "list
 export interface ControllerPort {
   submit(req: Plain<SubmitRequest>): Promise<Plain<SubmitResponse>>;
   listJobs(req: Partial<Plain<ListJobsRequest>>): Promise<ListJobsAnswer>;
-  listNodes(): Promise<Plain<ListNodesResponse>>;
+  /** `withDownSpans`: also every node's spans out of service (sreport); sinfo and the rest leave it out. */
+  listNodes(req?: Partial<Plain<ListNodesRequest>>): Promise<Plain<ListNodesResponse>>;
   cancel(req: Plain<CancelRequest>): Promise<Plain<CancelResponse>>;
   updateJob(req: Plain<UpdateJobRequest>): Promise<Plain<UpdateJobResponse>>;
   updateNode(req: Plain<UpdateNodeRequest>): Promise<void>;

@@ -71,7 +71,7 @@ export function controllerPort(where: string | string[], headers: Record<string,
       const defaults = emptyJobInfo();
       return { now: 0, clusterName: "", ...res, jobs: (res.jobs ?? []).map((j) => withDefaults(j, defaults)) };
     },
-    listNodes: () => call(base, "ListNodes", {}),
+    listNodes: (req = {}) => call(base, "ListNodes", req),
     cancel: (req) => call(base, "Cancel", req),
     updateJob: (req) => call(base, "UpdateJob", req),
     updateNode: async (req) => {
