@@ -182,14 +182,15 @@ export function expandArrayRecord(job: Job): Job[] {
  * Order of a single-job load (`squeue -j N` with one id): the record N first,
  * then its array's other records newest first, as the controller's array
  * hash chain returns them (golden 050: 17_3, 17_2, 17_1); a het job's other
- * components follow its leader.
+ * components follow its leader in offset order.
  */
 export function singleJobLoadOrder(jobs: readonly Job[], jobId: number): Job[] {
   const own = jobs.filter((j) => j.jobId === jobId);
   const siblings = jobs.filter((j) => j.jobId !== jobId && j.arrayJobId === jobId && j.arrayJobId !== 0);
-  // a heterogeneous job's leader id: its components last offset first, the leader last (oracle 22.05: +2, +1, +0)
+  // a heterogeneous job's leader id: the leader, then its components by offset (oracle 22.05: a running het
+  // job lists +0 +1 +2; a pending one +2 +1 +0, which the sort's reversal of unset start times makes of this)
   const components = jobs.filter((j) => j.jobId !== jobId && j.hetJobId === jobId);
-  if (components.length > 0) return [...components.reverse(), ...own, ...siblings.reverse()];
+  if (components.length > 0) return [...own, ...components, ...siblings.reverse()];
   return [...own, ...siblings.reverse()];
 }
 

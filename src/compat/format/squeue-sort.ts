@@ -24,6 +24,8 @@ interface SubKey {
   get: (job: Job, now: number, item: SortItem) => KeyValue;
   /** Compare with naturalCompare (host names) instead of < and >. */
   natural?: boolean;
+  /** A start-time key: which values mean "no start time" (see orderByStart). */
+  unset?: (v: KeyValue) => boolean;
 }
 
 const INFINITE = 0xffffffff;
@@ -74,7 +76,7 @@ const SORT_KEYS: Readonly<Record<string, readonly SubKey[]>> = {
   O: same,
   P: str((j) => j.partition),
   Q: byPriority,
-  S: num(startKey),
+  S: [{ get: startKey, unset: (v) => v === Number.POSITIVE_INFINITY }],
   T: str(stateLongText),
   U: num((j) => j.uid),
   V: num((j) => j.submitTime),
@@ -230,14 +232,38 @@ interface Pass {
   get: SubKey["get"];
   natural: boolean;
   reverse: boolean;
+  unset?: SubKey["unset"];
 }
 
-const startPass: Pass = { get: (job) => job.startTime, natural: false, reverse: true };
+const startPass: Pass = { get: (job) => job.startTime, natural: false, reverse: true, unset: (v) => !((v as number) > 0) };
 
 /**
- * Recorded start time descending (unset = 0, so last), then each key from
- * last to first (stable sorts). This pre-order decides ties such as the
- * equal-priority pending jobs of golden 044 (23 before 22). Each key is
+ * One start-time pass as 22.05 sorts it: records with a start time by it (stable, "-" reverses),
+ * then those without one, always last and in reverse of the order they came in. Its start-time
+ * comparison puts an unset time after any other in either direction and never calls two unset
+ * times equal, so its merge sort reverses them on every such pass (oracle: held or dependent jobs
+ * of equal priority list newest first, 12 11 10, and a pending het job +2 +1 +0, while equal set
+ * times keep their order, --begin'd 23 24 25 and a running het job +0 +1 +2; `-S S` reverses
+ * twice, 21 22 26+0 26+1, and so does --start: golden 052).
+ */
+function orderByStart(order: Uint32Array, values: readonly KeyValue[], pass: Pass): Uint32Array {
+  const isUnset = pass.unset as NonNullable<Pass["unset"]>;
+  const set: number[] = [];
+  const unset: number[] = [];
+  for (const i of order) (isUnset(values[i] as KeyValue) ? unset : set).push(i);
+  const out = new Uint32Array(order.length);
+  let at = 0;
+  const ranked = rankKey(set.map((i) => values[i] as KeyValue), false, pass.reverse);
+  if (ranked === undefined) for (const i of set) out[at++] = i;
+  else for (const p of stablePass(Uint32Array.from(set.keys()), ranked.rank, ranked.size)) out[at++] = set[p] as number;
+  for (let k = unset.length - 1; k >= 0; k--) out[at++] = unset[k] as number;
+  return out;
+}
+
+/**
+ * Recorded start time descending (unset = 0, so last; orderByStart), then
+ * each key from last to first (stable sorts). This pre-order decides ties
+ * such as the equal-priority pending jobs of golden 044 (23 before 22). Each key is
  * computed once per record and ranked, and each stable pass is a counting
  * sort over the ranks (the same order as Slurm's successive sorts).
  */
@@ -247,7 +273,7 @@ export function sortJobs(items: readonly SortItem[], keys: readonly SortKey[], n
     const key = keys[k] as SortKey;
     for (let p = key.parts.length - 1; p >= 0; p--) {
       const part = key.parts[p] as SubKey;
-      passes.push({ get: part.get, natural: part.natural === true, reverse: key.reverse });
+      passes.push({ get: part.get, natural: part.natural === true, reverse: key.reverse, unset: part.unset });
     }
   }
   const n = items.length;
@@ -257,6 +283,10 @@ export function sortJobs(items: readonly SortItem[], keys: readonly SortKey[], n
     for (let i = 0; i < n; i++) {
       const item = items[i] as SortItem;
       values[i] = pass.get(item.job, now, item);
+    }
+    if (pass.unset !== undefined) {
+      order = orderByStart(order ?? Uint32Array.from(items.keys()), values, pass);
+      continue;
     }
     const ranked = rankKey(values, pass.natural, pass.reverse);
     if (ranked === undefined) continue;

@@ -43,8 +43,11 @@ describe("squeue job arrays", () => {
     const split = job({ jobId: 31, arrayJobId: 30, arrayTaskId: 2, name: "arr", reason: "Priority", priority: 100 });
     const folded = await sq(["-h", "-o", "%i %r"], { jobs: [remainder(), split] });
     expect(folded.stdout).toBe("30_[2,4-10] JobArrayTaskLimit,Priority\n");
+    // The controller's order (the split-off task where the remainder was, the remainder re-added last), then
+    // reversed as pending records without a start time are: oracle 22.05, array 34 with 34_2 and 34_3 split
+    // off while held, `squeue -r`: 34_1 34_4 34_3 34_2.
     const apart = await sq(["-r", "-h", "-o", "%i"], { jobs: [split, remainder({ arrayTaskStr: "4-5" })] });
-    expect(lines(apart.stdout)).toEqual(["30_2", "30_4", "30_5"]);
+    expect(lines(apart.stdout)).toEqual(["30_4", "30_5", "30_2"]);
   });
 });
 
@@ -198,5 +201,41 @@ describe("squeue -j <het leader>", () => {
     const comp = (jobId: number, off: number) => job({ jobId, hetJobId: 40, hetJobOffset: off, hetJobIdSet: "40-42", priority: 0, reason: "JobHeldUser" });
     const r = await sq(["-h", "-j", "40", "-o", "%i"], { jobs: [comp(40, 0), comp(41, 1), comp(42, 2)] });
     expect(lines(r.stdout)).toEqual(["40+2", "40+1", "40+0"]);
+  });
+});
+
+/**
+ * Ties among pending jobs without a start time (oracle 22.05, 2026-12-05, jobs submitted in this order): the
+ * start-time comparison reverses them on every pass that uses it (the default pre-order; each S key).
+ */
+describe("squeue order of records without a start time", () => {
+  const B = NOW + 3600;
+  const held = [10, 11, 12].map((id) => job({ jobId: id, reason: "JobHeldUser" }));
+  const het = (id: number, state = "PENDING", start = 0): Job[] =>
+    [0, 1, 2].map((o) => job({ jobId: id + o, hetJobId: id, hetJobOffset: o, state, startTime: start, priority: 11156 }));
+  const begun = [23, 24, 25].map((id) => job({ jobId: id, reason: "BeginTime", startTime: B, priority: 11156 }));
+  const deps = [18, 19, 20].map((id) => job({ jobId: id, reason: "Dependency", priority: 11156 }));
+  const ids = async (argv: string[], jobs: Job[]) => lines((await sq(["-h", "-o", "%i", ...argv], { jobs })).stdout);
+
+  it("lists held or dependent jobs of equal priority newest first, set start times in order", async () => {
+    expect(await ids([], held)).toEqual(["12", "11", "10"]);
+    expect(await ids([], [...deps, ...begun])).toEqual(["23", "24", "25", "20", "19", "18"]);
+    for (const s of ["t", "-p", "p", "P", "P,t", "-t"]) expect(await ids(["-S", s], held)).toEqual(["12", "11", "10"]);
+    expect(await ids(["-S", "i"], held)).toEqual(["10", "11", "12"]);
+  });
+
+  it("reverses again for each S key, unset last in either direction", async () => {
+    const world = [...held, ...het(26), ...begun];
+    expect(await ids(["-S", "S"], world)).toEqual(["23", "24", "25", "10", "11", "12", "26+0", "26+1", "26+2"]);
+    expect(await ids(["-S", "-S"], world)).toEqual(["23", "24", "25", "10", "11", "12", "26+0", "26+1", "26+2"]);
+    expect(await ids(["-S", "S,i"], world)).toEqual(["23", "24", "25", "26+2", "26+1", "26+0", "12", "11", "10"]);
+    expect(await ids(["-S", "S,S"], world)).toEqual(["23", "24", "25", "26+2", "26+1", "26+0", "12", "11", "10"]);
+  });
+
+  it("a het job's components: pending last offset first, running by offset (whole list and -j)", async () => {
+    expect(await ids([], het(5))).toEqual(["5+2", "5+1", "5+0"]);
+    expect(await ids(["-j", "5"], het(5))).toEqual(["5+2", "5+1", "5+0"]);
+    expect(await ids([], het(31, "RUNNING", NOW - 5))).toEqual(["31+0", "31+1", "31+2"]);
+    expect(await ids(["-j", "31"], het(31, "RUNNING", NOW - 5))).toEqual(["31+0", "31+1", "31+2"]);
   });
 });

@@ -49,19 +49,42 @@ describe("squeue with 10k jobs", () => {
   });
 });
 
-/** Slurm's order the plain way: start time descending, then one stable comparator sort per key, last first. */
+/** glibc's qsort as 22.05's squeue gets it on Debian 12: a top-down merge sort that takes the left run on ties. */
+function mergeSort<T>(xs: readonly T[], cmp: (a: T, b: T) => number): T[] {
+  if (xs.length < 2) return [...xs];
+  const mid = xs.length >> 1;
+  const [l, r] = [mergeSort(xs.slice(0, mid), cmp), mergeSort(xs.slice(mid), cmp)];
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < l.length && j < r.length) out.push(cmp(l[i] as T, r[j] as T) <= 0 ? (l[i++] as T) : (r[j++] as T));
+  return [...out, ...l.slice(i), ...r.slice(j)];
+}
+
+/**
+ * A start-time comparison as 22.05 makes it: an unset time (`unset`) after any set one in either
+ * direction, and never equal to another unset one ("after" both ways), which is what reverses them.
+ */
+const startCompare = (x: number, y: number, unset: (v: number) => boolean, reverse: number): number => {
+  if (unset(x)) return 1;
+  if (unset(y)) return -1;
+  return x < y ? -reverse : x > y ? reverse : 0;
+};
+
+/** Slurm's order the plain way: start time descending, then one comparator merge sort per key, last first. */
 function referenceSort(items: readonly SortItem[], spec: string): SortItem[] {
-  const out = [...items].sort((a, b) => b.job.startTime - a.job.startTime);
+  let out = mergeSort(items, (a, b) => startCompare(a.job.startTime, b.job.startTime, (v) => !(v > 0), -1));
   const keys = spec.split(",").reverse();
   for (const key of keys) {
     const reverse = key.startsWith("-") ? -1 : 1;
     const one = parseJobSort(key.replace(/^[+-]/, ""));
     if (!one.ok) throw new Error(one.error.message);
-    out.sort((a, b) => {
+    out = mergeSort(out, (a, b) => {
       for (const k of one.value) {
         for (const part of k.parts) {
           const x = part.get(a.job, MANY_NOW, a);
           const y = part.get(b.job, MANY_NOW, b);
+          if (/^[+-]?S$/.test(key)) return startCompare(x as number, y as number, (v) => v === Number.POSITIVE_INFINITY, reverse);
           if (x < y) return -reverse;
           if (x > y) return reverse;
         }
