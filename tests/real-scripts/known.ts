@@ -51,12 +51,6 @@ export const KNOWN_REAL: readonly KnownReal[] = [
       + "Spur four tasks' (128); with -c 2 both record 4 tasks and 8 CPUs",
   },
   {
-    field: /^(squeue|sacct)(#\d+)?(\..*)?$/,
-    cases: /^x-hetjob-drp\.sh$/,
-    reason: "Spur lacks: 22.05's squeue lists a pending heterogeneous job's components from the last offset down (+1 before +0), Spur from +0, "
-      + "so the row-by-row comparison pairs different components (their scontrol records agree)",
-  },
-  {
     field: /^job(#\d+)?\.HetJobIdSet$/,
     when: (d) => {
       const range = (t: string) => /^(\d+)-(\d+)$/.exec(t)?.slice(1).map(Number);
