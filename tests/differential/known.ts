@@ -50,11 +50,6 @@ const SPUR_GAPS: KnownDifference[] = [
       + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
   },
   {
-    field: /^stderr$/,
-    when: (_c, d) => /Invalid time specification \(pos=\d+\)/.test(d.spur) && d.slurm.replace(/pos=\d+/g, "") === d.spur.replace(/pos=\d+/g, ""),
-    reason: "Spur bug: the position in \"Invalid time specification (pos=N)\" is not the one 22.05's time parser reports",
-  },
-  {
     field: SUBMIT,
     option: "exclusive",
     when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "exclusive" && /^(user|mcs|topo)$/i.test(o.value ?? "")),

@@ -172,7 +172,7 @@ describe("Slurm-worded validation errors", () => {
     [["--gpus=a:b:2"], "Invalid generic resource (gres) specification", undefined],
     [["--gpus=x"], "Invalid generic resource (gres) specification", undefined],
     [["--begin=xyz"], "Invalid time specification (pos=0): xyz\nInvalid --begin specification", 255],
-    [["--deadline=0"], "Invalid time specification (pos=0): 0\nInvalid --deadline specification", 255],
+    [["--deadline=0"], "Invalid time specification (pos=-1): 0\nInvalid --deadline specification", 255],
     [["--open-mode=x"], "Invalid --open-mode specification", 255],
     [["--signal=FOO"], "Invalid --signal specification", 255],
     [["--signal=USR1@x"], "Invalid --signal specification", 255],
