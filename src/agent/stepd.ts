@@ -23,6 +23,8 @@ import { adminScriptEnv, runAdminScript, taskWrapCommand } from "./prolog.ts";
 import { batchContainer, type BatchContainer } from "./container/batch.ts";
 import { spawnRelayed } from "./container/batch-io.ts";
 import { runtimeExit } from "./container/launch.ts";
+import { wantsLoginEnv, withLoginEnv } from "./login-env.ts";
+import { captureLoginEnv } from "./login-env-run.ts";
 
 /** The script's launch as its user: its files, work directory, umask and environment (user-launch.ts). */
 function userLaunch(launch: LaunchFile, append: boolean): UserLaunch {
@@ -68,6 +70,8 @@ export async function runStepd(dir: string): Promise<number> {
       return 1;
     }
   }
+  // --get-user-env / --export=NONE: the user's login environment under the job's, read now, on the node
+  if (wantsLoginEnv(launch.env)) launch.env = withLoginEnv(launch.env, await captureLoginEnv(launch.user));
   const append = launch.openMode === "append";
   const asUser = userLaunch(launch, append);
   const cg = launch.cgroup;

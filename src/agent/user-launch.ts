@@ -96,6 +96,8 @@ const USER_SH = [
   'fi',
   // The directory the task runs in, before the job's environment (which may carry the submitter's PWD) is applied.
   '_spur_wd=$PWD',
+  // cd leaves OLDPWD=/ behind, slurmstepd's chdir(2) nothing: a submitted OLDPWD comes back with the environment next.
+  'unset OLDPWD',
   'eval "$(cat <&3)" || exit 1',
   'exec 3<&-',
   'if [ -n "$chk" ]; then',

@@ -22,7 +22,8 @@ export interface Cluster {
   conf: string;
   env: NodeJS.ProcessEnv;
   /** Run `spur <args>` (e.g. ["sbatch", "job.sh"]) with SPUR_CONF set, cwd = the cluster's work dir. */
-  run(args: string[], opts?: { input?: string; user?: string; cwd?: string }): RunResult;
+  /** `env`: the command's whole environment instead of the cluster's (give SPUR_CONF in it). */
+  run(args: string[], opts?: { input?: string; user?: string; cwd?: string; env?: Record<string, string> }): RunResult;
   work: string;
   write(name: string, text: string): string;
   pid(daemon: string): number;
@@ -56,7 +57,7 @@ export function startCluster(extra: string[] = [], opts: { beforeUp?: (stateDir:
     run(args, opts = {}) {
       const cmd = opts.user ? "setpriv" : BIN;
       const argv = opts.user ? userArgs(opts.user, [BIN, ...args]) : args;
-      const r = spawnSync(cmd, argv, { env, cwd: opts.cwd ?? work, input: opts.input ?? "", encoding: "utf8", timeout: 120_000 });
+      const r = spawnSync(cmd, argv, { env: opts.env ?? env, cwd: opts.cwd ?? work, input: opts.input ?? "", encoding: "utf8", timeout: 120_000 });
       return { stdout: r.stdout ?? "", stderr: r.stderr ?? "", code: r.status ?? -1 };
     },
     write(name, text) {

@@ -330,7 +330,19 @@ function jobName(st: BuildState, a: Assignment): Result<void> {
 }
 
 /** Handlers by option name (or env-only setting name). */
+/**
+ * --get-user-env[=timeout][S|L]: a number (strtol's, so a sign or nothing at all will do) then at most a
+ * mode letter (oracle 22.05: =L, =10S, =, =-5 accepted; =x, =10x refused with exit 255). The node runs
+ * the login shell with its own timeout; the given one and the mode are checked only.
+ */
+const getUserEnv: Handler = (st, a) => {
+  if (a.value !== undefined && !/^\s*[+-]?[0-9]*[SsLl]?$/.test(a.value)) return err("BadGetUserEnv", "Invalid --get-user-env specification", OPTION_EXIT);
+  st.getUserEnv = true;
+  return ok(undefined);
+};
+
 export const HANDLERS: Readonly<Record<string, Handler>> = {
+  "get-user-env": getUserEnv,
   ...CLI_HANDLERS,
   ...CONTAINER_HANDLERS,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),

@@ -111,7 +111,7 @@ function defaultName(ctx: SubmitContext, script: BatchScript | undefined, comman
 function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, string> {
   const { env, getUserEnv } = exportEnvironment(st.exportValue, ctx.env);
   if (st.exportValue !== undefined && env.SLURM_EXPORT_ENV === undefined) env.SLURM_EXPORT_ENV = st.exportValue;
-  if (getUserEnv) env.SLURM_GET_USER_ENV = "1";
+  if (getUserEnv || st.getUserEnv === true) env.SLURM_GET_USER_ENV = "1";
   env.SLURM_SUBMIT_DIR = ctx.invoker.cwd;
   env.SLURM_SUBMIT_HOST = ctx.invoker.hostname;
   env.SLURM_PRIO_PROCESS = "0";

@@ -89,6 +89,8 @@ export interface BuildState {
   partitionGiven?: boolean;
   /** -J/--job-name was given (sbatch keeps an empty one: Slurm's JobName= is then empty). */
   nameGiven?: boolean;
+  /** --get-user-env: the node loads the user's login environment under the job's (SLURM_GET_USER_ENV=1). */
+  getUserEnv?: boolean;
   /** Container options (compat/container-request), added to the job's environment at the end. */
   containerEnv?: Record<string, string>;
 }

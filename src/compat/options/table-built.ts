@@ -46,14 +46,23 @@ interface Raw {
 
 const splitList = (s: string): string[] => (s === "" ? [] : s.split(","));
 
+/**
+ * Where the fact table's argument columns are wrong, checked against Slurm's own option definition and
+ * the oracle: --get-user-env takes an optional [timeout][S|L] (22.05 accepts =L, =10S; the table says none).
+ */
+const ARG_CORRECTIONS: Readonly<Record<string, Pick<OptionDef, "hasArg" | "argKind" | "syntax">>> = {
+  "get-user-env": { hasArg: "optional", argKind: "opt:spec([timeout][S|L])", syntax: "--get-user-env[=timeout][mode]" },
+};
+
 function toDef(r: Raw): OptionDef {
   const name = r.long.slice(2);
+  const fixed = ARG_CORRECTIONS[name];
   return {
     name,
     short: r.short.replace(/^-/, ""),
-    hasArg: r.hasArg as HasArg,
-    argKind: r.argKind,
-    syntax: r.syntax,
+    hasArg: fixed?.hasArg ?? (r.hasArg as HasArg),
+    argKind: fixed?.argKind ?? r.argKind,
+    syntax: fixed?.syntax ?? r.syntax,
     description: r.description,
     documented: r.inMan.startsWith("yes"),
     envVars: splitList(r.env),
