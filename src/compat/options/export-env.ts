@@ -3,12 +3,13 @@
  * Which of the invoker's environment variables a job receives (--export / SBATCH_EXPORT):
  * ALL (default) = everything; NONE = only SLURM_* (Slurm then loads the user's login
  * environment on the node, as with --get-user-env); NIL = only SLURM_*, nothing loaded;
- * a list VAR or VAR=value (with ALL: added to everything; without: to the SLURM_* ones).
+ * a list VAR or VAR=value (with ALL: added to everything; without: to the SLURM_* ones), the
+ * login environment loaded under it either way.
  */
 
 export interface ExportedEnv {
   env: Record<string, string>;
-  /** Slurm would load the user's environment on the node (NONE or a list without ALL). */
+  /** Slurm loads the user's login environment on the node: NONE or any list, ALL in it or not (oracle: ALL,FOO=1 sets SLURM_GET_USER_ENV=1). */
   getUserEnv: boolean;
 }
 
@@ -57,7 +58,7 @@ export function exportEnvironment(
       if (v !== undefined) out[item] = v;
     }
   }
-  return { env: out, getUserEnv: !all };
+  return { env: out, getUserEnv: true };
 }
 
 /**
