@@ -33,6 +33,8 @@ export const SLURM_ERRORS = {
   InvalidFeature: { errno: 2029, text: "Invalid feature specification", rpc: "invalid_argument" },
   InvalidTimeLimit: { errno: 2051, text: "Requested time limit is invalid (missing or exceeds some limit)", rpc: "invalid_argument" },
   ReservationInvalid: { errno: 2053, text: "Requested reservation is invalid", rpc: "invalid_argument" },
+  // 22.05's libslurm: slurm_strerror(2124)
+  InvalidTimeMin: { errno: 2124, text: "Invalid time-min specification (exceeds job's time or other limits)", rpc: "invalid_argument" },
   PartitionInUse: { errno: 2075, text: "Partition is in use", rpc: "invalid_argument" },
   TriggerDuplicate: { errno: 2089, text: "Duplicate event trigger", rpc: "already_exists" },
   Internal: { errno: 2090, text: "Slurm internal error, contact system administrator", rpc: "internal" },

@@ -66,6 +66,13 @@ export const KNOWN: KnownDifference[] = [
     reason: "timing on the shared oracle: --deadline=now[+N] falls on the submission's own second, so whether it has passed when the record is read (held job cancelled with reason DeadLine, or still pending) depends on the second boundary on each side (seed 14 came out both ways in CI runs)",
   },
   {
+    field: /^(exit|stdout|stderr|job)$/,
+    option: "deadline",
+    when: (c, d) => c.kind === "sbatch" && c.options.some((o) => o.name === "deadline" && /^now$/i.test(o.value ?? ""))
+      && (d.field !== "stderr" || /Requested time limit is invalid/.test(d.slurm + d.spur)),
+    reason: "timing: --deadline=now is the submission's own second, and a controller that reads it in the next second refuses it as past (\"Requested time limit is invalid\"), 22.05 and Spur alike (seed 14 on the oracle, 2026-12-05)",
+  },
+  {
     field: ANY,
     option: (n) => ORACLE_LACKS.has(n),
     reason: "22.05 vs 26.x table: the option is in Slurm 26.x's table (which Spur follows) but 22.05 does not know it (unrecognized option)",

@@ -21,6 +21,7 @@ import { licenseTres, tresText } from "./tres.ts";
 import { gresTresText, trackedGresNames } from "../../compat/gres-generic.ts";
 import { licenseText, parseLicenseRequest, type LicenseRequest } from "../../compat/licenses.ts";
 import { TIME_INFINITE } from "../../compat/parse-time.ts";
+import { SLURM_ERRORS } from "../../compat/slurm-errors.ts";
 import { submitPolicy, tresMinsTimeLimit } from "../acct/submit-policy.ts";
 import { limitsEnforced } from "../acct/limits.ts";
 import { userAssoc } from "../acct/types.ts";
@@ -42,7 +43,7 @@ const expand = (h: string): string[] => {
 
 export function applySubmit(state: ClusterState, c: Submit): ApplyResult {
   if ((c.het?.length ?? 0) > 0) return applySubmitHet(state, c);
-  const prepared = prepareSubmit(state, c.spec, c.by);
+  const prepared = prepareSubmit(state, c.spec, c.by, c.at);
   if (typeof prepared === "string") {
     if (prepared.endsWith(NODE_CONFIG_UNAVAILABLE)) recordFailedAllocation(state, c);
     return rejectedWithDetail(prepared);
@@ -67,7 +68,7 @@ function applySubmitHet(state: ClusterState, c: Submit): ApplyResult {
   const prepared: PreparedSubmit[] = [];
   for (const spec of specs) {
     if (spec.array !== "") return rejectedWithDetail(HET_ARRAY_REFUSAL);
-    const one = prepareSubmit(state, spec, c.by);
+    const one = prepareSubmit(state, spec, c.by, c.at);
     if (typeof one === "string") return rejectedWithDetail(one);
     prepared.push(one);
   }
@@ -102,11 +103,13 @@ export interface PreparedSubmit {
   policy: Exclude<ReturnType<typeof submitPolicy>, string>;
 }
 
-/** Every submit-time check of one job (or het component): the refusal's text, or what creating it needs. */
-export function prepareSubmit(state: ClusterState, spec: JobSpecP, by: Requester): PreparedSubmit | string {
+/** Every submit-time check of one job (or het component) at `at` (the command's time): the refusal's text, or what creating it needs. */
+export function prepareSubmit(state: ClusterState, spec: JobSpecP, by: Requester, at: number): PreparedSubmit | string {
   const checked = validateSubmit(state, spec, by);
   if (typeof checked === "string") return checked;
   const { partition, arrayTasks } = checked;
+  const times = timeSpecRefusal(spec, timeLimitOf(spec, partition), at);
+  if (times !== "") return times;
   const policy = submitPolicy(state, spec, by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(spec, partition));
   if (typeof policy === "string") return policy;
   const access = partitionAllows(partition, policy.account, policy.qos);
@@ -224,6 +227,22 @@ function accountingIds(state: ClusterState, account: string, qos: string, user: 
   const assoc = userAssoc(state.acct, state.config.clusterName, account, user, partition);
   const q = state.acct.qos.get(qos);
   return { ...(assoc ? { assocId: assoc.id } : {}), ...(q ? { qosId: q.id } : {}) };
+}
+
+/**
+ * --deadline and --time-min as 22.05's controller checks them at submission (oracle, 2026-12-05): a deadline
+ * already past (now-1: "Requested time limit is invalid"; now itself is accepted); a time-min that is
+ * INFINITE (--time-min=0 or unlimited), longer than the job's time limit (-t 1 --time-min=2), or that
+ * no longer fits before the deadline (--deadline=now+10 --time-min=1) is "Invalid time-min specification".
+ * `limit` in minutes, undefined = unlimited.
+ */
+export function timeSpecRefusal(spec: Pick<JobSpecP, "deadline" | "timeMinMin">, limit: number | undefined, at: number): string {
+  const now = Math.floor(at);
+  if (spec.deadline > 0 && spec.deadline < now) return SLURM_ERRORS.InvalidTimeLimit.text;
+  const min = spec.timeMinMin;
+  if (min === undefined) return "";
+  const tooLong = min === TIME_INFINITE || (limit !== undefined && min > limit) || (spec.deadline > 0 && spec.deadline < now + min * 60);
+  return tooLong ? SLURM_ERRORS.InvalidTimeMin.text : "";
 }
 
 /** The job's limit: as requested (0xffffffff = UNLIMITED as given), else the partition's default, else its maximum. */
