@@ -76,7 +76,11 @@ async function partsAnswer(c: Context, parts: Uint8Array[]): Promise<Response> {
   if (prefix === undefined || middle === undefined || tail === undefined || more.length > 0 || !gzipWanted({ acceptEncoding: c.req.header("accept-encoding"), peerAddress, bodyBytes })) {
     return partsResponse(parts);
   }
-  return partsResponse(gzipParts(await deflatedMiddle(prefix, middle), tail), { "content-encoding": "gzip" });
+  try {
+    return partsResponse(gzipParts(await deflatedMiddle(prefix, middle), tail), { "content-encoding": "gzip" });
+  } catch {
+    return partsResponse(parts); // compression failed (zlib out of memory): the body as it is still answers
+  }
 }
 
 function envelope(deps: RestDeps, who: Who, warnings: WarningItem[], errors: ReturnType<RestError["item"]>[]) {

@@ -69,7 +69,10 @@ export function deflatedMiddle(prefix: Uint8Array, middle: Uint8Array): Promise<
   if (kept === undefined) {
     kept = new Promise<DeflatedMiddle>((resolve, reject) => {
       deflateRaw(middle, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }, (error, deflated) => {
-        if (error !== null) return reject(error);
+        if (error !== null) {
+          middles.delete(middle); // the next answer tries again (this one is sent as is: app.ts)
+          return reject(error);
+        }
         resolve({ deflated, crcAfter: crc32(middle, crc32(prefix)), bytesAfter: prefix.byteLength + middle.byteLength, prefix });
       });
     });
