@@ -217,7 +217,9 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
     if (v === cj.LEGACY_JSON) return { ...out, stdout: out.stdout + squeueJson(resp.jobs, resp.clusterName), exitCode: 0 };
     if (!cj.isDataParser(v)) return { ...out, stderr: `${out.stderr}squeue: error: ${v}\n`, exitCode: 1 };
     const who = { user: port.invoker.user, group: port.invoker.group, argv, command: "squeue" };
-    return { ...out, stdout: out.stdout + cj.squeueJsonV4(v, resp.jobs, resp.clusterName, resp.now || port.now(), who), exitCode: 0 };
+    const chunks = cj.squeueJsonV4Chunks(v, resp.jobs, resp.clusterName, resp.now || port.now(), who);
+    if (port.streamsOutput === true) return { ...out, stdoutMore: chunks, exitCode: 0 };
+    return { ...out, stdout: out.stdout + [...chunks].join(""), exitCode: 0 };
   }
   if (!p.steps && missingSingleJob(resp.jobs, p.jobs)) {
     return { ...out, stderr: `${out.stderr}slurm_load_jobs error: Invalid job id specified\n`, exitCode: 1 };

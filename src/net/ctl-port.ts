@@ -141,10 +141,20 @@ export interface CliPort {
   agentListPids?(addr: string, port: number, req: Plain<ListPidsRequest>): Promise<Plain<ListPidsResponse>>;
   /** Whether a user name or uid exists on this host (squeue -u); unset: every user counts as known. */
   userKnown?(nameOrUid: string): boolean;
+  /**
+   * The shell writes a result's `stdoutMore` chunk by chunk as it is produced (roles/cli/run.ts).
+   * Unset (tests' ports): a command puts its whole output in `stdout`.
+   */
+  streamsOutput?: boolean;
 }
 
 export interface CliResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * Output after `stdout`, produced while it is written (only for a port that `streamsOutput`):
+   * `squeue --json` with 10k jobs is ~70 MiB, never held whole.
+   */
+  stdoutMore?: Iterable<string>;
 }

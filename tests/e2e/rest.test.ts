@@ -11,6 +11,9 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:net";
+import { request as httpRequest } from "node:http";
+import { networkInterfaces } from "node:os";
+import { gunzipSync } from "node:zlib";
 import { startCluster, eventually, ensureUser, isRoot, BIN, type Cluster } from "./cluster.ts";
 import { createClient, type SlurmClient } from "./rest-client.ts";
 import { importKey, signToken } from "../../src/net/rest/jwt.ts";
@@ -193,4 +196,60 @@ describe.runIf(ready && hasOpenssl)("spurrestd TLS", () => {
     expect(plain.status).toBe(1);
     expect(plain.stderr).toContain("refusing plaintext");
   });
+});
+
+/** This host's first non-loopback IPv4 address: a peer there is not on loopback, so spurrestd may gzip. */
+function networkAddress(): string | undefined {
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
+  return undefined;
+}
+
+/** A GET whose body comes back as sent (fetch would inflate it). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe.runIf(ready && networkAddress() !== undefined)("spurrestd gzip", () => {
+  it("gzips GET jobs/ (over 1 MiB) for a client across a network: the same document as the identity body on loopback", async () => {
+    const conf = readFileSync(c.conf, "utf8");
+    const ctlPort = /^ControlPort=(\d+)/m.exec(conf)?.[1];
+    const spec = JSON.stringify({ spec: { name: "gz", script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
+    for (let done = 0; done < 320; done += 32) {
+      const answers = await Promise.all(Array.from({ length: 32 }, () => fetch(`http://127.0.0.1:${ctlPort}/spur.v1.Controller/Submit`, { method: "POST", headers: { "content-type": "application/json" }, body: spec })));
+      expect(answers.every((a) => a.ok)).toBe(true);
+    }
+    const port = await new Promise<number>((res) => {
+      const srv = createServer().listen(0, "0.0.0.0", () => {
+        const a = srv.address();
+        srv.close(() => res(typeof a === "object" && a !== null ? a.port : 0));
+      });
+    });
+    c.startDaemon("spurrestd-gzip", ["spurrestd", "--conf", c.conf, "--listen", "0.0.0.0", "--port", String(port), "--allow-plaintext"]);
+    const headers = { "X-SLURM-USER-TOKEN": token([]).token ?? "", "accept-encoding": "gzip, deflate" };
+    const near = await until("spurrestd on 0.0.0.0", async () => {
+      const r = await rawGet(`http://127.0.0.1:${port}/slurm/v0.0.45/jobs/`, headers).catch(() => undefined);
+      return r?.status === 200 ? r : undefined;
+    }, 30_000);
+    const far = await rawGet(`http://${networkAddress()}:${port}/slurm/v0.0.45/jobs/`, headers);
+    expect(near.headers["content-encoding"], "loopback: as is").toBeUndefined();
+    expect(near.body.length).toBeGreaterThan(1 << 20);
+    expect(far.status).toBe(200);
+    expect(far.headers["content-encoding"]).toBe("gzip");
+    expect(far.headers.vary).toBe("accept-encoding");
+    expect(far.body.length).toBeLessThan(near.body.length / 10);
+    const a = JSON.parse(near.body.toString("utf8")) as { jobs: unknown[]; meta: unknown; last_update: unknown };
+    const b = JSON.parse(gunzipSync(far.body).toString("utf8")) as typeof a;
+    expect(b.jobs.length).toBeGreaterThanOrEqual(320);
+    // Only the caller's address in meta (and the time) may differ between the two answers.
+    expect(b.jobs).toEqual(a.jobs);
+  }, 90_000);
 });

@@ -23,6 +23,7 @@ import { ADMIN_ROUTES } from "./routes-admin.ts";
 import { SLURMDB_WRITE_ROUTES } from "./routes-slurmdb-write.ts";
 import { pruneForVersion, validate } from "./schema.ts";
 import { partsResponse, RawMembers, rawBody, rawParts } from "./raw-json.ts";
+import { deflatedMiddle, gzipParts, gzipWanted } from "./gzip-body.ts";
 import type { WarningItem } from "./schemas-common.ts";
 import { mountUi } from "./ui/routes.ts";
 import { boundIn, metaFor, NEWEST, VERSIONS, versionNumber, type Version } from "./versions.ts";
@@ -53,11 +54,33 @@ interface Who {
   source?: string;
 }
 
+function peerOf(c: Context): { address: string; port: number } | null {
+  const server = c.env as { requestIP?: (r: Request) => { address: string; port: number } | null } | undefined;
+  return typeof server?.requestIP === "function" ? server.requestIP(c.req.raw) : null;
+}
+
 /** "[127.0.0.1]:54321" when served by Bun.serve (its server is the env hono gets), else "". */
 function sourceOf(c: Context): string {
-  const server = c.env as { requestIP?: (r: Request) => { address: string; port: number } | null } | undefined;
-  const ip = typeof server?.requestIP === "function" ? server.requestIP(c.req.raw) : null;
+  const ip = peerOf(c);
   return ip === null ? "" : `[${ip.address}]:${ip.port}`;
+}
+
+/**
+ * A big listing's parts (raw-json.ts), gzipped around its kept middle when the client takes
+ * gzip from across a network (gzip-body.ts), else as they are.
+ */
+async function partsAnswer(c: Context, parts: Uint8Array[]): Promise<Response> {
+  const [prefix, middle, tail, ...more] = parts;
+  const bodyBytes = parts.reduce((n, p) => n + p.byteLength, 0);
+  const peerAddress = peerOf(c)?.address ?? "";
+  if (prefix === undefined || middle === undefined || tail === undefined || more.length > 0 || !gzipWanted({ acceptEncoding: c.req.header("accept-encoding"), peerAddress, bodyBytes })) {
+    return partsResponse(parts);
+  }
+  try {
+    return partsResponse(gzipParts(await deflatedMiddle(prefix, middle), tail), { "content-encoding": "gzip" });
+  } catch {
+    return partsResponse(parts); // compression failed (zlib out of memory): the body as it is still answers
+  }
 }
 
 function envelope(deps: RestDeps, who: Who, warnings: WarningItem[], errors: ReturnType<RestError["item"]>[]) {
@@ -108,7 +131,7 @@ function bind(app: Hono, deps: RestDeps, route: Route, version: Version, limiter
       };
       const payload = await route.handle(rc);
       if (payload instanceof RawMembers) {
-        if (typeof payload.text !== "string") return partsResponse(rawParts(payload as RawMembers & { text: readonly Uint8Array[] }, envelope(deps, who, warnings, [])));
+        if (typeof payload.text !== "string") return await partsAnswer(c, rawParts(payload as RawMembers & { text: readonly Uint8Array[] }, envelope(deps, who, warnings, [])));
         return c.body(rawBody(payload as RawMembers & { text: string }, envelope(deps, who, warnings, [])), 200, { "content-type": "application/json" });
       }
       // The per-version adapter: serializers write the newest shape; drop what this version lacks.

@@ -36,8 +36,11 @@ export function rawBody(raw: RawMembers, envelope: Record<string, unknown>): str
  */
 const PARTS = new WeakMap<Response, readonly Uint8Array[]>();
 
-/** A 200 JSON response whose body is `parts` in order. */
-export function partsResponse(parts: readonly Uint8Array[]): Response {
+/**
+ * A 200 JSON response whose body is `parts` in order (`headers`: e.g. its content-encoding).
+ * Vary: the same URL may be answered gzipped or not (gzip-body.ts).
+ */
+export function partsResponse(parts: readonly Uint8Array[], headers: Record<string, string> = {}): Response {
   let length = 0;
   for (const p of parts) length += p.byteLength;
   const stream = new ReadableStream<Uint8Array>({
@@ -46,7 +49,7 @@ export function partsResponse(parts: readonly Uint8Array[]): Response {
       ctrl.close();
     },
   });
-  const res = new Response(stream, { status: 200, headers: { "content-type": "application/json", "content-length": String(length) } });
+  const res = new Response(stream, { status: 200, headers: { "content-type": "application/json", "content-length": String(length), vary: "accept-encoding", ...headers } });
   PARTS.set(res, parts);
   return res;
 }

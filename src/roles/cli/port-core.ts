@@ -50,6 +50,7 @@ export async function realPort(): Promise<CliPort> {
     write: (stream, text) => {
       void writeOutput(stream, text);
     },
+    streamsOutput: true,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     readLine: (timeoutMs) => readLine(timeoutMs),
     userKnown: (u) => (/^\d+$/.test(u) ? byUid(Number(u)).name !== u : userNamed(env.users, u) !== undefined),

@@ -30,6 +30,12 @@ export async function runCli(fn: CliFn, argv: string[]): Promise<number> {
   }
   void writeOutput("stdout", result.stdout);
   void writeOutput("stderr", result.stderr);
+  // The next chunk is made while the last one is written; at most two are held.
+  let previous = flushOutput();
+  for (const chunk of result.stdoutMore ?? []) {
+    await previous;
+    previous = writeOutput("stdout", chunk);
+  }
   await flushOutput();
   return result.exitCode;
 }
