@@ -13,6 +13,8 @@
  * (throws): a snapshot that cannot be read back must not be written.
  */
 
+import { compactCopy } from "../lib/compact-record.ts";
+
 type Plain = Record<string, unknown>;
 
 /** A row: [shape id, differences, ...rows of the nested keys, in `nested` order]. */
@@ -141,6 +143,7 @@ export class ShapeDecoder {
     for (const k of this.objectKeys[shape] as string[]) if (!(k in diff)) out[k] = copyJson(ref[k]);
     for (const k in diff) out[k] = diff[k];
     for (let i = 0; i < this.nested.length; i++) out[this.nested[i] as string] = (this.subs[i] as ShapeDecoder).decode(row[2 + i] as Row);
-    return out;
+    // A spread of a parsed reference keeps the engine's roomy layout: about 15% more per job (lib/compact-record.ts).
+    return compactCopy(out);
   }
 }

@@ -1,14 +1,18 @@
 /**
  * @module ctld/snapshot-worker
- * A Worker thread that keeps its own copy of the controller's state by applying the same
- * committed entries, in the same order, through the same apply() as the replica (what makes
- * replicas equal makes this copy equal), and encodes snapshots of it on request: a
+ * A Worker thread that encodes the controller's snapshots off the replica's thread: a
  * 100k-job snapshot costs the replica's event loop nothing but the messages that feed this
- * thread. The copy is built exactly as the replica builds its own: createState(spur.conf),
- * the topology, then the same snapshot image restored. Protocol: snapshotter.ts.
+ * thread. Between snapshots it holds no state, only the last image (a few bytes a job) and
+ * the committed entries since; asked for an image, it builds the state exactly as a replica
+ * restoring does (createState(spur.conf), the topology, the image restored, the entries
+ * applied through the same apply(): what makes replicas equal makes this copy equal),
+ * encodes it, keeps that image as its new base and drops the state. Keeping a live copy
+ * instead doubled the controller's memory (issue 16). Entries past FOLD_BYTES_DEFAULT are folded
+ * into a new base at once. Protocol: snapshotter.ts.
  * Failure policy: an entry that cannot be decoded or applied is skipped, as the driver skips
- * it (the same entry fails the same way on every copy); an error answers the request it
- * belongs to and leaves the copy as it was.
+ * it (the same entry fails the same way on every copy); an error (a base that cannot be
+ * restored, an encoding that fails) answers the request it belongs to, and the replica then
+ * gives this thread up (snapshotter.ts).
  */
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { decodeCommand } from "../raft/driver.ts";
@@ -25,7 +29,8 @@ type NetworkTopology = ClusterState["topology"];
 declare const self: Worker;
 
 export type ToWorker =
-  | { t: "init"; conf: ParsedConf; topology: NetworkTopology }
+  /** `foldBytes`: FOLD_BYTES unless given (tests fold small logs). */
+  | { t: "init"; conf: ParsedConf; topology: NetworkTopology; foldBytes?: number }
   | { t: "restore"; image: Uint8Array; index: number }
   | { t: "apply"; entries: { index: number; data: Uint8Array }[]; upTo: number }
   /** `addresses`: the controllers' addresses, carried in front of the image (raft/snapshot-peers.ts). */
@@ -40,51 +45,96 @@ export interface Fingerprint {
 
 export type FromWorker = { t: "snapshot"; id: number; image?: Uint8Array; error?: string; fingerprint?: Fingerprint; encodeMs?: number };
 
-let state: ClusterState | undefined;
-/** The Raft index this copy is at. */
+/**
+ * Past this many bytes of entries waiting, they are folded into a new base image at once, so
+ * that what this thread holds stays small even when snapshots are far apart.
+ */
+const FOLD_BYTES_DEFAULT = 32 * 2 ** 20;
+
+let conf: { conf: ParsedConf; topology: NetworkTopology } | undefined;
+let foldBytes = FOLD_BYTES_DEFAULT;
+/** The last image this thread restored or took, and the Raft index it is at (none: the configuration's state at 0). */
+let base: { image: Uint8Array; index: number } | undefined;
+/** Committed entries since `base`, in order, as the driver stored them. */
+let pending: { index: number; data: Uint8Array }[] = [];
+let pendingBytes = 0;
+/** The Raft index the entries received reach. */
 let index = 0;
+
+/** `b` on a buffer of its own: a view kept for long must not hold the whole message's buffer. */
+const own = (b: Uint8Array): Uint8Array => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice());
+
+/** The state at `index`: the configuration's, then the base image, then the entries since, as the replica built its own. */
+function rebuild(c: { conf: ParsedConf; topology: NetworkTopology }): ClusterState {
+  const made = createState(c.conf);
+  if (!made.ok) throw new Error(made.error.message);
+  const s = made.value;
+  s.topology = c.topology;
+  if (base !== undefined) {
+    restoreSnapshot(s, base.image);
+    restoreReconfigured(s);
+  }
+  for (const e of pending) {
+    try {
+      apply(s, decodeCommand(e.data) as Command);
+    } catch {
+      // skipped, as the driver skips it (skipFailedEntry)
+    }
+  }
+  return s;
+}
+
+/** Encode the state at `index` and make that image the new base (the state itself is dropped). */
+function fold(c: { conf: ParsedConf; topology: NetworkTopology }): { state: ClusterState; image: Uint8Array; encodeMs: number } {
+  const s = rebuild(c);
+  const started = performance.now();
+  const image = encodeSnapshot(s, index);
+  base = { image, index };
+  pending = [];
+  pendingBytes = 0;
+  return { state: s, image, encodeMs: performance.now() - started };
+}
 
 function handle(m: ToWorker): void {
   if (m.t === "init") {
-    const made = createState(m.conf);
-    if (!made.ok) throw new Error(made.error.message);
-    state = made.value;
-    state.topology = m.topology;
+    conf = { conf: m.conf, topology: m.topology };
+    foldBytes = m.foldBytes ?? FOLD_BYTES_DEFAULT;
     return;
   }
-  const s = state;
-  if (s === undefined) throw new Error("snapshot worker used before init");
+  const c = conf;
+  if (c === undefined) throw new Error("snapshot worker used before init");
   if (m.t === "restore") {
-    restoreSnapshot(s, m.image);
-    restoreReconfigured(s);
+    base = { image: own(m.image), index: m.index };
+    pending = [];
+    pendingBytes = 0;
     index = m.index;
   } else if (m.t === "apply") {
     for (const e of m.entries) {
-      try {
-        apply(s, decodeCommand(e.data) as Command);
-      } catch {
-        // skipped, as the driver skips it (skipFailedEntry)
-      }
+      pending.push({ index: e.index, data: own(e.data) });
+      pendingBytes += e.data.length;
     }
     index = m.upTo;
+    if (pendingBytes > foldBytes) fold(c);
   } else {
-    answer(s, m);
+    answer(c, m);
   }
 }
 
-function answer(s: ClusterState, m: { id: number; index: number; addresses: [number, string][] }): void {
+function answer(c: { conf: ParsedConf; topology: NetworkTopology }, m: { id: number; index: number; addresses: [number, string][] }): void {
   if (m.index !== index) {
     postMessage({ t: "snapshot", id: m.id, error: `snapshot asked at ${m.index}, this copy is at ${index}` } satisfies FromWorker);
     return;
   }
-  const started = performance.now();
-  const image = wrapSnapshot(new Map(m.addresses), encodeSnapshot(s, m.index));
+  const { state: s, image: inner, encodeMs } = fold(c);
+  const image = wrapSnapshot(new Map(m.addresses), inner);
   const reply: FromWorker = {
-    t: "snapshot", id: m.id, image, encodeMs: performance.now() - started,
+    t: "snapshot", id: m.id, image, encodeMs,
     fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size },
   };
-  // Transferred, not copied: the image leaves this thread.
+  // Transferred, not copied: the image leaves this thread (a copy: `base` keeps the inner image).
   postMessage(reply, [image.buffer as ArrayBuffer]);
+  // The state just built is garbage now: collect it before it is counted against the process for long.
+  Bun.gc(true);
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {

@@ -55,7 +55,9 @@ const sameFingerprint = (a: Fingerprint, b: Fingerprint): boolean => a.appliedIn
  * Start the worker with the inputs the replica's own state was built from (`state` must
  * still be that configuration-only state: call this before anything is restored or applied).
  */
-export function startSnapshotter(conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }): Snapshotter {
+export function startSnapshotter(
+  conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }, opts: { foldBytes?: number } = {},
+): Snapshotter {
   let worker: Worker | undefined;
   let seq = 0;
   const waiting = new Map<number, Waiting>();
@@ -99,7 +101,7 @@ export function startSnapshotter(conf: ParsedConf, topology: NetworkTopology, st
     worker.onerror = (event) => fail(String(event.message ?? event));
     // Unref'd: a replica that stops must not be kept alive by its snapshot thread.
     worker.unref();
-    post({ t: "init", conf, topology });
+    post({ t: "init", conf, topology, ...opts });
   } catch (error) {
     fail(String(error));
   }

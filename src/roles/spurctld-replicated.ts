@@ -111,7 +111,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   let controller: Controller | undefined;
   const g = conf.globals;
   // Before anything is restored or applied: the worker builds its copy from the same start.
-  // SpurRaftSnapshotWorker=no: no second copy of the state (memory), snapshots on this thread.
+  // SpurRaftSnapshotWorker=no: no second copy of the state while an image is built; snapshots on this thread.
   const useWorker = (g.get("spurraftsnapshotworker") ?? "yes").toLowerCase() !== "no";
   const snapshotter = useWorker ? startSnapshotter(conf, state.topology, state, logger) : undefined;
   const peerAddresses = () => new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`]));

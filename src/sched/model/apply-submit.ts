@@ -30,6 +30,7 @@ import { hetIdSet } from "./het.ts";
 import { requestEcho } from "./request-echo.ts";
 import { setStdPaths } from "./std-paths.ts";
 import { SWITCH_WAIT_DEFAULT_SEC } from "../../compat/options/spec-syntax.ts";
+import { compactCopy } from "../../lib/compact-record.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -218,6 +219,9 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   }
   if (unfit) record.unfitAtSubmit = true;
   setStdPaths(record, "");
+  // Kept for the job's life: laid out compactly (compact-record.ts), about 40% of a queued job's heap.
+  record.info = compactCopy(record.info);
+  record.spec = compactCopy(record.spec);
   state.jobs.set(jobId, record);
   return jobId;
 }

@@ -21,9 +21,12 @@ function stdPaths(job: JobRecord, nodeName: string, only?: ReadonlySet<string>):
   };
   const abs = (p: string): string => (p.startsWith("/") ? p : `${info.workDir}/${p}`);
   const outPattern = job.spec.stdOut || defaultOutputPattern(isArray);
+  const stdOut = abs(expandFilenamePattern(outPattern, ctx, only));
+  const errPattern = job.spec.stdErr || outPattern;
   return {
-    stdOut: abs(expandFilenamePattern(outPattern, ctx, only)),
-    stdErr: abs(expandFilenamePattern(job.spec.stdErr || outPattern, ctx, only)),
+    stdOut,
+    // the same text built twice is two strings kept for the job's life: one when they are equal (most jobs)
+    stdErr: errPattern === outPattern ? stdOut : abs(expandFilenamePattern(errPattern, ctx, only)),
     stdIn: job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx, only)) : "/dev/null",
   };
 }

@@ -15,7 +15,7 @@ import { apply } from "../../../src/sched/model/apply.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
 import { createState } from "../../../src/sched/model/state.ts";
 import type { ClusterState } from "../../../src/sched/model/types.ts";
-import { CONF, spec, submit } from "../sched/builders.ts";
+import { CONF, ROOT, spec, submit } from "../sched/builders.ts";
 
 const conf = (() => {
   const parsed = parseConf(CONF);
@@ -79,6 +79,54 @@ describe("snapshot worker", () => {
       const copy = fresh();
       restoreSnapshot(copy, unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
       expect([...copy.jobs.values()].map((j) => j.spec.name)).toEqual([...state.jobs.values()].map((j) => j.spec.name));
+    } finally {
+      s.stop();
+    }
+  });
+
+  /** The jobs of an answered image, as JSON (what a replica restoring it would hold). */
+  const jobsOf = (answer: { image: Uint8Array } | undefined): string => {
+    const copy = fresh();
+    restoreSnapshot(copy, unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
+    return JSON.stringify([...copy.jobs.entries()]);
+  };
+  const replicaJobs = (state: ClusterState): string => {
+    const copy = fresh();
+    restoreSnapshot(copy, encodeSnapshot(state, index));
+    return JSON.stringify([...copy.jobs.entries()]);
+  };
+
+  it("builds each snapshot from its last image and the entries since (no copy of the state kept between)", async () => {
+    index = 0;
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog);
+    try {
+      s.committed(Array.from({ length: 10 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i))));
+      expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
+      // after the first image: changes to jobs that image holds, and new ones
+      s.committed([
+        commit(state, { v: 1, type: "cancel", at: 40, filter: { jobIds: ["3"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 0, batchOnly: false, by: ROOT }),
+        ...Array.from({ length: 5 }, (_, i) => commit(state, submit(spec({ name: `b${i}` }), 50 + i))),
+      ]);
+      const second = await s.take(index, new Map());
+      expect(jobsOf(second)).toBe(replicaJobs(state));
+      expect(s.alive()).toBe(true);
+    } finally {
+      s.stop();
+    }
+  });
+
+  it("folds a long run of entries into a new image before it is asked, and answers the same", async () => {
+    index = 0;
+    const state = fresh();
+    // a fold after every few entries: the answer comes from images folded while entries arrived
+    const s = startSnapshotter(conf, state.topology, state, noLog, { foldBytes: 2000 });
+    try {
+      for (let batch = 0; batch < 6; batch++) {
+        s.committed(Array.from({ length: 4 }, (_, i) => commit(state, submit(spec({ name: `f${batch}-${i}`, comment: "x".repeat(100) }), 10 + batch * 4 + i))));
+      }
+      expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
+      expect(s.alive()).toBe(true);
     } finally {
       s.stop();
     }

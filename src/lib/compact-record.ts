@@ -1,0 +1,41 @@
+/**
+ * @module lib/compact-record
+ * A shallow copy of a record laid out in as little memory as the engine allows. A job's info
+ * (70-odd keys) and spec (60-odd) are built key by key (Object.assign, JSON.parse, spreads of
+ * parsed objects), and JavaScriptCore then keeps their properties in out-of-line storage that
+ * grows by doubling: about 1.3-1.5 KB for an info that fits in 0.78 KB when the object is made
+ * by one object literal holding every key. With 100k queued jobs that is ~100 MiB of the
+ * controller's heap (bench/scale/mem-heap.ts measures it). So records the state keeps for a
+ * long time are copied once through such a literal, generated per key list and cached.
+ * The copy has the same keys in the same order (listings and snapshots follow that order) and
+ * the same values (shared, not cloned: the original is dropped); only object identity differs.
+ * Pure apart from the cache, which is bounded: past MAX_SHAPES key lists, a spread is used.
+ */
+
+type Plain = Record<string, unknown>;
+type Maker = (o: Plain) => Plain;
+
+/** Key lists seen so far (a job has a handful: optional keys come and go with the options used). */
+const makers = new Map<string, Maker>();
+const MAX_SHAPES = 512;
+
+function makerFor(keys: readonly string[]): Maker | undefined {
+  const id = keys.join("\0");
+  const known = makers.get(id);
+  if (known !== undefined || makers.size >= MAX_SHAPES) return known;
+  // Plain (not computed) keys, which let the engine size the object for them all at once;
+  // quoted by JSON.stringify. "__proto__" written so would set the prototype: such lists are spread.
+  if (keys.includes("__proto__")) return undefined;
+  const body = `return {${keys.map((k) => `${JSON.stringify(k)}: o[${JSON.stringify(k)}]`).join(",")}};`;
+  const made = new Function("o", body) as Maker;
+  makers.set(id, made);
+  return made;
+}
+
+/** `o`'s own enumerable keys and values, in order, in a compact object of its own. */
+export function compactCopy<T extends object>(o: T): T {
+  const keys = Object.keys(o);
+  if (keys.length < 8) return { ...o };
+  const make = makerFor(keys);
+  return (make === undefined ? { ...o } : make(o as Plain)) as T;
+}
