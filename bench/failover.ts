@@ -17,7 +17,7 @@
  *    client: --concurrency requests in flight for --seconds;
  *  - snapshot_100k_ms / restore_100k_ms / snapshot_100k_bytes: controller state with 100k
  *    jobs to a SQLite image and back (in process).
- * Usage: bun bench/failover.ts [--kills 20] [--concurrency 8] [--seconds 3] [--jobs 100000] [--election-ticks 6] [--settle-ms 1000]
+ * Usage: bun bench/failover.ts [--kills 20] [--concurrency 8] [--seconds 3] [--jobs 100000] [--election-ticks 20] [--settle-ms 1000]
  * Needs dist/spur (bun run build).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -28,6 +28,7 @@ import { parseConf } from "../src/compat/conf/slurm-conf.ts";
 import { createState } from "../src/sched/model/state.ts";
 import { apply } from "../src/sched/model/apply.ts";
 import { emptyJobSpec } from "../src/sched/model/records.ts";
+import { DAEMON_ELECTION_TICKS } from "../src/raft/driver/api.ts";
 import { encodeSnapshot, restoreSnapshot } from "../src/ctld/state-snapshot.ts";
 
 const args = process.argv.slice(2);
@@ -37,7 +38,7 @@ const CONCURRENCY = args.includes("--concurrency") ? arg("--concurrency", 8) : 8
 const SECONDS = args.includes("--seconds") ? arg("--seconds", 3) : 3;
 const JOBS = args.includes("--jobs") ? arg("--jobs", 100_000) : 100_000;
 /** Followers campaign after [E, 2E) silent ticks of 50 ms; spur.conf's default is 6. */
-const ELECTION_TICKS = args.includes("--election-ticks") ? arg("--election-ticks", 6) : 6;
+const ELECTION_TICKS = args.includes("--election-ticks") ? arg("--election-ticks", DAEMON_ELECTION_TICKS) : DAEMON_ELECTION_TICKS;
 const CLI_KILLS = args.includes("--cli-kills") ? Number(args[args.indexOf("--cli-kills") + 1]) : 5;
 const SETTLE_MS = args.includes("--settle-ms") ? Number(args[args.indexOf("--settle-ms") + 1]) : 1000;
 const BIN = resolve(import.meta.dir, "../dist/spur");
@@ -56,7 +57,7 @@ function up(controllers: number): Cluster {
   const dir = mkdtempSync(join(tmpdir(), "spur-bench-failover-"));
   const upArgs = ["up", "--detach", "--state-dir", dir, "--nodes", "1", "--controllers", String(controllers)];
   let r = spawnSync(BIN, upArgs, { encoding: "utf8" });
-  if (r.status === 0 && controllers > 1 && ELECTION_TICKS !== 6) {
+  if (r.status === 0 && controllers > 1 && ELECTION_TICKS !== DAEMON_ELECTION_TICKS) {
     // Restart with the asked election timeout (spur up writes the defaults).
     spawnSync(BIN, ["down", "--state-dir", dir]);
     writeFileSync(join(dir, "spur.conf"), `${readFileSync(join(dir, "spur.conf"), "utf8")}SpurRaftElectionTicks=${ELECTION_TICKS}\n`);

@@ -1,7 +1,7 @@
 /**
  * @module bench/scale/etcd-anchor
  * The anchor for replicated submissions: a 3-member etcd (Debian's `etcd-server`, 3.4) on
- * loopback with the timeouts Spur runs with (heartbeat 50 ms, election 300 ms), driven the
+ * loopback with the timeouts Spur runs with (heartbeat 50 ms, election DAEMON_ELECTION_TICKS x 50 ms), driven the
  * same way as Spur: in-process fetch of its JSON gateway (`POST /v3/kv/put`, 1 KB values) at
  * the leader, a fixed number of requests in flight. etcd fsyncs its WAL before it
  * acknowledges, as Spur does, so both figures are durable-on-a-quorum rates.
@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DAEMON_ELECTION_TICKS } from "../../src/raft/driver/api.ts";
 
 const ETCD = "/usr/bin/etcd";
 
@@ -31,7 +32,7 @@ export async function startEtcd(base = 23790): Promise<Etcd | undefined> {
       "--listen-client-urls", `http://127.0.0.1:${m.client}`, "--advertise-client-urls", `http://127.0.0.1:${m.client}`,
       "--listen-peer-urls", `http://127.0.0.1:${m.peer}`, "--initial-advertise-peer-urls", `http://127.0.0.1:${m.peer}`,
       "--initial-cluster", cluster, "--initial-cluster-state", "new", "--initial-cluster-token", "spur-bench",
-      "--heartbeat-interval", "50", "--election-timeout", "300", "--log-level", "error",
+      "--heartbeat-interval", "50", "--election-timeout", String(DAEMON_ELECTION_TICKS * 50), "--log-level", "error",
     ], { stdio: "ignore" }),
   );
   const stop = async () => {

@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { membershipFile } from "./conf-file.ts";
+import { DAEMON_ELECTION_TICKS } from "../raft/driver/api.ts";
 import { dirname, resolve } from "node:path";
 import { clusterTlsConfLines, issueClusterCerts } from "../ops/tls-cert.ts";
 
@@ -59,9 +60,9 @@ export function planInit(o: InitOptions): InitPlan {
       "# Login hosts that run no spurd: list them here and run `spur authd` there (docs/multihost.md).",
       "#SpurLoginHosts=login[1-2]",
     ]),
-    "# Raft timing: a tick of 50 ms; followers campaign after 6-12 silent ticks (300-600 ms).",
+    `# Raft timing: a tick of 50 ms; followers campaign after ${DAEMON_ELECTION_TICKS}-${2 * DAEMON_ELECTION_TICKS} silent ticks (${DAEMON_ELECTION_TICKS * 50}-${2 * DAEMON_ELECTION_TICKS * 50} ms).`,
     "SpurRaftTickMs=50",
-    "SpurRaftElectionTicks=6",
+    `SpurRaftElectionTicks=${DAEMON_ELECTION_TICKS}`,
     ...(o.tlsLines ?? []),
     "",
   ].join("\n");

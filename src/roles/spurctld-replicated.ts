@@ -24,7 +24,7 @@ import { listenerTls, raftClientTls } from "../net/tls.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
-import { createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver.ts";
+import { DAEMON_ELECTION_TICKS, createRaftDriver, ProposalError, type RaftDriver } from "../raft/driver.ts";
 import { NO_SPACE_MESSAGE } from "../lib/store-full.ts";
 import type { ConfChange } from "../raft/core/index.ts";
 import { MembershipError, addReplica, removeReplica } from "../raft/membership.ts";
@@ -143,7 +143,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     },
     {
       tickMs: num(g.get("spurrafttickms"), 50),
-      electionTicks: num(g.get("spurraftelectionticks"), 6),
+      electionTicks: num(g.get("spurraftelectionticks"), DAEMON_ELECTION_TICKS),
       snapshotEveryEntries: num(g.get("spurraftsnapshotentries"), 20_000),
       trailingEntries: num(g.get("spurrafttrailingentries"), 2_000),
     },

@@ -74,6 +74,19 @@ export const DEFAULT_DRIVER_OPTIONS: DriverOptions = {
 };
 
 /**
+ * The daemon's election timeout in ticks (SpurRaftElectionTicks; with its 50 ms tick a follower
+ * campaigns after 1-2 s of silence, etcd's scale). Why so long: a leader whose thread gets no
+ * CPU sends no heartbeat, and on a 2-core machine shared by three replicas, their clients and
+ * other work, bench/scale/ha.ts measured leader threads runnable but not running for 200-660
+ * ms (main-thread CPU time a fifth to a half of the gap; fsync and apply a few ms of it), and a
+ * follower's for 950 ms while its snapshot worker encoded. With 6 ticks (300-600 ms) every such
+ * stall was an election, and every election fails the submissions in flight. A killed leader is
+ * still replaced at once (its closed sockets: RaftDriver.peerLost); only a frozen one waits
+ * for the timeout. tests/unit/raft/driver-stall.test.ts holds both sides on simulated time.
+ */
+export const DAEMON_ELECTION_TICKS = 20;
+
+/**
  * Without takeSnapshotAsync, a leader snapshots (a stall of its thread) only once its log is
  * this many times the followers' threshold.
  */
