@@ -6,7 +6,7 @@
  * and FOO as given) and adds the rest; a user whose shell is nologin gets nothing added.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureUser, eventually, isRoot, jobEnded, startCluster, type Cluster } from "./cluster.ts";
 
@@ -50,6 +50,13 @@ describe.skipIf(!isRoot())("the user's login environment", () => {
     expect([e.USER, e.LOGNAME, e.HOME]).toEqual(["spurlogin", "spurlogin", "/home/spurlogin"]);
     const none = await jobEnv(["--export=NONE"], { PATH: "/usr/bin:/bin" }, "nobody");
     expect([none.USER, none.HOME, none.SLURM_GET_USER_ENV]).toEqual([undefined, undefined, "1"]);
+  });
+
+  it("a profile that floods its output adds nothing, and the job still runs", async () => {
+    expect(ensureUser("spurflood")).toBe(true);
+    writeFileSync("/home/spurflood/.profile", "head -c 8000000 /dev/zero | tr '\\0' x\n");
+    const e = await jobEnv(["--export=NONE"], { PATH: "/usr/bin:/bin" }, "spurflood");
+    expect([e.USER, e.HOME, e.SLURM_GET_USER_ENV]).toEqual([undefined, undefined, "1"]);
   });
 
   it("without either, a job's environment is what was submitted", async () => {
