@@ -8,7 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { LOGIN_ENV_MARK, LOGIN_ENV_TIMEOUT_MS, loginEnvCommand, parseLoginEnv } from "./login-env.ts";
+import { LOGIN_ENV_TIMEOUT_MS, loginEnvCommand, parseLoginEnv, PRINT_ENV } from "./login-env.ts";
 import { rootEnv } from "./user-launch.ts";
 
 /** More output than an environment can be: the user's profile is flooding stdout. */
@@ -22,7 +22,7 @@ export function captureLoginEnv(user: string, timeoutMs = LOGIN_ENV_TIMEOUT_MS):
   const shell = process.env.SHELL || "/bin/sh";
   const argv = asRoot
     ? su === undefined ? undefined : loginEnvCommand(su, user)
-    : [shell, "-l", "-c", `printf '\\0${LOGIN_ENV_MARK}\\0'; /usr/bin/env -0; exit $?`];
+    : [shell, "-l", "-c", PRINT_ENV];
   if (argv === undefined) return Promise.resolve({});
   return new Promise((resolve) => {
     const [cmd, ...args] = argv;

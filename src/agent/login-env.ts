@@ -23,9 +23,14 @@ export const LOGIN_ENV_TIMEOUT_MS = 8000;
  * user's login shell (its profile, PAM's environment, MAIL) as Slurm's node daemon does.
  */
 export function loginEnvCommand(su: string, user: string): string[] {
-  // env must not be the shell's last command: bash would exec it and lower SHLVL (22.05's job shows the login's 1)
-  return [su, "-", user, "-c", `printf '\\0${LOGIN_ENV_MARK}\\0'; /usr/bin/env -0; exit $?`];
+  return [su, "-", user, "-c", PRINT_ENV];
 }
+
+/**
+ * What the login shell runs: the mark, then its environment. env must not be the shell's last command:
+ * bash would exec it and lower SHLVL (22.05's job shows the login's 1).
+ */
+export const PRINT_ENV = `printf '\\0${LOGIN_ENV_MARK}\\0'; /usr/bin/env -0; exit $?`;
 
 /** The variables in env -0's output after the mark; nothing when the mark is missing (the shell failed). */
 export function parseLoginEnv(out: string): Record<string, string> {
