@@ -142,7 +142,7 @@ function holdAction(tag: string): string | undefined {
 
 const FLAG_WORDS: readonly (readonly [string, number, (f: Flags) => void])[] = [
   ["all", 2, (f) => { f.all = true; }], ["details", 1, (f) => { f.detail = 1; }], ["exit", 2, (f) => { f.exit = true; }],
-  ["hide", 2, (f) => { f.detail = 0; }], ["oneliner", 1, (f) => { f.oneLiner = true; }],
+  ["hide", 2, (f) => { f.all = false; f.detail = 0; }], ["oneliner", 1, (f) => { f.oneLiner = true; }],
   ["quiet", 4, (f) => { f.quiet = true; }], ["quit", 4, (f) => { f.exit = true; }], ["verbose", 4, () => {}],
 ];
 
@@ -236,7 +236,9 @@ async function scontrolRun(argv: string[], port: CliPort): Promise<CliResult> {
     if (o.id === "help" || o.id === "usage") return { stdout: USAGE, stderr: "", exitCode: 0 };
     if (o.id === "oneliner") flags.oneLiner = true;
     if (o.id === "all") flags.all = true;
-    if (o.id === "hide") flags.all = false;
+    // oracle: --hide also ends -d given before it (`scontrol -d --hide show job` shows no
+    // DerivedExitCode); a -d after it counts again
+    if (o.id === "hide") Object.assign(flags, { all: false, detail: 0 });
     if (o.id === "details") flags.detail++;
     if (o.id === "quiet") flags.quiet = true;
     if (o.id === "json") flags.json = { asked: o.value, argv };

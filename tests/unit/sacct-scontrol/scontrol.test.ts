@@ -49,6 +49,11 @@ describe("scontrol show job", () => {
   it("-d adds DerivedExitCode; no id lists every job; pending tasks show by index", async () => {
     const detail = await run(["-d", "show", "job", "25"], { jobs: accountingJobs() });
     expect(detail.result.stdout).toContain("ExitCode=1:0\n   DerivedExitCode=0:0\n");
+    // oracle: --hide ends a -d given before it, wherever both stand; a -d after it counts
+    for (const argv of [["-d", "--hide", "show", "job", "25"], ["show", "job", "25", "-d", "--hide"]]) {
+      expect((await run(argv, { jobs: accountingJobs() })).result.stdout).not.toContain("DerivedExitCode");
+    }
+    expect((await run(["show", "job", "25", "--hide", "-d"], { jobs: accountingJobs() })).result.stdout).toContain("DerivedExitCode=0:0");
     const all = await run(["-o", "show", "jobs"]);
     expect(all.result.stdout.split("\n").filter((l) => l !== "")).toHaveLength(8);
     const rest = { ...busyJobs()[0]!, jobId: 40, arrayJobId: 40, arrayTaskId: -1, arrayTaskStr: "4-10%2", arrayMaxTasks: 2, state: "PENDING", nodelist: "", batchHost: "", startTime: 0 };
