@@ -92,7 +92,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("BatchHost", "B", "EXEC_HOST", execHost),
   field("MinCPUs", "c", "MIN_CPUS", (r) => String(Math.max(1, r.job.cpusPerTask, r.job.minCpusNode ?? 0))),
   field("NumCPUs", "C", "CPUS", (r) => String(r.job.numCpus)),
-  field("MinTmpDisk", "d", "MIN_TMP_DISK", () => "0"),
+  field("MinTmpDisk", "d", "MIN_TMP_DISK", (r) => (r.job.minTmpDiskMib ? convertNumUnit(r.job.minTmpDiskMib, 2) : "0")),
   // a pending job given -N lists the node estimate beyond -N's maximum (job-layout.ts listedNodes)
   field("NumNodes", "D", "NODES", (r) => String(r.job.state === "PENDING" ? (r.job.nodeCountEstimate ?? r.job.numNodes) : r.job.numNodes)),
   field("EndTime", "e", "END_TIME", endTimeText),

@@ -239,3 +239,14 @@ describe("squeue order of records without a start time", () => {
     expect(await ids(["-j", "31"], het(31, "RUNNING", NOW - 5))).toEqual(["31+0", "31+1", "31+2"]);
   });
 });
+
+describe("squeue %d / MinTmpDisk", () => {
+  it("shows --tmp in the oracle's units (0 unset, 1500M, 2G, 1T)", async () => {
+    // oracle: sbatch --tmp=0|1500|2048|1g|1t gives %d 0, 1500M, 2G, 1G, 1T; -O MinTmpDisk the same
+    const tmp = [0, 1500, 2048, 1024, 1048576].map((m, i) => job({ jobId: 40 + i, minTmpDiskMib: m }));
+    const r = await sq(["-h", "-o", "%d"], { jobs: tmp });
+    expect(lines(r.stdout).sort()).toEqual(["0", "1500M", "1G", "1T", "2G"]);
+    const long = await sq(["-h", "-O", "MinTmpDisk:8", "-j", "41"], { jobs: tmp });
+    expect(long.stdout).toBe("1500M   \n");
+  });
+});
