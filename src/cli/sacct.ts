@@ -86,6 +86,7 @@ async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
     resp = await port.ctl.listJobs({
       includeFinished: true,
       includeSteps: true,
+      accounting: true,
       ...(ids.length > 0 ? { jobIds: ids } : {}),
       ...windowOf(q, now),
     });

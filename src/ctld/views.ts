@@ -74,9 +74,19 @@ export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[],
   return view;
 }
 
+/**
+ * A job as the accounting store has it: slurmdbd keeps the job's comment only with
+ * AccountingStoreFlags=job_comment (oracle: sacct's Comment is empty without it, set by
+ * --comment or scontrol update alike).
+ */
+function accountingView(view: JobInfoP, dropComment: boolean): JobInfoP {
+  return dropComment && view.comment !== "" ? { ...view, comment: "" } : view;
+}
+
 export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefined, now: number): JobInfoP[] {
   const wanted = req && req.jobIds.length > 0 ? new Set(req.jobIds) : undefined;
   const minAge = c.state.config.minJobAgeSec;
+  const commentStored = (c.state.config.accountingStoreFlags ?? []).includes("job_comment");
   const out: JobInfoP[] = [];
   let deps: DepJobView[] | undefined;
   const all = (): DepJobView[] => (deps ??= depViews(c));
@@ -87,7 +97,7 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
     if (!req?.includeFinished && isJobFinished(info) && now - info.endTime > minAge) continue;
     if (req?.includeFinished && req.windowStart > 0 && info.endTime > 0 && info.endTime < req.windowStart) continue;
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;
-    const view = jobView(c, job, all, now);
+    const view = accountingView(jobView(c, job, all, now), req?.accounting === true && !commentStored);
     out.push(req?.includeSteps || view.steps.length === 0 ? view : { ...view, steps: [] });
   }
   return out;

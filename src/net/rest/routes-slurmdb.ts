@@ -21,7 +21,7 @@ const csv = (text: string | undefined): string[] | undefined => (text === undefi
 const num = (text: string | undefined): number => (text !== undefined && /^\d{1,12}$/.test(text) ? Number(text) : 0);
 
 async function allJobs(rc: RequestContext, start = 0, end = 0): Promise<Job[]> {
-  const res = await ctlCall("slurmdb_jobs", () => rc.ctl.listJobs({ includeFinished: true, includeSteps: true, windowStart: start, windowEnd: end }));
+  const res = await ctlCall("slurmdb_jobs", () => rc.ctl.listJobs({ includeFinished: true, includeSteps: true, accounting: true, windowStart: start, windowEnd: end }));
   return res.jobs;
 }
 

@@ -102,6 +102,8 @@ export interface ControllerConfig {
   maxJobCount: number;
   firstJobId: number;
   slurmdTimeoutSec: number;
+  /** AccountingStoreFlags, lower-cased (job_comment, job_env, job_extra, job_script); absent = none. */
+  accountingStoreFlags?: string[];
   /**
    * EnforcePartLimits: NO (Slurm's default) queues a job larger than its partition (it pends
    * with reason PartitionConfig); ANY and ALL reject it at submit. Absent = NO.
