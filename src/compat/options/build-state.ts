@@ -91,6 +91,8 @@ export interface BuildState {
   nameGiven?: boolean;
   /** --get-user-env: the node loads the user's login environment under the job's (SLURM_GET_USER_ENV=1). */
   getUserEnv?: boolean;
+  /** -B/--extra-node-info: the tasks per node it asks for when no task count is given (apply-node-info.ts). */
+  extraNodeTasks?: number;
   /** Container options (compat/container-request), added to the job's environment at the end. */
   containerEnv?: Record<string, string>;
 }

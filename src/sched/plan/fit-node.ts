@@ -277,6 +277,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
+  if ((req.threadsPerCoreMin ?? 0) > (node.threadsPerCore ?? 1)) return 0;
   if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
   if (genericGresOn(req, node, mode) === undefined) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;

@@ -46,6 +46,8 @@ export interface ResourceRequest {
   ntasksPerSocket?: number;
   /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
   coresPerSocket?: number;
+  /** --threads-per-core / -B S:C:T: only nodes with at least this many threads per core (absent = any; Slurm 22.05 leaves others pending BadConstraints). */
+  threadsPerCoreMin?: number;
   exclusive: boolean;
   /** --gres items other than gpu (nvme:2, bandwidth:lustre:1G, shard:4), per node; absent = none. */
   gresGeneric?: GresItem[];
@@ -107,6 +109,7 @@ export function buildRequest(
     oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1 || spec.ntasksPerCore === 1,
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
+    ...(spec.threadsPerCore > 1 ? { threadsPerCoreMin: spec.threadsPerCore } : {}),
     exclusive: spec.exclusive,
     ...(generic.length > 0 ? { gresGeneric: generic } : {}),
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
