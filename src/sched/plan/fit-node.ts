@@ -76,7 +76,8 @@ export interface Capacity {
   tasks: number;
 }
 
-export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
+export function fitJob(request: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
+  const req = request.spreadJob === true ? spreadRequest(request, nodes) : request;
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
   const target = nodesTarget(layoutOf(req));
@@ -95,6 +96,18 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
   const switchesMax = req.switchesMax ?? 0;
   if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
   return placed;
+}
+
+/**
+ * --spread-job: as many nodes as there are tasks, within -N's maximum and the nodes that could
+ * ever hold a task (Slurm 22.05 on 4 nodes: -n 4 runs on 4 nodes, -n 8 waits for all 4 as
+ * NumNodes=4-4, -n 4 -N 1-2 takes 2); busy nodes are waited for, not skipped.
+ */
+function spreadRequest(req: ResourceRequest, nodes: NodeView[]): ResourceRequest {
+  const able = nodes.filter((n) => taskRoom(req, n, "ever") > 0).length;
+  const count = Math.max(req.nodesMin, Math.min(req.ntasks, req.nodesMax, able));
+  assert(count >= req.nodesMin, "spread keeps the minimum");
+  return { ...req, nodesMin: count, nodesMax: count, layout: { ...layoutOf(req), nodesGiven: true, nodesMin: count, nodesMax: count } };
 }
 
 /**
@@ -180,7 +193,9 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
     if (chosen.length >= nodesMax && !mustTake) return TOO_MANY_NODES;
     const reserveForOthers = Math.max(0, nodesWanted - chosen.length - 1);
     // keep a task for each node still owed; a range's extra nodes (tasks all placed) hold one task's CPUs
-    const take = remaining > 0 ? Math.min(tasks, remaining, Math.max(1, remaining - reserveForOthers)) : 0;
+    let take = remaining > 0 ? Math.min(tasks, remaining, Math.max(1, remaining - reserveForOthers)) : 0;
+    // --spread-job: an even share on each node still owed (8 tasks on 4 nodes: 2 each, not 4+2+1+1)
+    if (req.spreadJob === true && take > 0) take = Math.min(take, Math.ceil(remaining / Math.max(1, nodesWanted - chosen.length)));
     const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
     const share = makeShare(req, node, take, gpusHere, mode);
     if (share === undefined) {

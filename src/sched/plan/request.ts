@@ -46,6 +46,8 @@ export interface ResourceRequest {
   ntasksPerSocket?: number;
   /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
   coresPerSocket?: number;
+  /** --spread-job: the tasks over as many nodes as may hold them (at most one node per task, -N's maximum), evenly. */
+  spreadJob?: boolean;
   /** --threads-per-core / -B S:C:T: only nodes with at least this many threads per core (absent = any; Slurm 22.05 leaves others pending BadConstraints). */
   threadsPerCoreMin?: number;
   exclusive: boolean;
@@ -110,6 +112,7 @@ export function buildRequest(
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
     ...(spec.threadsPerCore > 1 ? { threadsPerCoreMin: spec.threadsPerCore } : {}),
+    ...(spec.spreadJob === true ? { spreadJob: true } : {}),
     exclusive: spec.exclusive,
     ...(generic.length > 0 ? { gresGeneric: generic } : {}),
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
