@@ -17,6 +17,7 @@ import * as syntax from "./spec-syntax.ts";
 import { parseGpuBind, parseTresBind } from "../gpu-bind.ts";
 import { CONTAINER_HANDLERS } from "./apply-container.ts";
 import { NODE_INFO_HANDLERS } from "./apply-node-info.ts";
+import { TUNING_HANDLERS } from "./apply-tuning.ts";
 import { canonicalName } from "./table.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
@@ -347,6 +348,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CLI_HANDLERS,
   ...CONTAINER_HANDLERS,
   ...NODE_INFO_HANDLERS,
+  ...TUNING_HANDLERS,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,

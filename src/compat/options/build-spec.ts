@@ -116,7 +116,7 @@ function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, stri
   env.SLURM_SUBMIT_DIR = ctx.invoker.cwd;
   env.SLURM_SUBMIT_HOST = ctx.invoker.hostname;
   env.SLURM_PRIO_PROCESS = "0";
-  return { ...env, ...(st.containerEnv ?? {}) };
+  return { ...env, ...(st.optionEnv ?? {}), ...(st.containerEnv ?? {}) };
 }
 
 function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): void {

@@ -93,6 +93,8 @@ export interface BuildState {
   getUserEnv?: boolean;
   /** -B/--extra-node-info: the tasks per node it asks for when no task count is given (apply-node-info.ts). */
   extraNodeTasks?: number;
+  /** Variables Slurm's commands export for an option (SLURM_PROFILE, SLURM_MEM_BIND, ...: apply-tuning.ts), added to the job's environment at the end. */
+  optionEnv?: Record<string, string>;
   /** Container options (compat/container-request), added to the job's environment at the end. */
   containerEnv?: Record<string, string>;
 }
