@@ -118,43 +118,84 @@ export function checkGpuFreq(text: string): Result<void> {
   return good ? ok(undefined) : err("BadGpuFreq", `Invalid --gpu-freq argument: gpu:${text}`, OPTION_EXIT);
 }
 
-/**
- * --mem-bind as SLURM_MEM_BIND writes it (oracle): "verbose," and "prefer," first, then the type
- * (local, rank, none, sort, map_mem:LIST, mask_mem:LIST with masks in hex without 0x); nosort
- * alone exports nothing. SLURM_MEM_BIND_VERBOSE is "verbose" or "quiet".
- */
-export function memBindEnv(text: string): Record<string, string> {
-  let verbose = false;
-  let prefer = false;
-  let type = "";
+interface MemBind {
+  verbose: boolean;
+  prefer: boolean;
+  /** local, rank, none, sort, nosort, map_mem, mask_mem, or "" */
+  type: string;
+  /** map_mem/mask_mem's list (masks in hex without 0x) */
+  list: string;
+}
+
+function readMemBind(text: string): MemBind {
+  const out: MemBind = { verbose: false, prefer: false, type: "", list: "" };
   const words = text.split(/[,;]/);
   for (let i = 0; i < words.length; i++) {
     const w = (words[i] ?? "").toLowerCase();
-    if (w === "v" || w === "verbose") verbose = true;
-    else if (w === "p" || w === "prefer") prefer = true;
-    else if (w === "no" || w === "none") type = "none";
-    else if (["rank", "local", "sort", "nosort"].includes(w)) type = w;
+    if (w === "v" || w === "verbose") out.verbose = true;
+    else if (w === "p" || w === "prefer") out.prefer = true;
+    else if (w === "no" || w === "none") out.type = "none";
+    else if (["rank", "local", "sort", "nosort"].includes(w)) out.type = w;
     else if (/^(map_mem|mask_mem)[:=]/.test(w)) {
       const mask = w.startsWith("mask_mem");
       const list = [w.slice(w.search(/[:=]/) + 1)];
       while (i + 1 < words.length && /^(0x[0-9a-f]+|[0-9]+)(\*[0-9]+)?$/i.test(words[i + 1] ?? "")) list.push((words[++i] ?? "").toLowerCase());
-      type = `${mask ? "mask_mem" : "map_mem"}:${(mask ? list.map((e) => e.replace(/^0x/, "")) : list).join(",")}`;
+      out.type = mask ? "mask_mem" : "map_mem";
+      out.list = (mask ? list.map((e) => e.replace(/^0x/, "")) : list).join(",");
     }
   }
-  if (type === "nosort") return {};
-  const out: Record<string, string> = {
-    SLURM_MEM_BIND: [verbose ? "verbose" : "", prefer ? "prefer" : "", type].filter(Boolean).join(","),
-    SLURM_MEM_BIND_VERBOSE: verbose ? "verbose" : "quiet",
-  };
-  if (type === "sort") out.SLURM_MEM_BIND_SORT = "sort";
   return out;
 }
+
+const typeText = (m: MemBind): string => (m.list === "" ? m.type : `${m.type}:${m.list}`);
+
+/**
+ * --mem-bind as sbatch and salloc export it (oracle): SLURM_MEM_BIND is "verbose," and "prefer,"
+ * then the type (local, rank, none, sort, map_mem:LIST, mask_mem:LIST); nosort alone exports
+ * nothing. SLURM_MEM_BIND_VERBOSE is "verbose" or "quiet".
+ */
+export function memBindEnv(text: string): Record<string, string> {
+  const m = readMemBind(text);
+  if (m.type === "nosort") return {};
+  const out: Record<string, string> = {
+    SLURM_MEM_BIND: [m.verbose ? "verbose" : "", m.prefer ? "prefer" : "", typeText(m)].filter(Boolean).join(","),
+    SLURM_MEM_BIND_VERBOSE: m.verbose ? "verbose" : "quiet",
+  };
+  if (m.type === "sort") out.SLURM_MEM_BIND_SORT = "sort";
+  return out;
+}
+
+/**
+ * --mem-bind as srun gives it to its tasks (oracle): SLURM_MEM_BIND always starts with "quiet" or
+ * "verbose"; _TYPE is the type ("map_mem:" with its colon, "" for sort), _LIST the list, _PREFER
+ * and _SORT only when asked.
+ */
+export function memBindTaskEnv(text: string): Record<string, string> {
+  const m = readMemBind(text);
+  if (m.type === "nosort") return {};
+  const verbose = m.verbose ? "verbose" : "quiet";
+  const type = m.type === "sort" ? "" : m.list === "" ? m.type : `${m.type}:`;
+  const out: Record<string, string> = {
+    SLURM_MEM_BIND: [verbose, m.prefer ? "prefer" : "", m.type === "sort" ? "" : typeText(m)].filter(Boolean).join(","),
+    SLURM_MEM_BIND_LIST: m.list, SLURM_MEM_BIND_TYPE: type, SLURM_MEM_BIND_VERBOSE: verbose,
+  };
+  if (m.prefer) out.SLURM_MEM_BIND_PREFER = "prefer";
+  if (m.type === "sort") out.SLURM_MEM_BIND_SORT = "sort";
+  return out;
+}
+
+/** The variables these options add to a job's or a step's environment (apply-tuning's, by name). */
+export const TUNING_ENV = /^SLURM_(ACCTG_FREQ|PROFILE|CPU_FREQ_REQ|GPU_FREQ|NETWORK|MEM_BIND(_[A-Z]+)?)$/;
+
+/** The tuning variables of an environment (spec.env): what salloc's command and srun's tasks get besides their own. */
+export const tuningEnvOf = (env: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => TUNING_ENV.test(k)));
 
 /** --acctg-freq: exported for the job; Spur's agent keeps its own sampling period (sstat samples on request). */
 const acctgFreq: Handler = (st, a) => {
   const r = checkAcctgFreq(a.value ?? "");
   if (!r.ok) return r;
-  setEnv(st, "SLURM_ACCTG_FREQ", a.value ?? "");
+  if (st.cmd !== "srun") setEnv(st, "SLURM_ACCTG_FREQ", a.value ?? ""); // srun sends it to the nodes, not to its tasks (oracle)
   return ok(undefined);
 };
 
@@ -162,7 +203,7 @@ const acctgFreq: Handler = (st, a) => {
 const profile: Handler = (st, a) => {
   const r = normaliseProfile(a.value ?? "");
   if (!r.ok) return r;
-  setEnv(st, "SLURM_PROFILE", r.value);
+  if (st.cmd !== "srun") setEnv(st, "SLURM_PROFILE", r.value);
   return ok(undefined);
 };
 
@@ -181,7 +222,7 @@ const gpuFreq: Handler = (st, a) => {
   const r = checkGpuFreq(a.value ?? "");
   if (!r.ok) return r;
   st.spec.tresFreq = `gpu:${a.value ?? ""}`;
-  setEnv(st, "SLURM_GPU_FREQ", a.value ?? "");
+  if (st.cmd !== "srun") setEnv(st, "SLURM_GPU_FREQ", a.value ?? "");
   return ok(undefined);
 };
 
@@ -189,15 +230,19 @@ const gpuFreq: Handler = (st, a) => {
 const memBind: Handler = (st, a) => {
   const r = checkMemBind(a.value ?? "");
   if (!r.ok) return r;
-  for (const [k, v] of Object.entries(memBindEnv(a.value ?? ""))) setEnv(st, k, v);
+  const env = st.cmd === "srun" ? memBindTaskEnv(a.value ?? "") : memBindEnv(a.value ?? "");
+  for (const [k, v] of Object.entries(env)) setEnv(st, k, v);
+  // an srun inside a job reads the job's SLURM_MEM_BIND: the submission warned already
+  if (st.cmd === "srun" && a.source === "env") return ok(undefined);
   const text = "--mem-bind: Spur does not bind tasks' memory to NUMA nodes (SLURM_MEM_BIND is set)";
   if (!st.warnings.includes(text)) st.warnings.push(text);
   return ok(undefined);
 };
 
-/** --network: recorded (Network=); Slurm's switch/network plugins are for Cray/IBM systems only. */
+/** --network: recorded (Network=), and salloc exports it (sbatch does not: oracle); Slurm's switch/network plugins are for Cray/IBM systems only. */
 const network: Handler = (st, a) => {
   st.spec.network = a.value ?? "";
+  if (st.cmd === "salloc") setEnv(st, "SLURM_NETWORK", a.value ?? "");
   return ok(undefined);
 };
 

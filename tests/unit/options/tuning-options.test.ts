@@ -10,6 +10,8 @@ import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
 import { wrapScript } from "../../../src/compat/options/script-directives.ts";
 import type { Result } from "../../../src/lib/result.ts";
+import { memBindTaskEnv, tuningEnvOf } from "../../../src/compat/options/apply-tuning.ts";
+import { parseSallocArgs, parseSrunArgs, type Interactive } from "../../../src/compat/options/interactive-args.ts";
 
 const INVOKER = { cwd: "/home/alice", hostname: "login1" };
 
@@ -117,5 +119,47 @@ describe("refusals (message, exit code)", () => {
     const r = sbatch([...argv]);
     expect(r.ok).toBe(false);
     if (!r.ok) expect([r.error.message, r.error.exitCode]).toEqual([message, exitCode]);
+  });
+});
+
+describe("srun's tasks and salloc's command (oracle: `srun OPTS env`, `salloc OPTS env`)", () => {
+  const CTX = { invoker: { cwd: "/tmp", hostname: "vm" }, now: 1_800_000_000 };
+  const ALL = ["--profile=task", "--acctg-freq=5", "--cpu-freq=high", "--gpu-freq=low", "--mem-bind=local", "--network=x"];
+
+  function envOf(r: Result<Interactive>): Record<string, string> {
+    if (!r.ok || r.value.kind !== "run") throw new Error("not a run");
+    return tuningEnvOf(r.value.spec.env);
+  }
+
+  it("srun gives its tasks only the CPU frequency and the memory binding, the latter in its step form", () => {
+    expect(envOf(parseSrunArgs([...ALL, "env"], {}, CTX))).toEqual({
+      SLURM_CPU_FREQ_REQ: "High",
+      SLURM_MEM_BIND: "quiet,local", SLURM_MEM_BIND_LIST: "", SLURM_MEM_BIND_TYPE: "local", SLURM_MEM_BIND_VERBOSE: "quiet",
+    });
+  });
+
+  it("salloc exports all of them, SLURM_NETWORK too (sbatch does not)", () => {
+    expect(envOf(parseSallocArgs([...ALL, "env"], {}, CTX))).toEqual({
+      SLURM_ACCTG_FREQ: "5", SLURM_CPU_FREQ_REQ: "High", SLURM_GPU_FREQ: "low", SLURM_MEM_BIND: "local",
+      SLURM_MEM_BIND_VERBOSE: "quiet", SLURM_NETWORK: "x", SLURM_PROFILE: "Task",
+    });
+  });
+
+  it.each([
+    ["map_mem:0,1", { SLURM_MEM_BIND: "quiet,map_mem:0,1", SLURM_MEM_BIND_LIST: "0,1", SLURM_MEM_BIND_TYPE: "map_mem:", SLURM_MEM_BIND_VERBOSE: "quiet" }],
+    ["v,p,local", { SLURM_MEM_BIND: "verbose,prefer,local", SLURM_MEM_BIND_LIST: "", SLURM_MEM_BIND_PREFER: "prefer", SLURM_MEM_BIND_TYPE: "local", SLURM_MEM_BIND_VERBOSE: "verbose" }],
+    ["none", { SLURM_MEM_BIND: "quiet,none", SLURM_MEM_BIND_LIST: "", SLURM_MEM_BIND_TYPE: "none", SLURM_MEM_BIND_VERBOSE: "quiet" }],
+    ["mask_mem:0x3", { SLURM_MEM_BIND: "quiet,mask_mem:3", SLURM_MEM_BIND_LIST: "3", SLURM_MEM_BIND_TYPE: "mask_mem:", SLURM_MEM_BIND_VERBOSE: "quiet" }],
+    ["sort", { SLURM_MEM_BIND: "quiet", SLURM_MEM_BIND_LIST: "", SLURM_MEM_BIND_SORT: "sort", SLURM_MEM_BIND_TYPE: "", SLURM_MEM_BIND_VERBOSE: "quiet" }],
+  ])("srun --mem-bind=%s", (value, expected) => {
+    expect(memBindTaskEnv(value)).toEqual(expected);
+  });
+
+  it("an srun inside a batch job reads the job's variables as its options (no warning, the step form)", () => {
+    const r = parseSrunArgs(["env"], { SLURM_MEM_BIND: "verbose,local", SLURM_PROFILE: "Energy,Task", SLURM_CPU_FREQ_REQ: "Low-High:Performance" }, CTX);
+    if (!r.ok || r.value.kind !== "run") throw new Error("not a run");
+    // the submission warned about --mem-bind already
+    expect(r.value.warnings).toEqual([]);
+    expect(r.value.spec.env).toMatchObject({ SLURM_MEM_BIND: "verbose,local", SLURM_MEM_BIND_TYPE: "local", SLURM_CPU_FREQ_REQ: "Low-High:Performance" });
   });
 });
