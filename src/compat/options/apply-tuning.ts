@@ -1,7 +1,7 @@
 /**
  * @module compat/options/apply-tuning
  * Options that tune how a job is measured and run rather than what it gets: --acctg-freq,
- * --profile, --cpu-freq, --gpu-freq, --mem-bind, --network, --spread-job. Slurm 22.05 checks
+ * --profile, --cpu-freq, --gpu-freq, --mem-bind, --network, --spread-job, --no-kill. Slurm 22.05 checks
  * each value in sbatch/srun/salloc, exports it to the job's environment (SLURM_ACCTG_FREQ,
  * SLURM_PROFILE, SLURM_CPU_FREQ_REQ, SLURM_GPU_FREQ, SLURM_MEM_BIND*) and records some of them
  * (scontrol CPU_*_freq=, TresFreq=, Network=, SpreadJob=). Every value, message and exit code
@@ -253,7 +253,20 @@ const spreadJob: Handler = (st, a) => {
   return ok(undefined);
 };
 
+/**
+ * -k/--no-kill[=off]: the job survives a failed node other than its batch host (sched/model/
+ * node-fail-no-kill.ts). Slurm 22.05 takes no value, an empty one or "off" (any case); anything
+ * else, SBATCH_NO_KILL=1 or =yes too, is refused (oracle). Nothing of it shows in scontrol.
+ */
+const noKill: Handler = (st, a) => {
+  const v = (a.value ?? "").toLowerCase();
+  if (v !== "" && v !== "off") return err("BadNoKill", "Invalid --no-kill specification", OPTION_EXIT);
+  if (v === "off" || a.reset) delete st.spec.noKill;
+  else st.spec.noKill = true;
+  return ok(undefined);
+};
+
 export const TUNING_HANDLERS: Readonly<Record<string, Handler>> = {
   "acctg-freq": acctgFreq, profile, "cpu-freq": cpuFreq, "gpu-freq": gpuFreq, "mem-bind": memBind, network,
-  "spread-job": spreadJob,
+  "spread-job": spreadJob, "no-kill": noKill,
 };

@@ -163,3 +163,26 @@ describe("srun's tasks and salloc's command (oracle: `srun OPTS env`, `salloc OP
     expect(r.value.spec.env).toMatchObject({ SLURM_MEM_BIND: "verbose,local", SLURM_MEM_BIND_TYPE: "local", SLURM_CPU_FREQ_REQ: "Low-High:Performance" });
   });
 });
+
+describe("-k/--no-kill[=off] (oracle: nothing shows in scontrol; values other than off refused)", () => {
+  it.each([
+    [["-k"], {}, true],
+    [["--no-kill"], {}, true],
+    [["--no-kill="], {}, true],
+    [["--no-kill=off"], {}, undefined],
+    [["--no-kill=OFF"], {}, undefined],
+    [[], { SBATCH_NO_KILL: "" }, true],
+    [[], { SBATCH_NO_KILL: "off" }, undefined],
+    [["-k"], { SBATCH_NO_KILL: "off" }, true],
+  ])("%j %j", (argv, env, noKill) => {
+    const b = built([...argv], env);
+    expect(b.spec.noKill).toBe(noKill);
+    expect(b.warnings).toEqual([]);
+  });
+
+  it.each([[["--no-kill=bogus"], {}], [[], { SBATCH_NO_KILL: "1" }], [[], { SBATCH_NO_KILL: "yes" }]])("%j %j is refused, exit 255", (argv, env) => {
+    const r = sbatch([...argv], env);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect([r.error.message, r.error.exitCode]).toEqual(["Invalid --no-kill specification", 255]);
+  });
+});
