@@ -54,3 +54,23 @@ describe("--network", () => {
     expect(lines({})).toContain("OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
   });
 });
+
+describe("--spread-job's node range while pending (oracle 22.05 on 4 nodes of 4 CPUs, held)", () => {
+  const CONF4 = `ClusterName=t
+DefMemPerCPU=256
+NodeName=n[1-4] CPUs=4 RealMemory=4000
+PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
+`;
+  it.each([
+    [{ ntasks: 3 }, "NumNodes=1-3 "],
+    [{ ntasks: 8 }, "NumNodes=2-4 "],
+    [{ ntasks: 2, cpusPerTask: 2 }, "NumNodes=1-2 "],
+    [{ ntasks: 3, nodesMin: 1, nodesMax: 2 }, "NumNodes=1-2 "],
+  ])("%j", (over, text) => {
+    const c = cluster(CONF4);
+    c.run(submit(spec({ name: "s", hold: true, spreadJob: true, ...over })));
+    const info = c.state.jobs.get(1)?.info;
+    if (info === undefined) throw new Error("not submitted");
+    expect(formatJobRecord(info, { now: 100, oneLiner: true, detail: false })).toContain(` ${text}`);
+  });
+});
