@@ -133,7 +133,7 @@ function cpuFreqLine(text: string | undefined): string {
 }
 
 function fileLines(job: Job): string[] {
-  const lines = [`Features=${orNull(job.features)} DelayBoot=00:00:00`];
+  const lines = [`Features=${orNull(job.features)} DelayBoot=${formatElapsed(job.delayBootSec ?? 0)}`];
   if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
   lines.push(
     `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=${job.network ?? "(null)"}`,

@@ -8,11 +8,17 @@
  * --core-spec/--thread-spec need AllowSpecResourcesUsage=yes in slurm.conf; Spur has no such
  * setting, so it answers as Slurm does at that setting's default (No): an error line, and the
  * option is ignored (the job is still submitted).
+ * --use-min-nodes (a node range takes its minimum when that holds the job: sched/plan/fit-node.ts),
+ * --wait-all-nodes and --delay-boot concern nodes too: Spur's nodes are up whenever they are
+ * allocated and never rebooted for features, so the waits are what Slurm's are on such nodes
+ * (none); --delay-boot is recorded (DelayBoot=).
  */
 import { err, ok, type Result } from "../../lib/result.ts";
 import type { BuildState } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { parseCount } from "./spec-syntax.ts";
+import { checkWaitAllNodes } from "./ignored-checks.ts";
+import { parseDurationSec } from "../parse-time.ts";
 
 type Handler = (st: BuildState, a: Assignment) => Result<void>;
 
@@ -80,7 +86,24 @@ const specNotAllowed = (shown: string): Handler => (st, a) => {
   return ok(undefined);
 };
 
+const useMinNodes: Handler = (st, a) => {
+  if (a.reset) delete st.spec.useMinNodes;
+  else st.spec.useMinNodes = true;
+  return ok(undefined);
+};
+
+/** --delay-boot=<time> (oracle 22.05: 5 is DelayBoot=00:05:00, 1:30 is 00:01:30, 1-0 is 1-00:00:00; "bogus" exits 255). */
+const delayBoot: Handler = (st, a) => {
+  const sec = parseDurationSec(a.value ?? "");
+  if (sec === undefined) return err("BadDelayBoot", "Invalid --delay-boot specification", 255);
+  st.spec.delayBootSec = sec;
+  return ok(undefined);
+};
+
 export const NODE_INFO_HANDLERS: Readonly<Record<string, Handler>> = {
+  "use-min-nodes": useMinNodes,
+  "wait-all-nodes": (_st, a) => checkWaitAllNodes(a.value ?? ""),
+  "delay-boot": delayBoot,
   "extra-node-info": extraNodeInfo,
   // the oracle names --core-spec by its short form, --thread-spec by its long one
   "core-spec": specNotAllowed("-S"),

@@ -10,7 +10,7 @@
 import { mailTypeText } from "../../compat/mail-type.ts";
 import type { JobInfoState, JobSpecState } from "./state-types.ts";
 
-type Echo = Pick<JobInfoState, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres" | "spreadJob" | "cpuFreq" | "tresFreq" | "network">;
+type Echo = Pick<JobInfoState, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres" | "spreadJob" | "cpuFreq" | "tresFreq" | "network" | "delayBootSec">;
 
 export function requestEcho(spec: JobSpecState, user: string): Echo {
   const out: Echo = {};
@@ -29,6 +29,7 @@ export function requestEcho(spec: JobSpecState, user: string): Echo {
   if (spec.cpuFreq) out.cpuFreq = spec.cpuFreq;
   if (spec.tresFreq) out.tresFreq = spec.tresFreq;
   if (spec.network !== undefined) out.network = spec.network; // "--network=" shows Network= (oracle)
+  if ((spec.delayBootSec ?? 0) > 0) out.delayBootSec = spec.delayBootSec;
   // oracle: --time-min=5 is TimeMin=00:05:00; --deadline without -t is TimeMin=00:01:00
   if (spec.timeMinMin !== undefined) out.timeMinMin = spec.timeMinMin;
   else if (spec.deadline > 0 && spec.timeLimitMin === undefined) out.timeMinMin = 1;

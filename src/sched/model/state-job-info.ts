@@ -155,6 +155,8 @@ export interface JobInfoState {
   tresFreq?: string;
   /** --network as given (scontrol Network=) */
   network?: string;
+  /** --delay-boot in seconds (scontrol DelayBoot=) */
+  delayBootSec?: number;
 }
 
 /** A job step; step ids batch = -5, extern = -4, interactive = -6 (types.ts). */

@@ -119,4 +119,8 @@ export interface JobSpecState {
   tresFreq?: string;
   /** --network as given (scontrol Network=) */
   network?: string;
+  /** --use-min-nodes: a node range takes its minimum when that holds the job */
+  useMinNodes?: boolean;
+  /** --delay-boot (scontrol DelayBoot=); Spur never reboots nodes for features */
+  delayBootSec?: number;
 }

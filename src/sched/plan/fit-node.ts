@@ -80,7 +80,7 @@ export function fitJob(request: ResourceRequest, nodes: NodeView[], mode: FitMod
   const req = request.spreadJob === true ? spreadRequest(request, nodes) : request;
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
-  const target = nodesTarget(layoutOf(req));
+  const target = targetOf(req);
   const nodesWanted = Math.max(target.wanted, req.nodesMin, req.nodelist.length);
   if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0) {
     const single = bestSingleNode(req, candidates);
@@ -96,6 +96,12 @@ export function fitJob(request: ResourceRequest, nodes: NodeView[], mode: FitMod
   const switchesMax = req.switchesMax ?? 0;
   if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
   return placed;
+}
+
+/** How many nodes the job wants and may have: --use-min-nodes wants a range's minimum (oracle 22.05: -N 1-3 -n1 on 1 node, not 3). */
+function targetOf(req: ResourceRequest): { wanted: number; most: number } {
+  const target = nodesTarget(layoutOf(req));
+  return req.useMinNodes === true ? { wanted: Math.min(target.wanted, Math.max(1, req.nodesMin)), most: target.most } : target;
 }
 
 /**
@@ -177,7 +183,7 @@ const TOO_MANY_NODES = "too many nodes";
 function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | typeof TOO_MANY_NODES | undefined {
   const nodesNeeded = Math.max(req.nodesMin, req.nodelist.length);
   // a node range takes as many nodes as it may (its top when free), never fewer than its minimum
-  const target = nodesTarget(layoutOf(req));
+  const target = targetOf(req);
   const nodesWanted = Math.max(nodesNeeded, Math.min(target.wanted, candidates.length));
   const nodesMax = Math.max(Math.min(req.nodesMax, target.most), nodesNeeded);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);

@@ -230,11 +230,11 @@ describe("Slurm-worded validation errors", () => {
 
 describe("unsupported options warn, never vanish", () => {
   it("warns once per option with the spelling used", () => {
-    const b = built(["--delay-boot=5", "--delay-boot=6", "--mcs-label=x"], { SBATCH_USE_MIN_NODES: "1" });
+    const b = built(["--mcs-label=a", "--mcs-label=b", "--reboot"], { SBATCH_CLUSTER_CONSTRAINT: "x" });
     expect(b.warnings).toEqual([
-      "SBATCH_USE_MIN_NODES (--use-min-nodes) is not supported by Spur and was ignored",
-      "--delay-boot is not supported by Spur and was ignored",
+      "SBATCH_CLUSTER_CONSTRAINT (--cluster-constraint) is not supported by Spur and was ignored",
       "--mcs-label is not supported by Spur and was ignored",
+      "--reboot is not supported by Spur and was ignored",
     ]);
   });
 

@@ -80,3 +80,26 @@ describe("--core-spec / --thread-spec at AllowSpecResourcesUsage=No (Slurm's def
     if (!r.ok) expect([r.error.message, r.error.exitCode]).toEqual([message, 1]);
   });
 });
+
+describe("--use-min-nodes, --wait-all-nodes, --delay-boot", () => {
+  it("--use-min-nodes is recorded for placement, without a warning", () => {
+    const b = built(["--use-min-nodes", "-N", "1-3"]);
+    expect([b.spec.useMinNodes, b.warnings]).toEqual([true, []]);
+  });
+
+  it("--wait-all-nodes=0|1 is accepted silently (Spur's nodes are up once allocated); other values refused as Slurm does", () => {
+    expect(built(["--wait-all-nodes=1"]).warnings).toEqual([]);
+    const r = sbatch(["--wait-all-nodes=2"]);
+    expect(r.ok ? undefined : [r.error.message, r.error.exitCode]).toEqual(["Invalid --wait-all-nodes specification", 255]);
+  });
+
+  it.each([["5", 300], ["90", 5400], ["1:30", 90], ["1-0", 86400], ["2:00:00", 7200], ["0", 0]])("--delay-boot=%s is %i s (oracle DelayBoot=)", (value, sec) => {
+    const b = built([`--delay-boot=${value}`]);
+    expect([b.spec.delayBootSec, b.warnings]).toEqual([sec, []]);
+  });
+
+  it("--delay-boot=bogus is refused, exit 255", () => {
+    const r = sbatch(["--delay-boot=bogus"]);
+    expect(r.ok ? undefined : [r.error.message, r.error.exitCode]).toEqual(["Invalid --delay-boot specification", 255]);
+  });
+});

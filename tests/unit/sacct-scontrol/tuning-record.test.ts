@@ -74,3 +74,9 @@ PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
     expect(formatJobRecord(info, { now: 100, oneLiner: true, detail: false })).toContain(` ${text}`);
   });
 });
+
+describe("--delay-boot (oracle: DelayBoot=00:05:00 for 5, 01:30:00 for 90, 1-00:00:00 for 1-0)", () => {
+  it.each([[300, "DelayBoot=00:05:00"], [5400, "DelayBoot=01:30:00"], [86400, "DelayBoot=1-00:00:00"], [undefined, "DelayBoot=00:00:00"]])("%s s", (delayBootSec, text) => {
+    expect(lines(delayBootSec === undefined ? {} : { delayBootSec })).toContain(`Features=(null) ${text}`);
+  });
+});

@@ -52,3 +52,19 @@ describe("--spread-job", () => {
     expect(fitJob(req({ ntasks: 8, spreadJob: true }), busy, "ever")?.length).toBe(4);
   });
 });
+
+describe("--use-min-nodes", () => {
+  const ranged = (ntasks: number, useMinNodes: boolean) => {
+    const r = req({ ntasks, nodesMin: 1, nodesMax: 3, useMinNodes });
+    return fitJob(r, FOUR, "now")?.map((s) => s.node);
+  };
+
+  it("a free range takes its minimum instead of its maximum (oracle 22.05: -N 1-3 runs on n1, without it on n[1-3])", () => {
+    expect(ranged(1, true)).toEqual(["n1"]);
+    expect(ranged(1, false)).toEqual(["n1", "n2", "n3"]);
+  });
+
+  it("and as few more nodes as the tasks need", () => {
+    expect(ranged(8, true)).toEqual(["n1", "n2"]);
+  });
+});
