@@ -3,8 +3,8 @@
  * script's environment carries what Slurm 22.05's sbatch exports for --profile, --acctg-freq,
  * --cpu-freq, --gpu-freq, --mem-bind and -B (values seen on the oracle with `env | grep SLURM`),
  * srun's tasks their step form, scontrol shows the record (CPU_max_freq=, TresFreq=, Network=,
- * SpreadJob=, Socks/Node=); --spread-job puts 3 tasks on 3 nodes; --no-kill keeps a job running
- * when a node other than its batch host dies.
+ * SpreadJob=, Socks/Node=); --spread-job puts 3 tasks on 3 nodes, --use-min-nodes a range on its
+ * minimum; --no-kill keeps a job running when a node other than its batch host dies.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
@@ -75,6 +75,15 @@ describe("tuning options", () => {
     expect(await jobEnded(c, packed.stdout.trim())).toBe("COMPLETED");
     expect(outOf("spread.out")).toBe("n[1-3]\n");
     expect(outOf("packed.out")).toBe("n[1-2]\n");
+  });
+
+  it("--use-min-nodes: a free -N 1-3 range takes one node (without it: three)", async () => {
+    const few = c.run(["sbatch", "--parsable", "--use-min-nodes", "-N", "1-3", "-o", "few.out", "--wrap", "echo $SLURM_JOB_NODELIST"]);
+    expect(few.stderr).toBe("");
+    expect(await jobEnded(c, few.stdout.trim())).toBe("COMPLETED");
+    const many = c.run(["sbatch", "--parsable", "-N", "1-3", "-o", "many.out", "--wrap", "echo $SLURM_JOB_NODELIST"]);
+    expect(await jobEnded(c, many.stdout.trim())).toBe("COMPLETED");
+    expect([outOf("few.out"), outOf("many.out")]).toEqual(["n1\n", "n[1-3]\n"]);
   });
 
   it("--no-kill: the job runs on without a dead node that is not its batch host", async () => {
