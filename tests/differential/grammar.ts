@@ -106,7 +106,8 @@ const BY_NAME: Record<string, Grammar> = {
   export: { valid: ["ALL", "NONE", "ALL,FOO=bar"], edge: ["NIL", "FOO", "none"], invalid: [""] },
   distribution: { valid: ["block", "cyclic", "plane=2", "block:cyclic"], edge: ["*", "cyclic:fcyclic", "block,Pack", "arbitrary"], invalid: ["bogus", "plane=0", "plane"] },
   "threads-per-core": { valid: ["1"], edge: ["2"], invalid: ["abc", "0"] },
-  "extra-node-info": { valid: ["1", "1:4", "1:4:1"], edge: ["*:*:1", "2"], invalid: ["abc", "1:2:3:4"] },
+  // 22.05 ignores parts after the third (oracle: -B 1:2:3:4 accepted)
+  "extra-node-info": { valid: ["1", "1:4", "1:4:1"], edge: ["*:*:1", "2", "1:2:3:4"], invalid: ["abc", "1:x"] },
   "gpu-bind": { valid: ["closest", "none", "map_gpu:0,1"], edge: ["verbose,closest", "single:1", "closest,verbose", "per_task:0"], invalid: ["bogus", "map_gpu:0x1", "single:-1"] },
   "gpu-freq": { valid: ["low", "high", "medium"], edge: ["memory=low,verbose"], invalid: ["bogus"] },
   "cpu-freq": { valid: ["low", "high", "Performance"], edge: ["1000-2000", "low-high:OnDemand"], invalid: ["bogus"] },

@@ -29,6 +29,9 @@ const warned = (n: string): boolean => support.get(n) === "warn";
 /** Spur's "not supported by Spur and was ignored" lines, removed. */
 const withoutSpurWarnings = (t: string): string => t.replace(/^sbatch: warning: \S+ is not supported by Spur and was ignored\n/gm, "");
 
+/** Spur's note that --mem-bind is exported but memory is not bound (compat/options/apply-tuning.ts), removed. */
+const withoutMemBindNote = (t: string): string => t.replace(/^sbatch: warning: --mem-bind: Spur does not bind [^\n]*\n/m, "");
+
 /** A --test-only estimate with the node names and processor count taken out. */
 const estimateShape = (t: string): string => t.replace(/using \d+ processors on nodes \S+ in partition/g, "using N processors on nodes X in partition");
 
@@ -48,6 +51,12 @@ const SPUR_GAPS: KnownDifference[] = [
     when: (_c, d) => d.field !== "stderr" || /is not supported by Spur and was ignored/.test(d.spur),
     reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is checked only by the value checks of compat/options/ignored-checks.ts; "
       + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
+  },
+  {
+    field: /^stderr$/,
+    option: "mem-bind",
+    when: (_c, d) => withoutSpurWarnings(withoutMemBindNote(d.spur)) === d.slurm,
+    reason: "Spur lacks: NUMA memory binding for --mem-bind (it exports SLURM_MEM_BIND* as 22.05 does and says the binding is not done; the oracle, task/none, binds nothing and says nothing)",
   },
   {
     field: SUBMIT,

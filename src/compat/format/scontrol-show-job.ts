@@ -117,11 +117,26 @@ function placementLines(job: Job, detail: boolean): string[] {
   return lines;
 }
 
+/**
+ * --cpu-freq as recorded ("Low-High:Performance"): 22.05 prints the range with a trailing
+ * space ("CPU_max_freq=High ", "CPU_min_freq=Low CPU_max_freq=High "), the governor after it.
+ */
+function cpuFreqLine(text: string | undefined): string {
+  if (!text) return "";
+  const colon = text.indexOf(":");
+  const govOnly = colon < 0 && !/^[0-9]|^(Low|Medium|High|Highm1)(-|$)/.test(text);
+  const range = govOnly ? "" : colon < 0 ? text : text.slice(0, colon);
+  const governor = govOnly ? text : colon < 0 ? "" : text.slice(colon + 1);
+  const dash = range.indexOf("-");
+  const freq = range === "" ? "" : dash < 0 ? `CPU_max_freq=${range} ` : `CPU_min_freq=${range.slice(0, dash)} CPU_max_freq=${range.slice(dash + 1)} `;
+  return `${freq}${governor === "" ? "" : `Governor=${governor}`}`;
+}
+
 function fileLines(job: Job): string[] {
-  const lines = [`Features=${orNull(job.features)} DelayBoot=00:00:00`];
+  const lines = [`Features=${orNull(job.features)} DelayBoot=${formatElapsed(job.delayBootSec ?? 0)}`];
   if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
   lines.push(
-    `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=(null)`,
+    `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=${job.network ?? "(null)"}`,
     `Command=${orNull(job.command)}`,
     `WorkDir=${job.workDir}`,
   );
@@ -131,17 +146,21 @@ function fileLines(job: Job): string[] {
   }
   // --switches=N@wait (oracle: Switches=2@00:01:00 after the Std lines)
   if ((job.reqSwitch ?? 0) > 0) lines.push(`Switches=${job.reqSwitch}@${formatElapsed(job.wait4switchSec ?? 0)}`);
+  const cpuFreq = cpuFreqLine(job.cpuFreq);
+  if (cpuFreq !== "") lines.push(cpuFreq);
   lines.push("Power=");
   // one line after Power=, the two flags printed without a separator as 22.05 prints them (oracle:
   // "GresEnforceBind=YesKillOInInvalidDependent=Yes")
   const flags = job.gresFlags?.split(",") ?? [];
   const bind = flags.includes("enforce-binding") ? "GresEnforceBind=Yes" : flags.includes("disable-binding") ? "GresEnforceBind=No" : "";
-  const flagLine = `${bind}${job.killOnInvalidDep === true ? "KillOInInvalidDependent=Yes" : ""}`;
+  const flagLine = `${bind}${job.killOnInvalidDep === true ? "KillOInInvalidDependent=Yes" : ""}${job.spreadJob === true ? "SpreadJob=Yes" : ""}`;
   if (flagLine !== "") lines.push(flagLine);
   if (job.cpusPerTres) lines.push(`CpusPerTres=${job.cpusPerTres}`);
   if (job.memPerTres) lines.push(`MemPerTres=${job.memPerTres}`);
   // 22.05 prints the binding as "gpu:closest" (26.x: "gres/gpu:closest"), before the per-TRES requests.
   if ((job.tresBind ?? "") !== "") lines.push(`TresBind=${(job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:")}`);
+  // --gpu-freq, between the binding and the per-TRES requests (oracle 22.05: TresFreq=gpu:high)
+  if (job.tresFreq) lines.push(`TresFreq=${job.tresFreq}`);
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);

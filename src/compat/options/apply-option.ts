@@ -16,6 +16,8 @@ import { CLI_HANDLERS } from "./apply-settings.ts";
 import * as syntax from "./spec-syntax.ts";
 import { parseGpuBind, parseTresBind } from "../gpu-bind.ts";
 import { CONTAINER_HANDLERS } from "./apply-container.ts";
+import { NODE_INFO_HANDLERS } from "./apply-node-info.ts";
+import { TUNING_HANDLERS } from "./apply-tuning.ts";
 import { canonicalName } from "./table.ts";
 
 export type Handler = (st: BuildState, a: Assignment) => Result<void>;
@@ -345,6 +347,8 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   "get-user-env": getUserEnv,
   ...CLI_HANDLERS,
   ...CONTAINER_HANDLERS,
+  ...NODE_INFO_HANDLERS,
+  ...TUNING_HANDLERS,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,

@@ -12,6 +12,7 @@ import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
+import { settleExtraNodeTasks } from "./apply-node-info.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly, EMPTY_PARTITION } from "./messages.ts";
@@ -115,7 +116,7 @@ function jobEnvironment(st: BuildState, ctx: SubmitContext): Record<string, stri
   env.SLURM_SUBMIT_DIR = ctx.invoker.cwd;
   env.SLURM_SUBMIT_HOST = ctx.invoker.hostname;
   env.SLURM_PRIO_PROCESS = "0";
-  return { ...env, ...(st.containerEnv ?? {}) };
+  return { ...env, ...(st.optionEnv ?? {}), ...(st.containerEnv ?? {}) };
 }
 
 function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefined, command: readonly string[]): void {
@@ -210,6 +211,7 @@ export function buildSpec(
     const gpu = checkGpuOptions(st.spec);
     if (!gpu.ok) return gpu;
   }
+  settleExtraNodeTasks(st);
   settleNodeCount(st);
   const listed = checkNodeList(st);
   if (!listed.ok) return listed;

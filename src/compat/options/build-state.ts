@@ -91,6 +91,10 @@ export interface BuildState {
   nameGiven?: boolean;
   /** --get-user-env: the node loads the user's login environment under the job's (SLURM_GET_USER_ENV=1). */
   getUserEnv?: boolean;
+  /** -B/--extra-node-info: the tasks per node it asks for when no task count is given (apply-node-info.ts). */
+  extraNodeTasks?: number;
+  /** Variables Slurm's commands export for an option (SLURM_PROFILE, SLURM_MEM_BIND, ...: apply-tuning.ts), added to the job's environment at the end. */
+  optionEnv?: Record<string, string>;
   /** Container options (compat/container-request), added to the job's environment at the end. */
   containerEnv?: Record<string, string>;
 }

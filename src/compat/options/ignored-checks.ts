@@ -44,6 +44,5 @@ export function checkWaitAllNodes(text: string): Result<void> {
 
 /** The value checks of ignored options, by long name. */
 export const IGNORED_OPTION_CHECKS: Readonly<Record<string, (value: string) => Result<void>>> = {
-  "mem-bind": checkMemBind,
-  "wait-all-nodes": checkWaitAllNodes,
+  // (--mem-bind and --wait-all-nodes are handled since: apply-tuning.ts and apply-node-info.ts use these checks)
 };

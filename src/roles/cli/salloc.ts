@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { parseSallocArgs } from "../../compat/options/interactive-args.ts";
 import { errorText, rejectionText, warningText } from "../../compat/options/messages.ts";
 import { buildSallocEnv } from "../../compat/job-env.ts";
+import { tuningEnvOf } from "../../compat/options/apply-tuning.ts";
 import { containerEnvOf } from "../../compat/container-request.ts";
 import { RpcError } from "../../net/ctl-port.ts";
 import { lookupUid } from "../../net/users.ts";
@@ -74,7 +75,8 @@ export async function main(argv: string[]): Promise<number> {
   const base = specs.length > 1
     ? hetSallocEnv(submitEnv, (await hetComponentsOf(job.jobId)).map((c, n) => buildSallocEnv(c, { ...site, submitEnv: {}, ...(specs[n] ? { spec: specs[n] } : {}) })))
     : buildSallocEnv(job, { ...site, submitEnv, spec: envSpec });
-  const env = { ...base, ...containerEnvOf(spec.env) };
+  // the variables salloc exports for --cpu-freq, --profile, --mem-bind, ... (apply-tuning.ts)
+  const env = { ...base, ...tuningEnvOf(spec.env), ...containerEnvOf(spec.env) };
   const shell = process.env.SHELL || lookupUid(process.getuid?.() ?? 0).shell || "/bin/sh";
   const command = r.command.length > 0 ? r.command : defaultCommand(shell);
   let revoking = false;

@@ -22,6 +22,7 @@ import { RELATIVE_OUTSIDE, relativeNodes } from "../../compat/srun-relative.ts";
 import { srunScriptPath } from "./srun-scripts.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
 import { srunTaskEnvironment } from "../../compat/options/export-env.ts";
+import { tuningEnvOf } from "../../compat/options/apply-tuning.ts";
 import { parseProcLimits } from "../../agent/task-setup.ts";
 import { onInterrupt, type InterruptStep } from "../../compat/srun-interrupt.ts";
 import { hostfileAskOf, hostfileRead } from "../../compat/job-hostfile.ts";
@@ -143,6 +144,8 @@ export async function main(argv: string[]): Promise<number> {
   if (r.settings.cpuBind !== undefined) baseEnv.SLURM_CPU_BIND = r.settings.cpuBind; // spurd binds the tasks from it
   // --container-image and friends reach spurd in the tasks' environment (as Slurm forwards SPANK options)
   baseEnv = { ...baseEnv, ...containerEnvOf(r.spec.env) };
+  // --cpu-freq and --mem-bind reach the tasks as srun sets them (SLURM_CPU_FREQ_REQ, SLURM_MEM_BIND_*: apply-tuning.ts)
+  baseEnv = { ...baseEnv, ...tuningEnvOf(r.spec.env) };
   try {
     if (own) {
       const job = await allocate("srun", r.spec, r.settings.quiet, r.settings.immediateSec, r.het ?? []);

@@ -3,7 +3,8 @@
  * Node lifecycle: registration by its agent (resources as the agent found or
  * was configured with; a node that was down for not responding returns to
  * service, like ReturnToService=2), admin state changes (drain, resume, down)
- * and failure (agent silent past the timeout): its jobs end as NODE_FAIL.
+ * and failure (agent silent past the timeout): its jobs end as NODE_FAIL (a --no-kill job loses
+ * only that node unless it is its batch host: node-fail-no-kill.ts).
  */
 import { noteNodeService } from "./node-history.ts";
 import type { Command } from "./commands.ts";
@@ -12,6 +13,7 @@ import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./appl
 import { refreshNodeState } from "./resources.ts";
 import { endFollowers, releaseJob } from "./apply-run.ts";
 import { isHetComponent, isHetFollower } from "./het.ts";
+import { exciseNode, survivesNodeFail } from "./node-fail-no-kill.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -103,6 +105,11 @@ function failJobsOn(state: ClusterState, nodeName: string, at: number): ApplyEve
     if (live && job.info.alloc.some((a) => a.node === nodeName)) victims.push(job);
   }
   for (const job of victims) {
+    // -k/--no-kill: the job goes on without the node (not for its batch host: node-fail-no-kill.ts)
+    if (survivesNodeFail(job, nodeName)) {
+      events.push(...exciseNode(state, job, nodeName, at));
+      continue;
+    }
     const others = job.info.alloc.map((a) => a.node).filter((n) => n !== nodeName);
     releaseJob(state, job);
     Object.assign(job.info, { state: "NODE_FAIL", reason: "NodeDown", endTime: at });

@@ -184,6 +184,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if (spec.gpuBind !== "") info.tresBind = `gres/gpu:${spec.gpuBind}`;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
+  // --spread-job without -N may take a node per task, up to the partition's nodes (oracle 22.05: held -n 3 is NumNodes=1-3)
+  else if (spec.spreadJob === true) info.numNodesMax = Math.max(counts.numNodes, Math.min(req.ntasks, nodeViewsOf(state, partition).length));
   if (counts.listedNodes !== counts.numNodes) info.nodeCountEstimate = counts.listedNodes;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));

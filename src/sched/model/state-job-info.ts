@@ -147,6 +147,16 @@ export interface JobInfoState {
   ntasksPerCore?: number;
   /** --ntasks-per-gpu (scontrol NtasksPerTRES=) */
   ntasksPerTres?: number;
+  /** --spread-job (scontrol SpreadJob=Yes, on the flag line after Power=) */
+  spreadJob?: boolean;
+  /** --cpu-freq as SLURM_CPU_FREQ_REQ writes it (scontrol CPU_min_freq= CPU_max_freq= Governor=) */
+  cpuFreq?: string;
+  /** --gpu-freq as "gpu:<value>" (scontrol TresFreq=) */
+  tresFreq?: string;
+  /** --network as given (scontrol Network=) */
+  network?: string;
+  /** --delay-boot in seconds (scontrol DelayBoot=) */
+  delayBootSec?: number;
 }
 
 /** A job step; step ids batch = -5, extern = -4, interactive = -6 (types.ts). */

@@ -109,4 +109,18 @@ export interface JobSpecState {
   container?: string;
   /** --ntasks-per-core: most tasks on one core (0 = any) */
   ntasksPerCore?: number;
+  /** -k/--no-kill: a failed node other than the batch host leaves the job running on the rest */
+  noKill?: boolean;
+  /** --spread-job: the job's tasks over as many nodes as it may have */
+  spreadJob?: boolean;
+  /** --cpu-freq as sbatch exports it in SLURM_CPU_FREQ_REQ ("Low-High:Performance") */
+  cpuFreq?: string;
+  /** --gpu-freq as Slurm records it ("gpu:high", scontrol TresFreq=) */
+  tresFreq?: string;
+  /** --network as given (scontrol Network=) */
+  network?: string;
+  /** --use-min-nodes: a node range takes its minimum when that holds the job */
+  useMinNodes?: boolean;
+  /** --delay-boot (scontrol DelayBoot=); Spur never reboots nodes for features */
+  delayBootSec?: number;
 }

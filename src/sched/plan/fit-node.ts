@@ -76,10 +76,11 @@ export interface Capacity {
   tasks: number;
 }
 
-export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
+export function fitJob(request: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
+  const req = request.spreadJob === true ? spreadRequest(request, nodes) : request;
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
-  const target = nodesTarget(layoutOf(req));
+  const target = targetOf(req);
   const nodesWanted = Math.max(target.wanted, req.nodesMin, req.nodelist.length);
   if (mode === "now" && nodesWanted <= 1 && req.nodelist.length === 0) {
     const single = bestSingleNode(req, candidates);
@@ -95,6 +96,24 @@ export function fitJob(req: ResourceRequest, nodes: NodeView[], mode: FitMode, t
   const switchesMax = req.switchesMax ?? 0;
   if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
   return placed;
+}
+
+/** How many nodes the job wants and may have: --use-min-nodes wants a range's minimum (oracle 22.05: -N 1-3 -n1 on 1 node, not 3). */
+function targetOf(req: ResourceRequest): { wanted: number; most: number } {
+  const target = nodesTarget(layoutOf(req));
+  return req.useMinNodes === true ? { wanted: Math.min(target.wanted, Math.max(1, req.nodesMin)), most: target.most } : target;
+}
+
+/**
+ * --spread-job: as many nodes as there are tasks, within -N's maximum and the nodes that could
+ * ever hold a task (Slurm 22.05 on 4 nodes: -n 4 runs on 4 nodes, -n 8 waits for all 4 as
+ * NumNodes=4-4, -n 4 -N 1-2 takes 2); busy nodes are waited for, not skipped.
+ */
+function spreadRequest(req: ResourceRequest, nodes: NodeView[]): ResourceRequest {
+  const able = nodes.filter((n) => taskRoom(req, n, "ever") > 0).length;
+  const count = Math.max(req.nodesMin, Math.min(req.ntasks, req.nodesMax, able));
+  assert(count >= req.nodesMin, "spread keeps the minimum");
+  return { ...req, nodesMin: count, nodesMax: count, layout: { ...layoutOf(req), nodesGiven: true, nodesMin: count, nodesMax: count } };
 }
 
 /**
@@ -164,7 +183,7 @@ const TOO_MANY_NODES = "too many nodes";
 function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | typeof TOO_MANY_NODES | undefined {
   const nodesNeeded = Math.max(req.nodesMin, req.nodelist.length);
   // a node range takes as many nodes as it may (its top when free), never fewer than its minimum
-  const target = nodesTarget(layoutOf(req));
+  const target = targetOf(req);
   const nodesWanted = Math.max(nodesNeeded, Math.min(target.wanted, candidates.length));
   const nodesMax = Math.max(Math.min(req.nodesMax, target.most), nodesNeeded);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
@@ -180,7 +199,9 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
     if (chosen.length >= nodesMax && !mustTake) return TOO_MANY_NODES;
     const reserveForOthers = Math.max(0, nodesWanted - chosen.length - 1);
     // keep a task for each node still owed; a range's extra nodes (tasks all placed) hold one task's CPUs
-    const take = remaining > 0 ? Math.min(tasks, remaining, Math.max(1, remaining - reserveForOthers)) : 0;
+    let take = remaining > 0 ? Math.min(tasks, remaining, Math.max(1, remaining - reserveForOthers)) : 0;
+    // --spread-job: an even share on each node still owed (8 tasks on 4 nodes: 2 each, not 4+2+1+1)
+    if (req.spreadJob === true && take > 0) take = Math.min(take, Math.ceil(remaining / Math.max(1, nodesWanted - chosen.length)));
     const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
     const share = makeShare(req, node, take, gpusHere, mode);
     if (share === undefined) {
@@ -277,6 +298,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
+  if ((req.threadsPerCoreMin ?? 0) > (node.threadsPerCore ?? 1)) return 0;
   if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
   if (genericGresOn(req, node, mode) === undefined) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;

@@ -46,6 +46,12 @@ export interface ResourceRequest {
   ntasksPerSocket?: number;
   /** --cores-per-socket: only nodes with at least this many cores per socket (0/absent = any). */
   coresPerSocket?: number;
+  /** --use-min-nodes: a node range takes its minimum when that holds the job (else as few more as needed). */
+  useMinNodes?: boolean;
+  /** --spread-job: the tasks over as many nodes as may hold them (at most one node per task, -N's maximum), evenly. */
+  spreadJob?: boolean;
+  /** --threads-per-core / -B S:C:T: only nodes with at least this many threads per core (absent = any; Slurm 22.05 leaves others pending BadConstraints). */
+  threadsPerCoreMin?: number;
   exclusive: boolean;
   /** --gres items other than gpu (nvme:2, bandwidth:lustre:1G, shard:4), per node; absent = none. */
   gresGeneric?: GresItem[];
@@ -107,6 +113,9 @@ export function buildRequest(
     oneThreadPerCore: spec.hint === "nomultithread" || spec.hint === "compute_bound" || spec.threadsPerCore === 1 || spec.ntasksPerCore === 1,
     ntasksPerSocket: spec.ntasksPerSocket ?? 0,
     coresPerSocket: spec.coresPerSocket ?? 0,
+    ...(spec.threadsPerCore > 1 ? { threadsPerCoreMin: spec.threadsPerCore } : {}),
+    ...(spec.spreadJob === true ? { spreadJob: true } : {}),
+    ...(spec.useMinNodes === true ? { useMinNodes: true } : {}),
     exclusive: spec.exclusive,
     ...(generic.length > 0 ? { gresGeneric: generic } : {}),
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),

@@ -43,7 +43,7 @@ describe("spur check on the fixture scripts", () => {
   it("reports per line what Spur ignores, rejects or treats differently", () => {
     const by = new Map(report.scripts.map((s) => [s.path, s.findings]));
     expect(by.get("03-tuning-warnings.sh")?.map((f) => [f.line, f.code, f.option])).toEqual([
-      [3, "Ignored", "--acctg-freq"], [4, "Ignored", "--cpu-freq"], [5, "Differs", "--exclusive"],
+      [3, "Ignored", "--mcs-label"], [4, "Ignored", "--reboot"], [5, "Differs", "--exclusive"],
     ]);
     expect(by.get("04-container.sh")).toEqual([
       { line: 3, severity: "error", code: "Unsupported", option: "--container-id", message: "--container-id is not supported by Spur" },
@@ -88,7 +88,7 @@ describe("spur check on the fixture scripts", () => {
 
 describe("spur check details", () => {
   it("reads directive words as one argv, as sbatch does (a value on the next #SBATCH line)", () => {
-    expect(brief("a.sh", "#!/bin/sh\n#SBATCH --time\n#SBATCH 10\n#SBATCH --acctg-freq=30\ntrue\n")).toEqual([[4, "warn", "Ignored"]]);
+    expect(brief("a.sh", "#!/bin/sh\n#SBATCH --time\n#SBATCH 10\n#SBATCH --mcs-label=x\ntrue\n")).toEqual([[4, "warn", "Ignored"]]);
   });
 
   it("treats #PBS lines as notes when the script asks for --ignore-pbs, and flags #BSUB", () => {
@@ -112,8 +112,8 @@ describe("spur check output", () => {
   it("prints a block per script and the summary table", () => {
     expect(formatCheckReport(report)).toBe(
       "03-tuning-warnings.sh: runs with warnings\n" +
-        "  line 3: warning: --acctg-freq is not supported by Spur and was ignored\n" +
-        "  line 4: warning: --cpu-freq is not supported by Spur and was ignored\n" +
+        "  line 3: warning: --mcs-label is not supported by Spur and was ignored\n" +
+        "  line 4: warning: --reboot is not supported by Spur and was ignored\n" +
         "  line 5: warning: --exclusive=user is not supported by Spur; whole nodes are allocated instead\n" +
         "04-container.sh: will not run\n" +
         "  line 3: error: --container-id is not supported by Spur\n" +

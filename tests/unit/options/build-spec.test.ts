@@ -230,11 +230,11 @@ describe("Slurm-worded validation errors", () => {
 
 describe("unsupported options warn, never vanish", () => {
   it("warns once per option with the spelling used", () => {
-    const b = built(["--cpu-freq=high", "--cpu-freq=low", "--acctg-freq=30"], { SBATCH_PROFILE: "all" });
+    const b = built(["--mcs-label=a", "--mcs-label=b", "--reboot"], { SBATCH_CLUSTER_CONSTRAINT: "x" });
     expect(b.warnings).toEqual([
-      "SBATCH_PROFILE (--profile) is not supported by Spur and was ignored",
-      "--cpu-freq is not supported by Spur and was ignored",
-      "--acctg-freq is not supported by Spur and was ignored",
+      "SBATCH_CLUSTER_CONSTRAINT (--cluster-constraint) is not supported by Spur and was ignored",
+      "--mcs-label is not supported by Spur and was ignored",
+      "--reboot is not supported by Spur and was ignored",
     ]);
   });
 

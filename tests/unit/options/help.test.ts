@@ -15,7 +15,7 @@ describe("--help / --usage / --version come from the table", () => {
 
   it("marks what Spur ignores or rejects", () => {
     const text = helpText("sbatch");
-    expect(text).toMatch(/--cpu-freq=.*\(ignored by Spur\)/);
+    expect(text).toMatch(/--mcs-label=.*\(ignored by Spur\)/);
     expect(text).toMatch(/--uid=.*\(not supported by Spur\)/);
     expect(text).toMatch(/-t, --time=<time> +\S/);
   });

@@ -3,7 +3,7 @@ import { RpcError } from "../../../src/net/ctl-port.ts";
 import { sbatchMain } from "../../../src/cli/sbatch.ts";
 import { fakePort, job } from "./helpers.ts";
 
-const SCRIPT = "#!/bin/bash\n#SBATCH -J fromscript\n#SBATCH --cpu-freq=high\nsrun hostname\n";
+const SCRIPT = "#!/bin/bash\n#SBATCH -J fromscript\n#SBATCH --mcs-label=x\nsrun hostname\n";
 
 describe("sbatch output", () => {
   it.each([
@@ -27,7 +27,7 @@ describe("sbatch output", () => {
   it("warnings (ours, then the controller's messages) go to stderr; -Q hides them", async () => {
     const fake = fakePort({ jobId: 5, files: { "job.sh": SCRIPT }, response: { warnings: ["Job is pending: QOS limit"] } });
     const r = await sbatchMain(["job.sh"], fake.port);
-    expect(r.stderr).toBe("sbatch: warning: --cpu-freq is not supported by Spur and was ignored\nsbatch: Job is pending: QOS limit\n");
+    expect(r.stderr).toBe("sbatch: warning: --mcs-label is not supported by Spur and was ignored\nsbatch: Job is pending: QOS limit\n");
     expect((await sbatchMain(["-Q", "job.sh"], fake.port)).stderr).toBe("");
   });
 

@@ -83,7 +83,7 @@ describe("per-command tables", () => {
 
   it("unsupported options are marked, never silently dropped", () => {
     const sbatch = tableFor("sbatch").byName;
-    expect(sbatch.get("cpu-freq")?.support).toBe("warn");
+    expect(sbatch.get("mcs-label")?.support).toBe("warn");
     expect(sbatch.get("uid")?.support).toBe("error");
     expect(sbatch.get("container-id")?.support).toBe("error");
     expect(tableFor("srun").byName.get("het-group")?.support).toBe("ok"); // one component at a time (compat/het-env.ts)

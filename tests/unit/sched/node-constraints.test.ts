@@ -42,6 +42,14 @@ describe("--cores-per-socket", () => {
   });
 });
 
+describe("--threads-per-core / -B S:C:T", () => {
+  it("uses only nodes with at least that many threads per core (Slurm 22.05: BadConstraints on 1-thread nodes)", () => {
+    const nodes = [view("n1", 0), view("n2", 1, { threadsPerCore: 2, cpus: 8, freeCpus: 8 })];
+    expect(where(fitJob(req({ threadsPerCoreMin: 2 }), nodes, "now"))).toEqual([["n2", 1]]);
+    expect(fitJob(req({ threadsPerCoreMin: 4 }), nodes, "ever")).toBeUndefined();
+  });
+});
+
 describe("--contiguous", () => {
   it("takes consecutive nodes, skipping a run broken by a busy node", () => {
     const nodes = [view("n1", 0), view("n2", 1, { freeCpus: 0, idle: false }), view("n3", 2), view("n4", 3)];

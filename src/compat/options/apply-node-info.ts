@@ -1,0 +1,111 @@
+/**
+ * @module compat/options/apply-node-info
+ * -B/--extra-node-info=S[:C[:T]] and --core-spec/--thread-spec, as Slurm 22.05 reads them
+ * (checked on the oracle). -B is shorthand for --sockets-per-node, --cores-per-socket and
+ * --threads-per-core (the same node filter and ReqB:S:C:T=/Socks/Node= record), and, unlike
+ * them, it also asks for one task per CPU it names when no task count is given: `-B 1:2:1`
+ * is NumTasks=2 and SLURM_NTASKS=2, times -N's minimum (`-B 1:2:1 -N 2` is 4 tasks).
+ * --core-spec/--thread-spec need AllowSpecResourcesUsage=yes in slurm.conf; Spur has no such
+ * setting, so it answers as Slurm does at that setting's default (No): an error line, and the
+ * option is ignored (the job is still submitted).
+ * --use-min-nodes (a node range takes its minimum when that holds the job: sched/plan/fit-node.ts),
+ * --wait-all-nodes and --delay-boot concern nodes too: Spur's nodes are up whenever they are
+ * allocated and never rebooted for features, so the waits are what Slurm's are on such nodes
+ * (none); --delay-boot is recorded (DelayBoot=).
+ */
+import { err, ok, type Result } from "../../lib/result.ts";
+import type { BuildState } from "./build-state.ts";
+import type { Assignment } from "./env-input.ts";
+import { parseCount } from "./spec-syntax.ts";
+import { checkWaitAllNodes } from "./ignored-checks.ts";
+import { parseDurationSec } from "../parse-time.ts";
+
+type Handler = (st: BuildState, a: Assignment) => Result<void>;
+
+/** One part of S[:C[:T]]: a whole number, or "*" (= not set); undefined when neither. */
+function part(text: string): number | null | undefined {
+  if (text === "*") return null;
+  return /^[0-9]+$/.test(text) ? Number(text) : undefined;
+}
+
+const ORDINALS = ["first", "second", "third"] as const;
+
+export interface ExtraNodeInfo {
+  sockets: number | null;
+  cores: number | null;
+  threads: number | null;
+}
+
+/**
+ * S[:C[:T]] (oracle 22.05): "*" leaves a part unset, parts after the third are ignored
+ * (`-B 1:2:3:4` is accepted), an empty value changes nothing, and anything else is refused
+ * with exit 1 naming the part ("Invalid numeric value "x" for second arg of -B.").
+ */
+export function parseExtraNodeInfo(text: string): Result<ExtraNodeInfo | undefined> {
+  if (text === "") return ok(undefined);
+  const parts = text.split(":").slice(0, 3);
+  const values: (number | null)[] = [];
+  for (const [i, p] of parts.entries()) {
+    const v = part(p);
+    if (v === undefined) return err("BadNumber", `Invalid numeric value "${p}" for ${ORDINALS[i]} arg of -B.`, 1);
+    values.push(v);
+  }
+  return ok({ sockets: values[0] ?? null, cores: values[1] ?? null, threads: values[2] ?? null });
+}
+
+const extraNodeInfo: Handler = (st, a) => {
+  const r = parseExtraNodeInfo(a.value ?? "");
+  if (!r.ok) return r;
+  if (r.value === undefined) return ok(undefined);
+  const { sockets, cores, threads } = r.value;
+  if (sockets !== null) st.spec.socketsPerNode = sockets;
+  if (cores !== null) st.spec.coresPerSocket = cores;
+  if (threads !== null) st.spec.threadsPerCore = threads;
+  st.extraNodeTasks = (sockets ?? 1) * (cores ?? 1) * (threads ?? 1);
+  return ok(undefined);
+};
+
+/**
+ * After every option is in: -B's task count when neither -n nor --ntasks-per-node gave one
+ * (oracle: `-B 1:2:1 -n 3` keeps 3 tasks, `-B 1:2:1 --ntasks-per-node=1` keeps NumTasks=1).
+ */
+export function settleExtraNodeTasks(st: BuildState): void {
+  const perNode = st.extraNodeTasks;
+  if (perNode === undefined || perNode === 0) return;
+  if (st.spec.ntasks > 0 || st.spec.ntasksPerNode > 0) return;
+  st.spec.ntasks = perNode * Math.max(1, st.spec.nodesMin);
+}
+
+/** Slurm's words at AllowSpecResourcesUsage=No (its default), the option named as on the command line. */
+const specNotAllowed = (shown: string): Handler => (st, a) => {
+  // the count is checked first (oracle: -S abc is "Invalid numeric value "abc" for --core-spec.", exit 1)
+  const n = parseCount(a.value ?? "", `--${a.name}`, false);
+  if (!n.ok) return n;
+  const text = `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
+  if (!st.warnings.includes(text)) st.warnings.push(text);
+  return ok(undefined);
+};
+
+const useMinNodes: Handler = (st, a) => {
+  if (a.reset) delete st.spec.useMinNodes;
+  else st.spec.useMinNodes = true;
+  return ok(undefined);
+};
+
+/** --delay-boot=<time> (oracle 22.05: 5 is DelayBoot=00:05:00, 1:30 is 00:01:30, 1-0 is 1-00:00:00; "bogus" exits 255). */
+const delayBoot: Handler = (st, a) => {
+  const sec = parseDurationSec(a.value ?? "");
+  if (sec === undefined) return err("BadDelayBoot", "Invalid --delay-boot specification", 255);
+  st.spec.delayBootSec = sec;
+  return ok(undefined);
+};
+
+export const NODE_INFO_HANDLERS: Readonly<Record<string, Handler>> = {
+  "use-min-nodes": useMinNodes,
+  "wait-all-nodes": (_st, a) => checkWaitAllNodes(a.value ?? ""),
+  "delay-boot": delayBoot,
+  "extra-node-info": extraNodeInfo,
+  // the oracle names --core-spec by its short form, --thread-spec by its long one
+  "core-spec": specNotAllowed("-S"),
+  "thread-spec": specNotAllowed("--thread-spec"),
+};

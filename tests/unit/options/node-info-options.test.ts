@@ -1,0 +1,105 @@
+/**
+ * -B/--extra-node-info and --core-spec/--thread-spec as Slurm 22.05's sbatch reads them. Every
+ * expected value was seen on the oracle (scontrol show job's ReqB:S:C:T=, Socks/Node=, NumTasks=;
+ * sbatch's stderr and exit code).
+ */
+import { describe, expect, it } from "vitest";
+import type { Built } from "../../../src/compat/options/build-spec.ts";
+import { parseArgs } from "../../../src/compat/options/parse-args.ts";
+import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
+import { wrapScript } from "../../../src/compat/options/script-directives.ts";
+import type { Result } from "../../../src/lib/result.ts";
+
+const INVOKER = { cwd: "/home/alice", hostname: "login1" };
+
+function sbatch(argv: string[]): Result<Built> {
+  const parsed = parseArgs("sbatch", argv);
+  if (!parsed.ok) return parsed;
+  const ctx = { cmd: "sbatch" as const, argv, env: {}, invoker: INVOKER, now: 1_800_000_000 };
+  return sbatchRequest(ctx, parsed.value.options, { text: wrapScript("true"), from: "wrap", args: [] });
+}
+
+function built(argv: string[]): Built {
+  const r = sbatch(argv);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+const shape = (b: Built) => [b.spec.socketsPerNode, b.spec.coresPerSocket, b.spec.threadsPerCore, b.spec.ntasks];
+
+describe("-B/--extra-node-info", () => {
+  it.each([
+    // argv, [Socks/Node, ReqC, ReqT, NumTasks] as the oracle showed them (0/undefined = "*")
+    [["-B", "1:2:1"], [1, 2, 1, 2]],
+    [["-B", "1:4"], [1, 4, 0, 4]],
+    [["-B", "1:2:2"], [1, 2, 2, 4]],
+    [["-B", "2"], [2, undefined, 0, 2]],
+    [["-B", "*:2"], [undefined, 2, 0, 2]],
+    [["-B", "1:*:1"], [1, undefined, 1, 1]],
+    [["--extra-node-info=1:2:3:4"], [1, 2, 3, 6]],
+    [["-B", "1:2:1", "-n", "3"], [1, 2, 1, 3]],
+    [["-B", "1:2:1", "-N", "2"], [1, 2, 1, 4]],
+    [["-B", "1:2:1", "--ntasks-per-node=1"], [1, 2, 1, 0]],
+  ] as const)("%j", (argv, expected) => {
+    const b = built([...argv]);
+    expect(shape(b)).toEqual(expected);
+    expect(b.warnings.join("\n")).not.toContain("not supported");
+  });
+
+  it("an empty value changes nothing", () => {
+    expect(shape(built(["-B", ""]))).toEqual(shape(built([])));
+  });
+
+  it.each([
+    ["x", "first"], ["1:x", "second"], ["1:2:x", "third"], ["-1", "first"], ["1.5", "first"],
+  ])("-B %s is refused naming the %s part, exit 1", (value, ordinal) => {
+    const r = sbatch(["-B", value]);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.message).toBe(`Invalid numeric value "${value.split(":").pop()}" for ${ordinal} arg of -B.`);
+    expect(r.error.exitCode).toBe(1);
+  });
+});
+
+describe("--core-spec / --thread-spec at AllowSpecResourcesUsage=No (Slurm's default)", () => {
+  it.each([
+    [["-S", "1"], "-S"], [["--core-spec=2"], "-S"], [["--thread-spec=1"], "--thread-spec"],
+  ])("%j: Slurm's error line, the job submitted without it", (argv, shown) => {
+    const b = built([...argv]);
+    expect(b.warnings).toContain(`error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`);
+    expect(b.warnings.join("\n")).not.toContain("not supported by Spur");
+  });
+
+  it.each([
+    [["-S", "abc"], 'Invalid numeric value "abc" for --core-spec.'],
+    [["-S", "-1"], 'Invalid numeric value "-1" for --core-spec.'],
+    [["--thread-spec=x"], 'Invalid numeric value "x" for --thread-spec.'],
+  ])("%j is refused with exit 1", (argv, message) => {
+    const r = sbatch([...argv]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect([r.error.message, r.error.exitCode]).toEqual([message, 1]);
+  });
+});
+
+describe("--use-min-nodes, --wait-all-nodes, --delay-boot", () => {
+  it("--use-min-nodes is recorded for placement, without a warning", () => {
+    const b = built(["--use-min-nodes", "-N", "1-3"]);
+    expect([b.spec.useMinNodes, b.warnings]).toEqual([true, []]);
+  });
+
+  it("--wait-all-nodes=0|1 is accepted silently (Spur's nodes are up once allocated); other values refused as Slurm does", () => {
+    expect(built(["--wait-all-nodes=1"]).warnings).toEqual([]);
+    const r = sbatch(["--wait-all-nodes=2"]);
+    expect(r.ok ? undefined : [r.error.message, r.error.exitCode]).toEqual(["Invalid --wait-all-nodes specification", 255]);
+  });
+
+  it.each([["5", 300], ["90", 5400], ["1:30", 90], ["1-0", 86400], ["2:00:00", 7200], ["0", 0]])("--delay-boot=%s is %i s (oracle DelayBoot=)", (value, sec) => {
+    const b = built([`--delay-boot=${value}`]);
+    expect([b.spec.delayBootSec, b.warnings]).toEqual([sec, []]);
+  });
+
+  it("--delay-boot=bogus is refused, exit 255", () => {
+    const r = sbatch(["--delay-boot=bogus"]);
+    expect(r.ok ? undefined : [r.error.message, r.error.exitCode]).toEqual(["Invalid --delay-boot specification", 255]);
+  });
+});
