@@ -7,7 +7,7 @@
 import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
 import type { Plain } from "../../lib/plain.ts";
-import { err, ok, type Result } from "../../lib/result.ts";
+import { err, ok, type Result, type SpurError } from "../../lib/result.ts";
 import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
@@ -82,6 +82,22 @@ function applyOne(st: BuildState, a: Assignment): Result<void> {
   const handler = HANDLERS[a.name];
   assert(handler !== undefined, `no handler for supported option ${a.name}`);
   return handler(st, a);
+}
+
+const freshState = (ctx: SubmitContext): BuildState => ({
+  cmd: ctx.cmd, spec: emptySpec(), settings: emptySettings(), warnings: [], memBy: [],
+  now: ctx.now, cwd: ctx.invoker.cwd,
+});
+
+/** The command line's options alone, applied to a scratch request: only their own errors count. */
+function cliFirstPass(ctx: SubmitContext, assignments: readonly Assignment[]): Result<void> {
+  const scratch = freshState(ctx);
+  for (const a of assignments) {
+    if (a.source !== "cli") continue;
+    const r = applyOne(scratch, a);
+    if (!r.ok) return r;
+  }
+  return ok(undefined);
 }
 
 /** Slurm: at most one of the memory options on the command line; otherwise the last one set wins. */
@@ -187,14 +203,18 @@ export function buildSpec(
   script?: BatchScript,
   command: readonly string[] = [],
 ): Result<Built> {
-  const st: BuildState = {
-    cmd: ctx.cmd, spec: emptySpec(), settings: emptySettings(), warnings: [], memBy: [],
-    now: ctx.now, cwd: ctx.invoker.cwd,
-  };
+  const st = freshState(ctx);
   const testOnly = assignments.some((a) => a.name === "test-only" && !a.reset);
+  const refused = (e: SpurError): Result<Built> => ({ ok: false, error: testOnly ? asTestOnly(e) : e });
+  // sbatch reads its command line once before the script (oracle: --mem=bogus is reported before
+  // an #SBATCH --time=bogus or SBATCH_TIMELIMIT=bogus; salloc and srun report the variable first)
+  if (ctx.cmd === "sbatch") {
+    const first = cliFirstPass(ctx, assignments);
+    if (!first.ok) return refused(first.error);
+  }
   for (const a of byPrecedence(assignments)) {
     const r = applyOne(st, a);
-    if (!r.ok) return testOnly ? { ok: false, error: asTestOnly(r.error) } : r;
+    if (!r.ok) return refused(r.error);
   }
   // -p "" (oracle: "invalid partition specified: (null)", then the controller's reason; differential seed 93)
   if (st.partitionGiven === true && st.spec.partition === "") {

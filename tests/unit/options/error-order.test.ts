@@ -1,0 +1,47 @@
+/**
+ * Which bad value sbatch names when several sources hold one (oracle 22.05, 2026-12-05):
+ * the command line's first, then the script's #SBATCH lines, then SBATCH_* variables;
+ * salloc and srun name their variable before their command line.
+ */
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "../../../src/compat/options/parse-args.ts";
+import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
+import { buildSpec } from "../../../src/compat/options/build-spec.ts";
+import { envAssignments, fromParsed } from "../../../src/compat/options/env-input.ts";
+import { wrapScript } from "../../../src/compat/options/script-directives.ts";
+import { errorText } from "../../../src/compat/options/messages.ts";
+
+const INVOKER = { cwd: "/home/alice", hostname: "login1" };
+
+function sbatchError(argv: string[], directives: string[], env: Record<string, string> = {}): string {
+  const parsed = parseArgs("sbatch", argv);
+  if (!parsed.ok) return errorText("sbatch", parsed.error);
+  const text = `#!/bin/bash\n${directives.map((d) => `#SBATCH ${d}\n`).join("")}true\n`;
+  const r = sbatchRequest({ cmd: "sbatch", argv, env, invoker: INVOKER, now: 0 }, parsed.value.options, { text, from: "file", args: [] });
+  return r.ok ? "" : errorText("sbatch", r.error);
+}
+
+describe("the order sbatch reports bad values in", () => {
+  it.each([
+    [["--hold", "--nodes=1-"], ["--wait-all-nodes=2"], {}, "sbatch: error: Maximum node count -1 is less than minimum node count 1\n"],
+    [["--hold", "--nodes=1-"], ["--time=bogus"], {}, "sbatch: error: Maximum node count -1 is less than minimum node count 1\n"],
+    [["--hold", "--mem=bogus"], ["--time=bogus"], {}, "sbatch: error: Invalid --mem specification\n"],
+    [["--hold", "--ntasks=0"], ["--time=bogus"], {}, "sbatch: error: Invalid numeric value \"0\" for --ntasks.\n"],
+    [["--hold", "--time=bogus"], ["--wait-all-nodes=2"], {}, "sbatch: error: Invalid --time specification\n"],
+    [["--hold"], ["--wait-all-nodes=2"], { SBATCH_TIMELIMIT: "bogus" }, "sbatch: error: Invalid --wait-all-nodes specification\n"],
+    [["--hold", "--mem=bogus"], [], { SBATCH_TIMELIMIT: "bogus" }, "sbatch: error: Invalid --mem specification\n"],
+    [["--hold", "--mem=bogus", "--time=bogus"], [], {}, "sbatch: error: Invalid --mem specification\n"],
+    [["--hold"], ["--time=bogus", "--wait-all-nodes=2"], {}, "sbatch: error: Invalid --time specification\n"],
+  ] as const)("sbatch %j with #SBATCH %j and %j", (argv, directives, env, stderr) => {
+    expect(sbatchError([...argv], [...directives], env)).toBe(stderr);
+  });
+
+  it("salloc names its variable's bad value before its command line's", () => {
+    const argv = ["--mem=bogus"];
+    const parsed = parseArgs("salloc", argv);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const assignments = [...envAssignments("salloc", { SALLOC_TIMELIMIT: "bogus" }), ...fromParsed(parsed.value.options, "cli")];
+    const r = buildSpec({ cmd: "salloc", argv, env: {}, invoker: INVOKER, now: 0 }, assignments, { text: wrapScript("true"), from: "wrap", args: [] });
+    expect(r.ok ? "" : errorText("salloc", r.error)).toBe("salloc: error: Invalid --time specification\n");
+  });
+});
