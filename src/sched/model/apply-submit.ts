@@ -11,7 +11,7 @@ import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
 import { cpusNeeded, pendingCounts } from "../../compat/job-layout.ts";
-import { fitJob, type NodeView } from "../plan/fit-node.ts";
+import { fitJob, socketsCoresThreadsFit, type NodeView } from "../plan/fit-node.ts";
 import { nodeViews } from "../plan/backfill.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
@@ -185,7 +185,11 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
   if (req.layout?.nodesGiven === true) info.numNodesMax = req.layout.nodesMax;
   // --spread-job without -N may take a node per task, up to the partition's nodes (oracle 22.05: held -n 3 is NumNodes=1-3)
-  else if (spec.spreadJob === true) info.numNodesMax = Math.max(counts.numNodes, Math.min(req.ntasks, nodeViewsOf(state, partition).length));
+  // (one task, or one node: no range; differential seed 27: held --spread-job is NumNodes=1)
+  else if (spec.spreadJob === true) {
+    const most = Math.min(req.ntasks, nodeViewsOf(state, partition).length);
+    if (most > counts.numNodes) info.numNodesMax = most;
+  }
   if (counts.listedNodes !== counts.numNodes) info.nodeCountEstimate = counts.listedNodes;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
@@ -351,7 +355,10 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
     // --tmp beyond every node's TmpDisk (oracle: sbatch --tmp=10 on TmpDisk=0 nodes)
     const tmpDetail = (req.tmpMib ?? 0) > Math.max(0, ...members.map((m) => m.tmpDiskMib ?? 0)) ? "Temporary disk specification can not be satisfied\n" : "";
-    return `${cpuDetail}${memDetail}${tmpDetail}${NODE_CONFIG_UNAVAILABLE}`;
+    // sockets, cores per socket or threads per core that no node has (oracle: -B 4, --sockets-per-node=4,
+    // --cores-per-socket=64, --threads-per-core=8 on 1-socket nodes; differential seed 36)
+    const sctDetail = members.some((m) => socketsCoresThreadsFit(req, m)) ? "" : "Socket, core and/or thread specification can not be satisfied\n";
+    return `${sctDetail}${cpuDetail}${memDetail}${tmpDetail}${NODE_CONFIG_UNAVAILABLE}`;
   }
   let arrayTasks: number[] = [];
   let throttle = 0;

@@ -290,15 +290,20 @@ function orderCandidates(req: ResourceRequest, nodes: NodeView[], mode: FitMode)
 
 const ROOM: LayoutNode = { name: "", freeCpus: 0, cpus: 0 };
 
+/** Whether the node has the sockets, cores per socket and threads per core the request names (0/absent: any). */
+export function socketsCoresThreadsFit(req: ResourceRequest, node: NodeView): boolean {
+  return (req.socketsPerNode ?? 0) <= (node.sockets?.count ?? 1)
+    && (req.coresPerSocket ?? 0) <= (node.coresPerSocket ?? Number.POSITIVE_INFINITY)
+    && (req.threadsPerCoreMin ?? 0) <= (node.threadsPerCore ?? 1);
+}
+
 /** Tasks the node could take for this request (0 when it is excluded or lacks what the job needs). */
 function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.exclude.length > 0 && req.exclude.includes(node.name)) return 0;
   if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
   if (req.gpuType && wantsGpus(req) && gpuPool(node, req.gpuType, false).length === 0) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
-  if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
-  if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
-  if ((req.threadsPerCoreMin ?? 0) > (node.threadsPerCore ?? 1)) return 0;
+  if (!socketsCoresThreadsFit(req, node)) return 0;
   if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
   if (genericGresOn(req, node, mode) === undefined) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;

@@ -66,6 +66,7 @@ PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
     [{ ntasks: 8 }, "NumNodes=2-4 "],
     [{ ntasks: 2, cpusPerTask: 2 }, "NumNodes=1-2 "],
     [{ ntasks: 3, nodesMin: 1, nodesMax: 2 }, "NumNodes=1-2 "],
+    [{}, "NumNodes=1 "], // differential seed 27: one task, no range
   ])("%j", (over, text) => {
     const c = cluster(CONF4);
     c.run(submit(spec({ name: "s", hold: true, spreadJob: true, ...over })));

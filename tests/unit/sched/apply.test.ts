@@ -31,8 +31,12 @@ describe("apply: submission", () => {
     expect(c.run(submit(spec({ tmpMib: 10 }))).error).toBe(
       "Temporary disk specification can not be satisfied\nRequested node configuration is not available",
     );
+    // sockets, cores or threads no node has (oracle: --sockets-per-node=4, --cores-per-socket=64, --threads-per-core=8)
+    for (const over of [{ socketsPerNode: 4 }, { coresPerSocket: 64 }, { threadsPerCore: 8 }]) {
+      expect(c.run(submit(spec(over))).error).toBe("Socket, core and/or thread specification can not be satisfied\nRequested node configuration is not available");
+    }
     // each refusal is on record as a FAILED job, as in Slurm 22.05
-    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(["FAILED", "FAILED", "FAILED", "FAILED"]);
+    expect([...c.state.jobs.values()].map((j) => j.info.state)).toEqual(Array(7).fill("FAILED"));
   });
 
   it("queues a job larger than its partition under EnforcePartLimits=NO (PartitionConfig), rejects it under ALL", () => {
