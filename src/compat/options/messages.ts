@@ -74,7 +74,9 @@ export function rejectionText(cmd: Command, message: string, partition: string):
 /** Lines the node-configuration test adds before its reason; `--test-only` does not print them (oracle). */
 const NODE_TEST_DETAILS = new Set(["CPU count per node can not be satisfied", "Memory specification can not be satisfied",
   // oracle: `--test-only --tmp=100` (differential seed 145)
-  "Temporary disk specification can not be satisfied"]);
+  "Temporary disk specification can not be satisfied",
+  // oracle: `--test-only --sockets-per-node=4` (differential seed 38)
+  "Socket, core and/or thread specification can not be satisfied"]);
 
 /**
  * stderr text for a refused `--test-only` (Slurm 22.05, live oracle): the user messages as

@@ -129,6 +129,8 @@ describe("sbatch --test-only refused (oracle, Slurm 22.05)", () => {
     ["Invalid license specification", "", "allocation failure: Invalid license specification\n"],
     // differential seed 145: the --tmp detail is not printed either
     ["Temporary disk specification can not be satisfied\nRequested node configuration is not available", "", "allocation failure: Requested node configuration is not available\n"],
+    // differential seed 38: nor the sockets/cores/threads one
+    ["Socket, core and/or thread specification can not be satisfied\nRequested node configuration is not available", "", "allocation failure: Requested node configuration is not available\n"],
   ])("%j → %j", async (message, partition, stderr) => {
     const argv = ["--test-only", ...(partition ? ["-p", partition] : []), "--wrap=true"];
     const r = await sbatchMain(argv, fakePort({ reject: new RpcError("invalid_argument", message) }).port);
