@@ -109,4 +109,8 @@ export interface JobSpecState {
   container?: string;
   /** --ntasks-per-core: most tasks on one core (0 = any) */
   ntasksPerCore?: number;
+  /** (numbered from 610 so that fields added on other branches meanwhile do not collide) --exclusive=user: share nodes only with the same user's jobs (OverSubscribe=USER) */
+  exclusiveUser?: boolean;
+  /** --prefer: node features wanted but not required (tried first, then dropped) */
+  prefer?: string;
 }
