@@ -1,0 +1,65 @@
+/**
+ * @module sched/plan/user-exclusive
+ * `--exclusive=user` (Slurm's OverSubscribe=USER): while such a job runs, its nodes take jobs of
+ * its own user only, and it is placed only on nodes where no other user's job runs. Other
+ * jobs of the same user share those nodes as usual (oracle 22.05: root's plain job joins
+ * root's --exclusive=user job on n1; nobody's job there waits with reason Resources, and
+ * root's --exclusive=user job avoids the node running nobody's job).
+ * Pure: the node's users come in as data (`nodeUsersOf`), the scheduler's views and the
+ * plan applier's re-check (model/start-check.ts) ask the same `userMayUse`.
+ */
+import type { JobRecord } from "../model/types.ts";
+import type { NodeAllocState } from "../model/state-types.ts";
+
+/** Who runs on one node now. */
+export interface NodeUsers {
+  /** Distinct uids with a running (or suspended) job on the node, ascending. */
+  users: readonly number[];
+  /** Uids of those whose job there asked --exclusive=user (one at most while the rule holds, kept as a list to be total). */
+  owners: readonly number[];
+}
+
+/** What a job brings to the rule: its uid and whether it asked --exclusive=user. */
+export interface UserAsk {
+  userId: number;
+  exclusiveUser: boolean;
+}
+
+/** Whether a job of `ask` may take a share of a node whose current users are `node` (undefined: nobody runs there). */
+export function userMayUse(node: NodeUsers | undefined, ask: UserAsk): boolean {
+  if (node === undefined) return true;
+  if (node.owners.some((u) => u !== ask.userId)) return false;
+  return !ask.exclusiveUser || node.users.every((u) => u === ask.userId);
+}
+
+/** The node's users once a job of `ask` starts there (a new record; `node` is not changed). */
+export function withUser(node: NodeUsers | undefined, ask: UserAsk): NodeUsers {
+  const users = node?.users ?? [];
+  const owners = node?.owners ?? [];
+  return {
+    users: users.includes(ask.userId) ? users : [...users, ask.userId].sort((a, b) => a - b),
+    owners: !ask.exclusiveUser || owners.includes(ask.userId) ? owners : [...owners, ask.userId].sort((a, b) => a - b),
+  };
+}
+
+/** A job's side of the rule. */
+export const userAskOf = (job: JobRecord): UserAsk => ({ userId: job.info.uid, exclusiveUser: job.spec.exclusiveUser === true });
+
+/**
+ * Users per node from the jobs that hold nodes now (running or suspended: a suspended job
+ * keeps its nodes' owner, as it keeps its memory). Only nodes with a job are in the map.
+ */
+export function nodeUsersOf(jobs: Iterable<JobRecord>): Map<string, NodeUsers> {
+  const out = new Map<string, NodeUsers>();
+  for (const job of jobs) {
+    const state = job.info.state;
+    if (state !== "RUNNING" && state !== "SUSPENDED") continue;
+    addShares(out, job.info.alloc, userAskOf(job));
+  }
+  return out;
+}
+
+/** Record a start's shares in a users map (the plan applier's running view within one command). */
+export function addShares(map: Map<string, NodeUsers>, alloc: readonly NodeAllocState[], ask: UserAsk): void {
+  for (const share of alloc) map.set(share.node, withUser(map.get(share.node), ask));
+}
