@@ -27,7 +27,7 @@ import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import type { NodeAllocState } from "./state-types.ts";
-import { addShares, nodeUsersOf, userAskOf, userMayUse, type NodeUsers } from "../plan/user-exclusive.ts";
+import { userAskOf, userMayUse, usersOnNode } from "../plan/user-exclusive.ts";
 
 /** CPUs and GPUs that the same command frees before the decision applies (a SUSPEND preemption's victims). */
 export type Freed = ReadonlyMap<string, { cpus: number; gpuIndices: readonly number[] }>;
@@ -44,7 +44,6 @@ export class StartCheck {
   private running: Map<number, number> | undefined;
   private limits: LimitTracker | undefined;
   private readonly members = new Map<string, Set<string>>();
-  private users: Map<string, NodeUsers> | undefined;
 
   constructor(
     private readonly state: ClusterState,
@@ -77,15 +76,16 @@ export class StartCheck {
       this.running.set(job.info.arrayJobId, (this.running.get(job.info.arrayJobId) ?? 0) + 1);
     }
     this.limits?.charge(job, alloc);
-    if (this.users !== undefined) addShares(this.users, alloc, userAskOf(job));
   }
 
   /** --exclusive=user (plan/user-exclusive.ts): no share on a node another user's job holds that way, and such a job only where its user alone runs. */
   private usersWhy(job: JobRecord, alloc: readonly NodeAllocState[]): string {
     const ask = userAskOf(job);
-    // the map costs a scan of every job: built once per command, as the limit tracker is, and told of each start
-    this.users ??= nodeUsersOf(this.state.jobs.values());
-    const taken = alloc.find((share) => !userMayUse(this.users?.get(share.node), ask));
+    // the state already holds the starts applied earlier in the same command (startOnNodes charges them)
+    const taken = alloc.find((share) => {
+      const node = this.state.nodes.get(share.node);
+      return node !== undefined && !userMayUse(usersOnNode(this.state, node), ask);
+    });
     return taken === undefined ? "" : `node ${taken.node} shared with another user (--exclusive=user)`;
   }
 

@@ -23,7 +23,7 @@ import { parseGpuTopology } from "../../devices/gpu-topology.ts";
 import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { NodeAllocState } from "../model/state-types.ts";
-import { nodeUsersOf, withUser, type UserAsk } from "./user-exclusive.ts";
+import { usersOnNode, withUser, type UserAsk } from "./user-exclusive.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
 export interface Placement {
@@ -379,7 +379,6 @@ export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Node
 /** The pass's starting view of every node: what is free now, its GPUs' links and sockets. */
 export function nodeViews(state: ClusterState): Map<string, NodeView> {
   const views = new Map<string, NodeView>();
-  const users = nodeUsersOf(state.jobs.values());
   let order = 0;
   for (const node of state.nodes.values()) {
     const free = freeResources(node);
@@ -405,7 +404,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       tmpDiskMib: node.info.tmpDiskMib,
       ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node), sharingUsed: sharingUsedOn(node) } : {}),
       order: order++,
-      users: users.get(node.info.name),
+      users: usersOnNode(state, node),
     });
   }
   return views;

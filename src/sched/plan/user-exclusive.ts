@@ -8,8 +8,7 @@
  * Pure: the node's users come in as data (`nodeUsersOf`), the scheduler's views and the
  * plan applier's re-check (model/start-check.ts) ask the same `userMayUse`.
  */
-import type { JobRecord } from "../model/types.ts";
-import type { NodeAllocState } from "../model/state-types.ts";
+import type { ClusterState, JobRecord, NodeRecord } from "../model/types.ts";
 
 /** Who runs on one node now. */
 export interface NodeUsers {
@@ -45,21 +44,33 @@ export function withUser(node: NodeUsers | undefined, ask: UserAsk): NodeUsers {
 /** A job's side of the rule. */
 export const userAskOf = (job: JobRecord): UserAsk => ({ userId: job.info.uid, exclusiveUser: job.spec.exclusiveUser === true });
 
+const holdsNodes = (job: JobRecord): boolean => job.info.state === "RUNNING" || job.info.state === "SUSPENDED";
+
 /**
- * Users per node from the jobs that hold nodes now (running or suspended: a suspended job
- * keeps its nodes' owner, as it keeps its memory). Only nodes with a job are in the map.
+ * The users of one node now, from the jobs charged to it (resources.ts keeps each one's CPU ids,
+ * and GPUs, per job id): a look at that node's jobs only, never a scan of the queue, so the
+ * scheduler's views and each start decision's re-check cost what the node holds. Undefined: nobody.
  */
-export function nodeUsersOf(jobs: Iterable<JobRecord>): Map<string, NodeUsers> {
-  const out = new Map<string, NodeUsers>();
-  for (const job of jobs) {
-    const state = job.info.state;
-    if (state !== "RUNNING" && state !== "SUSPENDED") continue;
-    addShares(out, job.info.alloc, userAskOf(job));
+export function usersOnNode(state: ClusterState, node: NodeRecord): NodeUsers | undefined {
+  const ids = new Set<number>(node.gpuByJob.keys());
+  for (const id of Object.keys(node.cpuIdsByJob ?? {})) ids.add(Number(id));
+  let out: NodeUsers | undefined;
+  for (const id of [...ids].sort((a, b) => a - b)) {
+    const job = state.jobs.get(id);
+    if (job !== undefined && holdsNodes(job) && job.info.alloc.some((s) => s.node === node.info.name)) out = withUser(out, userAskOf(job));
   }
   return out;
 }
 
-/** Record a start's shares in a users map (the plan applier's running view within one command). */
-export function addShares(map: Map<string, NodeUsers>, alloc: readonly NodeAllocState[], ask: UserAsk): void {
-  for (const share of alloc) map.set(share.node, withUser(map.get(share.node), ask));
+/**
+ * Users per node from every job that holds nodes now (running or suspended: a suspended job
+ * keeps its nodes' owner, as it keeps its memory); only nodes with a job are in the map. A scan
+ * of all jobs: for checkers (the simulation's invariant), not for the scheduler's hot paths.
+ */
+export function nodeUsersOf(jobs: Iterable<JobRecord>): Map<string, NodeUsers> {
+  const out = new Map<string, NodeUsers>();
+  for (const job of jobs) {
+    if (holdsNodes(job)) for (const share of job.info.alloc) out.set(share.node, withUser(out.get(share.node), userAskOf(job)));
+  }
+  return out;
 }
