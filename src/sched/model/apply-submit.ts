@@ -453,7 +453,7 @@ function resolvePartition(state: ClusterState, requested: string): PartitionReco
 }
 
 export function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
-  const views = nodeViews(state);
+  const views = nodeViews(state, false); // submission fits "ever": the nodes' users are not read
   return partition.nodeNames.map((n) => views.get(n)).filter((v) => v !== undefined);
 }
 

@@ -23,7 +23,7 @@ import { parseGpuTopology } from "../../devices/gpu-topology.ts";
 import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { NodeAllocState } from "../model/state-types.ts";
-import { usersOnNode, withUser, type UserAsk } from "./user-exclusive.ts";
+import { anyExclusiveUser, usersOnNode, withUser, type UserAsk } from "./user-exclusive.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
 export interface Placement {
@@ -376,9 +376,13 @@ export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Node
   return out;
 }
 
-/** The pass's starting view of every node: what is free now, its GPUs' links and sockets. */
-export function nodeViews(state: ClusterState): Map<string, NodeView> {
+/**
+ * The pass's starting view of every node: what is free now, its GPUs' links and sockets, and its
+ * users when some job asks --exclusive=user (`withUsers` false: views for "ever" fits, which never read them).
+ */
+export function nodeViews(state: ClusterState, withUsers = true): Map<string, NodeView> {
   const views = new Map<string, NodeView>();
+  const users = withUsers && anyExclusiveUser(state);
   let order = 0;
   for (const node of state.nodes.values()) {
     const free = freeResources(node);
@@ -404,7 +408,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       tmpDiskMib: node.info.tmpDiskMib,
       ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node), sharingUsed: sharingUsedOn(node) } : {}),
       order: order++,
-      users: usersOnNode(state, node),
+      users: users ? usersOnNode(state, node) : undefined,
     });
   }
   return views;

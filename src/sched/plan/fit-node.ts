@@ -288,7 +288,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
   if (req.gpuType && wantsGpus(req) && gpuPool(node, req.gpuType, false).length === 0) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
-  if (mode === "now" && req.user !== undefined && !userMayUse(node.users, req.user)) return 0;
+  if (mode === "now" && node.users !== undefined && req.user !== undefined && !userMayUse(node.users, req.user)) return 0;
   if ((req.socketsPerNode ?? 0) > (node.sockets?.count ?? 1)) return 0;
   if ((req.coresPerSocket ?? 0) > (node.coresPerSocket ?? Number.POSITIVE_INFINITY)) return 0;
   if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;

@@ -52,14 +52,29 @@ const holdsNodes = (job: JobRecord): boolean => job.info.state === "RUNNING" || 
  * scheduler's views and each start decision's re-check cost what the node holds. Undefined: nobody.
  */
 export function usersOnNode(state: ClusterState, node: NodeRecord): NodeUsers | undefined {
+  const cpuIds = node.cpuIdsByJob;
+  if (node.gpuByJob.size === 0 && (cpuIds === undefined || node.info.allocCpus === 0)) return undefined; // most idle nodes: nothing to look up
   const ids = new Set<number>(node.gpuByJob.keys());
-  for (const id of Object.keys(node.cpuIdsByJob ?? {})) ids.add(Number(id));
-  let out: NodeUsers | undefined;
-  for (const id of [...ids].sort((a, b) => a - b)) {
+  for (const id in cpuIds) ids.add(Number(id));
+  let out: NodeUsers | undefined; // withUser keeps its lists sorted, so the order of ids does not matter
+  for (const id of ids) {
     const job = state.jobs.get(id);
-    if (job !== undefined && holdsNodes(job) && job.info.alloc.some((s) => s.node === node.info.name)) out = withUser(out, userAskOf(job));
+    // charged here means placed here (chargeAlloc/releaseAlloc keep both maps): no look through the job's own shares
+    if (job !== undefined && holdsNodes(job)) out = withUser(out, userAskOf(job));
   }
   return out;
+}
+
+/**
+ * Whether a job that is queued or holds nodes asked --exclusive=user. Without one, no node has an
+ * owner and no request applies the rule, so the nodes' users are not needed (a scan of flags
+ * only: the users themselves cost far more on a large cluster).
+ */
+export function anyExclusiveUser(state: ClusterState): boolean {
+  for (const job of state.jobs.values()) {
+    if (job.spec.exclusiveUser === true && (job.info.state === "PENDING" || holdsNodes(job))) return true;
+  }
+  return false;
 }
 
 /**
