@@ -180,7 +180,9 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   // the wait is capped at max_switch_wait (300 s by default; oracle: --switches=2@10:00 shows Switches=2@00:05:00)
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: Math.min(spec.wait4switchSec, SWITCH_WAIT_DEFAULT_SEC) });
   if (spec.oversubscribe) info.oversubscribe = true;
-  if (spec.exclusiveUser) info.exclusiveUser = true;
+  // in an OverSubscribe=EXCLUSIVE partition the job gets whole nodes and reads as --exclusive (oracle 22.05: OverSubscribe=NO, NumCPUs=4)
+  if (spec.exclusiveUser && partition.info.oversubscribe.startsWith("EXCLUSIVE")) info.exclusive = true;
+  else if (spec.exclusiveUser) info.exclusiveUser = true;
   if (spec.prefer) info.prefer = spec.prefer;
   if (spec.contiguous) info.contiguous = true;
   if (spec.gpuBind !== "") info.tresBind = `gres/gpu:${spec.gpuBind}`;

@@ -93,6 +93,13 @@ describe("scheduling with --exclusive=user", () => {
     expect([jobOf(c.state, a)?.state, jobOf(c.state, b)?.state].sort()).toEqual(["PENDING", "RUNNING"]);
   });
 
+  it("in an OverSubscribe=EXCLUSIVE partition it is whole nodes and reads as --exclusive (oracle 22.05: OverSubscribe=NO, NumCPUs=4)", () => {
+    const c = cluster("ClusterName=t\nNodeName=n1 CPUs=4 RealMemory=4000 Port=1\nPartitionName=p Nodes=n1 Default=YES MaxTime=INFINITE OverSubscribe=EXCLUSIVE\n");
+    const id = c.run(submit(spec({ ntasks: 1, exclusiveUser: true }), 10, ROOT)).ids[0] as number;
+    pass(c, 11);
+    expect([jobOf(c.state, id)?.exclusive, jobOf(c.state, id)?.exclusiveUser, jobOf(c.state, id)?.alloc[0]?.cpus]).toEqual([true, undefined, 4]);
+  });
+
   it("the plan applier refuses a decision that breaks the rule", () => {
     const c = cluster();
     c.run(submit(spec({ ntasks: 1, nodelist: "n1", exclusiveUser: true }), 10, ROOT));
