@@ -4,6 +4,7 @@
  * (batch script, salloc shell, srun task) and how its value is derived, plus
  * Slurm's `value(xN)` count compression. Rows mirror job-env.tsv's when_set column.
  */
+import { exclusiveEnvText, overSubscribeEnvText } from "./oversubscribe.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { JobInfo } from "../net/gen/spur/v1/types_pb.ts";
 import { arrayTaskStep, parseArraySpec } from "./array-spec.ts";
@@ -320,8 +321,8 @@ export const ENV_ROWS: readonly EnvRow[] = [
     contexts: BT,
     value: ({ job }) => (job.startTime > 0 ? `${Math.floor(jobEndTime(job))}` : undefined),
   },
-  { name: "SLURM_JOB_OVERSUBSCRIBE", contexts: B, value: ({ job }) => (job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK") },
-  { name: "SLURM_JOB_EXCLUSIVE", contexts: B, value: ({ job }) => (job.exclusive ? "NODE" : "NO") },
+  { name: "SLURM_JOB_OVERSUBSCRIBE", contexts: B, value: ({ job }) => overSubscribeEnvText(job) },
+  { name: "SLURM_JOB_EXCLUSIVE", contexts: B, value: ({ job }) => exclusiveEnvText(job) },
   { name: "SLURM_NODEID", contexts: BT, value: ({ node }) => `${node?.index ?? 0}` },
   { name: "SLURM_PROCID", contexts: BT, value: ({ task }) => `${task?.taskId ?? 0}` },
   { name: "SLURM_LOCALID", contexts: BT, value: ({ task }) => `${task?.localId ?? 0}` },

@@ -50,7 +50,7 @@ const SPUR_GAPS: KnownDifference[] = [
     option: warned,
     when: (_c, d) => d.field !== "stderr" || /is not supported by Spur and was ignored/.test(d.spur),
     reason: "Spur lacks: an option it ignores with a warning (support \"warn\") is checked only by the value checks of compat/options/ignored-checks.ts; "
-      + "22.05 refuses more that only its controller can judge (--prefer=bogus: Invalid preferred feature specification, --batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
+      + "22.05 refuses more that only its controller can judge (--batch=bogus, --core-spec without AllowSpecResourcesUsage, ...)",
   },
   {
     field: /^stderr$/,
@@ -61,8 +61,8 @@ const SPUR_GAPS: KnownDifference[] = [
   {
     field: SUBMIT,
     option: "exclusive",
-    when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "exclusive" && /^(user|mcs|topo)$/i.test(o.value ?? "")),
-    reason: "Spur lacks: --exclusive=user/mcs/topo (it warns and allocates whole nodes; 22.05 shares nodes with the user's jobs, OverSubscribe=USER)",
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "exclusive" && /^(mcs|topo)$/i.test(o.value ?? "")),
+    reason: "Spur lacks: --exclusive=mcs/topo (it warns and allocates whole nodes; 22.05 records OverSubscribe=MCS and refuses topo, \"Invalid --exclusive specification\"). --exclusive=user is done (sched/plan/user-exclusive.ts)",
   },
 ];
 

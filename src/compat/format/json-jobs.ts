@@ -5,6 +5,7 @@
  * filters and formats do not apply to --json. Values Spur does not track get
  * the value Slurm shows when unset.
  */
+import { sharedJsonText } from "../oversubscribe.ts";
 import { formatArrayTasks } from "../array-spec.ts";
 import { jobStateLong } from "../states.ts";
 import { expectedEndTime, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
@@ -131,7 +132,7 @@ function middle(job: Job): Record<string, JsonValue> {
     het_job_id_set: job.hetJobIdSet ?? "",
     het_job_offset: job.hetJobOffset ?? 0,
     partition: job.partition,
-    prefer: "",
+    prefer: job.prefer ?? "",
     memory_per_node: orNullNum(job.memPerNodeMib),
     memory_per_cpu: orNullNum(job.memPerCpuMib),
     minimum_cpus_per_node: Math.max(1, job.cpusPerTask),
@@ -147,7 +148,7 @@ function middle(job: Job): Record<string, JsonValue> {
     resize_time: 0,
     restart_cnt: job.restarts,
     resv_name: job.reservation,
-    shared: job.exclusive ? "none" : null,
+    shared: sharedJsonText(job),
     show_flags: ["SHOW_ALL", "SHOW_DETAIL", "SHOW_LOCAL"],
   };
 }

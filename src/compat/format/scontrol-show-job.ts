@@ -5,6 +5,7 @@
  * lines (BatchHost, TresPerNode, -d details) only when they apply. Values Spur
  * does not track print what Slurm prints for unset ones (TimeMin=N/A, ...).
  */
+import { overSubscribeText } from "../oversubscribe.ts";
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
 import { convertNumUnit, eligibleTimeOf, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
@@ -134,9 +135,11 @@ function cpuFreqLine(text: string | undefined): string {
 
 function fileLines(job: Job): string[] {
   const lines = [`Features=${orNull(job.features)} DelayBoot=${formatElapsed(job.delayBootSec ?? 0)}`];
+  // only when set (oracle 22.05: a Prefer= line of its own after Features=)
+  if (job.prefer) lines.push(`Prefer=${job.prefer}`);
   if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
   lines.push(
-    `OverSubscribe=${job.exclusive ? "NO" : job.oversubscribe ? "YES" : "OK"} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=${job.network ?? "(null)"}`,
+    `OverSubscribe=${overSubscribeText(job)} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=${job.network ?? "(null)"}`,
     `Command=${orNull(job.command)}`,
     `WorkDir=${job.workDir}`,
   );

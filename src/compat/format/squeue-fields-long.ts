@@ -76,7 +76,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("OriginRaw", "ORIGIN_RAW", always("N/A")),
   f("PendingTime", "PENDING_TIME", pendingTime),
   f("PreemptTime", "PREEMPT_TIME", always("N/A")),
-  f("Prefer", "PREFER", always(undefined)),
+  f("Prefer", "PREFER", (r) => r.job.prefer || undefined),
   f("Profile", "PROFILE", always("NotSet")),
   f("Reboot", "REBOOT", always("0")),
   f("ReqSwitch", "REQ_SWITCH", (r) => `${r.job.reqSwitch ?? 0}`),

@@ -5,6 +5,7 @@
  * squeue-Format.tsv). The -O-only names live in squeue-fields-long.ts; both
  * feed one resolver, so default, -l, --start and user formats print alike.
  */
+import { overSubscribeText } from "../oversubscribe.ts";
 import { formatTimeLimit } from "../format-time.ts";
 import {
   arrayJobIdOf,
@@ -72,7 +73,7 @@ export function endTimeText(r: JobRow): string {
   return timeText(r.job.endTime);
 }
 
-export const overSubscribeText = (r: JobRow): string => (r.job.exclusive ? "NO" : r.job.oversubscribe ? "YES" : "OK");
+export const overSubscribeOf = (r: JobRow): string => overSubscribeText(r.job);
 
 const execHost = (r: JobRow): string => {
   const host = r.job.batchFlag ? r.job.batchHost : r.job.submitHost;
@@ -101,7 +102,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("ArrayJobId", "F", "ARRAY_JOB_ID", (r) => String(arrayJobIdOf(r.job))),
   field("GroupName", "g", "GROUP", groupName),
   field("GroupId", "G", "GROUP", (r) => String(r.job.gid)),
-  field("OverSubscribe", "h", "OVER_SUBSCRIBE", overSubscribeText, { aliases: ["Shared"] }),
+  field("OverSubscribe", "h", "OVER_SUBSCRIBE", overSubscribeOf, { aliases: ["Shared"] }),
   field("Sockets", "H", "SOCKETS_PER_NODE", (r) => orAny(r.job.reqSocketsPerNode)),
   field("JobArrayId", "i", "JOBID", (r) => displayJobId(r.job)),
   field("Cores", "I", "CORES_PER_SOCKET", (r) => orAny(r.job.reqCoresPerSocket)),

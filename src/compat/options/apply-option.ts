@@ -115,14 +115,19 @@ function gres(st: BuildState, a: Assignment): Result<void> {
 
 function exclusive(st: BuildState, a: Assignment): Result<void> {
   const v = a.value?.toLowerCase();
+  delete st.spec.exclusiveUser; // the later of --exclusive, --exclusive=user and --oversubscribe wins
   if (v === undefined || v === "exclusive") {
     st.spec.exclusive = !a.reset;
-    if (!a.reset) delete st.spec.oversubscribe; // the later of --exclusive and --oversubscribe wins
+    if (!a.reset) delete st.spec.oversubscribe;
   } else if (v === "oversubscribe") {
     st.spec.exclusive = false;
     st.spec.oversubscribe = true;
-  }
-  else if (["user", "mcs", "topo", "allocation"].includes(v)) {
+  } else if (v === "user") {
+    // not whole nodes: the job takes its share, and its nodes take no other user's jobs while it runs (sched/plan/user-exclusive.ts)
+    st.spec.exclusive = false;
+    st.spec.exclusiveUser = !a.reset;
+    delete st.spec.oversubscribe;
+  } else if (["mcs", "topo", "allocation"].includes(v)) {
     st.spec.exclusive = true;
     st.warnings.push(`--exclusive=${a.value} is not supported by Spur; whole nodes are allocated instead`);
   } else return err("BadExclusive", "Invalid --exclusive specification", OPTION_EXIT);
@@ -277,12 +282,19 @@ const gpusPerSocket: Handler = (st, a) => {
   return DONE;
 };
 
+/** --prefer: features tried first and dropped when no node with them is free (the controller checks the names). */
+const prefer: Handler = (st, a) => {
+  st.spec.prefer = valueOf(a);
+  return DONE;
+};
+
 /** -s/--oversubscribe: the later of it and --exclusive wins. */
 const oversubscribe: Handler = (st, a) => {
   if (a.reset) delete st.spec.oversubscribe;
   else {
     st.spec.oversubscribe = true;
     st.spec.exclusive = false;
+    delete st.spec.exclusiveUser;
   }
   return DONE;
 };
@@ -349,7 +361,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CONTAINER_HANDLERS,
   ...NODE_INFO_HANDLERS,
   ...TUNING_HANDLERS,
-  account: str("account"), comment: str("comment"), constraint: str("constraint"), licenses: str("licenses"),
+  account: str("account"), comment: str("comment"), constraint: str("constraint"), prefer, licenses: str("licenses"),
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,
   dependency: checked("dependency", syntax.checkDependency), array: checked("array", syntax.checkArray),

@@ -180,6 +180,10 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   // the wait is capped at max_switch_wait (300 s by default; oracle: --switches=2@10:00 shows Switches=2@00:05:00)
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: Math.min(spec.wait4switchSec, SWITCH_WAIT_DEFAULT_SEC) });
   if (spec.oversubscribe) info.oversubscribe = true;
+  // in an OverSubscribe=EXCLUSIVE partition the job gets whole nodes and reads as --exclusive (oracle 22.05: OverSubscribe=NO, NumCPUs=4)
+  if (spec.exclusiveUser && partition.info.oversubscribe.startsWith("EXCLUSIVE")) info.exclusive = true;
+  else if (spec.exclusiveUser) info.exclusiveUser = true;
+  if (spec.prefer) info.prefer = spec.prefer;
   if (spec.contiguous) info.contiguous = true;
   if (spec.gpuBind !== "") info.tresBind = `gres/gpu:${spec.gpuBind}`;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);
@@ -334,6 +338,8 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     if (!state.nodes.has(name)) return "Invalid node name specified";
   }
   if (!knownFeatures(state, spec.constraint)) return "Invalid feature specification";
+  // --prefer's names are checked the same way (oracle 22.05: --prefer=bogus and --prefer='a|bogus' are refused)
+  if (!knownFeatures(state, spec.prefer ?? "")) return "Invalid preferred feature specification";
   // --test-only runs the submission's account, QOS and reservation checks too (Slurm's will-run creates
   // the job record first; oracle: `--test-only --reservation=nope` is "Requested reservation is invalid")
   if (opts.testOnly && by !== undefined) {
@@ -458,7 +464,7 @@ function resolvePartition(state: ClusterState, requested: string): PartitionReco
 }
 
 export function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
-  const views = nodeViews(state);
+  const views = nodeViews(state, false); // submission fits "ever": the nodes' users are not read
   return partition.nodeNames.map((n) => views.get(n)).filter((v) => v !== undefined);
 }
 

@@ -27,6 +27,7 @@ import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import type { NodeAllocState } from "./state-types.ts";
+import { userAskOf, userMayUse, usersOnNode } from "../plan/user-exclusive.ts";
 
 /** CPUs and GPUs that the same command frees before the decision applies (a SUSPEND preemption's victims). */
 export type Freed = ReadonlyMap<string, { cpus: number; gpuIndices: readonly number[] }>;
@@ -64,6 +65,8 @@ export class StartCheck {
     if (shares !== "") return shares;
     const request = this.requestWhy(job, d.alloc);
     if (request !== "") return request;
+    const users = this.usersWhy(job, d.alloc);
+    if (users !== "") return users;
     return this.limitTracker().reason(job, d.alloc);
   }
 
@@ -73,6 +76,17 @@ export class StartCheck {
       this.running.set(job.info.arrayJobId, (this.running.get(job.info.arrayJobId) ?? 0) + 1);
     }
     this.limits?.charge(job, alloc);
+  }
+
+  /** --exclusive=user (plan/user-exclusive.ts): no share on a node another user's job holds that way, and such a job only where its user alone runs. */
+  private usersWhy(job: JobRecord, alloc: readonly NodeAllocState[]): string {
+    const ask = userAskOf(job);
+    // the state already holds the starts applied earlier in the same command (startOnNodes charges them)
+    const taken = alloc.find((share) => {
+      const node = this.state.nodes.get(share.node);
+      return node !== undefined && !userMayUse(usersOnNode(this.state, node), ask);
+    });
+    return taken === undefined ? "" : `node ${taken.node} shared with another user (--exclusive=user)`;
   }
 
   /** Each share names a registered node that takes work, once, with whole non-negative amounts that are free now. */

@@ -112,6 +112,10 @@ export interface JobInfoState {
   nodeCountEstimate?: number;
   /** --tmp (scontrol MinTmpDiskNode) */
   minTmpDiskMib?: number;
+  /** (numbered from 610 so that fields added on other branches meanwhile do not collide) --exclusive=user (scontrol OverSubscribe=USER, squeue %h USER) */
+  exclusiveUser?: boolean;
+  /** --prefer as given (scontrol Prefer=, squeue Prefer) */
+  prefer?: string;
   /** accounting's view of the job (sacct): no limit was asked for (Timelimit=Partition_Limit until it starts), the association and QOS ids it was charged to (AssocID, QOSRAW) */
   timeLimitDefault?: boolean;
   assocId?: number;

@@ -23,6 +23,7 @@ import { parseGpuTopology } from "../../devices/gpu-topology.ts";
 import { gpuTypesOfGres, mixedGpuTypes } from "../../compat/gpu-types.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import type { NodeAllocState } from "../model/state-types.ts";
+import { anyExclusiveUser, usersOnNode, withUser, type UserAsk } from "./user-exclusive.ts";
 
 /** The pass's mutable working copy of the nodes, index-aligned with the timeline. */
 export interface Placement {
@@ -107,22 +108,23 @@ export function startNow(p: Placement, req: ResourceRequest, candidates: readonl
   return fitJob(req, views, "now", p.topology);
 }
 
-/** Charge a started job to the views and the timeline. */
-export function commitStart(p: Placement, index: ReadonlyMap<string, number>, alloc: readonly NodeAllocState[], durationSec: number): void {
+/** Charge a started job to the views and the timeline (`user`: its side of --exclusive=user's rule, for the jobs placed after it). */
+export function commitStart(p: Placement, index: ReadonlyMap<string, number>, alloc: readonly NodeAllocState[], durationSec: number, user?: UserAsk): void {
   const now = p.timeline.now;
   const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(now + durationSec);
   for (const share of alloc) {
     const i = index.get(share.node);
     assert(i !== undefined, `share node ${share.node} is in the pass`);
     const v = p.views[i] as NodeView;
-    takeShare(v, share);
+    takeShare(v, share, user);
     p.timeline.add(i, { start: now, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
     holdGres(p, i, now, end, share.gres);
   }
 }
 
 /** The node's view after a share of it is taken now (arrays are replaced, never changed in place, so a shallow copy may be charged). */
-export function takeShare(v: NodeView, share: NodeAllocState): void {
+export function takeShare(v: NodeView, share: NodeAllocState, user?: UserAsk): void {
+  if (user !== undefined) v.users = withUser(v.users, user);
   v.freeCpus -= share.cpus;
   v.freeMemMiB -= share.memMib;
   if (share.gpuIndices.length > 0) v.freeGpus = v.freeGpus.filter((g) => !share.gpuIndices.includes(g));
@@ -327,6 +329,8 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
       freeGpus: Array.from({ length: Math.max(0, free.gpus) }, (_, g) => g),
       idle: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount,
       usable: true,
+      // a node empty over the whole window has no users then; one still partly held keeps today's (who holds it then is not modelled)
+      users: free.cpus === v.cpus && free.memMiB === v.memMiB && free.gpus === v.gpuCount ? undefined : v.users,
       ...(v.gresTotal ? { gresFree: gresFreeOver(p, i, v, t, end) } : {}),
       ...(v.sockets ? { sockets: { ...v.sockets, freeCpus: undefined } } : {}), // per-socket use at that time is not modelled
     });
@@ -363,7 +367,7 @@ export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Node
       assert(i !== undefined, `share node ${share.node} is in the pass`);
       taken.add(i);
       const copy: NodeView = { ...(views[i] as NodeView) };
-      takeShare(copy, share);
+      takeShare(copy, share, ask.req.user);
       views[i] = copy;
     }
     out.push(alloc);
@@ -372,9 +376,13 @@ export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Node
   return out;
 }
 
-/** The pass's starting view of every node: what is free now, its GPUs' links and sockets. */
-export function nodeViews(state: ClusterState): Map<string, NodeView> {
+/**
+ * The pass's starting view of every node: what is free now, its GPUs' links and sockets, and its
+ * users when some job asks --exclusive=user (`withUsers` false: views for "ever" fits, which never read them).
+ */
+export function nodeViews(state: ClusterState, withUsers = true): Map<string, NodeView> {
   const views = new Map<string, NodeView>();
+  const users = withUsers && anyExclusiveUser(state);
   let order = 0;
   for (const node of state.nodes.values()) {
     const free = freeResources(node);
@@ -400,6 +408,7 @@ export function nodeViews(state: ClusterState): Map<string, NodeView> {
       tmpDiskMib: node.info.tmpDiskMib,
       ...(node.info.gresGeneric ? { gresTotal: genericGresTotal(node), gresFree: genericGresFree(node), sharingUsed: sharingUsedOn(node) } : {}),
       order: order++,
+      users: users ? usersOnNode(state, node) : undefined,
     });
   }
   return views;
@@ -428,7 +437,7 @@ function socketLayout(node: NodeRecord): SocketLayout | undefined {
  */
 export function fitsTogetherEver(p: Placement, asks: readonly ComponentAsk[]): boolean {
   const views = p.views.map((v) => ({
-    ...v, freeCpus: v.cpus, freeMemMiB: v.memMiB, freeGpus: Array.from({ length: v.gpuCount }, (_, g) => g), idle: true,
+    ...v, freeCpus: v.cpus, freeMemMiB: v.memMiB, freeGpus: Array.from({ length: v.gpuCount }, (_, g) => g), idle: true, users: undefined,
     ...(v.sockets?.freeCpus ? { sockets: { ...v.sockets, freeCpus: v.sockets.freeCpus.map(() => Math.floor(v.cpus / Math.max(1, v.sockets?.count ?? 1))) } } : {}),
   }));
   const empty: Placement = { ...p, views, reserved: new Set() };

@@ -30,6 +30,7 @@ import { assert } from "../../lib/assert.ts";
 import { formatGresItems, parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
 import { placeSharing, releaseGres, releaseSharing, sharingFitsOneGpu, takeGres } from "./gres-fit.ts";
 import type { NodeAllocState } from "../model/state-types.ts";
+import { userMayUse, type NodeUsers } from "./user-exclusive.ts";
 
 export interface NodeView {
   name: string;
@@ -67,6 +68,8 @@ export interface NodeView {
   sharingUsed?: Map<string, Map<number, number>> | undefined;
   /** Position in the cluster's node order (--contiguous); absent = the position in the list given. */
   order?: number | undefined;
+  /** Who runs jobs on it now, for --exclusive=user (user-exclusive.ts); absent = nobody. */
+  users?: NodeUsers | undefined;
 }
 
 export type FitMode = "now" | "ever";
@@ -78,6 +81,16 @@ export interface Capacity {
 
 export function fitJob(request: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
   const req = request.spreadJob === true ? spreadRequest(request, nodes) : request;
+  // --prefer: first as if the preferred features were required; a soft constraint never keeps a job from starting (Slurm tries twice too)
+  if (mode === "now" && req.prefer !== undefined && req.prefer.length > 0) {
+    const { prefer, ...hard } = req;
+    return fitRequired({ ...hard, features: [...hard.features, ...prefer] }, nodes, mode, topology) ?? fitRequired(hard, nodes, mode, topology);
+  }
+  return fitRequired(req, nodes, mode, topology);
+}
+
+/** fitJob for the hard constraints only. */
+function fitRequired(req: ResourceRequest, nodes: NodeView[], mode: FitMode, topology?: NetworkTopology): NodeAllocState[] | undefined {
   const candidates = orderCandidates(req, nodes, mode);
   if (candidates === undefined) return undefined;
   const target = targetOf(req);
@@ -303,6 +316,7 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.features.length > 0 && !req.features.every((f) => node.features.includes(f))) return 0;
   if (req.gpuType && wantsGpus(req) && gpuPool(node, req.gpuType, false).length === 0) return 0;
   if (mode === "now" && (!node.usable || (req.exclusive && !node.idle))) return 0;
+  if (mode === "now" && node.users !== undefined && req.user !== undefined && !userMayUse(node.users, req.user)) return 0;
   if (!socketsCoresThreadsFit(req, node)) return 0;
   if ((req.tmpMib ?? 0) > (node.tmpDiskMib ?? 0)) return 0;
   if (genericGresOn(req, node, mode) === undefined) return 0;

@@ -5,10 +5,11 @@
  * Slurm's defaulting rules so that validation, scheduling and `--test-only`
  * always agree.
  */
-import type { ControllerConfig, JobSpecP } from "../model/types.ts";
+import type { ControllerConfig, JobRecord, JobSpecP } from "../model/types.ts";
 import { gresPerNodeText, type GresItem } from "../../compat/gres-generic.ts";
 import { SHARING_GRES } from "./gres-fit.ts";
 import { NODES_UNBOUNDED, normaliseAsk, withRequiredNodes, type LayoutShape } from "../../compat/job-layout.ts";
+import { userAskOf, type UserAsk } from "./user-exclusive.ts";
 
 export interface ResourceRequest {
   nodesMin: number;
@@ -64,6 +65,10 @@ export interface ResourceRequest {
   nodelist: string[];
   exclude: string[];
   features: string[];
+  /** --prefer: features tried first (with `features`); when no such placement exists now, the job is placed without them. */
+  prefer?: string[];
+  /** The job's uid and --exclusive=user, for user-exclusive.ts's rule; absent = the rule is not applied (requests built outside a pass). */
+  user?: UserAsk;
 }
 
 /** "mi300x:2" / "2" -> { type, count }; undefined when malformed. */
@@ -124,7 +129,15 @@ export function buildRequest(
     nodelist,
     exclude: spec.exclude ? expand(spec.exclude) : [],
     features: spec.constraint ? spec.constraint.split(/[&,]/).filter(Boolean) : [],
+    ...(spec.prefer ? { prefer: spec.prefer.split(/[&,]/).filter(Boolean) } : {}),
   };
+}
+
+/** A queued job's request, with its side of --exclusive=user's rule (the scheduler's and the plan applier's requests). */
+export function jobRequest(job: JobRecord, config: ControllerConfig, expand: (hostlist: string) => string[]): ResourceRequest | string {
+  const req = buildRequest(job.spec, config, expand);
+  if (typeof req !== "string") req.user = userAskOf(job);
+  return req;
 }
 
 /** --gpus-per-socket, --sockets-per-node and --gres-flags=enforce-binding, when given. */

@@ -15,7 +15,7 @@
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
-import { buildRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
+import { jobRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
@@ -223,7 +223,7 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
 
 /** The job's request, with whole nodes in an OverSubscribe=EXCLUSIVE partition, never beyond the partition's MaxNodes. */
 function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
-  const built = buildRequest(job.spec, pass.state.config, expand);
+  const built = jobRequest(job, pass.state.config, expand);
   if (typeof built === "string") return built;
   const maxNodes = pass.state.partitions.find((p) => p.info.name === job.info.partition)?.info.maxNodes;
   const req = maxNodes !== undefined && built.nodesMax > maxNodes ? { ...built, nodesMax: Math.max(built.nodesMin, maxNodes) } : built;
@@ -261,7 +261,7 @@ function tryHet(pass: Pass, leader: JobRecord): Outcome {
   }
   components.forEach((c, k) => {
     const alloc = allocs[k] ?? [];
-    commitStart(pass.placement, pass.index, alloc, durationOf(c));
+    commitStart(pass.placement, pass.index, alloc, durationOf(c), asks[k]?.req.user);
     pass.limits.charge(c, alloc);
     pass.decisions.push({ jobId: c.info.jobId, arrayTaskId: -1, alloc });
   });
@@ -333,7 +333,7 @@ function tryJob(pass: Pass, job: JobRecord): Outcome {
     if (alloc === undefined) break;
     overLimit = pass.limits.reason(job, alloc);
     if (overLimit !== "") break;
-    commitStart(pass.placement, pass.index, alloc, duration);
+    commitStart(pass.placement, pass.index, alloc, duration, req.user);
     pass.limits.charge(job, alloc);
     pass.licenses.hold(licenses, pass.now, licenseEnd);
     pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc, ...(licenses.length > 0 ? { licenses: licenseItemsText(licenses) } : {}) });

@@ -114,7 +114,7 @@ describe("spur check output", () => {
       "03-tuning-warnings.sh: runs with warnings\n" +
         "  line 3: warning: --mcs-label is not supported by Spur and was ignored\n" +
         "  line 4: warning: --reboot is not supported by Spur and was ignored\n" +
-        "  line 5: warning: --exclusive=user is not supported by Spur; whole nodes are allocated instead\n" +
+        "  line 5: warning: --exclusive=mcs is not supported by Spur; whole nodes are allocated instead\n" +
         "04-container.sh: will not run\n" +
         "  line 3: error: --container-id is not supported by Spur\n" +
         "\n" +

@@ -248,9 +248,29 @@ describe("unsupported options warn, never vanish", () => {
     expect(built(["--ignore-pbs"], {}, script).warnings).toEqual([]);
   });
 
-  it("--exclusive=user is honoured as whole nodes, with a warning", () => {
-    const b = built(["--exclusive=user"]);
-    expect([b.spec.exclusive, b.warnings.length]).toEqual([true, 1]);
+  it("--exclusive=user shares nodes with the user's own jobs (no warning); mcs and topo are whole nodes, with a warning", () => {
+    const b = built(["--exclusive=USER"]);
+    expect([b.spec.exclusive, b.spec.exclusiveUser, b.warnings]).toEqual([false, true, []]);
+    for (const mode of ["mcs", "topo"]) {
+      const w = built([`--exclusive=${mode}`]);
+      expect([w.spec.exclusive, w.spec.exclusiveUser, w.warnings.length]).toEqual([true, undefined, 1]);
+    }
+  });
+
+  it("the last of --exclusive, --exclusive=user and --oversubscribe wins", () => {
+    const pick = (args: string[]) => {
+      const s = built(args).spec;
+      return [s.exclusive, s.exclusiveUser ?? false, s.oversubscribe ?? false];
+    };
+    expect(pick(["--exclusive=user", "--exclusive"])).toEqual([true, false, false]);
+    expect(pick(["--exclusive", "--exclusive=user"])).toEqual([false, true, false]);
+    expect(pick(["--exclusive=user", "-s"])).toEqual([false, false, true]);
+    expect(pick(["-s", "--exclusive=user"])).toEqual([false, true, false]);
+  });
+
+  it("--prefer is kept for the scheduler, without a warning", () => {
+    const b = built(["--prefer=fast&ib"]);
+    expect([b.spec.prefer, b.warnings]).toEqual(["fast&ib", []]);
   });
 });
 
