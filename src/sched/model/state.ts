@@ -49,10 +49,10 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     preempt: preemptConfigFrom(g),
     priorityFlags: (g.get("priorityflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     acctEnforce: (g.get("accountingstorageenforce") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
-    accountingStoreFlags: (g.get("accountingstoreflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     restartTypes: Object.fromEntries(RESTART_TYPE_KEYS.filter((k) => g.get(k) !== undefined).map((k) => [k, g.get(k) ?? ""])),
     gresTypes: parseGresTypes(g.get("grestypes")),
+    ...(g.get("accountingstoreflags") === undefined ? {} : { accountingStoreFlags: (g.get("accountingstoreflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
     ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };
 }
