@@ -77,9 +77,10 @@ export function settleExtraNodeTasks(st: BuildState): void {
 }
 
 /** Slurm's words at AllowSpecResourcesUsage=No (its default), the option named as on the command line. */
-const specNotAllowed = (shown: string): Handler => (st, a) => {
-  // the count is checked first (oracle: -S abc is "Invalid numeric value "abc" for --core-spec.", exit 1)
-  const n = parseCount(a.value ?? "", `--${a.name}`, false);
+const specNotAllowed = (shown: string, zeroAllowed: boolean): Handler => (st, a) => {
+  // the count is checked first (oracle: -S abc is "Invalid numeric value "abc" for --core-spec.", exit 1;
+  // -S 0 is a count, --thread-spec=0 is refused: differential seed 8078)
+  const n = parseCount(a.value ?? "", `--${a.name}`, !zeroAllowed);
   if (!n.ok) return n;
   const text = `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
   if (!st.warnings.includes(text)) st.warnings.push(text);
@@ -106,6 +107,6 @@ export const NODE_INFO_HANDLERS: Readonly<Record<string, Handler>> = {
   "delay-boot": delayBoot,
   "extra-node-info": extraNodeInfo,
   // the oracle names --core-spec by its short form, --thread-spec by its long one
-  "core-spec": specNotAllowed("-S"),
-  "thread-spec": specNotAllowed("--thread-spec"),
+  "core-spec": specNotAllowed("-S", true),
+  "thread-spec": specNotAllowed("--thread-spec", false),
 };

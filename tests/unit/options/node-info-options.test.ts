@@ -63,7 +63,7 @@ describe("-B/--extra-node-info", () => {
 
 describe("--core-spec / --thread-spec at AllowSpecResourcesUsage=No (Slurm's default)", () => {
   it.each([
-    [["-S", "1"], "-S"], [["--core-spec=2"], "-S"], [["--thread-spec=1"], "--thread-spec"],
+    [["-S", "1"], "-S"], [["--core-spec=2"], "-S"], [["--thread-spec=1"], "--thread-spec"], [["-S", "0"], "-S"],
   ])("%j: Slurm's error line, the job submitted without it", (argv, shown) => {
     const b = built([...argv]);
     expect(b.warnings).toContain(`error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`);
@@ -74,6 +74,7 @@ describe("--core-spec / --thread-spec at AllowSpecResourcesUsage=No (Slurm's def
     [["-S", "abc"], 'Invalid numeric value "abc" for --core-spec.'],
     [["-S", "-1"], 'Invalid numeric value "-1" for --core-spec.'],
     [["--thread-spec=x"], 'Invalid numeric value "x" for --thread-spec.'],
+    [["--thread-spec=0"], 'Invalid numeric value "0" for --thread-spec.'], // differential seed 8078
   ])("%j is refused with exit 1", (argv, message) => {
     const r = sbatch([...argv]);
     expect(r.ok).toBe(false);
