@@ -5,6 +5,7 @@
  * lines (BatchHost, TresPerNode, -d details) only when they apply. Values Spur
  * does not track print what Slurm prints for unset ones (TimeMin=N/A, ...).
  */
+import { emptyOrNull, isGivenEmpty } from "../given-empty.ts";
 import { overSubscribeText } from "../oversubscribe.ts";
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
@@ -103,7 +104,7 @@ function placementLines(job: Job, detail: boolean): string[] {
   const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
   const lines = [
     `Partition=${job.partition} AllocNode:Sid=${job.allocNode || job.submitHost}:${job.allocSid}`,
-    `ReqNodeList=${orNull(job.reqNodelist)} ExcNodeList=${orNull(job.excNodelist)}`,
+    `ReqNodeList=${emptyOrNull(job.reqNodelist, job.givenEmpty, "nodelist")} ExcNodeList=${emptyOrNull(job.excNodelist, job.givenEmpty, "exclude")}`,
     `NodeList=${job.nodelist}`,
   ];
   if (job.batchHost !== "") lines.push(`BatchHost=${job.batchHost}`);
@@ -134,16 +135,16 @@ function cpuFreqLine(text: string | undefined): string {
 }
 
 function fileLines(job: Job): string[] {
-  const lines = [`Features=${orNull(job.features)} DelayBoot=${formatElapsed(job.delayBootSec ?? 0)}`];
-  // only when set (oracle 22.05: a Prefer= line of its own after Features=)
-  if (job.prefer) lines.push(`Prefer=${job.prefer}`);
+  const lines = [`Features=${emptyOrNull(job.features, job.givenEmpty, "constraint")} DelayBoot=${formatElapsed(job.delayBootSec ?? 0)}`];
+  // only when set, empty too (oracle 22.05: a Prefer= line of its own after Features=)
+  if (job.prefer || isGivenEmpty(job.givenEmpty, "prefer")) lines.push(`Prefer=${job.prefer ?? ""}`);
   if (job.reservation !== "") lines.push(`Reservation=${job.reservation}`);
   lines.push(
-    `OverSubscribe=${overSubscribeText(job)} Contiguous=${job.contiguous ? 1 : 0} Licenses=${job.licenses || "(null)"} Network=${job.network ?? "(null)"}`,
+    `OverSubscribe=${overSubscribeText(job)} Contiguous=${job.contiguous ? 1 : 0} Licenses=${emptyOrNull(job.licenses ?? "", job.givenEmpty, "licenses")} Network=${job.network ?? "(null)"}`,
     `Command=${orNull(job.command)}`,
     `WorkDir=${job.workDir}`,
   );
-  if (job.comment !== "") lines.push(`Comment=${job.comment} `);
+  if (job.comment !== "" || isGivenEmpty(job.givenEmpty, "comment")) lines.push(`Comment=${job.comment} `);
   if (job.batchFlag) {
     lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
   }

@@ -4,6 +4,7 @@
  * resolver that maps letters and names to columns. Values Spur does not track
  * (burst buffers, federation, boards...) print what Slurm prints when unset.
  */
+import { isGivenEmpty } from "../given-empty.ts";
 import type { ColumnDef } from "./format-spec.ts";
 import { formatDuration } from "../format-time.ts";
 import { eligibleTimeOf, isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
@@ -76,7 +77,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("OriginRaw", "ORIGIN_RAW", always("N/A")),
   f("PendingTime", "PENDING_TIME", pendingTime),
   f("PreemptTime", "PREEMPT_TIME", always("N/A")),
-  f("Prefer", "PREFER", (r) => r.job.prefer || undefined),
+  f("Prefer", "PREFER", (r) => r.job.prefer || (isGivenEmpty(r.job.givenEmpty, "prefer") ? "" : undefined)),
   f("Profile", "PROFILE", always("NotSet")),
   f("Reboot", "REBOOT", always("0")),
   f("ReqSwitch", "REQ_SWITCH", (r) => `${r.job.reqSwitch ?? 0}`),

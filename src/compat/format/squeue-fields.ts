@@ -5,6 +5,7 @@
  * squeue-Format.tsv). The -O-only names live in squeue-fields-long.ts; both
  * feed one resolver, so default, -l, --start and user formats print alike.
  */
+import { emptyOrNull } from "../given-empty.ts";
 import { overSubscribeText } from "../oversubscribe.ts";
 import { formatTimeLimit } from "../format-time.ts";
 import {
@@ -98,7 +99,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("NumNodes", "D", "NODES", (r) => String(r.job.state === "PENDING" ? (r.job.nodeCountEstimate ?? r.job.numNodes) : r.job.numNodes)),
   field("EndTime", "e", "END_TIME", endTimeText),
   field("Dependency", "E", "DEPENDENCY", (r) => orNull(r.job.dependency)),
-  field("Feature", "f", "FEATURES", (r) => orNull(r.job.features)),
+  field("Feature", "f", "FEATURES", (r) => emptyOrNull(r.job.features, r.job.givenEmpty, "constraint")),
   field("ArrayJobId", "F", "ARRAY_JOB_ID", (r) => String(arrayJobIdOf(r.job))),
   field("GroupName", "g", "GROUP", groupName),
   field("GroupId", "G", "GROUP", (r) => String(r.job.gid)),
@@ -108,7 +109,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("Cores", "I", "CORES_PER_SOCKET", (r) => orAny(r.job.reqCoresPerSocket)),
   field("Name", "j", "NAME", (r) => r.job.name),
   field("Threads", "J", "THREADS_PER_CORE", (r) => orAny(r.job.reqThreadsPerCore)),
-  field("Comment", "k", "COMMENT", (r) => orNull(r.job.comment)),
+  field("Comment", "k", "COMMENT", (r) => emptyOrNull(r.job.comment, r.job.givenEmpty, "comment")),
   field("ArrayTaskId", "K", "ARRAY_TASK_ID", (r) => arrayTaskIdText(r.job)),
   field("TimeLimit", "l", "TIME_LIMIT", timeLimitText, { cut: limitIsWord }),
   field("TimeLeft", "L", "TIME_LEFT", timeLeftText, { cut: limitIsWord }),

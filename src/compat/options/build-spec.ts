@@ -8,6 +8,7 @@ import type { JobSpec } from "../../net/gen/spur/v1/types_pb.ts";
 import { assert } from "../../lib/assert.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result, type SpurError } from "../../lib/result.ts";
+import { EMPTY_KEPT, noteGiven } from "../given-empty.ts";
 import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
@@ -81,7 +82,13 @@ function applyOne(st: BuildState, a: Assignment): Result<void> {
   }
   const handler = HANDLERS[a.name];
   assert(handler !== undefined, `no handler for supported option ${a.name}`);
-  return handler(st, a);
+  const done = handler(st, a);
+  if (done.ok && EMPTY_KEPT.has(a.name)) {
+    const given = noteGiven(st.spec.givenEmpty, a.name, a.value === "" && !a.reset);
+    if (given === undefined) delete st.spec.givenEmpty;
+    else st.spec.givenEmpty = given;
+  }
+  return done;
 }
 
 const freshState = (ctx: SubmitContext): BuildState => ({

@@ -8,9 +8,10 @@
  * Found by the differential tester against Slurm 22.05 (seeds 57, 149, 237, 250, 253).
  */
 import { mailTypeText } from "../../compat/mail-type.ts";
+import { shownGivenEmpty } from "../../compat/given-empty.ts";
 import type { JobInfoState, JobSpecState } from "./state-types.ts";
 
-type Echo = Pick<JobInfoState, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres" | "spreadJob" | "cpuFreq" | "tresFreq" | "network" | "delayBootSec">;
+type Echo = Pick<JobInfoState, "mailType" | "mailUser" | "killOnInvalidDep" | "gresFlags" | "container" | "ntasksPerSocket" | "ntasksPerCore" | "ntasksPerTres" | "memPerTres" | "timeMinMin" | "cpusPerTres" | "spreadJob" | "cpuFreq" | "tresFreq" | "network" | "delayBootSec" | "givenEmpty">;
 
 export function requestEcho(spec: JobSpecState, user: string): Echo {
   const out: Echo = {};
@@ -30,6 +31,9 @@ export function requestEcho(spec: JobSpecState, user: string): Echo {
   if (spec.tresFreq) out.tresFreq = spec.tresFreq;
   if (spec.network !== undefined) out.network = spec.network; // "--network=" shows Network= (oracle)
   if ((spec.delayBootSec ?? 0) > 0) out.delayBootSec = spec.delayBootSec;
+  // --constraint=, --comment=, ... given empty show empty, not (null) (compat/given-empty.ts)
+  const shown = shownGivenEmpty(spec.givenEmpty);
+  if (shown !== undefined) out.givenEmpty = shown;
   // oracle: --time-min=5 is TimeMin=00:05:00; --deadline without -t is TimeMin=00:01:00
   if (spec.timeMinMin !== undefined) out.timeMinMin = spec.timeMinMin;
   else if (spec.deadline > 0 && spec.timeLimitMin === undefined) out.timeMinMin = 1;

@@ -161,6 +161,8 @@ export interface JobInfoState {
   network?: string;
   /** --delay-boot in seconds (scontrol DelayBoot=) */
   delayBootSec?: number;
+  /** Display options given with an empty value (shown empty, not (null)) */
+  givenEmpty?: string;
 }
 
 /** A job step; step ids batch = -5, extern = -4, interactive = -6 (types.ts). */

@@ -123,6 +123,8 @@ export interface JobSpecState {
   useMinNodes?: boolean;
   /** --delay-boot (scontrol DelayBoot=); Spur never reboots nodes for features */
   delayBootSec?: number;
+  /** Options given with an empty value, comma-separated names (Slurm keeps "" apart from unset) */
+  givenEmpty?: string;
   /** (numbered from 610 so that fields added on other branches meanwhile do not collide) --exclusive=user: share nodes only with the same user's jobs (OverSubscribe=USER) */
   exclusiveUser?: boolean;
   /** --prefer: node features wanted but not required (tried first, then dropped) */

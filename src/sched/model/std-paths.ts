@@ -9,6 +9,7 @@
  */
 import type { JobRecord } from "./types.ts";
 import { expandFilenamePattern, defaultOutputPattern, RECORD_LETTERS } from "../../compat/filename-pattern.ts";
+import { isGivenEmpty } from "../../compat/given-empty.ts";
 
 type StdPaths = { stdOut: string; stdErr: string; stdIn: string };
 
@@ -20,14 +21,16 @@ function stdPaths(job: JobRecord, nodeName: string, only?: ReadonlySet<string>):
     jobName: info.name, user: info.user, nodeName, nodeIndex: 0,
   };
   const abs = (p: string): string => (p.startsWith("/") ? p : `${info.workDir}/${p}`);
-  const outPattern = job.spec.stdOut || defaultOutputPattern(isArray);
+  // given empty (--output=): the working directory itself, as 22.05 records it (compat/given-empty.ts)
+  const given = (name: string): boolean => isGivenEmpty(job.spec.givenEmpty, name);
+  const outPattern = job.spec.stdOut || (given("output") ? "" : defaultOutputPattern(isArray));
   const stdOut = abs(expandFilenamePattern(outPattern, ctx, only));
-  const errPattern = job.spec.stdErr || outPattern;
+  const errPattern = job.spec.stdErr || (given("error") ? "" : outPattern);
   return {
     stdOut,
     // the same text built twice is two strings kept for the job's life: one when they are equal (most jobs)
     stdErr: errPattern === outPattern ? stdOut : abs(expandFilenamePattern(errPattern, ctx, only)),
-    stdIn: job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx, only)) : "/dev/null",
+    stdIn: job.spec.stdIn ? abs(expandFilenamePattern(job.spec.stdIn, ctx, only)) : given("input") ? abs("") : "/dev/null",
   };
 }
 

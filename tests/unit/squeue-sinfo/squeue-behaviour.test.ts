@@ -250,3 +250,14 @@ describe("squeue %d / MinTmpDisk", () => {
     expect(long.stdout).toBe("1500M   \n");
   });
 });
+
+describe("squeue and options given empty", () => {
+  it("shows --constraint= and --comment= empty, left out (null) (oracle: %f|%k is '|' and '(null)|(null)')", async () => {
+    const given = job({ jobId: 50, givenEmpty: "constraint,comment,prefer" });
+    const plain = job({ jobId: 51 });
+    const r = await sq(["-h", "-o", "%i|%f|%k", "-j", "50,51"], { jobs: [given, plain] });
+    expect(lines(r.stdout).sort()).toEqual(["50||", "51|(null)|(null)"]);
+    const prefer = await sq(["-h", "-O", "JobID:4,Prefer:8", "-j", "50,51"], { jobs: [given, plain] });
+    expect(lines(prefer.stdout).sort()).toEqual(["50          ", "51  (null)  "]);
+  });
+});
