@@ -8,7 +8,7 @@
 import type { SpurError } from "../../lib/result.ts";
 import { isBareTimeError } from "../parse-time.ts";
 import { USAGE_ERROR } from "./parse-args.ts";
-import { INVALID_NODE_NAME, NODE_COUNT_INVALID } from "./spec-syntax.ts";
+import { INVALID_NODE_NAME, INVALID_TRES, NODE_COUNT_INVALID } from "./spec-syntax.ts";
 import type { Command } from "./table.ts";
 
 /** Code of errors Slurm reports with "<cmd>: fatal: " (srun without a command). */
@@ -21,7 +21,7 @@ export const EMPTY_PARTITION = "EmptyPartition";
  * Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099): the
  * message's last line is the reason, lines before it the controller's messages to the user.
  */
-const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME, EMPTY_PARTITION]);
+const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME, EMPTY_PARTITION, INVALID_TRES]);
 
 /** Code of such a rejection under --test-only: Slurm's will-run answer, "allocation failure: <reason>". */
 export const TEST_ONLY_REJECTION = "TestOnlyRejection";

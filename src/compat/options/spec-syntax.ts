@@ -67,8 +67,13 @@ export const GRES_MESSAGE = "Invalid generic resource (gres) specification";
 const NAME_RE = /^[A-Za-z0-9_.]+(?:[-][A-Za-z0-9_.]+)*$/;
 
 /** --gres=<name>[[:<type>]:<count>][,...]; "none" clears. */
+/** A --gres naming nothing ("" or ","): sbatch sends it on and the controller refuses it (oracle 22.05). */
+export const INVALID_TRES = "InvalidTres";
+
 export function parseGres(text: string): Result<Plain<GresRequest>[]> {
   if (text.toLowerCase() === "none") return ok([]);
+  // oracle: --gres= and --gres=, fail as "Batch job submission failed: Invalid Trackable RESource (TRES) specification"
+  if (text.split(",").every((item) => item === "")) return err(INVALID_TRES, "Invalid Trackable RESource (TRES) specification");
   const out: Plain<GresRequest>[] = [];
   for (const raw of text.split(",")) {
     const item = raw.replace(/^gres[/:]/, "");

@@ -45,3 +45,10 @@ describe("the order sbatch reports bad values in", () => {
     expect(r.ok ? "" : errorText("salloc", r.error)).toBe("salloc: error: Invalid --time specification\n");
   });
 });
+
+describe("--gres naming nothing", () => {
+  it.each([["--gres="], ["--gres=,"]])("%s fails as the controller's TRES refusal (oracle 22.05), not sbatch's own gres error", (option) => {
+    expect(sbatchError([option], [])).toBe("sbatch: error: Batch job submission failed: Invalid Trackable RESource (TRES) specification\n");
+    expect(sbatchError(["--gres=bogus:x:y"], [])).toBe("sbatch: error: Invalid generic resource (gres) specification\n");
+  });
+});
