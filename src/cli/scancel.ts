@@ -204,7 +204,8 @@ function errorLine(id: string, error: string): string {
 }
 
 function verboseLine(o: Opts, id: string): string {
-  const what = id.includes(".") ? "step" : "job";
+  // oracle 22.05: -b says "batch job", -f "full job" (scancel -v --batch N: "Terminating batch job N")
+  const what = id.includes(".") ? "step" : o.batch ? "batch job" : o.full ? "full job" : "job";
   return o.signal === undefined || o.signal === 9 ? `scancel: Terminating ${what} ${id}\n` : `scancel: Signal ${o.signal} to ${what} ${id}\n`;
 }
 

@@ -122,6 +122,13 @@ describe("scancel error reporting and exit codes", () => {
     const { result } = await run(["999999"], { env: { SCANCEL_VERBOSE: "true" } });
     expect(result.stderr).toBe("scancel: Terminating job 999999\nscancel: error: Kill job error on job id 999999: Invalid job id specified\n");
   });
+
+  it("-v names what -b and -f signal (oracle 22.05: 'Terminating batch job N', 'Terminating full job N'; soak seed 8160)", async () => {
+    for (const [flag, what] of [["-b", "batch job"], ["-f", "full job"]] as const) {
+      const { result } = await run(["-v", flag, "999999"]);
+      expect(result.stderr.split("\n")[0]).toBe(`scancel: Terminating ${what} 999999`);
+    }
+  });
 });
 
 describe("scancel -i", () => {
