@@ -282,7 +282,8 @@ export function tresPerTaskText(spec: JobSpecP): string {
   const parts: string[] = [];
   if (spec.cpusPerTask > 0) parts.push(`cpu=${spec.cpusPerTask}`);
   const tc = spec.gpusPerTask ? parseTypedCount(spec.gpusPerTask) : undefined;
-  if (tc !== undefined && tc.count > 0) parts.push(tc.type ? `gres/gpu:${tc.type}=${tc.count}` : `gres/gpu=${tc.count}`);
+  // a count of 0 is recorded too (oracle 22.05: --gpus-per-task=0 shows TresPerTask=gres:gpu:0; soak seed 8113)
+  if (tc !== undefined) parts.push(tc.type ? `gres/gpu:${tc.type}=${tc.count}` : `gres/gpu=${tc.count}`);
   return parts.join(",");
 }
 

@@ -66,6 +66,9 @@ describe("--gpus-per-task in the record", () => {
     const text = formatJobRecord(makeJob({ jobId: 9, tresPerTask: i.tresPerTask ?? "" }), { now: 0, oneLiner: false, detail: false });
     expect(text).toContain("TresPerTask=gres:gpu:2\n");
     expect(formatJobRecord(makeJob({ jobId: 10, tresPerTask: "cpu=4" }), { now: 0, oneLiner: false, detail: false })).not.toContain("TresPerTask");
+    // a count of 0 is recorded (oracle 22.05: --gpus-per-task=0 is TresPerTask=gres:gpu:0; soak seed 8113)
+    const zero = info({ gpusPerTask: "0" });
+    expect(formatJobRecord(makeJob({ jobId: 11, tresPerTask: zero.tresPerTask ?? "" }), { now: 0, oneLiner: false, detail: false })).toContain("TresPerTask=gres:gpu:0\n");
   });
 });
 
