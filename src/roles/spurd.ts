@@ -5,6 +5,7 @@
  * gres.conf when present, see node-gpus-read.ts), serves the Agent RPC, and
  * registers with the controller.
  */
+import { acctgTaskSec } from "../compat/acctg-freq.ts";
 import { hostCpuTopology } from "../devices/cpu-topology.ts";
 import { readOsCpus } from "../devices/read-sysfs.ts";
 import { mkdirSync } from "node:fs";
@@ -170,7 +171,6 @@ function startOverlay(conf: ParsedConf, name: string, ctlUrl: string, logger: Co
 
 /** JobAcctGatherFrequency "task=N" or "N" → seconds between samples; Spur's default is 2 (Slurm's 30 is too coarse for short jobs). */
 function acctFrequencySec(text: string | undefined): number {
-  const m = /(?:^|,)(?:task=)?(\d+)(?:,|$)/.exec(text ?? "");
-  const sec = Number(m?.[1] ?? 2);
+  const sec = acctgTaskSec(text ?? "") ?? 2;
   return sec > 0 ? sec : 2;
 }

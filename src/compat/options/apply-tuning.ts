@@ -196,6 +196,8 @@ const acctgFreq: Handler = (st, a) => {
   const r = checkAcctgFreq(a.value ?? "");
   if (!r.ok) return r;
   if (st.cmd !== "srun") setEnv(st, "SLURM_ACCTG_FREQ", a.value ?? ""); // srun sends it to the nodes, not to its tasks (oracle)
+  if (a.value) st.spec.acctgFreq = a.value;
+  else delete st.spec.acctgFreq;
   return ok(undefined);
 };
 

@@ -5,6 +5,7 @@
  * start). Rejections use the words sbatch prints after "Batch job submission
  * failed: ", with an optional first line (the `detail`) that Slurm prints first.
  */
+import { acctTaskAllowed, acctgTaskSec, DEFAULT_ACCT_TASK_SEC } from "../../compat/acctg-freq.ts";
 import type { Command, Requester } from "./commands.ts";
 import type { ClusterState, JobRecord, JobSpecP, PartitionRecord } from "./types.ts";
 import { emptyJobInfo } from "./records.ts";
@@ -111,6 +112,11 @@ export function prepareSubmit(state: ClusterState, spec: JobSpecP, by: Requester
   const { partition, arrayTasks } = checked;
   const times = timeSpecRefusal(spec, timeLimitOf(spec, partition), at);
   if (times !== "") return times;
+  // --acctg-freq's task interval, for a job with a memory limit (compat/acctg-freq.ts; soak seed 7230)
+  const limited = checked.req.mem.kind !== "all";
+  if (limited && !acctTaskAllowed(acctgTaskSec(spec.acctgFreq ?? ""), state.config.acctTaskFreqSec ?? DEFAULT_ACCT_TASK_SEC)) {
+    return "Invalid accounting frequency requested";
+  }
   const policy = submitPolicy(state, spec, by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(spec, partition));
   if (typeof policy === "string") return policy;
   const access = partitionAllows(partition, policy.account, policy.qos);

@@ -125,6 +125,8 @@ export interface JobSpecState {
   delayBootSec?: number;
   /** Options given with an empty value, comma-separated names (Slurm keeps "" apart from unset) */
   givenEmpty?: string;
+  /** --acctg-freq as given: the controller checks its task interval against JobAcctGatherFrequency */
+  acctgFreq?: string;
   /** (numbered from 610 so that fields added on other branches meanwhile do not collide) --exclusive=user: share nodes only with the same user's jobs (OverSubscribe=USER) */
   exclusiveUser?: boolean;
   /** --prefer: node features wanted but not required (tried first, then dropped) */

@@ -5,6 +5,7 @@
  * registers) and the partitions over them. Configuration is not replicated
  * through the log: every replica reads the same file, as every Slurm daemon does.
  */
+import { acctgTaskSec } from "../../compat/acctg-freq.ts";
 import { JobTable } from "./job-table.ts";
 import { gpuTypesOfText } from "../../compat/gpu-types.ts";
 import type { ClusterState, ControllerConfig, NodeRecord, PartitionRecord } from "./types.ts";
@@ -52,6 +53,7 @@ export function controllerConfig(conf: ParsedConf): ControllerConfig {
     accountingTres: (g.get("accountingstoragetres") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean),
     restartTypes: Object.fromEntries(RESTART_TYPE_KEYS.filter((k) => g.get(k) !== undefined).map((k) => [k, g.get(k) ?? ""])),
     gresTypes: parseGresTypes(g.get("grestypes")),
+    ...(acctgTaskSec(g.get("jobacctgatherfrequency") ?? "") === undefined ? {} : { acctTaskFreqSec: acctgTaskSec(g.get("jobacctgatherfrequency") ?? "") }),
     ...(g.get("accountingstoreflags") === undefined ? {} : { accountingStoreFlags: (g.get("accountingstoreflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
     ...(g.get("reconfigflags") === undefined ? {} : { reconfigFlags: (g.get("reconfigflags") ?? "").toLowerCase().split(",").map((s) => s.trim()).filter(Boolean) }),
   };

@@ -104,6 +104,8 @@ export interface ControllerConfig {
   slurmdTimeoutSec: number;
   /** AccountingStoreFlags, lower-cased (job_comment, job_env, job_extra, job_script); absent = none. */
   accountingStoreFlags?: string[];
+  /** JobAcctGatherFrequency's task interval (seconds); absent = Slurm's default 30. */
+  acctTaskFreqSec?: number;
   /**
    * EnforcePartLimits: NO (Slurm's default) queues a job larger than its partition (it pends
    * with reason PartitionConfig); ANY and ALL reject it at submit. Absent = NO.
