@@ -10,7 +10,7 @@
  * Two loops run on the same state, passes interleaved: path=omit_held (the controller's) and
  * path=queue_held (held jobs queued like the others: the path before issue 16's change).
  * Prints JSON lines {metric, value, unit, ...conditions}.
- * Run: bun bench/sched-held.ts   (NODES=1000 NORMAL=300 HELD=100000 BEGIN=0 PASSES=15 SEED=1)
+ * Run: bun bench/sched-held.ts   (NODES=1000 NORMAL=300 HELD=100000 BEGIN=0 PASSES=15 SEED=1 ONLY=)
  */
 import { loadavg } from "node:os";
 import { buildBigState } from "./sched-state.ts";
@@ -27,6 +27,8 @@ const BEGIN = env("BEGIN", 0);
 const PASSES = env("PASSES", 15);
 const WARMUP = 3;
 const SEED = env("SEED", 1);
+/** One path only (omit_held or queue_held), e.g. under a profiler. */
+const ONLY = process.env.ONLY ?? "";
 const NOW = 1_800_000_000;
 
 const out = (metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void => {
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
   const state = buildBigState({ nodes: NODES, pending: NORMAL, busyFraction: 0.95, seed: SEED }, NOW);
   addClones(state, HELD, (j) => Object.assign(j.info, { priority: 0, heldByAdmin: false, reason: "JobHeldUser" }));
   addClones(state, BEGIN, (j) => Object.assign(j.info, { eligibleTime: NOW + 3600, reason: "BeginTime" }));
-  const paths = (["omit_held", "queue_held"] as const).map((path) => {
+  const paths = (["omit_held", "queue_held"] as const).filter((p) => ONLY === "" || p === ONLY).map((path) => {
     const { clock, fire } = handClock();
     const counted = { viewsChanged: 0, started: 0, wall: [] as number[], cpu: [] as number[] };
     const loop = createSchedLoop({

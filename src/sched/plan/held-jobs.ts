@@ -19,12 +19,44 @@ import { isHetComponent } from "../model/het.ts";
 import { deadlinePassed } from "../model/deadline.ts";
 import { assert } from "../../lib/assert.ts";
 
+/** What the pass needs of the held jobs, read in one walk over them. */
+export interface HeldSummary {
+  /** Held jobs per partition: they count among its pending jobs (see pendingQueue). */
+  byPartition: Map<string, number>;
+  /** Some held job is part of a het job. */
+  hetComponent: boolean;
+  /** The held jobs with a deadline, the only ones whose reason can be other than their hold. */
+  withDeadline: JobRecord[];
+}
+
+export function summarizeHeld(held: readonly JobRecord[]): HeldSummary {
+  const byPartition = new Map<string, number>();
+  const withDeadline: JobRecord[] = [];
+  let hetComponent = false;
+  // held jobs come in runs of one partition (a user's batch of sbatch --hold): count runs, not jobs, in the map
+  let run = "";
+  let runLength = 0;
+  for (const job of held) {
+    const info = job.info;
+    if (info.partition !== run) {
+      if (runLength > 0) byPartition.set(run, (byPartition.get(run) ?? 0) + runLength);
+      run = info.partition;
+      runLength = 0;
+    }
+    runLength++;
+    if (info.deadline > 0) withDeadline.push(job);
+    if (!hetComponent && isHetComponent(info)) hetComponent = true;
+  }
+  if (runLength > 0) byPartition.set(run, (byPartition.get(run) ?? 0) + runLength);
+  return { byPartition, hetComponent, withDeadline };
+}
+
 /** True when the held jobs must go through the queue for the pass to decide as it would with them there. */
-export function mustQueueHeld(p: Priorities, maxJobsExamined: number): boolean {
+export function mustQueueHeld(p: Priorities, summary: HeldSummary, maxJobsExamined: number): boolean {
   if (p.held.length === 0) return false;
-  if (maxJobsExamined < p.pending.length + p.held.length) return true;
+  if (summary.hetComponent || maxJobsExamined < p.pending.length + p.held.length) return true;
   for (let i = 0; i < p.pendingValues.length; i++) if ((p.pendingValues[i] as number) <= 0) return true;
-  return p.held.some((job) => isHetComponent(job.info));
+  return false;
 }
 
 /** The priorities with the held jobs among the pending ones at their priority, 0: what computePriorities gives without omitHeld. */
@@ -41,8 +73,8 @@ export function withHeldQueued(p: Priorities): Priorities {
 }
 
 /** The held jobs' part of the pass: one whose deadline has passed gets DeadLine (the shell ends it); the others' reason is their hold. */
-export function settleHeld(held: readonly JobRecord[], now: number, reasons: Map<number, string>, expired: number[]): void {
-  for (const job of held) {
+export function settleHeld(summary: HeldSummary, now: number, reasons: Map<number, string>, expired: number[]): void {
+  for (const job of summary.withDeadline) {
     if (!deadlinePassed(job, now)) continue;
     expired.push(job.info.jobId);
     reasons.set(job.info.jobId, "DeadLine");

@@ -91,13 +91,12 @@ export class PendingQueue {
 
 /**
  * The queue, and how many pending jobs each partition has (`prio`: each pending job's priority,
- * index-aligned). `held` (jobs left out of the queue, plan/held-jobs.ts) count among their
+ * index-aligned). `held` (per partition, jobs left out of the queue, plan/held-jobs.ts) count among their
  * partition's pending jobs all the same, so that the pass stops where it would with them queued.
  */
-export function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array, held: readonly JobRecord[] = []): { queue: PendingQueue; left: Map<string, number> } {
-  const left = new Map<string, number>();
+export function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array, held: ReadonlyMap<string, number> = new Map()): { queue: PendingQueue; left: Map<string, number> } {
+  const left = new Map(held);
   for (const job of jobs) left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
-  for (const job of held) left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
   // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
   const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
   const tiered = new Set(tiers.values()).size > 1;

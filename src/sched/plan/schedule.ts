@@ -26,7 +26,7 @@ import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
 import { pendingQueue } from "./queue-order.ts";
-import { mustQueueHeld, settleHeld, withHeldQueued } from "./held-jobs.ts";
+import { mustQueueHeld, settleHeld, summarizeHeld, withHeldQueued } from "./held-jobs.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { deadlinePassed } from "../model/deadline.ts";
@@ -129,9 +129,13 @@ export function schedule(
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
   let computed = computePriorities(state, now, config, budget.omitHeld === true);
-  if (mustQueueHeld(computed, budget.maxJobsExamined)) computed = withHeldQueued(computed);
+  let heldSummary = summarizeHeld(computed.held);
+  if (mustQueueHeld(computed, heldSummary, budget.maxJobsExamined)) {
+    computed = withHeldQueued(computed);
+    heldSummary = summarizeHeld([]);
+  }
   const { values: priorities, context: priorityContext, pending, pendingValues, held } = computed;
-  const { queue, left } = pendingQueue(state, pending, pendingValues, held);
+  const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
   const queueLength = queue.length + held.length;
   const pass = newPass(state, now, config);
   let deps: DependencyIndex | undefined;
@@ -191,7 +195,7 @@ export function schedule(
       pass.reasons.set(job.info.jobId, "DeadLine");
     } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
-  settleHeld(held, now, pass.reasons, pass.expired);
+  settleHeld(heldSummary, now, pass.reasons, pass.expired);
   const mainStarted = pass.decisions.length;
   const t1 = clock();
   const bf = config.schedulerType === "sched/backfill" ? backfillPass(pass, deferred) : { examined: 0, trySched: 0, started: 0 };
