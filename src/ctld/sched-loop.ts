@@ -70,7 +70,7 @@ function holdOf(state: ClusterState, jobId: number): string | undefined {
 
 export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
   const { state, clock, logger } = d;
-  const reasons = new Map<number, string>();
+  let reasons: ReadonlyMap<number, string> = new Map();
   /** A pass has run since leadership was (re)gained: a held job's reason is then its hold, as the pass left it implicit. */
   let passed = false;
   let priorities = new Map<number, number>();
@@ -104,8 +104,8 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
     passed = true;
     // A pass that leaves every reason, priority and plan as it was leaves the listing cache warm.
     if (!sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) d.viewsChanged();
-    reasons.clear();
-    for (const [id, why] of result.reasons) reasons.set(id, why);
+    // the pass's own map, kept as it is (a copy of 100k reasons cost the leader ~10 ms a pass)
+    reasons = result.reasons;
     priorities = result.priorities;
     priorityContext = result.priorityContext;
     planned = new Map(result.reservations.map((r) => [r.jobId, r]));
@@ -146,7 +146,7 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
       kickTimer = undefined;
     },
     clearReasons: () => {
-      reasons.clear();
+      reasons = new Map();
       passed = false;
     },
     reasonOf: (jobId) => reasons.get(jobId) ?? (passed ? holdOf(state, jobId) : undefined),
