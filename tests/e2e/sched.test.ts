@@ -67,4 +67,18 @@ describe("scheduler surface", () => {
     expect(config).toMatch(/SchedulerType\s+= sched\/backfill/);
     c.run(["scancel", big, next, small]);
   });
+
+  it("a held job: PD with priority 0 and its hold as reason; sprio finds no job, as on the oracle; released it is ranked", async () => {
+    const held = submit(["--hold", "-n1", "-t", "5", "--wrap", "true"]);
+    await eventually("the hold shown", () => (c.run(["squeue", "-h", "-j", held, "-o", "%t %Q %r"]).stdout.trim() === "PD 0 JobHeldUser" ? true : undefined), 20_000);
+    expect(c.run(["scontrol", "show", "job", held]).stdout).toMatch(/ Priority=0 [\s\S]* Reason=JobHeldUser /);
+    // oracle (Slurm 22.05): `sbatch --hold; sprio -j <id>` lists no job, exit 0 (and prints
+    // "Unable to find jobs matching user/id(s) specified" on stdout, no header: Spur's CLI differs there)
+    const sprio = c.run(["sprio", "-j", held]);
+    expect(sprio.code).toBe(0);
+    expect(sprio.stdout.split("\n").filter((l) => l.trim().startsWith(`${held} `))).toEqual([]);
+    expect(c.run(["scontrol", "release", held]).code).toBe(0);
+    await eventually("a priority once released", () => (Number(c.run(["squeue", "-h", "-j", held, "-o", "%Q"]).stdout.trim()) > 0 ? true : undefined), 20_000);
+    c.run(["scancel", held]);
+  });
 });

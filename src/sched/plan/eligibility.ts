@@ -49,7 +49,7 @@ export function eligibility(
   runningPerArray?: ReadonlyMap<number, number>,
 ): string {
   const info = job.info;
-  if (info.priority === 0) return info.heldByAdmin ? "JobHeldAdmin" : "JobHeldUser";
+  if (info.priority === 0) return heldReason(job);
   if (info.eligibleTime > now) return "BeginTime";
   const partition = partitionOf(state, info.partition);
   if (partition === undefined) return "BadConstraints";
@@ -73,6 +73,11 @@ export function eligibility(
     if (runningOf(state, info.arrayJobId, runningPerArray) >= job.arrayThrottle) return "JobArrayTaskLimit";
   }
   return "";
+}
+
+/** A held job's (priority 0) reason: who held it. Every other test waits until it is released. */
+export function heldReason(job: JobRecord): string {
+  return job.info.heldByAdmin ? "JobHeldAdmin" : "JobHeldUser";
 }
 
 /** The fewest nodes the job can run on: its -N minimum as sbatch/srun lower it, or more when it was found larger than its partition. */

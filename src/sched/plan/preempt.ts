@@ -52,8 +52,14 @@ export function planPreemption(state: ClusterState, reasons: ReadonlyMap<number,
     if (job.endRequested === "") running.push(job);
   }
   const prio = (job: JobRecord): number => priorities.get(job.info.jobId) ?? job.info.priority;
-  const waiting = [...state.jobs.values()]
-    .filter((j) => j.info.state === "PENDING" && (reasons.get(j.info.jobId) === "Resources" || reasons.get(j.info.jobId) === "Priority"))
+  // from the pass's reasons, not every job: a queue of 100k held jobs has none to copy here
+  const candidates: JobRecord[] = [];
+  for (const [id, why] of reasons) {
+    if (why !== "Resources" && why !== "Priority") continue;
+    const job = state.jobs.get(id);
+    if (job !== undefined && job.info.state === "PENDING") candidates.push(job);
+  }
+  const waiting = candidates
     .sort((a, b) => prio(b) - prio(a) || a.sequence - b.sequence || a.info.jobId - b.info.jobId)
     .slice(0, PREEMPTORS_MAX);
   for (const job of waiting) {

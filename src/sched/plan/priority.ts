@@ -73,6 +73,8 @@ export interface Priorities {
   /** The pending jobs in the state's iteration order, and their priorities index-aligned (what `values` holds). */
   pending: JobRecord[];
   pendingValues: Float64Array;
+  /** With `omitHeld`: the held pending jobs (priority 0), in none of the above. Otherwise empty. */
+  held: JobRecord[];
 }
 
 /**
@@ -80,12 +82,18 @@ export interface Priorities {
  * object is reused), so 100k jobs cost no allocation per job; explainPriority
  * rebuilds the factors of one job from the same context on demand.
  */
-export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig): Priorities {
+export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false): Priorities {
   const values = new Map<number, number>();
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
   const scratch: PriorityFactors = { ...ZERO_FACTORS };
   const pending: JobRecord[] = [];
-  for (const job of state.jobs.values()) if (job.info.state === "PENDING") pending.push(job);
+  const held: JobRecord[] = [];
+  for (const job of state.jobs.values()) {
+    if (job.info.state !== "PENDING") continue;
+    // a held job's priority is 0 whatever the factors (priorityValue): nothing to compute
+    if (omitHeld && job.info.priority === 0) held.push(job);
+    else pending.push(job);
+  }
   const pendingValues = new Float64Array(pending.length);
   for (let i = 0; i < pending.length; i++) {
     const job = pending[i] as JobRecord;
@@ -93,7 +101,7 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
     pendingValues[i] = p;
     values.set(job.info.jobId, p);
   }
-  return { values, context, pending, pendingValues };
+  return { values, context, pending, pendingValues, held };
 }
 
 /** One job's priority with its factors, as computed from `ctx` (the pass's context). */

@@ -6,7 +6,7 @@
  * so heapifying 100k jobs (O(n)) and popping a few hundred beats sorting them.
  * Keys are read once into flat arrays so comparisons touch no maps.
  */
-import type { JobRecord } from "../model/types.ts";
+import type { ClusterState, JobRecord } from "../model/types.ts";
 import { assert } from "../../lib/assert.ts";
 
 export class PendingQueue {
@@ -87,4 +87,24 @@ export class PendingQueue {
     for (let i = 0; i < this.size; i++) out.push(this.jobs[this.heap[i] as number] as JobRecord);
     return out;
   }
+}
+
+/**
+ * The queue, and how many pending jobs each partition has (`prio`: each pending job's priority,
+ * index-aligned). `held` (per partition, jobs left out of the queue, plan/held-jobs.ts) count among their
+ * partition's pending jobs all the same, so that the pass stops where it would with them queued.
+ */
+export function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array, held: ReadonlyMap<string, number> = new Map()): { queue: PendingQueue; left: Map<string, number> } {
+  const left = new Map(held);
+  for (const job of jobs) left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
+  // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
+  const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
+  const tiered = new Set(tiers.values()).size > 1;
+  if (tiered) {
+    for (let i = 0; i < jobs.length; i++) {
+      const p = prio[i] as number;
+      if (p > 0) prio[i] = (tiers.get((jobs[i] as JobRecord).info.partition) ?? 1) * 2 ** 33 + p;
+    }
+  }
+  return { queue: new PendingQueue(jobs, prio), left };
 }

@@ -25,7 +25,8 @@ import { commitStart, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeT
 import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
-import { PendingQueue } from "./queue-order.ts";
+import { pendingQueue } from "./queue-order.ts";
+import { mustQueueHeld, settleHeld, summarizeHeld, withHeldQueued } from "./held-jobs.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { deadlinePassed } from "../model/deadline.ts";
@@ -59,11 +60,11 @@ export interface ScheduleStats {
 
 export interface ScheduleResult {
   decisions: StartDecision[];
-  /** Pending reason per job id (jobs not started). */
+  /** Pending reason per job id (jobs not started; with omitHeld not the held jobs whose reason is their hold). */
   reasons: Map<number, string>;
   /** Planned starts (squeue --start: StartTime and SchedNodes). */
   reservations: Reservation[];
-  /** Priority of every pending job as this pass used it (squeue %Q, scontrol Priority=). */
+  /** Priority of every pending job as this pass used it (squeue %Q, scontrol Priority=; with omitHeld not the held ones, 0). */
   priorities: Map<number, number>;
   /** What those priorities were computed from: explainPriority(job, it) gives sprio's factors. */
   priorityContext: PriorityContext | undefined;
@@ -81,6 +82,12 @@ export interface ScheduleBudget {
   maxJobsExamined: number;
   /** Monotonic clock in ms for phase statistics only (injected by the shell). */
   clockMs?: () => number;
+  /**
+   * Leave held jobs (priority 0) out of the queue, `reasons` (but DeadLine) and `priorities`:
+   * their reason is heldReason(job), their priority 0 (plan/held-jobs.ts). The decisions are the
+   * same; a queue of 100k held jobs then costs the pass no per-job sort or map entry. The controller sets it.
+   */
+  omitHeld?: boolean;
 }
 
 const EMPTY_DEPS: DependencyIndex = { byId: new Map(), all: [] };
@@ -121,9 +128,15 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  const { values: priorities, context: priorityContext, pending, pendingValues } = computePriorities(state, now, config);
-  const { queue, left } = pendingQueue(state, pending, pendingValues);
-  const queueLength = queue.length;
+  let computed = computePriorities(state, now, config, budget.omitHeld === true);
+  let heldSummary = summarizeHeld(computed.held);
+  if (mustQueueHeld(computed, heldSummary, budget.maxJobsExamined)) {
+    computed = withHeldQueued(computed);
+    heldSummary = summarizeHeld([]);
+  }
+  const { values: priorities, context: priorityContext, pending, pendingValues, held } = computed;
+  const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
+  const queueLength = queue.length + held.length;
   const pass = newPass(state, now, config);
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
@@ -182,6 +195,7 @@ export function schedule(
       pass.reasons.set(job.info.jobId, "DeadLine");
     } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
+  settleHeld(heldSummary, now, pass.reasons, pass.expired);
   const mainStarted = pass.decisions.length;
   const t1 = clock();
   const bf = config.schedulerType === "sched/backfill" ? backfillPass(pass, deferred) : { examined: 0, trySched: 0, started: 0 };
@@ -477,20 +491,4 @@ function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, s
     if (job !== undefined && (job.spec.killOnInvalidDep || config.killInvalidDepend)) out.push(id);
   }
   return out.sort((a, b) => a - b);
-}
-
-/** The queue, and how many pending jobs each partition has (`prio`: each pending job's priority, index-aligned). */
-function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float64Array): { queue: PendingQueue; left: Map<string, number> } {
-  const left = new Map<string, number>();
-  for (const job of jobs) left.set(job.info.partition, (left.get(job.info.partition) ?? 0) + 1);
-  // Slurm orders by the partition's PriorityTier first, then priority (matters where partitions overlap, e.g. preemption).
-  const tiers = new Map(state.partitions.map((p) => [p.info.name, p.info.priorityTier]));
-  const tiered = new Set(tiers.values()).size > 1;
-  if (tiered) {
-    for (let i = 0; i < jobs.length; i++) {
-      const p = prio[i] as number;
-      if (p > 0) prio[i] = (tiers.get((jobs[i] as JobRecord).info.partition) ?? 1) * 2 ** 33 + p;
-    }
-  }
-  return { queue: new PendingQueue(jobs, prio), left };
 }
