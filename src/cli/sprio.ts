@@ -172,6 +172,17 @@ function parseParams(argv: readonly string[]): Params | CliResult {
         break;
     }
   }
+  // oracle 22.05: -j takes an optional argument, so `sprio -j 12` names 12 as a word after the options:
+  // with -j given, the first such word is the job list; any other word is refused
+  const words = [...parsed.positionals];
+  if (parsed.options.some((o) => o.id === "jobs") && words.length > 0) {
+    p.jobs = [];
+    for (const t of (words.shift() ?? "").split(",").filter(Boolean)) {
+      if (!/^\d+$/.test(t)) return { stdout: "", stderr: `Invalid job id: ${t}\n`, exitCode: 1 };
+      p.jobs.push(Number(t));
+    }
+  }
+  if (words.length > 0) return { stdout: USAGE, stderr: `sprio: error: Unrecognized option: ${words[0]}\n`, exitCode: 1 };
   return p;
 }
 
@@ -202,11 +213,13 @@ export async function sprioMain(argv: string[], port: CliPort): Promise<CliResul
   const parsed = parseLetterFormat(p.format ?? defaultFormat(weights, p.long, p.norm), (l) => (l in COLUMNS ? l : undefined));
   let stderr = parsed.invalid.map((x) => `Invalid job format specification: ${x}\n`).join("");
   const col = (key: string): ColumnDef<Row> => COLUMNS[key] as ColumnDef<Row>;
+  // oracle 22.05: -j naming no pending job (a held one included: sprio leaves priority 0 out) prints
+  // this line on stdout instead of the header, exit 0; -u alone with none prints the header only
+  if (!p.weights && jobs.length === 0 && p.jobs.length > 0) {
+    return { stdout: "Unable to find jobs matching user/id(s) specified\n", stderr, exitCode: 0 };
+  }
   let stdout = p.header ? renderLine(parsed.items, col, undefined) : "";
   if (p.weights) stdout += renderLine(parsed.items, col, { kind: "weights", w: weights });
   else for (const job of jobs) stdout += renderLine(parsed.items, col, { kind: "job", job });
-  if (!p.weights && jobs.length === 0 && (p.jobs.length > 0 || p.users.length > 0)) {
-    stderr += "Unable to find jobs matching user/id(s) specified\n";
-  }
   return { stdout, stderr, exitCode: 0 };
 }

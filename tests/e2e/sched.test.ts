@@ -73,9 +73,10 @@ describe("scheduler surface", () => {
     await eventually("the hold shown", () => (c.run(["squeue", "-h", "-j", held, "-o", "%t %Q %r"]).stdout.trim() === "PD 0 JobHeldUser" ? true : undefined), 20_000);
     expect(c.run(["scontrol", "show", "job", held]).stdout).toMatch(/ Priority=0 [\s\S]* Reason=JobHeldUser /);
     // oracle (Slurm 22.05): `sbatch --hold; sprio -j <id>` lists no job, exit 0 (and prints
-    // "Unable to find jobs matching user/id(s) specified" on stdout, no header: Spur's CLI differs there)
+    // "Unable to find jobs matching user/id(s) specified" on stdout, no header)
     const sprio = c.run(["sprio", "-j", held]);
     expect(sprio.code).toBe(0);
+    expect(sprio.stdout).toBe("Unable to find jobs matching user/id(s) specified\n");
     expect(sprio.stdout.split("\n").filter((l) => l.trim().startsWith(`${held} `))).toEqual([]);
     expect(c.run(["scontrol", "release", held]).code).toBe(0);
     await eventually("a priority once released", () => (Number(c.run(["squeue", "-h", "-j", held, "-o", "%Q"]).stdout.trim()) > 0 ? true : undefined), 20_000);

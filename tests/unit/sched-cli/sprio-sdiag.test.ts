@@ -56,8 +56,18 @@ describe("sprio", () => {
     expect(w.stdout.split("\n")[1]).toBe("        Weights                               1       1000      10000       1000       1000");
     const o = await sprioMain(["-o", "%i %Y %u", "-u", "alice"], port());
     expect(o.stdout).toBe("JOBID PRIORITY USER\n9 2600 alice\n");
+    // oracle 22.05: -u with no pending job prints the header only; -j naming none prints this line on stdout instead
     const none = await sprioMain(["-u", "nobody"], port());
-    expect(none.stderr).toBe("Unable to find jobs matching user/id(s) specified\n");
+    expect([none.stdout.split("\n").length, none.stderr]).toEqual([2, ""]);
+    // -j's argument is optional: the word after it is the job list (oracle: `sprio -j 999999`)
+    for (const argv of [["-j", "999999"], ["-j999999"], ["-j1", "999999"]]) {
+      expect(await sprioMain(argv, port())).toEqual({ stdout: "Unable to find jobs matching user/id(s) specified\n", stderr: "", exitCode: 0 });
+    }
+    expect((await sprioMain(["-j", "9"], port())).stdout).toMatch(/\n +9 gpu /);
+    for (const [argv, word] of [[["999999"], "999999"], [["-u", "root", "root"], "root"], [["-j", "1", "2"], "2"]] as const) {
+      const r = await sprioMain([...argv], port());
+      expect([r.stderr, r.exitCode, r.stdout.startsWith("Usage: sprio ")]).toEqual([`sprio: error: Unrecognized option: ${word}\n`, 1, true]);
+    }
   });
 
   it("refuses priority/basic as Slurm does", async () => {
