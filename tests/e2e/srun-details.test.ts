@@ -138,7 +138,8 @@ describe("options that were ignored", () => {
     expect(held(["--cores-per-socket=2"])).toBe("wrap|1|1|1|OK|0");
     expect(held(["--oversubscribe", "--exclusive"])).toBe("wrap|1|1|1|NO|0");
     const never = c.run(["sbatch", "--cores-per-socket=64", "--wrap=true"]);
-    expect(never.stderr).toBe("sbatch: error: Batch job submission failed: Requested node configuration is not available\n");
+    // oracle 22.05: `sbatch --cores-per-socket=64` names the cause first
+    expect(never.stderr).toBe("sbatch: error: Socket, core and/or thread specification can not be satisfied\nsbatch: error: Batch job submission failed: Requested node configuration is not available\n");
     const id = c.run(["sbatch", "--parsable", "--mincpus=3", "--wrap=sleep 30"]).stdout.trim();
     const alloc = await eventually("mincpus job running", () => {
       const r = c.run(["squeue", "-h", "-j", id, "-o", "%T|%C"]).stdout.trim();
