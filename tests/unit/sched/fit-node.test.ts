@@ -5,21 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { fitJob, type NodeView } from "../../../src/sched/plan/fit-node.ts";
 import type { ResourceRequest } from "../../../src/sched/plan/request.ts";
+import { req, view } from "./fit-fixtures.ts";
 
-function req(over: Partial<ResourceRequest> = {}): ResourceRequest {
-  return {
-    nodesMin: 1, nodesMax: 1, ntasks: 1, ntasksPerNode: 0, cpusPerTask: 1, mem: { kind: "node", mib: 100 },
-    gpusPerNode: 0, gpusTotal: 0, gpusPerTask: 0, gpuType: "", exclusive: false, nodelist: [], exclude: [], features: [],
-    ...over,
-  };
-}
 
-function view(name: string, over: Partial<NodeView> = {}): NodeView {
-  return {
-    name, cpus: 4, memMiB: 4000, gpuCount: 0, gpuModel: "", features: [], freeCpus: 4, freeMemMiB: 4000,
-    freeGpus: [], idle: true, usable: true, ...over,
-  };
-}
 
 describe("fitJob over partly free nodes", () => {
   const partly = view("n1", { freeCpus: 2, idle: false });
