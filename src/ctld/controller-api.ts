@@ -53,7 +53,8 @@ export interface Controller {
   /** Pending reasons from the last scheduling pass. */
   reasonOf(jobId: number): string | undefined;
   /** Priority (with factors) and planned start from the last scheduling pass. */
-  priorityOf(jobId: number): JobPriority | undefined;
+  /** With `partition`: as the job ranks in that one of the partitions it lists (sprio's rows). */
+  priorityOf(jobId: number, partition?: string): JobPriority | undefined;
   plannedStart(jobId: number): Reservation | undefined;
   /** Nodes the last pass's backfill plan holds for pending jobs (sinfo shows the idle ones as PLANNED). */
   plannedNodes(): ReadonlySet<string>;

@@ -42,7 +42,8 @@ export interface SchedLoop {
   /** Leadership lost: the reasons of the last pass no longer hold. */
   clearReasons(): void;
   reasonOf(jobId: number): string | undefined;
-  priorityOf(jobId: number): JobPriority | undefined;
+  /** With `partition`: as the job ranks in that one of the partitions it lists. */
+  priorityOf(jobId: number, partition?: string): JobPriority | undefined;
   plannedStart(jobId: number): Reservation | undefined;
   plannedNodes(): ReadonlySet<string>;
 }
@@ -150,10 +151,12 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
       passed = false;
     },
     reasonOf: (jobId) => reasons.get(jobId) ?? (passed ? holdOf(state, jobId) : undefined),
-    priorityOf: (jobId) => {
+    priorityOf: (jobId, partition) => {
       const value = priorities.get(jobId);
       const job = state.jobs.get(jobId);
       if (value === undefined || job === undefined) return undefined;
+      // as it ranks in one of the partitions it lists: from the pass's inputs for that partition
+      if (partition !== undefined) return explainPriority(job, priorityContext, partition);
       // The factors from the pass's own inputs; the value exactly as the pass ordered by it.
       return { ...explainPriority(job, priorityContext), priority: value };
     },

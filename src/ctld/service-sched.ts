@@ -12,6 +12,7 @@ import type { DiagResponse, JobPriorityFactors, SchedCycleStats } from "../net/g
 import type { CycleCounters } from "./sched-stats.ts";
 import { newSchedCounters } from "./sched-stats.ts";
 import type { Controller } from "./controller.ts";
+import { jobPartitions } from "../sched/model/job-partitions.ts";
 
 export function priorityFactorsList(c: Controller, jobIds: readonly number[], users: readonly string[]): Plain<JobPriorityFactors>[] {
   const wantIds = jobIds.length > 0 ? new Set(jobIds) : undefined;
@@ -22,15 +23,21 @@ export function priorityFactorsList(c: Controller, jobIds: readonly number[], us
     if (info.state !== "PENDING") continue;
     if (wantIds && !wantIds.has(info.jobId)) continue;
     if (wantUsers && !wantUsers.has(info.user) && !wantUsers.has(String(info.uid))) continue;
-    const p = c.priorityOf(info.jobId);
-    if (p === undefined) continue;
-    out.push({
-      jobId: info.jobId, partition: info.partition, user: info.user, account: info.account, qos: info.qos,
-      priority: p.priority, age: p.factors.age, assoc: p.factors.assoc, fairshare: p.factors.fairshare,
-      jobSize: p.factors.jobSize, partitionFactor: p.factors.partition, qosFactor: p.factors.qos, nice: p.nice,
-      admin: p.fixed ? p.priority : 0, tres: { ...p.factors.tres },
-    });
+    // a job listing several partitions is a row per partition, in the order it listed them
+    // (oracle 22.05: `-p gpu,debug` shows rows gpu then debug, though its Partition= reads debug,gpu)
+    const listed = info.partition.includes(",") ? jobPartitions(job.spec.partition).filter((n) => jobPartitions(info.partition).includes(n)) : [undefined];
+    for (const partition of listed) {
+      const p = c.priorityOf(info.jobId, partition);
+      if (p === undefined) continue;
+      out.push({
+        jobId: info.jobId, partition: partition ?? info.partition, user: info.user, account: info.account, qos: info.qos,
+        priority: p.priority, age: p.factors.age, assoc: p.factors.assoc, fairshare: p.factors.fairshare,
+        jobSize: p.factors.jobSize, partitionFactor: p.factors.partition, qosFactor: p.factors.qos, nice: p.nice,
+        admin: p.fixed ? p.priority : 0, tres: { ...p.factors.tres },
+      });
+    }
   }
+  // stable: a job's rows keep their listed order
   return out.sort((a, b) => a.jobId - b.jobId);
 }
 

@@ -13,7 +13,7 @@ import type { ClusterState, JobRecord } from "./types.ts";
 import { BATCH_STEP_ID, isJobActive } from "./types.ts";
 import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
 import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
-import { StartCheck, type Freed } from "./start-check.ts";
+import { StartCheck, startPartition, type Freed } from "./start-check.ts";
 import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "../plan/eligibility.ts";
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./std-paths.ts";
@@ -163,6 +163,11 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
     info.tresAlloc += licenseTres(licenseItemsOf(d.licenses), state.config.accountingTres);
   }
   if (d.priority !== undefined && d.priority > 0 && job.priorityFixed !== true) info.priority = d.priority;
+  // a job listing several partitions runs in one: Partition= is that one from now on (job-partitions.ts)
+  if (info.partition.includes(",")) {
+    const members = (p: string): Set<string> => new Set(state.partitions.find((x) => x.info.name === p)?.nodeNames ?? []);
+    info.partition = startPartition(job, d, (p) => names.every((n) => members(p).has(n))) ?? info.partition;
+  }
   if (info.timeLimitMin !== undefined) info.endTime = at + info.timeLimitMin * 60;
   setStdPaths(job, info.batchHost);
 }

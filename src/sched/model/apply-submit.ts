@@ -32,6 +32,7 @@ import { requestEcho } from "./request-echo.ts";
 import { setStdPaths } from "./std-paths.ts";
 import { SWITCH_WAIT_DEFAULT_SEC } from "../../compat/options/spec-syntax.ts";
 import { compactCopy } from "../../lib/compact-record.ts";
+import { jobPartitions, partitionListWithFirst } from "./job-partitions.ts";
 
 type Submit = Extract<Command, { type: "submit" }>;
 
@@ -140,7 +141,7 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
     name: spec.name,
     uid: c.by.uid, user: c.by.user, gid: c.by.gid, group: c.by.group,
     account: policy.account,
-    partition: partition.info.name,
+    partition: prepared.checked.partitionText,
     qos: policy.qos,
     priority: spec.hold ? 0 : Math.max(1, BASIC_PRIORITY_TOP - sequence - spec.nice),
     reason: spec.hold ? "JobHeldUser" : "None",
@@ -290,9 +291,10 @@ const NODE_CONFIG_UNAVAILABLE = "Requested node configuration is not available";
  * `sbatch --mem=999999`).
  */
 function recordFailedAllocation(state: ClusterState, c: Submit): void {
-  const partition = resolvePartition(state, c.spec.partition);
+  // a list's record names the last partition tried (oracle 22.05: `-p debug,gpu -N9` is FAILED with Partition=gpu)
+  const partition = lastOf(resolvePartitions(state, c.spec.partition));
   const req = buildRequest(c.spec, state.config, expand);
-  if (typeof partition === "string" || typeof req === "string") return;
+  if (partition === undefined || typeof req === "string") return;
   const jobId = state.nextJobId;
   state.nextJobId += 1;
   const sequence = state.nextSequence;
@@ -313,7 +315,10 @@ function recordFailedAllocation(state: ClusterState, c: Submit): void {
 }
 
 export interface Checked {
+  /** Where the job is queued (of a list, the first that passed; its DefaultTime, node counts and association). */
   partition: PartitionRecord;
+  /** Its Partition= text: the name, or a list (job-partitions.ts). */
+  partitionText: string;
   req: ResourceRequest;
   arrayTasks: number[];
   throttle: number;
@@ -332,10 +337,11 @@ export interface ValidateOptions {
 
 /** Validation shared by apply (deterministic) and `sbatch --test-only`. */
 export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Requester, opts: ValidateOptions = {}): Checked | string {
-  const partition = resolvePartition(state, spec.partition);
-  if (typeof partition === "string") return partition;
-  const open = partitionOpen(partition, by);
-  if (open !== "") return open;
+  const listed = resolvePartitions(state, spec.partition);
+  if (typeof listed === "string") return listed;
+  // a closed partition of a list is passed over; the job is refused only when none is open
+  const open = listed.filter((p) => partitionOpen(p, by) === "");
+  if (open.length === 0) return partitionOpen(listed[0] as PartitionRecord, by);
   const req = buildRequest(spec, state.config, expand);
   if (typeof req === "string") return req;
   const licenses = spec.licenses === "" ? undefined : parseLicenseRequest(spec.licenses, state.licenses ?? new Map());
@@ -346,6 +352,46 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
   if (!knownFeatures(state, spec.constraint)) return "Invalid feature specification";
   // --prefer's names are checked the same way (oracle 22.05: --prefer=bogus and --prefer='a|bogus' are refused)
   if (!knownFeatures(state, spec.prefer ?? "")) return "Invalid preferred feature specification";
+  // Each open partition in turn, the first that passes is where the job is queued (Slurm tests the
+  // listed partitions in order; when none passes, the last one's refusal is the answer).
+  // A held job is not tested (below): of a list, the first partition that could ever hold it, else the first open one.
+  let fitted: PartitionFit | string = "";
+  let heldUnfit: PartitionFit | undefined;
+  for (const partition of open) {
+    fitted = fitInPartition(state, spec, req, partition, open.length > 1, by, opts);
+    if (typeof fitted !== "string" && !fitted.unfit) break;
+    if (typeof fitted !== "string") heldUnfit ??= fitted;
+  }
+  if (heldUnfit !== undefined && (typeof fitted === "string" || fitted.unfit)) fitted = heldUnfit;
+  if (typeof fitted === "string") return fitted;
+  let arrayTasks: number[] = [];
+  let throttle = 0;
+  if (spec.array) {
+    const parsed = parseArraySpec(spec.array, state.config.maxArraySize);
+    if (!parsed.ok) return "Invalid job array specification";
+    arrayTasks = parsed.value.taskIds;
+    throttle = parsed.value.throttle;
+  }
+  if (spec.dependency && !opts.testOnly) {
+    const dep = parseDependency(spec.dependency);
+    if (!dep.ok) return "Job dependency problem";
+    for (const item of dep.value.items) {
+      for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
+    }
+  }
+  const { partition } = fitted;
+  // a list keeps its text as given when no node test ran (held), else the partition that passed leads (job-partitions.ts)
+  const tested = !(spec.hold && !opts.testOnly);
+  const partitionText = !spec.partition.includes(",") ? partition.info.name : tested ? partitionListWithFirst(spec.partition, partition.info.name) : spec.partition;
+  return { ...fitted, partitionText, req, arrayTasks, throttle, ...(licenses === undefined ? {} : { licenses: licenses.value }) };
+}
+
+type PartitionFit = Pick<Checked, "partition" | "oversizedNodes" | "unfit">;
+
+/** The partition-dependent checks of a submission: access (for --test-only) and the node test. */
+function fitInPartition(
+  state: ClusterState, spec: JobSpecP, req: ResourceRequest, partition: PartitionRecord, inList: boolean, by: Requester | undefined, opts: ValidateOptions,
+): PartitionFit | string {
   // --test-only runs the submission's account, QOS and reservation checks too (Slurm's will-run creates
   // the job record first; oracle: `--test-only --reservation=nope` is "Requested reservation is invalid")
   if (opts.testOnly && by !== undefined) {
@@ -355,7 +401,8 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     if (access !== "") return access;
   }
   const members = nodeViewsOf(state, partition);
-  const oversizedNodes = nodesBeyondPartition(state, req, members);
+  // a job larger than one partition of a list is refused, not queued (oracle 22.05: `-p debug,gpu -N5` on 4 nodes)
+  const oversizedNodes = inList ? 0 : nodesBeyondPartition(state, req, members);
   let unfit = false;
   // Slurm 22.05 accepts a held job without testing the nodes (oracle: `sbatch --hold -c 96` on 4-CPU
   // nodes is queued); released, it pends with reason PartitionConfig.
@@ -372,22 +419,7 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     const sctDetail = members.some((m) => socketsCoresThreadsFit(req, m)) ? "" : "Socket, core and/or thread specification can not be satisfied\n";
     return `${sctDetail}${cpuDetail}${memDetail}${tmpDetail}${NODE_CONFIG_UNAVAILABLE}`;
   }
-  let arrayTasks: number[] = [];
-  let throttle = 0;
-  if (spec.array) {
-    const parsed = parseArraySpec(spec.array, state.config.maxArraySize);
-    if (!parsed.ok) return "Invalid job array specification";
-    arrayTasks = parsed.value.taskIds;
-    throttle = parsed.value.throttle;
-  }
-  if (spec.dependency && !opts.testOnly) {
-    const dep = parseDependency(spec.dependency);
-    if (!dep.ok) return "Job dependency problem";
-    for (const item of dep.value.items) {
-      for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
-    }
-  }
-  return { partition, req, arrayTasks, throttle, oversizedNodes, unfit, ...(licenses === undefined ? {} : { licenses: licenses.value }) };
+  return { partition, oversizedNodes, unfit };
 }
 
 /** The feature names of a --constraint expression ("a&b", "a|b", "[a*2&b]", "a,b"). */
@@ -457,17 +489,26 @@ function partitionAllows(partition: PartitionRecord, account: string, qos: strin
 
 const allows = (list: string, value: string): boolean => list.toUpperCase() === "ALL" || list.split(",").includes(value);
 
-function resolvePartition(state: ClusterState, requested: string): PartitionRecord | string {
+/**
+ * The listed partitions (`-p a,b`), each of which must exist: an unknown one is named in the
+ * refusal (oracle 22.05: `-p debug,nosuch` is "invalid partition specified: nosuch"). None
+ * given: the default partition.
+ */
+function resolvePartitions(state: ClusterState, requested: string): PartitionRecord[] | string {
   if (!requested) {
     const def = state.partitions.find((p) => p.info.isDefault) ?? state.partitions[0];
-    return def ?? "No partition specified or system default partition";
+    return def === undefined ? "No partition specified or system default partition" : [def];
   }
-  for (const name of requested.split(",")) {
+  const out: PartitionRecord[] = [];
+  for (const name of jobPartitions(requested)) {
     const found = state.partitions.find((p) => p.info.name === name);
-    if (found) return found;
+    if (found === undefined) return `invalid partition specified: ${name}\nInvalid partition name specified`;
+    out.push(found);
   }
-  return `invalid partition specified: ${requested}\nInvalid partition name specified`;
+  return out.length > 0 ? out : `invalid partition specified: ${requested}\nInvalid partition name specified`;
 }
+
+const lastOf = (listed: PartitionRecord[] | string): PartitionRecord | undefined => (typeof listed === "string" ? undefined : listed[listed.length - 1]);
 
 export function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
   const views = nodeViews(state, false); // submission fits "ever": the nodes' users are not read

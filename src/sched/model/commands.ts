@@ -26,6 +26,8 @@ export interface StartDecision {
   priority?: number;
   /** The licenses the job takes ("a:1,b:2"; for `a|b` the one chosen); absent = none. */
   licenses?: string;
+  /** Of a job listing several partitions (`-p a,b`), the one it starts in; absent = its own (job-partitions.ts). */
+  partition?: string;
 }
 
 export type Command =

@@ -94,7 +94,8 @@ export function jobsMatching(state: ClusterState, f: JobFilterState): JobRecord[
     if (isJobFinished(i)) continue;
     if (f.user && i.user !== f.user && String(i.uid) !== f.user) continue;
     if (f.name && i.name !== f.name) continue;
-    if (f.partition && !f.partition.split(",").includes(i.partition)) continue;
+    // scancel -p compares the whole Partition= text (oracle 22.05: -p gpu,debug matches a pending "gpu,debug" job, -p gpu does not)
+    if (f.partition && f.partition !== i.partition && !f.partition.split(",").includes(i.partition)) continue;
     if (f.account && i.account !== f.account) continue;
     if (f.qos && i.qos !== f.qos) continue;
     if (f.reservation && i.reservation !== f.reservation) continue;

@@ -19,7 +19,7 @@ import { freeResources, genericGresFree, genericGresTotal, nodeAcceptsWork, shar
 import { sharingPerGpu, takeGres } from "../plan/gres-fit.ts";
 import { parseGresItems, type GresItem } from "../../compat/gres-generic.ts";
 import { deadlinePassed } from "./deadline.ts";
-import { buildDependencyIndex, eligibility, type DependencyIndex } from "../plan/eligibility.ts";
+import { buildDependencyIndex, eligibility, partitionReason, type DependencyIndex } from "../plan/eligibility.ts";
 import { buildRequest, layoutOf } from "../plan/request.ts";
 import { cpusNeeded } from "../../compat/job-layout.ts";
 import { INFINITE_END } from "../plan/timeline.ts";
@@ -28,6 +28,7 @@ import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import type { NodeAllocState } from "./state-types.ts";
 import { userAskOf, userMayUse, usersOnNode } from "../plan/user-exclusive.ts";
+import { jobPartitions } from "./job-partitions.ts";
 
 /** CPUs and GPUs that the same command frees before the decision applies (a SUSPEND preemption's victims). */
 export type Freed = ReadonlyMap<string, { cpus: number; gpuIndices: readonly number[] }>;
@@ -63,7 +64,7 @@ export class StartCheck {
     if (resv !== "") return resv;
     const shares = this.sharesWhy(d.alloc, freed);
     if (shares !== "") return shares;
-    const request = this.requestWhy(job, d.alloc);
+    const request = this.requestWhy(job, d);
     if (request !== "") return request;
     const users = this.usersWhy(job, d.alloc);
     if (users !== "") return users;
@@ -114,12 +115,20 @@ export class StartCheck {
   }
 
   /** What the job asks for now (it may have been updated since the pass): partition, nodes, features, node and CPU counts, reservations. */
-  private requestWhy(job: JobRecord, alloc: readonly NodeAllocState[]): string {
+  private requestWhy(job: JobRecord, d: StartDecision): string {
+    const alloc = d.alloc;
     const req = buildRequest(job.spec, this.state.config, expand);
     if (typeof req === "string") return req;
-    const members = this.partitionMembers(job.info.partition);
     const names = alloc.map((s) => s.node);
-    if (!names.every((n) => members.has(n))) return `nodes outside partition ${job.info.partition}`;
+    const partition = startPartition(job, d, (p) => names.every((n) => this.partitionMembers(p).has(n)));
+    if (partition === undefined) return d.partition === undefined ? `nodes outside partition ${job.info.partition}` : `partition ${d.partition} not the job's`;
+    const members = this.partitionMembers(partition);
+    if (!names.every((n) => members.has(n))) return `nodes outside partition ${partition}`;
+    // of a list, the partition itself must let the job run (the job's eligibility asked only that one does)
+    if (partition !== job.info.partition) {
+      const barred = partitionReason(this.state, job, partition);
+      if (barred !== "") return `${barred} in partition ${partition}`;
+    }
     if (names.some((n) => req.exclude.includes(n))) return "excluded node";
     if (!req.nodelist.every((n) => names.includes(n))) return "required node missing";
     if (req.features.length > 0) {
@@ -169,6 +178,19 @@ export class StartCheck {
     }
     return set;
   }
+}
+
+/**
+ * The partition a start decision puts the job in: its own; of a list (`-p a,b`), the one the
+ * decision names when listed, else (a decision that names none) the first listed one that holds
+ * every allocated node (`holds`). Undefined: a named partition the job does not list.
+ */
+export function startPartition(job: JobRecord, d: StartDecision, holds: (partition: string) => boolean): string | undefined {
+  const text = job.info.partition;
+  if (!text.includes(",")) return d.partition === undefined || d.partition === text ? text : undefined;
+  const listed = jobPartitions(text);
+  if (d.partition !== undefined) return listed.includes(d.partition) ? d.partition : undefined;
+  return listed.find(holds) ?? listed[0];
 }
 
 /**

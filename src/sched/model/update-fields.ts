@@ -12,6 +12,7 @@ import { parseDependency } from "../../compat/dependency.ts";
 import { setStdPaths } from "./std-paths.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseTresBind } from "../../compat/gpu-bind.ts";
+import { jobPartitions } from "./job-partitions.ts";
 
 interface Outcome {
   error: string;
@@ -42,9 +43,12 @@ const SETTERS: Record<string, Setter> = {
     return "";
   },
   partition: (job, v, ctx) => {
-    if (!ctx.state.partitions.some((p) => p.info.name === v)) return "Invalid partition name specified";
-    job.info.partition = v;
-    job.spec.partition = v;
+    // a list (Partition=a,b) names partitions that must all exist, as at submission
+    const names = jobPartitions(v);
+    if (names.length === 0 || !names.every((n) => ctx.state.partitions.some((p) => p.info.name === n))) return "Invalid partition name specified";
+    // the list is rebuilt from the names (oracle 22.05: Partition=gpu,,debug reads gpu,debug)
+    job.info.partition = names.join(",");
+    job.spec.partition = names.join(",");
     return "";
   },
   name: (job, v) => {

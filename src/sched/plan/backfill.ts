@@ -269,6 +269,21 @@ export function reserve(
   req: ResourceRequest,
   candidates: readonly number[],
   durationSec: number,
+  acceptAt: (t: number) => boolean = () => true,
+): { startTime: number; alloc: NodeAllocState[] } | undefined {
+  const planned = findReservation(p, grid, shapeKey, req, candidates, durationSec, acceptAt);
+  if (planned !== undefined) commitReservation(p, planned, durationSec);
+  return planned;
+}
+
+/** The earliest start `reserve` would plan, with nothing held yet. */
+export function findReservation(
+  p: Placement,
+  grid: Grid,
+  shapeKey: string,
+  req: ResourceRequest,
+  candidates: readonly number[],
+  durationSec: number,
   /** Other resources the start needs at t (cluster-wide licenses): a slot where it says no is skipped. */
   acceptAt: (t: number) => boolean = () => true,
 ): { startTime: number; alloc: NodeAllocState[] } | undefined {
@@ -287,17 +302,22 @@ export function reserve(
     attempts++;
     const alloc = fitAt(p, req, entry, j, wanted, t, durationSec);
     if (alloc === undefined) continue;
-    const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);
-    for (const share of alloc) {
-      const k = p.index.get(share.node);
-      assert(k !== undefined, "reserved share on a candidate node");
-      p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
-      holdGres(p, k, t, end, share.gres);
-      p.reserved.add(k);
-    }
     return { startTime: t, alloc };
   }
   return undefined;
+}
+
+/** Hold a planned start's nodes on the timeline from its start for its duration (what `reserve` does once it has found one). */
+export function commitReservation(p: Placement, planned: { startTime: number; alloc: NodeAllocState[] }, durationSec: number): void {
+  const t = planned.startTime;
+  const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);
+  for (const share of planned.alloc) {
+    const k = p.index.get(share.node);
+    assert(k !== undefined, "reserved share on a candidate node");
+    p.timeline.add(k, { start: t, end, cpus: share.cpus, memMiB: share.memMib, gpus: share.gpuIndices.length });
+    holdGres(p, k, t, end, share.gres);
+    p.reserved.add(k);
+  }
 }
 
 /**

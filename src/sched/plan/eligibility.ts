@@ -7,6 +7,7 @@
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { askNodesMin } from "../../compat/job-layout.ts";
 import { evaluateDependency, parseDependency, type DepJobView } from "../../compat/dependency.ts";
+import { jobPartitions } from "../model/job-partitions.ts";
 
 export interface DependencyIndex {
   byId: Map<number, DepJobView>;
@@ -51,7 +52,38 @@ export function eligibility(
   const info = job.info;
   if (info.priority === 0) return heldReason(job);
   if (info.eligibleTime > now) return "BeginTime";
-  const partition = partitionOf(state, info.partition);
+  const why = partitionsReason(state, job);
+  if (why !== "") return why;
+  if (job.spec.dependency) {
+    const why = dependencyReason(job, now, deps);
+    if (why !== "") return why;
+  }
+  if (job.arrayThrottle > 0 && job.arrayPending.length > 0) {
+    if (runningOf(state, info.arrayJobId, runningPerArray) >= job.arrayThrottle) return "JobArrayTaskLimit";
+  }
+  return "";
+}
+
+/**
+ * Whether the job's partition lets it run now: state, MaxTime, node limits. A job listing several
+ * partitions passes when one of them does; when none does, the first listed one's reason is given.
+ */
+function partitionsReason(state: ClusterState, job: JobRecord): string {
+  const text = job.info.partition;
+  if (!text.includes(",")) return partitionReason(state, job, text);
+  let first = "";
+  for (const name of jobPartitions(text)) {
+    const why = partitionReason(state, job, name);
+    if (why === "") return "";
+    if (first === "") first = why;
+  }
+  return first === "" ? "BadConstraints" : first;
+}
+
+/** Why partition `name` cannot run the job now ("" = it can): state, MaxTime, node limits. */
+export function partitionReason(state: ClusterState, job: JobRecord, name: string): string {
+  const info = job.info;
+  const partition = partitionOf(state, name);
   if (partition === undefined) return "BadConstraints";
   if (partition.info.state === "DOWN") return "PartitionDown";
   if (partition.info.state === "INACTIVE") return "PartitionInactive";
@@ -65,13 +97,6 @@ export function eligibility(
   // More nodes than the partition has (queued under EnforcePartLimits=NO): it can never start.
   if (info.state === "PENDING" && nodesMin > partition.nodeNames.length) return "PartitionConfig";
   if (info.state === "PENDING" && job.unfitAtSubmit === true) return "PartitionConfig";
-  if (job.spec.dependency) {
-    const why = dependencyReason(job, now, deps);
-    if (why !== "") return why;
-  }
-  if (job.arrayThrottle > 0 && job.arrayPending.length > 0) {
-    if (runningOf(state, info.arrayJobId, runningPerArray) >= job.arrayThrottle) return "JobArrayTaskLimit";
-  }
   return "";
 }
 

@@ -23,6 +23,7 @@ import { buildRequest } from "./request.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import type { StartDecision } from "../model/commands.ts";
+import { jobPartitions, partitionsByTier } from "../model/job-partitions.ts";
 import { parseGresItems } from "../../compat/gres-generic.ts";
 import { releaseGres, releaseSharing } from "./gres-fit.ts";
 import type { PreemptConfig, PreemptMode } from "./preempt-config.ts";
@@ -73,8 +74,9 @@ function tierOf(state: ClusterState, partition: string): number {
   return state.partitions.find((p) => p.info.name === partition)?.info.priorityTier ?? 1;
 }
 
-function canPreempt(state: ClusterState, preemptor: JobRecord, victim: JobRecord): boolean {
-  if (state.config.preempt.type === "preempt/partition_prio") return tierOf(state, preemptor.info.partition) > tierOf(state, victim.info.partition);
+/** Whether `preemptor`, starting in `partition`, may preempt `victim`. */
+function canPreempt(state: ClusterState, preemptor: JobRecord, partition: string, victim: JobRecord): boolean {
+  if (state.config.preempt.type === "preempt/partition_prio") return tierOf(state, partition) > tierOf(state, victim.info.partition);
   const q = state.acct.qos.get(preemptor.info.qos);
   return q !== undefined && q.preempt.includes(victim.info.qos);
 }
@@ -91,19 +93,31 @@ function modeFor(state: ClusterState, victim: JobRecord): { mode: PreemptMode; g
   return { mode: cfg.mode, graceSec: partition?.info.graceTimeSec ?? 0 };
 }
 
+/** Victims that let the job start: of a list (`-p a,b`), in the first listed partition by PriorityTier where some do. */
 function victimsFor(state: ClusterState, job: JobRecord, running: readonly JobRecord[]): PreemptPlan | undefined {
+  for (const partition of partitionsByTier(jobPartitions(job.info.partition), (p) => tierOf(state, p))) {
+    const plan = victimsIn(state, job, running, partition);
+    if (plan !== undefined) return plan;
+  }
+  return undefined;
+}
+
+function victimsIn(state: ClusterState, job: JobRecord, running: readonly JobRecord[], partition: string): PreemptPlan | undefined {
   const req = buildRequest(job.spec, state.config, expand);
   if (typeof req === "string") return undefined;
-  const members = new Set(state.partitions.find((p) => p.info.name === job.info.partition)?.nodeNames ?? []);
+  const members = new Set(state.partitions.find((p) => p.info.name === partition)?.nodeNames ?? []);
   const eligible = running
-    .filter((v) => canPreempt(state, job, v) && v.info.alloc.some((a) => members.has(a.node)))
+    .filter((v) => canPreempt(state, job, partition, v) && v.info.alloc.some((a) => members.has(a.node)))
     .sort((a, b) => a.info.priority - b.info.priority || b.info.startTime - a.info.startTime || b.info.jobId - a.info.jobId);
   const suspendable = eligible.filter((v) => modeFor(state, v).mode === "SUSPEND");
   const endable = eligible.filter((v) => {
     const m = modeFor(state, v).mode;
     return m === "CANCEL" || (m === "REQUEUE" && runsBatchScript(v.info));
   });
-  return chooseVictims(state, job, req, members, suspendable, true) ?? chooseVictims(state, job, req, members, endable, false);
+  const plan = chooseVictims(state, job, req, members, suspendable, true) ?? chooseVictims(state, job, req, members, endable, false);
+  // a suspending plan starts the job at once: in this partition, when it lists several
+  if (plan?.start !== undefined && partition !== job.info.partition) plan.start.partition = partition;
+  return plan;
 }
 
 function chooseVictims(

@@ -16,6 +16,7 @@ import type { ClusterState, JobRecord, PartitionRecord } from "../model/types.ts
 import type { SchedConfig } from "./sched-config.ts";
 import { assert } from "../../lib/assert.ts";
 import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
+import { jobPartitions } from "../model/job-partitions.ts";
 
 /** Normalised factors in [0, 1] (tres: per TRES name). */
 export interface PriorityFactors {
@@ -105,15 +106,19 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
 }
 
 /** One job's priority with its factors, as computed from `ctx` (the pass's context). */
-export function explainPriority(job: JobRecord, ctx: PriorityContext | undefined): JobPriority {
-  const factors = ctx === undefined ? ZERO_FACTORS : factorsInto(job, ctx, { ...ZERO_FACTORS });
-  return { jobId: job.info.jobId, priority: priorityValue(job, ctx, { ...ZERO_FACTORS }), factors, nice: job.info.nice, fixed: job.priorityFixed === true };
+/**
+ * The job's priority and its factors; with `partition`, as it ranks in that one of the partitions
+ * it lists (sprio shows a pending multi-partition job once per listed partition).
+ */
+export function explainPriority(job: JobRecord, ctx: PriorityContext | undefined, partition?: string): JobPriority {
+  const factors = ctx === undefined ? ZERO_FACTORS : factorsInto(job, ctx, { ...ZERO_FACTORS }, partition);
+  return { jobId: job.info.jobId, priority: priorityValue(job, ctx, { ...ZERO_FACTORS }, partition), factors, nice: job.info.nice, fixed: job.priorityFixed === true };
 }
 
-function priorityValue(job: JobRecord, ctx: Context | undefined, scratch: PriorityFactors): number {
+function priorityValue(job: JobRecord, ctx: Context | undefined, scratch: PriorityFactors, partition?: string): number {
   const info = job.info;
   if (ctx === undefined || info.priority === 0 || job.priorityFixed === true) return info.priority;
-  const factors = factorsInto(job, ctx, scratch);
+  const factors = factorsInto(job, ctx, scratch, partition);
   const w = ctx.cfg.weights;
   let sum =
     w.age * factors.age + w.assoc * factors.assoc + w.fairshare * factors.fairshare +
@@ -124,12 +129,12 @@ function priorityValue(job: JobRecord, ctx: Context | undefined, scratch: Priori
   return priority;
 }
 
-function factorsInto(job: JobRecord, ctx: Context, out: PriorityFactors): PriorityFactors {
+function factorsInto(job: JobRecord, ctx: Context, out: PriorityFactors, partitionName?: string): PriorityFactors {
   const info = job.info;
   const ageSec = Math.max(0, ctx.now - info.eligibleTime);
   const age = info.eligibleTime > ctx.now ? 0 : Math.min(ageSec, ctx.cfg.priorityMaxAgeSec) / ctx.cfg.priorityMaxAgeSec;
   const jobSize = jobSizeFactor(info.numNodes, jobCpus(info), ctx.totalNodes, ctx.totalCpus, ctx.cfg.priorityFavorSmall);
-  const part = ctx.partitions.get(info.partition);
+  const part = priorityPartition(ctx, partitionName ?? info.partition);
   const partition = part === undefined ? 0 : part.info.priorityJobFactor / ctx.maxPartitionFactor;
   out.age = age;
   out.assoc = ctx.assocFactor(job);
@@ -137,8 +142,22 @@ function factorsInto(job: JobRecord, ctx: Context, out: PriorityFactors): Priori
   out.jobSize = jobSize;
   out.partition = partition;
   out.qos = ctx.qosFactor.get(info.qos) ?? 0;
-  out.tres = tresFactors(job, ctx);
+  out.tres = tresFactors(job, ctx, partitionName);
   return out;
+}
+
+/**
+ * The partition a job's partition factors come from: its own, or of a list (`-p a,b`, pending) the
+ * one with the largest PriorityJobFactor (the first of equals): the job ranks as it would where it ranks best.
+ */
+function priorityPartition(ctx: Context, text: string): PartitionRecord | undefined {
+  if (!text.includes(",")) return ctx.partitions.get(text);
+  let best: PartitionRecord | undefined;
+  for (const name of jobPartitions(text)) {
+    const p = ctx.partitions.get(name);
+    if (p !== undefined && (best === undefined || p.info.priorityJobFactor > best.info.priorityJobFactor)) best = p;
+  }
+  return best;
 }
 
 /** Classic fair share is keyed by user, fair tree by association (none: 0, as Slurm without an association). */
@@ -174,10 +193,11 @@ export function jobSizeFactor(nodes: number, cpus: number, totalNodes: number, t
   return Math.min(1, Math.max(0, f));
 }
 
-function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {
+function tresFactors(job: JobRecord, ctx: Context, partitionName?: string): Record<string, number> {
   const names = ctx.tresNames;
   if (names.length === 0) return NO_TRES;
-  const total = ctx.partitionTres.get(job.info.partition);
+  const part = priorityPartition(ctx, partitionName ?? job.info.partition);
+  const total = ctx.partitionTres.get(part?.info.name ?? "");
   const out: Record<string, number> = {};
   if (total === undefined) return out;
   const info = job.info;
@@ -191,7 +211,7 @@ function tresFactors(job: JobRecord, ctx: Context): Record<string, number> {
     else if (name === "node") out[name] = share(info.numNodes, total.node);
     else if (name === "gres/gpu") out[name] = share(gpus, total.gpu);
     // a counted GRES AccountingStorageTRES tracks (gres/nvme): the job's TRES over its partition's
-    else if (name.startsWith("gres/")) out[name] = share(tresCount(info.tresReq, name), tresCount(ctx.partitions.get(info.partition)?.info.tres ?? "", name));
+    else if (name.startsWith("gres/")) out[name] = share(tresCount(info.tresReq, name), tresCount(part?.info.tres ?? "", name));
   }
   return out;
 }

@@ -8,6 +8,7 @@
  */
 import type { ClusterState, JobRecord } from "../model/types.ts";
 import { assert } from "../../lib/assert.ts";
+import { jobPartitions } from "../model/job-partitions.ts";
 
 export class PendingQueue {
   private readonly heap: Int32Array;
@@ -103,8 +104,15 @@ export function pendingQueue(state: ClusterState, jobs: JobRecord[], prio: Float
   if (tiered) {
     for (let i = 0; i < jobs.length; i++) {
       const p = prio[i] as number;
-      if (p > 0) prio[i] = (tiers.get((jobs[i] as JobRecord).info.partition) ?? 1) * 2 ** 33 + p;
+      if (p > 0) prio[i] = tierOf(tiers, (jobs[i] as JobRecord).info.partition) * 2 ** 33 + p;
     }
   }
   return { queue: new PendingQueue(jobs, prio), left };
+}
+
+/** A job's PriorityTier: its partition's, or of a list (`-p a,b`) the highest listed one's (where it is tried first). */
+function tierOf(tiers: ReadonlyMap<string, number>, text: string): number {
+  if (!text.includes(",")) return tiers.get(text) ?? 1;
+  const listed = jobPartitions(text).map((n) => tiers.get(n) ?? 1);
+  return listed.length === 0 ? 1 : Math.max(...listed);
 }

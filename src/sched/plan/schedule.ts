@@ -14,14 +14,16 @@
  */
 import type { StartDecision } from "../model/commands.ts";
 import type { ClusterState, JobRecord } from "../model/types.ts";
+import type { NodeAllocState } from "../model/state-job-info.ts";
 import { fitJob, type NodeView } from "./fit-node.ts";
 import { jobRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
-import { eligibility, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
+import { eligibility, partitionReason, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
 import { computePriorities, type PriorityContext } from "./priority.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
-import { commitStart, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeTogether, reserve, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { commitReservation, commitStart, findReservation, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeTogether, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
+import { jobPartitions, partitionsByTier } from "../model/job-partitions.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
@@ -116,6 +118,7 @@ interface Pass {
   /** QOS and association limits, charged for every start this pass decides (sched/acct/limits.ts). */
   limits: LimitTracker;
   exclusivePartitions: Set<string>;
+  partitionByName: Map<string, ClusterState["partitions"][number]>;
   /** Cluster-wide licenses over time: running jobs, this pass's starts and reservations hold them. */
   licenses: LicensePool;
 }
@@ -145,6 +148,9 @@ export function schedule(
   const deferred: JobRecord[] = [];
   /** Partitions with jobs left in the queue that are not blocked. */
   let open = left.size;
+  // a job listing several partitions (`-p a,b`) is counted under its list, which is never blocked as
+  // such: with one in the queue the pass does not stop early (it still ends with the queue)
+  const lists = [...left.keys()].some((k) => k.includes(","));
   let mainExamined = 0;
   for (let job = queue.next(); job !== undefined; job = queue.next()) {
     const id = job.info.jobId;
@@ -164,18 +170,21 @@ export function schedule(
       pass.reasons.set(id, "DeadLine");
     } else if (why !== "") {
       pass.reasons.set(id, why);
-    } else if (blocked.has(job.info.partition)) {
+    } else if (allBlocked(job.info.partition, blocked)) {
       pass.reasons.set(id, "Priority");
       deferred.push(job);
     } else {
-      const outcome = tryAny(pass, job);
+      const outcome = tryAny(pass, job, blocked);
       if (outcome === "blocked") {
         pass.reasons.set(id, blockedReason(pass, job));
         // a het job blocks no partition (Slurm's main scheduler leaves het jobs to backfill): one that can never
         // start whole (more exclusive nodes than there are) would otherwise hold back every job behind it
-        if (!isHetComponent(job.info) && !blocked.has(job.info.partition)) {
-          if ((left.get(job.info.partition) ?? 0) > 0) open--;
-          blocked.add(job.info.partition);
+        if (!isHetComponent(job.info)) {
+          for (const partition of jobPartitions(job.info.partition)) {
+            if (blocked.has(partition)) continue;
+            if ((left.get(partition) ?? 0) > 0) open--;
+            blocked.add(partition);
+          }
         }
         if (backfill) planFor(pass, job);
       } else if (outcome === "licenses" && backfill) {
@@ -185,7 +194,7 @@ export function schedule(
     }
     if (isHetComponent(job.info)) followLeader(pass, job);
     // No partition with jobs left can start anything in the main pass, and backfill has its depth.
-    if (open === 0 && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
+    if (open === 0 && !lists && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
@@ -225,7 +234,7 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
     if (examined >= pass.cfg.bfMaxJobTest) break;
     examined++;
     const before = pass.decisions.length;
-    const outcome = tryAny(pass, job);
+    const outcome = tryAny(pass, job, NONE_BLOCKED);
     if (outcome !== "invalid") trySched++;
     started += pass.decisions.length - before;
     if (outcome === "started") pass.reasons.delete(job.info.jobId);
@@ -235,19 +244,50 @@ function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: n
   return { examined, trySched, started };
 }
 
-/** The job's request, with whole nodes in an OverSubscribe=EXCLUSIVE partition, never beyond the partition's MaxNodes. */
-function requestFor(pass: Pass, job: JobRecord): ResourceRequest | string {
+/** The job's request in `partition`, with whole nodes in an OverSubscribe=EXCLUSIVE partition, never beyond the partition's MaxNodes. */
+function requestFor(pass: Pass, job: JobRecord, partition = job.info.partition): ResourceRequest | string {
   const built = jobRequest(job, pass.state.config, expand);
   if (typeof built === "string") return built;
-  const maxNodes = pass.state.partitions.find((p) => p.info.name === job.info.partition)?.info.maxNodes;
+  const maxNodes = pass.partitionByName.get(partition)?.info.maxNodes;
   const req = maxNodes !== undefined && built.nodesMax > maxNodes ? { ...built, nodesMax: Math.max(built.nodesMin, maxNodes) } : built;
   if (req.exclusive) return req;
-  return pass.exclusivePartitions.has(job.info.partition) ? { ...req, exclusive: true } : req;
+  return pass.exclusivePartitions.has(partition) ? { ...req, exclusive: true } : req;
+}
+
+const NONE_BLOCKED: ReadonlySet<string> = new Set();
+
+/** A het component runs in its (first listed) partition: the components are placed together, not tried partition by partition. */
+const homePartition = (job: JobRecord): string => jobPartitions(job.info.partition)[0] ?? job.info.partition;
+
+/** Whether every partition the job may run in is blocked for this pass. */
+function allBlocked(text: string, blocked: ReadonlySet<string>): boolean {
+  if (!text.includes(",")) return blocked.has(text);
+  return jobPartitions(text).every((p) => blocked.has(p));
+}
+
+/** The partitions a job tries, in order: its own, or of a list the unblocked ones by PriorityTier (job-partitions.ts). */
+function partitionsToTry(pass: Pass, job: JobRecord, blocked: ReadonlySet<string>): string[] {
+  const text = job.info.partition;
+  if (!text.includes(",")) return [text];
+  const tier = (name: string): number => pass.partitionByName.get(name)?.info.priorityTier ?? 1;
+  // only those whose limits and state let it run (one with too short a MaxTime is passed over)
+  const usable = jobPartitions(text).filter((p) => !blocked.has(p) && partitionReason(pass.state, job, p) === "");
+  return partitionsByTier(usable, tier);
 }
 
 type Outcome = "started" | "blocked" | "throttled" | "invalid" | "licenses";
 
-const tryAny = (pass: Pass, job: JobRecord): Outcome => (isHetComponent(job.info) ? tryHet(pass, job) : tryJob(pass, job));
+/** Start the job now if it can: a het job whole, a job of several partitions in the first of them that holds it. */
+function tryAny(pass: Pass, job: JobRecord, blocked: ReadonlySet<string>): Outcome {
+  if (isHetComponent(job.info)) return tryHet(pass, job);
+  const partitions = partitionsToTry(pass, job, blocked);
+  let outcome: Outcome = "blocked";
+  for (const partition of partitions) {
+    outcome = tryJob(pass, job, partition);
+    if (outcome !== "blocked" && outcome !== "invalid") return outcome;
+  }
+  return outcome;
+}
 
 /**
  * A heterogeneous job, from its leader: every component starts now or none does (Slurm).
@@ -264,7 +304,7 @@ function tryHet(pass: Pass, leader: JobRecord): Outcome {
       return "throttled";
     }
   }
-  const asks = hetAsks(pass, components, (c) => withFreeCpus(pass.placement, [...(pass.freeNodes.get(c.info.partition) ?? [])]));
+  const asks = hetAsks(pass, components, (c) => withFreeCpus(pass.placement, [...(pass.freeNodes.get(homePartition(c)) ?? [])]));
   if (asks === undefined) return "invalid";
   const allocs = placeTogether(pass.placement, asks);
   if (allocs === undefined) return "blocked";
@@ -287,7 +327,7 @@ function tryHet(pass: Pass, leader: JobRecord): Outcome {
 function hetAsks(pass: Pass, components: readonly JobRecord[], nodesOf: (c: JobRecord) => number[]): ComponentAsk[] | undefined {
   const asks: ComponentAsk[] = [];
   for (const c of components) {
-    const req = requestFor(pass, c);
+    const req = requestFor(pass, c, homePartition(c));
     if (typeof req === "string") return undefined;
     req.switchWaitOver = switchWaitOver(c.spec, c.info.eligibleTime || c.info.submitTime, pass.now);
     const durationSec = durationOf(c);
@@ -315,17 +355,19 @@ function followLeader(pass: Pass, leader: JobRecord): void {
 function planFor(pass: Pass, job: JobRecord): void {
   if (!isHetComponent(job.info)) return planReservation(pass, job);
   const components = hetComponents(pass.state.jobs, job);
-  const asks = hetAsks(pass, components, (c) => pass.partitionNodes.get(c.info.partition) ?? []);
+  const asks = hetAsks(pass, components, (c) => pass.partitionNodes.get(homePartition(c)) ?? []);
   if (asks === undefined || !fitsTogetherEver(pass.placement, asks)) return;
   for (const c of components) planReservation(pass, c);
 }
 
-/** Start as many of the job's tasks as fit now (one unless an array). */
-function tryJob(pass: Pass, job: JobRecord): Outcome {
-  const req = requestFor(pass, job);
+/** Start as many of the job's tasks as fit now in `partition` (one unless an array). */
+function tryJob(pass: Pass, job: JobRecord, partition: string): Outcome {
+  const req = requestFor(pass, job, partition);
   if (typeof req === "string") return "invalid";
   req.switchWaitOver = switchWaitOver(job.spec, job.info.eligibleTime || job.info.submitTime, pass.now);
-  const free = pass.freeNodes.get(job.info.partition);
+  const free = pass.freeNodes.get(partition);
+  // a job listing several partitions names the one it starts in (apply checks it is one of them)
+  const chosen = partition !== job.info.partition ? { partition } : {};
   const duration = durationOf(job);
   const allowed = resvNodeFilter(pass.state, job, pass.now, duration);
   const usable = free === undefined ? [] : withFreeCpus(pass.placement, free);
@@ -350,7 +392,7 @@ function tryJob(pass: Pass, job: JobRecord): Outcome {
     commitStart(pass.placement, pass.index, alloc, duration, req.user);
     pass.limits.charge(job, alloc);
     pass.licenses.hold(licenses, pass.now, licenseEnd);
-    pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc, ...(licenses.length > 0 ? { licenses: licenseItemsText(licenses) } : {}) });
+    pass.decisions.push({ jobId: job.info.jobId, arrayTaskId: taskId, alloc, ...chosen, ...(licenses.length > 0 ? { licenses: licenseItemsText(licenses) } : {}) });
     started++;
     if (job.arrayPending.length > 0) pass.runningPerArray.set(job.info.arrayJobId, (pass.runningPerArray.get(job.info.arrayJobId) ?? 0) + 1);
   }
@@ -383,30 +425,44 @@ function tryJob(pass: Pass, job: JobRecord): Outcome {
  * unavailable nodes of the partition.
  */
 function blockedReason(pass: Pass, job: JobRecord): string {
-  const req = requestFor(pass, job);
-  if (typeof req === "string") return "Resources";
-  const nodes = pass.partitionNodes.get(job.info.partition) ?? [];
   const views = pass.placement.views;
-  const usable = nodes.map((i) => views[i] as NodeView).filter((v) => v.usable);
-  if (fitJob(req, usable, "ever") !== undefined) return "Resources";
-  const down = nodes.map((i) => views[i] as NodeView).filter((v) => !v.usable).map((v) => v.name);
-  return down.length === 0 ? "Resources" : `ReqNodeNotAvail, UnavailableNodes:${hostlistUniq(down)}`;
+  const down = new Set<string>();
+  // of a list: Resources when any listed partition could hold it once free
+  for (const partition of jobPartitions(job.info.partition)) {
+    const req = requestFor(pass, job, partition);
+    if (typeof req === "string") return "Resources";
+    const nodes = pass.partitionNodes.get(partition) ?? [];
+    const usable = nodes.map((i) => views[i] as NodeView).filter((v) => v.usable);
+    if (fitJob(req, usable, "ever") !== undefined) return "Resources";
+    for (const i of nodes) if (!(views[i] as NodeView).usable) down.add((views[i] as NodeView).name);
+  }
+  return down.size === 0 ? "Resources" : `ReqNodeNotAvail, UnavailableNodes:${hostlistUniq([...down])}`;
 }
 
+/**
+ * Backfill's reservation: the earliest start in the job's partition (of a list, in whichever listed
+ * partition starts it first; ties go to the order it tries them in), held on the timeline.
+ */
 function planReservation(pass: Pass, job: JobRecord): void {
   const limit = pass.cfg.bfJobPartCountReserve;
-  const partition = job.info.partition;
-  const made = pass.reservedPerPartition.get(partition) ?? 0;
-  if (limit > 0 && made >= limit) return;
-  const req = requestFor(pass, job);
-  if (typeof req === "string") return;
-  const candidates = pass.partitionNodes.get(partition) ?? [];
   const duration = durationOf(job);
-  const shapeKey = `${partition}|${duration}|${gridShapeKey(req)}`;
   const licenses = jobLicenseRequest(pass.state, job);
   const licensesFree = (t: number): boolean => licenses === undefined || pass.licenses.choose(licenses, t, endOf(pass, t, duration)) !== undefined;
-  const planned = reserve(pass.placement, pass.grid, shapeKey, req, candidates, duration, licensesFree);
-  if (planned === undefined) return;
+  let best: { startTime: number; alloc: NodeAllocState[]; partition: string; made: number } | undefined;
+  for (const partition of partitionsToTry(pass, job, NONE_BLOCKED)) {
+    const made = pass.reservedPerPartition.get(partition) ?? 0;
+    if (limit > 0 && made >= limit) continue;
+    const req = requestFor(pass, job, partition);
+    if (typeof req === "string") continue;
+    const candidates = pass.partitionNodes.get(partition) ?? [];
+    const shapeKey = `${partition}|${duration}|${gridShapeKey(req)}`;
+    const found = findReservation(pass.placement, pass.grid, shapeKey, req, candidates, duration, licensesFree);
+    if (found !== undefined && (best === undefined || found.startTime < best.startTime)) best = { ...found, partition, made };
+  }
+  if (best === undefined) return;
+  const { partition, made } = best;
+  const planned = { startTime: best.startTime, alloc: best.alloc };
+  commitReservation(pass.placement, planned, duration);
   if (licenses !== undefined) {
     const end = endOf(pass, planned.startTime, duration);
     pass.licenses.hold(pass.licenses.choose(licenses, planned.startTime, end) ?? [], planned.startTime, end);
@@ -479,6 +535,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     limits: new LimitTracker(state, now),
     licenses: LicensePool.of(state, now, (job) => (job.info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, job.info.startTime + job.info.timeLimitMin * 60)))),
     exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
+    partitionByName: new Map(state.partitions.map((p) => [p.info.name, p])),
   };
 }
 

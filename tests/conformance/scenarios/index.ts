@@ -14,7 +14,8 @@ import { busyCluster, scancel } from "./golden-busy.ts";
 import { dependencies, errors } from "./golden-errors.ts";
 import { idle, sbatchBasics, srun } from "./golden-idle.ts";
 import { sreportReports } from "./extra-sreport.ts";
+import { severalPartitions } from "./extra-partitions.ts";
 
 export const GOLDEN_GROUPS: Group[] = [idle, srun, sbatchBasics, busyCluster, scancel, dependencies, errors, accounting];
-export const EXTRA_GROUPS: Group[] = [directives, options, environment, filenames, formats, badInput, arrays, dependencyKinds, sreportReports];
+export const EXTRA_GROUPS: Group[] = [directives, options, environment, filenames, formats, badInput, arrays, dependencyKinds, sreportReports, severalPartitions];
 export const GROUPS: Group[] = [...GOLDEN_GROUPS, ...EXTRA_GROUPS];
