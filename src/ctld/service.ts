@@ -15,6 +15,7 @@ import { hostNameOf } from "./peer-host.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { jobView, listJobViews, nodeViewsList } from "./views.ts";
 import { nodeViewsOf, validateSubmit } from "../sched/model/apply-submit.ts";
+import { jobPartitions } from "../sched/model/job-partitions.ts";
 import { fitJob } from "../sched/plan/fit-node.ts";
 import { runJobSubmitHook } from "./job-submit-hook.ts";
 import { compressHostlist, expandHostlist } from "../compat/hostlist.ts";
@@ -123,13 +124,17 @@ export function controllerRoutes(sc: ServiceContext) {
         if (req.testOnly) {
           const checked = validateSubmit(c.state, spec, by, { testOnly: true });
           if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
-          // where it would run: the nodes that fit now, else once the partition is free (golden 037)
-          const members = nodeViewsOf(c.state, checked.partition);
-          const fit = checked.oversizedNodes > 0 ? undefined : fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever");
+          // where it would run: the nodes that fit now (of a list, in the first listed partition where they do),
+          // else once the partition is free (golden 037)
+          const others = jobPartitions(spec.partition).filter((n) => n !== checked.partition.info.name);
+          const listed = [checked.partition, ...others.flatMap((n) => c.state.partitions.filter((p) => p.info.name === n))];
+          const now = checked.oversizedNodes > 0 ? undefined : listed.map((p) => ({ p, fit: fitJob(checked.req, nodeViewsOf(c.state, p), "now") })).find((x) => x.fit !== undefined);
+          const partition = now?.p ?? checked.partition;
+          const fit = checked.oversizedNodes > 0 ? undefined : now?.fit ?? fitJob(checked.req, nodeViewsOf(c.state, partition), "ever");
           // larger than the partition (-N 8 on 4 nodes): Slurm's test fails, it never names an empty node list
           if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
           const nodelist = compressHostlist(fit.map((a) => a.node));
-          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: checked.partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
+          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
         }
         const het = await hetComponentSpecs(sc, req.hetComponents, by);
         const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
