@@ -28,6 +28,7 @@ import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
 import { pendingQueue } from "./queue-order.ts";
+import { OpenPartitions } from "./open-partitions.ts";
 import { mustQueueHeld, settleHeld, summarizeHeld, withHeldQueued } from "./held-jobs.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
@@ -144,19 +145,14 @@ export function schedule(
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
   const backfill = config.schedulerType === "sched/backfill";
-  const blocked = new Set<string>();
   const deferred: JobRecord[] = [];
-  /** Partitions with jobs left in the queue that are not blocked. */
-  let open = left.size;
-  // a job listing several partitions (`-p a,b`) is counted under its list, which is never blocked as
-  // such: with one in the queue the pass does not stop early (it still ends with the queue)
-  const lists = [...left.keys()].some((k) => k.includes(","));
+  /** Partitions (and lists of them) with jobs left in the queue that are not blocked. */
+  const open = new OpenPartitions(left);
+  const blocked = open.blocked;
   let mainExamined = 0;
   for (let job = queue.next(); job !== undefined; job = queue.next()) {
     const id = job.info.jobId;
-    const leftHere = (left.get(job.info.partition) ?? 1) - 1;
-    left.set(job.info.partition, leftHere);
-    if (leftHere === 0 && !blocked.has(job.info.partition)) open--;
+    open.take(job.info.partition);
     if (mainExamined >= budget.maxJobsExamined) {
       pass.reasons.set(id, "Priority");
       continue;
@@ -170,7 +166,7 @@ export function schedule(
       pass.reasons.set(id, "DeadLine");
     } else if (why !== "") {
       pass.reasons.set(id, why);
-    } else if (allBlocked(job.info.partition, blocked)) {
+    } else if (open.closed(job.info.partition)) {
       pass.reasons.set(id, "Priority");
       deferred.push(job);
     } else {
@@ -179,13 +175,7 @@ export function schedule(
         pass.reasons.set(id, blockedReason(pass, job));
         // a het job blocks no partition (Slurm's main scheduler leaves het jobs to backfill): one that can never
         // start whole (more exclusive nodes than there are) would otherwise hold back every job behind it
-        if (!isHetComponent(job.info)) {
-          for (const partition of jobPartitions(job.info.partition)) {
-            if (blocked.has(partition)) continue;
-            if ((left.get(partition) ?? 0) > 0) open--;
-            blocked.add(partition);
-          }
-        }
+        if (!isHetComponent(job.info)) for (const partition of jobPartitions(job.info.partition)) open.block(partition);
         if (backfill) planFor(pass, job);
       } else if (outcome === "licenses" && backfill) {
         // waiting on a license does not block the partition (Slurm), but backfill keeps the licenses for it
@@ -194,7 +184,7 @@ export function schedule(
     }
     if (isHetComponent(job.info)) followLeader(pass, job);
     // No partition with jobs left can start anything in the main pass, and backfill has its depth.
-    if (open === 0 && !lists && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
+    if (open.allClosed() && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
   for (const job of queue.rest()) {
@@ -258,12 +248,6 @@ const NONE_BLOCKED: ReadonlySet<string> = new Set();
 
 /** A het component runs in its (first listed) partition: the components are placed together, not tried partition by partition. */
 const homePartition = (job: JobRecord): string => jobPartitions(job.info.partition)[0] ?? job.info.partition;
-
-/** Whether every partition the job may run in is blocked for this pass. */
-function allBlocked(text: string, blocked: ReadonlySet<string>): boolean {
-  if (!text.includes(",")) return blocked.has(text);
-  return jobPartitions(text).every((p) => blocked.has(p));
-}
 
 /** The partitions a job tries, in order: its own, or of a list the unblocked ones by PriorityTier (job-partitions.ts). */
 function partitionsToTry(pass: Pass, job: JobRecord, blocked: ReadonlySet<string>): string[] {
