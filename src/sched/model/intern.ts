@@ -1,0 +1,87 @@
+/**
+ * @module sched/model/intern
+ * One copy of what jobs repeat. A replica gets each job as JSON (a log entry, a snapshot) and
+ * decoding makes every string of it anew: the same user, account, partition, working
+ * directory, output path and script, and the same environment (sbatch --export=ALL sends the
+ * user's whole shell environment, ~60 variables, ~5 KB), again for every job. A pending job
+ * cost ~12 KB of heap that way, ~2/3 of it its environment and script (bench/job-memory.ts).
+ * internJob swaps a job's strings for the instances an earlier job already holds, and its
+ * environment for an identical one already held (frozen: jobs share it, and nothing in the
+ * controller writes a stored job's environment). Only identity changes: every value reads
+ * the same, so nothing that compares, prints or serializes can tell. The tables are a
+ * two-generation cache (a value not met again within a generation is forgotten), so values
+ * that never repeat (job names with ids, unique scripts) do not pile up.
+ */
+import type { JobRecord } from "./types.ts";
+
+/** Entries of a generation (strings and environments alike) before it is retired. */
+const GENERATION_ENTRIES = 50_000;
+/** Characters a generation keeps (scripts and environments' keys are large). */
+const GENERATION_CHARS = 32 * 2 ** 20;
+
+class Generations<V> {
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
+  private chars = 0;
+
+  /** The held value for `key`, or `make()`'s, held from now on. */
+  get(key: string, make: () => V): V {
+    const now = this.current.get(key);
+    if (now !== undefined) return now;
+    const before = this.previous.get(key);
+    const value = before ?? make();
+    if (this.current.size >= GENERATION_ENTRIES || this.chars + key.length > GENERATION_CHARS) {
+      this.previous = this.current;
+      this.current = new Map();
+      this.chars = 0;
+    }
+    this.current.set(key, value);
+    this.chars += key.length;
+    return value;
+  }
+}
+
+const strings = new Generations<string>();
+const environments = new Generations<Readonly<Record<string, string>>>();
+
+/** `s`, or an equal string a job already holds. */
+export function internString(s: string): string {
+  return s === "" ? s : strings.get(s, () => s);
+}
+
+/** Every string-valued field of `o` (own, top level) swapped for its interned instance. */
+function internFields(o: object): void {
+  const r = o as Record<string, unknown>;
+  for (const key in r) {
+    const v = r[key];
+    if (typeof v === "string" && v !== "") r[key] = internString(v);
+  }
+}
+
+/** An environment equal to `env` (same variables, same order), shared and frozen. */
+function internEnvironment(env: Record<string, string>): Record<string, string> {
+  if (Object.isFrozen(env)) return env;
+  const keys = Object.keys(env);
+  if (keys.length === 0) return env;
+  return environments.get(JSON.stringify(env), () => {
+    const shared: Record<string, string> = {};
+    for (const k of keys) shared[internString(k)] = internString(env[k] as string);
+    return Object.freeze(shared);
+  }) as Record<string, string>;
+}
+
+/** The job's strings and environment swapped for shared instances (values unchanged). */
+export function internJob(job: JobRecord): void {
+  const spec = job.spec as JobRecord["spec"] | undefined;
+  if (spec !== undefined) {
+    internFields(spec);
+    if (spec.env !== undefined && spec.env !== null && typeof spec.env === "object") spec.env = internEnvironment(spec.env);
+    if (Array.isArray(spec.argv)) {
+      for (let i = 0; i < spec.argv.length; i++) {
+        const a = spec.argv[i];
+        if (typeof a === "string") spec.argv[i] = internString(a);
+      }
+    }
+  }
+  if (job.info !== undefined) internFields(job.info);
+}
