@@ -7,7 +7,11 @@
  * cost ~12 KB of heap that way, ~2/3 of it its environment and script (bench/job-memory.ts).
  * internJob swaps a job's strings for the instances an earlier job already holds, and its
  * environment for an identical one already held (frozen: jobs share it, and nothing in the
- * controller writes a stored job's environment). Only identity changes: every value reads
+ * controller writes a stored job's environment), and its empty lists (no node shares, state
+ * flags, arguments, GRES, pending array tasks) for one frozen empty list: the controller gives
+ * a job a new list when one of them changes, never writes one in place (a frozen list would
+ * refuse it loudly). Its steps' list, which apply-step pushes to, stays its own. Only
+ * identity changes: every value reads
  * the same, so nothing that compares, prints or serializes can tell. The tables are a
  * two-generation cache (a value not met again within a generation is forgotten), so values
  * that never repeat (job names with ids, unique scripts) do not pile up.
@@ -39,6 +43,14 @@ class Generations<V> {
     this.chars += key.length;
     return value;
   }
+}
+
+/** The empty list jobs share (frozen: written in place by mistake it throws rather than changes every job). */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** `list`, or the shared empty list when it is empty. */
+function shareEmpty<T>(list: T[]): T[] {
+  return Array.isArray(list) && list.length === 0 && !Object.isFrozen(list) ? (NONE as unknown as T[]) : list;
 }
 
 const strings = new Generations<string>();
@@ -76,12 +88,20 @@ export function internJob(job: JobRecord): void {
   if (spec !== undefined) {
     internFields(spec);
     if (spec.env !== undefined && spec.env !== null && typeof spec.env === "object") spec.env = internEnvironment(spec.env);
-    if (Array.isArray(spec.argv)) {
+    if (Array.isArray(spec.gresPerNode)) spec.gresPerNode = shareEmpty(spec.gresPerNode);
+    if (Array.isArray(spec.argv)) spec.argv = shareEmpty(spec.argv);
+    if (Array.isArray(spec.argv) && !Object.isFrozen(spec.argv)) {
       for (let i = 0; i < spec.argv.length; i++) {
         const a = spec.argv[i];
         if (typeof a === "string") spec.argv[i] = internString(a);
       }
     }
   }
-  if (job.info !== undefined) internFields(job.info);
+  const info = job.info as JobRecord["info"] | undefined;
+  if (info !== undefined) {
+    internFields(info);
+    if (Array.isArray(info.alloc)) info.alloc = shareEmpty(info.alloc);
+    if (Array.isArray(info.stateFlags)) info.stateFlags = shareEmpty(info.stateFlags);
+  }
+  if (Array.isArray(job.arrayPending)) job.arrayPending = shareEmpty(job.arrayPending);
 }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ALICE, ROOT, cluster, spec, submit } from "./builders.ts";
+import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { decodeCommand } from "../../../src/raft/driver/api.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
@@ -43,6 +44,21 @@ describe("jobs share repeated strings and environments", () => {
     expect(c.state.jobs.get(2)?.info.comment).toBe("");
     expect(c.state.jobs.get(1)?.spec.env).toBe(b.spec.env);
     expect(b.spec.env).toEqual(ENV);
+  });
+
+  it("pending jobs share one frozen empty list; starting one gives it its own", () => {
+    const c = cluster(CONF);
+    c.run(fromLog(spec({ ntasks: 1, env: ENV }), 10));
+    c.run(fromLog(spec({ ntasks: 1, env: ENV }), 11));
+    const [a, b] = [c.state.jobs.get(1), c.state.jobs.get(2)];
+    if (a === undefined || b === undefined) throw new Error("both jobs submitted");
+    expect(a.info.alloc).toBe(b.info.alloc);
+    expect(Object.isFrozen(a.info.alloc)).toBe(true);
+    expect(a.info.steps).not.toBe(b.info.steps); // apply-step pushes to a job's steps
+    c.run({ v: 1, type: "startJobs", at: 20, decisions: schedule(c.state, 20).decisions });
+    expect([a.info.state, b.info.state]).toEqual(["RUNNING", "RUNNING"]);
+    expect(a.info.alloc.map((s) => s.cpus)).toEqual([1]);
+    expect(b.info.alloc.map((s) => s.cpus)).toEqual([1]);
   });
 
   it("a restored snapshot's jobs equal the originals and share their environments", () => {
