@@ -127,18 +127,25 @@ function main(): void {
   const envs = Array.from({ length: USERS }, (_, u) => userEnv(rng, u));
   const state = newState();
   const base = measure("empty");
+  let applyMs = 0;
   for (let i = 0; i < JOBS; i++) {
     // as a replica applies it: the command's JSON from the log entry, decoded
     const entry = new TextEncoder().encode(JSON.stringify({ p: "", c: submitCommand(rng, i, envs) }));
-    const r = apply(state, decodeCommand(entry) as Command);
+    const command = decodeCommand(entry) as Command;
+    const t0 = performance.now();
+    const r = apply(state, command);
+    applyMs += performance.now() - t0;
     if (r.errorCode !== "") throw new Error(`submit refused: ${r.errorCode} ${r.error ?? ""}`);
   }
   report("log_apply", base, measure("applied"), state);
+  out("job_apply_us_per_job", (applyMs * 1000) / JOBS, "us", { jobs: JOBS, users: USERS, env_vars: ENV_VARS });
   const bytes = encodeSnapshot(state, 1);
   breakdown(state);
   const restored = newState();
   const restoredBase = measure("restore-empty");
+  const r0 = performance.now();
   restoreSnapshot(restored, bytes);
+  out("job_restore_ms", performance.now() - r0, "ms", { jobs: JOBS, users: USERS, env_vars: ENV_VARS });
   report("snapshot_restore", restoredBase, measure("restored"), restored);
 }
 
