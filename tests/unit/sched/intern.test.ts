@@ -46,6 +46,18 @@ describe("jobs share repeated strings and environments", () => {
     expect(b.spec.env).toEqual(ENV);
   });
 
+  it("environments alike but for one variable in the middle (or its order) stay apart", () => {
+    const c = cluster(CONF);
+    const middle = { ...ENV, PROJECT: "/home/alice/other" };
+    const reordered = { HOME: ENV.HOME, PROJECT: ENV.PROJECT, PATH: ENV.PATH };
+    for (const [k, env] of [ENV, middle, reordered, ENV].entries()) c.run(fromLog(spec({ ntasks: 1, hold: true, env }), 10 + k));
+    const env = (id: number) => c.state.jobs.get(id)?.spec.env;
+    expect([env(1), env(2), env(3)]).toEqual([ENV, middle, reordered]);
+    expect(Object.keys(env(3) ?? {})).toEqual(["HOME", "PROJECT", "PATH"]);
+    expect(env(2)).not.toBe(env(1));
+    expect(env(4)).toBe(env(1));
+  });
+
   it("pending jobs share one frozen empty list; starting one gives it its own", () => {
     const c = cluster(CONF);
     c.run(fromLog(spec({ ntasks: 1, env: ENV }), 10));
