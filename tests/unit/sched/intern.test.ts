@@ -48,12 +48,14 @@ describe("jobs share repeated strings and environments", () => {
 
   it("environments alike but for one variable in the middle (or its order) stay apart", () => {
     const c = cluster(CONF);
-    const middle = { ...ENV, PROJECT: "/home/alice/other" };
-    const reordered = { HOME: ENV.HOME, PROJECT: ENV.PROJECT, PATH: ENV.PATH };
-    for (const [k, env] of [ENV, middle, reordered, ENV].entries()) c.run(fromLog(spec({ ntasks: 1, hold: true, env }), 10 + k));
+    // the same count, first and last variables: only a full comparison tells them apart
+    const base = { HOME: "/home/alice", PATH: "/usr/bin:/bin", LANG: "C.UTF-8", PROJECT: "/home/alice/proj" };
+    const middle = { ...base, PATH: "/opt/bin:/usr/bin" };
+    const reordered = { HOME: base.HOME, LANG: base.LANG, PATH: base.PATH, PROJECT: base.PROJECT };
+    for (const [k, env] of [base, middle, reordered, base].entries()) c.run(fromLog(spec({ ntasks: 1, hold: true, env }), 10 + k));
     const env = (id: number) => c.state.jobs.get(id)?.spec.env;
-    expect([env(1), env(2), env(3)]).toEqual([ENV, middle, reordered]);
-    expect(Object.keys(env(3) ?? {})).toEqual(["HOME", "PROJECT", "PATH"]);
+    expect([env(1), env(2), env(3)]).toEqual([base, middle, reordered]);
+    expect(Object.keys(env(3) ?? {})).toEqual(["HOME", "LANG", "PATH", "PROJECT"]);
     expect(env(2)).not.toBe(env(1));
     expect(env(4)).toBe(env(1));
   });
