@@ -115,8 +115,11 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
       maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => clock.monotonicMs(), omitHeld: d.queueHeld !== true, omitBegin: d.queueBegin !== true,
     });
     passed = true;
-    // the priorities left to be computed on demand move when the context's inputs do: the state's (any command) or fair share's decay
-    const waitingMoved = (leftOut.count > 0 || result.beginOmitted > 0) && (leftOut.appliedIndex !== state.appliedIndex || !sameWaitingFactors(priorityContext, result.priorityContext));
+    // the priorities left to be computed on demand move when the context's inputs do: the state's (any command) or fair
+    // share's decay; without a context (priority/basic) such a priority is the job's own field, which the views read live
+    const contexts = priorityContext !== undefined || result.priorityContext !== undefined;
+    const waitingMoved = (leftOut.count > 0 || result.beginOmitted > 0) && contexts &&
+      (leftOut.appliedIndex !== state.appliedIndex || !sameWaitingFactors(priorityContext, result.priorityContext));
     // A pass that leaves every reason, priority and plan as it was leaves the listing cache warm.
     if (waitingMoved || !sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) d.viewsChanged();
     // the pass's own map, kept as it is (a copy of 100k reasons cost the leader ~10 ms a pass)

@@ -94,4 +94,23 @@ describe("the scheduler loop's views of jobs waiting for their begin time", () =
     expect(fast.seen.started).toEqual([3]);
     expect(ref.seen.started).toEqual([3]);
   });
+
+  it("under priority/basic a command that changes nothing they show leaves the listing cache as the reference does", async () => {
+    const c = cluster("ClusterName=t\nNodeName=n1 CPUs=2 RealMemory=1000\nPartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE\n");
+    c.run(submit(spec({ ntasks: 1, timeLimitMin: 5, beginTime: 5000 }), 300, ALICE));
+    c.run(submit(spec({ ntasks: 1, timeLimitMin: 5, beginTime: 5000 }), 300, ROOT));
+    const at = { now: 1000 };
+    const fast = loopOn(c.state, at, false);
+    const ref = loopOn(c.state, at, true);
+    await fast.pass();
+    await ref.pass();
+    c.run({ v: 1, type: "updateJob", at: 1001, jobIds: ["2"], action: "update", fields: { comment: "x" }, by: ROOT });
+    at.now = 1002;
+    const before = { fast: fast.seen.viewsChanged, ref: ref.seen.viewsChanged };
+    await fast.pass();
+    await ref.pass();
+    expect(ref.seen.viewsChanged - before.ref).toBe(0);
+    expect(fast.seen.viewsChanged - before.fast).toBe(0);
+    for (const id of [1, 2]) expect([fast.loop.reasonOf(id), fast.loop.priorityOf(id)]).toEqual([ref.loop.reasonOf(id), ref.loop.priorityOf(id)]);
+  });
 });
