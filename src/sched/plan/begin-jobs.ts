@@ -29,7 +29,7 @@ import { assert } from "../../lib/assert.ts";
 export function mustQueueBegin(p: Priorities, maxJobsExamined: number): boolean {
   if (p.begin.length === 0) return false;
   if (maxJobsExamined < p.pending.length + p.held.length + p.begin.length) return true;
-  for (const job of p.begin) if (isHetComponent(job.info)) return true;
+  for (const job of p.beginNoted) if (isHetComponent(job.info)) return true;
   for (const job of p.pending) if (isHetComponent(job.info)) return true;
   return false;
 }
@@ -42,12 +42,12 @@ export function withBeginQueued(p: Priorities): Priorities {
   pendingValues.set(p.pendingValues);
   pendingValues.set(values, p.pendingValues.length);
   assert(pendingValues.length === p.pendingValues.length + p.begin.length, "every job waiting for its begin time is queued");
-  return { ...p, pending, pendingValues, begin: [] };
+  return { ...p, pending, pendingValues, begin: [], beginNoted: [] };
 }
 
-/** The left-out jobs' part of the pass: one whose deadline has passed gets DeadLine (the shell ends it); the others' reason is BeginTime. */
-export function settleBegin(begin: readonly JobRecord[], now: number, reasons: Map<number, string>, expired: number[]): void {
-  for (const job of begin) {
+/** The left-out jobs' part of the pass (`noted`: those of them with a deadline): one whose deadline has passed gets DeadLine (the shell ends it); the others' reason is BeginTime. */
+export function settleBegin(noted: readonly JobRecord[], now: number, reasons: Map<number, string>, expired: number[]): void {
+  for (const job of noted) {
     if (job.info.deadline <= 0 || !deadlinePassed(job, now)) continue;
     expired.push(job.info.jobId);
     reasons.set(job.info.jobId, "DeadLine");

@@ -16,6 +16,7 @@ import type { ClusterState, JobRecord, PartitionRecord } from "../model/types.ts
 import type { SchedConfig } from "./sched-config.ts";
 import { assert } from "../../lib/assert.ts";
 import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
+import { isHetComponent } from "../model/het.ts";
 
 /** Normalised factors in [0, 1] (tres: per TRES name). */
 export interface PriorityFactors {
@@ -77,6 +78,8 @@ export interface Priorities {
   held: JobRecord[];
   /** With `omitBegin`: the pending jobs not held whose begin time is after `now` (plan/begin-jobs.ts), in none of the above, their priorities not computed. Otherwise empty. */
   begin: JobRecord[];
+  /** Of `begin`, those with a deadline or in a het job: the only ones the pass looks at again (plan/begin-jobs.ts). */
+  beginNoted: JobRecord[];
 }
 
 /**
@@ -90,17 +93,21 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
   const pending: JobRecord[] = [];
   const held: JobRecord[] = [];
   const begin: JobRecord[] = [];
+  const beginNoted: JobRecord[] = [];
   for (const job of state.jobs.values()) {
     const info = job.info;
     if (info.state !== "PENDING") continue;
     // a held job's priority is 0 whatever the factors (priorityValue): nothing to compute
     if (omitHeld && info.priority === 0) held.push(job);
     // a held job's reason is its hold even before its begin time (eligibility): held, not waiting for its begin time
-    else if (omitBegin && info.priority !== 0 && info.eligibleTime > now) begin.push(job);
-    else pending.push(job);
+    else if (omitBegin && info.priority !== 0 && info.eligibleTime > now) {
+      begin.push(job);
+      // noted in this walk, so that the pass need not walk 100k of them again
+      if (info.deadline > 0 || isHetComponent(info)) beginNoted.push(job);
+    } else pending.push(job);
   }
   const pendingValues = priorityValues(pending, context, values);
-  return { values, context, pending, pendingValues, held, begin };
+  return { values, context, pending, pendingValues, held, begin, beginNoted };
 }
 
 /** Each job's priority from `ctx`, index-aligned, also set in `into` by job id. */

@@ -206,7 +206,7 @@ export function schedule(
     } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
   settleHeld(heldSummary, now, pass.reasons, pass.expired);
-  settleBegin(begin, now, pass.reasons, pass.expired);
+  settleBegin(computed.beginNoted, now, pass.reasons, pass.expired);
   const mainStarted = pass.decisions.length;
   const t1 = clock();
   const bf = config.schedulerType === "sched/backfill" ? backfillPass(pass, deferred) : { examined: 0, trySched: 0, started: 0 };

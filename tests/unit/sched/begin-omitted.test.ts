@@ -154,4 +154,17 @@ describe("jobs waiting for their begin time left out of the pass (omitBegin)", (
     expect(fast.expired).toEqual([1]);
     expect(fast.reasons.get(1)).toBe("DeadLine");
   });
+
+  it("a het job waiting for its begin time is queued as before: its components' reasons and expiry follow its leader", () => {
+    const c = cluster("ClusterName=b\nDefMemPerCPU=100\nNodeName=c1 CPUs=2 RealMemory=1600\nPartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE\n");
+    const late = { ntasks: 1, timeLimitMin: 10, beginTime: 1000, deadline: 700 };
+    c.run({ v: 1, type: "submit", at: 100, spec: spec(late), by: ALICE, priority: 0, het: [spec(late)] });
+    expect(c.state.jobs.size).toBe(2);
+    const cfg = c.state.config.sched;
+    const ref = schedule(c.state, 200, cfg, { maxJobsExamined: cfg.maxJobsPerPass });
+    const fast = schedule(c.state, 200, cfg, { maxJobsExamined: cfg.maxJobsPerPass, omitBegin: true });
+    expect(fast.beginOmitted).toBe(0);
+    expect(fast.expired).toEqual(ref.expired);
+    expect([...fast.reasons]).toEqual([...ref.reasons]);
+  });
 });
