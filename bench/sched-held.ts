@@ -7,8 +7,12 @@
  * HELD held ones and BEGIN ones whose begin time is in the future. The start decisions are
  * never committed, so every pass does the same work (a steady queue). Also times a squeue-like
  * read of every held job's reason and priority through the loop (what the views ask).
- * Two loops run on the same state, passes interleaved: path=omit_held (the controller's) and
- * path=queue_held (held jobs queued like the others: the path before issue 16's change).
+ * Two loops run on the same state, passes interleaved: path=omit_held (the controller's: held
+ * jobs and those waiting for their begin time left out of the queue, plan/held-jobs.ts and
+ * plan/begin-jobs.ts) and path=queue_held (both queued like the others: the path before issue
+ * 16's changes). Also times reading every future-begin job's reason and priority (which the
+ * controller's path computes on demand) and counts the pending jobs whose reason or priority
+ * differ between the two paths (expected 0).
  * Prints JSON lines {metric, value, unit, ...conditions}.
  * Run: bun bench/sched-held.ts   (NODES=1000 NORMAL=300 HELD=100000 BEGIN=0 PASSES=15 SEED=1 ONLY=)
  */
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
       state, clock, now: () => NOW, logger: { info() {}, warn() {}, error() {} } as never, counters: newSchedCounters(NOW),
       acting: () => true, diskFull: () => false, executeInternal: () => {}, viewsChanged: () => void counted.viewsChanged++,
       execute: async (c) => ((counted.started = c.type === "startJobs" ? c.decisions.length : 0), { ids: [], error: "" }) as never,
-      queueHeld: path === "queue_held",
+      queueHeld: path === "queue_held", queueBegin: path === "queue_held",
     });
     return { path, loop, fire, counted };
   });
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
     }
   }
   const held = [...state.jobs.values()].filter((j) => j.info.state === "PENDING" && j.info.priority === 0);
+  const waiting = [...state.jobs.values()].filter((j) => j.info.state === "PENDING" && j.info.priority !== 0 && j.info.eligibleTime > NOW);
   for (const { path, loop, counted } of paths) {
     const r0 = performance.now();
     let shown = 0;
@@ -108,6 +113,22 @@ async function main(): Promise<void> {
     out("held_pass_cpu_p50_ms", pct(counted.cpu, 50), "ms", cond);
     out("held_views_changed", counted.viewsChanged, "passes", { ...cond, note: `of ${WARMUP + PASSES} passes, this many invalidated the listing cache` });
     out("held_reason_read_ms", readMs, "ms", { ...cond, jobs: held.length, shown_held_priority0: shown });
+    const b0 = performance.now();
+    let shownBegin = 0;
+    for (const j of waiting) if (loop.reasonOf(j.info.jobId) === "BeginTime" && (loop.priorityOf(j.info.jobId)?.priority ?? 0) > 0) shownBegin++;
+    out("begin_reason_read_ms", performance.now() - b0, "ms", { ...cond, jobs: waiting.length, shown_begin_priority: shownBegin });
+  }
+  if (paths.length === 2) {
+    const [a, b] = paths.map((p) => p.loop);
+    let differ = 0;
+    for (const j of state.jobs.values()) {
+      const id = j.info.jobId;
+      if (j.info.state !== "PENDING") continue;
+      // a held job has no priority to explain on the controller's path (sprio leaves it out), 0 on the reference's
+      const held = j.info.priority === 0 ? 0 : undefined;
+      if (a?.reasonOf(id) !== b?.reasonOf(id) || (a?.priorityOf(id)?.priority ?? held) !== (b?.priorityOf(id)?.priority ?? held)) differ++;
+    }
+    out("paths_differ_jobs", differ, "jobs", { nodes: NODES, normal: NORMAL, held: HELD, begin: BEGIN, note: "pending jobs whose reason or priority differ between the paths (0 expected)" });
   }
 }
 

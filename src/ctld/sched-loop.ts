@@ -5,16 +5,20 @@
  * between 20 ms and 5 s), its start decisions proposed as one command, one in flight at a
  * time. It keeps what the last pass found (pending reasons, priorities, the backfill plan) for
  * the views; a held job's reason is its hold, and it has no priority to explain (sprio leaves
- * it out, as Slurm's does; squeue shows its priority, 0), which the pass does not list. Failure policy: a pass that throws is logged and the next kick tries again;
+ * it out, as Slurm's does; squeue shows its priority, 0), which the pass does not list. Nor
+ * does it list a job waiting for its begin time (plan/begin-jobs.ts): its reason is BeginTime
+ * and its priority is computed from the pass's context when asked, as the pass would have.
+ * Failure policy: a pass that throws is logged and the next kick tries again;
  * uncommitted decisions are simply made again by a later pass.
  */
 import type { ConsolaInstance } from "consola/core";
 import type { Clock, TimerHandle } from "../lib/clock.ts";
 import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
-import type { ClusterState } from "../sched/model/types.ts";
+import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { planPreemption } from "../sched/plan/preempt.ts";
-import { explainPriority, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
+import { explainPriority, sameWaitingFactors, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
+import { beginWaitReason } from "../sched/plan/begin-jobs.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
 import { heldReason } from "../sched/plan/eligibility.ts";
 import { recordPass, type SchedCounters } from "./sched-stats.ts";
@@ -34,6 +38,8 @@ export interface SchedLoopDeps {
   onSchedulerPass?: ((pass: { seconds: number; started: number }) => void) | undefined;
   /** Queue held jobs like any other (the reference path, for the bench and tests); the default leaves them out (plan/held-jobs.ts). */
   queueHeld?: boolean;
+  /** Queue jobs waiting for their begin time like any other (the reference path); the default leaves them out (plan/begin-jobs.ts). */
+  queueBegin?: boolean;
 }
 
 export interface SchedLoop {
@@ -77,6 +83,11 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
   let priorities = new Map<number, number>();
   let priorityContext: PriorityContext | undefined;
   let planned = new Map<number, Reservation>();
+  /**
+   * What the last pass left out as waiting for their begin time: the jobs it saw (submitted
+   * before `sequence`), pending, not held and to begin after its `now`, that are in neither map.
+   */
+  let leftOut = { count: 0, now: 0, sequence: 0, appliedIndex: -1 };
   let kickTimer: TimerHandle | undefined;
   /** Time the last pass took: the next one waits at least as long, so RPCs get half the loop. */
   let lastPassMs = 0;
@@ -101,14 +112,22 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
     const now = d.now();
     const startMs = clock.monotonicMs();
     const cfg = state.config.sched;
-    const result = schedule(state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => clock.monotonicMs(), omitHeld: d.queueHeld !== true });
+    const result = schedule(state, now, cfg, {
+      maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => clock.monotonicMs(), omitHeld: d.queueHeld !== true, omitBegin: d.queueBegin !== true,
+    });
     passed = true;
+    // the priorities left to be computed on demand move when the context's inputs do: the state's (any command) or fair
+    // share's decay; without a context (priority/basic) such a priority is the job's own field, which the views read live
+    const contexts = priorityContext !== undefined || result.priorityContext !== undefined;
+    const waitingMoved = (leftOut.count > 0 || result.beginOmitted > 0) && contexts &&
+      (leftOut.appliedIndex !== state.appliedIndex || !sameWaitingFactors(priorityContext, result.priorityContext));
     // A pass that leaves every reason, priority and plan as it was leaves the listing cache warm.
-    if (!sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) d.viewsChanged();
+    if (waitingMoved || !sameEntries(reasons, result.reasons) || !sameEntries(priorities, result.priorities) || !samePlan(planned, result.reservations)) d.viewsChanged();
     // the pass's own map, kept as it is (a copy of 100k reasons cost the leader ~10 ms a pass)
     reasons = result.reasons;
     priorities = result.priorities;
     priorityContext = result.priorityContext;
+    leftOut = { count: result.beginOmitted, now, sequence: state.nextSequence, appliedIndex: state.appliedIndex };
     planned = new Map(result.reservations.map((r) => [r.jobId, r]));
     recordPass(d.counters, result.stats, now, cfg.schedulerType === "sched/backfill");
     lastPassMs = clock.monotonicMs() - startMs;
@@ -127,6 +146,13 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
       .finally(() => {
         passInFlight = false;
       });
+  }
+
+  /** The job, when the last pass left it out as waiting for its begin time. */
+  function waitingJob(jobId: number): JobRecord | undefined {
+    if (leftOut.count === 0) return undefined;
+    const job = state.jobs.get(jobId);
+    return job !== undefined && job.sequence < leftOut.sequence && beginWaitReason(job, leftOut.now) !== undefined ? job : undefined;
   }
 
   return {
@@ -150,11 +176,16 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
       reasons = new Map();
       passed = false;
     },
-    reasonOf: (jobId) => reasons.get(jobId) ?? (passed ? holdOf(state, jobId) : undefined),
+    reasonOf: (jobId) => reasons.get(jobId) ?? (passed ? (holdOf(state, jobId) ?? (waitingJob(jobId) === undefined ? undefined : "BeginTime")) : undefined),
     priorityOf: (jobId, partition) => {
       const value = priorities.get(jobId);
+      if (value === undefined) {
+        const waiting = waitingJob(jobId);
+        // the value priorityValue gives from the pass's context, which the pass would have ordered by
+        return waiting === undefined ? undefined : explainPriority(waiting, priorityContext, partition);
+      }
       const job = state.jobs.get(jobId);
-      if (value === undefined || job === undefined) return undefined;
+      if (job === undefined) return undefined;
       // as it ranks in one of the partitions it lists: from the pass's inputs for that partition
       if (partition !== undefined) return explainPriority(job, priorityContext, partition);
       // The factors from the pass's own inputs; the value exactly as the pass ordered by it.

@@ -22,6 +22,7 @@ import { assert } from "../lib/assert.ts";
 import { type Row, ShapeDecoder, ShapeEncoder, type ShapeTable } from "./snapshot-shapes.ts";
 import { STATE_TYPES_VERSION } from "../sched/model/state-types.ts";
 import { checkStateVersion, upgradeRecords } from "./state-upgrade.ts";
+import { internJob } from "../sched/model/intern.ts";
 
 /** The SQLite image format, still restored (no longer written). */
 const SNAPSHOT_SCHEMA = 2;
@@ -160,6 +161,8 @@ export function restoreSnapshot(state: ClusterState, bytes: Uint8Array): number 
   const jobDecoder = new ShapeDecoder(jobs.table, JOB_NESTED);
   for (const [id, row] of jobs.rows) state.jobs.set(id, jobDecoder.decode(row) as unknown as JobRecord);
   upgradeRecords(framed.header.state ?? 1, state.jobs.values(), restoredNodes);
+  // decoded, every job has its own copy of each string and environment (sched/model/intern.ts)
+  for (const job of state.jobs.values()) internJob(job);
   const target = state as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(parts)) {
     assert(!CONFIG_FIELDS.has(key) && !TABLE_FIELDS.has(key), `snapshot part ${key} is log-derived`);

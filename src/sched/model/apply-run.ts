@@ -25,6 +25,7 @@ import { licenseTres, tresText } from "./tres.ts";
 import { licensesFitNow } from "../plan/licenses.ts";
 import { licenseItemsOf } from "../../compat/licenses.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower, runsBatchScript } from "./het.ts";
+import { internJob } from "./intern.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -130,6 +131,7 @@ function splitArrayElement(state: ClusterState, job: JobRecord, taskId: number):
   element.info.jobId = elementId;
   element.info.arrayTaskId = taskId;
   element.info.arrayTaskStr = "";
+  internJob(element); // the clone's strings and environment are copies of the parent's: share them again
   job.info.arrayTaskStr = formatArrayTasks(job.arrayPending, job.arrayThrottle);
   state.jobs.set(elementId, element);
   // Slurm's split re-creates the pending remainder as a new record at the end of its job

@@ -13,6 +13,7 @@ import { setStdPaths } from "./std-paths.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseTresBind } from "../../compat/gpu-bind.ts";
 import { jobPartitions } from "./job-partitions.ts";
+import { internJob } from "./intern.ts";
 
 interface Outcome {
   error: string;
@@ -181,6 +182,7 @@ export function applyFieldUpdates(state: ClusterState, job: JobRecord, fields: R
   }
   job.info = trial.info;
   job.spec = trial.spec;
+  internJob(job); // the trial copy's strings and environment: share them again (sched/model/intern.ts)
   job.arrayThrottle = trial.arrayThrottle;
   if (trial.priorityFixed !== undefined) job.priorityFixed = trial.priorityFixed;
   return { error: "", code: 0, events: [] };

@@ -54,7 +54,8 @@ export function summarizeHeld(held: readonly JobRecord[]): HeldSummary {
 /** True when the held jobs must go through the queue for the pass to decide as it would with them there. */
 export function mustQueueHeld(p: Priorities, summary: HeldSummary, maxJobsExamined: number): boolean {
   if (p.held.length === 0) return false;
-  if (summary.hetComponent || maxJobsExamined < p.pending.length + p.held.length) return true;
+  // the jobs left out as waiting for their begin time (plan/begin-jobs.ts) count: queued, they come before the held ones
+  if (summary.hetComponent || maxJobsExamined < p.pending.length + p.held.length + p.begin.length) return true;
   for (let i = 0; i < p.pendingValues.length; i++) if ((p.pendingValues[i] as number) <= 0) return true;
   return false;
 }

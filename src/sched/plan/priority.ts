@@ -17,6 +17,7 @@ import type { SchedConfig } from "./sched-config.ts";
 import { assert } from "../../lib/assert.ts";
 import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
 import { jobPartitions } from "../model/job-partitions.ts";
+import { isHetComponent } from "../model/het.ts";
 
 /** Normalised factors in [0, 1] (tres: per TRES name). */
 export interface PriorityFactors {
@@ -76,6 +77,10 @@ export interface Priorities {
   pendingValues: Float64Array;
   /** With `omitHeld`: the held pending jobs (priority 0), in none of the above. Otherwise empty. */
   held: JobRecord[];
+  /** With `omitBegin`: the pending jobs not held whose begin time is after `now` (plan/begin-jobs.ts), in none of the above, their priorities not computed. Otherwise empty. */
+  begin: JobRecord[];
+  /** Of `begin`, those with a deadline or in a het job: the only ones the pass looks at again (plan/begin-jobs.ts). */
+  beginNoted: JobRecord[];
 }
 
 /**
@@ -83,26 +88,53 @@ export interface Priorities {
  * object is reused), so 100k jobs cost no allocation per job; explainPriority
  * rebuilds the factors of one job from the same context on demand.
  */
-export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false): Priorities {
+export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false): Priorities {
   const values = new Map<number, number>();
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
-  const scratch: PriorityFactors = { ...ZERO_FACTORS };
   const pending: JobRecord[] = [];
   const held: JobRecord[] = [];
+  const begin: JobRecord[] = [];
+  const beginNoted: JobRecord[] = [];
   for (const job of state.jobs.values()) {
-    if (job.info.state !== "PENDING") continue;
+    const info = job.info;
+    if (info.state !== "PENDING") continue;
     // a held job's priority is 0 whatever the factors (priorityValue): nothing to compute
-    if (omitHeld && job.info.priority === 0) held.push(job);
-    else pending.push(job);
+    if (omitHeld && info.priority === 0) held.push(job);
+    // a held job's reason is its hold even before its begin time (eligibility): held, not waiting for its begin time
+    else if (omitBegin && info.priority !== 0 && info.eligibleTime > now) {
+      begin.push(job);
+      // noted in this walk, so that the pass need not walk 100k of them again
+      if (info.deadline > 0 || isHetComponent(info)) beginNoted.push(job);
+    } else pending.push(job);
   }
-  const pendingValues = new Float64Array(pending.length);
-  for (let i = 0; i < pending.length; i++) {
-    const job = pending[i] as JobRecord;
-    const p = priorityValue(job, context, scratch);
-    pendingValues[i] = p;
-    values.set(job.info.jobId, p);
+  const pendingValues = priorityValues(pending, context, values);
+  return { values, context, pending, pendingValues, held, begin, beginNoted };
+}
+
+/** Each job's priority from `ctx`, index-aligned, also set in `into` by job id. */
+export function priorityValues(jobs: readonly JobRecord[], ctx: PriorityContext | undefined, into: Map<number, number>): Float64Array {
+  const scratch: PriorityFactors = { ...ZERO_FACTORS };
+  const out = new Float64Array(jobs.length);
+  for (let i = 0; i < jobs.length; i++) {
+    const job = jobs[i] as JobRecord;
+    const p = priorityValue(job, ctx, scratch);
+    out[i] = p;
+    into.set(job.info.jobId, p);
   }
-  return { values, context, pending, pendingValues, held };
+  return out;
+}
+
+/**
+ * True when, over the same state, a job waiting for its begin time gets the same priority from
+ * `a` as from `b` (what a pass left such jobs' priorities to, plan/begin-jobs.ts). Of a
+ * context's inputs only fair share moves with time alone (usage decays); the age factor is 0
+ * for such a job; everything else is read from the state.
+ */
+export function sameWaitingFactors(a: PriorityContext | undefined, b: PriorityContext | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.fairshareByUser.size !== b.fairshareByUser.size) return false;
+  for (const [k, v] of a.fairshareByUser) if (b.fairshareByUser.get(k) !== v) return false;
+  return true;
 }
 
 /** One job's priority with its factors, as computed from `ctx` (the pass's context). */

@@ -30,6 +30,7 @@ import { assert } from "../../lib/assert.ts";
 import { pendingQueue } from "./queue-order.ts";
 import { OpenPartitions } from "./open-partitions.ts";
 import { mustQueueHeld, settleHeld, summarizeHeld, withHeldQueued } from "./held-jobs.ts";
+import { mustQueueBegin, settleBegin, withBeginQueued } from "./begin-jobs.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
 import { deadlinePassed } from "../model/deadline.ts";
@@ -78,6 +79,8 @@ export interface ScheduleResult {
    * (--kill-on-invalid-dep=yes, or DependencyParameters=kill_invalid_depend): the shell cancels them.
    */
   invalidDeps: number[];
+  /** With omitBegin: the pending jobs left out as waiting for their begin time (none when the pass queued them). */
+  beginOmitted: number;
   stats: ScheduleStats;
 }
 
@@ -91,6 +94,12 @@ export interface ScheduleBudget {
    * same; a queue of 100k held jobs then costs the pass no per-job sort or map entry. The controller sets it.
    */
   omitHeld?: boolean;
+  /**
+   * Leave pending jobs whose begin time is after `now` out of the queue, `reasons` (but DeadLine)
+   * and `priorities`: their reason is BeginTime, their priority explainPriority's from
+   * `priorityContext` (plan/begin-jobs.ts). The decisions are the same. The controller sets it.
+   */
+  omitBegin?: boolean;
 }
 
 const EMPTY_DEPS: DependencyIndex = { byId: new Map(), all: [] };
@@ -132,15 +141,16 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  let computed = computePriorities(state, now, config, budget.omitHeld === true);
+  let computed = computePriorities(state, now, config, budget.omitHeld === true, budget.omitBegin === true);
   let heldSummary = summarizeHeld(computed.held);
   if (mustQueueHeld(computed, heldSummary, budget.maxJobsExamined)) {
     computed = withHeldQueued(computed);
     heldSummary = summarizeHeld([]);
   }
-  const { values: priorities, context: priorityContext, pending, pendingValues, held } = computed;
+  if (mustQueueBegin(computed, budget.maxJobsExamined)) computed = withBeginQueued(computed);
+  const { values: priorities, context: priorityContext, pending, pendingValues, held, begin } = computed;
   const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
-  const queueLength = queue.length + held.length;
+  const queueLength = queue.length + held.length + begin.length;
   const pass = newPass(state, now, config);
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
@@ -195,6 +205,7 @@ export function schedule(
     } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
   }
   settleHeld(heldSummary, now, pass.reasons, pass.expired);
+  settleBegin(computed.beginNoted, now, pass.reasons, pass.expired);
   const mainStarted = pass.decisions.length;
   const t1 = clock();
   const bf = config.schedulerType === "sched/backfill" ? backfillPass(pass, deferred) : { examined: 0, trySched: 0, started: 0 };
@@ -213,7 +224,7 @@ export function schedule(
       if (p !== undefined) d.priority = p;
     }
   }
-  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, invalidDeps, stats };
+  return { decisions: pass.decisions, reasons: pass.reasons, reservations: pass.reservations, priorities, priorityContext, expired: pass.expired, invalidDeps, beginOmitted: begin.length, stats };
 }
 
 function backfillPass(pass: Pass, deferred: readonly JobRecord[]): { examined: number; trySched: number; started: number } {
