@@ -14,6 +14,7 @@ import { BATCH_STEP_ID, isJobActive } from "./types.ts";
 import { emptyResult, rejected, type ApplyEvent, type ApplyResult } from "./apply-result.ts";
 import { chargeAlloc, refreshNodeState, releaseAlloc } from "./resources.ts";
 import { StartCheck, startPartition, type Freed } from "./start-check.ts";
+import { partitionListWithFirst } from "./job-partitions.ts";
 import { buildDependencyIndex, dependencyReason, type DependencyIndex } from "../plan/eligibility.ts";
 import { emptyStepInfo } from "./records.ts";
 import { setStdPaths } from "./std-paths.ts";
@@ -375,6 +376,9 @@ export function requeue(job: JobRecord, at: number): void {
   delete job.preemptedBy;
   delete job.holdOnRequeue;
   delete job.info.licensesAlloc;
+  // a job of several partitions waits for any of them again, the one it ran in listed first
+  // (oracle 22.05: `-p gpu,debug` run in debug and requeued reads Partition=debug,gpu)
+  if (job.spec.partition.includes(",")) job.info.partition = partitionListWithFirst(job.spec.partition, job.info.partition);
 }
 
 export function applyLaunchFailed(state: ClusterState, c: Of<"launchFailed">): ApplyResult {

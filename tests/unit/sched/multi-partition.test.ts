@@ -204,3 +204,20 @@ describe("scontrol update Partition= with a list", () => {
     expect(info(c, id)?.partition).toBe("gpu,debug");
   });
 });
+
+describe("requeue of a job of several partitions", () => {
+  it("waits for any listed partition again, the one it ran in first (oracle 22.05)", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ partition: "gpu", nodesMin: 2, exclusive: true, timeLimitMin: 30 })));
+    pass(c, 20);
+    const id = c.run(submit(spec({ partition: "gpu,debug", timeLimitMin: 30 }), 21)).ids[0] as number;
+    pass(c, 30);
+    expect(info(c, id)?.partition).toBe("debug");
+    const r = c.run({ v: 1, type: "updateJob", at: 40, jobIds: [String(id)], action: "requeue", fields: {}, by: ROOT });
+    expect(r.items[0]?.error ?? "").toBe("");
+    // the run ends (the requeue's signal): the job goes back to the queue
+    c.run({ v: 1, type: "jobEnded", at: 41, jobId: id, exitCode: 0, exitSignal: 15, outcome: "REQUEUE", restarts: 0 });
+    expect(info(c, id)?.state).toBe("PENDING");
+    expect(info(c, id)?.partition).toBe("debug,gpu");
+  });
+});
