@@ -58,7 +58,8 @@ function sortItems(jobs: readonly Job[], view: SqueueView): SortItem[] {
   return jobs.flatMap((job) =>
     job.partition
       .split(",")
-      .filter((part) => wanted === undefined || wanted.includes(part))
+      // empty entries are skipped, repeated ones kept (oracle 22.05: -p gpu,,debug is 2 rows, -p gpu,gpu 2 rows of gpu)
+      .filter((part) => part !== "" && (wanted === undefined || wanted.includes(part)))
       .map((partition) => ({ job: { ...job, partition }, partPrio: 1 })),
   );
 }

@@ -17,6 +17,7 @@ export const severalPartitions: Group = {
     cap("x-multipart-held-empty-entries", `j=$(sbatch -H --parsable -J mpa -p gpu,,debug --wrap=true) && squeue -h -j $j -o '${FIELDS}'`),
     cap("x-multipart-held-trailing-comma", `j=$(sbatch -H --parsable -J mpa -p gpu, --wrap=true) && squeue -h -j $j -o '${FIELDS}' && scontrol show job $j | grep -o 'Partition=[^ ]*'`),
     cap("x-multipart-held-too-big-for-first", `j=$(sbatch -H --parsable -J mpa -p gpu,debug -N3 --wrap=true) && squeue -h -j $j -o '${FIELDS}'`),
+    cap("x-multipart-squeue-P-rows", "a=$(sbatch -H --parsable -J mpa -p gpu,,debug --wrap=true) && b=$(sbatch -H --parsable -J mpa -p gpu,gpu --wrap=true) && squeue -P -h -j $a,$b -o '%i|%P'"),
     cap("x-multipart-unknown-partition", "sbatch -J mpa -p debug,nosuch --wrap=true"),
     cap("x-multipart-too-big-for-all", "sbatch -J mpa -p debug,gpu -N5 --wrap=true"),
     cap("x-multipart-tested-rebuilt", "j=$(sbatch --parsable -J mpa -p gpu,debug -N3 --begin=now+600 --wrap=true) && squeue -h -j $j -o '%P' && squeue -h -P -j $j -o '%P' && scontrol show job $j | grep -o 'Partition=[^ ]*'"),

@@ -261,3 +261,11 @@ describe("squeue and options given empty", () => {
     expect(lines(prefer.stdout).sort()).toEqual(["50          ", "51  (null)  "]);
   });
 });
+
+describe("squeue -P with jobs of several partitions", () => {
+  it("prints a row per listed partition, skipping empty entries and keeping repeated ones (oracle 22.05)", async () => {
+    const jobs = [job({ jobId: 54, partition: "gpu,,debug", reason: "JobHeldUser" }), job({ jobId: 55, partition: "gpu,gpu", reason: "JobHeldUser" })];
+    const r = await sq(["-P", "-h", "-o", "%i|%P"], { jobs });
+    expect(lines(r.stdout)).toEqual(["54|debug", "55|gpu", "55|gpu", "54|gpu"]);
+  });
+});
