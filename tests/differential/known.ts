@@ -69,6 +69,20 @@ const SPUR_GAPS: KnownDifference[] = [
 export const KNOWN: KnownDifference[] = [
   ...SPUR_GAPS,
   {
+    field: /^(exit|stdout|stderr|job)$/,
+    option: "nodes",
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "nodes" && /[,:]/.test(o.value ?? "")),
+    reason: "22.05 vs 26.x table: 26.x takes a list of allowed sizes (--nodes=<size_string>, sbatch-options.tsv) where 22.05 says "
+      + "'\"1,2\" is not a valid node count' (exit 255); Spur lacks size lists and refuses them as not supported (compat/options/spec-syntax.ts; seed 12074)",
+  },
+  {
+    field: /^(exit|stdout|stderr|job)$/,
+    option: (n) => n === "gres" || n.startsWith("gpus"),
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => (o.name === "gres" || o.name.startsWith("gpus")) && /(^|:)-\d/.test(o.value ?? "")),
+    reason: "22.05 reads a GPU count as unsigned, so --gpus=-1 or --gres=gpu:-1 makes a job (TresPerJob=gres:gpu:-1, TRES gres/gpu=1) that can never start "
+      + "(--test-only: 'Requested node configuration is not available'); Spur refuses a negative count at submission as an invalid GRES specification (seed 12086)",
+  },
+  {
     field: /^(job\.(JobState|Reason|StartTime|EndTime|RunTime|Deadline)|squeue(\..*)?|sacct(\..*)?)$/,
     option: "deadline",
     when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "deadline" && /^now/i.test(o.value ?? "")),
