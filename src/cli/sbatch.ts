@@ -89,7 +89,8 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
   if (!settings.quiet) out.stderr += resp.warnings.map((w) => `sbatch: ${w}\n`).join("");
   if (settings.testOnly) {
-    out.stderr += flow.testOnlyText("sbatch", resp);
+    // the estimate is an informational line: -Q hides it (oracle 22.05, differential seed 12207)
+    if (!settings.quiet) out.stderr += flow.testOnlyText("sbatch", resp);
     return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
   }
   out.stdout += flow.submittedText(resp.jobId, settings, resp.cluster);

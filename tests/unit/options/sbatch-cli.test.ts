@@ -12,7 +12,9 @@ describe("sbatch output", () => {
     [["-M", "c1", "--wrap=true"], "Submitted batch job 5 on cluster c1\n"],
     [["--parsable", "-M", "c1,c2", "--wrap=true"], "5;c1\n"],
     [["-Q", "--wrap=true"], ""],
-    [["-Q", "--parsable", "--wrap=true"], "5\n"],
+    // oracle 22.05 (differential seed 12249): -Q hides the id that --parsable prints too
+    [["-Q", "--parsable", "--wrap=true"], ""],
+    [["--parsable", "-Q", "-M", "c1", "--wrap=true"], ""],
   ])("%j → %j", async (argv, stdout) => {
     const r = await sbatchMain(argv, fakePort({ jobId: 5 }).port);
     expect(r).toEqual({ stdout, stderr: "", exitCode: 0 });
@@ -29,6 +31,12 @@ describe("sbatch output", () => {
     const r = await sbatchMain(["job.sh"], fake.port);
     expect(r.stderr).toBe("sbatch: warning: --mcs-label is not supported by Spur and was ignored\nsbatch: Job is pending: QOS limit\n");
     expect((await sbatchMain(["-Q", "job.sh"], fake.port)).stderr).toBe("");
+  });
+
+  it("-Q hides the --test-only estimate (oracle 22.05, differential seed 12207: nothing on either stream)", async () => {
+    const fake = fakePort({ jobId: 5 });
+    expect((await sbatchMain(["--test-only", "--wrap=true"], fake.port)).stderr).toMatch(/^sbatch: Job 5 to start at /);
+    expect(await sbatchMain(["-Q", "--test-only", "--wrap=true"], fake.port)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
   });
 
   it("--help, --usage, --version print and exit 0 before anything else", async () => {
