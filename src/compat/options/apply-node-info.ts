@@ -19,6 +19,7 @@ import type { Assignment } from "./env-input.ts";
 import { parseCount } from "./spec-syntax.ts";
 import { checkWaitAllNodes } from "./ignored-checks.ts";
 import { parseDurationSec } from "../parse-time.ts";
+import { FATAL } from "./messages.ts";
 
 type Handler = (st: BuildState, a: Assignment) => Result<void>;
 
@@ -76,16 +77,40 @@ export function settleExtraNodeTasks(st: BuildState): void {
   st.spec.ntasks = perNode * Math.max(1, st.spec.nodesMin);
 }
 
-/** Slurm's words at AllowSpecResourcesUsage=No (its default), the option named as on the command line. */
-const specNotAllowed = (shown: string, zeroAllowed: boolean): Handler => (st, a) => {
+const notAllowed = (shown: string): string => `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
+// the oracle names --core-spec by its short form, --thread-spec by its long one
+const SPEC_SHOWN: Readonly<Record<string, string>> = { "core-spec": "-S", "thread-spec": "--thread-spec" };
+
+/**
+ * Slurm's words at AllowSpecResourcesUsage=No (its default), the option named as on the command line.
+ * The two options are one setting (cores or threads set aside), so the later one replaces the
+ * earlier's line (oracle 22.05: SBATCH_CORE_SPEC=1 with --thread-spec=2 prints only --thread-spec's).
+ */
+const specNotAllowed = (zeroAllowed: boolean): Handler => (st, a) => {
   // the count is checked first (oracle: -S abc is "Invalid numeric value "abc" for --core-spec.", exit 1;
   // -S 0 is a count, --thread-spec=0 is refused: differential seed 8078)
   const n = parseCount(a.value ?? "", `--${a.name}`, !zeroAllowed);
   if (!n.ok) return n;
-  const text = `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
-  if (!st.warnings.includes(text)) st.warnings.push(text);
+  const earlier = Object.values(SPEC_SHOWN).map(notAllowed);
+  st.warnings = st.warnings.filter((w) => !earlier.includes(w));
+  st.warnings.push(notAllowed(SPEC_SHOWN[a.name] ?? a.name));
   return ok(undefined);
 };
+
+/**
+ * --core-spec with --thread-spec (oracle 22.05, sbatch and srun; current Slurm has the same words):
+ * both on the command line or in #SBATCH lines is fatal, both from input variables too unless the
+ * command line gives either; one from a variable and the other as an option is not (the option wins).
+ */
+export function checkSpecPair(assignments: readonly Assignment[]): Result<void> {
+  const given = (env: boolean) => new Set(assignments.filter((a) => a.name in SPEC_SHOWN && !a.reset && (a.source === "env") === env).map((a) => a.name));
+  const options = given(false);
+  if (options.size > 1) return err(FATAL, "-S/--core-spec and --thred-spec options are mutually exclusive", 1);
+  if (options.size === 0 && given(true).size > 1) {
+    return err(FATAL, "Both --core-spec and --thread-spec set using environment variables. Those options are mutually exclusive.", 1);
+  }
+  return ok(undefined);
+}
 
 const useMinNodes: Handler = (st, a) => {
   if (a.reset) delete st.spec.useMinNodes;
@@ -106,7 +131,6 @@ export const NODE_INFO_HANDLERS: Readonly<Record<string, Handler>> = {
   "wait-all-nodes": (_st, a) => checkWaitAllNodes(a.value ?? ""),
   "delay-boot": delayBoot,
   "extra-node-info": extraNodeInfo,
-  // the oracle names --core-spec by its short form, --thread-spec by its long one
-  "core-spec": specNotAllowed("-S", true),
-  "thread-spec": specNotAllowed("--thread-spec", false),
+  "core-spec": specNotAllowed(true),
+  "thread-spec": specNotAllowed(false),
 };

@@ -13,7 +13,7 @@ import { HANDLERS } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
-import { settleExtraNodeTasks } from "./apply-node-info.ts";
+import { checkSpecPair, settleExtraNodeTasks } from "./apply-node-info.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly, EMPTY_PARTITION } from "./messages.ts";
@@ -223,6 +223,8 @@ export function buildSpec(
     const r = applyOne(st, a);
     if (!r.ok) return refused(r.error);
   }
+  const specPair = checkSpecPair(assignments);
+  if (!specPair.ok) return specPair;
   // -p "" (oracle: "invalid partition specified: (null)", then the controller's reason; differential seed 93)
   if (st.partitionGiven === true && st.spec.partition === "") {
     const e = { code: EMPTY_PARTITION, message: "invalid partition specified: (null)\nInvalid partition name specified" };
