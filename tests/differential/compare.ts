@@ -34,6 +34,16 @@ export function masked(text: string, ctx: SideContext, jobId: string | undefined
   return applyMasks(text, MASKS, ctx, st).text;
 }
 
+/**
+ * The side's own job id as a whole "|"-separated cell of a command's output ("17", "17.batch"):
+ * <J>. The masks name it only where it leads a row, and `sacct -n -P -o JobName,JobID` has it
+ * further along (seed 12314).
+ */
+export function idCells(text: string, jobId: string | undefined): string {
+  if (jobId === undefined) return text;
+  return text.replace(new RegExp(`(?<=^|\\|)${jobId}(?=$|[|_.+])`, "gm"), "<J>");
+}
+
 /** Key=Value pairs of a `scontrol -o` line (a value runs to the next " Key="). */
 export function keyValues(line: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -154,8 +164,8 @@ export function compareObservations(a: Observation, b: Observation, ctx: Sides, 
   const mb = (t: string) => masked(t, ctx.spur, b.jobId);
   if (a.sub.code !== b.sub.code) out.push({ field: "exit", slurm: String(a.sub.code), spur: String(b.sub.code) });
   for (const s of ["stdout", "stderr"] as const) {
-    const x = ma(a.sub[s]);
-    const y = mb(b.sub[s]);
+    const x = idCells(ma(a.sub[s]), a.jobId);
+    const y = idCells(mb(b.sub[s]), b.jobId);
     if (x !== y) out.push({ field: s, slurm: x, spur: y });
   }
   if ((a.jobId === undefined) !== (b.jobId === undefined)) {
