@@ -14,6 +14,7 @@ import { errorText, rejectionText, testOnlyFailureText, warningText } from "../c
 import type { ParsedArgs } from "../compat/options/parse-args.ts";
 import { splitComponents } from "../compat/options/het-components.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
+import { commandCandidates, lookupDir } from "../compat/options/script-command.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest } from "../compat/job-hostfile.ts";
@@ -55,7 +56,20 @@ async function loadScript(args: ParsedArgs, port: CliPort): Promise<Result<Batch
   if (path === undefined) return ok({ text: await port.readStdin(), from: "stdin", args: [] });
   const text = await port.readFile(path);
   if (text === undefined) return err("NoScript", `Unable to open file ${path}`);
-  return ok({ text, from: "file", path, args: rest });
+  const command = await scriptCommand(port, path, flow.lastValue(args.options, "chdir"));
+  return ok({ text, from: "file", path, args: rest, ...(command === undefined ? {} : { command }) });
+}
+
+/**
+ * Command= of a script file: the first lookup candidate that exists, else the path as typed
+ * (compat/options/script-command.ts); undefined (the absolute path) for a port that cannot look.
+ */
+async function scriptCommand(port: CliPort, path: string, chdir: string | undefined): Promise<string | undefined> {
+  if (port.fileExists === undefined) return undefined;
+  for (const candidate of commandCandidates(path, lookupDir(port.invoker.cwd, chdir), port.env.PATH)) {
+    if (await port.fileExists(candidate)) return candidate;
+  }
+  return path;
 }
 
 /** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */

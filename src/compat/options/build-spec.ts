@@ -48,6 +48,8 @@ export interface BatchScript {
   from: "file" | "stdin" | "wrap";
   /** The path as given on the command line (from = "file"). */
   path?: string;
+  /** Command= for a file, when the shell resolved it (compat/options/script-command.ts); else the absolute path. */
+  command?: string;
   /** Script arguments ($1 ...). */
   args: readonly string[];
 }
@@ -155,7 +157,7 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
   if (script !== undefined) {
     spec.script = script.text;
     spec.argv = [...script.args];
-    spec.command = script.from === "file" && script.path !== undefined ? absolutePath(ctx.invoker.cwd, script.path) : "";
+    spec.command = script.from === "file" && script.path !== undefined ? script.command ?? absolutePath(ctx.invoker.cwd, script.path) : "";
   } else {
     spec.argv = [...command];
     spec.command = command.join(" ");

@@ -36,6 +36,13 @@ export async function realPort(): Promise<CliPort> {
         return undefined;
       }
     },
+    fileExists: async (path) => {
+      try {
+        return await Bun.file(path).exists();
+      } catch {
+        return false;
+      }
+    },
     writeFile: async (path, text) => {
       if (path === "") return strerrorOf({ code: "ENOENT" });
       try {

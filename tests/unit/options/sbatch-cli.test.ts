@@ -73,6 +73,36 @@ describe("sbatch output", () => {
   });
 });
 
+describe("sbatch's Command= for a script file (oracle 22.05, differential seed 12251)", () => {
+  const command = async (argv: string[], files: Record<string, string>, env?: Record<string, string>) => {
+    const fake = fakePort({ files, ...(env ? { env } : {}) });
+    await sbatchMain(argv, fake.port);
+    return fake.submitted[0]?.spec?.command;
+  };
+  const S = "#!/bin/sh\ntrue\n";
+
+  it.each([
+    [["job.sh"], { "job.sh": S }, "/tmp/slurm-oracle/jobs/job.sh"],
+    [["./job.sh"], { "./job.sh": S }, "./job.sh"],
+    [["../jobs/job.sh"], { "../jobs/job.sh": S }, "../jobs/job.sh"],
+    [["sub/../job.sh"], { "sub/../job.sh": S }, "/tmp/slurm-oracle/jobs/sub/../job.sh"],
+    [["-D", "sub", "job.sh"], { "job.sh": S }, "job.sh"],
+    [["-D", "sub", "job.sh"], { "job.sh": S, "/tmp/slurm-oracle/jobs/sub/job.sh": S }, "/tmp/slurm-oracle/jobs/sub/job.sh"],
+    [["-D", "/tmp", "job.sh"], { "job.sh": S }, "job.sh"],
+    [["-D", ".", "job.sh"], { "job.sh": S }, "/tmp/slurm-oracle/jobs/./job.sh"],
+    [["-D", "sub", "/abs/job.sh"], { "/abs/job.sh": S }, "/abs/job.sh"],
+  ])("%j → %s", async (argv, files, expected) => {
+    expect(await command(argv, files)).toBe(expected);
+  });
+
+  it("the lookup directory comes first, then PATH; #SBATCH --chdir does not count", async () => {
+    const files = { "job.sh": S, "/opt/bin/job.sh": S };
+    expect(await command(["job.sh"], files, { PATH: "/opt/bin:/bin" })).toBe("/tmp/slurm-oracle/jobs/job.sh");
+    expect(await command(["-D", "s", "job.sh"], files, { PATH: "/opt/bin:/bin" })).toBe("/opt/bin/job.sh");
+    expect(await command(["job.sh"], { "job.sh": "#!/bin/sh\n#SBATCH --chdir=sub\ntrue\n" })).toBe("/tmp/slurm-oracle/jobs/job.sh");
+  });
+});
+
 describe("what sbatch sends", () => {
   it("a script file with arguments", async () => {
     const fake = fakePort({ files: { "job.sh": SCRIPT } });
