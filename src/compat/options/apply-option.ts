@@ -162,7 +162,10 @@ function killOnInvalidDep(st: BuildState, a: Assignment): Result<void> {
   if (v !== "yes" && v !== "no") {
     return err("BadKillOnInvalidDep", "Invalid --kill-on-invalid-dep specification", OPTION_EXIT);
   }
-  st.spec.killOnInvalidDep = v === "yes";
+  // each value sets its own flag, as 22.05's job flags do (yes then no shows both: "...=Yes...=No");
+  // "no" is kept apart from not given: KillOInInvalidDependent=No (differential seeds 12203, 12230)
+  if (v === "yes") st.spec.killOnInvalidDep = true;
+  else st.spec.noKillOnInvalidDep = true;
   return DONE;
 }
 
