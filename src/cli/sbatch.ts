@@ -15,6 +15,7 @@ import type { ParsedArgs } from "../compat/options/parse-args.ts";
 import { splitComponents } from "../compat/options/het-components.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
 import { commandCandidates, lookupDir } from "../compat/options/script-command.ts";
+import { checkClusters } from "../compat/cluster-names.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest } from "../compat/job-hostfile.ts";
@@ -98,6 +99,12 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
     return { stdout: out.stdout, stderr: out.stderr + hostfile.lines.map((l) => `sbatch: error: ${l}\n`).join(""), exitCode: out.exitError };
   }
   built.spec = withArbitraryList(hostfile.spec, hostfile.hosts);
+  // -M naming clusters the site does not know: an error line each, and no submission when none is left (oracle 22.05)
+  const clusters = settings.clusters === undefined || port.invoker.clusterName === undefined ? undefined : checkClusters(settings.clusters, [port.invoker.clusterName]);
+  if (clusters !== undefined) {
+    out.stderr += clusters.errors.map((e) => `sbatch: error: ${e}\n`).join("");
+    if (!clusters.reachable) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
+  }
   if (!settings.quiet) out.stderr += warningText("sbatch", components.value.flatMap((c) => c.warnings));
   const resp = await submit(port, built, rest.map((c) => c.spec), out);
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };

@@ -117,6 +117,8 @@ export interface Invoker {
   hostname: string;
   /** process.umask() of the command (sbatch records it as SLURM_UMASK). */
   umask?: number;
+  /** spur.conf's ClusterName (-M is checked against it); unset when there is no spur.conf to read. */
+  clusterName?: string;
 }
 
 import type { ListPidsRequest, ListPidsResponse } from "./gen/spur/v1/agent_pb.ts";

@@ -26,6 +26,20 @@ describe("sbatch output", () => {
     expect((await sbatchMain(["--parsable", "-M", "Oracle", "--wrap=true"], port)).stdout).toBe("5;oracle\n");
   });
 
+  it("-M naming no cluster of the site is refused before submission (oracle 22.05, differential seed 12464)", async () => {
+    const fake = fakePort({ jobId: 5, response: { cluster: "oracle" } });
+    const port = { ...fake.port, invoker: { ...fake.port.invoker, clusterName: "oracle" } };
+    expect(await sbatchMain(["-M", "bogus", "--wrap=true"], port)).toEqual({
+      stdout: "",
+      stderr: "sbatch: error: No cluster 'bogus' known by database.\n"
+        + "sbatch: error: 'bogus' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters.\n",
+      exitCode: 1,
+    });
+    expect(fake.submitted).toEqual([]);
+    const some = await sbatchMain(["-M", "bogus,ORACLE", "--wrap=true"], port);
+    expect(some).toEqual({ stdout: "Submitted batch job 5 on cluster oracle\n", stderr: "sbatch: error: No cluster 'bogus' known by database.\n", exitCode: 0 });
+  });
+
   it("warnings (ours, then the controller's messages) go to stderr; -Q hides them", async () => {
     const fake = fakePort({ jobId: 5, files: { "job.sh": SCRIPT }, response: { warnings: ["Job is pending: QOS limit"] } });
     const r = await sbatchMain(["job.sh"], fake.port);
