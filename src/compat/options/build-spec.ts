@@ -9,7 +9,7 @@ import { assert } from "../../lib/assert.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result, type SpurError } from "../../lib/result.ts";
 import { EMPTY_KEPT, noteGiven } from "../given-empty.ts";
-import { HANDLERS } from "./apply-option.ts";
+import { HANDLERS, settleHint } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
@@ -234,6 +234,8 @@ export function buildSpec(
   }
   const mem = settleMemory(st);
   if (!mem.ok) return mem;
+  const hinted = settleHint(st);
+  if (!hinted.ok) return hinted;
   // Slurm checks this on the allocation request, after every source of options is read.
   // then the GRES error, as the other GPU checks (oracle: differential seed 40)
   if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);

@@ -46,7 +46,20 @@ describe("parse_int names an alias by the option it stands for (oracle: differen
 });
 
 describe("--hint with an unknown word (oracle: differential seed 1300)", () => {
+  const BAD_HINT = { stderr: 'sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n', exit: 1 };
   it("is refused in Slurm's words, exit 1", () => {
-    expect(sbatchErrors(["--hint=bogus"])).toEqual({ stderr: 'sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n', exit: 1 });
+    expect(sbatchErrors(["--hint=bogus"])).toEqual(BAD_HINT);
+  });
+
+  it("is judged after every option is read (oracle 22.05, differential seed 12488)", () => {
+    // another option's own error comes first, wherever it stands
+    expect(sbatchErrors(["--hint=bogus", "--time=abc"])).toEqual({ stderr: "sbatch: error: Invalid --time specification\n", exit: 255 });
+    expect(sbatchErrors(["--hint=bogus", "--mem=1", "--mem-per-cpu=1"]).stderr).toMatch(/mutually exclusive/);
+    expect(sbatchErrors(["--hint=bogus", "--gpus-per-socket=1"])).toEqual(BAD_HINT);
+  });
+
+  it("is ignored, not checked, with --ntasks-per-core or --threads-per-core (oracle 22.05)", () => {
+    expect(sbatchErrors(["--hint=bogus", "--ntasks-per-core=2"])).toEqual({ stderr: "", exit: 0 });
+    expect(sbatchErrors(["--threads-per-core=1", "--hint=bogus"])).toEqual({ stderr: "", exit: 0 });
   });
 });
