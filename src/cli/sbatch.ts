@@ -44,7 +44,7 @@ function exitErrorOf(env: CliPort["env"]): number {
 
 function fail(out: Out, e: SpurError): CliResult {
   const exitCode = e.exitCode === undefined || e.exitCode === 1 ? out.exitError : e.exitCode;
-  return { stdout: out.stdout, stderr: out.stderr + errorText("sbatch", e), exitCode };
+  return { stdout: out.stdout, stderr: out.stderr + warningText("sbatch", e.warningsBefore ?? []) + errorText("sbatch", e), exitCode };
 }
 
 async function loadScript(args: ParsedArgs, port: CliPort): Promise<Result<BatchScript>> {
@@ -105,7 +105,9 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
     out.stderr += clusters.errors.map((e) => `sbatch: error: ${e}\n`).join("");
     if (!clusters.reachable) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
   }
-  if (!settings.quiet) out.stderr += warningText("sbatch", components.value.flatMap((c) => c.warnings));
+  // -Q hides warnings, not Slurm's own error lines (oracle: -Q -S 1 still prints "error: Ignoring -S ...")
+  const warnings = components.value.flatMap((c) => c.warnings);
+  out.stderr += warningText("sbatch", settings.quiet ? warnings.filter((w) => w.startsWith("error: ")) : warnings);
   const resp = await submit(port, built, rest.map((c) => c.spec), out);
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
   if (!settings.quiet) out.stderr += resp.warnings.map((w) => `sbatch: ${w}\n`).join("");

@@ -202,6 +202,23 @@ function checkNodeList(st: BuildState): Result<void> {
   return ok(undefined);
 }
 
+/** The checks of the whole request, once every option is read. */
+function lateChecks(st: BuildState, cmd: Command): Result<void> {
+  const hinted = settleHint(st);
+  if (!hinted.ok) return hinted;
+  // Slurm checks this on the allocation request, after every source of options is read.
+  // then the GRES error, as the other GPU checks (oracle: differential seed 40)
+  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
+  // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
+  if (cmd === "sbatch") {
+    const gpu = checkGpuOptions(st.spec);
+    if (!gpu.ok) return gpu;
+  }
+  settleExtraNodeTasks(st);
+  settleNodeCount(st);
+  return checkNodeList(st);
+}
+
 /**
  * Fold the assignments (any order: they are sorted by precedence here) into a job request.
  * `script` is given for sbatch, `command` for srun/salloc.
@@ -234,20 +251,10 @@ export function buildSpec(
   }
   const mem = settleMemory(st);
   if (!mem.ok) return mem;
-  const hinted = settleHint(st);
-  if (!hinted.ok) return hinted;
-  // Slurm checks this on the allocation request, after every source of options is read.
-  // then the GRES error, as the other GPU checks (oracle: differential seed 40)
-  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
-  // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
-  if (ctx.cmd === "sbatch") {
-    const gpu = checkGpuOptions(st.spec);
-    if (!gpu.ok) return gpu;
-  }
-  settleExtraNodeTasks(st);
-  settleNodeCount(st);
-  const listed = checkNodeList(st);
-  if (!listed.ok) return listed;
+  // Slurm has printed its lines about the options read (the AllowSpecResourcesUsage errors) by the
+  // time these checks refuse: they stay (oracle: --hint=bogus -S 4 prints both; differential seed 12488)
+  const late = lateChecks(st, ctx.cmd);
+  if (!late.ok) return { ok: false, error: { ...late.error, warningsBefore: [...st.warnings] } };
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

@@ -53,6 +53,13 @@ describe("sbatch output", () => {
     expect(await sbatchMain(["-Q", "--test-only", "--wrap=true"], fake.port)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
   });
 
+  it("lines Slurm has printed about the options read stay when a later check refuses; -Q keeps Slurm's error lines (oracle 22.05, differential seed 12488)", async () => {
+    const ignoring = "sbatch: error: Ignoring -S since it's not allowed by configuration (AllowSpecResourcesUsage = No)\n";
+    const r = await sbatchMain(["--hint=bogus", "--test-only", "--core-spec=4", "--wrap=true"], fakePort().port);
+    expect(r).toEqual({ stdout: "", stderr: `${ignoring}sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n`, exitCode: 1 });
+    expect((await sbatchMain(["-Q", "-S", "1", "--wrap=true"], fakePort().port)).stderr).toBe(ignoring);
+  });
+
   it("--help, --usage, --version print and exit 0 before anything else", async () => {
     const fake = fakePort();
     for (const arg of ["--help", "-h", "--usage", "-V"]) {
