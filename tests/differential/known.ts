@@ -69,6 +69,13 @@ const SPUR_GAPS: KnownDifference[] = [
 export const KNOWN: KnownDifference[] = [
   ...SPUR_GAPS,
   {
+    field: /^sacct\.Reason$/,
+    option: "query:scontrol",
+    when: (_c, d) => /^(None|JobHeldUser|JobHeldAdmin)$/.test(d.slurm) && /^JobHeld(User|Admin)$/.test(d.spur),
+    reason: "22.05's slurmdbd keeps the reason of the job's last accounting update, and scontrol hold/uhold/release sends none: a held job "
+      + "held again by root keeps Reason=JobHeldUser (or None) in sacct while scontrol shows JobHeldAdmin (oracle, seed 12475); Spur's record follows the job's reason",
+  },
+  {
     field: /^(exit|stdout|stderr|job)$/,
     option: "nodes",
     when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "nodes" && /[,:]/.test(o.value ?? "")),
