@@ -19,7 +19,7 @@ import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly, EMPTY_PARTITION } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { nodeListCountError, normaliseAsk } from "../job-layout.ts";
-import { compressHostlist, expandHostlist } from "../hostlist.ts";
+import { compressHostlist, expandHostlist, uniqHostnames } from "../hostlist.ts";
 import { isArbitrary } from "../task-layout.ts";
 import type { Command } from "./table.ts";
 
@@ -215,8 +215,27 @@ function lateChecks(st: BuildState, cmd: Command): Result<void> {
     if (!gpu.ok) return gpu;
   }
   settleExtraNodeTasks(st);
+  if (cmd === "sbatch") settleListedNodeTasks(st);
   settleNodeCount(st);
   return checkNodeList(st);
+}
+
+/**
+ * sbatch -w naming more nodes than -n's tasks, without -N (oracle 22.05): Slurm's warning, the node
+ * count set to the task count (NumNodes=2-2) and the list cut to its first nodes in hostlist order
+ * (`-w n3,n1,n2 -n2` is ReqNodeList=n[1-2]).
+ */
+function settleListedNodeTasks(st: BuildState): void {
+  const spec = st.spec;
+  if (spec.nodelist === "" || spec.nodesMin > 0 || spec.nodesMax > 0 || spec.ntasks <= 0) return;
+  const listed = expandHostlist(spec.nodelist);
+  if (!listed.ok) return;
+  const sorted = uniqHostnames(listed.value);
+  if (spec.ntasks >= sorted.length) return;
+  st.warnings.push(`Warning: can't run ${spec.ntasks} processes on ${sorted.length} nodes, setting nnodes to ${spec.ntasks}`);
+  spec.nodesMin = spec.ntasks;
+  spec.nodesMax = spec.ntasks;
+  spec.nodelist = compressHostlist(sorted.slice(0, spec.ntasks));
 }
 
 /**
