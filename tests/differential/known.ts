@@ -35,9 +35,9 @@ const withoutMemBindNote = (t: string): string => t.replace(/^sbatch: warning: -
 /** A --test-only estimate with the node names and processor count taken out. */
 const estimateShape = (t: string): string => t.replace(/using \d+ processors on nodes \S+ in partition/g, "using N processors on nodes X in partition");
 
-/** sbatch -v's lines taken out: the "defined options" dump and the select plugins' load lines. */
+/** -v's lines taken out: sbatch's "defined options" dump and the select plugins' load lines (sbatch, scancel). */
 const withoutVerbose = (t: string): string =>
-  t.replace(/^sbatch: defined options\n(?:sbatch: .*\n)*?sbatch: end of defined options\n/m, "").replace(/^sbatch: select\/\S+: .*\n/gm, "");
+  t.replace(/^sbatch: defined options\n(?:sbatch: .*\n)*?sbatch: end of defined options\n/m, "").replace(/^[a-z]+: select\/\S+: .*\n/gm, "");
 
 /** Options of the case, and "query:<tool>" for query cases. */
 export function caseOptions(c: Case): string[] {
@@ -77,6 +77,12 @@ export const KNOWN: KnownDifference[] = [
     option: "verbose",
     when: (_c, d) => estimateShape(withoutVerbose(d.slurm)) === estimateShape(withoutSpurWarnings(d.spur)),
     reason: "Spur lacks: sbatch -v prints no option dump (22.05's \"defined options\" list) and loads no select plugins to report (seeds 12609, 12626)",
+  },
+  {
+    field: /^stderr$/,
+    option: "query:scancel",
+    when: (_c, d) => d.slurm !== withoutVerbose(d.slurm) && withoutVerbose(d.slurm) === d.spur,
+    reason: "scancel -v on 22.05 reports loading its select plugins (select/cons_tres, select/linear, ...); Spur has none to load (seed 12898)",
   },
   {
     field: /^sacct\.Reason$/,
