@@ -16,6 +16,7 @@ import { splitComponents } from "../compat/options/het-components.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
 import { commandCandidates, lookupDir } from "../compat/options/script-command.ts";
 import { checkClusters } from "../compat/cluster-names.ts";
+import { isArbitrary } from "../compat/task-layout.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest } from "../compat/job-hostfile.ts";
@@ -97,6 +98,10 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   const hostfile = await withHostfile(port, built.spec);
   if (hostfile.kind === "error") {
     return { stdout: out.stdout, stderr: out.stderr + hostfile.lines.map((l) => `sbatch: error: ${l}\n`).join(""), exitCode: out.exitError };
+  }
+  // -m arbitrary places tasks on listed nodes: with neither -w nor SLURM_HOSTFILE there is no list (oracle 22.05, differential seed 12803)
+  if (isArbitrary(hostfile.spec.distribution) && hostfile.spec.nodelist === "") {
+    return fail(out, { code: "ArbitraryWithoutList", message: "With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option" });
   }
   built.spec = withArbitraryList(hostfile.spec, hostfile.hosts);
   // -M naming clusters the site does not know: an error line each, and no submission when none is left (oracle 22.05)

@@ -60,6 +60,15 @@ describe("sbatch output", () => {
     expect((await sbatchMain(["-Q", "-S", "1", "--wrap=true"], fakePort().port)).stderr).toBe(ignoring);
   });
 
+  it("-m arbitrary needs -w or SLURM_HOSTFILE (oracle 22.05, differential seed 12803)", async () => {
+    const fake = fakePort();
+    expect(await sbatchMain(["-m", "arbitrary", "--wrap=true"], fake.port)).toEqual({
+      stdout: "", stderr: "sbatch: error: With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option\n", exitCode: 1,
+    });
+    expect(fake.submitted).toEqual([]);
+    expect((await sbatchMain(["-m", "arbitrary", "-w", "n1", "--wrap=true"], fake.port)).exitCode).toBe(0);
+  });
+
   it("--help, --usage, --version print and exit 0 before anything else", async () => {
     const fake = fakePort();
     for (const arg of ["--help", "-h", "--usage", "-V"]) {
