@@ -66,15 +66,33 @@ const extraNodeInfo: Handler = (st, a) => {
   return ok(undefined);
 };
 
+/** Largest per-node CPU product taken as a task count: 22.05 keeps sockets/cores/threads in 16 bits. */
+const NODE_CPUS_MAX = 0xfffd;
+
 /**
- * After every option is in: -B's task count when neither -n nor --ntasks-per-node gave one
- * (oracle: `-B 1:2:1 -n 3` keeps 3 tasks, `-B 1:2:1 --ntasks-per-node=1` keeps NumTasks=1).
+ * After every option is in, when neither -n nor --ntasks-per-node gave a task count (oracle 22.05:
+ * `-B 1:2:1 -n 3` keeps 3 tasks, `-B 1:2:1 --ntasks-per-node=1` keeps NumTasks=1): with a fixed -N n,
+ * n times the sockets x cores x threads asked for, by -B or by --sockets-per-node, --cores-per-socket
+ * and --threads-per-core (`--threads-per-core=2 -N1` is NumTasks=2 NumCPUs=2, `-N2` 4); with a -N
+ * range none of them count (`-B 1:2:1 -N1-3` is NumTasks=1); without -N only -B's own product does
+ * (`-B 1:2:1` is NumTasks=2, `--threads-per-core=2` alone 1). Seen for sbatch; srun and salloc
+ * (srun takes -N from its allocation) keep -B's product times -N's minimum.
  */
 export function settleExtraNodeTasks(st: BuildState): void {
-  const perNode = st.extraNodeTasks;
-  if (perNode === undefined || perNode === 0) return;
-  if (st.spec.ntasks > 0 || st.spec.ntasksPerNode > 0) return;
-  st.spec.ntasks = perNode * Math.max(1, st.spec.nodesMin);
+  const spec = st.spec;
+  if (spec.ntasks > 0 || spec.ntasksPerNode > 0) return;
+  if (st.cmd !== "sbatch") {
+    if (st.extraNodeTasks !== undefined && st.extraNodeTasks > 0) spec.ntasks = st.extraNodeTasks * Math.max(1, spec.nodesMin);
+    return;
+  }
+  const nodesGiven = spec.nodesMin > 0 || spec.nodesMax > 0;
+  if (!nodesGiven) {
+    if (st.extraNodeTasks !== undefined && st.extraNodeTasks > 0) spec.ntasks = st.extraNodeTasks;
+    return;
+  }
+  if (spec.nodesMax > spec.nodesMin) return;
+  const perNode = Math.max(1, spec.socketsPerNode ?? 0) * Math.max(1, spec.coresPerSocket ?? 0) * Math.max(1, spec.threadsPerCore);
+  if (perNode > 1 && perNode <= NODE_CPUS_MAX) spec.ntasks = perNode * Math.max(1, spec.nodesMin);
 }
 
 const notAllowed = (shown: string): string => `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;

@@ -46,6 +46,26 @@ describe("-B/--extra-node-info", () => {
     expect(b.warnings.join("\n")).not.toContain("not supported");
   });
 
+  it.each([
+    // oracle 22.05 NumTasks: a fixed -N counts sockets x cores x threads however they were asked for; a range does not
+    [["--threads-per-core=2", "-N1"], 2],
+    [["--threads-per-core=2", "-N2"], 4],
+    [["--threads-per-core=3", "-N1"], 3],
+    [["--cores-per-socket=2", "-N1"], 2],
+    [["--sockets-per-node=2", "-N1"], 2],
+    [["--threads-per-core=2", "--cores-per-socket=2", "-N1"], 4],
+    [["-B", "1:2:1", "--threads-per-core=2", "-N1"], 4],
+    [["--threads-per-core=2", "-N1", "-c2"], 2],
+    [["--threads-per-core=2"], 0],
+    [["--threads-per-core=2", "--cores-per-socket=2"], 0],
+    [["--threads-per-core=2", "-N", "2-4"], 0],
+    [["-B", "1:2:1", "-N1-3"], 0],
+    [["--threads-per-core=2", "-N1", "--ntasks-per-node=1"], 0],
+    [["--threads-per-core=1", "-N1"], 0],
+  ] as const)("%j: NumTasks from the node's CPUs (%i: none set)", (argv, ntasks) => {
+    expect(built([...argv]).spec.ntasks).toBe(ntasks);
+  });
+
   it("an empty value changes nothing", () => {
     expect(shape(built(["-B", ""]))).toEqual(shape(built([])));
   });
