@@ -202,13 +202,20 @@ function checkNodeList(st: BuildState): Result<void> {
   return ok(undefined);
 }
 
+/** The GPU count of a "[type:]N" request (undefined when it names none). */
+const gpuCount = (text: string): number | undefined => {
+  const n = /(?:^|:)([0-9]+)$/.exec(text)?.[1];
+  return n === undefined ? undefined : Number(n);
+};
+
 /** The checks of the whole request, once every option is read. */
 function lateChecks(st: BuildState, cmd: Command): Result<void> {
   const hinted = settleHint(st);
   if (!hinted.ok) return hinted;
-  // Slurm checks this on the allocation request, after every source of options is read.
+  // Slurm checks this on the allocation request, after every source of options is read, unless
+  // the count is 0 (oracle: --gpus-per-socket=0 alone is submitted; differential seed 13415);
   // then the GRES error, as the other GPU checks (oracle: differential seed 40)
-  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
+  if (st.spec.gpusPerSocket && gpuCount(st.spec.gpusPerSocket) !== 0 && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
   // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
   if (cmd === "sbatch") {
     const gpu = checkGpuOptions(st.spec);
