@@ -115,10 +115,12 @@ export interface Sides {
  * Fields not compared for a job submitted without --hold or --test-only: when it starts, on
  * which node, and with what priority depend on the shared oracle's load at that moment
  * (other users' jobs), so they race. Its sacct lines are not compared at all (run-case.ts).
+ * TimeLimit too: a job without one that 22.05's backfill planned while it waited shows
+ * 365-00:00:00 (a year) instead of UNLIMITED (seeds 13440, 13495; the same jobs run at once show UNLIMITED).
  */
 export const RACY_WHEN_RUNNABLE = new RegExp(
   "^(squeue(#\\d+)?|job#\\d+"
-    + "|job(#\\d+)?\\.(JobState|Reason|RunTime|StartTime|EndTime|NodeList|BatchHost|LastSchedEval|EligibleTime|AccrueTime|Priority|SchedNodeList|Scheduler|ExitCode|TRES|NumNodes|NumCPUs|ArrayTaskId|JobId)"
+    + "|job(#\\d+)?\\.(JobState|Reason|RunTime|TimeLimit|StartTime|EndTime|NodeList|BatchHost|LastSchedEval|EligibleTime|AccrueTime|Priority|SchedNodeList|Scheduler|ExitCode|TRES|NumNodes|NumCPUs|ArrayTaskId|JobId)"
     + "|squeue(#\\d+)?\\.(ST|STATE|REASON|NODELIST|NODELIST\\(REASON\\)|EXEC_HOST|START_TIME|END_TIME|TIME|TIME_LEFT|PRIORITY|PRIORITY#2|SCHEDNODES|CPUS|NODES|JOBID|JOBID#2|ARRAY_TASK_ID))$",
 );
 

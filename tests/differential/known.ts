@@ -85,6 +85,13 @@ export const KNOWN: KnownDifference[] = [
     reason: "scancel -v on 22.05 reports loading its select plugins (select/cons_tres, select/linear, ...); Spur has none to load (seed 12898)",
   },
   {
+    field: /^(exit|stderr)$/,
+    option: "test-only",
+    when: (c, d) => c.kind === "sbatch" && c.options.some((o) => o.name === "nodes" && o.value === "0") && (d.field !== "stderr" || /using 0 processors on nodes  in/.test(d.slurm)),
+    reason: "22.05's will-run test answers -N 0 with an empty placement (\"using 0 processors on nodes  in partition debug\") while its submission "
+      + "refuses it (Node count specification invalid); Spur refuses both (seed 13417)",
+  },
+  {
     field: /^sacct\.Reason$/,
     option: "query:scontrol",
     when: (_c, d) => /^(None|JobHeldUser|JobHeldAdmin)$/.test(d.slurm) && /^JobHeld(User|Admin)$/.test(d.spur),
