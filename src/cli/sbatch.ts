@@ -14,6 +14,9 @@ import { errorText, rejectionText, testOnlyFailureText, warningText } from "../c
 import type { ParsedArgs } from "../compat/options/parse-args.ts";
 import { splitComponents } from "../compat/options/het-components.ts";
 import { wrapScript } from "../compat/options/script-directives.ts";
+import { commandCandidates, lookupDir } from "../compat/options/script-command.ts";
+import { checkClusters } from "../compat/cluster-names.ts";
+import { isArbitrary } from "../compat/task-layout.ts";
 import * as flow from "../compat/options/sbatch-flow.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
 import { applyHostfile, arbitraryNodelist, hostfileAskOf, hostfileRequest } from "../compat/job-hostfile.ts";
@@ -42,7 +45,7 @@ function exitErrorOf(env: CliPort["env"]): number {
 
 function fail(out: Out, e: SpurError): CliResult {
   const exitCode = e.exitCode === undefined || e.exitCode === 1 ? out.exitError : e.exitCode;
-  return { stdout: out.stdout, stderr: out.stderr + errorText("sbatch", e), exitCode };
+  return { stdout: out.stdout, stderr: out.stderr + warningText("sbatch", e.warningsBefore ?? []) + errorText("sbatch", e), exitCode };
 }
 
 async function loadScript(args: ParsedArgs, port: CliPort): Promise<Result<BatchScript>> {
@@ -55,7 +58,20 @@ async function loadScript(args: ParsedArgs, port: CliPort): Promise<Result<Batch
   if (path === undefined) return ok({ text: await port.readStdin(), from: "stdin", args: [] });
   const text = await port.readFile(path);
   if (text === undefined) return err("NoScript", `Unable to open file ${path}`);
-  return ok({ text, from: "file", path, args: rest });
+  const command = await scriptCommand(port, path, flow.lastValue(args.options, "chdir"));
+  return ok({ text, from: "file", path, args: rest, ...(command === undefined ? {} : { command }) });
+}
+
+/**
+ * Command= of a script file: the first lookup candidate that exists, else the path as typed
+ * (compat/options/script-command.ts); undefined (the absolute path) for a port that cannot look.
+ */
+async function scriptCommand(port: CliPort, path: string, chdir: string | undefined): Promise<string | undefined> {
+  if (port.fileExists === undefined) return undefined;
+  for (const candidate of commandCandidates(path, lookupDir(port.invoker.cwd, chdir), port.env.PATH)) {
+    if (await port.fileExists(candidate)) return candidate;
+  }
+  return path;
 }
 
 /** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
@@ -83,13 +99,26 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   if (hostfile.kind === "error") {
     return { stdout: out.stdout, stderr: out.stderr + hostfile.lines.map((l) => `sbatch: error: ${l}\n`).join(""), exitCode: out.exitError };
   }
+  // -m arbitrary places tasks on listed nodes: with neither -w nor SLURM_HOSTFILE there is no list (oracle 22.05, differential seed 12803)
+  if (isArbitrary(hostfile.spec.distribution) && hostfile.spec.nodelist === "") {
+    return fail(out, { code: "ArbitraryWithoutList", message: "With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option" });
+  }
   built.spec = withArbitraryList(hostfile.spec, hostfile.hosts);
-  if (!settings.quiet) out.stderr += warningText("sbatch", components.value.flatMap((c) => c.warnings));
+  // -M naming clusters the site does not know: an error line each, and no submission when none is left (oracle 22.05)
+  const clusters = settings.clusters === undefined || port.invoker.clusterName === undefined ? undefined : checkClusters(settings.clusters, [port.invoker.clusterName]);
+  if (clusters !== undefined) {
+    out.stderr += clusters.errors.map((e) => `sbatch: error: ${e}\n`).join("");
+    if (!clusters.reachable) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
+  }
+  // -Q hides warnings, not Slurm's own error lines (oracle: -Q -S 1 still prints "error: Ignoring -S ...")
+  const warnings = components.value.flatMap((c) => c.warnings);
+  out.stderr += warningText("sbatch", settings.quiet ? warnings.filter((w) => w.startsWith("error: ")) : warnings);
   const resp = await submit(port, built, rest.map((c) => c.spec), out);
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
   if (!settings.quiet) out.stderr += resp.warnings.map((w) => `sbatch: ${w}\n`).join("");
   if (settings.testOnly) {
-    out.stderr += flow.testOnlyText("sbatch", resp);
+    // the estimate is an informational line: -Q hides it (oracle 22.05, differential seed 12207)
+    if (!settings.quiet) out.stderr += flow.testOnlyText("sbatch", resp);
     return { stdout: out.stdout, stderr: out.stderr, exitCode: 0 };
   }
   out.stdout += flow.submittedText(resp.jobId, settings, resp.cluster);

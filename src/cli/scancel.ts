@@ -229,12 +229,30 @@ function report(o: Opts, results: Plain<JobResult>[], plain: boolean): Report {
     stderr += errorLine(id, r.error);
     exitCode = Math.max(exitCode, (r.errorCode & 0xff) || 1);
   };
+  const filtered = !f0(o);
   for (const id of requested) {
-    if (o.verbose > 0) stderr += verboseLine(o, id);
-    for (const r of results.filter((x) => x.jobId === id)) printResult(id, r);
+    const own = results.filter((x) => x.jobId === id);
+    // with filters, only a job they let through is acted on (oracle: scancel -v J -t RUNNING on a pending J names none)
+    if (o.verbose > 0 && (!filtered || own.length > 0)) stderr += verboseLine(o, id);
+    for (const r of own) printResult(id, r);
   }
   for (const r of results.filter((x) => !printed.has(x))) printResult(r.jobId, r);
+  if (filtered && o.verbose > 0 && !results.some((r) => r.error === "")) stderr += noMatchLine(o);
   return { stderr, exitCode };
+}
+
+/**
+ * -v with filters that let no active job through (oracle 22.05): the filters given, in
+ * alphabetical order of Slurm's names, each followed by a space.
+ */
+function noMatchLine(o: Opts): string {
+  const f = o.filter;
+  const given: [string, string][] = [
+    ["account", f.account], ["job_name", f.name], ["nodelist", f.nodelist], ["partition", f.partition], ["qos", f.qos],
+    ["reservation", f.reservation], ["state", f.states.join(",")], ["user_name", f.user], ["wckey", o.wckey],
+  ];
+  const text = given.filter(([, v]) => v !== "").map(([k, v]) => `${k}=${v} `).join("");
+  return `scancel: error: No active jobs match ALL job filters, including: ${text}\n`;
 }
 
 const ACTIVE = new Set(["PENDING", "RUNNING", "SUSPENDED"]);

@@ -11,6 +11,8 @@ export interface SpurError {
   message: string;
   /** Exit code the CLI should use (Slurm's), default 1. */
   exitCode?: number;
+  /** Warnings the command had met before this failure, printed ahead of it as on success (sbatch). */
+  warningsBefore?: readonly string[];
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: SpurError };

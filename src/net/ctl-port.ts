@@ -117,6 +117,8 @@ export interface Invoker {
   hostname: string;
   /** process.umask() of the command (sbatch records it as SLURM_UMASK). */
   umask?: number;
+  /** spur.conf's ClusterName (-M is checked against it); unset when there is no spur.conf to read. */
+  clusterName?: string;
 }
 
 import type { ListPidsRequest, ListPidsResponse } from "./gen/spur/v1/agent_pb.ts";
@@ -129,6 +131,8 @@ export interface CliPort {
   now(): number;
   /** Local time zone offset handling is the formatter's: it receives epoch seconds. */
   readFile(path: string): Promise<string | undefined>;
+  /** Whether a file (not a directory) is at `path` (sbatch's Command= lookup); unset: Command= is the script's absolute path. */
+  fileExists?(path: string): Promise<boolean>;
   readStdin(): Promise<string>;
   /** Write `text` to `path` (relative to the invoker's cwd) as the invoking user; the system's reason (strerror) on failure. */
   writeFile?(path: string, text: string): Promise<string | undefined>;

@@ -35,6 +35,10 @@ const withoutMemBindNote = (t: string): string => t.replace(/^sbatch: warning: -
 /** A --test-only estimate with the node names and processor count taken out. */
 const estimateShape = (t: string): string => t.replace(/using \d+ processors on nodes \S+ in partition/g, "using N processors on nodes X in partition");
 
+/** -v's lines taken out: sbatch's "defined options" dump and the select plugins' load lines (sbatch, scancel). */
+const withoutVerbose = (t: string): string =>
+  t.replace(/^sbatch: defined options\n(?:sbatch: .*\n)*?sbatch: end of defined options\n/m, "").replace(/^[a-z]+: select\/\S+: .*\n/gm, "");
+
 /** Options of the case, and "query:<tool>" for query cases. */
 export function caseOptions(c: Case): string[] {
   return c.kind === "query" ? [`query:${c.tool}`] : c.options.map((o) => o.name);
@@ -68,6 +72,53 @@ const SPUR_GAPS: KnownDifference[] = [
 
 export const KNOWN: KnownDifference[] = [
   ...SPUR_GAPS,
+  {
+    field: /^stderr$/,
+    option: "verbose",
+    when: (_c, d) => estimateShape(withoutVerbose(d.slurm)) === estimateShape(withoutSpurWarnings(d.spur)),
+    reason: "Spur lacks: sbatch -v prints no option dump (22.05's \"defined options\" list) and loads no select plugins to report (seeds 12609, 12626)",
+  },
+  {
+    field: /^stderr$/,
+    option: "query:scancel",
+    when: (_c, d) => d.slurm !== withoutVerbose(d.slurm) && withoutVerbose(d.slurm) === d.spur,
+    reason: "scancel -v on 22.05 reports loading its select plugins (select/cons_tres, select/linear, ...); Spur has none to load (seed 12898)",
+  },
+  {
+    field: /^(exit|stderr)$/,
+    option: "test-only",
+    when: (c, d) => c.kind === "sbatch" && c.options.some((o) => o.name === "nodes" && o.value === "0") && (d.field !== "stderr" || /using 0 processors on nodes  in/.test(d.slurm)),
+    reason: "22.05's will-run test answers -N 0 with an empty placement (\"using 0 processors on nodes  in partition debug\") while its submission "
+      + "refuses it (Node count specification invalid); Spur refuses both (seed 13417)",
+  },
+  {
+    field: /^sacct\.Reason$/,
+    option: "query:scontrol",
+    when: (_c, d) => /^(None|JobHeldUser|JobHeldAdmin)$/.test(d.slurm) && /^JobHeld(User|Admin)$/.test(d.spur),
+    reason: "22.05's slurmdbd keeps the reason of the job's last accounting update, and scontrol hold/uhold/release sends none: a held job "
+      + "held again by root keeps Reason=JobHeldUser (or None) in sacct while scontrol shows JobHeldAdmin (oracle, seed 12475); Spur's record follows the job's reason",
+  },
+  {
+    field: /^(exit|stdout|stderr|job)$/,
+    option: "nodes",
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => o.name === "nodes" && /[,:]/.test(o.value ?? "")),
+    reason: "22.05 vs 26.x table: 26.x takes a list of allowed sizes (--nodes=<size_string>, sbatch-options.tsv) where 22.05 says "
+      + "'\"1,2\" is not a valid node count' (exit 255); Spur lacks size lists and refuses them as not supported (compat/options/spec-syntax.ts; seed 12074)",
+  },
+  {
+    field: /^(job\.(Socks\/Node|ReqB:S:C:T|CoreSpec)|squeue\.(S:C:T|SOCKETS_PER_NODE|CORES_PER_SOCKET|THREADS_PER_CORE))$/,
+    option: (n) => ["sockets-per-node", "cores-per-socket", "threads-per-core"].includes(n),
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => /^(sockets-per-node|cores-per-socket|threads-per-core)$/.test(o.name) && Number(o.value) >= 65534),
+    reason: "22.05 keeps socket/core/thread counts in 16 bits: 70000 shows as 4464, 2147483647 as 65535, 65534 as * (oracle); "
+      + "Spur keeps the number asked for (no node has that many either way; seed 12263)",
+  },
+  {
+    field: /^(exit|stdout|stderr|job)$/,
+    option: (n) => n === "gres" || n.startsWith("gpus"),
+    when: (c) => c.kind === "sbatch" && c.options.some((o) => (o.name === "gres" || o.name.startsWith("gpus")) && /(^|:)-\d/.test(o.value ?? "")),
+    reason: "22.05 reads a GPU count as unsigned, so --gpus=-1 or --gres=gpu:-1 makes a job (TresPerJob=gres:gpu:-1, TRES gres/gpu=1) that can never start "
+      + "(--test-only: 'Requested node configuration is not available'); Spur refuses a negative count at submission as an invalid GRES specification (seed 12086)",
+  },
   {
     field: /^(job\.(JobState|Reason|StartTime|EndTime|RunTime|Deadline)|squeue(\..*)?|sacct(\..*)?)$/,
     option: "deadline",

@@ -84,7 +84,10 @@ export async function runCase(base: Side, c: Case, name: string, dir: string): P
     const r = await runOn(side, `sbatch --parsable --hold -J ${name} --wrap=true`, { timeoutMs: 30_000 });
     jobId = /^\d+/.exec(r.stdout)?.[0];
     if (jobId === undefined) return { sub: { code: -1, stdout: "", stderr: `setup failed: ${r.stdout}${r.stderr}` } };
-    if (c.afterEnd) await runOn(side, `${WAIT_SEEN}\nwait_sacct_seen ${jobId}; scancel ${jobId}; wait_sacct ${jobId}`, { timeoutMs: 60_000 });
+    // the query may cancel the job (scancel): wait for its start record first, as observeJob does,
+    // or 22.05's slurmdbd keeps the "allocation" stub (seed 12033: JobName=allocation, QOS=Unknown)
+    const end = c.afterEnd ? `; scancel ${jobId}; wait_sacct ${jobId}` : "";
+    await runOn(side, `${WAIT_SEEN}\nwait_sacct_seen ${jobId}${end}`, { timeoutMs: 60_000 });
   }
   const rendered = render(c, name, jobId);
   if (rendered.script !== undefined) writeFileSync(join(dir, "job.sh"), rendered.script);

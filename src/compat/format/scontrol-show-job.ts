@@ -157,7 +157,8 @@ function fileLines(job: Job): string[] {
   // "GresEnforceBind=YesKillOInInvalidDependent=Yes")
   const flags = job.gresFlags?.split(",") ?? [];
   const bind = flags.includes("enforce-binding") ? "GresEnforceBind=Yes" : flags.includes("disable-binding") ? "GresEnforceBind=No" : "";
-  const flagLine = `${bind}${job.killOnInvalidDep === true ? "KillOInInvalidDependent=Yes" : ""}${job.spreadJob === true ? "SpreadJob=Yes" : ""}`;
+  const kill = job.killOnInvalidDep === undefined ? "" : `KillOInInvalidDependent=${job.killOnInvalidDep ? "Yes" : "No"}`;
+  const flagLine = `${bind}${kill}${job.spreadJob === true ? "SpreadJob=Yes" : ""}`;
   if (flagLine !== "") lines.push(flagLine);
   if (job.cpusPerTres) lines.push(`CpusPerTres=${job.cpusPerTres}`);
   if (job.memPerTres) lines.push(`MemPerTres=${job.memPerTres}`);

@@ -139,7 +139,8 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("Reservation", "v", "RESERVATION", (r) => orNull(r.job.reservation)),
   field("SubmitTime", "V", "SUBMIT_TIME", (r) => timeText(r.job.submitTime)),
   field("WCKey", "w", "WCKEY", (r) => orNull(r.job.wckey)),
-  field("Licenses", "W", "LICENSES", (r) => r.job.licenses || undefined),
+  // --licenses= given empty prints empty, left out (null) (oracle 22.05), as scontrol's Licenses=
+  field("Licenses", "W", "LICENSES", (r) => emptyOrNull(r.job.licenses ?? "", r.job.givenEmpty, "licenses")),
   field("ExcNodes", "x", "EXC_NODES", (r) => r.job.excNodelist, { cut: false }),
   field("CoreSpec", "X", "CORE_SPEC", () => "N/A"),
   field("Nice", "y", "NICE", (r) => String(r.job.nice)),

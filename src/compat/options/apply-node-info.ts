@@ -19,6 +19,7 @@ import type { Assignment } from "./env-input.ts";
 import { parseCount } from "./spec-syntax.ts";
 import { checkWaitAllNodes } from "./ignored-checks.ts";
 import { parseDurationSec } from "../parse-time.ts";
+import { FATAL } from "./messages.ts";
 
 type Handler = (st: BuildState, a: Assignment) => Result<void>;
 
@@ -65,27 +66,69 @@ const extraNodeInfo: Handler = (st, a) => {
   return ok(undefined);
 };
 
+/** Largest per-node CPU product taken as a task count: 22.05 keeps sockets/cores/threads in 16 bits. */
+const NODE_CPUS_MAX = 0xfffd;
+
 /**
- * After every option is in: -B's task count when neither -n nor --ntasks-per-node gave one
- * (oracle: `-B 1:2:1 -n 3` keeps 3 tasks, `-B 1:2:1 --ntasks-per-node=1` keeps NumTasks=1).
+ * After every option is in, when neither -n nor --ntasks-per-node gave a task count (oracle 22.05:
+ * `-B 1:2:1 -n 3` keeps 3 tasks, `-B 1:2:1 --ntasks-per-node=1` keeps NumTasks=1): with a fixed -N n,
+ * n times the sockets x cores x threads asked for, by -B or by --sockets-per-node, --cores-per-socket
+ * and --threads-per-core (`--threads-per-core=2 -N1` is NumTasks=2 NumCPUs=2, `-N2` 4); with a -N
+ * range none of them count (`-B 1:2:1 -N1-3` is NumTasks=1); without -N only -B's own product does
+ * (`-B 1:2:1` is NumTasks=2, `--threads-per-core=2` alone 1). Seen for sbatch; srun and salloc
+ * (srun takes -N from its allocation) keep -B's product times -N's minimum.
  */
 export function settleExtraNodeTasks(st: BuildState): void {
-  const perNode = st.extraNodeTasks;
-  if (perNode === undefined || perNode === 0) return;
-  if (st.spec.ntasks > 0 || st.spec.ntasksPerNode > 0) return;
-  st.spec.ntasks = perNode * Math.max(1, st.spec.nodesMin);
+  const spec = st.spec;
+  if (spec.ntasks > 0 || spec.ntasksPerNode > 0) return;
+  if (st.cmd !== "sbatch") {
+    if (st.extraNodeTasks !== undefined && st.extraNodeTasks > 0) spec.ntasks = st.extraNodeTasks * Math.max(1, spec.nodesMin);
+    return;
+  }
+  const nodesGiven = spec.nodesMin > 0 || spec.nodesMax > 0;
+  if (!nodesGiven) {
+    if (st.extraNodeTasks !== undefined && st.extraNodeTasks > 0) spec.ntasks = st.extraNodeTasks;
+    return;
+  }
+  if (spec.nodesMax > spec.nodesMin) return;
+  const perNode = Math.max(1, spec.socketsPerNode ?? 0) * Math.max(1, spec.coresPerSocket ?? 0) * Math.max(1, spec.threadsPerCore);
+  if (perNode > 1 && perNode <= NODE_CPUS_MAX) spec.ntasks = perNode * Math.max(1, spec.nodesMin);
 }
 
-/** Slurm's words at AllowSpecResourcesUsage=No (its default), the option named as on the command line. */
-const specNotAllowed = (shown: string, zeroAllowed: boolean): Handler => (st, a) => {
+const notAllowed = (shown: string): string => `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
+// the oracle names --core-spec by its short form, --thread-spec by its long one
+const SPEC_SHOWN: Readonly<Record<string, string>> = { "core-spec": "-S", "thread-spec": "--thread-spec" };
+
+/**
+ * Slurm's words at AllowSpecResourcesUsage=No (its default), the option named as on the command line.
+ * The two options are one setting (cores or threads set aside), so the later one replaces the
+ * earlier's line (oracle 22.05: SBATCH_CORE_SPEC=1 with --thread-spec=2 prints only --thread-spec's).
+ */
+const specNotAllowed = (zeroAllowed: boolean): Handler => (st, a) => {
   // the count is checked first (oracle: -S abc is "Invalid numeric value "abc" for --core-spec.", exit 1;
   // -S 0 is a count, --thread-spec=0 is refused: differential seed 8078)
   const n = parseCount(a.value ?? "", `--${a.name}`, !zeroAllowed);
   if (!n.ok) return n;
-  const text = `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
-  if (!st.warnings.includes(text)) st.warnings.push(text);
+  const earlier = Object.values(SPEC_SHOWN).map(notAllowed);
+  st.warnings = st.warnings.filter((w) => !earlier.includes(w));
+  st.warnings.push(notAllowed(SPEC_SHOWN[a.name] ?? a.name));
   return ok(undefined);
 };
+
+/**
+ * --core-spec with --thread-spec (oracle 22.05, sbatch and srun; current Slurm has the same words):
+ * both on the command line or in #SBATCH lines is fatal, both from input variables too unless the
+ * command line gives either; one from a variable and the other as an option is not (the option wins).
+ */
+export function checkSpecPair(assignments: readonly Assignment[]): Result<void> {
+  const given = (env: boolean) => new Set(assignments.filter((a) => a.name in SPEC_SHOWN && !a.reset && (a.source === "env") === env).map((a) => a.name));
+  const options = given(false);
+  if (options.size > 1) return err(FATAL, "-S/--core-spec and --thred-spec options are mutually exclusive", 1);
+  if (options.size === 0 && given(true).size > 1) {
+    return err(FATAL, "Both --core-spec and --thread-spec set using environment variables. Those options are mutually exclusive.", 1);
+  }
+  return ok(undefined);
+}
 
 const useMinNodes: Handler = (st, a) => {
   if (a.reset) delete st.spec.useMinNodes;
@@ -106,7 +149,6 @@ export const NODE_INFO_HANDLERS: Readonly<Record<string, Handler>> = {
   "wait-all-nodes": (_st, a) => checkWaitAllNodes(a.value ?? ""),
   "delay-boot": delayBoot,
   "extra-node-info": extraNodeInfo,
-  // the oracle names --core-spec by its short form, --thread-spec by its long one
-  "core-spec": specNotAllowed("-S", true),
-  "thread-spec": specNotAllowed("--thread-spec", false),
+  "core-spec": specNotAllowed(true),
+  "thread-spec": specNotAllowed(false),
 };

@@ -9,17 +9,17 @@ import { assert } from "../../lib/assert.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result, type SpurError } from "../../lib/result.ts";
 import { EMPTY_KEPT, noteGiven } from "../given-empty.ts";
-import { HANDLERS } from "./apply-option.ts";
+import { HANDLERS, settleHint } from "./apply-option.ts";
 import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettings } from "./build-state.ts";
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
-import { settleExtraNodeTasks } from "./apply-node-info.ts";
+import { checkSpecPair, settleExtraNodeTasks } from "./apply-node-info.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
-import { asTestOnly, EMPTY_PARTITION } from "./messages.ts";
+import { asTestOnly, EMPTY_PARTITION, isControllerRejection } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { nodeListCountError, normaliseAsk } from "../job-layout.ts";
-import { compressHostlist, expandHostlist } from "../hostlist.ts";
+import { compressHostlist, expandHostlist, uniqHostnames } from "../hostlist.ts";
 import { isArbitrary } from "../task-layout.ts";
 import type { Command } from "./table.ts";
 
@@ -48,6 +48,8 @@ export interface BatchScript {
   from: "file" | "stdin" | "wrap";
   /** The path as given on the command line (from = "file"). */
   path?: string;
+  /** Command= for a file, when the shell resolved it (compat/options/script-command.ts); else the absolute path. */
+  command?: string;
   /** Script arguments ($1 ...). */
   args: readonly string[];
 }
@@ -102,7 +104,7 @@ function cliFirstPass(ctx: SubmitContext, assignments: readonly Assignment[]): R
   for (const a of assignments) {
     if (a.source !== "cli") continue;
     const r = applyOne(scratch, a);
-    if (!r.ok) return r;
+    if (!r.ok && !isControllerRejection(r.error)) return r;
   }
   return ok(undefined);
 }
@@ -155,7 +157,7 @@ function finish(st: BuildState, ctx: SubmitContext, script: BatchScript | undefi
   if (script !== undefined) {
     spec.script = script.text;
     spec.argv = [...script.args];
-    spec.command = script.from === "file" && script.path !== undefined ? absolutePath(ctx.invoker.cwd, script.path) : "";
+    spec.command = script.from === "file" && script.path !== undefined ? script.command ?? absolutePath(ctx.invoker.cwd, script.path) : "";
   } else {
     spec.argv = [...command];
     spec.command = command.join(" ");
@@ -200,6 +202,49 @@ function checkNodeList(st: BuildState): Result<void> {
   return ok(undefined);
 }
 
+/** The GPU count of a "[type:]N" request (undefined when it names none). */
+const gpuCount = (text: string): number | undefined => {
+  const n = /(?:^|:)([0-9]+)$/.exec(text)?.[1];
+  return n === undefined ? undefined : Number(n);
+};
+
+/** The checks of the whole request, once every option is read. */
+function lateChecks(st: BuildState, cmd: Command): Result<void> {
+  const hinted = settleHint(st);
+  if (!hinted.ok) return hinted;
+  // Slurm checks this on the allocation request, after every source of options is read, unless
+  // the count is 0 (oracle: --gpus-per-socket=0 alone is submitted; differential seed 13415);
+  // then the GRES error, as the other GPU checks (oracle: differential seed 40)
+  if (st.spec.gpusPerSocket && gpuCount(st.spec.gpusPerSocket) !== 0 && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
+  // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
+  if (cmd === "sbatch") {
+    const gpu = checkGpuOptions(st.spec);
+    if (!gpu.ok) return gpu;
+  }
+  settleExtraNodeTasks(st);
+  if (cmd === "sbatch") settleListedNodeTasks(st);
+  settleNodeCount(st);
+  return checkNodeList(st);
+}
+
+/**
+ * sbatch -w naming more nodes than -n's tasks, without -N (oracle 22.05): Slurm's warning, the node
+ * count set to the task count (NumNodes=2-2) and the list cut to its first nodes in hostlist order
+ * (`-w n3,n1,n2 -n2` is ReqNodeList=n[1-2]).
+ */
+function settleListedNodeTasks(st: BuildState): void {
+  const spec = st.spec;
+  if (spec.nodelist === "" || spec.nodesMin > 0 || spec.nodesMax > 0 || spec.ntasks <= 0) return;
+  const listed = expandHostlist(spec.nodelist);
+  if (!listed.ok) return;
+  const sorted = uniqHostnames(listed.value);
+  if (spec.ntasks >= sorted.length) return;
+  st.warnings.push(`Warning: can't run ${spec.ntasks} processes on ${sorted.length} nodes, setting nnodes to ${spec.ntasks}`);
+  spec.nodesMin = spec.ntasks;
+  spec.nodesMax = spec.ntasks;
+  spec.nodelist = compressHostlist(sorted.slice(0, spec.ntasks));
+}
+
 /**
  * Fold the assignments (any order: they are sorted by precedence here) into a job request.
  * `script` is given for sbatch, `command` for srun/salloc.
@@ -219,29 +264,29 @@ export function buildSpec(
     const first = cliFirstPass(ctx, assignments);
     if (!first.ok) return refused(first.error);
   }
+  // a check that stands for the controller's answer waits for the client's own checks (oracle 22.05:
+  // --array=abc --mem-bind=bogus names --mem-bind, exit 255; differential seed 13339)
+  let controllerAnswer: SpurError | undefined;
   for (const a of byPrecedence(assignments)) {
     const r = applyOne(st, a);
-    if (!r.ok) return refused(r.error);
+    if (r.ok) continue;
+    if (!isControllerRejection(r.error)) return refused(r.error);
+    controllerAnswer ??= r.error;
   }
-  // -p "" (oracle: "invalid partition specified: (null)", then the controller's reason; differential seed 93)
-  if (st.partitionGiven === true && st.spec.partition === "") {
-    const e = { code: EMPTY_PARTITION, message: "invalid partition specified: (null)\nInvalid partition name specified" };
-    return { ok: false, error: testOnly ? asTestOnly(e) : e };
-  }
+  const specPair = checkSpecPair(assignments);
+  if (!specPair.ok) return specPair;
   const mem = settleMemory(st);
   if (!mem.ok) return mem;
-  // Slurm checks this on the allocation request, after every source of options is read.
-  // then the GRES error, as the other GPU checks (oracle: differential seed 40)
-  if (st.spec.gpusPerSocket && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
-  // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
-  if (ctx.cmd === "sbatch") {
-    const gpu = checkGpuOptions(st.spec);
-    if (!gpu.ok) return gpu;
+  // Slurm has printed its lines about the options read (the AllowSpecResourcesUsage errors) by the
+  // time these checks refuse: they stay (oracle: --hint=bogus -S 4 prints both; differential seed 12488)
+  const late = lateChecks(st, ctx.cmd);
+  if (!late.ok) return { ok: false, error: { ...late.error, warningsBefore: [...st.warnings] } };
+  // -p "" (oracle: "invalid partition specified: (null)", then the controller's reason; differential seed 93),
+  // after the client's checks as well (oracle: -p '' --hint=bogus names --hint)
+  if (st.partitionGiven === true && st.spec.partition === "") {
+    return refused({ code: EMPTY_PARTITION, message: "invalid partition specified: (null)\nInvalid partition name specified" });
   }
-  settleExtraNodeTasks(st);
-  settleNodeCount(st);
-  const listed = checkNodeList(st);
-  if (!listed.ok) return listed;
+  if (controllerAnswer !== undefined) return refused(controllerAnswer);
   finish(st, ctx, script, command);
   assert(st.spec.workDir.startsWith("/"), "work dir is absolute");
   return ok({ spec: st.spec, settings: st.settings, warnings: st.warnings });

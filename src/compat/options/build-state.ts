@@ -89,6 +89,8 @@ export interface BuildState {
   partitionGiven?: boolean;
   /** -J/--job-name was given (sbatch keeps an empty one: Slurm's JobName= is then empty). */
   nameGiven?: boolean;
+  /** --hint as given: judged once every option is read (settleHint). */
+  hintGiven?: string;
   /** --get-user-env: the node loads the user's login environment under the job's (SLURM_GET_USER_ENV=1). */
   getUserEnv?: boolean;
   /** -B/--extra-node-info: the tasks per node it asks for when no task count is given (apply-node-info.ts). */

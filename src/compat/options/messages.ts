@@ -23,6 +23,9 @@ export const EMPTY_PARTITION = "EmptyPartition";
  */
 const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME, EMPTY_PARTITION, INVALID_TRES]);
 
+/** Whether a local check stands for the controller's rejection: Slurm reports it only after every check of its client passed. */
+export const isControllerRejection = (e: SpurError): boolean => REJECTION_CODES.has(e.code);
+
 /** Code of such a rejection under --test-only: Slurm's will-run answer, "allocation failure: <reason>". */
 export const TEST_ONLY_REJECTION = "TestOnlyRejection";
 

@@ -81,15 +81,16 @@ export function sbatchRequests(ctx: SubmitContext, cli: readonly (readonly Parse
 const firstCluster = (settings: CmdSettings): string | undefined => settings.clusters?.split(",")[0];
 
 /**
- * stdout after a successful submission (Slurm: --parsable wins over -Q). With -M, the cluster's
+ * stdout after a successful submission: -Q prints nothing, --parsable included (oracle 22.05:
+ * `sbatch -Q --parsable` prints no id; Slurm's sbatch tests quiet first). With -M, the cluster's
  * own name (`clusterName`, from the controller) rather than the name as typed (oracle: -M ORACLE
  * prints "on cluster oracle").
  */
 export function submittedText(jobId: number, settings: CmdSettings, clusterName = ""): string {
   const typed = firstCluster(settings);
   const cluster = typed === undefined ? undefined : clusterName || typed;
-  if (settings.parsable) return cluster === undefined ? `${jobId}\n` : `${jobId};${cluster}\n`;
   if (settings.quiet) return "";
+  if (settings.parsable) return cluster === undefined ? `${jobId}\n` : `${jobId};${cluster}\n`;
   return cluster === undefined ? `Submitted batch job ${jobId}\n` : `Submitted batch job ${jobId} on cluster ${cluster}\n`;
 }
 

@@ -69,8 +69,11 @@ export function scanDirectives(script: string): Directives {
 
 /**
  * Split one directive line as sbatch does: whitespace separates, quotes group (and are
- * removed), a backslash takes the next character as it is, and an unquoted '#' starts a
- * comment anywhere, inside a word too (`--ntasks=1#128` is --ntasks=1).
+ * removed), a backslash takes the next character as it is (inside quotes too: `"a\"b"` is
+ * a"b) but for unquoted whitespace, which still ends the word (`a\ b` is two words), and an
+ * unquoted '#' starts a comment anywhere, inside a word too (`--ntasks=1#128` is --ntasks=1).
+ * A word that comes out empty (`""`, `''`) ends the line: 22.05 reads no further words from
+ * it, so `#SBATCH -o "" -J x` leaves `-o` to take the next line's first word.
  */
 export function lineWords(text: string): string[] {
   const words: string[] = [];
@@ -78,15 +81,29 @@ export function lineWords(text: string): string[] {
   let inWord = false;
   let quote = "";
   let escaped = false;
+  // false once an empty word was read: the rest of the line is not looked at
+  const endWord = (): boolean => {
+    if (!inWord) return true;
+    if (word === "") return false;
+    words.push(word);
+    word = "";
+    inWord = false;
+    return true;
+  };
   for (const ch of text) {
     if (escaped) {
+      escaped = false;
+      if (quote === "" && /\s/.test(ch)) {
+        if (!endWord()) return words;
+        continue;
+      }
       word += ch;
       inWord = true;
-      escaped = false;
       continue;
     }
-    if (ch === "\\" && quote === "") {
+    if (ch === "\\") {
       escaped = true;
+      inWord = true;
       continue;
     }
     if (quote !== "") {
@@ -98,9 +115,7 @@ export function lineWords(text: string): string[] {
       quote = ch;
       inWord = true;
     } else if (/\s/.test(ch)) {
-      if (inWord) words.push(word);
-      word = "";
-      inWord = false;
+      if (!endWord()) return words;
     } else if (ch === "#") {
       break;
     } else {
@@ -108,7 +123,7 @@ export function lineWords(text: string): string[] {
       inWord = true;
     }
   }
-  if (inWord) words.push(word);
+  endWord();
   return words;
 }
 

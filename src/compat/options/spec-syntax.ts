@@ -163,6 +163,8 @@ export function checkDistribution(text: string): Result<string> {
 
 /** --array light check: token[,token...][%max], token = N | N-M | N-M:S, optionally in [ ]. */
 export function checkArray(text: string): Result<string> {
+  // an empty value asks for no array, and clears an earlier --array (oracle 22.05: --array=1-2 --array= is a plain job; seed 13546)
+  if (text === "") return ok(text);
   const fail = err("InvalidArray", "Invalid job array specification");
   const percent = text.indexOf("%");
   const body = percent < 0 ? text : text.slice(0, percent);

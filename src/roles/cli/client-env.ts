@@ -21,6 +21,8 @@ export interface ClientEnv {
   urls: string[];
   users: Map<number, UserEntry>;
   hostname: string;
+  /** ClusterName of spur.conf ("spur" when it names none, as the controller has it); unset without a readable spur.conf. */
+  clusterName?: string;
 }
 
 const DEFAULT_URL = "http://127.0.0.1:6817";
@@ -90,5 +92,5 @@ export async function loadClientEnv(): Promise<ClientEnv> {
       urls = [DEFAULT_URL];
     }
   }
-  return { urls, users, hostname };
+  return { urls, users, hostname, ...(conf === undefined ? {} : { clusterName: conf.globals.get("clustername") ?? "spur" }) };
 }

@@ -26,7 +26,7 @@ export async function realPort(): Promise<CliPort> {
   const byUid = (n: number) => env.users.get(n) ?? unknownUser(n);
   return {
     ctl: controllerPort(env.urls, {}, { urls: env.urls, warn: stderrLine }),
-    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: env.hostname, umask: process.umask() },
+    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: env.hostname, umask: process.umask(), ...(env.clusterName === undefined ? {} : { clusterName: env.clusterName }) },
     env: process.env,
     now: () => Date.now() / 1000,
     readFile: async (path) => {
@@ -34,6 +34,13 @@ export async function realPort(): Promise<CliPort> {
         return await Bun.file(path).text();
       } catch {
         return undefined;
+      }
+    },
+    fileExists: async (path) => {
+      try {
+        return await Bun.file(path).exists();
+      } catch {
+        return false;
       }
     },
     writeFile: async (path, text) => {

@@ -18,6 +18,7 @@ export function requestEcho(spec: JobSpecState, user: string): Echo {
   const mail = mailTypeText(spec.mailType);
   if (mail !== "") Object.assign(out, { mailType: mail, mailUser: spec.mailUser || user });
   if (spec.killOnInvalidDep) out.killOnInvalidDep = true;
+  else if (spec.noKillOnInvalidDep === true) out.killOnInvalidDep = false;
   if (spec.gresFlags) out.gresFlags = spec.gresFlags;
   if (spec.container !== undefined) out.container = spec.container;
   if ((spec.ntasksPerSocket ?? 0) > 0) out.ntasksPerSocket = spec.ntasksPerSocket;

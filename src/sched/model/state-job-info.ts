@@ -133,7 +133,7 @@ export interface JobInfoState {
   /** mail the job asked for (scontrol MailUser= MailType=, shown only with a type; the user defaults to the submitter) */
   mailType?: string;
   mailUser?: string;
-  /** --kill-on-invalid-dep=yes (scontrol KillOInInvalidDependent=Yes) */
+  /** --kill-on-invalid-dep=yes|no (scontrol KillOInInvalidDependent=Yes|No); unset when not given */
   killOnInvalidDep?: boolean;
   /** --gres-flags as given (scontrol GresEnforceBind=Yes/No for enforce-/disable-binding) */
   gresFlags?: string;

@@ -131,4 +131,6 @@ export interface JobSpecState {
   exclusiveUser?: boolean;
   /** --prefer: node features wanted but not required (tried first, then dropped) */
   prefer?: string;
+  /** --kill-on-invalid-dep=no (scontrol KillOInInvalidDependent=No) */
+  noKillOnInvalidDep?: boolean;
 }

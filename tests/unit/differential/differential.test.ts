@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { NEVER, generateCase, uniquePrefix, type Case, type SubmitCase } from "../../differential/generator.ts";
-import { keyValues, pipeTable } from "../../differential/compare.ts";
+import { idCells, isSlurmdbdStub, keyValues, pipeTable } from "../../differential/compare.ts";
 import { knownFor } from "../../differential/known.ts";
 import { modeInEffect, render, scriptOf, spell } from "../../differential/render.ts";
 import { shrink, simplerVariants } from "../../differential/shrink.ts";
@@ -73,6 +73,17 @@ describe("differential comparison", () => {
   it("splits a scontrol -o line into keys, values with spaces included", () => {
     const m = keyValues("JobId=5 JobName=a b Comment=x=y ReqB:S:C:T=0:0:*:* CPUs/Task=1 Power=");
     expect([...m]).toEqual([["JobId", "5"], ["JobName", "a b"], ["Comment", "x=y"], ["ReqB:S:C:T", "0:0:*:*"], ["CPUs/Task", "1"], ["Power", ""]]);
+  });
+
+  it("names the case's job id in any '|' cell of a command's output, not inside other numbers (seed 12314)", () => {
+    expect(idCells("dt-s1|1|256M|288|x\n288.batch|y|1288|2880\n", "288")).toBe("dt-s1|1|256M|<J>|x\n<J>.batch|y|1288|2880\n");
+    expect(idCells("288|x", undefined)).toBe("288|x");
+  });
+
+  it("knows 22.05 slurmdbd's stub record of a job that ended before its start record arrived (seed 12737)", () => {
+    expect(isSlurmdbdStub(pipeTable("JobID|JobName|Partition|QOS\n<J>|allocation||Unknown\n"))).toBe(true);
+    expect(isSlurmdbdStub(pipeTable("JobID|JobName|Partition|QOS\n<J>|allocation|debug|normal\n"))).toBe(false);
+    expect(isSlurmdbdStub([])).toBe(false);
   });
 
   it("names repeated columns of a table", () => {

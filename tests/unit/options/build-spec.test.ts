@@ -125,6 +125,12 @@ describe("the job request", () => {
     [["--priority=TOP"], { priority: 4294967293 }],
     [["--priority=7"], { priority: 7 }],
     [["--kill-on-invalid-dep=yes"], { killOnInvalidDep: true }],
+    // an empty --array is no array, and clears an earlier one (oracle 22.05; differential seed 13546)
+    [["--array="], { array: "" }],
+    [["--array=1-2", "--array="], { array: "" }],
+    // "no" is a flag of its own (22.05: KillOInInvalidDependent=No; yes then no keeps both)
+    [["--kill-on-invalid-dep=NO"], { killOnInvalidDep: false, noKillOnInvalidDep: true }],
+    [["--kill-on-invalid-dep=yes", "--kill-on-invalid-dep=no"], { killOnInvalidDep: true, noKillOnInvalidDep: true }],
     // 22.05 joins a relative --chdir to the current directory without tidying it (oracle: -D ./ is $PWD/./)
     [["-D", "../other/./dir"], { workDir: "/home/alice/proj/../other/./dir" }],
     [["-D", "sub/"], { workDir: "/home/alice/proj/sub/" }],

@@ -28,6 +28,10 @@ describe("GPU socket options", () => {
     expect(typeof req === "string" ? req : [req.gpusPerSocket, req.socketsPerNode, req.enforceBinding, req.gpuType]).toEqual([2, 2, true, "h100"]);
   });
 
+  it("a count of 0 needs no --sockets-per-node (oracle 22.05: --gpus-per-socket=0 alone is submitted; differential seed 13415)", () => {
+    for (const v of ["0", "mi300x:0"]) expect(sbatch([`--gpus-per-socket=${v}`]).ok, v).toBe(true);
+  });
+
   it("reads SBATCH_GRES_FLAGS and SBATCH_GPUS_PER_SOCKET", () => {
     const r = sbatch(["--sockets-per-node=1"], { SBATCH_GRES_FLAGS: "enforce-binding", SBATCH_GPUS_PER_SOCKET: "1" });
     expect(r.ok && [r.value.spec.gresFlags, r.value.spec.gpusPerSocket]).toEqual(["enforce-binding", "1"]);

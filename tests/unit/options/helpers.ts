@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { RpcError, type CliPort, type ControllerPort } from "../../../src/net/ctl-port.ts";
 import type { Plain } from "../../../src/lib/plain.ts";
+import { absolutePath } from "../../../src/compat/options/build-state.ts";
 import type { JobInfo } from "../../../src/net/gen/spur/v1/types_pb.ts";
 import type { SubmitRequest, SubmitResponse } from "../../../src/net/gen/spur/v1/controller_pb.ts";
 import { GOLDEN_DIR_PATH, SURFACE_DIR_PATH } from "../../shared-dir.ts";
@@ -83,6 +84,8 @@ export function fakePort(o: FakeOptions = {}): Fake {
     env: o.env ?? { HOME: "/root", PATH: "/usr/bin:/bin", SLURM_CONF: "/tmp/slurm-oracle/etc/slurm.conf" },
     now: () => new Date(2026, 11, 2, 12, 35, 0).getTime() / 1000,
     readFile: async (path) => o.files?.[path],
+    // the files as if in the invoker's cwd (relative names) or where named (absolute ones)
+    fileExists: async (path) => Object.keys(o.files ?? {}).some((f) => absolutePath("/tmp/slurm-oracle/jobs", f) === absolutePath("/", path)),
     readStdin: async () => o.stdin ?? "",
     write: (stream, text) => {
       if (text !== "") written.push(`${stream}:${text}`);

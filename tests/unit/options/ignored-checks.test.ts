@@ -12,6 +12,16 @@ function sbatchErrors(argv: string[], env: Record<string, string> = {}): { stder
   return r.ok ? { stderr: "", exit: 0 } : { stderr: errorText("sbatch", r.error), exit: r.error.exitCode ?? 1 };
 }
 
+describe("the client's own checks come before those that stand for the controller's answer (oracle 22.05, differential seed 13339)", () => {
+  it.each([[["--array=abc", "--mem-bind=bogus"]], [["--mem-bind=bogus", "--array=abc"]]])("%j names --mem-bind, exit 255", (argv) => {
+    expect(sbatchErrors(argv)).toEqual({ stderr: 'sbatch: error: unrecognized --mem-bind argument "bogus"\n', exit: 255 });
+  });
+
+  it("alone, the array's refusal is still the controller's", () => {
+    expect(sbatchErrors(["--array=abc"])).toEqual({ stderr: "sbatch: error: Batch job submission failed: Invalid job array specification\n", exit: 1 });
+  });
+});
+
 describe("ignored options keep Slurm 22.05's value checks (differential tester)", () => {
   it.each([
     [["--mem-bind=bogus"], {}, "sbatch: error: unrecognized --mem-bind argument \"bogus\"\n"],
@@ -46,7 +56,25 @@ describe("parse_int names an alias by the option it stands for (oracle: differen
 });
 
 describe("--hint with an unknown word (oracle: differential seed 1300)", () => {
+  const BAD_HINT = { stderr: 'sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n', exit: 1 };
   it("is refused in Slurm's words, exit 1", () => {
-    expect(sbatchErrors(["--hint=bogus"])).toEqual({ stderr: 'sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n', exit: 1 });
+    expect(sbatchErrors(["--hint=bogus"])).toEqual(BAD_HINT);
+  });
+
+  it("is judged after every option is read (oracle 22.05, differential seed 12488)", () => {
+    // another option's own error comes first, wherever it stands
+    expect(sbatchErrors(["--hint=bogus", "--time=abc"])).toEqual({ stderr: "sbatch: error: Invalid --time specification\n", exit: 255 });
+    expect(sbatchErrors(["--hint=bogus", "--mem=1", "--mem-per-cpu=1"]).stderr).toMatch(/mutually exclusive/);
+    expect(sbatchErrors(["--hint=bogus", "--gpus-per-socket=1"])).toEqual(BAD_HINT);
+  });
+
+  it("comes before the checks that stand for the controller's answer (oracle 22.05: --array=abc, -p '')", () => {
+    expect(sbatchErrors(["--array=abc", "--hint=bogus"])).toEqual(BAD_HINT);
+    expect(sbatchErrors(["-p", "", "--hint=bogus"])).toEqual(BAD_HINT);
+  });
+
+  it("is ignored, not checked, with --ntasks-per-core or --threads-per-core (oracle 22.05)", () => {
+    expect(sbatchErrors(["--hint=bogus", "--ntasks-per-core=2"])).toEqual({ stderr: "", exit: 0 });
+    expect(sbatchErrors(["--threads-per-core=1", "--hint=bogus"])).toEqual({ stderr: "", exit: 0 });
   });
 });

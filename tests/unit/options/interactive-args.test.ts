@@ -120,3 +120,13 @@ describe("parseSallocArgs", () => {
     expect(parseSallocArgs(["--kill-command=BOGUS"], {}, CTX)).toMatchObject({ ok: false, error: { message: "Invalid --kill-command specification" } });
   });
 });
+
+describe("srun --hint with --cpu-bind (oracle 22.05)", () => {
+  it("a binding makes --hint ignored, --cpu-bind=verbose does not", () => {
+    expect(run(parseSrunArgs(["--hint=bogus", "--cpu-bind=cores", "true"], {}, CTX)).spec.hint).toBeUndefined();
+    expect(run(parseSrunArgs(["--hint=nomultithread", "--cpu-bind=cores", "true"], {}, CTX)).spec.hint).toBeUndefined();
+    expect(run(parseSrunArgs(["--hint=nomultithread", "--cpu-bind=verbose", "true"], {}, CTX)).spec.hint).toBe("nomultithread");
+    const r = parseSrunArgs(["--hint=bogus", "--cpu-bind=verbose", "true"], {}, CTX);
+    expect(r.ok ? undefined : errorText("srun", r.error)).toBe('srun: error: unrecognized --hint argument "bogus", see --hint=help\n');
+  });
+});

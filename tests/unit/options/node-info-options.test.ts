@@ -46,6 +46,26 @@ describe("-B/--extra-node-info", () => {
     expect(b.warnings.join("\n")).not.toContain("not supported");
   });
 
+  it.each([
+    // oracle 22.05 NumTasks: a fixed -N counts sockets x cores x threads however they were asked for; a range does not
+    [["--threads-per-core=2", "-N1"], 2],
+    [["--threads-per-core=2", "-N2"], 4],
+    [["--threads-per-core=3", "-N1"], 3],
+    [["--cores-per-socket=2", "-N1"], 2],
+    [["--sockets-per-node=2", "-N1"], 2],
+    [["--threads-per-core=2", "--cores-per-socket=2", "-N1"], 4],
+    [["-B", "1:2:1", "--threads-per-core=2", "-N1"], 4],
+    [["--threads-per-core=2", "-N1", "-c2"], 2],
+    [["--threads-per-core=2"], 0],
+    [["--threads-per-core=2", "--cores-per-socket=2"], 0],
+    [["--threads-per-core=2", "-N", "2-4"], 0],
+    [["-B", "1:2:1", "-N1-3"], 0],
+    [["--threads-per-core=2", "-N1", "--ntasks-per-node=1"], 0],
+    [["--threads-per-core=1", "-N1"], 0],
+  ] as const)("%j: NumTasks from the node's CPUs (%i: none set)", (argv, ntasks) => {
+    expect(built([...argv]).spec.ntasks).toBe(ntasks);
+  });
+
   it("an empty value changes nothing", () => {
     expect(shape(built(["-B", ""]))).toEqual(shape(built([])));
   });
@@ -79,6 +99,44 @@ describe("--core-spec / --thread-spec at AllowSpecResourcesUsage=No (Slurm's def
     const r = sbatch([...argv]);
     expect(r.ok).toBe(false);
     if (!r.ok) expect([r.error.message, r.error.exitCode]).toEqual([message, 1]);
+  });
+});
+
+describe("--core-spec with --thread-spec (oracle 22.05, differential seed 12334)", () => {
+  const NOT_ALLOWED = (shown: string) => `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;
+  function submit(argv: string[], env: Record<string, string> = {}, directives: string[] = []): Result<Built> {
+    const parsed = parseArgs("sbatch", argv);
+    if (!parsed.ok) return parsed;
+    const ctx = { cmd: "sbatch" as const, argv, env, invoker: INVOKER, now: 1_800_000_000 };
+    const text = `#!/bin/sh\n${directives.map((d) => `#SBATCH ${d}\n`).join("")}true\n`;
+    return sbatchRequest(ctx, parsed.value.options, { text, from: "file", path: "job.sh", args: [] });
+  }
+  const fatal = (r: Result<Built>) => (r.ok ? undefined : [r.error.code, r.error.message, r.error.exitCode]);
+  const OPTIONS = ["Fatal", "-S/--core-spec and --thred-spec options are mutually exclusive", 1];
+
+  it.each([
+    [["--core-spec=0", "--thread-spec=2"], []],
+    [["--thread-spec=1", "--thread-spec=2", "--core-spec=1"], []],
+    [["-S", "2"], ["--thread-spec=1"]],
+  ])("both as options (%j, #SBATCH %j) is fatal", (argv, directives) => {
+    expect(fatal(submit(argv, {}, directives))).toEqual(OPTIONS);
+  });
+
+  it("both from input variables is fatal, unless the command line gives one", () => {
+    const env = { SBATCH_CORE_SPEC: "1", SBATCH_THREAD_SPEC: "2" };
+    expect(fatal(submit([], env))).toEqual(["Fatal", "Both --core-spec and --thread-spec set using environment variables. Those options are mutually exclusive.", 1]);
+    const r = submit(["-S", "1"], env);
+    expect(r.ok ? r.value.warnings : r.error).toEqual([NOT_ALLOWED("-S")]);
+  });
+
+  it.each([
+    [{ SBATCH_CORE_SPEC: "1" }, ["--thread-spec=2"], [], "--thread-spec"],
+    [{ SBATCH_THREAD_SPEC: "1" }, ["-S", "2"], [], "-S"],
+    [{ SBATCH_THREAD_SPEC: "2" }, [], ["-S 1"], "--thread-spec"],
+    [{ SBATCH_CORE_SPEC: "2" }, [], ["--thread-spec=1"], "-S"],
+  ])("one from a variable, the other as an option (%j %j %j): the later one's line only", (env, argv, directives, shown) => {
+    const r = submit(argv, env, directives);
+    expect(r.ok ? r.value.warnings : r.error).toEqual([NOT_ALLOWED(shown)]);
   });
 });
 

@@ -31,6 +31,24 @@ describe("-w naming more nodes than -N allows", () => {
     }
   });
 
+  it.each([
+    [["-w", "n[1-3]", "-n1"], 1, "n1"],
+    [["-w", "n3,n1,n2", "-n2"], 2, "n[1-2]"],
+  ])("sbatch %j without -N: Slurm's warning, the node count lowered to the tasks, the sorted list cut (oracle 22.05)", async (argv, n, list) => {
+    const f = fakePort();
+    const r = await sbatchMain([...argv, "--wrap=true"], f.port);
+    expect([r.exitCode, r.stderr]).toEqual([0, `sbatch: Warning: can't run ${n} processes on 3 nodes, setting nnodes to ${n}\n`]);
+    expect(f.submitted[0]?.spec).toMatchObject({ nodesMin: n, nodesMax: n, nodelist: list });
+  });
+
+  it("sbatch -w with as many tasks as nodes, or -N, is left alone", async () => {
+    for (const argv of [["-w", "n[1-2]", "-n2"], ["-w", "n[1-2]"], ["-N2", "-w", "n[1-2]", "-n4"]]) {
+      const f = fakePort();
+      const r = await sbatchMain([...argv, "--wrap=true"], f.port);
+      expect([r.stderr, f.submitted[0]?.spec?.nodelist], argv.join(" ")).toEqual(["", "n[1-2]"]);
+    }
+  });
+
   it("salloc is refused the same way", () => {
     const r = parseSallocArgs(["-N1", "-w", "n[1-2]", "true"], {}, ctx);
     expect(r.ok ? "" : r.error.message).toBe("invalid number of nodes (-N 2-1)");

@@ -12,7 +12,9 @@ describe("sbatch output", () => {
     [["-M", "c1", "--wrap=true"], "Submitted batch job 5 on cluster c1\n"],
     [["--parsable", "-M", "c1,c2", "--wrap=true"], "5;c1\n"],
     [["-Q", "--wrap=true"], ""],
-    [["-Q", "--parsable", "--wrap=true"], "5\n"],
+    // oracle 22.05 (differential seed 12249): -Q hides the id that --parsable prints too
+    [["-Q", "--parsable", "--wrap=true"], ""],
+    [["--parsable", "-Q", "-M", "c1", "--wrap=true"], ""],
   ])("%j → %j", async (argv, stdout) => {
     const r = await sbatchMain(argv, fakePort({ jobId: 5 }).port);
     expect(r).toEqual({ stdout, stderr: "", exitCode: 0 });
@@ -24,11 +26,47 @@ describe("sbatch output", () => {
     expect((await sbatchMain(["--parsable", "-M", "Oracle", "--wrap=true"], port)).stdout).toBe("5;oracle\n");
   });
 
+  it("-M naming no cluster of the site is refused before submission (oracle 22.05, differential seed 12464)", async () => {
+    const fake = fakePort({ jobId: 5, response: { cluster: "oracle" } });
+    const port = { ...fake.port, invoker: { ...fake.port.invoker, clusterName: "oracle" } };
+    expect(await sbatchMain(["-M", "bogus", "--wrap=true"], port)).toEqual({
+      stdout: "",
+      stderr: "sbatch: error: No cluster 'bogus' known by database.\n"
+        + "sbatch: error: 'bogus' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters.\n",
+      exitCode: 1,
+    });
+    expect(fake.submitted).toEqual([]);
+    const some = await sbatchMain(["-M", "bogus,ORACLE", "--wrap=true"], port);
+    expect(some).toEqual({ stdout: "Submitted batch job 5 on cluster oracle\n", stderr: "sbatch: error: No cluster 'bogus' known by database.\n", exitCode: 0 });
+  });
+
   it("warnings (ours, then the controller's messages) go to stderr; -Q hides them", async () => {
     const fake = fakePort({ jobId: 5, files: { "job.sh": SCRIPT }, response: { warnings: ["Job is pending: QOS limit"] } });
     const r = await sbatchMain(["job.sh"], fake.port);
     expect(r.stderr).toBe("sbatch: warning: --mcs-label is not supported by Spur and was ignored\nsbatch: Job is pending: QOS limit\n");
     expect((await sbatchMain(["-Q", "job.sh"], fake.port)).stderr).toBe("");
+  });
+
+  it("-Q hides the --test-only estimate (oracle 22.05, differential seed 12207: nothing on either stream)", async () => {
+    const fake = fakePort({ jobId: 5 });
+    expect((await sbatchMain(["--test-only", "--wrap=true"], fake.port)).stderr).toMatch(/^sbatch: Job 5 to start at /);
+    expect(await sbatchMain(["-Q", "--test-only", "--wrap=true"], fake.port)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+  });
+
+  it("lines Slurm has printed about the options read stay when a later check refuses; -Q keeps Slurm's error lines (oracle 22.05, differential seed 12488)", async () => {
+    const ignoring = "sbatch: error: Ignoring -S since it's not allowed by configuration (AllowSpecResourcesUsage = No)\n";
+    const r = await sbatchMain(["--hint=bogus", "--test-only", "--core-spec=4", "--wrap=true"], fakePort().port);
+    expect(r).toEqual({ stdout: "", stderr: `${ignoring}sbatch: error: unrecognized --hint argument "bogus", see --hint=help\n`, exitCode: 1 });
+    expect((await sbatchMain(["-Q", "-S", "1", "--wrap=true"], fakePort().port)).stderr).toBe(ignoring);
+  });
+
+  it("-m arbitrary needs -w or SLURM_HOSTFILE (oracle 22.05, differential seed 12803)", async () => {
+    const fake = fakePort();
+    expect(await sbatchMain(["-m", "arbitrary", "--wrap=true"], fake.port)).toEqual({
+      stdout: "", stderr: "sbatch: error: With Arbitrary distribution you need to specify a nodelist or hostfile with the -w option\n", exitCode: 1,
+    });
+    expect(fake.submitted).toEqual([]);
+    expect((await sbatchMain(["-m", "arbitrary", "-w", "n1", "--wrap=true"], fake.port)).exitCode).toBe(0);
   });
 
   it("--help, --usage, --version print and exit 0 before anything else", async () => {
@@ -62,6 +100,36 @@ describe("sbatch output", () => {
     const r = await sbatchMain(["dos.sh"], fakePort({ files: { "dos.sh": "#!/bin/sh\r\necho\r\n" } }).port);
     expect(r.stderr).toBe("sbatch: error: Batch script contains DOS line breaks (\\r\\n)\nsbatch: error: instead of expected UNIX line breaks (\\n).\n");
     expect(r.exitCode).toBe(1);
+  });
+});
+
+describe("sbatch's Command= for a script file (oracle 22.05, differential seed 12251)", () => {
+  const command = async (argv: string[], files: Record<string, string>, env?: Record<string, string>) => {
+    const fake = fakePort({ files, ...(env ? { env } : {}) });
+    await sbatchMain(argv, fake.port);
+    return fake.submitted[0]?.spec?.command;
+  };
+  const S = "#!/bin/sh\ntrue\n";
+
+  it.each([
+    [["job.sh"], { "job.sh": S }, "/tmp/slurm-oracle/jobs/job.sh"],
+    [["./job.sh"], { "./job.sh": S }, "./job.sh"],
+    [["../jobs/job.sh"], { "../jobs/job.sh": S }, "../jobs/job.sh"],
+    [["sub/../job.sh"], { "sub/../job.sh": S }, "/tmp/slurm-oracle/jobs/sub/../job.sh"],
+    [["-D", "sub", "job.sh"], { "job.sh": S }, "job.sh"],
+    [["-D", "sub", "job.sh"], { "job.sh": S, "/tmp/slurm-oracle/jobs/sub/job.sh": S }, "/tmp/slurm-oracle/jobs/sub/job.sh"],
+    [["-D", "/tmp", "job.sh"], { "job.sh": S }, "job.sh"],
+    [["-D", ".", "job.sh"], { "job.sh": S }, "/tmp/slurm-oracle/jobs/./job.sh"],
+    [["-D", "sub", "/abs/job.sh"], { "/abs/job.sh": S }, "/abs/job.sh"],
+  ])("%j → %s", async (argv, files, expected) => {
+    expect(await command(argv, files)).toBe(expected);
+  });
+
+  it("the lookup directory comes first, then PATH; #SBATCH --chdir does not count", async () => {
+    const files = { "job.sh": S, "/opt/bin/job.sh": S };
+    expect(await command(["job.sh"], files, { PATH: "/opt/bin:/bin" })).toBe("/tmp/slurm-oracle/jobs/job.sh");
+    expect(await command(["-D", "s", "job.sh"], files, { PATH: "/opt/bin:/bin" })).toBe("/opt/bin/job.sh");
+    expect(await command(["job.sh"], { "job.sh": "#!/bin/sh\n#SBATCH --chdir=sub\ntrue\n" })).toBe("/tmp/slurm-oracle/jobs/job.sh");
   });
 });
 

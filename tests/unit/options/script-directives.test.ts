@@ -52,8 +52,19 @@ describe("#SBATCH directives", () => {
     [' -J "a#b"', ["-J", "a#b"]],
     [" --comment=c\\#d x", ["--comment=c#d", "x"]],
     [' --comment=""', ["--comment="]],
+    // oracle 22.05: a backslash escapes inside quotes too (JobName=a"b c, a'b) but not unquoted whitespace
+    [' -J "a\\"b c" --hold', ["-J", 'a"b c', "--hold"]],
+    [" -J 'a\\'b'", ["-J", "a'b"]],
+    [" -J a\\ b", ["-J", "a", "b"]],
+    // oracle 22.05: an empty word ends the line (`-o "" -J x`: no JobName x)
+    [' -o "" -J x', ["-o"]],
+    [" -J x '' --hold", ["-J", "x"]],
   ])("splits %j", (line, words) => {
     expect(lineWords(line)).toEqual(words);
+  });
+
+  it("an empty word leaves its option to take the next line's first word (22.05: StdOut=<dir>/--hold)", () => {
+    expect(scanDirectives('#!/bin/sh\n#SBATCH -o ""\n#SBATCH --hold\ntrue\n').words).toEqual(["-o", "--hold"]);
   });
 
   it("notes #PBS lines and het-job separators", () => {

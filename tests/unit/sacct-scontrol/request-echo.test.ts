@@ -42,6 +42,13 @@ describe("scontrol show job echoes", () => {
     expect(shown({ gresFlags: "disable-binding" })).toContain(" Power= GresEnforceBind=No");
     expect(shown({})).not.toContain("KillOInInvalidDependent");
   });
+
+  it("KillOInInvalidDependent=No for --kill-on-invalid-dep=no, kept apart from not given (oracle 22.05, differential seeds 12203, 12230)", () => {
+    expect(shown({ noKillOnInvalidDep: true })).toContain(" Power= KillOInInvalidDependent=No");
+    expect(shown({ noKillOnInvalidDep: true, gresFlags: "enforce-binding" })).toContain(" Power= GresEnforceBind=YesKillOInInvalidDependent=No");
+    // yes then no: 22.05 keeps both flags and prints both; Spur shows (and acts on) Yes
+    expect(shown({ killOnInvalidDep: true, noKillOnInvalidDep: true })).toContain(" Power= KillOInInvalidDependent=Yes");
+  });
 });
 
 describe("the WCKey (TrackWCKey=No, as on the oracle: differential seeds 107, 229, 293)", () => {

@@ -100,6 +100,17 @@ describe("scancel error reporting and exit codes", () => {
     expect(quiet.result).toEqual({ stdout: "", stderr: "", exitCode: 1 });
   });
 
+  it("-v with filters that let no job through says so, listing them; a job id filtered out is not named (oracle 22.05, differential seed 12898)", async () => {
+    const none = () => [];
+    const byId = await run(["-v", "20", "-t", "RUNNING", "--name", "x", "-p", "gpu"], { cancelResults: none });
+    expect(byId.result).toEqual({ stdout: "", stderr: "scancel: error: No active jobs match ALL job filters, including: job_name=x partition=gpu state=RUNNING \n", exitCode: 0 });
+    const all = await run(["-v", "-n", "x", "-A", "root", "-p", "debug", "-q", "normal", "-t", "PENDING", "-u", "root", "-w", "n1", "--wckey=wk", "-R", "resv"], { cancelResults: none });
+    expect(all.result.stderr).toBe(
+      "scancel: error: No active jobs match ALL job filters, including: account=root job_name=x nodelist=n1 partition=debug qos=normal reservation=resv state=PENDING user_name=root wckey=wk \n",
+    );
+    expect((await run(["-n", "x"], { cancelResults: none })).result.stderr).toBe("");
+  });
+
   it("argument errors", async () => {
     expect((await run([])).result).toEqual({ stdout: "", stderr: "scancel: error: No job identification provided\n", exitCode: 1 });
     expect((await run(["-s", "BOGUS", "20"])).result.stderr).toBe("Unknown job signal: BOGUS\n");

@@ -260,6 +260,15 @@ describe("squeue and options given empty", () => {
     const prefer = await sq(["-h", "-O", "JobID:4,Prefer:8", "-j", "50,51"], { jobs: [given, plain] });
     expect(lines(prefer.stdout).sort()).toEqual(["50          ", "51  (null)  "]);
   });
+
+  it("shows --licenses= empty, left out (null) (oracle 22.05: %W is '' and '(null)', -O Licenses the same)", async () => {
+    const given = job({ jobId: 52, givenEmpty: "licenses" });
+    const plain = job({ jobId: 53 });
+    const r = await sq(["-h", "-o", "%i|%W", "-j", "52,53"], { jobs: [given, plain] });
+    expect(lines(r.stdout).sort()).toEqual(["52|", "53|(null)"]);
+    const long = await sq(["-h", "-O", "JobID:4,Licenses:8", "-j", "52,53"], { jobs: [given, plain] });
+    expect(lines(long.stdout).sort()).toEqual(["52          ", "53  (null)  "]);
+  });
 });
 
 describe("squeue -P with jobs of several partitions", () => {
