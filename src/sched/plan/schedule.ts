@@ -540,7 +540,8 @@ function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, s
   for (const [id, why] of reasons) {
     if (why !== "DependencyNeverSatisfied") continue;
     const job = state.jobs.get(id);
-    if (job !== undefined && (job.spec.killOnInvalidDep || config.killInvalidDepend)) out.push(id);
+    // the job's own --kill-on-invalid-dep=no wins over the site's kill_invalid_depend (Slurm's job flag)
+    if (job !== undefined && (job.spec.killOnInvalidDep || (config.killInvalidDepend && job.spec.noKillOnInvalidDep !== true))) out.push(id);
   }
   return out.sort((a, b) => a - b);
 }

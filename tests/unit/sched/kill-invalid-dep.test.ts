@@ -46,6 +46,12 @@ describe("dependency never satisfied", () => {
     expect(schedule(c.state, 20).invalidDeps).toEqual([2, 3]);
   });
 
+  it("keeps a job that said --kill-on-invalid-dep=no, whatever the site's setting", () => {
+    const c = scene("DependencyParameters=kill_invalid_depend");
+    c.run(submit(spec({ name: "nokill", dependency: "afterok:1", noKillOnInvalidDep: true }), 14));
+    expect(schedule(c.state, 20).invalidDeps).toEqual([2, 3]);
+  });
+
   it("leaves a job whose dependency may still be satisfied", () => {
     const c = cluster(FOUR());
     c.run(submit(spec({ name: "runs" }), 10));
