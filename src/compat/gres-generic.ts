@@ -136,9 +136,9 @@ export function gresTresText(items: readonly GresItem[], tracked: readonly strin
   return out.join("");
 }
 
-/** Items as TRES-per-node text: "gres/nvme:1,gres/bandwidth:lustre:1G" ("" when none). */
-export const gresPerNodeText = (items: readonly GresItem[]): string =>
-  items.map((g) => `gres/${g.name}${g.type ? `:${g.type}` : ""}:${formatGresCount(g.count)}`).join(",");
+/** Items as TRES-per-node text: "gres/nvme:1,gres/bandwidth:lustre:1G" ("" when none; an item given without a count shows none). */
+export const gresPerNodeText = (items: readonly (GresItem & { countOmitted?: boolean })[]): string =>
+  items.map((g) => `gres/${g.name}${g.type ? `:${g.type}` : ""}${g.countOmitted === true ? "" : `:${formatGresCount(g.count)}`}`).join(",");
 
 /** The counted GRES a TRES string names ("...,gres/gpu=2,gres/nvme=1" → ["nvme"]): what was tracked for that job. */
 export const trackedInTres = (tres: string): string[] =>

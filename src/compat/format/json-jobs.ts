@@ -23,7 +23,9 @@ function billing(job: Job): JsonValue {
 /** "gres/gpu:mi300x:2" → "mi300x" (the type, when the request names one). */
 function gpuType(job: Job): string | undefined {
   const parts = job.tresPerNode.replace(/^gres[:/]/, "").split(":");
-  return parts[0] === "gpu" && parts.length === 3 ? parts[1] : undefined;
+  // "gpu:mi300x:2", or "gpu:mi300x" (a type given without a count)
+  if (parts[0] !== "gpu") return undefined;
+  return parts.length === 3 || (parts.length === 2 && !/^\d/.test(parts[1] ?? "")) ? parts[1] : undefined;
 }
 
 function gresDetail(job: Job): JsonValue[] {

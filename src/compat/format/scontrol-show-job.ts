@@ -66,7 +66,8 @@ function detailLines(job: Job): string[] {
   if (job.alloc.length === 0) return [];
   const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
   const lines = [`JOB_GRES=${orNull(gres)}`];
-  const type = /gpu:([^:,\d][^:,]*):\d+/.exec(gres)?.[1];
+  // the type of "gpu:mi300x:2", or of "gpu:mi300x" (a type given without a count)
+  const type = /gpu:([^:,\d][^:,]*)(?::\d+)?(?:,|$)/.exec(gres)?.[1];
   // consecutive nodes with the same CPU ids, memory and GPUs share one line, as Slurm prints them
   const groups: { nodes: string[]; rest: string }[] = [];
   for (const a of job.alloc) {

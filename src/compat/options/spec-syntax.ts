@@ -89,7 +89,9 @@ export function parseGres(text: string): Result<Plain<GresRequest>[]> {
     if (parts.length === 3 && !hasCount) return err("InvalidGres", GRES_MESSAGE);
     // Counts take K/M/G suffixes (--gres=bandwidth:lustre:1G); one above uint32 travels as countWide.
     const count = counted ?? 1;
-    out.push(count > UINT32_MAX ? { name, type, count: 0, countWide: count } : { name, type, count });
+    // no count: one, shown without a count (oracle 22.05: --gres=gpu is TresPerNode=gres:gpu, --gres=gpu:mi300x gres:gpu:mi300x)
+    const omitted = hasCount ? {} : { countOmitted: true };
+    out.push(count > UINT32_MAX ? { name, type, count: 0, countWide: count } : { name, type, count, ...omitted });
   }
   return ok(out);
 }
@@ -105,6 +107,8 @@ export function checkGpus(text: string): Result<string> {
   for (const item of text.split(",")) {
     const parts = item.split(":");
     const count = parts[parts.length - 1] ?? "";
+    // a type alone asks for one GPU of it (oracle 22.05: --gpus=mi300x, --gpus-per-node=mi300x are TresPerJob/Node=gres:gpu:mi300x)
+    if (parts.length === 1 && !/^[0-9]/.test(count) && NAME_RE.test(count)) continue;
     const typeOk = parts.length === 1 || (parts.length === 2 && NAME_RE.test(parts[0] as string));
     if (!typeOk || !/^[0-9]+$/.test(count)) return err("InvalidGres", GRES_MESSAGE);
   }

@@ -38,7 +38,9 @@ export function jobStateArray(job: Job): JobState[] {
 const time = (t: number): NoVal => (t > 0 ? value(Math.floor(t)) : value(0));
 const gpuType = (job: Job): string | undefined => {
   const parts = job.tresPerNode.replace(/^gres[:/]/, "").split(":");
-  return parts[0] === "gpu" && parts.length === 3 ? parts[1] : undefined;
+  // "gpu:mi300x:2", or "gpu:mi300x" (a type given without a count)
+  if (parts[0] !== "gpu") return undefined;
+  return parts.length === 3 || (parts.length === 2 && !/^\d/.test(parts[1] ?? "")) ? parts[1] : undefined;
 };
 
 function gresDetail(job: Job): string[] {

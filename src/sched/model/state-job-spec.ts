@@ -14,6 +14,8 @@ export interface GresRequestState {
   count: number;
   /** a count above uint32 (--gres=bandwidth:8G); count is then 0 */
   countWide?: number;
+  /** no count given (--gres=gpu): one is asked for, and TresPerNode shows none (oracle 22.05: gres:gpu) */
+  countOmitted?: boolean;
 }
 
 /** What sbatch/srun/salloc parsed (times in epoch seconds, 0 = not set). */

@@ -71,9 +71,11 @@ export interface ResourceRequest {
   user?: UserAsk;
 }
 
-/** "mi300x:2" / "2" -> { type, count }; undefined when malformed. */
-export function parseTypedCount(text: string): { type: string; count: number } | undefined {
+/** "mi300x:2" / "2" / "mi300x" (one of the type) -> { type, count }; undefined when malformed. */
+export function parseTypedCount(text: string): { type: string; count: number; countOmitted?: boolean } | undefined {
   if (!text) return { type: "", count: 0 };
+  // a type alone asks for one GPU of it, and is shown without a count (oracle 22.05: --gpus-per-node=gpu is gres:gpu:gpu)
+  if (/^[A-Za-z_][\w.-]*$/.test(text)) return { type: text, count: 1, countOmitted: true };
   const parts = text.split(":");
   const countText = parts.pop() ?? "";
   if (!/^\d+$/.test(countText)) return undefined;
@@ -246,10 +248,11 @@ export function memForShare(req: ResourceRequest, cpus: number, gpus: number, no
 }
 
 /** Typed count text "[type:]N" → "gres/gpu[:type]:N". */
+/** A --gpus* text as TRES: "gres/gpu:mi300x:2"; a zero count is shown too, a type alone without a count (oracle 22.05). */
 function gresTres(text: string): string {
   const tc = parseTypedCount(text);
-  if (tc === undefined || tc.count === 0) return "";
-  return `gres/gpu${tc.type ? `:${tc.type}` : ""}:${tc.count}`;
+  if (tc === undefined) return "";
+  return `gres/gpu${tc.type ? `:${tc.type}` : ""}${tc.countOmitted === true ? "" : `:${tc.count}`}`;
 }
 
 /**
@@ -261,12 +264,12 @@ export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string 
   const gpuPerNode = spec.gpusPerNode
     ? gresTres(spec.gpusPerNode)
     : gres !== undefined
-      ? `gres/gpu${gres.type ? `:${gres.type}` : ""}:${gres.count}`
+      ? `gres/gpu${gres.type ? `:${gres.type}` : ""}${gres.countOmitted === true ? "" : `:${gres.count}`}`
       : "";
   // The counted GRES follow the GPUs, in the order asked: "gres/gpu:2,gres/nvme:1"; a count of 0
   // is echoed too (oracle 22.05: --gres=mic:0 shows TresPerNode=gres:mic:0, --gres=gpu:0 gres:gpu:0).
   const generic = gresPerNodeText(
-    spec.gresPerNode.filter((g) => g.name !== "gpu").map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g) })),
+    spec.gresPerNode.filter((g) => g.name !== "gpu").map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g), ...(g.countOmitted === true ? { countOmitted: true } : {}) })),
   );
   const perNode = [gpuPerNode, generic].filter((t) => t !== "").join(",");
   return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
