@@ -23,23 +23,24 @@ export interface Slot extends Capacity {
 
 export const INFINITE_END = Number.POSITIVE_INFINITY;
 
-/**
- * Free resources as a step function of `n` segments, in one Float64Array (one allocation per node
- * per rebuild, not four arrays and their scratch: a pass on 10k nodes rebuilds every profile):
- * segment j covers [times[j], times[j + 1]) (the last one is open); data holds times, cpus, memMiB,
- * gpus one after the other, n each.
+/*
+ * A node's profile: its free resources as a step function of n segments, kept in the timeline's
+ * arena (one Float64Array for all nodes, appended to: a pass on 10k nodes builds every profile,
+ * and four arrays per node were much of its garbage). Segment j covers [times[j], times[j + 1])
+ * (the last one is open); times, cpus, memMiB and gpus follow one another, n each.
  */
-interface Profile {
-  n: number;
-  data: Float64Array;
-}
 
 /** Event counts up to this are sorted in place by insertion (no index array, no comparator closure). */
 const INSERTION_SORT_MAX = 64;
 
 export class Timeline {
   private readonly slots: Slot[][];
-  private readonly profiles: (Profile | undefined)[];
+  /** Per node: where its profile starts in the arena, -1 while it is to be (re)built; and its segment count. */
+  private readonly profileAt: Int32Array;
+  private readonly profileN: Int32Array;
+  /** Profiles, appended as built; a rebuilt one leaves its old copy behind until the arena is next grown (then only live ones move). */
+  private arena: Float64Array;
+  private arenaUsed = 0;
   /** Node indices in the order their slots changed (consumers remember how far they have read). */
   readonly changes: number[] = [];
   /** Scratch for profile(): event instants and signed slot numbers, grown as needed, reused for every node. */
@@ -54,7 +55,10 @@ export class Timeline {
   ) {
     assert(resolutionSec >= 1, "bf_resolution is at least one second");
     this.slots = capacity.map(() => []);
-    this.profiles = capacity.map(() => undefined);
+    this.profileAt = new Int32Array(capacity.length).fill(-1);
+    this.profileN = new Int32Array(capacity.length);
+    // room for two segments a node before the first regrow
+    this.arena = new Float64Array(Math.max(1024, 8 * capacity.length));
   }
 
   /** An end time on the resolution grid after `now` (never earlier than the true end). */
@@ -70,7 +74,7 @@ export class Timeline {
     // the message is built only on failure: add() runs for every running job's share every pass
     if (list === undefined) assert(false, `node index ${node} in the timeline`);
     list.push(slot);
-    this.profiles[node] = undefined;
+    this.profileAt[node] = -1;
     this.changes.push(node);
   }
 
@@ -137,9 +141,13 @@ export class Timeline {
     return e;
   }
 
-  private profile(node: number): Profile {
-    const cached = this.profiles[node];
-    if (cached !== undefined) return cached;
+  /**
+   * Where the node's profile starts in the arena (profileN: its segment count), built if its slots
+   * changed. Read this.arena only after this call: building may replace it.
+   */
+  private profile(node: number): number {
+    const cached = this.profileAt[node] as number;
+    if (cached >= 0) return cached;
     const cap = this.capacity[node] as Capacity;
     const list = this.slots[node] as Slot[];
     const count = this.sortedEvents(list);
@@ -173,30 +181,53 @@ export class Timeline {
       seg[w + 2] = m;
       seg[w + 3] = g;
     }
-    const data = new Float64Array(4 * n);
+    if (this.arenaUsed + 4 * n > this.arena.length) this.regrow(4 * n);
+    const data = this.arena;
+    const o = this.arenaUsed;
     for (let j = 0; j < n; j++) {
-      data[j] = seg[4 * j] as number;
-      data[n + j] = seg[4 * j + 1] as number;
-      data[2 * n + j] = seg[4 * j + 2] as number;
-      data[3 * n + j] = seg[4 * j + 3] as number;
+      data[o + j] = seg[4 * j] as number;
+      data[o + n + j] = seg[4 * j + 1] as number;
+      data[o + 2 * n + j] = seg[4 * j + 2] as number;
+      data[o + 3 * n + j] = seg[4 * j + 3] as number;
     }
-    const p: Profile = { n, data };
-    this.profiles[node] = p;
-    return p;
+    this.arenaUsed += 4 * n;
+    this.profileAt[node] = o;
+    this.profileN[node] = n;
+    return o;
+  }
+
+  /** A new arena with room for `more`, holding only the live profiles (at most twice their size plus `more`). */
+  private regrow(more: number): void {
+    let live = 0;
+    for (let i = 0; i < this.profileAt.length; i++) if ((this.profileAt[i] as number) >= 0) live += 4 * (this.profileN[i] as number);
+    const grown = new Float64Array(Math.max(1024, 2 * (live + more)));
+    let w = 0;
+    for (let i = 0; i < this.profileAt.length; i++) {
+      const o = this.profileAt[i] as number;
+      if (o < 0) continue;
+      const size = 4 * (this.profileN[i] as number);
+      for (let x = 0; x < size; x++) grown[w + x] = this.arena[o + x] as number;
+      this.profileAt[i] = w;
+      w += size;
+    }
+    this.arena = grown;
+    this.arenaUsed = w;
   }
 
   /** The least free on `node` at any instant of [from, to). */
   minFree(node: number, from: number, to: number): Capacity {
-    const { n, data } = this.profile(node);
+    const o = this.profile(node);
+    const n = this.profileN[node] as number;
+    const data = this.arena;
     const free = { cpus: Number.POSITIVE_INFINITY, memMiB: Number.POSITIVE_INFINITY, gpus: Number.POSITIVE_INFINITY };
     for (let j = 0; j < n; j++) {
-      const segStart = data[j] as number;
-      const segEnd = j + 1 < n ? (data[j + 1] as number) : INFINITE_END;
+      const segStart = data[o + j] as number;
+      const segEnd = j + 1 < n ? (data[o + j + 1] as number) : INFINITE_END;
       if (segEnd <= from) continue;
       if (segStart >= to) break;
-      free.cpus = Math.min(free.cpus, data[n + j] as number);
-      free.memMiB = Math.min(free.memMiB, data[2 * n + j] as number);
-      free.gpus = Math.min(free.gpus, data[3 * n + j] as number);
+      free.cpus = Math.min(free.cpus, data[o + n + j] as number);
+      free.memMiB = Math.min(free.memMiB, data[o + 2 * n + j] as number);
+      free.gpus = Math.min(free.gpus, data[o + 3 * n + j] as number);
     }
     assert(free.cpus !== Number.POSITIVE_INFINITY, "some segment covers [from, to)");
     return free;
@@ -222,13 +253,15 @@ export class Timeline {
   feasibleRuns(node: number, cpus: number, memMiB: number, gpus: number, durationSec: number, from: number, horizon: number, out: number[]): void {
     const cap = this.capacity[node] as Capacity;
     if (cpus > cap.cpus || memMiB > cap.memMiB || gpus > cap.gpus) return;
-    const { n, data } = this.profile(node);
+    const o = this.profile(node);
+    const n = this.profileN[node] as number;
+    const data = this.arena;
     let runStart = -1;
     for (let j = 0; j < n; j++) {
-      const segStart = Math.max(from, data[j] as number);
-      const segEnd = j + 1 < n ? (data[j + 1] as number) : INFINITE_END;
+      const segStart = Math.max(from, data[o + j] as number);
+      const segEnd = j + 1 < n ? (data[o + j + 1] as number) : INFINITE_END;
       if (segEnd <= from) continue;
-      const fits = (data[n + j] as number) >= cpus && (data[2 * n + j] as number) >= memMiB && (data[3 * n + j] as number) >= gpus;
+      const fits = (data[o + n + j] as number) >= cpus && (data[o + 2 * n + j] as number) >= memMiB && (data[o + 3 * n + j] as number) >= gpus;
       if (fits && runStart < 0) runStart = segStart;
       if (!fits && runStart >= 0) {
         pushRun(out, runStart, segStart, durationSec, horizon);

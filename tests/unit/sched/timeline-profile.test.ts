@@ -74,3 +74,35 @@ describe("timeline with many slots on a node", () => {
     }
   }
 });
+
+// Profiles live in one arena that a rebuild appends to and a regrow compacts: nodes changed
+// and read in turn (as reservations do during a pass) must each keep reading their own.
+describe("timeline profiles rebuilt in turn on several nodes", () => {
+  for (let seed = 1; seed <= 4; seed++) {
+    it(`seed ${seed}: every node agrees with brute force after each change`, () => {
+      const rng = createRng(seed);
+      const nodes = 5;
+      const t = new Timeline(NOW, 1, Array.from({ length: nodes }, () => CAP));
+      const slots: Slot[][] = Array.from({ length: nodes }, () => []);
+      for (let step = 0; step < 150; step++) {
+        const i = rng.int(0, nodes - 1);
+        const start = NOW + rng.int(-5, 80);
+        const slot = { start, end: Math.max(start, NOW) + rng.int(1, 50), cpus: rng.int(0, 2), memMiB: rng.int(0, 150), gpus: rng.int(0, 1) };
+        slots[i]!.push(slot);
+        t.add(i, slot);
+        for (let n = 0; n < nodes; n++) {
+          const from = NOW + rng.int(0, 100);
+          const to = from + rng.int(1, 40);
+          const brute = { cpus: Infinity, memMiB: Infinity, gpus: Infinity };
+          for (let x = from; x < to; x++) {
+            const f = freeAt(slots[n]!, x);
+            brute.cpus = Math.min(brute.cpus, f.cpus);
+            brute.memMiB = Math.min(brute.memMiB, f.memMiB);
+            brute.gpus = Math.min(brute.gpus, f.gpus);
+          }
+          expect(t.minFree(n, from, to), `node ${n} after step ${step}`).toEqual(brute);
+        }
+      }
+    });
+  }
+});
