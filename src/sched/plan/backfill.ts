@@ -144,14 +144,7 @@ export function takeShare(v: NodeView, share: NodeAllocState, user?: UserAsk): v
   assert(v.freeCpus >= 0 && v.freeMemMiB >= 0, `no over-allocation on ${v.name}`);
 }
 
-/** The per-node share the planner assumes: tasks spread evenly over the wanted node count. */
-function uniformShare(req: ResourceRequest, v: NodeView): Capacity {
-  if (req.exclusive) return { cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount };
-  const { cpus, gpus } = evenShare(req);
-  return { cpus, memMiB: memForShare(req, cpus, gpus, v.memMiB), gpus };
-}
-
-/** CPUs and GPUs of uniformShare's non-exclusive share (they do not depend on the node). */
+/** CPUs and GPUs of the per-node share the planner assumes for a non-exclusive job: tasks spread evenly over the wanted node count. */
 function evenShare(req: ResourceRequest): { cpus: number; gpus: number } {
   const nodes = Math.max(req.nodesMin, req.nodelist.length);
   const tasks = req.ntasksPerNode > 0 ? req.ntasksPerNode : Math.ceil(req.ntasks / nodes);
@@ -181,12 +174,20 @@ export function gridShapeKey(req: ResourceRequest): string {
  * whole pass and refreshed only for nodes whose slots changed since last use,
  * so testing many jobs of the same shape costs O(changed nodes + grid), not
  * O(nodes) each: this is what keeps a 500-job backfill pass on 10k nodes fast.
+ * Flat typed arrays, not a list per node: a pass builds dozens of shapes on
+ * 10k nodes, and a list per node per shape was most of the pass's garbage.
  */
 interface ShapeEntry {
   candidates: readonly number[];
-  position: Map<number, number>;
-  /** Per candidate: feasible grid intervals as flat [first, last, first, last, ...]. */
-  runs: number[][];
+  /** Node index -> its position in candidates (-1: not one of them). */
+  position: Int32Array;
+  /**
+   * Per candidate k: its first feasible grid interval, first at [3k] and last at [3k + 1]
+   * (none when first > last), and at [3k + 2] 1 when it has further ones, kept in `more`.
+   */
+  runs: Int32Array;
+  /** The further intervals (after the first) of the few candidates with several, flat [first, last, ...]. */
+  more: Map<number, number[]>;
   diff: Int32Array;
   /** How much of timeline.changes this entry has taken into account. */
   seen: number;
@@ -197,62 +198,123 @@ export interface Grid {
   slots: number;
   shapes: Map<string, ShapeEntry>;
   /** Position of each node in a candidate list, shared by all shapes of one partition. */
-  positions: Map<readonly number[], Map<number, number>>;
+  positions: Map<readonly number[], Int32Array>;
+  /** Scratch for one node's intervals, reused for every node of every shape. */
+  scratch: number[];
 }
 
 export function newGrid(windowSec: number, resolutionSec: number): Grid {
-  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map(), positions: new Map() };
+  return { slots: Math.max(1, Math.floor(windowSec / resolutionSec)), shapes: new Map(), positions: new Map(), scratch: [] };
 }
 
-function gridRuns(p: Placement, req: ResourceRequest, node: number, durationSec: number, slots: number): number[] {
+/** Node `node`'s feasible grid intervals for the shape, into `out` as [first, last, ...] (emptied first). */
+function gridRuns(p: Placement, req: ResourceRequest, cpus: number, gpus: number, node: number, durationSec: number, slots: number, out: number[]): void {
+  out.length = 0;
   const v = p.views[node] as NodeView;
-  if (!staticOk(req, v)) return [];
+  if (!staticOk(req, v)) return;
   const res = p.timeline.resolutionSec;
   const now = p.timeline.now;
-  const out: number[] = [];
-  const starts = p.timeline.feasibleStarts(node, uniformShare(req, v), durationSec, now, now + slots * res);
-  for (let k = 0; k < starts.length; k++) {
-    const [a, last] = starts[k] as [number, number];
-    const first = Math.ceil((a - now) / res);
-    const end = Math.min(slots, Math.floor((last - now) / res));
-    if (first <= end) out.push(first, end);
+  // the per-node share the planner assumes: the whole node when exclusive, else the even share with its memory
+  if (req.exclusive) p.timeline.feasibleRuns(node, v.cpus, v.memMiB, v.gpuCount, durationSec, now, now + slots * res, out);
+  else p.timeline.feasibleRuns(node, cpus, memForShare(req, cpus, gpus, v.memMiB), gpus, durationSec, now, now + slots * res, out);
+  // instants to grid slots, in place (a pair is written no later than it was read)
+  let w = 0;
+  for (let k = 0; k < out.length; k += 2) {
+    const first = Math.ceil(((out[k] as number) - now) / res);
+    const end = Math.min(slots, Math.floor(((out[k + 1] as number) - now) / res));
+    if (first <= end) {
+      out[w++] = first;
+      out[w++] = end;
+    }
   }
-  return out;
+  out.length = w;
 }
 
-function applyRuns(diff: Int32Array, runs: readonly number[], sign: number): void {
-  for (let k = 0; k < runs.length; k += 2) {
-    diff[runs[k] as number] = (diff[runs[k] as number] as number) + sign;
-    diff[(runs[k + 1] as number) + 1] = (diff[(runs[k + 1] as number) + 1] as number) - sign;
+function bump(diff: Int32Array, first: number, last: number, sign: number): void {
+  diff[first] = (diff[first] as number) + sign;
+  diff[last + 1] = (diff[last + 1] as number) - sign;
+}
+
+/** Count candidate k's intervals in the difference array (sign 1) or take them out (-1). */
+function applyRuns(entry: ShapeEntry, k: number, sign: number): void {
+  const runs = entry.runs;
+  if ((runs[3 * k] as number) <= (runs[3 * k + 1] as number)) bump(entry.diff, runs[3 * k] as number, runs[3 * k + 1] as number, sign);
+  if (runs[3 * k + 2] !== 1) return;
+  const more = entry.more.get(k) as number[];
+  for (let r = 0; r < more.length; r += 2) bump(entry.diff, more[r] as number, more[r + 1] as number, sign);
+}
+
+/** Record candidate k's intervals (from gridRuns' `fresh`) in the entry. */
+function setRuns(entry: ShapeEntry, k: number, fresh: readonly number[]): void {
+  const runs = entry.runs;
+  if (fresh.length === 0) {
+    runs[3 * k] = 1;
+    runs[3 * k + 1] = 0;
+  } else {
+    runs[3 * k] = fresh[0] as number;
+    runs[3 * k + 1] = fresh[1] as number;
   }
+  if (fresh.length > 2) {
+    runs[3 * k + 2] = 1;
+    entry.more.set(k, fresh.slice(2));
+  } else if (runs[3 * k + 2] === 1) {
+    runs[3 * k + 2] = 0;
+    entry.more.delete(k);
+  }
+}
+
+/** Whether candidate k may start at grid instant j. */
+function feasibleAt(entry: ShapeEntry, k: number, j: number): boolean {
+  const runs = entry.runs;
+  if ((runs[3 * k] as number) <= j && j <= (runs[3 * k + 1] as number)) return true;
+  if (runs[3 * k + 2] !== 1) return false;
+  const more = entry.more.get(k) as number[];
+  for (let r = 0; r < more.length; r += 2) if ((more[r] as number) <= j && j <= (more[r + 1] as number)) return true;
+  return false;
+}
+
+function positionsOf(p: Placement, grid: Grid, candidates: readonly number[]): Int32Array {
+  let position = grid.positions.get(candidates);
+  if (position === undefined) {
+    position = new Int32Array(p.views.length).fill(-1);
+    for (let k = 0; k < candidates.length; k++) position[candidates[k] as number] = k;
+    grid.positions.set(candidates, position);
+  }
+  return position;
 }
 
 function shapeEntry(p: Placement, grid: Grid, key: string, req: ResourceRequest, candidates: readonly number[], durationSec: number): ShapeEntry {
   let entry = grid.shapes.get(key);
+  const { cpus, gpus } = evenShare(req);
+  const scratch = grid.scratch;
   if (entry === undefined) {
-    const diff = new Int32Array(grid.slots + 2);
-    const runs = candidates.map((i) => gridRuns(p, req, i, durationSec, grid.slots));
-    for (const r of runs) applyRuns(diff, r, 1);
-    let position = grid.positions.get(candidates);
-    if (position === undefined) {
-      position = new Map(candidates.map((i, k) => [i, k]));
-      grid.positions.set(candidates, position);
+    entry = {
+      candidates,
+      position: positionsOf(p, grid, candidates),
+      runs: new Int32Array(3 * candidates.length),
+      more: new Map(),
+      diff: new Int32Array(grid.slots + 2),
+      seen: p.timeline.changes.length,
+    };
+    for (let k = 0; k < candidates.length; k++) {
+      gridRuns(p, req, cpus, gpus, candidates[k] as number, durationSec, grid.slots, scratch);
+      setRuns(entry, k, scratch);
+      applyRuns(entry, k, 1);
     }
-    entry = { candidates, position, runs, diff, seen: p.timeline.changes.length };
     grid.shapes.set(key, entry);
     return entry;
   }
   const changes = p.timeline.changes;
   const redo = new Set<number>();
   for (let c = entry.seen; c < changes.length; c++) {
-    const k = entry.position.get(changes[c] as number);
-    if (k !== undefined) redo.add(k);
+    const k = entry.position[changes[c] as number] as number;
+    if (k >= 0) redo.add(k);
   }
   for (const k of redo) {
-    applyRuns(entry.diff, entry.runs[k] as number[], -1);
-    const fresh = gridRuns(p, req, entry.candidates[k] as number, durationSec, grid.slots);
-    entry.runs[k] = fresh;
-    applyRuns(entry.diff, fresh, 1);
+    applyRuns(entry, k, -1);
+    gridRuns(p, req, cpus, gpus, entry.candidates[k] as number, durationSec, grid.slots, scratch);
+    setRuns(entry, k, scratch);
+    applyRuns(entry, k, 1);
   }
   entry.seen = changes.length;
   return entry;
@@ -332,10 +394,7 @@ function fitAt(p: Placement, req: ResourceRequest, entry: ShapeEntry, j: number,
   const required = req.nodelist.length;
   for (let k = 0; k < entry.candidates.length; k++) {
     if (picked >= wanted && required === 0) break;
-    const runs = entry.runs[k] as number[];
-    let feasible = false;
-    for (let r = 0; r < runs.length && !feasible; r += 2) feasible = (runs[r] as number) <= j && j <= (runs[r + 1] as number);
-    if (!feasible) continue;
+    if (!feasibleAt(entry, k, j)) continue;
     const i = entry.candidates[k] as number;
     const v = p.views[i] as NodeView;
     const isRequired = required > 0 && req.nodelist.includes(v.name);

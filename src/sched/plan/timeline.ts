@@ -23,19 +23,30 @@ export interface Slot extends Capacity {
 
 export const INFINITE_END = Number.POSITIVE_INFINITY;
 
-/** Free resources as a step function: segment j covers [times[j], times[j + 1]) (the last one is open). */
-interface Profile {
-  times: number[];
-  cpus: number[];
-  memMiB: number[];
-  gpus: number[];
-}
+/*
+ * A node's profile: its free resources as a step function of n segments, kept in the timeline's
+ * arena (one Float64Array for all nodes, appended to: a pass on 10k nodes builds every profile,
+ * and four arrays per node were much of its garbage). Segment j covers [times[j], times[j + 1])
+ * (the last one is open); times, cpus, memMiB and gpus follow one another, n each.
+ */
+
+/** Event counts up to this are sorted in place by insertion (no index array, no comparator closure). */
+const INSERTION_SORT_MAX = 64;
 
 export class Timeline {
   private readonly slots: Slot[][];
-  private readonly profiles: (Profile | undefined)[];
+  /** Per node: where its profile starts in the arena, -1 while it is to be (re)built; and its segment count. */
+  private readonly profileAt: Int32Array;
+  private readonly profileN: Int32Array;
+  /** Profiles, appended as built; a rebuilt one leaves its old copy behind until the arena is next grown (then only live ones move). */
+  private arena: Float64Array;
+  private arenaUsed = 0;
   /** Node indices in the order their slots changed (consumers remember how far they have read). */
   readonly changes: number[] = [];
+  /** Scratch for profile(): event instants and signed slot numbers, grown as needed, reused for every node. */
+  private eventAt = new Float64Array(32);
+  private eventWhich = new Int32Array(32);
+  private segments = new Float64Array(128);
 
   constructor(
     readonly now: number,
@@ -44,7 +55,10 @@ export class Timeline {
   ) {
     assert(resolutionSec >= 1, "bf_resolution is at least one second");
     this.slots = capacity.map(() => []);
-    this.profiles = capacity.map(() => undefined);
+    this.profileAt = new Int32Array(capacity.length).fill(-1);
+    this.profileN = new Int32Array(capacity.length);
+    // room for two segments a node before the first regrow
+    this.arena = new Float64Array(Math.max(1024, 8 * capacity.length));
   }
 
   /** An end time on the resolution grid after `now` (never earlier than the true end). */
@@ -60,7 +74,7 @@ export class Timeline {
     // the message is built only on failure: add() runs for every running job's share every pass
     if (list === undefined) assert(false, `node index ${node} in the timeline`);
     list.push(slot);
-    this.profiles[node] = undefined;
+    this.profileAt[node] = -1;
     this.changes.push(node);
   }
 
@@ -81,69 +95,139 @@ export class Timeline {
     return cap;
   }
 
-  private profile(node: number): Profile {
-    const cached = this.profiles[node];
-    if (cached !== undefined) return cached;
-    const cap = this.capacity[node] as Capacity;
-    const list = this.slots[node] as Slot[];
-    // events as flat arrays sorted through an index (no pair per event: this runs for every node every pass);
-    // the order among events of one instant does not matter, only the totals after the last of them are kept
-    const at: number[] = [];
-    const which: number[] = [];
+  /** The node's events (slot starts, finite ends) in the scratch arrays, sorted by instant; returns their count. */
+  private sortedEvents(list: readonly Slot[]): number {
+    if (this.eventAt.length < 2 * list.length) {
+      this.eventAt = new Float64Array(4 * list.length);
+      this.eventWhich = new Int32Array(4 * list.length);
+    }
+    const at = this.eventAt;
+    const which = this.eventWhich;
+    let e = 0;
     for (let k = 0; k < list.length; k++) {
       const s = list[k] as Slot;
-      at.push(Math.max(this.now, s.start));
-      which.push(k + 1);
+      at[e] = Math.max(this.now, s.start);
+      which[e++] = k + 1;
       if (s.end !== INFINITE_END) {
-        at.push(s.end);
-        which.push(-(k + 1));
+        at[e] = s.end;
+        which[e++] = -(k + 1);
       }
     }
-    const order = Array.from({ length: at.length }, (_, e) => e);
-    if (order.length > 1) order.sort((a, b) => (at[a] as number) - (at[b] as number));
-    const p: Profile = { times: [this.now], cpus: [cap.cpus], memMiB: [cap.memMiB], gpus: [cap.gpus] };
+    // the order among events of one instant does not matter, only the totals after the last of them are kept
+    if (e <= INSERTION_SORT_MAX) {
+      for (let x = 1; x < e; x++) {
+        const t = at[x] as number;
+        const w = which[x] as number;
+        let y = x - 1;
+        while (y >= 0 && (at[y] as number) > t) {
+          at[y + 1] = at[y] as number;
+          which[y + 1] = which[y] as number;
+          y--;
+        }
+        at[y + 1] = t;
+        which[y + 1] = w;
+      }
+      return e;
+    }
+    // many slots on one node (hundreds of small jobs): sort through an index, O(e log e)
+    const order = Array.from({ length: e }, (_, x) => x);
+    order.sort((a, b) => (at[a] as number) - (at[b] as number));
+    const sortedAt = order.map((x) => at[x] as number);
+    const sortedWhich = order.map((x) => which[x] as number);
+    for (let x = 0; x < e; x++) {
+      at[x] = sortedAt[x] as number;
+      which[x] = sortedWhich[x] as number;
+    }
+    return e;
+  }
+
+  /**
+   * Where the node's profile starts in the arena (profileN: its segment count), built if its slots
+   * changed. Read this.arena only after this call: building may replace it.
+   */
+  private profile(node: number): number {
+    const cached = this.profileAt[node] as number;
+    if (cached >= 0) return cached;
+    const cap = this.capacity[node] as Capacity;
+    const list = this.slots[node] as Slot[];
+    const count = this.sortedEvents(list);
+    const at = this.eventAt;
+    const which = this.eventWhich;
+    // segments built in scratch as [time, cpus, mem, gpus] quadruples, then copied out at their final size
+    if (this.segments.length < 4 * (count + 1)) this.segments = new Float64Array(8 * (count + 1));
+    const seg = this.segments;
+    seg[0] = this.now;
+    seg[1] = cap.cpus;
+    seg[2] = cap.memMiB;
+    seg[3] = cap.gpus;
+    let n = 1;
     let c = cap.cpus;
     let m = cap.memMiB;
     let g = cap.gpus;
-    for (let e = 0; e < order.length; e++) {
-      const t = at[order[e] as number] as number;
-      const signed = which[order[e] as number] as number;
+    for (let e = 0; e < count; e++) {
+      const t = at[e] as number;
+      const signed = which[e] as number;
       const s = list[Math.abs(signed) - 1] as Slot;
       const sign = signed > 0 ? -1 : 1;
       c += sign * s.cpus;
       m += sign * s.memMiB;
       g += sign * s.gpus;
-      const nextT = e + 1 < order.length ? (at[order[e + 1] as number] as number) : INFINITE_END;
-      if (nextT === t) continue;
-      const last = p.times.length - 1;
-      if (p.times[last] === t) {
-        p.cpus[last] = c;
-        p.memMiB[last] = m;
-        p.gpus[last] = g;
-      } else {
-        p.times.push(t);
-        p.cpus.push(c);
-        p.memMiB.push(m);
-        p.gpus.push(g);
-      }
+      if (e + 1 < count && at[e + 1] === t) continue;
+      const last = 4 * (n - 1);
+      if (seg[last] !== t) n++;
+      const w = 4 * (n - 1);
+      seg[w] = t;
+      seg[w + 1] = c;
+      seg[w + 2] = m;
+      seg[w + 3] = g;
     }
-    this.profiles[node] = p;
-    return p;
+    if (this.arenaUsed + 4 * n > this.arena.length) this.regrow(4 * n);
+    const data = this.arena;
+    const o = this.arenaUsed;
+    for (let j = 0; j < n; j++) {
+      data[o + j] = seg[4 * j] as number;
+      data[o + n + j] = seg[4 * j + 1] as number;
+      data[o + 2 * n + j] = seg[4 * j + 2] as number;
+      data[o + 3 * n + j] = seg[4 * j + 3] as number;
+    }
+    this.arenaUsed += 4 * n;
+    this.profileAt[node] = o;
+    this.profileN[node] = n;
+    return o;
+  }
+
+  /** A new arena with room for `more`, holding only the live profiles (at most twice their size plus `more`). */
+  private regrow(more: number): void {
+    let live = 0;
+    for (let i = 0; i < this.profileAt.length; i++) if ((this.profileAt[i] as number) >= 0) live += 4 * (this.profileN[i] as number);
+    const grown = new Float64Array(Math.max(1024, 2 * (live + more)));
+    let w = 0;
+    for (let i = 0; i < this.profileAt.length; i++) {
+      const o = this.profileAt[i] as number;
+      if (o < 0) continue;
+      const size = 4 * (this.profileN[i] as number);
+      for (let x = 0; x < size; x++) grown[w + x] = this.arena[o + x] as number;
+      this.profileAt[i] = w;
+      w += size;
+    }
+    this.arena = grown;
+    this.arenaUsed = w;
   }
 
   /** The least free on `node` at any instant of [from, to). */
   minFree(node: number, from: number, to: number): Capacity {
-    const p = this.profile(node);
+    const o = this.profile(node);
+    const n = this.profileN[node] as number;
+    const data = this.arena;
     const free = { cpus: Number.POSITIVE_INFINITY, memMiB: Number.POSITIVE_INFINITY, gpus: Number.POSITIVE_INFINITY };
-    const n = p.times.length;
     for (let j = 0; j < n; j++) {
-      const segStart = p.times[j] as number;
-      const segEnd = j + 1 < n ? (p.times[j + 1] as number) : INFINITE_END;
+      const segStart = data[o + j] as number;
+      const segEnd = j + 1 < n ? (data[o + j + 1] as number) : INFINITE_END;
       if (segEnd <= from) continue;
       if (segStart >= to) break;
-      free.cpus = Math.min(free.cpus, p.cpus[j] as number);
-      free.memMiB = Math.min(free.memMiB, p.memMiB[j] as number);
-      free.gpus = Math.min(free.gpus, p.gpus[j] as number);
+      free.cpus = Math.min(free.cpus, data[o + n + j] as number);
+      free.memMiB = Math.min(free.memMiB, data[o + 2 * n + j] as number);
+      free.gpus = Math.min(free.gpus, data[o + 3 * n + j] as number);
     }
     assert(free.cpus !== Number.POSITIVE_INFINITY, "some segment covers [from, to)");
     return free;
@@ -154,17 +238,30 @@ export class Timeline {
    * `durationSec` without interruption, as closed intervals [first, last].
    */
   feasibleStarts(node: number, share: Capacity, durationSec: number, from: number, horizon: number): [number, number][] {
-    const cap = this.capacity[node] as Capacity;
-    if (share.cpus > cap.cpus || share.memMiB > cap.memMiB || share.gpus > cap.gpus) return [];
-    const p = this.profile(node);
+    const flat: number[] = [];
+    this.feasibleRuns(node, share.cpus, share.memMiB, share.gpus, durationSec, from, horizon, flat);
     const out: [number, number][] = [];
-    const n = p.times.length;
+    for (let k = 0; k < flat.length; k += 2) out.push([flat[k] as number, flat[k + 1] as number]);
+    return out;
+  }
+
+  /**
+   * feasibleStarts without a pair per interval: the intervals appended to `out` as
+   * first, last, first, last, ... (the backfill grid calls this for every node of every
+   * shape, with one scratch array for all of them).
+   */
+  feasibleRuns(node: number, cpus: number, memMiB: number, gpus: number, durationSec: number, from: number, horizon: number, out: number[]): void {
+    const cap = this.capacity[node] as Capacity;
+    if (cpus > cap.cpus || memMiB > cap.memMiB || gpus > cap.gpus) return;
+    const o = this.profile(node);
+    const n = this.profileN[node] as number;
+    const data = this.arena;
     let runStart = -1;
     for (let j = 0; j < n; j++) {
-      const segStart = Math.max(from, p.times[j] as number);
-      const segEnd = j + 1 < n ? (p.times[j + 1] as number) : INFINITE_END;
+      const segStart = Math.max(from, data[o + j] as number);
+      const segEnd = j + 1 < n ? (data[o + j + 1] as number) : INFINITE_END;
       if (segEnd <= from) continue;
-      const fits = (p.cpus[j] as number) >= share.cpus && (p.memMiB[j] as number) >= share.memMiB && (p.gpus[j] as number) >= share.gpus;
+      const fits = (data[o + n + j] as number) >= cpus && (data[o + 2 * n + j] as number) >= memMiB && (data[o + 3 * n + j] as number) >= gpus;
       if (fits && runStart < 0) runStart = segStart;
       if (!fits && runStart >= 0) {
         pushRun(out, runStart, segStart, durationSec, horizon);
@@ -173,14 +270,13 @@ export class Timeline {
       if (segStart > horizon) break;
     }
     if (runStart >= 0) pushRun(out, runStart, INFINITE_END, durationSec, horizon);
-    return out;
   }
 }
 
-function pushRun(out: [number, number][], start: number, end: number, durationSec: number, horizon: number): void {
+function pushRun(out: number[], start: number, end: number, durationSec: number, horizon: number): void {
   if (start > horizon) return;
   const last = end === INFINITE_END ? horizon : Math.min(horizon, end - durationSec);
-  if (last >= start) out.push([start, last]);
+  if (last >= start) out.push(start, last);
 }
 
 /**
