@@ -49,7 +49,7 @@ export interface Reservation {
   nodes: string[];
 }
 
-/** How many attempts `reserve` makes at later instants when fitJob rejects the first one. */
+/** How many attempts findReservation makes at later instants when fitJob rejects the first one. */
 const RESERVE_ATTEMPTS_MAX = 4;
 
 function staticOk(req: ResourceRequest, v: NodeView): boolean {
@@ -321,24 +321,9 @@ function shapeEntry(p: Placement, grid: Grid, key: string, req: ResourceRequest,
 }
 
 /**
- * Reserve the earliest start within the grid's horizon on the candidate nodes,
- * or return undefined (no start known: squeue shows N/A).
+ * The earliest start within the grid's horizon on the candidate nodes, with nothing held yet
+ * (commitReservation holds it), or undefined (no start known: squeue shows N/A).
  */
-export function reserve(
-  p: Placement,
-  grid: Grid,
-  shapeKey: string,
-  req: ResourceRequest,
-  candidates: readonly number[],
-  durationSec: number,
-  acceptAt: (t: number) => boolean = () => true,
-): { startTime: number; alloc: NodeAllocState[] } | undefined {
-  const planned = findReservation(p, grid, shapeKey, req, candidates, durationSec, acceptAt);
-  if (planned !== undefined) commitReservation(p, planned, durationSec);
-  return planned;
-}
-
-/** The earliest start `reserve` would plan, with nothing held yet. */
 export function findReservation(
   p: Placement,
   grid: Grid,
@@ -369,7 +354,7 @@ export function findReservation(
   return undefined;
 }
 
-/** Hold a planned start's nodes on the timeline from its start for its duration (what `reserve` does once it has found one). */
+/** Hold a planned start's nodes on the timeline from its start for its duration (once findReservation has found it). */
 export function commitReservation(p: Placement, planned: { startTime: number; alloc: NodeAllocState[] }, durationSec: number): void {
   const t = planned.startTime;
   const end = durationSec === INFINITE_END ? INFINITE_END : p.timeline.roundEnd(t + durationSec);

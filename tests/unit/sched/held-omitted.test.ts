@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
+import { omittedConf } from "./omitted-fixtures.ts";
 import { schedule, type ScheduleResult } from "../../../src/sched/plan/schedule.ts";
 import { heldReason } from "../../../src/sched/plan/eligibility.ts";
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
@@ -18,18 +19,7 @@ import type { ClusterState, JobSpecP } from "../../../src/sched/model/types.ts";
 
 const SEEDS = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: Number(process.env.SEEDS ?? 150) }, (_, i) => i + 1);
 
-function conf(rng: Rng): string {
-  const tiers = rng.next() < 0.3 ? [1, 2] : [1, 1];
-  return [
-    "ClusterName=h", "DefMemPerCPU=100",
-    rng.next() < 0.5 ? "PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000" : "",
-    rng.next() < 0.5 ? "" : rng.pick(["SchedulerType=sched/builtin", "SchedulerParameters=bf_max_job_test=2", "SchedulerParameters=spur_max_jobs_per_pass=3"]),
-    `NodeName=c[1-${rng.int(2, 5)}] CPUs=${rng.pick([2, 4])} RealMemory=1600`,
-    `PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE PriorityTier=${tiers[0]}`,
-    `PartitionName=other Nodes=c[1-2] MaxTime=INFINITE PriorityTier=${tiers[1]}`,
-    "",
-  ].join("\n");
-}
+const conf = (rng: Rng): string => omittedConf(rng, "h", "PriorityWeightAge=1000\nPriorityWeightJobSize=1000");
 
 function randomSpec(rng: Rng, now: number, lastId: number): Partial<JobSpecP> {
   const s: Partial<JobSpecP> = { timeLimitMin: rng.pick([1, 5, 30, 200]), ntasks: rng.int(1, 4) };
