@@ -221,3 +221,29 @@ describe("requeue of a job of several partitions", () => {
     expect(info(c, id)?.partition).toBe("debug,gpu");
   });
 });
+
+describe("sprio rows of a job of several partitions", () => {
+  it("are one per listed partition, in submitted order, each with that partition's factor", async () => {
+    const { priorityFactorsList } = await import("../../../src/ctld/service-sched.ts");
+    const { explainPriority } = await import("../../../src/sched/plan/priority.ts");
+    const conf = `${CONF}PriorityType=priority/multifactor\nPriorityWeightPartition=1000\n`
+      .replace("PartitionName=gpu Nodes=g[1-2] MaxTime=60", "PartitionName=gpu Nodes=g[1-2] MaxTime=60 PriorityJobFactor=2");
+    const c = cluster(conf);
+    c.run(submit(spec({ partition: "debug", nodesMin: 4, exclusive: true, timeLimitMin: 30 })));
+    c.run(submit(spec({ partition: "gpu", nodesMin: 2, exclusive: true, timeLimitMin: 30 }), 11));
+    pass(c, 20);
+    // 3 nodes: not in gpu at submission, so its Partition= reads debug,gpu; sprio keeps the submitted order
+    const id = c.run(submit(spec({ partition: "gpu,debug", nodesMin: 3, timeLimitMin: 10 }), 21)).ids[0] as number;
+    expect(info(c, id)?.partition).toBe("debug,gpu");
+    const { result } = pass(c, 30);
+    const controller = {
+      state: c.state,
+      priorityOf: (jobId: number, partition?: string) => {
+        const job = c.state.jobs.get(jobId);
+        return job === undefined ? undefined : explainPriority(job, result.priorityContext, partition);
+      },
+    } as unknown as Parameters<typeof priorityFactorsList>[0];
+    const rows = priorityFactorsList(controller, [id], []);
+    expect(rows.map((r) => [r.partition, r.partitionFactor])).toEqual([["gpu", 1], ["debug", 0.5]]);
+  });
+});
