@@ -123,18 +123,34 @@ export async function sstatMain(argv: string[], port: CliPort, agents: AgentStat
   let stderr = "";
   for (const t of q.targets) {
     const job = jobs.find((j) => j.jobId === t.jobId);
-    if (job === undefined || job.state !== "RUNNING") {
+    if (job === undefined) {
       stderr += `sstat: error: couldn't get steps for job ${t.jobId}\n`;
       continue;
     }
-    const hosts = job.alloc.map((a) => nodes.find((n) => n.name === a.node)).filter((n) => n !== undefined);
+    const hosts = job.state === "RUNNING" ? job.alloc.map((a) => nodes.find((n) => n.name === a.node)).filter((n) => n !== undefined) : [];
     const found = (await Promise.all(hosts.map((n) => agents(n.addr || "127.0.0.1", n.port, t.jobId, t.stepId ?? -1, n.name).catch(() => [])))).flat();
-    for (const step of chooseSteps(mergeByStep(found), t.stepId, q.allSteps)) {
+    const chosen = chooseSteps(mergeByStep(found), t.stepId, q.allSteps);
+    const missing = notRunning(job.state, t, chosen.length);
+    if (missing !== "") stderr += `sstat: error: ${missing}\n`;
+    for (const step of chosen) {
       const known = job.steps.find((s) => s.stepId === step.stepId);
       rows.push({ job, step: { ...(known ?? step), usage: step.usage, nodelist: known?.nodelist ?? step.nodelist }, now: port.now(), cluster: "" });
     }
   }
   return done(renderTable(columns.value, rows, { parsable: q.parsable, delimiter: "|", header: q.header }), stderr, 0);
+}
+
+const STEP_NAMES = new Map(Object.entries(STEP_WORDS).map(([word, id]) => [id, word]));
+
+/**
+ * What 22.05's sstat says when a known job has nothing to show (stderr, exit 0): a named step that
+ * is not running, "not found running"; a job not running at all, "No steps running"; a running job
+ * with no step but its batch script, nothing.
+ */
+function notRunning(state: string, t: SstatQuery["targets"][number], shown: number): string {
+  if (shown > 0) return "";
+  if (t.stepId !== undefined) return `StepId=${t.jobId}.${STEP_NAMES.get(t.stepId) ?? t.stepId} not found running.`;
+  return state === "RUNNING" ? "" : `No steps running for job ${t.jobId}`;
 }
 
 /** One record per step, the nodes' usages merged. */

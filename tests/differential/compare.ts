@@ -35,13 +35,14 @@ export function masked(text: string, ctx: SideContext, jobId: string | undefined
 }
 
 /**
- * The side's own job id as a whole "|"-separated cell of a command's output ("17", "17.batch"):
+ * The side's own job id as a whole "|"-separated (or \x1e/\x1f-separated) cell of a command's output ("17", "17.batch"):
  * <J>. The masks name it only where it leads a row, and `sacct -n -P -o JobName,JobID` has it
  * further along (seed 12314).
  */
 export function idCells(text: string, jobId: string | undefined): string {
   if (jobId === undefined) return text;
-  return text.replace(new RegExp(`(?<=^|\\|)${jobId}(?=$|[|_.+])`, "gm"), "<J>");
+  // "|" for -P/-o lists; the ASCII record and unit separators for Open OnDemand's squeue format
+  return text.replace(new RegExp(`(?<=^|[|\\x1e\\x1f])${jobId}(?=$|[|_.+\\x1e\\x1f])`, "gm"), "<J>");
 }
 
 /** Key=Value pairs of a `scontrol -o` line (a value runs to the next " Key="). */

@@ -244,7 +244,7 @@ describe("job containment", () => {
     c.run(["scancel", id]);
     await ended(id);
     const after = c.run(["sstat", "-j", id]);
-    expect(after.stderr).toContain(`couldn't get steps for job ${id}`);
+    expect(after.stderr).toBe(`sstat: error: No steps running for job ${id}\n`);
   });
 
   it("binds srun tasks to their own CPUs and says so in SLURM_CPU_BIND*", async (ctx) => {
