@@ -163,7 +163,8 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   if (keywordMatch(tag, "show", 3)) return show(port, words, flags);
   if (keywordMatch(tag, "update", 1)) {
     if (words.length < 2) return outcome("", `too few arguments for ${tag} keyword\n`, true);
-    if (words.slice(1).some((w) => /^reservation(name)?=/i.test(w))) return resvCommand(port, "update", words.slice(1));
+    // a job's update may name its reservation: the job wins (Slurm checks for a job id first)
+    if (updateEntity(words.slice(1)) === "reservation") return resvCommand(port, "update", words.slice(1));
     if (updateEntity(words.slice(1)) === "partition") return (await import("./scontrol-partition.ts")).partitionCommand(port, "update", words.slice(1));
     return update(port, words.slice(1));
   }

@@ -26,8 +26,30 @@ const JOB_KEYS: readonly (readonly [string, number, ...string[]])[] = [
   ["ExcNodeList", 3], ["ReqNodeList", 8, "NodeList"], ["Features", 1], ["Gres", 2], ["Account", 1],
   ["BurstBuffer", 1], ["Dependency", 1], ["Licenses", 1], ["StartTime", 2, "EligibleTime", "BeginTime"],
   ["EndTime", 2], ["Deadline", 3], ["Reboot", 3], ["MailUser", 5], ["MailType", 5], ["TresPerNode", 8],
-  ["TresBind", 5],
+  ["TresBind", 5], ["WorkDir", 2], ["Prefer", 3], ["ClusterFeatures", 8], ["Clusters", 7],
 ];
+
+/** Keys scontrol reads as a whole number itself, refusing anything else before asking the controller (oracle 22.05). */
+const WHOLE_NUMBER_KEYS = new Set([
+  "CPUsPerTask", "NumTasks", "Requeue", "ReqSockets", "ReqCores", "TasksPerNode", "ReqThreads", "MinCPUsNode",
+  "MinMemoryNode", "MinMemoryCPU", "MinTmpDiskNode",
+]);
+
+/** Mail types --mail-type and MailType= take. */
+const MAIL_TYPES = new Set(["NONE", "ALL", "BEGIN", "END", "FAIL", "REQUEUE", "STAGE_OUT", "INVALID_DEPEND", "TIME_LIMIT", "TIME_LIMIT_90",
+  "TIME_LIMIT_80", "TIME_LIMIT_50", "ARRAY_TASKS"]);
+
+/** A time as TimeMin= and DelayBoot= take it (minutes, [D-]HH:MM:SS forms). */
+const TIME_TEXT = /^(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|unlimited|infinite)$/i;
+
+/** What scontrol itself says of a value before any request (undefined: fine). */
+function clientCheck(key: string, value: string): string | undefined {
+  if (WHOLE_NUMBER_KEYS.has(key) && !/^\d*$/.test(value)) return `scontrol: error: Invalid ${key} value: ${value}`;
+  if (key === "Contiguous" && !/^(\d+|y|yes|n|no)$/i.test(value)) return `scontrol: error: Invalid ${key} value: ${value}`;
+  if ((key === "TimeMin" || key === "DelayBoot") && !TIME_TEXT.test(value)) return `scontrol: error: Invalid ${key} value`;
+  if (key === "MailType" && (value === "" || !value.split(",").every((t) => MAIL_TYPES.has(t.toUpperCase())))) return `Invalid MailType: ${value}`;
+  return undefined;
+}
 
 /** The canonical key an update word names, or undefined when scontrol does not know it. */
 export function jobUpdateKey(typed: string): string | undefined {
@@ -61,6 +83,8 @@ export function parseJobUpdate(args: readonly string[]): Result<JobUpdate> {
     if (value === undefined) return err("BadUpdate", `Invalid input: ${arg}\nRequest aborted`, 1);
     const key = jobUpdateKey(tag);
     if (key === undefined) return unsupported(arg);
+    const refused = clientCheck(key, value);
+    if (refused !== undefined) return err("BadUpdate", refused, 1);
     if (key === "JobId") jobIds.push(...splitJobIds(value));
     else fields[key] = value;
   }

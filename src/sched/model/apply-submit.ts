@@ -431,7 +431,7 @@ export function constraintFeatures(constraint: string): string[] {
  * Slurm refuses a constraint naming a feature that no node of the cluster has (any partition)
  * with "Invalid feature specification", held or not, before the node test (oracle seeds 112, 271, 300).
  */
-function knownFeatures(state: ClusterState, constraint: string): boolean {
+export function knownFeatures(state: ClusterState, constraint: string): boolean {
   if (constraint === "") return true;
   const have = new Set<string>();
   for (const n of state.nodes.values()) for (const f of n.info.features.split(",")) if (f !== "") have.add(f);

@@ -14,6 +14,7 @@ import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseTresBind } from "../../compat/gpu-bind.ts";
 import { jobPartitions } from "./job-partitions.ts";
 import { internJob } from "./intern.ts";
+import { REQUEST_SETTERS, type UpdateCtx } from "./update-request.ts";
 
 interface Outcome {
   error: string;
@@ -23,15 +24,16 @@ interface Outcome {
 
 type Setter = (job: JobRecord, value: string, ctx: Ctx) => string;
 
-interface Ctx {
-  state: ClusterState;
-  admin: boolean;
-  at: number;
-}
+type Ctx = UpdateCtx;
 
-const PENDING_ONLY = new Set(["partition", "numnodes", "numtasks", "reqnodelist", "nodelist", "excnodelist", "features", "dependency", "starttime", "begintime", "minmemorynode", "account", "qos", "tresbind"]);
+const PENDING_ONLY = new Set([
+  "partition", "numnodes", "numtasks", "reqnodelist", "nodelist", "excnodelist", "features", "dependency", "starttime", "begintime",
+  "minmemorynode", "minmemorycpu", "mincpusnode", "numcpus", "mintmpdisknode", "cpuspertask", "taskspernode", "reqsockets", "reqcores", "reqthreads",
+  "contiguous", "oversubscribe", "workdir", "stdout", "prefer", "wckey", "gres", "account", "qos", "tresbind",
+]);
 
 const SETTERS: Record<string, Setter> = {
+  ...REQUEST_SETTERS,
   timelimit: (job, v, ctx) => {
     const parsed = parseTimeLimit(v);
     if (!parsed.ok) return "Invalid time specification";
@@ -85,6 +87,8 @@ const SETTERS: Record<string, Setter> = {
   },
   priority: (job, v, ctx) => {
     if (!ctx.admin) return "Access/permission denied";
+    // a held job is released with `scontrol release`, not by a priority (oracle 22.05, even for root)
+    if (job.info.state === "PENDING" && job.info.priority === 0) return "Job is in held state, pending scheduler release";
     const n = Number(v);
     if (!Number.isInteger(n) || n < 0) return "Invalid priority";
     job.info.priority = n;
@@ -147,7 +151,10 @@ const SETTERS: Record<string, Setter> = {
   },
 };
 
-const ALIASES: Record<string, string> = { jobname: "name", nodelist: "reqnodelist", begintime: "starttime", constraint: "features", constraints: "features" };
+const ALIASES: Record<string, string> = {
+  jobname: "name", nodelist: "reqnodelist", begintime: "starttime", eligibletime: "starttime", constraint: "features", constraints: "features",
+  shared: "oversubscribe", mincpus: "mincpusnode",
+};
 
 function setCount(job: JobRecord, v: string, key: "nodesMin" | "ntasks"): string {
   const n = Number(v.split("-")[0]);
