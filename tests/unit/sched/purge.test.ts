@@ -98,6 +98,31 @@ describe("purgeJobs", () => {
     expect(c.run(purge(320, [2])).ids).toEqual([1, 2]);
   });
 
+  it("keeps a job that a pending job's dependency names (its verdict stays, as Slurm keeps afterok:N(failed))", () => {
+    const c = cluster(CONF());
+    c.run(submit(spec({ name: "bad" }), 10));
+    startAll(c, 10);
+    c.run(end(1, 12, 1));
+    c.run(submit(spec({ name: "waits", dependency: "afterok:1" }), 13));
+    expect(schedule(c.state, 20).reasons.get(2)).toBe("DependencyNeverSatisfied");
+    expect(purgeCandidates(c.state, 10_000)).toEqual([]);
+    expect(c.run(purge(10_000, [1])).ids).toEqual([]);
+    expect(schedule(c.state, 10_001).reasons.get(2)).toBe("DependencyNeverSatisfied");
+    // once the dependent is gone too, both leave (the dependent only after its own MinJobAge)
+    c.run({ v: 1, type: "cancel", at: 10_002, filter: { jobIds: ["2"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 9, batchOnly: false, by: { uid: 0, gid: 0, user: "root", group: "root" } });
+    expect(purgeCandidates(c.state, 10_003)).toEqual([1]);
+    expect(c.run(purge(10_302, [1, 2])).ids).toEqual([1, 2]);
+  });
+
+  it("purges nothing with MinJobAge=0 (Slurm keeps every record then)", () => {
+    const c = cluster(CONF().replace("MinJobAge=300", "MinJobAge=0"));
+    c.run(submit(spec({ name: "done" }), 10));
+    startAll(c, 10);
+    c.run(end(1, 20));
+    expect(purgeCandidates(c.state, 1e9)).toEqual([]);
+    expect(c.run(purge(1e9, [1])).ids).toEqual([]);
+  });
+
   it("keeps the purged jobs' usage: fair tree, classic fair share and the limits over time read the same", () => {
     const c = scene("PriorityType=priority/multifactor\nPriorityDecayHalfLife=00:10:00");
     c.run(submit(spec({ name: "two", cpusPerTask: 3 }), 200));

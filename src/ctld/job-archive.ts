@@ -1,0 +1,137 @@
+/**
+ * @module ctld/job-archive
+ * The accounting archive of one replica: the records of jobs purged from the controller's
+ * memory after MinJobAge (sched/model/apply-purge.ts), in SQLite beside the log (WAL,
+ * synchronous=FULL: a row is on disk before the replica goes on, and so before any snapshot
+ * taken after the purge). sacct, sreport and the REST slurmdb endpoints read them through
+ * ListJobs (views.ts) together with the live jobs. A row is the job's record as the state last
+ * held it (JobInfoState with its steps, as JSON), keyed by job id: writing it again (a restart
+ * replaying the log, a snapshot's rows imported) is an idempotent upsert, and every replica
+ * writes the same rows (apply() is deterministic).
+ * A Raft snapshot carries the rows (exportRows/importRows, framed by withArchive/splitArchive)
+ * since a replica that installs one never applies the purges before it.
+ * Failure policy: a write that fails throws; the caller logs it (the purge itself stands).
+ */
+import { Database } from "bun:sqlite";
+import type { JobInfoP, JobRecord } from "../sched/model/types.ts";
+
+export interface ArchiveQuery {
+  /** Ids named (a job, an array's id, a het job's leader); empty: all. */
+  jobIds: readonly number[];
+  /** Epoch seconds, 0 = unbounded: jobs that ended before windowStart or were submitted after windowEnd are left out. */
+  windowStart: number;
+  windowEnd: number;
+}
+
+export interface JobArchive {
+  /** Upsert these records, all in one transaction. */
+  put(jobs: readonly JobRecord[]): void;
+  /** Rows matching `q`, by job id. */
+  list(q: ArchiveQuery): JobInfoP[];
+  has(jobId: number): boolean;
+  count(): number;
+  /** Every row, compressed (a snapshot's archive section). */
+  exportRows(): Uint8Array;
+  /** Upsert the rows of exportRows' output; returns how many. */
+  importRows(bytes: Uint8Array): number;
+  close(): void;
+}
+
+const SCHEMA_VERSION = 1;
+/** The archive's file name in the state folder (a replica's own folder). */
+export const ARCHIVE_FILE = "job-archive.sqlite";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** `readonly`: a reader beside the writer (the snapshot worker). */
+export function openJobArchive(path: string, opts: { readonly?: boolean } = {}): JobArchive {
+  const db = opts.readonly === true ? new Database(path, { readonly: true }) : new Database(path, { create: true });
+  if (opts.readonly !== true) {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = FULL");
+    db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, array_job_id INTEGER NOT NULL, het_job_id INTEGER NOT NULL, submit_time REAL NOT NULL, end_time REAL NOT NULL, info TEXT NOT NULL)",
+    );
+    db.exec("CREATE INDEX IF NOT EXISTS jobs_array ON jobs (array_job_id) WHERE array_job_id > 0");
+    db.exec("CREATE INDEX IF NOT EXISTS jobs_het ON jobs (het_job_id) WHERE het_job_id > 0");
+    db.exec("CREATE INDEX IF NOT EXISTS jobs_end ON jobs (end_time)");
+    const version = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
+    if (version === null) db.query("INSERT INTO meta (key, value) VALUES ('schema', ?)").run(String(SCHEMA_VERSION));
+    else if (Number(version.value) !== SCHEMA_VERSION) throw new Error(`job archive ${path} has schema ${version.value}, this spurctld reads ${SCHEMA_VERSION}`);
+  }
+  const upsert = opts.readonly === true
+    ? undefined
+    : db.query<unknown, [number, number, number, number, number, string]>(
+      "INSERT OR REPLACE INTO jobs (id, array_job_id, het_job_id, submit_time, end_time, info) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+  const putInfos = db.transaction((infos: readonly JobInfoP[]) => {
+    for (const info of infos) upsert?.run(info.jobId, info.arrayJobId, info.hetJobId ?? 0, info.submitTime, info.endTime, JSON.stringify(info));
+  });
+  const putAll = (infos: readonly JobInfoP[]): void => {
+    if (upsert === undefined) throw new Error("job archive opened read-only");
+    putInfos(infos);
+  };
+
+  return {
+    put: (jobs) => putAll(jobs.map((j) => j.info)),
+    list(q) {
+      const where: string[] = [];
+      const args: number[] = [];
+      if (q.jobIds.length > 0) {
+        const marks = q.jobIds.map(() => "?").join(",");
+        where.push(`(id IN (${marks}) OR array_job_id IN (${marks}) OR het_job_id IN (${marks}))`);
+        args.push(...q.jobIds, ...q.jobIds, ...q.jobIds);
+      }
+      if (q.windowStart > 0) {
+        where.push("NOT (end_time > 0 AND end_time < ?)");
+        args.push(q.windowStart);
+      }
+      if (q.windowEnd > 0) {
+        where.push("submit_time <= ?");
+        args.push(q.windowEnd);
+      }
+      const sql = `SELECT info FROM jobs${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id`;
+      return db.query<{ info: string }, number[]>(sql).all(...args).map((r) => JSON.parse(r.info) as JobInfoP);
+    },
+    has: (jobId) => db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM jobs WHERE id = ?").get(jobId)?.n === 1,
+    count: () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()?.n ?? 0,
+    exportRows() {
+      const lines: string[] = [];
+      for (const r of db.query<{ info: string }, []>("SELECT info FROM jobs ORDER BY id").iterate()) lines.push(r.info);
+      return Bun.zstdCompressSync(encoder.encode(lines.join("\n")));
+    },
+    importRows(bytes) {
+      const text = decoder.decode(Bun.zstdDecompressSync(bytes));
+      if (text === "") return 0;
+      const infos = text.split("\n").map((line) => JSON.parse(line) as JobInfoP);
+      putAll(infos);
+      return infos.length;
+    },
+    close: () => db.close(),
+  };
+}
+
+const MAGIC = "SPUR-ARCHIVE-1\n";
+
+/** A snapshot image with the archive's rows in front: MAGIC, one JSON line {bytes}, the rows, the state image. */
+export function withArchive(rows: Uint8Array, stateImage: Uint8Array): Uint8Array {
+  const head = encoder.encode(`${MAGIC}${JSON.stringify({ bytes: rows.length })}\n`);
+  const out = new Uint8Array(head.length + rows.length + stateImage.length);
+  out.set(head, 0);
+  out.set(rows, head.length);
+  out.set(stateImage, head.length + rows.length);
+  return out;
+}
+
+/** The archive rows (none in an image written without them) and the state image. */
+export function splitArchive(image: Uint8Array): { rows?: Uint8Array; stateImage: Uint8Array } {
+  const magic = encoder.encode(MAGIC);
+  if (image.length < magic.length || !magic.every((b, i) => image[i] === b)) return { stateImage: image };
+  const end = image.indexOf(10, magic.length);
+  if (end < 0) throw new Error("snapshot archive header has no end");
+  const { bytes } = JSON.parse(decoder.decode(image.subarray(magic.length, end))) as { bytes: number };
+  const at = end + 1;
+  if (!Number.isInteger(bytes) || bytes < 0 || at + bytes > image.length) throw new Error("snapshot archive section is cut short");
+  return { rows: image.subarray(at, at + bytes), stateImage: image.subarray(at + bytes) };
+}
