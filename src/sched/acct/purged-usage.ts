@@ -14,24 +14,9 @@ import type { ClusterState, JobRecord } from "../model/types.ts";
 import { decayedSeconds } from "./decay.ts";
 import { TRES_NAMES } from "./types.ts";
 import { jobTimeUsage, type TimeUsage, type TresAmounts, zeroTres } from "./usage.ts";
+import type { PurgedSums, PurgedUsage } from "./purged-usage-types.ts";
 
-export interface PurgedSums {
-  /** The fair tree's decayed CPU-seconds, times the QOS's UsageFactor. */
-  cpuFair: number;
-  /** Decayed TRES-seconds and wall seconds (usage.ts), times the UsageFactor. */
-  tresSec: TresAmounts;
-  wallSec: number;
-}
-
-export interface PurgedUsage {
-  /** Epoch seconds the sums are decayed to. */
-  at: number;
-  /** By leaf association id. */
-  assoc: Record<string, PurgedSums>;
-  qos: Record<string, PurgedSums>;
-  /** Classic fair share (priority.ts): decayed CPU-seconds by user, no UsageFactor. */
-  user: Record<string, number>;
-}
+export type { PurgedSums, PurgedUsage };
 
 const newSums = (): PurgedSums => ({ cpuFair: 0, tresSec: zeroTres(), wallSec: 0 });
 

@@ -14,7 +14,7 @@ import type { AcctState } from "../acct/types.ts";
 import type { ResvRecord } from "../resv/types.ts";
 import type { PreemptConfig } from "../plan/preempt-config.ts";
 import type { TriggerTable } from "./trigger-types.ts";
-import type { PurgedUsage } from "../acct/purged-usage.ts";
+import type { PurgedUsage } from "../acct/purged-usage-types.ts";
 
 /** Short names the code has used since the records were the wire's (P was for Plain<>): the state types. */
 export type JobSpecP = JobSpecState;
