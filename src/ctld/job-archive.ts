@@ -53,8 +53,8 @@ export function openJobArchive(path: string, opts: { readonly?: boolean } = {}):
     db.exec(
       "CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, array_job_id INTEGER NOT NULL, het_job_id INTEGER NOT NULL, submit_time REAL NOT NULL, end_time REAL NOT NULL, info TEXT NOT NULL)",
     );
-    db.exec("CREATE INDEX IF NOT EXISTS jobs_array ON jobs (array_job_id) WHERE array_job_id > 0");
-    db.exec("CREATE INDEX IF NOT EXISTS jobs_het ON jobs (het_job_id) WHERE het_job_id > 0");
+    db.exec("CREATE INDEX IF NOT EXISTS jobs_array ON jobs (array_job_id)");
+    db.exec("CREATE INDEX IF NOT EXISTS jobs_het ON jobs (het_job_id)");
     db.exec("CREATE INDEX IF NOT EXISTS jobs_end ON jobs (end_time)");
     const version = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
     if (version === null) db.query("INSERT INTO meta (key, value) VALUES ('schema', ?)").run(String(SCHEMA_VERSION));
@@ -80,7 +80,8 @@ export function openJobArchive(path: string, opts: { readonly?: boolean } = {}):
       const args: number[] = [];
       if (q.jobIds.length > 0) {
         const marks = q.jobIds.map(() => "?").join(",");
-        where.push(`(id IN (${marks}) OR array_job_id IN (${marks}) OR het_job_id IN (${marks}))`);
+        // Each by its own index (an OR of the three would scan the table).
+        where.push(`id IN (SELECT id FROM jobs WHERE id IN (${marks}) UNION SELECT id FROM jobs WHERE array_job_id IN (${marks}) UNION SELECT id FROM jobs WHERE het_job_id IN (${marks}))`);
         args.push(...q.jobIds, ...q.jobIds, ...q.jobIds);
       }
       if (q.windowStart > 0) {
