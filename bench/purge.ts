@@ -74,10 +74,21 @@ function submitCommand(i: number, at: number, envs: Record<string, string>[]): C
 /** As a replica applies a command: its JSON from the log, decoded. */
 const viaLog = (state: ClusterState, c: Command) => apply(state, decodeCommand(new TextEncoder().encode(JSON.stringify({ p: "", c }))) as Command);
 
-function measure(): { heap: number; rss: number } {
+function measure(): { heap: number; rss: number; objects: Record<string, number> } {
   Bun.gc(true);
   const h = heapStats();
-  return { heap: h.heapSize + h.extraMemorySize, rss: process.memoryUsage().rss };
+  return { heap: h.heapSize + h.extraMemorySize, rss: process.memoryUsage().rss, objects: { ...h.objectTypeCounts } };
+}
+
+/** The object types that grew most since `base`, per job ("type=count" words). */
+function topObjects(base: ReturnType<typeof measure>, now: ReturnType<typeof measure>): string {
+  return Object.entries(now.objects)
+    .map(([k, v]) => [k, (v - (base.objects[k] ?? 0)) / JOBS] as const)
+    .filter(([, v]) => v >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([k, v]) => `${k}=${Math.round(v * 100) / 100}`)
+    .join(" ");
 }
 
 function main(): void {
@@ -97,7 +108,7 @@ function main(): void {
   }
   const finished = [...state.jobs.values()].filter((j) => j.info.state === "COMPLETED").length;
   const kept = measure();
-  out("finished_kept_heap_bytes_per_job", (kept.heap - base.heap) / JOBS, "B", { finished });
+  out("finished_kept_heap_bytes_per_job", (kept.heap - base.heap) / JOBS, "B", { finished, top_objects_per_job: topObjects(base, kept) });
   out("finished_kept_rss_mib", kept.rss / 2 ** 20, "MiB", { finished });
   out("finished_kept_snapshot_bytes_per_job", encodeSnapshot(state, 1).length / JOBS, "B");
 
@@ -116,7 +127,7 @@ function main(): void {
   const purgeMs = performance.now() - t0;
   out("purge_us_per_job", (purgeMs * 1000) / JOBS, "us", { commands, batch: PURGE_BATCH_MAX, note: "candidates + apply + archive write (WAL, synchronous=FULL)" });
   const purged = measure();
-  out("finished_purged_heap_bytes_per_job", (purged.heap - base.heap) / JOBS, "B", { left_in_state: state.jobs.size, archived: archive.count() });
+  out("finished_purged_heap_bytes_per_job", (purged.heap - base.heap) / JOBS, "B", { left_in_state: state.jobs.size, archived: archive.count(), top_objects_per_job: topObjects(base, purged) });
   out("finished_purged_rss_mib", purged.rss / 2 ** 20, "MiB", { note: "RSS rarely shrinks after a GC: the heap figure is the one to compare" });
   out("finished_purged_snapshot_bytes", encodeSnapshot(state, 1).length, "B");
   out("archive_disk_bytes_per_job", statSync(join(dir, "job-archive.sqlite")).size / JOBS, "B");
