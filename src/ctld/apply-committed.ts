@@ -46,7 +46,7 @@ export function createCommittedApplier(d: ApplyDeps): CommittedApplier {
     for (const event of result.events) {
       if (d.acting() || event.type === "jobStarted" || event.type === "jobFinished") d.handleEvent(event);
     }
-    if (d.acting() && (command.type !== "startJobs" || result.ids.length > 0) && !submittedHeldOnly(command, result)) d.kick();
+    if (d.acting() && (command.type !== "startJobs" || result.ids.length > 0) && command.type !== "purgeJobs" && !submittedHeldOnly(command, result)) d.kick();
     return result;
   }
 
