@@ -30,7 +30,7 @@ export interface JobArchive {
   list(q: ArchiveQuery): JobInfoP[];
   has(jobId: number): boolean;
   count(): number;
-  /** Every row, compressed (a snapshot's archive section). */
+  /** Every row, in compressed frames (a snapshot's archive section); empty: no rows. */
   exportRows(): Uint8Array;
   /** Upsert the rows of exportRows' output; returns how many. */
   importRows(bytes: Uint8Array): number;
@@ -98,19 +98,58 @@ export function openJobArchive(path: string, opts: { readonly?: boolean } = {}):
     has: (jobId) => db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM jobs WHERE id = ?").get(jobId)?.n === 1,
     count: () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()?.n ?? 0,
     exportRows() {
-      const lines: string[] = [];
-      for (const r of db.query<{ info: string }, []>("SELECT info FROM jobs ORDER BY id").iterate()) lines.push(r.info);
-      return Bun.zstdCompressSync(encoder.encode(lines.join("\n")));
+      // In frames of EXPORT_ROWS_PER_FRAME rows, so that the text never holds the whole archive
+      // (1M jobs: about 2 GB of JSON) at once, only its compressed frames.
+      const frames: Uint8Array[] = [];
+      let lines: string[] = [];
+      const flush = (): void => {
+        if (lines.length > 0) frames.push(frame(Bun.zstdCompressSync(encoder.encode(lines.join("\n")))));
+        lines = [];
+      };
+      for (const r of db.query<{ info: string }, []>("SELECT info FROM jobs ORDER BY id").iterate()) {
+        lines.push(r.info);
+        if (lines.length >= EXPORT_ROWS_PER_FRAME) flush();
+      }
+      flush();
+      return concat(frames);
     },
     importRows(bytes) {
-      const text = decoder.decode(Bun.zstdDecompressSync(bytes));
-      if (text === "") return 0;
-      const infos = text.split("\n").map((line) => JSON.parse(line) as JobInfoP);
-      putAll(infos);
-      return infos.length;
+      let count = 0;
+      for (let at = 0; at < bytes.length; ) {
+        if (at + 4 > bytes.length) throw new Error("archive rows: a frame is cut short");
+        const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0);
+        if (at + 4 + length > bytes.length) throw new Error("archive rows: a frame is cut short");
+        const text = decoder.decode(Bun.zstdDecompressSync(bytes.subarray(at + 4, at + 4 + length)));
+        const infos = text.split("\n").map((line) => JSON.parse(line) as JobInfoP);
+        putAll(infos);
+        count += infos.length;
+        at += 4 + length;
+      }
+      return count;
     },
     close: () => db.close(),
   };
+}
+
+/** Rows per compressed frame of exportRows (a few MB of JSON). */
+const EXPORT_ROWS_PER_FRAME = 2000;
+
+/** A 4-byte big-endian length, then the bytes. */
+function frame(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + bytes.length);
+  new DataView(out.buffer).setUint32(0, bytes.length);
+  out.set(bytes, 4);
+  return out;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 const MAGIC = "SPUR-ARCHIVE-1\n";

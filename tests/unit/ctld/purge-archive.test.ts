@@ -148,4 +148,18 @@ describe("job archive", () => {
     expect(b.importRows(empty.exportRows())).toBe(0);
     for (const x of [a, b, empty]) x.close();
   });
+
+  it("exports in frames (the text never holds the whole archive) and imports them all", () => {
+    const dir = mkdtempSync(join(tmpdir(), "archive-frames-"));
+    const a = openJobArchive(join(dir, "a.sqlite"));
+    a.put(Array.from({ length: 4500 }, (_, i) => rec({ jobId: i + 1, name: `j${i}` })));
+    const b = openJobArchive(join(dir, "b.sqlite"));
+    const bytes = a.exportRows();
+    expect(b.importRows(bytes)).toBe(4500);
+    const all = { jobIds: [], windowStart: 0, windowEnd: 0 };
+    expect(b.list(all)).toEqual(a.list(all));
+    expect(() => b.importRows(bytes.subarray(0, bytes.length - 1))).toThrow("cut short");
+    a.close();
+    b.close();
+  });
 });
