@@ -11,6 +11,7 @@ import { APPLY_FAILED, apply, type ApplyEvent, type ApplyResult } from "../sched
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import type { SchedCounters } from "./sched-stats.ts";
+import type { JobArchive } from "./job-archive.ts";
 
 export interface ApplyDeps {
   state: ClusterState;
@@ -21,6 +22,8 @@ export interface ApplyDeps {
   kick(): void;
   /** The views may have changed (every applied command). */
   viewsChanged(): void;
+  /** Where the records of purged jobs go (every replica). */
+  archive: JobArchive | undefined;
 }
 
 export interface CommittedApplier {
@@ -38,11 +41,12 @@ export function createCommittedApplier(d: ApplyDeps): CommittedApplier {
     d.viewsChanged();
     const result = apply(state, command);
     noteFailure(command, result, index);
+    if (result.purged !== undefined) archivePurged(d, result.purged, index ?? state.appliedIndex);
     if (command.type === "submit") counters.jobsSubmitted += result.ids.length;
     for (const event of result.events) {
       if (d.acting() || event.type === "jobStarted" || event.type === "jobFinished") d.handleEvent(event);
     }
-    if (d.acting() && (command.type !== "startJobs" || result.ids.length > 0) && !submittedHeldOnly(command, result)) d.kick();
+    if (d.acting() && (command.type !== "startJobs" || result.ids.length > 0) && command.type !== "purgeJobs" && !submittedHeldOnly(command, result)) d.kick();
     return result;
   }
 
@@ -67,6 +71,19 @@ export function createCommittedApplier(d: ApplyDeps): CommittedApplier {
       logger.error({ message: "committed command not applied (skipped on every replica)", index: index ?? state.appliedIndex, type: command.type, error: result.error });
     }
     if (command.type === "startJobs" || command.type === "preempt") counters.staleDecisions += result.items.filter((i) => i.error !== "").length;
+  }
+
+  /**
+   * The records apply() just dropped go to the archive at once, in this turn: before anything
+   * else runs, so before any snapshot of the state without them is taken. A write that fails
+   * leaves them out of this replica's archive (logged; the purge stands on every replica).
+   */
+  function archivePurged(deps: ApplyDeps, jobs: NonNullable<ApplyResult["purged"]>, at: number): void {
+    try {
+      deps.archive?.put(jobs);
+    } catch (error) {
+      logger.error({ message: "purged jobs not archived: sacct will not show them on this replica", index: at, jobs: jobs.length, error: String(error) });
+    }
   }
 
   function noteSkippedEntries(count: number): void {

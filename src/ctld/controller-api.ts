@@ -12,6 +12,7 @@ import type { JobPriority } from "../sched/plan/priority.ts";
 import type { Reservation } from "../sched/plan/schedule.ts";
 import type { AgentLink } from "./agent-link.ts";
 import type { CtldScripts, ScriptRunner } from "./ctld-scripts.ts";
+import type { JobArchive } from "./job-archive.ts";
 import type { LogStore } from "./log-store.ts";
 import type { SchedCounters } from "./sched-stats.ts";
 
@@ -40,10 +41,17 @@ export interface ControllerDeps {
   runScript?: ScriptRunner;
   /** Timers (the scheduling and due loops, group commit, waits) and pass timing; the system clock when not given. `now` stays the state's time. */
   clock?: Clock;
+  /**
+   * Where purged jobs' records go (ctld/job-archive.ts), read back by sacct. Without it (tests)
+   * finished jobs are never purged: they stay in the state, as before purging existed.
+   */
+  archive?: JobArchive;
 }
 
 export interface Controller {
   readonly state: ClusterState;
+  /** The purged jobs' records (absent: none are purged). */
+  readonly archive: JobArchive | undefined;
   /** Make `command` durable (log or consensus), apply it, answer its result. */
   execute(command: Command): Promise<ApplyResult>;
   /** Replicated mode: the driver applies a committed command here, on every replica (`index`: its log index, for the log). */

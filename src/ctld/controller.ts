@@ -82,7 +82,7 @@ export function createController(deps: ControllerDeps): Controller {
     viewsChanged: () => viewsSeq++,
     onSchedulerPass: deps.onSchedulerPass,
   });
-  const due = createDueLoop({ state, clock, now: deps.now, logger, acting, execute, executeInternal });
+  const due = createDueLoop({ state, clock, now: deps.now, logger, acting, execute, executeInternal, purges: deps.archive !== undefined });
   const launcher = createJobLauncher({
     state, agents: deps.agents, logger, now: deps.now, acting, executeInternal,
     scripts: () => scriptsInForce(state.reconfigured, deps.scripts),
@@ -90,7 +90,7 @@ export function createController(deps: ControllerDeps): Controller {
   });
   const events = createEventActions({ state, agents: deps.agents, logger, counters, launcher, acting, notify: waiters.notify });
   const { applyCommitted, noteSkippedEntries, applyFailedTotal } = createCommittedApplier({
-    state, logger, counters, acting, handleEvent: events.handle, kick: () => sched.kick(), viewsChanged: () => viewsSeq++,
+    state, logger, counters, acting, handleEvent: events.handle, kick: () => sched.kick(), viewsChanged: () => viewsSeq++, archive: deps.archive,
   });
 
   /** Leader duties begin: agents get a full timeout, running jobs are (idempotently) re-launched. */
@@ -102,6 +102,7 @@ export function createController(deps: ControllerDeps): Controller {
 
   return {
     state,
+    archive: deps.archive,
     execute,
     applyCommitted,
     leadershipChanged(serving) {

@@ -3,7 +3,8 @@
  * The controller's one timer-driven loop for what time alone makes due: every DUE_PERIOD_MS
  * on the injected clock the acting controller asks the pure sched/model/due.ts which jobs are
  * past their limit, which --signal warnings and which silent nodes are due, and commits them;
- * then the strigger programs due (sched/model/triggers.ts). apply() re-checks every command,
+ * then the strigger programs due (sched/model/triggers.ts); every few turns, the finished jobs
+ * past MinJobAge to purge (sched/model/apply-purge.ts). apply() re-checks every command,
  * so one committed late or twice is harmless. Also keeps when each agent was last heard.
  * Failure policy: a command not committed is logged (by executeInternal) and found due again
  * on the next turn.
@@ -14,11 +15,14 @@ import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import { dueCommands } from "../sched/model/due.ts";
 import { dueTriggers } from "../sched/model/triggers.ts";
+import { purgeCandidates } from "../sched/model/apply-purge.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { triggerView } from "./trigger-run.ts";
 
 /** How often time limits, signals, silent nodes and triggers are checked. */
 export const DUE_PERIOD_MS = 1000;
+/** Finished jobs past MinJobAge are looked for every this many turns (a walk over every job). */
+export const PURGE_EVERY_TURNS = 5;
 
 export interface DueLoopDeps {
   state: ClusterState;
@@ -29,6 +33,8 @@ export interface DueLoopDeps {
   acting(): boolean;
   execute(command: Command): Promise<ApplyResult>;
   executeInternal(command: Command): void;
+  /** Whether finished jobs are purged after MinJobAge (the controller has an archive for them). */
+  purges: boolean;
 }
 
 export interface DueLoop {
@@ -47,7 +53,22 @@ export function createDueLoop(d: DueLoopDeps): DueLoop {
   const { state, logger } = d;
   const heartbeats = new Map<string, number>();
   let triggersInFlight = false;
+  let purgeInFlight = false;
+  let turns = 0;
   let timer: TimerHandle | undefined;
+
+  /** Finished jobs past MinJobAge leave the state (apply-purge.ts re-checks each at the command's `at`). */
+  function purgeOldJobs(now: number): void {
+    if (!d.purges || purgeInFlight || turns % PURGE_EVERY_TURNS !== 0) return;
+    const jobIds = purgeCandidates(state, now);
+    if (jobIds.length === 0) return;
+    purgeInFlight = true;
+    d.execute({ v: 1, type: "purgeJobs", at: now, jobIds })
+      .catch((error) => logger.warn({ message: "job purge not committed", error: String(error) }))
+      .finally(() => {
+        purgeInFlight = false;
+      });
+  }
 
   /** strigger: the leader records which triggers are due; their programs run when that is applied (runTrigger). */
   function fireDueTriggers(now: number): void {
@@ -72,6 +93,8 @@ export function createDueLoop(d: DueLoopDeps): DueLoop {
       d.executeInternal(command);
     }
     fireDueTriggers(now);
+    purgeOldJobs(now);
+    turns++;
   }
 
   return {

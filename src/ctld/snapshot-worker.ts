@@ -8,7 +8,8 @@
  * applied through the same apply(): what makes replicas equal makes this copy equal),
  * encodes it, keeps that image as its new base and drops the state. Keeping a live copy
  * instead doubled the controller's memory (issue 16). Entries past FOLD_BYTES_DEFAULT are folded
- * into a new base at once. Protocol: snapshotter.ts.
+ * into a new base at once. Each image carries the replica's job archive in front (read from its
+ * file here, not through the replica's thread). Protocol: snapshotter.ts.
  * Failure policy: an entry that cannot be decoded or applied is skipped, as the driver skips
  * it (the same entry fails the same way on every copy); an error (a base that cannot be
  * restored, an encoding that fails) answers the request it belongs to, and the replica then
@@ -18,6 +19,7 @@ import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { decodeCommand } from "../raft/driver.ts";
 import { encodeSnapshot, restoreSnapshot } from "./state-snapshot.ts";
 import { wrapSnapshot } from "../raft/snapshot-peers.ts";
+import { openJobArchive, withArchive } from "./job-archive.ts";
 import { apply } from "../sched/model/apply.ts";
 import { restoreReconfigured } from "../sched/model/apply-reconfigure.ts";
 import type { Command } from "../sched/model/commands.ts";
@@ -29,8 +31,11 @@ type NetworkTopology = ClusterState["topology"];
 declare const self: Worker;
 
 export type ToWorker =
-  /** `foldBytes`: FOLD_BYTES unless given (tests fold small logs). */
-  | { t: "init"; conf: ParsedConf; topology: NetworkTopology; foldBytes?: number }
+  /**
+   * `foldBytes`: FOLD_BYTES unless given (tests fold small logs). `archivePath`: the replica's job
+   * archive (job-archive.ts), whose rows each image carries in front of the state.
+   */
+  | { t: "init"; conf: ParsedConf; topology: NetworkTopology; foldBytes?: number; archivePath?: string }
   | { t: "restore"; image: Uint8Array; index: number }
   | { t: "apply"; entries: { index: number; data: Uint8Array }[]; upTo: number }
   /** `addresses`: the controllers' addresses, carried in front of the image (raft/snapshot-peers.ts). */
@@ -53,6 +58,7 @@ const FOLD_BYTES_DEFAULT = 32 * 2 ** 20;
 
 let conf: { conf: ParsedConf; topology: NetworkTopology } | undefined;
 let foldBytes = FOLD_BYTES_DEFAULT;
+let archivePath: string | undefined;
 /** The last image this thread restored or took, and the Raft index it is at (none: the configuration's state at 0). */
 let base: { image: Uint8Array; index: number } | undefined;
 /** Committed entries since `base`, in order, as the driver stored them. */
@@ -99,6 +105,7 @@ function handle(m: ToWorker): void {
   if (m.t === "init") {
     conf = { conf: m.conf, topology: m.topology };
     foldBytes = m.foldBytes ?? FOLD_BYTES_DEFAULT;
+    archivePath = m.archivePath;
     return;
   }
   const c = conf;
@@ -126,7 +133,7 @@ function answer(c: { conf: ParsedConf; topology: NetworkTopology }, m: { id: num
     return;
   }
   const { state: s, image: inner, encodeMs } = fold(c);
-  const image = wrapSnapshot(new Map(m.addresses), inner);
+  const image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
   const reply: FromWorker = {
     t: "snapshot", id: m.id, image, encodeMs,
     fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size },
@@ -135,6 +142,19 @@ function answer(c: { conf: ParsedConf; topology: NetworkTopology }, m: { id: num
   postMessage(reply, [image.buffer as ArrayBuffer]);
   // The state just built is garbage now: collect it before it is counted against the process for long.
   Bun.gc(true);
+}
+
+/**
+ * The archive's rows as they are now: the replica wrote the rows of every purge up to the image's
+ * index before it asked for the image (later ones too, perhaps: harmless, see job-archive.ts).
+ */
+function archiveRows(path: string): Uint8Array {
+  const archive = openJobArchive(path, { readonly: true });
+  try {
+    return archive.exportRows();
+  } finally {
+    archive.close();
+  }
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {

@@ -56,7 +56,7 @@ const sameFingerprint = (a: Fingerprint, b: Fingerprint): boolean => a.appliedIn
  * still be that configuration-only state: call this before anything is restored or applied).
  */
 export function startSnapshotter(
-  conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }, opts: { foldBytes?: number } = {},
+  conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }, opts: { foldBytes?: number; archivePath?: string } = {},
 ): Snapshotter {
   let worker: Worker | undefined;
   let seq = 0;

@@ -2,8 +2,8 @@
  * @module ctld/views
  * Read side of the controller: job, node and partition records as clients see
  * them. Pending reasons come from the last scheduling pass; finished jobs stay
- * visible to squeue for MinJobAge seconds and to sacct for as long as the
- * controller keeps them.
+ * visible to squeue for MinJobAge seconds, then leave the controller's memory
+ * (sched/model/apply-purge.ts); sacct reads them from the archive (job-archive.ts).
  */
 import { reservationNodeFlags } from "../sched/resv/types.ts";
 import type { Plain } from "../lib/plain.ts";
@@ -92,13 +92,22 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
   const all = (): DepJobView[] => (deps ??= depViews(c));
   // Asked for some jobs: look them up by id (job-table), never walk the whole queue.
   const candidates = wanted ? jobsNamed(c.state.jobs, [...wanted]) : c.state.jobs.values();
+  const shown = (view: JobInfoP): void => {
+    const kept = accountingView(view, req?.accounting === true && !commentStored);
+    out.push(req?.includeSteps || kept.steps.length === 0 ? kept : { ...kept, steps: [] });
+  };
+  // Accounting asks for finished jobs too: those purged after MinJobAge come from the archive
+  // (older, so first), a live record winning over an archived one of the same id.
+  if (req?.includeFinished && c.archive !== undefined) {
+    const archived = c.archive.list({ jobIds: wanted ? [...wanted] : [], windowStart: req.windowStart, windowEnd: req.windowEnd });
+    for (const info of archived) if (!c.state.jobs.has(info.jobId)) shown(info);
+  }
   for (const job of candidates) {
     const info = job.info;
     if (!req?.includeFinished && isJobFinished(info) && now - info.endTime > minAge) continue;
     if (req?.includeFinished && req.windowStart > 0 && info.endTime > 0 && info.endTime < req.windowStart) continue;
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;
-    const view = accountingView(jobView(c, job, all, now), req?.accounting === true && !commentStored);
-    out.push(req?.includeSteps || view.steps.length === 0 ? view : { ...view, steps: [] });
+    shown(jobView(c, job, all, now));
   }
   return out;
 }

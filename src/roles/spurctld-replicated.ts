@@ -33,6 +33,7 @@ import { restoreReconfigured } from "../sched/model/apply-reconfigure.ts";
 import { unwrapSnapshot, wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { SqliteStorage } from "../raft/storage-sqlite.ts";
 import { startSnapshotter } from "../ctld/snapshotter.ts";
+import { ARCHIVE_FILE, openJobArchive, splitArchive, withArchive } from "../ctld/job-archive.ts";
 import { createTcpTransport, listenRaft } from "../raft/transport-tcp.ts";
 import { clusterSecret, type ControllerPeer, parseControllerAddress, readMembershipFile } from "./conf-file.ts";
 import { membershipWriter, strangerRefusal } from "./replica-membership.ts";
@@ -113,7 +114,10 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   // Before anything is restored or applied: the worker builds its copy from the same start.
   // SpurRaftSnapshotWorker=no: no second copy of the state while an image is built; snapshots on this thread.
   const useWorker = (g.get("spurraftsnapshotworker") ?? "yes").toLowerCase() !== "no";
-  const snapshotter = useWorker ? startSnapshotter(conf, state.topology, state, logger) : undefined;
+  // Purged jobs' records (sacct); a snapshot carries them to a replica that installs it.
+  const archivePath = join(o.stateDir, ARCHIVE_FILE);
+  const archive = openJobArchive(archivePath);
+  const snapshotter = useWorker ? startSnapshotter(conf, state.topology, state, logger, { archivePath }) : undefined;
   const peerAddresses = () => new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`]));
   const driver: RaftDriver = createRaftDriver(
     {
@@ -125,12 +129,15 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       restore: (snap) => {
         const { addresses, image } = unwrapSnapshot(snap.data);
         for (const [id, address] of addresses) if (!known.has(id)) onConfChange({ type: "add-learner", nodeId: id, context: address });
-        restoreSnapshot(state, image);
+        // The purges before the image are never applied here: their rows come with it (upserts, so rows already here are harmless).
+        const { rows, stateImage } = splitArchive(image);
+        if (rows !== undefined) archive.importRows(rows);
+        restoreSnapshot(state, stateImage);
         restoreReconfigured(state);
-        snapshotter?.restored(image, snap.meta.index);
+        snapshotter?.restored(stateImage, snap.meta.index);
         membershipChanged();
       },
-      takeSnapshot: (index) => wrapSnapshot(peerAddresses(), encodeSnapshot(state, index)),
+      takeSnapshot: (index) => wrapSnapshot(peerAddresses(), withArchive(archive.exportRows(), encodeSnapshot(state, index))),
       takeSnapshotAsync: (index) => snapshotter?.take(index, peerAddresses()),
       committed: (entries) => snapshotter?.committed(entries),
       onConfChange,
@@ -150,6 +157,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   );
   controller = createController({
     state,
+    archive,
     replication: { propose: (command) => driver.propose(command).then((r) => r as ApplyResult, (e) => Promise.reject(toConnectError(e, urlOf))), isServing: () => driver.isServing() },
     agents: createAgentLink(5000, secret),
     logger: logger.withTag("ctld"),
@@ -220,6 +228,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       raftListener.stop(true);
       await server.close();
       storage.close();
+      archive.close();
     },
   };
 }

@@ -18,6 +18,7 @@ import { createState } from "../sched/model/state.ts";
 import { replayLog } from "../ctld/replay.ts";
 import { scriptsFrom } from "../ctld/ctld-scripts.ts";
 import { openLogStore } from "../ctld/log-store.ts";
+import { ARCHIVE_FILE, openJobArchive } from "../ctld/job-archive.ts";
 import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import type { CtldScripts } from "../ctld/ctld-scripts.ts";
@@ -166,12 +167,13 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const log = openLogStore(join(stateDir, "state-log.sqlite"));
-  const { replayed, failed } = replayLog(state, log.entries(), (o) => logger.error(o));
+  const archive = openJobArchive(join(stateDir, ARCHIVE_FILE));
+  const { replayed, failed } = replayLog(state, log.entries(), (o) => logger.error(o), archive);
   logger.info({ message: "state recovered", commands: replayed, skipped: failed.length, jobs: state.jobs.size, nextJobId: state.nextJobId });
   const now = () => Date.now() / 1000;
   const extras = ctldExtras(conf, path, stateDir, now(), logger);
   const controller = createController({
-    state, log, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts, runScript: runAdminScript,
+    state, log, archive, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts, runScript: runAdminScript,
   });
   const { host, port } = controllerAddress(conf);
   const sc = {
@@ -193,6 +195,7 @@ export async function main(argv: string[]): Promise<number> {
   await metricsServer?.close();
   await server.close();
   log.close();
+  archive.close();
   authd?.stop();
   logger.info({ message: "stopped" });
   return 0;

@@ -3,10 +3,14 @@
  * lacks is brought back by InstallSnapshot. Three replicated spurctld with a tiny snapshot
  * interval; one follower is killed, jobs are submitted until both others have taken a
  * snapshot and compacted, the follower restarts, receives the leader's snapshot (its log
- * says so) and then holds the same jobs as the leader (compared on /metrics).
+ * says so) and then holds the same jobs as the leader (compared on /metrics). Jobs cancelled
+ * while it was away were purged after MinJobAge before the snapshot: the returning replica never
+ * applies those purges, so their records reach its job archive with the snapshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { ARCHIVE_FILE } from "../../src/ctld/job-archive.ts";
 import { join } from "node:path";
 import { emptyJobSpec } from "../../src/sched/model/records.ts";
 import { eventually, startCluster, type Cluster } from "./cluster.ts";
@@ -16,7 +20,7 @@ let urls: Map<number, string>;
 
 beforeAll(() => {
   c = startCluster(["--controllers", "3", "--nodes", "1", "--cpus-per-node", "2"]);
-  c.reconfigure("SpurRaftSnapshotEntries=30\nSpurRaftTrailingEntries=5");
+  c.reconfigure("SpurRaftSnapshotEntries=30\nSpurRaftTrailingEntries=5\nMinJobAge=1");
   const line = /^SpurControllers=(\S+)/m.exec(readFileSync(c.conf, "utf8"))?.[1] ?? "";
   urls = new Map(line.split(",").map((p) => [Number(p.split("@")[0]), `http://${(p.split("@")[1] ?? "").split(":").slice(0, 2).join(":")}`]));
 });
@@ -55,6 +59,29 @@ async function jobCount(id: number): Promise<number | undefined> {
   }
 }
 
+/** Job ids in replica `id`'s archive file (ctld/job-archive.ts), read beside it. */
+function archivedIds(id: number): number[] {
+  const path = findFile(join(c.dir, "cluster"), ARCHIVE_FILE, `ctld-${id}`);
+  if (path === undefined) return [];
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.query<{ id: number }, []>("SELECT id FROM jobs").all().map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}
+
+function findFile(dir: string, name: string, parent: string): string | undefined {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isFile() && e.name === name && dir.endsWith(`/${parent}`)) return join(dir, name);
+    if (e.isDirectory()) {
+      const found = findFile(join(dir, e.name), name, parent);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
 describe("snapshot install", () => {
   it("brings a replica back from a snapshot after the others compacted their logs", async () => {
     const first = await leader();
@@ -62,6 +89,18 @@ describe("snapshot install", () => {
     process.kill(c.pid(`spurctld-${away}`), "SIGKILL");
     let acked = 0;
     const live = [...urls.keys()].filter((id) => id !== away);
+    // Jobs that end (cancelled) and are purged while the replica is away.
+    const gone: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const lead = await leader(away);
+      const res = await post(urls.get(lead) as string, "Submit", { spec: { ...emptyJobSpec(), name: `gone${i}`, script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
+      const jobId = res?.ok ? ((await res.json()) as { jobId?: number }).jobId : undefined;
+      if (jobId === undefined) continue;
+      await post(urls.get(lead) as string, "Cancel", { filter: { jobIds: [String(jobId)] } });
+      gone.push(jobId);
+    }
+    expect(gone.length).toBeGreaterThan(0);
+    for (const id of live) await eventually(`replica ${id} purged the cancelled jobs`, () => (gone.every((j) => archivedIds(id).includes(j)) ? true : undefined), 30_000);
     for (let i = 0; i < 400 && !live.every((id) => logOf(id).includes("snapshot taken")); i++) {
       const lead = await leader(away);
       const res = await post(urls.get(lead) as string, "Submit", { spec: { ...emptyJobSpec(), name: `s${i}`, script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
@@ -82,5 +121,6 @@ describe("snapshot install", () => {
       got = await jobCount(away);
     }
     expect(got).toBe(want);
+    expect(archivedIds(away)).toEqual(expect.arrayContaining(gone));
   }, 120_000);
 });

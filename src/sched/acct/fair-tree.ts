@@ -15,6 +15,7 @@ import type { ClusterState, JobRecord } from "../model/types.ts";
 import { accountAssoc, userAssoc, type AssocRecord } from "./types.ts";
 import { assert } from "../../lib/assert.ts";
 import { decayedSeconds } from "./decay.ts";
+import { decaySince } from "./purged-usage.ts";
 
 export { decayedSeconds };
 
@@ -63,6 +64,12 @@ function usageByAssoc(state: ClusterState, now: number, halfLifeSec: number): Ma
     const factor = state.acct.qos.get(info.qos)?.usageFactor ?? 1;
     const used = decayedSeconds(info.startTime, end, now, halfLifeSec) * Math.max(1, info.numCpus) * factor;
     usage.set(a.id, (usage.get(a.id) ?? 0) + used);
+  }
+  // The jobs purged after MinJobAge (purged-usage.ts): their decayed usage, by the association they charged.
+  const pu = state.purgedUsage;
+  if (pu !== undefined) {
+    const f = decaySince(pu.at, now, halfLifeSec);
+    for (const [id, sums] of Object.entries(pu.assoc)) usage.set(Number(id), (usage.get(Number(id)) ?? 0) + sums.cpuFair * f);
   }
   return usage;
 }

@@ -15,7 +15,8 @@ import type { ClusterState, JobRecord } from "../model/types.ts";
 import { jobAssoc } from "./fair-tree.ts";
 import { assocChain, type AssocLimits, type AssocRecord, type TresLimit, type TresName } from "./types.ts";
 import { TimeLimits } from "./limits-time.ts";
-import { usageTables, type UsageTables } from "./usage.ts";
+import { addUsage, usageSlot, usageTables, type UsageTables } from "./usage.ts";
+import { decaySince, purgedTimeUsage } from "./purged-usage.ts";
 import { underQos } from "./qos-override.ts";
 
 export type Tres = Record<TresName, number>;
@@ -71,7 +72,7 @@ function memMiB(v: string): number {
 /** Usage over time of every association and QOS at `now` (decayed with PriorityDecayHalfLife). */
 export function jobUsageTables(state: ClusterState, now: number): UsageTables {
   const chains = new Map<number, number[]>();
-  return usageTables(state.jobs.values(), now, state.config.sched.decayHalfLifeSec, {
+  const tables = usageTables(state.jobs.values(), now, state.config.sched.decayHalfLifeSec, {
     tresOf: (job) => jobTres(job),
     usageFactor: (job) => state.acct.qos.get(job.info.qos)?.usageFactor ?? 1,
     chainIds: (job) => {
@@ -85,6 +86,22 @@ export function jobUsageTables(state: ClusterState, now: number): UsageTables {
       return ids;
     },
   });
+  addPurgedUsage(state, tables, now);
+  return tables;
+}
+
+/** The purged jobs' usage (purged-usage.ts), charged like a live job's: the leaf's chain as it is now, and the QOS. */
+function addPurgedUsage(state: ClusterState, tables: UsageTables, now: number): void {
+  const pu = state.purgedUsage;
+  if (pu === undefined) return;
+  const f = decaySince(pu.at, now, state.config.sched.decayHalfLifeSec);
+  for (const [id, sums] of Object.entries(pu.assoc)) {
+    const leaf = state.acct.assocs.get(Number(id));
+    if (leaf === undefined) continue;
+    const u = purgedTimeUsage(sums, f);
+    for (const a of assocChain(state.acct, leaf)) addUsage(usageSlot(tables.byAssoc, a.id), u);
+  }
+  for (const [qos, sums] of Object.entries(pu.qos)) addUsage(usageSlot(tables.byQos, qos), purgedTimeUsage(sums, f));
 }
 
 const REASON = {

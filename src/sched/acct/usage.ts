@@ -67,7 +67,7 @@ export function jobTimeUsage(job: UsageJob, tres: TresAmounts, now: number, half
   return u;
 }
 
-function add(into: TimeUsage, u: TimeUsage): void {
+export function addUsage(into: TimeUsage, u: TimeUsage): void {
   into.wallSec += u.wallSec;
   for (const name of TRES_NAMES) {
     into.tresSec[name] += u.tresSec[name];
@@ -75,7 +75,7 @@ function add(into: TimeUsage, u: TimeUsage): void {
   }
 }
 
-function slot<K>(map: Map<K, TimeUsage>, key: K): TimeUsage {
+export function usageSlot<K>(map: Map<K, TimeUsage>, key: K): TimeUsage {
   let u = map.get(key);
   if (u === undefined) {
     u = newUsage();
@@ -91,8 +91,8 @@ export function usageTables<J extends UsageJob>(jobs: Iterable<J>, now: number, 
   for (const job of jobs) {
     if (job.info.startTime <= 0 || job.info.startTime > now) continue;
     const u = jobTimeUsage(job, ports.tresOf(job), now, halfLifeSec, ports.usageFactor(job));
-    add(slot(byQos, job.info.qos), u);
-    for (const id of ports.chainIds(job)) add(slot(byAssoc, id), u);
+    addUsage(usageSlot(byQos, job.info.qos), u);
+    for (const id of ports.chainIds(job)) addUsage(usageSlot(byAssoc, id), u);
   }
   return { byAssoc, byQos };
 }

@@ -6,6 +6,7 @@
  * imports them all (that was the import cycle of the whole sched layer).
  */
 import type { TriggerRecord } from "./trigger-types.ts";
+import type { JobRecord } from "./types.ts";
 import type { SlurmErrorName } from "../../compat/slurm-errors.ts";
 
 /** Side effects the shell performs after a command is applied (idempotent by design). */
@@ -35,6 +36,11 @@ export interface ApplyResult {
   events: ApplyEvent[];
   /** What the command's CLI prints on success (sacctmgr's change report). */
   text?: string;
+  /**
+   * purgeJobs: the records removed from the state, for the shell to archive on every replica
+   * (ctld/job-archive.ts); the state no longer holds them.
+   */
+  purged?: JobRecord[];
 }
 
 export const emptyResult = (): ApplyResult => ({ ids: [], items: [], error: "", errorCode: "", events: [] });

@@ -22,6 +22,7 @@ import { applyReservation } from "../resv/apply-resv.ts";
 import { applyPartition } from "./apply-partition.ts";
 import { applyReconfigure } from "./apply-reconfigure.ts";
 import { applySignalBeforeEnd } from "./apply-signal.ts";
+import { applyPurgeJobs } from "./apply-purge.ts";
 import { TERMINAL_JOB_STATES, isJobFinished, type JobRecord } from "./types.ts";
 import { clearTriggers, fireTriggers, nodeChanges, pullNodeEvents, setTrigger, watchesNodes, type NodeFlags, type TriggerJobFacts } from "./triggers.ts";
 import { compressHostlist, expandHostlist } from "../../compat/hostlist.ts";
@@ -60,6 +61,7 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<Command["type"]>([
   "submit", "startJobs", "jobEnded", "launchFailed", "timeLimitReached", "signalBeforeEnd", "deadlineExpired",
   "dependencyNeverSatisfied", "cancel", "updateJob", "registerNode", "updateNode", "nodeFail", "stepCreate",
   "stepComplete", "stepUsage", "acct", "preempt", "reservation", "trigger", "triggersFired", "partition", "reconfigure",
+  "purgeJobs",
 ]);
 
 /** Version 1 and a type this build knows (a newer controller's command is refused, not guessed at). */
@@ -132,6 +134,8 @@ function dispatch(state: ClusterState, c: Command): ApplyResult {
     }
     case "trigger":
       return applyTrigger(state, c);
+    case "purgeJobs":
+      return applyPurgeJobs(state, c);
     case "triggersFired":
       return { ...emptyResult(), events: fireTriggers(state.triggers, c.fired).map((r) => ({ type: "runTrigger" as const, ...r })) };
   }

@@ -121,6 +121,11 @@ export type Command =
    */
   | { v: 1; type: "trigger"; at: number; action: "set"; spec: TriggerSpec; by: Requester; slurmUid: number }
   | { v: 1; type: "trigger"; at: number; action: "clear"; selector: TriggerSelector; by: Requester; slurmUid: number }
+  /**
+   * The leader found these finished jobs past MinJobAge at `at`: they leave the state (their records go
+   * to the accounting archive, ctld/job-archive.ts). apply() re-checks each (sched/model/apply-purge.ts).
+   */
+  | { v: 1; type: "purgeJobs"; at: number; jobIds: number[] }
   /** The leader found these triggers due: their programs run (on the leader), non-PERM ones are purged. */
   | { v: 1; type: "triggersFired"; at: number; fired: DueTrigger[] };
 

@@ -14,6 +14,7 @@ import type { AcctState } from "../acct/types.ts";
 import type { ResvRecord } from "../resv/types.ts";
 import type { PreemptConfig } from "../plan/preempt-config.ts";
 import type { TriggerTable } from "./trigger-types.ts";
+import type { PurgedUsage } from "../acct/purged-usage-types.ts";
 
 /** Short names the code has used since the records were the wire's (P was for Plain<>): the state types. */
 export type JobSpecP = JobSpecState;
@@ -168,6 +169,11 @@ export interface ClusterState {
   reconfigured?: Reconfigured<ControllerConfig>;
   /** Event triggers (strigger), see sched/model/triggers.ts. */
   triggers: TriggerTable;
+  /**
+   * The usage of the jobs purged from `jobs` after MinJobAge (apply-purge.ts), for fair share and
+   * the limits over time (sched/acct/purged-usage.ts). Absent = no job purged yet.
+   */
+  purgedUsage?: PurgedUsage;
 }
 
 export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set([

@@ -18,6 +18,7 @@ import { assert } from "../../lib/assert.ts";
 import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
 import { jobPartitions } from "../model/job-partitions.ts";
 import { isHetComponent } from "../model/het.ts";
+import { decaySince } from "../acct/purged-usage.ts";
 
 /** Normalised factors in [0, 1] (tres: per TRES name). */
 export interface PriorityFactors {
@@ -310,6 +311,15 @@ export function fairshareFactors(state: ClusterState, now: number, halfLifeSec: 
     const end = info.state === "RUNNING" || info.state === "SUSPENDED" || info.endTime <= 0 ? now : Math.min(now, info.endTime);
     const used = decayedSeconds(info.startTime, end, now, halfLifeSec) * Math.max(1, info.numCpus);
     usage.set(info.user, (usage.get(info.user) ?? 0) + used);
+  }
+  // The jobs purged after MinJobAge (sched/acct/purged-usage.ts) still count, and their users with them.
+  const pu = state.purgedUsage;
+  if (pu !== undefined) {
+    const f = decaySince(pu.at, now, halfLifeSec);
+    for (const [user, used] of Object.entries(pu.user)) {
+      users.add(user);
+      usage.set(user, (usage.get(user) ?? 0) + used * f);
+    }
   }
   let total = 0;
   for (const u of usage.values()) total += u;

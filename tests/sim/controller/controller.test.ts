@@ -12,6 +12,7 @@ import { runSeed, type SimStats } from "./run.ts";
 const env = (name: string): number | undefined => (process.env[name] === undefined ? undefined : Number(process.env[name]));
 
 const ONE = env("SEED");
+const COUNTED = ["steps", "commands", "passes", "decisions", "staleRejected", "staleArrayTask", "jobs", "preemptions"] as const;
 const STEPS = env("STEPS") ?? 120;
 const BUDGET_MS = env("SIM_BUDGET_MS") ?? 15_000;
 const SEEDS_MIN = env("SEEDS_MIN") ?? 25;
@@ -25,7 +26,9 @@ describe("controller simulation: stale scheduler decisions against user commands
     for (let seed = ONE ?? 1; ; seed++) {
       const s = runSeed(seed, STEPS);
       seeds++;
-      for (const k of Object.keys(total) as (keyof SimStats)[]) total[k] += s[k];
+      for (const k of COUNTED) total[k] += s[k];
+      total.purged = (total.purged ?? 0) + (s.purged ?? 0);
+      total.archivedAtSnapshot = Math.max(total.archivedAtSnapshot ?? 0, s.archivedAtSnapshot ?? 0);
       if (ONE !== undefined || seeds >= SEEDS_MAX) break;
       if (seeds >= SEEDS_MIN && performance.now() - started > BUDGET_MS) break;
     }
@@ -36,6 +39,9 @@ describe("controller simulation: stale scheduler decisions against user commands
       expect(total.staleRejected).toBeGreaterThan(0);
       expect(total.staleArrayTask).toBeGreaterThan(0);
       expect(total.preemptions).toBeGreaterThan(0);
+      // Jobs were purged, and a restored replica got archive rows from a snapshot.
+      expect(total.purged ?? 0).toBeGreaterThan(0);
+      expect(total.archivedAtSnapshot ?? 0).toBeGreaterThan(0);
     }
   }, 180_000);
 });

@@ -12,7 +12,11 @@
  * from the start in lockstep is compared every few commands (canonical text), and every
  * SNAPSHOT_EVERY commands that replica is replaced by one restored from a snapshot of it
  * (ctld/state-snapshot.ts), which must carry on identically; at the
- * end a full replay from scratch must give the same state too.
+ * end a full replay from scratch must give the same state too. The leader's purges of jobs
+ * past MinJobAge (sched/model/apply-purge.ts) are committed late like the pass's commands;
+ * each replica keeps an archive of the records they return (a model of ctld/job-archive.ts:
+ * an upsert by job id), and the restored replica starts with an empty one filled from the
+ * snapshot's rows, as a follower that installs a snapshot does: the archives must stay equal.
  * Any failure throws with `SEED=<n>`; `SEED=n` in the environment replays exactly.
  */
 import { createRng } from "../../../src/lib/rng.ts";
@@ -20,7 +24,7 @@ import { APPLY_FAILED, apply, type ApplyResult } from "../../../src/sched/model/
 import type { Command } from "../../../src/sched/model/commands.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import type { ClusterState } from "../../../src/sched/model/types.ts";
-import { canonical } from "./canonical.ts";
+import { canonical as canonicalText } from "./canonical.ts";
 import { userCommand } from "./generate.ts";
 import { checkInvariants } from "./invariants.ts";
 import { confFor, freshState } from "./world.ts";
@@ -28,6 +32,11 @@ import { planPreemption } from "../../../src/sched/plan/preempt.ts";
 import { dueCommands } from "../../../src/sched/model/due.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { restoreReconfigured } from "../../../src/sched/model/apply-reconfigure.ts";
+import { purgeCandidates } from "../../../src/sched/model/apply-purge.ts";
+import { splitArchive, withArchive } from "../../../src/ctld/job-archive.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export interface SimStats {
   steps: number;
@@ -41,6 +50,9 @@ export interface SimStats {
   jobs: number;
   /** Preemption plans made (committed late like the decisions). */
   preemptions: number;
+  /** Jobs purged after MinJobAge (archived), and the most rows a snapshot carried. */
+  purged?: number;
+  archivedAtSnapshot?: number;
 }
 
 /** Commands between two comparisons of the lockstep replica with the live state. */
@@ -58,6 +70,8 @@ export function runSeed(seed: number, steps: number): SimStats {
   const conf = confFor(seed);
   const live = freshState(conf);
   let replica = freshState(conf);
+  const liveArchive: Archive = new Map();
+  let replicaArchive: Archive = new Map();
   const log: string[] = [];
   const stats: SimStats = { steps: 0, commands: 0, passes: 0, decisions: 0, staleRejected: 0, staleArrayTask: 0, jobs: 0, preemptions: 0 };
   let step = 0;
@@ -77,19 +91,25 @@ export function runSeed(seed: number, steps: number): SimStats {
       fail(`apply threw: ${String((error as Error).stack ?? error)}`);
     }
     if (result?.errorCode === APPLY_FAILED) fail(`apply failed: ${result.error}`);
+    archivePurged(liveArchive, result);
     for (const item of result?.items ?? []) {
       if (!item.error.startsWith("stale ")) continue;
       stats.staleRejected++;
       if (item.error.includes("array task")) stats.staleArrayTask++;
     }
-    apply(replica, JSON.parse(text) as Command);
+    archivePurged(replicaArchive, apply(replica, JSON.parse(text) as Command));
     if (stats.commands % SNAPSHOT_EVERY === 0) {
-      // As a replica restarting from its snapshot: config from the file, the rest from the image.
+      // As a replica restarting from its snapshot: config from the file, the rest from the image,
+      // the archive's rows too (it never applies the purges before the image).
+      const image = withArchive(encoder.encode(archiveText(replicaArchive)), encodeSnapshot(replica, stats.commands));
+      const { rows, stateImage } = splitArchive(image);
       const restored = freshState(conf);
-      restoreSnapshot(restored, encodeSnapshot(replica, stats.commands));
+      restoreSnapshot(restored, stateImage);
       restoreReconfigured(restored);
-      if (canonical(restored) !== canonical(replica)) fail("a replica restored from a snapshot differs");
+      if (canonical(restored) !== canonical(replica)) fail(`a replica restored from a snapshot differs ${firstDifference(canonical(replica), canonical(restored))}`);
       replica = restored;
+      replicaArchive = new Map(JSON.parse(decoder.decode(rows)) as [number, string][]);
+      stats.archivedAtSnapshot = Math.max(stats.archivedAtSnapshot ?? 0, replicaArchive.size);
     }
     const broken = checkInvariants(live, before);
     if (broken !== "") fail(`invariant: ${broken}`);
@@ -97,6 +117,7 @@ export function runSeed(seed: number, steps: number): SimStats {
     if (stats.commands % COMPARE_EVERY === 0 && canonical(live) !== canonical(replica)) {
       fail(`a replica applying the same log differs ${firstDifference(canonical(live), canonical(replica))}`);
     }
+    if (stats.commands % COMPARE_EVERY === 0 && archiveText(liveArchive) !== archiveText(replicaArchive)) fail("the replicas' archives differ");
   };
   let now = 100;
   for (const node of [...live.nodes.values()]) commit({ v: 1, type: "registerNode", at: now, node: { ...structuredClone(node.info), addr: "127.0.0.1" }, runningJobIds: [] });
@@ -116,6 +137,8 @@ export function runSeed(seed: number, steps: number): SimStats {
       if (pass.invalidDeps.length > 0) later({ v: 1, type: "dependencyNeverSatisfied", at: now, jobIds: pass.invalidDeps });
       // What the clock made due (time limits, --signal), made on the same state and committed late too.
       for (const command of dueCommands(live, now, () => 0)) later(command);
+      const purge = purgeCandidates(live, now);
+      if (purge.length > 0) later({ v: 1, type: "purgeJobs", at: now, jobIds: purge });
       const preemption = planPreemption(live, pass.reasons, pass.priorities);
       if (preemption !== undefined) {
         stats.preemptions++;
@@ -134,11 +157,26 @@ export function runSeed(seed: number, steps: number): SimStats {
   }
   for (const d of delayed) commit(d.command);
   const again = freshState(conf);
-  for (const text of log) apply(again, JSON.parse(text) as Command);
+  const againArchive: Archive = new Map();
+  for (const text of log) archivePurged(againArchive, apply(again, JSON.parse(text) as Command));
   if (canonical(again) !== canonical(live)) fail("replaying the whole log from the start gives a different state");
+  if (archiveText(againArchive) !== archiveText(liveArchive)) fail("replaying the whole log from the start gives a different archive");
   stats.jobs = live.jobs.size;
+  stats.purged = liveArchive.size;
   return stats;
 }
+
+/** Replicas are compared field by field whatever order their optional parts were added in. */
+const canonical = (state: ClusterState): string => canonicalText(state, { byName: true });
+
+/** A replica's archive of purged jobs: job id → the record's info as JSON (ctld/job-archive.ts upserts by id). */
+type Archive = Map<number, string>;
+
+function archivePurged(archive: Archive, result: ApplyResult | undefined): void {
+  for (const job of result?.purged ?? []) archive.set(job.info.jobId, JSON.stringify(job.info));
+}
+
+const archiveText = (archive: Archive): string => JSON.stringify([...archive].sort((a, b) => a[0] - b[0]));
 
 /** Where two canonical texts first differ, with some context (what a failing seed needs to show). */
 function firstDifference(a: string, b: string): string {

@@ -16,6 +16,7 @@ export const BOB: Requester = { uid: 1001, gid: 1001, user: "bob", group: "bob" 
 
 export const SIM_CONF = `ClusterName=sim
 DefMemPerCPU=256
+MinJobAge=20
 MaxArraySize=64
 NodeName=n[1-4] CPUs=4 RealMemory=4000 Port=17001
 NodeName=g[1-2] CPUs=8 RealMemory=8000 Gres=gpu:mi300x:4 Port=17101

@@ -11,6 +11,10 @@ import { startSnapshotter } from "../../../src/ctld/snapshotter.ts";
 import type { Entry } from "../../../src/raft/core/index.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openJobArchive, splitArchive } from "../../../src/ctld/job-archive.ts";
 import { apply } from "../../../src/sched/model/apply.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
 import { createState } from "../../../src/sched/model/state.ts";
@@ -61,6 +65,40 @@ describe("snapshot worker", () => {
       expect(s.alive()).toBe(true);
     } finally {
       s.stop();
+    }
+  });
+
+  it("carries the replica's job archive in front of the image: a replica installing it gets the purged jobs' rows", async () => {
+    index = 0;
+    const dir = mkdtempSync(join(tmpdir(), "snap-archive-"));
+    const archive = openJobArchive(join(dir, "job-archive.sqlite"));
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog, { archivePath: join(dir, "job-archive.sqlite") });
+    try {
+      const entries = [commit(state, submit(spec({ name: "gone" }), 10)), commit(state, submit(spec({ name: "stays" }), 11))];
+      const cancel: Command = { v: 1, type: "cancel", at: 12, filter: { jobIds: ["1"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 9, batchOnly: false, by: ROOT };
+      entries.push(commit(state, cancel));
+      // The replica applies the purge and archives what it returns, in the same turn (apply-committed.ts).
+      const purge: Command = { v: 1, type: "purgeJobs", at: 12 + state.config.minJobAgeSec, jobIds: [1] };
+      const result = apply(state, purge);
+      expect(result.purged?.map((j) => j.info.jobId)).toEqual([1]);
+      archive.put(result.purged ?? []);
+      entries.push({ index: ++index, term: 1, type: "normal", data: enc.encode(JSON.stringify({ p: `t${index}`, c: purge })) });
+      s.committed(entries);
+      const answer = await s.take(index, new Map());
+      const { rows, stateImage } = splitArchive(unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
+      const follower = fresh();
+      expect(restoreSnapshot(follower, stateImage)).toBe(index);
+      expect([...follower.jobs.keys()]).toEqual([2]);
+      const followerArchive = openJobArchive(join(dir, "follower.sqlite"));
+      expect(followerArchive.importRows(rows ?? new Uint8Array(0))).toBe(1);
+      const all = { jobIds: [], windowStart: 0, windowEnd: 0 };
+      expect(followerArchive.list(all)).toEqual(archive.list(all));
+      expect(followerArchive.list(all).map((j) => [j.jobId, j.state])).toEqual([[1, "CANCELLED"]]);
+      followerArchive.close();
+    } finally {
+      s.stop();
+      archive.close();
     }
   });
 
