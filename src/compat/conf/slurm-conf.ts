@@ -72,16 +72,19 @@ export function joinContinuations(text: string): { text: string; line: number }[
   const out: { text: string; line: number }[] = [];
   let pending = "";
   let start = 1;
-  text.split("\n").forEach((raw, i) => {
-    const l = raw.replace(/\r$/, "");
+  // a plain loop and endsWith: no callback or RegExp run per line (see stripComment)
+  const rows = text.split("\n");
+  for (let i = 0; i < rows.length; i++) {
+    const raw = rows[i] as string;
+    const l = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (pending === "") start = i + 1;
     if (l.endsWith("\\")) {
       pending += `${l.slice(0, -1)} `;
-      return;
+      continue;
     }
     out.push({ text: pending + l, line: start });
     pending = "";
-  });
+  }
   if (pending !== "") out.push({ text: pending, line: start });
   return out;
 }

@@ -4,7 +4,7 @@
  * of the full parse; only the NodeName=/PartitionName= records are left out.
  */
 import { describe, expect, it } from "vitest";
-import { parseConf, scanPairs, splitPairsRe, stripComment } from "../../../src/compat/conf/slurm-conf.ts";
+import { joinContinuations, parseConf, scanPairs, splitPairsRe, stripComment } from "../../../src/compat/conf/slurm-conf.ts";
 
 const CONF = [
   "# a site's file",
@@ -100,5 +100,16 @@ describe("comments", () => {
       for (let i = 0; i < len; i++) line += alphabet[next() % alphabet.length];
       expect(stripComment(line), JSON.stringify(line)).toBe(byChar(line));
     }
+  });
+});
+
+describe("logical lines", () => {
+  it("join backslash continuations, drop one CR of a CRLF ending, and keep the first line's number", () => {
+    expect(joinContinuations("A=1\r\nB=2 \\\r\n  C=3\nD=4\r\r\nE=5 \\")).toEqual([
+      { text: "A=1", line: 1 },
+      { text: "B=2    C=3", line: 2 },
+      { text: "D=4\r", line: 4 },
+      { text: "E=5  ", line: 5 },
+    ]);
   });
 });
