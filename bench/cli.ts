@@ -5,7 +5,8 @@
  *   in this run, the same way as everything else (`hello_floor_ms`);
  * - per-command start-up (`spur version`, `spur --help`, `squeue/sinfo/sbatch --version`) and `squeue`/`sinfo`
  *   on an empty queue, each with `over_floor_ms` (median minus the floor's median);
- * - sbatch submissions per second in one shell loop and in four loops in parallel;
+ * - one `sbatch --hold` per call, timed interleaved with the floor and the other systems (`sbatch_submit_ms`), and
+ *   submissions per second in one shell loop and in four loops in parallel;
  * - the controller's side of one submission: Submit over loopback from this process, one in
  *   flight (`submit_rpc_ms`: parse, durable append with fsync, apply, reply);
  * - squeue/sinfo with N queued jobs and the controller's resident memory (Spur only: the
@@ -69,11 +70,12 @@ const median = (xs: number[]): number => {
  * its CPU ms (user + system, all threads): on a shared machine wall time carries everyone
  * else's load, CPU time much less, so both are reported.
  */
-function timeOnce(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+function timeOnce(argv: string[], env: NodeJS.ProcessEnv, onStdout?: (text: string) => void): { wall: number; cpu: number } {
   const t0 = performance.now();
-  const r = Bun.spawnSync(argv, { env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const r = Bun.spawnSync(argv, { env, stdin: "ignore", stdout: onStdout === undefined ? "ignore" : "pipe", stderr: "pipe" });
   const wall = performance.now() - t0;
   if (r.exitCode !== 0) throw new Error(`bench command failed (${r.exitCode}): ${argv.join(" ")}\n${r.stderr.toString()}`);
+  onStdout?.(r.stdout?.toString() ?? "");
   return { wall, cpu: Number(r.resourceUsage?.cpuTime.total ?? NaN) / 1000 };
 }
 
@@ -105,13 +107,15 @@ interface Probe {
   argv: string[];
   env: NodeJS.ProcessEnv;
   extra?: Record<string, unknown>;
+  /** What the command printed (sbatch's job ids, cancelled at the end). */
+  onStdout?: (text: string) => void;
 }
 
 /** Every probe RUNS times, interleaved (probe 1, 2, ..., 1, 2, ...) so that load hits all alike; medians. */
 function interleaved(probes: Probe[]): Map<Probe, { wall: number; cpu: number }> {
   const times = new Map<Probe, { wall: number; cpu: number }[]>(probes.map((p) => [p, []]));
-  for (const p of probes) timeOnce(p.argv, p.env); // warm the page cache once
-  for (let i = 0; i < RUNS; i++) for (const p of probes) times.get(p)?.push(timeOnce(p.argv, p.env));
+  for (const p of probes) timeOnce(p.argv, p.env, p.onStdout); // warm the page cache once
+  for (let i = 0; i < RUNS; i++) for (const p of probes) times.get(p)?.push(timeOnce(p.argv, p.env, p.onStdout));
   return new Map(probes.map((p) => {
     const t = times.get(p) ?? [];
     return [p, { wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) }];
@@ -224,6 +228,23 @@ try {
     const vs = p.system !== "slurm" && slurmTwin ? { vs_slurm: r2(m.wall / (med.get(slurmTwin) ?? none).wall) } : {};
     emit(p.metric, m.wall, "ms", p.system, {
       runs: RUNS, over_floor_ms: r2(m.wall - f.wall), cpu_ms: r2(m.cpu), cpu_over_floor_ms: r2(m.cpu - f.cpu), ...vs, ...p.extra,
+    });
+  }
+
+  // 1b. One submission per call, every system and the floor interleaved (after the empty-queue
+  // probes, which it would fill): steadier on a shared machine than the loops below.
+  const submitProbes: Probe[] = [floorProbe, ...systems.map((sys): Probe => ({
+    metric: "sbatch_submit_ms", system: sys.name, argv: [sys.bin("sbatch"), "--hold", "--wrap=true"], env: sys.env,
+    onStdout: (t: string) => void sys.submitted.push(...submittedIds(t)),
+  }))];
+  const sub = interleaved(submitProbes);
+  const subFloor = sub.get(floorProbe) ?? none;
+  const subSlurm = submitProbes.find((q) => q.system === "slurm");
+  for (const p of submitProbes.slice(1)) {
+    const m = sub.get(p) ?? none;
+    const vs = p.system !== "slurm" && subSlurm ? { vs_slurm: r2(m.wall / (sub.get(subSlurm) ?? none).wall) } : {};
+    emit(p.metric, m.wall, "ms", p.system, {
+      runs: RUNS, over_floor_ms: r2(m.wall - subFloor.wall), cpu_ms: r2(m.cpu), cpu_over_floor_ms: r2(m.cpu - subFloor.cpu), floor_ms: r2(subFloor.wall), ...vs,
     });
   }
 
