@@ -2,10 +2,11 @@
  * @module roles/cli/client-env
  * What a user command needs from its host before it calls the controller: where the
  * controllers are (spur.conf and the membership file beside it), the cluster's client TLS,
- * the invoking user's names and the host name. All files are read at once with Bun.file,
- * never node:fs or node:os: loading those costs milliseconds of every command's start-up,
- * which is the whole budget (docs/startup.md; tests/unit/startup/import-graph.test.ts
- * keeps them out of this path).
+ * the invoking user's names and the host name. Files are mapped on the main thread (text()
+ * below), never read through node:fs, whose loading costs milliseconds of every command's
+ * start-up, which is the whole budget (docs/startup.md; tests/unit/startup/import-graph.test.ts
+ * keeps node:fs and node:os out of this path's static imports; node:os is loaded lazily for the
+ * host name).
  * Failure policy: an unreadable spur.conf is not an error here (the controller default
  * 127.0.0.1:6817 is used, as before); unreadable passwd/group give numeric names.
  */
