@@ -5,7 +5,8 @@
  *   in this run, the same way as everything else (`hello_floor_ms`);
  * - per-command start-up (`spur version`, `spur --help`, `squeue/sinfo/sbatch --version`) and `squeue`/`sinfo`
  *   on an empty queue, each with `over_floor_ms` (median minus the floor's median);
- * - sbatch submissions per second in one shell loop and in four loops in parallel;
+ * - one `sbatch --hold` per call, timed interleaved with the floor and the other systems (`sbatch_submit_ms`), and
+ *   submissions per second in one shell loop and in four loops in parallel;
  * - the controller's side of one submission: Submit over loopback from this process, one in
  *   flight (`submit_rpc_ms`: parse, durable append with fsync, apply, reply);
  * - squeue/sinfo with N queued jobs and the controller's resident memory (Spur only: the
@@ -14,7 +15,10 @@
  * other sessions: never started or stopped here; submissions use --hold and are cancelled
  * after), measured in the same run, interleaved run by run with Spur's so that both see
  * the same load, and reported as medians; ratios come out as `*_vs_slurm`.
- * Usage: bun bench/cli.ts [--slurm] [--jobs 10000 (0: skip)] [--runs 21] [--loop 100] [--rounds 3] [--bin dist/spur]
+ * With --base PATH (an older build of dist/spur), that binary runs a cluster of its own beside
+ * this one's and every start-up probe and sbatch loop is timed for it too, interleaved in the same
+ * run (`system: "spur-base"`, with its own `vs_slurm`): before/after on the same load.
+ * Usage: bun bench/cli.ts [--slurm] [--jobs 10000 (0: skip)] [--runs 21] [--loop 100] [--rounds 3] [--bin dist/spur] [--base PATH]
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -34,11 +38,15 @@ const ROUNDS = num("--rounds", 3);
 const WITH_SLURM = args.includes("--slurm");
 const binAt = args.indexOf("--bin");
 const BIN = binAt >= 0 ? resolve(args[binAt + 1] as string) : resolve(import.meta.dir, "../dist/spur");
+const baseAt = args.indexOf("--base");
+const BASE_BIN = baseAt >= 0 ? resolve(args[baseAt + 1] as string) : undefined;
 const BUN = process.execPath;
 const SLURM_BIN = "/usr/bin";
 
 interface System {
-  name: "spur" | "slurm";
+  name: "spur" | "spur-base" | "slurm";
+  /** The spur binary (`spur version`, `spur --help`). */
+  spurBin?: string;
   env: NodeJS.ProcessEnv;
   /** Absolute path of a command (Spur: its link; Slurm: /usr/bin/...). */
   bin: (c: string) => string;
@@ -62,11 +70,12 @@ const median = (xs: number[]): number => {
  * its CPU ms (user + system, all threads): on a shared machine wall time carries everyone
  * else's load, CPU time much less, so both are reported.
  */
-function timeOnce(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+function timeOnce(argv: string[], env: NodeJS.ProcessEnv, onStdout?: (text: string) => void): { wall: number; cpu: number } {
   const t0 = performance.now();
-  const r = Bun.spawnSync(argv, { env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const r = Bun.spawnSync(argv, { env, stdin: "ignore", stdout: onStdout === undefined ? "ignore" : "pipe", stderr: "pipe" });
   const wall = performance.now() - t0;
   if (r.exitCode !== 0) throw new Error(`bench command failed (${r.exitCode}): ${argv.join(" ")}\n${r.stderr.toString()}`);
+  onStdout?.(r.stdout?.toString() ?? "");
   return { wall, cpu: Number(r.resourceUsage?.cpuTime.total ?? NaN) / 1000 };
 }
 
@@ -98,13 +107,15 @@ interface Probe {
   argv: string[];
   env: NodeJS.ProcessEnv;
   extra?: Record<string, unknown>;
+  /** What the command printed (sbatch's job ids, cancelled at the end). */
+  onStdout?: (text: string) => void;
 }
 
 /** Every probe RUNS times, interleaved (probe 1, 2, ..., 1, 2, ...) so that load hits all alike; medians. */
 function interleaved(probes: Probe[]): Map<Probe, { wall: number; cpu: number }> {
   const times = new Map<Probe, { wall: number; cpu: number }[]>(probes.map((p) => [p, []]));
-  for (const p of probes) timeOnce(p.argv, p.env); // warm the page cache once
-  for (let i = 0; i < RUNS; i++) for (const p of probes) times.get(p)?.push(timeOnce(p.argv, p.env));
+  for (const p of probes) timeOnce(p.argv, p.env, p.onStdout); // warm the page cache once
+  for (let i = 0; i < RUNS; i++) for (const p of probes) times.get(p)?.push(timeOnce(p.argv, p.env, p.onStdout));
   return new Map(probes.map((p) => {
     const t = times.get(p) ?? [];
     return [p, { wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) }];
@@ -117,10 +128,10 @@ function startupProbes(s: System): Probe[] {
     p("squeue_version_ms", [s.bin("squeue"), "--version"]),
     p("sinfo_version_ms", [s.bin("sinfo"), "--version"]),
     p("sbatch_version_ms", [s.bin("sbatch"), "--version"]),
-    p("squeue_empty_latency_ms", [s.bin("squeue")], { queued: s.name === "spur" ? 0 : "shared oracle" }),
+    p("squeue_empty_latency_ms", [s.bin("squeue")], { queued: s.name === "slurm" ? "shared oracle" : 0 }),
     p("sinfo_latency_ms", [s.bin("sinfo")]),
   ];
-  if (s.name === "spur") probes.unshift(p("spur_version_ms", [BIN, "version"]), p("spur_help_ms", [BIN, "--help"]));
+  if (s.spurBin !== undefined) probes.unshift(p("spur_version_ms", [s.spurBin, "version"]), p("spur_help_ms", [s.spurBin, "--help"]));
   return probes;
 }
 
@@ -155,15 +166,15 @@ async function submitRpcMs(conf: string, n: number): Promise<number> {
   return median(times);
 }
 
-async function spurSystem(dir: string): Promise<{ sys: System; conf: string; down: () => void }> {
-  if (!existsSync(BIN)) throw new Error("dist/spur is missing: run `bun run build` first");
-  const state = join(dir, "cluster");
-  const up = spawnSync(BIN, ["up", "--detach", "--state-dir", state, "--nodes", "4"], { encoding: "utf8" });
+async function spurSystem(dir: string, bin = BIN, name: "spur" | "spur-base" = "spur"): Promise<{ sys: System; conf: string; down: () => void }> {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`bun run build\` first`);
+  const state = join(dir, name === "spur" ? "cluster" : `cluster-${name}`);
+  const up = spawnSync(bin, ["up", "--detach", "--state-dir", state, "--nodes", "4"], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(up.stderr);
   const conf = join(state, "spur.conf");
   const port = /ControlPort=(\d+)/.exec(readFileSync(conf, "utf8"))?.[1];
-  const links = join(dir, "bin");
-  spawnSync(BIN, ["install-links", links]);
+  const links = join(dir, name === "spur" ? "bin" : `bin-${name}`);
+  spawnSync(bin, ["install-links", links]);
   const env = { ...process.env, SPUR_CONF: conf, PATH: `${links}:${process.env.PATH}` };
   const fill = async (n: number) => {
     const url = `http://127.0.0.1:${port}/spur.v1.Controller/Submit`;
@@ -175,10 +186,10 @@ async function spurSystem(dir: string): Promise<{ sys: System; conf: string; dow
     }
   };
   const sys: System = {
-    name: "spur", env, bin: (c) => join(links, c), submitted: [], fill,
+    name, spurBin: bin, env, bin: (c) => join(links, c), submitted: [], fill,
     ctldPid: () => Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8")),
   };
-  return { sys, conf, down: () => void spawnSync(BIN, ["down", "--state-dir", state]) };
+  return { sys, conf, down: () => void spawnSync(bin, ["down", "--state-dir", state]) };
 }
 
 /** The shared oracle, if it is up (never started or stopped here). */
@@ -198,9 +209,10 @@ function cancel(s: System): void {
 const dir = mkdtempSync(join(tmpdir(), "spur-bench-"));
 const floor = buildFloor(dir);
 const spur = await spurSystem(dir);
+const base = BASE_BIN === undefined ? undefined : await spurSystem(dir, BASE_BIN, "spur-base");
 const slurm = WITH_SLURM ? slurmSystem() : undefined;
 if (WITH_SLURM && slurm === undefined) emit("slurm_unavailable", 0, "", "slurm", { why: "the shared oracle does not answer sinfo" });
-const systems = [spur.sys, ...(slurm ? [slurm] : [])];
+const systems = [spur.sys, ...(base ? [base.sys] : []), ...(slurm ? [slurm] : [])];
 try {
   // 1. Start-up: floor and every command, interleaved.
   const floorProbe: Probe = { metric: "hello_floor_ms", system: "floor", argv: [floor], env: process.env };
@@ -213,9 +225,26 @@ try {
   for (const p of probes.slice(1)) {
     const m = med.get(p) ?? none;
     const slurmTwin = probes.find((q) => q.system === "slurm" && q.metric === p.metric);
-    const vs = p.system === "spur" && slurmTwin ? { vs_slurm: r2(m.wall / (med.get(slurmTwin) ?? none).wall) } : {};
+    const vs = p.system !== "slurm" && slurmTwin ? { vs_slurm: r2(m.wall / (med.get(slurmTwin) ?? none).wall) } : {};
     emit(p.metric, m.wall, "ms", p.system, {
       runs: RUNS, over_floor_ms: r2(m.wall - f.wall), cpu_ms: r2(m.cpu), cpu_over_floor_ms: r2(m.cpu - f.cpu), ...vs, ...p.extra,
+    });
+  }
+
+  // 1b. One submission per call, every system and the floor interleaved (after the empty-queue
+  // probes, which it would fill): steadier on a shared machine than the loops below.
+  const submitProbes: Probe[] = [floorProbe, ...systems.map((sys): Probe => ({
+    metric: "sbatch_submit_ms", system: sys.name, argv: [sys.bin("sbatch"), "--hold", "--wrap=true"], env: sys.env,
+    onStdout: (t: string) => void sys.submitted.push(...submittedIds(t)),
+  }))];
+  const sub = interleaved(submitProbes);
+  const subFloor = sub.get(floorProbe) ?? none;
+  const subSlurm = submitProbes.find((q) => q.system === "slurm");
+  for (const p of submitProbes.slice(1)) {
+    const m = sub.get(p) ?? none;
+    const vs = p.system !== "slurm" && subSlurm ? { vs_slurm: r2(m.wall / (sub.get(subSlurm) ?? none).wall) } : {};
+    emit(p.metric, m.wall, "ms", p.system, {
+      runs: RUNS, over_floor_ms: r2(m.wall - subFloor.wall), cpu_ms: r2(m.cpu), cpu_over_floor_ms: r2(m.cpu - subFloor.cpu), floor_ms: r2(subFloor.wall), ...vs,
     });
   }
 
@@ -228,15 +257,19 @@ try {
   }
   for (const loops of [1, 4]) {
     const metric = loops === 1 ? "sbatch_submit_loop_per_s" : "sbatch_submit_parallel4_per_s";
-    const spurRate = median(rates.get(`spur:${loops}`) ?? []);
     const slurmRate = median(rates.get(`slurm:${loops}`) ?? []);
     const jobs = loops === 1 ? LOOP_N : 4 * Math.ceil(LOOP_N / 2);
-    emit(metric, spurRate, "jobs/s", "spur", { loops, jobs, rounds: ROUNDS, ...(slurm ? { vs_slurm: Number((spurRate / slurmRate).toFixed(2)) } : {}) });
+    for (const name of ["spur", ...(base ? ["spur-base"] : [])]) {
+      const rate = median(rates.get(`${name}:${loops}`) ?? []);
+      emit(metric, rate, "jobs/s", name, { loops, jobs, rounds: ROUNDS, ...(slurm ? { vs_slurm: Number((rate / slurmRate).toFixed(2)) } : {}) });
+    }
     if (slurm) emit(metric, slurmRate, "jobs/s", "slurm", { loops, jobs, rounds: ROUNDS });
   }
 
   // 3. The controller's side of one submission.
-  emit("submit_rpc_ms", await submitRpcMs(spur.conf, 100), "ms", "spur", { in_flight: 1, calls: 100, what: "Submit over loopback, JSON, durable append (fsync) + apply + reply" });
+  for (const [name, conf] of [["spur", spur.conf], ...(base ? [["spur-base", base.conf]] : [])] as const) {
+    emit("submit_rpc_ms", await submitRpcMs(conf, 100), "ms", name, { in_flight: 1, calls: 100, what: "Submit over loopback, JSON, durable append (fsync) + apply + reply" });
+  }
 
   // 4. Spur with N queued (the shared Slurm oracle is not filled).
   const { fill, ctldPid } = spur.sys;
@@ -253,4 +286,5 @@ try {
 } finally {
   if (slurm) cancel(slurm);
   spur.down();
+  base?.down();
 }

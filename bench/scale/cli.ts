@@ -4,7 +4,8 @@
  * `squeue`/`sinfo` on an empty queue, `sbatch` in one shell loop and in four, each beside
  * real Slurm's (the shared oracle, untouched but for held jobs it cancels) with `--slurm`.
  * The measuring is bench/cli.ts's (run as a child, `--jobs 0`); this adds each target as
- * `goal` and `met`. Knobs: SCALE_CLI_RUNS (21), SCALE_CLI_LOOP (100), SCALE_CLI_ROUNDS (3).
+ * `goal` and `met`. Knobs: SCALE_CLI_RUNS (21), SCALE_CLI_LOOP (100), SCALE_CLI_ROUNDS (3), SCALE_CLI_BASE
+ * (an older build of dist/spur, timed interleaved beside this one as `system: "spur-base"`: before/after in one run).
  */
 import { join } from "node:path";
 import { envNum, forwardBench } from "./lib/forward.ts";
@@ -32,6 +33,7 @@ export async function run(opts: { slurm: boolean; emit: (o: object) => void }): 
     "--loop", String(envNum("SCALE_CLI_LOOP", 100)),
     "--rounds", String(envNum("SCALE_CLI_ROUNDS", 3)),
     ...(opts.slurm ? ["--slurm"] : []),
+    ...(process.env.SCALE_CLI_BASE ? ["--base", process.env.SCALE_CLI_BASE] : []),
   ];
   await forwardBench(join(import.meta.dir, "..", "cli.ts"), args, (o) => opts.emit({ ...o, ...goalOf(o) }));
 }

@@ -72,27 +72,38 @@ export function joinContinuations(text: string): { text: string; line: number }[
   const out: { text: string; line: number }[] = [];
   let pending = "";
   let start = 1;
-  text.split("\n").forEach((raw, i) => {
-    const l = raw.replace(/\r$/, "");
+  // a plain loop and endsWith: no callback or RegExp run per line (see stripComment)
+  const rows = text.split("\n");
+  for (let i = 0; i < rows.length; i++) {
+    const raw = rows[i] as string;
+    const l = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (pending === "") start = i + 1;
     if (l.endsWith("\\")) {
       pending += `${l.slice(0, -1)} `;
-      return;
+      continue;
     }
     out.push({ text: pending + l, line: start });
     pending = "";
-  });
+  }
   if (pending !== "") out.push({ text: pending, line: start });
   return out;
 }
 
-function stripComment(line: string): string {
+/**
+ * The line up to its first `#` outside double quotes. Found with indexOf, not a loop over
+ * every character: in a CLI's short life a per-character loop is what gets JIT-compiled, and
+ * the first compilation sets up the JIT (issue 16: milliseconds of every sbatch call).
+ */
+export function stripComment(line: string): string {
   let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    if (line[i] === '"') quoted = !quoted;
-    if (line[i] === "#" && !quoted) return line.slice(0, i);
+  let from = 0;
+  for (;;) {
+    const hash = line.indexOf("#", from);
+    if (hash < 0) return line;
+    for (let q = line.indexOf('"', from); q >= 0 && q < hash; q = line.indexOf('"', q + 1)) quoted = !quoted;
+    if (!quoted) return line.slice(0, hash);
+    from = hash + 1;
   }
-  return line;
 }
 
 /**
@@ -105,41 +116,26 @@ function splitPairs(body: string): [string, string][] | string {
   return scanPairs(body) ?? splitPairsRe(body);
 }
 
-const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 11 || c === 12 || c === 13;
-const isAlpha = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isKeyChar = (c: number): boolean => isAlpha(c) || (c >= 48 && c <= 57) || c === 95 || c === 47;
+/**
+ * One `Key=Value` or `Key="Value"` token after white space (ASCII only: the caller checks), its
+ * value ending at white space or the end: a quoted value followed by anything else, or an
+ * unclosed quote, does not match. A sticky expression rather than a loop over characters (see
+ * stripComment: nothing here gets hot enough to be JIT-compiled).
+ */
+const PAIR = /\s*([A-Za-z][A-Za-z0-9_/]*)=(?:"([^"]*)"|([^"\s]\S*)?)(?=\s|$)/y;
 
 /** Whitespace-separated `Key=Value` / `Key="Value"` tokens; undefined for anything else (exported for its test). */
 export function scanPairs(body: string): [string, string][] | undefined {
   // Beyond ASCII (Unicode blanks count as white space for the regex): the regex decides.
   if (!/^[\x00-\x7f]*$/.test(body)) return undefined;
   const pairs: [string, string][] = [];
-  const n = body.length;
-  let i = 0;
-  while (i < n) {
-    while (i < n && isSpace(body.charCodeAt(i))) i++;
-    if (i >= n) break;
-    const keyStart = i;
-    if (!isAlpha(body.charCodeAt(i))) return undefined;
-    while (i < n && isKeyChar(body.charCodeAt(i))) i++;
-    if (body.charCodeAt(i) !== 61) return undefined; // "="
-    const key = body.slice(keyStart, i);
-    i++;
-    let value: string;
-    if (body.charCodeAt(i) === 34) {
-      const close = body.indexOf('"', i + 1);
-      if (close < 0) return undefined;
-      value = body.slice(i + 1, close);
-      i = close + 1;
-    } else {
-      const start = i;
-      while (i < n && !isSpace(body.charCodeAt(i))) i++;
-      value = body.slice(start, i);
-    }
-    if (i < n && !isSpace(body.charCodeAt(i))) return undefined;
-    pairs.push([key, value]);
+  PAIR.lastIndex = 0;
+  for (;;) {
+    const at = PAIR.lastIndex;
+    const m = PAIR.exec(body);
+    if (m === null) return body.slice(at).trim() === "" ? pairs : undefined;
+    pairs.push([m[1] as string, m[2] ?? m[3] ?? ""]);
   }
-  return pairs;
 }
 
 /** The definition of a line's pairs (exported for the scan's test). */

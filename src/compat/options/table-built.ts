@@ -135,3 +135,13 @@ export function builtTable(cmd: Command): PlainTable {
   const options = raw.filter(isOption).map(toDef);
   return { options, env: envInputs(raw, options) };
 }
+
+/**
+ * The same table as JSON text: what the build inlines (table.ts parses it once per run).
+ * JSON.parse of one string literal is native work; the same data as an object literal is a
+ * function of some thousand property stores that a fresh process must load from the bytecode
+ * cache and interpret: measured about 1 ms less per sbatch call this way (issue 16).
+ */
+export function builtTableJson(cmd: Command): string {
+  return JSON.stringify(builtTable(cmd));
+}

@@ -14,7 +14,7 @@ import { KEY_ALIASES } from "./option-aliases.ts";
 // command's finished table as literals instead of deriving it from the rows on every start
 // (1-2 ms of every sbatch call, docs/startup.md). Elsewhere (tests, `bun src/...`) it runs as
 // an ordinary call, so both paths give the same table.
-import { builtTable } from "./table-built.ts" with { type: "macro" };
+import { builtTableJson } from "./table-built.ts" with { type: "macro" };
 
 export type { Command, EnvInput, HasArg, OptionDef, PlainTable } from "./table-types.ts";
 
@@ -28,23 +28,29 @@ interface CommandTable {
   env: readonly EnvInput[];
 }
 
-/** Each command's table as the build inlined it (a literal per command, evaluated only when reached). */
+/** Each command's table as the build inlined it (JSON text per command, parsed only when reached). */
 function prebuilt(cmd: Command): PlainTable {
   switch (cmd) {
     case "sbatch":
-      return builtTable("sbatch") as PlainTable;
+      return JSON.parse(builtTableJson("sbatch")) as PlainTable;
     case "srun":
-      return builtTable("srun") as PlainTable;
+      return JSON.parse(builtTableJson("srun")) as PlainTable;
     case "salloc":
-      return builtTable("salloc") as PlainTable;
+      return JSON.parse(builtTableJson("salloc")) as PlainTable;
   }
 }
 
 function buildTable(cmd: Command): CommandTable {
   const { options, env } = prebuilt(cmd);
+  // One plain loop, no callback per option: a callback run ~200 times gets JIT-compiled, and in
+  // a CLI's short life the first compilation (the JIT's set-up) costs more than it saves (issue 16).
   const byShort = new Map<string, OptionDef>();
-  for (const d of options) if (d.short !== "" && !byShort.has(d.short)) byShort.set(d.short, d);
-  return { options, byName: new Map(options.map((d) => [d.name, d])), byShort, env };
+  const byName = new Map<string, OptionDef>();
+  for (const d of options) {
+    byName.set(d.name, d);
+    if (d.short !== "" && !byShort.has(d.short)) byShort.set(d.short, d);
+  }
+  return { options, byName, byShort, env };
 }
 
 const cache = new Map<Command, CommandTable>();

@@ -13,14 +13,26 @@ import { RpcError, type ControllerPort } from "../ctl-port.ts";
 import { errnoOf } from "./rpc-errno.ts";
 import { callReplicated, pingEach, type Endpoints } from "./failover.ts";
 import { fetchTls } from "../client-tls.ts";
-import { fetchWithBackoff } from "./rate-backoff.ts";
+import { fetchWithBackoff, type Send } from "./rate-backoff.ts";
+import { postHttp1 } from "./http1.ts";
 import { withDefaults } from "../../lib/sparse.ts";
 import { emptyJobInfo } from "../../sched/model/records.ts";
 import type { Plain } from "../../lib/plain.ts";
 import type { ListJobsResponse, TriggerInfo } from "../gen/spur/v1/controller_pb.ts";
 
+/**
+ * How a call goes out. "fetch" (default): Bun's fetch, which keeps connections alive across calls
+ * (daemons, spurrestd). "one-shot": a fresh CLI process, which makes a call or two: a plain-http
+ * controller gets each as one HTTP/1.1 POST on a socket of its own (http1.ts: no fetch client
+ * thread to start); https still goes through fetch (the cluster's CA).
+ */
+export type CallStyle = "fetch" | "one-shot";
+
+const sendFor = (base: string, style: CallStyle): Send =>
+  style === "one-shot" && base.startsWith("http:") ? (url, init) => postHttp1(url, init.headers as Record<string, string>, init.body as string) : fetch;
+
 /** One Connect-JSON call to one controller; `headers` add to the content type (spurrestd's user token). */
-export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function callOne<T>(base: string, method: string, body: unknown, headers: Record<string, string> = {}, style: CallStyle = "fetch"): Promise<T> {
   let res: Response;
   try {
     res = await fetchWithBackoff(`${base}/spur.v1.Controller/${method}`, {
@@ -28,7 +40,7 @@ export async function callOne<T>(base: string, method: string, body: unknown, he
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body ?? {}),
-    });
+    }, sendFor(base, style));
   } catch (e) {
     if (e instanceof RpcError) throw e; // no credential (rate-backoff.ts)
     throw new RpcError("unavailable", "Unable to contact slurm controller (connect failure)");
@@ -54,14 +66,14 @@ export async function connectAnswer<T>(res: Response, who: string): Promise<T> {
 /**
  * A port on one controller URL, or on replicated controllers (a list: see failover.ts).
  * `headers` go with every call (spurrestd's user token); `shared` keeps the leader found
- * across ports (spurrestd makes one port per request).
+ * across ports (spurrestd makes one port per request); `style` how a single controller is called.
  */
-export function controllerPort(where: string | string[], headers: Record<string, string> = {}, shared?: Endpoints): ControllerPort {
+export function controllerPort(where: string | string[], headers: Record<string, string> = {}, shared?: Endpoints, style: CallStyle = "fetch"): ControllerPort {
   const urls = typeof where === "string" ? [where] : where;
   const ep: Endpoints = shared ?? { urls };
   const base = urls[0] ?? "http://127.0.0.1:6817";
   const call = <T>(_base: string, method: string, body: unknown): Promise<T> =>
-    urls.length > 1 ? callReplicated<T>(ep, method, body, headers) : callOne<T>(base, method, body, headers);
+    urls.length > 1 ? callReplicated<T>(ep, method, body, headers) : callOne<T>(base, method, body, headers, style);
   return {
     submit: (req) => call(base, "Submit", req),
     listJobs: async (req) => {

@@ -24,10 +24,13 @@ async function credential(): Promise<Record<string, string>> {
 
 const BACKOFF_MS = 1000;
 
-export async function fetchWithBackoff(url: string, init: RequestInit): Promise<Response> {
+/** How one try is sent: fetch, or controller-port.ts's plain HTTP/1.1 POST (net/ctl-client/http1.ts). */
+export type Send = (url: string, init: RequestInit) => Promise<Response>;
+
+export async function fetchWithBackoff(url: string, init: RequestInit, send: Send = fetch): Promise<Response> {
   const retries = Number(process.env.SPUR_RATE_LIMIT_RETRIES ?? "30");
   for (let tried = 0; ; tried++) {
-    const res = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...(await credential()) } });
+    const res = await send(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...(await credential()) } });
     if (res.status !== 429 || res.headers.get("retry-after") === null || tried >= retries) return res;
     await res.arrayBuffer().catch(() => undefined);
     await new Promise((r) => setTimeout(r, BACKOFF_MS));

@@ -2,10 +2,11 @@
  * @module roles/cli/client-env
  * What a user command needs from its host before it calls the controller: where the
  * controllers are (spur.conf and the membership file beside it), the cluster's client TLS,
- * the invoking user's names and the host name. All files are read at once with Bun.file,
- * never node:fs or node:os: loading those costs milliseconds of every command's start-up,
- * which is the whole budget (docs/startup.md; tests/unit/startup/import-graph.test.ts
- * keeps them out of this path).
+ * the invoking user's names and the host name. Files are mapped on the main thread (text()
+ * below), never read through node:fs, whose loading costs milliseconds of every command's
+ * start-up, which is the whole budget (docs/startup.md; tests/unit/startup/import-graph.test.ts
+ * keeps node:fs and node:os out of this path's static imports; node:os is loaded lazily for the
+ * host name).
  * Failure policy: an unreadable spur.conf is not an error here (the controller default
  * 127.0.0.1:6817 is used, as before); unreadable passwd/group give numeric names.
  */
@@ -27,7 +28,21 @@ export interface ClientEnv {
 
 const DEFAULT_URL = "http://127.0.0.1:6817";
 
+const utf8 = new TextDecoder();
+
+/**
+ * A file's text (undefined: none). A regular file is mapped and decoded at once (Bun.mmap):
+ * Bun.file().text() reads on Bun's thread pool, and starting it and handing each file over
+ * cost a fresh process 2-3 ms, more on a loaded machine (issue 16). What cannot be mapped
+ * (an empty file, /proc) is read the other way. Decoded as Bun.file().text() decodes (UTF-8, BOM dropped).
+ */
 async function text(path: string): Promise<string | undefined> {
+  try {
+    return utf8.decode(Bun.mmap(path));
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+  }
   try {
     return await Bun.file(path).text();
   } catch {
@@ -35,10 +50,12 @@ async function text(path: string): Promise<string | undefined> {
   }
 }
 
-/** The host's name as gethostname(2) gives it (Linux: the UTS name); node:os only where /proc has none. */
+/**
+ * The host's name as gethostname(2) gives it (node:os: a call on this thread, about 1 ms to load,
+ * where /proc/sys/kernel/hostname, which cannot be mapped, would start the thread pool).
+ */
 async function hostName(): Promise<string> {
-  const uts = (await text("/proc/sys/kernel/hostname"))?.trim();
-  return uts || (await import("node:os")).hostname();
+  return (await import("node:os")).hostname();
 }
 
 /** A `%h` in SpurTlsCaFile= is this host's short name (as net/tls.ts expandHostPath). */

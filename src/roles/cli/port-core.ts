@@ -25,7 +25,7 @@ export async function realPort(): Promise<CliPort> {
   const user = env.users.get(uid) ?? unknownUser(uid);
   const byUid = (n: number) => env.users.get(n) ?? unknownUser(n);
   return {
-    ctl: controllerPort(env.urls, {}, { urls: env.urls, warn: stderrLine }),
+    ctl: controllerPort(env.urls, {}, { urls: env.urls, warn: stderrLine }, "one-shot"),
     invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: env.hostname, umask: process.umask(), ...(env.clusterName === undefined ? {} : { clusterName: env.clusterName }) },
     env: process.env,
     now: () => Date.now() / 1000,

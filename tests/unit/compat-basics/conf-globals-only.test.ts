@@ -4,7 +4,7 @@
  * of the full parse; only the NodeName=/PartitionName= records are left out.
  */
 import { describe, expect, it } from "vitest";
-import { parseConf, scanPairs, splitPairsRe } from "../../../src/compat/conf/slurm-conf.ts";
+import { joinContinuations, parseConf, scanPairs, splitPairsRe, stripComment } from "../../../src/compat/conf/slurm-conf.ts";
 
 const CONF = [
   "# a site's file",
@@ -69,5 +69,47 @@ describe("spur.conf lines: the plain scan and the regular expression agree", () 
       const scanned = scanPairs(line);
       if (scanned !== undefined) expect(scanned, JSON.stringify(line)).toEqual(splitPairsRe(line));
     }
+  });
+});
+
+describe("comments", () => {
+  /** The definition: the first # with an even number of double quotes before it. */
+  const byChar = (line: string): string => {
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      if (line[i] === '"') quoted = !quoted;
+      if (line[i] === "#" && !quoted) return line.slice(0, i);
+    }
+    return line;
+  };
+
+  it("end at the first # outside double quotes", () => {
+    expect(stripComment('Key="a#b" # c')).toBe('Key="a#b" ');
+    expect(stripComment('A="#" B="x#y"#z "#"')).toBe('A="#" B="x#y"');
+    expect(stripComment('Key="open # still quoted')).toBe('Key="open # still quoted');
+    expect(parseConf('Feature="a#b" # the rest').ok && parseConf('Feature="a#b" # the rest')).toMatchObject({ value: { globals: new Map([["feature", "a#b"]]) } });
+  });
+
+  it("random lines of quotes, hashes and text", () => {
+    const alphabet = ['"', "#", "a", " ", "="];
+    let seed = 11;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 3000; n++) {
+      let line = "";
+      const len = next() % 12;
+      for (let i = 0; i < len; i++) line += alphabet[next() % alphabet.length];
+      expect(stripComment(line), JSON.stringify(line)).toBe(byChar(line));
+    }
+  });
+});
+
+describe("logical lines", () => {
+  it("join backslash continuations, drop one CR of a CRLF ending, and keep the first line's number", () => {
+    expect(joinContinuations("A=1\r\nB=2 \\\r\n  C=3\nD=4\r\r\nE=5 \\")).toEqual([
+      { text: "A=1", line: 1 },
+      { text: "B=2    C=3", line: 2 },
+      { text: "D=4\r", line: 4 },
+      { text: "E=5  ", line: 5 },
+    ]);
   });
 });
