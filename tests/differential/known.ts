@@ -106,13 +106,6 @@ export const KNOWN: KnownDifference[] = [
       + "'\"1,2\" is not a valid node count' (exit 255); Spur lacks size lists and refuses them as not supported (compat/options/spec-syntax.ts; seed 12074)",
   },
   {
-    field: /^(job\.(Socks\/Node|ReqB:S:C:T|CoreSpec)|squeue\.(S:C:T|SOCKETS_PER_NODE|CORES_PER_SOCKET|THREADS_PER_CORE))$/,
-    option: (n) => ["sockets-per-node", "cores-per-socket", "threads-per-core"].includes(n),
-    when: (c) => c.kind === "sbatch" && c.options.some((o) => /^(sockets-per-node|cores-per-socket|threads-per-core)$/.test(o.name) && Number(o.value) >= 65534),
-    reason: "22.05 keeps socket/core/thread counts in 16 bits: 70000 shows as 4464, 2147483647 as 65535, 65534 as * (oracle); "
-      + "Spur keeps the number asked for (no node has that many either way; seed 12263)",
-  },
-  {
     field: /^(exit|stdout|stderr|job)$/,
     option: (n) => n === "gres" || n.startsWith("gpus"),
     when: (c) => c.kind === "sbatch" && c.options.some((o) => (o.name === "gres" || o.name.startsWith("gpus")) && /(^|:)-\d/.test(o.value ?? "")),

@@ -22,14 +22,45 @@ const INT_MAX = 2147483647;
 /** Slurm's parse_int exits 1 (not -1): x-err-sbatch-ntasks-zero, x-err-sbatch-cpus-garbage. */
 const PARSE_INT_EXIT = 1;
 
-/** Slurm's parse_int: a whole number, > 0 when `positive`, else >= 0. */
-export function parseCount(text: string, optionName: string, positive = true): Result<number> {
-  const n = /^[+]?[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-  if (Number.isNaN(n) || (positive && n <= 0)) {
+/** A C long's largest value: Slurm's parse_int reads with strtol, which stops there. */
+const LONG_MAX = 9223372036854775807n;
+
+/**
+ * The whole number parse_int reads, as a bigint: > 0 when `positive`, else >= 0; at or past
+ * LONG_MAX refused naming the clamped value, as 22.05 does (oracle: `--ntasks-per-core=99999999999999999999`
+ * → "Numeric argument (9223372036854775807) to big for --ntasks-per-core.").
+ */
+function parseLong(text: string, optionName: string, positive: boolean): Result<bigint> {
+  const n = /^[+]?[0-9]+$/.test(text) ? BigInt(text.replace(/^\+/, "")) : undefined;
+  if (n === undefined || (positive && n <= 0n)) {
     return err("BadNumber", `Invalid numeric value "${text}" for ${optionName}.`, PARSE_INT_EXIT);
   }
-  if (n > INT_MAX) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, PARSE_INT_EXIT);
+  if (n >= LONG_MAX) return err("BadNumber", `Numeric argument (${LONG_MAX}) to big for ${optionName}.`, PARSE_INT_EXIT);
   return ok(n);
+}
+
+/** Slurm's parse_int: a whole number, > 0 when `positive`, else >= 0. */
+export function parseCount(text: string, optionName: string, positive = true): Result<number> {
+  const r = parseLong(text, optionName, positive);
+  if (!r.ok) return r;
+  // 22.05 keeps the low 32 bits of a larger one; Spur refuses it (any such count is past every node)
+  if (r.value > BigInt(INT_MAX)) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, PARSE_INT_EXIT);
+  return ok(Number(r.value));
+}
+
+/**
+ * A count 22.05 keeps in 16 bits (--sockets-per-node, --cores-per-socket, --threads-per-core,
+ * --ntasks-per-socket, --ntasks-per-core): parse_int's number, any size below LONG_MAX, cut to
+ * its low 16 bits, where 65534 is Slurm's "not set" (shown as *), and 65535 too for the task
+ * counts (`infiniteUnset`). Oracle: 70000 is kept as 4464, 65537 as 1, 4294967296 as 0; 65534 shows *;
+ * 2147483647 (65535) shows * for --ntasks-per-core/--ntasks-per-socket and 65535 for the others.
+ * Undefined: not set (0 too: Spur's records show an unset count and 0 alike, as *).
+ */
+export function parseCount16(text: string, optionName: string, infiniteUnset: boolean): Result<number | undefined> {
+  const r = parseLong(text, optionName, true);
+  if (!r.ok) return r;
+  const low = Number(r.value & 0xffffn);
+  return ok(low === 0 || low === 0xfffe || (infiniteUnset && low === 0xffff) ? undefined : low);
 }
 
 function nodeNumber(text: string): number | undefined {

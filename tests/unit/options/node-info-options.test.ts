@@ -81,6 +81,38 @@ describe("-B/--extra-node-info", () => {
   });
 });
 
+describe("socket/core/thread and per-socket/per-core task counts kept in 16 bits (oracle 22.05, differential seed 9129)", () => {
+  const fields = { "sockets-per-node": "socketsPerNode", "cores-per-socket": "coresPerSocket", "threads-per-core": "threadsPerCore", "ntasks-per-socket": "ntasksPerSocket", "ntasks-per-core": "ntasksPerCore" } as const;
+  it.each([
+    // value, what scontrol show job showed (undefined/0: "*"; 4294967296 showed 0, which Spur shows as *)
+    ["4", 4], ["70000", 4464], ["65537", 1], ["3000000000", 24064], ["65534", undefined],
+    ["4294967296", undefined], ["4294967297", 1],
+  ] as const)("=%s is kept as %s", (value, kept) => {
+    for (const [name, field] of Object.entries(fields)) {
+      const got = built([`--${name}=${value}`]).spec[field];
+      expect(got === 0 ? undefined : got, name).toBe(kept);
+    }
+  });
+
+  it.each(["65535", "2147483647"])("=%s is 65535: not set for the task counts, kept for sockets, cores and threads", (value) => {
+    for (const [name, field] of Object.entries(fields)) {
+      const got = built([`--${name}=${value}`]).spec[field];
+      expect(got === 0 ? undefined : got, name).toBe(name.startsWith("ntasks") ? undefined : 65535);
+    }
+  });
+
+  it("a count at or past a C long is refused naming the long's largest value, exit 1; zero is invalid", () => {
+    const r = sbatch(["--ntasks-per-core=99999999999999999999"]);
+    expect(r.ok ? undefined : [r.error.message, r.error.exitCode]).toEqual(["Numeric argument (9223372036854775807) to big for --ntasks-per-core.", 1]);
+    const z = sbatch(["--ntasks-per-socket=0"]);
+    expect(z.ok ? undefined : [z.error.message, z.error.exitCode]).toEqual(['Invalid numeric value "0" for --ntasks-per-socket.', 1]);
+  });
+
+  it("a later value that comes out unset clears an earlier one", () => {
+    expect(built(["--ntasks-per-core=2", "--ntasks-per-core=65535"]).spec.ntasksPerCore).toBeUndefined();
+  });
+});
+
 describe("--core-spec / --thread-spec at AllowSpecResourcesUsage=No (Slurm's default)", () => {
   it.each([
     [["-S", "1"], "-S"], [["--core-spec=2"], "-S"], [["--thread-spec=1"], "--thread-spec"], [["-S", "0"], "-S"],
