@@ -107,7 +107,9 @@ export function parseGres(text: string): Result<Plain<GresRequest>[]> {
   if (text.split(",").every((item) => item === "")) return err(INVALID_TRES, "Invalid Trackable RESource (TRES) specification");
   const out: Plain<GresRequest>[] = [];
   for (const raw of text.split(",")) {
-    const item = raw.replace(/^gres[/:]/, "");
+    // "gres:" is dropped; "gres/" (the TRES spelling) is not a GRES name (oracle 22.05: --gres=gres:gpu:1 is
+    // TresPerNode=gres:gpu:1, --gres=gres/gpu:1 is "Invalid generic resource (gres) specification", exit 1)
+    const item = raw.replace(/^gres:/, "");
     const parts = item.split(":");
     const name = parts[0] ?? "";
     const last = parts[parts.length - 1] ?? "";

@@ -67,3 +67,12 @@ describe("GPU requests with and without a type (oracle, differential seed 234)",
     expect(sbatchErrors(["--gpus=mi300x:1", "--gpus-per-node=mi300x:1"])).toEqual({ stderr: "", exit: 0 });
   });
 });
+
+describe("--gres with a gres prefix (oracle 22.05)", () => {
+  it.each([["--gres=gres/gpu:1"], ["--gres=gres/gpu"], ["--gres=gres/gpu:mi300x:2"], ["--gres=gpu:1,gres/gpu:2"]])("%s: the TRES spelling gres/ is refused, exit 1", (opt) => {
+    expect(sbatchErrors(["-H", opt])).toEqual({ stderr: GRES, exit: 1 });
+  });
+  it.each([["--gres=gres:gpu:1"], ["--gres=gres:gpu"], ["--gres=gres:gpu:mi300x:1"], ["--gres=gpu:1,gres:gpu:2"]])("%s: gres: is dropped and the rest taken", (opt) => {
+    expect(sbatchErrors(["-H", opt])).toEqual({ stderr: "", exit: 0 });
+  });
+});
