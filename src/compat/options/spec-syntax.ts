@@ -251,10 +251,39 @@ function validDependencyItem(item: string): boolean {
   return typeOk && specs.every(validJobspec);
 }
 
-/** --dependency light check (types, job id forms, "," and "?" not mixed); "" and "0" clear. */
+/** A job id as 22.05's controller first reads it: a number (not 0, a sign and any size taken), then an array part, +minutes, a state. */
+const LOOSE_JOBSPEC_RE = /^(-?[0-9]+)(?:_(?:[0-9]+|\*|\[[^\]]*\]))?(?:\+[0-9]+)?(?:\([a-z]*\))?$/i;
+
+/** What 22.05 checks of an item before it reaches a later one: a known type and job ids that read as numbers. */
+function readableDependencyItem(item: string): boolean {
+  if (/^singleton(\([a-z]*\))?$/i.test(item)) return true;
+  const colon = item.indexOf(":");
+  if (colon < 0) return false;
+  const type = item.slice(0, colon).toLowerCase();
+  if (!DEP_TYPES.includes(type) && !(type.length >= 11 && "afterburstbuffer".startsWith(type.slice(0, 11)))) return false;
+  return splitOutsideBrackets(item.slice(colon + 1), ":").every((spec) => {
+    const m = LOOSE_JOBSPEC_RE.exec(spec);
+    return m !== null && Number(m[1]) !== 0;
+  });
+}
+
+/** Job expansion (SchedulerParameters=permit_job_expansion) is off in 22.05 by default, and in Spur. */
+export const EXPANSION_NOT_SUPPORTED = "Requested operation not supported on this system";
+
+/**
+ * --dependency light check (types, job id forms, "," and "?" not mixed); "" and "0" clear.
+ * An expand:<anything> item is refused as not supported once every item before it reads
+ * (oracle 22.05: `expand:1`, `expand:`, `afterok:-1,expand:1`, `afterok:1?afterok:1,expand:2` are
+ * "Requested operation not supported on this system"; `afterok:abc,expand:1` and `expand` are
+ * "Job dependency problem"; differential seed 9430).
+ */
 export function checkDependency(text: string): Result<string> {
   if (text === "" || text === "0") return ok(text);
   const fail = err("DependencyProblem", "Job dependency problem");
+  for (const item of splitOutsideBrackets(text, ",?")) {
+    if (/^expand:/i.test(item)) return err("NotSupported", EXPANSION_NOT_SUPPORTED);
+    if (!readableDependencyItem(item)) break;
+  }
   const hasAnd = splitOutsideBrackets(text, ",").length > 1;
   const hasOr = splitOutsideBrackets(text, "?").length > 1;
   if (hasAnd && hasOr) return fail;
