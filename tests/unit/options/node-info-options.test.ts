@@ -62,6 +62,15 @@ describe("-B/--extra-node-info", () => {
     [["-B", "1:2:1", "-N1-3"], 0],
     [["--threads-per-core=2", "-N1", "--ntasks-per-node=1"], 0],
     [["--threads-per-core=1", "-N1"], 0],
+    // without -N, a -w list is a fixed node count of its distinct nodes (differential seed 13718)
+    [["-w", "n[1-4]", "-c3", "--threads-per-core=2"], 8],
+    [["-w", "n[1-2]", "--threads-per-core=2"], 4],
+    [["-w", "n1", "--threads-per-core=2"], 2],
+    [["-w", "n[1-2]", "--cores-per-socket=2"], 4],
+    [["-w", "n[1-2]", "-B", "1:2:2"], 8],
+    [["-w", "n1", "-B", "1:2:1", "-c", "2"], 2],
+    [["-w", "n[1-2]", "-n", "3", "--threads-per-core=2"], 3],
+    [["-w", "n[1-2]", "-N2", "--threads-per-core=2"], 4],
   ] as const)("%j: NumTasks from the node's CPUs (%i: none set)", (argv, ntasks) => {
     expect(built([...argv]).spec.ntasks).toBe(ntasks);
   });
