@@ -163,7 +163,8 @@ function socketRequest(spec: JobSpecP): Pick<ResourceRequest, "gpusPerSocket" | 
 
 function memRequest(spec: JobSpecP, config: ControllerConfig): ResourceRequest["mem"] {
   if (spec.memPerNodeMib !== undefined) return spec.memPerNodeMib === 0 ? { kind: "all" } : { kind: "node", mib: spec.memPerNodeMib };
-  if (spec.memPerCpuMib !== undefined) return { kind: "cpu", mib: spec.memPerCpuMib };
+  // --mem-per-cpu=0 is all of each node's memory, as --mem=0 (oracle 22.05: TRES mem=4000M per node, MinMemoryNode=0; seed 9795)
+  if (spec.memPerCpuMib !== undefined) return spec.memPerCpuMib === 0 ? { kind: "all" } : { kind: "cpu", mib: spec.memPerCpuMib };
   // --mem-per-gpu=0 leaves the default memory (oracle: MinMemoryCPU=256M with MemPerTres=gres:gpu:0)
   if (spec.memPerGpuMib !== undefined && spec.memPerGpuMib > 0) return { kind: "gpu", mib: spec.memPerGpuMib };
   if (config.defMemPerCpuMiB > 0) return { kind: "cpu", mib: config.defMemPerCpuMiB };
