@@ -133,6 +133,17 @@ describe("sbatch -v: the defined options", () => {
     expect((await dumped(["-vv", "--hold", "--wrap", "true"])).lines).toContain("sbatch: verbose             : 2");
   });
 
+  it("lists #SBATCH lines' options, but a #SBATCH -v does not count (oracle 22.05; differential seed 10014)", async () => {
+    const f = fakePort({ files: { "job.sh": "#!/bin/bash\n#SBATCH --comment=fromdir\n#SBATCH -t 5\n#SBATCH -v\ntrue\n" } });
+    const r = await sbatchMain(["-v", "--hold", "job.sh"], f.port);
+    const all = r.stderr.split("\n");
+    expect(all.slice(all.indexOf("sbatch: defined options"), all.indexOf("sbatch: end of defined options") + 1)).toEqual(list(
+      "comment             : fromdir", "hold                : set", "time                : 00:05:00", "verbose             : 1",
+    ));
+    const alone = await sbatchMain(["--hold", "job.sh"], fakePort({ files: { "job.sh": "#!/bin/bash\n#SBATCH -v\ntrue\n" } }).port);
+    expect(alone.stderr).toBe("");
+  });
+
   it("without -v there is no list; -v with -Q is refused, exit 1", async () => {
     expect((await dumped(["--hold", "--wrap", "true"])).lines).toEqual([]);
     for (const argv of [["-v", "-Q"], ["-Q", "-v"]]) {
