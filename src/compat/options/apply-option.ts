@@ -405,6 +405,8 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   input: io("stdIn"), output: io("stdOut"), error: io("stdErr"),
   ntasks: count("ntasks"), "cpus-per-task": count("cpusPerTask"), "ntasks-per-node": count("ntasksPerNode"),
   "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"), "ntasks-per-gpu": count("ntasksPerGpu"),
+  // 22.05 takes --ntasks-per-tres as --ntasks-per-gpu (oracle: the same NtasksPerTRES=, NumTasks= and refusals; differential seed 10036)
+  "ntasks-per-tres": count("ntasksPerGpu"),
   "threads-per-core": count16("threadsPerCore"),
   tmp, mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
   time: timeLimit("timeLimitMin"), "time-min": timeLimit("timeMinMin"),
