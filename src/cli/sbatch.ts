@@ -113,6 +113,7 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   // -Q hides warnings, not Slurm's own error lines (oracle: -Q -S 1 still prints "error: Ignoring -S ...")
   const warnings = components.value.flatMap((c) => c.warnings);
   out.stderr += warningText("sbatch", settings.quiet ? warnings.filter((w) => w.startsWith("error: ")) : warnings);
+  out.stderr += (leader.defined ?? []).map((l) => `sbatch: ${l}\n`).join("");
   const resp = await submit(port, built, rest.map((c) => c.spec), out);
   if (resp === undefined) return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitError };
   if (!settings.quiet) out.stderr += resp.warnings.map((w) => `sbatch: ${w}\n`).join("");

@@ -204,9 +204,10 @@ function errorLine(id: string, error: string): string {
 }
 
 function verboseLine(o: Opts, id: string): string {
-  // oracle 22.05: -b says "batch job", -f "full job" (scancel -v --batch N: "Terminating batch job N")
+  // oracle 22.05: -b says "batch job", -f "full job" (scancel -v --batch N: "Terminating batch job N");
+  // a signal given, KILL too, is named ("scancel -v -s KILL N": "Signal 9 to job N"; differential seed 9635)
   const what = id.includes(".") ? "step" : o.batch ? "batch job" : o.full ? "full job" : "job";
-  return o.signal === undefined || o.signal === 9 ? `scancel: Terminating ${what} ${id}\n` : `scancel: Signal ${o.signal} to ${what} ${id}\n`;
+  return o.signal === undefined ? `scancel: Terminating ${what} ${id}\n` : `scancel: Signal ${o.signal} to ${what} ${id}\n`;
 }
 
 /** Print results in request order: each id's verbose line, then its errors. */

@@ -385,6 +385,22 @@ export function dependencyDisplay(text: string, self: DepSelf, allJobs: readonly
 }
 
 /** The display text and the verdict of a dependency as it stands now; undefined when the text does not parse. */
+/**
+ * A held job's Dependency: 22.05 evaluates a job's dependency only when it may be scheduled, so one
+ * submitted held shows every ref as given, (unfulfilled), resolved as at submit (oracle: --hold with
+ * afterok:<completed job>, afternotok:<completed job> or singleton shows each (unfulfilled); differential seed 9574).
+ */
+export function dependencyUnevaluated(text: string, allJobs: readonly DepJobView[]): string | undefined {
+  const parsed = parseDependency(text);
+  if (!parsed.ok) return undefined;
+  const lookup: DepLookup = (jobId, arrayTaskId) =>
+    arrayTaskId === undefined
+      ? allJobs.find((j) => j.jobId === jobId)
+      : allJobs.find((j) => j.arrayJobId === jobId && j.arrayTaskId === arrayTaskId);
+  const resolved = resolveDependency(parsed.value, lookup, allJobs, -1);
+  return formatDependency(resolved.ok ? resolved.value : parsed.value);
+}
+
 export function dependencyNow(
   text: string,
   self: DepSelf,

@@ -91,8 +91,10 @@ export function expandFilenamePattern(pattern: string, ctx: FilenameContext, onl
       continue;
     }
     if (pattern[i + 1] === "%") {
-      out += only === undefined ? "%" : "%%";
-      i += 2;
+      out += "%";
+      // the job record's expansion (22.05's controller) takes one "%" of "%%" and reads the second as the
+      // start of the next field: "%%j" shows %<id>, "%%" and "a%%b" stay (oracle; differential seed 9655)
+      i += only === undefined ? 2 : 1;
       continue;
     }
     const m = /^\d*/.exec(pattern.slice(i + 1));

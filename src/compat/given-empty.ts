@@ -4,17 +4,18 @@
  * string where it keeps NULL for "unset", and its displays tell them apart (oracle 22.05,
  * `sbatch --hold --OPT= --wrap=true`): --constraint= shows Features= (squeue %f empty) where
  * an unset one shows Features=(null); --comment= and --prefer= print their line empty;
- * --licenses=, --nodelist=, --exclude= show Licenses=, ReqNodeList=, ExcNodeList=; the file
+ * --licenses=, --nodelist=, --exclude= show Licenses=, ReqNodeList=, ExcNodeList=; --wckey= is squeue
+ * %w empty where an unset one is (null) (differential seeds 9770, 9790); the file
  * options --output=, --error=, --input= name the working directory itself ("WorkDir/").
  * Spur's records use "" for unset, so the names of the options given empty ride beside them
  * as one comma-separated string (absent when none). Pure.
  */
 
 /** The options whose empty value is kept apart from unset. */
-export const EMPTY_KEPT: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "output", "error", "input"]);
+export const EMPTY_KEPT: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "wckey", "output", "error", "input"]);
 
 /** Of those, the ones the job record shows (the file options are resolved into paths at submission). */
-const SHOWN: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude"]);
+const SHOWN: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "wckey"]);
 
 /** Whether option `name` is in the list `given` (a record's givenEmpty). */
 export function isGivenEmpty(given: string | undefined, name: string): boolean {

@@ -12,7 +12,7 @@ import { licensesInUse } from "../sched/plan/licenses.ts";
 import type { ListJobsRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { JobInfoP, JobRecord, NodeInfoP, PartitionInfoP } from "../sched/model/types.ts";
 import { isJobFinished } from "../sched/model/types.ts";
-import { dependencyNow, type DepJobView } from "../compat/dependency.ts";
+import { dependencyNow, dependencyUnevaluated, type DepJobView } from "../compat/dependency.ts";
 import type { Controller } from "./controller.ts";
 import { hostlistUniq } from "../compat/hostlist.ts";
 import { hasBeginTime } from "../compat/format/job-values.ts";
@@ -34,8 +34,10 @@ function depViews(c: Controller): DepJobView[] {
  * A job's Dependency as Slurm shows it: outstanding refs with (unfulfilled) or
  * (failed), `_*` for arrays; (null) once the job has started (Slurm clears it).
  */
-function dependencyState(info: JobInfoP, all: () => DepJobView[], now: number): { shown: string; result: string } {
+function dependencyState(info: JobInfoP, all: () => DepJobView[], now: number, heldSinceSubmit: boolean): { shown: string; result: string } {
   if (info.startTime > 0) return { shown: "(null)", result: "satisfied" };
+  const unevaluated = heldSinceSubmit ? dependencyUnevaluated(info.dependency, all()) : undefined;
+  if (unevaluated !== undefined) return { shown: unevaluated, result: "pending" };
   const self = { user: info.user, name: info.name, jobId: info.jobId, arrayJobId: info.arrayJobId, arrayTaskId: info.arrayTaskId };
   return dependencyNow(info.dependency, self, all(), now) ?? { shown: info.dependency, result: "pending" };
 }
@@ -51,7 +53,9 @@ const DEP_REASON: Record<string, string> = { pending: "Dependency", never: "Depe
  */
 export function jobView(c: Controller, job: JobRecord, all?: () => DepJobView[], now = Date.now() / 1000): JobInfoP {
   const info = job.info;
-  const dep = info.dependency === "" ? undefined : dependencyState(info, all ?? (() => depViews(c)), now);
+  // submitted held and still held (priority 0): its dependency was never evaluated
+  const heldSinceSubmit = job.spec.hold && info.state === "PENDING" && info.priority === 0;
+  const dep = info.dependency === "" ? undefined : dependencyState(info, all ?? (() => depViews(c)), now, heldSinceSubmit);
   const withDep = dep === undefined ? info : { ...info, dependency: dep.shown };
   if (info.state !== "PENDING") return withDep;
   const reason = c.reasonOf(info.jobId) ?? (info.reason === "None" && dep ? DEP_REASON[dep.result] : undefined);

@@ -125,6 +125,12 @@ export const RACY_WHEN_RUNNABLE = new RegExp(
     + "|squeue(#\\d+)?\\.(ST|STATE|REASON|NODELIST|NODELIST\\(REASON\\)|EXEC_HOST|START_TIME|END_TIME|TIME|TIME_LEFT|PRIORITY|PRIORITY#2|SCHEDNODES|CPUS|NODES|JOBID|JOBID#2|ARRAY_TASK_ID))$",
 );
 
+/** The two sides' values are the same text but where one has `token` the other has a match of `other`. */
+function sameBut(d: FieldDiff, token: string, other: RegExp): boolean {
+  const pattern = (t: string) => new RegExp(`^${t.split(token).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(other.source)}$`);
+  return (d.slurm.includes(token) && pattern(d.slurm).test(d.spur)) || (d.spur.includes(token) && pattern(d.spur).test(d.slurm));
+}
+
 /**
  * Fields never compared, each with its reason (as the scenario suite's masks): they differ on
  * every job between 22.05 and 26.x (the tables Spur follows) or name database internals.
@@ -147,6 +153,12 @@ export const NOT_COMPARED: readonly { field: RegExp; reason: string; when?: (d: 
     when: (d) => d.slurm === "0" && /^[1-9][0-9]*$/.test(d.spur),
     reason: "timing on the oracle: the same race for the node count of a job cancelled pending: 0 when the cancel reaches slurmdbd first, "
       + "else the requested count as Spur (seeds 69 and 72 were identical in one soak and showed 0 in the next, with no change on Spur's side)",
+  },
+  {
+    field: /^job(#\d+)?\.(StdOut|StdErr|StdIn)$/,
+    when: (d) => sameBut(d, "4294967294", /\d+/),
+    reason: "timing: a runnable array's record read before its tasks are split names task 4294967294 (%a of the pending whole) in its paths, "
+      + "after it the task that kept the array's id (22.05 and Spur alike when held; seed 9182)",
   },
   { field: /^squeue(#\d+)?\.(SLUID)?$/, reason: "22.05 vs 26.x: squeue -o %all has a column with an empty header in 22.05 where 26.x prints SLUID" },
   {

@@ -138,7 +138,7 @@ export const LETTER_FIELDS: readonly JobField[] = [
   field("UserId", "U", "UID", (r) => String(r.job.uid)),
   field("Reservation", "v", "RESERVATION", (r) => orNull(r.job.reservation)),
   field("SubmitTime", "V", "SUBMIT_TIME", (r) => timeText(r.job.submitTime)),
-  field("WCKey", "w", "WCKEY", (r) => orNull(r.job.wckey)),
+  field("WCKey", "w", "WCKEY", (r) => emptyOrNull(r.job.wckey, r.job.givenEmpty, "wckey")),
   // --licenses= given empty prints empty, left out (null) (oracle 22.05), as scontrol's Licenses=
   field("Licenses", "W", "LICENSES", (r) => emptyOrNull(r.job.licenses ?? "", r.job.givenEmpty, "licenses")),
   field("ExcNodes", "x", "EXC_NODES", (r) => r.job.excNodelist, { cut: false }),

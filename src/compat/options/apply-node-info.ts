@@ -20,6 +20,7 @@ import { parseCount } from "./spec-syntax.ts";
 import { checkWaitAllNodes } from "./ignored-checks.ts";
 import { parseDurationSec } from "../parse-time.ts";
 import { FATAL } from "./messages.ts";
+import { expandHostlist } from "../hostlist.ts";
 
 type Handler = (st: BuildState, a: Assignment) => Result<void>;
 
@@ -75,8 +76,10 @@ const NODE_CPUS_MAX = 0xfffd;
  * n times the sockets x cores x threads asked for, by -B or by --sockets-per-node, --cores-per-socket
  * and --threads-per-core (`--threads-per-core=2 -N1` is NumTasks=2 NumCPUs=2, `-N2` 4); with a -N
  * range none of them count (`-B 1:2:1 -N1-3` is NumTasks=1); without -N only -B's own product does
- * (`-B 1:2:1` is NumTasks=2, `--threads-per-core=2` alone 1). Seen for sbatch; srun and salloc
- * (srun takes -N from its allocation) keep -B's product times -N's minimum.
+ * (`-B 1:2:1` is NumTasks=2, `--threads-per-core=2` alone 1); without -N, a -w list counts as a fixed
+ * -N of its distinct nodes (`-w n[1-2] --threads-per-core=2` is NumTasks=4, `-w n[1-2] -B 1:2:2` 8;
+ * differential seed 13718). Seen for sbatch; srun and salloc (srun takes -N from its allocation)
+ * keep -B's product times -N's minimum.
  */
 export function settleExtraNodeTasks(st: BuildState): void {
   const spec = st.spec;
@@ -86,13 +89,20 @@ export function settleExtraNodeTasks(st: BuildState): void {
     return;
   }
   const nodesGiven = spec.nodesMin > 0 || spec.nodesMax > 0;
-  if (!nodesGiven) {
+  const listed = nodesGiven || spec.nodelist === "" ? 0 : listedNodes(spec.nodelist);
+  if (!nodesGiven && listed === 0) {
     if (st.extraNodeTasks !== undefined && st.extraNodeTasks > 0) spec.ntasks = st.extraNodeTasks;
     return;
   }
   if (spec.nodesMax > spec.nodesMin) return;
   const perNode = Math.max(1, spec.socketsPerNode ?? 0) * Math.max(1, spec.coresPerSocket ?? 0) * Math.max(1, spec.threadsPerCore);
-  if (perNode > 1 && perNode <= NODE_CPUS_MAX) spec.ntasks = perNode * Math.max(1, spec.nodesMin);
+  if (perNode > 1 && perNode <= NODE_CPUS_MAX) spec.ntasks = perNode * Math.max(1, nodesGiven ? spec.nodesMin : listed);
+}
+
+/** Distinct nodes of a -w list (0 when it does not read as a hostlist). */
+function listedNodes(nodelist: string): number {
+  const hosts = expandHostlist(nodelist);
+  return hosts.ok ? new Set(hosts.value).size : 0;
 }
 
 const notAllowed = (shown: string): string => `error: Ignoring ${shown} since it's not allowed by configuration (AllowSpecResourcesUsage = No)`;

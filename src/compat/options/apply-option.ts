@@ -308,18 +308,25 @@ const contiguous: Handler = (st, a) => {
   return DONE;
 };
 
-const socketsPerNode: Handler = (st, a) => {
-  const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
-  if (!r.ok) return r;
-  st.spec.socketsPerNode = r.value;
-  return DONE;
-};
-
-/** --mincpus, --ntasks-per-socket, --ntasks-per-core, --cores-per-socket: positive counts the scheduler and the controller's core choice honour (sched/plan/core-select.ts). */
-const optionalCount = (field: "mincpus" | "ntasksPerSocket" | "coresPerSocket" | "ntasksPerCore"): Handler => (st, a) => {
+/** --mincpus: a positive count the scheduler honours. */
+const optionalCount = (field: "mincpus"): Handler => (st, a) => {
   const r = syntax.parseCount(valueOf(a), `--${a.name}`, true);
   if (!r.ok) return r;
   st.spec[field] = r.value;
+  return DONE;
+};
+
+/**
+ * --sockets-per-node, --cores-per-socket, --threads-per-core, --ntasks-per-socket, --ntasks-per-core:
+ * counts 22.05 keeps in 16 bits (spec-syntax.ts parseCount16; a value that comes out "not set"
+ * clears an earlier one), honoured by the node filter and the core choice (sched/plan/core-select.ts).
+ */
+const count16 = (field: "socketsPerNode" | "ntasksPerSocket" | "coresPerSocket" | "ntasksPerCore" | "threadsPerCore"): Handler => (st, a) => {
+  const r = syntax.parseCount16(valueOf(a), `--${a.name}`, field === "ntasksPerSocket" || field === "ntasksPerCore");
+  if (!r.ok) return r;
+  if (field === "threadsPerCore") st.spec.threadsPerCore = r.value ?? 0;
+  else if (r.value === undefined) delete st.spec[field];
+  else st.spec[field] = r.value;
   return DONE;
 };
 
@@ -398,7 +405,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   input: io("stdIn"), output: io("stdOut"), error: io("stdErr"),
   ntasks: count("ntasks"), "cpus-per-task": count("cpusPerTask"), "ntasks-per-node": count("ntasksPerNode"),
   "tasks-per-node": count("ntasksPerNode"), "cpus-per-gpu": count("cpusPerGpu"), "ntasks-per-gpu": count("ntasksPerGpu"),
-  "threads-per-core": count("threadsPerCore"),
+  // 22.05 takes --ntasks-per-tres as --ntasks-per-gpu (oracle: the same NtasksPerTRES=, NumTasks= and refusals; differential seed 10036)
+  "ntasks-per-tres": count("ntasksPerGpu"),
+  "threads-per-core": count16("threadsPerCore"),
   tmp, mem: memory("memPerNodeMib"), "mem-per-cpu": memory("memPerCpuMib"), "mem-per-gpu": memory("memPerGpuMib"),
   time: timeLimit("timeLimitMin"), "time-min": timeLimit("timeMinMin"),
   begin: datetime("beginTime"), deadline: datetime("deadline"),
@@ -406,7 +415,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodes, gres, exclusive, requeue, "no-requeue": noRequeue, "open-mode": openMode,
   "kill-on-invalid-dep": killOnInvalidDep, nice, priority, chdir, umask, immediate,
   export: exportOption, signal, "tres-per-task": tresPerTask, switches, "gpu-bind": gpuBind, "tres-bind": tresBind,
-  "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": socketsPerNode,
-  hint, "ntasks-per-socket": optionalCount("ntasksPerSocket"), "ntasks-per-core": optionalCount("ntasksPerCore"), "cores-per-socket": optionalCount("coresPerSocket"),
+  "gres-flags": gresFlags, "gpus-per-socket": gpusPerSocket, "sockets-per-node": count16("socketsPerNode"),
+  hint, "ntasks-per-socket": count16("ntasksPerSocket"), "ntasks-per-core": count16("ntasksPerCore"), "cores-per-socket": count16("coresPerSocket"),
   oversubscribe, contiguous, mincpus: optionalCount("mincpus"),
 };

@@ -36,7 +36,9 @@ function quiet(st: BuildState, a: Assignment): Result<void> {
   return DONE;
 }
 
+/** -v counts from sbatch's command line and SBATCH_DEBUG, not from a #SBATCH line (oracle 22.05: no "defined options" list; differential seed 10014). */
 function verbose(st: BuildState, a: Assignment): Result<void> {
+  if (st.cmd === "sbatch" && a.source === "script") return DONE;
   if (a.reset) st.settings.verbose = 0;
   else if (a.source === "env" && /^[0-9]+$/.test(a.value ?? "")) st.settings.verbose = Number(a.value);
   else st.settings.verbose++;

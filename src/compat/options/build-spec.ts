@@ -58,6 +58,8 @@ export interface Built {
   spec: Plain<JobSpec>;
   settings: CmdSettings;
   warnings: string[];
+  /** sbatch -v's "defined options" lines (defined-options.ts), printed after the warnings; absent without -v. */
+  defined?: string[];
 }
 
 const SOURCE_ORDER: Record<Source, number> = { script: 0, env: 1, cli: 2 };
@@ -210,6 +212,8 @@ const gpuCount = (text: string): number | undefined => {
 
 /** The checks of the whole request, once every option is read. */
 function lateChecks(st: BuildState, cmd: Command): Result<void> {
+  // oracle 22.05: -v with -Q, in either order, SBATCH_DEBUG too, is refused, exit 1
+  if (cmd === "sbatch" && st.settings.verbose > 0 && st.settings.quiet) return err("VerboseQuiet", "don't specify both --verbose (-v) and --quiet (-Q)", 1);
   const hinted = settleHint(st);
   if (!hinted.ok) return hinted;
   // Slurm checks this on the allocation request, after every source of options is read, unless

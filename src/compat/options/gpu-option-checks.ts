@@ -57,6 +57,10 @@ export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
   if ((spec.memPerGpuMib ?? 0) > 0 && !gpus) {
     return fail(`Requested mem_per_tres=gres:gpu:${spec.memPerGpuMib} but did not request any GPU.`);
   }
+  // oracle 22.05: -n 3 --ntasks-per-gpu=2 without GPUs (-N 1 too) is refused; with --gpus it is submitted
+  if (spec.ntasksPerGpu > 0 && !gpus && spec.ntasks > 0 && spec.ntasks % spec.ntasksPerGpu !== 0) {
+    return fail("Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.");
+  }
   if (spec.ntasksPerGpu > 0 && !gpus && spec.ntasks === 0 && spec.nodesMin === 0) {
     return fail("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification");
   }

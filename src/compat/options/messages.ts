@@ -21,7 +21,7 @@ export const EMPTY_PARTITION = "EmptyPartition";
  * Local checks whose failure Slurm reports as a controller rejection (goldens 084, 099): the
  * message's last line is the reason, lines before it the controller's messages to the user.
  */
-const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", NODE_COUNT_INVALID, INVALID_NODE_NAME, EMPTY_PARTITION, INVALID_TRES]);
+const REJECTION_CODES = new Set(["InvalidArray", "DependencyProblem", "NotSupported", NODE_COUNT_INVALID, INVALID_NODE_NAME, EMPTY_PARTITION, INVALID_TRES]);
 
 /** Whether a local check stands for the controller's rejection: Slurm reports it only after every check of its client passed. */
 export const isControllerRejection = (e: SpurError): boolean => REJECTION_CODES.has(e.code);

@@ -16,6 +16,7 @@ import { helpText, usageText, versionText } from "./help.ts";
 import type { ParsedOption } from "./parse-args.ts";
 import { checkScript, parseDirectiveBlocks, parseDirectives, scanDirectives } from "./script-directives.ts";
 import { componentRequests } from "./het-components.ts";
+import { definedOptions } from "./defined-options.ts";
 import type { Command } from "./table.ts";
 
 /** stdout text of --help/--usage/--version when one was given (the first one wins). */
@@ -49,6 +50,8 @@ export function sbatchRequest(ctx: SubmitContext, cli: readonly ParsedOption[], 
   ];
   const built = buildSpec(ctx, assignments, script);
   if (!built.ok) return built;
+  const defined = definedOptions("sbatch", assignments, { cwd: ctx.invoker.cwd, now: ctx.now, verbose: built.value.settings.verbose });
+  if (defined.length > 0) built.value.defined = defined;
   if (directives.pbs && !built.value.settings.ignorePbs) {
     built.value.warnings.unshift("#PBS directives are not supported by Spur and were ignored");
   }

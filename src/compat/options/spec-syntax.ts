@@ -22,14 +22,45 @@ const INT_MAX = 2147483647;
 /** Slurm's parse_int exits 1 (not -1): x-err-sbatch-ntasks-zero, x-err-sbatch-cpus-garbage. */
 const PARSE_INT_EXIT = 1;
 
-/** Slurm's parse_int: a whole number, > 0 when `positive`, else >= 0. */
-export function parseCount(text: string, optionName: string, positive = true): Result<number> {
-  const n = /^[+]?[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-  if (Number.isNaN(n) || (positive && n <= 0)) {
+/** A C long's largest value: Slurm's parse_int reads with strtol, which stops there. */
+const LONG_MAX = 9223372036854775807n;
+
+/**
+ * The whole number parse_int reads, as a bigint: > 0 when `positive`, else >= 0; at or past
+ * LONG_MAX refused naming the clamped value, as 22.05 does (oracle: `--ntasks-per-core=99999999999999999999`
+ * → "Numeric argument (9223372036854775807) to big for --ntasks-per-core.").
+ */
+function parseLong(text: string, optionName: string, positive: boolean): Result<bigint> {
+  const n = /^[+]?[0-9]+$/.test(text) ? BigInt(text.replace(/^\+/, "")) : undefined;
+  if (n === undefined || (positive && n <= 0n)) {
     return err("BadNumber", `Invalid numeric value "${text}" for ${optionName}.`, PARSE_INT_EXIT);
   }
-  if (n > INT_MAX) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, PARSE_INT_EXIT);
+  if (n >= LONG_MAX) return err("BadNumber", `Numeric argument (${LONG_MAX}) to big for ${optionName}.`, PARSE_INT_EXIT);
   return ok(n);
+}
+
+/** Slurm's parse_int: a whole number, > 0 when `positive`, else >= 0. */
+export function parseCount(text: string, optionName: string, positive = true): Result<number> {
+  const r = parseLong(text, optionName, positive);
+  if (!r.ok) return r;
+  // 22.05 keeps the low 32 bits of a larger one; Spur refuses it (any such count is past every node)
+  if (r.value > BigInt(INT_MAX)) return err("BadNumber", `Numeric argument (${text}) to big for ${optionName}.`, PARSE_INT_EXIT);
+  return ok(Number(r.value));
+}
+
+/**
+ * A count 22.05 keeps in 16 bits (--sockets-per-node, --cores-per-socket, --threads-per-core,
+ * --ntasks-per-socket, --ntasks-per-core): parse_int's number, any size below LONG_MAX, cut to
+ * its low 16 bits, where 65534 is Slurm's "not set" (shown as *), and 65535 too for the task
+ * counts (`infiniteUnset`). Oracle: 70000 is kept as 4464, 65537 as 1, 4294967296 as 0; 65534 shows *;
+ * 2147483647 (65535) shows * for --ntasks-per-core/--ntasks-per-socket and 65535 for the others.
+ * Undefined: not set (0 too: Spur's records show an unset count and 0 alike, as *).
+ */
+export function parseCount16(text: string, optionName: string, infiniteUnset: boolean): Result<number | undefined> {
+  const r = parseLong(text, optionName, true);
+  if (!r.ok) return r;
+  const low = Number(r.value & 0xffffn);
+  return ok(low === 0 || low === 0xfffe || (infiniteUnset && low === 0xffff) ? undefined : low);
 }
 
 function nodeNumber(text: string): number | undefined {
@@ -76,7 +107,9 @@ export function parseGres(text: string): Result<Plain<GresRequest>[]> {
   if (text.split(",").every((item) => item === "")) return err(INVALID_TRES, "Invalid Trackable RESource (TRES) specification");
   const out: Plain<GresRequest>[] = [];
   for (const raw of text.split(",")) {
-    const item = raw.replace(/^gres[/:]/, "");
+    // "gres:" is dropped; "gres/" (the TRES spelling) is not a GRES name (oracle 22.05: --gres=gres:gpu:1 is
+    // TresPerNode=gres:gpu:1, --gres=gres/gpu:1 is "Invalid generic resource (gres) specification", exit 1)
+    const item = raw.replace(/^gres:/, "");
     const parts = item.split(":");
     const name = parts[0] ?? "";
     const last = parts[parts.length - 1] ?? "";
@@ -218,10 +251,39 @@ function validDependencyItem(item: string): boolean {
   return typeOk && specs.every(validJobspec);
 }
 
-/** --dependency light check (types, job id forms, "," and "?" not mixed); "" and "0" clear. */
+/** A job id as 22.05's controller first reads it: a number (not 0, a sign and any size taken), then an array part, +minutes, a state. */
+const LOOSE_JOBSPEC_RE = /^(-?[0-9]+)(?:_(?:[0-9]+|\*|\[[^\]]*\]))?(?:\+[0-9]+)?(?:\([a-z]*\))?$/i;
+
+/** What 22.05 checks of an item before it reaches a later one: a known type and job ids that read as numbers. */
+function readableDependencyItem(item: string): boolean {
+  if (/^singleton(\([a-z]*\))?$/i.test(item)) return true;
+  const colon = item.indexOf(":");
+  if (colon < 0) return false;
+  const type = item.slice(0, colon).toLowerCase();
+  if (!DEP_TYPES.includes(type) && !(type.length >= 11 && "afterburstbuffer".startsWith(type.slice(0, 11)))) return false;
+  return splitOutsideBrackets(item.slice(colon + 1), ":").every((spec) => {
+    const m = LOOSE_JOBSPEC_RE.exec(spec);
+    return m !== null && Number(m[1]) !== 0;
+  });
+}
+
+/** Job expansion (SchedulerParameters=permit_job_expansion) is off in 22.05 by default, and in Spur. */
+export const EXPANSION_NOT_SUPPORTED = "Requested operation not supported on this system";
+
+/**
+ * --dependency light check (types, job id forms, "," and "?" not mixed); "" and "0" clear.
+ * An expand:<anything> item is refused as not supported once every item before it reads
+ * (oracle 22.05: `expand:1`, `expand:`, `afterok:-1,expand:1`, `afterok:1?afterok:1,expand:2` are
+ * "Requested operation not supported on this system"; `afterok:abc,expand:1` and `expand` are
+ * "Job dependency problem"; differential seed 9430).
+ */
 export function checkDependency(text: string): Result<string> {
   if (text === "" || text === "0") return ok(text);
   const fail = err("DependencyProblem", "Job dependency problem");
+  for (const item of splitOutsideBrackets(text, ",?")) {
+    if (/^expand:/i.test(item)) return err("NotSupported", EXPANSION_NOT_SUPPORTED);
+    if (!readableDependencyItem(item)) break;
+  }
   const hasAnd = splitOutsideBrackets(text, ",").length > 1;
   const hasOr = splitOutsideBrackets(text, "?").length > 1;
   if (hasAnd && hasOr) return fail;

@@ -113,16 +113,24 @@ export function prepareSubmit(state: ClusterState, spec: JobSpecP, by: Requester
   const { partition, arrayTasks } = checked;
   const times = timeSpecRefusal(spec, timeLimitOf(spec, partition), at);
   if (times !== "") return times;
-  // --acctg-freq's task interval, for a job with a memory limit (compat/acctg-freq.ts; soak seed 7230)
-  const limited = checked.req.mem.kind !== "all";
-  if (limited && !acctTaskAllowed(acctgTaskSec(spec.acctgFreq ?? ""), state.config.acctTaskFreqSec ?? DEFAULT_ACCT_TASK_SEC)) {
-    return "Invalid accounting frequency requested";
-  }
+  const acctg = acctgRefusal(state, spec, checked.req);
+  if (acctg !== "") return acctg;
   const policy = submitPolicy(state, spec, by, partition.info.name, Math.max(1, arrayTasks.length), timeLimitOf(spec, partition));
   if (typeof policy === "string") return policy;
   const access = partitionAllows(partition, policy.account, policy.qos);
   if (access !== "") return access;
   return { checked, policy };
+}
+
+/**
+ * --acctg-freq's task interval, for a job with a memory limit (compat/acctg-freq.ts; soak seed 7230);
+ * --test-only checks it too (oracle 22.05: `--test-only --acctg-freq=task=60` is "allocation failure:
+ * Invalid accounting frequency requested", energy=0 alone is placed; differential seed 13717).
+ */
+function acctgRefusal(state: ClusterState, spec: JobSpecP, req: ResourceRequest): string {
+  const limited = req.mem.kind !== "all";
+  return limited && !acctTaskAllowed(acctgTaskSec(spec.acctgFreq ?? ""), state.config.acctTaskFreqSec ?? DEFAULT_ACCT_TASK_SEC)
+    ? "Invalid accounting frequency requested" : "";
 }
 
 /** Create the record of a prepared submission; returns its id (the next one). */
@@ -378,6 +386,10 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
     for (const item of dep.value.items) {
       for (const ref of item.jobIds) if (!state.jobs.has(ref.jobId)) return "Job dependency problem";
     }
+  }
+  if (opts.testOnly) {
+    const acctg = acctgRefusal(state, spec, req);
+    if (acctg !== "") return acctg;
   }
   const { partition } = fitted;
   // a list keeps its text as given when no node test ran (held), else the partition that passed leads (job-partitions.ts)

@@ -310,6 +310,9 @@ export function socketsCoresThreadsFit(req: ResourceRequest, node: NodeView): bo
     && (req.threadsPerCoreMin ?? 0) <= (node.threadsPerCore ?? 1);
 }
 
+/** CPUs of one of the node's sockets (its CPUs split evenly over its sockets). */
+const socketCpus = (node: NodeView): number => Math.floor(node.cpus / Math.max(1, node.socketCount ?? node.sockets?.count ?? 1));
+
 /** Tasks the node could take for this request (0 when it is excluded or lacks what the job needs). */
 function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (req.exclude.length > 0 && req.exclude.includes(node.name)) return 0;
@@ -322,6 +325,10 @@ function taskRoom(req: ResourceRequest, node: NodeView, mode: FitMode): number {
   if (genericGresOn(req, node, mode) === undefined) return 0;
   const cpus = mode === "now" ? node.freeCpus : node.cpus;
   if ((req.minCpusPerNode ?? 0) > cpus) return 0;
+  if ((req.leastTasksPerNode ?? 0) * req.cpusPerTask > cpus) return 0;
+  // --ntasks-per-socket: a socket must hold that many tasks' CPUs, --overcommit or not (oracle 22.05:
+  // `--ntasks-per-socket=5`, or 2 with -c 3, is "Requested node configuration is not available" on 4-CPU sockets)
+  if ((req.ntasksPerSocket ?? 0) * req.cpusPerTask > socketCpus(node)) return 0;
   const shape = nodeShape(req, node);
   // one scratch object for every candidate: nodeFits and layoutTaskRoom only read it
   const room = ROOM;

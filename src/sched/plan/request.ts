@@ -58,6 +58,13 @@ export interface ResourceRequest {
   gresGeneric?: GresItem[];
   /** --mincpus: each node's share has at least this many CPUs (0/absent = no rule). */
   minCpusPerNode?: number;
+  /**
+   * Tasks a node must have the CPUs for, from --ntasks-per-core when neither --ntasks-per-node nor
+   * --ntasks-per-socket is given and the job does not overcommit (22.05 takes it as the node's least
+   * task count: `--ntasks-per-core=5` on 4-CPU nodes is "Requested node configuration is not
+   * available", `-O` or `--ntasks-per-node=4` with it is placed; oracle). Absent: no rule.
+   */
+  leastTasksPerNode?: number;
   /** --tmp: TmpDisk (MiB) each node must have (0/absent = any). */
   tmpMib?: number;
   /** --contiguous: a multi-node job's nodes are consecutive in the cluster's node order. */
@@ -126,6 +133,8 @@ export function buildRequest(
     exclusive: spec.exclusive,
     ...(generic.length > 0 ? { gresGeneric: generic } : {}),
     ...((spec.mincpus ?? 0) > 0 ? { minCpusPerNode: spec.mincpus } : {}),
+    ...((spec.ntasksPerCore ?? 0) > 0 && !(spec.ntasksPerNode > 0) && !((spec.ntasksPerSocket ?? 0) > 0) && !spec.overcommit
+      ? { leastTasksPerNode: spec.ntasksPerCore } : {}),
     ...(spec.contiguous ? { contiguous: true } : {}),
     ...((spec.tmpMib ?? 0) > 0 ? { tmpMib: spec.tmpMib } : {}),
     nodelist,
@@ -154,7 +163,8 @@ function socketRequest(spec: JobSpecP): Pick<ResourceRequest, "gpusPerSocket" | 
 
 function memRequest(spec: JobSpecP, config: ControllerConfig): ResourceRequest["mem"] {
   if (spec.memPerNodeMib !== undefined) return spec.memPerNodeMib === 0 ? { kind: "all" } : { kind: "node", mib: spec.memPerNodeMib };
-  if (spec.memPerCpuMib !== undefined) return { kind: "cpu", mib: spec.memPerCpuMib };
+  // --mem-per-cpu=0 is all of each node's memory, as --mem=0 (oracle 22.05: TRES mem=4000M per node, MinMemoryNode=0; seed 9795)
+  if (spec.memPerCpuMib !== undefined) return spec.memPerCpuMib === 0 ? { kind: "all" } : { kind: "cpu", mib: spec.memPerCpuMib };
   // --mem-per-gpu=0 leaves the default memory (oracle: MinMemoryCPU=256M with MemPerTres=gres:gpu:0)
   if (spec.memPerGpuMib !== undefined && spec.memPerGpuMib > 0) return { kind: "gpu", mib: spec.memPerGpuMib };
   if (config.defMemPerCpuMiB > 0) return { kind: "cpu", mib: config.defMemPerCpuMiB };

@@ -109,6 +109,9 @@ describe("the job record's share of a pattern (scontrol StdOut, oracle 22.05)", 
     ["%N_%x_%j.out", "%N_myjob_128.out"],
     ["output-%A_%a-%J.o", "output-128_4294967294-%J.o"],
     ["%4j", "0128"],
+    // "%%" gives one "%" and its second "%" starts the next field (oracle 22.05, differential seed 9655)
+    ["%%j", "%128"], ["%%", "%%"], ["a%%b", "a%%b"], ["%%%j", "%%128"], ["%%x", "%myjob"], ["x%%j.out", "x%128.out"],
+    ["%j%%", "128%%"], ["%%%%j", "%%%128"], ["%%A", "%128"],
   ])("%s → %s", (pattern, out) => {
     expect(expandFilenamePattern(pattern, plain, RECORD_LETTERS)).toBe(out);
   });

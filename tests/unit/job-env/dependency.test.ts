@@ -4,6 +4,7 @@ import {
   type DepJobView,
   type DepSelf,
   dependencyDisplay,
+  dependencyUnevaluated,
   evaluateDependency,
   evaluateDependencyDetail,
   formatDependency,
@@ -372,5 +373,22 @@ describe("a task of a held array that is not split off yet", () => {
     const remainder = view({ jobId: 50, arrayJobId: 50, arrayTaskId: -1, state: "PENDING", pendingTasks: [1, 2, 3] });
     expect(evalIn("afterok:50_1", [remainder])).toBe("pending");
     expect(dependencyDisplay("afterok:50_1", SELF, [remainder], 1000)).toBe("afterok:50_1(unfulfilled)");
+  });
+});
+
+describe("dependencyUnevaluated: a job submitted held (oracle 22.05, differential seed 9574)", () => {
+  const done = view({ jobId: 1388, state: "COMPLETED", startTime: 10, endTime: 11 });
+  const held = view({ jobId: 1389, state: "PENDING" });
+  const array = [view({ jobId: 17, arrayJobId: 17, arrayTaskId: 1, state: "PENDING" })];
+  it.each([
+    ["afterok:1388", [done], "afterok:1388(unfulfilled)"],
+    ["afterany:1388", [done], "afterany:1388(unfulfilled)"],
+    ["afternotok:1388", [done], "afternotok:1388(unfulfilled)"],
+    ["afterok:1388,afterok:1389", [done, held], "afterok:1388(unfulfilled),afterok:1389(unfulfilled)"],
+    ["singleton", [], "singleton(unfulfilled)"],
+    ["after:1388", [done], "after:1388(unfulfilled)"],
+    ["afterok:17", array, "afterok:17_*(unfulfilled)"],
+  ])("%s shows every ref as given: %s", (text, jobs, shown) => {
+    expect(dependencyUnevaluated(text, jobs)).toBe(shown);
   });
 });

@@ -10,8 +10,10 @@ import { wrapScript } from "../../../src/compat/options/script-directives.ts";
 import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
 import { cluster, submit } from "../sched/builders.ts";
 import { noteGiven } from "../../../src/compat/given-empty.ts";
+import { LETTER_FIELDS } from "../../../src/compat/format/squeue-fields.ts";
+import type { JobRow } from "../../../src/compat/format/job-values.ts";
 
-function record(argv: string[]): string {
+function submitted(argv: string[]) {
   const parsed = parseArgs("sbatch", argv);
   if (!parsed.ok) throw new Error(parsed.error.message);
   const r = sbatchRequest({ cmd: "sbatch", argv, env: {}, invoker: { cwd: "/tmp", hostname: "login1" }, now: 0 }, parsed.value.options, { text: wrapScript("true"), from: "wrap", args: [] });
@@ -20,8 +22,10 @@ function record(argv: string[]): string {
   c.run(submit({ ...r.value.spec, hold: true }));
   const info = [...c.state.jobs.values()][0]?.info;
   if (info === undefined) throw new Error("not submitted");
-  return formatJobRecord(info, { now: 100, oneLiner: true, detail: false });
+  return info;
 }
+
+const record = (argv: string[]): string => formatJobRecord(submitted(argv), { now: 100, oneLiner: true, detail: false });
 
 const field = (text: string, name: string): string | undefined => text.split(" ").find((w) => w.startsWith(`${name}=`));
 
@@ -45,6 +49,12 @@ describe("an option given empty", () => {
     expect([field(plain, "Features"), field(plain, "Licenses"), field(plain, "StdIn"), field(plain, "Comment")]).toEqual(["Features=(null)", "Licenses=(null)", "StdIn=/dev/null", undefined]);
     expect(field(record(["--comment=", "--comment=x"]), "Comment")).toBe("Comment=x");
     expect(field(record(["--output=", "--output=x.out"]), "StdOut")).toBe("StdOut=/tmp/x.out");
+  });
+
+  it("--wckey= is squeue's WCKEY empty, unset is (null) (oracle, squeue -o %all and %w; differential seeds 9770, 9790)", () => {
+    const wckey = LETTER_FIELDS.find((f) => f.key === "WCKey");
+    const shown = (argv: string[]) => wckey?.get({ job: submitted(argv) } as unknown as JobRow, 0);
+    expect([shown(["--wckey="]), shown([]), shown(["--wckey=abc"])]).toEqual(["", "(null)", "abc"]);
   });
 
   it("keeps the last occurrence's answer per option", () => {

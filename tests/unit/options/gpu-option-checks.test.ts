@@ -67,3 +67,31 @@ describe("GPU requests with and without a type (oracle, differential seed 234)",
     expect(sbatchErrors(["--gpus=mi300x:1", "--gpus-per-node=mi300x:1"])).toEqual({ stderr: "", exit: 0 });
   });
 });
+
+describe("--gres with a gres prefix (oracle 22.05)", () => {
+  it.each([["--gres=gres/gpu:1"], ["--gres=gres/gpu"], ["--gres=gres/gpu:mi300x:2"], ["--gres=gpu:1,gres/gpu:2"]])("%s: the TRES spelling gres/ is refused, exit 1", (opt) => {
+    expect(sbatchErrors(["-H", opt])).toEqual({ stderr: GRES, exit: 1 });
+  });
+  it.each([["--gres=gres:gpu:1"], ["--gres=gres:gpu"], ["--gres=gres:gpu:mi300x:1"], ["--gres=gpu:1,gres:gpu:2"]])("%s: gres: is dropped and the rest taken", (opt) => {
+    expect(sbatchErrors(["-H", opt])).toEqual({ stderr: "", exit: 0 });
+  });
+});
+
+describe("--ntasks-per-tres is --ntasks-per-gpu (oracle 22.05, differential seed 10036)", () => {
+  it.each([
+    [["-H", "--ntasks-per-tres=4"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n" + GRES],
+    [["--test-only", "--ntasks-per-tres=2", "-n", "3"], "sbatch: error: Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.\n" + GRES],
+  ])("%j", (argv, stderr) => {
+    expect(sbatchErrors(argv)).toEqual({ stderr, exit: 1 });
+  });
+  it("is recorded as --ntasks-per-gpu's count", () => {
+    expect(sbatchErrors(["-H", "-p", "gpu", "--gpus=2", "--ntasks-per-tres=2"])).toEqual({ stderr: "", exit: 0 });
+  });
+  it("-n not a multiple of it is refused without GPUs, accepted with them (oracle 22.05)", () => {
+    const multiple = "sbatch: error: Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu.\n" + GRES;
+    expect(sbatchErrors(["-H", "--ntasks-per-gpu=2", "-n", "3"])).toEqual({ stderr: multiple, exit: 1 });
+    expect(sbatchErrors(["-H", "--ntasks-per-gpu=2", "-N", "1", "-n", "3"])).toEqual({ stderr: multiple, exit: 1 });
+    expect(sbatchErrors(["-H", "--ntasks-per-gpu=2", "-n", "4"])).toEqual({ stderr: "", exit: 0 });
+    expect(sbatchErrors(["-H", "-p", "gpu", "--gpus=2", "--ntasks-per-gpu=2", "-n", "3"])).toEqual({ stderr: "", exit: 0 });
+  });
+});

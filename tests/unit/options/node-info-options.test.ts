@@ -62,6 +62,15 @@ describe("-B/--extra-node-info", () => {
     [["-B", "1:2:1", "-N1-3"], 0],
     [["--threads-per-core=2", "-N1", "--ntasks-per-node=1"], 0],
     [["--threads-per-core=1", "-N1"], 0],
+    // without -N, a -w list is a fixed node count of its distinct nodes (differential seed 13718)
+    [["-w", "n[1-4]", "-c3", "--threads-per-core=2"], 8],
+    [["-w", "n[1-2]", "--threads-per-core=2"], 4],
+    [["-w", "n1", "--threads-per-core=2"], 2],
+    [["-w", "n[1-2]", "--cores-per-socket=2"], 4],
+    [["-w", "n[1-2]", "-B", "1:2:2"], 8],
+    [["-w", "n1", "-B", "1:2:1", "-c", "2"], 2],
+    [["-w", "n[1-2]", "-n", "3", "--threads-per-core=2"], 3],
+    [["-w", "n[1-2]", "-N2", "--threads-per-core=2"], 4],
   ] as const)("%j: NumTasks from the node's CPUs (%i: none set)", (argv, ntasks) => {
     expect(built([...argv]).spec.ntasks).toBe(ntasks);
   });
@@ -78,6 +87,38 @@ describe("-B/--extra-node-info", () => {
     if (r.ok) return;
     expect(r.error.message).toBe(`Invalid numeric value "${value.split(":").pop()}" for ${ordinal} arg of -B.`);
     expect(r.error.exitCode).toBe(1);
+  });
+});
+
+describe("socket/core/thread and per-socket/per-core task counts kept in 16 bits (oracle 22.05, differential seed 9129)", () => {
+  const fields = { "sockets-per-node": "socketsPerNode", "cores-per-socket": "coresPerSocket", "threads-per-core": "threadsPerCore", "ntasks-per-socket": "ntasksPerSocket", "ntasks-per-core": "ntasksPerCore" } as const;
+  it.each([
+    // value, what scontrol show job showed (undefined/0: "*"; 4294967296 showed 0, which Spur shows as *)
+    ["4", 4], ["70000", 4464], ["65537", 1], ["3000000000", 24064], ["65534", undefined],
+    ["4294967296", undefined], ["4294967297", 1],
+  ] as const)("=%s is kept as %s", (value, kept) => {
+    for (const [name, field] of Object.entries(fields)) {
+      const got = built([`--${name}=${value}`]).spec[field];
+      expect(got === 0 ? undefined : got, name).toBe(kept);
+    }
+  });
+
+  it.each(["65535", "2147483647"])("=%s is 65535: not set for the task counts, kept for sockets, cores and threads", (value) => {
+    for (const [name, field] of Object.entries(fields)) {
+      const got = built([`--${name}=${value}`]).spec[field];
+      expect(got === 0 ? undefined : got, name).toBe(name.startsWith("ntasks") ? undefined : 65535);
+    }
+  });
+
+  it("a count at or past a C long is refused naming the long's largest value, exit 1; zero is invalid", () => {
+    const r = sbatch(["--ntasks-per-core=99999999999999999999"]);
+    expect(r.ok ? undefined : [r.error.message, r.error.exitCode]).toEqual(["Numeric argument (9223372036854775807) to big for --ntasks-per-core.", 1]);
+    const z = sbatch(["--ntasks-per-socket=0"]);
+    expect(z.ok ? undefined : [z.error.message, z.error.exitCode]).toEqual(['Invalid numeric value "0" for --ntasks-per-socket.', 1]);
+  });
+
+  it("a later value that comes out unset clears an earlier one", () => {
+    expect(built(["--ntasks-per-core=2", "--ntasks-per-core=65535"]).spec.ntasksPerCore).toBeUndefined();
   });
 });
 

@@ -211,6 +211,12 @@ describe("sbatch --test-only: a local check Slurm leaves to its controller (orac
     [["--test-only", "--dependency=afterok:abc", "--wrap=true"], "allocation failure: Job dependency problem\n"],
     [["--test-only", "--array=5-1", "--wrap=true"], "allocation failure: Invalid job array specification\n"],
     [["--dependency=afterok:abc", "--wrap=true"], "sbatch: error: Batch job submission failed: Job dependency problem\n"],
+    // job expansion is off (oracle 22.05, differential seed 9430): any expand: item, once the items before it read
+    ...["expand:1", "EXPAND:1", "expand:", "expand:abc", "afterok:1?afterok:1,expand:2", "afterok:-1,expand:1", "afterok:1_[x],expand:1", "expand:1,singleton"].flatMap((d): [string[], string][] => [
+      [["--test-only", `--dependency=${d}`, "--wrap=true"], "allocation failure: Requested operation not supported on this system\n"],
+      [[`--dependency=${d}`, "--wrap=true"], "sbatch: error: Batch job submission failed: Requested operation not supported on this system\n"],
+    ]),
+    ...["expand", "afterok:abc,expand:1", "afterok:0,expand:1", "bogus:1,expand:1", "afterok:1_x,expand:1"].map((d): [string[], string] => [["--test-only", `--dependency=${d}`, "--wrap=true"], "allocation failure: Job dependency problem\n"]),
     // -p "" (oracle; differential seed 93)
     [["-p", "", "--wrap=true"], "sbatch: error: invalid partition specified: (null)\nsbatch: error: Batch job submission failed: Invalid partition name specified\n"],
     [["--test-only", "-p", "", "--wrap=true"], "sbatch: error: invalid partition specified: (null)\nallocation failure: Invalid partition name specified\n"],

@@ -134,6 +134,13 @@ describe("scancel error reporting and exit codes", () => {
     expect(result.stderr).toBe("scancel: Terminating job 999999\nscancel: error: Kill job error on job id 999999: Invalid job id specified\n");
   });
 
+  it("-v names a signal given, KILL too (oracle 22.05: 'Signal 9 to job N', 'Signal 9 to batch job N'; differential seed 9635)", async () => {
+    for (const [argv, line] of [[["-s", "KILL"], "Signal 9 to job"], [["--signal=9", "-b"], "Signal 9 to batch job"], [["-s", "KILL", "-f"], "Signal 9 to full job"], [["-s", "USR1"], "Signal 10 to job"]] as const) {
+      const { result } = await run(["-v", ...argv, "999999"]);
+      expect(result.stderr.split("\n")[0]).toBe(`scancel: ${line} 999999`);
+    }
+  });
+
   it("-v names what -b and -f signal (oracle 22.05: 'Terminating batch job N', 'Terminating full job N'; soak seed 8160)", async () => {
     for (const [flag, what] of [["-b", "batch job"], ["-f", "full job"]] as const) {
       const { result } = await run(["-v", flag, "999999"]);

@@ -4,7 +4,8 @@
  * with "Invalid accounting frequency requested"; with --mem=0 (no memory limit) task=60 passes.
  */
 import { describe, expect, it } from "vitest";
-import { CONF, cluster, spec, submit } from "./builders.ts";
+import { validateSubmit } from "../../../src/sched/model/apply-submit.ts";
+import { CONF, ROOT, cluster, spec, submit } from "./builders.ts";
 
 const REFUSED = "Invalid accounting frequency requested";
 
@@ -20,5 +21,15 @@ describe("--acctg-freq at submission", () => {
     expect(cluster().run(submit(spec({ acctgFreq: "task=60", memPerNodeMib: 0 }))).error).toBe("");
     expect(cluster(`${CONF}\nJobAcctGatherFrequency=task=60\n`).run(submit(spec({ acctgFreq: "task=60" }))).error).toBe("");
     expect(cluster(`${CONF}\nJobAcctGatherFrequency=10\n`).run(submit(spec({ acctgFreq: "task=20" }))).error).toBe(REFUSED);
+  });
+});
+
+describe("--acctg-freq under --test-only (oracle 22.05, differential seed 13717)", () => {
+  it.each([
+    ["energy=0", ""], ["task=30", ""], ["30", ""],
+    ["energy=0,task=60", REFUSED], ["task=60", REFUSED], ["task=0", REFUSED], ["0", REFUSED], ["task=31", REFUSED],
+  ])("%s: %s", (acctgFreq, error) => {
+    const r = validateSubmit(cluster().state, spec({ acctgFreq }), ROOT, { testOnly: true });
+    expect(typeof r === "string" ? r : "").toBe(error);
   });
 });

@@ -76,3 +76,31 @@ PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
     expect(never.error).toMatch(/Requested node configuration is not available/);
   });
 });
+
+describe("--ntasks-per-core / --ntasks-per-socket larger than a node holds (oracle 22.05 on 1-socket 4-CPU nodes)", () => {
+  const CONF = `ClusterName=t
+NodeName=n[1-4] CPUs=4 Sockets=1 CoresPerSocket=4 RealMemory=4000
+PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE
+`;
+  const refused = (over: Partial<Parameters<typeof spec>[0]>): boolean =>
+    /Requested node configuration is not available/.test(cluster(CONF).run(submit(spec(over), 10)).error ?? "");
+  it.each([
+    // the oracle's answers to sbatch [--test-only] with these options: true = refused
+    [{ ntasksPerCore: 5 }, true],
+    [{ ntasksPerCore: 4 }, false],
+    [{ ntasksPerCore: 3, cpusPerTask: 2 }, true],
+    [{ ntasksPerCore: 2, cpusPerTask: 2 }, false],
+    [{ ntasksPerCore: 5, ntasks: 8 }, true],
+    [{ ntasksPerCore: 5, overcommit: true }, false],
+    [{ ntasksPerCore: 5, ntasksPerNode: 4, ntasks: 4 }, false],
+    [{ ntasksPerCore: 5, ntasksPerSocket: 1 }, false],
+    [{ ntasksPerSocket: 5 }, true],
+    [{ ntasksPerSocket: 4 }, false],
+    [{ ntasksPerSocket: 2, cpusPerTask: 3 }, true],
+    [{ ntasksPerSocket: 2, cpusPerTask: 2, ntasks: 4 }, false],
+    [{ ntasksPerSocket: 5, overcommit: true }, true],
+    [{ ntasksPerSocket: 5, ntasksPerCore: 1 }, true],
+  ] as const)("%j refused: %s", (over, expected) => {
+    expect(refused(over)).toBe(expected);
+  });
+});

@@ -21,6 +21,14 @@ describe("submission record", () => {
     expect(info({ partition: "gpu", memPerNodeMib: 0 }).tresReq).toMatch(/,mem=8000M,node=1,/);
   });
 
+  it("--mem-per-cpu=0 is all of each node's memory too (oracle 22.05: mem=4000M, -N2 mem=8000M, MinMemoryNode=0; differential seed 9795)", () => {
+    // the partition's largest node per node, as --mem=0 (this cluster's debug partition has 8000M nodes)
+    expect(info({ memPerCpuMib: 0 }).tresReq).toMatch(/,mem=8000M,node=1,/);
+    expect(info({ memPerCpuMib: 0, ntasks: 2 }).tresReq).toMatch(/,mem=8000M,node=1,/);
+    expect(info({ memPerCpuMib: 0, nodesMin: 2, nodesMax: 2 }).tresReq).toMatch(/,mem=16000M,node=2,/);
+    expect(info({ memPerCpuMib: 0, nodesMin: 2, nodesMax: 2 }).tresReq).toBe(info({ memPerNodeMib: 0, nodesMin: 2, nodesMax: 2 }).tresReq);
+  });
+
   it("GPUs per job and per node count once, the larger (oracle: -G 3 --gres=gpu:3 is gres/gpu=3)", () => {
     expect(info({ partition: "gpu", gpus: "3", gresPerNode: [{ name: "gpu", type: "", count: 3 }] }).tresReq).toMatch(/gres\/gpu=3$/);
   });
