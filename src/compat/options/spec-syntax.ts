@@ -150,12 +150,18 @@ export function checkGpus(text: string): Result<string> {
 
 export { signalNumber };
 
-/** --signal=[{R|B}:]<sig>[@<secs>] normalised to "[R:|B:]<number>@<secs>" (secs default 60). */
+/**
+ * --signal=[{R|B}:]<sig>[@<secs>] normalised to "[R:|B:]<number>@<secs>" (secs default 60). The flags
+ * before the colon are read as 22.05 reads them: an R, then a B, then an R, each optional, any case
+ * (oracle: RB:, BR:, RR:, RBR: and an empty ":" are taken; BB:, RRB:, RRR:, BRB: refused); B wins
+ * in the stored form, as R (a reservation's end) signals the same steps here.
+ */
 export function parseSignal(text: string, allowBatchFlag = true): Result<string> {
   const fail = err("BadSignal", "Invalid --signal specification", OPTION_EXIT);
-  const m = /^(?:([RrBb]):)?([^@:]+)(?:@([0-9]+))?$/.exec(text);
+  const m = /^(?:([Rr]?[Bb]?[Rr]?):)?([^@:]+)(?:@([0-9]+))?$/.exec(text);
   if (m === null) return fail;
-  const flag = (m[1] ?? "").toUpperCase();
+  const flags = (m[1] ?? "").toUpperCase();
+  const flag = flags.includes("B") ? "B" : flags.includes("R") ? "R" : "";
   const num = signalNumber(m[2] as string);
   const secs = m[3] === undefined ? 60 : Number(m[3]);
   if (num === undefined || secs > 0xffff || (flag === "B" && !allowBatchFlag)) return fail;

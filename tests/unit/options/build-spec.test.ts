@@ -113,6 +113,12 @@ describe("the job request", () => {
     [["--signal=B:USR1@120"], { signal: "B:10@120" }],
     [["--signal=SIGTERM"], { signal: "15@60" }],
     [["--signal=r:9"], { signal: "R:9@60" }],
+    // the flags as 22.05 reads them: R, then B, then R, each optional (oracle, differential seed 10138)
+    [["--signal=RB:USR1"], { signal: "B:10@60" }],
+    [["--signal=bR:USR1@30"], { signal: "B:10@30" }],
+    [["--signal=RR:USR1"], { signal: "R:10@60" }],
+    [["--signal=RBR:USR1"], { signal: "B:10@60" }],
+    [["--signal=:USR1"], { signal: "10@60" }],
     [["--mail-type=end,fail", "--mail-user=a@b"], { mailType: "END,FAIL", mailUser: "a@b" }],
     // 22.05 ORs repeated --mail-type (oracle: ALL then END is ALL; BEGIN then FAIL is BEGIN,FAIL; a later NONE takes nothing away)
     [["--mail-type=ALL", "--mail-type=END"], { mailType: "ALL,END" }],
@@ -181,6 +187,10 @@ describe("Slurm-worded validation errors", () => {
     [["--signal=FOO"], "Invalid --signal specification", 255],
     [["--signal=USR1@x"], "Invalid --signal specification", 255],
     [["--signal=X:USR1"], "Invalid --signal specification", 255],
+    [["--signal=BB:USR1"], "Invalid --signal specification", 255],
+    [["--signal=RRB:USR1"], "Invalid --signal specification", 255],
+    [["--signal=RRR:USR1"], "Invalid --signal specification", 255],
+    [["--signal=B:R:USR1"], "Invalid --signal specification", 255],
     [["--mail-type=SOMETIMES"], "Invalid --mail-type specification", 255],
     [["--exclusive=maybe"], "Invalid --exclusive specification", 255],
     [["--kill-on-invalid-dep=maybe"], "Invalid --kill-on-invalid-dep specification", 255],
