@@ -78,7 +78,7 @@ export function fastUnary<I extends DescMessage, O extends DescMessage>(
     let status = 200;
     let body: Uint8Array;
     try {
-      const bytes = await readAllBytes(req as AsyncIterable<Uint8Array>, opt.readMaxBytes, requestHeader.get("content-length"));
+      const bytes = await readBody(req, opt.readMaxBytes, requestHeader.get("content-length"));
       const input = serialization.getI(false).parse(bytes) as MessageShape<I>;
       const out = await impl(input, { requestHeader });
       // create() returns a message of this type as it is (Connect's normalize)
@@ -98,4 +98,36 @@ export function fastUnary<I extends DescMessage, O extends DescMessage>(
     headers["content-length"] = body.byteLength.toString(10);
     return { status, headers, body };
   };
+}
+
+/**
+ * The request body. With a content-length within the limit (what every client here sends) it is
+ * read by the stream's events into one buffer of that size: node's parser frames the body to
+ * that length, and Connect's readAllBytes would do the same through an async iterator (about a
+ * tenth of a Submit's time in a profile). Anything else goes through readAllBytes itself, so
+ * its limits and errors stay Connect's.
+ */
+function readBody(req: IncomingMessage, readMaxBytes: number, lengthHint: string | null): Promise<Uint8Array> {
+  const hint = lengthHint === null ? Number.NaN : Number.parseInt(lengthHint, 10);
+  if (!Number.isSafeInteger(hint) || hint < 0 || hint > readMaxBytes) return readAllBytes(req as AsyncIterable<Uint8Array>, readMaxBytes, lengthHint);
+  return new Promise((resolve, reject) => {
+    const buffer = new Uint8Array(hint);
+    let offset = 0;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (!failed) reject(error);
+      failed = true;
+    };
+    req.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      if (offset + chunk.byteLength > hint) return fail(new ConnectError(`protocol error: promised ${hint} bytes, received ${offset + chunk.byteLength}`, Code.InvalidArgument));
+      buffer.set(chunk, offset);
+      offset += chunk.byteLength;
+    });
+    req.once("end", () => {
+      if (offset < hint) fail(new ConnectError(`protocol error: promised ${hint} bytes, received ${offset}`, Code.InvalidArgument));
+      else if (!failed) resolve(buffer);
+    });
+    req.once("error", fail);
+  });
 }

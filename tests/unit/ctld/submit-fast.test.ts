@@ -54,8 +54,15 @@ async function serve(fast: boolean, disk: () => "ok" | "full" | "broken" = () =>
 
 const HEADERS = ["content-type", "content-length", "content-encoding", "x-slurm-errno"];
 
-async function answer(url: string, body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+/** `body` as one string (content-length), or as a stream of pieces (chunked: no length known). */
+async function answer(url: string, body: string | string[], headers: Record<string, string> = {}) {
+  const sent = typeof body === "string" ? body : new ReadableStream({
+    start(c) {
+      for (const piece of body) c.enqueue(new TextEncoder().encode(piece));
+      c.close();
+    },
+  });
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: sent });
   return { status: res.status, headers: HEADERS.map((h) => [h, res.headers.get(h)]), body: new TextDecoder().decode(await res.arrayBuffer()) };
 }
 
@@ -65,7 +72,10 @@ describe("Submit on the fast path", () => {
   it("answers every request as the Connect adapter does, byte for byte", async () => {
     const fast = await serve(true);
     const slow = await serve(false);
-    const cases: [string, string, Record<string, string>?][] = [
+    const text = JSON.stringify({ spec: spec({ hold: true, name: "chunked" }) });
+    const cases: [string, string | string[], Record<string, string>?][] = [
+      ["chunked, no content-length", [text.slice(0, 10), text.slice(10, 200), text.slice(200)]],
+      ["chunked, not JSON", ["{", "nope"]],
       ["held job", JSON.stringify(held)],
       ["second job, charset", JSON.stringify({ spec: spec({ hold: true, name: "two" }) }), { "content-type": "application/json; charset=utf-8" }],
       ["unknown fields ignored", JSON.stringify({ ...held, nosuch: 1 })],
