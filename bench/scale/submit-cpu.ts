@@ -46,7 +46,7 @@ try {
         e.rate.push(load.ok / load.seconds);
         e.cpu.push(load.ok > 0 ? cpu / load.ok : 0);
         results.set(key, e);
-        console.log(JSON.stringify({ round: r, bin: k.bin, in_flight: n, replicas: REPLICAS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: Number((cpu / Math.max(1, load.ok)).toFixed(3)) }));
+        console.log(JSON.stringify({ round: r, bin: k.bin, pid: k.pid, in_flight: n, replicas: REPLICAS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: Number((cpu / Math.max(1, load.ok)).toFixed(3)) }));
       }
     }
   }
