@@ -17,8 +17,10 @@ import { emptyJobSpec } from "../../src/sched/model/records.ts";
 export const BIN = process.env.SCALE_BIN ?? resolve(import.meta.dir, "../../dist/spur");
 /** SCALE_FROM_SOURCE=1: run bun + src/main.ts instead of dist/spur (readable profiles). */
 const FROM_SOURCE = process.env.SCALE_FROM_SOURCE === "1";
-const spurCmd = (args: string[]): [string, string[]] => (FROM_SOURCE ? [process.execPath, [resolve(import.meta.dir, "../../src/main.ts"), ...args]] : [BIN, args]);
-const spur = (args: string[]) => spawnSync(...spurCmd(args), { encoding: "utf8" });
+/** A build: a compiled binary, or a tree's src/main.ts run by this bun. */
+const spurCmd = (args: string[], bin = BIN): [string, string[]] =>
+  FROM_SOURCE && bin === BIN ? [process.execPath, [resolve(import.meta.dir, "../../src/main.ts"), ...args]]
+  : bin.endsWith(".ts") ? [process.execPath, [bin, ...args]] : [bin, args];
 
 export interface Cluster {
   dir: string;
@@ -27,9 +29,10 @@ export interface Cluster {
   down(): void;
 }
 
-/** `spur up` with `controllers` controllers; `extraConf` lines are appended to spur.conf (then restarted). */
-export function up(controllers: number, extraConf: string[] = []): Cluster {
-  if (!FROM_SOURCE && !existsSync(BIN)) throw new Error(`${BIN} missing: run bun scripts/build-binary.ts first`);
+/** `spur up` with `controllers` controllers; `extraConf` lines are appended to spur.conf (then restarted); `bin`: another build. */
+export function up(controllers: number, extraConf: string[] = [], bin = BIN): Cluster {
+  const spur = (args: string[]) => spawnSync(...spurCmd(args, bin), { encoding: "utf8" });
+  if (!FROM_SOURCE && !existsSync(bin)) throw new Error(`${bin} missing: run bun scripts/build-binary.ts first`);
   const dir = mkdtempSync(join(tmpdir(), "spur-bench-scale-"));
   const upArgs = ["up", "--detach", "--state-dir", dir, "--nodes", "1", "--controllers", String(controllers)];
   let r = spur(upArgs);

@@ -5,12 +5,13 @@
  * apply rejection to a Connect error. A leaf below `service.ts` and its `service-*.ts`
  * parts, so the parts need not import the file that assembles them.
  */
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { RaftStatus } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import type { Controller } from "./controller.ts";
 import type { Requester } from "../sched/model/commands.ts";
 import { peerUid } from "../net/rpc-server.ts";
+import type { CallHeaders } from "../net/rpc-unary-fast.ts";
 import { lookupUid } from "../net/users.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
 import { SLURM_ERRNO_HEADER, SLURM_ERRORS, type RpcClass, type SlurmErrorName } from "../compat/slurm-errors.ts";
@@ -43,7 +44,7 @@ export interface ServiceContext {
   changeControllers?: (req: { action: string; id: number; address: string; force: boolean }) => Promise<{ voters: number[]; learners: number[] }>;
 }
 
-export function requester(ctx: HandlerContext): Requester {
+export function requester(ctx: CallHeaders): Requester {
   const uid = peerUid(ctx);
   const u = lookupUid(uid);
   return { uid, gid: u.gid, user: u.name, group: u.group };

@@ -5,7 +5,8 @@
  * Slurm's wording. No handler changes state except through controller.execute.
  */
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { Controller as ControllerService } from "../net/gen/spur/v1/controller_pb.ts";
+import { Controller as ControllerService, type SubmitRequest } from "../net/gen/spur/v1/controller_pb.ts";
+import { fastUnary, type CallHeaders, type FastUnary, type FastUnaryOptions } from "../net/rpc-unary-fast.ts";
 import type { Requester } from "../sched/model/commands.ts";
 import type { JobSpec } from "../net/gen/spur/v1/types_pb.ts";
 import { PEER_ADDR_HEADER, RawJson, type FastJsonHandlers } from "../net/rpc-server.ts";
@@ -105,46 +106,61 @@ function testOnlyCpus(req: { ntasks: number; cpusPerTask: number }, fit: readonl
   return fit.length > 0 ? fit.reduce((n, a) => n + a.cpus, 0) : req.ntasks * req.cpusPerTask;
 }
 
+/**
+ * Submit (the Connect route and the fast unary path serve this same function: rpc-unary-fast).
+ */
+function submitImpl(sc: ServiceContext) {
+  const c = sc.controller;
+  return async (req: SubmitRequest, ctx: CallHeaders) => {
+    const by = requester(ctx);
+    if (req.spec === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
+    const given = jobSpecFromWire(req.spec);
+    // JobSubmitScript as the last reconfigure read it (replicated), else as at start
+    const replicated = c.state.reconfigured?.globals;
+    const hook = replicated === undefined ? sc.jobSubmitScript : (new Map(replicated).get("jobsubmitscript") ?? "");
+    const spec = hook ? await siteHook(hook, given, by) : given;
+    // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
+    const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
+    if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
+    if (req.testOnly && req.hetComponents.length > 0) return hetTestOnly(sc, [spec, ...(await hetComponentSpecs(sc, req.hetComponents, by))], by);
+    if (req.testOnly) {
+      const checked = validateSubmit(c.state, spec, by, { testOnly: true });
+      if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
+      // where it would run: the nodes that fit now (of a list, in the first listed partition where they do),
+      // else once the partition is free (golden 037)
+      const others = jobPartitions(spec.partition).filter((n) => n !== checked.partition.info.name);
+      const listed = [checked.partition, ...others.flatMap((n) => c.state.partitions.filter((p) => p.info.name === n))];
+      const now = checked.oversizedNodes > 0 ? undefined : listed.map((p) => ({ p, fit: fitJob(checked.req, nodeViewsOf(c.state, p), "now") })).find((x) => x.fit !== undefined);
+      const partition = now?.p ?? checked.partition;
+      const fit = checked.oversizedNodes > 0 ? undefined : now?.fit ?? fitJob(checked.req, nodeViewsOf(c.state, partition), "ever");
+      // larger than the partition (-N 8 on 4 nodes): Slurm's test fails, it never names an empty node list
+      if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
+      const nodelist = compressHostlist(fit.map((a) => a.node));
+      return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
+    }
+    const het = await hetComponentSpecs(sc, req.hetComponents, by);
+    const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
+    const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}), ...(het.length > 0 ? { het } : {}) });
+    rejectIfError(result);
+    const jobId = result.ids[0] ?? 0;
+    // srun/salloc say so before "queued and waiting" when the job is larger than its partition
+    const queuedOversized = spec.interactive && c.state.jobs.get(jobId)?.info.reason === "PartitionConfig";
+    return { jobId, warnings: queuedOversized ? ["Requested partition configuration not available now"] : [], cluster: c.state.config.clusterName };
+  };
+}
+
+/** The calls served past the Connect adapter with the same answers (net/rpc-unary-fast): a loop of sbatch calls Submit. */
+export function controllerFastUnary(sc: ServiceContext) {
+  return (opt: FastUnaryOptions): Record<string, FastUnary> => ({
+    "/spur.v1.Controller/Submit": fastUnary(ControllerService.method.submit, submitImpl(sc), opt),
+  });
+}
+
 export function controllerRoutes(sc: ServiceContext) {
   const c = sc.controller;
   return (router: ConnectRouter) =>
     router.service(ControllerService, {
-      async submit(req, ctx) {
-        const by = requester(ctx);
-        if (req.spec === undefined) throw new ConnectError("missing job spec", Code.InvalidArgument);
-        const given = jobSpecFromWire(req.spec);
-        // JobSubmitScript as the last reconfigure read it (replicated), else as at start
-        const replicated = c.state.reconfigured?.globals;
-        const hook = replicated === undefined ? sc.jobSubmitScript : (new Map(replicated).get("jobsubmitscript") ?? "");
-        const spec = hook ? await siteHook(hook, given, by) : given;
-        // Bounded before anything is logged: Slurm's lengths and max_script_size (ctld/submit-limits).
-        const tooBig = checkSubmitLimits(spec, submitLimitsFrom(c.state.config.sched.schedulerParametersText));
-        if (tooBig !== undefined) throw new ConnectError(tooBig, Code.InvalidArgument);
-        if (req.testOnly && req.hetComponents.length > 0) return hetTestOnly(sc, [spec, ...(await hetComponentSpecs(sc, req.hetComponents, by))], by);
-        if (req.testOnly) {
-          const checked = validateSubmit(c.state, spec, by, { testOnly: true });
-          if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
-          // where it would run: the nodes that fit now (of a list, in the first listed partition where they do),
-          // else once the partition is free (golden 037)
-          const others = jobPartitions(spec.partition).filter((n) => n !== checked.partition.info.name);
-          const listed = [checked.partition, ...others.flatMap((n) => c.state.partitions.filter((p) => p.info.name === n))];
-          const now = checked.oversizedNodes > 0 ? undefined : listed.map((p) => ({ p, fit: fitJob(checked.req, nodeViewsOf(c.state, p), "now") })).find((x) => x.fit !== undefined);
-          const partition = now?.p ?? checked.partition;
-          const fit = checked.oversizedNodes > 0 ? undefined : now?.fit ?? fitJob(checked.req, nodeViewsOf(c.state, partition), "ever");
-          // larger than the partition (-N 8 on 4 nodes): Slurm's test fails, it never names an empty node list
-          if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
-          const nodelist = compressHostlist(fit.map((a) => a.node));
-          return { jobId: c.state.nextJobId, startEstimate: sc.now(), partition: partition.info.name, cpus: testOnlyCpus(checked.req, fit), nodelist };
-        }
-        const het = await hetComponentSpecs(sc, req.hetComponents, by);
-        const allocNode = await hostNameOf(ctx.requestHeader.get(PEER_ADDR_HEADER) ?? "");
-        const result = await c.execute({ v: 1, type: "submit", at: sc.now(), spec, by, priority: 0, ...(allocNode ? { allocNode } : {}), ...(het.length > 0 ? { het } : {}) });
-        rejectIfError(result);
-        const jobId = result.ids[0] ?? 0;
-        // srun/salloc say so before "queued and waiting" when the job is larger than its partition
-        const queuedOversized = spec.interactive && c.state.jobs.get(jobId)?.info.reason === "PartitionConfig";
-        return { jobId, warnings: queuedOversized ? ["Requested partition configuration not available now"] : [], cluster: c.state.config.clusterName };
-      },
+      submit: submitImpl(sc),
       listJobs(req) {
         return { jobs: jobInfosToWire(listJobViews(c, toPlain(req), sc.now())), now: sc.now(), clusterName: c.state.config.clusterName };
       },

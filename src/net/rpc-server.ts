@@ -20,6 +20,7 @@ import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "./http-guard.
 import { listenGuarded } from "./listen-guarded.ts";
 import { AUTH_ERROR_ERRNO, AUTH_ERROR_MESSAGE, CRED_HEADER, type CredVerifier } from "./cred-header.ts";
 import { SLURM_ERRNO_HEADER } from "../compat/slurm-errors.ts";
+import { fastUnaryEligible, type CallHeaders, type FastUnary, type FastUnaryOptions } from "./rpc-unary-fast.ts";
 
 export const PEER_UID_HEADER = "x-spur-peer-uid";
 /** The caller's IP address as the socket saw it (always overwritten: a client cannot set it). */
@@ -101,7 +102,15 @@ export interface RpcServerExtras {
    */
   verifyCred?: CredVerifier;
   onCredRefused?: (why: string, peerAddr: string) => void;
+  /**
+   * Unary methods served past the Connect adapter with the same answers (net/rpc-unary-fast),
+   * by path, built with the options given; identity, gates and limits as for any call.
+   */
+  fastUnary?: (opt: FastUnaryOptions) => Record<string, FastUnary>;
 }
+
+/** The adapter's request limit and JSON options: the fast unary path answers with the same. */
+export const RPC_UNARY_OPTIONS: FastUnaryOptions = { readMaxBytes: 64 * 1024 * 1024, jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true } };
 
 export async function startRpcServer(
   routes: (router: ConnectRouter) => void,
@@ -109,11 +118,8 @@ export async function startRpcServer(
   fastJson: FastJsonHandlers = {},
   extras: RpcServerExtras = {},
 ): Promise<RpcServer> {
-  const handler = connectNodeAdapter({
-    routes,
-    readMaxBytes: MAX_BODY_BYTES,
-    jsonOptions: { alwaysEmitImplicit: true, ignoreUnknownFields: true },
-  });
+  const handler = connectNodeAdapter({ routes, readMaxBytes: RPC_UNARY_OPTIONS.readMaxBytes, jsonOptions: RPC_UNARY_OPTIONS.jsonOptions });
+  const unary = extras.fastUnary?.(RPC_UNARY_OPTIONS) ?? {};
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     if (extras.rateLimit !== undefined && !withinRate(req, extras.rateLimit)) {
       req.resume();
@@ -146,6 +152,8 @@ export async function startRpcServer(
   };
   const fastOf = (req: IncomingMessage) => (req.method === "POST" && isJson(req) ? fastJson[req.url ?? ""] : undefined);
   const route = (req: IncomingMessage, res: ServerResponse) => {
+    const direct = unary[req.url ?? ""];
+    if (direct !== undefined && fastUnaryEligible(req)) return void serveUnary(req, res, direct);
     const fast = fastOf(req);
     if (fast === undefined) handler(req, res);
     else void serveFast(req, res, fast);
@@ -226,6 +234,19 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, fast: (reque
   } catch (error) {
     reply(400, JSON.stringify({ code: "invalid_argument", message: String((error as Error).message ?? error) }));
   }
+}
+
+async function serveUnary(req: IncomingMessage, res: ServerResponse, fast: FastUnary): Promise<void> {
+  let answer;
+  try {
+    answer = await fast(req);
+  } catch (error) {
+    // Only a failed read of the request gets here (the handler's errors are answers): as the adapter, drop it.
+    if (!res.headersSent) res.destroy(error as Error);
+    return;
+  }
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
 }
 
 async function stampToken(req: IncomingMessage, token: string, verify: TokenVerifier | undefined): Promise<void> {
@@ -321,7 +342,7 @@ function stampPeer(req: IncomingMessage): void {
 }
 
 /** The authenticated uid of the caller; throws Unauthenticated when unknown. */
-export function peerUid(ctx: HandlerContext): number {
+export function peerUid(ctx: CallHeaders): number {
   const text = ctx.requestHeader.get(PEER_UID_HEADER) ?? "";
   if (ctx.requestHeader.get(AUTH_REFUSED_HEADER) !== null) throw new ConnectError(AUTH_ERROR_MESSAGE, Code.Unauthenticated);
   if (text === "") throw new ConnectError("Unable to identify the caller (auth/loopback accepts loopback clients only)", Code.Unauthenticated);

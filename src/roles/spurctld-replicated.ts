@@ -17,7 +17,7 @@ import type { ConsolaInstance } from "consola/core";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { createController, type Controller } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
-import { controllerFastJson, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
+import { controllerFastJson, controllerFastUnary, controllerRoutes, type ServiceContext } from "../ctld/service.ts";
 import type { IncomingMessage } from "node:http";
 import { startRpcServer, type RequestGate, type RpcServer } from "../net/rpc-server.ts";
 import { listenerTls, raftClientTls } from "../net/tls.ts";
@@ -211,7 +211,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       },
     );
   };
-  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, gate, readBarrier, tls: listenerTls(o.conf.globals, self.host, "spurctld") });
+  const server = await startRpcServer(controllerRoutes(sc), { host: self.host, port: self.port }, controllerFastJson(sc), { ...rpcExtras, fastUnary: controllerFastUnary(sc), gate, readBarrier, tls: listenerTls(o.conf.globals, self.host, "spurctld") });
   peerLost = (id) => driver.peerLost(id);
   const raftListener = listenRaft({ host: self.host, port: self.raftPort }, secret, (msgs) => driver.receive(msgs), (id) => driver.peerLost(id), listenerTls(o.conf.globals, self.host, "spurctld"));
   driver.start();

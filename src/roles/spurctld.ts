@@ -23,7 +23,7 @@ import { createController } from "../ctld/controller.ts";
 import { createAgentLink } from "../ctld/agent-link.ts";
 import type { CtldScripts } from "../ctld/ctld-scripts.ts";
 import { runAdminScript } from "../agent/prolog.ts";
-import { controllerFastJson, controllerRoutes } from "../ctld/service.ts";
+import { controllerFastJson, controllerFastUnary, controllerRoutes } from "../ctld/service.ts";
 import { startRpcServer, type RpcServerExtras } from "../net/rpc-server.ts";
 import { credAuthExtras } from "./ctld-auth.ts";
 import { configureClientTls, listenerTls } from "../net/tls.ts";
@@ -184,7 +184,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   controller.noteSkippedEntries(failed.length);
   const rpcExtras = extras.rpcExtras(state, now, () => controller.applyFailedTotal());
-  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { ...rpcExtras, tls: listenerTls(conf.globals, host, "spurctld") });
+  const server = await startRpcServer(controllerRoutes(sc), { host, port }, controllerFastJson(sc), { ...rpcExtras, fastUnary: controllerFastUnary(sc), tls: listenerTls(conf.globals, host, "spurctld") });
   const metricsServer = await startMetricsPort(conf, host, rpcExtras.metrics);
   const stop = controller.start();
   logger.info({ message: "listening", host, port: server.port, conf: path, metricsPort: metricsServer?.port ?? server.port });
