@@ -66,12 +66,21 @@ function asciiJson(value: unknown): string {
   return /[^\x00-\x7f]/.test(text) ? text.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`) : text;
 }
 
-/** Split complete lines out of `conn.buf`; returns them (the remainder stays buffered). */
-function takeLines(conn: { buf: string; authed: boolean }, chunk: string): string[] | undefined {
-  conn.buf += chunk;
-  const lines = conn.buf.split("\n");
+/**
+ * Split complete lines out of `conn.buf`; returns them (the remainder stays buffered), undefined
+ * when the unfinished line is longer than allowed. A chunk without a newline is only appended: a
+ * line of megabytes (a batch of appends, a snapshot chunk) arrives in many socket chunks, and
+ * splitting the whole buffer again for each made its cost grow with the square of its length.
+ */
+export function takeLines(conn: { buf: string; authed: boolean }, chunk: string): string[] | undefined {
+  const limit = conn.authed ? MAX_LINE_BYTES : HELLO_BYTES_MAX;
+  if (!chunk.includes("\n")) {
+    conn.buf += chunk;
+    return conn.buf.length > limit ? undefined : [];
+  }
+  const lines = (conn.buf + chunk).split("\n");
   conn.buf = lines.pop() ?? "";
-  if (conn.buf.length > (conn.authed ? MAX_LINE_BYTES : HELLO_BYTES_MAX)) return undefined;
+  if (conn.buf.length > limit) return undefined;
   return lines;
 }
 
