@@ -102,8 +102,12 @@ function resultLines(id: string, results: Plain<JobResult>[], perror: string | u
 }
 
 async function oneRequest(port: CliPort, id: string, action: string, fields: Record<string, string>, perror?: string): Promise<Outcome> {
+  return oneRequestIds(port, id, [id], action, fields, perror);
+}
+
+async function oneRequestIds(port: CliPort, id: string, jobIds: string[], action: string, fields: Record<string, string> = {}, perror?: string): Promise<Outcome> {
   try {
-    const resp = await port.ctl.updateJob({ jobIds: [id], action, fields });
+    const resp = await port.ctl.updateJob({ jobIds, action, fields });
     return resultLines(id, resp.results, perror);
   } catch (e) {
     const tail = perror === undefined ? "" : `${perror}: ${messageOf(e)}\n`;
@@ -141,6 +145,13 @@ export async function jobAction(port: CliPort, action: string, args: readonly st
     for (const id of ids) parts.push(await oneRequest(port, id, action, {}, perror));
   }
   return merge(parts);
+}
+
+/** `top JOB_LIST`: one request for the whole list (the controller moves the jobs together); errors name the list as given. */
+export async function topJobs(port: CliPort, arg: string): Promise<Outcome> {
+  const ids = splitJobIds(arg);
+  if (ids.length === 0 || !ids.every(isJobIdText)) return outcome("", `Invalid job id specified for job ${arg}\n`, true);
+  return oneRequestIds(port, arg, ids, "top");
 }
 
 /** `update JobId=... Key=Value ...` (JobName= alone selects the caller's jobs by name). */

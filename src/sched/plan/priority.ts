@@ -138,7 +138,11 @@ export function sameWaitingFactors(a: PriorityContext | undefined, b: PriorityCo
   return true;
 }
 
-/** One job's priority with its factors, as computed from `ctx` (the pass's context). */
+/** The context a pass would compute priorities from at `now` (undefined under priority/basic). */
+export function priorityContext(state: ClusterState, now: number, cfg: SchedConfig): PriorityContext | undefined {
+  return cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
+}
+
 /**
  * The job's priority and its factors; with `partition`, as it ranks in that one of the partitions
  * it lists (sprio shows a pending multi-partition job once per listed partition).

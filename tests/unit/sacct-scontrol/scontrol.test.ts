@@ -160,6 +160,18 @@ describe("scontrol job actions", () => {
     expect(rq.calls.updateJob[0]?.action).toBe("requeuehold");
     expect((await run(["hold"])).result.stderr).toBe("too few arguments for keyword:hold\n");
   });
+
+  // oracle 22.05: one request for the whole list; errors name the list as written
+  it("top sends the list at once", async () => {
+    const { result, calls } = await run(["top", "21,22"]);
+    expect(result.exitCode).toBe(0);
+    expect(calls.updateJob).toEqual([{ jobIds: ["21", "22"], action: "top", fields: {} }]);
+    const updateResults = () => [{ jobId: "21,999999", error: "Invalid job id specified", errorCode: 2017 }];
+    expect((await run(["top", "21,999999"], { updateResults })).result).toEqual({ stdout: "", stderr: "Invalid job id specified for job 21,999999\n", exitCode: 1 });
+    expect((await run(["top", "abc"])).result.stderr).toBe("Invalid job id specified for job abc\n");
+    expect((await run(["top"])).result.stderr).toBe("too few arguments for keyword:top\n");
+    expect((await run(["top", "21", "22"])).result.stderr).toBe("too many arguments for keyword:top\n");
+  });
 });
 
 describe("scontrol update", () => {
