@@ -161,7 +161,8 @@ function priorityValue(job: JobRecord, ctx: Context | undefined, scratch: Priori
     w.age * factors.age + w.assoc * factors.assoc + w.fairshare * factors.fairshare +
     w.jobSize * factors.jobSize + w.partition * factors.partition + w.qos * factors.qos;
   for (const name of ctx.tresNames) sum += (ctx.cfg.tresWeights[name] ?? 0) * (factors.tres[name] ?? 0);
-  const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice));
+  // an administrator's SiteFactor= adds to it (scontrol update)
+  const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice + (info.siteFactor ?? 0)));
   assert(priority >= PRIORITY_MIN, "a runnable job keeps a positive priority");
   return priority;
 }
