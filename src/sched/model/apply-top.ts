@@ -19,7 +19,7 @@ import type { ClusterState, JobRecord } from "./types.ts";
 import { emptyResult, type ApplyResult } from "./apply-result.ts";
 import { JOB_ERRORS } from "./job-access.ts";
 import { selectTargets } from "./select-jobs.ts";
-import { explainPriority, priorityContext, type PriorityContext } from "../plan/priority.ts";
+import { explainPriority, PRIORITY_MAX, PRIORITY_MIN, priorityContext, priorityValues, type PriorityContext } from "../plan/priority.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -60,34 +60,37 @@ export function applyTop(state: ClusterState, c: Of<"updateJob">): ApplyResult {
   }
   if (group.length === 0) return result;
   const ctx = priorityContext(state, c.at, state.config.sched);
-  const prio = (job: JobRecord): number => explainPriority(job, ctx).priority;
-  const ranked = [...listed, ...group].map(prio).sort((a, b) => b - a);
+  // each job's priority computed once (the factors of 100k jobs are the cost); a new nice moves it by the difference
+  const values = priorityValues([...listed, ...group], ctx, new Map());
+  const prio = new Map<JobRecord, number>([...listed, ...group].map((job, i) => [job, values[i] as number]));
+  const ranked = [...values].sort((a, b) => b - a);
   let gained = 0;
   let slot = Number.POSITIVE_INFINITY;
   listed.forEach((job, i) => {
     slot = Math.min(ranked[i] as number, slot - 1);
-    const delta = slot - prio(job);
+    const delta = slot - (prio.get(job) as number);
     gained += delta;
-    renice(job, job.info.nice - delta, ctx);
+    renice(job, job.info.nice - delta, prio.get(job) as number, ctx);
   });
   group.sort((a, b) => a.info.jobId - b.info.jobId);
   const each = Math.trunc(gained / group.length);
   const rest = gained % group.length; // C's remainder: the sign of `gained`
   group.forEach((job, i) => {
     const extra = i >= group.length - Math.abs(rest) ? Math.sign(rest) : 0;
-    renice(job, job.info.nice + each + extra, ctx);
+    renice(job, job.info.nice + each + extra, prio.get(job) as number, ctx);
   });
   return result;
 }
 
-/** A new nice, and the priority a pass would now compute (under priority/basic: moved by the nice's change). */
-function renice(job: JobRecord, nice: number, ctx: PriorityContext | undefined): void {
+/**
+ * A new nice, and the priority a pass would now compute: `was` moved by the nice's change (the
+ * factors do not move), computed again where a bound of the priority's range may cut it.
+ */
+function renice(job: JobRecord, nice: number, was: number, ctx: PriorityContext | undefined): void {
   const info = job.info;
-  if (ctx === undefined) {
-    if (job.priorityFixed !== true) info.priority = Math.max(1, info.priority + info.nice - nice);
-    info.nice = nice;
-    return;
-  }
+  const moved = was + info.nice - nice;
   info.nice = nice;
-  info.priority = explainPriority(job, ctx).priority;
+  if (job.priorityFixed === true) return; // an administrator's value does not follow the nice
+  const bounded = was <= PRIORITY_MIN || was >= PRIORITY_MAX || moved <= PRIORITY_MIN || moved >= PRIORITY_MAX;
+  info.priority = ctx !== undefined && bounded ? explainPriority(job, ctx).priority : Math.max(PRIORITY_MIN, moved);
 }

@@ -46,7 +46,8 @@ const ZERO_FACTORS: Readonly<PriorityFactors> = Object.freeze({ age: 0, assoc: 0
 
 /** Lowest priority a runnable job gets (0 means held, as in Slurm). */
 export const PRIORITY_MIN = 1;
-const PRIORITY_MAX = 0xffff_fffe;
+/** Highest priority a job gets (Slurm's 32-bit range less its special values). */
+export const PRIORITY_MAX = 0xffff_fffe;
 
 /** What a pass computed priorities from: kept so that `sprio` can show the same factors later. */
 export type PriorityContext = Context;
