@@ -102,8 +102,12 @@ function resultLines(id: string, results: Plain<JobResult>[], perror: string | u
 }
 
 async function oneRequest(port: CliPort, id: string, action: string, fields: Record<string, string>, perror?: string): Promise<Outcome> {
+  return oneRequestIds(port, id, [id], action, fields, perror);
+}
+
+async function oneRequestIds(port: CliPort, id: string, jobIds: string[], action: string, fields: Record<string, string> = {}, perror?: string): Promise<Outcome> {
   try {
-    const resp = await port.ctl.updateJob({ jobIds: [id], action, fields });
+    const resp = await port.ctl.updateJob({ jobIds, action, fields });
     return resultLines(id, resp.results, perror);
   } catch (e) {
     const tail = perror === undefined ? "" : `${perror}: ${messageOf(e)}\n`;
@@ -143,22 +147,37 @@ export async function jobAction(port: CliPort, action: string, args: readonly st
   return merge(parts);
 }
 
-/** `update JobId=... Key=Value ...` (JobName= alone selects the caller's jobs by name). */
+/** `top JOB_LIST`: one request for the whole list (the controller moves the jobs together); errors name the list as given. */
+export async function topJobs(port: CliPort, arg: string): Promise<Outcome> {
+  const ids = splitJobIds(arg);
+  if (ids.length === 0 || !ids.every(isJobIdText)) return outcome("", `Invalid job id specified for job ${arg}\n`, true);
+  return oneRequestIds(port, arg, ids, "top");
+}
+
+/** `update JobId=... Key=Value ...` (JobName= without JobId= selects jobs by name: the caller's, or UserID='s). */
 export async function updateJob(port: CliPort, args: readonly string[]): Promise<Outcome> {
-  const parsed = parseJobUpdate(args);
+  const known = port.userKnown?.bind(port) ?? (() => true);
+  const parsed = parseJobUpdate(args, Math.floor(port.now()), known);
   if (!parsed.ok) return outcome("", `${parsed.error.message}\n`, true);
+  const warned = outcome("", parsed.value.warnings.map((w) => `${w}\n`).join(""), false);
   let { jobIds } = parsed.value;
+  const { userId } = parsed.value;
   const fields = { ...parsed.value.fields };
   if (jobIds.length === 0 && fields["Name"] !== undefined) {
     const name = fields["Name"];
     delete fields["Name"];
     const jobs = (await port.ctl.listJobs({})).jobs;
     const uid = port.invoker.uid;
-    jobIds = jobs.filter((j) => j.name === name && (uid === 0 || j.uid === uid)).map((j) => String(j.jobId));
-    if (jobIds.length === 0) return outcome("", `Invalid job name (${name}) specified\n`, true);
+    const uidOf = userId === undefined ? undefined : (port.uidOf?.(userId) ?? (/^\d+$/.test(userId) ? Number(userId) : undefined));
+    const mine = (j: Job) => (userId === undefined ? uid === 0 || j.uid === uid : j.uid === uidOf || j.user === userId);
+    jobIds = jobs.filter((j) => j.name === name && mine(j)).map((j) => String(j.jobId));
+    if (jobIds.length === 0) {
+      const who = userId === undefined ? "" : `user ID ${uidOf ?? userId} and `;
+      return merge([warned, outcome("", `scontrol: error: No jobs with ${who}name '${name}'\n`, true)]);
+    }
   }
-  if (jobIds.length === 0) return outcome("", "No job id specified\n", true);
-  const parts: Outcome[] = [];
+  if (jobIds.length === 0) return merge([warned, outcome("", "No job id specified\n", true)]);
+  const parts: Outcome[] = [warned];
   for (const id of jobIds) parts.push(await oneRequest(port, id, "update", fields));
   return merge(parts);
 }

@@ -9,7 +9,7 @@
 import type { CliPort, CliResult } from "../net/ctl-port.ts";
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { jobAction, merge, outcome, showJob, type Outcome, type ViewFlags } from "./scontrol-jobs.ts";
+import { jobAction, topJobs, merge, outcome, showJob, type Outcome, type ViewFlags } from "./scontrol-jobs.ts";
 import { resvCommand, showReservations } from "./scontrol-resv.ts";
 import { pingStatus, showConfig, showHosts, showNodes, showPartitions, update, updateEntity } from "./scontrol-commands.ts";
 import { keywordMatch } from "../compat/format/scontrol-update.ts";
@@ -67,6 +67,7 @@ const USAGE = [
   "    Valid <COMMAND> values are:",
   "     hold <job_list>, uhold <job_list>, release <job_list>",
   "     requeue <job_list>, requeuehold <job_list>, suspend <job_list>, resume <job_list>",
+  "     top <job_list>",
   "     ping, version, help, exit, quit",
   "     show <ENTITY> [<ID>]: config, hostnames, hostlist, hostlistsorted, job, node, partition, step",
   "     update JobId=<id> <Key>=<value> ..., update NodeName=<nodes> State=<state> Reason=<text>",
@@ -159,6 +160,10 @@ async function command(port: CliPort, words: string[], flags: Flags): Promise<Ou
   if (action !== undefined) {
     if (words.length < 2) return outcome("", `too few arguments for keyword:${tag}\n`, true);
     return jobAction(port, action, words.slice(1));
+  }
+  if (keywordMatch(tag, "top", 3)) {
+    if (words.length !== 2) return outcome("", `too ${words.length < 2 ? "few" : "many"} arguments for keyword:${tag}\n`, true);
+    return topJobs(port, words[1] as string);
   }
   if (keywordMatch(tag, "show", 3)) return show(port, words, flags);
   if (keywordMatch(tag, "update", 1)) {

@@ -145,6 +145,8 @@ export interface CliPort {
   agentListPids?(addr: string, port: number, req: Plain<ListPidsRequest>): Promise<Plain<ListPidsResponse>>;
   /** Whether a user name or uid exists on this host (squeue -u); unset: every user counts as known. */
   userKnown?(nameOrUid: string): boolean;
+  /** The uid of a user name or uid on this host (scontrol update UserID=); unset or unknown: undefined. */
+  uidOf?(nameOrUid: string): number | undefined;
   /**
    * The shell writes a result's `stdoutMore` chunk by chunk as it is produced (roles/cli/run.ts).
    * Unset (tests' ports): a command puts its whole output in `stdout`.

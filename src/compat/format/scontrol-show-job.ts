@@ -145,6 +145,7 @@ function fileLines(job: Job): string[] {
     `Command=${orNull(job.command)}`,
     `WorkDir=${job.workDir}`,
   );
+  if (job.adminComment) lines.push(`AdminComment=${job.adminComment} `);
   if (job.comment !== "" || isGivenEmpty(job.givenEmpty, "comment")) lines.push(`Comment=${job.comment} `);
   if (job.batchFlag) {
     lines.push(`StdErr=${job.stdErr}`, `StdIn=${job.stdIn}`, `StdOut=${job.stdOut}`);
@@ -199,7 +200,7 @@ export function formatJobRecord(job: Job, o: ShowJobOptions): string {
     `UserId=${job.user}(${job.uid}) GroupId=${job.group}(${job.gid}) MCS_label=N/A`,
     `Priority=${job.priority} Nice=${job.nice} Account=${job.account} QOS=${job.qos}`,
     `JobState=${jobStateLong(job)} Reason=${job.reason || "None"} Dependency=${orNull(job.dependency)}`,
-    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restarts} BatchFlag=${job.batchFlag ? 1 : 0} Reboot=0 ExitCode=${job.exitCode}:${job.exitSignal}`,
+    `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restarts} BatchFlag=${job.batchFlag ? 1 : 0} Reboot=${job.reboot === true ? 1 : 0} ExitCode=${job.exitCode}:${job.exitSignal}`,
   ];
   if (o.detail) lines.push(`DerivedExitCode=${job.derivedExitCode}:0`);
   lines.push(...timeLines(job, o.now), ...placementLines(job, o.detail), ...fileLines(job));

@@ -7,6 +7,7 @@
  * scontrol's _is_job_id accepts them ("17", "17_2", "17_[1-3]", "17,18").
  */
 import { err, ok, type Result } from "../../lib/result.ts";
+import { parseBeginTime } from "../parse-time.ts";
 
 /** Does `typed` name `word` (at least `min` characters, any case)? */
 export function keywordMatch(typed: string, word: string, min: number): boolean {
@@ -16,7 +17,7 @@ export function keywordMatch(typed: string, word: string, min: number): boolean 
 
 /** `update JobId=N` keys in Slurm's test order: [canonical, minimum, aliases...]. */
 const JOB_KEYS: readonly (readonly [string, number, ...string[]])[] = [
-  ["JobId", 3], ["AdminComment", 3], ["ArrayTaskThrottle", 10], ["Comment", 3], ["DelayBoot", 5],
+  ["JobId", 3], ["UserID", 3], ["AdminComment", 6], ["ArrayTaskThrottle", 10], ["Comment", 3], ["DelayBoot", 5],
   ["TimeLimit", 5], ["TimeMin", 5], ["Priority", 2], ["Nice", 2], ["CPUsPerTask", 6], ["NumCPUs", 6],
   ["NumTasks", 8, "ReqProcs"], ["Requeue", 4], ["NumNodes", 8, "ReqNodes"], ["ReqSockets", 4],
   ["ReqCores", 4], ["TasksPerNode", 2], ["ReqThreads", 4], ["MinCPUsNode", 4], ["MinMemoryNode", 10],
@@ -26,7 +27,7 @@ const JOB_KEYS: readonly (readonly [string, number, ...string[]])[] = [
   ["ExcNodeList", 3], ["ReqNodeList", 8, "NodeList"], ["Features", 1], ["Gres", 2], ["Account", 1],
   ["BurstBuffer", 1], ["Dependency", 1], ["Licenses", 1], ["StartTime", 2, "EligibleTime", "BeginTime"],
   ["EndTime", 2], ["Deadline", 3], ["Reboot", 3], ["MailUser", 5], ["MailType", 5], ["TresPerNode", 8],
-  ["TresBind", 5], ["WorkDir", 2], ["Prefer", 3], ["ClusterFeatures", 8], ["Clusters", 7],
+  ["TresBind", 5], ["WorkDir", 2], ["Prefer", 3], ["ClusterFeatures", 8], ["Clusters", 7], ["SiteFactor", 5],
 ];
 
 /** Keys scontrol reads as a whole number itself, refusing anything else before asking the controller (oracle 22.05). */
@@ -48,6 +49,7 @@ function clientCheck(key: string, value: string): string | undefined {
   if (key === "Contiguous" && !/^(\d+|y|yes|n|no)$/i.test(value)) return `scontrol: error: Invalid ${key} value: ${value}`;
   if ((key === "TimeMin" || key === "DelayBoot") && !TIME_TEXT.test(value)) return `scontrol: error: Invalid ${key} value`;
   if (key === "MailType" && (value === "" || !value.split(",").every((t) => MAIL_TYPES.has(t.toUpperCase())))) return `Invalid MailType: ${value}`;
+  if (key === "Reboot" && !/^(yes|no|1|0)$/i.test(value)) return `scontrol: error: Invalid reboot value: ${value}`;
   return undefined;
 }
 
@@ -63,33 +65,59 @@ export function jobUpdateKey(typed: string): string | undefined {
 export interface JobUpdate {
   jobIds: string[];
   fields: Record<string, string>;
+  /** UserID= as given (with JobName=, whose jobs are meant; with JobId=, checked and otherwise unused). */
+  userId?: string;
+  /** What scontrol said of values it dropped (Deadline=abc), printed before the request is made. */
+  warnings: string[];
 }
 
 const unsupported = (arg: string): Result<never> =>
   err("BadUpdate", `Update of this parameter is not supported: ${arg}\nRequest aborted`, 1);
 
-/** `update JobId=17 TimeLimit=10 Partition=gpu` (also `Key Value` pairs, bare `Nice`). */
-export function parseJobUpdate(args: readonly string[]): Result<JobUpdate> {
+/**
+ * `update JobId=17 TimeLimit=10 Partition=gpu` (also `Key Value` pairs, bare `Nice` and `ResetAccrueTime`).
+ * `now` reads Deadline= as scontrol does (a value it cannot read is dropped with its complaint);
+ * `userKnown` checks UserID= (unset: any).
+ */
+export function parseJobUpdate(args: readonly string[], now = 0, userKnown: (u: string) => boolean = () => true): Result<JobUpdate> {
   const fields: Record<string, string> = {};
   const jobIds: string[] = [];
+  const warnings: string[] = [];
+  let userId: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const eq = arg.indexOf("=");
     let tag = eq < 0 ? arg : arg.slice(0, eq);
     let value = eq < 0 ? undefined : arg.slice(eq + 1);
     if (tag.endsWith("+")) tag = tag.slice(0, -1);
+    // a bare word of its own, before a bare tag takes the next word as its value (oracle: `Res Comment=x` sets the comment)
+    if (value === undefined && keywordMatch(tag, "ResetAccrueTime", 3)) {
+      fields["ResetAccrueTime"] = "";
+      continue;
+    }
+    let shown = arg;
     if (value === undefined && keywordMatch(tag, "Nice", 2)) value = "100";
-    else if (value === undefined && args[i + 1] !== undefined) value = args[++i] as string;
+    else if (value === undefined && args[i + 1] !== undefined) shown = value = args[++i] as string;
     if (value === undefined) return err("BadUpdate", `Invalid input: ${arg}\nRequest aborted`, 1);
     const key = jobUpdateKey(tag);
-    if (key === undefined) return unsupported(arg);
+    if (key === undefined) return unsupported(shown);
     const refused = clientCheck(key, value);
     if (refused !== undefined) return err("BadUpdate", refused, 1);
-    if (key === "JobId") jobIds.push(...splitJobIds(value));
+    if (key === "Deadline") {
+      const t = parseBeginTime(value, now, "Deadline");
+      if (!t.ok) {
+        warnings.push(t.error.message.split("\n")[0] as string);
+        continue;
+      }
+    }
+    if (key === "UserID") {
+      if (!userKnown(value)) return err("BadUpdate", `Invalid UserID: ${value}\nRequest aborted`, 1);
+      userId = value;
+    } else if (key === "JobId") jobIds.push(...splitJobIds(value));
     else fields[key] = value;
   }
-  if (Object.keys(fields).length === 0) return err("BadUpdate", "No changes specified", 1);
-  return ok({ jobIds, fields });
+  if (Object.keys(fields).length === 0) return err("BadUpdate", [...warnings, "No changes specified"].join("\n"), 1);
+  return ok({ jobIds, fields, warnings, ...(userId === undefined ? {} : { userId }) });
 }
 
 /** Node states `update NodeName=... State=` accepts (Spur's UpdateNodeRequest). */

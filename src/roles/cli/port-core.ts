@@ -61,6 +61,7 @@ export async function realPort(): Promise<CliPort> {
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     readLine: (timeoutMs) => readLine(timeoutMs),
     userKnown: (u) => (/^\d+$/.test(u) ? byUid(Number(u)).name !== u : userNamed(env.users, u) !== undefined),
+    uidOf: (u) => (/^\d+$/.test(u) ? (byUid(Number(u)).name !== u ? Number(u) : undefined) : userNamed(env.users, u)?.uid),
     agentListPids: (addr, port, req) => callAgent(rpcUrl(addr, port), "ListPids", req),
   };
 }

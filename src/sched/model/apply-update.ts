@@ -18,6 +18,7 @@ import { BASIC_PRIORITY_TOP } from "./apply-submit.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { applyFieldUpdates } from "./update-fields.ts";
 import { cancelStep, isStepIdText } from "./apply-cancel-step.ts";
+import { applyTop } from "./apply-top.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -96,6 +97,7 @@ function cancelOne(state: ClusterState, job: JobRecord, tasks: number[], c: Of<"
 }
 
 export function applyUpdateJob(state: ClusterState, c: Of<"updateJob">): ApplyResult {
+  if (c.action === "top") return applyTop(state, c);
   const result = emptyResult();
   const filter = { jobIds: c.jobIds, user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" };
   for (const t of selectTargets(state, filter)) {

@@ -161,6 +161,12 @@ export interface JobInfoState {
   network?: string;
   /** --delay-boot in seconds (scontrol DelayBoot=) */
   delayBootSec?: number;
+  /** scontrol update AdminComment= (scontrol show job, the line before Comment=) */
+  adminComment?: string;
+  /** scontrol update Reboot=yes (scontrol show job Reboot=1); no node is rebooted for it */
+  reboot?: boolean;
+  /** scontrol update SiteFactor=: added to the job's priority (multifactor and basic) */
+  siteFactor?: number;
   /** Display options given with an empty value (shown empty, not (null)) */
   givenEmpty?: string;
 }

@@ -30,6 +30,7 @@ const PENDING_ONLY = new Set([
   "partition", "numnodes", "numtasks", "reqnodelist", "nodelist", "excnodelist", "features", "dependency", "starttime", "begintime",
   "minmemorynode", "minmemorycpu", "mincpusnode", "numcpus", "mintmpdisknode", "cpuspertask", "taskspernode", "reqsockets", "reqcores", "reqthreads",
   "contiguous", "oversubscribe", "workdir", "stdout", "prefer", "wckey", "gres", "account", "qos", "tresbind",
+  "reboot", "resetaccruetime",
 ]);
 
 const SETTERS: Record<string, Setter> = {

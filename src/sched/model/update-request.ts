@@ -16,6 +16,8 @@ import { mayUse } from "../resv/types.ts";
 import { parseGres } from "../../compat/options/spec-syntax.ts";
 import { gpuTresTexts } from "../plan/request.ts";
 import { INVALID_RESERVATION, RESERVATION_ACCESS } from "../acct/submit-policy.ts";
+import { noteGiven } from "../../compat/given-empty.ts";
+import { INVALID_LICENSE, licenseText, parseLicenseRequest } from "../../compat/licenses.ts";
 
 /** What a setter may read besides the job: the state, whether an administrator asks, the command's time. */
 export interface UpdateCtx {
@@ -273,6 +275,45 @@ export const REQUEST_SETTERS: Record<string, Setter> = {
     job.info.tresReq = gpus > 0 ? withTresItem(job.info.tresReq, "gres/gpu", String(gpus)) : withoutTresItem(job.info.tresReq, "gres/gpu");
     return "";
   },
+  // an administrator's note (scontrol show job, before Comment=); empty clears it
+  admincomment: (job, v, ctx) => {
+    if (!ctx.admin) return "Access/permission denied";
+    if (v === "") delete job.info.adminComment;
+    else job.info.adminComment = v;
+    return "";
+  },
+  // as -L at submission (oracle: Licenses=foo on a cluster without it); empty clears it (shown "Licenses=", not (null))
+  licenses: (job, v, ctx) => {
+    if (v !== "") {
+      const parsed = parseLicenseRequest(v, ctx.state.licenses ?? new Map());
+      if (!parsed.ok) return INVALID_LICENSE;
+      if (job.info.state !== "PENDING") return "Job is no longer pending execution";
+      job.info.licenses = licenseText(parsed.value);
+    } else job.info.licenses = "";
+    job.spec.licenses = v;
+    const given = noteGiven(job.info.givenEmpty, "licenses", v === "");
+    if (given === undefined) delete job.info.givenEmpty;
+    else job.info.givenEmpty = given;
+    return "";
+  },
+  // added to the priority (oracle: SiteFactor=5 on 11156 shows 11161, then -3 shows 11153, abc reads 0), running or not
+  sitefactor: (job, v, ctx) => {
+    if (!ctx.admin) return "Access/permission denied";
+    const m = /^\s*([+-]?\d+)/.exec(v);
+    const site = m ? Number(m[1]) : 0;
+    if (job.info.priority > 0 && job.priorityFixed !== true) job.info.priority = Math.max(1, job.info.priority - (job.info.siteFactor ?? 0) + site);
+    if (site === 0) delete job.info.siteFactor;
+    else job.info.siteFactor = site;
+    return "";
+  },
+  // scontrol checks the value (yes|no|1|0); Spur reboots no node for it, the record shows it (Reboot=1)
+  reboot: (job, v) => {
+    if (/^(yes|1)$/i.test(v.trim())) job.info.reboot = true;
+    else delete job.info.reboot;
+    return "";
+  },
+  // Spur keeps no accrue time (no QOS accrue limits): accepted for a pending job, as 22.05, changing nothing
+  resetaccruetime: () => "",
   // Refused as 22.05 refuses them on a cluster like Spur's
   endtime: (job) => (job.info.state === "PENDING" ? "Job is not running" : "Update of this parameter is not supported: EndTime"),
   corespec: () => "Access/permission denied", // AllowSpecResourcesUsage=No

@@ -46,7 +46,8 @@ const ZERO_FACTORS: Readonly<PriorityFactors> = Object.freeze({ age: 0, assoc: 0
 
 /** Lowest priority a runnable job gets (0 means held, as in Slurm). */
 export const PRIORITY_MIN = 1;
-const PRIORITY_MAX = 0xffff_fffe;
+/** Highest priority a job gets (Slurm's 32-bit range less its special values). */
+export const PRIORITY_MAX = 0xffff_fffe;
 
 /** What a pass computed priorities from: kept so that `sprio` can show the same factors later. */
 export type PriorityContext = Context;
@@ -138,7 +139,11 @@ export function sameWaitingFactors(a: PriorityContext | undefined, b: PriorityCo
   return true;
 }
 
-/** One job's priority with its factors, as computed from `ctx` (the pass's context). */
+/** The context a pass would compute priorities from at `now` (undefined under priority/basic). */
+export function priorityContext(state: ClusterState, now: number, cfg: SchedConfig): PriorityContext | undefined {
+  return cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
+}
+
 /**
  * The job's priority and its factors; with `partition`, as it ranks in that one of the partitions
  * it lists (sprio shows a pending multi-partition job once per listed partition).
@@ -157,7 +162,8 @@ function priorityValue(job: JobRecord, ctx: Context | undefined, scratch: Priori
     w.age * factors.age + w.assoc * factors.assoc + w.fairshare * factors.fairshare +
     w.jobSize * factors.jobSize + w.partition * factors.partition + w.qos * factors.qos;
   for (const name of ctx.tresNames) sum += (ctx.cfg.tresWeights[name] ?? 0) * (factors.tres[name] ?? 0);
-  const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice));
+  // an administrator's SiteFactor= adds to it (scontrol update)
+  const priority = Math.min(PRIORITY_MAX, Math.max(PRIORITY_MIN, Math.floor(sum) - info.nice + (info.siteFactor ?? 0)));
   assert(priority >= PRIORITY_MIN, "a runnable job keeps a positive priority");
   return priority;
 }

@@ -160,9 +160,34 @@ describe("scontrol job actions", () => {
     expect(rq.calls.updateJob[0]?.action).toBe("requeuehold");
     expect((await run(["hold"])).result.stderr).toBe("too few arguments for keyword:hold\n");
   });
+
+  // oracle 22.05: one request for the whole list; errors name the list as written
+  it("top sends the list at once", async () => {
+    const { result, calls } = await run(["top", "21,22"]);
+    expect(result.exitCode).toBe(0);
+    expect(calls.updateJob).toEqual([{ jobIds: ["21", "22"], action: "top", fields: {} }]);
+    const updateResults = () => [{ jobId: "21,999999", error: "Invalid job id specified", errorCode: 2017 }];
+    expect((await run(["top", "21,999999"], { updateResults })).result).toEqual({ stdout: "", stderr: "Invalid job id specified for job 21,999999\n", exitCode: 1 });
+    expect((await run(["top", "abc"])).result.stderr).toBe("Invalid job id specified for job abc\n");
+    expect((await run(["top"])).result.stderr).toBe("too few arguments for keyword:top\n");
+    expect((await run(["top", "21", "22"])).result.stderr).toBe("too many arguments for keyword:top\n");
+  });
 });
 
 describe("scontrol update", () => {
+  // oracle 22.05: JobName= with UserID= selects that user's jobs of the name; a Deadline= scontrol cannot read is dropped with its complaint
+  it("selects by JobName= and UserID=, and says what it dropped", async () => {
+    const named = await run(["update", "JobName=held", "UserID=0", "Comment=y"]);
+    expect(named.calls.updateJob).toEqual([{ jobIds: ["21"], action: "update", fields: { Comment: "y" } }]);
+    const other = await run(["update", "JobName=held", "UserID=65534", "Comment=y"]);
+    expect(other.result).toEqual({ stdout: "", stderr: "scontrol: error: No jobs with user ID 65534 and name 'held'\n", exitCode: 1 });
+    expect((await run(["update", "JobName=nonexist", "Comment=y"])).result.stderr).toBe("scontrol: error: No jobs with name 'nonexist'\n");
+    const dropped = await run(["update", "JobId=22", "Deadline=abc", "Comment=x"]);
+    expect(dropped.result).toEqual({ stdout: "", stderr: "Invalid time specification (pos=0): abc\n", exitCode: 0 });
+    expect(dropped.calls.updateJob).toEqual([{ jobIds: ["22"], action: "update", fields: { Comment: "x" } }]);
+    expect((await run(["update", "JobId=22", "Deadline=abc"])).result.stderr).toBe("Invalid time specification (pos=0): abc\nNo changes specified\n");
+  });
+
   it("sends canonical keys, case-insensitive and abbreviated", async () => {
     const { result, calls } = await run(["update", "jobid=22", "timelimit=30", "PART=gpu", "JobName=x"]);
     expect(result.exitCode).toBe(0);
