@@ -384,7 +384,18 @@ export function dependencyDisplay(text: string, self: DepSelf, allJobs: readonly
   return dependencyNow(text, self, allJobs, now)?.shown ?? text;
 }
 
-/** The display text and the verdict of a dependency as it stands now; undefined when the text does not parse. */
+/** Jobs looked up by id, or by array job id and task id, among `allJobs`. */
+const lookupIn = (allJobs: readonly DepJobView[]): DepLookup => (jobId, arrayTaskId) =>
+  arrayTaskId === undefined
+    ? allJobs.find((j) => j.jobId === jobId)
+    : allJobs.find((j) => j.arrayJobId === jobId && j.arrayTaskId === arrayTaskId);
+
+/** The parsed dependency with its refs resolved as at submission (the parsed one when they do not resolve). */
+function resolvedSpec(parsed: DependencySpec, lookup: DepLookup, allJobs: readonly DepJobView[]): DependencySpec {
+  const resolved = resolveDependency(parsed, lookup, allJobs, -1);
+  return resolved.ok ? resolved.value : parsed;
+}
+
 /**
  * A held job's Dependency: 22.05 evaluates a job's dependency only when it may be scheduled, so one
  * submitted held shows every ref as given, (unfulfilled), resolved as at submit (oracle: --hold with
@@ -393,14 +404,10 @@ export function dependencyDisplay(text: string, self: DepSelf, allJobs: readonly
 export function dependencyUnevaluated(text: string, allJobs: readonly DepJobView[]): string | undefined {
   const parsed = parseDependency(text);
   if (!parsed.ok) return undefined;
-  const lookup: DepLookup = (jobId, arrayTaskId) =>
-    arrayTaskId === undefined
-      ? allJobs.find((j) => j.jobId === jobId)
-      : allJobs.find((j) => j.arrayJobId === jobId && j.arrayTaskId === arrayTaskId);
-  const resolved = resolveDependency(parsed.value, lookup, allJobs, -1);
-  return formatDependency(resolved.ok ? resolved.value : parsed.value);
+  return formatDependency(resolvedSpec(parsed.value, lookupIn(allJobs), allJobs));
 }
 
+/** The display text and the verdict of a dependency as it stands now; undefined when the text does not parse. */
 export function dependencyNow(
   text: string,
   self: DepSelf,
@@ -410,12 +417,8 @@ export function dependencyNow(
   if (text === "") return { shown: "", result: "satisfied" };
   const parsed = parseDependency(text);
   if (!parsed.ok) return undefined;
-  const lookup: DepLookup = (jobId, arrayTaskId) =>
-    arrayTaskId === undefined
-      ? allJobs.find((j) => j.jobId === jobId)
-      : allJobs.find((j) => j.arrayJobId === jobId && j.arrayTaskId === arrayTaskId);
-  const resolved = resolveDependency(parsed.value, lookup, allJobs, -1);
-  const spec = resolved.ok ? resolved.value : parsed.value;
+  const lookup = lookupIn(allJobs);
+  const spec = resolvedSpec(parsed.value, lookup, allJobs);
   const detail = evaluateDependencyDetail(spec, lookup, self, allJobs, now);
   return { shown: formatDependency(spec, detail.entries), result: detail.result };
 }
