@@ -224,8 +224,36 @@ async function waitRest(url: string, deadline: number): Promise<boolean> {
   return false;
 }
 
+/** How many times a new cluster is started on freshly drawn ports when one was taken meanwhile. */
+const UP_ATTEMPTS = 3;
+
+/**
+ * Whether `up` may start again on new ports: a port drawn for a new cluster (freePort) can be
+ * taken by another process between the probe and the daemon's bind (seen under parallel e2e
+ * load: "Failed to start server. Is port N in use?"). Only for a spur.conf this call wrote with
+ * ports it drew itself; a restart keeps its ports, and a port the caller named is theirs.
+ */
+export function portRaceRetry(error: unknown, o: { wroteConf: boolean; fixedPort: boolean; attempt: number }): boolean {
+  return o.wroteConf && !o.fixedPort && o.attempt < UP_ATTEMPTS && /in use|EADDRINUSE/i.test(String(error));
+}
+
 /** Start (or restart, keeping state) the local cluster; resolves once every node has registered. */
 export async function up(o: UpOptions): Promise<{ conf: string; url: string; restUrl?: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const wroteConf = !existsSync(join(resolve(o.stateDir), "spur.conf"));
+    try {
+      return await upOnce(o);
+    } catch (error) {
+      if (!portRaceRetry(error, { wroteConf, fixedPort: o.controllerPort !== undefined, attempt })) throw error;
+      // a cluster that never came up: its conf and the controllers' empty state go, the rest (secret, spool) stays
+      rmSync(join(resolve(o.stateDir), "spur.conf"), { force: true });
+      rmSync(join(resolve(o.stateDir), "ctld"), { recursive: true, force: true });
+      process.stderr.write(`spur: a drawn port was taken meanwhile; starting again on new ports (${String(error).split("\n")[0]})\n`);
+    }
+  }
+}
+
+async function upOnce(o: UpOptions): Promise<{ conf: string; url: string; restUrl?: string }> {
   const dir = resolve(o.stateDir);
   mkdirSync(dir, { recursive: true });
   assertNotRunning(dir);

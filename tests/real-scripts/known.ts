@@ -51,6 +51,13 @@ export const KNOWN_REAL: readonly KnownReal[] = [
       + "the data_parser shape, as squeue and sinfo do",
   },
   {
+    field: /^stdout$/,
+    cases: /^sinfo -N -l$/,
+    when: (d) => d.slurm.split("\n").sort().join("\n") === d.spur.split("\n").sort().join("\n"),
+    reason: "the order of one node's lines in several partitions: 22.05's own goldens show debug before gpu on an idle oracle (004) and gpu "
+      + "before debug on a busy one (057), so it follows the oracle's state; Spur lists them in slurm.conf's partition order",
+  },
+  {
     field: /^job(#\d+)?\.NumNodes$/,
     when: (d) => d.slurm === "2" && d.spur === "1",
     reason: "the same load-dependent estimate as squeue NODES below, in scontrol's NumNodes: 22.05 records -n1 -c2 as 2 nodes while the shared "
