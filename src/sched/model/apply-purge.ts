@@ -56,14 +56,18 @@ function dependedOn(state: ClusterState): Set<number> {
   const ids = new Set<number>();
   for (const job of state.jobs.values()) {
     if (job.info.state !== "PENDING") continue;
-    for (const text of new Set([job.spec.dependency, job.info.dependency])) {
-      if (text === "") continue;
-      const parsed = parseDependency(text);
-      if (!parsed.ok) continue;
-      for (const item of parsed.value.items) for (const ref of item.jobIds) ids.add(ref.jobId);
-    }
+    // most pending jobs name none: no parsing, no allocation for them (this walks every job each purge turn)
+    const { dependency } = job.spec;
+    if (dependency !== "") addRefs(ids, dependency);
+    if (job.info.dependency !== "" && job.info.dependency !== dependency) addRefs(ids, job.info.dependency);
   }
   return ids;
+}
+
+function addRefs(ids: Set<number>, text: string): void {
+  const parsed = parseDependency(text);
+  if (!parsed.ok) return;
+  for (const item of parsed.value.items) for (const ref of item.jobIds) ids.add(ref.jobId);
 }
 
 const named = (info: JobRecord["info"], ids: ReadonlySet<number>): boolean =>
