@@ -30,6 +30,16 @@ function pass(c: ReturnType<typeof cluster>, now: number) {
 
 const info = (c: ReturnType<typeof cluster>, id: number) => c.state.jobs.get(id)?.info;
 
+/** gpu filled by an exclusive 2-node job, then a `-p gpu,debug` job submitted and one pass run: it starts in debug. */
+function gpuFullThenListed() {
+  const c = cluster(CONF);
+  c.run(submit(spec({ partition: "gpu", nodesMin: 2, exclusive: true, timeLimitMin: 30 })));
+  pass(c, 20);
+  const id = c.run(submit(spec({ partition: "gpu,debug", timeLimitMin: 30 }), 21)).ids[0] as number;
+  pass(c, 30);
+  return { c, id };
+}
+
 describe("job-partitions", () => {
   it("lists distinct names in order, dropping empty entries", () => {
     expect(jobPartitions("gpu")).toEqual(["gpu"]);
@@ -104,11 +114,7 @@ describe("scheduling a job of several partitions", () => {
   });
 
   it("goes on to the next partition when the first is full", () => {
-    const c = cluster(CONF);
-    c.run(submit(spec({ partition: "gpu", nodesMin: 2, exclusive: true, timeLimitMin: 30 })));
-    pass(c, 20);
-    const id = c.run(submit(spec({ partition: "gpu,debug", timeLimitMin: 30 }), 21)).ids[0] as number;
-    pass(c, 30);
+    const { c, id } = gpuFullThenListed();
     expect(info(c, id)?.state).toBe("RUNNING");
     expect(info(c, id)?.partition).toBe("debug");
   });
@@ -207,11 +213,7 @@ describe("scontrol update Partition= with a list", () => {
 
 describe("requeue of a job of several partitions", () => {
   it("waits for any listed partition again, the one it ran in first (oracle 22.05)", () => {
-    const c = cluster(CONF);
-    c.run(submit(spec({ partition: "gpu", nodesMin: 2, exclusive: true, timeLimitMin: 30 })));
-    pass(c, 20);
-    const id = c.run(submit(spec({ partition: "gpu,debug", timeLimitMin: 30 }), 21)).ids[0] as number;
-    pass(c, 30);
+    const { c, id } = gpuFullThenListed();
     expect(info(c, id)?.partition).toBe("debug");
     const r = c.run({ v: 1, type: "updateJob", at: 40, jobIds: [String(id)], action: "requeue", fields: {}, by: ROOT });
     expect(r.items[0]?.error ?? "").toBe("");
