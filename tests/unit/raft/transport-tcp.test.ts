@@ -1,12 +1,16 @@
 /**
  * @module tests/unit/raft/transport-tcp
  * The controllers' Raft transport on loopback: messages (payload bytes included) arrive in
- * order; a peer without the shared secret reaches the listener, is cut off and delivers nothing.
+ * order; a peer without the shared secret reaches the listener, is cut off and delivers nothing;
+ * two ends of this version switch to binary frames, and either end of an older version (JSON
+ * lines only) still talks to one of this version; a dialer that switches without being offered
+ * frames, or sends a damaged frame, is cut off.
  */
 import { type Socket, connect, createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../../src/raft/core/index.ts";
-import { createTcpTransport, listenRaft } from "../../../src/raft/transport-tcp.ts";
+import { createTcpTransport, listenRaft, type WireVersion } from "../../../src/raft/transport-tcp.ts";
+import { encodeFrame } from "../../../src/raft/wire-binary.ts";
 import { msg } from "./harness.ts";
 
 const cleanups: (() => void)[] = [];
@@ -19,14 +23,15 @@ const until = async (cond: () => boolean) => {
   while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 };
 
-/** A TCP proxy to `port` that counts connections and those the far end (the listener) ended. */
+/** A TCP proxy to `port` that counts connections and those the far end (the listener) ended, and keeps what dialers sent. */
 async function countingProxy(port: number) {
-  const stats = { accepted: 0, hungUpByListener: 0 };
+  const stats = { accepted: 0, hungUpByListener: 0, sent: [] as Buffer[] };
   const sockets: Socket[] = [];
   const server = createServer((client) => {
     stats.accepted += 1;
     const upstream = connect(port, "127.0.0.1");
     sockets.push(client, upstream);
+    client.on("data", (b: Buffer) => stats.sent.push(b));
     client.pipe(upstream);
     upstream.pipe(client);
     // "end": the listener sent FIN (s.end()); our own destroy() below never emits it.
@@ -151,5 +156,57 @@ describe("raft TCP transport", () => {
       sock.on("close", () => done());
     });
     await flood;
+  }, 10_000);
+
+  it("switches to binary frames between two ends of this version, keeps JSON lines with an older end", async () => {
+    const run = async (dialer: WireVersion, listener: WireVersion) => {
+      const got: Message[] = [];
+      const server = listenRaft({ host: "127.0.0.1", port: 0 }, "s3cret", (ms) => got.push(...ms), () => undefined, undefined, undefined, listener);
+      const proxy = await countingProxy(server.port);
+      const t = createTcpTransport(1, [{ id: 2, host: "127.0.0.1", port: proxy.port }], "s3cret", 10, () => undefined, undefined, dialer);
+      cleanups.push(() => t.stop(), () => server.stop(true), () => proxy.close());
+      for (let i = 0; i < 50 && got.length === 0; i++) {
+        t.send([app(0)]);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // Give the offer time to come back, then check that what follows arrives whole and in order.
+      await new Promise((r) => setTimeout(r, 50));
+      got.length = 0;
+      for (let i = 1; i <= 20; i++) t.send([app(i)]);
+      await until(() => got.length >= 20);
+      expect(got.map((m) => m.index), `dialer ${dialer}, listener ${listener}`).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect([...(got[4]?.entries[0]?.data ?? [])]).toEqual([5, 255, 0]);
+      expect(proxy.stats.hungUpByListener).toBe(0);
+      return Buffer.concat(proxy.stats.sent).includes('\n"binary"\n');
+    };
+    expect(await run(2, 2)).toBe(true);
+    expect(await run(2, 1)).toBe(false);
+    expect(await run(1, 2)).toBe(false);
+  });
+
+  it("cuts off a dialer that switches to frames unasked, or sends a damaged frame", async () => {
+    const got: Message[] = [];
+    const server = listenRaft({ host: "127.0.0.1", port: 0 }, "s3cret", (ms) => got.push(...ms));
+    cleanups.push(() => server.stop(true));
+    const session = (greeting: object, after: (sock: Socket) => void) =>
+      new Promise<string>((done) => {
+        let answer = "";
+        const sock = connect(server.port, "127.0.0.1", () => sock.write(`${JSON.stringify(greeting)}\n`));
+        sock.on("data", (b: Buffer) => {
+          answer += b.toString();
+          after(sock);
+        });
+        sock.on("error", () => undefined);
+        sock.on("close", () => done(answer));
+        // Not offered (no wire 2 in the greeting): the listener answers nothing, so switch anyway after a moment.
+        if (!("wire" in greeting)) setTimeout(() => after(sock), 50);
+      });
+    // Unasked: no offer in the greeting, then the switch line and a good frame.
+    expect(await session({ secret: "s3cret", from: 1 }, (sock) => sock.write(Buffer.concat([Buffer.from('"binary"\n'), encodeFrame([app(1)])])))).toBe("");
+    // Offered, switched, then a frame whose body does not parse.
+    const bad = Buffer.from(encodeFrame([app(2)]));
+    bad.write("zzz", 9, "latin1");
+    expect(await session({ secret: "s3cret", from: 1, wire: 2 }, (sock) => sock.write(Buffer.concat([Buffer.from('"binary"\n'), bad])))).toBe('{"wire":2}\n');
+    expect(got).toEqual([]);
   }, 10_000);
 });
