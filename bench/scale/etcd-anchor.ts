@@ -17,6 +17,8 @@ const ETCD = "/usr/bin/etcd";
 
 export interface Etcd {
   leaderUrl: string;
+  /** The members' process ids (for CPU figures). */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export async function startEtcd(base = 23790): Promise<Etcd | undefined> {
       try {
         const res = await fetch(`${url}/v3/maintenance/status`, { method: "POST", body: "{}", signal: AbortSignal.timeout(500) });
         const st = (await res.json()) as { header?: { member_id?: string }; leader?: string };
-        if (st.leader !== undefined && st.leader !== "0" && st.leader === st.header?.member_id) return { leaderUrl: url, stop };
+        if (st.leader !== undefined && st.leader !== "0" && st.leader === st.header?.member_id) return { leaderUrl: url, pids: procs.map((p) => p.pid ?? 0), stop };
       } catch {
         /* not up yet */
       }

@@ -4,13 +4,19 @@
  * flight, for one or more builds side by side (issue 16): each build gets a cluster of its
  * own (single controller, or 3 replicas with SUBMIT_CPU_REPLICAS=3), and the rounds alternate
  * between them so that the shared machine's load falls on all alike. CPU is the serving
- * controller's utime+stime from /proc/PID/stat (the pid Ping names) over the round.
+ * controller's utime+stime from /proc/PID/stat (the pid Ping names) over the round; `all` adds
+ * every controller's and this client's own CPU (what the whole submission costs the machine:
+ * on 2 cores, 2000 ms / all-ms-per-submit bounds the rate); `each` splits it by process (the
+ * servers in order, then the client).
  * Usage: bun bench/scale/submit-cpu.ts [BIN ...] (a compiled binary or a tree's src/main.ts; default dist/spur)
- * Env: SUBMIT_CPU_SECONDS (3) per point, SUBMIT_CPU_ROUNDS (3), SUBMIT_CPU_REPLICAS (1).
+ * Env: SUBMIT_CPU_SECONDS (3) per point, SUBMIT_CPU_ROUNDS (3), SUBMIT_CPU_REPLICAS (1);
+ * SUBMIT_CPU_ETCD=1 adds the anchor, a 3-member etcd's 1 KB puts from the same client, in the
+ * same rounds (bench/scale/etcd-anchor.ts), with its members' CPU in `all`.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { BIN, drive, leaderOf, post, submitTo, up, type Cluster } from "./replica-cluster.ts";
+import { etcdPut, startEtcd, type Etcd } from "./etcd-anchor.ts";
 
 const SECONDS = Number(process.env.SUBMIT_CPU_SECONDS ?? 3);
 const ROUNDS = Number(process.env.SUBMIT_CPU_ROUNDS ?? 3);
@@ -25,33 +31,62 @@ function cpuMs(pid: number): number {
 
 const bins = process.argv.slice(2);
 const builds = bins.length > 0 ? bins.map((b) => resolve(b)) : [BIN];
-const clusters: { bin: string; c: Cluster; url: string; pid: number }[] = [];
+/** What a round drives: `pid` the serving process (undefined: not known, as for etcd), `pids` every server process. */
+interface Target {
+  name: string;
+  pid: number | undefined;
+  pids: number[];
+  call: () => Promise<boolean>;
+  down(): Promise<void> | void;
+}
+const targets: Target[] = [];
+const clientCpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const pidOf = async (url: string) => ((await (await post(url, "Ping", {})).json()) as { pid: number }).pid;
 try {
   for (const bin of builds) {
-    const c = up(REPLICAS, [], bin);
+    const c: Cluster = up(REPLICAS, [], bin);
+    targets.push({ name: bin, pid: undefined, pids: [], call: async () => false, down: () => c.down() });
     const url = c.urls.get(await leaderOf(c)) as string;
-    const pid = ((await (await post(url, "Ping", {})).json()) as { pid: number }).pid;
-    await drive(8, 1, () => submitTo(url));
-    clusters.push({ bin, c, url, pid });
+    const target = targets[targets.length - 1] as Target;
+    Object.assign(target, { pid: await pidOf(url), pids: await Promise.all([...c.urls.values()].map(pidOf)), call: () => submitTo(url) });
+    await drive(8, 1, target.call);
   }
-  const results = new Map<string, { rate: number[]; cpu: number[] }>();
+  if (process.env.SUBMIT_CPU_ETCD === "1") {
+    const etcd: Etcd | undefined = await startEtcd();
+    if (etcd === undefined) console.error("etcd: /usr/bin/etcd missing (apt-get install etcd-server); anchor skipped");
+    else {
+      targets.push({ name: "etcd (3 members, 1 KB puts)", pid: undefined, pids: etcd.pids, call: () => etcdPut(etcd.leaderUrl), down: () => etcd.stop() });
+      await drive(8, 1, () => etcdPut(etcd.leaderUrl));
+    }
+  }
+  const results = new Map<string, { rate: number[]; cpu: number[]; all: number[] }>();
   for (let r = 0; r < ROUNDS; r++) {
     for (const n of IN_FLIGHT) {
-      for (const k of clusters) {
-        const before = cpuMs(k.pid);
-        const load = await drive(n, SECONDS, () => submitTo(k.url));
-        const cpu = cpuMs(k.pid) - before;
-        const key = `${k.bin} @${n}`;
-        const e = results.get(key) ?? { rate: [], cpu: [] };
+      for (const k of targets) {
+        const allCpu = () => k.pids.reduce((sum, p) => sum + cpuMs(p), clientCpuMs());
+        const before = k.pid === undefined ? 0 : cpuMs(k.pid);
+        const allBefore = allCpu();
+        const eachBefore = [...k.pids.map(cpuMs), clientCpuMs()];
+        const load = await drive(n, SECONDS, k.call);
+        const each = [...k.pids.map(cpuMs), clientCpuMs()].map((v, i) => v - (eachBefore[i] ?? 0));
+        const cpu = k.pid === undefined ? Number.NaN : cpuMs(k.pid) - before;
+        const all = allCpu() - allBefore;
+        const key = `${k.name} @${n}`;
+        const e = results.get(key) ?? { rate: [], cpu: [], all: [] };
         e.rate.push(load.ok / load.seconds);
         e.cpu.push(load.ok > 0 ? cpu / load.ok : 0);
+        e.all.push(load.ok > 0 ? all / load.ok : 0);
         results.set(key, e);
-        console.log(JSON.stringify({ round: r, bin: k.bin, pid: k.pid, in_flight: n, replicas: REPLICAS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: Number((cpu / Math.max(1, load.ok)).toFixed(3)) }));
+        const ms = (x: number) => (Number.isNaN(x) ? null : Number((x / Math.max(1, load.ok)).toFixed(3)));
+        console.log(JSON.stringify({ round: r, target: k.name, pid: k.pid ?? null, in_flight: n, replicas: REPLICAS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: ms(cpu), all_cpu_ms_per_submit: ms(all), each_ms_per_submit: each.map(ms) }));
       }
     }
   }
   const med = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  for (const [key, e] of results) console.log(`${key}: median ${Math.round(med(e.rate))}/s, ${med(e.cpu).toFixed(3)} ms CPU/submit (replicas ${REPLICAS})`);
+  for (const [key, e] of results) console.log(`${key}: median ${Math.round(med(e.rate))}/s, ${med(e.cpu).toFixed(3)} ms CPU/call on the serving process, ${med(e.all).toFixed(3)} ms all servers + client (replicas ${REPLICAS})`);
 } finally {
-  for (const k of clusters) k.c.down();
+  for (const k of targets) await k.down();
 }

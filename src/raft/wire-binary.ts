@@ -104,7 +104,8 @@ class Cursor {
   /** `n` bytes, copied: a view would keep the whole frame alive for as long as the entry stays in the log. */
   bytes(n: number): Uint8Array {
     this.need(n);
-    const out = new Uint8Array(this.body.subarray(this.at, this.at + n));
+    const out = new Uint8Array(n);
+    out.set(this.body.subarray(this.at, this.at + n));
     this.at += n;
     return out;
   }

@@ -7,6 +7,13 @@
  * megabytes arriving in many chunks costs one copy, not one per chunk.
  */
 
+/** A copy of `bytes` (a plain memcpy: Buffer.from(view) is several times slower in Bun 1.4). */
+function copyOf(bytes: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafeSlow(bytes.length);
+  out.set(bytes);
+  return out;
+}
+
 /** The line a dialer sends, once the listener has offered binary frames, right before its first frame. */
 export const SWITCH_LINE = '"binary"';
 
@@ -31,11 +38,11 @@ export class LineReader {
       this.partial = [];
       this.partialBytes = 0;
       start = nl + 1;
-      if (line === SWITCH_LINE) return { lines, rest: Buffer.from(bytes.subarray(start)) };
+      if (line === SWITCH_LINE) return { lines, rest: copyOf(bytes.subarray(start)) };
       lines.push(line);
     }
     if (start < bytes.length) {
-      this.partial.push(Buffer.from(bytes.subarray(start)));
+      this.partial.push(copyOf(bytes.subarray(start)));
       this.partialBytes += bytes.length - start;
     }
     return this.partialBytes > this.maxLineBytes ? undefined : { lines };
@@ -53,7 +60,7 @@ export class FrameReader {
   /** The bodies completed by `chunk`; undefined when a frame announces more than allowed. */
   push(chunk: Uint8Array): Buffer[] | undefined {
     if (chunk.length > 0) {
-      this.chunks.push(Buffer.from(chunk));
+      this.chunks.push(copyOf(chunk));
       this.total += chunk.length;
     }
     const out: Buffer[] = [];
