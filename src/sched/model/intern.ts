@@ -111,26 +111,37 @@ function internEnvironment(env: Record<string, string>): Record<string, string> 
   return shared;
 }
 
+/** A job's spec (or part of one: a snapshot's reference or difference) with shared strings, environment and empty lists. */
+export function internSpec(spec: Partial<JobRecord["spec"]>): void {
+  internFields(spec);
+  if (spec.env !== undefined && spec.env !== null && typeof spec.env === "object") spec.env = internEnvironment(spec.env);
+  if (Array.isArray(spec.gresPerNode)) spec.gresPerNode = shareEmpty(spec.gresPerNode);
+  if (Array.isArray(spec.argv)) spec.argv = shareEmpty(spec.argv);
+  if (Array.isArray(spec.argv) && !Object.isFrozen(spec.argv)) {
+    for (let i = 0; i < spec.argv.length; i++) {
+      const a = spec.argv[i];
+      if (typeof a === "string") spec.argv[i] = internString(a);
+    }
+  }
+}
+
+/** A job's info (or part of one) with shared strings and empty lists. */
+export function internInfo(info: Partial<JobRecord["info"]>): void {
+  internFields(info);
+  if (Array.isArray(info.alloc)) info.alloc = shareEmpty(info.alloc);
+  if (Array.isArray(info.stateFlags)) info.stateFlags = shareEmpty(info.stateFlags);
+}
+
+/** A job's own fields (or part of them) with its empty lists shared. */
+export function internJobFields(job: Partial<JobRecord>): void {
+  if (Array.isArray(job.arrayPending)) job.arrayPending = shareEmpty(job.arrayPending);
+}
+
 /** The job's strings and environment swapped for shared instances (values unchanged). */
 export function internJob(job: JobRecord): void {
   const spec = job.spec as JobRecord["spec"] | undefined;
-  if (spec !== undefined) {
-    internFields(spec);
-    if (spec.env !== undefined && spec.env !== null && typeof spec.env === "object") spec.env = internEnvironment(spec.env);
-    if (Array.isArray(spec.gresPerNode)) spec.gresPerNode = shareEmpty(spec.gresPerNode);
-    if (Array.isArray(spec.argv)) spec.argv = shareEmpty(spec.argv);
-    if (Array.isArray(spec.argv) && !Object.isFrozen(spec.argv)) {
-      for (let i = 0; i < spec.argv.length; i++) {
-        const a = spec.argv[i];
-        if (typeof a === "string") spec.argv[i] = internString(a);
-      }
-    }
-  }
+  if (spec !== undefined) internSpec(spec);
   const info = job.info as JobRecord["info"] | undefined;
-  if (info !== undefined) {
-    internFields(info);
-    if (Array.isArray(info.alloc)) info.alloc = shareEmpty(info.alloc);
-    if (Array.isArray(info.stateFlags)) info.stateFlags = shareEmpty(info.stateFlags);
-  }
-  if (Array.isArray(job.arrayPending)) job.arrayPending = shareEmpty(job.arrayPending);
+  if (info !== undefined) internInfo(info);
+  internJobFields(job);
 }
