@@ -46,6 +46,11 @@ export interface ControllerDeps {
    * finished jobs are never purged: they stay in the state, as before purging existed.
    */
   archive?: JobArchive;
+  /**
+   * A full garbage collection (the roles pass `Bun.gc(true)`), run once the controller is quiet
+   * after a burst of commands (ctld/idle-gc.ts). Without it (tests) nothing is collected by hand.
+   */
+  collectGarbage?: () => void;
 }
 
 export interface Controller {

@@ -25,6 +25,7 @@ import { scriptsInForce } from "./ctld-scripts.ts";
 import { createDueLoop } from "./due-loop.ts";
 import { createEventActions } from "./event-actions.ts";
 import { createCommitter } from "./group-commit.ts";
+import { startIdleGc } from "./idle-gc.ts";
 import { createJobLauncher } from "./job-launch.ts";
 import { createSchedLoop } from "./sched-loop.ts";
 import { newSchedCounters } from "./sched-stats.ts";
@@ -127,9 +128,12 @@ export function createController(deps: ControllerDeps): Controller {
       if (acting()) beginLeading();
       const kicker: TimerHandle = clock.setInterval(() => sched.kick(), deps.schedIntervalMs ?? 1000);
       due.start();
+      const collect = deps.collectGarbage;
+      const stopGc = collect === undefined ? undefined : startIdleGc({ clock, appliedIndex: () => state.appliedIndex, collect });
       stopLoops = () => {
         clock.clear(kicker);
         due.stop();
+        stopGc?.();
       };
       return () => {
         stopLoops?.();

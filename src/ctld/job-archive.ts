@@ -46,6 +46,8 @@ const decoder = new TextDecoder();
 /** `readonly`: a reader beside the writer (the snapshot worker). */
 export function openJobArchive(path: string, opts: { readonly?: boolean } = {}): JobArchive {
   const db = opts.readonly === true ? new Database(path, { readonly: true }) : new Database(path, { create: true });
+  // sacct's reads are rare and the file stays in the OS page cache: a small cache of its own (not SQLite's 2 MiB).
+  db.exec("PRAGMA cache_size = -512");
   if (opts.readonly !== true) {
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = FULL");

@@ -32,6 +32,9 @@ export function openLogStore(path: string, opts: { maxPageCount?: number } = {})
   const db = new Database(path, { create: true });
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = FULL");
+  // An append-only log touches only the right edge of its tree; replay reads it once in order.
+  // SQLite's default 2 MiB page cache would only hold old rows in the controller's memory.
+  db.exec("PRAGMA cache_size = -256"); // KiB (negative: a size, not a page count)
   if (opts.maxPageCount !== undefined) db.exec(`PRAGMA max_page_count = ${Math.floor(opts.maxPageCount)}`);
   db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   db.exec("CREATE TABLE IF NOT EXISTS log (idx INTEGER PRIMARY KEY, command TEXT NOT NULL)");

@@ -165,6 +165,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     onSchedulerPass: o.extras.onSchedulerPass,
     scripts: o.extras.scripts,
     runScript: runAdminScript,
+    collectGarbage: () => Bun.gc(true),
   });
   const sc: ServiceContext = {
     controller, now: o.now, controllerName: o.controllerName, startedAt: o.now(), selfUid: process.getuid?.() ?? 0, confPath: o.confPath, globals: o.conf.globals,

@@ -173,7 +173,7 @@ export async function main(argv: string[]): Promise<number> {
   const now = () => Date.now() / 1000;
   const extras = ctldExtras(conf, path, stateDir, now(), logger);
   const controller = createController({
-    state, log, archive, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts, runScript: runAdminScript,
+    state, log, archive, agents: createAgentLink(5000, extras.clusterSecret), logger: logger.withTag("ctld"), now, onSchedulerPass: extras.onSchedulerPass, scripts: extras.scripts, runScript: runAdminScript, collectGarbage: () => Bun.gc(true),
   });
   const { host, port } = controllerAddress(conf);
   const sc = {

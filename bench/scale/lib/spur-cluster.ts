@@ -21,6 +21,7 @@ export interface SpurCluster {
   /** Submit `n` held jobs (name "fill") through the Submit RPC. */
   fill: (n: number) => Promise<void>;
   ctldRssMiB: () => number;
+  ctldPid: () => number;
   down: () => void;
 }
 
@@ -29,18 +30,19 @@ export function rssMiB(pid: number): number {
   return Number(m?.[1] ?? 0) / 1024;
 }
 
-export function startSpur(): SpurCluster {
-  if (!existsSync(SPUR_BIN)) throw new Error("dist/spur is missing: run `bun scripts/build-binary.ts` first");
+/** `bin`: another build than dist/spur (bench/scale/mem-ab.ts compares builds). */
+export function startSpur(bin = SPUR_BIN): SpurCluster {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`bun scripts/build-binary.ts\` first`);
   const dir = mkdtempSync(join(tmpdir(), "spur-scale-"));
   const state = join(dir, "cluster");
-  const up = spawnSync(SPUR_BIN, ["up", "--detach", "--state-dir", state, "--nodes", "4"], { encoding: "utf8" });
+  const up = spawnSync(bin, ["up", "--detach", "--state-dir", state, "--nodes", "4"], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`spur up failed: ${up.stderr}`);
   const conf = join(state, "spur.conf");
   const text = readFileSync(conf, "utf8");
   const ctlPort = Number(/ControlPort=(\d+)/.exec(text)?.[1]);
   const restPort = Number(/RestPort=(\d+)/.exec(text)?.[1]);
   const links = join(dir, "bin");
-  spawnSync(SPUR_BIN, ["install-links", links]);
+  spawnSync(bin, ["install-links", links]);
   const env = { ...process.env, SPUR_CONF: conf, PATH: `${links}:${process.env.PATH}` };
   const url = `http://127.0.0.1:${ctlPort}/spur.v1.Controller/Submit`;
   const body = JSON.stringify({ spec: { name: "fill", script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
@@ -56,6 +58,7 @@ export function startSpur(): SpurCluster {
     env, conf, ctlPort, restPort, fill,
     bin: (c) => join(links, c),
     ctldRssMiB: () => rssMiB(Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8"))),
-    down: () => void spawnSync(SPUR_BIN, ["down", "--state-dir", state]),
+    ctldPid: () => Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8")),
+    down: () => void spawnSync(bin, ["down", "--state-dir", state]),
   };
 }
