@@ -8,6 +8,8 @@
  * leaf must be `Object.is`-equal (so 0 and -0 differ, and a key set to undefined differs
  * from a missing one). Anything that is not a plain object or array (a Date, a Map, a class
  * instance) is the same only as the very same object.
+ * A cache compares with its own copy (`copyPlainData`), never with an object its caller
+ * still holds: a record changed in place would otherwise equal itself.
  */
 
 function isPlainObject(value: object): boolean {
@@ -34,4 +36,19 @@ export function samePlainData(a: unknown, b: unknown): boolean {
     if (key !== keysB[i] || !samePlainData(ra[key], rb[key])) return false;
   }
   return true;
+}
+
+/**
+ * A deep copy of plain objects and arrays (keys in their order, undefined-valued keys kept),
+ * for a cache to compare later lists with; other objects are shared, as samePlainData
+ * compares them by identity.
+ */
+export function copyPlainData<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => copyPlainData(item)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+  const rec = value as Record<string, unknown>;
+  for (const key of Object.keys(rec)) out[key] = copyPlainData(rec[key]);
+  return out as T;
 }

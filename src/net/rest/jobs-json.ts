@@ -2,12 +2,11 @@
  * @module rest/jobs-json
  * The `"jobs":[...]` member of GET jobs/ as UTF-8 chunks, fast for 10k jobs: each job
  * is written once (jobInfo, the version's pruning, JSON.stringify, UTF-8) and its bytes
- * kept while the job's record is unchanged: the record itself is kept beside them and the
+ * kept while the job's record is unchanged: a copy of the record is kept beside them and the
  * next list's record compared with it field by field (lib/same-data.ts: any change to any
- * field makes a new entry; was the record's JSON text, whose writing cost more than the
- * comparison). Records handed in are kept, so callers must not change them afterwards
- * (the controller port parses a fresh list per call). A full listing keeps only the
- * entries of the jobs it listed, so the cache never outgrows the queue.
+ * field makes a new entry, also a record changed in place; was the record's JSON text, whose
+ * writing cost more than the comparison). A full listing keeps only the entries of the
+ * jobs it listed, so the cache never outgrows the queue.
  * The bytes are those of stringifying the whole pruned document at once
  * (tests/unit/rest/jobs-json.test.ts compares the two on generated jobs).
  */
@@ -15,7 +14,7 @@ import type { Job } from "../../compat/format/job-values.ts";
 import { jobInfo } from "./serialize-job.ts";
 import { JobInfo } from "./schemas-job.ts";
 import { pruneForVersion } from "./schema.ts";
-import { samePlainData } from "../../lib/same-data.ts";
+import { copyPlainData, samePlainData } from "../../lib/same-data.ts";
 
 interface Entry {
   record: Job;
@@ -56,7 +55,7 @@ export function createJobsJsonCache(): JobsJsonCache {
         const job = jobs[i] as Job;
         const id = job.jobId;
         const hit = old.get(id);
-        const entry = hit !== undefined && samePlainData(hit.record, job) ? hit : { record: job, bytes: Buffer.from(jobJson(job, cluster, version)) };
+        const entry = hit !== undefined && samePlainData(hit.record, job) ? hit : { record: copyPlainData(job), bytes: Buffer.from(jobJson(job, cluster, version)) };
         // Two records with one id (never expected): keep the first, write the second uncached.
         if (!next.has(id)) next.set(id, entry);
         if (i > 0) chunks.push(COMMA);

@@ -3,7 +3,7 @@
  * differs, and never looser than comparing their JSON texts.
  */
 import { describe, expect, it } from "vitest";
-import { samePlainData } from "../../../src/lib/same-data.ts";
+import { copyPlainData, samePlainData } from "../../../src/lib/same-data.ts";
 
 const base = { id: 7, name: "a", flags: ["X", "Y"], alloc: [{ node: "n1", cpus: 2, gpus: [0, 1] }], held: false, none: null };
 
@@ -50,5 +50,19 @@ describe("samePlainData", () => {
     expect(samePlainData(d, new Date(0))).toBe(false);
     expect(samePlainData({ d }, { d })).toBe(true);
     expect(samePlainData(new Map(), new Map())).toBe(false);
+  });
+
+  it("copies plain data deeply: the copy is the same data, and a change to the original in place leaves it behind", () => {
+    const original = structuredClone({ ...base, u: undefined });
+    const copy = copyPlainData(original);
+    expect(samePlainData(copy, original)).toBe(true);
+    expect(Object.keys(copy)).toEqual(Object.keys(original));
+    (original.alloc[0] as { gpus: number[] }).gpus.push(2);
+    original.flags[0] = "W";
+    expect(samePlainData(copy, original)).toBe(false);
+    expect(copy.flags).toEqual(["X", "Y"]);
+    expect(copy.alloc[0]?.gpus).toEqual([0, 1]);
+    const d = new Date(0);
+    expect(copyPlainData({ d }).d).toBe(d);
   });
 });

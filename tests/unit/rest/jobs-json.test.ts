@@ -91,6 +91,16 @@ describe(`jobs-json (SEED=${SEED})`, () => {
     }
   });
 
+  it("notices a record changed in place between two lists (the caller's objects are not what it compares with)", () => {
+    const rng = createRng(SEED + 5);
+    const jobs = Array.from({ length: 5 }, (_, i) => randomJob(rng, i + 1));
+    const cache = createJobsJsonCache();
+    cache.member(jobs, "spur", 45);
+    (jobs[2] as { name: string }).name = "renamed in place";
+    (jobs[3] as Job).alloc.push({ node: "n9", cpus: 1, memMib: 1, gpuIndices: [], tasks: 1 } as Job["alloc"][number]);
+    expect(chunksText(cache.member(jobs, "spur", 45)), `SEED=${SEED}`).toBe(plain(jobs, 45));
+  });
+
   it("the planned pruning equals the full walk on whole documents", () => {
     const rng = createRng(SEED + 3);
     const jobs = Array.from({ length: 100 }, (_, i) => randomJob(rng, i + 1));
