@@ -2,9 +2,11 @@
  * @module rest/jobs-json
  * The `"jobs":[...]` member of GET jobs/ as UTF-8 chunks, fast for 10k jobs: each job
  * is written once (jobInfo, the version's pruning, JSON.stringify, UTF-8) and its bytes
- * kept while the job's record is unchanged, keyed by the record's own JSON (what the
- * controller sent, so any change to any field makes a new entry). A full listing keeps
- * only the entries of the jobs it listed, so the cache never outgrows the queue.
+ * kept while the job's record is unchanged: a copy of the record is kept beside them and the
+ * next list's record compared with it field by field (lib/same-data.ts: any change to any
+ * field makes a new entry, also a record changed in place; was the record's JSON text, whose
+ * writing cost more than the comparison). A full listing keeps only the entries of the
+ * jobs it listed, so the cache never outgrows the queue.
  * The bytes are those of stringifying the whole pruned document at once
  * (tests/unit/rest/jobs-json.test.ts compares the two on generated jobs).
  */
@@ -12,9 +14,10 @@ import type { Job } from "../../compat/format/job-values.ts";
 import { jobInfo } from "./serialize-job.ts";
 import { JobInfo } from "./schemas-job.ts";
 import { pruneForVersion } from "./schema.ts";
+import { copyPlainData, samePlainData } from "../../lib/same-data.ts";
 
 interface Entry {
-  record: string;
+  record: Job;
   bytes: Uint8Array;
 }
 
@@ -50,10 +53,9 @@ export function createJobsJsonCache(): JobsJsonCache {
       const chunks: Uint8Array[] = [OPEN];
       for (let i = 0; i < jobs.length; i++) {
         const job = jobs[i] as Job;
-        const record = JSON.stringify(job);
         const id = job.jobId;
         const hit = old.get(id);
-        const entry = hit !== undefined && hit.record === record ? hit : { record, bytes: Buffer.from(jobJson(job, cluster, version)) };
+        const entry = hit !== undefined && samePlainData(hit.record, job) ? hit : { record: copyPlainData(job), bytes: Buffer.from(jobJson(job, cluster, version)) };
         // Two records with one id (never expected): keep the first, write the second uncached.
         if (!next.has(id)) next.set(id, entry);
         if (i > 0) chunks.push(COMMA);

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { guardServer, HTTP_LIMITS_DEFAULT, type HttpLimits } from "../http-guard.ts";
 import { listenGuarded } from "../listen-guarded.ts";
 import { responseParts } from "./raw-json.ts";
+import { writeParts } from "./write-parts.ts";
 
 export type FetchHandler = (req: Request, env: { requestIP(r: Request): { address: string; port: number } | null }) => Response | Promise<Response>;
 
@@ -61,10 +62,9 @@ export async function serveFetch(
       response.headers.forEach((v, k) => (out[k] = v));
       const parts = responseParts(response);
       if (parts !== undefined) {
-        // A big listing in parts (raw-json.ts): written as they are, never joined.
+        // A big listing in parts (raw-json.ts): written as they are, never joined, in slices (write-parts.ts).
         res.writeHead(response.status, out);
-        for (const p of parts) res.write(p);
-        res.end();
+        await writeParts(res, parts);
         return;
       }
       const body = Buffer.from(await response.arrayBuffer());

@@ -68,6 +68,39 @@ describe(`jobs-json (SEED=${SEED})`, () => {
     expect(cache.size()).toBe(40);
   });
 
+  it("reuses a job's bytes for an equal record in a fresh list, and writes it afresh when any one field changes", () => {
+    const rng = createRng(SEED + 4);
+    const jobs = Array.from({ length: 20 }, (_, i) => randomJob(rng, i + 1));
+    const cache = createJobsJsonCache();
+    const first = cache.member(jobs, "spur", 45);
+    // The next list is parsed afresh (new objects, same data): every job's bytes are the kept ones.
+    const again = cache.member(structuredClone(jobs), "spur", 45);
+    expect(again.length).toBe(first.length);
+    for (let i = 0; i < first.length; i++) expect(again[i], `chunk ${i}`).toBe(first[i]);
+    // Each field of job 1 changed on its own (every other job unchanged): the text follows the change.
+    const one = jobs[0] as unknown as Record<string, unknown>;
+    for (const key of Object.keys(one)) {
+      if (key === "jobId") continue;
+      const v = one[key];
+      const changed =
+        typeof v === "string" ? `${v}x` : typeof v === "number" ? v + 1 : typeof v === "boolean" ? !v :
+        Array.isArray(v) ? [...v, v[0] ?? "y"] : v === null || v === undefined ? "y" : { ...(v as object), extra: 1 };
+      const list = [{ ...one, [key]: changed } as unknown as Job, ...structuredClone(jobs.slice(1))];
+      expect(chunksText(cache.member(list, "spur", 45)), `SEED=${SEED} field ${key}`).toBe(plain(list, 45));
+      expect(chunksText(cache.member(structuredClone(jobs), "spur", 45)), `SEED=${SEED} field ${key} back`).toBe(plain(jobs, 45));
+    }
+  });
+
+  it("notices a record changed in place between two lists (the caller's objects are not what it compares with)", () => {
+    const rng = createRng(SEED + 5);
+    const jobs = Array.from({ length: 5 }, (_, i) => randomJob(rng, i + 1));
+    const cache = createJobsJsonCache();
+    cache.member(jobs, "spur", 45);
+    (jobs[2] as { name: string }).name = "renamed in place";
+    (jobs[3] as Job).alloc.push({ node: "n9", cpus: 1, memMib: 1, gpuIndices: [], tasks: 1 } as Job["alloc"][number]);
+    expect(chunksText(cache.member(jobs, "spur", 45)), `SEED=${SEED}`).toBe(plain(jobs, 45));
+  });
+
   it("the planned pruning equals the full walk on whole documents", () => {
     const rng = createRng(SEED + 3);
     const jobs = Array.from({ length: 100 }, (_, i) => randomJob(rng, i + 1));

@@ -39,6 +39,17 @@ describe("REST listener on node:http", () => {
     expect(await res.json()).toEqual({ jobs: [1, 2, 3], x: "\u00e9" });
   });
 
+  it("writes a body larger than several slices whole, in order, over a real socket", async () => {
+    // 9 MiB + a few bytes: three slices of write-parts' size and a short one, each byte telling its place.
+    const middle = Buffer.alloc(9 * 2 ** 20 + 5);
+    for (let i = 0; i < middle.length; i++) middle[i] = 0x61 + (i % 26);
+    const parts = [Buffer.from('{"x":"'), middle, Buffer.from('"}')];
+    const s = await serveFetch(() => partsResponse(parts), { hostname: "127.0.0.1", port: 0, bodyBytesMax: 1000 });
+    served.push(s);
+    const got = Buffer.from(await (await fetch(`http://127.0.0.1:${s.port}/x`)).arrayBuffer());
+    expect(got.equals(Buffer.concat(parts))).toBe(true);
+  });
+
   it("answers 413 to a body far over the cap and closes a connection whose headers never finish", async () => {
     const s = await serveFetch(() => new Response("never"), { hostname: "127.0.0.1", port: 0, bodyBytesMax: 1000 });
     served.push(s);
