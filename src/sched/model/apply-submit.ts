@@ -285,7 +285,7 @@ function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number, nod
   if (req.mem.kind === "all") return nodeMemMiB * req.nodesMin;
   if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
   if (req.mem.kind === "cpu") return req.mem.mib * cpus;
-  if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
+  if (req.mem.kind === "gpu") return req.mem.mib * Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal);
   return state.config.defMemPerCpuMiB * cpus;
 }
 
