@@ -273,7 +273,7 @@ function gresTres(text: string): string {
  * TRES per node and per job as Slurm records them: --gres and --gpus-per-node
  * are per node, --gpus is per job (never shown per node, even on one node).
  */
-export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string } {
+export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string; perSocket: string } {
   const gres = spec.gresPerNode.find((g) => g.name === "gpu");
   const gpuPerNode = spec.gpusPerNode
     ? gresTres(spec.gpusPerNode)
@@ -286,7 +286,8 @@ export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string 
     spec.gresPerNode.filter((g) => g.name !== "gpu").map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g), ...(g.countOmitted === true ? { countOmitted: true } : {}) })),
   );
   const perNode = [gpuPerNode, generic].filter((t) => t !== "").join(",");
-  return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
+  // --gpus-per-socket as asked, a count of 0 too (oracle 22.05: TresPerSocket=gres:gpu:0, gres:gpu:mi300x)
+  return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "", perSocket: spec.gpusPerSocket ? gresTres(spec.gpusPerSocket) : "" };
 }
 
 /** Whether a job with --switches=N@time has waited long enough to take any switch count. */
