@@ -12,9 +12,18 @@ import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 
-/** The count of a "[type:]N[,...]" GPU text (0 when none or unreadable). */
+/** The items of a "[type:]N[,...]" GPU text; a type alone is one GPU of it (oracle 22.05: --gpus-per-task=abc counts as a GPU request). */
+function gpuItems(text: string): { type: string; count: number }[] {
+  return text.split(",").filter((item) => item !== "").map((item) => {
+    const parts = item.split(":");
+    const last = parts.pop() ?? "";
+    return /^\d+$/.test(last) ? { type: parts.join(":"), count: Number(last) } : { type: item, count: 1 };
+  });
+}
+
+/** The GPU count of a GPU text (0 when none). */
 function gpuCount(text: string): number {
-  return text.split(",").reduce((sum, item) => sum + (Number(item.split(":").pop()) || 0), 0);
+  return gpuItems(text).reduce((sum, g) => sum + g.count, 0);
 }
 
 /** Whether the request asks for any GPU (--gpus, --gres=gpu, --gpus-per-node/-socket/-task). */
@@ -29,7 +38,7 @@ const fail = (reason: string): Result<never> => err("InvalidGres", `${reason}\n$
 function typedKinds(spec: Plain<JobSpec>): Set<boolean> {
   const kinds = new Set<boolean>();
   for (const text of [spec.gpus, spec.gpusPerNode, spec.gpusPerTask, spec.gpusPerSocket ?? ""]) {
-    for (const item of text.split(",")) if (item !== "") kinds.add(item.split(":").length > 1);
+    for (const g of gpuItems(text)) kinds.add(g.type !== "");
   }
   for (const g of spec.gresPerNode) if (g.name === "gpu") kinds.add(g.type !== "");
   return kinds;
@@ -48,11 +57,16 @@ function tasksImplied(spec: Plain<JobSpec>): number {
 
 /** Slurm's reasons, in the order its checks run. */
 export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
-  // oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, ... (differential seed 234)
-  if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");
-  if (gpuCount(spec.gpusPerTask) > 0 && gpuCount(spec.gpus) === 0 && tasksImplied(spec) === 0) {
+  // Slurm checks each GPU type on its own first: a per-task count needs --gpus of the same type, or a task count
+  // (oracle 22.05: --gpus-per-task=2 --gpus=mi300x:2 and --gpus-per-task=abc --gpus=1 are refused so, --gpus-per-task=mi300x
+  // --gpus=mi300x:2 is accepted; differential seed 9940)
+  const perJobTypes = new Set(gpuItems(spec.gpus).filter((g) => g.count > 0).map((g) => g.type));
+  if (gpuItems(spec.gpusPerTask).some((g) => g.count > 0 && !perJobTypes.has(g.type)) && tasksImplied(spec) === 0) {
     return fail("Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
   }
+  // then the mix: oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, --gpus-per-task=abc -n1
+  // with --gpus=1 ... (differential seed 234)
+  if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");
   const gpus = requestsGpus(spec);
   if ((spec.memPerGpuMib ?? 0) > 0 && !gpus) {
     return fail(`Requested mem_per_tres=gres:gpu:${spec.memPerGpuMib} but did not request any GPU.`);

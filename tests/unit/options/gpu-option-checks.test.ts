@@ -25,6 +25,10 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--mem-per-gpu=10", "--gpus=0"], "sbatch: error: Requested mem_per_tres=gres:gpu:10 but did not request any GPU.\n"],
     [["--gpus-per-task=1", "--gres=gpu:1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     [["--gpus-per-task=1", "-N", "1-2"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    // a type alone is a GPU of that type; --gpus counts only for the per-task type it names (oracle 22.05, differential seed 9940)
+    [["--test-only", "--gpus-per-task=abc"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    [["--gpus-per-task=abc", "--gpus=1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    [["--gpus-per-task=2", "--gpus=mi300x:2"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     [["-H", "--ntasks-per-gpu=1"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"],
   ])("%j is refused with Slurm's reason, then the GRES error, exit 1", (argv, reason) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: reason + GRES, exit: 1 });
@@ -33,6 +37,9 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
   it.each([
     [["--gpus-per-task=1", "-n", "2"]],
     [["--gpus-per-task=1", "-G", "2"]],
+    [["--gpus-per-task=mi300x", "--gpus=mi300x:2"]],
+    // a type alone asks for a GPU: --mem-per-gpu goes on to the controller (which finds no such type)
+    [["--gpus-per-node=abc", "--mem-per-gpu=10"]],
     // the task count follows from -N or --ntasks-per-node (oracle 22.05, real-scripts corpus)
     [["--gpus-per-task=1", "-N", "2"]],
     [["--gpus-per-task=1", "--ntasks-per-node=2"]],
@@ -59,6 +66,10 @@ describe("GPU requests with and without a type (oracle, differential seed 234)",
     [["--gres=gpu:mi300x:1", "--gpus=1"]],
     [["--gres=gpu:1", "--gpus=mi300x:1"]],
     [["--gpus-per-task=mi300x:1", "-n1", "--gpus=1"]],
+    // a type alone is typed
+    [["--gpus-per-task=abc", "-n1", "--gpus=1"]],
+    [["--gpus-per-task=mi300x", "-n1", "--gpus=2"]],
+    [["--gpus-per-node=abc", "--gpus=1"]],
   ])("%j is refused", (argv) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: "sbatch: error: Invalid GRES specification (with and without type identification)\n", exit: 1 });
   });
