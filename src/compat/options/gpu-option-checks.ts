@@ -64,6 +64,18 @@ export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
   if (gpuItems(spec.gpusPerTask).some((g) => g.count > 0 && !perJobTypes.has(g.type)) && tasksImplied(spec) === 0) {
     return fail("Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
   }
+  // --gpus with --gpus-per-task gives the task count: a whole number of tasks, the one -n (or -N, --ntasks-per-node) gives
+  // (oracle 22.05: --gpus=3 --gpus-per-task=2 and --gpus=2 --gpus-per-task=1 -N1 are refused, -n2 with the latter accepted)
+  // (each type on its own: --gpus=2 beside --gpus-per-task=mi300x is the type mix below)
+  for (const { type, count: perTask } of gpuItems(spec.gpusPerTask)) {
+    const perJob = gpuItems(spec.gpus).filter((g) => g.type === type).reduce((n, g) => n + g.count, 0);
+    if (perJob === 0 || perTask === 0) continue;
+    if (perJob % perTask !== 0) return fail("Failed to validate job spec, --gpus not multiple of --gpus-per-task");
+    const implied = tasksImplied(spec);
+    if (implied > 0 && implied !== perJob / perTask) {
+      return fail("Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.");
+    }
+  }
   // then the mix: oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, --gpus-per-task=abc -n1
   // with --gpus=1 ... (differential seed 234)
   if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");

@@ -29,6 +29,10 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--test-only", "--gpus-per-task=abc"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     [["--gpus-per-task=abc", "--gpus=1"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     [["--gpus-per-task=2", "--gpus=mi300x:2"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
+    // --gpus over --gpus-per-task is the task count (oracle 22.05)
+    [["--gpus-per-task=2", "--gpus=3"], "sbatch: error: Failed to validate job spec, --gpus not multiple of --gpus-per-task\n"],
+    [["--gpus-per-task=1", "--gpus=2", "-N1"], "sbatch: error: Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.\n"],
+    [["--gpus-per-task=1", "--gpus=4", "--ntasks-per-node=2"], "sbatch: error: Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.\n"],
     [["-H", "--ntasks-per-gpu=1"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"],
   ])("%j is refused with Slurm's reason, then the GRES error, exit 1", (argv, reason) => {
     expect(sbatchErrors(argv)).toEqual({ stderr: reason + GRES, exit: 1 });
@@ -38,6 +42,7 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--gpus-per-task=1", "-n", "2"]],
     [["--gpus-per-task=1", "-G", "2"]],
     [["--gpus-per-task=mi300x", "--gpus=mi300x:2"]],
+    [["--gpus-per-task=1", "--gpus=2", "-n2"]], [["--gpus-per-task=1", "--gpus=2", "-N2"]], [["--gpus-per-task=0", "--gpus=2"]],
     // a type alone asks for a GPU: --mem-per-gpu goes on to the controller (which finds no such type)
     [["--gpus-per-node=abc", "--mem-per-gpu=10"]],
     // the task count follows from -N or --ntasks-per-node (oracle 22.05, real-scripts corpus)
