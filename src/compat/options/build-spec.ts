@@ -101,7 +101,7 @@ const freshState = (ctx: SubmitContext): BuildState => ({
 });
 
 /** The command line's options alone, applied to a scratch request: only their own errors count. */
-function cliFirstPass(ctx: SubmitContext, assignments: readonly Assignment[]): Result<void> {
+export function cliFirstPass(ctx: SubmitContext, assignments: readonly Assignment[]): Result<void> {
   const scratch = freshState(ctx);
   for (const a of assignments) {
     if (a.source !== "cli") continue;
