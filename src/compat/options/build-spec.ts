@@ -16,7 +16,7 @@ import { exportEnvironment } from "./export-env.ts";
 import { checkSpecPair, settleExtraNodeTasks } from "./apply-node-info.ts";
 import { checkGpuOptions } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
-import { asTestOnly, EMPTY_PARTITION, isControllerRejection } from "./messages.ts";
+import { asTestOnly, EMPTY_PARTITION, FATAL, isControllerRejection } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { nodeListCountError, normaliseAsk } from "../job-layout.ts";
 import { compressHostlist, expandHostlist, uniqHostnames } from "../hostlist.ts";
@@ -210,10 +210,23 @@ const gpuCount = (text: string): number | undefined => {
   return n === undefined ? undefined : Number(n);
 };
 
+/**
+ * The option --ntasks-per-gpu may not be given with ("" when none): sbatch, salloc and srun end with a
+ * fatal error (oracle 22.05: --gpus-per-task named before --ntasks-per-node when both are there, before
+ * --hint's check; differential seed 10403).
+ */
+export function tasksPerGpuConflict(spec: { ntasksPerGpu: number; gpusPerTask: string; ntasksPerNode: number }): string {
+  if (spec.ntasksPerGpu <= 0) return "";
+  if (spec.gpusPerTask !== "") return "--gpus-per-task";
+  return spec.ntasksPerNode > 0 ? "--ntasks-per-node" : "";
+}
+
 /** The checks of the whole request, once every option is read. */
 function lateChecks(st: BuildState, cmd: Command): Result<void> {
   // oracle 22.05: -v with -Q, in either order, SBATCH_DEBUG too, is refused, exit 1
   if (cmd === "sbatch" && st.settings.verbose > 0 && st.settings.quiet) return err("VerboseQuiet", "don't specify both --verbose (-v) and --quiet (-Q)", 1);
+  const perGpu = tasksPerGpuConflict(st.spec);
+  if (perGpu !== "") return err(FATAL, `${perGpu} is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU`, 1);
   const hinted = settleHint(st);
   if (!hinted.ok) return hinted;
   // Slurm checks this on the allocation request, after every source of options is read, unless

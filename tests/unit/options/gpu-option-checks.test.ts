@@ -111,3 +111,19 @@ describe("--ntasks-per-tres is --ntasks-per-gpu (oracle 22.05, differential seed
     expect(sbatchErrors(["-H", "-p", "gpu", "--gpus=2", "--ntasks-per-gpu=2", "-n", "3"])).toEqual({ stderr: "", exit: 0 });
   });
 });
+
+describe("--ntasks-per-gpu beside --gpus-per-task or --ntasks-per-node (oracle 22.05, differential seed 10403)", () => {
+  const fatal = (opt: string): string => `sbatch: fatal: ${opt} is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU\n`;
+  it.each([
+    [["--ntasks-per-node=4", "--ntasks-per-gpu=2"], fatal("--ntasks-per-node")],
+    [["--ntasks-per-node=4", "--ntasks-per-tres=2147483647"], fatal("--ntasks-per-node")],
+    [["--ntasks-per-gpu=2", "--ntasks-per-node=4", "--gpus=2"], fatal("--ntasks-per-node")],
+    [["--ntasks-per-gpu=2", "--ntasks-per-node=4", "--gpus-per-task=1"], fatal("--gpus-per-task")],
+    [["--ntasks-per-gpu=2", "--ntasks-per-node=4", "--hint=bogus"], fatal("--ntasks-per-node")],
+  ])("%j ends with Slurm's fatal error, exit 1", (argv, text) => {
+    expect(sbatchErrors(argv)).toEqual({ stderr: text, exit: 1 });
+  });
+  it("a bad value sbatch reads first is still named first", () => {
+    expect(sbatchErrors(["--ntasks-per-gpu=2", "--ntasks-per-node=4", "--mem=abc"]).stderr).toBe("sbatch: error: Invalid --mem specification\n");
+  });
+});
