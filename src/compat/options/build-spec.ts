@@ -233,12 +233,14 @@ function lateChecks(st: BuildState, cmd: Command): Result<void> {
   // the count is 0 (oracle: --gpus-per-socket=0 alone is submitted; differential seed 13415);
   // then the GRES error, as the other GPU checks (oracle: differential seed 40)
   if (st.spec.gpusPerSocket && gpuCount(st.spec.gpusPerSocket) !== 0 && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
+  // -B's task count is the job's before the GPU checks count tasks (oracle 22.05: --gpus-per-task=1 -B 1:4 is
+  // submitted with NumTasks=4, gres/gpu=4; differential seed 10699)
+  settleExtraNodeTasks(st);
   // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
   if (cmd === "sbatch") {
     const gpu = checkGpuOptions(st.spec);
     if (!gpu.ok) return gpu;
   }
-  settleExtraNodeTasks(st);
   if (cmd === "sbatch") settleListedNodeTasks(st);
   settleNodeCount(st);
   return checkNodeList(st);

@@ -42,6 +42,8 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--gpus-per-task=1", "-n", "2"]],
     [["--gpus-per-task=1", "-G", "2"]],
     [["--gpus-per-task=mi300x", "--gpus=mi300x:2"]],
+    // -B gives the task count (oracle 22.05: NumTasks=4 for -B 1:4; differential seed 10699)
+    [["--gpus-per-task=mi300x:1", "--extra-node-info=1:4"]], [["--gpus-per-task=1", "-B", "1"]],
     [["--gpus-per-task=1", "--gpus=2", "-n2"]], [["--gpus-per-task=1", "--gpus=2", "-N2"]], [["--gpus-per-task=0", "--gpus=2"]],
     // a type alone asks for a GPU: --mem-per-gpu goes on to the controller (which finds no such type)
     [["--gpus-per-node=abc", "--mem-per-gpu=10"]],
