@@ -14,7 +14,7 @@ import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettin
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
 import { checkSpecPair, settleExtraNodeTasks } from "./apply-node-info.ts";
-import { checkGpuOptions } from "./gpu-option-checks.ts";
+import { checkGpuOptions, tasksPerSocketFromGpus } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
 import { asTestOnly, EMPTY_PARTITION, FATAL, isControllerRejection } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
@@ -240,6 +240,8 @@ function lateChecks(st: BuildState, cmd: Command): Result<void> {
   if (cmd === "sbatch") {
     const gpu = checkGpuOptions(st.spec);
     if (!gpu.ok) return gpu;
+    const perSocket = tasksPerSocketFromGpus(st.spec);
+    if (perSocket !== undefined) st.spec.ntasksPerSocket = perSocket;
   }
   if (cmd === "sbatch") settleListedNodeTasks(st);
   settleNodeCount(st);

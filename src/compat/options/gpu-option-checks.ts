@@ -70,11 +70,19 @@ export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
   for (const { type, count: perTask } of gpuItems(spec.gpusPerTask)) {
     const perJob = gpuItems(spec.gpus).filter((g) => g.type === type).reduce((n, g) => n + g.count, 0);
     if (perJob === 0 || perTask === 0) continue;
+    // (oracle 22.05: --gpus=1 --gpus-per-task=2 is refused with this line, naming the per-node and per-socket counts too)
+    if (perJob < perTask) return fail("Failed to ensure --gpus >= --gres=gpu/--gpus-per-node >= --gpus-per-socket");
     if (perJob % perTask !== 0) return fail("Failed to validate job spec, --gpus not multiple of --gpus-per-task");
     const implied = tasksImplied(spec);
     if (implied > 0 && implied !== perJob / perTask) {
       return fail("Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.");
     }
+  }
+  // a per-socket count is a whole number of tasks' (oracle 22.05: --gpus-per-socket=3 or 1 with --gpus-per-task=2)
+  const perSocket = gpuCount(spec.gpusPerSocket ?? "");
+  const perTaskCount = gpuCount(spec.gpusPerTask);
+  if (perSocket > 0 && perTaskCount > 0 && perSocket % perTaskCount !== 0) {
+    return fail("Failed to validate job spec, --gpus-per-socket not multiple of --gpus-per-task.");
   }
   // then the mix: oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, --gpus-per-task=abc -n1
   // with --gpus=1 ... (differential seed 234)
@@ -91,4 +99,16 @@ export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
     return fail("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification");
   }
   return ok(undefined);
+}
+
+/**
+ * --ntasks-per-socket as 22.05 sets it from --gpus-per-socket over --gpus-per-task when it is not given
+ * (oracle: --gpus-per-socket=2 --gpus-per-task=1 -n2 shows NtasksPerN:B:S:C=0:0:2:*, with -B 1:4 and 1 each
+ * 0:0:1:*; differential seed 10699); undefined when it stays as it is.
+ */
+export function tasksPerSocketFromGpus(spec: Plain<JobSpec>): number | undefined {
+  if ((spec.ntasksPerSocket ?? 0) > 0) return undefined;
+  const perSocket = gpuCount(spec.gpusPerSocket ?? "");
+  const perTask = gpuCount(spec.gpusPerTask);
+  return perSocket > 0 && perTask > 0 && perSocket % perTask === 0 ? perSocket / perTask : undefined;
 }

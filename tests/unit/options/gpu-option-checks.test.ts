@@ -31,6 +31,9 @@ describe("per-GPU options need a GPU or task count (Slurm 22.05, oracle seeds 22
     [["--gpus-per-task=2", "--gpus=mi300x:2"], "sbatch: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.\n"],
     // --gpus over --gpus-per-task is the task count (oracle 22.05)
     [["--gpus-per-task=2", "--gpus=3"], "sbatch: error: Failed to validate job spec, --gpus not multiple of --gpus-per-task\n"],
+    [["--gpus-per-task=2", "--gpus=1"], "sbatch: error: Failed to ensure --gpus >= --gres=gpu/--gpus-per-node >= --gpus-per-socket\n"],
+    [["--gpus-per-socket=3", "--gpus-per-task=2", "-n2", "--sockets-per-node=1"], "sbatch: error: Failed to validate job spec, --gpus-per-socket not multiple of --gpus-per-task.\n"],
+    [["--gpus-per-socket=1", "--gpus-per-task=2", "-n2", "--sockets-per-node=1"], "sbatch: error: Failed to validate job spec, --gpus-per-socket not multiple of --gpus-per-task.\n"],
     [["--gpus-per-task=1", "--gpus=2", "-N1"], "sbatch: error: Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.\n"],
     [["--gpus-per-task=1", "--gpus=4", "--ntasks-per-node=2"], "sbatch: error: Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.\n"],
     [["-H", "--ntasks-per-gpu=1"], "sbatch: error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification\n"],
@@ -127,5 +130,27 @@ describe("--ntasks-per-gpu beside --gpus-per-task or --ntasks-per-node (oracle 2
   });
   it("a bad value sbatch reads first is still named first", () => {
     expect(sbatchErrors(["--ntasks-per-gpu=2", "--ntasks-per-node=4", "--mem=abc"]).stderr).toBe("sbatch: error: Invalid --mem specification\n");
+  });
+});
+
+describe("--ntasks-per-socket from --gpus-per-socket over --gpus-per-task (oracle 22.05, differential seed 10699)", () => {
+  function perSocket(argv: string[]): number | undefined {
+    const parsed = parseArgs("sbatch", argv);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const ctx = { cmd: "sbatch" as const, argv, env: {}, invoker: { cwd: "/tmp", hostname: "h" }, now: 0 };
+    const r = sbatchRequest(ctx, parsed.value.options, { text: wrapScript("true"), from: "wrap", args: [] });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value.spec.ntasksPerSocket;
+  }
+  it.each([
+    [["--gpus-per-socket=2", "--gpus-per-task=1", "-n2", "--sockets-per-node=1"], 2],
+    [["--gpus-per-socket=4", "--gpus-per-task=2", "-n2", "--sockets-per-node=1"], 2],
+    [["--gpus-per-socket=1", "--gpus-per-task=1", "-B", "1:4"], 1],
+    [["--gpus-per-socket=1", "--gpus-per-task=1", "-n2", "--sockets-per-node=1", "--ntasks-per-socket=3"], 3],
+  ])("%j: %i", (argv, n) => {
+    expect(perSocket(argv)).toBe(n);
+  });
+  it("is not set without --gpus-per-task", () => {
+    expect(perSocket(["--gpus-per-socket=1", "--sockets-per-node=1"]) ?? 0).toBe(0);
   });
 });
