@@ -161,9 +161,6 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
     tresAlloc: tresText(cpus, mem, names.length, gpus) + gresTresText(alloc.flatMap((s) => parseGresItems(s.gres ?? "")), trackedGresNames(state.config.accountingTres)),
     stateFlags: [],
   });
-  // without -n, a task (or a --ntasks-per-node) on each node the job got (oracle 22.05: -N1-2 on two
-  // nodes and --gpus=9 over two 8-GPU nodes show NumTasks=2, -N1-2 --ntasks-per-node=2 NumTasks=4)
-  if (job.spec.ntasks === 0) info.numTasks = Math.max(info.numTasks, names.length * Math.max(1, job.spec.ntasksPerNode));
   if (d.licenses !== undefined) {
     info.licensesAlloc = d.licenses;
     info.tresAlloc += licenseTres(licenseItemsOf(d.licenses), state.config.accountingTres);

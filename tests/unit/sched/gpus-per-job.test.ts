@@ -8,9 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { fitJob, type NodeView } from "../../../src/sched/plan/fit-node.ts";
 import { buildRequest, type ResourceRequest } from "../../../src/sched/plan/request.ts";
-import { cluster, spec, submit } from "./builders.ts";
-import { apply } from "../../../src/sched/model/apply.ts";
-import { schedule } from "../../../src/sched/plan/schedule.ts";
+import { cluster, spec } from "./builders.ts";
 import { view } from "./fit-fixtures.ts";
 import type { JobSpecP } from "../../../src/sched/model/types.ts";
 
@@ -65,23 +63,3 @@ describe("--gpus=N over nodes whose count may grow", () => {
   });
 });
 
-describe("NumTasks of a job started without -n", () => {
-  function started(over: Partial<JobSpecP>): { nodes: number; tasks: number } {
-    const c = cluster();
-    const [id] = c.run(submit(spec(over))).ids;
-    const pass = schedule(c.state, 10);
-    expect(apply(c.state, { v: 1, type: "startJobs", at: 11, decisions: pass.decisions }).error).toBe("");
-    const info = c.state.jobs.get(id ?? 0)?.info;
-    return { nodes: info?.numNodes ?? 0, tasks: info?.numTasks ?? 0 };
-  }
-
-  it("is a task on each node it got, times --ntasks-per-node", () => {
-    expect(started({ nodesMin: 1, nodesMax: 2 })).toEqual({ nodes: 2, tasks: 2 });
-    expect(started({ nodesMin: 1, nodesMax: 2, ntasksPerNode: 2 })).toEqual({ nodes: 2, tasks: 4 });
-    expect(started({ gpus: "9" })).toEqual({ nodes: 2, tasks: 2 });
-  });
-
-  it("an explicit -n stays", () => {
-    expect(started({ nodesMin: 1, nodesMax: 2, ntasks: 1 })).toEqual({ nodes: 1, tasks: 1 });
-  });
-});
