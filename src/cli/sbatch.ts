@@ -83,11 +83,14 @@ async function sbatchRun(argv: string[], port: CliPort): Promise<CliResult> {
   const split = splitComponents("sbatch", argv);
   if (!split.ok) return fail(out, split.error);
   const early = flow.earlyAction("sbatch", split.value.components.flat());
-  if (early !== undefined) return { stdout: early, stderr: "", exitCode: 0 };
+  const ctx = { cmd: "sbatch" as const, argv, env: port.env, invoker: port.invoker, now: port.now() };
+  if (early !== undefined) {
+    const before = flow.refusedBeforeEarly(ctx, split.value.components.flat());
+    return before.ok ? { stdout: early, stderr: "", exitCode: 0 } : fail(out, before.error);
+  }
   const all: ParsedArgs = { options: split.value.components.flat(), operands: split.value.operands };
   const script = await loadScript(all, port);
   if (!script.ok) return fail(out, script.error);
-  const ctx = { cmd: "sbatch" as const, argv, env: port.env, invoker: port.invoker, now: port.now() };
   const components = flow.sbatchRequests(ctx, split.value.components, script.value);
   if (!components.ok) return fail(out, components.error);
   const [leader, ...rest] = components.value;

@@ -101,7 +101,10 @@ export function expandFilenamePattern(pattern: string, ctx: FilenameContext, onl
     const digits = m?.[0] ?? "";
     const width = digits === "" ? 0 : Math.min(Number(digits), PAD_WIDTH_MAX);
     const letter = pattern[i + 1 + digits.length];
-    const text = letter === undefined || (only !== undefined && !only.has(letter)) ? undefined : substitute(letter, width, ctx);
+    // the job record's expansion reads no width: "%4j" stays as written there (oracle 22.05, pending and
+    // running: StdErr=/tmp/%4j; differential seed 10744); the node pads it
+    const recordWidth = only !== undefined && digits !== "";
+    const text = letter === undefined || recordWidth || (only !== undefined && !only.has(letter)) ? undefined : substitute(letter, width, ctx);
     if (text === undefined) {
       out += ch; // unknown letter or trailing "%": keep the text as written
       i++;

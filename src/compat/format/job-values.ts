@@ -204,3 +204,11 @@ export function expectedEndTime(job: { state: string; startTime: number; endTime
 
 /** A per-node/socket/core count the job asked for, or "*" (any) when it asked for none. */
 export const orAny = (n: number | undefined): string => (n === undefined || n === 0 ? "*" : String(n));
+
+/**
+ * The GRES of a job's TRES per task as 22.05's scontrol and squeue print them, "gres:gpu:1"
+ * (26.x: "cpu=4,gres/gpu=1"; oracle: -n2 -c2 --gpus-per-task=1 shows gres:gpu:1 in both, -c2 alone nothing).
+ */
+export function gresPerTaskText(tresPerTask: string): string {
+  return tresPerTask.split(",").filter((p) => p.startsWith("gres/")).map((p) => p.replace(/^gres\//, "gres:").replace("=", ":")).join(",");
+}

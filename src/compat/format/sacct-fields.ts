@@ -140,7 +140,7 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   Group: jobOnly((j) => j.group),
   JobID: jobIdText,
   JobIDRaw: jobIdRawText,
-  JobName: (r) => (r.step ? r.step.name : r.job.name),
+  JobName: (r) => (r.step ? r.step.name : accountedJobName(r.job.name)),
   NCPUS: cpus,
   // a job that never ran has its requested node count (the TRES node=, as ReqNodes), not the pending
   // estimate scontrol shows (oracle: held -n16 on 4-CPU nodes is NNodes 1; differential seeds 57/270)
@@ -225,6 +225,9 @@ export function findField(typed: string): SacctField | undefined {
 }
 
 /** Default, brief and long lists (slurm-surface/default-formats.tsv). */
+/** The name accounting keeps for a job: slurmdbd records an empty name as "allocation" (oracle 22.05: --job-name= shows JobName= in scontrol, allocation in sacct; differential seed 10458). */
+export const accountedJobName = (name: string): string => (name === "" ? "allocation" : name);
+
 export const DEFAULT_FIELDS = "jobid,jobname,partition,account,alloccpus,state,exitcode";
 export const BRIEF_FIELDS = "jobid,state,exitcode";
 export const LONG_FIELDS = [

@@ -13,6 +13,7 @@ import type { SacctQuery } from "./sacct-options.ts";
 import { jobEnd, jobStart, stepOrder, stepIdText, type Job, type SacctRow, type Step } from "./sacct-row.ts";
 import { localMidnight } from "./sacct-time.ts";
 import { eligibleTimeOf } from "./job-values.ts";
+import { accountedJobName } from "./sacct-fields.ts";
 
 export interface SelectContext {
   query: SacctQuery;
@@ -119,7 +120,7 @@ function jobSelected(
   const q = ctx.query;
   if (selectors.length > 0 && !selectors.some((s) => matchesSelector(job, s))) return false;
   if (!userVisible(job, ctx)) return false;
-  if (q.names.length > 0 && !q.names.includes(job.name)) return false;
+  if (q.names.length > 0 && !q.names.includes(accountedJobName(job.name))) return false;
   if (q.partitions.length > 0 && !q.partitions.includes(job.partition)) return false;
   if (q.accounts.length > 0 && !q.accounts.includes(job.account)) return false;
   if (q.qos.length > 0 && !q.qos.includes(job.qos.toLowerCase())) return false;

@@ -9,7 +9,7 @@ import { emptyOrNull, isGivenEmpty } from "../given-empty.ts";
 import { overSubscribeText } from "../oversubscribe.ts";
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, eligibleTimeOf, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
+import { convertNumUnit, eligibleTimeOf, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../lib/cpu-list.ts";
 import { compressHostlist } from "../hostlist.ts";
@@ -171,9 +171,11 @@ function fileLines(job: Job): string[] {
   // 22.05 prints the per-node request as "gres:gpu:2" (26.x: "gres/gpu:2").
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);
+  // --gpus-per-socket, between the per-node and per-task requests (oracle 22.05: TresPerSocket=gres:gpu:2)
+  if ((job.tresPerSocket ?? "") !== "") lines.push(`TresPerSocket=${(job.tresPerSocket ?? "").replace(/^gres\//, "gres:")}`);
   // 22.05 lists only the GRES per task, as "gres:gpu:1" (26.x: "cpu=4,gres/gpu=1"; oracle: --gpus-per-task=1 -N 2)
-  const perTask = (job.tresPerTask ?? "").split(",").filter((p) => p.startsWith("gres/")).map((p) => p.replace(/^gres\//, "gres:").replace("=", ":"));
-  if (perTask.length > 0) lines.push(`TresPerTask=${perTask.join(",")}`);
+  const perTask = gresPerTaskText(job.tresPerTask ?? "");
+  if (perTask !== "") lines.push(`TresPerTask=${perTask}`);
   // shown only when a mail type is set (the user then defaults to the submitter)
   if (job.mailType) lines.push(`MailUser=${job.mailUser ?? ""} MailType=${job.mailType}`);
   // --ntasks-per-gpu, after the mail line (oracle 22.05: NtasksPerTRES=1)

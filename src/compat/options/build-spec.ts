@@ -14,9 +14,9 @@ import { absolutePath, emptySettings, emptySpec, type BuildState, type CmdSettin
 import type { Assignment, Source } from "./env-input.ts";
 import { exportEnvironment } from "./export-env.ts";
 import { checkSpecPair, settleExtraNodeTasks } from "./apply-node-info.ts";
-import { checkGpuOptions } from "./gpu-option-checks.ts";
+import { checkGpuOptions, tasksPerSocketFromGpus } from "./gpu-option-checks.ts";
 import { IGNORED_OPTION_CHECKS } from "./ignored-checks.ts";
-import { asTestOnly, EMPTY_PARTITION, isControllerRejection } from "./messages.ts";
+import { asTestOnly, EMPTY_PARTITION, FATAL, isControllerRejection } from "./messages.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 import { nodeListCountError, normaliseAsk } from "../job-layout.ts";
 import { compressHostlist, expandHostlist, uniqHostnames } from "../hostlist.ts";
@@ -101,7 +101,7 @@ const freshState = (ctx: SubmitContext): BuildState => ({
 });
 
 /** The command line's options alone, applied to a scratch request: only their own errors count. */
-function cliFirstPass(ctx: SubmitContext, assignments: readonly Assignment[]): Result<void> {
+export function cliFirstPass(ctx: SubmitContext, assignments: readonly Assignment[]): Result<void> {
   const scratch = freshState(ctx);
   for (const a of assignments) {
     if (a.source !== "cli") continue;
@@ -210,22 +210,39 @@ const gpuCount = (text: string): number | undefined => {
   return n === undefined ? undefined : Number(n);
 };
 
+/**
+ * The option --ntasks-per-gpu may not be given with ("" when none): sbatch, salloc and srun end with a
+ * fatal error (oracle 22.05: --gpus-per-task named before --ntasks-per-node when both are there, before
+ * --hint's check; differential seed 10403).
+ */
+export function tasksPerGpuConflict(spec: { ntasksPerGpu: number; gpusPerTask: string; ntasksPerNode: number }): string {
+  if (spec.ntasksPerGpu <= 0) return "";
+  if (spec.gpusPerTask !== "") return "--gpus-per-task";
+  return spec.ntasksPerNode > 0 ? "--ntasks-per-node" : "";
+}
+
 /** The checks of the whole request, once every option is read. */
 function lateChecks(st: BuildState, cmd: Command): Result<void> {
   // oracle 22.05: -v with -Q, in either order, SBATCH_DEBUG too, is refused, exit 1
   if (cmd === "sbatch" && st.settings.verbose > 0 && st.settings.quiet) return err("VerboseQuiet", "don't specify both --verbose (-v) and --quiet (-Q)", 1);
+  const perGpu = tasksPerGpuConflict(st.spec);
+  if (perGpu !== "") return err(FATAL, `${perGpu} is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU`, 1);
   const hinted = settleHint(st);
   if (!hinted.ok) return hinted;
   // Slurm checks this on the allocation request, after every source of options is read, unless
   // the count is 0 (oracle: --gpus-per-socket=0 alone is submitted; differential seed 13415);
   // then the GRES error, as the other GPU checks (oracle: differential seed 40)
   if (st.spec.gpusPerSocket && gpuCount(st.spec.gpusPerSocket) !== 0 && !st.spec.socketsPerNode) return err("GpusPerSocket", `--gpus-per-socket option requires --sockets-per-node specification\n${GRES_MESSAGE}`, 1);
+  // -B's task count is the job's before the GPU checks count tasks (oracle 22.05: --gpus-per-task=1 -B 1:4 is
+  // submitted with NumTasks=4, gres/gpu=4; differential seed 10699)
+  settleExtraNodeTasks(st);
   // seen on the oracle for sbatch (a batch job's request); srun may take its tasks from an allocation
   if (cmd === "sbatch") {
     const gpu = checkGpuOptions(st.spec);
     if (!gpu.ok) return gpu;
+    const perSocket = tasksPerSocketFromGpus(st.spec);
+    if (perSocket !== undefined) st.spec.ntasksPerSocket = perSocket;
   }
-  settleExtraNodeTasks(st);
   if (cmd === "sbatch") settleListedNodeTasks(st);
   settleNodeCount(st);
   return checkNodeList(st);

@@ -12,9 +12,18 @@ import type { Plain } from "../../lib/plain.ts";
 import { err, ok, type Result } from "../../lib/result.ts";
 import { GRES_MESSAGE } from "./spec-syntax.ts";
 
-/** The count of a "[type:]N[,...]" GPU text (0 when none or unreadable). */
+/** The items of a "[type:]N[,...]" GPU text; a type alone is one GPU of it (oracle 22.05: --gpus-per-task=abc counts as a GPU request). */
+function gpuItems(text: string): { type: string; count: number }[] {
+  return text.split(",").filter((item) => item !== "").map((item) => {
+    const parts = item.split(":");
+    const last = parts.pop() ?? "";
+    return /^\d+$/.test(last) ? { type: parts.join(":"), count: Number(last) } : { type: item, count: 1 };
+  });
+}
+
+/** The GPU count of a GPU text (0 when none). */
 function gpuCount(text: string): number {
-  return text.split(",").reduce((sum, item) => sum + (Number(item.split(":").pop()) || 0), 0);
+  return gpuItems(text).reduce((sum, g) => sum + g.count, 0);
 }
 
 /** Whether the request asks for any GPU (--gpus, --gres=gpu, --gpus-per-node/-socket/-task). */
@@ -29,7 +38,7 @@ const fail = (reason: string): Result<never> => err("InvalidGres", `${reason}\n$
 function typedKinds(spec: Plain<JobSpec>): Set<boolean> {
   const kinds = new Set<boolean>();
   for (const text of [spec.gpus, spec.gpusPerNode, spec.gpusPerTask, spec.gpusPerSocket ?? ""]) {
-    for (const item of text.split(",")) if (item !== "") kinds.add(item.split(":").length > 1);
+    for (const g of gpuItems(text)) kinds.add(g.type !== "");
   }
   for (const g of spec.gresPerNode) if (g.name === "gpu") kinds.add(g.type !== "");
   return kinds;
@@ -48,11 +57,36 @@ function tasksImplied(spec: Plain<JobSpec>): number {
 
 /** Slurm's reasons, in the order its checks run. */
 export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
-  // oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, ... (differential seed 234)
-  if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");
-  if (gpuCount(spec.gpusPerTask) > 0 && gpuCount(spec.gpus) === 0 && tasksImplied(spec) === 0) {
+  // Slurm checks each GPU type on its own first: a per-task count needs --gpus of the same type, or a task count
+  // (oracle 22.05: --gpus-per-task=2 --gpus=mi300x:2 and --gpus-per-task=abc --gpus=1 are refused so, --gpus-per-task=mi300x
+  // --gpus=mi300x:2 is accepted; differential seed 9940)
+  const perJobTypes = new Set(gpuItems(spec.gpus).filter((g) => g.count > 0).map((g) => g.type));
+  if (gpuItems(spec.gpusPerTask).some((g) => g.count > 0 && !perJobTypes.has(g.type)) && tasksImplied(spec) === 0) {
     return fail("Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
   }
+  // --gpus with --gpus-per-task gives the task count: a whole number of tasks, the one -n (or -N, --ntasks-per-node) gives
+  // (oracle 22.05: --gpus=3 --gpus-per-task=2 and --gpus=2 --gpus-per-task=1 -N1 are refused, -n2 with the latter accepted)
+  // (each type on its own: --gpus=2 beside --gpus-per-task=mi300x is the type mix below)
+  for (const { type, count: perTask } of gpuItems(spec.gpusPerTask)) {
+    const perJob = gpuItems(spec.gpus).filter((g) => g.type === type).reduce((n, g) => n + g.count, 0);
+    if (perJob === 0 || perTask === 0) continue;
+    // (oracle 22.05: --gpus=1 --gpus-per-task=2 is refused with this line, naming the per-node and per-socket counts too)
+    if (perJob < perTask) return fail("Failed to ensure --gpus >= --gres=gpu/--gpus-per-node >= --gpus-per-socket");
+    if (perJob % perTask !== 0) return fail("Failed to validate job spec, --gpus not multiple of --gpus-per-task");
+    const implied = tasksImplied(spec);
+    if (implied > 0 && implied !== perJob / perTask) {
+      return fail("Failed to validate job spec. Based on --gpus and --gpus-per-task number of requested tasks differ from -n/--ntasks.");
+    }
+  }
+  // a per-socket count is a whole number of tasks' (oracle 22.05: --gpus-per-socket=3 or 1 with --gpus-per-task=2)
+  const perSocket = gpuCount(spec.gpusPerSocket ?? "");
+  const perTaskCount = gpuCount(spec.gpusPerTask);
+  if (perSocket > 0 && perTaskCount > 0 && perSocket % perTaskCount !== 0) {
+    return fail("Failed to validate job spec, --gpus-per-socket not multiple of --gpus-per-task.");
+  }
+  // then the mix: oracle: --gpus=2 with --gpus-per-node=mi300x:1, --gres=gpu:1 with --gpus=mi300x:1, --gpus-per-task=abc -n1
+  // with --gpus=1 ... (differential seed 234)
+  if (typedKinds(spec).size > 1) return err("InvalidGres", "Invalid GRES specification (with and without type identification)");
   const gpus = requestsGpus(spec);
   if ((spec.memPerGpuMib ?? 0) > 0 && !gpus) {
     return fail(`Requested mem_per_tres=gres:gpu:${spec.memPerGpuMib} but did not request any GPU.`);
@@ -65,4 +99,16 @@ export function checkGpuOptions(spec: Plain<JobSpec>): Result<void> {
     return fail("gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification");
   }
   return ok(undefined);
+}
+
+/**
+ * --ntasks-per-socket as 22.05 sets it from --gpus-per-socket over --gpus-per-task when it is not given
+ * (oracle: --gpus-per-socket=2 --gpus-per-task=1 -n2 shows NtasksPerN:B:S:C=0:0:2:*, with -B 1:4 and 1 each
+ * 0:0:1:*; differential seed 10699); undefined when it stays as it is.
+ */
+export function tasksPerSocketFromGpus(spec: Plain<JobSpec>): number | undefined {
+  if ((spec.ntasksPerSocket ?? 0) > 0) return undefined;
+  const perSocket = gpuCount(spec.gpusPerSocket ?? "");
+  const perTask = gpuCount(spec.gpusPerTask);
+  return perSocket > 0 && perTask > 0 && perSocket % perTask === 0 ? perSocket / perTask : undefined;
 }

@@ -9,7 +9,7 @@ import type { SubmitResponse } from "../../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../../lib/plain.ts";
 import { ok, type Result } from "../../lib/result.ts";
 import { formatIsoTime } from "../format-time.ts";
-import { buildSpec, type BatchScript, type Built, type SubmitContext } from "./build-spec.ts";
+import { buildSpec, cliFirstPass, type BatchScript, type Built, type SubmitContext } from "./build-spec.ts";
 import type { CmdSettings } from "./build-state.ts";
 import { envAssignments, fromParsed } from "./env-input.ts";
 import { helpText, usageText, versionText } from "./help.ts";
@@ -28,6 +28,19 @@ export function earlyAction(cmd: Command, options: readonly ParsedOption[]): str
   }
   return undefined;
 }
+
+/**
+ * The refusal of an option before --help/--usage/--version on the command line: sbatch reads its
+ * options in order and acts on those when it reaches them, so a bad value before one is reported
+ * instead (oracle 22.05: `--ntasks-per-socket=2x --usage` and `--mem=abc --help` are refused, exit 1
+ * and 255; `--usage --ntasks-per-socket=2x` prints the usage; differential seed 10302).
+ */
+export function refusedBeforeEarly(ctx: SubmitContext, options: readonly ParsedOption[]): Result<void> {
+  const at = options.findIndex((o) => EARLY.has(o.def.name));
+  return at <= 0 ? ok(undefined) : cliFirstPass(ctx, fromParsed(options.slice(0, at), "cli"));
+}
+
+const EARLY = new Set(["help", "usage", "version"]);
 
 /** The value of the last occurrence of an option on the command line. */
 export const lastValue = (options: readonly ParsedOption[], name: string): string | undefined =>

@@ -192,6 +192,8 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   Object.assign(info, requestEcho(spec, c.by.user));
   const perTask = tresPerTaskText(spec);
   if (perTask !== "") info.tresPerTask = perTask;
+  const perSocket = gpuTresTexts(spec).perSocket;
+  if (perSocket !== "") info.tresPerSocket = perSocket;
   // the wait is capped at max_switch_wait (300 s by default; oracle: --switches=2@10:00 shows Switches=2@00:05:00)
   if (spec.reqSwitch > 0) Object.assign(info, { reqSwitch: spec.reqSwitch, wait4switchSec: Math.min(spec.wait4switchSec, SWITCH_WAIT_DEFAULT_SEC) });
   if (spec.oversubscribe) info.oversubscribe = true;
@@ -212,9 +214,10 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if (counts.listedNodes !== counts.numNodes) info.nodeCountEstimate = counts.listedNodes;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
   const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
-  // GPUs asked per node, per job and per task count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
-  // -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12)
-  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal, req.gpusPerTask * counts.numTasks))
+  // GPUs asked per node, per job, per task and per socket count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
+  // -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12, -N2 --gpus-per-socket=2 --sockets-per-node=1 gres/gpu=4)
+  const socketGpus = (req.gpusPerSocket ?? 0) * Math.max(1, req.socketsPerNode ?? 0) * req.nodesMin;
+  info.tresReq = tresText(counts.numCpus, reqMemText(req, state, counts.numCpus, nodeMem), req.nodesMin, Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal, req.gpusPerTask * counts.numTasks, socketGpus))
     + gresTresText(req.gresGeneric ?? [], trackedGresNames(state.config.accountingTres), req.nodesMin);
   if (licenses !== undefined) {
     info.licenses = licenseText(licenses);
@@ -285,7 +288,7 @@ function reqMemText(req: ResourceRequest, state: ClusterState, cpus: number, nod
   if (req.mem.kind === "all") return nodeMemMiB * req.nodesMin;
   if (req.mem.kind === "node") return req.mem.mib * req.nodesMin;
   if (req.mem.kind === "cpu") return req.mem.mib * cpus;
-  if (req.mem.kind === "gpu") return req.mem.mib * req.gpusPerNode * req.nodesMin;
+  if (req.mem.kind === "gpu") return req.mem.mib * Math.max(req.gpusPerNode * req.nodesMin, req.gpusTotal);
   return state.config.defMemPerCpuMiB * cpus;
 }
 

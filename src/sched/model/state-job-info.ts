@@ -90,6 +90,8 @@ export interface JobInfoState {
   signal: string;
   /** cpu=4,gres/gpu=1 (-c, --gpus-per-task, --tres-per-task) */
   tresPerTask?: string;
+  /** --gpus-per-socket as asked: gres/gpu[:type][:N] (scontrol TresPerSocket=, squeue TRES_PER_SOCKET) */
+  tresPerSocket?: string;
   /** --switches count */
   reqSwitch?: number;
   /** --switches wait */

@@ -20,7 +20,7 @@
 import type { LinkMatrix } from "../../devices/inventory.ts";
 import type { NetworkTopology } from "../../compat/conf/topology-conf.ts";
 import { layoutOf, memForShare, type ResourceRequest } from "./request.ts";
-import { nodeFits, nodesTarget, shareCpus, taskRoom as layoutTaskRoom, type LayoutNode, type LayoutShape } from "../../compat/job-layout.ts";
+import { NODES_UNBOUNDED, nodeFits, nodesTarget, shareCpus, taskRoom as layoutTaskRoom, type LayoutNode, type LayoutShape } from "../../compat/job-layout.ts";
 import { pickGpus } from "./gpu-clique.ts";
 import { parseSocketCpus, socketCpusText } from "../../compat/gpu-locality.ts";
 import { placeOnSockets, type SocketLayout } from "./gpu-sockets.ts";
@@ -102,13 +102,42 @@ function fitRequired(req: ResourceRequest, nodes: NodeView[], mode: FitMode, top
     if (Math.min(req.nodesMax, target.most) <= 1) return undefined;
   }
   if (req.contiguous && Math.max(nodesWanted, req.nodesMin) > 1) return fitContiguous(req, candidates, mode);
-  const flat = fitInOrder(req, candidates, mode);
+  const flat = fitFlat(req, candidates, mode);
   if (flat === undefined || flat.length <= 1 || mode !== "now" || topology === undefined) return flat;
-  const placed = req.nodelist.length > 0 ? flat : (fitUnderSwitches(topology, candidates, (subset) => fitInOrder(req, subset, mode)) ?? flat);
+  const placed = req.nodelist.length > 0 ? flat : (fitUnderSwitches(topology, candidates, (subset) => fitFlat(req, subset, mode)) ?? flat);
   // --switches=N: more leaf switches than asked keeps the job waiting until its wait is over (Slurm's rule).
   const switchesMax = req.switchesMax ?? 0;
   if (switchesMax > 0 && !req.switchWaitOver && leafSwitchCount(topology, placed.map((a) => a.node)) > switchesMax) return undefined;
   return placed;
+}
+
+/** fitInOrder, or for a job-wide GPU count whose node count may grow, the fewest nodes that hold it. */
+function fitFlat(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | undefined {
+  return req.gpusTotal > 0 && req.gpusPerNode === 0 ? fitFewestNodes(req, candidates, mode) : fitInOrder(req, candidates, mode);
+}
+
+/**
+ * --gpus=N (a count for the whole job) with a node count left free (no -N, or an -N range): the
+ * fewest nodes, from the least it may have, that hold N GPUs with at least one each (oracle 22.05 on
+ * two 8-GPU nodes: --gpus=9 runs on 2 nodes, -N1-2 --gpus=4 on 1, -n1 --gpus=9 nowhere, --gpus=17
+ * nowhere); without -n each node runs a task (--gpus=9 -c4: NumTasks=2, NumCPUs=8).
+ */
+function fitFewestNodes(req: ResourceRequest, candidates: Capacity[], mode: FitMode): NodeAllocState[] | undefined {
+  const layout = layoutOf(req);
+  const least = Math.max(1, req.nodesMin, req.nodelist.length);
+  const mostByTasks = layout.ntasksGiven && !layout.overcommit ? req.ntasks : NODES_UNBOUNDED;
+  const most = Math.min(Math.max(least, Math.min(req.nodesMax, targetOf(req).most)), mostByTasks, candidates.length, req.gpusTotal);
+  for (let count = least; count <= most; count++) {
+    const placed = fitInOrder(withNodeCount(req, layout, count), candidates, mode);
+    if (placed !== undefined) return placed;
+  }
+  return undefined;
+}
+
+/** The request on exactly `count` nodes; without -n, a task (or a --ntasks-per-node) on each. */
+function withNodeCount(req: ResourceRequest, layout: LayoutShape, count: number): ResourceRequest {
+  const ntasks = layout.ntasksGiven ? req.ntasks : Math.max(req.ntasks, count * Math.max(1, req.ntasksPerNode));
+  return { ...req, nodesMin: count, nodesMax: count, ntasks, layout: { ...layout, nodesGiven: true, nodesMin: count, nodesMax: count, ntasks } };
 }
 
 /** How many nodes the job wants and may have: --use-min-nodes wants a range's minimum (oracle 22.05: -N 1-3 -n1 on 1 node, not 3). */
@@ -200,7 +229,8 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
   const nodesWanted = Math.max(nodesNeeded, Math.min(target.wanted, candidates.length));
   const nodesMax = Math.max(Math.min(req.nodesMax, target.most), nodesNeeded);
   const gpusPerNode = gpusNeededPerNode(req, nodesWanted);
-  // --gpus=N over several nodes: N in all, spread as evenly as the nodes allow (3 over 2 nodes: 2 + 1).
+  // --gpus=N over several nodes: N in all, each node in order taking all it has free but one GPU for
+  // each node still owed (oracle 22.05 on 8-GPU nodes, -N2: --gpus=9 is 8 + 1, --gpus=4 3 + 1, --gpus=2 1 + 1)
   const spreadTotal = req.gpusPerNode === 0 && req.gpusTotal > 0 && nodesWanted > 1;
   let gpusLeft = spreadTotal ? req.gpusTotal : 0;
   const chosen: NodeAllocState[] = [];
@@ -215,7 +245,11 @@ function fillInOrder(req: ResourceRequest, candidates: Capacity[], mode: FitMode
     let take = remaining > 0 ? Math.min(tasks, remaining, Math.max(1, remaining - reserveForOthers)) : 0;
     // --spread-job: an even share on each node still owed (8 tasks on 4 nodes: 2 each, not 4+2+1+1)
     if (req.spreadJob === true && take > 0) take = Math.min(take, Math.ceil(remaining / Math.max(1, nodesWanted - chosen.length)));
-    const gpusHere = spreadTotal ? Math.ceil(gpusLeft / Math.max(1, nodesWanted - chosen.length)) : gpusPerNode;
+    const gpusHere = spreadTotal ? Math.min(gpuPool(node, req.gpuType, mode === "now").length, gpusLeft - reserveForOthers) : gpusPerNode;
+    if (spreadTotal && gpusHere <= 0) {
+      if (mustTake) return undefined;
+      continue;
+    }
     const share = makeShare(req, node, take, gpusHere, mode);
     if (share === undefined) {
       if (mustTake) return undefined;

@@ -25,7 +25,7 @@ export interface ResourceRequest {
   /** Memory per node: fixed, per allocated CPU, per GPU, or the whole node (0). */
   mem: { kind: "node"; mib: number } | { kind: "cpu"; mib: number } | { kind: "gpu"; mib: number } | { kind: "all" };
   gpusPerNode: number;
-  /** Total GPUs for --gpus on several nodes (spread); 0 when per-node only. */
+  /** Total GPUs for --gpus on a job whose node count may be more than one (spread); 0 when per-node only. */
   gpusTotal: number;
   gpusPerTask: number;
   gpuType: string;
@@ -105,7 +105,9 @@ export function buildRequest(
   const shape = withRequiredNodes(asked, nodelist.length);
   const nodesMin = shape.nodesMin;
   let ntasks = shape.ntasks;
-  const gpu = gpuRequest(spec, nodesMin);
+  // the most nodes the job may have: -N's maximum, else one per task given, else as many as it needs
+  const nodesMost = shape.nodesGiven ? shape.nodesMax : shape.ntasksGiven ? shape.ntasks : NODES_UNBOUNDED;
+  const gpu = gpuRequest(spec, nodesMost);
   if (typeof gpu === "string") return gpu;
   const generic = genericGresRequest(spec, config);
   if (typeof generic === "string") return generic;
@@ -173,7 +175,7 @@ function memRequest(spec: JobSpecP, config: ControllerConfig): ResourceRequest["
 
 type GpuPart = Pick<ResourceRequest, "gpusPerNode" | "gpusTotal" | "gpusPerTask" | "gpuType">;
 
-function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
+function gpuRequest(spec: JobSpecP, nodesMost: number): GpuPart | string {
   const part: GpuPart = { gpusPerNode: 0, gpusTotal: 0, gpusPerTask: 0, gpuType: "" };
   for (const g of spec.gresPerNode) {
     if (g.name !== "gpu") continue; // generic names: genericGresRequest
@@ -196,7 +198,9 @@ function gpuRequest(spec: JobSpecP, nodes: number): GpuPart | string {
     if (!tc) return `Invalid generic resource (gres) specification`;
     if (tc.type) part.gpuType = tc.type;
   }
-  if (part.gpusTotal > 0 && nodes <= 1 && part.gpusPerNode === 0) {
+  // --gpus=N on a job held to one node is that node's count; where the node count may grow, N stays
+  // the job's (fit-node's fewest-nodes rule spreads it: oracle 22.05, --gpus=9 on 8-GPU nodes takes 2)
+  if (part.gpusTotal > 0 && nodesMost <= 1 && part.gpusPerNode === 0) {
     part.gpusPerNode = part.gpusTotal;
     part.gpusTotal = 0;
   }
@@ -269,7 +273,7 @@ function gresTres(text: string): string {
  * TRES per node and per job as Slurm records them: --gres and --gpus-per-node
  * are per node, --gpus is per job (never shown per node, even on one node).
  */
-export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string } {
+export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string; perSocket: string } {
   const gres = spec.gresPerNode.find((g) => g.name === "gpu");
   const gpuPerNode = spec.gpusPerNode
     ? gresTres(spec.gpusPerNode)
@@ -282,7 +286,8 @@ export function gpuTresTexts(spec: JobSpecP): { perNode: string; perJob: string 
     spec.gresPerNode.filter((g) => g.name !== "gpu").map((g) => ({ name: g.name.toLowerCase(), type: g.type, count: gresRequestCount(g), ...(g.countOmitted === true ? { countOmitted: true } : {}) })),
   );
   const perNode = [gpuPerNode, generic].filter((t) => t !== "").join(",");
-  return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "" };
+  // --gpus-per-socket as asked, a count of 0 too (oracle 22.05: TresPerSocket=gres:gpu:0, gres:gpu:mi300x)
+  return { perNode, perJob: spec.gpus ? gresTres(spec.gpus) : "", perSocket: spec.gpusPerSocket ? gresTres(spec.gpusPerSocket) : "" };
 }
 
 /** Whether a job with --switches=N@time has waited long enough to take any switch count. */

@@ -108,7 +108,8 @@ describe("the job record's share of a pattern (scontrol StdOut, oracle 22.05)", 
     ["x-%N-%J-%n-%t-%s-%u-%x-%A-%a-%j-%%.out", "x-%N-%J-%n-%t-%s-alice-myjob-128-4294967294-128-%%.out"],
     ["%N_%x_%j.out", "%N_myjob_128.out"],
     ["output-%A_%a-%J.o", "output-128_4294967294-%J.o"],
-    ["%4j", "0128"],
+    // a width is not read there: the field stays as written (oracle 22.05, pending and running; differential seed 10744)
+    ["%4j", "%4j"], ["%10j", "%10j"], ["%4x-%j", "%4x-128"], ["%4A", "%4A"],
     // "%%" gives one "%" and its second "%" starts the next field (oracle 22.05, differential seed 9655)
     ["%%j", "%128"], ["%%", "%%"], ["a%%b", "a%%b"], ["%%%j", "%%128"], ["%%x", "%myjob"], ["x%%j.out", "x%128.out"],
     ["%j%%", "128%%"], ["%%%%j", "%%%128"], ["%%A", "%128"],

@@ -80,8 +80,8 @@ describe("--gpus over several nodes", () => {
 
 describe("TRES per node and per job", () => {
   it("keeps --gpus per job, never per node", () => {
-    expect(gpuTresTexts({ ...emptyJobSpec(), gpus: "mi300x:2" })).toEqual({ perNode: "", perJob: "gres/gpu:mi300x:2" });
-    expect(gpuTresTexts({ ...emptyJobSpec(), gpusPerNode: "4" })).toEqual({ perNode: "gres/gpu:4", perJob: "" });
+    expect(gpuTresTexts({ ...emptyJobSpec(), gpus: "mi300x:2" })).toEqual({ perNode: "", perJob: "gres/gpu:mi300x:2", perSocket: "" });
+    expect(gpuTresTexts({ ...emptyJobSpec(), gpusPerNode: "4" })).toEqual({ perNode: "gres/gpu:4", perJob: "", perSocket: "" });
     expect(gpuTresTexts({ ...emptyJobSpec(), gresPerNode: [{ name: "gpu", type: "mi300x", count: 2 }] }).perNode).toBe("gres/gpu:mi300x:2");
     const c = cluster();
     c.run(submit(spec({ gpus: "2" })));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../../src/compat/options/parse-args.ts";
-import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
+import { refusedBeforeEarly, sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
 import { buildSpec } from "../../../src/compat/options/build-spec.ts";
 import { envAssignments, fromParsed } from "../../../src/compat/options/env-input.ts";
 import { wrapScript } from "../../../src/compat/options/script-directives.ts";
@@ -50,5 +50,33 @@ describe("--gres naming nothing", () => {
   it.each([["--gres="], ["--gres=,"]])("%s fails as the controller's TRES refusal (oracle 22.05), not sbatch's own gres error", (option) => {
     expect(sbatchError([option], [])).toBe("sbatch: error: Batch job submission failed: Invalid Trackable RESource (TRES) specification\n");
     expect(sbatchError(["--gres=bogus:x:y"], [])).toBe("sbatch: error: Invalid generic resource (gres) specification\n");
+  });
+});
+
+describe("--help, --usage and --version act where sbatch reaches them (oracle 22.05, differential seed 10302)", () => {
+  function early(argv: string[]): string {
+    const parsed = parseArgs("sbatch", argv);
+    if (!parsed.ok) return errorText("sbatch", parsed.error);
+    const r = refusedBeforeEarly({ cmd: "sbatch", argv, env: {}, invoker: INVOKER, now: 0 }, parsed.value.options);
+    return r.ok ? "acts" : errorText("sbatch", r.error);
+  }
+
+  it.each([
+    [["--ntasks-per-socket=2x", "--usage"], "sbatch: error: Invalid numeric value \"2x\" for --ntasks-per-socket.\n"],
+    [["-n", "2x", "--help"], "sbatch: error: Invalid numeric value \"2x\" for --ntasks.\n"],
+    [["-n", "2x", "--version"], "sbatch: error: Invalid numeric value \"2x\" for --ntasks.\n"],
+    [["--mem=abc", "--usage"], "sbatch: error: Invalid --mem specification\n"],
+    [["--signal=FOO", "--usage"], "sbatch: error: Invalid --signal specification\n"],
+  ])("%j: the bad value before it is refused", (argv, text) => {
+    expect(early(argv)).toBe(text);
+  });
+
+  it.each([
+    [["--usage", "--ntasks-per-socket=2x"]],
+    // what only the controller (or a later check) judges does not stop it
+    [["--partition=nope", "--usage"]], [["--gpus=abc", "--usage"]], [["--hint=bogus", "--usage"]], [["--array=abc", "--usage"]],
+    [["--dependency=bogus", "--usage"]], [["--usage"]],
+  ])("%j: it acts", (argv) => {
+    expect(early(argv)).toBe("acts");
   });
 });

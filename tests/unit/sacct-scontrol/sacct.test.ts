@@ -259,3 +259,14 @@ describe("sacct NNodes of a job that never ran (oracle: differential seeds 57, 2
     expect(nnodes?.get({ job: ran } as Parameters<NonNullable<typeof nnodes>["get"]>[0])).toBe("2");
   });
 });
+
+describe("a job named empty (oracle 22.05: --job-name= is JobName= in scontrol, allocation in sacct; differential seed 10458)", () => {
+  const jobs = (): ReturnType<typeof accountingJobs> => accountingJobs().map((j) => (j.jobId === 25 ? { ...j, name: "" } : j));
+
+  it("is listed as allocation, and found by that name", async () => {
+    const shown = await run(["-n", "-P", "-X", "-j", "25", "-o", "JobID,JobName"], { jobs: jobs() });
+    expect(shown.result.stdout).toBe("25|allocation\n");
+    const byName = await run(["-n", "-P", "-X", "-j", "25", "--name=allocation", "-o", "JobID"], { jobs: jobs() });
+    expect(byName.result.stdout).toBe("25\n");
+  });
+});

@@ -30,7 +30,7 @@ describe("GPU counts left out", () => {
     [["--gpus=0"], "", "gres/gpu:0"],
     [["--gpus=mi300x:0"], "", "gres/gpu:mi300x:0"],
   ])("%j is TresPerNode %j, TresPerJob %j", (argv, perNode, perJob) => {
-    expect(gpuTresTexts(specOf(argv))).toEqual({ perNode, perJob });
+    expect(gpuTresTexts(specOf(argv))).toEqual({ perNode, perJob, perSocket: "" });
   });
 
   it("a type alone is one GPU of it", () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT, cluster, spec, submit } from "./builders.ts";
 import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
 import { makeJob } from "../sacct-scontrol/helpers.ts";
+import { NAME_ONLY_FIELDS } from "../../../src/compat/format/squeue-fields-long.ts";
 
 function info(over: Parameters<typeof spec>[0]) {
   const c = cluster();
@@ -94,5 +95,36 @@ describe("--ntasks-per-gpu in the record", () => {
     expect(i.ntasksPerTres).toBe(1);
     const lines = formatJobRecord(makeJob({ jobId: 11, ntasksPerTres: 1, mailType: "END", mailUser: "root" }), { now: 0, oneLiner: false, detail: false }).split("\n").map((l) => l.trim());
     expect(lines.indexOf("NtasksPerTRES=1")).toBe(lines.indexOf("MailUser=root MailType=END") + 1);
+  });
+});
+
+describe("--gpus-per-socket in the record", () => {
+  const show = (tresPerSocket: string, tresPerTask = ""): string =>
+    formatJobRecord(makeJob({ jobId: 12, tresPerSocket, tresPerTask }), { now: 0, oneLiner: false, detail: false });
+  const column = (key: string, over: { tresPerSocket?: string; tresPerTask?: string }): string | undefined =>
+    NAME_ONLY_FIELDS.find((c) => c.key === key)?.get({ job: makeJob({ jobId: 13, ...over }), now: 0, cluster: "c" }, 20);
+
+  it("is kept as asked, a count of 0 or a type alone too (oracle 22.05: TresPerSocket=gres:gpu:0, gres:gpu:mi300x; differential seed 9983)", () => {
+    expect(info({ gpusPerSocket: "0" }).tresPerSocket).toBe("gres/gpu:0");
+    expect(info({ gpusPerSocket: "mi300x", socketsPerNode: 1 }).tresPerSocket).toBe("gres/gpu:mi300x");
+    expect(info({}).tresPerSocket).toBeUndefined();
+  });
+
+  it("counts per socket x sockets x nodes in TRES, the larger with per task (oracle: -N2 --gpus-per-socket=2 --sockets-per-node=1 is gres/gpu=4)", () => {
+    expect(info({ partition: "gpu", gpusPerSocket: "2", socketsPerNode: 1, nodesMin: 2, nodesMax: 2 }).tresReq).toMatch(/gres\/gpu=4$/);
+    expect(info({ partition: "gpu", gpusPerSocket: "2", socketsPerNode: 1, ntasks: 2, gpusPerTask: "1" }).tresReq).toMatch(/gres\/gpu=2$/);
+    expect(info({ gpusPerSocket: "0" }).tresReq).not.toMatch(/gres/);
+  });
+
+  it("is shown between TresPerNode and TresPerTask, and in squeue's TRES_PER_SOCKET", () => {
+    expect(show("gres/gpu:2", "gres/gpu=1")).toMatch(/TresPerSocket=gres:gpu:2\n\s*TresPerTask=gres:gpu:1\n/);
+    expect(show("")).not.toContain("TresPerSocket");
+    expect(column("tres-per-socket", { tresPerSocket: "gres/gpu:mi300x:2" })).toBe("gres:gpu:mi300x:2");
+    expect(column("tres-per-socket", {})).toBe("N/A");
+  });
+
+  it("squeue's TRES_PER_TASK shows the GRES alone, as scontrol (oracle: -n2 -c2 --gpus-per-task=1 is gres:gpu:1, -c2 N/A)", () => {
+    expect(column("tres-per-task", { tresPerTask: "cpu=2,gres/gpu=1" })).toBe("gres:gpu:1");
+    expect(column("tres-per-task", { tresPerTask: "cpu=2" })).toBe("N/A");
   });
 });
