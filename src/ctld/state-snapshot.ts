@@ -1,16 +1,18 @@
 /**
  * @module ctld/state-snapshot
- * The controller's state at an applied index as bytes, and back. Format 4 (written now):
+ * The controller's state at an applied index as bytes, and back. Format 5 (written now):
  * a text header (MAGIC, then one JSON line: format, the STATE_TYPES_VERSION of the records,
- * Raft index, counts) and a zstd-compressed
- * body of three JSON lines: the `parts` (every ClusterState field but the configuration,
- * jobs and nodes, as JSON that keeps Maps and Sets, so a new field cannot be forgotten),
- * then the nodes and the jobs as shape rows (raft/snapshot-shapes.ts: each record stored
- * as its differences from a reference record of the same key list). About 2 KB of JSON a job
- * becomes tens of bytes on disk, and a restore parses a tenth of the text it used to.
- * Format 3 (the same without the state version: records shaped as the wire was, state types
- * version 1) and format 2 (an SQLite image: tables jobs, nodes, parts, meta), written before,
- * are still read; older records are brought to today's shapes by ctld/state-upgrade.ts.
+ * Raft index, counts) and a zstd-compressed body of JSON lines: the `parts` (every
+ * ClusterState field but the configuration, jobs and nodes, as JSON that keeps Maps and Sets,
+ * so a new field cannot be forgotten), then the nodes as shape rows (ctld/snapshot-shapes.ts:
+ * each record stored as its differences from a reference record of the same key list), then
+ * the jobs' shape table, then one line per job row. About 2 KB of JSON a job becomes tens of
+ * bytes on disk; a job a line lets a restore parse and decode one job at a time, so the parsed
+ * rows of 100k jobs (~60 MB) are never all alive at once (fewer fresh pages to fault in, less
+ * for the collector). Format 4 (the same with all job rows in one JSON document after the
+ * nodes), format 3 (as 4 without the state version: records shaped as the wire was, state
+ * types version 1) and format 2 (an SQLite image: tables jobs, nodes, parts, meta), written
+ * before, are still read; older records are brought to today's shapes by ctld/state-upgrade.ts.
  * Restore = start from the state the configuration builds (every replica reads the same
  * spur.conf), overwrite what the log changes from the image, then replay the log tail
  * through apply().
@@ -27,7 +29,9 @@ import { internInfo, internJob, internJobFields, internSpec } from "../sched/mod
 /** The SQLite image format, still restored (no longer written). */
 const SNAPSHOT_SCHEMA = 2;
 /** The format written now (see the module comment). */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
+/** Format 4: as 5, with the job rows in one JSON document ({table, rows}). Still restored. */
+const FORMAT_ROWS_IN_ONE_DOCUMENT = 4;
 /** Format 3: as 4, without the state types version (its records are version 1). Still restored. */
 const FORMAT_BEFORE_STATE_TYPES = 3;
 const MAGIC = "SPUR-SNAPSHOT\n";
@@ -85,7 +89,7 @@ export function partFields(state: ClusterState): string[] {
 
 type NodeRow = Omit<NodeRecord, "gpuByJob"> & { gpuByJob: [number, number[]][] };
 
-/** Serialise `state` (as of Raft index `raftIndex`) into a format-4 image. */
+/** Serialise `state` (as of Raft index `raftIndex`) into a format-5 image. */
 export function encodeSnapshot(state: ClusterState, raftIndex: number): Uint8Array {
   const fields = state as unknown as Record<string, unknown>;
   const parts = partFields(state).map((key) => `${JSON.stringify(key)}:${encodePart(fields[key])}`);
@@ -96,10 +100,12 @@ export function encodeSnapshot(state: ClusterState, raftIndex: number): Uint8Arr
     nodes.rows.push([name, nodeCoder.encode(row as unknown as Record<string, unknown>)]);
   }
   const jobCoder = new ShapeEncoder(JOB_NESTED);
-  const jobs: Rows<number> = { table: jobCoder.table, rows: [] };
-  for (const [id, job] of state.jobs) jobs.rows.push([id, jobCoder.encode(job as unknown as Record<string, unknown>)]);
-  // JSON text never holds a raw newline: the three parts are split on them when read.
-  const body = Bun.zstdCompressSync(encoder.encode(`{${parts.join(",")}}\n${JSON.stringify(nodes)}\n${JSON.stringify(jobs)}`));
+  const jobLines: string[] = [];
+  for (const [id, job] of state.jobs) jobLines.push(JSON.stringify([id, jobCoder.encode(job as unknown as Record<string, unknown>)]));
+  // JSON text never holds a raw newline: the lines are split on them when read. The table
+  // is complete once every job is encoded.
+  const rows = jobLines.length === 0 ? "" : `\n${jobLines.join("\n")}`;
+  const body = Bun.zstdCompressSync(encoder.encode(`{${parts.join(",")}}\n${JSON.stringify(nodes)}\n${JSON.stringify(jobCoder.table)}${rows}`));
   const header: Header = { format: SNAPSHOT_FORMAT, state: STATE_TYPES_VERSION, raftIndex, jobs: state.jobs.size, nodes: state.nodes.size };
   const head = encoder.encode(`${MAGIC}${JSON.stringify(header)}\n`);
   const out = new Uint8Array(head.length + body.length);
@@ -110,14 +116,14 @@ export function encodeSnapshot(state: ClusterState, raftIndex: number): Uint8Arr
 
 const startsWith = (bytes: Uint8Array, text: string): boolean => bytes.length >= text.length && decoder.decode(bytes.subarray(0, text.length)) === text;
 
-/** The format-4 (or 3) header and where the body starts; undefined for an SQLite image. */
+/** The format-5 (4, 3) header and where the body starts; undefined for an SQLite image. */
 function readHeader(bytes: Uint8Array): { header: Header; bodyAt: number } | undefined {
   if (!startsWith(bytes, MAGIC)) return undefined;
   const end = bytes.indexOf(10, MAGIC.length);
   if (end < 0) throw new Error("snapshot header has no end");
   const header = JSON.parse(decoder.decode(bytes.subarray(MAGIC.length, end))) as Header;
-  if (header.format !== SNAPSHOT_FORMAT && header.format !== FORMAT_BEFORE_STATE_TYPES) {
-    throw new Error(`snapshot format ${header.format}, this spurctld reads ${SNAPSHOT_FORMAT} (and ${FORMAT_BEFORE_STATE_TYPES}, 2)`);
+  if (header.format !== SNAPSHOT_FORMAT && header.format !== FORMAT_ROWS_IN_ONE_DOCUMENT && header.format !== FORMAT_BEFORE_STATE_TYPES) {
+    throw new Error(`snapshot format ${header.format}, this spurctld reads ${SNAPSHOT_FORMAT} (and ${FORMAT_ROWS_IN_ONE_DOCUMENT}, ${FORMAT_BEFORE_STATE_TYPES}, 2)`);
   }
   const version = header.format === FORMAT_BEFORE_STATE_TYPES ? 1 : (header.state ?? 0);
   checkStateVersion(version);
@@ -144,11 +150,23 @@ export function restoreSnapshot(state: ClusterState, bytes: Uint8Array): number 
   const text = decoder.decode(Bun.zstdDecompressSync(bytes.subarray(framed.bodyAt)));
   const first = text.indexOf("\n");
   const second = text.indexOf("\n", first + 1);
-  assert(first > 0 && second > first, "snapshot body has its three parts");
+  assert(first > 0 && second > first, "snapshot body has its parts");
   const parts = decodePart(text.slice(0, first)) as Record<string, unknown>;
   const nodes = JSON.parse(text.slice(first + 1, second)) as Rows<string>;
-  const jobs = JSON.parse(text.slice(second + 1)) as Rows<number>;
-  assert(jobs.rows.length === framed.header.jobs && nodes.rows.length === framed.header.nodes, "snapshot holds the records its header counts");
+  const jobs = jobRowsOf(text, second + 1, framed.header.format);
+  const version = framed.header.state ?? 1;
+  // Parsed, every job has its own copy of each string and environment (sched/model/intern.ts).
+  // Records of today's version are interned as the table: each reference once, each job's few
+  // differences; decoding then shares the references' values (frozen ones are not copied).
+  const current = version === STATE_TYPES_VERSION;
+  if (current) internReferences(jobs.table);
+  const jobDecoder = new ShapeDecoder(jobs.table, JOB_NESTED);
+  const restoredJobs: [number, JobRecord][] = [];
+  jobs.forEach(([id, row]) => {
+    if (current) internDifferences(row);
+    restoredJobs.push([id, jobDecoder.decode(row) as unknown as JobRecord]);
+  });
+  assert(restoredJobs.length === framed.header.jobs && nodes.rows.length === framed.header.nodes, "snapshot holds the records its header counts");
   const nodeDecoder = new ShapeDecoder(nodes.table, NODE_NESTED);
   const restoredNodes: NodeRecord[] = [];
   for (const [name, row] of nodes.rows) {
@@ -158,16 +176,10 @@ export function restoreSnapshot(state: ClusterState, bytes: Uint8Array): number 
     state.nodes.set(name, node);
   }
   state.jobs.clear();
-  const version = framed.header.state ?? 1;
-  // Parsed, every job has its own copy of each string and environment (sched/model/intern.ts).
-  // Records of today's version are interned as the table: each reference once, each job's few
-  // differences; decoding then shares the references' values (frozen ones are not copied).
-  if (version === STATE_TYPES_VERSION) internJobTable(jobs);
-  const jobDecoder = new ShapeDecoder(jobs.table, JOB_NESTED);
-  for (const [id, row] of jobs.rows) state.jobs.set(id, jobDecoder.decode(row) as unknown as JobRecord);
+  for (const [id, job] of restoredJobs) state.jobs.set(id, job);
   upgradeRecords(version, state.jobs.values(), restoredNodes);
   // an upgrade may write new values: intern the upgraded records whole
-  if (version !== STATE_TYPES_VERSION) for (const job of state.jobs.values()) internJob(job);
+  if (!current) for (const job of state.jobs.values()) internJob(job);
   const target = state as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(parts)) {
     assert(!CONFIG_FIELDS.has(key) && !TABLE_FIELDS.has(key), `snapshot part ${key} is log-derived`);
@@ -176,21 +188,47 @@ export function restoreSnapshot(state: ClusterState, bytes: Uint8Array): number 
   return framed.header.raftIndex;
 }
 
+/** The job rows of a body from `at`: the shape table, and a walk over the rows in order. */
+function jobRowsOf(text: string, at: number, format: number): { table: ShapeTable; forEach(visit: (row: [number, Row]) => void): void } {
+  if (format < SNAPSHOT_FORMAT) {
+    const jobs = JSON.parse(text.slice(at)) as Rows<number>;
+    return { table: jobs.table, forEach: (visit) => jobs.rows.forEach(visit) };
+  }
+  const tableEnd = lineEnd(text, at);
+  return {
+    table: JSON.parse(text.slice(at, tableEnd)) as ShapeTable,
+    forEach(visit) {
+      // one row parsed, decoded and dropped at a time
+      for (let from = tableEnd + 1; from < text.length; ) {
+        const end = lineEnd(text, from);
+        visit(JSON.parse(text.slice(from, end)) as [number, Row]);
+        from = end + 1;
+      }
+    },
+  };
+}
+
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf("\n", from);
+  return end < 0 ? text.length : end;
+}
+
 /**
- * The job table's strings, environments and empty lists shared (sched/model/intern.ts): the
- * shapes' references and every row's differences, in place. About 130 fields a job, of which a
- * row holds a handful; interning decoded jobs whole took ~2 µs a job.
+ * The job shapes' references with shared strings, environments and empty lists
+ * (sched/model/intern.ts), in place; internDifferences does each row's differences. About 130
+ * fields a job, of which a row holds a handful; interning decoded jobs whole took ~2 µs a job.
  */
-function internJobTable(jobs: Rows<number>): void {
-  const [infoTable, specTable] = jobs.table.nested as [ShapeTable, ShapeTable];
-  for (const ref of jobs.table.refs) internJobFields(ref as Partial<JobRecord>);
+function internReferences(table: ShapeTable): void {
+  const [infoTable, specTable] = table.nested as [ShapeTable, ShapeTable];
+  for (const ref of table.refs) internJobFields(ref as Partial<JobRecord>);
   for (const ref of infoTable.refs) internInfo(ref as Partial<JobRecord["info"]>);
   for (const ref of specTable.refs) internSpec(ref as Partial<JobRecord["spec"]>);
-  for (const [, row] of jobs.rows) {
-    internJobFields(row[1] as Partial<JobRecord>);
-    internInfo((row[2] as Row)[1] as Partial<JobRecord["info"]>);
-    internSpec((row[3] as Row)[1] as Partial<JobRecord["spec"]>);
-  }
+}
+
+function internDifferences(row: Row): void {
+  internJobFields(row[1] as Partial<JobRecord>);
+  internInfo((row[2] as Row)[1] as Partial<JobRecord["info"]>);
+  internSpec((row[3] as Row)[1] as Partial<JobRecord["spec"]>);
 }
 
 /** Format 2: the SQLite image earlier versions wrote. */

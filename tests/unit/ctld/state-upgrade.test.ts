@@ -2,7 +2,8 @@
  * @module tests/unit/ctld/state-upgrade
  * What older controllers wrote still loads (issue 17): the Raft log of commands and the
  * format-3 snapshot in tests/fixtures/state-v1 were written by the code before the state got
- * its own types. Replaying that log through apply() gives the state it gave then; restoring
+ * its own types; the format-4 snapshot there (the same state, all job rows in one JSON
+ * document) by the code before format 5 put a job a line. Replaying that log through apply() gives the state it gave then; restoring
  * the snapshot gives the state it was taken from, and replaying the log's tail on top ends
  * where the full replay ends.
  */
@@ -21,6 +22,7 @@ const read = (name: string) => readFileSync(join(dir, name), "utf8");
 const log = read("commands.jsonl").trim().split("\n").map((line) => JSON.parse(line) as Command);
 const SNAPSHOT_AT = 17;
 const format3 = new Uint8Array(readFileSync(join(dir, `snapshot-format3-at-${SNAPSHOT_AT}.bin`)));
+const format4 = new Uint8Array(readFileSync(join(dir, `snapshot-format4-at-${SNAPSHOT_AT}.bin`)));
 
 function replay(commands: Command[], state = fixtureState()) {
   for (const c of commands) expect(apply(state, c).errorCode, `${c.type} applies`).toBe("");
@@ -46,7 +48,7 @@ describe("state written before the state types (v1, format 3)", () => {
     expect(canonical(replay(log.slice(SNAPSHOT_AT), state))).toBe(read("state-at-end.json").trim());
   });
 
-  it("writes the restored state in today's format (4, with its state types version) and reads it back unchanged", () => {
+  it("writes the restored state in today's format (5, with its state types version) and reads it back unchanged", () => {
     const state = fixtureState();
     restoreSnapshot(state, format3);
     const image = encodeSnapshot(state, SNAPSHOT_AT);
@@ -57,5 +59,14 @@ describe("state written before the state types (v1, format 3)", () => {
     const again = fixtureState();
     expect(restoreSnapshot(again, image)).toBe(SNAPSHOT_AT);
     expect(canonical(again)).toBe(canonical(state));
+  });
+
+  it("restores the format-4 snapshot (job rows in one document) to the same state", () => {
+    const headerOf = JSON.parse(new TextDecoder().decode(format4.subarray(0, 200)).split("\n")[1] ?? "") as object;
+    expect(headerOf).toMatchObject({ format: 4, state: 1 });
+    const state = fixtureState();
+    expect(restoreSnapshot(state, format4)).toBe(SNAPSHOT_AT);
+    expect(canonical(state)).toBe(read("state-at-snapshot.json").trim());
+    expect(canonical(replay(log.slice(SNAPSHOT_AT), state))).toBe(read("state-at-end.json").trim());
   });
 });

@@ -2,7 +2,8 @@
  * @module tests/unit/raft/snapshot-state
  * Controller state -> snapshot image -> state: a restored replica that replays the same log
  * tail through apply() ends exactly where one that applied everything ends, key order
- * included; format-4 images say their state types version; format-2 images (SQLite, written
+ * included; format-5 images say their state types version, hold a job a line, and are refused
+ * whole when their rows do not match their header; format-2 images (SQLite, written
  * by earlier versions) still restore (format 3: tests/unit/ctld/state-upgrade.test.ts); other
  * bytes are refused.
  */
@@ -37,7 +38,7 @@ describe("controller snapshot", () => {
     // A versioned text header says what follows.
     const header = JSON.parse(new TextDecoder().decode(image.subarray(0, 200)).split("\n")[1] ?? "") as { format: number; jobs: number };
     expect(header).toMatchObject({ format: SNAPSHOT_FORMAT, state: STATE_TYPES_VERSION, jobs: 6 });
-    expect(SNAPSHOT_FORMAT).toBe(4);
+    expect(SNAPSHOT_FORMAT).toBe(5);
 
     const restored = cluster(undefined, false);
     expect(restoreSnapshot(restored.state, image)).toBe(42);
@@ -80,5 +81,25 @@ describe("controller snapshot", () => {
     const bytes = db.serialize();
     db.close();
     expect(() => restoreSnapshot(cluster(undefined, false).state, bytes)).toThrow(/state row/);
+  });
+
+  it("restores an image without jobs, and refuses one whose job lines do not match its header, leaving the state alone", () => {
+    const empty = cluster(undefined, false);
+    expect(restoreSnapshot(empty.state, encodeSnapshot(cluster().state, 4))).toBe(4);
+    expect(empty.state.jobs.size).toBe(0);
+
+    const full = cluster();
+    for (let i = 0; i < 3; i++) full.run(submit(spec(), 10 + i));
+    const image = encodeSnapshot(full.state, 7);
+    const headerEnd = image.indexOf(10, image.indexOf(10) + 1) + 1;
+    const body = new TextDecoder().decode(Bun.zstdDecompressSync(image.subarray(headerEnd)));
+    expect(body.split("\n")).toHaveLength(3 + 3); // parts, nodes, job table, a line per job
+    const lost = body.slice(0, body.lastIndexOf("\n")); // the last job's line gone
+    const damaged = new Uint8Array([...image.subarray(0, headerEnd), ...Bun.zstdCompressSync(new TextEncoder().encode(lost))]);
+    const target = cluster();
+    target.run(submit(spec(), 5));
+    const before = comparable(target.state);
+    expect(() => restoreSnapshot(target.state, damaged)).toThrow(/records its header counts/);
+    expect(comparable(target.state)).toBe(before);
   });
 });
