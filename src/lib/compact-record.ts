@@ -23,13 +23,25 @@ function makerFor(keys: readonly string[]): Maker | undefined {
   const id = keys.join("\0");
   const known = makers.get(id);
   if (known !== undefined || makers.size >= MAX_SHAPES) return known;
-  // Plain (not computed) keys, which let the engine size the object for them all at once;
-  // quoted by JSON.stringify. "__proto__" written so would set the prototype: such lists are spread.
-  if (keys.includes("__proto__")) return undefined;
-  const body = `return {${keys.map((k) => `${JSON.stringify(k)}: o[${JSON.stringify(k)}]`).join(",")}};`;
-  const made = new Function("o", body) as Maker;
-  makers.set(id, made);
+  const made = literalFunction<Maker>(["o"], keys, (quoted) => `o[${quoted}]`);
+  if (made !== undefined) makers.set(id, made);
   return made;
+}
+
+/**
+ * A function of `params` that returns one object literal holding `keys` in their order, each
+ * key's value the expression `valueOf` writes for it (given the key quoted, and as it is).
+ * Plain (not computed) keys let the engine size the object for them all at once; they are
+ * quoted by JSON.stringify. Undefined for a list with "__proto__", which a literal would take
+ * as the prototype: such lists are spread by the caller.
+ */
+export function literalFunction<F>(params: readonly string[], keys: readonly string[], valueOf: (quoted: string, key: string) => string): F | undefined {
+  if (keys.includes("__proto__")) return undefined;
+  const fields = keys.map((k) => {
+    const quoted = JSON.stringify(k);
+    return `${quoted}: ${valueOf(quoted, k)}`;
+  });
+  return new Function(...params, `return {${fields.join(",")}};`) as F;
 }
 
 /** `o`'s own enumerable keys and values, in order, in a compact object of its own. */
