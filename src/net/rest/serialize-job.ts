@@ -91,7 +91,7 @@ export function jobInfo(job: Job, cluster: string): JobInfoValue {
     stdout_expanded: job.stdOut, stderr_expanded: job.stdErr, submit_time: time(job.submitTime), suspend_time: time(job.suspendTime),
     system_comment: "", time_limit: job.timeLimitMin === undefined ? infinite() : value(job.timeLimitMin), time_minimum: value(0),
     threads_per_core: noValue(), tres_bind: job.tresBind ?? "", tres_freq: "", tres_per_job: job.tresPerJob, tres_per_node: job.tresPerNode,
-    tres_per_socket: "", tres_per_task: "", tres_req_str: job.tresReq, tres_alloc_str: job.tresAlloc, user_id: job.uid,
+    tres_per_socket: job.tresPerSocket ?? "", tres_per_task: job.tresPerTask ?? "", tres_req_str: job.tresReq, tres_alloc_str: job.tresAlloc, user_id: job.uid,
     user_name: job.user, maximum_switch_wait_time: 0, wckey: job.wckey, current_working_directory: job.workDir,
   };
   if (!pending && job.nodelist !== "") {
