@@ -21,6 +21,7 @@ import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
 import { StorageErrorCode, assertContiguous, type WritableStorage } from "./core/ports.ts";
 import { LogSegments, type LogRow } from "./storage-sqlite-segments.ts";
+import { TailCache } from "./storage-tail.ts";
 
 /** 2: the log in segment tables (1: one `log` table, converted on open). */
 const SCHEMA_VERSION = 2;
@@ -50,9 +51,12 @@ export class SqliteStorage implements WritableStorage {
     setMeta: Statement<unknown, [string, string]>;
   };
   private readonly log: LogSegments;
+  /** The newest stored entries, read back from memory (storage-tail.ts). */
+  private readonly tail: TailCache;
 
-  /** Open (or create) the store at `path`; ":memory:" works for tests, as does `maxPageCount` (a "full disk"). */
-  constructor(path: string, opts: { maxPageCount?: number } = {}) {
+  /** Open (or create) the store at `path`; ":memory:" works for tests, as do `maxPageCount` (a "full disk") and a small `tailBytes`. */
+  constructor(path: string, opts: { maxPageCount?: number; tailBytes?: number } = {}) {
+    this.tail = new TailCache(opts.tailBytes);
     this.db = new Database(path, { create: true });
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA synchronous = FULL");
@@ -127,7 +131,7 @@ export class SqliteStorage implements WritableStorage {
   entries(lo: LogIndex, hi: LogIndex, maxBytes: number): Result<Entry[]> {
     if (lo <= this.offset.index) return err(StorageErrorCode.compacted, `index ${lo} compacted`);
     if (hi > this.last + 1) return err(StorageErrorCode.unavailable, `index ${hi - 1} beyond last ${this.last}`);
-    const out = limitSize(this.log.range(lo, hi, maxBytes).map(toEntry), maxBytes);
+    const out = limitSize(this.tail.slice(lo, hi) ?? this.log.range(lo, hi, maxBytes).map(toEntry), maxBytes);
     assert(out.length === 0 || (out[0]?.index === lo && out[out.length - 1]?.index === lo + out.length - 1), "stored entries contiguous");
     return ok(out);
   }
@@ -220,6 +224,8 @@ export class SqliteStorage implements WritableStorage {
       this.offset = saved.offset;
       this.runs = saved.runs;
       this.log.restore(saved.segments);
+      // what the transaction appended or dropped is back as it was on disk: read it from there
+      this.tail.clear();
       throw error;
     }
   }
@@ -246,7 +252,10 @@ export class SqliteStorage implements WritableStorage {
     const kept = from - first.index;
     const prevTerm = this.term(from - 1) ?? 0;
     assert((entries[kept] as Entry).term >= prevTerm, "appended term follows the stored log");
-    if (from <= this.last) this.log.truncateFrom(from);
+    if (from <= this.last) {
+      this.log.truncateFrom(from);
+      this.tail.truncateFrom(from);
+    }
     this.dropTermsFrom(from);
     const rows: LogRow[] = [];
     for (let i = kept; i < entries.length; i++) {
@@ -255,12 +264,14 @@ export class SqliteStorage implements WritableStorage {
       this.noteTerm(e.index, e.term);
     }
     this.log.insert(rows);
+    this.tail.append(kept === 0 ? entries : entries.slice(kept));
     this.last = lastNew;
   }
 
   applySnapshot(snapshot: Snapshot): void {
     assert(snapshot.meta.index >= this.snapMeta.index, "snapshot must not go backwards");
     this.log.dropAll();
+    this.tail.clear();
     this.runs = [];
     this.writeSnapshot(snapshot.meta, snapshot.data);
     this.setOffset(snapshot.meta.index, snapshot.meta.term);
@@ -281,6 +292,7 @@ export class SqliteStorage implements WritableStorage {
     assert(index <= this.snapMeta.index, `compact ${index} past snapshot ${this.snapMeta.index}`);
     const term = this.term(index) as Term;
     this.log.dropTo(index);
+    this.tail.dropTo(index);
     this.dropTermsTo(index);
     this.setOffset(index, term);
   }
