@@ -109,10 +109,8 @@ export function listenRaft(
   }
 
   function frames(s: Socket<ServerConn>, reader: FrameReader, bytes: Uint8Array): boolean {
-    const bodies = reader.push(bytes);
-    if (bodies === undefined) return false;
-    for (const body of bodies) receive(decodeFrameBody(body));
-    return true;
+    // each body is decoded before the next is read: it is a view of the chunk or of the reader's buffer
+    return reader.push(bytes, (body) => receive(decodeFrameBody(body)));
   }
 
   function data(s: Socket<ServerConn>, chunk: Uint8Array): boolean {

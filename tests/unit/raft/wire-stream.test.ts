@@ -81,24 +81,46 @@ describe("FrameReader", () => {
       const rng = createRng(seed);
       const bodies = Array.from({ length: 15 }, () => Buffer.from(Array.from({ length: rng.int(0, 600) }, () => rng.int(0, 255))));
       const reader = new FrameReader(1 << 20);
-      const out: Buffer[] = [];
-      for (const chunk of cuts(Buffer.concat(bodies.map(frame)), seed, rng.int(1, 900))) out.push(...(reader.push(chunk) ?? []));
-      expect(out.map((b) => [...b]), `seed ${seed}`).toEqual(bodies.map((b) => [...b]));
+      const out: number[][] = [];
+      // a body is only valid during the call: read it there
+      for (const chunk of cuts(Buffer.concat(bodies.map(frame)), seed, rng.int(1, 900))) expect(reader.push(chunk, (b) => out.push([...b]))).toBe(true);
+      expect(out, `seed ${seed}`).toEqual(bodies.map((b) => [...b]));
     }
+  });
+
+  it("reads a frame of megabytes in many chunks, and small frames after it, in one buffer each (seeded)", () => {
+    const rng = createRng(7);
+    const big = Buffer.from(Array.from({ length: (2 << 20) + 3 }, () => rng.int(0, 255)));
+    const bodies = [Buffer.from([1]), big, Buffer.from([2, 3]), big.subarray(0, 70_000), Buffer.from([4])];
+    const reader = new FrameReader(4 << 20);
+    const out: Buffer[] = [];
+    for (const chunk of cuts(Buffer.concat(bodies.map(frame)), 7, 65_536)) expect(reader.push(chunk, (b) => out.push(Buffer.from(b)))).toBe(true);
+    expect(out.length).toBe(bodies.length);
+    out.forEach((b, i) => expect(b.equals(bodies[i] as Buffer), `body ${i}`).toBe(true));
   });
 
   it("does not keep a view of a chunk the socket may reuse", () => {
     const reader = new FrameReader(1024);
     const chunk = frame(Buffer.from([1, 2, 3]));
-    expect(reader.push(chunk.subarray(0, 5))).toEqual([]);
+    const out: number[][] = [];
+    expect(reader.push(chunk.subarray(0, 5), (b) => out.push([...b]))).toBe(true);
     chunk.fill(9, 0, 5);
-    expect([...(reader.push(chunk.subarray(5))?.[0] ?? [])]).toEqual([1, 2, 3]);
+    expect(reader.push(chunk.subarray(5), (b) => out.push([...b]))).toBe(true);
+    expect(out).toEqual([[1, 2, 3]]);
   });
 
   it("refuses a frame that announces more than allowed, before its body arrives", () => {
     const head = Buffer.alloc(4);
     head.writeUInt32LE(1025);
-    expect(new FrameReader(1024).push(head)).toBeUndefined();
-    expect(new FrameReader(1025).push(head)).toEqual([]);
+    const none = () => expect.unreachable("no body yet");
+    expect(new FrameReader(1024).push(head, none)).toBe(false);
+    expect(new FrameReader(1025).push(head, none)).toBe(true);
+    // the same when the prefix arrives in pieces, or after a whole frame in the same chunk
+    const split = new FrameReader(1024);
+    expect(split.push(head.subarray(0, 2), none)).toBe(true);
+    expect(split.push(head.subarray(2), none)).toBe(false);
+    const seen: number[][] = [];
+    expect(new FrameReader(1024).push(Buffer.concat([frame(Buffer.from([7])), head]), (b) => seen.push([...b]))).toBe(false);
+    expect(seen).toEqual([[7]]);
   });
 });
