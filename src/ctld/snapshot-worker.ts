@@ -37,7 +37,8 @@ export type ToWorker =
    */
   | { t: "init"; conf: ParsedConf; topology: NetworkTopology; foldBytes?: number; archivePath?: string }
   | { t: "restore"; image: Uint8Array; index: number }
-  | { t: "apply"; entries: { index: number; data: Uint8Array }[]; upTo: number }
+  /** Entry k's command is data[ends[k-1], ends[k]) (from 0 for the first), at Raft index indexes[k]. */
+  | { t: "apply"; data: Uint8Array; indexes: number[]; ends: number[]; upTo: number }
   /** `addresses`: the controllers' addresses, carried in front of the image (raft/snapshot-peers.ts). */
   | { t: "snapshot"; id: number; index: number; addresses: [number, string][] };
 
@@ -116,10 +117,14 @@ function handle(m: ToWorker): void {
     pendingBytes = 0;
     index = m.index;
   } else if (m.t === "apply") {
-    for (const e of m.entries) {
-      pending.push({ index: e.index, data: own(e.data) });
-      pendingBytes += e.data.length;
-    }
+    // views of the batch's buffer, which holds nothing but these commands
+    let from = 0;
+    m.indexes.forEach((at, k) => {
+      const to = m.ends[k] as number;
+      pending.push({ index: at, data: m.data.subarray(from, to) });
+      from = to;
+    });
+    pendingBytes += m.data.length;
     index = m.upTo;
     if (pendingBytes > foldBytes) fold(c);
   } else {

@@ -70,9 +70,9 @@ export function startSnapshotter(
     for (const w of waiting.values()) w.reject(new Error(`snapshot worker stopped: ${why}`));
     waiting.clear();
   };
-  const post = (m: ToWorker): void => {
+  const post = (m: ToWorker, transfer: ArrayBuffer[] = []): void => {
     try {
-      worker?.postMessage(m);
+      worker?.postMessage(m, transfer);
     } catch (error) {
       fail(String(error));
     }
@@ -109,9 +109,25 @@ export function startSnapshotter(
   return {
     committed(entries) {
       if (worker === undefined || entries.length === 0) return;
-      const normal: { index: number; data: Uint8Array }[] = [];
-      for (const e of entries) if (e.type === "normal" && e.data.length > 0) normal.push({ index: e.index, data: e.data });
-      post({ t: "apply", entries: normal, upTo: (entries[entries.length - 1] as Entry).index });
+      // One buffer for the batch, handed over (not copied): posting one small array per entry
+      // cost a follower about 6% of its samples under 64 submissions in flight.
+      const indexes: number[] = [];
+      const ends: number[] = [];
+      let bytes = 0;
+      for (const e of entries) {
+        if (e.type !== "normal" || e.data.length === 0) continue;
+        indexes.push(e.index);
+        bytes += e.data.length;
+        ends.push(bytes);
+      }
+      const data = new Uint8Array(bytes);
+      let at = 0;
+      for (const e of entries) {
+        if (e.type !== "normal" || e.data.length === 0) continue;
+        data.set(e.data, at);
+        at += e.data.length;
+      }
+      post({ t: "apply", data, indexes, ends, upTo: (entries[entries.length - 1] as Entry).index }, [data.buffer as ArrayBuffer]);
     },
     restored(image, index) {
       post({ t: "restore", image, index });
