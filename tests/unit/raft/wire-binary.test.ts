@@ -44,6 +44,17 @@ describe("binary Raft frames", () => {
     }
   });
 
+  it("keeps no view of the body it decoded: the socket's chunk or the reader's buffer is reused (seeded)", () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const ms = generated(seed);
+      const frame = encodeFrame(ms);
+      const back = decodeFrameBody(frame.subarray(4));
+      const before = plain(back);
+      frame.fill(0xee);
+      expect(plain(back), `seed ${seed}`).toEqual(before);
+    }
+  });
+
   it("throws on a truncated body, bytes left over, an unknown type or entry kind", () => {
     const ms: Message[] = generated(7).length > 0 ? generated(7) : generated(8);
     const body = encodeFrame(ms).subarray(4);
