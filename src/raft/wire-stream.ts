@@ -69,7 +69,8 @@ export class FrameReader {
 
   /** Hands each body completed by `chunk` to onBody; false when a frame announces more than allowed. */
   push(chunk: Uint8Array, onBody: (body: Buffer) => void): boolean {
-    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Bun's sockets hand over Buffers; reading .buffer of one costs the engine an ArrayBuffer object each time
+    const bytes = chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let at = 0;
     if (this.filled > 0) {
       at = this.fill(bytes, 0);
