@@ -30,6 +30,14 @@ export interface DriverPorts {
    * available (then takeSnapshot is used). `encodeMs`: the time it took there.
    */
   takeSnapshotAsync?(appliedIndex: number): Promise<{ image: Uint8Array; encodeMs: number }> | undefined;
+  /**
+   * The size of the application's state in entries' worth: a snapshot costs about as much as
+   * applying that many entries (the whole state is restored and encoded), so the next one is
+   * not due before as many entries as the state weighed at the last were applied since (scaled
+   * by the replica's jitter). Keeps the snapshot cost per entry bounded however large the state
+   * grows; absent: 0.
+   */
+  snapshotWeight?(): number;
   /** Every committed entry, in order, just before this replica applies it (feeds takeSnapshotAsync's copy). */
   committed?(entries: readonly Entry[]): void;
   /**

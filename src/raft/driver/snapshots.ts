@@ -2,7 +2,8 @@
  * @module raft/driver/snapshots
  * Snapshots: installing one sent by the leader, and taking one here once about
  * snapshotEveryEntries were applied since the last (a threshold drawn per replica, so replicas
- * do not all stall at once), then compacting the log to trailingEntries behind it. Built off
+ * do not all stall at once), or as many as the state weighs when that is more (ports.snapshotWeight),
+ * then compacting the log to trailingEntries behind it. Built off
  * this thread when the application can (takeSnapshotAsync); otherwise a leader first hands
  * leadership to a caught-up follower. Failure policy: no room for the image keeps the log as
  * it is and tries again at a later entry; a failed background build is logged and retried.
@@ -26,6 +27,12 @@ export function createSnapshots(ctx: DriverContext): Snapshots {
   let due = drawThreshold();
   /** A snapshot being built off this thread (at most one at a time). */
   let inFlight = false;
+  /**
+   * The state's weight when the last snapshot was taken or installed: the next waits for that
+   * many entries. The weight then, not now: a state that grows by one job an entry would
+   * otherwise always weigh as much as the entries since, and never be due.
+   */
+  let weightAtSnap = 0;
 
   /** Write the image at `index` and compact the log behind it (this thread's only cost of an async snapshot). */
   function record(index: number, confState: ConfState, image: Uint8Array, startedMs: number, timing: { encodeMs: number; askedAtMs: number }): void {
@@ -46,6 +53,7 @@ export function createSnapshots(ctx: DriverContext): Snapshots {
     }
     ctx.snapIndex = index;
     due = drawThreshold();
+    weightAtSnap = ports.snapshotWeight?.() ?? 0;
     const nowMs = clock.monotonicMs();
     ports.logger?.info({
       message: "snapshot taken", index, bytes: image.length,
@@ -93,11 +101,14 @@ export function createSnapshots(ctx: DriverContext): Snapshots {
       ports.restore(snapshot);
       ctx.appliedIndex = snapshot.meta.index;
       ctx.snapIndex = ctx.appliedIndex;
+      weightAtSnap = ports.snapshotWeight?.() ?? 0;
       ports.logger?.info({ message: "snapshot installed from the leader", index: ctx.appliedIndex, bytes: snapshot.data.length, ms: Math.round(clock.monotonicMs() - startedMs) });
     },
     maybeTake() {
       const applied = ctx.appliedIndex;
       if (inFlight || applied - ctx.snapIndex < due) return;
+      // A large state waits for proportionally more entries, with this replica's jitter factor.
+      if (weightAtSnap > o.snapshotEveryEntries && applied - ctx.snapIndex < Math.floor((weightAtSnap * due) / o.snapshotEveryEntries)) return;
       const st = node.status();
       if (st.applied < st.confIndex || st.applied !== applied) return;
       const building = ports.takeSnapshotAsync?.(applied);

@@ -20,7 +20,7 @@ interface Replica {
   logged: object[];
 }
 
-function makeCluster(w: World, ids: number[], snapshotEveryEntries = 1_000_000, asyncSnapshots = false) {
+function makeCluster(w: World, ids: number[], snapshotEveryEntries = 1_000_000, asyncSnapshots = false, snapshotWeight?: (r: Replica) => number) {
   const replicas = new Map<number, Replica>();
   const down = new Set<number>();
   const sent: Message[] = [];
@@ -56,6 +56,7 @@ function makeCluster(w: World, ids: number[], snapshotEveryEntries = 1_000_000, 
               },
             }
           : {}),
+        ...(snapshotWeight === undefined ? {} : { snapshotWeight: () => snapshotWeight(r) }),
         onServing: () => undefined,
         logger: { info: (o: object) => r.logged.push(o), warn: (o: object) => r.logged.push(o) },
       },
@@ -181,6 +182,48 @@ describe("raft driver (simulated time)", () => {
       expect(new Set(taken.map((t) => t.join(","))).size).toBeGreaterThan(1);
       const first = [...c.replicas.values()][0] as Replica;
       for (const r of c.replicas.values()) expect(r.applied).toEqual(first.applied);
+    } finally {
+      c.stopAll();
+    }
+  });
+
+  it("waits for as many entries as the state weighed at the last snapshot (with the replica's jitter) when that is more than snapshotEveryEntries", async () => {
+    for (const [weight, least, most] of [[100, 100, 150], [10, 20, 30]] as const) {
+      const w = createWorld(7);
+      const c = makeCluster(w, [1, 2, 3], 20, true, () => weight);
+      try {
+        const leader = await c.serving();
+        for (let i = 0; i < 520; i++) await w.settle(leader.driver.propose(i));
+        await w.until(() => [...c.replicas.values()].every((r) => r.applied.length >= 520), 3000);
+        for (const r of c.replicas.values()) {
+          const taken = r.logged.filter((o) => (o as { message?: string }).message === "snapshot taken").map((o) => (o as { index: number }).index);
+          expect(taken.length, `weight ${weight}`).toBeGreaterThanOrEqual(3);
+          // from one snapshot to the next: the threshold, or a little more while one is being built
+          taken.slice(1).forEach((at, k) => {
+            const gap = at - (taken[k] as number);
+            expect(gap, `weight ${weight}: snapshots at ${taken.join(",")}`).toBeGreaterThanOrEqual(least);
+            expect(gap, `weight ${weight}: snapshots at ${taken.join(",")}`).toBeLessThan(most + 10);
+          });
+        }
+      } finally {
+        c.stopAll();
+      }
+    }
+  });
+
+  it("keeps taking snapshots while the state grows by one an entry (the weight is the last snapshot's)", async () => {
+    const w = createWorld(8);
+    // each replica's state: as many as it applied
+    const c = makeCluster(w, [1, 2, 3], 20, true, (r) => r.applied.length);
+    try {
+      const leader = await c.serving();
+      for (let i = 0; i < 300; i++) await w.settle(leader.driver.propose(i));
+      await w.until(() => [...c.replicas.values()].every((r) => r.applied.length >= 300), 3000);
+      for (const r of c.replicas.values()) {
+        const taken = r.logged.filter((o) => (o as { message?: string }).message === "snapshot taken").length;
+        // 20-30, then as many again as the state was then: about 50, 100, 200
+        expect(taken).toBeGreaterThanOrEqual(3);
+      }
     } finally {
       c.stopAll();
     }
