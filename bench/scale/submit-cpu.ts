@@ -10,6 +10,9 @@
  * servers in order, then the client).
  * Usage: bun bench/scale/submit-cpu.ts [BIN ...] (a compiled binary or a tree's src/main.ts; default dist/spur)
  * Env: SUBMIT_CPU_SECONDS (3) per point, SUBMIT_CPU_ROUNDS (3), SUBMIT_CPU_REPLICAS (1);
+ * SUBMIT_CPU_WARM_S (0): seconds of submissions at 64 in flight to every target before the rounds
+ * (a controller's JIT compiles its submission path for about a minute: the rounds of a fresh
+ * cluster carry that warm-up, a long-running one does not; etcd is warmed the same way);
  * SUBMIT_CPU_ETCD=1 adds the anchor, a 3-member etcd's 1 KB puts from the same client, in the
  * same rounds (bench/scale/etcd-anchor.ts), with its members' CPU in `all`.
  */
@@ -62,6 +65,8 @@ try {
       await drive(8, 1, () => etcdPut(etcd.leaderUrl));
     }
   }
+  const warmS = Number(process.env.SUBMIT_CPU_WARM_S ?? 0);
+  if (warmS > 0) for (const k of targets) await drive(64, warmS, k.call);
   const results = new Map<string, { rate: number[]; cpu: number[]; all: number[] }>();
   for (let r = 0; r < ROUNDS; r++) {
     for (const n of IN_FLIGHT) {
@@ -81,7 +86,7 @@ try {
         e.all.push(load.ok > 0 ? all / load.ok : 0);
         results.set(key, e);
         const ms = (x: number) => (Number.isNaN(x) ? null : Number((x / Math.max(1, load.ok)).toFixed(3)));
-        console.log(JSON.stringify({ round: r, target: k.name, pid: k.pid ?? null, in_flight: n, replicas: REPLICAS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: ms(cpu), all_cpu_ms_per_submit: ms(all), each_ms_per_submit: each.map(ms) }));
+        console.log(JSON.stringify({ round: r, target: k.name, pid: k.pid ?? null, in_flight: n, replicas: REPLICAS, warm_s: warmS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: ms(cpu), all_cpu_ms_per_submit: ms(all), each_ms_per_submit: each.map(ms) }));
       }
     }
   }
