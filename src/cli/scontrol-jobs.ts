@@ -11,7 +11,7 @@ import type { JobResult } from "../net/gen/spur/v1/controller_pb.ts";
 import type { CliPort } from "../net/ctl-port.ts";
 import { parseArraySpec } from "../compat/array-spec.ts";
 import type { Job } from "../compat/format/job-values.ts";
-import { formatJobRecord } from "../compat/format/scontrol-show-job.ts";
+import { formatJobRecord, nodeGpuTypes } from "../compat/format/scontrol-show-job.ts";
 import { isJobIdText, parseJobUpdate, splitJobIds } from "../compat/format/scontrol-update.ts";
 
 /** What one scontrol command printed and whether it failed. */
@@ -44,6 +44,20 @@ function pendingTasks(job: Job): number[] {
   return spec.ok ? spec.value.taskIds : [];
 }
 
+/**
+ * -d shows the GPUs a job holds by their node's type: one node listing when a shown job holds
+ * any (none asked otherwise). Without it (the call failed) the request's type is shown.
+ */
+async function gpuTypesFor(port: CliPort, jobs: readonly Job[], v: ViewFlags): Promise<((node: string) => string | undefined) | undefined> {
+  if (v.detail === 0 || !jobs.some((j) => j.alloc.some((a) => a.gpuIndices.length > 0))) return undefined;
+  try {
+    const types = nodeGpuTypes((await port.ctl.listNodes()).nodes);
+    return (node) => types.get(node);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `scontrol show job [id]`. */
 export async function showJob(port: CliPort, idText: string | undefined, v: ViewFlags): Promise<Outcome> {
   const het = idText === undefined ? null : /^(\d+)\+(\d+)$/.exec(idText.trim());
@@ -58,7 +72,8 @@ export async function showJob(port: CliPort, idText: string | undefined, v: View
   } catch (e) {
     return outcome("", `slurm_load_jobs error: ${messageOf(e)}\n`, true);
   }
-  const opts = { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0 };
+  const gpuTypeOf = await gpuTypesFor(port, jobs, v);
+  const opts = { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0, ...(gpuTypeOf === undefined ? {} : { gpuTypeOf }) };
   if (m === undefined) {
     if (jobs.length === 0) return outcome("No jobs in the system\n");
     return outcome(jobs.map((j) => formatJobRecord(j, opts)).join(""));
@@ -86,7 +101,8 @@ async function showHetComponent(port: CliPort, leaderId: number, offset: number,
   }
   const one = jobs.find((j) => j.hetJobId === leaderId && (j.hetJobOffset ?? 0) === offset);
   if (one === undefined) return outcome("", "slurm_load_jobs error: Invalid job id specified\n", true);
-  return outcome(formatJobRecord(one, { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0 }));
+  const gpuTypeOf = await gpuTypesFor(port, [one], v);
+  return outcome(formatJobRecord(one, { now: Math.floor(port.now()), oneLiner: v.oneLiner, detail: v.detail > 0, ...(gpuTypeOf === undefined ? {} : { gpuTypeOf }) }));
 }
 
 /** Print per-job results the way scontrol does for one request. */

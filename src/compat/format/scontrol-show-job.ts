@@ -62,16 +62,20 @@ function memoryText(job: Job): string {
  * -d: the allocation per node (a run of nodes with equal values on one line): the CPU ids the controller chose for the job on that node
  * (records from before the choice was kept show the first ones), memory, GPUs with their indices.
  */
-function detailLines(job: Job): string[] {
+function detailLines(job: Job, gpuTypeOf: (node: string) => string | undefined): string[] {
   if (job.alloc.length === 0) return [];
   const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
-  const lines = [`JOB_GRES=${orNull(gres)}`];
   // the type of "gpu:mi300x:2", or of "gpu:mi300x" (a type given without a count)
-  const type = /gpu:([^:,\d][^:,]*)(?::\d+)?(?:,|$)/.exec(gres)?.[1];
+  const asked = /gpu:([^:,\d][^:,]*)(?::\d+)?(?:,|$)/.exec(gres)?.[1];
+  // the GPUs held are of their node's type, whatever the request named (oracle 22.05: --gpus-per-node=1 on
+  // mi300x nodes shows GRES=gpu:mi300x:1(IDX:2)); a node of unknown type shows the request's
+  const typeAt = (node: string): string | undefined => gpuTypeOf(node) ?? asked;
+  const lines = [`JOB_GRES=${orNull(jobGres(job, gres, typeAt))}`];
   // consecutive nodes with the same CPU ids, memory and GPUs share one line, as Slurm prints them
   const groups: { nodes: string[]; rest: string }[] = [];
   for (const a of job.alloc) {
     const cpuIds = a.cpuIds || (a.cpus > 1 ? `0-${a.cpus - 1}` : "0");
+    const type = typeAt(a.node);
     const gpu = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
     // Counted GRES (no device indices) follow the GPUs: "nvme:1".
     const idx = [gpu, a.gres ?? ""].filter((t) => t !== "").join(",");
@@ -100,7 +104,26 @@ function timeLines(job: Job, now: number): string[] {
 const numNodesText = (job: Job): string =>
   job.state === "PENDING" && job.numNodesMax !== undefined ? `${job.numNodes}-${job.numNodesMax}` : String(job.numNodes);
 
-function placementLines(job: Job, detail: boolean): string[] {
+/**
+ * JOB_GRES: the GPUs the job holds on all its nodes, per type in the order first held, then the
+ * request's other GRES (oracle 22.05: -N2 --gpus-per-node=1 shows gpu:mi300x:2, --gpus=3 on two
+ * nodes gpu:mi300x:3); before any GPU is held, what was asked.
+ */
+function jobGres(job: Job, asked: string, typeAt: (node: string) => string | undefined): string {
+  const held = new Map<string, number>();
+  for (const a of job.alloc) {
+    if (a.gpuIndices.length === 0) continue;
+    const type = typeAt(a.node) ?? "";
+    held.set(type, (held.get(type) ?? 0) + a.gpuIndices.length);
+  }
+  if (held.size === 0) return asked;
+  const gpus = [...held].map(([type, n]) => `gpu:${type ? `${type}:` : ""}${n}`);
+  // a GRES asked with a count of 0 holds nothing (oracle 22.05: --gres=gpu:1,tmpfs:0 shows JOB_GRES=gpu:mi300x:1)
+  const others = asked.split(",").filter((g) => g !== "" && g !== "gpu" && !g.startsWith("gpu:") && !g.endsWith(":0"));
+  return [...gpus, ...others].join(",");
+}
+
+function placementLines(job: Job, detail: boolean, gpuTypeOf: (node: string) => string | undefined): string[] {
   const started = job.nodelist !== "";
   const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
   const lines = [
@@ -114,7 +137,7 @@ function placementLines(job: Job, detail: boolean): string[] {
     `TRES=${started && job.tresAlloc !== "" ? job.tresAlloc : job.tresReq}`,
     `Socks/Node=${orAny(job.reqSocketsPerNode)} NtasksPerN:B:S:C=${job.ntasksPerNode}:0:${orAny(job.ntasksPerSocket)}:${orAny(job.ntasksPerCore)} CoreSpec=*`,
   );
-  if (detail) lines.push(...detailLines(job));
+  if (detail) lines.push(...detailLines(job, gpuTypeOf));
   // the controller records Slurm's per-node minimum at submission (job-layout.ts, with --mincpus)
   lines.push(`MinCPUsNode=${job.minCpusNode ?? minCpus} ${memoryText(job)} MinTmpDiskNode=${job.minTmpDiskMib ? convertNumUnit(job.minTmpDiskMib, 2) : 0}`);
   return lines;
@@ -191,6 +214,19 @@ export interface ShowJobOptions {
   detail: boolean;
   /** Show a pending remainder as this one task ("show job 17_5"). */
   shownTask?: number;
+  /** -d: the GPU type of a node (nodeGpuTypes), for the GPUs a job holds there; unknown: the request's. */
+  gpuTypeOf?: (node: string) => string | undefined;
+}
+
+/** Node name -> the type of its GPUs ("mi300x" of Gres=gpu:mi300x:8); nodes with untyped or no GPUs are left out. */
+export function nodeGpuTypes(nodes: readonly { name: string; gres: string }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const gpu = n.gres.split(",").find((g) => g.startsWith("gpu:"))?.split(":");
+    const type = gpu !== undefined && (gpu.length >= 3 || (gpu.length === 2 && !/^\d/.test(gpu[1] ?? ""))) ? gpu[1] : undefined;
+    if (type !== undefined && type !== "") out.set(n.name, type.replace(/\(.*$/, ""));
+  }
+  return out;
 }
 
 /** One `scontrol show job` record. */
@@ -205,6 +241,6 @@ export function formatJobRecord(job: Job, o: ShowJobOptions): string {
     `Requeue=${job.requeue ? 1 : 0} Restarts=${job.restarts} BatchFlag=${job.batchFlag ? 1 : 0} Reboot=${job.reboot === true ? 1 : 0} ExitCode=${job.exitCode}:${job.exitSignal}`,
   ];
   if (o.detail) lines.push(`DerivedExitCode=${job.derivedExitCode}:0`);
-  lines.push(...timeLines(job, o.now), ...placementLines(job, o.detail), ...fileLines(job));
+  lines.push(...timeLines(job, o.now), ...placementLines(job, o.detail, o.gpuTypeOf ?? (() => undefined)), ...fileLines(job));
   return formatRecord(lines, o.oneLiner, "separator");
 }

@@ -1,7 +1,9 @@
 /** `scontrol -d show job`: the per-node allocation lines carry the CPU ids the controller chose. */
 import { describe, expect, it } from "vitest";
-import { formatJobRecord } from "../../../src/compat/format/scontrol-show-job.ts";
+import { formatJobRecord, nodeGpuTypes } from "../../../src/compat/format/scontrol-show-job.ts";
 import { emptyJobInfo } from "../../../src/sched/model/records.ts";
+import { scontrolMain } from "../../../src/cli/scontrol.ts";
+import { fakePort, makeNode } from "./helpers.ts";
 
 describe("scontrol -d show job", () => {
   it("prints Nodes=, CPU_IDs= (the chosen ids), Mem= and GRES= with type and index ranges", () => {
@@ -13,7 +15,30 @@ describe("scontrol -d show job", () => {
       ],
     };
     const text = formatJobRecord(job, { now: 100, oneLiner: false, detail: true });
-    expect(text).toContain("\n   JOB_GRES=gpu:mi300x:2\n     Nodes=n1 CPU_IDs=0-1,8 Mem=768 GRES=gpu:mi300x:2(IDX:0-1)\n     Nodes=n2 CPU_IDs=4-5 Mem=512 GRES=gpu:mi300x:2(IDX:2-3)\n");
+    // JOB_GRES counts what all nodes hold (oracle 22.05: -N2 --gres=gpu:mi300x:2 shows JOB_GRES=gpu:mi300x:4)
+    expect(text).toContain("\n   JOB_GRES=gpu:mi300x:4\n     Nodes=n1 CPU_IDs=0-1,8 Mem=768 GRES=gpu:mi300x:2(IDX:0-1)\n     Nodes=n2 CPU_IDs=4-5 Mem=512 GRES=gpu:mi300x:2(IDX:2-3)\n");
+  });
+
+  it("names the GPUs held by their node's type when the request named none (oracle 22.05: --gpus-per-node=1, --gpus=3 on mi300x nodes)", () => {
+    const types = nodeGpuTypes([{ name: "n3", gres: "gpu:mi300x:8(S:0-1)" }, { name: "n4", gres: "gpu:mi300x:8" }, { name: "n5", gres: "gpu:4" }, { name: "n1", gres: "" }]);
+    expect([...types]).toEqual([["n3", "mi300x"], ["n4", "mi300x"]]);
+    const gpuTypeOf = (node: string) => types.get(node);
+    const perNode = {
+      ...emptyJobInfo(), jobId: 9, state: "RUNNING", nodelist: "n[3-4]", numNodes: 2, tresPerNode: "gres/gpu:1",
+      alloc: [
+        { node: "n3", cpus: 1, memMib: 256, gpuIndices: [3], tasks: 1, cpuIds: "2" },
+        { node: "n4", cpus: 1, memMib: 256, gpuIndices: [0], tasks: 1, cpuIds: "0" },
+      ],
+    };
+    expect(formatJobRecord(perNode, { now: 100, oneLiner: false, detail: true, gpuTypeOf })).toContain(
+      "\n   JOB_GRES=gpu:mi300x:2\n     Nodes=n3 CPU_IDs=2 Mem=256 GRES=gpu:mi300x:1(IDX:3)\n     Nodes=n4 CPU_IDs=0 Mem=256 GRES=gpu:mi300x:1(IDX:0)\n",
+    );
+    const perJob = { ...perNode, tresPerNode: "", tresPerJob: "gres/gpu:3", alloc: [{ ...perNode.alloc[0]!, gpuIndices: [4, 5] }, perNode.alloc[1]!] };
+    expect(formatJobRecord(perJob, { now: 100, oneLiner: false, detail: true, gpuTypeOf })).toContain("\n   JOB_GRES=gpu:mi300x:3\n");
+    // a count of 0 holds nothing; untyped nodes show untyped GPUs; without the node listing, the request's type
+    const zero = { ...perNode, tresPerNode: "gres/gpu:1,gres/tmpfs:0", alloc: [{ ...perNode.alloc[0]!, node: "n5" }] };
+    expect(formatJobRecord(zero, { now: 100, oneLiner: false, detail: true, gpuTypeOf })).toContain("\n   JOB_GRES=gpu:1\n     Nodes=n5 CPU_IDs=2 Mem=256 GRES=gpu:1(IDX:3)\n");
+    expect(formatJobRecord(perNode, { now: 100, oneLiner: false, detail: true })).toContain("\n   JOB_GRES=gpu:2\n");
   });
 
   it("shows the first ids for records from before the ids were kept, and an empty GRES= without GPUs", () => {
@@ -29,5 +54,24 @@ describe("scontrol -d show job", () => {
     };
     const text = formatJobRecord(job, { now: 100, oneLiner: false, detail: true });
     expect(text).toContain("\n     Nodes=n1 CPU_IDs=0-1 Mem=512 GRES=\n     Nodes=n[2-3] CPU_IDs=0 Mem=256 GRES=\n     Nodes=n4 CPU_IDs=1 Mem=256 GRES=\n");
+  });
+
+  it("scontrol -d asks for the nodes only when a shown job holds GPUs, and names their type", async () => {
+    const job = {
+      ...emptyJobInfo(), jobId: 9, state: "RUNNING", nodelist: "n3", numNodes: 1, tresPerNode: "gres/gpu:1",
+      alloc: [{ node: "n3", cpus: 1, memMib: 256, gpuIndices: [2], tasks: 1, cpuIds: "1" }],
+    };
+    let asked = 0;
+    const { port } = fakePort({ jobs: [job], nodes: [makeNode({ name: "n3", gres: "gpu:mi300x:8" })], now: 100 });
+    const listNodes = port.ctl.listNodes.bind(port.ctl);
+    port.ctl.listNodes = async (req) => {
+      asked++;
+      return listNodes(req);
+    };
+    const detailed = await scontrolMain(["-d", "show", "job", "9"], port);
+    expect(detailed.stdout).toContain("\n   JOB_GRES=gpu:mi300x:1\n     Nodes=n3 CPU_IDs=1 Mem=256 GRES=gpu:mi300x:1(IDX:2)\n");
+    expect(asked).toBe(1);
+    await scontrolMain(["show", "job", "9"], port);
+    expect(asked).toBe(1);
   });
 });
