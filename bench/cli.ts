@@ -96,7 +96,7 @@ function buildFloor(dir: string): string {
   const src = join(dir, "hello.ts");
   const out = join(dir, "hello");
   writeFileSync(src, 'console.log("hello");\n');
-  const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--minify", "--format=esm", src, "--outfile", out], { encoding: "utf8" });
+  const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--minify", "--format=esm", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", src, "--outfile", out], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`cannot build the hello-world floor: ${r.stderr}`);
   return out;
 }
@@ -221,7 +221,7 @@ try {
   const none = { wall: NaN, cpu: NaN };
   const f = med.get(floorProbe) ?? none;
   const r2 = (x: number) => Number(x.toFixed(2));
-  emit("hello_floor_ms", f.wall, "ms", "floor", { runs: RUNS, cpu_ms: r2(f.cpu), build: "bun build --compile --bytecode --minify --format=esm" });
+  emit("hello_floor_ms", f.wall, "ms", "floor", { runs: RUNS, cpu_ms: r2(f.cpu), build: "bun build --compile --bytecode --minify --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig" });
   for (const p of probes.slice(1)) {
     const m = med.get(p) ?? none;
     const slurmTwin = probes.find((q) => q.system === "slurm" && q.metric === p.metric);

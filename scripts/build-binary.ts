@@ -20,6 +20,10 @@ const cmd = [
   // ESM + splitting: each role and command is its own chunk, loaded only when run
   // (measured: `spur version` 24 -> 19 ms, `squeue` 42 -> 35 ms against one bundle).
   process.execPath, "build", "--compile", "--bytecode", "--minify", "--format=esm", "--splitting",
+  // A Bun executable reads .env and bunfig.toml from the working directory by default: a .env in
+  // a job's directory would set SBATCH_*/SLURM_* input variables and enter the job's environment;
+  // Slurm's commands read neither (tsconfig.json and package.json are off by default).
+  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   "--define", `BUILD_COMMIT=${JSON.stringify(commit)}`,
   "--define", `BUILD_DATE=${JSON.stringify(date)}`,
   // Release builds (and the rolling-upgrade test's "newer" binary) stamp these.

@@ -30,7 +30,7 @@ Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("hi") });`
 };
 for (const [name, source] of Object.entries(programs)) {
   writeFileSync(join(dir, `${name}.ts`), source);
-  const built = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--minify", "--format=esm", join(dir, `${name}.ts`), "--outfile", join(dir, name)], { encoding: "utf8" });
+  const built = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--minify", "--format=esm", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", join(dir, `${name}.ts`), "--outfile", join(dir, name)], { encoding: "utf8" });
   if (built.status !== 0) throw new Error(built.stderr);
   const child = spawn(join(dir, name), [], { stdio: "ignore" });
   await Bun.sleep(2000);

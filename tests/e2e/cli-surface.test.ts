@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCluster, eventually, jobState, type Cluster } from "./cluster.ts";
 import { LINK_NAMES } from "../../src/main-names.ts";
@@ -30,6 +32,23 @@ describe("versions and closed pipes", () => {
       }
     }
     expect(c.run(["version"]).stdout).toMatch(/^spur \d+\.\d+\.\d+/);
+  });
+
+  it("reads no .env or bunfig.toml from the working directory (Bun's executables do by default; Slurm's commands do not)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "spur-dotenv-"));
+    try {
+      writeFileSync(join(dir, ".env"), "SBATCH_JOB_NAME=from-dotenv\nSBATCH_HOLD=1\n");
+      writeFileSync(join(dir, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
+      writeFileSync(join(dir, "preload.ts"), 'console.log("preloaded");\n');
+      const r = spawnSync(join(c.dir, "bin", "sbatch"), ["--parsable", "--hold", "--wrap", "true"], { cwd: dir, env: c.env, encoding: "utf8" });
+      expect([r.status, r.stderr]).toEqual([0, ""]);
+      const id = r.stdout.trim();
+      expect(id).toMatch(/^\d+$/);
+      expect(c.run(["squeue", "-h", "-j", id, "-o", "%j"]).stdout).toBe("wrap\n");
+      c.run(["scancel", id]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a reader that went away ends squeue, sinfo, sbatch --help quietly with SIGPIPE's status, no stack trace", () => {
