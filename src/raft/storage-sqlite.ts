@@ -51,6 +51,13 @@ export class SqliteStorage implements WritableStorage {
     setMeta: Statement<unknown, [string, string]>;
   };
   private readonly log: LogSegments;
+  /**
+   * The compaction point whose segments are still to be dropped: one a write transaction, so
+   * a snapshot's compaction is not one long stall (each DROP TABLE frees every page of its 4096
+   * entries; at 100k jobs, dropping them all at once was 78-163 ms of a snapshot's 94-198 ms on
+   * the replica's thread). The rows are gone as far as the store is concerned (the offset).
+   */
+  private dropBelow = 0;
   /** The newest stored entries, read back from memory (storage-tail.ts). */
   private readonly tail: TailCache;
 
@@ -111,6 +118,7 @@ export class SqliteStorage implements WritableStorage {
       next++;
     }
     this.last = next - 1;
+    this.dropBelow = this.offset.index;
     assert(this.hard.commit <= this.last, `raft log ${path}: commit ${this.hard.commit} beyond last index ${this.last}`);
   }
 
@@ -215,7 +223,10 @@ export class SqliteStorage implements WritableStorage {
       this.syncFull = durable;
     }
     try {
-      this.db.transaction(fn)();
+      this.db.transaction(() => {
+        fn();
+        this.log.dropOneTo(this.dropBelow);
+      })();
     } catch (error) {
       this.hard = saved.hard;
       this.snapMeta = saved.snapMeta;
@@ -291,7 +302,8 @@ export class SqliteStorage implements WritableStorage {
     if (index <= this.offset.index) return;
     assert(index <= this.snapMeta.index, `compact ${index} past snapshot ${this.snapMeta.index}`);
     const term = this.term(index) as Term;
-    this.log.dropTo(index);
+    this.dropBelow = index;
+    this.log.dropOneTo(index);
     this.tail.dropTo(index);
     this.dropTermsTo(index);
     this.setOffset(index, term);

@@ -119,10 +119,27 @@ describe("SqliteStorage on disk", () => {
       db.close();
       return names;
     };
-    expect(tables()).toEqual(["log_2"]); // 0..4095 and 4096..8191 dropped; 8192.. kept
+    // one segment goes at once, the next with the next write: a compaction is not one long stall
+    expect(tables()).toEqual(["log_1", "log_2"]);
     expect(s.entries(8_501, 8_503, 1e9)).toMatchObject({ ok: true, value: [{ index: 8_501 }, { index: 8_502 }] });
     expect(s.entries(8_500, 8_501, 1e9).ok).toBe(false);
+    expect(s.entries(4_096, 4_097, 1e9).ok).toBe(false);
+    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: 10_000 }));
+    expect(tables()).toEqual(["log_2"]); // 0..4095 and 4096..8191 dropped; 8192.. kept
+    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: 10_000 }));
+    expect(tables()).toEqual(["log_2"]);
+    // a store reopened before the drops are done finishes them
+    s.atomically(() => s.append(big(10_001, 20_000)));
+    s.createSnapshot(19_000, { voters: [1], learners: [] }, new Uint8Array([2]));
+    s.compact(18_000); // segments 2 and 3 below; 4 holds 18_000
+    expect(tables()).toEqual(["log_3", "log_4"]);
     s.close();
+    const again = new SqliteStorage(path);
+    expect([again.firstIndex(), again.lastIndex(), again.term(18_001)]).toEqual([18_001, 20_000, 1]);
+    expect(again.entries(18_001, 18_003, 1e9)).toMatchObject({ ok: true, value: [{ index: 18_001 }, { index: 18_002 }] });
+    again.atomically(() => again.setHardState({ term: 1, vote: 1, commit: 20_000 }));
+    expect(tables()).toEqual(["log_4"]);
+    again.close();
     // Write the same log the old way, then open it.
     const old = file();
     const db = new Database(old, { create: true });
