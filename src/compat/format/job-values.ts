@@ -212,3 +212,6 @@ export const orAny = (n: number | undefined): string => (n === undefined || n ==
 export function gresPerTaskText(tresPerTask: string): string {
   return tresPerTask.split(",").filter((p) => p.startsWith("gres/")).map((p) => p.replace(/^gres\//, "gres:").replace("=", ":")).join(",");
 }
+
+/** A job's TRES per socket as 22.05's scontrol and squeue print it: "gres:gpu:1" (recorded "gres/gpu:1"); "" when none. */
+export const gresPerSocketText = (job: { tresPerSocket?: string | undefined }): string => (job.tresPerSocket ?? "").replace(/^gres\//, "gres:");

@@ -8,7 +8,7 @@
 import { sharedJsonText } from "../oversubscribe.ts";
 import { formatArrayTasks } from "../array-spec.ts";
 import { jobStateLong } from "../states.ts";
-import { expectedEndTime, gresPerTaskText, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
+import { expectedEndTime, gresPerSocketText, gresPerTaskText, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
 import { writeJsonText } from "./json-text.ts";
 import { JsonDouble, type JsonValue, openapiMeta } from "./openapi-json.ts";
 
@@ -176,7 +176,7 @@ function tail(job: Job): Record<string, JsonValue> {
     tres_per_job: job.tresPerJob,
     tres_per_node: job.tresPerNode,
     // as squeue's TRES_PER_SOCKET/TRES_PER_TASK print them (oracle 22.05: "gres:gpu:1", "gres:gpu:mi300x:1"; -c2 alone "")
-    tres_per_socket: (job.tresPerSocket ?? "").replace(/^gres\//, "gres:"),
+    tres_per_socket: gresPerSocketText(job),
     tres_per_task: gresPerTaskText(job.tresPerTask ?? ""),
     tres_req_str: job.tresReq,
     tres_alloc_str: job.tresAlloc,

@@ -9,10 +9,11 @@ import { emptyOrNull, isGivenEmpty } from "../given-empty.ts";
 import { overSubscribeText } from "../oversubscribe.ts";
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, eligibleTimeOf, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
+import { convertNumUnit, eligibleTimeOf, gresPerSocketText, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../lib/cpu-list.ts";
 import { compressHostlist } from "../hostlist.ts";
+import { gpuTypesOfText } from "../gpu-types.ts";
 
 const iso = (t: number): string => formatIsoTime(t);
 
@@ -62,20 +63,20 @@ function memoryText(job: Job): string {
  * -d: the allocation per node (a run of nodes with equal values on one line): the CPU ids the controller chose for the job on that node
  * (records from before the choice was kept show the first ones), memory, GPUs with their indices.
  */
-function detailLines(job: Job, gpuTypeOf: (node: string) => string | undefined): string[] {
+function detailLines(job: Job, gpuTypeOf: (node: string, held: readonly number[]) => string | undefined): string[] {
   if (job.alloc.length === 0) return [];
   const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
   // the type of "gpu:mi300x:2", or of "gpu:mi300x" (a type given without a count)
   const asked = /gpu:([^:,\d][^:,]*)(?::\d+)?(?:,|$)/.exec(gres)?.[1];
   // the GPUs held are of their node's type, whatever the request named (oracle 22.05: --gpus-per-node=1 on
   // mi300x nodes shows GRES=gpu:mi300x:1(IDX:2)); a node of unknown type shows the request's
-  const typeAt = (node: string): string | undefined => gpuTypeOf(node) ?? asked;
+  const typeAt = (a: { node: string; gpuIndices: readonly number[] }): string | undefined => gpuTypeOf(a.node, a.gpuIndices) ?? asked;
   const lines = [`JOB_GRES=${orNull(jobGres(job, gres, typeAt))}`];
   // consecutive nodes with the same CPU ids, memory and GPUs share one line, as Slurm prints them
   const groups: { nodes: string[]; rest: string }[] = [];
   for (const a of job.alloc) {
     const cpuIds = a.cpuIds || (a.cpus > 1 ? `0-${a.cpus - 1}` : "0");
-    const type = typeAt(a.node);
+    const type = typeAt(a);
     const gpu = a.gpuIndices.length > 0 ? `gpu:${type ? `${type}:` : ""}${a.gpuIndices.length}(IDX:${formatCpuList(a.gpuIndices)})` : "";
     // Counted GRES (no device indices) follow the GPUs: "nvme:1".
     const idx = [gpu, a.gres ?? ""].filter((t) => t !== "").join(",");
@@ -109,11 +110,11 @@ const numNodesText = (job: Job): string =>
  * request's other GRES (oracle 22.05: -N2 --gpus-per-node=1 shows gpu:mi300x:2, --gpus=3 on two
  * nodes gpu:mi300x:3); before any GPU is held, what was asked.
  */
-function jobGres(job: Job, asked: string, typeAt: (node: string) => string | undefined): string {
+function jobGres(job: Job, asked: string, typeAt: (a: { node: string; gpuIndices: readonly number[] }) => string | undefined): string {
   const held = new Map<string, number>();
   for (const a of job.alloc) {
     if (a.gpuIndices.length === 0) continue;
-    const type = typeAt(a.node) ?? "";
+    const type = typeAt(a) ?? "";
     held.set(type, (held.get(type) ?? 0) + a.gpuIndices.length);
   }
   if (held.size === 0) return asked;
@@ -123,7 +124,7 @@ function jobGres(job: Job, asked: string, typeAt: (node: string) => string | und
   return [...gpus, ...others].join(",");
 }
 
-function placementLines(job: Job, detail: boolean, gpuTypeOf: (node: string) => string | undefined): string[] {
+function placementLines(job: Job, detail: boolean, gpuTypeOf: (node: string, held: readonly number[]) => string | undefined): string[] {
   const started = job.nodelist !== "";
   const minCpus = job.cpusPerTask * Math.max(1, job.ntasksPerNode);
   const lines = [
@@ -195,7 +196,7 @@ function fileLines(job: Job): string[] {
   if (job.tresPerJob !== "") lines.push(`TresPerJob=${job.tresPerJob.replace(/^gres\//, "gres:")}`);
   if (job.tresPerNode !== "") lines.push(`TresPerNode=${job.tresPerNode.replace(/(^|,)gres\//g, "$1gres:")}`);
   // --gpus-per-socket, between the per-node and per-task requests (oracle 22.05: TresPerSocket=gres:gpu:2)
-  if ((job.tresPerSocket ?? "") !== "") lines.push(`TresPerSocket=${(job.tresPerSocket ?? "").replace(/^gres\//, "gres:")}`);
+  if ((job.tresPerSocket ?? "") !== "") lines.push(`TresPerSocket=${gresPerSocketText(job)}`);
   // 22.05 lists only the GRES per task, as "gres:gpu:1" (26.x: "cpu=4,gres/gpu=1"; oracle: --gpus-per-task=1 -N 2)
   const perTask = gresPerTaskText(job.tresPerTask ?? "");
   if (perTask !== "") lines.push(`TresPerTask=${perTask}`);
@@ -214,19 +215,24 @@ export interface ShowJobOptions {
   detail: boolean;
   /** Show a pending remainder as this one task ("show job 17_5"). */
   shownTask?: number;
-  /** -d: the GPU type of a node (nodeGpuTypes), for the GPUs a job holds there; unknown: the request's. */
-  gpuTypeOf?: (node: string) => string | undefined;
+  /** -d: the type of the GPUs a job holds on a node (nodeGpuTypes, heldGpuType); unknown: the request's. */
+  gpuTypeOf?: (node: string, held: readonly number[]) => string | undefined;
 }
 
-/** Node name -> the type of its GPUs ("mi300x" of Gres=gpu:mi300x:8); nodes with untyped or no GPUs are left out. */
-export function nodeGpuTypes(nodes: readonly { name: string; gres: string }[]): Map<string, string> {
-  const out = new Map<string, string>();
+/** Node name -> the type of each of its GPU indices (compat/gpu-types.ts reads the node's Gres= text). */
+export function nodeGpuTypes(nodes: readonly { name: string; gres: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const n of nodes) {
-    const gpu = n.gres.split(",").find((g) => g.startsWith("gpu:"))?.split(":");
-    const type = gpu !== undefined && (gpu.length >= 3 || (gpu.length === 2 && !/^\d/.test(gpu[1] ?? ""))) ? gpu[1] : undefined;
-    if (type !== undefined && type !== "") out.set(n.name, type.replace(/\(.*$/, ""));
+    const types = gpuTypesOfText(n.gres);
+    if (types !== undefined && types.length > 0) out.set(n.name, types);
   }
   return out;
+}
+
+/** The one type of the GPUs `held` on a node of these index types; undefined when untyped, unknown or mixed. */
+export function heldGpuType(types: readonly string[] | undefined, held: readonly number[]): string | undefined {
+  const first = types?.[held[0] ?? -1];
+  return first !== undefined && first !== "" && held.every((i) => types?.[i] === first) ? first : undefined;
 }
 
 /** One `scontrol show job` record. */

@@ -7,7 +7,7 @@
 import { isGivenEmpty } from "../given-empty.ts";
 import type { ColumnDef } from "./format-spec.ts";
 import { formatDuration } from "../format-time.ts";
-import { eligibleTimeOf, gresPerTaskText, isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
+import { eligibleTimeOf, gresPerSocketText, gresPerTaskText, isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
 import { assert } from "../../lib/assert.ts";
 import { type JobField, LETTER_FIELDS } from "./squeue-fields.ts";
 
@@ -99,7 +99,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("tres-bind", "TRES_BIND", (r) => orNa((r.job.tresBind ?? "").replace(/^gres\/gpu:/, "gpu:"))),
   f("tres-freq", "TRES_FREQ", always("N/A")),
   f("tres-per-job", "TRES_PER_JOB", (r) => orNa(r.job.tresPerJob)),
-  f("tres-per-socket", "TRES_PER_SOCKET", (r) => orNa((r.job.tresPerSocket ?? "").replace(/^gres\//, "gres:"))),
+  f("tres-per-socket", "TRES_PER_SOCKET", (r) => orNa(gresPerSocketText(r.job))),
   f("tres-per-task", "TRES_PER_TASK", (r) => orNa(gresPerTaskText(r.job.tresPerTask ?? ""))),
   f("Wait4Switch", "WAIT4SWITCH", (r) => formatDuration(r.job.wait4switchSec ?? 0)),
 ];

@@ -1,6 +1,6 @@
 /** `scontrol -d show job`: the per-node allocation lines carry the CPU ids the controller chose. */
 import { describe, expect, it } from "vitest";
-import { formatJobRecord, nodeGpuTypes } from "../../../src/compat/format/scontrol-show-job.ts";
+import { formatJobRecord, heldGpuType, nodeGpuTypes } from "../../../src/compat/format/scontrol-show-job.ts";
 import { emptyJobInfo } from "../../../src/sched/model/records.ts";
 import { scontrolMain } from "../../../src/cli/scontrol.ts";
 import { fakePort, makeNode } from "./helpers.ts";
@@ -21,8 +21,11 @@ describe("scontrol -d show job", () => {
 
   it("names the GPUs held by their node's type when the request named none (oracle 22.05: --gpus-per-node=1, --gpus=3 on mi300x nodes)", () => {
     const types = nodeGpuTypes([{ name: "n3", gres: "gpu:mi300x:8(S:0-1)" }, { name: "n4", gres: "gpu:mi300x:8" }, { name: "n5", gres: "gpu:4" }, { name: "n1", gres: "" }]);
-    expect([...types]).toEqual([["n3", "mi300x"], ["n4", "mi300x"]]);
-    const gpuTypeOf = (node: string) => types.get(node);
+    expect([...types].map(([n, t]) => [n, t.length, t[0]])).toEqual([["n3", 8, "mi300x"], ["n4", 8, "mi300x"], ["n5", 4, ""]]);
+    const gpuTypeOf = (node: string, held: readonly number[]) => heldGpuType(types.get(node), held);
+    // a node of two types: the type of the indices held, none when they are of both
+    const mixed = nodeGpuTypes([{ name: "m", gres: "gpu:a100:2,gpu:v100:2" }]).get("m");
+    expect([heldGpuType(mixed, [2, 3]), heldGpuType(mixed, [0]), heldGpuType(mixed, [1, 2])]).toEqual(["v100", "a100", undefined]);
     const perNode = {
       ...emptyJobInfo(), jobId: 9, state: "RUNNING", nodelist: "n[3-4]", numNodes: 2, tresPerNode: "gres/gpu:1",
       alloc: [
