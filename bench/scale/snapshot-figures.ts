@@ -83,8 +83,8 @@ async function record(storage: SqliteStorage, answer: { image: Uint8Array } | un
 export async function snapshotFigures(jobs: number, emit: (o: object) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "spur-bench-snap-"));
   const state = freshState();
-  const snapshotter = startSnapshotter(conf, state.topology, state, { warn: (o) => console.error(JSON.stringify(o)) });
   const storage = SqliteStorage.bootstrap(join(dir, "raft.sqlite"), [1]);
+  const snapshotter = startSnapshotter(conf, state.topology, state, { warn: (o) => console.error(JSON.stringify(o)) }, { logPath: join(dir, "raft.sqlite") });
   try {
     const enc = new TextEncoder();
     let batch: Entry[] = [];
@@ -95,7 +95,6 @@ export async function snapshotFigures(jobs: number, emit: (o: object) => void): 
       batch.push({ index: ++index, term: 1, type: "normal", data: enc.encode(JSON.stringify({ p: `b${i}`, c: command })) });
       if (batch.length === 1000 || i === jobs - 1) {
         storage.atomically(() => storage.append(batch));
-        snapshotter.committed(batch);
         batch = [];
         // As a replica would have: a snapshot every SNAPSHOT_EVERY entries, so that the one
         // measured compacts what one interval leaves (not the whole fill).

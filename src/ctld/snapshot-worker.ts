@@ -1,22 +1,28 @@
 /**
  * @module ctld/snapshot-worker
  * A Worker thread that encodes the controller's snapshots off the replica's thread: a
- * 100k-job snapshot costs the replica's event loop nothing but the messages that feed this
- * thread. Between snapshots it holds no state, only the last image (a few bytes a job) and
- * the committed entries since; asked for an image, it builds the state exactly as a replica
- * restoring does (createState(spur.conf), the topology, the image restored, the entries
- * applied through the same apply(): what makes replicas equal makes this copy equal),
- * encodes it, keeps that image as its new base and drops the state. Keeping a live copy
- * instead doubled the controller's memory (issue 16). Entries past FOLD_BYTES_DEFAULT are folded
- * into a new base at once. Each image carries the replica's job archive in front (read from its
- * file here, not through the replica's thread). Protocol: snapshotter.ts.
+ * 100k-job snapshot costs the replica's event loop nothing but one message each way. Between
+ * snapshots it holds no state, only the last image (a few bytes a job); asked for an image at
+ * index I, it builds the state exactly as a replica restoring does (createState(spur.conf), the
+ * topology, the image restored, then the committed entries after it applied through the same
+ * apply(): what makes replicas equal makes this copy equal), encodes it, keeps that image as its
+ * new base and drops the state. The entries are read from the replica's own Raft log file (a
+ * read-only connection; raft/storage-sqlite-segments.ts readLogRows): the replica has written
+ * every entry it applied before it asks. Before, each committed entry was posted here and kept
+ * until the next image (up to 32 MiB, or 512 bytes a job, then folded into a new image at the
+ * cost of a restore and an encode of every job): ~50 MiB of a replica's memory at 50k jobs and
+ * ~0.1 ms of CPU a submission on every replica. Keeping a live copy of the state instead
+ * doubled the controller's memory (issue 16). Each image carries the replica's job archive in
+ * front (read from its file here, not through the replica's thread). Protocol: snapshotter.ts.
  * Failure policy: an entry that cannot be decoded or applied is skipped, as the driver skips
  * it (the same entry fails the same way on every copy); an error (a base that cannot be
- * restored, an encoding that fails) answers the request it belongs to, and the replica then
- * gives this thread up (snapshotter.ts).
+ * restored, a log that does not hold the entries after the base, an encoding that fails)
+ * answers the request it belongs to, and the replica then gives this thread up (snapshotter.ts).
  */
+import { Database } from "bun:sqlite";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { decodeCommand } from "../raft/driver.ts";
+import { NORMAL_ENTRY, readLogRows } from "../raft/storage-sqlite-segments.ts";
 import { encodeSnapshot, restoreSnapshot } from "./state-snapshot.ts";
 import { wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { openJobArchive, withArchive } from "./job-archive.ts";
@@ -32,13 +38,12 @@ declare const self: Worker;
 
 export type ToWorker =
   /**
-   * `foldBytes`: FOLD_BYTES unless given (tests fold small logs). `archivePath`: the replica's job
-   * archive (job-archive.ts), whose rows each image carries in front of the state.
+   * `logPath`: the replica's Raft log (raft/storage-sqlite.ts), read here for the entries after
+   * the base. `archivePath`: the replica's job archive (job-archive.ts), whose rows each image
+   * carries in front of the state.
    */
-  | { t: "init"; conf: ParsedConf; topology: NetworkTopology; foldBytes?: number; archivePath?: string }
+  | { t: "init"; conf: ParsedConf; topology: NetworkTopology; logPath: string; archivePath?: string }
   | { t: "restore"; image: Uint8Array; index: number }
-  /** Entry k's command is data[ends[k-1], ends[k]) (from 0 for the first), at Raft index indexes[k]. */
-  | { t: "apply"; data: Uint8Array; indexes: number[]; ends: number[]; upTo: number }
   /** `addresses`: the controllers' addresses, carried in front of the image (raft/snapshot-peers.ts). */
   | { t: "snapshot"; id: number; index: number; addresses: [number, string][] };
 
@@ -51,108 +56,67 @@ export interface Fingerprint {
 
 export type FromWorker = { t: "snapshot"; id: number; image?: Uint8Array; error?: string; fingerprint?: Fingerprint; encodeMs?: number };
 
-/**
- * Past this many bytes of entries waiting, they are folded into a new base image at once, so
- * that what this thread holds stays small even when snapshots are far apart.
- */
-const FOLD_BYTES_DEFAULT = 32 * 2 ** 20;
-/**
- * ...or past this many bytes a job of the last image, when that is more: a fold restores and
- * encodes every job, so with a fixed budget its cost per entry grew with the state (at 77k
- * jobs, every 32 MiB of 1.5 KB submissions meant ~1.5 s of this thread's time); in proportion
- * to the jobs, it stays constant, for at most this much memory a job.
- */
-const FOLD_BYTES_PER_JOB = 512;
-
-let conf: { conf: ParsedConf; topology: NetworkTopology } | undefined;
-let foldBytes = FOLD_BYTES_DEFAULT;
-/** Jobs in the state the last fold or snapshot built (0 until one did). */
-let jobsAtBase = 0;
+let conf: { conf: ParsedConf; topology: NetworkTopology; logPath: string } | undefined;
 let archivePath: string | undefined;
+/** The replica's log, opened read-only at the first image asked. */
+let log: Database | undefined;
 /** The last image this thread restored or took, and the Raft index it is at (none: the configuration's state at 0). */
 let base: { image: Uint8Array; index: number } | undefined;
-/** Committed entries since `base`, in order, as the driver stored them. */
-let pending: { index: number; data: Uint8Array }[] = [];
-let pendingBytes = 0;
-/** The Raft index the entries received reach. */
-let index = 0;
 
 /** `b` on a buffer of its own: a view kept for long must not hold the whole message's buffer. */
 const own = (b: Uint8Array): Uint8Array => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice());
 
-/** The state at `index`: the configuration's, then the base image, then the entries since, as the replica built its own. */
-function rebuild(c: { conf: ParsedConf; topology: NetworkTopology }): ClusterState {
+/** The state at `upTo`: the configuration's, then the base image, then the log's entries since, as the replica built its own. */
+function rebuild(c: { conf: ParsedConf; topology: NetworkTopology; logPath: string }, upTo: number): ClusterState {
   const made = createState(c.conf);
   if (!made.ok) throw new Error(made.error.message);
   const s = made.value;
   s.topology = c.topology;
+  const from = base?.index ?? 0;
   if (base !== undefined) {
     restoreSnapshot(s, base.image);
     restoreReconfigured(s);
   }
-  for (const e of pending) {
+  log ??= new Database(c.logPath, { readonly: true });
+  let next = from + 1;
+  for (const row of readLogRows(log, from, upTo)) {
+    if (row.idx !== next) throw new Error(`the log has ${row.idx} where ${next} was expected (base ${from}, asked ${upTo})`);
+    next++;
+    if (row.type !== NORMAL_ENTRY || row.data === null || row.data.length === 0) continue;
     try {
-      apply(s, decodeCommand(e.data) as Command);
+      apply(s, decodeCommand(row.data) as Command);
     } catch {
       // skipped, as the driver skips it (skipFailedEntry)
     }
   }
+  if (next !== upTo + 1) throw new Error(`the log ends at ${next - 1}, before the asked ${upTo} (base ${from})`);
   return s;
-}
-
-/** Encode the state at `index` and make that image the new base (the state itself is dropped). */
-function fold(c: { conf: ParsedConf; topology: NetworkTopology }): { state: ClusterState; image: Uint8Array; encodeMs: number } {
-  const s = rebuild(c);
-  const started = performance.now();
-  const image = encodeSnapshot(s, index);
-  base = { image, index };
-  pending = [];
-  pendingBytes = 0;
-  jobsAtBase = s.jobs.size;
-  return { state: s, image, encodeMs: performance.now() - started };
 }
 
 function handle(m: ToWorker): void {
   if (m.t === "init") {
-    conf = { conf: m.conf, topology: m.topology };
-    foldBytes = m.foldBytes ?? FOLD_BYTES_DEFAULT;
+    conf = { conf: m.conf, topology: m.topology, logPath: m.logPath };
     archivePath = m.archivePath;
     return;
   }
   const c = conf;
   if (c === undefined) throw new Error("snapshot worker used before init");
-  if (m.t === "restore") {
-    base = { image: own(m.image), index: m.index };
-    pending = [];
-    pendingBytes = 0;
-    index = m.index;
-  } else if (m.t === "apply") {
-    // views of the batch's buffer, which holds nothing but these commands
-    let from = 0;
-    m.indexes.forEach((at, k) => {
-      const to = m.ends[k] as number;
-      pending.push({ index: at, data: m.data.subarray(from, to) });
-      from = to;
-    });
-    pendingBytes += m.data.length;
-    index = m.upTo;
-    if (pendingBytes > Math.max(foldBytes, jobsAtBase * FOLD_BYTES_PER_JOB)) fold(c);
-  } else {
-    answer(c, m);
-  }
+  if (m.t === "restore") base = { image: own(m.image), index: m.index };
+  else answer(c, m);
 }
 
-function answer(c: { conf: ParsedConf; topology: NetworkTopology }, m: { id: number; index: number; addresses: [number, string][] }): void {
-  if (m.index !== index) {
-    postMessage({ t: "snapshot", id: m.id, error: `snapshot asked at ${m.index}, this copy is at ${index}` } satisfies FromWorker);
-    return;
+function answer(c: { conf: ParsedConf; topology: NetworkTopology; logPath: string }, m: { id: number; index: number; addresses: [number, string][] }): void {
+  let reply: FromWorker;
+  let image: Uint8Array;
+  {
+    const s = rebuild(c, m.index);
+    const started = performance.now();
+    const inner = encodeSnapshot(s, m.index);
+    const encodeMs = performance.now() - started;
+    base = { image: inner, index: m.index };
+    image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
+    reply = { t: "snapshot", id: m.id, image, encodeMs, fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size } };
   }
-  const { state: s, image: inner, encodeMs } = fold(c);
-  const image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
-  const reply: FromWorker = {
-    t: "snapshot", id: m.id, image, encodeMs,
-    fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size },
-  };
   // Transferred, not copied: the image leaves this thread (a copy: `base` keeps the inner image).
   postMessage(reply, [image.buffer as ArrayBuffer]);
   // The state just built is garbage now: collect it before it is counted against the process for long.

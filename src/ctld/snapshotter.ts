@@ -1,26 +1,23 @@
 /**
  * @module ctld/snapshotter
- * The replica's side of the snapshot worker (snapshot-worker.ts): it feeds the worker every
- * committed entry and every installed snapshot (byte arrays: copying them is all the event
- * loop pays), and asks it for an image at an index the replica has just applied. Messages
- * are ordered, so the worker is at exactly that index when it reads the request, while the
- * replica goes on applying. Each answer carries the worker's fingerprint of its copy
- * (applied commands, next job id, job count), checked against the replica's own at that
- * index.
+ * The replica's side of the snapshot worker (snapshot-worker.ts): it hands the worker every
+ * installed snapshot and asks it for an image at an index the replica has just applied; the
+ * worker reads the entries since its last image from the replica's Raft log file, which holds
+ * every applied entry by then (the driver persists a Ready before applying it). Messages are
+ * ordered, so an installed image reaches the worker before any later request. Each answer
+ * carries the worker's fingerprint of its copy (applied commands, next job id, job count),
+ * checked against the replica's own at that index.
  * Failure policy: a worker that fails (cannot start, throws, answers with an error or with a
  * fingerprint that differs) is stopped for good and `take` answers undefined from
  * then on: the driver then takes snapshots on its own thread, slower but right.
  */
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
-import type { Entry } from "../raft/core/index.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 
 type NetworkTopology = ClusterState["topology"];
 import type { Fingerprint, FromWorker, ToWorker } from "./snapshot-worker.ts";
 
 export interface Snapshotter {
-  /** Committed entries, as the driver is about to apply them (every entry, in order). */
-  committed(entries: readonly Entry[]): void;
   /** The replica replaced its state with a snapshot image taken at `index`. */
   restored(image: Uint8Array, index: number): void;
   /**
@@ -53,10 +50,11 @@ const sameFingerprint = (a: Fingerprint, b: Fingerprint): boolean => a.appliedIn
 
 /**
  * Start the worker with the inputs the replica's own state was built from (`state` must
- * still be that configuration-only state: call this before anything is restored or applied).
+ * still be that configuration-only state: call this before anything is restored or applied)
+ * and the path of the replica's Raft log (`logPath`, raft/storage-sqlite.ts).
  */
 export function startSnapshotter(
-  conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }, opts: { foldBytes?: number; archivePath?: string } = {},
+  conf: ParsedConf, topology: NetworkTopology, state: ClusterState, log: { warn(o: object): void }, opts: { logPath: string; archivePath?: string },
 ): Snapshotter {
   let worker: Worker | undefined;
   let seq = 0;
@@ -107,19 +105,6 @@ export function startSnapshotter(
   }
 
   return {
-    committed(entries) {
-      if (worker === undefined || entries.length === 0) return;
-      // One buffer for the batch, handed over (not copied): posting one small array per entry
-      // cost a follower about 6% of its samples under 64 submissions in flight.
-      const kept = entries.filter((e) => e.type === "normal" && e.data.length > 0);
-      const indexes = kept.map((e) => e.index);
-      const ends: number[] = [];
-      let bytes = 0;
-      for (const e of kept) ends.push((bytes += e.data.length));
-      const data = new Uint8Array(bytes);
-      kept.forEach((e, k) => data.set(e.data, (ends[k] as number) - e.data.length));
-      post({ t: "apply", data, indexes, ends, upTo: (entries[entries.length - 1] as Entry).index }, [data.buffer as ArrayBuffer]);
-    },
     restored(image, index) {
       post({ t: "restore", image, index });
     },

@@ -13,6 +13,8 @@
 import type { Database, Statement } from "bun:sqlite";
 
 export const SEGMENT_ENTRIES = 4096;
+/** A row's `type` for a normal entry (1: a configuration change). */
+export const NORMAL_ENTRY = 0;
 
 export interface LogRow {
   idx: number;
@@ -126,6 +128,29 @@ export class LogSegments {
       this.statements.set(seg, s);
     }
     return s;
+  }
+}
+
+/**
+ * Rows (after, upTo] in index order, read through another connection to the same file (the
+ * controller's snapshot worker, on its own thread, while the replica goes on writing). Each
+ * segment is read in its own statement: committed rows never change, and a segment is only
+ * dropped once compaction passed all of it, which a reader of indices past the last snapshot
+ * never reaches. Rows are yielded as read, so the caller holds one at a time.
+ */
+export function* readLogRows(db: Database, after: number, upTo: number): Generator<LogRow> {
+  if (upTo <= after) return;
+  const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'log_[0-9]*'").all();
+  const segments = names.map((r) => Number(r.name.slice(4))).sort((a, b) => a - b);
+  for (const seg of segments) {
+    if (seg < segmentOf(after + 1)) continue;
+    if (seg > segmentOf(upTo)) break;
+    const q = db.prepare<LogRow, [number, number]>(`SELECT idx, term, type, data FROM log_${seg} WHERE idx > ? AND idx <= ? ORDER BY idx`);
+    try {
+      yield* q.iterate(after, upTo);
+    } finally {
+      q.finalize();
+    }
   }
 }
 

@@ -20,15 +20,15 @@ import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
 import { StorageErrorCode, assertContiguous, type WritableStorage } from "./core/ports.ts";
-import { LogSegments, type LogRow } from "./storage-sqlite-segments.ts";
+import { LogSegments, NORMAL_ENTRY, type LogRow } from "./storage-sqlite-segments.ts";
 import { TailCache } from "./storage-tail.ts";
 
 /** 2: the log in segment tables (1: one `log` table, converted on open). */
 const SCHEMA_VERSION = 2;
 const EMPTY = new Uint8Array(0);
 
-const typeCode = (t: EntryType): number => (t === "normal" ? 0 : 1);
-const typeOf = (c: number): EntryType => (c === 0 ? "normal" : "conf-change");
+const typeCode = (t: EntryType): number => (t === "normal" ? NORMAL_ENTRY : 1);
+const typeOf = (c: number): EntryType => (c === NORMAL_ENTRY ? "normal" : "conf-change");
 const toEntry = (r: LogRow): Entry => ({ index: r.idx, term: r.term, type: typeOf(r.type), data: r.data ?? EMPTY });
 
 export class SqliteStorage implements WritableStorage {

@@ -117,7 +117,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   // Purged jobs' records (sacct); a snapshot carries them to a replica that installs it.
   const archivePath = join(o.stateDir, ARCHIVE_FILE);
   const archive = openJobArchive(archivePath);
-  const snapshotter = useWorker ? startSnapshotter(conf, state.topology, state, logger, { archivePath }) : undefined;
+  const snapshotter = useWorker ? startSnapshotter(conf, state.topology, state, logger, { logPath, archivePath }) : undefined;
   const peerAddresses = () => new Map([...known.values()].map((p) => [p.id, `${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}:${p.raftPort}`]));
   const driver: RaftDriver = createRaftDriver(
     {
@@ -139,7 +139,6 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       },
       takeSnapshot: (index) => wrapSnapshot(peerAddresses(), withArchive(archive.exportRows(), encodeSnapshot(state, index))),
       takeSnapshotAsync: (index) => snapshotter?.take(index, peerAddresses()),
-      committed: (entries) => snapshotter?.committed(entries),
       // an image restores and encodes every job: at 100k jobs a snapshot every 20k entries cost ~3x the submissions themselves
       snapshotWeight: () => state.jobs.size,
       onConfChange,

@@ -107,6 +107,8 @@ describe("snapshot install", () => {
       if (res?.ok) acked++;
     }
     for (const id of live) expect(logOf(id), `replica ${id} took no snapshot`).toContain("snapshot taken");
+    // ...built by the snapshot worker from its image and the replica's log, not given up for the replica's own thread
+    for (const id of live) expect(logOf(id), `replica ${id} gave its snapshot worker up`).not.toContain("snapshot worker stopped");
     expect(acked).toBeGreaterThan(10);
 
     c.startDaemon(`spurctld-${away}`, ["spurctld", "--id", String(away), "--conf", c.conf]);
@@ -122,5 +124,6 @@ describe("snapshot install", () => {
     }
     expect(got).toBe(want);
     expect(archivedIds(away)).toEqual(expect.arrayContaining(gone));
+    for (const id of urls.keys()) expect(logOf(id), `replica ${id} gave its snapshot worker up`).not.toContain("snapshot worker stopped");
   }, 120_000);
 });

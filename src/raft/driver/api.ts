@@ -38,8 +38,6 @@ export interface DriverPorts {
    * grows; absent: 0.
    */
   snapshotWeight?(): number;
-  /** Every committed entry, in order, just before this replica applies it (feeds takeSnapshotAsync's copy). */
-  committed?(entries: readonly Entry[]): void;
   /**
    * This replica became (true) or stopped being (false) the serving leader: a leader that
    * has applied everything committed before its term, so its state is current.

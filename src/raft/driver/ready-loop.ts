@@ -54,7 +54,6 @@ export function createReadyLoop(ctx: DriverContext, parts: ReadyParts): () => vo
   function afterPersist(rd: Ready): void {
     if (rd.messages.length > 0) ports.send(rd.messages);
     if (rd.snapshot !== undefined) snapshots.install(rd.snapshot);
-    ports.committed?.(rd.committedEntries);
     for (const e of rd.committedEntries) applier.apply(e);
     for (const rs of rd.readStates) reads.confirm(rs.context, rs.index);
     reads.release();

@@ -1,14 +1,17 @@
 /**
  * @module tests/unit/ctld/snapshotter
- * The snapshot worker (a real Worker thread) keeps its own copy of the controller's state
- * from the committed entries and answers an image equal to one the replica would take
- * itself at that index, while the replica has moved on; restored images carry over; a
- * copy that differs from the replica's is caught, and the worker is given up.
+ * The snapshot worker (a real Worker thread) builds its copy of the controller's state from
+ * its last image and the entries after it, read from the replica's Raft log file (a real
+ * SqliteStorage the test writes as the driver does), and answers an image equal to one the
+ * replica would take itself at that index, while the replica has moved on; restored images
+ * carry over; a copy that differs from the replica's, or a log that lacks the entries after
+ * the worker's image, is caught, and the worker is given up.
  */
 import { describe, expect, it } from "vitest";
 import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
 import { startSnapshotter } from "../../../src/ctld/snapshotter.ts";
 import type { Entry } from "../../../src/raft/core/index.ts";
+import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
 import { mkdtempSync } from "node:fs";
@@ -39,20 +42,29 @@ const commit = (state: ClusterState, command: Command): Entry => {
   return { index: ++index, term: 1, type: "normal", data: enc.encode(JSON.stringify({ p: `t${index}`, c: command })) };
 };
 const noLog = { warn: () => undefined };
+/** A replica's Raft log file in a fresh directory, starting after `index` (as SqliteStorage.bootstrap leaves none: tests count from 0). */
+const newLog = (): { dir: string; path: string; storage: SqliteStorage } => {
+  index = 0;
+  const dir = mkdtempSync(join(tmpdir(), "snap-log-"));
+  const path = join(dir, "raft.sqlite");
+  return { dir, path, storage: new SqliteStorage(path) };
+};
+/** Persist entries as the driver does before it applies them (one write transaction). */
+const persist = (storage: SqliteStorage, entries: Entry[]): void => storage.atomically(() => storage.append(entries));
 
 describe("snapshot worker", () => {
   it("answers the image of its own copy at the asked index while the replica goes on", async () => {
-    index = 0;
+    const log = newLog();
     const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog);
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
     try {
       const first = Array.from({ length: 20 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
-      s.committed([...first, { index: ++index, term: 1, type: "conf-change", data: new Uint8Array(0) }]);
+      persist(log.storage, [...first, { index: ++index, term: 1, type: "conf-change", data: new Uint8Array(0) }]);
       const at = index;
       const expected = encodeSnapshot(state, at);
       const taking = s.take(at, new Map([[1, "h:1:2"]]));
-      // The replica applies more before the answer comes: the image must not see them.
-      s.committed([commit(state, submit(spec({ name: "later" }), 50))]);
+      // The replica writes and applies more before the answer comes: the image must not see them.
+      persist(log.storage, [commit(state, submit(spec({ name: "later" }), 50))]);
       const answer = await taking;
       const { addresses, image } = unwrapSnapshot(answer?.image ?? new Uint8Array(0));
       expect(addresses.get(1)).toBe("h:1:2");
@@ -65,15 +77,15 @@ describe("snapshot worker", () => {
       expect(s.alive()).toBe(true);
     } finally {
       s.stop();
+      log.storage.close();
     }
   });
 
   it("carries the replica's job archive in front of the image: a replica installing it gets the purged jobs' rows", async () => {
-    index = 0;
-    const dir = mkdtempSync(join(tmpdir(), "snap-archive-"));
-    const archive = openJobArchive(join(dir, "job-archive.sqlite"));
+    const log = newLog();
+    const archive = openJobArchive(join(log.dir, "job-archive.sqlite"));
     const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { archivePath: join(dir, "job-archive.sqlite") });
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path, archivePath: join(log.dir, "job-archive.sqlite") });
     try {
       const entries = [commit(state, submit(spec({ name: "gone" }), 10)), commit(state, submit(spec({ name: "stays" }), 11))];
       const cancel: Command = { v: 1, type: "cancel", at: 12, filter: { jobIds: ["1"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 9, batchOnly: false, by: ROOT };
@@ -84,13 +96,13 @@ describe("snapshot worker", () => {
       expect(result.purged?.map((j) => j.info.jobId)).toEqual([1]);
       archive.put(result.purged ?? []);
       entries.push({ index: ++index, term: 1, type: "normal", data: enc.encode(JSON.stringify({ p: `t${index}`, c: purge })) });
-      s.committed(entries);
+      persist(log.storage, entries);
       const answer = await s.take(index, new Map());
       const { rows, stateImage } = splitArchive(unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
       const follower = fresh();
       expect(restoreSnapshot(follower, stateImage)).toBe(index);
       expect([...follower.jobs.keys()]).toEqual([2]);
-      const followerArchive = openJobArchive(join(dir, "follower.sqlite"));
+      const followerArchive = openJobArchive(join(log.dir, "follower.sqlite"));
       expect(followerArchive.importRows(rows ?? new Uint8Array(0))).toBe(1);
       const all = { jobIds: [], windowStart: 0, windowEnd: 0 };
       expect(followerArchive.list(all)).toEqual(archive.list(all));
@@ -99,26 +111,31 @@ describe("snapshot worker", () => {
     } finally {
       s.stop();
       archive.close();
+      log.storage.close();
     }
   });
 
-  it("starts from a restored image like the replica does", async () => {
-    index = 0;
+  it("starts from a restored image like the replica does, and reads only the entries after it", async () => {
+    const log = newLog();
     const base = fresh();
     for (let i = 0; i < 5; i++) commit(base, submit(spec(), 10 + i));
     const image = encodeSnapshot(base, index);
+    // The replica installed the image: its log starts after it.
+    log.storage.atomically(() => log.storage.applySnapshot({ meta: { index, term: 1, confState: { voters: [1], learners: [] } }, data: image }));
     const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog);
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
     try {
       restoreSnapshot(state, image);
       s.restored(image, index);
-      s.committed([commit(state, submit(spec({ name: "after" }), 30))]);
+      persist(log.storage, [commit(state, submit(spec({ name: "after" }), 30))]);
       const answer = await s.take(index, new Map());
       const copy = fresh();
       restoreSnapshot(copy, unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
       expect([...copy.jobs.values()].map((j) => j.spec.name)).toEqual([...state.jobs.values()].map((j) => j.spec.name));
+      expect(copy.jobs.size).toBe(6);
     } finally {
       s.stop();
+      log.storage.close();
     }
   });
 
@@ -134,53 +151,62 @@ describe("snapshot worker", () => {
     return JSON.stringify([...copy.jobs.entries()]);
   };
 
-  it("builds each snapshot from its last image and the entries since (no copy of the state kept between)", async () => {
-    index = 0;
+  it("builds each snapshot from its last image and the log's entries since, the log compacted below that image as the replica does", async () => {
+    const log = newLog();
     const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog);
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
     try {
-      s.committed(Array.from({ length: 10 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i))));
-      expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
+      // more than a log segment (4096 entries), so the read crosses tables and compaction drops one
+      const many = Array.from({ length: 4200 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
+      persist(log.storage, many);
+      const first = await s.take(index, new Map());
+      expect(jobsOf(first)).toBe(replicaJobs(state));
+      log.storage.atomically(() => {
+        log.storage.createSnapshot(index, { voters: [1], learners: [] }, first?.image ?? new Uint8Array(0));
+        log.storage.compact(index);
+      });
       // after the first image: changes to jobs that image holds, and new ones
-      s.committed([
+      persist(log.storage, [
         commit(state, { v: 1, type: "cancel", at: 40, filter: { jobIds: ["3"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 0, batchOnly: false, by: ROOT }),
-        ...Array.from({ length: 5 }, (_, i) => commit(state, submit(spec({ name: `b${i}` }), 50 + i))),
+        ...Array.from({ length: 5 }, (_, i) => commit(state, submit(spec({ name: `b${i}` }), 5000 + i))),
       ]);
       const second = await s.take(index, new Map());
       expect(jobsOf(second)).toBe(replicaJobs(state));
       expect(s.alive()).toBe(true);
     } finally {
       s.stop();
+      log.storage.close();
     }
   });
 
-  it("folds a long run of entries into a new image before it is asked, and answers the same", async () => {
-    index = 0;
+  it("gives the worker up when the log lacks an entry the replica applied", async () => {
+    const log = newLog();
     const state = fresh();
-    // a fold after every few entries: the answer comes from images folded while entries arrived
-    const s = startSnapshotter(conf, state.topology, state, noLog, { foldBytes: 2000 });
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
     try {
-      for (let batch = 0; batch < 6; batch++) {
-        s.committed(Array.from({ length: 4 }, (_, i) => commit(state, submit(spec({ name: `f${batch}-${i}`, comment: "x".repeat(100) }), 10 + batch * 4 + i))));
-      }
-      expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
-      expect(s.alive()).toBe(true);
-    } finally {
-      s.stop();
-    }
-  });
-
-  it("gives the worker up when its copy differs from the replica's", async () => {
-    index = 0;
-    const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog);
-    try {
-      commit(state, submit(spec(), 10)); // applied here, never fed to the worker
-      await expect(s.take(index, new Map())).rejects.toThrow(/differs|copy is at/);
+      persist(log.storage, [commit(state, submit(spec(), 10))]);
+      commit(state, submit(spec(), 11)); // applied here, never written to the log
+      await expect(s.take(index, new Map())).rejects.toThrow(/log ends at 1, before the asked 2/);
       expect(s.alive()).toBe(false);
       expect(s.take(index, new Map())).toBeUndefined();
     } finally {
       s.stop();
+      log.storage.close();
+    }
+  });
+
+  it("gives the worker up when its copy differs from the replica's", async () => {
+    const log = newLog();
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
+    try {
+      const written = commit(fresh(), submit(spec(), 10)); // in the log, never applied by the replica
+      persist(log.storage, [written]);
+      await expect(s.take(index, new Map())).rejects.toThrow(/differs/);
+      expect(s.alive()).toBe(false);
+    } finally {
+      s.stop();
+      log.storage.close();
     }
   });
 });
