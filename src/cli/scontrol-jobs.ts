@@ -11,7 +11,8 @@ import type { JobResult } from "../net/gen/spur/v1/controller_pb.ts";
 import type { CliPort } from "../net/ctl-port.ts";
 import { parseArraySpec } from "../compat/array-spec.ts";
 import type { Job } from "../compat/format/job-values.ts";
-import { formatJobRecord, heldGpuType, nodeGpuTypes } from "../compat/format/scontrol-show-job.ts";
+import { formatJobRecord, nodeGpuTypes } from "../compat/format/scontrol-show-job.ts";
+import { heldGpuType } from "../compat/gpu-types.ts";
 import { isJobIdText, parseJobUpdate, splitJobIds } from "../compat/format/scontrol-update.ts";
 
 /** What one scontrol command printed and whether it failed. */
@@ -45,11 +46,12 @@ function pendingTasks(job: Job): number[] {
 }
 
 /**
- * -d shows the GPUs a job holds by their node's type: one node listing when a shown job holds
- * any (none asked otherwise). Without it (the call failed) the request's type is shown.
+ * -d shows the GPUs a job holds by their node's type, which the controller records when the job
+ * starts (NodeAlloc.gpuType); a record from before that holds GPUs without it costs one node
+ * listing (none asked otherwise). Without it (the call failed) the request's type is shown.
  */
 async function gpuTypesFor(port: CliPort, jobs: readonly Job[], v: ViewFlags): Promise<((node: string, held: readonly number[]) => string | undefined) | undefined> {
-  if (v.detail === 0 || !jobs.some((j) => j.alloc.some((a) => a.gpuIndices.length > 0))) return undefined;
+  if (v.detail === 0 || !jobs.some((j) => j.alloc.some((a) => a.gpuIndices.length > 0 && a.gpuType === undefined))) return undefined;
   try {
     const types = nodeGpuTypes((await port.ctl.listNodes()).nodes);
     return (node, held) => heldGpuType(types.get(node), held);

@@ -27,6 +27,12 @@ export function gpuTypesOfText(gres: string): string[] | undefined {
   return types;
 }
 
+/** The one type of the GPUs `held` on a node of these index types; undefined when untyped, unknown or mixed. */
+export function heldGpuType(types: readonly string[] | undefined, held: readonly number[]): string | undefined {
+  const first = types?.[held[0] ?? -1];
+  return first !== undefined && first !== "" && held.every((i) => types?.[i] === first) ? first : undefined;
+}
+
 /** Bound on the per-index list (malformed text must not allocate without limit). */
 const GPUS_PER_NODE_MAX = 4096;
 

@@ -215,3 +215,31 @@ export function gresPerTaskText(tresPerTask: string): string {
 
 /** A job's TRES per socket as 22.05's scontrol and squeue print it: "gres:gpu:1" (recorded "gres/gpu:1"); "" when none. */
 export const gresPerSocketText = (job: { tresPerSocket?: string | undefined }): string => (job.tresPerSocket ?? "").replace(/^gres\//, "gres:");
+
+/**
+ * The GPU type a job's request names, from --gres/--gpus-per-node ("gres/gpu:mi300x:2", or a type
+ * without a count), else from --gpus ("gres/gpu:mi300x:3"); undefined when untyped.
+ */
+export function askedGpuType(job: { tresPerNode: string; tresPerJob: string }): string | undefined {
+  const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
+  return /(?:^|,)gpu:([^:,\d][^:,]*)(?::\d+)?(?:,|$)/.exec(gres)?.[1];
+}
+
+/**
+ * The type the GPUs a job holds on a node are shown with (gres_detail, scontrol -d's GRES=): their
+ * node's type (recorded when the job started; oracle 22.05: --gpus-per-node=1 on mi300x nodes shows
+ * gpu:mi300x:1(IDX:2)), else `listed` (a node listing's, for records from before the type was kept),
+ * else the request's; undefined: untyped.
+ */
+export function shownGpuType(share: { gpuType?: string | undefined }, asked: string | undefined, listed?: string): string | undefined {
+  return share.gpuType || listed || asked || undefined;
+}
+
+/** gres_detail of squeue --json and GET jobs: one "gpu[:type]:N(IDX:list)" per node that holds GPUs. */
+export function gresDetailOf(job: Pick<Job, "alloc" | "tresPerNode" | "tresPerJob">, indexList: (indices: readonly number[]) => string): string[] {
+  const asked = askedGpuType(job);
+  return job.alloc.filter((a) => a.gpuIndices.length > 0).map((a) => {
+    const type = shownGpuType(a, asked);
+    return `gpu:${type === undefined ? "" : `${type}:`}${a.gpuIndices.length}(IDX:${indexList(a.gpuIndices)})`;
+  });
+}

@@ -8,7 +8,7 @@
 import { sharedJsonText } from "../oversubscribe.ts";
 import { formatArrayTasks } from "../array-spec.ts";
 import { jobStateLong } from "../states.ts";
-import { expectedEndTime, gresPerSocketText, gresPerTaskText, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
+import { expectedEndTime, gresDetailOf, gresPerSocketText, gresPerTaskText, isPending, isRunning, isSuspended, type Job } from "./job-values.ts";
 import { writeJsonText } from "./json-text.ts";
 import { JsonDouble, type JsonValue, openapiMeta } from "./openapi-json.ts";
 
@@ -18,24 +18,6 @@ const waitStatus = (code: number, signal: number): number => (signal !== 0 ? sig
 function billing(job: Job): JsonValue {
   const m = /(?:^|,)billing=(\d+)/.exec(job.tresAlloc);
   return m?.[1] === undefined ? null : new JsonDouble(Number(m[1]));
-}
-
-/** "gres/gpu:mi300x:2" → "mi300x" (the type, when the request names one). */
-function gpuType(job: Job): string | undefined {
-  const parts = job.tresPerNode.replace(/^gres[:/]/, "").split(":");
-  // "gpu:mi300x:2", or "gpu:mi300x" (a type given without a count)
-  if (parts[0] !== "gpu") return undefined;
-  return parts.length === 3 || (parts.length === 2 && !/^\d/.test(parts[1] ?? "")) ? parts[1] : undefined;
-}
-
-function gresDetail(job: Job): JsonValue[] {
-  const type = gpuType(job);
-  return job.alloc
-    .filter((a) => a.gpuIndices.length > 0)
-    .map((a) => {
-      const name = type === undefined ? "gpu" : `gpu:${type}`;
-      return `${name}:${a.gpuIndices.length}(IDX:${formatArrayTasks(a.gpuIndices, 0, 0)})`;
-    });
 }
 
 function jobResources(job: Job): Record<string, JsonValue> {
@@ -103,7 +85,7 @@ function head(job: Job, cluster: string): Record<string, JsonValue> {
     federation_origin: "",
     federation_siblings_active: "",
     federation_siblings_viable: "",
-    gres_detail: gresDetail(job),
+    gres_detail: gresDetailOf(job, (held) => formatArrayTasks(held, 0, 0)),
     group_id: job.gid,
     group_name: job.group,
     job_id: job.jobId,

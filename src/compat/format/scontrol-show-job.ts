@@ -9,7 +9,7 @@ import { emptyOrNull, isGivenEmpty } from "../given-empty.ts";
 import { overSubscribeText } from "../oversubscribe.ts";
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { convertNumUnit, eligibleTimeOf, gresPerSocketText, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
+import { askedGpuType, convertNumUnit, eligibleTimeOf, gresPerSocketText, shownGpuType, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../lib/cpu-list.ts";
 import { compressHostlist } from "../hostlist.ts";
@@ -66,11 +66,9 @@ function memoryText(job: Job): string {
 function detailLines(job: Job, gpuTypeOf: (node: string, held: readonly number[]) => string | undefined): string[] {
   if (job.alloc.length === 0) return [];
   const gres = (job.tresPerNode || job.tresPerJob).replace(/(^|,)gres[/:]/g, "$1");
-  // the type of "gpu:mi300x:2", or of "gpu:mi300x" (a type given without a count)
-  const asked = /gpu:([^:,\d][^:,]*)(?::\d+)?(?:,|$)/.exec(gres)?.[1];
-  // the GPUs held are of their node's type, whatever the request named (oracle 22.05: --gpus-per-node=1 on
-  // mi300x nodes shows GRES=gpu:mi300x:1(IDX:2)); a node of unknown type shows the request's
-  const typeAt = (a: { node: string; gpuIndices: readonly number[] }): string | undefined => gpuTypeOf(a.node, a.gpuIndices) ?? asked;
+  const asked = askedGpuType(job);
+  // the GPUs held are of their node's type, whatever the request named (shownGpuType): as recorded, else as listed
+  const typeAt = (a: Job["alloc"][number]): string | undefined => shownGpuType(a, asked, a.gpuType ? undefined : gpuTypeOf(a.node, a.gpuIndices));
   const lines = [`JOB_GRES=${orNull(jobGres(job, gres, typeAt))}`];
   // consecutive nodes with the same CPU ids, memory and GPUs share one line, as Slurm prints them
   const groups: { nodes: string[]; rest: string }[] = [];
@@ -110,7 +108,7 @@ const numNodesText = (job: Job): string =>
  * request's other GRES (oracle 22.05: -N2 --gpus-per-node=1 shows gpu:mi300x:2, --gpus=3 on two
  * nodes gpu:mi300x:3); before any GPU is held, what was asked.
  */
-function jobGres(job: Job, asked: string, typeAt: (a: { node: string; gpuIndices: readonly number[] }) => string | undefined): string {
+function jobGres(job: Job, asked: string, typeAt: (a: Job["alloc"][number]) => string | undefined): string {
   const held = new Map<string, number>();
   for (const a of job.alloc) {
     if (a.gpuIndices.length === 0) continue;
@@ -229,11 +227,6 @@ export function nodeGpuTypes(nodes: readonly { name: string; gres: string }[]): 
   return out;
 }
 
-/** The one type of the GPUs `held` on a node of these index types; undefined when untyped, unknown or mixed. */
-export function heldGpuType(types: readonly string[] | undefined, held: readonly number[]): string | undefined {
-  const first = types?.[held[0] ?? -1];
-  return first !== undefined && first !== "" && held.every((i) => types?.[i] === first) ? first : undefined;
-}
 
 /** One `scontrol show job` record. */
 export function formatJobRecord(job: Job, o: ShowJobOptions): string {

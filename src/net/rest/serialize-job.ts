@@ -10,7 +10,7 @@ import type { Infer } from "./schema.ts";
 import { infinite, noValue, value, valueOrUnset, type ExitCodeValue, type NoVal } from "./schemas-common.ts";
 import { JOB_STATES, JobInfo } from "./schemas-job.ts";
 import type { Job } from "../../compat/format/job-values.ts";
-import { isPending } from "../../compat/format/job-values.ts";
+import { gresDetailOf, isPending } from "../../compat/format/job-values.ts";
 import { formatArrayTasks } from "../../compat/array-spec.ts";
 import { signalName } from "../../compat/signals.ts";
 
@@ -36,19 +36,6 @@ export function jobStateArray(job: Job): JobState[] {
 }
 
 const time = (t: number): NoVal => (t > 0 ? value(Math.floor(t)) : value(0));
-const gpuType = (job: Job): string | undefined => {
-  const parts = job.tresPerNode.replace(/^gres[:/]/, "").split(":");
-  // "gpu:mi300x:2", or "gpu:mi300x" (a type given without a count)
-  if (parts[0] !== "gpu") return undefined;
-  return parts.length === 3 || (parts.length === 2 && !/^\d/.test(parts[1] ?? "")) ? parts[1] : undefined;
-};
-
-function gresDetail(job: Job): string[] {
-  const type = gpuType(job);
-  const name = type === undefined ? "gpu" : `gpu:${type}`;
-  return job.alloc.filter((a) => a.gpuIndices.length > 0).map((a) => `${name}:${a.gpuIndices.length}(IDX:${formatArrayTasks(a.gpuIndices, 0, 0)})`);
-}
-
 function billing(job: Job): JobInfoValue["billable_tres"] {
   const m = /(?:^|,)billing=(\d+)/.exec(job.tresAlloc);
   return m?.[1] === undefined ? { set: false, infinite: false, number: 0 } : { set: true, infinite: false, number: Number(m[1]) };
@@ -73,7 +60,7 @@ export function jobInfo(job: Job, cluster: string): JobInfoValue {
     derived_exit_code: exitCodeValue(job.derivedExitCode, 0, pending), eligible_time: time(job.eligibleTime),
     end_time: time(job.endTime), excluded_nodes: job.excNodelist, exit_code: exitCodeValue(job.exitCode, job.exitSignal, pending),
     extra: "", failed_node: "", features: job.features, federation_origin: "", federation_siblings_active: "",
-    federation_siblings_viable: "", gres_detail: job.alloc.length === 0 ? [] : gresDetail(job), group_id: job.gid, group_name: job.group,
+    federation_siblings_viable: "", gres_detail: job.alloc.length === 0 ? [] : gresDetailOf(job, (held) => formatArrayTasks(held, 0, 0)), group_id: job.gid, group_name: job.group,
     het_job_id: value(job.hetJobId ?? 0), het_job_id_set: job.hetJobIdSet ?? "", het_job_offset: job.hetJobId ? value(job.hetJobOffset ?? 0) : noValue(), job_id: job.jobId, job_size_str: [],
     job_state: jobStateArray(job), last_sched_evaluation: time(job.lastSchedEval), licenses: job.licenses ?? "", mail_type: [], mail_user: "",
     max_cpus: value(0), max_nodes: value(0), mcs_label: "", memory_per_tres: "", name: job.name, network: "",

@@ -27,6 +27,7 @@ import { licensesFitNow } from "../plan/licenses.ts";
 import { licenseItemsOf } from "../../compat/licenses.ts";
 import { hetComponents, hetSize, isHetComponent, isHetFollower, runsBatchScript } from "./het.ts";
 import { internJob } from "./intern.ts";
+import { gpuTypesOfText, heldGpuType } from "../../compat/gpu-types.ts";
 
 type Of<T extends Command["type"]> = Extract<Command, { type: T }>;
 
@@ -149,7 +150,11 @@ function startOnNodes(state: ClusterState, job: JobRecord, d: StartDecision, at:
   for (const share of alloc) {
     const node = state.nodes.get(share.node);
     // StartCheck has made sure every share names a node, once, and fits what is free there.
-    if (node !== undefined) chargeAlloc(node, info.jobId, share, job.spec);
+    if (node === undefined) continue;
+    chargeAlloc(node, info.jobId, share, job.spec);
+    // The type of the GPUs held, from the node's GRES as it is now: gres_detail and scontrol -d name
+    // them by it whatever the request named, and a node's GRES may change later.
+    if (share.gpuIndices.length > 0) share.gpuType = heldGpuType(gpuTypesOfText(node.info.gres), share.gpuIndices) ?? "";
   }
   const names = alloc.map((s) => s.node);
   const cpus = alloc.reduce((n, s) => n + s.cpus, 0);

@@ -213,6 +213,8 @@ export interface NodeAllocState {
   cpuIds?: string;
   /** generic GRES (not GPUs) held on this node, plain counts, a shard/MPS item with its GPU ("nvme:1,shard:2(IDX:1)"); absent = none */
   gres?: string;
+  /** the node's type of the GPUs held, when they are all of one ("" = untyped or mixed); absent = no GPUs, or recorded before */
+  gpuType?: string;
 }
 
 /** What a step used, measured by the node agent from its cgroup: KiB and seconds. */

@@ -37,6 +37,9 @@ describe("state written before the state types (v1, format 3)", () => {
     // which the old code did not: the drain at 26 and resume at 34 of n4; the rest is unchanged
     expect(state.nodes.get("n4")?.downSpans).toEqual([{ start: 26, end: 34, state: "DRAIN", reason: "disk" }]);
     for (const node of state.nodes.values()) delete node.downSpans;
+    // ...and the type of the GPUs a job holds on each node (gres_detail, scontrol -d): job 2's two on g1
+    expect([...state.jobs.values()].flatMap((j) => j.info.alloc.filter((a) => a.gpuType !== undefined).map((a) => [j.info.jobId, a.node, a.gpuType]))).toEqual([[2, "g1", "mi300x"]]);
+    for (const job of state.jobs.values()) for (const a of job.info.alloc) delete a.gpuType;
     expect(canonical(state)).toBe(read("state-at-end.json").trim());
   });
 

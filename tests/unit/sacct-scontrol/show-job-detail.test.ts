@@ -1,6 +1,7 @@
 /** `scontrol -d show job`: the per-node allocation lines carry the CPU ids the controller chose. */
 import { describe, expect, it } from "vitest";
-import { formatJobRecord, heldGpuType, nodeGpuTypes } from "../../../src/compat/format/scontrol-show-job.ts";
+import { formatJobRecord, nodeGpuTypes } from "../../../src/compat/format/scontrol-show-job.ts";
+import { heldGpuType } from "../../../src/compat/gpu-types.ts";
 import { emptyJobInfo } from "../../../src/sched/model/records.ts";
 import { scontrolMain } from "../../../src/cli/scontrol.ts";
 import { fakePort, makeNode } from "./helpers.ts";
@@ -76,5 +77,12 @@ describe("scontrol -d show job", () => {
     expect(asked).toBe(1);
     await scontrolMain(["show", "job", "9"], port);
     expect(asked).toBe(1);
+    // a job started since the type is recorded in its allocation: no listing
+    const recorded = { ...job, jobId: 10, alloc: [{ ...job.alloc[0]!, gpuType: "mi300x" }] };
+    const second = fakePort({ jobs: [recorded], nodes: [], now: 100 });
+    second.port.ctl.listNodes = async () => {
+      throw new Error("nodes listed");
+    };
+    expect((await scontrolMain(["-d", "show", "job", "10"], second.port)).stdout).toContain("\n   JOB_GRES=gpu:mi300x:1\n     Nodes=n3 CPU_IDs=1 Mem=256 GRES=gpu:mi300x:1(IDX:2)\n");
   });
 });

@@ -40,7 +40,8 @@ function arrayTask(jobId: number, task: number, node: string, gpus: number[]): J
     numCpus: 2, numTasks: 2, nodelist: node, batchHost: node, tresPerNode: "gres:gpu:2",
     command: "/tmp/slurm-oracle/jobs/golden_job.sh", stdOut: "/tmp/slurm-oracle/jobs/%x-%j.out",
     tresReq: "cpu=2,mem=512M,node=1,billing=2,gres/gpu=2", tresAlloc: "cpu=2,mem=512M,node=1,billing=2,gres/gpu=2",
-    lastSchedEval: RUN, alloc: [{ node, cpus: 2, memMib: 512, gpuIndices: gpus, tasks: 2 }],
+    // the controller records the type of the GPUs held when the job starts (the oracle's nodes are mi300x)
+    lastSchedEval: RUN, alloc: [{ node, cpus: 2, memMib: 512, gpuIndices: gpus, tasks: 2, gpuType: "mi300x" }],
   });
 }
 

@@ -16,7 +16,6 @@ type JsonJob = Record<string, unknown>;
 /** Keys whose values depend on controller internals Spur does not model. */
 const UNMODELED = new Set([
   "association_id", // accounting association ids
-  "gres_detail", // needs the node's GPU type, not in JobInfo for untyped requests
   "accrue_time", // Spur does not track age-priority accrual separately
   "end_time", // Slurm reports start+INFINITE for a pending job with a begin time
   "max_nodes", // the request's upper node bound is not in JobInfo
