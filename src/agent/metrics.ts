@@ -6,6 +6,7 @@
  * reader that makes the snapshot is readAgentSnapshot() in agent/metrics-read.ts.
  */
 import { gauge, type MetricFamily, type Sample } from "../net/metrics-text.ts";
+import { processFamilies, type ProcessFacts } from "../net/metrics-process.ts";
 import type { NodeInfoP } from "../sched/model/types.ts";
 
 /** One job in the agent's spool. */
@@ -24,6 +25,8 @@ export interface AgentMetricsInput {
   version: string;
   protocol: string;
   startedAt: number;
+  /** The daemon's own CPU, memory and descriptors (net/metrics-process.ts); absent: not shown. */
+  process?: ProcessFacts;
 }
 
 const one = (value: number): Sample[] => [{ value }];
@@ -46,5 +49,6 @@ export function agentMetrics(input: AgentMetricsInput): MetricFamily[] {
     gauge("spurd_job_processes", "Live processes of each job on this node (stepd, script, step tasks)",
       jobs.map((j) => ({ labels: { ...base, job_id: String(j.jobId) }, value: j.processes }))),
     ...input.rpc,
+    ...(input.process === undefined ? [] : processFamilies(input.process)),
   ];
 }

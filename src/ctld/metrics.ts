@@ -10,6 +10,7 @@
  */
 import { nodeStateLong } from "../compat/node-states.ts";
 import { Histogram, gauge, type MetricFamily, type Sample } from "../net/metrics-text.ts";
+import { processFamilies, type ProcessFacts } from "../net/metrics-process.ts";
 import type { ClusterState, NodeRecord } from "../sched/model/types.ts";
 
 /** Code-point order: deterministic and much cheaper than localeCompare at 10k samples. */
@@ -61,6 +62,8 @@ export interface ControllerMetricsInput {
   version: string;
   protocol: string;
   startedAt: number;
+  /** The daemon's own CPU, memory and descriptors (net/metrics-process.ts); absent: not shown. */
+  process?: ProcessFacts;
 }
 
 const g = gauge;
@@ -155,6 +158,7 @@ export function controllerMetrics(input: ControllerMetricsInput): MetricFamily[]
     ...raftFamilies(input.raft, state),
     { name: "spur_apply_failed_total", help: "Committed commands apply() could not apply and skipped (ApplyFailed; a bug: see the controller log)", type: "counter", samples: one(input.applyFailed ?? 0) },
     ...slurmExporterFamilies(state),
+    ...(input.process === undefined ? [] : processFamilies(input.process)),
   ];
 }
 

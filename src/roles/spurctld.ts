@@ -38,6 +38,7 @@ import { startMetricsServer } from "../net/metrics-http.ts";
 import { createRpcMetrics } from "../net/rpc-metrics.ts";
 import { createRpcRateLimiter, rpcRateLimitFrom } from "../net/rpc-rate-limit.ts";
 import { controllerMetrics, createSchedulerStats, type RaftStatus } from "../ctld/metrics.ts";
+import { readProcessFacts } from "../net/metrics-process.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 
 /**
@@ -96,6 +97,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
       ...auth,
       metrics: () => renderMetrics(controllerMetrics({
         state, sched, rpc: rpc.families(), raft: raft?.(), applyFailed: applyFailed(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
+        process: readProcessFacts(startedAt),
       })),
     }),
   };

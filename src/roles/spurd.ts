@@ -41,6 +41,7 @@ import type { ConsolaInstance } from "consola/core";
 import { readNodeGpus } from "./node-gpus-read.ts";
 import { loadConstraints } from "../agent/cgroup/read-cgroup-conf.ts";
 import { containmentText } from "../agent/cgroup/cgroup-conf.ts";
+import { readProcessFacts } from "../net/metrics-process.ts";
 
 
 const USAGE = `Usage: spurd [options]
@@ -124,6 +125,7 @@ export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now() / 1000;
   const metrics = () => renderMetrics(agentMetrics({
     node, jobs: readAgentSnapshot(spool), rpc: rpc.families(), version: SPUR_VERSION, protocol: PROTOCOL_VERSION, startedAt,
+    process: readProcessFacts(startedAt),
   }));
   // AuthType=auth/spur: srun, sattach, sbcast on other hosts are identified by their credentials,
   // and this node vouches for its own callers (its jobs' srun, a user logged in here)

@@ -114,10 +114,16 @@ describe("metrics endpoints of that cluster", () => {
     const port = confValue(/^NodeName=n3 .*\bPort=(\d+)/m);
     const m = await scrape(port);
     expect(m.get("spurd_gpus")?.samples[0]).toMatchObject({ labels: { node: "n3", model: "mi300x" }, value: 8 });
+    // the daemon's own figures under the client libraries' names
+    expect(m.get("process_resident_memory_bytes")?.samples[0]?.value).toBeGreaterThan(1 << 20);
+    expect(m.get("process_open_fds")?.samples[0]?.value).toBeGreaterThan(2);
   });
 
   it("the controller's RPC port serves /metrics too", async () => {
     const port = confValue(/^ControlPort=(\d+)$/m);
-    expect((await scrape(port)).has("spur_build_info")).toBe(true);
+    const m = await scrape(port);
+    expect(m.has("spur_build_info")).toBe(true);
+    expect(m.get("process_cpu_seconds_total")?.samples[0]?.value).toBeGreaterThan(0);
+    expect(m.get("spur_js_heap_bytes")?.samples.map((s) => s.labels.kind)).toEqual(["used", "capacity"]);
   });
 });

@@ -9,6 +9,7 @@ import { Histogram, renderMetrics } from "../../../src/net/metrics-text.ts";
 import { createRpcMetrics } from "../../../src/net/rpc-metrics.ts";
 import { controllerMetrics, createSchedulerStats } from "../../../src/ctld/metrics.ts";
 import { agentMetrics } from "../../../src/agent/metrics.ts";
+import { readProcessFacts } from "../../../src/net/metrics-process.ts";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { ALICE, cluster, spec, submit } from "../sched/builders.ts";
 import { parseExposition, type ParsedFamily } from "./parse-exposition.ts";
@@ -114,5 +115,35 @@ describe("agentMetrics", () => {
     expect(value(m.get("spurd_jobs"), { state: "running" })).toBe(1);
     expect(value(m.get("spurd_jobs"), { state: "ended_unreported" })).toBe(1);
     expect(m.get("spurd_job_processes")?.samples.map((s) => [s.labels.job_id, s.value])).toEqual([["5", 0], ["7", 3]]);
+  });
+});
+
+describe("process families", () => {
+  it("uses the Prometheus client libraries' names and types, and leaves out what could not be read", () => {
+    const c = cluster();
+    const facts = { cpuSeconds: 1.5, residentBytes: 3 << 20, heapUsedBytes: 1 << 20, heapCapacityBytes: 2 << 20, startTimeSeconds: 100, openFds: 12, maxFds: 1024, virtualBytes: 9 << 20 };
+    const m = parseExposition(renderMetrics(controllerMetrics({ state: c.state, sched: createSchedulerStats(), rpc: [], version: "1", protocol: "1", startedAt: 100, process: facts })));
+    expect([m.get("process_cpu_seconds_total")?.type, value(m.get("process_cpu_seconds_total"))]).toEqual(["counter", 1.5]);
+    expect([value(m.get("process_resident_memory_bytes")), value(m.get("process_virtual_memory_bytes")), value(m.get("process_open_fds")), value(m.get("process_max_fds"))]).toEqual([3 << 20, 9 << 20, 12, 1024]);
+    expect([value(m.get("spur_js_heap_bytes"), { kind: "used" }), value(m.get("spur_js_heap_bytes"), { kind: "capacity" })]).toEqual([1 << 20, 2 << 20]);
+    const { openFds: _o, maxFds: _m, virtualBytes: _v, ...bare } = facts;
+    const node = c.state.nodes.get("n1")?.info;
+    if (node === undefined) throw new Error("no n1");
+    const agent = parseExposition(renderMetrics(agentMetrics({ node, jobs: [], rpc: [], version: "1", protocol: "1", startedAt: 100, process: bare })));
+    expect(value(agent.get("process_start_time_seconds"))).toBe(100);
+    expect(agent.has("process_open_fds")).toBe(false);
+    expect(agent.has("process_virtual_memory_bytes")).toBe(false);
+  });
+
+  it("reads this process's own figures", () => {
+    const f = readProcessFacts(5);
+    expect(f.residentBytes).toBeGreaterThan(1 << 20);
+    // (used is counted since the last collection, so it may pass the capacity between collections)
+    expect(Math.min(f.heapUsedBytes, f.heapCapacityBytes)).toBeGreaterThan(0);
+    expect(f.cpuSeconds).toBeGreaterThan(0);
+    expect(f.openFds).toBeGreaterThan(2);
+    expect(f.maxFds).toBeGreaterThanOrEqual(f.openFds ?? 0);
+    expect(f.virtualBytes).toBeGreaterThan(f.residentBytes);
+    expect(f.startTimeSeconds).toBe(5);
   });
 });
