@@ -21,6 +21,8 @@ export interface SpurCluster {
   /** Submit `n` held jobs (name "fill") through the Submit RPC. */
   fill: (n: number) => Promise<void>;
   ctldRssMiB: () => number;
+  /** The controller's JavaScript heap from its /metrics (spur_js_heap_bytes), MiB; undefined from a build without it. */
+  ctldHeapMiB: () => Promise<{ used: number; capacity: number } | undefined>;
   ctldPid: () => number;
   down: () => void;
 }
@@ -58,6 +60,12 @@ export function startSpur(bin = SPUR_BIN): SpurCluster {
     env, conf, ctlPort, restPort, fill,
     bin: (c) => join(links, c),
     ctldRssMiB: () => rssMiB(Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8"))),
+    ctldHeapMiB: async () => {
+      const text = await (await fetch(`http://127.0.0.1:${ctlPort}/metrics`)).text();
+      const kind = (k: string) => Number(new RegExp(`^spur_js_heap_bytes\\{kind="${k}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20;
+      const used = kind("used");
+      return Number.isNaN(used) ? undefined : { used: Math.round(used), capacity: Math.round(kind("capacity")) };
+    },
     ctldPid: () => Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8")),
     down: () => void spawnSync(bin, ["down", "--state-dir", state]),
   };
