@@ -1,9 +1,11 @@
 /**
  * @module tests/real-scripts/run
- * Command-line runner: `bun tests/real-scripts/run.ts [--only scripts|commands] [--match RE] [--parallel N]`
+ * Command-line runner: `bun tests/real-scripts/run.ts [--only scripts|commands] [--match RE] [--parallel N] [--commands FILE]`
  * runs the corpus on the oracle and Spur (SPUR_ORACLE_UP=1 uses the running oracle),
  * prints each differing case and the agreement, and writes reports/real-scripts.json
- * (SPUR_REAL_REPORT moves it). Exit 1 when a difference is not listed in known.ts.
+ * (SPUR_REAL_REPORT moves it). Exit 1 when a difference is not listed in known.ts. `--commands FILE`
+ * reads command lines from FILE (commands.txt's form) instead of commands.txt: generated lists,
+ * e.g. one line per format field, tried on both sides before any joins the corpus.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -21,7 +23,8 @@ const match = arg("--match");
 const parallel = Number(arg("--parallel") ?? 3);
 const report = process.env.SPUR_REAL_REPORT ?? resolve(__dirname, "../../reports/real-scripts.json");
 
-let cases: RealCase[] = [...(only === "commands" ? [] : loadScripts()), ...(only === "scripts" ? [] : loadCommands())];
+const commandsFile = arg("--commands");
+let cases: RealCase[] = [...(only === "commands" ? [] : loadScripts()), ...(only === "scripts" ? [] : loadCommands(commandsFile === undefined ? undefined : resolve(commandsFile)))];
 if (match) cases = cases.filter((c) => new RegExp(match).test(c.kind === "script" ? c.name : c.cmd));
 
 const down = oracleUp();
