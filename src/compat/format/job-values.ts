@@ -49,6 +49,20 @@ export function eligibleTimeOf(job: Job): number {
   const onDependency = isPending(job) && job.reason.startsWith("Dependency");
   return (heldNeverRan || onDependency) && !hasBeginTime(job) ? 0 : job.eligibleTime;
 }
+/**
+ * AccrueTime: when the job began accruing age priority, 0 when it does not (scontrol prints
+ * Unknown, squeue -O AccrueTime N/A). Spur keeps no such field: Slurm 22.05 shows the eligible
+ * time for ordinary jobs, and none for array tasks split off their array (goldens 059/065,
+ * 063/064) or a job not yet eligible: held (even with a --begin, whose time the view shows as
+ * its StartTime; oracle: differential seeds 13/194/279), on a dependency or before --begin.
+ */
+export function accrueTimeOf(job: Job, now: number): number {
+  if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return 0;
+  const eligible = eligibleTimeOf(job);
+  const notStarted = isPending(job) || job.startTime === 0;
+  const held = job.priority === 0 && notStarted;
+  return held || (eligible > now && notStarted) ? 0 : eligible;
+}
 export const isRunning = (job: Job): boolean => base(job) === "RUNNING";
 export const isSuspended = (job: Job): boolean => base(job) === "SUSPENDED";
 export const isCompleting = (job: Job): boolean => hasFlag(job, "COMPLETING");

@@ -98,6 +98,17 @@ const usageGetters: Record<string, Getter> = Object.fromEntries(
 const jobExitText = (j: SacctRow["job"]): string =>
   j.state === "CANCELLED" || j.state === "TIMEOUT" ? exitText(0, 0) : exitText(j.exitCode, j.exitSignal);
 
+/**
+ * The job's scheduling flags as slurmdbd keeps them (22.05's spelling, typo included): a job that
+ * ran was started by the main scheduler (Spur's one pass; Scheduler=Main in scontrol), and the
+ * database marks "start received" once it had more of the job than its submission; a job still
+ * pending has none (oracle: a job that ran SchedMain,StartRecieved; one cancelled held StartRecieved).
+ */
+function jobFlagsText(j: Job): string {
+  if (Math.floor(j.startTime) > 0 && j.nodelist !== "") return "SchedMain,StartRecieved";
+  return j.state.toUpperCase() === "PENDING" ? "" : "StartRecieved";
+}
+
 const cpuFreq: Getter = (r) => (r.step === undefined ? "Unknown" : "0");
 
 /** Until a job starts, accounting records a limit it did not ask for as the partition's: Timelimit=Partition_Limit. */
@@ -130,12 +141,15 @@ const GETTERS: Readonly<Record<string, Getter>> = {
   ConsumedEnergyRaw: () => "0",
   CPUTime: (r) => formatElapsed(elapsedSecs(r) * rowCpus(r)),
   CPUTimeRAW: (r) => String(elapsedSecs(r) * rowCpus(r)),
+  // the accounting row's index: Spur keys a job's row (and its steps') by the job id
+  DBIndex: (r) => String(r.job.jobId),
   DerivedExitCode: jobOnly((j) => exitText(j.derivedExitCode, 0)),
   Elapsed: (r) => formatElapsed(elapsedSecs(r)),
   ElapsedRaw: (r) => String(elapsedSecs(r)),
   Eligible: (r) => iso(r.step ? r.step.startTime : eligibleTimeOf(r.job)),
   End: (r) => iso(rowEnd(r)),
   ExitCode: (r) => (r.step ? exitText(r.step.exitCode, r.step.exitSignal) : jobExitText(r.job)),
+  Flags: jobOnly(jobFlagsText),
   GID: jobOnly((j) => String(j.gid)),
   Group: jobOnly((j) => j.group),
   JobID: jobIdText,

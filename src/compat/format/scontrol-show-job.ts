@@ -9,7 +9,7 @@ import { emptyOrNull, isGivenEmpty } from "../given-empty.ts";
 import { overSubscribeText } from "../oversubscribe.ts";
 import { formatElapsed, formatIsoTime, formatTimeLimitScontrol } from "../format-time.ts";
 import { jobStateLong } from "../states.ts";
-import { askedGpuType, convertNumUnit, eligibleTimeOf, gresPerSocketText, shownGpuType, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
+import { accrueTimeOf, askedGpuType, convertNumUnit, eligibleTimeOf, gresPerSocketText, shownGpuType, gresPerTaskText, isPending, jobTimeUsed, orAny, shownStartTime, type Job } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { formatCpuList } from "../../lib/cpu-list.ts";
 import { compressHostlist } from "../hostlist.ts";
@@ -38,20 +38,6 @@ function endText(job: Job): string {
     return iso(job.startTime + job.timeLimitMin * 60);
   }
   return "Unknown";
-}
-
-/**
- * AccrueTime: when the job started accruing age priority. Spur keeps no such
- * field; Slurm 22.05 shows the eligible time for ordinary jobs, Unknown for jobs
- * not yet eligible and for array tasks split off their array (goldens 059/065, 063/064).
- */
-function accrueText(job: Job, now: number): string {
-  if (job.arrayJobId !== 0 && job.arrayTaskId >= 0) return "Unknown";
-  const eligible = eligibleTimeOf(job);
-  // A job accrues age only once eligible: not while held (even with a --begin, whose time the
-  // view shows as its StartTime; oracle: differential seeds 13/194/279), on a dependency or before --begin.
-  const held = job.priority === 0 && (isPending(job) || job.startTime === 0);
-  return held || (eligible > now && (isPending(job) || job.startTime === 0)) ? "Unknown" : iso(eligible);
 }
 
 function memoryText(job: Job): string {
@@ -93,7 +79,7 @@ function timeLines(job: Job, now: number): string[] {
   return [
     `RunTime=${formatElapsed(jobTimeUsed(job, now))} TimeLimit=${formatTimeLimitScontrol(job.timeLimitMin)} TimeMin=${job.timeMinMin === undefined ? "N/A" : formatTimeLimitScontrol(job.timeMinMin)}`,
     `SubmitTime=${iso(job.submitTime)} EligibleTime=${iso(eligibleTimeOf(job))}`,
-    `AccrueTime=${accrueText(job, now)}`,
+    `AccrueTime=${iso(accrueTimeOf(job, now))}`,
     `StartTime=${iso(shownStartTime(job))} EndTime=${endText(job)} Deadline=${deadline}`,
     `SuspendTime=${suspended} SecsPreSuspend=${Math.floor(job.preSusTime)} LastSchedEval=${iso(job.lastSchedEval)} Scheduler=Main`,
   ];

@@ -7,7 +7,7 @@
 import { isGivenEmpty } from "../given-empty.ts";
 import type { ColumnDef } from "./format-spec.ts";
 import { formatDuration } from "../format-time.ts";
-import { eligibleTimeOf, gresPerSocketText, gresPerTaskText, isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
+import { accrueTimeOf, eligibleTimeOf, gresPerSocketText, gresPerTaskText, isPending, type JobRow, orNa, orNull, timeText, timeUsedText } from "./job-values.ts";
 import { assert } from "../../lib/assert.ts";
 import { type JobField, LETTER_FIELDS } from "./squeue-fields.ts";
 
@@ -34,13 +34,14 @@ const tresAlloc = (r: JobRow): string => orNa(r.job.tresAlloc || r.job.tresReq);
 
 /** Columns with a name but no letter, in squeue-Format.tsv order. */
 export const NAME_ONLY_FIELDS: readonly JobField[] = [
-  f("AccrueTime", "ACCRUE_TIME", (r) => timeText(isPending(r.job) ? r.job.eligibleTime : 0)),
+  f("AccrueTime", "ACCRUE_TIME", (r) => timeText(accrueTimeOf(r.job, r.now))),
   f("admin_comment", "ADMIN_COMMENT", always(undefined)),
-  f("AllocNodes", "ALLOC_NODES", (r) => orNull(r.job.submitHost)),
+  // the submitting host as the controller resolved the client's address (as scontrol's AllocNode)
+  f("AllocNodes", "ALLOC_NODES", (r) => orNull(r.job.allocNode || r.job.submitHost)),
   f("AllocSID", "ALLOC_SID", (r) => String(r.job.allocSid)),
   f("AssocId", "ASSOC_ID", always("0")),
   f("BatchFlag", "BATCH_FLAG", (r) => (r.job.batchFlag ? "1" : "0")),
-  f("BoardsPerNode", "BOARDS_PER_NODE", always("N/A")),
+  f("BoardsPerNode", "BOARDS_PER_NODE", always("0")),
   f("BurstBuffer", "BURST_BUFFER", always(undefined)),
   f("BurstBufferState", "BURST_BUFFER_STATE", always(undefined)),
   f("Cluster", "CLUSTER", (r) => r.cluster),
@@ -64,7 +65,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("MaxCPUs", "MAX_CPUS", (r) => String(r.job.numCpus)),
   f("MaxNodes", "MAX_NODES", (r) => String(r.job.numNodes)),
   f("mem-per-tres", "MEM_PER_TRES", always("N/A")),
-  f("MCSLabel", "MCSLABEL", always("N/A")),
+  f("MCSLabel", "MCSLABEL", always(undefined)),
   f("MinTime", "TIME_MIN", always("0:00")),
   f("Network", "NETWORK", always(undefined)),
   f("NTPerCore", "NTASKS_PER_CORE", always("N/A")),
@@ -73,8 +74,9 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("NTPerBoard", "NTASKS_PER_BOARD", always("0")),
   // no task count (a job cancelled pending without -n) prints Slurm's NO_VAL (oracle: squeue -O NumTasks)
   f("NumTasks", "TASKS", (r) => String(r.job.numTasks === 0 ? 4294967294 : r.job.numTasks)),
-  f("Origin", "ORIGIN", always("N/A")),
-  f("OriginRaw", "ORIGIN_RAW", always("N/A")),
+  // not federated: no origin or sibling clusters (oracle 22.05: NA)
+  f("Origin", "ORIGIN", always("NA")),
+  f("OriginRaw", "ORIGIN_RAW", always("NA")),
   f("PendingTime", "PENDING_TIME", pendingTime),
   f("PreemptTime", "PREEMPT_TIME", always("N/A")),
   f("Prefer", "PREFER", (r) => r.job.prefer || (isGivenEmpty(r.job.givenEmpty, "prefer") ? "" : undefined)),
@@ -86,10 +88,10 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("RestartCnt", "RESTART_COUNT", (r) => String(r.job.restarts)),
   f("Runtime", "RUNTIME", timeUsedText),
   f("SegmentSize", "SEGMENT_SIZE", always("N/A")),
-  f("SiblingsActive", "ACTIVE_SIBLINGS", always(undefined)),
-  f("SiblingsActiveRaw", "ACTIVE_SIBLINGS_RAW", always(undefined)),
-  f("SiblingsViable", "VIABLE_SIBLINGS", always(undefined)),
-  f("SiblingsViableRaw", "VIALBLE_SIBLINGS_RAW", always(undefined)),
+  f("SiblingsActive", "ACTIVE_SIBLINGS", always("NA")),
+  f("SiblingsActiveRaw", "ACTIVE_SIBLINGS_RAW", always("NA")),
+  f("SiblingsViable", "VIABLE_SIBLINGS", always("NA")),
+  f("SiblingsViableRaw", "VIALBLE_SIBLINGS_RAW", always("NA")),
   f("SPerBoard", "SOCKETS_PER_BOARD", always("0")),
   f("StdErr", "STDERR", (r) => orNull(r.job.stdErr)),
   f("StdIn", "STDIN", (r) => orNull(r.job.stdIn)),

@@ -166,6 +166,14 @@ describe("sacct selection", () => {
     expect(result.stdout).toBe("80|0|4|None assigned|Unknown|Resources\n");
   });
 
+  it("Flags: SchedMain,StartRecieved for a job that ran, StartRecieved for one cancelled held, none pending or on steps; DBIndex on every line (oracle 22.05)", async () => {
+    const ran = makeJob({ jobId: 83, nodelist: "n1", startTime: at("12:00:01"), endTime: at("12:00:02"), steps: [makeStep({ jobId: 83, stepId: -5 })] });
+    const cancelled = makeJob({ jobId: 84, state: "CANCELLED", reason: "JobHeldUser", cancelledBy: "0", submitTime: at("12:00:00"), endTime: at("12:00:05") });
+    const pending = makeJob({ jobId: 85, state: "PENDING", reason: "JobHeldUser", priority: 0, submitTime: at("12:00:00") });
+    const { result } = await run(["-n", "-P", "-j", "83,84,85", "-o", "JobID,Flags,DBIndex"], { jobs: [ran, cancelled, pending] });
+    expect(result.stdout).toBe("83|SchedMain,StartRecieved|83\n83.batch||83\n84|StartRecieved|84\n85||85\n");
+  });
+
   it("a job cancelled while held: its pending reason, Partition_Limit for a limit it did not ask for, accounting ids (oracle, differential)", async () => {
     const base = { state: "CANCELLED", reason: "JobHeldUser", cancelledBy: "0", submitTime: at("12:00:00"), endTime: at("12:00:05"), assocId: 2, qosId: 1 };
     const held = makeJob({ ...base, jobId: 81, timeLimitDefault: true });

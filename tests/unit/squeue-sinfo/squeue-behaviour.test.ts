@@ -278,3 +278,12 @@ describe("squeue -P with jobs of several partitions", () => {
     expect(lines(r.stdout)).toEqual(["54|debug", "55|gpu", "55|gpu", "54|gpu"]);
   });
 });
+
+describe("squeue -O fields Spur does not track", () => {
+  it("print what 22.05 prints for a held job: no accrue time, no boards, no MCS label, not federated; AllocNodes as resolved", async () => {
+    const held = job({ jobId: 60, state: "PENDING", reason: "JobHeldUser", priority: 0, allocNode: "localhost", submitHost: "login1" });
+    const fields = ["AccrueTime", "BoardsPerNode", "MCSLabel", "Origin", "OriginRaw", "SiblingsActive", "SiblingsViableRaw", "AllocNodes"];
+    const r = await sq(["-h", "-j", "60", "-O", fields.map((f) => `${f}:|`).join(",")], { jobs: [held] });
+    expect(r.stdout).toBe("N/A|0|(null)|NA|NA|NA|NA|localhost|\n");
+  });
+});
