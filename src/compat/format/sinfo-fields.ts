@@ -119,7 +119,8 @@ export const SINFO_FIELDS: readonly SinfoField[] = [
   f("FreeMem", "e", "FREE_MEM", (r) => minPlus(r, (n) => n.freeMemoryMib, false), { match: "freeMem" }),
   f("Gres", "G", "GRES", firstText((n) => gresWithSockets(n)), { match: "gres" }),
   f("GresUsed", undefined, "GRES_USED", firstText((n) => n.gresUsed), { match: "gresUsed" }),
-  f("Groups", "g", "GROUPS", (r) => r.part.allowGroups || "all", { match: "groups" }),
+  // AllowGroups=ALL is no list at all in Slurm (scontrol shows ALL, sinfo "all"; oracle 22.05)
+  f("Groups", "g", "GROUPS", (r) => (r.part.allowGroups === "" || r.part.allowGroups.toUpperCase() === "ALL" ? "all" : r.part.allowGroups), { match: "groups" }),
   f("MaxCPUsPerNode", "B", "MAX_CPUS_PER_NODE", () => "UNLIMITED", { match: "maxCpusPerNode" }),
   f("Memory", "m", "MEMORY", (r) => minPlus(r, (n) => n.realMemoryMib, false), { match: "memory" }),
   f("NodeAddr", "o", "NODE_ADDR", (r) => hostlistUniq(r.nodes.map((n) => n.addr)), { match: "nodeAddr", cutHeader: false }),

@@ -76,6 +76,11 @@ describe("sinfo lines", () => {
     expect((await si(["-h", "-a", "-s", "-o", "%R"], { partitions })).stdout).toBe("debug\ngpu\nsecret\n");
   });
 
+  it("%g: AllowGroups=ALL (any case) is \"all\", a list is shown as given (oracle 22.05)", async () => {
+    const partitions = [partition({ name: "open", nodes: "n1", allowGroups: "ALL" }), partition({ name: "lower", nodes: "n2", allowGroups: "all" }), partition({ name: "staff", nodes: "n3", allowGroups: "wheel,staff" })];
+    expect((await si(["-h", "-o", "%R %g"], { partitions })).stdout).toBe("open all\nlower all\nstaff wheel,staff\n");
+  });
+
   it("uses SINFO_FORMAT and SINFO_SORT; -p and -a conflict", async () => {
     const env = { SINFO_FORMAT: "%R:%t", SINFO_SORT: "P" };
     // "P" alone keeps the build order within a partition (n3 joined first).
