@@ -65,6 +65,8 @@ export interface ParsedSpecs {
   format: string | undefined;
   /** The word WithAssoc(s) was given (as -s/--associations does for users). */
   withAssoc?: boolean;
+  /** The word Tree was given: associations in tree order, each account indented by its depth. */
+  tree?: boolean;
 }
 
 /** Split `names... [where k=v ...] [set k=v ...]`; `k+=v`/`k-=v` keep their sign in the value. */
@@ -78,6 +80,10 @@ export function parseSpecs(words: readonly string[], action: string): ParsedSpec
     const eq = word.indexOf("=");
     if (eq < 0 && /^withassocs?$/.test(lw)) {
       out.withAssoc = true;
+      continue;
+    }
+    if (eq < 0 && lw === "tree") {
+      out.tree = true;
       continue;
     }
     if (eq < 0) {
@@ -149,8 +155,15 @@ async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: b
   const where = { ...specs.where };
   // `show user alice` / `show qos normal`: bare names select by name.
   if (specs.names.length > 0) where[entity === "association" ? "id" : "name"] = specs.names.join(",");
+  const tree = specs.tree === true && entity === "association";
+  if (tree) where.tree = "yes";
   const res = await port.ctl.acctList({ entity, where });
-  return { stdout: renderTable(cols, res.rows.map((r) => r.fields), header, parsable), stderr: "", exitCode: 0 };
+  const rows = res.rows.map((r) => r.fields);
+  if (!tree) return { stdout: renderTable(cols, rows, header, parsable), stderr: "", exitCode: 0 };
+  // tree: the account column left-justified 20 wide (unless sized), each account one space deeper than its parent (oracle 22.05)
+  const treeCols = cols.map((c) => (c.key === "account" && c.width === SACCTMGR_FIELDS.account?.[1] && !c.left ? { ...c, width: 20, left: true } : c));
+  const indented = rows.map((f) => ({ ...f, account: `${" ".repeat(Number(f.depth ?? 0))}${f.account ?? ""}` }));
+  return { stdout: renderTable(treeCols, indented, header, parsable), stderr: "", exitCode: 0 };
 }
 
 /** `list users -s` / `withassoc`: one line per association of each user, the user's fields beside the association's (22.05). */

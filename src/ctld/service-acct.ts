@@ -45,7 +45,13 @@ export function acctHandlers(sc: ServiceContext) {
     acctList(req: { entity: string; where: Record<string, string> }) {
       const rows = acctRows(c.state, req.entity, lower(req.where));
       if (typeof rows === "string") throw new ConnectError(rows, Code.InvalidArgument);
-      return { rows: rows.map((fields) => ({ fields })), cluster: c.state.config.clusterName };
+      // this cluster's controller, as slurmdbd records the one registered (oracle 22.05: ControlHost 127.0.0.1,
+      // ControlPort 6817); the state itself holds no address (RPC stays 0: no Slurm protocol number to give)
+      const here = (fields: Record<string, string>): Record<string, string> =>
+        req.entity.toLowerCase() === "cluster" && fields.cluster === c.state.config.clusterName && sc.address !== undefined
+          ? { ...fields, controlhost: sc.address, controlport: String(sc.port ?? 0) }
+          : fields;
+      return { rows: rows.map((fields) => ({ fields: here(fields) })), cluster: c.state.config.clusterName };
     },
     getShares() {
       const now = sc.now();

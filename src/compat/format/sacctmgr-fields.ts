@@ -23,14 +23,14 @@ export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   name: ["Name", 10], id: ["ID", 6], priority: ["Priority", 10], gracetime: ["GraceTime", 10], preempt: ["Preempt", 10],
   preemptexempttime: ["PreemptExemptTime", 19], preemptmode: ["PreemptMode", 11], flags: ["Flags", 40],
   usagethres: ["UsageThres", 10], usagefactor: ["UsageFactor", 11], grptres: ["GrpTRES", 13], grptresmins: ["GrpTRESMins", 13],
-  grptresrunmin: ["GrpTRESRunMin", 13], grptresrunmins: ["GrpTRESRunMin", 13], grpjobs: ["GrpJobs", 7], grpsubmit: ["GrpSubmit", 9], grpsubmitjobs: ["GrpSubmit", 9],
+  grptresrunmin: ["GrpTRESRunMins", 13], grptresrunmins: ["GrpTRESRunMins", 13], grpjobs: ["GrpJobs", 7], grpsubmit: ["GrpSubmit", 9], grpsubmitjobs: ["GrpSubmit", 9],
   grpwall: ["GrpWall", 11], maxtres: ["MaxTRES", 13], maxtrespernode: ["MaxTRESPerNode", 14], maxtresmins: ["MaxTRESMins", 13],
   maxwall: ["MaxWall", 11], maxtrespu: ["MaxTRESPU", 13], maxjobspu: ["MaxJobsPU", 9], maxsubmitpu: ["MaxSubmitPU", 11],
   maxtrespa: ["MaxTRESPA", 13], maxjobspa: ["MaxJobsPA", 9], maxsubmitpa: ["MaxSubmitPA", 11], mintres: ["MinTRES", 13],
   cluster: ["Cluster", 10], partition: ["Partition", 10], share: ["Share", 9], fairshare: ["Share", 9], maxjobs: ["MaxJobs", 7],
   maxsubmit: ["MaxSubmit", 9], maxsubmitjobs: ["MaxSubmit", 9], qos: ["QOS", 20], "def qos": ["Def QOS", 9], defaultqos: ["Def QOS", 9],
   maxnodes: ["MaxNodes", 8], maxcpus: ["MaxCPUs", 8], maxcpumins: ["MaxCPUMins", 11],
-  parentname: ["Par Name", 10], parentid: ["Par ID", 6], controlhost: ["ControlHost", 15], controlport: ["ControlPort", 12], rpc: ["RPC", 5],
+  parentname: ["ParentName", 10], parentid: ["ParentID", 8], controlhost: ["ControlHost", 15], controlport: ["ControlPort", 12], rpc: ["RPC", 5],
 };
 
 export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {
@@ -80,7 +80,8 @@ export function renderTable(cols: readonly Column[], rows: readonly Record<strin
   const lines: string[] = [];
   const line = (cells: string[]): string => (parsable === "" ? `${cells.join(" ")} ` : `${cells.join("|")}${parsable === "p" ? "|" : ""}`);
   if (header) {
-    lines.push(line(cols.map((c) => (parsable === "" ? cell(c.header, c) : c.header))));
+    // a header longer than its column is cut without the "+" values get (oracle 22.05: GrpTRESRunMins in 13 is GrpTRESRunMin)
+    lines.push(line(cols.map((c) => (parsable === "" ? cell(c.header.slice(0, c.width), c) : c.header))));
     if (parsable === "") lines.push(line(cols.map((c) => "-".repeat(c.width))));
   }
   for (const r of rows) lines.push(line(cols.map((c) => (parsable === "" ? cell(r[c.key] ?? "", c) : (r[c.key] ?? "")))));

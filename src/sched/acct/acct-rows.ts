@@ -81,8 +81,24 @@ export function assocRow(acct: AcctState, a: AssocRecord): Row {
     grpwall: wallOut(l.grpWallMin), grptresmins: tresOut(l.grpTresMins), maxjobs: num(l.maxJobs), maxtres: tresOut(l.maxTresPerJob),
     maxtrespernode: "", maxsubmit: num(l.maxSubmitJobs), maxwall: wallOut(l.maxWallMin), maxtresmins: tresOut(l.maxTresMinsPerJob),
     qos: [...qos].sort().join(","), "def qos": a.defaultQos, defaultqos: a.defaultQos, grptresrunmin: "",
-    id: String(a.id), parentname: a.user === "" ? a.parent : "", parentid: "",
+    id: String(a.id), parentname: a.user === "" ? a.parent : "", parentid: String(parentOf(acct, a)?.id ?? 0),
+    // not a Slurm field (format= cannot name it): how deep the association sits, for `show assoc tree`
+    depth: String(depthOf(acct, a)),
   };
+}
+
+/** The association above `a`: a user's is its account's, an account's its parent account's; root has none. */
+function parentOf(acct: AcctState, a: AssocRecord): AssocRecord | undefined {
+  const account = a.user !== "" ? a.account : a.parent;
+  if (account === "" || (a.user === "" && account === a.account)) return undefined;
+  for (const p of acct.assocs.values()) if (p.cluster === a.cluster && p.account === account && p.user === "" && p.partition === "") return p;
+  return undefined;
+}
+
+function depthOf(acct: AcctState, a: AssocRecord): number {
+  let depth = 0;
+  for (let p = parentOf(acct, a); p !== undefined && depth < 64; p = parentOf(acct, p)) depth++;
+  return depth;
 }
 
 /** Tree order from each cluster's root: an account, its users, then its sub-accounts. */
@@ -132,7 +148,8 @@ function assocRows(state: ClusterState, where: Record<string, string>): Row[] {
   const rows: Row[] = [];
   for (const c of acct.clusters) {
     if (!keep(clusters, c)) continue;
-    for (const a of users.length > 0 ? assocsInDbOrder(acct, c) : assocsInTreeOrder(acct, c)) {
+    // `show assoc tree` lists in tree order whatever the filter (sacctmgr's hierarchical sort)
+    for (const a of users.length > 0 && where.tree === undefined ? assocsInDbOrder(acct, c) : assocsInTreeOrder(acct, c)) {
       if (!keep(accounts, a.account) || !keep(partitions, a.partition) || !keep(ids, String(a.id))) continue;
       if (users.length > 0 && !users.includes(a.user)) continue;
       rows.push(assocRow(acct, a));

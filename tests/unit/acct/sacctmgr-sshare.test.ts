@@ -93,6 +93,33 @@ describe("sacctmgr", () => {
     expect(head).toBe("      User   Def Acct     Admin    Cluster    Account  Partition     Share   Priority MaxJobs MaxNodes  MaxCPUs MaxSubmit     MaxWall  MaxCPUMins                  QOS   Def QOS ");
   });
 
+  it("tree lists associations in tree order, each account one space deeper than its parent, with parent names and ids (oracle 22.05)", async () => {
+    const f = fake();
+    await sacctmgrMain(["-i", "add", "account", "srpa"], f.port);
+    await sacctmgrMain(["-i", "add", "account", "lab", "Parent=srpa"], f.port);
+    await sacctmgrMain(["-i", "add", "user", "root", "Account=lab"], f.port);
+    const ids = Object.fromEntries((await sacctmgrMain(["-nP", "show", "assoc", "format=account,user,id"], f.port)).stdout.trim().split("\n").map((l) => {
+      const [account, user, id] = l.split("|");
+      return [`${account}/${user}`, id];
+    }));
+    const tree = await sacctmgrMain(["show", "assoc", "tree", "user=root", "format=account,user,parentname,parentid"], f.port);
+    expect(tree.stdout).toBe([
+      "Account                    User ParentName ParentID ",
+      "-------------------- ---------- ---------- -------- ",
+      ` root                      root            ${String(ids["root/"]).padStart(8)} `,
+      `   lab                     root            ${String(ids["lab/"]).padStart(8)} `,
+      "",
+    ].join("\n"));
+    expect((await sacctmgrMain(["-nP", "show", "assoc", "format=account,parentname,parentid", "user="], f.port)).stdout.split("\n")).toContain(`lab|srpa|${ids["srpa/"]}`);
+  });
+
+  it("cuts a header longer than its column without a +, as values are not (oracle 22.05: GrpTRESRunMins in 13)", async () => {
+    const f = fake();
+    const head = (await sacctmgrMain(["show", "qos", "normal", "format=name,grptresrunmins,grpjobs%3"], f.port)).stdout.split("\n")[0];
+    expect(head).toBe("      Name GrpTRESRunMin Grp ");
+    expect((await sacctmgrMain(["-P", "show", "qos", "normal", "format=name,grptresrunmins"], f.port)).stdout.split("\n")[0]).toBe("Name|GrpTRESRunMins");
+  });
+
   it("reports errors in sacctmgr's words with exit 1", async () => {
     const f = fake();
     const r = await sacctmgrMain(["-i", "modify", "user", "where", "name=nobody", "set", "maxjobs=1"], f.port);
