@@ -9,7 +9,9 @@
  * checked against the replica's own at that index.
  * Failure policy: a worker that fails (cannot start, throws, answers with an error or with a
  * fingerprint that differs) is stopped for good and `take` answers undefined from
- * then on: the driver then takes snapshots on its own thread, slower but right.
+ * then on: the driver then takes snapshots on its own thread, slower but right. An error
+ * answering an index the replica has since passed by installing a snapshot (which drops the
+ * log the worker reads) only fails that request.
  */
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
@@ -34,6 +36,8 @@ interface Waiting {
   resolve(v: { image: Uint8Array; encodeMs: number }): void;
   reject(e: Error): void;
   expected: Fingerprint;
+  /** The index the image was asked at. */
+  index: number;
 }
 
 /**
@@ -59,6 +63,8 @@ export function startSnapshotter(
   let worker: Worker | undefined;
   let seq = 0;
   const waiting = new Map<number, Waiting>();
+  /** The index of the last snapshot the replica installed (restored). */
+  let restoredAt = 0;
 
   const fail = (why: string): void => {
     if (worker === undefined) return;
@@ -84,9 +90,13 @@ export function startSnapshotter(
       if (w === undefined) return fail(m.error ?? `answer to an unknown request ${m.id}`);
       waiting.delete(m.id);
       if (m.image === undefined || m.fingerprint === undefined) {
-        // Its copy is not where the replica is (or encoding failed): nothing it answers can be trusted.
         const why = m.error ?? "no image";
         w.reject(new Error(why));
+        // Overtaken by a snapshot the replica installed since it asked: installing dropped the log
+        // the worker was reading (the driver has no use for that image any more). The worker is
+        // whole: its base is the installed image from the next message on.
+        if (restoredAt >= w.index) return;
+        // Its copy is not where the replica is (or encoding failed): nothing it answers can be trusted.
         return fail(why);
       }
       if (!sameFingerprint(m.fingerprint, w.expected)) {
@@ -106,13 +116,14 @@ export function startSnapshotter(
 
   return {
     restored(image, index) {
+      restoredAt = Math.max(restoredAt, index);
       post({ t: "restore", image, index });
     },
     take(index, addresses) {
       if (worker === undefined) return undefined;
       const id = ++seq;
       const expected = fingerprintOf(state);
-      const answer = new Promise<{ image: Uint8Array; encodeMs: number }>((resolve, reject) => waiting.set(id, { resolve, reject, expected }));
+      const answer = new Promise<{ image: Uint8Array; encodeMs: number }>((resolve, reject) => waiting.set(id, { resolve, reject, expected, index }));
       post({ t: "snapshot", id, index, addresses: [...addresses] });
       return answer;
     },

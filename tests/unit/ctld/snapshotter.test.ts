@@ -195,6 +195,34 @@ describe("snapshot worker", () => {
     }
   });
 
+  it("keeps the worker when the log it read was dropped by a snapshot the replica installed since it asked", async () => {
+    const log = newLog();
+    const state = fresh();
+    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
+    try {
+      persist(log.storage, [commit(state, submit(spec(), 10))]);
+      const asked = index + 1;
+      commit(state, submit(spec(), 11)); // on its way when the leader's snapshot came instead
+      const taking = s.take(asked, new Map());
+      // the leader's snapshot at a later index: the replica's log restarts after it
+      const leader = fresh();
+      for (let i = 0; i < 3; i++) commit(leader, submit(spec({ name: `l${i}` }), 20 + i));
+      const image = encodeSnapshot(leader, index);
+      log.storage.atomically(() => log.storage.applySnapshot({ meta: { index, term: 1, confState: { voters: [1], learners: [] } }, data: image }));
+      restoreSnapshot(state, image);
+      s.restored(image, index);
+      await expect(taking).rejects.toThrow(/the log (ends at|has)/);
+      expect(s.alive()).toBe(true);
+      // the next image builds on the installed one
+      persist(log.storage, [commit(state, submit(spec({ name: "after" }), 40))]);
+      expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
+      expect(s.alive()).toBe(true);
+    } finally {
+      s.stop();
+      log.storage.close();
+    }
+  });
+
   it("gives the worker up when its copy differs from the replica's", async () => {
     const log = newLog();
     const state = fresh();
