@@ -38,7 +38,7 @@ const USAGE = "Usage:  sshare [-a] [-A acct] [-l] [-n] [-o fmt] [-p] [-P] [-u us
 const FIELDS: Record<string, [string, number]> = {
   account: ["Account", 20], user: ["User", 10], rawshares: ["RawShares", 10], normshares: ["NormShares", 11],
   rawusage: ["RawUsage", 11], normusage: ["NormUsage", 11], effectvusage: ["EffectvUsage", 13], fairshare: ["FairShare", 10],
-  levelfs: ["LevelFS", 10], grptresmins: ["GrpTRESMins", 30], tresrunmins: ["TRESRunMins", 30], partition: ["Partition", 10],
+  levelfs: ["LevelFS", 10], grptresmins: ["GrpTRESMins", 30], tresrunmins: ["TRESRunMins", 30], partition: ["Partition", 12],
   cluster: ["Cluster", 10],
 };
 const DEFAULT = "account,user,rawshares,normshares,rawusage,effectvusage,fairshare";

@@ -14,6 +14,9 @@ const BASE_TRES = ["cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem",
 
 export function trackedTres(state: ClusterState): string[] {
   const out: string[] = [...BASE_TRES];
+  // GPUs count in jobs' TRES on a cluster that has them (or names gpu in GresTypes) whether or not
+  // AccountingStorageTRES lists gres/gpu, so they are tracked here too (oracle 22.05: gres/gpu=0 last)
+  if ((state.config.gresTypes ?? []).includes("gpu") || [...state.nodes.values()].some((n) => n.info.gpuCount > 0)) out.push("gres/gpu");
   for (const name of state.config.accountingTres ?? []) if (!out.includes(name)) out.push(name);
   return out;
 }

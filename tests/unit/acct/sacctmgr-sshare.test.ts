@@ -12,6 +12,7 @@ import { RpcError } from "../../../src/net/ctl-port.ts";
 import { previewAcct } from "../../../src/sched/acct/apply-acct-command.ts";
 import { acctRows } from "../../../src/sched/acct/acct-rows.ts";
 import { fairTree } from "../../../src/sched/acct/fair-tree.ts";
+import { trackedTres } from "../../../src/sched/acct/share-columns.ts";
 import type { AcctRequest } from "../../../src/sched/acct/apply-acct.ts";
 import { ROOT, cluster, spec, submit } from "../sched/builders.ts";
 
@@ -111,6 +112,14 @@ describe("sacctmgr", () => {
       "",
     ].join("\n"));
     expect((await sacctmgrMain(["-nP", "show", "assoc", "format=account,parentname,parentid", "user="], f.port)).stdout.split("\n")).toContain(`lab|srpa|${ids["srpa/"]}`);
+  });
+
+  it("TRESRunMins lists gres/gpu on a cluster with GPUs, as its jobs' TRES count them (oracle 22.05), and not on one without", () => {
+    expect(trackedTres(cluster().state)).toEqual(["cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages", "gres/gpu"]);
+    const cpuOnly = cluster("ClusterName=c\nNodeName=n1 CPUs=2 RealMemory=1000 Port=17001\nPartitionName=p Nodes=n1 Default=YES\n");
+    expect(trackedTres(cpuOnly.state)).not.toContain("gres/gpu");
+    const gresTypes = cluster("ClusterName=c\nGresTypes=gpu\nNodeName=n1 CPUs=2 RealMemory=1000 Port=17001\nPartitionName=p Nodes=n1 Default=YES\n");
+    expect(trackedTres(gresTypes.state).at(-1)).toBe("gres/gpu");
   });
 
   it("cuts a header longer than its column without a +, as values are not (oracle 22.05: GrpTRESRunMins in 13)", async () => {
