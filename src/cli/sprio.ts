@@ -90,9 +90,11 @@ const COLUMNS: Record<string, ColumnDef<Row>> = {
   u: { ...jobCell((j) => j.user), header: "USER" },
   o: { ...jobCell((j) => j.account), header: "ACCOUNT" },
   n: { ...jobCell((j) => j.qos), header: "QOSNAME" },
-  c: { ...jobCell(() => ""), header: "CLUSTER" },
+  // the job's federation cluster: none outside a federation (oracle 22.05: (null))
+  c: { ...jobCell(() => "(null)"), header: "CLUSTER" },
   Y: { ...jobCell((j) => String(j.priority)), header: "PRIORITY" },
-  y: { ...jobCell((j) => (j.priority / 0xffffffff).toFixed(8)), header: "PRIORITY" },
+  // the priority as a fraction of the largest (oracle 22.05: 11625 is 0.00000270665623)
+  y: { ...jobCell((j) => (j.priority / 0xffffffff).toFixed(14)), header: "PRIORITY" },
   S: { header: "SITE", value: (r) => (r.kind === "job" ? String(r.job.admin) : "1") },
   A: factor("AGE", (j) => j.age, (w) => w.age, false),
   a: factor("AGE", (j) => j.age, (w) => w.age, true),
@@ -111,21 +113,32 @@ const COLUMNS: Record<string, ColumnDef<Row>> = {
   t: { header: "TRES", value: (r) => tresText(r, true) },
 };
 
-/** Slurm's default format, keeping only the factors whose weight is set. */
-export function defaultFormat(w: Plain<PriorityWeights>, long: boolean, normalised: boolean): string {
-  const f = (upper: string): string => (normalised ? upper.toLowerCase() : upper);
+/**
+ * -l's formats are fixed, every factor shown whatever its weight (sprio's documented long format;
+ * 22.05 too shows ASSOC and QOS at weight 0, without 26.x's ACCOUNT and QOSNAME columns).
+ */
+const LONG_FORMAT = "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T";
+const LONG_NORMALISED_FORMAT = "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t";
+
+/**
+ * Slurm's default format, keeping only the factors whose weight is set (a USER column with -u);
+ * the normalised one is left-justified, 10 wide and without SITE (oracle 22.05: sprio -n, -u).
+ * -l's is fixed.
+ */
+export function defaultFormat(w: Plain<PriorityWeights>, long: boolean, normalised: boolean, users = false): string {
+  if (long) return normalised ? LONG_NORMALISED_FORMAT : LONG_FORMAT;
   const parts = ["%.15i", "%9r"];
-  if (long) parts.push("%.8u", "%.8o");
-  parts.push(normalised ? "%.10y" : "%.10Y", "%.10S");
-  if (w.age) parts.push(`%.10${f("A")}`);
-  if (w.assoc) parts.push(`%.10${f("B")}`);
-  if (w.fairshare) parts.push(`%.10${f("F")}`);
-  if (w.jobSize) parts.push(`%.10${f("J")}`);
-  if (w.partition) parts.push(`%.10${f("P")}`);
-  if (long) parts.push("%.10n");
-  if (w.qos) parts.push(`%.10${f("Q")}`);
-  if (long) parts.push("%.11N");
-  if (Object.keys(w.tres).length > 0) parts.push(long ? `%.20${f("T")}` : `%20${f("T")}`);
+  if (users) parts.push("%.8u");
+  const col = (letter: string): string => (normalised ? `%10${letter.toLowerCase()}` : `%.10${letter}`);
+  parts.push(col("Y"));
+  if (!normalised) parts.push("%.10S");
+  if (w.age) parts.push(col("A"));
+  if (w.assoc) parts.push(col("B"));
+  if (w.fairshare) parts.push(col("F"));
+  if (w.jobSize) parts.push(col("J"));
+  if (w.partition) parts.push(col("P"));
+  if (w.qos) parts.push(col("Q"));
+  if (Object.keys(w.tres).length > 0) parts.push(normalised ? "%20t" : "%20T");
   return parts.join(" ");
 }
 
@@ -210,7 +223,7 @@ export async function sprioMain(argv: string[], port: CliPort): Promise<CliResul
   const jobs = (resp.jobs ?? [])
     .map((j) => ({ ...FACTOR_DEFAULTS, ...j, _w: weights }))
     .filter((j) => p.partitions.length === 0 || p.partitions.includes(j.partition));
-  const parsed = parseLetterFormat(p.format ?? defaultFormat(weights, p.long, p.norm), (l) => (l in COLUMNS ? l : undefined));
+  const parsed = parseLetterFormat(p.format ?? defaultFormat(weights, p.long, p.norm, p.users.length > 0), (l) => (l in COLUMNS ? l : undefined));
   let stderr = parsed.invalid.map((x) => `Invalid job format specification: ${x}\n`).join("");
   const col = (key: string): ColumnDef<Row> => COLUMNS[key] as ColumnDef<Row>;
   // oracle 22.05: -j naming no pending job (a held one included: sprio leaves priority 0 out) prints

@@ -43,12 +43,20 @@ describe("sprio", () => {
     );
   });
 
-  it("-l adds user, account, QOS name and nice; -n prints normalised factors", async () => {
-    expect(defaultFormat(WEIGHTS, true, false)).toBe("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10F %.10J %.10P %.10n %.11N");
+  it("-l shows every factor whatever its weight, with user, account, QOS name and nice; -n prints normalised factors left-justified", async () => {
+    // sprio's documented long format (22.05 prints the same factors, without ACCOUNT and QOSNAME: oracle sprio -l)
+    expect(defaultFormat(WEIGHTS, true, false)).toBe("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T");
     const long = await sprioMain(["-l", "-j9"], port());
-    expect(long.stdout.split("\n")[1]).toBe("              9 gpu          alice                2600          0          0       2500        100       1000     normal         100");
+    expect(long.stdout.split("\n")[1]).toBe("              9 gpu          alice                2600          0          0          0       2500        100       1000     normal          0         100                     ");
+    // oracle 22.05 sprio -n: no SITE, each factor left in 10 columns, the priority cut to them (0.00000270665623 -> 0.00000270)
     const norm = await sprioMain(["-n", "-h", "-j7"], port());
-    expect(norm.stdout).toBe("              7 debug     0.00000262          0  0.5000000  1.0000000  0.2500000  0.5000000\n");
+    expect(norm.stdout).toBe("              7 debug     0.00000261 0.5000000  1.0000000  0.2500000  0.5000000 \n");
+    expect((await sprioMain(["-h", "-o", "%y|%c", "-j7"], port())).stdout).toBe("0.00000261934474|(null)\n");
+  });
+
+  it("-u adds a USER column to the default formats (oracle 22.05)", async () => {
+    expect(defaultFormat(WEIGHTS, false, false, true)).toBe("%.15i %9r %.8u %.10Y %.10S %.10A %.10F %.10J %.10P");
+    expect(defaultFormat(WEIGHTS, false, true, true)).toBe("%.15i %9r %.8u %10y %10a %10f %10j %10p");
   });
 
   it("-w prints the weights, -o a custom format, -u filters by user", async () => {
