@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
-import { startSnapshotter } from "../../../src/ctld/snapshotter.ts";
+import { startSnapshotter, type Snapshotter } from "../../../src/ctld/snapshotter.ts";
 import type { Entry } from "../../../src/raft/core/index.ts";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
@@ -52,12 +52,22 @@ const newLog = (): { dir: string; path: string; storage: SqliteStorage } => {
 /** Persist entries as the driver does before it applies them (one write transaction). */
 const persist = (storage: SqliteStorage, entries: Entry[]): void => storage.atomically(() => storage.append(entries));
 
+/** A worker over a fresh log and a configuration-only state, stopped (and the log closed) after `body`. */
+async function withWorker(body: (w: { log: ReturnType<typeof newLog>; state: ClusterState; s: Snapshotter }) => Promise<void>): Promise<void> {
+  const log = newLog();
+  const state = fresh();
+  const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
+  try {
+    await body({ log, state, s });
+  } finally {
+    s.stop();
+    log.storage.close();
+  }
+}
+
 describe("snapshot worker", () => {
   it("answers the image of its own copy at the asked index while the replica goes on", async () => {
-    const log = newLog();
-    const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
-    try {
+    await withWorker(async ({ log, state, s }) => {
       const first = Array.from({ length: 20 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
       persist(log.storage, [...first, { index: ++index, term: 1, type: "conf-change", data: new Uint8Array(0) }]);
       const at = index;
@@ -75,10 +85,7 @@ describe("snapshot worker", () => {
       expect(JSON.stringify([...fromWorker.jobs.values()])).toBe(JSON.stringify([...fromReplica.jobs.values()]));
       expect(fromWorker.jobs.size).toBe(20);
       expect(s.alive()).toBe(true);
-    } finally {
-      s.stop();
-      log.storage.close();
-    }
+    });
   });
 
   it("carries the replica's job archive in front of the image: a replica installing it gets the purged jobs' rows", async () => {
@@ -152,10 +159,7 @@ describe("snapshot worker", () => {
   };
 
   it("builds each snapshot from its last image and the log's entries since, the log compacted below that image as the replica does", async () => {
-    const log = newLog();
-    const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
-    try {
+    await withWorker(async ({ log, state, s }) => {
       // more than a log segment (4096 entries), so the read crosses tables and compaction drops one
       const many = Array.from({ length: 4200 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
       persist(log.storage, many);
@@ -173,33 +177,21 @@ describe("snapshot worker", () => {
       const second = await s.take(index, new Map());
       expect(jobsOf(second)).toBe(replicaJobs(state));
       expect(s.alive()).toBe(true);
-    } finally {
-      s.stop();
-      log.storage.close();
-    }
+    });
   });
 
   it("gives the worker up when the log lacks an entry the replica applied", async () => {
-    const log = newLog();
-    const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
-    try {
+    await withWorker(async ({ log, state, s }) => {
       persist(log.storage, [commit(state, submit(spec(), 10))]);
       commit(state, submit(spec(), 11)); // applied here, never written to the log
       await expect(s.take(index, new Map())).rejects.toThrow(/log ends at 1, before the asked 2/);
       expect(s.alive()).toBe(false);
       expect(s.take(index, new Map())).toBeUndefined();
-    } finally {
-      s.stop();
-      log.storage.close();
-    }
+    });
   });
 
   it("keeps the worker when the log it read was dropped by a snapshot the replica installed since it asked", async () => {
-    const log = newLog();
-    const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
-    try {
+    await withWorker(async ({ log, state, s }) => {
       persist(log.storage, [commit(state, submit(spec(), 10))]);
       const asked = index + 1;
       commit(state, submit(spec(), 11)); // on its way when the leader's snapshot came instead
@@ -217,24 +209,15 @@ describe("snapshot worker", () => {
       persist(log.storage, [commit(state, submit(spec({ name: "after" }), 40))]);
       expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
       expect(s.alive()).toBe(true);
-    } finally {
-      s.stop();
-      log.storage.close();
-    }
+    });
   });
 
   it("gives the worker up when its copy differs from the replica's", async () => {
-    const log = newLog();
-    const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
-    try {
+    await withWorker(async ({ log, state, s }) => {
       const written = commit(fresh(), submit(spec(), 10)); // in the log, never applied by the replica
       persist(log.storage, [written]);
       await expect(s.take(index, new Map())).rejects.toThrow(/differs/);
       expect(s.alive()).toBe(false);
-    } finally {
-      s.stop();
-      log.storage.close();
-    }
+    });
   });
 });
