@@ -31,14 +31,19 @@ interface Statements {
 
 export const segmentOf = (idx: number): number => Math.floor(idx / SEGMENT_ENTRIES);
 
+/** Segment numbers the file has a table for, ascending. */
+function segmentTables(db: Database): number[] {
+  const rows = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'log_[0-9]*'").all();
+  return rows.map((r) => Number(r.name.slice(4))).sort((a, b) => a - b);
+}
+
 export class LogSegments {
   /** Segment numbers that have a table, ascending. */
   private segments: number[] = [];
   private readonly statements = new Map<number, Statements>();
 
   constructor(private readonly db: Database) {
-    const rows = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'log_[0-9]*'").all();
-    this.segments = rows.map((r) => Number(r.name.slice(4))).sort((a, b) => a - b);
+    this.segments = segmentTables(db);
   }
 
   /** What atomically() saves, to put back if its transaction rolls back. */
@@ -140,9 +145,7 @@ export class LogSegments {
  */
 export function* readLogRows(db: Database, after: number, upTo: number): Generator<LogRow> {
   if (upTo <= after) return;
-  const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'log_[0-9]*'").all();
-  const segments = names.map((r) => Number(r.name.slice(4))).sort((a, b) => a - b);
-  for (const seg of segments) {
+  for (const seg of segmentTables(db)) {
     if (seg < segmentOf(after + 1)) continue;
     if (seg > segmentOf(upTo)) break;
     const q = db.prepare<LogRow, [number, number]>(`SELECT idx, term, type, data FROM log_${seg} WHERE idx > ? AND idx <= ? ORDER BY idx`);

@@ -72,7 +72,17 @@ function qosRows(acct: AcctState, where: Record<string, string>): Row[] {
   return [...acct.qos.values()].filter((q) => keep(names, q.name)).sort((a, b) => a.id - b.id).map((q) => qosRow(acct, q));
 }
 
-export function assocRow(acct: AcctState, a: AssocRecord): Row {
+/** Each account's own association (no user, no partition), by cluster and account: parents are looked up here. */
+type AccountAssocs = Map<string, AssocRecord>;
+const accountKey = (cluster: string, account: string): string => `${cluster}\u0000${account}`;
+
+function accountAssocs(acct: AcctState): AccountAssocs {
+  const out: AccountAssocs = new Map();
+  for (const a of acct.assocs.values()) if (a.user === "" && a.partition === "") out.set(accountKey(a.cluster, a.account), a);
+  return out;
+}
+
+export function assocRow(acct: AcctState, a: AssocRecord, accounts: AccountAssocs = accountAssocs(acct)): Row {
   const l = a.limits;
   const qos = allowedQos(acct, a);
   return {
@@ -81,23 +91,22 @@ export function assocRow(acct: AcctState, a: AssocRecord): Row {
     grpwall: wallOut(l.grpWallMin), grptresmins: tresOut(l.grpTresMins), maxjobs: num(l.maxJobs), maxtres: tresOut(l.maxTresPerJob),
     maxtrespernode: "", maxsubmit: num(l.maxSubmitJobs), maxwall: wallOut(l.maxWallMin), maxtresmins: tresOut(l.maxTresMinsPerJob),
     qos: [...qos].sort().join(","), "def qos": a.defaultQos, defaultqos: a.defaultQos, grptresrunmin: "",
-    id: String(a.id), parentname: a.user === "" ? a.parent : "", parentid: String(parentOf(acct, a)?.id ?? 0),
+    id: String(a.id), parentname: a.user === "" ? a.parent : "", parentid: String(parentOf(accounts, a)?.id ?? 0),
     // not a Slurm field (format= cannot name it): how deep the association sits, for `show assoc tree`
-    depth: String(depthOf(acct, a)),
+    depth: String(depthOf(accounts, a)),
   };
 }
 
 /** The association above `a`: a user's is its account's, an account's its parent account's; root has none. */
-function parentOf(acct: AcctState, a: AssocRecord): AssocRecord | undefined {
+function parentOf(accounts: AccountAssocs, a: AssocRecord): AssocRecord | undefined {
   const account = a.user !== "" ? a.account : a.parent;
   if (account === "" || (a.user === "" && account === a.account)) return undefined;
-  for (const p of acct.assocs.values()) if (p.cluster === a.cluster && p.account === account && p.user === "" && p.partition === "") return p;
-  return undefined;
+  return accounts.get(accountKey(a.cluster, account));
 }
 
-function depthOf(acct: AcctState, a: AssocRecord): number {
+function depthOf(accounts: AccountAssocs, a: AssocRecord): number {
   let depth = 0;
-  for (let p = parentOf(acct, a); p !== undefined && depth < 64; p = parentOf(acct, p)) depth++;
+  for (let p = parentOf(accounts, a); p !== undefined && depth < 64; p = parentOf(accounts, p)) depth++;
   return depth;
 }
 
@@ -145,6 +154,7 @@ function assocRows(state: ClusterState, where: Record<string, string>): Row[] {
   const users = list(where, "user", "users");
   const partitions = list(where, "partition", "partitions");
   const ids = list(where, "id");
+  const parents = accountAssocs(acct);
   const rows: Row[] = [];
   for (const c of acct.clusters) {
     if (!keep(clusters, c)) continue;
@@ -152,7 +162,7 @@ function assocRows(state: ClusterState, where: Record<string, string>): Row[] {
     for (const a of users.length > 0 && where.tree === undefined ? assocsInDbOrder(acct, c) : assocsInTreeOrder(acct, c)) {
       if (!keep(accounts, a.account) || !keep(partitions, a.partition) || !keep(ids, String(a.id))) continue;
       if (users.length > 0 && !users.includes(a.user)) continue;
-      rows.push(assocRow(acct, a));
+      rows.push(assocRow(acct, a, parents));
     }
   }
   return rows;
