@@ -9,7 +9,7 @@
  * the launch exactly as for a script outside a container.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import { spawnAsUser, type Prefix, type UserProcess } from "../run-as.ts";
 import { rootEnv, type OpenFailure, type UserLaunch } from "../user-launch.ts";
 
@@ -22,6 +22,18 @@ export interface Relayed {
   child: ChildProcess;
   /** Resolves when the output relays have written everything and exited (bounded). */
   drained(): Promise<void>;
+}
+
+/**
+ * A child's piped output, consumed from now on. Bun (1.4) reads a child's pipe whether or not
+ * anything listens and, once the child has exited, drops what no consumer took: a late
+ * `pipe()` would see an empty stream. The PassThrough keeps it until the real reader comes.
+ */
+export function heldOutput(from: Readable | null): Readable {
+  const held = new PassThrough();
+  if (from === null) held.end();
+  else from.pipe(held);
+  return held;
 }
 
 /**
@@ -40,6 +52,8 @@ export async function spawnRelayed(l: UserLaunch, runtimeArgv: string[], prefix:
   const err = joined ? out : writer(s.err);
   if (!joined) relays.push(err);
   const input = s.in === "" ? undefined : spawnAsUser({ ...l, workDir: "/", env: {}, stdio: { out: "-", err: "-", in: s.in, append: false } }, CAT, ["ignore", "pipe", "ignore"]);
+  // Held from the start: a short input file is read and its relay gone before the other relays report their opens.
+  const inputText = input === undefined ? undefined : heldOutput(input.child.stdout);
   if (input !== undefined) relays.push(input);
   const failed = (await Promise.all(relays.map((r) => r.opened))).find((f) => f !== undefined);
   if (failed !== undefined) {
@@ -64,7 +78,7 @@ export async function spawnRelayed(l: UserLaunch, runtimeArgv: string[], prefix:
     child.stdout?.once("end", closeOut);
     child.stderr?.once("end", closeOut);
   }
-  if (input !== undefined) sink(input.child.stdout, child.stdin, true);
+  if (inputText !== undefined) sink(inputText, child.stdin, true);
   const writers = [out, ...(joined ? [] : [err])].map((r) => new Promise<void>((resolve) => {
     if (r.child.exitCode !== null) resolve();
     r.child.once("exit", () => resolve());
