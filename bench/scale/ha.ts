@@ -62,6 +62,10 @@ function memoryOf(pid: number): { rssMib: number; peakMib: number } {
 
 interface SnapshotLine {
   blockMs: number;
+  /** Of blockMs, the store's write unit (the image or its name, the compaction, the commit). */
+  storeMs?: number;
+  /** The process's CPU time (all its threads) during storeMs. */
+  storeCpuMs?: number;
   encodeMs: number;
   bytes: number;
   index: number;
@@ -128,6 +132,9 @@ export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
       metric: "ha_snapshot_block_ms", value: round(Math.max(0, ...taken.map((t) => t.blockMs))), unit: "ms", goal: 50, snapshots: taken.length,
       encode_ms_max: round(Math.max(0, ...taken.map((t) => t.encodeMs))), bytes_max: Math.max(0, ...taken.map((t) => t.bytes)),
       indices: Object.fromEntries(snaps.map(([id, s]) => [id, s.taken.map((t) => t.index)])),
+      block_ms_each: Object.fromEntries(snaps.map(([id, s]) => [id, s.taken.map((t) => t.blockMs)])),
+      store_ms_each: Object.fromEntries(snaps.map(([id, s]) => [id, s.taken.map((t) => t.storeMs)])),
+      store_cpu_ms_each: Object.fromEntries(snaps.map(([id, s]) => [id, s.taken.map((t) => t.storeCpuMs)])),
       raft_tick_late: snaps.reduce((n, [, s]) => n + s.lateTicks, 0), worker_stopped: snaps.some(([, s]) => s.workerStopped), ...size,
     });
     for (const id of c.urls.keys()) {

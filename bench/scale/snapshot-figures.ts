@@ -23,6 +23,7 @@ import type { Entry } from "../../src/raft/core/index.ts";
 import { restoreSnapshot } from "../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../src/raft/snapshot-peers.ts";
 import { SqliteStorage } from "../../src/raft/storage-sqlite.ts";
+import type { BuiltSnapshot } from "../../src/raft/driver/api.ts";
 import { apply } from "../../src/sched/model/apply.ts";
 import type { Command } from "../../src/sched/model/commands.ts";
 import { emptyJobSpec } from "../../src/sched/model/records.ts";
@@ -72,10 +73,17 @@ async function loopLagMax<T>(work: Promise<T>): Promise<{ value: T; lagMaxMs: nu
 /** spurctld's default SpurRaftSnapshotEntries. */
 const SNAPSHOT_EVERY = 20_000;
 
-async function record(storage: SqliteStorage, answer: { image: Uint8Array } | undefined, index: number): Promise<void> {
+/** The worker's answer as a file name (it writes every image to a file beside the log). */
+function fileOf(answer: BuiltSnapshot | undefined): string {
   if (answer === undefined) throw new Error("snapshot worker not running");
+  if (!("file" in answer)) throw new Error("the snapshot worker answered an image, not a file");
+  return answer.file;
+}
+
+async function record(storage: SqliteStorage, answer: BuiltSnapshot | undefined, index: number): Promise<void> {
+  const file = fileOf(answer);
   storage.atomically(() => {
-    storage.createSnapshot(index, { voters: [1], learners: [] }, answer.image);
+    storage.recordSnapshotFile(index, { voters: [1], learners: [] }, file);
     storage.compact(index - 2000);
   });
 }
@@ -110,7 +118,7 @@ export async function snapshotFigures(jobs: number, emit: (o: object) => void): 
     t = performance.now();
     let writeMs = 0;
     storage.atomically(() => {
-      storage.createSnapshot(index, { voters: [1], learners: [] }, answer.image);
+      storage.recordSnapshotFile(index, { voters: [1], learners: [] }, fileOf(answer));
       writeMs = performance.now() - t;
       storage.compact(index - 2000);
     }, false); // as the driver writes it (recordSnapshot)
@@ -120,9 +128,9 @@ export async function snapshotFigures(jobs: number, emit: (o: object) => void): 
     emit({ metric: "snapshot_block_ms", value: round(blockMs), unit: "ms", jobs: state.jobs.size, goal: 50, note: "replica thread: request + write + compaction" });
     emit({ metric: "snapshot_loop_lag_max_ms", value: round(lagMaxMs), unit: "ms", jobs: state.jobs.size, note: "1 ms timer on the replica thread while the worker encoded" });
     emit({ metric: "snapshot_encode_ms", value: round(answer.encodeMs), unit: "ms", jobs: state.jobs.size, note: "in the snapshot worker, off the replica's thread" });
-    emit({ metric: "snapshot_bytes_per_job", value: round(answer.image.length / state.jobs.size), unit: "bytes", jobs: state.jobs.size, total_bytes: answer.image.length, goal: 1024 });
+    emit({ metric: "snapshot_bytes_per_job", value: round(answer.bytes / state.jobs.size), unit: "bytes", jobs: state.jobs.size, total_bytes: answer.bytes, goal: 1024 });
     const fresh = freshState();
-    const { image } = unwrapSnapshot(answer.image);
+    const { image } = unwrapSnapshot(storage.snapshot().data);
     t = performance.now();
     restoreSnapshot(fresh, image);
     emit({ metric: "restore_ms", value: round(performance.now() - t), unit: "ms", jobs: fresh.jobs.size, goal: 1000, note: "in the process that holds the state" });

@@ -13,7 +13,9 @@
  * cost of a restore and an encode of every job): ~50 MiB of a replica's memory at 50k jobs and
  * ~0.1 ms of CPU a submission on every replica. Keeping a live copy of the state instead
  * doubled the controller's memory (issue 16). Each image carries the replica's job archive in
- * front (read from its file here, not through the replica's thread). Protocol: snapshotter.ts.
+ * front (read from its file here, not through the replica's thread), and is written to a file
+ * beside the log and fsynced here (raft/snapshot-file.ts): the replica records only its name.
+ * Protocol: snapshotter.ts.
  * Failure policy: an entry that cannot be decoded or applied is skipped, as the driver skips
  * it (the same entry fails the same way on every copy); an error (a base that cannot be
  * restored, a log that does not hold the entries after the base, an encoding that fails)
@@ -23,6 +25,7 @@ import { Database } from "bun:sqlite";
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import { decodeCommand } from "../raft/driver.ts";
 import { NORMAL_ENTRY, readLogRows } from "../raft/storage-sqlite-segments.ts";
+import { writeSnapshotFile } from "../raft/snapshot-file.ts";
 import { encodeSnapshot, restoreSnapshot } from "./state-snapshot.ts";
 import { wrapSnapshot } from "../raft/snapshot-peers.ts";
 import { openJobArchive, withArchive } from "./job-archive.ts";
@@ -54,7 +57,10 @@ export interface Fingerprint {
   jobs: number;
 }
 
-export type FromWorker = { t: "snapshot"; id: number; image?: Uint8Array; error?: string; fingerprint?: Fingerprint; encodeMs?: number };
+/** `file`: the image's file beside the log (its name), `bytes` its size; `writeMs`: writing and fsyncing it. */
+export type FromWorker = {
+  t: "snapshot"; id: number; file?: string; bytes?: number; error?: string; fingerprint?: Fingerprint; encodeMs?: number; writeMs?: number;
+};
 
 let conf: { conf: ParsedConf; topology: NetworkTopology; logPath: string } | undefined;
 let archivePath: string | undefined;
@@ -107,18 +113,21 @@ function handle(m: ToWorker): void {
 
 function answer(c: { conf: ParsedConf; topology: NetworkTopology; logPath: string }, m: { id: number; index: number; addresses: [number, string][] }): void {
   let reply: FromWorker;
-  let image: Uint8Array;
   {
     const s = rebuild(c, m.index);
     const started = performance.now();
     const inner = encodeSnapshot(s, m.index);
     const encodeMs = performance.now() - started;
     base = { image: inner, index: m.index };
-    image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
-    reply = { t: "snapshot", id: m.id, image, encodeMs, fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size } };
+    const image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
+    const written = performance.now();
+    const file = writeSnapshotFile(c.logPath, m.index, image);
+    reply = {
+      t: "snapshot", id: m.id, file, bytes: image.length, encodeMs, writeMs: performance.now() - written,
+      fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size },
+    };
   }
-  // Transferred, not copied: the image leaves this thread (a copy: `base` keeps the inner image).
-  postMessage(reply, [image.buffer as ArrayBuffer]);
+  postMessage(reply);
   // The state just built is garbage now: collect it before it is counted against the process for long.
   Bun.gc(true);
 }

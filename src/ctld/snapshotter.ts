@@ -4,8 +4,9 @@
  * installed snapshot and asks it for an image at an index the replica has just applied; the
  * worker reads the entries since its last image from the replica's Raft log file, which holds
  * every applied entry by then (the driver persists a Ready before applying it). Messages are
- * ordered, so an installed image reaches the worker before any later request. Each answer
- * carries the worker's fingerprint of its copy (applied commands, next job id, job count),
+ * ordered, so an installed image reaches the worker before any later request. The worker writes
+ * each image to a file beside the log (raft/snapshot-file.ts) and answers with its name. Each
+ * answer carries the worker's fingerprint of its copy (applied commands, next job id, job count),
  * checked against the replica's own at that index.
  * Failure policy: a worker that fails (cannot start, throws, answers with an error or with a
  * fingerprint that differs) is stopped for good and `take` answers undefined from
@@ -15,6 +16,7 @@
  */
 import type { ParsedConf } from "../compat/conf/slurm-conf.ts";
 import type { ClusterState } from "../sched/model/types.ts";
+import type { BuiltSnapshot } from "../raft/driver/api.ts";
 
 type NetworkTopology = ClusterState["topology"];
 import type { Fingerprint, FromWorker, ToWorker } from "./snapshot-worker.ts";
@@ -26,14 +28,14 @@ export interface Snapshotter {
    * An image at `index` (the replica's applied index right now), with the controllers'
    * `addresses` in front (raft/snapshot-peers.ts); undefined when the worker is gone.
    */
-  take(index: number, addresses: ReadonlyMap<number, string>): Promise<{ image: Uint8Array; encodeMs: number }> | undefined;
+  take(index: number, addresses: ReadonlyMap<number, string>): Promise<BuiltSnapshot> | undefined;
   /** Whether the worker is up (false: snapshots fall back to the replica's thread). */
   alive(): boolean;
   stop(): void;
 }
 
 interface Waiting {
-  resolve(v: { image: Uint8Array; encodeMs: number }): void;
+  resolve(v: BuiltSnapshot): void;
   reject(e: Error): void;
   expected: Fingerprint;
   /** The index the image was asked at. */
@@ -89,7 +91,7 @@ export function startSnapshotter(
       const w = waiting.get(m.id);
       if (w === undefined) return fail(m.error ?? `answer to an unknown request ${m.id}`);
       waiting.delete(m.id);
-      if (m.image === undefined || m.fingerprint === undefined) {
+      if (m.file === undefined || m.fingerprint === undefined) {
         const why = m.error ?? "no image";
         w.reject(new Error(why));
         // Overtaken by a snapshot the replica installed since it asked: installing dropped the log
@@ -104,7 +106,7 @@ export function startSnapshotter(
         w.reject(new Error(why));
         return fail(why);
       }
-      w.resolve({ image: m.image, encodeMs: m.encodeMs ?? 0 });
+      w.resolve({ file: m.file, bytes: m.bytes ?? 0, encodeMs: m.encodeMs ?? 0 });
     };
     worker.onerror = (event) => fail(String(event.message ?? event));
     // Unref'd: a replica that stops must not be kept alive by its snapshot thread.
@@ -123,7 +125,7 @@ export function startSnapshotter(
       if (worker === undefined) return undefined;
       const id = ++seq;
       const expected = fingerprintOf(state);
-      const answer = new Promise<{ image: Uint8Array; encodeMs: number }>((resolve, reject) => waiting.set(id, { resolve, reject, expected, index }));
+      const answer = new Promise<BuiltSnapshot>((resolve, reject) => waiting.set(id, { resolve, reject, expected, index }));
       post({ t: "snapshot", id, index, addresses: [...addresses] });
       return answer;
     },

@@ -3,8 +3,9 @@
  * Raft's durable state in one bun:sqlite file: the log (idx, term, type, data; in tables of
  * 4096 indices, storage-sqlite-segments.ts, so that compaction drops tables instead of
  * deleting rows), the hard state (term, vote, commit) and the latest snapshot (meta + the
- * opaque image the controller produced). Schema 1 files (one `log` table) are converted
- * when opened. WAL with synchronous=FULL, and the driver writes one Ready in one
+ * opaque image the controller produced: a row here, or a file beside this one that the
+ * controller's snapshot worker wrote, raft/snapshot-file.ts). Schema 1 files (one `log` table)
+ * are converted when opened; schema 2 files (no image files) are read as they are. WAL with synchronous=FULL, and the driver writes one Ready in one
  * transaction (`atomically`), so a crash mid-write leaves the previous consistent prefix:
  * SQLite either has the whole Ready or none of it. Reads are synchronous, so the pure core
  * stays deterministic over this storage exactly as over MemoryStorage.
@@ -14,17 +15,24 @@
  * the driver, which keeps the replica up and retries.
  */
 import { Database, type Statement } from "bun:sqlite";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { assert } from "../lib/assert.ts";
 import { type Result, err, ok } from "../lib/result.ts";
 import { bootstrapEntries } from "./core/confchange.ts";
 import { limitSize } from "./core/log.ts";
 import type { ConfState, Entry, EntryType, HardState, LogIndex, NodeId, Snapshot, SnapshotMeta, Term } from "./core/types.ts";
 import { StorageErrorCode, assertContiguous, type WritableStorage } from "./core/ports.ts";
-import { LogSegments, NORMAL_ENTRY, type LogRow } from "./storage-sqlite-segments.ts";
+import { LogSegments, NORMAL_ENTRY, segmentEntriesOf, type LogRow } from "./storage-sqlite-segments.ts";
 import { TailCache } from "./storage-tail.ts";
+import { removeSnapshotFiles } from "./snapshot-file.ts";
 
-/** 2: the log in segment tables (1: one `log` table, converted on open). */
-const SCHEMA_VERSION = 2;
+/**
+ * 3: the snapshot's image may be a file (meta "snapfile"); 2: the log in segment tables (read
+ * as 3: it has no image file); 1: one `log` table (converted on open). An older spurctld
+ * refuses a schema-3 file rather than read an empty image.
+ */
+const SCHEMA_VERSION = 3;
 const EMPTY = new Uint8Array(0);
 
 const typeCode = (t: EntryType): number => (t === "normal" ? NORMAL_ENTRY : 1);
@@ -36,6 +44,10 @@ export class SqliteStorage implements WritableStorage {
   private hard: HardState = { term: 0, vote: 0, commit: 0 };
   private snapMeta: SnapshotMeta = { index: 0, term: 0, confState: { voters: [], learners: [] } };
   private snapData: Uint8Array | undefined = EMPTY;
+  /** The file holding the snapshot's image (a name beside the log), or "" for the row in `snapshot`. */
+  private snapFile = "";
+  /** Image files superseded by a snapshot not yet durable: removed after the next durable unit. */
+  private superseded: string[] = [];
   private last: LogIndex = 0;
   /** The compaction point: the log holds (offset.index, last]; may trail the snapshot. */
   private offset: { index: LogIndex; term: Term } = { index: 0, term: 0 };
@@ -62,7 +74,7 @@ export class SqliteStorage implements WritableStorage {
   private readonly tail: TailCache;
 
   /** Open (or create) the store at `path`; ":memory:" works for tests, as do `maxPageCount` (a "full disk") and a small `tailBytes`. */
-  constructor(path: string, opts: { maxPageCount?: number; tailBytes?: number } = {}) {
+  constructor(private readonly path: string, opts: { maxPageCount?: number; tailBytes?: number } = {}) {
     this.tail = new TailCache(opts.tailBytes);
     this.db = new Database(path, { create: true });
     this.db.exec("PRAGMA journal_mode = WAL");
@@ -73,7 +85,7 @@ export class SqliteStorage implements WritableStorage {
     this.db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     this.db.exec("CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL)");
     this.q = { setMeta: this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)") };
-    this.log = new LogSegments(this.db);
+    this.log = new LogSegments(this.db, segmentEntriesOf(this.db, true));
     this.load(path);
     if (opts.maxPageCount !== undefined) this.db.exec(`PRAGMA max_page_count = ${Math.floor(opts.maxPageCount)}`);
   }
@@ -100,6 +112,7 @@ export class SqliteStorage implements WritableStorage {
     const version = get("schema");
     if (version === undefined) this.q.setMeta.run("schema", String(SCHEMA_VERSION));
     else if (Number(version) === 1) this.convertSchema1();
+    else if (Number(version) === 2) this.q.setMeta.run("schema", String(SCHEMA_VERSION));
     else if (Number(version) !== SCHEMA_VERSION) throw new Error(`raft log ${path} has schema ${version}, this spurctld reads ${SCHEMA_VERSION}`);
     const hard = get("hard");
     if (hard !== undefined) this.hard = JSON.parse(hard) as HardState;
@@ -108,6 +121,9 @@ export class SqliteStorage implements WritableStorage {
       this.snapMeta = JSON.parse(snap) as SnapshotMeta;
       this.snapData = undefined; // read lazily: it can be large
     }
+    this.snapFile = get("snapfile") ?? "";
+    // Images of snapshots never recorded, or superseded before a crash: nothing refers to them.
+    if (path !== ":memory:") removeSnapshotFiles(path, new Set([this.snapFile]), true);
     const offset = get("offset");
     if (offset !== undefined) this.offset = JSON.parse(offset) as { index: LogIndex; term: Term };
     // Checks on the read side of the boundary, paired with append()'s on the write side.
@@ -200,8 +216,8 @@ export class SqliteStorage implements WritableStorage {
 
   snapshot(): Snapshot {
     if (this.snapData === undefined) {
-      const row = this.db.query<{ data: Uint8Array }, []>("SELECT data FROM snapshot WHERE id = 1").get();
-      this.snapData = row?.data ?? EMPTY;
+      if (this.snapFile !== "") this.snapData = new Uint8Array(readFileSync(join(dirname(this.path), this.snapFile)));
+      else this.snapData = this.db.query<{ data: Uint8Array }, []>("SELECT data FROM snapshot WHERE id = 1").get()?.data ?? EMPTY;
     }
     return { meta: this.snapMeta, data: this.snapData };
   }
@@ -215,7 +231,7 @@ export class SqliteStorage implements WritableStorage {
    * the store still describes exactly what is on disk and the caller may simply retry.
    */
   atomically(fn: () => void, durable = true): void {
-    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, last: this.last, offset: this.offset, runs: this.runs.map((r) => [r[0], r[1]] as [LogIndex, Term]), segments: this.log.save() };
+    const saved = { hard: this.hard, snapMeta: this.snapMeta, snapData: this.snapData, snapFile: this.snapFile, superseded: this.superseded.length, last: this.last, offset: this.offset, runs: this.runs.map((r) => [r[0], r[1]] as [LogIndex, Term]), segments: this.log.save() };
     if (durable !== this.syncFull) {
       // WAL + NORMAL: the commit is ordered after every earlier one but not fsynced; the next
       // FULL commit fsyncs the WAL, this frame included.
@@ -228,6 +244,10 @@ export class SqliteStorage implements WritableStorage {
         this.log.dropOneTo(this.dropBelow);
       })();
     } catch (error) {
+      // An image file this unit recorded is referred to by nothing now.
+      if (this.snapFile !== saved.snapFile && this.snapFile !== "") rmSync(join(dirname(this.path), this.snapFile), { force: true });
+      this.snapFile = saved.snapFile;
+      this.superseded.length = saved.superseded;
       this.hard = saved.hard;
       this.snapMeta = saved.snapMeta;
       this.snapData = saved.snapData;
@@ -238,6 +258,11 @@ export class SqliteStorage implements WritableStorage {
       // what the transaction appended or dropped is back as it was on disk: read it from there
       this.tail.clear();
       throw error;
+    }
+    // Durable now, and every unit before: the images they superseded can go.
+    if (this.syncFull && this.superseded.length > 0) {
+      for (const name of this.superseded) rmSync(join(dirname(this.path), name), { force: true });
+      this.superseded = [];
     }
   }
 
@@ -284,18 +309,28 @@ export class SqliteStorage implements WritableStorage {
     this.log.dropAll();
     this.tail.clear();
     this.runs = [];
-    this.writeSnapshot(snapshot.meta, snapshot.data);
+    this.writeSnapshot(snapshot.meta, snapshot.data, "");
     this.setOffset(snapshot.meta.index, snapshot.meta.term);
     this.last = snapshot.meta.index;
   }
 
   createSnapshot(index: LogIndex, confState: ConfState, data: Uint8Array): Snapshot {
+    this.writeSnapshot(this.newSnapshotMeta(index, confState), data, "");
+    return this.snapshot();
+  }
+
+  /** The image stays in its file, read when asked for (a follower to catch up, a restart), not held here. */
+  recordSnapshotFile(index: LogIndex, confState: ConfState, file: string): void {
+    assert(this.path !== ":memory:" && file !== "" && !file.includes("/"), `snapshot file ${file} beside ${this.path}`);
+    this.writeSnapshot(this.newSnapshotMeta(index, confState), undefined, file);
+  }
+
+  private newSnapshotMeta(index: LogIndex, confState: ConfState): SnapshotMeta {
     assert(index > this.snapMeta.index, `snapshot at ${index} not newer than ${this.snapMeta.index}`);
     assert(index <= this.last, `snapshot at ${index} beyond last index`);
     const term = this.term(index);
     assert(term !== undefined, "snapshot index has a term");
-    this.writeSnapshot({ index, term, confState }, data);
-    return this.snapshot();
+    return { index, term, confState };
   }
 
   compact(index: LogIndex): void {
@@ -314,10 +349,17 @@ export class SqliteStorage implements WritableStorage {
     this.q.setMeta.run("offset", JSON.stringify(this.offset));
   }
 
-  private writeSnapshot(meta: SnapshotMeta, data: Uint8Array): void {
+  /** `file`: the image is already durable in that file (a name beside the log): only the name is written. */
+  private writeSnapshot(meta: SnapshotMeta, data: Uint8Array | undefined, file: string): void {
     this.snapMeta = { index: meta.index, term: meta.term, confState: copyConf(meta.confState) };
     this.q.setMeta.run("snap", JSON.stringify(this.snapMeta));
-    this.db.query("INSERT OR REPLACE INTO snapshot (id, data) VALUES (1, ?)").run(data);
+    if (file === "") this.db.query("INSERT OR REPLACE INTO snapshot (id, data) VALUES (1, ?)").run(data ?? EMPTY);
+    else if (this.snapFile === "") this.db.exec("DELETE FROM snapshot");
+    if (this.snapFile !== "" && this.snapFile !== file) this.superseded.push(this.snapFile);
+    if (file !== this.snapFile) this.q.setMeta.run("snapfile", file);
+    // Images built but never recorded (the leader's snapshot came first) go with this one.
+    if (file !== "") removeSnapshotFiles(this.path, new Set([file, this.snapFile, ...this.superseded]), false);
+    this.snapFile = file;
     this.snapData = data;
   }
 

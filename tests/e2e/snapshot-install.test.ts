@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { Database } from "bun:sqlite";
 import { ARCHIVE_FILE } from "../../src/ctld/job-archive.ts";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { emptyJobSpec } from "../../src/sched/model/records.ts";
 import { eventually, startCluster, type Cluster } from "./cluster.ts";
 
@@ -71,6 +71,13 @@ function archivedIds(id: number): number[] {
   }
 }
 
+/** The snapshot image files beside replica `id`'s Raft log (raft/snapshot-file.ts). */
+function imageFiles(id: number): string[] {
+  const log = findFile(join(c.dir, "cluster"), "raft.sqlite", `ctld-${id}`);
+  if (log === undefined) return [];
+  return readdirSync(dirname(log)).filter((n) => n.startsWith("raft.sqlite.snap-") && !n.endsWith(".tmp"));
+}
+
 function findFile(dir: string, name: string, parent: string): string | undefined {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (e.isFile() && e.name === name && dir.endsWith(`/${parent}`)) return join(dir, name);
@@ -109,6 +116,9 @@ describe("snapshot install", () => {
     for (const id of live) expect(logOf(id), `replica ${id} took no snapshot`).toContain("snapshot taken");
     // ...built by the snapshot worker from its image and the replica's log, not given up for the replica's own thread
     for (const id of live) expect(logOf(id), `replica ${id} gave its snapshot worker up`).not.toContain("snapshot worker stopped");
+    // ...which wrote the image to a file beside the log (the replica's thread records only its name);
+    // one superseded since is removed at the next durable write
+    for (const id of live) expect(imageFiles(id).length, `replica ${id}'s image files: ${imageFiles(id).join(" ")}`).toBeOneOf([1, 2]);
     expect(acked).toBeGreaterThan(10);
 
     c.startDaemon(`spurctld-${away}`, ["spurctld", "--id", String(away), "--conf", c.conf]);

@@ -60,6 +60,11 @@ export interface WritableStorage extends Storage {
   applySnapshot(snapshot: Snapshot): void;
   /** Record the application's snapshot at `index` (<= applied). The log is untouched. */
   createSnapshot(index: LogIndex, confState: ConfState, data: Uint8Array): Snapshot;
+  /**
+   * The same, for an image already durable in `file`, a name beside the store's own file
+   * (raft/snapshot-file.ts): only stores kept in a file have it.
+   */
+  recordSnapshotFile?(index: LogIndex, confState: ConfState, file: string): void;
   /** Drop entries up to `index` (covered by the snapshot). */
   compact(index: LogIndex): void;
 }

@@ -25,11 +25,12 @@ export interface DriverPorts {
   /** Image of the application's state as of the last applied entry. */
   takeSnapshot(appliedIndex: number): Uint8Array;
   /**
-   * The same image built off this thread (a worker that keeps its own copy of the state, fed
-   * through `committed`), so that the event loop only writes it; undefined when that is not
-   * available (then takeSnapshot is used). `encodeMs`: the time it took there.
+   * The same image built off this thread, so that the event loop only records it; undefined
+   * when that is not available (then takeSnapshot is used). `encodeMs`: the time it took there.
+   * `file`: the image is already durable in that file beside the log (raft/snapshot-file.ts), so
+   * the store records only its name.
    */
-  takeSnapshotAsync?(appliedIndex: number): Promise<{ image: Uint8Array; encodeMs: number }> | undefined;
+  takeSnapshotAsync?(appliedIndex: number): Promise<BuiltSnapshot> | undefined;
   /**
    * The size of the application's state in entries' worth: a snapshot costs about as much as
    * applying that many entries (the whole state is restored and encoded), so the next one is
@@ -91,6 +92,9 @@ export const DEFAULT_DRIVER_OPTIONS: DriverOptions = {
  * for the timeout. tests/unit/raft/driver-stall.test.ts holds both sides on simulated time.
  */
 export const DAEMON_ELECTION_TICKS = 20;
+
+/** A snapshot built off the replica's thread: its image, or the file it is durable in; `bytes`: the image's size. */
+export type BuiltSnapshot = { encodeMs: number; bytes: number } & ({ image: Uint8Array } | { file: string });
 
 /**
  * Without takeSnapshotAsync, a leader snapshots (a stall of its thread) only once its log is

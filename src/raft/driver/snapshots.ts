@@ -10,7 +10,7 @@
  */
 import { isDiskFull } from "../../lib/store-full.ts";
 import type { ConfState, Snapshot } from "../core/index.ts";
-import { LEADER_SNAPSHOT_FACTOR } from "./api.ts";
+import { LEADER_SNAPSHOT_FACTOR, type BuiltSnapshot } from "./api.ts";
 import type { DriverContext } from "./context.ts";
 
 export interface Snapshots {
@@ -34,17 +34,29 @@ export function createSnapshots(ctx: DriverContext): Snapshots {
    */
   let weightAtSnap = 0;
 
-  /** Write the image at `index` and compact the log behind it (this thread's only cost of an async snapshot). */
-  function record(index: number, confState: ConfState, image: Uint8Array, startedMs: number, timing: { encodeMs: number; askedAtMs: number }): void {
+  /**
+   * Write the image at `index` (or only the name of the file it is in) and compact the log
+   * behind it (this thread's only cost of an async snapshot).
+   */
+  function record(index: number, confState: ConfState, built: BuiltSnapshot, startedMs: number, askedAtMs: number): void {
     const s = ports.storage;
+    if ("file" in built && s.recordSnapshotFile === undefined) throw new Error(`a snapshot in ${built.file} for a store without image files`);
+    let storeMs = 0;
+    let storeCpuMs = 0;
     try {
       // Not fsynced (durable false): nothing waits on it, and a crash that loses it loses the
       // compaction with it (the store keeps order): the previous snapshot and the log remain.
       // The next Ready's fsync makes it durable.
+      const storing = clock.monotonicMs();
+      const cpu = process.cpuUsage();
       s.atomically(() => {
-        s.createSnapshot(index, confState, image);
+        if ("file" in built) s.recordSnapshotFile?.(index, confState, built.file);
+        else s.createSnapshot(index, confState, built.image);
         s.compact(Math.max(ctx.snapIndex, index - o.trailingEntries));
       }, false);
+      storeMs = clock.monotonicMs() - storing;
+      const used = process.cpuUsage(cpu);
+      storeCpuMs = (used.user + used.system) / 1000;
     } catch (error) {
       // No room for the image: keep the log as it is and try at a later entry.
       if (!isDiskFull(error)) throw error;
@@ -56,21 +68,21 @@ export function createSnapshots(ctx: DriverContext): Snapshots {
     weightAtSnap = ports.snapshotWeight?.() ?? 0;
     const nowMs = clock.monotonicMs();
     ports.logger?.info({
-      message: "snapshot taken", index, bytes: image.length,
+      message: "snapshot taken", index, bytes: built.bytes,
       // blockMs: this thread's time (all of it, without a worker); ms: from asking to written.
-      blockMs: Math.round((nowMs - startedMs) * 10) / 10, ms: Math.round(nowMs - timing.askedAtMs), encodeMs: Math.round(timing.encodeMs),
+      blockMs: Math.round((nowMs - startedMs) * 10) / 10, storeMs: Math.round(storeMs * 10) / 10, storeCpuMs: Math.round(storeCpuMs * 10) / 10, ms: Math.round(nowMs - askedAtMs), encodeMs: Math.round(built.encodeMs),
     });
   }
 
-  function inBackground(building: Promise<{ image: Uint8Array; encodeMs: number }>, index: number, confState: ConfState): void {
+  function inBackground(building: Promise<BuiltSnapshot>, index: number, confState: ConfState): void {
     inFlight = true;
     const askedAtMs = clock.monotonicMs();
     building.then(
-      ({ image, encodeMs }) => {
+      (built) => {
         inFlight = false;
         // Stopped, or a newer snapshot came from the leader meanwhile: this one is of no use.
         if (!ctx.running || index <= ctx.snapIndex) return;
-        record(index, confState, image, clock.monotonicMs(), { encodeMs, askedAtMs });
+        record(index, confState, built, clock.monotonicMs(), askedAtMs);
         ctx.schedule();
       },
       (error: unknown) => {
@@ -120,7 +132,8 @@ export function createSnapshots(ctx: DriverContext): Snapshots {
       if (ctx.soft.state === "leader" && handOver()) return;
       if (ctx.soft.state === "leader" && applied - ctx.snapIndex < due * LEADER_SNAPSHOT_FACTOR) return;
       const startedMs = clock.monotonicMs();
-      record(applied, st.confState, ports.takeSnapshot(applied), startedMs, { encodeMs: 0, askedAtMs: startedMs });
+      const image = ports.takeSnapshot(applied);
+      record(applied, st.confState, { image, bytes: image.length, encodeMs: 0 }, startedMs, startedMs);
     },
   };
 }

@@ -14,9 +14,10 @@ import type { Entry } from "../../../src/raft/core/index.ts";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import type { BuiltSnapshot } from "../../../src/raft/driver/api.ts";
 import { openJobArchive, splitArchive } from "../../../src/ctld/job-archive.ts";
 import { apply } from "../../../src/sched/model/apply.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
@@ -49,6 +50,13 @@ const newLog = (): { dir: string; path: string; storage: SqliteStorage } => {
   const path = join(dir, "raft.sqlite");
   return { dir, path, storage: new SqliteStorage(path) };
 };
+/** The image of a worker's answer: it wrote it to a file beside the log. */
+const imageOf = (answer: BuiltSnapshot | undefined, logPath: string): Uint8Array => {
+  if (answer === undefined || !("file" in answer)) throw new Error("no image file in the answer");
+  const image = new Uint8Array(readFileSync(join(dirname(logPath), answer.file)));
+  expect(image.length).toBe(answer.bytes);
+  return image;
+};
 /** Persist entries as the driver does before it applies them (one write transaction). */
 const persist = (storage: SqliteStorage, entries: Entry[]): void => storage.atomically(() => storage.append(entries));
 
@@ -76,7 +84,7 @@ describe("snapshot worker", () => {
       // The replica writes and applies more before the answer comes: the image must not see them.
       persist(log.storage, [commit(state, submit(spec({ name: "later" }), 50))]);
       const answer = await taking;
-      const { addresses, image } = unwrapSnapshot(answer?.image ?? new Uint8Array(0));
+      const { addresses, image } = unwrapSnapshot(imageOf(answer, log.path));
       expect(addresses.get(1)).toBe("h:1:2");
       const fromWorker = fresh();
       const fromReplica = fresh();
@@ -105,7 +113,7 @@ describe("snapshot worker", () => {
       entries.push({ index: ++index, term: 1, type: "normal", data: enc.encode(JSON.stringify({ p: `t${index}`, c: purge })) });
       persist(log.storage, entries);
       const answer = await s.take(index, new Map());
-      const { rows, stateImage } = splitArchive(unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
+      const { rows, stateImage } = splitArchive(unwrapSnapshot(imageOf(answer, log.path)).image);
       const follower = fresh();
       expect(restoreSnapshot(follower, stateImage)).toBe(index);
       expect([...follower.jobs.keys()]).toEqual([2]);
@@ -137,7 +145,7 @@ describe("snapshot worker", () => {
       persist(log.storage, [commit(state, submit(spec({ name: "after" }), 30))]);
       const answer = await s.take(index, new Map());
       const copy = fresh();
-      restoreSnapshot(copy, unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
+      restoreSnapshot(copy, unwrapSnapshot(imageOf(answer, log.path)).image);
       expect([...copy.jobs.values()].map((j) => j.spec.name)).toEqual([...state.jobs.values()].map((j) => j.spec.name));
       expect(copy.jobs.size).toBe(6);
     } finally {
@@ -147,9 +155,9 @@ describe("snapshot worker", () => {
   });
 
   /** The jobs of an answered image, as JSON (what a replica restoring it would hold). */
-  const jobsOf = (answer: { image: Uint8Array } | undefined): string => {
+  const jobsOf = (answer: BuiltSnapshot | undefined, logPath: string): string => {
     const copy = fresh();
-    restoreSnapshot(copy, unwrapSnapshot(answer?.image ?? new Uint8Array(0)).image);
+    restoreSnapshot(copy, unwrapSnapshot(imageOf(answer, logPath)).image);
     return JSON.stringify([...copy.jobs.entries()]);
   };
   const replicaJobs = (state: ClusterState): string => {
@@ -160,13 +168,14 @@ describe("snapshot worker", () => {
 
   it("builds each snapshot from its last image and the log's entries since, the log compacted below that image as the replica does", async () => {
     await withWorker(async ({ log, state, s }) => {
-      // more than a log segment (4096 entries), so the read crosses tables and compaction drops one
+      // more than a log segment (SEGMENT_ENTRIES), so the read crosses tables and compaction drops one
       const many = Array.from({ length: 4200 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
       persist(log.storage, many);
       const first = await s.take(index, new Map());
-      expect(jobsOf(first)).toBe(replicaJobs(state));
+      expect(jobsOf(first, log.path)).toBe(replicaJobs(state));
       log.storage.atomically(() => {
-        log.storage.createSnapshot(index, { voters: [1], learners: [] }, first?.image ?? new Uint8Array(0));
+        if (first === undefined || !("file" in first)) throw new Error("no image file");
+        log.storage.recordSnapshotFile(index, { voters: [1], learners: [] }, first.file);
         log.storage.compact(index);
       });
       // after the first image: changes to jobs that image holds, and new ones
@@ -175,7 +184,7 @@ describe("snapshot worker", () => {
         ...Array.from({ length: 5 }, (_, i) => commit(state, submit(spec({ name: `b${i}` }), 5000 + i))),
       ]);
       const second = await s.take(index, new Map());
-      expect(jobsOf(second)).toBe(replicaJobs(state));
+      expect(jobsOf(second, log.path)).toBe(replicaJobs(state));
       expect(s.alive()).toBe(true);
     });
   });
@@ -207,7 +216,7 @@ describe("snapshot worker", () => {
       expect(s.alive()).toBe(true);
       // the next image builds on the installed one
       persist(log.storage, [commit(state, submit(spec({ name: "after" }), 40))]);
-      expect(jobsOf(await s.take(index, new Map()))).toBe(replicaJobs(state));
+      expect(jobsOf(await s.take(index, new Map()), log.path)).toBe(replicaJobs(state));
       expect(s.alive()).toBe(true);
     });
   });

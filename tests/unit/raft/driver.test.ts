@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createRng } from "../../../src/lib/rng.ts";
 import { type RaftDriver, ProposalError, createRaftDriver } from "../../../src/raft/driver.ts";
 import { MemoryStorage } from "../../../src/raft/storage-memory.ts";
+import type { BuiltSnapshot } from "../../../src/raft/driver/api.ts";
 import type { Message } from "../../../src/raft/core/index.ts";
 import { type World, createWorld } from "./driver-world.ts";
 
@@ -52,7 +53,7 @@ function makeCluster(w: World, ids: number[], snapshotEveryEntries = 1_000_000, 
           ? {
               takeSnapshotAsync: () => {
                 const image = new TextEncoder().encode(JSON.stringify(r.applied));
-                return new Promise<{ image: Uint8Array; encodeMs: number }>((res) => w.clock.setTimeout(() => res({ image, encodeMs: 0 }), 3));
+                return new Promise<BuiltSnapshot>((res) => w.clock.setTimeout(() => res({ image, bytes: image.length, encodeMs: 0 }), 3));
               },
             }
           : {}),

@@ -1,14 +1,18 @@
 /**
  * @module tests/unit/raft/storage-sqlite
  * SqliteStorage through the shared conformance suite, plus what only a disk has: state
- * survives reopening, and a write group interrupted mid-way leaves the previous prefix.
+ * survives reopening, and a write group interrupted mid-way leaves the previous prefix;
+ * snapshot images kept in files beside the log (raft/snapshot-file.ts) are read, replaced and
+ * removed only once nothing durable refers to them.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Database } from "bun:sqlite";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
+import { SEGMENT_ENTRIES } from "../../../src/raft/storage-sqlite-segments.ts";
+import { writeSnapshotFile } from "../../../src/raft/snapshot-file.ts";
 import { entries } from "./harness.ts";
 import { storageConformance } from "./storage.case.ts";
 
@@ -40,6 +44,62 @@ describe("SqliteStorage on disk", () => {
     const again = SqliteStorage.bootstrap(path, [1, 2, 3]);
     expect(again.lastIndex()).toBe(20);
     again.close();
+  });
+
+  it("keeps an image in the file the snapshot worker wrote: read back, superseded only once durable, strays removed on open", () => {
+    const path = file();
+    const base = path.slice(dir.length + 1);
+    const images = () => readdirSync(dir).filter((n) => n.startsWith(`${base}.snap-`)).sort();
+    const conf = { voters: [1], learners: [] };
+    const s = SqliteStorage.bootstrap(path, [1]);
+    s.atomically(() => s.append(entries(2, 30, 1)));
+    const first = writeSnapshotFile(path, 10, new Uint8Array([1, 0]));
+    expect(first).toBe(`${base}.snap-10`);
+    s.atomically(() => s.recordSnapshotFile(10, conf, first), false);
+    expect([...s.snapshot().data]).toEqual([1, 0]);
+    // as the driver records it: not durable; the image it replaces stays until a durable unit
+    s.atomically(() => s.recordSnapshotFile(15, conf, writeSnapshotFile(path, 15, new Uint8Array([1, 5]))), false);
+    expect(images()).toEqual([`${base}.snap-10`, `${base}.snap-15`]);
+    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: 30 }));
+    expect(images()).toEqual([`${base}.snap-15`]);
+    // a unit that fails leaves the previous image, and the file it would have recorded goes
+    const failed = writeSnapshotFile(path, 20, new Uint8Array([2, 0]));
+    expect(() => s.atomically(() => {
+      s.recordSnapshotFile(20, conf, failed);
+      throw new Error("disk full");
+    })).toThrow(/disk full/);
+    expect(images()).toEqual([`${base}.snap-15`]);
+    expect([s.snapshot().meta.index, ...s.snapshot().data]).toEqual([15, 1, 5]);
+    // an image built but never recorded, and one cut off while written: nothing refers to them
+    writeSnapshotFile(path, 25, new Uint8Array([2, 5]));
+    writeFileSync(join(dir, `${base}.snap-26.tmp`), "partial");
+    s.close();
+    const r = new SqliteStorage(path);
+    expect(images()).toEqual([`${base}.snap-15`]);
+    expect([r.snapshot().meta.index, ...r.snapshot().data]).toEqual([15, 1, 5]);
+    // the leader's snapshot is a row again: the file goes with the next durable unit
+    r.atomically(() => r.applySnapshot({ meta: { index: 40, term: 2, confState: conf }, data: new Uint8Array([4, 0]) }));
+    expect(images()).toEqual([]);
+    r.close();
+    const again = new SqliteStorage(path);
+    expect([again.snapshot().meta.index, ...again.snapshot().data]).toEqual([40, 4, 0]);
+    expect(existsSync(join(dir, first))).toBe(false);
+    again.close();
+  });
+
+  it("opens a schema-2 file (images only in the log) as it is", () => {
+    const path = file();
+    const s = SqliteStorage.bootstrap(path, [1]);
+    s.atomically(() => s.append(entries(2, 12, 1)));
+    s.createSnapshot(10, { voters: [1], learners: [] }, new Uint8Array([9]));
+    s.close();
+    const db = new Database(path);
+    db.query("UPDATE meta SET value = '2' WHERE key = 'schema'").run();
+    db.query("DELETE FROM meta WHERE key = 'snapfile'").run();
+    db.close();
+    const r = new SqliteStorage(path);
+    expect([r.lastIndex(), r.snapshot().meta.index, ...r.snapshot().data]).toEqual([12, 10, 9]);
+    r.close();
   });
 
   it("a crash inside a write group leaves the previous consistent prefix", () => {
@@ -107,12 +167,14 @@ describe("SqliteStorage on disk", () => {
   });
 
   it("compaction drops whole segments; a schema-1 file (one log table) is converted on open", () => {
+    // Indices as a log of 4096-entry segments would have them, scaled to this file's segments.
+    const at = (n: number): number => (n * SEGMENT_ENTRIES) / 4096;
     const path = file();
     const s = SqliteStorage.bootstrap(path, [1]);
     const big = (from: number, to: number) => entries(from, to, 1);
-    s.atomically(() => s.append(big(2, 10_000)));
-    s.createSnapshot(9_000, { voters: [1], learners: [] }, new Uint8Array([1]));
-    s.compact(8_500);
+    s.atomically(() => s.append(big(2, at(10000))));
+    s.createSnapshot(at(9000), { voters: [1], learners: [] }, new Uint8Array([1]));
+    s.compact(at(8500));
     const tables = () => {
       const db = new Database(path, { readonly: true });
       const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name GLOB 'log*' ORDER BY name").all().map((r) => r.name);
@@ -121,23 +183,23 @@ describe("SqliteStorage on disk", () => {
     };
     // one segment goes at once, the next with the next write: a compaction is not one long stall
     expect(tables()).toEqual(["log_1", "log_2"]);
-    expect(s.entries(8_501, 8_503, 1e9)).toMatchObject({ ok: true, value: [{ index: 8_501 }, { index: 8_502 }] });
-    expect(s.entries(8_500, 8_501, 1e9).ok).toBe(false);
-    expect(s.entries(4_096, 4_097, 1e9).ok).toBe(false);
-    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: 10_000 }));
-    expect(tables()).toEqual(["log_2"]); // 0..4095 and 4096..8191 dropped; 8192.. kept
-    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: 10_000 }));
+    expect(s.entries(at(8500) + 1, at(8500) + 3, 1e9)).toMatchObject({ ok: true, value: [{ index: at(8500) + 1 }, { index: at(8500) + 2 }] });
+    expect(s.entries(at(8500), at(8500) + 1, 1e9).ok).toBe(false);
+    expect(s.entries(at(4096), at(4096) + 1, 1e9).ok).toBe(false);
+    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: at(10000) }));
+    expect(tables()).toEqual(["log_2"]); // the first two segments dropped; the third (holding the compaction point) kept
+    s.atomically(() => s.setHardState({ term: 1, vote: 1, commit: at(10000) }));
     expect(tables()).toEqual(["log_2"]);
     // a store reopened before the drops are done finishes them
-    s.atomically(() => s.append(big(10_001, 20_000)));
-    s.createSnapshot(19_000, { voters: [1], learners: [] }, new Uint8Array([2]));
-    s.compact(18_000); // segments 2 and 3 below; 4 holds 18_000
+    s.atomically(() => s.append(big(at(10000) + 1, at(20000))));
+    s.createSnapshot(at(19000), { voters: [1], learners: [] }, new Uint8Array([2]));
+    s.compact(at(18000)); // segments 2 and 3 below; 4 holds at(18000)
     expect(tables()).toEqual(["log_3", "log_4"]);
     s.close();
     const again = new SqliteStorage(path);
-    expect([again.firstIndex(), again.lastIndex(), again.term(18_001)]).toEqual([18_001, 20_000, 1]);
-    expect(again.entries(18_001, 18_003, 1e9)).toMatchObject({ ok: true, value: [{ index: 18_001 }, { index: 18_002 }] });
-    again.atomically(() => again.setHardState({ term: 1, vote: 1, commit: 20_000 }));
+    expect([again.firstIndex(), again.lastIndex(), again.term(at(18000) + 1)]).toEqual([at(18000) + 1, at(20000), 1]);
+    expect(again.entries(at(18000) + 1, at(18000) + 3, 1e9)).toMatchObject({ ok: true, value: [{ index: at(18000) + 1 }, { index: at(18000) + 2 }] });
+    again.atomically(() => again.setHardState({ term: 1, vote: 1, commit: at(20000) }));
     expect(tables()).toEqual(["log_4"]);
     again.close();
     // Write the same log the old way, then open it.
@@ -155,5 +217,10 @@ describe("SqliteStorage on disk", () => {
     expect([r.firstIndex(), r.lastIndex(), r.term(4_500)]).toEqual([1, 5_000, 1]);
     expect(r.entries(4_095, 4_098, 1e9)).toMatchObject({ ok: true, value: [{ index: 4_095 }, { index: 4_096 }, { index: 4_097 }] });
     r.close();
+    // a file made before segment sizes were written keeps its 4096-entry segments
+    const oldTables = new Database(old, { readonly: true });
+    expect(oldTables.query("SELECT name FROM sqlite_master WHERE name GLOB 'log_*' ORDER BY name").all()).toEqual([{ name: "log_0" }, { name: "log_1" }]);
+    expect(oldTables.query("SELECT value FROM meta WHERE key = 'segment_entries'").get()).toEqual({ value: "4096" });
+    oldTables.close();
   });
 });
