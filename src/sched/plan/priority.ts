@@ -15,6 +15,7 @@
 import type { ClusterState, JobRecord, PartitionRecord } from "../model/types.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { assert } from "../../lib/assert.ts";
+import { mapForIds } from "../../lib/id-map.ts";
 import { assocPriorityOf, fairShareKey, fairTree, qosFactors } from "../acct/fair-tree.ts";
 import { jobPartitions } from "../model/job-partitions.ts";
 import { isHetComponent } from "../model/het.ts";
@@ -83,6 +84,8 @@ export interface Priorities {
   begin: JobRecord[];
   /** Of `begin`, those with a deadline or in a het job: the only ones the pass looks at again (plan/begin-jobs.ts). */
   beginNoted: JobRecord[];
+  /** The pending jobs' ids: lowest, highest, how many (for maps of them, lib/id-map.ts). */
+  ids: { lo: number; hi: number; count: number };
 }
 
 /**
@@ -91,15 +94,19 @@ export interface Priorities {
  * rebuilds the factors of one job from the same context on demand.
  */
 export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false): Priorities {
-  const values = new Map<number, number>();
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg) : undefined;
   const pending: JobRecord[] = [];
   const held: JobRecord[] = [];
   const begin: JobRecord[] = [];
   const beginNoted: JobRecord[] = [];
+  const ids = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY, count: 0 };
   for (const job of state.jobs.values()) {
     const info = job.info;
     if (info.state !== "PENDING") continue;
+    const id = info.jobId;
+    if (id < ids.lo) ids.lo = id;
+    if (id > ids.hi) ids.hi = id;
+    ids.count++;
     // a held job's priority is 0 whatever the factors (priorityValue): nothing to compute
     if (omitHeld && info.priority === 0) held.push(job);
     // a held job's reason is its hold even before its begin time (eligibility): held, not waiting for its begin time
@@ -109,8 +116,9 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
       if (info.deadline > 0 || isHetComponent(info)) beginNoted.push(job);
     } else pending.push(job);
   }
+  const values = mapForIds<number>(ids.lo, ids.hi, ids.count);
   const pendingValues = priorityValues(pending, context, values);
-  return { values, context, pending, pendingValues, held, begin, beginNoted };
+  return { values, context, pending, pendingValues, held, begin, beginNoted, ids };
 }
 
 /** Each job's priority from `ctx`, index-aligned, also set in `into` by job id. */

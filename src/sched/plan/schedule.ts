@@ -19,7 +19,8 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { jobRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { eligibility, partitionReason, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
-import { computePriorities, type PriorityContext } from "./priority.ts";
+import { computePriorities, type Priorities, type PriorityContext } from "./priority.ts";
+import { mapForIds } from "../../lib/id-map.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
 import { commitReservation, commitStart, findReservation, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeTogether, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
@@ -151,7 +152,7 @@ export function schedule(
   const { values: priorities, context: priorityContext, pending, pendingValues, held, begin } = computed;
   const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
   const queueLength = queue.length + held.length + begin.length;
-  const pass = newPass(state, now, config);
+  const pass = newPass(state, now, config, computed.ids);
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
   const backfill = config.schedulerType === "sched/backfill";
@@ -484,7 +485,7 @@ function arrayTasksAllowed(pass: Pass, job: JobRecord): number[] {
   return job.arrayPending.slice(0, Math.max(0, job.arrayThrottle - running));
 }
 
-function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
+function newPass(state: ClusterState, now: number, cfg: SchedConfig, ids: Priorities["ids"]): Pass {
   const views = [...nodeViews(state).values()];
   const index = new Map<string, number>();
   views.forEach((v, i) => index.set(v.name, i));
@@ -526,7 +527,7 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig): Pass {
     state, now, cfg, placement, index, partitionNodes,
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
-    decisions: [], reasons: new Map(), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
+    decisions: [], reasons: mapForIds<string>(ids.lo, ids.hi, ids.count), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
     limits: new LimitTracker(state, now),
     licenses: LicensePool.of(state, now, (job) => (job.info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, job.info.startTime + job.info.timeLimitMin * 60)))),
     exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
