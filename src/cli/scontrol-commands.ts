@@ -93,7 +93,8 @@ function hostOutput(r: Result<string>): Outcome {
 export function showHosts(port: CliPort, which: "hostnames" | "hostlist" | "hostlistsorted", expr: string | undefined): Outcome {
   if (which === "hostnames") {
     const list = expr ?? port.env["SLURM_NODELIST"];
-    if (list === undefined) return outcome("", "scontrol: error: host list is empty\n", true);
+    // said on stderr, yet not a failure: Slurm exits 0
+    if (list === undefined) return outcome("", "scontrol: error: host list is empty\n", false);
     return hostOutput(scontrolShowHostnames(list));
   }
   if (expr === undefined) return outcome("", "invalid encode argument\n", true);

@@ -64,5 +64,6 @@ export async function showSteps(port: CliPort, idText: string | undefined, oneLi
   }
   if (records.length > 0) return outcome(records.join(""));
   if (idText === undefined) return outcome("No job steps in the system\n");
-  return outcome(`Job step ${idText.trim()} not found\n`, "", true);
+  // a job id alone is named with an empty step part, as Slurm's "<job>.<step>" message leaves it
+  return outcome(`Job step ${idText.trim()}${wanted?.stepId === undefined ? "." : ""} not found\n`, "", true);
 }

@@ -121,6 +121,14 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
       return showReservations(port, val, flags.oneLiner);
     case "licenses":
       return outcome(licensesShowText((await port.ctl.listNodes()).licenses, flags.oneLiner, val), "", false);
+    // No burst buffer plugin, no federation, no front end nodes: Slurm answers with nothing to show
+    case "burstbuffer":
+    case "bbstat":
+    case "dwstat":
+    case "federations":
+      return outcome();
+    case "frontendname":
+      return outcome("No nodes in the system\n");
     case undefined:
       return outcome("", `invalid entity:${tag} for keyword:${keyword} \n`, true);
     default:

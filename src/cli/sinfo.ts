@@ -41,8 +41,9 @@ function parseFormat(p: SinfoParams): { parsed: ParsedFormat; stderr: string } {
   } else {
     parsed = parseLetterFormat(p.format, sinfoLetter, { allowComputed: p.builtIn, allFormat: SINFO_ALL_FORMAT });
   }
-  const stderr = parsed.invalid.map((x) => `Invalid node format specification: ${x}\n`).join("");
-  return { parsed, stderr };
+  // Slurm's own wording: -O fields are reported as a "job" format, with sinfo's error prefix; -o letters without one
+  const say = p.longForm ? (x: string) => `sinfo: error: Invalid job format specification: ${x}\n` : (x: string) => `Invalid node format specification: ${x}\n`;
+  return { parsed, stderr: parsed.invalid.map(say).join("") };
 }
 
 function keepNode(p: SinfoParams): ((n: Node) => boolean) | undefined {

@@ -21,7 +21,8 @@ import { ALL_FORMAT } from "../compat/format/squeue-fields.ts";
 import { jobColumn, jobLetter, jobName } from "../compat/format/squeue-fields-long.ts";
 import { parseSqueueArgs, type SqueueParams } from "../compat/format/squeue-options.ts";
 import type { JobSelection } from "../compat/format/squeue-select.ts";
-import { parseJobSort } from "../compat/format/squeue-sort.ts";
+import { parseJobSort, sortNotes } from "../compat/format/squeue-sort.ts";
+import { naturalCompare } from "../compat/hostlist.ts";
 import {
   DEFAULT_FORMAT, DEFAULT_SORT, LONG_FORMAT, missingSingleJob, renderSqueueJobs, SQUEUE_VIEW_VERSION, type SqueueView, viewSortValid, viewToWire,
 } from "../compat/format/squeue-view.ts";
@@ -173,6 +174,21 @@ function printSteps(resp: ListJobsAnswer, p: SqueueParams, items: readonly Forma
 }
 
 /** `squeue [options]`. */
+/**
+ * -w names only nodes: Slurm fails on the first name (in hostlist order) that is no node's,
+ * before it prints anything; an unreachable controller is left to the listing's own error.
+ */
+async function unknownNode(port: CliPort, names: readonly string[]): Promise<string | undefined> {
+  let known: Set<string>;
+  try {
+    known = new Set((await port.ctl.listNodes()).nodes.map((n) => n.name));
+  } catch {
+    return undefined;
+  }
+  const bad = [...names].sort(naturalCompare).find((n) => !known.has(n));
+  return bad === undefined ? undefined : `squeue: error: Invalid node name ${bad}\n`;
+}
+
 /** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
 export const squeueMain = (argv: string[], port: CliPort): Promise<CliResult> =>
   withTimeFormat("squeue", port.env, port.now(), () => squeueRun(argv, port));
@@ -189,9 +205,14 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
     for (const u of p.users.filter((u) => !known(u))) out.stderr += `squeue: error: Invalid user: ${u}\n\n`;
     p.users = p.users.filter((u) => known(u));
   }
+  if (p.nodes !== undefined) {
+    const bad = await unknownNode(port, p.nodes);
+    if (bad !== undefined) return { ...out, stderr: `${out.stderr}${bad}`, exitCode: 1 };
+  }
   if (p.verbose > 0) out.stdout += optionsDump(p, p.format);
   const format = p.json ? undefined : buildFormat(p, out);
   if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;
+  if (format !== undefined && !p.steps) out.stderr += sortNotes(p.sort ?? DEFAULT_SORT);
   let resp: ListJobsAnswer;
   try {
     // -j: the controller looks the jobs up by id instead of sending the whole queue.

@@ -106,27 +106,53 @@ interface SortKey {
 
 const clusterKey: SubKey[] = []; // one cluster: all records compare equal
 
-/**
- * Parse a sort spec ("P,t,-p", "-S", "cluster,i"): letters with an optional
- * leading "+"/"-"; "cluster" sorts by cluster name. Error text as Slurm's.
- */
-export function parseJobSort(spec: string): Result<SortKey[]> {
-  const keys: SortKey[] = [];
+/** The spec's letters ("cluster" as one), each with whether a "-" reverses it, in the spec's order. */
+function sortLetters(spec: string): { ch: string; reverse: boolean }[] {
+  const out: { ch: string; reverse: boolean }[] = [];
   for (let i = 0; i < spec.length; i++) {
     const ch = spec[i] ?? "";
     if (ch === "," || ch === "+" || ch === "-") continue;
     const reverse = i > 0 && spec[i - 1] === "-";
     if (spec.slice(i, i + 7).toLowerCase() === "cluster") {
-      keys.push({ parts: clusterKey, reverse });
+      out.push({ ch: "cluster", reverse });
       i += 6;
-      continue;
-    }
-    if (ch === "b") continue; // vestigial gres sort: Slurm only logs it
-    const parts = SORT_KEYS[ch];
-    if (parts === undefined) return err("InvalidSort", `Invalid sort specification: ${ch}`, 1);
-    keys.push({ parts, reverse });
+    } else out.push({ ch, reverse });
+  }
+  return out;
+}
+
+/**
+ * Parse a sort spec ("P,t,-p", "-S", "cluster,i"): letters with an optional
+ * leading "+"/"-"; "cluster" sorts by cluster name. Error text as Slurm's, which
+ * reads the spec from its end: of two bad letters it names the last ("xo": o).
+ */
+export function parseJobSort(spec: string): Result<SortKey[]> {
+  const letters = sortLetters(spec);
+  for (let i = letters.length - 1; i >= 0; i--) {
+    const ch = (letters[i] as { ch: string }).ch;
+    if (ch !== "cluster" && ch !== "b" && SORT_KEYS[ch] === undefined) return err("InvalidSort", `Invalid sort specification: ${ch}`, 1);
+  }
+  const keys: SortKey[] = [];
+  for (const { ch, reverse } of letters) {
+    if (ch === "b") continue; // vestigial gres sort: Slurm only says so (sortNotes)
+    keys.push({ parts: ch === "cluster" ? clusterKey : (SORT_KEYS[ch] as readonly SubKey[]), reverse });
   }
   return ok(keys);
+}
+
+/**
+ * What squeue says of a sort spec without failing: "b" (a gres sort it dropped) is named on
+ * stderr once for each, read from the end as the errors are, up to the first bad letter.
+ */
+export function sortNotes(spec: string): string {
+  let text = "";
+  const letters = sortLetters(spec);
+  for (let i = letters.length - 1; i >= 0; i--) {
+    const ch = (letters[i] as { ch: string }).ch;
+    if (ch === "b") text += "squeue: Invalid sort specification: b\n";
+    else if (ch !== "cluster" && SORT_KEYS[ch] === undefined) break;
+  }
+  return text;
 }
 
 /** The distinct values of a key in ascending order (native sorts where the type allows). */

@@ -43,6 +43,8 @@ describe("scontrol show step", () => {
     expect((await run(["show", "steps", "30"])).stdout.match(/^StepId=/gm)).toHaveLength(1);
     expect((await run(["show", "step"])).stdout).toContain("StepId=30.0 ");
     expect(await run(["show", "step", "30.1"])).toEqual({ stdout: "Job step 30.1 not found\n", stderr: "", exitCode: 1 });
+    // a job id alone: Slurm's message leaves the step part empty
+    expect(await run(["show", "step", "99"])).toEqual({ stdout: "Job step 99. not found\n", stderr: "", exitCode: 1 });
     expect((await run(["show", "step", "x"])).stderr).toBe("slurm_get_job_steps error: Invalid job id specified\n");
     const none = await scontrolMain(["show", "step"], fakePort({ jobs: [], now: NOW }).port);
     expect(none.stdout).toBe("No job steps in the system\n");

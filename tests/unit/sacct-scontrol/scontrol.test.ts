@@ -92,6 +92,14 @@ describe("scontrol show node / partition / config / ping", () => {
     await expectGolden("022", { config: entries, now: at("12:35:31") });
   });
 
+  it("entities a cluster without burst buffers, federation or front end nodes shows as Slurm does; an empty host list is not a failure", async () => {
+    for (const entity of ["burstbuffer", "bbstat", "dwstat", "federation"]) {
+      expect((await run(["show", entity])).result, entity).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+    }
+    expect((await run(["show", "frontend"])).result).toEqual({ stdout: "No nodes in the system\n", stderr: "", exitCode: 0 });
+    expect((await run(["show", "hostnames"])).result).toEqual({ stdout: "", stderr: "scontrol: error: host list is empty\n", exitCode: 0 });
+  });
+
   it("unknown node or partition; a node range; drained node reason", async () => {
     expect((await run(["show", "node", "n9"])).result).toEqual({ stdout: "Node n9 not found\n", stderr: "", exitCode: 1 });
     expect((await run(["show", "partition", "nosuch"])).result).toEqual({ stdout: "Partition nosuch not found\n", stderr: "", exitCode: 1 });

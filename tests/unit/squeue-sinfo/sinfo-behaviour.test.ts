@@ -101,6 +101,10 @@ describe("sinfo errors", () => {
     expect(bad.stderr).toMatch(/^sinfo: error: Bad state string: "bogus"\nsinfo: error: valid states: unknown,down,idle,/);
     expect((await si(["--bogus"])).stderr).toBe("sinfo: unrecognized option '--bogus'\nTry \"sinfo --help\" for more information\n");
     expect((await si(["-o", "%P %Q"])).stderr).toBe("Invalid node format specification: Q\n");
+    // -O fields are named in Slurm's other wording (x-sweep against the oracle)
+    expect((await si(["-O", "Partition:10,Bogus,TimeLimit"])).stderr).toBe(
+      "sinfo: error: Invalid job format specification: Bogus\nsinfo: error: Invalid job format specification: TimeLimit\n",
+    );
   });
 
   it("answers --help, --usage and --version without the controller", async () => {

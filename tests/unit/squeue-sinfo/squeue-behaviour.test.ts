@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { squeueMain } from "../../../src/cli/squeue.ts";
-import { busyJobs, job, type Job } from "./fixtures.ts";
+import { busyJobs, job, node, oracleNodes, type Job } from "./fixtures.ts";
 import { fakePort, type World } from "./golden.ts";
 
 process.env.TZ = "UTC";
@@ -69,7 +69,7 @@ describe("squeue selection and order", () => {
 
   it("filters by user (--me), account, qos, name, node and partition", async () => {
     const other = job({ jobId: 60, name: "mine", user: "alice", uid: 1000, account: "phys", qos: "high", partition: "gpu" });
-    const world = { jobs: [...busyJobs(), other], uid: 1000, user: "alice" };
+    const world = { jobs: [...busyJobs(), other], uid: 1000, user: "alice", nodes: [...oracleNodes(), node({ name: "n5" })] };
     const ids = async (argv: string[]) => lines((await sq(["-h", "-o", "%i", ...argv], world)).stdout);
     expect(await ids(["--me"])).toEqual(["60"]);
     expect(await ids(["-u", "alice"])).toEqual(["60"]);
@@ -87,6 +87,21 @@ describe("squeue selection and order", () => {
     const bad = await sq(["-S", "x"]);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toBe("squeue: error: Invalid sort specification: x\n");
+    // Slurm reads the spec from its end: the last bad letter is named; "b" (a dropped gres sort) is only said
+    expect((await sq(["-S", "bogus"])).stderr).toBe("squeue: error: Invalid sort specification: s\n");
+    expect((await sq(["-S", "xo"])).stderr).toBe("squeue: error: Invalid sort specification: o\n");
+    expect((await sq(["-S", "xb"])).stderr).toBe("squeue: Invalid sort specification: b\nsqueue: error: Invalid sort specification: x\n");
+    const dropped = await sq(["-h", "-o", "%i", "-S", "i,b"]);
+    expect([dropped.exitCode, dropped.stderr, lines(dropped.stdout)[0]]).toEqual([0, "squeue: Invalid sort specification: b\n", "17_1"]);
+  });
+
+  it("-w names nodes only: the first unknown one in hostlist order fails it before anything is printed", async () => {
+    const world = { nodes: oracleNodes() };
+    const bad = await sq(["-w", "n1,zz,yy"], world);
+    expect(bad).toEqual({ stdout: "", stderr: "squeue: error: Invalid node name yy\n", exitCode: 1 });
+    expect((await sq(["-w", "n[1-9]"], world)).stderr).toBe("squeue: error: Invalid node name n5\n");
+    const good = await sq(["-h", "-w", "n[1-2]", "-o", "%i"], world);
+    expect([good.exitCode, good.stderr]).toEqual([0, ""]);
   });
 });
 
