@@ -339,6 +339,10 @@ export async function scancelMain(argv: string[], port: CliPort): Promise<CliRes
   const parsed = parseArgs(argv, port);
   if ("fail" in parsed) return done("", parsed.fail, 1);
   const o = parsed;
+  // -u names one user, resolved as the options are read (a list is one unknown name)
+  if (o.filter.user !== "" && port.userKnown !== undefined && !port.userKnown(o.filter.user)) {
+    return done("", `scancel: error: Invalid user name: ${o.filter.user}\n`, 1);
+  }
   if (o.mode === "version") return done(`${SLURM_VERSION_LINE}\n`, "", 0);
   if (o.mode === "help") return done(help(), "", 0);
   if (o.mode === "usage") return done(USAGE, "", 0);

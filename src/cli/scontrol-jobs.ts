@@ -14,6 +14,7 @@ import type { Job } from "../compat/format/job-values.ts";
 import { formatJobRecord, nodeGpuTypes } from "../compat/format/scontrol-show-job.ts";
 import { heldGpuType } from "../compat/gpu-types.ts";
 import { isJobIdText, parseJobUpdate, splitJobIds } from "../compat/format/scontrol-update.ts";
+import { parseTimeLimit } from "../compat/parse-time.ts";
 
 /** What one scontrol command printed and whether it failed. */
 export interface Outcome {
@@ -172,11 +173,30 @@ export async function topJobs(port: CliPort, arg: string): Promise<Outcome> {
   return oneRequestIds(port, arg, ids, "top");
 }
 
+/**
+ * TimeLimit=-N: scontrol reads the job's limit itself and refuses a decrement larger than it
+ * (the first job's, as Slurm checks the one record it loaded); undefined when fine or not asked.
+ */
+async function decrementPastLimit(port: CliPort, jobIds: readonly string[], value: string | undefined): Promise<string | undefined> {
+  if (value === undefined || !value.startsWith("-") || !/^\d+$/.test(jobIds[0] ?? "")) return undefined;
+  const by = parseTimeLimit(value.slice(1));
+  if (!by.ok || by.value === undefined) return undefined;
+  let limit: number | undefined;
+  try {
+    limit = (await port.ctl.listJobs({ jobIds: [Number(jobIds[0])] })).jobs[0]?.timeLimitMin;
+  } catch {
+    return undefined;
+  }
+  if (limit === undefined || by.value <= limit) return undefined;
+  return `scontrol: error: TimeLimit decrement larger than current time limit (${by.value} > ${limit})\n`;
+}
+
 /** `update JobId=... Key=Value ...` (JobName= without JobId= selects jobs by name: the caller's, or UserID='s). */
 export async function updateJob(port: CliPort, args: readonly string[]): Promise<Outcome> {
   const known = port.userKnown?.bind(port) ?? (() => true);
   const parsed = parseJobUpdate(args, Math.floor(port.now()), known);
   if (!parsed.ok) return outcome("", `${parsed.error.message}\n`, true);
+  if (parsed.value.abandoned !== undefined) return outcome("", `${parsed.value.abandoned}\n`, false);
   const warned = outcome("", parsed.value.warnings.map((w) => `${w}\n`).join(""), false);
   let { jobIds } = parsed.value;
   const { userId } = parsed.value;
@@ -195,6 +215,8 @@ export async function updateJob(port: CliPort, args: readonly string[]): Promise
     }
   }
   if (jobIds.length === 0) return merge([warned, outcome("", "No job id specified\n", true)]);
+  const past = await decrementPastLimit(port, jobIds, fields["TimeLimit"]);
+  if (past !== undefined) return merge([warned, outcome("", past, true)]);
   const parts: Outcome[] = [warned];
   for (const id of jobIds) parts.push(await oneRequest(port, id, "update", fields));
   return merge(parts);

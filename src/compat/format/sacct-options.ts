@@ -101,6 +101,8 @@ export interface SacctQuery {
   header: boolean;
   /** --units: sizes printed in this unit (K, M, G, T or P); absent = sacct's own reduction. */
   units?: string;
+  /** -M: the clusters whose jobs are wanted, lower-cased ("all" or -L: every one); absent = the local one. */
+  clusters?: string[];
 }
 
 const splitList = (v: string | undefined): string[] =>
@@ -143,6 +145,8 @@ function apply(q: SacctQuery, lists: Lists, id: string, value: string, now: numb
   };
   switch (id) {
     case "allusers": q.allUsers = true; break;
+    case "clusters": q.clusters = splitList(value).map((c) => c.toLowerCase()); break;
+    case "allclusters": q.clusters = ["all"]; break;
     case "accounts": q.accounts.push(...splitList(value)); break;
     case "array": q.expandArrays = true; break;
     case "brief": lists.brief = true; break;

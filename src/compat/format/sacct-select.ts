@@ -191,6 +191,9 @@ export function selectRows(jobs: readonly Job[], ctx: SelectContext): SacctRow[]
   const nodeNames = ctx.query.nodelist === "" ? undefined : expandHostlist(ctx.query.nodelist);
   const nodes = nodeNames === undefined ? undefined : new Set(nodeNames.ok ? nodeNames.value : []);
   const start = windowStart(ctx);
+  // -M naming only other clusters: this database holds none of their jobs (the header alone, as Slurm)
+  const clusters = ctx.query.clusters;
+  if (clusters !== undefined && !clusters.includes("all") && !clusters.includes(ctx.cluster.toLowerCase())) return [];
   const chosen = jobs.filter((j) => jobSelected(j, ctx, selectors, nodes, start));
   const expanded = ctx.query.expandArrays ? chosen.flatMap(expandRemainder) : chosen;
   const rows: SacctRow[] = [];

@@ -9,6 +9,12 @@
 import { err, ok, type Result } from "../../lib/result.ts";
 import { parseBeginTime } from "../parse-time.ts";
 
+/** A number as strtol reads it: an optional sign and the leading digits; none: 0. */
+const leadingInt = (v: string): number => {
+  const m = /^\s*([+-]?\d+)/.exec(v);
+  return m ? Number(m[1]) : 0;
+};
+
 /** Does `typed` name `word` (at least `min` characters, any case)? */
 export function keywordMatch(typed: string, word: string, min: number): boolean {
   const t = typed.toLowerCase();
@@ -43,9 +49,18 @@ const MAIL_TYPES = new Set(["NONE", "ALL", "BEGIN", "END", "FAIL", "REQUEUE", "S
 /** A time as TimeMin= and DelayBoot= take it (minutes, [D-]HH:MM:SS forms). */
 const TIME_TEXT = /^(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|unlimited|infinite)$/i;
 
+/** A count or a min-max range as node counts are given (k/m multiply by 1024). */
+const COUNT_RANGE = /^\d+[km]?(-\d+[km]?)?$/i;
+
 /** What scontrol itself says of a value before any request (undefined: fine). */
 function clientCheck(key: string, value: string): string | undefined {
   if (WHOLE_NUMBER_KEYS.has(key) && !/^\d*$/.test(value)) return `scontrol: error: Invalid ${key} value: ${value}`;
+  // TimeLimit=+N / -N change the limit by N
+  if (key === "TimeLimit" && !TIME_TEXT.test(value.replace(/^[+-]/, ""))) return "scontrol: error: Invalid TimeLimit value";
+  if (key === "NumCPUs" && !/^\d+(-\d+)?$/.test(value)) {
+    return `scontrol: error: Invalid numeric value "${value}" for NumCPUs.\nscontrol: error: Invalid NumCPUs value: ${value}`;
+  }
+  if (key === "Priority" && !/^(\d+|top)$/i.test(value)) return `scontrol: error: Invalid Priority value: ${value}`;
   if (key === "Contiguous" && !/^(\d+|y|yes|n|no)$/i.test(value)) return `scontrol: error: Invalid ${key} value: ${value}`;
   if ((key === "TimeMin" || key === "DelayBoot") && !TIME_TEXT.test(value)) return `scontrol: error: Invalid ${key} value`;
   if (key === "MailType" && (value === "" || !value.split(",").every((t) => MAIL_TYPES.has(t.toUpperCase())))) return `Invalid MailType: ${value}`;
@@ -69,6 +84,11 @@ export interface JobUpdate {
   userId?: string;
   /** What scontrol said of values it dropped (Deadline=abc), printed before the request is made. */
   warnings: string[];
+  /**
+   * Set when scontrol gives the whole update up without failing (a node count it cannot read:
+   * Slurm says so and exits 0, sending nothing): the text it says.
+   */
+  abandoned?: string;
 }
 
 const unsupported = (arg: string): Result<never> =>
@@ -103,13 +123,18 @@ export function parseJobUpdate(args: readonly string[], now = 0, userKnown: (u: 
     if (key === undefined) return unsupported(shown);
     const refused = clientCheck(key, value);
     if (refused !== undefined) return err("BadUpdate", refused, 1);
-    if (key === "Deadline") {
-      const t = parseBeginTime(value, now, "Deadline");
+    if (key === "Deadline" || key === "StartTime") {
+      const t = parseBeginTime(value, now, key);
       if (!t.ok) {
         warnings.push(t.error.message.split("\n")[0] as string);
         continue;
       }
     }
+    if (key === "NumNodes" && !COUNT_RANGE.test(value)) {
+      return ok({ jobIds: [], fields: {}, warnings, abandoned: `scontrol: error: Invalid numeric value "${value}" for requested node count.` });
+    }
+    // read as strtol reads them: leading digits, else 0 (oracle: Nice=7abc sets 7, Nice=bogus 0)
+    if (key === "Nice" || key === "ArrayTaskThrottle") value = String(leadingInt(value));
     if (key === "UserID") {
       if (!userKnown(value)) return err("BadUpdate", `Invalid UserID: ${value}\nRequest aborted`, 1);
       userId = value;

@@ -169,10 +169,15 @@ function updateOne(state: ClusterState, job: JobRecord, c: Of<"updateJob">): Out
       return applyFieldUpdates(state, job, c.fields, admin, c.at);
     case "suspend":
       if (!admin) return fail(JOB_ERRORS.accessDenied);
+      // a job that has not started, or has ended, is named as such for both (oracle 22.05)
+      if (info.state === "PENDING") return fail(JOB_ERRORS.pending);
+      if (isJobFinished(info)) return fail(JOB_ERRORS.alreadyDone);
       if (info.state !== "RUNNING" || job.endRequested !== "") return fail(JOB_ERRORS.notRunning);
       return fine([suspendByAdmin(job, c.at)]);
     case "resume":
       if (!admin) return fail(JOB_ERRORS.accessDenied);
+      if (info.state === "PENDING") return fail(JOB_ERRORS.pending);
+      if (isJobFinished(info)) return fail(JOB_ERRORS.alreadyDone);
       if (info.state !== "SUSPENDED") return fail(JOB_ERRORS.notSuspended);
       // Suspended for a preemptor that still holds its CPUs/GPUs: not yet.
       if (!canResume(state, job)) return fail(JOB_ERRORS.disabled);

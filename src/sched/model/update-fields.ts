@@ -15,6 +15,8 @@ import { parseTresBind } from "../../compat/gpu-bind.ts";
 import { jobPartitions } from "./job-partitions.ts";
 import { internJob } from "./intern.ts";
 import { REQUEST_SETTERS, type UpdateCtx } from "./update-request.ts";
+import { knownFeatures } from "./apply-submit.ts";
+import { expandHostlist } from "../../compat/hostlist.ts";
 
 interface Outcome {
   error: string;
@@ -36,10 +38,16 @@ const PENDING_ONLY = new Set([
 const SETTERS: Record<string, Setter> = {
   ...REQUEST_SETTERS,
   timelimit: (job, v, ctx) => {
-    const parsed = parseTimeLimit(v);
-    if (!parsed.ok) return "Invalid time specification";
-    const next = parsed.value;
+    // +N / -N change the limit by N (an unlimited one stays unlimited); scontrol refuses a decrement past it
+    const sign = v.startsWith("+") ? 1 : v.startsWith("-") ? -1 : 0;
+    const parsed = parseTimeLimit(sign === 0 ? v : v.slice(1));
+    if (!parsed.ok || (sign !== 0 && parsed.value === undefined)) return "Invalid time specification";
     const cur = job.info.timeLimitMin;
+    let next = parsed.value;
+    if (sign !== 0 && next !== undefined) {
+      next = cur === undefined ? undefined : cur + sign * next;
+      if (next !== undefined && next <= 0) return "Invalid time specification";
+    }
     const raising = cur !== undefined && (next === undefined || next > cur);
     if (raising && !ctx.admin) return "Access/permission denied";
     job.info.timeLimitMin = next;
@@ -99,17 +107,21 @@ const SETTERS: Record<string, Setter> = {
   },
   numnodes: (job, v) => setCount(job, v, "nodesMin"),
   numtasks: (job, v) => setCount(job, v, "ntasks"),
-  reqnodelist: (job, v) => {
+  reqnodelist: (job, v, ctx) => {
+    if (!namesNodes(ctx.state, v)) return "Invalid node name specified";
     job.spec.nodelist = v;
     job.info.reqNodelist = v;
     return "";
   },
-  excnodelist: (job, v) => {
+  excnodelist: (job, v, ctx) => {
+    if (!namesNodes(ctx.state, v)) return "Invalid node name specified";
     job.spec.exclude = v;
     job.info.excNodelist = v;
     return "";
   },
-  features: (job, v) => {
+  features: (job, v, ctx) => {
+    // as at submission: every feature the constraint names is some node's
+    if (!knownFeatures(ctx.state, v)) return "Invalid feature specification";
     job.spec.constraint = v;
     job.info.features = v;
     return "";
@@ -142,15 +154,21 @@ const SETTERS: Record<string, Setter> = {
   arraytaskthrottle: (job, v) => {
     const n = Number(v);
     if (v.trim() === "" || !Number.isInteger(n) || n < 0) return "Invalid ArrayTaskThrottle value";
-    if (job.info.arrayJobId === 0) {
-      return "Job is not an array job";
-    }
+    // not an array: nothing to limit, and Slurm says nothing (oracle 22.05, exit 0)
+    if (job.info.arrayJobId === 0) return "";
     job.arrayThrottle = n;
     job.info.arrayMaxTasks = n;
     if (job.arrayPending.length > 0) job.info.arrayTaskStr = formatArrayTasks(job.arrayPending, n);
     return "";
   },
 };
+
+/** Whether a host list (empty: none) names only nodes of the cluster. */
+function namesNodes(state: ClusterState, list: string): boolean {
+  if (list === "") return true;
+  const names = expandHostlist(list);
+  return names.ok && names.value.every((n) => state.nodes.has(n));
+}
 
 const ALIASES: Record<string, string> = {
   jobname: "name", nodelist: "reqnodelist", begintime: "starttime", eligibletime: "starttime", constraint: "features", constraints: "features",

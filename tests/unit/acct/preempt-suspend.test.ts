@@ -83,6 +83,19 @@ describe("PreemptMode=SUSPEND", () => {
     expect(c.state.jobs.get(2)?.info.state).toBe("RUNNING");
   });
 
+  it("scontrol suspend/resume of a job not started or ended says so (oracle 22.05)", () => {
+    const c = cluster(CONF);
+    c.run(submit(spec({ ntasks: 2, hold: true }), 10));
+    c.run(submit(spec({ ntasks: 2 }), 10));
+    pass(c, 20);
+    c.run({ v: 1, type: "jobEnded", at: 30, jobId: 2, exitCode: 0, exitSignal: 0, outcome: "" });
+    const act = (action: string, id: string) => c.run({ v: 1, type: "updateJob", at: 40, jobIds: [id], action, fields: {}, by: ROOT }).items[0];
+    for (const action of ["suspend", "resume"]) {
+      expect(act(action, "1")).toMatchObject({ error: "Job is pending execution", errorCode: 2024 });
+      expect(act(action, "2")).toMatchObject({ error: "Job/step already completing or completed", errorCode: 2021 });
+    }
+  });
+
   it("scontrol suspend/resume: administrators only; the job keeps all its resources; suspended time is not charged", () => {
     const c = cluster(CONF);
     c.run(submit(spec({ ntasks: 2, memPerNodeMib: 500, timeLimitMin: 60 }), 10, ALICE));

@@ -278,3 +278,25 @@ describe("a job named empty (oracle 22.05: --job-name= is JobName= in scontrol, 
     expect(byName.result.stdout).toBe("25\n");
   });
 });
+
+describe("sacct -u of a user the host does not know (oracle 22.05)", () => {
+  it("names the first such user and prints nothing else, whatever the others", async () => {
+    const { port, calls } = fakePort({ jobs: accountingJobs(), now: ACCOUNTING_NOW });
+    const known = { ...port, userKnown: (u: string) => u === "root" || u === "0" };
+    expect(await sacctMain(["-u", "root,nosuch,other", "-X"], known)).toEqual({ stdout: "", stderr: "sacct: error: Invalid user id: nosuch\n", exitCode: 1 });
+    expect(calls.listJobs).toEqual([]);
+    expect((await sacctMain(["-u", "root", "-X", "-n"], known)).exitCode).toBe(0);
+  });
+});
+
+describe("sacct -M (oracle 22.05)", () => {
+  it("lists nothing for clusters other than this one; this one by name in any case, all and -L list it", async () => {
+    const lines = async (argv: string[]) => (await run([...argv, "-X", "-n", "-o", "JobID"])).result.stdout.split("\n").filter((l) => l !== "").length;
+    const all = await lines([]);
+    expect(all).toBeGreaterThan(0);
+    expect(await lines(["-M", "nosuch"])).toBe(0);
+    const header = await run(["-M", "nosuch", "-X"]);
+    expect([header.result.exitCode, header.result.stdout.split("\n").length]).toEqual([0, 3]);
+    for (const argv of [["-M", "ORACLE"], ["-M", "nosuch,oracle"], ["-M", "all"], ["-L"]]) expect(await lines(argv), argv.join(" ")).toBe(all);
+  });
+});

@@ -180,3 +180,14 @@ describe("scancel J.S (recorded on the oracle: scancel -v 94.0, scancel 94.7, sc
     expect(verbose.result.stderr).toBe("scancel: Terminating step 20.7\nscancel: error: Kill job error on job step id 20: Invalid job id specified\n");
   });
 });
+
+describe("scancel -u of a user the host does not know (oracle 22.05)", () => {
+  it("fails before asking the controller, naming the user as given", async () => {
+    const { port, calls } = fakePort({ jobs: JOBS, now: at("12:36:10"), cancelResults: controller });
+    const known = { ...port, userKnown: (u: string) => u === "root" || u === "0" };
+    expect(await scancelMain(["-u", "nosuchuser"], known)).toEqual({ stdout: "", stderr: "scancel: error: Invalid user name: nosuchuser\n", exitCode: 1 });
+    expect(await scancelMain(["-u", "root,nosuch", "-n", "x"], known)).toMatchObject({ stderr: "scancel: error: Invalid user name: root,nosuch\n", exitCode: 1 });
+    expect(calls.cancel).toEqual([]);
+    expect((await scancelMain(["-u", "0", "-n", "x"], known)).stderr).not.toContain("Invalid user");
+  });
+});

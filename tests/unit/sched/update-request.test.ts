@@ -161,15 +161,62 @@ describe("scontrol's own checks before asking (oracle 22.05)", () => {
     [["TimeMin=abc"], "scontrol: error: Invalid TimeMin value"],
     [["DelayBoot="], "scontrol: error: Invalid DelayBoot value"],
     [["MailType=bogus"], "Invalid MailType: bogus"],
+    [["TimeLimit=bogus"], "scontrol: error: Invalid TimeLimit value"],
+    [["TimeLimit=1:2:3:4"], "scontrol: error: Invalid TimeLimit value"],
+    [["NumCPUs=bogus"], 'scontrol: error: Invalid numeric value "bogus" for NumCPUs.\nscontrol: error: Invalid NumCPUs value: bogus'],
+    [["Priority=bogus"], "scontrol: error: Invalid Priority value: bogus"],
+    [["StartTime=bogus"], "Invalid time specification (pos=0): bogus\nNo changes specified"],
+    [["EligibleTime=bogus"], "Invalid time specification (pos=0): bogus\nNo changes specified"],
   ])("%j", (args, message) => {
     const r = parseJobUpdate(["JobId=1", ...args]);
     expect(r.ok ? "" : r.error.message).toBe(message);
+  });
+
+  it("reads Nice= and ArrayTaskThrottle= as strtol does; gives the update up without failing on a node count it cannot read", () => {
+    const fields = (arg: string) => {
+      const r = parseJobUpdate(["JobId=1", arg]);
+      return r.ok ? r.value.fields : r.error.message;
+    };
+    expect(fields("Nice=7abc")).toEqual({ Nice: "7" });
+    expect(fields("Nice=bogus")).toEqual({ Nice: "0" });
+    expect(fields("Nice=-5")).toEqual({ Nice: "-5" });
+    expect(fields("ArrayTaskThrottle=bogus")).toEqual({ ArrayTaskThrottle: "0" });
+    expect(fields("TimeLimit=+10")).toEqual({ TimeLimit: "+10" });
+    const gaveUp = parseJobUpdate(["JobId=1", "NumNodes=bogus", "Comment=x"]);
+    expect(gaveUp.ok && gaveUp.value).toMatchObject({ abandoned: 'scontrol: error: Invalid numeric value "bogus" for requested node count.', fields: {} });
+    expect(fields("NumNodes=2-3")).toEqual({ NumNodes: "2-3" });
   });
 
   it("takes the keys 22.05 takes, empty whole numbers too", () => {
     for (const arg of ["WorkDir=/tmp", "Prefer=", "MinTmpDiskNode=", "Contiguous=yes", "DelayBoot=1:00", "MailType=end,FAIL", "Switches=2@abc"]) {
       expect(parseJobUpdate(["JobId=1", arg]).ok, arg).toBe(true);
     }
+  });
+});
+
+describe("TimeLimit=+N/-N, node lists and features (oracle 22.05)", () => {
+  it("changes the limit by N; an unlimited one stays unlimited; a decrement to nothing is refused", () => {
+    const { job, set } = held();
+    expect(set({ TimeLimit: "+10" })).toBe("");
+    expect(job().info.timeLimitMin).toBeUndefined();
+    expect(set({ TimeLimit: "30" })).toBe("");
+    expect(set({ TimeLimit: "+10" })).toBe("");
+    expect(job().info.timeLimitMin).toBe(40);
+    expect(set({ TimeLimit: "-15" })).toBe("");
+    expect(job().info.timeLimitMin).toBe(25);
+    expect(set({ TimeLimit: "-25" })).toBe("Invalid time specification");
+    expect(job().info.timeLimitMin).toBe(25);
+  });
+
+  it("ReqNodeList= and ExcNodeList= name nodes only; Features= only features some node has", () => {
+    const { job, set } = held();
+    expect(set({ ReqNodeList: "n9" })).toBe("Invalid node name specified");
+    expect(set({ ReqNodeList: "bogus[" })).toBe("Invalid node name specified");
+    expect(set({ ExcNodeList: "n[1-9]" })).toBe("Invalid node name specified");
+    expect(set({ ReqNodeList: "n[1-2]" })).toBe("");
+    expect(job().spec.nodelist).toBe("n[1-2]");
+    expect(set({ Features: "gpu" })).toBe("Invalid feature specification");
+    expect(set({ Features: "" })).toBe("");
   });
 });
 
