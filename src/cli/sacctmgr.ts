@@ -55,6 +55,7 @@ function entityOf(word: string): string | undefined {
   if (/^qos$/.test(w) || w === "qoses") return "qos";
   if (/^clusters?$/.test(w)) return "cluster";
   if (/^assoc(iations?|s)?$/.test(w)) return "association";
+  if (w === "tres") return "tres";
   return undefined;
 }
 
@@ -107,6 +108,21 @@ export function parseSpecs(words: readonly string[], action: string): ParsedSpec
 /** sacctmgr waits this long for an answer, then discards the change. */
 const PROMPT_TIMEOUT_MS = 30_000;
 
+/** What sacctmgr says of a command naming no entity it knows, per command (oracle 22.05). */
+const NO_ENTITY: Record<"show" | "add" | "modify" | "delete", string> = {
+  show: 'No valid entity in list command\nInput line must include "Account", "Association", "Cluster", "Configuration",\n' +
+    '"Event", "Federation", "Problem", "QOS", "Resource", "Reservation",\n"RunAwayJobs", "Stats", "Transaction", "TRES", "User", or "WCKey"',
+  add: 'No valid entity in add command\nInput line must include "Account", "Cluster", "Coordinator", "Federation", "QOS", "Resource", or "User"',
+  delete: 'No valid entity in delete command\nInput line must include "Account", "Cluster", "Coordinator", "Federation", "QOS", "Resource", or "User"',
+  modify: 'No valid entity in modify command\nInput line must include "Account", "Cluster", "Federation", "Job", "QOS", "Resource" or "User"',
+};
+
+/** Entities sacctmgr has and Spur's accounting does not keep. */
+const NOT_KEPT = /^(configuration|coordinators?|events?|federations?|jobs?|problems?|resources?|reservations?|runawayjobs|stats|transactions?|wckeys?)$/i;
+
+/** A format= naming a field sacctmgr does not have, in its words (the parser's message quotes the name). */
+const unknownField = (message: string): CliResult => fail(`Unknown field '${/"(.*)"$/.exec(message)?.[1] ?? message}'`);
+
 const fail = (text: string, code = 1): CliResult => ({ stdout: "", stderr: text.endsWith("\n") ? text : `${text}\n`, exitCode: code });
 const errorText = (message: string): string => (message.startsWith(" ") ? message : ` ${message}`);
 
@@ -131,9 +147,11 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
   if (verb === "help") return { stdout: USAGE, stderr: "", exitCode: 0 };
   if (verb === "version") return { stdout: `${SLURM_VERSION_LINE}\n`, stderr: "", exitCode: 0 };
   const action = ACTIONS[verb.toLowerCase()];
-  if (action === undefined) return fail(`Invalid command: ${verb}`);
+  if (action === undefined) return fail(`invalid keyword: ${verb}`);
   const entity = what === undefined ? undefined : entityOf(what);
-  if (entity === undefined) return fail(` Unknown entity '${what ?? ""}'\n Use keyword 'where' to modify condition`);
+  // an entity of Slurm's that Spur does not keep (events, wckeys, ...) is named as such; anything else gets Slurm's list
+  if (entity === undefined && what !== undefined && NOT_KEPT.test(what)) return fail(` Unknown entity '${what}'\n Use keyword 'where' to modify condition`);
+  if (entity === undefined) return fail(NO_ENTITY[action]);
   const specs = parseSpecs(rest, action);
   try {
     if (action === "show" && entity === "user" && (withAssoc || specs.withAssoc)) return await showUsersWithAssoc(port, specs, header, parsable);
@@ -142,6 +160,8 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
   } catch (error) {
     if (error instanceof RpcError) {
       if (error.code === "unavailable") return fail(`sacctmgr: error: ${error.message}`);
+      // said on stdout, though the command fails (oracle 22.05)
+      if (/^ ?Nothing (deleted|modified)$/.test(error.message)) return { stdout: `${errorText(error.message)}\n`, stderr: "", exitCode: 1 };
       return fail(errorText(error.message));
     }
     throw error;
@@ -151,7 +171,7 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
 async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
   if (port.ctl.acctList === undefined) return fail("sacctmgr: error: controller does not support sacctmgr");
   const cols = parseFieldList(specs.format ?? SACCTMGR_DEFAULT_FORMAT[entity] ?? "", SACCTMGR_FIELDS);
-  if (typeof cols === "string") return fail(` ${cols}`);
+  if (typeof cols === "string") return unknownField(cols);
   const where = { ...specs.where };
   // `show user alice` / `show qos normal`: bare names select by name.
   if (specs.names.length > 0) where[entity === "association" ? "id" : "name"] = specs.names.join(",");
@@ -170,7 +190,7 @@ async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: b
 async function showUsersWithAssoc(port: CliPort, specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
   if (port.ctl.acctList === undefined) return fail("sacctmgr: error: controller does not support sacctmgr");
   const cols = parseFieldList(specs.format ?? USER_WITH_ASSOC_FORMAT, SACCTMGR_FIELDS);
-  if (typeof cols === "string") return fail(` ${cols}`);
+  if (typeof cols === "string") return unknownField(cols);
   const userWhere = { ...specs.where };
   if (specs.names.length > 0) userWhere.name = specs.names.join(",");
   const users = await port.ctl.acctList({ entity: "user", where: userWhere });

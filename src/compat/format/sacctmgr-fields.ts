@@ -20,7 +20,7 @@ export interface Column {
 export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   account: ["Account", 10], descr: ["Descr", 20], description: ["Descr", 20], org: ["Org", 20], organization: ["Org", 20],
   user: ["User", 10], "def acct": ["Def Acct", 10], defaultaccount: ["Def Acct", 10], admin: ["Admin", 9], adminlevel: ["Admin", 9],
-  name: ["Name", 10], id: ["ID", 6], priority: ["Priority", 10], gracetime: ["GraceTime", 10], preempt: ["Preempt", 10],
+  name: ["Name", 10], id: ["ID", 6], type: ["Type", 8], priority: ["Priority", 10], gracetime: ["GraceTime", 10], preempt: ["Preempt", 10],
   preemptexempttime: ["PreemptExemptTime", 19], preemptmode: ["PreemptMode", 11], flags: ["Flags", 40],
   usagethres: ["UsageThres", 10], usagefactor: ["UsageFactor", 11], grptres: ["GrpTRES", 13], grptresmins: ["GrpTRESMins", 13],
   grptresrunmin: ["GrpTRESRunMins", 13], grptresrunmins: ["GrpTRESRunMins", 13], grpjobs: ["GrpJobs", 7], grpsubmit: ["GrpSubmit", 9], grpsubmitjobs: ["GrpSubmit", 9],
@@ -39,6 +39,7 @@ export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {
   qos: "name,priority,gracetime,preempt,preemptexempttime,preemptmode,flags,usagethres,usagefactor,grptres,grptresmins,grptresrunmin,grpjobs,grpsubmit,grpwall,maxtres,maxtrespernode,maxtresmins,maxwall,maxtrespu,maxjobspu,maxsubmitpu,maxtrespa,maxjobspa,maxsubmitpa,mintres",
   association: "cluster,account,user,partition,share,priority,grpjobs,grptres,grpsubmit,grpwall,grptresmins,maxjobs,maxtres,maxtrespernode,maxsubmit,maxwall,maxtresmins,qos,def qos,grptresrunmin",
   cluster: "cluster,controlhost,controlport,rpc,share,grpjobs,grptres,grpsubmit,maxjobs,maxtres,maxsubmit,maxwall,qos,def qos",
+  tres: "type,name%15,id",
 };
 
 /** `sacctmgr list users -s` (withassoc): the user's columns, then the association's (22.05). */

@@ -8,6 +8,7 @@
  */
 import type { ClusterState } from "../model/types.ts";
 import { tresOut, wallOut } from "./fields.ts";
+import { BASE_TRES_COUNT, trackedTres } from "./share-columns.ts";
 import { allowedQos, type AcctState, type AssocRecord, type QosRecord } from "./types.ts";
 
 export type Row = Record<string, string>;
@@ -30,9 +31,22 @@ export function acctRows(state: ClusterState, entity: string, where: Record<stri
       return assocRows(state, where);
     case "cluster":
       return acct.clusters.filter((c) => keep(list(where, "name", "names", "cluster"), c)).map((c) => clusterRow(state, c));
+    case "tres":
+      return tresRows(state).filter((r) => keep(list(where, "type"), r.type ?? "") && keep(list(where, "name", "names"), r.name ?? ""));
     default:
       return ` Unknown entity '${entity}'`;
   }
+}
+
+/**
+ * The TRES the accounting database knows: Slurm's eight, with their fixed ids, then those the
+ * cluster tracks besides (gres/gpu, licenses ...) from id 1001 in the order they are tracked.
+ */
+function tresRows(state: ClusterState): Row[] {
+  return trackedTres(state).map((t, i) => {
+    const slash = t.indexOf("/");
+    return { type: slash < 0 ? t : t.slice(0, slash), name: slash < 0 ? "" : t.slice(slash + 1), id: String(i < BASE_TRES_COUNT ? i + 1 : 1001 + i - BASE_TRES_COUNT) };
+  });
 }
 
 const keep = (wanted: string[], value: string): boolean => wanted.length === 0 || wanted.includes(value);

@@ -8,6 +8,8 @@
  * The returned text is what sacctmgr prints for the change.
  */
 import { ASSOC_LIMIT_SETTERS, QOS_LIMIT_SETTERS } from "./fields.ts";
+import { assocRow } from "./acct-rows.ts";
+import { assocAddLine, nonDefaultLines, unknownOptionText } from "./add-text.ts";
 import {
   accountAssoc, addAssocRecord, addQosRecord, userAssoc, type AcctState, type AssocRecord, type QosRecord,
 } from "./types.ts";
@@ -88,10 +90,12 @@ const unknownKey = (set: Record<string, string>, allowed: ReadonlySet<string>): 
 
 function addAccounts(acct: AcctState, cluster: string, names: string[], set: Record<string, string>): AcctOutcome {
   const bad = unknownKey(set, ACCOUNT_KEYS);
-  if (bad !== undefined) return fail(`Unknown option: ${bad}`);
+  if (bad !== undefined) return fail(unknownOptionText(bad, set[bad], true));
   if (!acct.clusters.includes(cluster)) return fail(`This cluster ${cluster} hasn't been added to accounting yet`);
   const parent = set.parent ?? "root";
-  if (accountAssoc(acct, cluster, parent) === undefined) return fail(`Parent account ${parent} doesn't exist.`);
+  if (accountAssoc(acct, cluster, parent) === undefined) {
+    return fail(` Parent account '${parent}' doesn't exist on cluster ${cluster}\n        Contact your admin to add this account.\n No associations created.`);
+  }
   const fresh = names.filter((n) => accountAssoc(acct, cluster, n) === undefined);
   if (fresh.length === 0) return fail(" Nothing new added.");
   const lines = [" Adding Account(s)", ...fresh.map((n) => `  ${n}`), " Settings"];
@@ -104,14 +108,14 @@ function addAccounts(acct: AcctState, cluster: string, names: string[], set: Rec
     if (why !== "") return fail(why);
   }
   lines.push(`  Description     = ${set.description ?? "Account Name"}`, `  Organization    = ${set.organization ?? "Parent/Account Name"}`, " Associations");
-  for (const name of fresh) lines.push(`  A = ${name.padEnd(10)} C = ${cluster.padEnd(10)}`);
+  for (const name of fresh) lines.push(assocAddLine({ user: "", account: name, cluster, partition: "" }));
   lines.push(" Settings", `  Parent        = ${parent}`);
   return { error: "", text: `${lines.join("\n")}\n`, changed: fresh.length };
 }
 
 function addUsers(acct: AcctState, cluster: string, names: string[], set: Record<string, string>): AcctOutcome {
   const bad = unknownKey(set, USER_KEYS);
-  if (bad !== undefined) return fail(`Unknown option: ${bad}`);
+  if (bad !== undefined) return fail(unknownOptionText(bad, set[bad], false));
   const accounts = splitList(set.account ?? set.accounts ?? set.defaultaccount ?? "");
   if (accounts.length === 0) return fail(" Need name of account to add user to.");
   for (const a of accounts) if (accountAssoc(acct, cluster, a) === undefined) return fail(` This account ${a} doesn't exist.\n        Contact your admin to add this account.`);
@@ -120,6 +124,7 @@ function addUsers(acct: AcctState, cluster: string, names: string[], set: Record
   if (adminLevel === undefined) return fail(`Invalid AdminLevel: ${set.adminlevel}`);
   const added: string[] = [];
   const assocLines: string[] = [];
+  let first: AssocRecord | undefined;
   for (const name of names) {
     if (!acct.users.has(name)) {
       acct.users.set(name, { name, defaultAccount: set.defaultaccount ?? accounts[0] ?? "", adminLevel });
@@ -131,13 +136,19 @@ function addUsers(acct: AcctState, cluster: string, names: string[], set: Record
       const a = addAssocRecord(acct, { cluster, account, user: name, partition, parent: account, shares: 1, limits: {}, qos: [], defaultQos: "" });
       const why = setAssoc(acct, a, set);
       if (why !== "") return fail(why);
-      assocLines.push(`  U = ${name.padEnd(9)} A = ${account.padEnd(10)} C = ${cluster.padEnd(10)}${partition ? ` P = ${partition}` : ""}`);
+      first ??= a;
+      assocLines.push(assocAddLine({ user: name, account, cluster, partition }));
     }
   }
   if (added.length === 0 && assocLines.length === 0) return fail(" Nothing new added.");
   const lines: string[] = [];
-  if (added.length > 0) lines.push(" Adding User(s)", ...added.map((n) => `  ${n}`), " Settings =", `  Default Account = ${set.defaultaccount ?? accounts[0]}`);
+  // the user records' settings given on the command line, then the associations' limits (oracle 22.05)
+  const settings: string[] = [];
+  if (set.defaultaccount !== undefined) settings.push(`  Default Account = ${set.defaultaccount}`);
+  if (adminLevel !== "None") settings.push(`  Admin Level     = ${adminLevel}`);
+  if (added.length > 0) lines.push(" Adding User(s)", ...added.map((n) => `  ${n}`), ...(settings.length > 0 ? [" Settings =", ...settings] : []));
   if (assocLines.length > 0) lines.push(" Associations =", ...assocLines);
+  lines.push(" Non Default Settings", ...(first === undefined ? [] : nonDefaultLines(assocRow(acct, first), set)));
   return { error: "", text: `${lines.join("\n")}\n`, changed: added.length + assocLines.length };
 }
 
@@ -154,7 +165,7 @@ const QOS_KEYS = new Set(["description", "priority", "preempt", "preemptmode", "
 /** Apply QOS settings; returns an error or "". */
 export function setQos(acct: AcctState, q: QosRecord, set: Record<string, string>): string {
   const bad = unknownKey(set, QOS_KEYS);
-  if (bad !== undefined) return `Unknown option: ${bad}`;
+  if (bad !== undefined) return unknownOptionText(bad, set[bad], true);
   for (const [key, value] of Object.entries(set)) {
     if (key === "description") q.description = value;
     else if (key === "priority" || key === "gracetime" || key === "usagefactor") {
@@ -187,7 +198,7 @@ function addQos(acct: AcctState, names: string[], set: Record<string, string>): 
     const why = setQos(acct, q, set);
     if (why !== "") return fail(why);
   }
-  const lines = [" Adding QOS(s)", ...fresh.map((n) => `  ${n}`), " Settings", `  Description    = ${set.description ?? "QOS Name"}`];
+  const lines = [" Adding QOS(s)", ...fresh.map((n) => `  ${n}`), " Settings", `  Description    = ${set.description ?? fresh[0]}`];
   return { error: "", text: `${lines.join("\n")}\n`, changed: fresh.length };
 }
 

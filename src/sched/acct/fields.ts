@@ -77,9 +77,10 @@ const tresSetter = <L>(key: keyof L): Setter<L> => (limits, value) => {
   return undefined;
 };
 
-const wallSetter = <L>(key: keyof L): Setter<L> => (limits, value) => {
+/** `typed`: the option's name as sacctmgr names it in its complaint ("Bad MaxWall time format: maxwall=x"). */
+const wallSetter = <L>(key: keyof L, typed: string): Setter<L> => (limits, value) => {
   const w = parseWallMin(value);
-  if (typeof w === "string") return w;
+  if (typeof w === "string") return ` Bad ${key === "grpWallMin" ? "GrpWall" : "MaxWall"} time format: ${typed}=${value}`;
   if (w === undefined) delete limits[key];
   else (limits as Record<keyof L, unknown>)[key] = w;
   return undefined;
@@ -92,7 +93,7 @@ export const ASSOC_LIMIT_SETTERS: Record<string, Setter<AssocLimits>> = {
   grpsubmit: countSetter("grpSubmitJobs"),
   grptres: tresSetter("grpTres"),
   grptresmins: tresSetter("grpTresMins"),
-  grpwall: wallSetter("grpWallMin"),
+  grpwall: wallSetter("grpWallMin", "grpwall"),
   maxjobs: countSetter("maxJobs"),
   maxsubmitjobs: countSetter("maxSubmitJobs"),
   maxsubmit: countSetter("maxSubmitJobs"),
@@ -100,8 +101,8 @@ export const ASSOC_LIMIT_SETTERS: Record<string, Setter<AssocLimits>> = {
   maxtresperjob: tresSetter("maxTresPerJob"),
   maxtresmins: tresSetter("maxTresMinsPerJob"),
   maxtresminsperjob: tresSetter("maxTresMinsPerJob"),
-  maxwall: wallSetter("maxWallMin"),
-  maxwalldurationperjob: wallSetter("maxWallMin"),
+  maxwall: wallSetter("maxWallMin", "maxwall"),
+  maxwalldurationperjob: wallSetter("maxWallMin", "maxwalldurationperjob"),
 };
 
 export const QOS_LIMIT_SETTERS: Record<string, Setter<QosLimits>> = {
@@ -110,7 +111,7 @@ export const QOS_LIMIT_SETTERS: Record<string, Setter<QosLimits>> = {
   grpsubmit: countSetter("grpSubmitJobs"),
   grptres: tresSetter("grpTres"),
   grptresmins: tresSetter("grpTresMins"),
-  grpwall: wallSetter("grpWallMin"),
+  grpwall: wallSetter("grpWallMin", "grpwall"),
   maxtres: tresSetter("maxTresPerJob"),
   maxtresperjob: tresSetter("maxTresPerJob"),
   maxtresmins: tresSetter("maxTresMinsPerJob"),
@@ -121,8 +122,8 @@ export const QOS_LIMIT_SETTERS: Record<string, Setter<QosLimits>> = {
   maxjobspu: countSetter("maxJobsPerUser"),
   maxsubmitjobsperuser: countSetter("maxSubmitJobsPerUser"),
   maxsubmitpu: countSetter("maxSubmitJobsPerUser"),
-  maxwall: wallSetter("maxWallMin"),
-  maxwalldurationperjob: wallSetter("maxWallMin"),
+  maxwall: wallSetter("maxWallMin", "maxwall"),
+  maxwalldurationperjob: wallSetter("maxWallMin", "maxwalldurationperjob"),
 };
 
 /** Minutes as Slurm prints a wall limit: [D-]HH:MM:SS. */

@@ -5,6 +5,7 @@
  * User=, Partition=, Cluster=. Deleting an account removes its associations and
  * those below it; root cannot be deleted. Nothing is changed on an error.
  */
+import { unknownOptionText } from "./add-text.ts";
 import { ASSOC_KEYS, adminLevelOf, fail, setAssoc, setQos, splitList, type AcctOutcome, type AcctRequest } from "./apply-acct.ts";
 import { accountAssoc, assocChain, type AcctState, type AssocRecord } from "./types.ts";
 
@@ -68,7 +69,7 @@ export function modifyAcct(acct: AcctState, cluster: string, req: AcctRequest): 
     if (why !== "") return fail(why);
   }
   const unknown = Object.keys(req.set).find((k) => !ASSOC_KEYS.has(k) && !recordKeys.includes(k) && k !== "parent");
-  if (unknown !== undefined) return fail(`Unknown option: ${unknown}`);
+  if (unknown !== undefined) return fail(unknownOptionText(unknown, req.set[unknown], true));
   if (Object.keys(aset).length > 0 || (req.set.parent !== undefined && !isUser)) {
     for (const a of assocs) {
       const why = setAssoc(acct, a, aset);

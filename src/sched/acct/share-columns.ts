@@ -11,6 +11,8 @@ import { tresRunMinsText } from "./usage.ts";
 
 /** Slurm's always-tracked TRES, before the AccountingStorageTRES extras (gres/gpu, licenses ...). */
 const BASE_TRES = ["cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages"] as const;
+/** How many of trackedTres's first entries are Slurm's own (ids 1-8); the others' ids start at 1001. */
+export const BASE_TRES_COUNT = BASE_TRES.length;
 
 export function trackedTres(state: ClusterState): string[] {
   const out: string[] = [...BASE_TRES];

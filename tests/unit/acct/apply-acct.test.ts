@@ -25,12 +25,38 @@ describe("accounting records", () => {
     expect(r.text).toContain(" Adding Account(s)\n  physics\n");
     expect(r.text).toContain("  A = physics    C = test      ");
     expect(c.run(acct({ action: "add", entity: "account", names: ["physics"] })).error).toBe(" Nothing new added.");
-    expect(c.run(acct({ action: "add", entity: "account", names: ["x"], set: { parent: "nope" } })).error).toContain("Parent account nope");
+    expect(c.run(acct({ action: "add", entity: "account", names: ["x"], set: { parent: "nope" } })).error).toBe(
+      " Parent account 'nope' doesn't exist on cluster test\n        Contact your admin to add this account.\n No associations created.",
+    );
     const u = c.run(acct({ action: "add", entity: "user", names: ["alice"], set: { account: "physics", maxjobs: "2" } }));
     expect(u.error).toBe("");
     expect(c.state.acct.users.get("alice")?.defaultAccount).toBe("physics");
     expect(userAssoc(c.state.acct, "test", "physics", "alice")?.limits.maxJobs).toBe(2);
     expect(c.run(acct({ action: "add", entity: "user", names: ["bob"], set: { account: "nope" } })).error).toContain("nope");
+  });
+
+  it("says what it added as 22.05 does: cut association columns, the users' settings given, the limits given (oracle)", () => {
+    const c = cluster();
+    c.run(acct({ action: "add", entity: "account", names: ["averylongaccount"] }));
+    const plain = c.run(acct({ action: "add", entity: "user", names: ["averylonguser"], set: { account: "averylongaccount" } }));
+    expect(plain.text).toBe(" Adding User(s)\n  averylonguser\n Associations =\n  U = averylong A = averylonga C = test      \n Non Default Settings\n");
+    const rich = c.run(acct({
+      action: "add", entity: "user", names: ["zzu"],
+      set: { account: "root", adminlevel: "operator", defaultaccount: "root", shares: "2", grpjobs: "2", maxwall: "10", qos: "normal", partition: "debug" },
+    }));
+    expect(rich.text).toBe([
+      " Adding User(s)", "  zzu", " Settings =", "  Default Account = root", "  Admin Level     = Operator", " Associations =",
+      "  U = zzu       A = root       C = test       P = debug     ", " Non Default Settings",
+      "  Fairshare     = 2", "  GrpJobs       = 2", "  MaxWall       = 00:10:00", "  QOS           = normal", "",
+    ].join("\n"));
+    // an existing user given another account: the association alone
+    expect(c.run(acct({ action: "add", entity: "user", names: ["zzu"], set: { account: "averylongaccount" } })).text).toBe(
+      " Associations =\n  U = zzu       A = averylonga C = test      \n Non Default Settings\n",
+    );
+    expect(c.run(acct({ action: "add", entity: "qos", names: ["fast"] })).text).toContain("  Description    = fast\n");
+    expect(c.run(acct({ action: "add", entity: "user", names: ["x"], set: { account: "root", bogus: "1" } })).error).toBe(" Unknown option: bogus=1");
+    expect(c.run(acct({ action: "add", entity: "account", names: ["x"], set: { bogus: "1" } })).error).toBe(" Unknown option: bogus=1\n Use keyword 'where' to modify condition");
+    expect(c.run(acct({ action: "modify", entity: "qos", names: ["normal"], set: { maxwall: "bogus" } })).error).toBe(" Bad MaxWall time format: maxwall=bogus");
   });
 
   it("modifies by where/set and deletes an account's subtree; root stays", () => {

@@ -129,12 +129,27 @@ describe("sacctmgr", () => {
     expect((await sacctmgrMain(["-P", "show", "qos", "normal", "format=name,grptresrunmins"], f.port)).stdout.split("\n")[0]).toBe("Name|GrpTRESRunMins");
   });
 
+  it("lists the TRES table: Slurm's eight with their ids, then the tracked extras from 1001 (oracle 22.05)", async () => {
+    const f = fake();
+    expect((await sacctmgrMain(["show", "tres", "-P"], f.port)).stdout).toBe(
+      "Type|Name|ID\ncpu||1\nmem||2\nenergy||3\nnode||4\nbilling||5\nfs|disk|6\nvmem||7\npages||8\ngres|gpu|1001\n",
+    );
+    const table = (await sacctmgrMain(["show", "tres"], f.port)).stdout.split("\n");
+    expect(table.slice(0, 3)).toEqual(["    Type            Name     ID ", "-------- --------------- ------ ", "     cpu                      1 "]);
+    expect((await sacctmgrMain(["-n", "-P", "show", "tres", "where", "type=gres"], f.port)).stdout).toBe("gres|gpu|1001\n");
+  });
+
   it("reports errors in sacctmgr's words with exit 1", async () => {
     const f = fake();
     const r = await sacctmgrMain(["-i", "modify", "user", "where", "name=nobody", "set", "maxjobs=1"], f.port);
-    expect(r).toEqual({ stdout: "", stderr: " Nothing modified\n", exitCode: 1 });
+    expect(r).toEqual({ stdout: " Nothing modified\n", stderr: "", exitCode: 1 });
     expect((await sacctmgrMain(["show", "widgets"], f.port)).exitCode).toBe(1);
-    expect((await sacctmgrMain(["show", "account", "format=nosuch"], f.port)).stderr).toContain("Invalid field requested");
+    expect((await sacctmgrMain(["show", "account", "format=nosuch"], f.port)).stderr).toBe("Unknown field 'nosuch'\n");
+    // oracle 22.05's words for a command or entity it does not have; entities Slurm has and Spur does not keep are named
+    expect((await sacctmgrMain(["bogus"], f.port)).stderr).toBe("invalid keyword: bogus\n");
+    expect((await sacctmgrMain(["show", "bogus"], f.port)).stderr).toMatch(/^No valid entity in list command\nInput line must include "Account", "Association", /);
+    expect((await sacctmgrMain(["delete", "bogus", "x"], f.port)).stderr).toMatch(/^No valid entity in delete command\n/);
+    expect((await sacctmgrMain(["show", "wckey"], f.port)).stderr).toBe(" Unknown entity 'wckey'\n Use keyword 'where' to modify condition\n");
     const alice = fake("", { uid: 1000, gid: 1000, user: "alice", group: "alice" });
     expect((await sacctmgrMain(["-i", "add", "account", "x"], alice.port)).stderr).toContain("privilege");
   });
