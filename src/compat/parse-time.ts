@@ -77,6 +77,9 @@ export function parseBeginTime(text: string, now: number, optionName = "--begin"
     return ok(Number(digits));
   }
   const parts = scan(text);
+  // nothing to read (empty, blanks, "-", "T"): 22.05's parse_time answers 0 without a word, which
+  // the option then refuses by its own line alone (sacct -S reads it as the start of time)
+  if (parts === NOTHING) return allowEpochStart ? ok(0) : err("BadTime", `Invalid ${optionName} specification`, OPTION_EXIT);
   if (typeof parts === "number") return fail(parts);
   const when = resolve(parts, nowSec);
   if (when !== undefined && when <= 0 && allowEpochStart) return ok(0);
@@ -126,13 +129,14 @@ const ended = (s: string, p: number): number => {
  * (M/D, M.D, with a year YY) or a compact one (MMDD[YY]); the error position is where the
  * failing piece stopped making sense. Returns the failing position on error.
  */
-function scan(text: string): Parts | number {
+function scan(text: string): Parts | number | typeof NOTHING {
   const parts: Parts = { dayOffset: 0, todayGiven: false, pieces: 0 };
   let p = 0;
   try {
     while (p < text.length) {
       const c = text[p] as string;
-      if (isSpace(c) || c === "T") {
+      // 22.05 skips a '-' between pieces as it does a blank ("-5" fails after the 5, "-5:00" is 05:00)
+      if (isSpace(c) || c === "T" || c === "-") {
         p++;
         continue;
       }
@@ -143,8 +147,11 @@ function scan(text: string): Parts | number {
     if (e instanceof At) return e.pos;
     throw e;
   }
-  return parts.pieces === 0 ? 0 : parts;
+  return parts.pieces === 0 ? NOTHING : parts;
 }
+
+/** scan's answer for a text with no piece at all. */
+const NOTHING: unique symbol = Symbol("nothing");
 
 /** One piece at `p`; returns where it ends. */
 function piece(s: string, p: number, parts: Parts): number {

@@ -126,7 +126,9 @@ export function parseJobUpdate(args: readonly string[], now = 0, userKnown: (u: 
     if (key === "Deadline" || key === "StartTime") {
       const t = parseBeginTime(value, now, key);
       if (!t.ok) {
-        warnings.push(t.error.message.split("\n")[0] as string);
+        // parse_time's complaint, when it has one (nothing to read is dropped without a word)
+        const said = t.error.message.split("\n")[0] as string;
+        if (said.startsWith("Invalid time specification")) warnings.push(said);
         continue;
       }
     }

@@ -72,12 +72,20 @@ describe("parseBeginTime (examples from time-formats.md, now = 2026-12-02 11:20:
   it.each([
     // positions as the oracle (22.05) reports them (more in parse-time-oracle.test.ts)
     ["now+3h", 4], ["now+1 min", 5], ["4pm", 1], ["0", -1], ["abc", 0], ["13/01", 0], ["25:00", 0], ["uts12", 0],
-    ["", 0], ["noon x", 5], ["2030-13-01", 5],
+    ["noon x", 5], ["2030-13-01", 5], ["-5", 2], ["--5", 3], ["-x", 1], ["5-", 1],
   ] as const)("%j is invalid (pos=%d)", (text, pos) => {
     expect(parseBeginTime(text, now)).toEqual({
       ok: false,
       error: { code: "BadTime", message: `Invalid time specification (pos=${pos}): ${text}\nInvalid --begin specification`, exitCode: 255 },
     });
+  });
+
+  it("nothing to read is refused by the option's line alone; sacct's start of time; a '-' between pieces is skipped (oracle 22.05)", () => {
+    for (const text of ["", " ", "-", "T"]) {
+      expect(parseBeginTime(text, now)).toEqual({ ok: false, error: { code: "BadTime", message: "Invalid --begin specification", exitCode: 255 } });
+      expect(parseBeginTime(text, now, "--starttime", true)).toEqual({ ok: true, value: 0 });
+    }
+    expect(parseBeginTime("-5:00", now)).toEqual(parseBeginTime("5:00", now));
   });
 
   it("--deadline uses the same parser with its own name", () => {
