@@ -8,7 +8,7 @@
  */
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, USER_WITH_ASSOC_FORMAT, parseFieldList, renderTable, withTresLimits, type Parsable } from "../compat/format/sacctmgr-fields.ts";
+import { ACCOUNT_WITH_ASSOC_FORMAT, SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, USER_WITH_ASSOC_FORMAT, parseFieldList, renderTable, withTresLimits, type Parsable } from "../compat/format/sacctmgr-fields.ts";
 import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const OPTIONS: readonly OptionRow[] = [
@@ -154,7 +154,9 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
   if (entity === undefined) return fail(NO_ENTITY[action]);
   const specs = parseSpecs(rest, action);
   try {
-    if (action === "show" && entity === "user" && (withAssoc || specs.withAssoc)) return await showUsersWithAssoc(port, specs, header, parsable);
+    if (action === "show" && (entity === "user" || entity === "account") && (withAssoc || specs.withAssoc)) {
+      return await showWithAssoc(port, entity, specs, header, parsable);
+    }
     if (action === "show") return await show(port, entity, specs, header, parsable);
     return await change(port, action, entity, specs, immediate);
   } catch (error) {
@@ -186,19 +188,22 @@ async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: b
   return { stdout: renderTable(treeCols, indented, header, parsable), stderr: "", exitCode: 0 };
 }
 
-/** `list users -s` / `withassoc`: one line per association of each user, the user's fields beside the association's (22.05). */
-async function showUsersWithAssoc(port: CliPort, specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
+/**
+ * `list users|accounts -s` / `withassoc`: one line per association of each user (or account),
+ * the record's fields beside the association's (22.05).
+ */
+async function showWithAssoc(port: CliPort, entity: "user" | "account", specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
   if (port.ctl.acctList === undefined) return fail("sacctmgr: error: controller does not support sacctmgr");
-  const cols = parseFieldList(specs.format ?? USER_WITH_ASSOC_FORMAT, SACCTMGR_FIELDS);
+  const cols = parseFieldList(specs.format ?? (entity === "user" ? USER_WITH_ASSOC_FORMAT : ACCOUNT_WITH_ASSOC_FORMAT), SACCTMGR_FIELDS);
   if (typeof cols === "string") return unknownField(cols);
-  const userWhere = { ...specs.where };
-  if (specs.names.length > 0) userWhere.name = specs.names.join(",");
-  const users = await port.ctl.acctList({ entity: "user", where: userWhere });
+  const where = { ...specs.where };
+  if (specs.names.length > 0) where.name = specs.names.join(",");
+  const records = await port.ctl.acctList({ entity, where });
   const rows: Record<string, string>[] = [];
-  for (const u of users.rows) {
-    const name = u.fields.user ?? "";
-    const assocs = await port.ctl.acctList({ entity: "association", where: { user: name } });
-    for (const a of assocs.rows) rows.push(withTresLimits({ ...u.fields, ...a.fields }));
+  for (const r of records.rows) {
+    const name = (entity === "user" ? r.fields.user : r.fields.account) ?? "";
+    const assocs = await port.ctl.acctList({ entity: "association", where: { [entity]: name } });
+    for (const a of assocs.rows) rows.push(withTresLimits({ ...r.fields, ...a.fields }));
   }
   return { stdout: renderTable(cols, rows, header, parsable), stderr: "", exitCode: 0 };
 }

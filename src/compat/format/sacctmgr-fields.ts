@@ -30,6 +30,7 @@ export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   cluster: ["Cluster", 10], partition: ["Partition", 10], share: ["Share", 9], fairshare: ["Share", 9], maxjobs: ["MaxJobs", 7],
   maxsubmit: ["MaxSubmit", 9], maxsubmitjobs: ["MaxSubmit", 9], qos: ["QOS", 20], "def qos": ["Def QOS", 9], defaultqos: ["Def QOS", 9],
   maxnodes: ["MaxNodes", 8], maxcpus: ["MaxCPUs", 8], maxcpumins: ["MaxCPUMins", 11],
+  grpnodes: ["GrpNodes", 8], grpcpus: ["GrpCPUs", 8], grpmem: ["GrpMem", 7], grpcpumins: ["GrpCPUMins", 11],
   parentname: ["ParentName", 10], parentid: ["ParentID", 8], controlhost: ["ControlHost", 15], controlport: ["ControlPort", 12], rpc: ["RPC", 5],
 };
 
@@ -45,10 +46,17 @@ export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {
 /** `sacctmgr list users -s` (withassoc): the user's columns, then the association's (22.05). */
 export const USER_WITH_ASSOC_FORMAT = "user,def acct,admin,cluster,account,partition,share,priority,maxjobs,maxnodes,maxcpus,maxsubmit,maxwall,maxcpumins,qos,def qos";
 
+/** `sacctmgr list accounts -s` (withassoc): the account's columns, then each of its associations' (22.05). */
+export const ACCOUNT_WITH_ASSOC_FORMAT =
+  "account,descr,org,cluster,parentname,user,share,priority,grpjobs,grpnodes,grpcpus,grpmem,grpsubmit,grpwall,grpcpumins,maxjobs,maxnodes,maxcpus,maxsubmit,maxwall,maxcpumins,qos,def qos";
+
 /** The old per-TRES limit columns (MaxNodes, MaxCPUs, MaxCPUMins) read from a row's MaxTRES and MaxTRESMins. */
 export function withTresLimits(row: Record<string, string>): Record<string, string> {
   const pick = (text: string | undefined, name: string): string => new RegExp(`(?:^|,)${name}=(\\d+)`).exec(text ?? "")?.[1] ?? "";
-  return { ...row, maxnodes: pick(row.maxtres, "node"), maxcpus: pick(row.maxtres, "cpu"), maxcpumins: pick(row.maxtresmins, "cpu") };
+  return {
+    ...row, maxnodes: pick(row.maxtres, "node"), maxcpus: pick(row.maxtres, "cpu"), maxcpumins: pick(row.maxtresmins, "cpu"),
+    grpnodes: pick(row.grptres, "node"), grpcpus: pick(row.grptres, "cpu"), grpmem: pick(row.grptres, "mem"), grpcpumins: pick(row.grptresmins, "cpu"),
+  };
 }
 
 /** "account,user%20,maxjobs%-5" -> columns; unknown names are returned as an error string. */

@@ -139,6 +139,15 @@ describe("sacctmgr", () => {
     expect((await sacctmgrMain(["-n", "-P", "show", "tres", "where", "type=gres"], f.port)).stdout).toBe("gres|gpu|1001\n");
   });
 
+  it("lists an account with its associations (withassoc, -s), the old per-TRES columns among them (oracle 22.05)", async () => {
+    const f = fake();
+    const rows = (await sacctmgrMain(["-n", "-P", "show", "account", "withassoc", "root"], f.port)).stdout;
+    expect(rows).toBe("root|default root account|root|test|||1|||||||||||||||normal|\nroot|default root account|root|test||root|1|||||||||||||||normal|\n");
+    expect((await sacctmgrMain(["-P", "-s", "show", "account", "root"], f.port)).stdout.split("\n")[0]).toBe(
+      "Account|Descr|Org|Cluster|ParentName|User|Share|Priority|GrpJobs|GrpNodes|GrpCPUs|GrpMem|GrpSubmit|GrpWall|GrpCPUMins|MaxJobs|MaxNodes|MaxCPUs|MaxSubmit|MaxWall|MaxCPUMins|QOS|Def QOS",
+    );
+  });
+
   it("reports errors in sacctmgr's words with exit 1", async () => {
     const f = fake();
     const r = await sacctmgrMain(["-i", "modify", "user", "where", "name=nobody", "set", "maxjobs=1"], f.port);
