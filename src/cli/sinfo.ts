@@ -20,6 +20,7 @@ import type { ListNodesResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 import { withTimeFormat } from "../compat/format-time.ts";
+import { repeatEvery } from "./repeat.ts";
 
 /** Narrowest data-sized partition and node columns (Slurm's MIN_*_FIELD_SIZE). */
 const FIELD_SIZE_MIN = 9;
@@ -148,7 +149,11 @@ async function jsonV4(argv: string[], port: CliPort, p: SinfoParams, resp: Plain
 /** `sinfo [options]`. */
 /** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
 export const sinfoMain = (argv: string[], port: CliPort): Promise<CliResult> =>
-  withTimeFormat("sinfo", port.env, port.now(), () => sinfoRun(argv, port));
+  withTimeFormat("sinfo", port.env, port.now(), () => {
+    const parsed = parseSinfoArgs(argv, port.env, SLURM_VERSION_LINE);
+    const every = parsed.ok ? parsed.params.iterate : 0;
+    return every > 0 ? repeatEvery(port, every, () => sinfoRun(argv, port)) : sinfoRun(argv, port);
+  });
 
 async function sinfoRun(argv: string[], port: CliPort): Promise<CliResult> {
   const parsedArgs = parseSinfoArgs(argv, port.env, SLURM_VERSION_LINE);

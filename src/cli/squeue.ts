@@ -23,6 +23,7 @@ import { parseSqueueArgs, type SqueueParams } from "../compat/format/squeue-opti
 import type { JobSelection } from "../compat/format/squeue-select.ts";
 import { parseJobSort, sortNotes } from "../compat/format/squeue-sort.ts";
 import { naturalCompare } from "../compat/hostlist.ts";
+import { repeatEvery } from "./repeat.ts";
 import {
   DEFAULT_FORMAT, DEFAULT_SORT, LONG_FORMAT, missingSingleJob, renderSqueueJobs, SQUEUE_VIEW_VERSION, type SqueueView, viewSortValid, viewToWire,
 } from "../compat/format/squeue-view.ts";
@@ -68,7 +69,7 @@ function optionsDump(p: SqueueParams, format: string | undefined): string {
     `array       = ${b(p.array)}`,
     "federation  = false",
     `format      = ${s(format)}`,
-    "iterate     = 0",
+    `iterate     = ${p.iterate}`,
     `job_flag    = ${p.jobsFlag ? 1 : 0}`,
     `jobs        = ${s(p.jobs?.map((j) => (j.taskId === undefined ? `${j.jobId}` : `${j.jobId}_${j.taskId}`)).join(","))}`,
     `licenses    = ${s(p.licenses?.join(","))}`,
@@ -191,7 +192,11 @@ async function unknownNode(port: CliPort, names: readonly string[]): Promise<str
 
 /** SLURM_TIME_FORMAT applies to every time this command prints (compat/format-time.ts). */
 export const squeueMain = (argv: string[], port: CliPort): Promise<CliResult> =>
-  withTimeFormat("squeue", port.env, port.now(), () => squeueRun(argv, port));
+  withTimeFormat("squeue", port.env, port.now(), () => {
+    const parsed = parseSqueueArgs(argv, port.env, port.invoker.uid, SLURM_VERSION_LINE);
+    const every = parsed.ok ? parsed.params.iterate : 0;
+    return every > 0 ? repeatEvery(port, every, () => squeueRun(argv, port)) : squeueRun(argv, port);
+  });
 
 async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
   resetTimeMemo();
@@ -211,7 +216,7 @@ async function squeueRun(argv: string[], port: CliPort): Promise<CliResult> {
   }
   if (p.verbose > 0) out.stdout += optionsDump(p, p.format);
   const format = p.json ? undefined : buildFormat(p, out);
-  if (!p.noHeader && (p.verbose > 0 || p.long)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;
+  if (!p.noHeader && (p.verbose > 0 || p.long || p.iterate > 0)) out.stdout += `${formatCtime(Math.floor(port.now()))}\n`;
   if (format !== undefined && !p.steps) out.stderr += sortNotes(p.sort ?? DEFAULT_SORT);
   let resp: ListJobsAnswer;
   try {

@@ -12,6 +12,8 @@ import type { JobIdSel } from "./squeue-select.ts";
 
 /** What the command line and environment asked for. */
 export interface SqueueParams {
+  /** -i: seconds between listings (0: once). */
+  iterate: number;
   all: boolean;
   array: boolean;
   noHeader: boolean;
@@ -113,7 +115,10 @@ const APPLY: Readonly<Record<string, Apply>> = {
     return undefined;
   },
   hide: (p) => void (p.all = false),
-  iterate: (_p, x) => (Number.parseInt(v(x), 10) > 0 ? undefined : `squeue: error: --iterate=${v(x)}\n\n`),
+  iterate: (p, x) => {
+    p.iterate = Number.parseInt(v(x), 10);
+    return p.iterate > 0 ? undefined : `squeue: error: --iterate=${v(x)}\n\n`;
+  },
   jobs: (p, x) => {
     p.jobsFlag = true;
     if (x === undefined) return undefined;
@@ -190,7 +195,7 @@ export function parseSqueueArgs(
   versionLine: string,
 ): ParseOutcome {
   const p: SqueueParams = {
-    all: false, array: false, noHeader: false, long: false, start: false, steps: false,
+    iterate: 0, all: false, array: false, noHeader: false, long: false, start: false, steps: false,
     json: false, priority: false, verbose: 0, jobsFlag: false,
   };
   for (const [name, set] of ENV_FLAGS) if (env[name] !== undefined) set(p);

@@ -302,3 +302,35 @@ describe("squeue -O fields Spur does not track", () => {
     expect(r.stdout).toBe("N/A|0|(null)|NA|NA|NA|NA|localhost|\n");
   });
 });
+
+describe("-i/--iterate (oracle 22.05: the time, the listing and a blank line, every N seconds until killed)", () => {
+  /** The command run until its third sleep, what it wrote, and the sleeps it asked for. */
+  async function rounds(main: typeof squeueMain, argv: string[]) {
+    const written: string[] = [];
+    const sleeps: number[] = [];
+    const port = {
+      ...fakePort({ jobs: busyJobs(), now: NOW }),
+      write: (_s: "stdout" | "stderr", text: string) => void written.push(text),
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        if (sleeps.length === 3) throw new Error("killed");
+      },
+    };
+    await expect(main(argv, port)).rejects.toThrow("killed");
+    return { written, sleeps };
+  }
+
+  it("squeue", async () => {
+    const { written, sleeps } = await rounds(squeueMain, ["-i", "5", "-o", "%i", "-j", "20"]);
+    expect(sleeps).toEqual([5000, 5000, 5000]);
+    expect(written).toHaveLength(3);
+    expect(written[0]).toMatch(/^\w{3} \w{3} \d\d \d\d:\d\d:\d\d \d{4}\nJOBID\n20\n\n$/);
+  });
+
+  it("sinfo", async () => {
+    const { sinfoMain } = await import("../../../src/cli/sinfo.ts");
+    const { written, sleeps } = await rounds(sinfoMain, ["--iterate=2", "-o", "%P"]);
+    expect(sleeps).toEqual([2000, 2000, 2000]);
+    expect(written[1]).toMatch(/^\w{3} \w{3} \d\d \d\d:\d\d:\d\d \d{4}\nPARTITION\n\n$/);
+  });
+});
