@@ -3,7 +3,7 @@
  * How sbatch/srun/salloc print failures and warnings: getopt errors verbatim (they carry
  * "<cmd>: " and the Try line), other errors one "<cmd>: error: " line per message line,
  * controller rejections with Slurm's "Batch job submission failed: " (sbatch) or
- * "Unable to allocate resources: " (srun/salloc) in front of the reason.
+ * "Unable to allocate resources: " (srun) or "Job submit/allocate failed: " (salloc) in front of the reason.
  */
 import type { SpurError } from "../../lib/result.ts";
 import { isBareTimeError } from "../parse-time.ts";
@@ -35,8 +35,9 @@ export const asTestOnly = (e: SpurError): SpurError => (REJECTION_CODES.has(e.co
 /** Reasons Slurm prints without the rejection prefix (golden 088). */
 const BARE_REASONS = new Set(["Invalid generic resource (gres) specification"]);
 
+/** What each command puts before the controller's reason (oracle 22.05: salloc -w nosuch). */
 export const rejectionPrefix = (cmd: Command): string =>
-  cmd === "sbatch" ? "Batch job submission failed: " : "Unable to allocate resources: ";
+  cmd === "sbatch" ? "Batch job submission failed: " : cmd === "salloc" ? "Job submit/allocate failed: " : "Unable to allocate resources: ";
 
 const errorLines = (cmd: Command, lines: readonly string[]): string =>
   lines.map((l) => (isBareTimeError(l) ? `${l}\n` : `${cmd}: error: ${l}\n`)).join("");

@@ -49,7 +49,8 @@ async function waitForStart(prog: string, url: string, jobId: number, quiet: boo
     }
     if (job.state !== "PENDING") throw new RpcError("ended", `Job allocation ${jobId} has been revoked.`);
     if (!announced) {
-      if (!quiet) process.stderr.write(`${prog}: job ${jobId} queued and waiting for resources\n`);
+      // salloc names the pending allocation first; srun does so only when verbose (oracle 22.05)
+      if (!quiet) process.stderr.write(`${prog === "salloc" ? `salloc: Pending job allocation ${jobId}\n` : ""}${prog}: job ${jobId} queued and waiting for resources\n`);
       announced = true;
     }
     if (Date.now() >= giveUpAt) {

@@ -84,6 +84,13 @@ describe("parseSrunArgs", () => {
     expect(rejectionText("srun", "Invalid partition name specified", r.spec.partition)).toBe(g.stderr);
   });
 
+  it("salloc words a controller's refusal its own way (oracle 22.05: salloc -p nosuch, -w nosuchnode)", () => {
+    expect(rejectionText("salloc", "Invalid partition name specified", "nosuch")).toBe(
+      "salloc: error: invalid partition specified: nosuch\nsalloc: error: Job submit/allocate failed: Invalid partition name specified\n",
+    );
+    expect(rejectionText("salloc", "Invalid node name specified", "")).toBe("salloc: error: Job submit/allocate failed: Invalid node name specified\n");
+  });
+
   it("--help and --version come back as text", () => {
     expect(parseSrunArgs(["--help"], {}, CTX)).toMatchObject({ ok: true, value: { kind: "exit", exitCode: 0, stdout: expect.stringMatching(/^Usage: srun/) } });
     expect(parseSrunArgs(["-V"], {}, CTX)).toMatchObject({ ok: true, value: { kind: "exit", stdout: "slurm 26.05.0\n" } });
