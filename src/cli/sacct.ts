@@ -77,7 +77,8 @@ async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
   if (!parsed.ok) return done("", `${parsed.error.message}\n`, parsed.error.exitCode ?? 1);
   const q = parsed.value;
   // Slurm resolves -u while it reads its options: one it cannot is an error, whatever the others
-  const unknown = port.userKnown === undefined ? undefined : q.users.find((u) => !(port.userKnown as (u: string) => boolean).call(port, u));
+  const known = port.userKnown?.bind(port);
+  const unknown = known === undefined ? undefined : q.users.find((u) => !known(u));
   if (unknown !== undefined) return done("", `sacct: error: Invalid user id: ${unknown}\n`, 1);
   const fixed = staticOutput(q);
   if (fixed) return fixed;

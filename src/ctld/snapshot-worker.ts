@@ -57,9 +57,13 @@ export interface Fingerprint {
   jobs: number;
 }
 
-/** `file`: the image's file beside the log (its name), `bytes` its size; `writeMs`: writing and fsyncing it. */
+/**
+ * `file`: the image's file beside the log (its name), `bytes` its size; `writeMs`: writing and fsyncing it.
+ * `writeFailed`: the image was built but could not be written (a full disk): this request fails, the worker stays.
+ */
 export type FromWorker = {
   t: "snapshot"; id: number; file?: string; bytes?: number; error?: string; fingerprint?: Fingerprint; encodeMs?: number; writeMs?: number;
+  writeFailed?: boolean;
 };
 
 let conf: { conf: ParsedConf; topology: NetworkTopology; logPath: string } | undefined;
@@ -121,7 +125,14 @@ function answer(c: { conf: ParsedConf; topology: NetworkTopology; logPath: strin
     base = { image: inner, index: m.index };
     const image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
     const written = performance.now();
-    const file = writeSnapshotFile(c.logPath, m.index, image);
+    let file: string;
+    try {
+      file = writeSnapshotFile(c.logPath, m.index, image);
+    } catch (error) {
+      // its copy is right (`base` moved on); only the disk refused: the replica asks again later
+      postMessage({ t: "snapshot", id: m.id, error: `cannot write the image: ${String(error)}`, writeFailed: true } satisfies FromWorker);
+      return;
+    }
     reply = {
       t: "snapshot", id: m.id, file, bytes: image.length, encodeMs, writeMs: performance.now() - written,
       fingerprint: { appliedIndex: s.appliedIndex, nextJobId: s.nextJobId, jobs: s.jobs.size },

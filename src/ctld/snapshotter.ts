@@ -94,6 +94,8 @@ export function startSnapshotter(
       if (m.file === undefined || m.fingerprint === undefined) {
         const why = m.error ?? "no image";
         w.reject(new Error(why));
+        // built but not written (a full disk): the worker's copy is whole; the driver retries later
+        if (m.writeFailed === true) return;
         // Overtaken by a snapshot the replica installed since it asked: installing dropped the log
         // the worker was reading (the driver has no use for that image any more). The worker is
         // whole: its base is the installed image from the next message on.

@@ -27,9 +27,12 @@ export function writeSnapshotFile(logPath: string, index: number, image: Uint8Ar
   try {
     for (let off = 0; off < image.length; ) off += writeSync(fd, image, off, image.length - off);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(tmp, { force: true }); // a part written to a full disk would hold its space
+    throw error;
   }
+  closeSync(fd);
   renameSync(tmp, join(dir, name));
   const dirFd = openSync(dir, "r");
   try {

@@ -14,7 +14,7 @@ import type { Entry } from "../../../src/raft/core/index.ts";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BuiltSnapshot } from "../../../src/raft/driver/api.ts";
@@ -186,6 +186,19 @@ describe("snapshot worker", () => {
       const second = await s.take(index, new Map());
       expect(jobsOf(second, log.path)).toBe(replicaJobs(state));
       expect(s.alive()).toBe(true);
+    });
+  });
+
+  it("keeps the worker when an image cannot be written (a full disk): that request fails, a later one writes it", async () => {
+    await withWorker(async ({ log, state, s }) => {
+      persist(log.storage, [commit(state, submit(spec(), 10)), commit(state, submit(spec(), 11))]);
+      // a directory where the image's file is to be written: the write fails as a full disk's would
+      const blocker = `${log.path}.snap-${index}.tmp`;
+      mkdirSync(blocker);
+      await expect(s.take(index, new Map())).rejects.toThrow(/cannot write the image/);
+      expect(s.alive()).toBe(true);
+      rmSync(blocker, { recursive: true });
+      expect(jobsOf(await s.take(index, new Map()), log.path)).toBe(replicaJobs(state));
     });
   });
 
