@@ -86,6 +86,11 @@ export interface Priorities {
   beginNoted: JobRecord[];
   /** The pending jobs' ids: lowest, highest, how many (for maps of them, lib/id-map.ts). */
   ids: { lo: number; hi: number; count: number };
+  /**
+   * The running and suspended jobs (those holding nodes), in the state's iteration order: noted in
+   * the same walk, so that the pass does not walk 100k pending records again to find a few thousand.
+   */
+  active: JobRecord[];
 }
 
 /**
@@ -99,10 +104,14 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
   const held: JobRecord[] = [];
   const begin: JobRecord[] = [];
   const beginNoted: JobRecord[] = [];
+  const active: JobRecord[] = [];
   const ids = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY, count: 0 };
   for (const job of state.jobs.values()) {
     const info = job.info;
-    if (info.state !== "PENDING") continue;
+    if (info.state !== "PENDING") {
+      if (info.state === "RUNNING" || info.state === "SUSPENDED") active.push(job);
+      continue;
+    }
     const id = info.jobId;
     if (id < ids.lo) ids.lo = id;
     if (id > ids.hi) ids.hi = id;
@@ -118,7 +127,7 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
   }
   const values = mapForIds<number>(ids.lo, ids.hi, ids.count);
   const pendingValues = priorityValues(pending, context, values);
-  return { values, context, pending, pendingValues, held, begin, beginNoted, ids };
+  return { values, context, pending, pendingValues, held, begin, beginNoted, ids, active };
 }
 
 /** Each job's priority from `ctx`, index-aligned, also set in `into` by job id. */

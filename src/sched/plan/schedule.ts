@@ -152,7 +152,7 @@ export function schedule(
   const { values: priorities, context: priorityContext, pending, pendingValues, held, begin } = computed;
   const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
   const queueLength = queue.length + held.length + begin.length;
-  const pass = newPass(state, now, config, computed.ids);
+  const pass = newPass(state, now, config, computed.ids, computed.active);
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
   const backfill = config.schedulerType === "sched/backfill";
@@ -485,16 +485,16 @@ function arrayTasksAllowed(pass: Pass, job: JobRecord): number[] {
   return job.arrayPending.slice(0, Math.max(0, job.arrayThrottle - running));
 }
 
-function newPass(state: ClusterState, now: number, cfg: SchedConfig, ids: Priorities["ids"]): Pass {
+/** `active`: the running and suspended jobs (computePriorities noted them), the only ones that hold resources now. */
+function newPass(state: ClusterState, now: number, cfg: SchedConfig, ids: Priorities["ids"], active: readonly JobRecord[]): Pass {
   const views = [...nodeViews(state).values()];
   const index = new Map<string, number>();
   views.forEach((v, i) => index.set(v.name, i));
   const timeline = new Timeline(now, cfg.bfResolutionSec, views.map((v) => ({ cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount })));
   const runningPerArray = new Map<number, number>();
   const gresHolds: [number, number, string][] = [];
-  for (const job of state.jobs.values()) {
+  for (const job of active) {
     const info = job.info;
-    if (info.state !== "RUNNING" && info.state !== "SUSPENDED") continue;
     if (info.arrayJobId !== 0 && info.state === "RUNNING") runningPerArray.set(info.arrayJobId, (runningPerArray.get(info.arrayJobId) ?? 0) + 1);
     const end = info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, info.startTime + info.timeLimitMin * 60));
     for (const share of info.alloc) {
@@ -538,11 +538,12 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig, ids: Priori
 /** Jobs this pass found DependencyNeverSatisfied that are to be cancelled for it, in id order. */
 function killedForDependency(state: ClusterState, reasons: ReadonlyMap<number, string>, config: SchedConfig): number[] {
   const out: number[] = [];
-  for (const [id, why] of reasons) {
-    if (why !== "DependencyNeverSatisfied") continue;
+  // forEach, not for-of: an IdMap's forEach is a plain loop over its slots (no iterator objects for 100k entries)
+  reasons.forEach((why, id) => {
+    if (why !== "DependencyNeverSatisfied") return;
     const job = state.jobs.get(id);
     // the job's own --kill-on-invalid-dep=no wins over the site's kill_invalid_depend (Slurm's job flag)
     if (job !== undefined && (job.spec.killOnInvalidDep || (config.killInvalidDepend && job.spec.noKillOnInvalidDep !== true))) out.push(id);
-  }
+  });
   return out.sort((a, b) => a - b);
 }
