@@ -55,11 +55,11 @@ export function planPreemption(state: ClusterState, reasons: ReadonlyMap<number,
   const prio = (job: JobRecord): number => priorities.get(job.info.jobId) ?? job.info.priority;
   // from the pass's reasons, not every job: a queue of 100k held jobs has none to copy here
   const candidates: JobRecord[] = [];
-  for (const [id, why] of reasons) {
-    if (why !== "Resources" && why !== "Priority") continue;
+  reasons.forEach((why, id) => {
+    if (why !== "Resources" && why !== "Priority") return;
     const job = state.jobs.get(id);
     if (job !== undefined && job.info.state === "PENDING") candidates.push(job);
-  }
+  });
   const waiting = candidates
     .sort((a, b) => prio(b) - prio(a) || a.sequence - b.sequence || a.info.jobId - b.info.jobId)
     .slice(0, PREEMPTORS_MAX);
