@@ -10,6 +10,8 @@
  * (Slurm's automatic binding); `none` leaves them on the job's whole cpuset.
  */
 
+import { cpuBindPieces } from "../../compat/options/cpu-bind-syntax.ts";
+
 export type BindType = "none" | "cores" | "threads" | "sockets" | "ldoms" | "rank" | "map_cpu" | "mask_cpu";
 
 export interface BindSpec {
@@ -21,25 +23,37 @@ export interface BindSpec {
 
 export type BindParse = { ok: true; spec: BindSpec | undefined } | { ok: false; message: string };
 
-/** "[quiet|verbose,]type" → spec; "" → undefined (automatic). */
+/** Singular words srun takes for the plural types, and rank_ldom (tasks to locality domains, which here are the sockets). */
+const TYPE_WORDS: Readonly<Record<string, BindType>> = {
+  none: "none", no: "none", cores: "cores", core: "cores", threads: "threads", thread: "threads",
+  sockets: "sockets", socket: "sockets", ldoms: "ldoms", ldom: "ldoms", rank_ldom: "ldoms", rank: "rank",
+};
+
+/**
+ * "[quiet|verbose,]type" → spec; "" → undefined (automatic). Pieces as srun splits them
+ * (compat/options/cpu-bind-syntax.ts: a comma before a value stays in a list). one_thread is
+ * taken and does nothing here; map_ldom/mask_ldom are refused (no NUMA lists).
+ */
 export function parseCpuBind(text: string): BindParse {
   let verbose = false;
   let type: BindType | undefined;
   let lists: number[][] = [];
   if (text.trim() === "") return { ok: true, spec: undefined };
-  for (const raw of text.split(/,(?=[a-z])/i)) {
+  for (const raw of cpuBindPieces(text)) {
     const item = raw.trim().toLowerCase();
+    const list = item.replace(/^(map_cpu|mask_cpu)[:=]/, "$1:");
     if (item === "verbose" || item === "v") verbose = true;
     else if (item === "quiet" || item === "q") verbose = false;
-    else if (["none", "no", "cores", "threads", "sockets", "ldoms", "rank"].includes(item)) type = item === "no" ? "none" : (item as BindType);
-    else if (item.startsWith("map_cpu:")) {
+    else if (item === "one_thread") continue;
+    else if (TYPE_WORDS[item] !== undefined) type = TYPE_WORDS[item];
+    else if (list.startsWith("map_cpu:")) {
       type = "map_cpu";
-      lists = item.slice(8).split(",").map((n) => [Number(n.startsWith("0x") ? Number.parseInt(n, 16) : n)]);
-      if (lists.some((l) => !Number.isInteger(l[0]) || (l[0] ?? -1) < 0)) return { ok: false, message: `Failed to parse --cpu-bind map_cpu list: ${item}` };
-    } else if (item.startsWith("mask_cpu:")) {
+      lists = list.slice(8).split(",").filter((n) => n !== "").map((n) => [Number(n.startsWith("0x") ? Number.parseInt(n, 16) : n)]);
+      if (lists.length === 0 || lists.some((l) => !Number.isInteger(l[0]) || (l[0] ?? -1) < 0)) return { ok: false, message: `Failed to parse --cpu-bind map_cpu list: ${item}` };
+    } else if (list.startsWith("mask_cpu:")) {
       type = "mask_cpu";
-      lists = item.slice(9).split(",").map(maskToCpus);
-      if (lists.some((l) => l.length === 0)) return { ok: false, message: `Failed to parse --cpu-bind mask_cpu list: ${item}` };
+      lists = list.slice(9).split(",").filter((n) => n !== "").map(maskToCpus);
+      if (lists.length === 0 || lists.some((l) => l.length === 0)) return { ok: false, message: `Failed to parse --cpu-bind mask_cpu list: ${item}` };
     } else return { ok: false, message: `Invalid --cpu-bind argument: ${raw}` };
   }
   return { ok: true, spec: { verbose, type: type ?? "cores", lists } };

@@ -8,6 +8,8 @@ import { err, ok, type Result } from "../../lib/result.ts";
 import type { BuildState, CmdSettings } from "./build-state.ts";
 import type { Assignment } from "./env-input.ts";
 import { parseCount, signalNumber } from "./spec-syntax.ts";
+import { CPU_BIND_FATAL, cpuBindError } from "./cpu-bind-syntax.ts";
+import { ERROR_THEN_FATAL } from "./messages.ts";
 
 type Handler = (st: BuildState, a: Assignment) => Result<void>;
 type FlagKeys = { [K in keyof CmdSettings]-?: CmdSettings[K] extends boolean ? K : never }[keyof CmdSettings];
@@ -116,6 +118,13 @@ const text = (field: "clusters" | "mpi" | "allocNodelist" | "cpuBind" | "taskPro
   return DONE;
 };
 
+/** srun checks --cpu-bind (and SLURM_CPU_BIND) before it asks for an allocation (oracle: --cpu-bind=bogus allocates nothing). */
+function cpuBind(st: BuildState, a: Assignment): Result<void> {
+  const bad = cpuBindError(a.value ?? "");
+  if (bad !== undefined) return err(ERROR_THEN_FATAL, `${bad}\n${CPU_BIND_FATAL}`, 1);
+  return text("cpuBind")(st, a);
+}
+
 function wrap(st: BuildState, a: Assignment): Result<void> {
   if (a.source !== "cli") return commandLineOnly(st, a);
   st.settings.wrap = a.value ?? "";
@@ -141,7 +150,7 @@ export const CLI_HANDLERS: Readonly<Record<string, Handler>> = {
   "alloc-nodelist": text("allocNodelist"), "multi-prog": setting("multiProg"),
   "kill-on-bad-exit": killOnBadExit, "disable-status": setting("disableStatus"), exact: setting("exact"),
   overlap: setting("overlap"), interactive: setting("interactive"), whole: setting("whole"), "preserve-env": setting("preserveEnv"),
-  "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"), "cpu-bind": text("cpuBind"), cpu_bind: text("cpuBind"),
+  "quit-on-interrupt": setting("quitOnInterrupt"), mpi: text("mpi"), "cpu-bind": cpuBind, cpu_bind: cpuBind,
   "task-prolog": text("taskProlog"), "task-epilog": text("taskEpilog"), prolog: text("srunProlog"), epilog: text("srunEpilog"),
   relative, bcast: (st, a) => {
     st.settings.bcast = a.value ?? "";

@@ -14,6 +14,9 @@ import type { Command } from "./table.ts";
 /** Code of errors Slurm reports with "<cmd>: fatal: " (srun without a command). */
 export const FATAL = "Fatal";
 
+/** Code of errors Slurm reports as error lines and then one "<cmd>: fatal: " line, the message's last (srun --cpu-bind=bogus). */
+export const ERROR_THEN_FATAL = "ErrorThenFatal";
+
 /** -p "": refused as the controller refuses a partition it does not know, naming it "(null)" (oracle). */
 export const EMPTY_PARTITION = "EmptyPartition";
 
@@ -50,6 +53,7 @@ export function errorText(cmd: Command, e: SpurError): string {
   if (e.code === TEST_ONLY_REJECTION) return `${errorLines(cmd, lines)}allocation failure: ${reason}\n`;
   if (REJECTION_CODES.has(e.code)) return errorLines(cmd, [...lines, `${rejectionPrefix(cmd)}${reason}`]);
   if (e.code === FATAL) return e.message.split("\n").map((l) => `${cmd}: fatal: ${l}\n`).join("");
+  if (e.code === ERROR_THEN_FATAL) return `${errorLines(cmd, lines)}${cmd}: fatal: ${reason}\n`;
   return errorLines(cmd, e.message.split("\n"));
 }
 

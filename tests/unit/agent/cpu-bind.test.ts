@@ -23,6 +23,15 @@ describe("parseCpuBind", () => {
     expect(spec("map_cpu:3,1")).toEqual({ verbose: false, type: "map_cpu", lists: [[3], [1]] });
     expect(spec("verbose,mask_cpu:0x3,0xC")).toEqual({ verbose: true, type: "mask_cpu", lists: [[0, 1], [2, 3]] });
   });
+  it("takes what srun takes: singular words, '=' before a list, rank_ldom, one_thread", () => {
+    expect(spec("core")).toEqual({ verbose: false, type: "cores", lists: [] });
+    expect(spec("v,socket")).toEqual({ verbose: true, type: "sockets", lists: [] });
+    expect(spec("rank_ldom")).toEqual({ verbose: false, type: "ldoms", lists: [] });
+    expect(spec("one_thread,threads")).toEqual({ verbose: false, type: "threads", lists: [] });
+    expect(spec("map_cpu=0,,2")).toEqual({ verbose: false, type: "map_cpu", lists: [[0], [2]] });
+    // a comma before hex digits to the end stays in the list (srun's pieces)
+    expect(spec("mask_cpu:0x3,abc")).toEqual({ verbose: false, type: "mask_cpu", lists: [[0, 1], maskToCpus("abc")] });
+  });
   it("rejects what it does not know", () => {
     expect(parseCpuBind("bogus")).toEqual({ ok: false, message: "Invalid --cpu-bind argument: bogus" });
     expect(parseCpuBind("mask_cpu:0xZ").ok).toBe(false);
