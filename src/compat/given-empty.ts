@@ -12,10 +12,10 @@
  */
 
 /** The options whose empty value is kept apart from unset. */
-export const EMPTY_KEPT: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "wckey", "output", "error", "input"]);
+export const EMPTY_KEPT: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "wckey", "output", "error", "input", "bb"]);
 
 /** Of those, the ones the job record shows (the file options are resolved into paths at submission). */
-const SHOWN: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "wckey"]);
+const SHOWN: ReadonlySet<string> = new Set(["constraint", "comment", "prefer", "licenses", "nodelist", "exclude", "wckey", "bb"]);
 
 /** Whether option `name` is in the list `given` (a record's givenEmpty). */
 export function isGivenEmpty(given: string | undefined, name: string): boolean {

@@ -56,7 +56,7 @@ function head(job: Job, cluster: string): Record<string, JsonValue> {
     batch_flag: job.batchFlag,
     batch_host: job.batchHost,
     flags: isRunning(job) || isSuspended(job) ? ["JOB_WAS_RUNNING"] : [],
-    burst_buffer: "",
+    burst_buffer: job.burstBuffer ?? "",
     burst_buffer_state: "",
     cluster,
     cluster_features: "",

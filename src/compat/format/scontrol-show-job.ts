@@ -160,6 +160,8 @@ function fileLines(job: Job): string[] {
   }
   // --switches=N@wait (oracle: Switches=2@00:01:00 after the Std lines)
   if ((job.reqSwitch ?? 0) > 0) lines.push(`Switches=${job.reqSwitch}@${formatElapsed(job.wait4switchSec ?? 0)}`);
+  // --bb, empty too (oracle 22.05: BurstBuffer= after Switches=, before the CPU frequency line)
+  if (job.burstBuffer || isGivenEmpty(job.givenEmpty, "bb")) lines.push(`BurstBuffer=${job.burstBuffer ?? ""}`);
   const cpuFreq = cpuFreqLine(job.cpuFreq);
   if (cpuFreq !== "") lines.push(cpuFreq);
   lines.push("Power=");

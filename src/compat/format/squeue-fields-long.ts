@@ -42,7 +42,7 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   f("AssocId", "ASSOC_ID", always("0")),
   f("BatchFlag", "BATCH_FLAG", (r) => (r.job.batchFlag ? "1" : "0")),
   f("BoardsPerNode", "BOARDS_PER_NODE", always("0")),
-  f("BurstBuffer", "BURST_BUFFER", always(undefined)),
+  f("BurstBuffer", "BURST_BUFFER", (r) => r.job.burstBuffer || (isGivenEmpty(r.job.givenEmpty, "bb") ? "" : undefined)),
   f("BurstBufferState", "BURST_BUFFER_STATE", always(undefined)),
   f("Cluster", "CLUSTER", (r) => r.cluster),
   f("ClusterFeature", "CLUSTER_FEATURES", always(undefined)),

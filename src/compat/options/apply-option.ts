@@ -291,6 +291,12 @@ const prefer: Handler = (st, a) => {
   return DONE;
 };
 
+/** --bb: kept and shown, as Slurm without a burst buffer plugin keeps it (oracle 22.05: accepted, scontrol BurstBuffer=); nothing stages data. */
+const burstBuffer: Handler = (st, a) => {
+  st.spec.burstBuffer = valueOf(a);
+  return DONE;
+};
+
 /** -s/--oversubscribe: the later of it and --exclusive wins. */
 const oversubscribe: Handler = (st, a) => {
   if (a.reset) delete st.spec.oversubscribe;
@@ -389,6 +395,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...CONTAINER_HANDLERS,
   ...NODE_INFO_HANDLERS,
   ...TUNING_HANDLERS,
+  bb: burstBuffer,
   account: str("account"), comment: str("comment"), constraint: str("constraint"), prefer, licenses: str("licenses"),
   "mail-user": str("mailUser"), partition, qos: str("qos"), reservation: str("reservation"),
   wckey: str("wckey"), "job-name": jobName,

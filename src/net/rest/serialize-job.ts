@@ -52,7 +52,7 @@ export function jobInfo(job: Job, cluster: string): JobInfoValue {
     account: job.account, accrue_time: time(pending ? job.eligibleTime : 0), admin_comment: "", allocating_node: "",
     array_job_id: value(isArray ? job.arrayJobId : 0), array_task_id: isArray && job.arrayTaskId >= 0 ? value(job.arrayTaskId) : noValue(),
     array_max_tasks: value(job.arrayMaxTasks), array_task_string: job.arrayTaskStr, association_id: 0, batch_features: "",
-    batch_flag: job.batchFlag, batch_host: job.batchHost, flags: [], burst_buffer: "", burst_buffer_state: "", cluster,
+    batch_flag: job.batchFlag, batch_host: job.batchHost, flags: [], burst_buffer: job.burstBuffer ?? "", burst_buffer_state: "", cluster,
     cluster_features: "", command: job.command, comment: job.comment, container: "", container_id: "", contiguous: false,
     cores_per_socket: noValue(), billable_tres: billing(job), cpus_per_task: value(Math.max(1, job.cpusPerTask)),
     cpu_frequency_minimum: noValue(), cpu_frequency_maximum: noValue(), cpu_frequency_governor: noValue(), cpus_per_tres: "",

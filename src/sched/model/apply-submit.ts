@@ -201,6 +201,7 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   if (spec.exclusiveUser && partition.info.oversubscribe.startsWith("EXCLUSIVE")) info.exclusive = true;
   else if (spec.exclusiveUser) info.exclusiveUser = true;
   if (spec.prefer) info.prefer = spec.prefer;
+  if (spec.burstBuffer) info.burstBuffer = spec.burstBuffer;
   if (spec.contiguous) info.contiguous = true;
   if (spec.gpuBind !== "") info.tresBind = `gres/gpu:${spec.gpuBind}`;
   info.minCpusNode = Math.max(spec.mincpus ?? 0, counts.minCpusNode);

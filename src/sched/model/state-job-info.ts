@@ -118,6 +118,8 @@ export interface JobInfoState {
   exclusiveUser?: boolean;
   /** --prefer as given (scontrol Prefer=, squeue Prefer) */
   prefer?: string;
+  /** --bb as given (scontrol BurstBuffer=, squeue BurstBuffer, --json burst_buffer) */
+  burstBuffer?: string;
   /** accounting's view of the job (sacct): no limit was asked for (Timelimit=Partition_Limit until it starts), the association and QOS ids it was charged to (AssocID, QOSRAW) */
   timeLimitDefault?: boolean;
   assocId?: number;

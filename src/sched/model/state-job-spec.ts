@@ -135,4 +135,6 @@ export interface JobSpecState {
   prefer?: string;
   /** --kill-on-invalid-dep=no (scontrol KillOInInvalidDependent=No) */
   noKillOnInvalidDep?: boolean;
+  /** --bb as given: kept and shown (scontrol BurstBuffer=, squeue BurstBuffer); no burst buffer plugin acts on it */
+  burstBuffer?: string;
 }
