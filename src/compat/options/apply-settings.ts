@@ -76,8 +76,9 @@ function jobId(st: BuildState, a: Assignment): Result<void> {
 /** srun --het-group=N: the component of a heterogeneous allocation the step runs in (one index; lists are refused). */
 function hetGroup(st: BuildState, a: Assignment): Result<void> {
   const value = a.value ?? "";
-  if (/^[\d,-]+$/.test(value) && !/^\d+$/.test(value)) return err("Unsupported", `${a.origin} with more than one component is not supported by Spur`);
-  if (!/^\d+$/.test(value)) return err("BadHetGroup", `Invalid --het-group value: ${value}`);
+  if (/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(value) && !/^\d+$/.test(value)) return err("Unsupported", `${a.origin} with more than one component is not supported by Spur`);
+  // (oracle 22.05: the range parser's own line comes first)
+  if (!/^\d+$/.test(value)) return err("BadHetGroup", `_parse_single_range: Invalid range: \`${value}'\nInvalid --het-group value: ${value}`);
   st.settings.hetGroup = Number(value);
   return DONE;
 }

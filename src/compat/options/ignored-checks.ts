@@ -42,7 +42,39 @@ export function checkWaitAllNodes(text: string): Result<void> {
   return ok(undefined);
 }
 
+/** A whole number (a leading "+" taken) at least `min`, else Slurm's parse_int message naming `option`, exit 1 (oracle: "-1", "5x", and "0" where 1 is the least). */
+const wholeNumber = (option: string, min: number) => (text: string): Result<void> =>
+  /^[+]?[0-9]+$/.test(text) && Number(text) >= min ? ok(undefined) : err("BadNumber", `Invalid numeric value "${text}" for ${option}.`, 1);
+
+/** The resource limits --propagate names (getrlimit's, with or without RLIMIT_, upper case only: oracle 22.05 refuses "nproc"). */
+const RLIMIT_NAMES = new Set(["AS", "CORE", "CPU", "DATA", "FSIZE", "MEMLOCK", "NOFILE", "NPROC", "RSS", "STACK"]);
+
+/**
+ * --propagate[=rlimit[,...]]: ALL or NONE alone, else each name a limit's (empty items skipped); the
+ * first other name is Slurm's "Bad rlimit name" and the option is refused, exit 1 (oracle: NONE,CPU and
+ * ALL,CPU name NONE and ALL; RLIMIT_CPU and CPU,,AS pass).
+ */
+export function checkPropagate(text: string): Result<void> {
+  if (text === "" || text === "ALL" || text === "NONE") return ok(undefined);
+  for (const name of text.split(",")) {
+    if (name === "" || RLIMIT_NAMES.has(name.startsWith("RLIMIT_") ? name.slice(7) : name)) continue;
+    return err("BadPropagate", `Bad rlimit name: ${name}\n--propagate=${text} is not valid.`, 1);
+  }
+  return ok(undefined);
+}
+
+/** --accel-bind: at least one of its letters g, n, v somewhere in the value (oracle 22.05: "q", "xyz" and "" are refused, "bogus!" passes). */
+export function checkAccelBind(text: string): Result<void> {
+  return /[gnv]/.test(text) ? ok(undefined) : err("BadAccelBind", "Invalid --accel-bind specification", OPTION_EXIT);
+}
+
 /** The value checks of ignored options, by long name. */
 export const IGNORED_OPTION_CHECKS: Readonly<Record<string, (value: string) => Result<void>>> = {
   // (--mem-bind and --wait-all-nodes are handled since: apply-tuning.ts and apply-node-info.ts use these checks)
+  // srun's (oracle 22.05: srun -N1 --OPTION=VALUE true); --resv-ports names itself without its s
+  "msg-timeout": wholeNumber("--msg-timeout", 1),
+  threads: wholeNumber("--threads", 1),
+  "resv-ports": wholeNumber("--resv-port", 0),
+  propagate: checkPropagate,
+  "accel-bind": checkAccelBind,
 };

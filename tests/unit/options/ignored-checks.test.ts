@@ -3,6 +3,7 @@ import { errorText } from "../../../src/compat/options/messages.ts";
 import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { sbatchRequest } from "../../../src/compat/options/sbatch-flow.ts";
 import { wrapScript } from "../../../src/compat/options/script-directives.ts";
+import { parseSrunArgs } from "../../../src/compat/options/interactive-args.ts";
 
 function sbatchErrors(argv: string[], env: Record<string, string> = {}): { stderr: string; exit: number } {
   const parsed = parseArgs("sbatch", argv);
@@ -76,5 +77,40 @@ describe("--hint with an unknown word (oracle: differential seed 1300)", () => {
   it("is ignored, not checked, with --ntasks-per-core or --threads-per-core (oracle 22.05)", () => {
     expect(sbatchErrors(["--hint=bogus", "--ntasks-per-core=2"])).toEqual({ stderr: "", exit: 0 });
     expect(sbatchErrors(["--threads-per-core=1", "--hint=bogus"])).toEqual({ stderr: "", exit: 0 });
+  });
+});
+
+describe("srun's ignored options keep 22.05's value checks (oracle: srun -N1 -t1 --OPTION=VALUE true)", () => {
+  const srunErrors = (argv: string[]): { stderr: string; exit: number } => {
+    const r = parseSrunArgs([...argv, "true"], {}, { invoker: { cwd: "/tmp", hostname: "h" }, now: 0 });
+    return r.ok ? { stderr: "", exit: 0 } : { stderr: errorText("srun", r.error), exit: r.error.exitCode ?? 1 };
+  };
+
+  it.each([
+    ["--msg-timeout=bogus!", 'srun: error: Invalid numeric value "bogus!" for --msg-timeout.\n', 1],
+    ["--msg-timeout=0", 'srun: error: Invalid numeric value "0" for --msg-timeout.\n', 1],
+    ["--msg-timeout=-1", 'srun: error: Invalid numeric value "-1" for --msg-timeout.\n', 1],
+    ["--threads=0", 'srun: error: Invalid numeric value "0" for --threads.\n', 1],
+    ["--threads=2x", 'srun: error: Invalid numeric value "2x" for --threads.\n', 1],
+    ["--resv-ports=x", 'srun: error: Invalid numeric value "x" for --resv-port.\n', 1],
+    ["--resv-ports=-1", 'srun: error: Invalid numeric value "-1" for --resv-port.\n', 1],
+    ["--propagate=bogus!", "srun: error: Bad rlimit name: bogus!\nsrun: error: --propagate=bogus! is not valid.\n", 1],
+    ["--propagate=nproc", "srun: error: Bad rlimit name: nproc\nsrun: error: --propagate=nproc is not valid.\n", 1],
+    ["--propagate=NONE,CPU", "srun: error: Bad rlimit name: NONE\nsrun: error: --propagate=NONE,CPU is not valid.\n", 1],
+    ["--propagate=ALL,CPU", "srun: error: Bad rlimit name: ALL\nsrun: error: --propagate=ALL,CPU is not valid.\n", 1],
+    ["--accel-bind=q", "srun: error: Invalid --accel-bind specification\n", 255],
+    ["--accel-bind=", "srun: error: Invalid --accel-bind specification\n", 255],
+  ])("%s is refused", (arg, stderr, exit) => {
+    expect(srunErrors([arg])).toEqual({ stderr, exit });
+  });
+
+  it.each([["--msg-timeout=5"], ["--threads=1"], ["--resv-ports=0"], ["--resv-ports"], ["--propagate=ALL"], ["--propagate=NONE"], ["--propagate=RLIMIT_CPU"], ["--propagate=CPU,,AS"], ["--propagate="], ["--propagate"], ["--accel-bind=v"], ["--accel-bind=bogus!"]])(
+    "%s passes (and is ignored with a warning)", (arg) => {
+      expect(srunErrors([arg])).toEqual({ stderr: "", exit: 0 });
+    },
+  );
+
+  it("sbatch --propagate is checked the same way (oracle: sbatch --hold --propagate=bogus, exit 1)", () => {
+    expect(sbatchErrors(["--propagate=bogus"])).toEqual({ stderr: "sbatch: error: Bad rlimit name: bogus\nsbatch: error: --propagate=bogus is not valid.\n", exit: 1 });
   });
 });

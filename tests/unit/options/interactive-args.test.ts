@@ -57,7 +57,10 @@ describe("parseSrunArgs", () => {
     expect(parseSrunArgs(["--signal=B:USR1", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "Invalid --signal specification" } });
     expect(run(parseSrunArgs(["--het-group=1", "x"], {}, CTX)).settings).toMatchObject({ hetGroup: 1 });
     expect(parseSrunArgs(["--het-group=0,1", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "--het-group with more than one component is not supported by Spur" } });
-    expect(parseSrunArgs(["--het-group=a", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "Invalid --het-group value: a" } });
+    // oracle 22.05: the range parser's line first (srun -N1 --het-group=x true, --het-group=-1, --het-group=1-x)
+    expect(parseSrunArgs(["--het-group=a", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "_parse_single_range: Invalid range: `a'\nInvalid --het-group value: a" } });
+    expect(parseSrunArgs(["--het-group=-1", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "_parse_single_range: Invalid range: `-1'\nInvalid --het-group value: -1" } });
+    expect(parseSrunArgs(["--het-group=1-x", "x"], {}, CTX)).toMatchObject({ ok: false, error: { message: "_parse_single_range: Invalid range: `1-x'\nInvalid --het-group value: 1-x" } });
   });
 
   it("srun warns about what Spur does not do", () => {
