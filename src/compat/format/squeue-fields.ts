@@ -65,12 +65,16 @@ export function timeLeftText(r: JobRow): string {
 }
 
 /**
- * %e: "NONE" for a job without a limit that ends in the future: a running one, or a pending one
- * that waits for its begin time (Slurm gives it an end a limit after its begin; oracle, held --begin).
+ * %e: "NONE" for a job without a limit that ends in the future: a running (or suspended) one, or a
+ * pending one that waits for its begin time (Slurm gives it an end a limit after its begin; oracle,
+ * held --begin). A job that has ended shows its end, also within the second it ended in (its end
+ * has a fraction of a second that `now`, whole seconds, lacks; oracle: squeue -o %e right after
+ * scancel of a held job).
  */
 export function endTimeText(r: JobRow): string {
   const waitsForBegin = isPending(r.job) && hasBeginTime(r.job) && r.job.startTime > r.now;
-  if (r.job.timeLimitMin === undefined && (expectedEndTime(r.job) > r.now || waitsForBegin)) return "NONE";
+  const active = r.job.state === "RUNNING" || r.job.state === "SUSPENDED";
+  if (r.job.timeLimitMin === undefined && ((active && expectedEndTime(r.job) > r.now) || waitsForBegin)) return "NONE";
   return timeText(r.job.endTime);
 }
 

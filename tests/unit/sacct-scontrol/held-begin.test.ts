@@ -39,6 +39,17 @@ describe("a held job with a begin time", () => {
     expect(endTimeText({ job: { ...job, startTime: BEGIN }, now: NOW } as Parameters<typeof endTimeText>[0])).toBe("NONE");
     expect(endTimeText({ job: heldJob(0), now: NOW } as Parameters<typeof endTimeText>[0])).toBe("N/A");
   });
+
+  it("a job cancelled pending shows its end within the second it ended in (oracle: squeue -o %e right after scancel)", () => {
+    const end = NOW + 0.4; // the cancel's time has a fraction; the view's now is whole seconds
+    const job = { ...heldJob(0), state: "CANCELLED", startTime: end, endTime: end };
+    expect(endTimeText({ job, now: NOW } as Parameters<typeof endTimeText>[0])).toBe(formatIsoTime(NOW));
+  });
+
+  it("a running job without a limit ends NONE", () => {
+    const job = { ...heldJob(0), state: "RUNNING", startTime: NOW - 10, endTime: 0 };
+    expect(endTimeText({ job, now: NOW } as Parameters<typeof endTimeText>[0])).toBe("NONE");
+  });
 });
 
 describe("a held job's AccrueTime", () => {
