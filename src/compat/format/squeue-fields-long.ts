@@ -39,7 +39,8 @@ export const NAME_ONLY_FIELDS: readonly JobField[] = [
   // the submitting host as the controller resolved the client's address (as scontrol's AllocNode)
   f("AllocNodes", "ALLOC_NODES", (r) => orNull(r.job.allocNode || r.job.submitHost)),
   f("AllocSID", "ALLOC_SID", (r) => String(r.job.allocSid)),
-  f("AssocId", "ASSOC_ID", always("0")),
+  // the association the job was charged to, as sacct's AssocID (0 when none was resolved)
+  f("AssocId", "ASSOC_ID", (r) => String(r.job.assocId ?? 0)),
   f("BatchFlag", "BATCH_FLAG", (r) => (r.job.batchFlag ? "1" : "0")),
   f("BoardsPerNode", "BOARDS_PER_NODE", always("0")),
   f("BurstBuffer", "BURST_BUFFER", (r) => r.job.burstBuffer || (isGivenEmpty(r.job.givenEmpty, "bb") ? "" : undefined)),
