@@ -28,6 +28,7 @@ import { listJobIds } from "./spool.ts";
 import { createStepChecks } from "./step-hooks.ts";
 import { liveSteps } from "./step-stats.ts";
 import { stepGroups } from "./tasks.ts";
+import { readNodeLoad } from "./node-load.ts";
 
 export type { Agent, AgentDeps } from "./agent-api.ts";
 
@@ -60,7 +61,7 @@ export function createAgent(deps: AgentDeps): Agent {
   /** Jobs this node still holds: running, or ended with the end not yet acknowledged (so never "lost"). */
   const runningJobIds = () => listJobIds(spool);
   link = createControllerLink({
-    node, clock, logger, runningJobIds,
+    node, clock, logger, runningJobIds, load: readNodeLoad,
     urls: deps.controllerUrls !== undefined && deps.controllerUrls.length > 0 ? deps.controllerUrls : [deps.controllerUrl],
     clientFor: controllerClient(deps),
     killReported: signaller.killReported,

@@ -32,6 +32,8 @@ export interface LinkDeps {
   logger: Pick<ConsolaInstance, "info" | "warn" | "error">;
   /** Jobs this node holds (running, or ended and not yet acknowledged). */
   runningJobIds(): number[];
+  /** The host's load average and free memory, sent with each heartbeat (agent/node-load.ts); absent: none sent. */
+  load?(): { cpuLoad: number; freeMemoryMib: number };
   /** Kill jobs the controller says are not (or no longer) this node's. */
   killReported(jobIds: number[]): void;
   /** Report the ended jobs of the spool (a controller away: it fails over and stops until the next turn). */
@@ -85,7 +87,7 @@ export function createControllerLink(d: LinkDeps): ControllerLink {
   async function beat(): Promise<void> {
     if (d.clock.now() - lastBeatMs < heartbeatMs) return;
     lastBeatMs = d.clock.now();
-    const r = await ctl.heartbeat({ node: d.node.name, runningJobIds: d.runningJobIds() }, { timeoutMs: CALL_TIMEOUT_MS });
+    const r = await ctl.heartbeat({ node: d.node.name, runningJobIds: d.runningJobIds(), ...(d.load?.() ?? {}) }, { timeoutMs: CALL_TIMEOUT_MS });
     if (r.reregister) registered = false;
     d.killReported(r.killJobIds);
   }

@@ -17,6 +17,13 @@ import type { LogStore } from "./log-store.ts";
 import type { SchedCounters } from "./sched-stats.ts";
 
 /** Replicated mode: commands go through consensus; the driver calls applyCommitted(). */
+
+/** A node's load as its agent reports it with each heartbeat: volatile, so never a replicated command. */
+export interface NodeLoad {
+  cpuLoad: number;
+  freeMemoryMib: number;
+}
+
 export interface Replication {
   propose(command: Command): Promise<ApplyResult>;
   /** Leader whose state is caught up with everything committed before its term. */
@@ -89,7 +96,10 @@ export interface Controller {
   noteSkippedEntries(count: number): void;
   kick(): void;
   waitFor(jobId: number, until: string[], timeoutMs: number): Promise<void>;
-  heartbeat(node: string): void;
+  /** Agent `node` was heard from now; `load` is what it said of its host (kept in memory only, like the time). */
+  heartbeat(node: string, load?: NodeLoad): void;
   lastHeartbeat(node: string): number | undefined;
+  /** The load average and free memory `node` last reported (scontrol CPULoad/FreeMem); undefined before it said any. */
+  nodeLoad(node: string): NodeLoad | undefined;
   start(): () => void;
 }

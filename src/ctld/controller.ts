@@ -20,7 +20,7 @@ import type { TimerHandle } from "../lib/clock.ts";
 import { systemClock } from "../lib/system-clock.ts";
 import { isJobFinished } from "../sched/model/types.ts";
 import { createCommittedApplier } from "./apply-committed.ts";
-import type { Controller, ControllerDeps } from "./controller-api.ts";
+import type { Controller, ControllerDeps, NodeLoad } from "./controller-api.ts";
 import { scriptsInForce } from "./ctld-scripts.ts";
 import { createDueLoop } from "./due-loop.ts";
 import { createEventActions } from "./event-actions.ts";
@@ -84,6 +84,8 @@ export function createController(deps: ControllerDeps): Controller {
     onSchedulerPass: deps.onSchedulerPass,
   });
   const due = createDueLoop({ state, clock, now: deps.now, logger, acting, execute, executeInternal, purges: deps.archive !== undefined });
+  /** What each agent last said of its host's load (heartbeats): volatile, in memory, never replicated. */
+  const loads = new Map<string, NodeLoad>();
   const launcher = createJobLauncher({
     state, agents: deps.agents, logger, now: deps.now, acting, executeInternal,
     scripts: () => scriptsInForce(state.reconfigured, deps.scripts),
@@ -121,8 +123,12 @@ export function createController(deps: ControllerDeps): Controller {
     noteSkippedEntries,
     kick: sched.kick,
     waitFor: waiters.waitFor,
-    heartbeat: due.heard,
+    heartbeat(node, load) {
+      due.heard(node);
+      if (load !== undefined) loads.set(node, load);
+    },
     lastHeartbeat: due.lastHeard,
+    nodeLoad: (node) => loads.get(node),
     start() {
       // Agents get a full timeout after a controller restart before their nodes are failed.
       if (acting()) beginLeading();

@@ -76,11 +76,13 @@ export function agentHandlers(sc: ServiceContext) {
       c.heartbeat(node.name);
       return { killJobIds: reconcile(c, node.name, req.runningJobIds, sc.now()), heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS };
     },
-    heartbeat(req: { node: string; runningJobIds: number[] }, ctx: HandlerContext) {
+    heartbeat(req: { node: string; runningJobIds: number[]; cpuLoad: number; freeMemoryMib: number }, ctx: HandlerContext) {
       requireAgent(ctx, sc);
       const node = c.state.nodes.get(req.node);
       if (node === undefined || node.info.state === "UNKNOWN" || node.down) return { killJobIds: [], reregister: true };
-      c.heartbeat(req.node);
+      // an agent older than these fields sends zeros: as a node that reports nothing
+      const load = Number.isFinite(req.cpuLoad) && req.cpuLoad >= 0 ? { cpuLoad: req.cpuLoad, freeMemoryMib: req.freeMemoryMib } : undefined;
+      c.heartbeat(req.node, load);
       return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
     async batchComplete(

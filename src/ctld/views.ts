@@ -140,12 +140,13 @@ export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[];
   const planned = c.plannedNodes();
   const nodes = [...c.state.nodes.values()].map((n) => {
     const hb = c.lastHeartbeat(n.info.name);
+    const load = c.nodeLoad(n.info.name);
     // Slurm's backfill flags the idle nodes it holds for a planned job: sinfo shows them "plnd".
     const plannedIdle = planned.has(n.info.name) && n.info.state === "IDLE" && n.info.allocCpus === 0;
     const extra = plannedIdle ? [...(reserved.get(n.info.name) ?? []), "PLANNED"] : reserved.get(n.info.name);
-    if (hb === undefined && extra === undefined) return n.info;
+    if (hb === undefined && extra === undefined && load === undefined) return n.info;
     const flags = extra === undefined ? n.info.stateFlags : [...new Set([...n.info.stateFlags, ...extra])];
-    return { ...n.info, stateFlags: flags, ...(hb === undefined ? {} : { lastHeartbeat: hb }) };
+    return { ...n.info, stateFlags: flags, ...(hb === undefined ? {} : { lastHeartbeat: hb }), ...(load === undefined ? {} : { cpuLoad: load.cpuLoad, freeMemoryMib: load.freeMemoryMib }) };
   });
   return { nodes, partitions: c.state.partitions.map((p) => p.info), licenses: licenseViews(c.state) };
 }
