@@ -7,16 +7,8 @@
 import { convertNumUnit } from "./job-values.ts";
 import { JsonDouble, type JsonValue, openapiMeta, writeOpenapiJson } from "./openapi-json.ts";
 import type { Node } from "./sinfo-records.ts";
+import { gresUsedShown } from "./gres-used.ts";
 
-/** "gpu:mi300x:8" → "gpu:mi300x:0(IDX:N/A)"; no GRES → "gpu:0" (the gpu plugin is always loaded). */
-function gresUsed(node: Node): string {
-  if (node.gresUsed !== "") return node.gresUsed;
-  if (node.gres === "") return "gpu:0";
-  return node.gres
-    .split(",")
-    .map((g) => `${g.replace(/:\d+$/, "")}:0(IDX:N/A)`)
-    .join(",");
-}
 
 function tres(node: Node): string {
   const gpus = node.gpuCount > 0 ? `,gres/gpu=${node.gpuCount}` : "";
@@ -48,7 +40,7 @@ export function nodeToOpenapi(node: Node): Record<string, JsonValue> {
     active_features: node.features,
     gres: node.gres,
     gres_drained: "N/A",
-    gres_used: gresUsed(node),
+    gres_used: gresUsedShown(node),
     mcs_label: "",
     name: node.name,
     next_state_after_reboot: "invalid",

@@ -13,6 +13,7 @@ import { convertNumUnit } from "./job-values.ts";
 import { formatRecord, orNull } from "./scontrol-record.ts";
 import { gresWithSockets } from "./gres-sockets.ts";
 import { gresTresText, parseGresItems } from "../gres-generic.ts";
+import { gresUsedShown } from "./gres-used.ts";
 
 export type Node = Plain<NodeInfo>;
 
@@ -65,7 +66,7 @@ export function formatNodeRecord(node: Node, o: ShowNodeOptions): string {
     `ActiveFeatures=${orNull(node.features)}`,
     `Gres=${orNull(gresWithSockets(node))}`,
   ];
-  if (o.detail) lines.push(`GresUsed=${orNull(node.gresUsed)}`);
+  if (o.detail) lines.push(`GresUsed=${gresUsedShown(node)}`);
   // Spur's own field (-d only, so plain output stays Slurm's): how spurd contains jobs there.
   if (o.detail && node.cgroup) lines.push(`Containment=${node.cgroup}`);
   lines.push(

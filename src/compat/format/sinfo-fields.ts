@@ -12,6 +12,7 @@ import type { ColumnDef } from "./format-spec.ts";
 import { gresWithSockets } from "./gres-sockets.ts";
 import { convertNumUnit } from "./job-values.ts";
 import type { MatchKey, Node, SinfoRecord } from "./sinfo-records.ts";
+import { gresUsedShown } from "./gres-used.ts";
 
 interface SinfoField {
   key: string;
@@ -118,7 +119,7 @@ export const SINFO_FIELDS: readonly SinfoField[] = [
   f("features_act", "b", "ACTIVE_FEATURES", firstText((n) => n.features), { match: "featuresAct" }),
   f("FreeMem", "e", "FREE_MEM", (r) => minPlus(r, (n) => n.freeMemoryMib, false), { match: "freeMem" }),
   f("Gres", "G", "GRES", firstText((n) => gresWithSockets(n)), { match: "gres" }),
-  f("GresUsed", undefined, "GRES_USED", firstText((n) => n.gresUsed), { match: "gresUsed" }),
+  f("GresUsed", undefined, "GRES_USED", firstText(gresUsedShown), { match: "gresUsed" }),
   // AllowGroups=ALL is no list at all in Slurm (scontrol shows ALL, sinfo "all"; oracle 22.05)
   f("Groups", "g", "GROUPS", (r) => (r.part.allowGroups === "" || r.part.allowGroups.toUpperCase() === "ALL" ? "all" : r.part.allowGroups), { match: "groups" }),
   f("MaxCPUsPerNode", "B", "MAX_CPUS_PER_NODE", () => "UNLIMITED", { match: "maxCpusPerNode" }),
