@@ -92,7 +92,7 @@ export const KNOWN_REAL: readonly KnownReal[] = [
   },
   {
     field: /^stdout$/,
-    cases: /^(sinfo -h -o %D,%T|scontrol -a show -o nodes)$/,
+    cases: /^(sinfo -h -o %D,%T|scontrol -a show -o nodes|sinfo -a -h --Format='Nodes: ,GresUsed:')$/,
     reason: "node states and loads of the shared oracle (other helpers' jobs hold nodes; Spur's cluster is idle): @racy in commands.txt",
   },
   {
