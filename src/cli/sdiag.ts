@@ -88,8 +88,13 @@ export function diagText(d: Plain<DiagResponse>): string {
     `\tLast depth cycle: ${bf.lastDepth}`,
     `\tLast depth cycle (try sched): ${d.bfLastDepthTrySched}`,
   );
-  if (bf.cycles > 0) lines.push(`\tDepth Mean: ${mean(bf.depthTotal, bf.cycles)}`);
-  lines.push(`\tLast queue length: ${bf.lastQueueLength}`, `\tLast table size: ${d.bfLastTableSize}`, "");
+  // the means only once a cycle ran (oracle 22.05: each right after its "last" line)
+  if (bf.cycles > 0) lines.push(`\tDepth Mean: ${mean(bf.depthTotal, bf.cycles)}`, `\tDepth Mean (try depth): ${mean(d.bfDepthTrySchedTotal, bf.cycles)}`);
+  lines.push(`\tLast queue length: ${bf.lastQueueLength}`);
+  if (bf.cycles > 0) lines.push(`\tQueue length mean: ${mean(d.bfQueueLengthTotal, bf.cycles)}`);
+  lines.push(`\tLast table size: ${d.bfLastTableSize}`);
+  if (bf.cycles > 0) lines.push(`\tMean table size: ${mean(d.bfTableSizeTotal, bf.cycles)}`);
+  lines.push("");
   lines.push(
     "Controller state log (Spur)",
     `\tCommitted commands not applied (ApplyFailed): ${d.applyFailed}`,
@@ -103,6 +108,7 @@ const DIAG_DEFAULTS: Plain<DiagResponse> = {
   now: 0, since: 0, jobsSubmitted: 0, jobsStarted: 0, jobsCompleted: 0, jobsCanceled: 0, jobsFailed: 0,
   jobsPending: 0, jobsRunning: 0, main: undefined, backfill: undefined, backfilledTotal: 0, bfLastWhen: 0,
   bfLastDepthTrySched: 0, bfLastTableSize: 0, backfillEnabled: false, applyFailed: 0, staleDecisions: 0,
+  bfDepthTrySchedTotal: 0, bfQueueLengthTotal: 0, bfTableSizeTotal: 0,
 };
 
 export async function sdiagMain(argv: string[], port: CliPort): Promise<CliResult> {

@@ -34,6 +34,10 @@ export interface SchedCounters {
     lastWhen: number;
     lastDepthTrySched: number;
     lastTableSize: number;
+    /** Sums over the backfill cycles, for sdiag's "Depth Mean (try depth)", "Queue length mean", "Mean table size". */
+    depthTrySchedTotal: number;
+    queueLengthTotal: number;
+    tableSizeTotal: number;
   };
 }
 
@@ -43,7 +47,7 @@ export function newSchedCounters(now: number): SchedCounters {
   return {
     since: now, jobsSubmitted: 0, jobsStarted: 0, jobsCompleted: 0, jobsCanceled: 0, jobsFailed: 0, applyFailures: 0, staleDecisions: 0,
     main: cycle(),
-    bf: { ...cycle(), backfilledTotal: 0, lastWhen: 0, lastDepthTrySched: 0, lastTableSize: 0 },
+    bf: { ...cycle(), backfilledTotal: 0, lastWhen: 0, lastDepthTrySched: 0, lastTableSize: 0, depthTrySchedTotal: 0, queueLengthTotal: 0, tableSizeTotal: 0 },
   };
 }
 
@@ -66,6 +70,9 @@ export function recordPass(c: SchedCounters, s: ScheduleStats, now: number, back
   c.bf.lastWhen = now;
   c.bf.lastDepthTrySched = s.bfTrySched;
   c.bf.lastTableSize = s.timelineSlots;
+  c.bf.depthTrySchedTotal += s.bfTrySched;
+  c.bf.queueLengthTotal += s.queueLength;
+  c.bf.tableSizeTotal += s.timelineSlots;
 }
 
 /** A job reached a final state: count it as Slurm's sdiag does. */

@@ -59,6 +59,7 @@ export function diagView(c: Controller, now: number): Plain<DiagResponse> {
     jobsCanceled: k.jobsCanceled, jobsFailed: k.jobsFailed, jobsPending: pending, jobsRunning: running,
     main: cycleOut(k.main), backfill: cycleOut(k.bf), backfilledTotal: k.bf.backfilledTotal, bfLastWhen: k.bf.lastWhen,
     bfLastDepthTrySched: k.bf.lastDepthTrySched, bfLastTableSize: k.bf.lastTableSize,
+    bfDepthTrySchedTotal: k.bf.depthTrySchedTotal, bfQueueLengthTotal: k.bf.queueLengthTotal, bfTableSizeTotal: k.bf.tableSizeTotal,
     backfillEnabled: c.state.config.sched.schedulerType === "sched/backfill",
     applyFailed: k.applyFailures, staleDecisions: k.staleDecisions,
   };

@@ -91,7 +91,7 @@ describe("sdiag", () => {
     jobsPending: 1, jobsRunning: 1, main: { cycles: 10, lastUs: 120, maxUs: 900, totalUs: 2000, depthTotal: 30, lastDepth: 3, lastQueueLength: 1 },
     backfill: { cycles: 2, lastUs: 50, maxUs: 80, totalUs: 130, depthTotal: 4, lastDepth: 2, lastQueueLength: 1 },
     backfilledTotal: 1, bfLastWhen: 1_764_699_990, bfLastDepthTrySched: 2, bfLastTableSize: 6, backfillEnabled: true,
-    applyFailed: 2, staleDecisions: 7,
+    applyFailed: 2, staleDecisions: 7, bfDepthTrySchedTotal: 3, bfQueueLengthTotal: 5, bfTableSizeTotal: 13,
   };
   it("prints the main and backfill statistics in Slurm's layout", async () => {
     const r = await sdiagMain([], port({ getDiag: async () => diag }));
@@ -103,6 +103,16 @@ describe("sdiag", () => {
     expect(r.stdout).toContain("\tLast depth cycle (try sched): 2\n");
     expect(r.stdout).toContain("\tLast table size: 6\n");
     expect(diagText(diag)).toBe(r.stdout);
+  });
+
+  it("prints the backfill means after their last values once a cycle ran (oracle 22.05: sdiag after one backfill cycle)", async () => {
+    const r = await sdiagMain([], port({ getDiag: async () => diag }));
+    expect(r.stdout).toContain(
+      "\tLast depth cycle: 2\n\tLast depth cycle (try sched): 2\n\tDepth Mean: 2\n\tDepth Mean (try depth): 1\n" +
+        "\tLast queue length: 1\n\tQueue length mean: 2\n\tLast table size: 6\n\tMean table size: 6\n\n",
+    );
+    const none = await sdiagMain([], port({ getDiag: async () => ({ ...diag, backfill: { ...diag.backfill, cycles: 0 } }) }));
+    expect(none.stdout).toContain("\tLast depth cycle (try sched): 2\n\tLast queue length: 1\n\tLast table size: 6\n\n");
   });
 
   it("shows the committed commands skipped as ApplyFailed, and 0 when the controller's answer omits them", async () => {
