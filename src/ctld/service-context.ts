@@ -15,6 +15,7 @@ import type { CallHeaders } from "../net/rpc-unary-fast.ts";
 import { lookupUid } from "../net/users.ts";
 import type { Keyring } from "../net/rest/keyring.ts";
 import { SLURM_ERRNO_HEADER, SLURM_ERRORS, type RpcClass, type SlurmErrorName } from "../compat/slurm-errors.ts";
+import type { RpcMetrics } from "../net/rpc-metrics.ts";
 
 export interface ServiceContext {
   controller: Controller;
@@ -40,6 +41,8 @@ export interface ServiceContext {
    * (net/cluster-auth); `refused` logs each refusal (rate-limited by the caller's wiring).
    */
   agentAuth?: { refused(method: string, why: string): void };
+  /** This daemon's RPC counts and times (net/rpc-metrics): sdiag's RPC tables; absent: none shown. */
+  rpcStats?: Pick<RpcMetrics, "totals" | "resetTotals">;
   /** Replicated controllers: add or remove a replica (called on any replica; refuses unless leading). */
   changeControllers?: (req: { action: string; id: number; address: string; force: boolean }) => Promise<{ voters: number[]; learners: number[] }>;
 }

@@ -11,6 +11,7 @@ import type { Plain } from "../lib/plain.ts";
 import type { DiagResponse, JobPriorityFactors, SchedCycleStats } from "../net/gen/spur/v1/controller_pb.ts";
 import type { CycleCounters } from "./sched-stats.ts";
 import { newSchedCounters } from "./sched-stats.ts";
+import { lookupUid } from "../net/users.ts";
 import type { Controller } from "./controller.ts";
 import { jobPartitions } from "../sched/model/job-partitions.ts";
 
@@ -46,7 +47,27 @@ const cycleOut = (c: CycleCounters): Plain<SchedCycleStats> => ({
   lastDepth: c.lastDepth, lastQueueLength: c.lastQueueLength,
 });
 
-export function diagView(c: Controller, now: number): Plain<DiagResponse> {
+/** Microseconds to read the clock 1000 times (sdiag's gettimeofday() latency line): the better of two runs, the first one warming the loop. */
+function clockLatencyUs(): number {
+  const once = (): number => {
+    const t0 = performance.now();
+    let sink = 0;
+    for (let i = 0; i < 1000; i++) sink += Date.now() & 1;
+    return (performance.now() - t0) * 1000 + (sink & 0);
+  };
+  return Math.round(Math.min(once(), once()));
+}
+
+function rpcTables(stats: ServiceContext["rpcStats"]): Pick<Plain<DiagResponse>, "rpcByMethod" | "rpcByUser"> {
+  if (stats === undefined) return { rpcByMethod: [], rpcByUser: [] };
+  const t = stats.totals();
+  return {
+    rpcByMethod: t.byMethod.map((m) => ({ name: m.method, id: 0, count: m.count, totalUs: m.totalSec * 1e6 })),
+    rpcByUser: t.byUid.map((u) => ({ name: lookupUid(u.uid).name, id: u.uid, count: u.count, totalUs: u.totalSec * 1e6 })),
+  };
+}
+
+export function diagView(c: Controller, now: number, stats?: ServiceContext["rpcStats"]): Plain<DiagResponse> {
   const k = c.schedCounters();
   let pending = 0;
   let running = 0;
@@ -62,6 +83,7 @@ export function diagView(c: Controller, now: number): Plain<DiagResponse> {
     bfDepthTrySchedTotal: k.bf.depthTrySchedTotal, bfQueueLengthTotal: k.bf.queueLengthTotal, bfTableSizeTotal: k.bf.tableSizeTotal,
     backfillEnabled: c.state.config.sched.schedulerType === "sched/backfill",
     applyFailed: k.applyFailures, staleDecisions: k.staleDecisions,
+    ...rpcTables(stats), clockLatencyUs: clockLatencyUs(),
   };
 }
 
@@ -83,8 +105,9 @@ export function schedHandlers(sc: ServiceContext) {
           throw new ConnectError("Access/permission denied", Code.PermissionDenied);
         }
         Object.assign(c.schedCounters(), newSchedCounters(sc.now()));
+        sc.rpcStats?.resetTotals();
       }
-      return diagView(c, sc.now());
+      return diagView(c, sc.now(), sc.rpcStats);
     },
   };
 }

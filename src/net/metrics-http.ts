@@ -24,11 +24,13 @@ export function serveMetrics(res: ServerResponse, render: () => string): void {
   res.end(body);
 }
 
-/** Times the request into `rpc` once the response is sent. */
-export function timeRequest(req: IncomingMessage, res: ServerResponse, rpc: RpcMetrics): void {
+/** Times the request into `rpc` once the response is sent; `uidOf` reads the caller the server identified (then). */
+export function timeRequest(req: IncomingMessage, res: ServerResponse, rpc: RpcMetrics, uidOf: (req: IncomingMessage) => number | undefined = () => undefined): void {
   const startMs = performance.now();
   const path = (req.url ?? "").split("?")[0] ?? "";
-  res.once("finish", () => rpc.observe(path, res.statusCode, (performance.now() - startMs) / 1000));
+  res.once("finish", () => {
+    rpc.observe(path, res.statusCode, (performance.now() - startMs) / 1000, uidOf(req));
+  });
 }
 
 /** A server of its own for MetricsPort=; resolves with a close function and the bound port. */

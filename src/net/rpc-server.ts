@@ -161,7 +161,7 @@ export async function startRpcServer(
   const listener: RequestListener = (req, res) => {
     if (!admit(req, res)) return;
     if (extras.metrics !== undefined && req.method === "GET" && isMetricsPath(req.url)) return serveMetrics(res, extras.metrics);
-    if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc);
+    if (extras.rpc !== undefined) timeRequest(req, res, extras.rpc, peerUidOf);
     stampAgent(req, extras.clusterSecret);
     req.headers[PEER_ADDR_HEADER] = req.socket.remoteAddress ?? "";
     delete req.headers[AUTH_REFUSED_HEADER];
@@ -197,6 +197,12 @@ export async function startRpcServer(
   server.on("clientError", (_err, socket) => socket.destroy());
   const listening = await listenGuarded(server, listen, limits, extras.tls);
   return { server, port: listening.port, close: listening.close };
+}
+
+/** The caller this server identified for the request (absent on listings served without looking it up, and before identification). */
+function peerUidOf(req: IncomingMessage): number | undefined {
+  const uid = req.headers[PEER_UID_HEADER];
+  return typeof uid === "string" && /^\d+$/.test(uid) ? Number(uid) : undefined;
 }
 
 function withinRate(req: IncomingMessage, admit: (uid: number, nowSec: number) => boolean): boolean {

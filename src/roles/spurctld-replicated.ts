@@ -187,7 +187,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
       }
     },
     keyring: o.extras.keyring,
-    jobSubmitScript: o.extras.jobSubmitScript,
+    jobSubmitScript: o.extras.jobSubmitScript, rpcStats: o.extras.rpcStats,
     ...(o.extras.agentAuth === undefined ? {} : { agentAuth: o.extras.agentAuth }),
   };
   const rpcExtras = o.extras.rpcExtras(state, o.now, () => controller?.applyFailedTotal() ?? 0, () => metricsRaftStatus(driver));

@@ -35,7 +35,7 @@ import { ensureKeyFile, keyPathFromConf, openKeyring } from "../net/rest/keyring
 import { tokenVerifier } from "../ctld/service-token.ts";
 import { renderMetrics } from "../net/metrics-text.ts";
 import { startMetricsServer } from "../net/metrics-http.ts";
-import { createRpcMetrics } from "../net/rpc-metrics.ts";
+import { createRpcMetrics, type RpcMetrics } from "../net/rpc-metrics.ts";
 import { createRpcRateLimiter, rpcRateLimitFrom } from "../net/rpc-rate-limit.ts";
 import { controllerMetrics, createSchedulerStats, type RaftStatus } from "../ctld/metrics.ts";
 import { readProcessFacts } from "../net/metrics-process.ts";
@@ -56,6 +56,8 @@ export interface CtldExtras {
   agentAuth?: { refused(method: string, why: string): void };
   /** SpurClusterSecretFile='s secret: signs calls to agents, verifies agents' calls. */
   clusterSecret?: string;
+  /** The RPC counts the metrics endpoint shows, for sdiag's tables too (ServiceContext.rpcStats). */
+  rpcStats: RpcMetrics;
 }
 
 /** Logs refused agent calls, at most once a minute per reason (agents retry every 250 ms). */
@@ -88,6 +90,7 @@ function ctldExtras(conf: ParsedConf, confFile: string, stateDir: string, starte
     jobSubmitScript: g.get("jobsubmitscript") ?? "",
     scripts: scriptsFrom(g),
     onSchedulerPass: (p) => sched.observe(p),
+    rpcStats: rpc,
     ...(clusterSecret === undefined ? {} : { agentAuth: agentRefusalLog(logger), clusterSecret }),
     rpcExtras: (state, now, applyFailed, raft) => ({
       rpc,
@@ -181,7 +184,7 @@ export async function main(argv: string[]): Promise<number> {
   const sc = {
     controller, now, controllerName: hostname(), startedAt: now(), selfUid: process.getuid?.() ?? 0, confPath: path,
     port, address: host, globals: conf.globals, ...logFileOf(),
-    keyring: extras.keyring, jobSubmitScript: extras.jobSubmitScript,
+    keyring: extras.keyring, jobSubmitScript: extras.jobSubmitScript, rpcStats: extras.rpcStats,
     ...(extras.agentAuth === undefined ? {} : { agentAuth: extras.agentAuth }),
   };
   controller.noteSkippedEntries(failed.length);

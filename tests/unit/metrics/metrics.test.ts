@@ -147,3 +147,20 @@ describe("process families", () => {
     expect(f.startTimeSeconds).toBe(5);
   });
 });
+
+describe("RPC totals for sdiag", () => {
+  it("counts and times calls by method in the order first seen and by caller, and resets apart from the metrics", () => {
+    const rpc = createRpcMetrics();
+    rpc.observe("/spur.v1.Controller/Submit", 200, 0.002, 1000);
+    rpc.observe("/spur.v1.Controller/Ping", 200, 0.001);
+    rpc.observe("/spur.v1.Controller/Submit", 200, 0.004, 0);
+    expect(rpc.totals().byMethod.map((m) => [m.method, m.count, Math.round(m.totalSec * 1e6)])).toEqual([
+      ["spur.v1.Controller/Submit", 2, 6000],
+      ["spur.v1.Controller/Ping", 1, 1000],
+    ]);
+    expect(rpc.totals().byUid.map((u) => [u.uid, u.count])).toEqual([[1000, 1], [0, 1]]);
+    rpc.resetTotals();
+    expect(rpc.totals()).toEqual({ byMethod: [], byUid: [] });
+    expect(parseExposition(renderMetrics([...rpc.families()])).get("spur_rpc_requests_total")?.samples.length).toBe(2);
+  });
+});

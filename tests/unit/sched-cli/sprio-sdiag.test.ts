@@ -92,6 +92,13 @@ describe("sdiag", () => {
     backfill: { cycles: 2, lastUs: 50, maxUs: 80, totalUs: 130, depthTotal: 4, lastDepth: 2, lastQueueLength: 1 },
     backfilledTotal: 1, bfLastWhen: 1_764_699_990, bfLastDepthTrySched: 2, bfLastTableSize: 6, backfillEnabled: true,
     applyFailed: 2, staleDecisions: 7, bfDepthTrySchedTotal: 3, bfQueueLengthTotal: 5, bfTableSizeTotal: 13,
+    rpcByMethod: [
+      { name: "/spur.v1.Controller/Submit", id: 0, count: 105, totalUs: 212840 },
+      { name: "/spur.v1.Controller/Cancel", id: 0, count: 111, totalUs: 119526 },
+      { name: "/spur.v1.Controller/Heartbeat", id: 0, count: 3, totalUs: 900.4 },
+    ],
+    rpcByUser: [{ name: "root", id: 0, count: 219, totalUs: 333266.4 }],
+    clockLatencyUs: 26,
   };
   it("prints the main and backfill statistics in Slurm's layout", async () => {
     const r = await sdiagMain([], port({ getDiag: async () => diag }));
@@ -113,6 +120,25 @@ describe("sdiag", () => {
     );
     const none = await sdiagMain([], port({ getDiag: async () => ({ ...diag, backfill: { ...diag.backfill, cycles: 0 } }) }));
     expect(none.stdout).toContain("\tLast depth cycle (try sched): 2\n\tLast queue length: 1\n\tLast table size: 6\n\n");
+  });
+
+  it("ends with the RPC tables in 22.05's layout, Spur's methods under Slurm's message names (oracle: sdiag)", async () => {
+    const r = await sdiagMain([], port({ getDiag: async () => diag }));
+    expect(r.stdout).toContain(
+      "\tMean table size: 6\n\nLatency for 1000 calls to gettimeofday(): 26 microseconds\n\n" +
+        "Remote Procedure Call statistics by message type\n" +
+        "\tREQUEST_KILL_JOB                        ( 5032) count:111    ave_time:1076   total_time:119526\n" +
+        "\tREQUEST_SUBMIT_BATCH_JOB                ( 4003) count:105    ave_time:2027   total_time:212840\n" +
+        "\tHEARTBEAT                               (    0) count:3      ave_time:300    total_time:900\n\n" +
+        "Remote Procedure Call statistics by user\n" +
+        "\troot            (       0) count:219    ave_time:1521   total_time:333266\n\n" +
+        "Pending RPC statistics\n\tNo pending RPCs\n\n",
+    );
+    const byTime = await sdiagMain(["-t"], port({ getDiag: async () => diag }));
+    expect(byTime.stdout.indexOf("REQUEST_SUBMIT_BATCH_JOB")).toBeLessThan(byTime.stdout.indexOf("REQUEST_KILL_JOB"));
+    const byId = await sdiagMain(["-i"], port({ getDiag: async () => diag }));
+    expect(byId.stdout.indexOf("HEARTBEAT")).toBeLessThan(byId.stdout.indexOf("REQUEST_SUBMIT_BATCH_JOB"));
+    expect(byId.stdout.indexOf("REQUEST_SUBMIT_BATCH_JOB")).toBeLessThan(byId.stdout.indexOf("REQUEST_KILL_JOB"));
   });
 
   it("shows the committed commands skipped as ApplyFailed, and 0 when the controller's answer omits them", async () => {
