@@ -8,7 +8,7 @@
  */
 import { getoptLong, type OptionRow } from "../compat/format/getopt.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { ACCOUNT_WITH_ASSOC_FORMAT, SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, USER_WITH_ASSOC_FORMAT, parseFieldList, renderTable, withTresLimits, type Parsable } from "../compat/format/sacctmgr-fields.ts";
+import { ACCOUNT_WITH_ASSOC_FORMAT, SACCTMGR_ALIASES, SACCTMGR_DEFAULT_FORMAT, SACCTMGR_FIELDS, USER_WITH_ASSOC_FORMAT, parseFieldList, renderTable, withTresLimits, type Parsable } from "../compat/format/sacctmgr-fields.ts";
 import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
 
 const OPTIONS: readonly OptionRow[] = [
@@ -121,7 +121,8 @@ const NO_ENTITY: Record<"show" | "add" | "modify" | "delete", string> = {
 const NOT_KEPT = /^(configuration|coordinators?|events?|federations?|jobs?|problems?|resources?|reservations?|runawayjobs|stats|transactions?|wckeys?)$/i;
 
 /** A format= naming a field sacctmgr does not have, in its words (the parser's message quotes the name). */
-const unknownField = (message: string): CliResult => fail(`Unknown field '${/"(.*)"$/.exec(message)?.[1] ?? message}'`);
+// the name lower-cased, as sacctmgr reads it (oracle 22.05: format=FooBar says 'foobar')
+const unknownField = (message: string): CliResult => fail(`Unknown field '${(/"(.*)"$/.exec(message)?.[1] ?? message).toLowerCase()}'`);
 
 const fail = (text: string, code = 1): CliResult => ({ stdout: "", stderr: text.endsWith("\n") ? text : `${text}\n`, exitCode: code });
 const errorText = (message: string): string => (message.startsWith(" ") ? message : ` ${message}`);
@@ -172,7 +173,7 @@ export async function sacctmgrMain(argv: string[], port: CliPort): Promise<CliRe
 
 async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
   if (port.ctl.acctList === undefined) return fail("sacctmgr: error: controller does not support sacctmgr");
-  const cols = parseFieldList(specs.format ?? SACCTMGR_DEFAULT_FORMAT[entity] ?? "", SACCTMGR_FIELDS);
+  const cols = parseFieldList(specs.format ?? SACCTMGR_DEFAULT_FORMAT[entity] ?? "", SACCTMGR_FIELDS, SACCTMGR_ALIASES);
   if (typeof cols === "string") return unknownField(cols);
   const where = { ...specs.where };
   // `show user alice` / `show qos normal`: bare names select by name.
@@ -180,7 +181,7 @@ async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: b
   const tree = specs.tree === true && entity === "association";
   if (tree) where.tree = "yes";
   const res = await port.ctl.acctList({ entity, where });
-  const rows = res.rows.map((r) => r.fields);
+  const rows = res.rows.map((r) => withTresLimits(r.fields));
   if (!tree) return { stdout: renderTable(cols, rows, header, parsable), stderr: "", exitCode: 0 };
   // tree: the account column left-justified 20 wide (unless sized), each account one space deeper than its parent (oracle 22.05)
   const treeCols = cols.map((c) => (c.key === "account" && c.width === SACCTMGR_FIELDS.account?.[1] && !c.left ? { ...c, width: 20, left: true } : c));
@@ -194,7 +195,7 @@ async function show(port: CliPort, entity: string, specs: ParsedSpecs, header: b
  */
 async function showWithAssoc(port: CliPort, entity: "user" | "account", specs: ParsedSpecs, header: boolean, parsable: Parsable): Promise<CliResult> {
   if (port.ctl.acctList === undefined) return fail("sacctmgr: error: controller does not support sacctmgr");
-  const cols = parseFieldList(specs.format ?? (entity === "user" ? USER_WITH_ASSOC_FORMAT : ACCOUNT_WITH_ASSOC_FORMAT), SACCTMGR_FIELDS);
+  const cols = parseFieldList(specs.format ?? (entity === "user" ? USER_WITH_ASSOC_FORMAT : ACCOUNT_WITH_ASSOC_FORMAT), SACCTMGR_FIELDS, SACCTMGR_ALIASES);
   if (typeof cols === "string") return unknownField(cols);
   const where = { ...specs.where };
   if (specs.names.length > 0) where.name = specs.names.join(",");

@@ -21,7 +21,7 @@ export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   account: ["Account", 10], descr: ["Descr", 20], description: ["Descr", 20], org: ["Org", 20], organization: ["Org", 20],
   user: ["User", 10], "def acct": ["Def Acct", 10], defaultaccount: ["Def Acct", 10], admin: ["Admin", 9], adminlevel: ["Admin", 9],
   name: ["Name", 10], id: ["ID", 6], type: ["Type", 8], priority: ["Priority", 10], gracetime: ["GraceTime", 10], preempt: ["Preempt", 10],
-  preemptexempttime: ["PreemptExemptTime", 19], preemptmode: ["PreemptMode", 11], flags: ["Flags", 40],
+  preemptexempttime: ["PreemptExemptTime", 19], preemptmode: ["PreemptMode", 11], flags: ["Flags", 20],
   usagethres: ["UsageThres", 10], usagefactor: ["UsageFactor", 11], grptres: ["GrpTRES", 13], grptresmins: ["GrpTRESMins", 13],
   grptresrunmin: ["GrpTRESRunMins", 13], grptresrunmins: ["GrpTRESRunMins", 13], grpjobs: ["GrpJobs", 7], grpsubmit: ["GrpSubmit", 9], grpsubmitjobs: ["GrpSubmit", 9],
   grpwall: ["GrpWall", 11], maxtres: ["MaxTRES", 13], maxtrespernode: ["MaxTRESPerNode", 14], maxtresmins: ["MaxTRESMins", 13],
@@ -32,12 +32,24 @@ export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   maxnodes: ["MaxNodes", 8], maxcpus: ["MaxCPUs", 8], maxcpumins: ["MaxCPUMins", 11],
   grpnodes: ["GrpNodes", 8], grpcpus: ["GrpCPUs", 8], grpmem: ["GrpMem", 7], grpcpumins: ["GrpCPUMins", 11],
   parentname: ["ParentName", 10], parentid: ["ParentID", 8], controlhost: ["ControlHost", 15], controlport: ["ControlPort", 12], rpc: ["RPC", 5],
+  // QOS limits Spur does not keep: their columns, empty (oracle 22.05: sacctmgr list qos format=NAME)
+  grpjobsaccrue: ["GrpJobsAccrue", 13], limitfactor: ["LimitFactor", 11], maxjobsaccruepa: ["MaxJobsAccruePA", 15],
+  maxjobsaccruepu: ["MaxJobsAccruePU", 15], minpriothres: ["MinPrioThres", 12], maxtresrunminspa: ["MaxTRESRunMinsPA", 15],
+  maxtresrunminspu: ["MaxTRESRunMinsPU", 15], maxcpuspu: ["MaxCPUsPU", 9], maxnodespu: ["MaxNodesPU", 10],
+};
+
+/** Long names sacctmgr takes for a column, as the column they name (oracle 22.05: format=MaxJobsPerUser prints MaxJobsPU). */
+export const SACCTMGR_ALIASES: Readonly<Record<string, string>> = {
+  maxtresperjob: "maxtres", maxtresminsperjob: "maxtresmins", maxwalldurationperjob: "maxwall", mintresperjob: "mintres",
+  maxtresperuser: "maxtrespu", maxjobsperuser: "maxjobspu", maxsubmitjobsperuser: "maxsubmitpu",
+  maxtresperaccount: "maxtrespa", maxjobsperaccount: "maxjobspa", maxsubmitjobsperaccount: "maxsubmitpa",
+  minpriothreshold: "minpriothres",
 };
 
 export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {
   account: "account,descr,org",
   user: "user,def acct,admin",
-  qos: "name,priority,gracetime,preempt,preemptexempttime,preemptmode,flags,usagethres,usagefactor,grptres,grptresmins,grptresrunmin,grpjobs,grpsubmit,grpwall,maxtres,maxtrespernode,maxtresmins,maxwall,maxtrespu,maxjobspu,maxsubmitpu,maxtrespa,maxjobspa,maxsubmitpa,mintres",
+  qos: "name,priority,gracetime,preempt,preemptexempttime,preemptmode,flags%40,usagethres,usagefactor,grptres,grptresmins,grptresrunmin,grpjobs,grpsubmit,grpwall,maxtres,maxtrespernode,maxtresmins,maxwall,maxtrespu,maxjobspu,maxsubmitpu,maxtrespa,maxjobspa,maxsubmitpa,mintres",
   association: "cluster,account,user,partition,share,priority,grpjobs,grptres,grpsubmit,grpwall,grptresmins,maxjobs,maxtres,maxtrespernode,maxsubmit,maxwall,maxtresmins,qos,def qos,grptresrunmin",
   cluster: "cluster,controlhost,controlport,rpc,share,grpjobs,grptres,grpsubmit,maxjobs,maxtres,maxsubmit,maxwall,qos,def qos",
   tres: "type,name%15,id",
@@ -56,17 +68,19 @@ export function withTresLimits(row: Record<string, string>): Record<string, stri
   return {
     ...row, maxnodes: pick(row.maxtres, "node"), maxcpus: pick(row.maxtres, "cpu"), maxcpumins: pick(row.maxtresmins, "cpu"),
     grpnodes: pick(row.grptres, "node"), grpcpus: pick(row.grptres, "cpu"), grpmem: pick(row.grptres, "mem"), grpcpumins: pick(row.grptresmins, "cpu"),
+    maxcpuspu: pick(row.maxtrespu, "cpu"), maxnodespu: pick(row.maxtrespu, "node"),
   };
 }
 
-/** "account,user%20,maxjobs%-5" -> columns; unknown names are returned as an error string. */
-export function parseFieldList(text: string, table: Record<string, [string, number]>): Column[] | string {
+/** "account,user%20,maxjobs%-5" -> columns (an alias as the column it names); unknown names are returned as an error string. */
+export function parseFieldList(text: string, table: Record<string, [string, number]>, aliases: Readonly<Record<string, string>> = {}): Column[] | string {
   const out: Column[] = [];
   for (const raw of text.split(",")) {
     const item = raw.trim();
     if (item === "") continue;
     const pct = item.indexOf("%");
-    const name = (pct < 0 ? item : item.slice(0, pct)).toLowerCase();
+    const typed = (pct < 0 ? item : item.slice(0, pct)).toLowerCase();
+    const name = aliases[typed] ?? typed;
     const known = table[name];
     if (known === undefined) return `Invalid field requested: "${item.slice(0, pct < 0 ? undefined : pct)}"`;
     const spec = pct < 0 ? "" : item.slice(pct + 1);
