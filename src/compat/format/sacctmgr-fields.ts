@@ -36,6 +36,10 @@ export const SACCTMGR_FIELDS: Record<string, [string, number]> = {
   grpjobsaccrue: ["GrpJobsAccrue", 13], limitfactor: ["LimitFactor", 11], maxjobsaccruepa: ["MaxJobsAccruePA", 15],
   maxjobsaccruepu: ["MaxJobsAccruePU", 15], minpriothres: ["MinPrioThres", 12], maxtresrunminspa: ["MaxTRESRunMinsPA", 15],
   maxtresrunminspu: ["MaxTRESRunMinsPU", 15], maxcpuspu: ["MaxCPUsPU", 9], maxnodespu: ["MaxNodesPU", 10],
+  // association, user, account and cluster columns of what Spur does not keep (empty; FedState NA, as unfederated)
+  maxjobsaccrue: ["MaxJobsAccrue", 13], grpcpurunmins: ["GrpCPURunMins", 13], maxcpurunmins: ["MaxCPURunMinsPU", 15],
+  wckeys: ["WCKeys", 20], defaultwckey: ["Def WCKey", 10], coordinators: ["Coord Accounts", 20],
+  classification: ["Class", 9], federation: ["Federation", 10], fedstate: ["FedState", 12], features: ["Features", 20], nodecount: ["NodeCount", 9],
 };
 
 /** Long names sacctmgr takes for a column, as the column they name (oracle 22.05: format=MaxJobsPerUser prints MaxJobsPU). */
@@ -43,7 +47,7 @@ export const SACCTMGR_ALIASES: Readonly<Record<string, string>> = {
   maxtresperjob: "maxtres", maxtresminsperjob: "maxtresmins", maxwalldurationperjob: "maxwall", mintresperjob: "mintres",
   maxtresperuser: "maxtrespu", maxjobsperuser: "maxjobspu", maxsubmitjobsperuser: "maxsubmitpu",
   maxtresperaccount: "maxtrespa", maxjobsperaccount: "maxjobspa", maxsubmitjobsperaccount: "maxsubmitpa",
-  minpriothreshold: "minpriothres",
+  minpriothreshold: "minpriothres", maxtresrunmins: "maxtresrunminspu",
 };
 
 export const SACCTMGR_DEFAULT_FORMAT: Record<string, string> = {

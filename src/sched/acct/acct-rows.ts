@@ -185,5 +185,5 @@ function assocRows(state: ClusterState, where: Record<string, string>): Row[] {
 function clusterRow(state: ClusterState, cluster: string): Row {
   const root = [...state.acct.assocs.values()].find((a) => a.cluster === cluster && a.account === "root" && a.user === "");
   const base = root === undefined ? {} : assocRow(state.acct, root);
-  return { ...base, cluster, controlhost: "", controlport: "0", rpc: "0", share: "1" };
+  return { ...base, cluster, controlhost: "", controlport: "0", rpc: "0", share: "1", fedstate: "NA", nodecount: String(state.nodes.size) };
 }

@@ -29,6 +29,11 @@ describe("sacctmgr format= names", () => {
     ["GrpJobsAccrue", "grpjobsaccrue", "GrpJobsAccrue "],
     ["MaxTRESRunMinsPU", "maxtresrunminspu", "MaxTRESRunMinsP "],
     ["Flags", "flags", "               Flags "],
+    ["MaxTRESRunMins", "maxtresrunminspu", "MaxTRESRunMinsP "],
+    ["MaxCPURunMins", "maxcpurunmins", "MaxCPURunMinsPU "],
+    ["Coordinators", "coordinators", "      Coord Accounts "],
+    ["DefaultWCKey", "defaultwckey", " Def WCKey "],
+    ["Classification", "classification", "    Class "],
   ])("%s is the %s column", (name, key, header) => {
     const cols = columns(name);
     expect(cols.map((c) => c.key)).toEqual([key]);
