@@ -39,7 +39,7 @@ const FIELDS: Record<string, [string, number]> = {
   account: ["Account", 20], user: ["User", 10], rawshares: ["RawShares", 10], normshares: ["NormShares", 11],
   rawusage: ["RawUsage", 11], normusage: ["NormUsage", 11], effectvusage: ["EffectvUsage", 13], fairshare: ["FairShare", 10],
   levelfs: ["LevelFS", 10], grptresmins: ["GrpTRESMins", 30], tresrunmins: ["TRESRunMins", 30], partition: ["Partition", 12],
-  cluster: ["Cluster", 10],
+  cluster: ["Cluster", 10], id: ["ID", 6],
 };
 const DEFAULT = "account,user,rawshares,normshares,rawusage,effectvusage,fairshare";
 const LONG = "account,user,rawshares,normshares,rawusage,normusage,effectvusage,fairshare,levelfs,grptresmins,tresrunmins";
@@ -78,7 +78,7 @@ function rowText(r: Plain<ShareRow> & { isRoot: boolean }, cluster: string): Rec
     effectvusage: isRoot ? "1.000000" : fixed6(r.effectvUsage),
     fairshare: isUser ? fixed6(Number(r.fairshare)) : "",
     levelfs: isRoot ? "" : fixed6(levelFs),
-    grptresmins: r.grpTresMins, tresrunmins: r.tresRunMins,
+    grptresmins: r.grpTresMins, tresrunmins: r.tresRunMins, id: String(r.assocId),
   };
 }
 
@@ -110,7 +110,8 @@ export async function sshareMain(argv: string[], port: CliPort): Promise<CliResu
     if (o.id === "accounts") accounts.push(...v.split(",").filter(Boolean));
   }
   const cols = parseFieldList(format ?? (long ? LONG : DEFAULT), FIELDS);
-  if (typeof cols === "string") return { stdout: "", stderr: `sshare: error: ${cols}\n`, exitCode: 1 };
+  // the name lower-cased, as sshare reads it (oracle 22.05: -o Shares says "shares")
+  if (typeof cols === "string") return { stdout: "", stderr: `sshare: error: ${cols.replace(/"(.*)"$/, (_m, name: string) => `"${name.toLowerCase()}"`)}\n`, exitCode: 1 };
   for (const c of cols) if (c.key === "account" && !format?.toLowerCase().includes("account%")) c.left = true;
   if (port.ctl.getShares === undefined) return { stdout: "", stderr: "sshare: error: controller does not support sshare\n", exitCode: 1 };
   let res;

@@ -72,6 +72,13 @@ describe("sshare prints what the oracle printed for a tree without usage", async
     const r = await sshareMain(["-P", "-l", "-A", "root"], p);
     expect(r.stdout.split("\n")[1]).toBe("root|||0.000000|0||1.000000||||cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0,gres/gpu=0");
   });
+
+  it("-o ID shows the association ids, and an unknown field is named lower-cased (oracle: sshare -P -o ID, -o Shares)", async () => {
+    const ids = (await sshareMain(["-P", "-a", "-o", "Account,ID"], p)).stdout.split("\n").slice(1).filter(Boolean);
+    expect(ids.every((l) => /^[a-z0-9 ]+\|\d+$/.test(l))).toBe(true);
+    expect(new Set(ids.map((l) => l.split("|")[1])).size).toBe(ids.length);
+    expect(await sshareMain(["-o", "Shares"], p)).toEqual({ stdout: "", stderr: 'sshare: error: Invalid field requested: "shares"\n', exitCode: 1 });
+  });
 });
 
 describe("shownDepths", () => {
