@@ -6,8 +6,6 @@
  * and small functions over Plain<JobInfo>/Plain<NodeInfo>-shaped values.
  */
 
-export { INVALID_REASON, JOB_REASONS, JOB_REASON_BY_NUMBER, isJobReason, jobReasonName } from "./job-reasons.ts";
-
 /** Minimal shape of a job or node record for state display. */
 export interface StateLike {
   state: string;

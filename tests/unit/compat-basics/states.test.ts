@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  INVALID_REASON,
-  JOB_REASONS,
-  JOB_REASON_BY_NUMBER,
-  JOB_STATES_ALL,
-  isJobFinished,
-  isJobReason,
-  jobReasonName,
-  jobStateCompact,
-  jobStateFromName,
-  jobStateLong,
-} from "../../../src/compat/states.ts";
+import { JOB_STATES_ALL, isJobFinished, jobStateCompact, jobStateFromName, jobStateLong } from "../../../src/compat/states.ts";
+import { INVALID_REASON, JOB_REASONS, JOB_REASON_BY_NUMBER, isJobReason, jobReasonName } from "../../../src/compat/job-reasons.ts";
 import {
   nodeStateCompact, nodeStateComplete, nodeStateLong, nodeStateScontrol, nodeStateSinfoComplete, nodeStateStrings,
 } from "../../../src/compat/node-states.ts";
