@@ -4,7 +4,9 @@
  *     backfill) with PENDING jobs on NODES nodes (a quarter with 8 GPUs),
  *     95% of nodes busy: pass_p50_ms, pass_p99_ms (wall), pass_cpu_p50_ms,
  *     memory (RSS, heap) after the passes, and again after a full GC (the state's own);
- *  2. the simulator on a seeded synthetic trace, FCFS (sched/builtin) and
+ *  2. what one Submit's apply() costs in that state (every replica applies each submission):
+ *     submit_apply_ms for a CPU job, a held one and a GPU job (SUBMITS each, median per submission);
+ *  3. the simulator on a seeded synthetic trace, FCFS (sched/builtin) and
  *     EASY backfill: utilization, mean wait, mean bounded slowdown (10 s),
  *     simulated seconds per wall second.
  * Run: bun bench/sched.ts   (NODES, PENDING, PASSES, SIM_JOBS, SIM_NODES, SEED override)
@@ -14,6 +16,9 @@ import { loadavg } from "node:os";
 import { buildBigState } from "./sched-state.ts";
 import { schedule } from "../src/sched/plan/schedule.ts";
 import { replay } from "../src/sched/sim/replay.ts";
+import { apply } from "../src/sched/model/apply.ts";
+import { emptyJobSpec } from "../src/sched/model/records.ts";
+import type { JobSpecP } from "../src/sched/model/types.ts";
 import { syntheticWorkload } from "../src/sched/sim/synthetic.ts";
 import { createRng } from "../src/lib/rng.ts";
 
@@ -26,6 +31,7 @@ const SEED = env("SEED", 1);
 const SIM_JOBS = env("SIM_JOBS", 3000);
 const SIM_NODES = env("SIM_NODES", 128);
 const SIM_LOAD = 0.7;
+const SUBMITS = env("SUBMITS", 300);
 
 const out = (metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void => {
   console.log(JSON.stringify({ metric, value: Math.round(value * 1000) / 1000, unit, ...extra }));
@@ -72,8 +78,24 @@ function passBench(): void {
   const live = process.memoryUsage();
   out("memory_rss_after_gc_mib", live.rss / 2 ** 20, "MiB", { ...cond, note: "after Bun.gc(true): the passes' garbage collected (pages the allocator keeps still count)" });
   out("memory_heap_live_mib", live.heapUsed / 2 ** 20, "MiB", { ...cond, note: "after Bun.gc(true)" });
-  // keep the state reachable until here, so that the collection above measures it
-  if (state.jobs.size < 0) console.log("unreachable");
+  submitBench(state, now, cond);
+}
+
+/** Submissions applied to the big state, one at a time as a replica applies committed entries. */
+function submitBench(state: ReturnType<typeof buildBigState>, now: number, cond: Record<string, unknown>): void {
+  const by = { uid: 0, gid: 0, user: "root", group: "root" };
+  const kinds: [string, Partial<JobSpecP>][] = [["cpu", { ntasks: 4 }], ["held", { ntasks: 4, hold: true }], ["gpu", { partition: "gpu", gpusPerNode: "h100:2" }]];
+  for (const [kind, over] of kinds) {
+    const each: number[] = [];
+    for (let i = 0; i < SUBMITS; i++) {
+      const spec = { ...emptyJobSpec(), name: "bench", script: "#!/bin/sh\ntrue\n", workDir: "/tmp", timeLimitMin: 60, ...over };
+      const t0 = performance.now();
+      const r = apply(state, { v: 1, type: "submit", at: now, spec, by, priority: 0 });
+      each.push(performance.now() - t0);
+      if (r.error !== "") throw new Error(`submit refused: ${r.error}`);
+    }
+    out("submit_apply_ms", pct(each, 50), "ms", { ...cond, kind, submits: SUBMITS, p99_ms: Math.round(pct(each, 99) * 1000) / 1000 });
+  }
 }
 
 function simBench(): void {

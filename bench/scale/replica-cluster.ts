@@ -94,7 +94,7 @@ export async function leaderOf(c: Cluster, waitMs = 20_000): Promise<number> {
 
 let seq = 0;
 /** The submission every bench sends: a held one-line batch job (about 0.3 KB of JSON). */
-export const submitBody = (): unknown => ({ spec: { ...emptyJobSpec(), name: `bs${seq++}`, script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true } });
+export const submitBody = (partition = ""): unknown => ({ spec: { ...emptyJobSpec(), name: `bs${seq++}`, script: "#!/bin/sh\ntrue\n", workDir: "/tmp", hold: true, partition } });
 
 export interface Load {
   ok: number;
@@ -129,9 +129,9 @@ export async function drive(concurrency: number, seconds: number, call: () => Pr
   return load;
 }
 
-export async function submitTo(url: string, timeoutMs = 5000): Promise<boolean> {
+export async function submitTo(url: string, timeoutMs = 5000, partition = ""): Promise<boolean> {
   try {
-    const res = await post(url, "Submit", submitBody(), timeoutMs);
+    const res = await post(url, "Submit", submitBody(partition), timeoutMs);
     if (!res.ok) return false;
     await res.arrayBuffer();
     return true;

@@ -14,10 +14,13 @@
  * (a controller's JIT compiles its submission path for about a minute: the rounds of a fresh
  * cluster carry that warm-up, a long-running one does not; etcd is warmed the same way);
  * SUBMIT_CPU_ETCD=1 adds the anchor, a 3-member etcd's 1 KB puts from the same client, in the
- * same rounds (bench/scale/etcd-anchor.ts), with its members' CPU in `all`.
+ * same rounds (bench/scale/etcd-anchor.ts), with its members' CPU in `all`;
+ * SUBMIT_CPU_NODES (0): add a partition of this many configured nodes (never started: what a
+ * submission's checks walk at a large site) and submit to it.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { BIN, drive, leaderOf, post, submitTo, up, type Cluster } from "./replica-cluster.ts";
 import { etcdPut, startEtcd, type Etcd } from "./etcd-anchor.ts";
 
@@ -26,6 +29,8 @@ const ROUNDS = Number(process.env.SUBMIT_CPU_ROUNDS ?? 3);
 const REPLICAS = Number(process.env.SUBMIT_CPU_REPLICAS ?? 1);
 const IN_FLIGHT = (process.env.SUBMIT_CPU_IN_FLIGHT ?? "8,64").split(",").map(Number);
 const TICK_MS = 1000 / 100;
+const BIG_NODES = Number(process.env.SUBMIT_CPU_NODES ?? 0);
+const BIG_CONF = BIG_NODES > 0 ? [`NodeName=big[1-${BIG_NODES}] CPUs=64 RealMemory=256000`, `PartitionName=big Nodes=big[1-${BIG_NODES}] MaxTime=INFINITE`] : [];
 
 function cpuMs(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -43,6 +48,31 @@ interface Target {
   down(): Promise<void> | void;
 }
 const targets: Target[] = [];
+
+/**
+ * The big partition: its lines go into spur.conf while the cluster is down, and the controllers
+ * alone are started again (`spur up` would start an agent per NodeName line, and a reconfigure
+ * refuses a changed node count, as Slurm's does).
+ */
+function addNodes(c: Cluster, bin: string): Cluster {
+  const conf = join(c.dir, "spur.conf");
+  const exe = bin.endsWith(".ts") ? [process.execPath, bin] : [bin];
+  const down = spawnSync(exe[0] as string, [...exe.slice(1), "down", "--state-dir", c.dir], { encoding: "utf8" });
+  if (down.status !== 0) throw new Error(`spur down: ${down.stdout}${down.stderr}`);
+  writeFileSync(conf, `${readFileSync(conf, "utf8")}${BIG_CONF.join("\n")}\n`);
+  const ids = [...c.urls.keys()];
+  const procs = ids.map((id) => Bun.spawn(c.urls.size > 1 ? [...exe, "spurctld", "--id", String(id), "--conf", conf] : [...exe, "spurctld", "--conf", conf], {
+    stdout: Bun.file(join(c.dir, `bench-ctld-${id}.log`)), stderr: "inherit",
+  }));
+  return {
+    ...c,
+    down() {
+      for (const p of procs) p.kill();
+      c.down();
+    },
+  };
+}
+
 const clientCpuMs = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -50,11 +80,11 @@ const clientCpuMs = (): number => {
 const pidOf = async (url: string) => ((await (await post(url, "Ping", {})).json()) as { pid: number }).pid;
 try {
   for (const bin of builds) {
-    const c: Cluster = up(REPLICAS, [], bin);
+    const c: Cluster = BIG_CONF.length > 0 ? addNodes(up(REPLICAS, [], bin), bin) : up(REPLICAS, [], bin);
     targets.push({ name: bin, pid: undefined, pids: [], call: async () => false, down: () => c.down() });
     const url = c.urls.get(await leaderOf(c)) as string;
     const target = targets[targets.length - 1] as Target;
-    Object.assign(target, { pid: await pidOf(url), pids: await Promise.all([...c.urls.values()].map(pidOf)), call: () => submitTo(url) });
+    Object.assign(target, { pid: await pidOf(url), pids: await Promise.all([...c.urls.values()].map(pidOf)), call: () => submitTo(url, 5000, BIG_NODES > 0 ? "big" : "") });
     await drive(8, 1, target.call);
   }
   if (process.env.SUBMIT_CPU_ETCD === "1") {
@@ -86,7 +116,7 @@ try {
         e.all.push(load.ok > 0 ? all / load.ok : 0);
         results.set(key, e);
         const ms = (x: number) => (Number.isNaN(x) ? null : Number((x / Math.max(1, load.ok)).toFixed(3)));
-        console.log(JSON.stringify({ round: r, target: k.name, pid: k.pid ?? null, in_flight: n, replicas: REPLICAS, warm_s: warmS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: ms(cpu), all_cpu_ms_per_submit: ms(all), each_ms_per_submit: each.map(ms) }));
+        console.log(JSON.stringify({ round: r, target: k.name, pid: k.pid ?? null, in_flight: n, replicas: REPLICAS, nodes: BIG_NODES || 1, warm_s: warmS, ok: load.ok, failed: load.failed, per_s: Math.round(load.ok / load.seconds), cpu_ms_per_submit: ms(cpu), all_cpu_ms_per_submit: ms(all), each_ms_per_submit: each.map(ms) }));
       }
     }
   }

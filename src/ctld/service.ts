@@ -18,6 +18,7 @@ import { jobView, listJobViews, nodeViewsList } from "./views.ts";
 import { nodeViewsOf, validateSubmit } from "../sched/model/apply-submit.ts";
 import { jobPartitions } from "../sched/model/job-partitions.ts";
 import { fitJob } from "../sched/plan/fit-node.ts";
+import { nodeViewsNow } from "../sched/plan/backfill.ts";
 import { runJobSubmitHook } from "./job-submit-hook.ts";
 import { compressHostlist, expandHostlist } from "../compat/hostlist.ts";
 import { agentHandlers } from "./service-agent.ts";
@@ -79,8 +80,8 @@ function hetTestOnly(sc: ServiceContext, specs: JobSpecState[], by: Requester) {
   for (const spec of specs) {
     const checked = validateSubmit(state, spec, by, { testOnly: true });
     if (typeof checked === "string") throw new ConnectError(checked, Code.InvalidArgument);
-    const members = nodeViewsOf(state, checked.partition);
-    const fit = checked.oversizedNodes > 0 ? undefined : fitJob(checked.req, members, "now") ?? fitJob(checked.req, members, "ever");
+    const fit = checked.oversizedNodes > 0 ? undefined
+      : fitJob(checked.req, nodeViewsNow(state, checked.partition.nodeNames), "now") ?? fitJob(checked.req, nodeViewsOf(state, checked.partition), "ever");
     if (fit === undefined || fit.length === 0) throw new ConnectError("Requested node configuration is not available", Code.InvalidArgument);
     cpus += testOnlyCpus(checked.req, fit);
     for (const a of fit) nodes.add(a.node);
@@ -130,7 +131,7 @@ function submitImpl(sc: ServiceContext) {
       // else once the partition is free (golden 037)
       const others = jobPartitions(spec.partition).filter((n) => n !== checked.partition.info.name);
       const listed = [checked.partition, ...others.flatMap((n) => c.state.partitions.filter((p) => p.info.name === n))];
-      const now = checked.oversizedNodes > 0 ? undefined : listed.map((p) => ({ p, fit: fitJob(checked.req, nodeViewsOf(c.state, p), "now") })).find((x) => x.fit !== undefined);
+      const now = checked.oversizedNodes > 0 ? undefined : listed.map((p) => ({ p, fit: fitJob(checked.req, nodeViewsNow(c.state, p.nodeNames), "now") })).find((x) => x.fit !== undefined);
       const partition = now?.p ?? checked.partition;
       const fit = checked.oversizedNodes > 0 ? undefined : now?.fit ?? fitJob(checked.req, nodeViewsOf(c.state, partition), "ever");
       // larger than the partition (-N 8 on 4 nodes): Slurm's test fails, it never names an empty node list

@@ -12,8 +12,9 @@ import { emptyJobInfo } from "./records.ts";
 import { emptyResult, rejected, type ApplyResult } from "./apply-result.ts";
 import { buildRequest, gpuTresTexts, layoutOf, tresPerTaskText, type ResourceRequest } from "../plan/request.ts";
 import { cpusNeeded, pendingCounts } from "../../compat/job-layout.ts";
-import { fitJob, socketsCoresThreadsFit, type NodeView } from "../plan/fit-node.ts";
-import { nodeViews } from "../plan/backfill.ts";
+import { socketsCoresThreadsFit, type NodeView } from "../plan/fit-node.ts";
+import { everViews, fitsEver, viewTotals } from "../plan/ever-views.ts";
+import { clusterFeatures } from "./cluster-features.ts";
 import { parseArraySpec, formatArrayTasks } from "../../compat/array-spec.ts";
 import { parseDependency } from "../../compat/dependency.ts";
 import { compressHostlist, expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
@@ -135,14 +136,14 @@ function acctgRefusal(state: ClusterState, spec: JobSpecP, req: ResourceRequest)
 
 /** Create the record of a prepared submission; returns its id (the next one). */
 export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepared: PreparedSubmit): number {
-  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit, licenses } = prepared.checked;
+  const { partition, req, arrayTasks, throttle, oversizedNodes, unfit, licenses, members } = prepared.checked;
   const policy = prepared.policy;
   const jobId = state.nextJobId;
   state.nextJobId += 1;
   const sequence = state.nextSequence;
   state.nextSequence += 1;
   const info = emptyJobInfo();
-  const counts = pendingCounts(layoutOf(req), Math.max(1, ...nodeViewsOf(state, partition).map((n) => n.cpus)));
+  const counts = pendingCounts(layoutOf(req), Math.max(1, viewTotals(members).maxCpus));
   Object.assign(info, {
     jobId,
     // sbatch always names the job; an empty name is one given as -J "" (Slurm shows JobName= empty)
@@ -209,12 +210,12 @@ export function createJob(state: ClusterState, c: Submit, spec: JobSpecP, prepar
   // --spread-job without -N may take a node per task, up to the partition's nodes (oracle 22.05: held -n 3 is NumNodes=1-3)
   // (one task, or one node: no range; differential seed 27: held --spread-job is NumNodes=1)
   else if (spec.spreadJob === true) {
-    const most = Math.min(req.ntasks, nodeViewsOf(state, partition).length);
+    const most = Math.min(req.ntasks, members.length);
     if (most > counts.numNodes) info.numNodesMax = most;
   }
   if (counts.listedNodes !== counts.numNodes) info.nodeCountEstimate = counts.listedNodes;
   if ((req.tmpMib ?? 0) > 0) info.minTmpDiskMib = req.tmpMib;
-  const nodeMem = Math.max(0, ...nodeViewsOf(state, partition).map((n) => n.memMiB));
+  const nodeMem = viewTotals(members).maxMemMiB;
   // GPUs asked per node, per job, per task and per socket count once: the largest (oracle: -G 3 --gres=gpu:3 is gres/gpu=3,
   // -N 2 --ntasks-per-node=3 --gpus-per-task=2 is gres/gpu=12, -N2 --gpus-per-socket=2 --sockets-per-node=1 gres/gpu=4)
   const socketGpus = (req.gpusPerSocket ?? 0) * Math.max(1, req.socketsPerNode ?? 0) * req.nodesMin;
@@ -340,6 +341,8 @@ export interface Checked {
   unfit: boolean;
   /** -L, validated against the configured licenses. */
   licenses?: LicenseRequest;
+  /** The partition's nodes as the checks saw them (ever-views.ts; read-only), for creating the record without a second walk. */
+  members: NodeView[];
 }
 
 export interface ValidateOptions {
@@ -402,7 +405,7 @@ export function validateSubmit(state: ClusterState, spec: JobSpecP, by?: Request
   return { ...fitted, partitionText, req, arrayTasks, throttle, ...(licenses === undefined ? {} : { licenses: licenses.value }) };
 }
 
-type PartitionFit = Pick<Checked, "partition" | "oversizedNodes" | "unfit">;
+type PartitionFit = Pick<Checked, "partition" | "oversizedNodes" | "unfit" | "members">;
 
 /** The partition-dependent checks of a submission: access (for --test-only) and the node test. */
 function fitInPartition(
@@ -422,20 +425,20 @@ function fitInPartition(
   let unfit = false;
   // Slurm 22.05 accepts a held job without testing the nodes (oracle: `sbatch --hold -c 96` on 4-CPU
   // nodes is queued); released, it pends with reason PartitionConfig.
-  if (oversizedNodes === 0 && spec.hold && !opts.testOnly) unfit = fitJob(req, members, "ever") === undefined;
-  else if (oversizedNodes === 0 && fitJob(req, members, "ever") === undefined) {
+  if (oversizedNodes === 0 && spec.hold && !opts.testOnly) unfit = !fitsEver(req, members);
+  else if (oversizedNodes === 0 && !fitsEver(req, members)) {
     const memoryFree = { ...req, mem: { kind: "node" as const, mib: 0 } };
-    const memDetail = fitJob(memoryFree, members, "ever") !== undefined ? "Memory specification can not be satisfied\n" : "";
+    const memDetail = fitsEver(memoryFree, members) ? "Memory specification can not be satisfied\n" : "";
     // one task's CPUs exceed every node of the partition (x-err-sbatch-cpus-too-many)
-    const cpuDetail = req.cpusPerTask > Math.max(0, ...members.map((m) => m.cpus)) ? "CPU count per node can not be satisfied\n" : "";
+    const cpuDetail = req.cpusPerTask > viewTotals(members).maxCpus ? "CPU count per node can not be satisfied\n" : "";
     // --tmp beyond every node's TmpDisk (oracle: sbatch --tmp=10 on TmpDisk=0 nodes)
-    const tmpDetail = (req.tmpMib ?? 0) > Math.max(0, ...members.map((m) => m.tmpDiskMib ?? 0)) ? "Temporary disk specification can not be satisfied\n" : "";
+    const tmpDetail = (req.tmpMib ?? 0) > viewTotals(members).maxTmpDiskMib ? "Temporary disk specification can not be satisfied\n" : "";
     // sockets, cores per socket or threads per core that no node has (oracle: -B 4, --sockets-per-node=4,
     // --cores-per-socket=64, --threads-per-core=8 on 1-socket nodes; differential seed 36)
     const sctDetail = members.some((m) => socketsCoresThreadsFit(req, m)) ? "" : "Socket, core and/or thread specification can not be satisfied\n";
     return `${sctDetail}${cpuDetail}${memDetail}${tmpDetail}${NODE_CONFIG_UNAVAILABLE}`;
   }
-  return { partition, oversizedNodes, unfit };
+  return { partition, oversizedNodes, unfit, members };
 }
 
 /** The feature names of a --constraint expression ("a&b", "a|b", "[a*2&b]", "a,b"). */
@@ -449,8 +452,7 @@ export function constraintFeatures(constraint: string): string[] {
  */
 export function knownFeatures(state: ClusterState, constraint: string): boolean {
   if (constraint === "") return true;
-  const have = new Set<string>();
-  for (const n of state.nodes.values()) for (const f of n.info.features.split(",")) if (f !== "") have.add(f);
+  const have = clusterFeatures(state);
   return constraintFeatures(constraint).every((f) => have.has(f));
 }
 
@@ -475,12 +477,11 @@ export function hintedRequest(hint: string): { cores: number; threads: number } 
 function nodesBeyondPartition(state: ClusterState, req: ResourceRequest, members: NodeView[]): number {
   if ((state.config.enforcePartLimits ?? "NO") !== "NO" || members.length === 0 || req.nodelist.length > 0) return 0;
   const cpus = cpusNeeded(layoutOf(req), req.nodesMin);
-  const totalCpus = members.reduce((n, m) => n + m.cpus, 0);
+  const totalCpus = viewTotals(members).cpus;
   if (req.nodesMin <= members.length && cpus <= totalCpus) return 0;
   const oneTask = { ...req, ntasks: 1, nodesMin: 1, nodesMax: 1 };
-  if (fitJob(oneTask, members, "ever") === undefined) return 0;
-  const largest = Math.max(1, ...members.map((m) => m.cpus));
-  return Math.max(req.nodesMin, Math.ceil(cpus / largest));
+  if (!fitsEver(oneTask, members)) return 0;
+  return Math.max(req.nodesMin, Math.ceil(cpus / Math.max(1, viewTotals(members).maxCpus)));
 }
 
 /**
@@ -526,9 +527,9 @@ function resolvePartitions(state: ClusterState, requested: string): PartitionRec
 
 const lastOf = (listed: PartitionRecord[] | string): PartitionRecord | undefined => (typeof listed === "string" ? undefined : listed[listed.length - 1]);
 
-export function nodeViewsOf(state: ClusterState, partition: PartitionRecord) {
-  const views = nodeViews(state, false); // submission fits "ever": the nodes' users are not read
-  return partition.nodeNames.map((n) => views.get(n)).filter((v) => v !== undefined);
+/** The partition's nodes as submission checks see them: configured capacity, as if up and empty (ever-views.ts). */
+export function nodeViewsOf(state: ClusterState, partition: PartitionRecord): NodeView[] {
+  return everViews(state, partition.nodeNames);
 }
 
 function rejectedWithDetail(message: string): ApplyResult {

@@ -478,6 +478,12 @@ export function nodeViews(state: ClusterState, withUsers = true): Map<string, No
   return views;
 }
 
+/** A partition's nodes (`names`, in its order) as they are now, for a "now" fit outside the pass (sbatch --test-only); users are not read. */
+export function nodeViewsNow(state: ClusterState, names: readonly string[]): NodeView[] {
+  const views = nodeViews(state, false);
+  return names.map((n) => views.get(n)).filter((v) => v !== undefined);
+}
+
 /** Per-index GPU types, only for nodes with several (MIG profiles next to whole GPUs). */
 function nodeGpuTypes(node: NodeRecord): string[] | undefined {
   if (!node.info.gres.includes(",")) return undefined;
