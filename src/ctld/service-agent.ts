@@ -16,12 +16,31 @@ import { isJobFinished } from "../sched/model/types.ts";
 import { PROTOCOL_VERSION, SPUR_VERSION } from "../version.ts";
 import { agentProtocolRefusal } from "../version-compat.ts";
 import type { Controller } from "./controller.ts";
+import { batchHosts, type BatchHosts } from "./batch-hosts.ts";
 import type { RegisterNodeRequest } from "../net/gen/spur/v1/controller_pb.ts";
 import type { StepUsage } from "../net/gen/spur/v1/types_pb.ts";
 
 /** A batch job the agent does not report this long after its start was lost with the node's state. */
 const LOST_JOB_GRACE_SEC = 15;
+/** How often an agent beats in a small cluster (ms). */
 const HEARTBEAT_INTERVAL_MS = 2000;
+/** Never faster than this, whatever SlurmdTimeout says (ms). */
+const HEARTBEAT_INTERVAL_MIN_MS = 500;
+/** Heartbeats a second the controller asks of all its agents together, at most (larger clusters beat less often). */
+const HEARTBEATS_PER_SEC_MAX = 500;
+
+/**
+ * The interval agents are told to beat at: 2 s in a small cluster; beyond 1,000 nodes slower, so
+ * that all agents together send at most HEARTBEATS_PER_SEC_MAX a second (10k nodes: every 20 s;
+ * each beat is an RPC, thousands a second would take a core); never slower than a third of
+ * SlurmdTimeout, so a live node is heard from at least three times before it would be failed
+ * (Slurm pings its nodes every SlurmdTimeout/3 the same way).
+ */
+export function heartbeatIntervalMs(nodes: number, slurmdTimeoutSec: number): number {
+  const wanted = Math.max(HEARTBEAT_INTERVAL_MS, Math.ceil((nodes * 1000) / HEARTBEATS_PER_SEC_MAX));
+  const third = slurmdTimeoutSec > 0 ? Math.floor((slurmdTimeoutSec * 1000) / 3) : Number.POSITIVE_INFINITY;
+  return Math.max(HEARTBEAT_INTERVAL_MIN_MS, Math.min(wanted, third));
+}
 
 export function requireAgent(ctx: HandlerContext, sc: ServiceContext): void {
   const cred = agentCredential(ctx);
@@ -43,7 +62,7 @@ export function requireAgent(ctx: HandlerContext, sc: ServiceContext): void {
 }
 
 /** Reconcile what an agent runs with what the controller believes; returns jobs the agent must kill. */
-function reconcile(c: Controller, node: string, running: number[], now: number): number[] {
+function reconcile(c: Controller, hosts: BatchHosts, node: string, running: number[], now: number): number[] {
   const reported = new Set(running);
   // Anything the agent runs that the controller does not have running there must stop.
   const kill = running.filter((id) => {
@@ -52,9 +71,9 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
     const live = job !== undefined && (job.info.state === "RUNNING" || job.info.state === "SUSPENDED");
     return job === undefined || isJobFinished(job.info) || !live || job.info.batchHost !== node;
   });
-  for (const job of c.state.jobs.values()) {
-    const i = job.info;
-    if ((i.state !== "RUNNING" && i.state !== "SUSPENDED") || !runsBatchScript(i) || i.batchHost !== node || reported.has(i.jobId)) continue;
+  for (const id of hosts.jobsOn(node)) {
+    const i = c.state.jobs.get(id)?.info;
+    if (i === undefined || (i.state !== "RUNNING" && i.state !== "SUSPENDED") || !runsBatchScript(i) || i.batchHost !== node || reported.has(i.jobId)) continue;
     if (now - i.startTime < LOST_JOB_GRACE_SEC) continue;
     void c.execute({ v: 1, type: "jobEnded", at: now, jobId: i.jobId, exitCode: 0, exitSignal: 0, outcome: "NODE_FAIL", restarts: i.restarts }).catch(() => undefined);
   }
@@ -63,6 +82,7 @@ function reconcile(c: Controller, node: string, running: number[], now: number):
 
 export function agentHandlers(sc: ServiceContext) {
   const c = sc.controller;
+  const hosts = batchHosts(c.state, sc.now, LOST_JOB_GRACE_SEC);
   return {
     async registerNode(req: RegisterNodeRequest, ctx: HandlerContext) {
       requireAgent(ctx, sc);
@@ -74,7 +94,7 @@ export function agentHandlers(sc: ServiceContext) {
       const result = await c.execute({ v: 1, type: "registerNode", at: sc.now(), node, runningJobIds: req.runningJobIds });
       if (result.error) throw new ConnectError(result.error, Code.NotFound);
       c.heartbeat(node.name);
-      return { killJobIds: reconcile(c, node.name, req.runningJobIds, sc.now()), heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS };
+      return { killJobIds: reconcile(c, hosts, node.name, req.runningJobIds, sc.now()), heartbeatIntervalMs: heartbeatIntervalMs(c.state.nodes.size, c.state.config.slurmdTimeoutSec) };
     },
     heartbeat(req: { node: string; runningJobIds: number[]; cpuLoad: number; freeMemoryMib: number }, ctx: HandlerContext) {
       requireAgent(ctx, sc);
@@ -83,7 +103,7 @@ export function agentHandlers(sc: ServiceContext) {
       // an agent older than these fields sends zeros: as a node that reports nothing
       const load = Number.isFinite(req.cpuLoad) && req.cpuLoad >= 0 ? { cpuLoad: req.cpuLoad, freeMemoryMib: req.freeMemoryMib } : undefined;
       c.heartbeat(req.node, load);
-      return { killJobIds: reconcile(c, req.node, req.runningJobIds, sc.now()), reregister: false };
+      return { killJobIds: reconcile(c, hosts, req.node, req.runningJobIds, sc.now()), reregister: false };
     },
     async batchComplete(
       req: { node: string; jobId: number; exitCode: number; exitSignal: number; outcome: string; endTime: number; usage?: StepUsage | undefined; drainReason?: string; restarts?: number | undefined },

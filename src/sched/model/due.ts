@@ -21,7 +21,8 @@ export function timedOut(job: JobRecord, now: number): boolean {
 /**
  * The commands due at `now`: timeLimitReached or (else) signalBeforeEnd per job, then
  * nodeFail "Not responding" per node heard from before but not within SlurmdTimeout
- * (`lastHeard` returns 0 for a node never heard from, which is never failed by silence).
+ * (`lastHeard` returns 0 for a node never heard from, which is never failed by silence;
+ * SlurmdTimeout=0 fails none).
  */
 export function dueCommands(state: ClusterState, now: number, lastHeard: (node: string) => number): Command[] {
   const out: Command[] = [];
@@ -30,6 +31,8 @@ export function dueCommands(state: ClusterState, now: number, lastHeard: (node: 
     else if (signalDue(job, now)) out.push({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
   }
   const timeoutSec = state.config.slurmdTimeoutSec;
+  // SlurmdTimeout=0: Slurm does not test its nodes, silence never fails one
+  if (timeoutSec <= 0) return out;
   for (const node of state.nodes.values()) {
     const seen = lastHeard(node.info.name);
     if (node.info.state === "UNKNOWN" || node.down || seen === 0) continue;

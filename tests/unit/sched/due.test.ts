@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { schedule } from "../../../src/sched/plan/schedule.ts";
 import { dueCommands } from "../../../src/sched/model/due.ts";
-import { cluster, spec, submit } from "./builders.ts";
+import { CONF, cluster, spec, submit } from "./builders.ts";
 
 function withRunningJob(over: Parameters<typeof spec>[0]) {
   const c = cluster();
@@ -49,5 +49,12 @@ describe("dueCommands", () => {
     const heard = (node: string): number => (node === first ? 1000 : 0);
     expect(dueCommands(c.state, 1000 + timeout, heard)).toEqual([]);
     expect(dueCommands(c.state, 1001 + timeout, heard)).toEqual([{ v: 1, type: "nodeFail", at: 1001 + timeout, node: first, reason: "Not responding" }]);
+  });
+
+  it("never fails a silent node when SlurmdTimeout=0 (Slurm: the node is not tested)", () => {
+    const c = cluster(CONF.replace("DefMemPerCPU=256", "DefMemPerCPU=256\nSlurmdTimeout=0"));
+    expect(c.state.config.slurmdTimeoutSec).toBe(0);
+    const heard = (): number => 1000;
+    expect(dueCommands(c.state, 1_000_000, heard)).toEqual([]);
   });
 });
