@@ -78,7 +78,7 @@ function usageByAssoc(state: ClusterState, now: number, halfLifeSec: number): Ma
  * jobAssoc for many jobs of one state: memoised per (user, account, partition), the only job fields it
  * reads (the accounting records do not change while it is used), so 100k jobs build no key strings.
  */
-function jobAssocMemo(state: ClusterState): (job: JobRecord) => AssocRecord | undefined {
+export function jobAssocMemo(state: ClusterState): (job: JobRecord) => AssocRecord | undefined {
   const memo = new Map<string, Map<string, Map<string, AssocRecord | undefined>>>();
   return (job) => {
     const { user, account, partition } = job.info;

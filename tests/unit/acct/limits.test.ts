@@ -82,6 +82,25 @@ describe("limits at submission", () => {
     expect(c.run(submit(spec({}), 10, ALICE)).error).toBe(SUBMIT_LIMIT);
   });
 
+  it("counts every user's unfinished jobs under an account's GrpSubmitJobs, nested accounts included", () => {
+    const c = withAlice();
+    c.run(acct({ action: "add", entity: "account", names: ["sub"], set: { parent: "phys" } }));
+    c.run(acct({ action: "add", entity: "user", names: ["bob"], set: { account: "sub" } }));
+    c.run(acct({ action: "add", entity: "account", names: ["chem"] }));
+    c.run(acct({ action: "add", entity: "user", names: ["bob"], set: { account: "chem" } }));
+    c.run(acct({ action: "modify", entity: "account", where: { name: "phys" }, set: { grpsubmitjobs: "3" } }));
+    expect(c.run(submit(spec({ array: "1-2" }), 10, ALICE)).error).toBe("");
+    expect(c.run(submit(spec({ account: "sub" }), 10, BOB)).error).toBe("");
+    // phys holds 3 tasks (alice's two, bob's one in sub below it): a fourth is refused for either
+    expect(c.run(submit(spec({}), 10, ALICE)).error).toBe(SUBMIT_LIMIT);
+    expect(c.run(submit(spec({ account: "sub" }), 10, BOB)).error).toBe(SUBMIT_LIMIT);
+    expect(c.run(submit(spec({ account: "chem" }), 10, BOB)).error).toBe(""); // another tree
+    // a finished job no longer counts (bob's in sub)
+    c.run({ v: 1, type: "cancel", at: 11, filter: { jobIds: ["2"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 0, batchOnly: false, by: ROOT });
+    expect(c.state.jobs.get(2)?.info.state).toBe("CANCELLED");
+    expect(c.run(submit(spec({}), 12, ALICE)).error).toBe("");
+  });
+
   it("checks the account and the QOS under enforcement, and fills in defaults", () => {
     const c = withAlice();
     expect(c.run(submit(spec({}), 10, BOB)).error).toBe("Invalid account or account/partition combination specified");
