@@ -5,7 +5,8 @@
  *     95% of nodes busy: pass_p50_ms, pass_p99_ms (wall), pass_cpu_p50_ms,
  *     memory (RSS, heap) after the passes, and again after a full GC (the state's own);
  *  2. what one Submit's apply() costs in that state (every replica applies each submission):
- *     submit_apply_ms for a CPU job, a held one and a GPU job (SUBMITS each, median per submission);
+ *     submit_apply_ms for a CPU job, a held one and a GPU job (SUBMITS each, median per submission),
+ *     and a running job's end, job_end_apply_ms (SUBMITS of them);
  *  3. the simulator on a seeded synthetic trace, FCFS (sched/builtin) and
  *     EASY backfill: utilization, mean wait, mean bounded slowdown (10 s),
  *     simulated seconds per wall second.
@@ -79,6 +80,21 @@ function passBench(): void {
   out("memory_rss_after_gc_mib", live.rss / 2 ** 20, "MiB", { ...cond, note: "after Bun.gc(true): the passes' garbage collected (pages the allocator keeps still count)" });
   out("memory_heap_live_mib", live.heapUsed / 2 ** 20, "MiB", { ...cond, note: "after Bun.gc(true)" });
   submitBench(state, now, cond);
+  jobEndBench(state, now, cond);
+}
+
+/** Job ends applied to the big state (every replica applies each; a busy site ends jobs all the time). */
+function jobEndBench(state: ReturnType<typeof buildBigState>, now: number, cond: Record<string, unknown>): void {
+  const running: number[] = [];
+  for (const job of state.jobs.values()) if (job.info.state === "RUNNING" && running.length < SUBMITS) running.push(job.info.jobId);
+  const each: number[] = [];
+  for (const jobId of running) {
+    const t0 = performance.now();
+    const r = apply(state, { v: 1, type: "jobEnded", at: now + 10, jobId, exitCode: 0, exitSignal: 0, outcome: "COMPLETED" });
+    each.push(performance.now() - t0);
+    if (r.error !== "") throw new Error(`job end refused: ${r.error}`);
+  }
+  out("job_end_apply_ms", pct(each, 50), "ms", { ...cond, jobs: state.jobs.size, ends: each.length, p99_ms: Math.round(pct(each, 99) * 1000) / 1000 });
 }
 
 /** Submissions applied to the big state, one at a time as a replica applies committed entries. */

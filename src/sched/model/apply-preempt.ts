@@ -97,14 +97,18 @@ function suspend(state: ClusterState, job: JobRecord, by: number, at: number): v
 }
 
 /** CPUs and GPUs a suspended job gives back on resume (its memory was never released). */
-export const heldWhileSuspended = (job: JobRecord): boolean => job.info.state === "SUSPENDED" && job.suspendedBy !== undefined;
+export const heldWhileSuspended = (job: JobRecord): boolean => job.suspendedBy !== undefined && job.info.state === "SUSPENDED";
 
-/** After a job ends: resume the suspended jobs whose preemptor is gone and whose CPUs/GPUs are free, oldest suspension first. */
+/**
+ * After a job ends: resume the suspended jobs whose preemptor is gone and whose CPUs/GPUs are free, oldest suspension first.
+ * This runs on every replica for every job end, so the walk copies nothing and reads the record's own
+ * suspendedBy before its info (issue 16: spreading 122k jobs into an array and filtering took 12-14 ms a job end).
+ */
 export function resumeSuspended(state: ClusterState, at: number): ApplyEvent[] {
   const events: ApplyEvent[] = [];
-  const waiting = [...state.jobs.values()]
-    .filter((j) => heldWhileSuspended(j))
-    .sort((a, b) => a.info.suspendTime - b.info.suspendTime || a.info.jobId - b.info.jobId);
+  const waiting: JobRecord[] = [];
+  for (const job of state.jobs.values()) if (heldWhileSuspended(job)) waiting.push(job);
+  waiting.sort((a, b) => a.info.suspendTime - b.info.suspendTime || a.info.jobId - b.info.jobId);
   for (const job of waiting) {
     if (!canResume(state, job)) continue;
     events.push(resume(state, job, at));
