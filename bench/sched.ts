@@ -95,6 +95,18 @@ function jobEndBench(state: ReturnType<typeof buildBigState>, now: number, cond:
     if (r.error !== "") throw new Error(`job end refused: ${r.error}`);
   }
   out("job_end_apply_ms", pct(each, 50), "ms", { ...cond, jobs: state.jobs.size, ends: each.length, p99_ms: Math.round(pct(each, 99) * 1000) / 1000 });
+  // scontrol update / scancel of one pending job by id (the id is resolved against every job's array id)
+  const pendingIds: number[] = [];
+  for (const job of state.jobs.values()) if (job.info.state === "PENDING" && pendingIds.length < SUBMITS) pendingIds.push(job.info.jobId);
+  const root = { uid: 0, gid: 0, user: "root", group: "root" };
+  const updates: number[] = [];
+  for (const jobId of pendingIds) {
+    const t0 = performance.now();
+    const r = apply(state, { v: 1, type: "updateJob", at: now + 11, jobIds: [String(jobId)], action: "update", fields: { timelimit: "30" }, by: root });
+    updates.push(performance.now() - t0);
+    if (r.error !== "") throw new Error(`update refused: ${r.error}`);
+  }
+  out("update_job_apply_ms", pct(updates, 50), "ms", { ...cond, jobs: state.jobs.size, updates: updates.length, p99_ms: Math.round(pct(updates, 99) * 1000) / 1000 });
 }
 
 /** Submissions applied to the big state, one at a time as a replica applies committed entries. */

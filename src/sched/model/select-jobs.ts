@@ -10,6 +10,7 @@ import { isJobFinished } from "./types.ts";
 import { expandHostlist } from "../../compat/hostlist.ts";
 import { hetComponents, isHetComponent, isHetFollower } from "./het.ts";
 import type { JobFilterState } from "./state-types.ts";
+import { JobTable } from "./job-table.ts";
 
 export interface JobTarget {
   /** The id as the user wrote it, for per-item messages. */
@@ -66,7 +67,7 @@ export function targetsForId(state: ClusterState, text: string): JobTarget[] {
   if (parsed === undefined) return [{ id: text, job: undefined, pendingTasks: [] }];
   const { jobId, tasks } = parsed;
   const direct = state.jobs.get(jobId);
-  const arrayMembers = [...state.jobs.values()].filter((j) => j.info.arrayJobId === jobId);
+  const arrayMembers = arrayRecords(state, jobId, tasks !== undefined);
   if (tasks === undefined) {
     if (arrayMembers.length > 0) return arrayMembers.map((job) => ({ id: text, job, pendingTasks: [] }));
     return [{ id: text, job: direct, pendingTasks: [] }];
@@ -82,6 +83,20 @@ export function targetsForId(state: ClusterState, text: string): JobTarget[] {
     else out.push({ id, job: undefined, pendingTasks: [] });
   }
   return out;
+}
+
+/**
+ * The records of array `jobId` (none for a plain job), in table order unless `anyOrder`. The job
+ * table's family index answers without walking every job (issue 16: 15-21 ms a scancel or
+ * scontrol update of one job at 122k jobs, on every replica); it does not keep table order, so
+ * a whole array of several records asked in order still walks the table.
+ */
+function arrayRecords(state: ClusterState, jobId: number, anyOrder: boolean): JobRecord[] {
+  if (state.jobs instanceof JobTable) {
+    const family = state.jobs.family(jobId).filter((j) => j.info.arrayJobId === jobId);
+    if (anyOrder || family.length <= 1) return family;
+  }
+  return [...state.jobs.values()].filter((j) => j.info.arrayJobId === jobId);
 }
 
 /** Jobs matching every given filter field (active jobs only), for scancel -u/-n/-p/-t ... */
