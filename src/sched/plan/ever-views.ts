@@ -6,7 +6,8 @@
  * times a Submit, made one Submit's apply cost 12-20 ms at 10k nodes).
  *
  * A node's view depends only on its configuration and its position in the cluster's order, so
- * a partition's views are kept (per partition name list) and a view is rebuilt whenever one of
+ * a partition's views are kept (per partition name list; a node's view is shared by the
+ * partitions that hold it) and a view is rebuilt whenever one of
  * the fields it is built from differs: they are compared one by one on every use, so a kept
  * view is always what a rebuild would give (nodes are updated in place; there is no version
  * counter that a path could forget to bump). Nothing kept is replicated state: a replica that
@@ -74,6 +75,20 @@ const clusterOrders = new WeakMap<ClusterState["nodes"], ClusterOrder>();
 const partitionViews = new WeakMap<readonly string[], PartitionViews>();
 
 /**
+ * Each node's view with what it was built from, shared by every partition holding the node
+ * (a 10k-node partition's views are ~6.6 MiB; sites list the same nodes in several partitions).
+ */
+const nodeViews = new WeakMap<NodeRecord, { from: Source; view: NodeView }>();
+
+function viewOf(node: NodeRecord, order: number): { from: Source; view: NodeView } {
+  const was = nodeViews.get(node);
+  if (was !== undefined && sameSource(was.from, node.info, order)) return was;
+  const made = { from: sourceOf(node.info, order), view: buildEverView(node, order) };
+  nodeViews.set(node, made);
+  return made;
+}
+
+/**
  * The "ever" views of `names` (a partition's node names, in its order; unknown names are left
  * out). What it costs per call: a walk over the cluster's nodes and one over the partition's,
  * comparing; views are built only for nodes whose configuration changed. The array is frozen
@@ -84,9 +99,8 @@ export function everViews(state: ClusterState, names: readonly string[]): NodeVi
   let pv = partitionViews.get(names);
   if (pv === undefined || pv.cluster !== cluster || !sameNames(pv.names, names)) {
     const members = names.map((n) => cluster.at.get(n)).filter((k) => k !== undefined);
-    const records = members.map((k) => cluster.records[k] as NodeRecord);
-    const views = records.map((r, j) => buildEverView(r, members[j] as number));
-    pv = { cluster, names: [...names], members, from: records.map((r, j) => sourceOf(r.info, members[j] as number)), views: Object.freeze(views) as NodeView[] };
+    const kept = members.map((k) => viewOf(cluster.records[k] as NodeRecord, k));
+    pv = { cluster, names: [...names], members, from: kept.map((k) => k.from), views: Object.freeze(kept.map((k) => k.view)) as NodeView[] };
     partitionViews.set(names, pv);
     return pv.views;
   }
@@ -96,9 +110,10 @@ export function everViews(state: ClusterState, names: readonly string[]): NodeVi
     const order = members[j] as number;
     const info = (cluster.records[order] as NodeRecord).info;
     if (sameSource(from[j] as Source, info, order)) continue;
-    from[j] = sourceOf(info, order);
+    const kept = viewOf(cluster.records[order] as NodeRecord, order);
+    from[j] = kept.from;
     views ??= [...pv.views];
-    views[j] = buildEverView(cluster.records[order] as NodeRecord, order);
+    views[j] = kept.view;
   }
   // a changed view makes a new array: the array's identity stands for its content (fitsEver keeps answers by it)
   if (views !== undefined) pv.views = Object.freeze(views) as NodeView[];
