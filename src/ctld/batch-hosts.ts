@@ -25,13 +25,12 @@ export interface BatchHosts {
 export function batchHosts(state: ClusterState, nowSec: () => number, graceSec: number): BatchHosts {
   assert(MAX_AGE_SEC < graceSec, "a job missing from the index is one the caller still leaves alone");
   let madeAt = Number.NEGATIVE_INFINITY;
-  let jobs: ClusterState["jobs"] | undefined;
   let byHost = new Map<string, number[]>();
   return {
     jobsOn(node) {
       const now = nowSec();
-      // a restored state is a new job map: never read an index of the old one
-      if (now - madeAt >= MAX_AGE_SEC || now < madeAt || jobs !== state.jobs) {
+      // a snapshot restore refills the same job map: the age bound covers it like any other change
+      if (now - madeAt >= MAX_AGE_SEC || now < madeAt) {
         byHost = new Map();
         state.jobs.forEach((job) => {
           const i = job.info;
@@ -41,7 +40,6 @@ export function batchHosts(state: ClusterState, nowSec: () => number, graceSec: 
           else list.push(i.jobId);
         });
         madeAt = now;
-        jobs = state.jobs;
       }
       return byHost.get(node) ?? [];
     },

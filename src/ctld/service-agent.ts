@@ -34,7 +34,8 @@ const HEARTBEATS_PER_SEC_MAX = 500;
  * that all agents together send at most HEARTBEATS_PER_SEC_MAX a second (10k nodes: every 20 s;
  * each beat is an RPC, thousands a second would take a core); never slower than a third of
  * SlurmdTimeout, so a live node is heard from at least three times before it would be failed
- * (Slurm pings its nodes every SlurmdTimeout/3 the same way).
+ * (slurmctld spaces its node pings by a third of SlurmdTimeout too: from memory of its sources,
+ * not probed on the oracle, which cannot show the ping interval).
  */
 export function heartbeatIntervalMs(nodes: number, slurmdTimeoutSec: number): number {
   const wanted = Math.max(HEARTBEAT_INTERVAL_MS, Math.ceil((nodes * 1000) / HEARTBEATS_PER_SEC_MAX));

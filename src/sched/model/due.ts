@@ -31,7 +31,7 @@ export function dueCommands(state: ClusterState, now: number, lastHeard: (node: 
     else if (signalDue(job, now)) out.push({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
   }
   const timeoutSec = state.config.slurmdTimeoutSec;
-  // SlurmdTimeout=0: Slurm does not test its nodes, silence never fails one
+  // SlurmdTimeout=0: Slurm does not test its nodes, silence never fails one (slurm.conf(5); not probed on the oracle)
   if (timeoutSec <= 0) return out;
   for (const node of state.nodes.values()) {
     const seen = lastHeard(node.info.name);

@@ -78,13 +78,13 @@ const partitionViews = new WeakMap<readonly string[], PartitionViews>();
  * Each node's view with what it was built from, shared by every partition holding the node
  * (a 10k-node partition's views are ~6.6 MiB; sites list the same nodes in several partitions).
  */
-const nodeViews = new WeakMap<NodeRecord, { from: Source; view: NodeView }>();
+const byNode = new WeakMap<NodeRecord, { from: Source; view: NodeView }>();
 
 function viewOf(node: NodeRecord, order: number): { from: Source; view: NodeView } {
-  const was = nodeViews.get(node);
+  const was = byNode.get(node);
   if (was !== undefined && sameSource(was.from, node.info, order)) return was;
   const made = { from: sourceOf(node.info, order), view: buildEverView(node, order) };
-  nodeViews.set(node, made);
+  byNode.set(node, made);
   return made;
 }
 

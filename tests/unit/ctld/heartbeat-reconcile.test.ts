@@ -6,68 +6,31 @@
  * unknown job it reports is to be killed, and a job that started after the index was made is
  * found on a later heartbeat, never wrongly.
  */
-import { createConsola } from "consola";
 import { describe, expect, it } from "vitest";
 import type { HandlerContext } from "@connectrpc/connect";
-import type { AgentLink } from "../../../src/ctld/agent-link.ts";
-import { createController } from "../../../src/ctld/controller.ts";
-import type { LogStore } from "../../../src/ctld/log-store.ts";
 import { agentHandlers } from "../../../src/ctld/service-agent.ts";
 import type { ServiceContext } from "../../../src/ctld/service-context.ts";
 import { MAX_AGE_SEC } from "../../../src/ctld/batch-hosts.ts";
-import { createFakeClock } from "../../../src/lib/fake-clock.ts";
 import { PEER_UID_HEADER } from "../../../src/net/rpc-server.ts";
 import type { Command } from "../../../src/sched/model/commands.ts";
-import { cluster, spec, submit } from "../sched/builders.ts";
-
-const drain = () => new Promise<void>((res) => setImmediate(res));
+import { spec, submit } from "../sched/builders.ts";
+import { fakeController } from "./fake-controller.ts";
 
 function setup() {
-  const { state } = cluster();
-  const rows: Command[] = Array.from({ length: state.appliedIndex }, () => ({}) as Command);
-  const committed: Command[] = [];
-  const clock = createFakeClock(1_000_000_000);
-  const log: LogStore = {
-    append(command) {
-      return this.appendMany([command]);
-    },
-    appendMany(commands) {
-      committed.push(...commands);
-      rows.push(...commands);
-      return rows.length - commands.length + 1;
-    },
-    *entries() {
-      for (let i = 0; i < rows.length; i++) yield { index: i + 1, command: rows[i] as Command };
-    },
-    lastIndex: () => rows.length,
-    close: () => undefined,
-  };
-  const agents = { launchBatch: async () => undefined, signalJob: async () => undefined } as Pick<AgentLink, "launchBatch" | "signalJob"> as AgentLink;
-  const now = () => clock.now() / 1000;
-  const c = createController({ state, log, logger: createConsola({ level: -999 }), now, agents, clock });
+  const { c, clock, now, runFor, ofType } = fakeController();
   const sc = { controller: c, now, selfUid: 0 } as unknown as ServiceContext;
   const agent = agentHandlers(sc);
   const ctx = { requestHeader: new Headers({ [PEER_UID_HEADER]: "0" }), method: { name: "Heartbeat" } } as unknown as HandlerContext;
   const beat = async (node: string, runningJobIds: number[]) => {
     const r = agent.heartbeat({ node, runningJobIds, cpuLoad: 0, freeMemoryMib: 0 }, ctx);
-    // a lost job's jobEnded is sent without waiting: let it commit
-    for (let i = 0; i < 20; i++) {
-      await drain();
-      if (clock.nextDueMs() !== undefined) clock.step();
-    }
+    await runFor(50); // a lost job's jobEnded is sent without waiting: let it commit
     return r.killJobIds;
   };
-  const failed = () => committed.filter((x) => x.type === "jobEnded" && x.outcome === "NODE_FAIL").map((x) => (x.type === "jobEnded" ? x.jobId : 0));
-  // commands commit on the fake clock's timers (group commit): step it until the call is answered
+  const failed = () => ofType("jobEnded").flatMap(({ command: x }) => (x.type === "jobEnded" && x.outcome === "NODE_FAIL" ? [x.jobId] : []));
+  // commands commit on the fake clock's timers (group commit)
   const exec = async (command: Command) => {
-    let done = false;
-    const answer = c.execute(command).finally(() => {
-      done = true;
-    });
-    for (let i = 0; i < 1000 && !done; i++) {
-      await drain();
-      if (clock.nextDueMs() !== undefined) clock.step();
-    }
+    const answer = c.execute(command);
+    await runFor(50);
     return answer;
   };
   const start = async (nodelist: string) => {

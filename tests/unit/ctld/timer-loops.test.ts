@@ -5,60 +5,12 @@
  * the due loop commits timeLimitReached within a second of the limit and not before, and a
  * node silent for longer than SlurmdTimeout is failed while the ones heard from are not.
  */
-import { createConsola } from "consola";
 import { describe, expect, it } from "vitest";
-import type { AgentLink } from "../../../src/ctld/agent-link.ts";
-import { createController } from "../../../src/ctld/controller.ts";
 import { DUE_PERIOD_MS } from "../../../src/ctld/due-loop.ts";
-import type { LogStore } from "../../../src/ctld/log-store.ts";
-import { createFakeClock } from "../../../src/lib/fake-clock.ts";
-import type { Command } from "../../../src/sched/model/commands.ts";
-import { cluster, spec, submit } from "../sched/builders.ts";
+import { spec, submit } from "../sched/builders.ts";
+import { fakeController } from "./fake-controller.ts";
 
-const drain = () => new Promise<void>((res) => setImmediate(res));
-
-function setup() {
-  const { state } = cluster();
-  const rows: Command[] = Array.from({ length: state.appliedIndex }, () => ({}) as Command);
-  const committed: { command: Command; atMs: number }[] = [];
-  const clock = createFakeClock(1_000_000_000); // epoch 1e6 s: after every `at` the builders use
-  const log: LogStore = {
-    append(command) {
-      return this.appendMany([command]);
-    },
-    appendMany(commands) {
-      for (const command of commands) committed.push({ command, atMs: clock.now() });
-      rows.push(...commands);
-      return rows.length - commands.length + 1;
-    },
-    *entries() {
-      for (let i = 0; i < rows.length; i++) yield { index: i + 1, command: rows[i] as Command };
-    },
-    lastIndex: () => rows.length,
-    close: () => undefined,
-  };
-  const launched: number[] = [];
-  const signalled: { node: string; jobId: number; reason: string }[] = [];
-  const agents = {
-    launchBatch: async (job) => void launched.push(job.info.jobId),
-    signalJob: async (node, event) => void signalled.push({ node, jobId: event.jobId, reason: event.reason }),
-  } as Pick<AgentLink, "launchBatch" | "signalJob"> as AgentLink;
-  const now = () => clock.now() / 1000;
-  const c = createController({ state, log, logger: createConsola({ level: -999 }), now, agents, clock });
-  const runFor = async (ms: number) => {
-    const endMs = clock.now() + ms;
-    for (;;) {
-      await drain();
-      const due = clock.nextDueMs();
-      if (due === undefined || due > endMs) break;
-      clock.step();
-    }
-    clock.advance(endMs - clock.now());
-    await drain();
-  };
-  const ofType = (type: string) => committed.filter((e) => e.command.type === type);
-  return { c, clock, now, runFor, launched, signalled, ofType };
-}
+const setup = fakeController;
 
 describe("controller timer loops (simulated time)", () => {
   it("starts a job on the debounced pass and ends it within a second of its time limit, not before", async () => {
