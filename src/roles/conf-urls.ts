@@ -34,9 +34,11 @@ export function controllerAddress(conf: ParsedConf): { host: string; port: numbe
  * daemon on SpurAuthSocket=, `%h` = `hostname`'s short form; auth/munge: from munged,
  * AuthInfo=socket=...); auth/loopback: none.
  */
-export function configureClientAuth(conf: ParsedConf, hostname: string): void {
-  const short = hostname.split(".")[0] ?? hostname;
-  configureCredentials(conf.globals.get("authtype") ?? "auth/loopback", (conf.globals.get("spurauthsocket") ?? "/run/spur/auth.sock").replaceAll("%h", short), conf.globals.get("authinfo"));
+export function configureClientAuth(conf: ParsedConf, hostname: string | (() => string)): void {
+  const socket = conf.globals.get("spurauthsocket") ?? "/run/spur/auth.sock";
+  // The host's name only when the path names it: a user command asks the system for it only then.
+  const host = !socket.includes("%h") ? "" : typeof hostname === "string" ? hostname : hostname();
+  configureCredentials(conf.globals.get("authtype") ?? "auth/loopback", socket.replaceAll("%h", host.split(".")[0] ?? host), conf.globals.get("authinfo"));
 }
 
 /** https when the cluster's listeners speak TLS (net/tls.ts), else http. */

@@ -12,7 +12,7 @@
  */
 import { parseConf } from "../../compat/conf/slurm-conf.ts";
 import { setClientTls, tlsEnabled } from "../../net/client-tls.ts";
-import { parseUsers, type UserEntry } from "../../net/users-parse.ts";
+import { findUserById, findUserByName, type UserEntry } from "../../net/users-parse.ts";
 import { configureClientAuth, confPath, controllerUrlsOf, membershipFile } from "../conf-urls.ts";
 import { setCredSource } from "../../net/cred-header.ts";
 import { writeOutput } from "./stdio.ts";
@@ -20,8 +20,15 @@ import { writeOutput } from "./stdio.ts";
 export interface ClientEnv {
   /** Every controller, in order ($SPUR_CONTROLLER_URL, else spur.conf). */
   urls: string[];
-  users: Map<number, UserEntry>;
-  hostname: string;
+  /**
+   * Users and the host's name, looked up when asked: most calls of squeue, sinfo, scancel or
+   * scontrol ask for neither, and sbatch for the host name only. /etc/passwd and /etc/group are
+   * read at the first question and searched for the one entry (users-parse.ts findUserById):
+   * parsing a site's whole file, as every call did, took 120 ms at 50k users.
+   */
+  userById: (uid: number) => UserEntry | undefined;
+  userByName: (name: string) => UserEntry | undefined;
+  hostname: () => string;
   /** ClusterName of spur.conf ("spur" when it names none, as the controller has it); unset without a readable spur.conf. */
   clusterName?: string;
 }
@@ -34,7 +41,10 @@ const utf8 = new TextDecoder();
  * A file's text (undefined: none). A regular file is mapped and decoded at once (Bun.mmap):
  * Bun.file().text() reads on Bun's thread pool, and starting it and handing each file over
  * cost a fresh process 2-3 ms, more on a loaded machine (issue 16). What cannot be mapped
- * (an empty file, /proc) is read the other way. Decoded as Bun.file().text() decodes (UTF-8, BOM dropped).
+ * (an empty file, /proc) is read the other way, and so is every file a user other than its owner
+ * reads: Bun.mmap opens the file read-write, so a non-root user's spur.conf fails with EACCES (the
+ * alternatives measured no better: node:fs's load, or the module loader reading `type: "text"`,
+ * which walks every directory of the path). Decoded as Bun.file().text() decodes (UTF-8, BOM dropped).
  */
 async function text(path: string): Promise<string | undefined> {
   try {
@@ -51,16 +61,41 @@ async function text(path: string): Promise<string | undefined> {
 }
 
 /**
- * The host's name as gethostname(2) gives it (node:os: a call on this thread, about 1 ms to load,
- * where /proc/sys/kernel/hostname, which cannot be mapped, would start the thread pool).
+ * A file's text, read on this thread (a getter's answer cannot wait): mapped as text() does;
+ * what cannot be mapped is read with node:fs, loaded only then: an empty file, and any file a
+ * user other than its owner reads (Bun.mmap opens read-write: EACCES for /etc/passwd).
  */
-async function hostName(): Promise<string> {
-  return (await import("node:os")).hostname();
+function textNow(path: string): string | undefined {
+  try {
+    return utf8.decode(Bun.mmap(path));
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+  }
+  try {
+    return (require("node:fs") as typeof import("node:fs")).readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The host's name as gethostname(2) gives it: node:os, loaded on first use (about 2 ms), where
+ * /proc/sys/kernel/hostname, which cannot be mapped, would start the thread pool (5 ms measured).
+ */
+const hostName = (): string => (require("node:os") as typeof import("node:os")).hostname();
+
+/** The value `get` gives, computed at the first call only. */
+function once<T>(get: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: get() }).v;
 }
 
 /** A `%h` in SpurTlsCaFile= is this host's short name (as net/tls.ts expandHostPath). */
-function expandHost(path: string, host: string): string {
-  return path.replaceAll("%h", host.split(".")[0] ?? host);
+function expandHost(path: string, host: () => string): string {
+  if (!path.includes("%h")) return path;
+  const name = host();
+  return path.replaceAll("%h", name.split(".")[0] ?? name);
 }
 
 /**
@@ -84,10 +119,12 @@ function credSourceOf(globals: ReadonlyMap<string, string>): (() => Promise<stri
 
 export async function loadClientEnv(): Promise<ClientEnv> {
   const path = confPath();
-  const [confText, membership, passwd, group, hostname] = await Promise.all([
-    text(path), text(membershipFile(path)), text("/etc/passwd"), text("/etc/group"), hostName(),
-  ]);
-  const users = parseUsers(passwd, group);
+  const [confText, membership] = await Promise.all([text(path), text(membershipFile(path))]);
+  const passwd = once(() => textNow("/etc/passwd"));
+  const group = once(() => textNow("/etc/group"));
+  const userById = (uid: number) => findUserById(passwd(), group(), uid);
+  const userByName = (name: string) => findUserByName(passwd(), group(), name);
+  const hostname = once(hostName);
   const parsed = confText === undefined ? undefined : parseConf(confText, { globalsOnly: true });
   const conf = parsed?.ok ? parsed.value : undefined;
   if (conf === undefined) {
@@ -109,5 +146,5 @@ export async function loadClientEnv(): Promise<ClientEnv> {
       urls = [DEFAULT_URL];
     }
   }
-  return { urls, users, hostname, ...(conf === undefined ? {} : { clusterName: conf.globals.get("clustername") ?? "spur" }) };
+  return { urls, userById, userByName, hostname, ...(conf === undefined ? {} : { clusterName: conf.globals.get("clustername") ?? "spur" }) };
 }

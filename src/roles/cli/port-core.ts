@@ -10,7 +10,7 @@ import { strerrorOf } from "../../lib/strerror.ts";
 import { RpcError, type CliPort } from "../../net/ctl-port.ts";
 import { connectAnswer, controllerPort } from "../../net/ctl-client/controller-port.ts";
 import { fetchTls, rpcUrl } from "../../net/client-tls.ts";
-import { unknownUser, userNamed } from "../../net/users-parse.ts";
+import { unknownUser } from "../../net/users-parse.ts";
 import { loadClientEnv } from "./client-env.ts";
 import { writeOutput } from "./stdio.ts";
 
@@ -22,11 +22,29 @@ export const stderrLine = (line: string): void => {
 export async function realPort(): Promise<CliPort> {
   const env = await loadClientEnv();
   const uid = process.getuid?.() ?? 0;
-  const user = env.users.get(uid) ?? unknownUser(uid);
-  const byUid = (n: number) => env.users.get(n) ?? unknownUser(n);
+  const byUid = (n: number) => env.userById(n) ?? unknownUser(n);
+  let me: ReturnType<typeof byUid> | undefined;
+  const invokerEntry = () => (me ??= byUid(uid));
+  // The names and the host name are getters: read from the host only when a command asks (client-env.ts).
+  const invoker: CliPort["invoker"] = {
+    uid,
+    gid: process.getgid?.() ?? invokerEntry().gid,
+    get user() {
+      return invokerEntry().name;
+    },
+    get group() {
+      return invokerEntry().group;
+    },
+    cwd: process.cwd(),
+    get hostname() {
+      return env.hostname();
+    },
+    umask: process.umask(),
+    ...(env.clusterName === undefined ? {} : { clusterName: env.clusterName }),
+  };
   return {
     ctl: controllerPort(env.urls, {}, { urls: env.urls, warn: stderrLine }, "one-shot"),
-    invoker: { uid, gid: process.getgid?.() ?? user.gid, user: user.name, group: user.group, cwd: process.cwd(), hostname: env.hostname, umask: process.umask(), ...(env.clusterName === undefined ? {} : { clusterName: env.clusterName }) },
+    invoker,
     env: process.env,
     now: () => Date.now() / 1000,
     readFile: async (path) => {
@@ -60,8 +78,8 @@ export async function realPort(): Promise<CliPort> {
     streamsOutput: true,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     readLine: (timeoutMs) => readLine(timeoutMs),
-    userKnown: (u) => (/^\d+$/.test(u) ? byUid(Number(u)).name !== u : userNamed(env.users, u) !== undefined),
-    uidOf: (u) => (/^\d+$/.test(u) ? (byUid(Number(u)).name !== u ? Number(u) : undefined) : userNamed(env.users, u)?.uid),
+    userKnown: (u) => (/^\d+$/.test(u) ? byUid(Number(u)).name !== u : env.userByName(u) !== undefined),
+    uidOf: (u) => (/^\d+$/.test(u) ? (byUid(Number(u)).name !== u ? Number(u) : undefined) : env.userByName(u)?.uid),
     agentListPids: (addr, port, req) => callAgent(rpcUrl(addr, port), "ListPids", req),
   };
 }

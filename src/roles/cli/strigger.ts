@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { striggerMain } from "../../cli/strigger.ts";
 import type { FileKind } from "../../cli/strigger-args.ts";
-import { parseUsers, userNamed } from "../../net/users-parse.ts";
+import { findUserByName } from "../../net/users-parse.ts";
 import { runCli } from "./run.ts";
 
 function fileKind(path: string): FileKind {
@@ -26,7 +26,7 @@ function readText(path: string): string | undefined {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const users = parseUsers(readText("/etc/passwd"), readText("/etc/group"));
-  const uidOf = (u: string): number | undefined => (/^\d+$/.test(u) ? Number(u) : userNamed(users, u)?.uid);
+  // --user=NAME only: the files are read then, and searched for the one name (users-parse.ts).
+  const uidOf = (u: string): number | undefined => (/^\d+$/.test(u) ? Number(u) : findUserByName(readText("/etc/passwd"), undefined, u)?.uid);
   return runCli((args, port) => striggerMain(args, port, { fileKind, uidOf }), argv);
 }
