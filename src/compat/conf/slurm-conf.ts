@@ -40,6 +40,31 @@ const RECORD_LINE = /^(nodename|partitionname)=/i;
  * spur.conf on every call and a site's file may list thousands of nodes.
  */
 export function parseConf(text: string, opts: { globalsOnly?: boolean } = {}): Result<ParsedConf> {
+  if (opts.globalsOnly === true && !NOT_ONE_LINE_EACH.test(text)) {
+    // The record lines go in one native pass; the few lines left are parsed as always. Exact
+    // because, without continuations, a removed line is one the loop below would skip whole.
+    // A failure is parsed again from the whole text for its line number.
+    const rest = text.replace(RECORD_LINES, "");
+    const parsed = parseConfLines(rest, opts);
+    if (rest === text || parsed.ok) return parsed;
+  }
+  return parseConfLines(text, opts);
+}
+
+/**
+ * Physical lines that start (after blanks) a NodeName=/PartitionName= record, with their newline.
+ * A site's spur.conf may hold thousands, and every user command reads it: the loop below over a
+ * 10k-node file took 12-16 ms in a fresh compiled process, this pass 0.6.
+ */
+const RECORD_LINES = /^[^\S\n]*(?:nodename|partitionname)=[^\n]*\n?/gim;
+/**
+ * What makes a logical line span physical ones (a backslash at the end), or makes `^` above match
+ * where the loop sees no line start (a lone CR, U+2028, U+2029): the fast path is not taken.
+ */
+const NOT_ONE_LINE_EACH = /\\\r?$|\r(?!\n)|[\u2028\u2029]/m;
+
+/** parseConf's definition, one logical line at a time (exported for the fast path's test). */
+export function parseConfLines(text: string, opts: { globalsOnly?: boolean } = {}): Result<ParsedConf> {
   const conf: ParsedConf = { globals: new Map(), nodes: [], partitions: [] };
   const lines = joinContinuations(text);
   for (const { text: raw, line } of lines) {

@@ -4,7 +4,8 @@
  * of the full parse; only the NodeName=/PartitionName= records are left out.
  */
 import { describe, expect, it } from "vitest";
-import { joinContinuations, parseConf, scanPairs, splitPairsRe, stripComment } from "../../../src/compat/conf/slurm-conf.ts";
+import { joinContinuations, parseConf, parseConfLines, scanPairs, splitPairsRe, stripComment } from "../../../src/compat/conf/slurm-conf.ts";
+import { createRng } from "../../../src/lib/rng.ts";
 
 const CONF = [
   "# a site's file",
@@ -36,6 +37,42 @@ describe("parseConf globals only", () => {
     expect(parseConf('ClusterName=x "dangling', { globalsOnly: true }).ok).toBe(false);
     expect(parseConf('NodeName=n1 "dangling', { globalsOnly: true }).ok).toBe(true);
     expect(parseConf('NodeName=n1 "dangling').ok).toBe(false);
+  });
+});
+
+describe("parseConf globals only: the record lines removed in one pass", () => {
+  // parseConf skips the record lines with one regular expression when it can; the line loop
+  // (parseConfLines) is the definition: same globals, hosts and errors (line numbers included).
+  const PIECES = [
+    "NodeName=n[1-4] CPUs=8", "  nodename=gpu1 Gres=gpu:8", "\tPartitionName=p Nodes=ALL", "PARTITIONNAME=x", "NodeName =n1", "NodeNameX=1",
+    "#NodeName=n9", "ClusterName=c", "SlurmctldHost=a", "ControlMachine=b", 'Key="a b"', "A=1 B=2", "# NodeName=c", 'NodeName=n1 "dangling',
+    'ClusterName=x "dangling', "", "   ", "X=1 # NodeName=z", "Y=2 \\", "  Z=3", "W=1\r", "\u00a0NodeName=nb", "V=1\u2028NodeName=q", "U=1\rNodeName=r",
+    "nodename=a \\", "  Gres=gpu:1", "PartitionName=q Nodes=n[1-4] \\", "Key=\u00e9",
+  ];
+
+  it("gives the line loop's answer on generated files", () => {
+    const seed = Number(process.env.SEED ?? 3);
+    let fast = 0;
+    let failures = 0;
+    for (let round = 0; round < 2000; round++) {
+      const rng = createRng(seed + round);
+      const lines = Array.from({ length: rng.int(0, 12) }, () => rng.pick(PIECES));
+      const text = lines.join(rng.int(0, 3) === 0 ? "\r\n" : "\n") + (rng.int(0, 1) ? "\n" : "");
+      const want = parseConfLines(text, { globalsOnly: true });
+      const got = parseConf(text, { globalsOnly: true });
+      expect(got.ok, `SEED=${seed + round} ${JSON.stringify(text)}`).toBe(want.ok);
+      if (got.ok && want.ok) {
+        expect([...got.value.globals], `SEED=${seed + round} ${JSON.stringify(text)}`).toEqual([...want.value.globals]);
+        expect(got.value.slurmctldHosts, `SEED=${seed + round}`).toEqual(want.value.slurmctldHosts);
+      } else if (!got.ok && !want.ok) {
+        expect(got.error.message, `SEED=${seed + round} ${JSON.stringify(text)}`).toBe(want.error.message);
+        failures++;
+      }
+      if (!/\\\r?$|\r(?!\n)|[\u2028\u2029]/m.test(text) && /^\s*(nodename|partitionname)=/im.test(text)) fast++;
+    }
+    // Both paths and both outcomes occur often enough to mean something.
+    expect(fast).toBeGreaterThan(300);
+    expect(failures).toBeGreaterThan(100);
   });
 });
 

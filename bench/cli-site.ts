@@ -1,15 +1,17 @@
 /**
- * @module bench/cli-users
- * What a site's /etc/passwd size costs each user command (issue 16). Many sites keep their
- * users in files (synced from a directory service): tens of thousands of lines. The commands
- * run in a private mount namespace where /etc/passwd and /etc/group hold USERS generated users
- * besides the machine's own (bind mounts: nothing outside changes), against a local cluster of
- * this build, and, with --base PATH, the same commands of an older build against a cluster of
- * its own, interleaved run by run. With --slurm, real Slurm's squeue in the same namespace
- * (the shared oracle as it is; its client reads the bigger files too).
- * Prints {metric: "<cmd>_users_ms", value: median wall ms, cpu_ms, users, system} per command.
- * Needs root (unshare -m, mount --bind).
- * Usage: bun bench/cli-users.ts [--users 50000] [--runs 15] [--base PATH] [--slurm]
+ * @module bench/cli-site
+ * What a big site's files cost each user command (issue 16): many sites keep their users in
+ * /etc/passwd and /etc/group (synced from a directory service), tens of thousands of lines, and
+ * a spur.conf may list every node on a line of its own. The commands run in a private mount
+ * namespace where /etc/passwd and /etc/group hold USERS generated users besides the machine's
+ * own (bind mounts: nothing outside changes), with SPUR_CONF naming a copy of the cluster's
+ * spur.conf that adds CONF_NODES NodeName= lines (the controller reads its own), against a
+ * local cluster of this build and, with --base PATH, the same commands of an older build
+ * against a cluster of its own, interleaved run by run. With --slurm, real Slurm's squeue in
+ * the same namespace (the shared oracle as it is; its client reads the bigger files too).
+ * Prints {metric: "<cmd>_site_ms", value: median wall ms, cpu_ms, users, conf_nodes, system}
+ * per command. Needs root (unshare -m, mount --bind).
+ * Usage: bun bench/cli-site.ts [--users 50000] [--conf-nodes 10000] [--runs 15] [--base PATH] [--slurm]
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,6 +25,7 @@ const opt = (name: string): string | undefined => {
 };
 const USERS = Number(opt("--users") ?? 50_000);
 const RUNS = Number(opt("--runs") ?? 15);
+const CONF_NODES = Number(opt("--conf-nodes") ?? 10_000);
 const BIN = resolve(opt("--bin") ?? join(import.meta.dir, "../dist/spur"));
 const BASE = opt("--base") === undefined ? undefined : resolve(opt("--base") as string);
 
@@ -44,7 +47,7 @@ function inner(plan: { label: string; system: string; argv: string[]; env: Recor
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
   for (const [key, xs] of wall) {
     const [system, label] = key.split("\t") as [string, string];
-    console.log(JSON.stringify({ metric: `${label}_users_ms`, value: Number(median(xs).toFixed(2)), unit: "ms", system, users: USERS, runs: RUNS, cpu_ms: Number(median(cpu.get(key) ?? []).toFixed(2)) }));
+    console.log(JSON.stringify({ metric: `${label}_site_ms`, value: Number(median(xs).toFixed(2)), unit: "ms", system, users: USERS, conf_nodes: CONF_NODES, runs: RUNS, cpu_ms: Number(median(cpu.get(key) ?? []).toFixed(2)) }));
   }
 }
 
@@ -53,7 +56,7 @@ if (args[0] === "--inner") {
   process.exit(0);
 }
 
-const dir = mkdtempSync(join(tmpdir(), "spur-bench-users-"));
+const dir = mkdtempSync(join(tmpdir(), "spur-bench-site-"));
 const lines = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i + 1)).join("\n");
 writeFileSync(join(dir, "passwd"), `${readFileSync("/etc/passwd", "utf8").trimEnd()}\n${lines(USERS, (i) => `user${i}:x:${20000 + i}:${20000 + i}:User ${i},,,:/home/user${i}:/bin/bash`)}\n`);
 writeFileSync(join(dir, "group"), `${readFileSync("/etc/group", "utf8").trimEnd()}\n${lines(USERS, (i) => `user${i}:x:${20000 + i}:`)}\n`);
@@ -65,7 +68,10 @@ try {
   for (const c of clusters) {
     const up = spawnSync(c.bin, ["up", "--detach", "--state-dir", c.state, "--nodes", "1"], { encoding: "utf8" });
     if (up.status !== 0) throw new Error(up.stderr);
-    const env = { SPUR_CONF: join(c.state, "spur.conf") };
+    const conf = join(c.state, "spur-site.conf");
+    const nodeLine = (i: number) => `NodeName=site${i} NodeAddr=10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255} CPUs=128 Sockets=2 CoresPerSocket=64 ThreadsPerCore=1 RealMemory=512000 Gres=gpu:8 Feature=a100,ib`;
+    writeFileSync(conf, `${readFileSync(join(c.state, "spur.conf"), "utf8").trimEnd()}\n${lines(CONF_NODES, nodeLine)}\n`);
+    const env = { SPUR_CONF: conf };
     plan.push(
       { label: "squeue", system: c.system, argv: [c.bin, "squeue"], env },
       { label: "sbatch", system: c.system, argv: [c.bin, "sbatch", "--hold", "--wrap=true"], env },
