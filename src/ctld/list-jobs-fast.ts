@@ -47,7 +47,7 @@ export function listJobsBody(c: Controller, cache: ListCache, json: unknown, now
   const key = { request: JSON.stringify(shape), appliedIndex: c.state.appliedIndex, viewsVersion: c.viewsVersion() };
   const got = cache.get(key, now, () => {
     const jobs = listJobViews(c, shape, now);
-    const validUntil = viewsValidUntil(c, now);
+    const validUntil = viewsValidUntil(c, now, shape.jobIds);
     const text = view === undefined || missingSingleJob(jobs, view.selection.jobs) ? undefined : renderSqueueJobs(jobs, view, Math.floor(now), c.state.config.clusterName);
     if (text !== undefined) {
       // A listing that read the clock (a running job's time) holds for this second only.

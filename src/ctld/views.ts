@@ -120,11 +120,14 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
  * Until when (epoch seconds, exclusive) the job views listed at `now` stay what they are if
  * nothing else changes: the clock alone hides a finished job after MinJobAge, and may settle
  * a pending job's dependency (evaluated against the time): then only within this second.
+ * `jobIds` (a request for some jobs): only those jobs' records are read, as listJobViews reads
+ * only theirs; at 50k jobs the walk over all of them was most of a `scontrol show job ID`
+ * answer's 3.5 ms.
  */
-export function viewsValidUntil(c: Controller, now: number): number {
+export function viewsValidUntil(c: Controller, now: number, jobIds: readonly number[] = []): number {
   const minAge = c.state.config.minJobAgeSec;
   let until = Infinity;
-  for (const job of c.state.jobs.values()) {
+  for (const job of jobIds.length > 0 ? jobsNamed(c.state.jobs, [...new Set(jobIds)]) : c.state.jobs.values()) {
     const info = job.info;
     if (info.dependency !== "" && info.startTime === 0) return Math.floor(now) + 1;
     if (isJobFinished(info)) {

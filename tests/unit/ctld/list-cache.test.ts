@@ -127,6 +127,21 @@ describe("ListJobs through the cache", () => {
     expect(viewsValidUntil(controller, 101.5)).toBe(102);
   });
 
+  it("reads only the named jobs' records for a request by id", () => {
+    const { controller } = setup();
+    controller.applyCommitted(submit(spec()), 1);
+    controller.applyCommitted(submit(spec({ dependency: "afterok:1" })), 2);
+    controller.applyCommitted(submit(spec()), 3);
+    controller.applyCommitted({ v: 1, type: "cancel", at: 100, signal: 0, batchOnly: false, by: ROOT, filter: { jobIds: ["3"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" } }, 4);
+    const hidden = 100 + controller.state.config.minJobAgeSec;
+    // Job 2's dependency holds its own view to the second; job 3 leaves the list after MinJobAge.
+    expect(viewsValidUntil(controller, 101.5)).toBe(102);
+    expect(viewsValidUntil(controller, 101.5, [2])).toBe(102);
+    expect(viewsValidUntil(controller, 101.5, [3])).toBe(hidden);
+    expect(viewsValidUntil(controller, 101.5, [1])).toBe(Infinity);
+    expect(viewsValidUntil(controller, 101.5, [1, 3, 3])).toBe(hidden);
+  });
+
   it("a leadership change moves the views version", () => {
     const { controller } = setup();
     const before = controller.viewsVersion();
