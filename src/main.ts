@@ -41,6 +41,13 @@ export const ENTRIES: Record<string, Entry> = {
 };
 
 
+/**
+ * The long-running roles. The executable starts with JavaScriptCore's tier-up thresholds scaled
+ * for a user command's short life (scripts/build-binary.ts --compile-jit-policy); a daemon
+ * restores the normal policy before it loads anything, so its hot paths compile as usual.
+ */
+const DAEMON_ROLES = new Set(["spurctld", "spurd", "spurrestd", "stepd", "pmix-server"]);
+
 /** The name without a .exe/.ts/.js suffix (no RegExp: compiling one costs a fresh process ~0.5 ms). */
 function bareName(file: string): string {
   for (const ext of [".exe", ".ts", ".js"]) if (file.endsWith(ext)) return file.slice(0, -ext.length);
@@ -57,6 +64,7 @@ async function run(): Promise<number> {
   }
   const entry = ENTRIES[name];
   if (entry === undefined) return 1;
+  if (DAEMON_ROLES.has(name)) Bun.unsafe.setJITPolicy(1);
   return (await entry())(argv);
 }
 

@@ -35,6 +35,10 @@ import type { Command } from "../sched/model/commands.ts";
 import { createState } from "../sched/model/state.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 
+// The executable starts with the user commands' JIT policy (scripts/build-binary.ts); this thread
+// folds and encodes whole states, so it compiles as a daemon does (main.ts DAEMON_ROLES).
+Bun.unsafe.setJITPolicy(1);
+
 type NetworkTopology = ClusterState["topology"];
 
 declare const self: Worker;
