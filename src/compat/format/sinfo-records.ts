@@ -113,8 +113,14 @@ const hasFlag = (n: Node, flag: string): boolean => n.stateFlags.some((f) => upp
 export const isDrain = (n: Node): boolean => hasFlag(n, "DRAIN");
 const isBusy = (n: Node): boolean => ["ALLOCATED", "MIXED"].includes(upper(n.state));
 
+/** Each line's node names, beside its list: a line may hold thousands, and every add checks. */
+const namesOf = new WeakMap<SinfoRecord, Set<string>>();
+
 function addNode(rec: SinfoRecord, node: Node): void {
-  if (rec.nodes.some((n) => n.name === node.name)) return; // already on this line
+  let names = namesOf.get(rec);
+  if (names === undefined) namesOf.set(rec, (names = new Set(rec.nodes.map((n) => n.name))));
+  if (names.has(node.name)) return; // already on this line
+  names.add(node.name);
   rec.first ??= node;
   rec.nodes.push(node);
   const down = isDrain(node) || upper(node.state) === "DOWN";
@@ -145,14 +151,91 @@ function insertNode(records: SinfoRecord[], part: Partition, partIndex: number, 
 }
 
 /**
+ * The same choice as insertNode's walk (the first line, in order, whose partition matches and
+ * that is empty or whose first node matches), found through keys instead of comparing with every
+ * line: `sinfo -N` at 10k nodes made 20k lines and the walk took 5 s. A key is the values that
+ * matchPart and matchNode compare (all primitives, compared as ===: a NaN never matches, so it
+ * gets a key of its own). Grouped by host name or address, matchNode asks whether any node of
+ * the line has the node's: a node joins a line only when the line has its name and address
+ * already, so a line's names and addresses are its first node's, and they key like the rest.
+ */
+class LineIndex {
+  /** Empty lines (made per partition before any node) by partition key, in order. */
+  private readonly empty = new Map<string, SinfoRecord[]>();
+  /** Lines with nodes by partition and node key, in order. */
+  private readonly full = new Map<string, SinfoRecord[]>();
+  private readonly position = new Map<SinfoRecord, number>();
+  private nanCount = 0;
+  private readonly partGetters: ((p: Partition) => unknown)[];
+  private readonly nodeGetters: ((n: Node) => unknown)[];
+
+  constructor(private readonly records: SinfoRecord[], private readonly o: GroupOptions) {
+    this.partGetters = o.listReasons ? [] : PART_MATCH.filter(([k]) => o.match.has(k)).map(([, get]) => get);
+    const byMembers: [MatchKey, (n: Node) => unknown][] = [["hostnames", (n) => n.hostname], ["nodeAddr", (n) => n.addr]];
+    this.nodeGetters = [...byMembers, ...NODE_MATCH, ...(o.exact ? EXACT_MATCH : [])].filter(([k]) => o.match.has(k)).map(([, get]) => get);
+    records.forEach((r) => this.note(r));
+  }
+
+  private key(values: unknown[]): string {
+    let out = "";
+    for (const v of values) out += typeof v === "number" && Number.isNaN(v) ? `NaN#${this.nanCount++},` : `${typeof v}:${typeof v === "string" ? JSON.stringify(v) : String(v)},`;
+    return out;
+  }
+
+  private partKey(p: Partition): string {
+    return this.key(this.partGetters.map((get) => get(p)));
+  }
+
+  private fullKey(p: Partition, n: Node): string {
+    return `${this.partKey(p)}|${this.key(this.nodeGetters.map((get) => get(n)))}`;
+  }
+
+  private note(r: SinfoRecord): void {
+    if (!this.position.has(r)) this.position.set(r, this.position.size);
+    const first = r.first;
+    const [map, key] = first === undefined ? [this.empty, this.partKey(r.part)] : [this.full, this.fullKey(r.part, first)];
+    // -N: a line with nodes takes no other node (matchNode).
+    if (first !== undefined && this.o.nodeLines) return;
+    // Appended in line order: empty lines are made before any other, and a line is made only
+    // when no empty line of its partition key is left, so none of them can later share its key.
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [r]);
+    else list.push(r);
+  }
+
+  insert(part: Partition, partIndex: number, node: Node): void {
+    const partKey = this.partKey(part);
+    const emptyList = this.empty.get(partKey);
+    const blank = emptyList?.[0];
+    const same = this.o.nodeLines ? undefined : this.full.get(this.fullKey(part, node))?.[0];
+    const pos = (r: SinfoRecord | undefined) => (r === undefined ? Infinity : (this.position.get(r) as number));
+    const rec = pos(blank) <= pos(same) ? blank : same;
+    if (rec === undefined) {
+      const fresh = emptyRecord(part, partIndex);
+      addNode(fresh, node);
+      this.records.push(fresh);
+      this.note(fresh);
+      return;
+    }
+    addNode(rec, node);
+    if (rec === blank) {
+      emptyList?.shift();
+      this.note(rec); // now a line with nodes, keyed by its first node
+    }
+  }
+}
+
+/**
  * The lines before sorting. `memberOf(part)` gives the partition's node
  * names; nodes are visited in node-table order, as Slurm walks node_inx.
+ * `walk`: insertNode's comparison with every line (the definition; the seeded test's reference).
  */
 export function buildRecords(
   nodes: readonly Node[],
   parts: readonly Partition[],
   memberOf: (part: Partition) => ReadonlySet<string>,
   o: GroupOptions,
+  walk = false,
 ): SinfoRecord[] {
   const records: SinfoRecord[] = [];
   const chosen = (p: Partition): boolean => o.partitions === undefined || o.partitions.includes(p.name);
@@ -160,10 +243,15 @@ export function buildRecords(
     parts.forEach((p, i) => chosen(p) && records.push(emptyRecord(p, i)));
   }
   const kept = o.keepNode === undefined ? nodes : nodes.filter(o.keepNode);
-  parts.forEach((part, index) => {
+  const index = walk ? undefined : new LineIndex(records, o);
+  parts.forEach((part, i) => {
     if (!chosen(part)) return;
     const members = memberOf(part);
-    for (const node of kept) if (members.has(node.name)) insertNode(records, part, index, node, o);
+    for (const node of kept) {
+      if (!members.has(node.name)) continue;
+      if (index === undefined) insertNode(records, part, i, node, o);
+      else index.insert(part, i, node);
+    }
   });
   return records;
 }
