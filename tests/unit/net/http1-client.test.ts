@@ -106,6 +106,18 @@ describe("postHttp1 against servers", () => {
     }));
     await expect(postHttp1(`http://127.0.0.1:${cut}/x`, {}, "{}")).rejects.toThrow(/before the whole answer/);
   });
+
+  it("takes the announced body from a server that sends more than its content-length, in pieces", async () => {
+    const body = "y".repeat(200_000);
+    const port = await listen(createServer((_req, res) => {
+      const sock = res.socket;
+      sock?.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 1000)}`);
+      setTimeout(() => sock?.write(body.slice(1000, 150_000)), 5);
+      setTimeout(() => sock?.end(`${body.slice(150_000)}TRAILING GARBAGE`), 10);
+    }));
+    const answer = await postHttp1(`http://127.0.0.1:${port}/x`, {}, "{}");
+    expect((await answer.text()) === body).toBe(true);
+  });
 });
 
 describe("the CLI's one-shot port", () => {
