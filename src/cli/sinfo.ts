@@ -10,12 +10,12 @@ import { formatCtime } from "../compat/format-time.ts";
 import { type FormatItem, parseLetterFormat, parseNameFormat, type ParsedFormat, renderLine } from "../compat/format/format-spec.ts";
 import { sinfoJson } from "../compat/format/json-nodes.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
-import { SINFO_ALL_FORMAT, sinfoColumn, sinfoLetter, sinfoMatch, sinfoName } from "../compat/format/sinfo-fields.ts";
+import { nodeNames, SINFO_ALL_FORMAT, sinfoColumn, sinfoLetter, sinfoMatch, sinfoName } from "../compat/format/sinfo-fields.ts";
 import { parseSinfoArgs, type SinfoParams } from "../compat/format/sinfo-options.ts";
 import { buildRecords, type MatchKey, type Node, type Partition, type SinfoRecord } from "../compat/format/sinfo-records.ts";
 import { sortRecords } from "../compat/format/sinfo-sort.ts";
 import { stateSelects } from "../compat/format/sinfo-states.ts";
-import { expandHostlist, hostlistUniq } from "../compat/hostlist.ts";
+import { expandHostlist } from "../compat/hostlist.ts";
 import type { ListNodesResponse } from "../net/gen/spur/v1/controller_pb.ts";
 import type { Plain } from "../lib/plain.ts";
 import { type CliPort, type CliResult, RpcError } from "../net/ctl-port.ts";
@@ -88,7 +88,7 @@ function records(resp: Plain<ListNodesResponse>, p: SinfoParams, items: readonly
 /** Widths of the `%#P` / `%#N` columns: the longest value, at least 9. */
 function computedWidth(recs: readonly SinfoRecord[]): (key: string, width: number) => number {
   const part = Math.max(FIELD_SIZE_MIN, ...recs.map((r) => r.part.name.length + (r.part.isDefault ? 1 : 0)));
-  const node = Math.max(FIELD_SIZE_MIN, ...recs.map((r) => hostlistUniq(r.nodes.map((n) => n.name)).length));
+  const node = Math.max(FIELD_SIZE_MIN, ...recs.map((r) => nodeNames(r).length));
   return (key, width) => (key === "NodeList" || key === "NodeHost" ? node : key === "Partition" || key === "PartitionName" ? part : width);
 }
 

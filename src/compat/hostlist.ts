@@ -193,6 +193,8 @@ export function compressHostlist(names: string[]): string {
 
 /** Natural string order (digit runs compare by value), like strnatcmp. */
 export function naturalCompare(a: string, b: string): number {
+  // Sorting a cluster's names compares mostly equal prefixes ("gpu" with "gpu"): no splitting then.
+  if (a === b) return 0;
   const re = /(\d+|\D+)/g;
   const pa = a.match(re) ?? [];
   const pb = b.match(re) ?? [];

@@ -89,7 +89,15 @@ const socketCoreThread = (r: SinfoRecord): string =>
     minPlus(r, (n) => n.threadsPerCore, true),
   ].join(":");
 
-const nodeNames = (r: SinfoRecord): string => hostlistUniq(r.nodes.map((n) => n.name));
+/** A line's node list, made once: sinfo sizes the column with it before printing it (10k names: tens of ms each time). */
+const nodeNamesMade = new WeakMap<SinfoRecord, { count: number; text: string }>();
+export function nodeNames(r: SinfoRecord): string {
+  const made = nodeNamesMade.get(r);
+  if (made !== undefined && made.count === r.nodes.length) return made.text;
+  const text = hostlistUniq(r.nodes.map((n) => n.name));
+  nodeNamesMade.set(r, { count: r.nodes.length, text });
+  return text;
+}
 
 const f = (
   key: string,

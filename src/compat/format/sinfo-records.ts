@@ -182,12 +182,25 @@ class LineIndex {
     return out;
   }
 
+  /** Keys once per partition and per node: a node in three partitions is keyed once, not three times. */
+  private readonly partKeys = new Map<Partition, string>();
+  private readonly nodeKeys = new Map<Node, string>();
+
   private partKey(p: Partition): string {
-    return this.key(this.partGetters.map((get) => get(p)));
+    let k = this.partKeys.get(p);
+    if (k === undefined) this.partKeys.set(p, (k = this.key(this.partGetters.map((get) => get(p)))));
+    return k;
   }
 
   private fullKey(p: Partition, n: Node): string {
-    return `${this.partKey(p)}|${this.key(this.nodeGetters.map((get) => get(n)))}`;
+    let k = this.nodeKeys.get(n);
+    if (k === undefined) {
+      const before = this.nanCount;
+      k = this.key(this.nodeGetters.map((get) => get(n)));
+      // a NaN matches nothing, not even the same node's other entry: such a key is never reused
+      if (this.nanCount === before) this.nodeKeys.set(n, k);
+    }
+    return `${this.partKey(p)}|${k}`;
   }
 
   private note(r: SinfoRecord): void {
