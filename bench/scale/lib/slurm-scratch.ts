@@ -31,7 +31,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-function confText(dir: string, port: number): string {
+/** The node and partition lines: 4 nodes by default, or `nodes(port)`'s (they point at `port`, where no slurmd listens). */
+function nodeLines(port: number, nodes?: (slurmdPort: number) => string[]): string[] {
+  if (nodes !== undefined) return nodes(port);
+  return [
+    `NodeName=s[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=${port} CPUs=4 RealMemory=4000 State=UNKNOWN`,
+    "PartitionName=debug Nodes=s[1-4] Default=YES MaxTime=INFINITE State=UP",
+  ];
+}
+
+function confText(dir: string, port: number, nodes?: (slurmdPort: number) => string[]): string {
   return [
     `ClusterName=scale${port}`, "SlurmctldHost=localhost", "SlurmUser=root", "AuthType=auth/munge", "CredType=cred/munge",
     `SlurmctldPort=${port}`, `SlurmdPort=${port + 1}`, `StateSaveLocation=${dir}/state`, `SlurmdSpoolDir=${dir}/state/d.%n`,
@@ -40,19 +49,21 @@ function confText(dir: string, port: number): string {
     "MaxJobCount=200000", "SchedulerType=sched/backfill", "SelectType=select/cons_tres", "SelectTypeParameters=CR_Core_Memory",
     "DefMemPerCPU=256", "PriorityType=priority/multifactor", "AccountingStorageType=accounting_storage/none",
     "JobAcctGatherType=jobacct_gather/none", "JobCompType=jobcomp/none", "PlugStackConfig=/etc/slurm/plugstack.conf",
-    `NodeName=s[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=${port + 2} CPUs=4 RealMemory=4000 State=UNKNOWN`,
-    "PartitionName=debug Nodes=s[1-4] Default=YES MaxTime=INFINITE State=UP", "",
+    ...nodeLines(port + 2, nodes), "",
   ].join("\n");
 }
 
-/** Undefined when Slurm's binaries are not installed or the controller does not come up. */
-export async function startScratchSlurm(): Promise<ScratchSlurm | undefined> {
+/**
+ * Undefined when Slurm's binaries are not installed or the controller does not come up.
+ * `nodes`: NodeName=/PartitionName= lines of its own (given the port no slurmd listens on).
+ */
+export async function startScratchSlurm(nodes?: (slurmdPort: number) => string[]): Promise<ScratchSlurm | undefined> {
   if (!existsSync("/usr/sbin/slurmctld") || !existsSync("/usr/bin/sbatch")) return undefined;
   const dir = mkdtempSync(join(tmpdir(), "spur-scale-slurm-"));
   mkdirSync(join(dir, "state"));
   const port = await freePort();
   const conf = join(dir, "slurm.conf");
-  writeFileSync(conf, confText(dir, port));
+  writeFileSync(conf, confText(dir, port, nodes));
   const env = { ...process.env, SLURM_CONF: conf };
   spawnSync("/usr/sbin/slurmctld", ["-i", "-f", conf], { env, stdio: "ignore" });
   let pid = 0;
