@@ -31,22 +31,24 @@ export async function pingStatus(port: CliPort): Promise<Outcome> {
 }
 
 export async function showNodes(port: CliPort, expr: string | undefined, v: ViewFlags): Promise<Outcome> {
+  const names = expr === undefined ? undefined : expandHostlist(expr);
   let nodes;
   try {
-    nodes = (await port.ctl.listNodes()).nodes;
+    // Named nodes: the controller sends only those (an older one sends all; they are looked up below either way).
+    nodes = (await port.ctl.listNodes(names?.ok ? { names: [...new Set(names.value)] } : {})).nodes;
   } catch (e) {
     return outcome("", `slurm_load_node error: ${messageOf(e)}\n`, true);
   }
   const o = { oneLiner: v.oneLiner, detail: v.detail > 0 };
-  if (expr === undefined) {
+  if (names === undefined) {
     return nodes.length === 0 ? outcome("No nodes in the system\n") : outcome(nodes.map((n) => formatNodeRecord(n, o)).join(""));
   }
-  const names = expandHostlist(expr);
   if (!names.ok) return outcome("", `unable to parse node list ${expr}\n`, true);
+  const byName = new Map(nodes.map((n) => [n.name, n]));
   let out = "";
   let failed = false;
   for (const name of names.value) {
-    const node = nodes.find((n) => n.name === name);
+    const node = byName.get(name);
     if (node) out += formatNodeRecord(node, o);
     else {
       out += `Node ${name} not found\n`;

@@ -182,7 +182,8 @@ function printSteps(resp: ListJobsAnswer, p: SqueueParams, items: readonly Forma
 async function unknownNode(port: CliPort, names: readonly string[]): Promise<string | undefined> {
   let known: Set<string>;
   try {
-    known = new Set((await port.ctl.listNodes()).nodes.map((n) => n.name));
+    // only the named nodes come back (an older controller sends all: the same answer here)
+    known = new Set((await port.ctl.listNodes({ names: [...new Set(names)] })).nodes.map((n) => n.name));
   } catch {
     return undefined;
   }

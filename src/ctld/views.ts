@@ -138,10 +138,13 @@ export function viewsValidUntil(c: Controller, now: number, jobIds: readonly num
   return until;
 }
 
-export function nodeViewsList(c: Controller, now: number): { nodes: NodeInfoP[]; partitions: PartitionInfoP[]; licenses: Plain<LicenseInfo>[] } {
+/** `names` (not empty): only those nodes' views, in node-table order (ListNodesRequest.names). */
+export function nodeViewsList(c: Controller, now: number, names: readonly string[] = []): { nodes: NodeInfoP[]; partitions: PartitionInfoP[]; licenses: Plain<LicenseInfo>[] } {
   const reserved = reservationNodeFlags(c.state.reservations, now);
   const planned = c.plannedNodes();
-  const nodes = [...c.state.nodes.values()].map((n) => {
+  const wanted = names.length === 0 ? undefined : new Set(names);
+  const records = [...c.state.nodes.values()];
+  const nodes = (wanted === undefined ? records : records.filter((n) => wanted.has(n.info.name))).map((n) => {
     const hb = c.lastHeartbeat(n.info.name);
     const load = c.nodeLoad(n.info.name);
     // Slurm's backfill flags the idle nodes it holds for a planned job: sinfo shows them "plnd".

@@ -1,0 +1,39 @@
+/**
+ * ListNodes with `names`: only those nodes, in node-table order, the partitions as always (what
+ * scontrol show node NAME and squeue -w ask). Without names, every node. Both the JSON fast
+ * path and the Connect handler answer from the same function.
+ */
+import { createConsola } from "consola";
+import { describe, expect, it } from "vitest";
+import { createController } from "../../../src/ctld/controller.ts";
+import type { AgentLink } from "../../../src/ctld/agent-link.ts";
+import { controllerFastJson, type ServiceContext } from "../../../src/ctld/service.ts";
+import { cluster } from "../sched/builders.ts";
+
+function listNodes() {
+  const { state } = cluster();
+  const controller = createController({
+    state, logger: createConsola({ level: -999 }), now: () => 100, agents: {} as AgentLink,
+    replication: { propose: () => Promise.reject(new Error("unused")), isServing: () => false },
+  });
+  const sc = { controller, now: () => 100 } as unknown as ServiceContext;
+  const handler = controllerFastJson(sc)["/spur.v1.Controller/ListNodes"] as (req: unknown) => { nodes: { name: string }[]; partitions: unknown[] };
+  return { handler, all: [...state.nodes.keys()], parts: state.partitions.length };
+}
+
+describe("ListNodes by name", () => {
+  it("answers the named nodes in node-table order, leaving out names that are no node", () => {
+    const { handler, parts } = listNodes();
+    const answer = handler({ names: ["g2", "n3", "nosuch", "n1", "n3"] });
+    expect(answer.nodes.map((n) => n.name)).toEqual(["n1", "n3", "g2"]);
+    expect(answer.partitions).toHaveLength(parts);
+  });
+
+  it("answers every node without names, or with names that are not strings only", () => {
+    const { handler, all } = listNodes();
+    expect(handler({}).nodes.map((n) => n.name)).toEqual(all);
+    expect(handler({ names: [] }).nodes.map((n) => n.name)).toEqual(all);
+    expect(handler(null).nodes.map((n) => n.name)).toEqual(all);
+    expect(handler({ names: "n1" }).nodes.map((n) => n.name)).toEqual(all);
+  });
+});
