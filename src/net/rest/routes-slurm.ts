@@ -140,7 +140,8 @@ async function deleteJob(rc: RequestContext) {
 }
 
 async function nodes(rc: RequestContext, name?: string) {
-  const res = await ctlCall("get_nodes", () => rc.ctl.listNodes());
+  // GET /node/{name}: the controller sends that node only (an older one all of them: filtered here either way)
+  const res = await ctlCall("get_nodes", () => rc.ctl.listNodes(name === undefined ? {} : { names: [name] }));
   const list = name === undefined ? res.nodes : res.nodes.filter((n) => n.name === name);
   if (name !== undefined && list.length === 0) throw new RestError("InvalidNodeName", `Unable to query node ${name}`, "get_node", "Invalid node name specified");
   return { nodes: list.map((n) => nodeValue(n, rc.host.cluster)), last_update: lastUpdate(rc) };
