@@ -10,24 +10,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { envNum } from "./lib/forward.ts";
-import { startScratchSlurm, type ScratchSlurm } from "./lib/slurm-scratch.ts";
+import { freePort, startScratchSlurm, type ScratchSlurm } from "./lib/slurm-scratch.ts";
 import { SPUR_BIN } from "./lib/spur-cluster.ts";
 import { type Probe, r2, timeInterleaved } from "./lib/timing.ts";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The node and partition lines both systems read (Slurm's with its slurmd port and host). */
 function nodeLines(n: number, extra: string): string[] {

@@ -20,7 +20,8 @@ export interface ScratchSlurm {
   stop: () => void;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's pick). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);

@@ -47,12 +47,8 @@ const utf8 = new TextDecoder();
  * which walks every directory of the path). Decoded as Bun.file().text() decodes (UTF-8, BOM dropped).
  */
 async function text(path: string): Promise<string | undefined> {
-  try {
-    return utf8.decode(Bun.mmap(path));
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-  }
+  const found = mapped(path);
+  if (found !== UNMAPPED) return found;
   try {
     return await Bun.file(path).text();
   } catch {
@@ -66,16 +62,24 @@ async function text(path: string): Promise<string | undefined> {
  * user other than its owner reads (Bun.mmap opens read-write: EACCES for /etc/passwd).
  */
 function textNow(path: string): string | undefined {
-  try {
-    return utf8.decode(Bun.mmap(path));
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-  }
+  const found = mapped(path);
+  if (found !== UNMAPPED) return found;
   try {
     return (require("node:fs") as typeof import("node:fs")).readFileSync(path, "utf8");
   } catch {
     return undefined;
+  }
+}
+
+const UNMAPPED = Symbol("unmapped");
+
+/** The file's text by Bun.mmap; undefined: there is no such file; UNMAPPED: read it another way. */
+function mapped(path: string): string | undefined | typeof UNMAPPED {
+  try {
+    return utf8.decode(Bun.mmap(path));
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? undefined : UNMAPPED;
   }
 }
 
