@@ -12,13 +12,12 @@ import { parseUsers, unknownUser, userNamed, type UserEntry } from "./users-pars
 
 export type { UserEntry } from "./users-parse.ts";
 
-const FILES = ["/etc/passwd", "/etc/group"] as const;
+export interface UserTable {
+  lookupUid(uid: number): UserEntry;
+  lookupUserName(name: string): UserEntry | undefined;
+}
 
-let passwd: Map<number, UserEntry> | undefined;
-/** The files' size and modification time when the table was read ("" for a missing one). */
-let readAs = "";
-
-function read(path: string): string | undefined {
+function readText(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -26,39 +25,51 @@ function read(path: string): string | undefined {
   }
 }
 
-function stamp(): string {
-  return FILES.map((f) => {
-    try {
-      const s = statSync(f);
-      return `${s.size}:${s.mtimeMs}:${s.ino}`;
-    } catch {
-      return "";
-    }
-  }).join("|");
+/** Size, modification time and inode ("" for a missing file): what tells a changed file. */
+function statStamp(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.size}:${s.mtimeMs}:${s.ino}`;
+  } catch {
+    return "";
+  }
 }
 
-function load(): Map<number, UserEntry> {
-  readAs = stamp();
-  return parseUsers(read(FILES[0]), read(FILES[1]));
+/** A table over the two files (`read` and `stamp` are node:fs's; tests count the reads). */
+export function createUserTable(
+  files: readonly [passwd: string, group: string] = ["/etc/passwd", "/etc/group"],
+  io: { read: (path: string) => string | undefined; stamp: (path: string) => string } = { read: readText, stamp: statStamp },
+): UserTable {
+  let table: Map<number, UserEntry> | undefined;
+  /** The files' stamps when the table was read. */
+  let readAs = "";
+  const stamps = () => files.map(io.stamp).join("|");
+  const load = (): Map<number, UserEntry> => {
+    readAs = stamps();
+    return parseUsers(io.read(files[0]), io.read(files[1]));
+  };
+  const current = (): Map<number, UserEntry> => (table ??= load());
+  /** On a miss only (a hit needs no check): read again if a file changed. */
+  const reloadIfChanged = (): boolean => {
+    if (stamps() === readAs) return false;
+    table = load();
+    return true;
+  };
+  return {
+    lookupUid(uid) {
+      let entry = current().get(uid);
+      if (entry === undefined && reloadIfChanged()) entry = current().get(uid);
+      return entry ?? unknownUser(uid);
+    },
+    lookupUserName(name) {
+      let entry = userNamed(current(), name);
+      if (entry === undefined && reloadIfChanged()) entry = userNamed(current(), name);
+      return entry;
+    },
+  };
 }
 
-/** The table, read again if a file changed (called on a miss only: a hit needs no check). */
-function reloadIfChanged(): boolean {
-  if (passwd !== undefined && stamp() === readAs) return false;
-  passwd = load();
-  return true;
-}
+const host = createUserTable();
 
-export function lookupUid(uid: number): UserEntry {
-  passwd ??= load();
-  let entry = passwd.get(uid);
-  if (entry === undefined && reloadIfChanged()) entry = passwd.get(uid);
-  return entry ?? unknownUser(uid);
-}
-
-export function lookupUserName(name: string): UserEntry | undefined {
-  passwd ??= load();
-  let entry = userNamed(passwd, name);
-  if (entry === undefined && reloadIfChanged()) entry = userNamed(passwd, name);
-  return entry;
-}
+export const lookupUid = (uid: number): UserEntry => host.lookupUid(uid);
+export const lookupUserName = (name: string): UserEntry | undefined => host.lookupUserName(name);
