@@ -13,7 +13,7 @@ import { RpcError } from "../net/ctl-port.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
 import { SACCT_FIELDS } from "../compat/format/sacct-fields.ts";
 import { parseSacctArgs, sacctHelp, SACCT_USAGE, type SacctQuery } from "../compat/format/sacct-options.ts";
-import { selectJobs, selectRows, type SelectContext } from "../compat/format/sacct-select.ts";
+import { sacctPreselection, selectJobs, selectRows, type SelectContext } from "../compat/format/sacct-select.ts";
 import { helpFormat, parseFieldList, renderTable, type Column } from "../compat/format/sacct-table.ts";
 import { localMidnight } from "../compat/format/sacct-time.ts";
 import { sacctJson } from "../compat/format/json-sacct.ts";
@@ -85,6 +85,7 @@ async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
   const columns = parseFieldList(q.fieldList);
   if (!columns.ok) return done("", `sacct: error: ${columns.error.message}\n`, 1);
   const ids = requestedIds(q);
+  const ctx0: SelectContext = { query: q, invokerUid: port.invoker.uid, now, cluster: "" };
   let resp;
   try {
     resp = await port.ctl.listJobs({
@@ -93,13 +94,15 @@ async function sacctRun(argv: string[], port: CliPort): Promise<CliResult> {
       accounting: true,
       ...(ids.length > 0 ? { jobIds: ids } : {}),
       ...windowOf(q, now),
+      // the controller leaves out what this query does not select (50k jobs: 23 MB otherwise)
+      sacctQuery: JSON.stringify(sacctPreselection(ctx0)),
     });
   } catch (e) {
     const message = e instanceof RpcError || e instanceof Error ? e.message : String(e);
     return done("", `sacct: error: Problem talking to the database: ${message}\n`, 1);
   }
   resp = { ...resp, jobs: resp.jobs.map(withRunningBatchStep) };
-  const ctx: SelectContext = { query: q, invokerUid: port.invoker.uid, now, cluster: resp.clusterName };
+  const ctx: SelectContext = { ...ctx0, cluster: resp.clusterName };
   if (q.mode === "json") {
     // a bare --json is the current data_parser (as squeue/sinfo); --json=v0.0.38 is 22.05's text
     const cj = await import("../net/rest/cli-json.ts");

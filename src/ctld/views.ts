@@ -17,6 +17,7 @@ import type { Controller } from "./controller.ts";
 import { hostlistUniq } from "../compat/hostlist.ts";
 import { hasBeginTime } from "../compat/format/job-values.ts";
 import { jobsNamed } from "../sched/model/job-table.ts";
+import { preselected, type SacctPreselection } from "../compat/format/sacct-select.ts";
 
 /** Every job as dependency evaluation sees it (built once per listing). */
 function depViews(c: Controller): DepJobView[] {
@@ -113,7 +114,31 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;
     shown(jobView(c, job, all, now));
   }
-  return out;
+  const sacct = req?.sacctQuery ? sacctPreselectionOf(req.sacctQuery) : undefined;
+  if (sacct === undefined) return out;
+  try {
+    return preselected(out, sacct, c.state.config.clusterName);
+  } catch {
+    return out; // a query of the right shape with values that are not: every record, sacct selects itself
+  }
+}
+
+/**
+ * sacct's query (ListJobsRequest.sacct_query), or undefined for text that is not one: the
+ * records are then all sent, as to a client that asked for none.
+ */
+function sacctPreselectionOf(text: string): SacctPreselection | undefined {
+  try {
+    const p = JSON.parse(text) as SacctPreselection;
+    const q = p?.query as unknown as Record<string, unknown> | undefined;
+    const lists = ["users", "accounts", "jobIds", "names", "partitions", "qos", "states"];
+    const valid = typeof p.invokerUid === "number" && typeof p.now === "number" && q !== undefined && typeof q === "object"
+      && lists.every((k) => Array.isArray(q[k]) && (q[k] as unknown[]).every((v) => typeof v === "string"))
+      && typeof q.nodelist === "string" && typeof q.allUsers === "boolean";
+    return valid ? p : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -185,17 +185,47 @@ function rowsOf(job: Job, ctx: SelectContext, selectors: IdSelector[]): SacctRow
   return rows;
 }
 
-/** The lines sacct prints for these records, in Slurm's order. */
-export function selectRows(jobs: readonly Job[], ctx: SelectContext): SacctRow[] {
+/**
+ * The records sacct's query selects, in their order: each record is judged alone (ids, user,
+ * names, partitions, accounts, QOS, nodes, the window and states), so the controller can run it
+ * over its records before sending them (sacctPreselection) and sacct again over what it got.
+ */
+export function selectedJobs<J extends Job>(jobs: readonly J[], ctx: SelectContext): J[] {
   const selectors = ctx.query.jobIds.map(parseSelector);
   const nodeNames = ctx.query.nodelist === "" ? undefined : expandHostlist(ctx.query.nodelist);
   const nodes = nodeNames === undefined ? undefined : new Set(nodeNames.ok ? nodeNames.value : []);
   const start = windowStart(ctx);
+  return jobs.filter((j) => jobSelected(j, ctx, selectors, nodes, start));
+}
+
+/**
+ * What sacct sends the controller (ListJobsRequest.sacct_query) for it to leave out the records
+ * the query does not select: the query with the window's start worked out here (local midnight
+ * is the client's, not the controller's), the invoking uid and the second it asks at.
+ */
+export interface SacctPreselection {
+  query: SacctQuery;
+  invokerUid: number;
+  now: number;
+}
+
+export function sacctPreselection(ctx: SelectContext): SacctPreselection {
+  return { query: { ...ctx.query, start: windowStart(ctx) }, invokerUid: ctx.invokerUid, now: ctx.now };
+}
+
+/** The records a preselection keeps (the controller's side); `cluster` is the controller's ClusterName. */
+export function preselected<J extends Job>(jobs: readonly J[], p: SacctPreselection, cluster: string): J[] {
+  return selectedJobs(jobs, { query: p.query, invokerUid: p.invokerUid, now: p.now, cluster });
+}
+
+/** The lines sacct prints for these records, in Slurm's order. */
+export function selectRows(jobs: readonly Job[], ctx: SelectContext): SacctRow[] {
   // -M naming only other clusters: this database holds none of their jobs (the header alone, as Slurm)
   const clusters = ctx.query.clusters;
   if (clusters !== undefined && !clusters.includes("all") && !clusters.includes(ctx.cluster.toLowerCase())) return [];
-  const chosen = jobs.filter((j) => jobSelected(j, ctx, selectors, nodes, start));
+  const chosen = selectedJobs(jobs, ctx);
   const expanded = ctx.query.expandArrays ? chosen.flatMap(expandRemainder) : chosen;
+  const selectors = ctx.query.jobIds.map(parseSelector);
   const rows: SacctRow[] = [];
   for (const job of sortForDisplay(expanded)) {
     for (const row of rowsOf(job, ctx, selectors)) rows.push(row);

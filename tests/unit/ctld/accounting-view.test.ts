@@ -21,7 +21,7 @@ function controllerWith(conf: string) {
 }
 
 const comments = (c: ReturnType<typeof controllerWith>, accounting: boolean): string[] =>
-  listJobViews(c, { includeFinished: true, jobIds: [], includeSteps: false, windowStart: 0, windowEnd: 0, squeueView: "", knownListVersion: "", accounting }, 100).map((j) => j.comment);
+  listJobViews(c, { includeFinished: true, jobIds: [], includeSteps: false, windowStart: 0, windowEnd: 0, squeueView: "", knownListVersion: "", accounting, sacctQuery: "" }, 100).map((j) => j.comment);
 
 describe("accounting view of a job's comment", () => {
   it("is empty without AccountingStoreFlags=job_comment; squeue's and scontrol's view keep it", () => {

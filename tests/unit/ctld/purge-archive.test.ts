@@ -28,7 +28,7 @@ const MIN_AGE = 30;
 const CONF_AGED = `${CONF}MinJobAge=${MIN_AGE}\n`;
 
 const listReq = (over: { includeFinished?: boolean; jobIds?: number[]; includeSteps?: boolean; windowStart?: number; windowEnd?: number } = {}) => ({
-  includeFinished: false, jobIds: [], includeSteps: false, windowStart: 0, windowEnd: 0, squeueView: "", knownListVersion: "", accounting: false, ...over,
+  includeFinished: false, jobIds: [], includeSteps: false, windowStart: 0, windowEnd: 0, squeueView: "", knownListVersion: "", accounting: false, sacctQuery: "", ...over,
 });
 
 function setup(dir: string) {
