@@ -17,7 +17,7 @@ import type { Controller } from "./controller.ts";
 import { hostlistUniq } from "../compat/hostlist.ts";
 import { hasBeginTime } from "../compat/format/job-values.ts";
 import { jobsNamed } from "../sched/model/job-table.ts";
-import { preselected, type SacctPreselection } from "../compat/format/sacct-select.ts";
+import { preselected, preselectedUid, type SacctPreselection } from "../compat/format/sacct-select.ts";
 
 /** Every job as dependency evaluation sees it (built once per listing). */
 function depViews(c: Controller): DepJobView[] {
@@ -107,14 +107,17 @@ export function listJobViews(c: Controller, req: Plain<ListJobsRequest> | undefi
     const archived = c.archive.list({ jobIds: wanted ? [...wanted] : [], windowStart: req.windowStart, windowEnd: req.windowEnd });
     for (const info of archived) if (!c.state.jobs.has(info.jobId)) shown(info);
   }
+  const sacct = req?.sacctQuery ? sacctPreselectionOf(req.sacctQuery) : undefined;
+  // sacct of a user who sees only their own jobs: nobody else's record needs a view
+  const onlyUid = sacct === undefined ? undefined : preselectedUid(sacct);
   for (const job of candidates) {
     const info = job.info;
+    if (onlyUid !== undefined && info.uid !== onlyUid) continue;
     if (!req?.includeFinished && isJobFinished(info) && now - info.endTime > minAge) continue;
     if (req?.includeFinished && req.windowStart > 0 && info.endTime > 0 && info.endTime < req.windowStart) continue;
     if (req?.includeFinished && req.windowEnd > 0 && info.submitTime > req.windowEnd) continue;
     shown(jobView(c, job, all, now));
   }
-  const sacct = req?.sacctQuery ? sacctPreselectionOf(req.sacctQuery) : undefined;
   if (sacct === undefined) return out;
   try {
     return preselected(out, sacct, c.state.config.clusterName);

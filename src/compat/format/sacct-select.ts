@@ -213,6 +213,17 @@ export function sacctPreselection(ctx: SelectContext): SacctPreselection {
   return { query: { ...ctx.query, start: windowStart(ctx) }, invokerUid: ctx.invokerUid, now: ctx.now };
 }
 
+/**
+ * The one uid every record the preselection keeps has, where the query implies one (a user who
+ * is not root, without -a, -u, -j or -N, sees only their own jobs: userVisible): the controller
+ * then builds no view of anyone else's records.
+ */
+export function preselectedUid(p: SacctPreselection): number | undefined {
+  const q = p.query;
+  if (q.users.length > 0 || q.allUsers || q.jobIds.length > 0 || q.nodelist !== "" || p.invokerUid === 0) return undefined;
+  return p.invokerUid;
+}
+
 /** The records a preselection keeps (the controller's side); `cluster` is the controller's ClusterName. */
 export function preselected<J extends Job>(jobs: readonly J[], p: SacctPreselection, cluster: string): J[] {
   return selectedJobs(jobs, { query: p.query, invokerUid: p.invokerUid, now: p.now, cluster });

@@ -11,7 +11,7 @@ import type { AgentLink } from "../../../src/ctld/agent-link.ts";
 import { createController } from "../../../src/ctld/controller.ts";
 import { listJobViews } from "../../../src/ctld/views.ts";
 import { parseSacctArgs } from "../../../src/compat/format/sacct-options.ts";
-import { preselected, sacctPreselection, selectRows, type SelectContext } from "../../../src/compat/format/sacct-select.ts";
+import { preselected, preselectedUid, sacctPreselection, selectRows, type SelectContext } from "../../../src/compat/format/sacct-select.ts";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
 import { job } from "../squeue-sinfo/fixtures.ts";
 import { ALICE, cluster, spec, submit } from "../sched/builders.ts";
@@ -50,6 +50,7 @@ describe("sacct's preselection on the controller", () => {
     const seed = Number(process.env.SEED ?? 9);
     let rows = 0;
     let dropped = 0;
+    let narrowed = 0;
     for (let round = 0; round < 800; round++) {
       const rng = createRng(seed + round);
       const all = records(rng);
@@ -60,6 +61,10 @@ describe("sacct's preselection on the controller", () => {
       // as the controller gets it: JSON over the wire
       const sent = JSON.parse(JSON.stringify(sacctPreselection(ctx)));
       const kept = preselected(all, sent, "test");
+      // the controller skips other uids' records before making their views: none of them is kept
+      const uid = preselectedUid(sent);
+      if (uid !== undefined) expect(kept.every((j) => j.uid === uid), `SEED=${seed + round}`).toBe(true);
+      if (uid !== undefined) narrowed++;
       const want = selectRows(all, ctx);
       expect(selectRows(kept, ctx), `SEED=${seed + round} sacct ${argv.join(" ")}`).toEqual(want);
       rows += want.length;
@@ -67,6 +72,7 @@ describe("sacct's preselection on the controller", () => {
     }
     expect(rows).toBeGreaterThan(2000);
     expect(dropped).toBeGreaterThan(2000);
+    expect(narrowed).toBeGreaterThan(100);
   });
 
   it("is applied by the controller's listing", () => {
