@@ -1,7 +1,7 @@
 /**
  * @module bench/scale/listing
  * Issue 16, listings at scale: `squeue` and `squeue --json` with 10k and 100k queued (held)
- * jobs, `GET /slurm/v0.0.45/jobs` on spurrestd with 10k, and the controller's resident memory
+ * jobs, sacct (Spur's alone: the scratch Slurm keeps no accounting), `GET /slurm/v0.0.45/jobs` on spurrestd with 10k, and the controller's resident memory
  * at each size. With --slurm, real Slurm's squeue beside Spur's at the same queue length, on
  * a scratch slurmctld this section starts (lib/slurm-scratch.ts: MaxJobCount raised there,
  * the shared oracle never sees these jobs), timed interleaved with Spur's.
@@ -74,6 +74,8 @@ export async function run(opts: { slurm: boolean; emit: (o: object) => void }): 
         opts.emit({ metric: "fill_per_s", value: r2(((n - spurQueued) * 1000) / (performance.now() - t0)), unit: "jobs/s", system: "spur", via: "Submit RPC, 64 in flight", jobs: n });
         spurQueued = n;
         probes.push({ key: "spur:squeue", argv: [spur.bin("squeue")], env: spur.env }, { key: "spur:squeue --json", argv: [spur.bin("squeue"), "--json"], env: spur.env });
+        // sacct with no accounting database on the scratch Slurm: Spur's alone (the held jobs are never eligible, so it prints the header)
+        probes.push({ key: "spur:sacct", argv: [spur.bin("sacct")], env: spur.env }, { key: "spur:sacct -a -S now-1hour", argv: [spur.bin("sacct"), "-a", "-S", "now-1hour"], env: spur.env });
       }
       if (withSlurm && slurm !== undefined) {
         const t0 = performance.now();
@@ -90,6 +92,10 @@ export async function run(opts: { slurm: boolean; emit: (o: object) => void }): 
         const vs = s && l ? { vs_slurm: r2(s.wallMs / l.wallMs), goal: "vs_slurm <= 0.5", met: s.wallMs / l.wallMs <= 0.5 } : {};
         if (s) opts.emit({ metric, value: r2(s.wallMs), unit: "ms", system: "spur", jobs: n, runs, cpu_ms: r2(s.cpuMs), stdout_mib: r2(s.stdoutBytes / 2 ** 20), ...vs });
         if (l) opts.emit({ metric, value: r2(l.wallMs), unit: "ms", system: "slurm", jobs: n, runs, cpu_ms: r2(l.cpuMs), stdout_mib: r2(l.stdoutBytes / 2 ** 20), where: "scratch slurmctld, MaxJobCount=200000" });
+      }
+      for (const cmd of ["sacct", "sacct -a -S now-1hour"]) {
+        const s = t.get(`spur:${cmd}`);
+        if (s) opts.emit({ metric: cmd === "sacct" ? "sacct_queued_ms" : "sacct_all_queued_ms", value: r2(s.wallMs), unit: "ms", system: "spur", jobs: n, runs, cpu_ms: r2(s.cpuMs), argv: cmd });
       }
       const slurmRss = withSlurm && slurm !== undefined ? rssMiB(slurm.pid) : undefined;
       if (withSpur) {
