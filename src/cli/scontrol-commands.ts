@@ -61,7 +61,7 @@ export async function showNodes(port: CliPort, expr: string | undefined, v: View
 export async function showPartitions(port: CliPort, name: string | undefined, v: ViewFlags): Promise<Outcome> {
   let parts;
   try {
-    parts = (await port.ctl.listNodes()).partitions;
+    parts = (await port.ctl.listNodes({ withoutNodes: true })).partitions;
   } catch (e) {
     return outcome("", `slurm_load_partitions error: ${messageOf(e)}\n`, true);
   }

@@ -120,7 +120,7 @@ async function show(port: CliPort, words: string[], flags: Flags): Promise<Outco
     case "reservationname":
       return showReservations(port, val, flags.oneLiner);
     case "licenses":
-      return outcome(licensesShowText((await port.ctl.listNodes()).licenses, flags.oneLiner, val), "", false);
+      return outcome(licensesShowText((await port.ctl.listNodes({ withoutNodes: true })).licenses, flags.oneLiner, val), "", false);
     // No burst buffer plugin, no federation, no front end nodes: Slurm answers with nothing to show
     case "burstbuffer":
     case "bbstat":

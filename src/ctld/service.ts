@@ -43,8 +43,8 @@ import { nodeInfosToWire, partitionInfosToWire } from "./wire-map/node.ts";
 import type { JobSpecState } from "../sched/model/state-types.ts";
 
 /** ListNodes' answer (the fast JSON path and the Connect handler give the same). */
-function listNodesAnswer(c: ServiceContext["controller"], now: number, withDownSpans: boolean, names: readonly string[] = []) {
-  const { nodes, partitions, licenses } = nodeViewsList(c, now, names);
+function listNodesAnswer(c: ServiceContext["controller"], now: number, withDownSpans: boolean, names: readonly string[] = [], withoutNodes = false) {
+  const { nodes, partitions, licenses } = nodeViewsList(c, now, names, withoutNodes);
   // sreport's Down: every node's spans out of service (bounded per node, node-history.ts), only when asked
   const downSpans = !withDownSpans ? [] : [...c.state.nodes.values()].flatMap((n) =>
     (n.downSpans ?? []).map((d) => ({ node: n.info.name, start: d.start, end: d.end ?? 0, state: d.state, reason: d.reason })));
@@ -59,9 +59,9 @@ export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   return {
     "/spur.v1.Controller/ListJobs": (json) => new RawJson(listJobsBody(c, listCache, json, sc.now())),
     "/spur.v1.Controller/ListNodes": (json) => {
-      const req = json as { withDownSpans?: unknown; names?: unknown } | null;
+      const req = json as { withDownSpans?: unknown; names?: unknown; withoutNodes?: unknown } | null;
       const names = Array.isArray(req?.names) ? req.names.filter((n): n is string => typeof n === "string") : [];
-      return listNodesAnswer(c, sc.now(), req?.withDownSpans === true, names);
+      return listNodesAnswer(c, sc.now(), req?.withDownSpans === true, names, req?.withoutNodes === true);
     },
   };
 }
@@ -170,7 +170,7 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobs: jobInfosToWire(listJobViews(c, toPlain(req), sc.now())), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes(req) {
-        return listNodesAnswer(c, sc.now(), req.withDownSpans, req.names);
+        return listNodesAnswer(c, sc.now(), req.withDownSpans, req.names, req.withoutNodes);
       },
       async cancel(req, ctx) {
         const by = requester(ctx);

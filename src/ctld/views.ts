@@ -166,12 +166,15 @@ export function viewsValidUntil(c: Controller, now: number, jobIds: readonly num
   return until;
 }
 
-/** `names` (not empty): only those nodes' views, in node-table order (ListNodesRequest.names). */
-export function nodeViewsList(c: Controller, now: number, names: readonly string[] = []): { nodes: NodeInfoP[]; partitions: PartitionInfoP[]; licenses: Plain<LicenseInfo>[] } {
+/**
+ * `names` (not empty): only those nodes' views, in node-table order (ListNodesRequest.names);
+ * `withoutNodes`: none (the partitions and licenses only).
+ */
+export function nodeViewsList(c: Controller, now: number, names: readonly string[] = [], withoutNodes = false): { nodes: NodeInfoP[]; partitions: PartitionInfoP[]; licenses: Plain<LicenseInfo>[] } {
   const reserved = reservationNodeFlags(c.state.reservations, now);
   const planned = c.plannedNodes();
   const wanted = names.length === 0 ? undefined : new Set(names);
-  const records = [...c.state.nodes.values()];
+  const records = withoutNodes ? [] : [...c.state.nodes.values()];
   const nodes = (wanted === undefined ? records : records.filter((n) => wanted.has(n.info.name))).map((n) => {
     const hb = c.lastHeartbeat(n.info.name);
     const load = c.nodeLoad(n.info.name);

@@ -101,7 +101,7 @@ async function deleteReservation(rc: RequestContext) {
 
 async function deleteNode(rc: RequestContext): Promise<Record<string, unknown>> {
   const name = rc.params.node_name ?? "";
-  const res = await ctlCall("delete_node", () => rc.ctl.listNodes());
+  const res = await ctlCall("delete_node", () => rc.ctl.listNodes({ names: [name] }));
   if (!res.nodes.some((n) => n.name === name)) throw new RestError("InvalidNodeName", `Unable to delete node ${name.slice(0, 64)}: no such node`, "delete_node", "Invalid node name specified");
   // Spur has no dynamic nodes: every node is a NodeName= line that the whole cluster reads.
   throw new RestError("Rejected", `Node ${name} is not dynamic: remove its NodeName= line from spur.conf and restart spurctld to delete it`, "delete_node", "Invalid node state specified", 2021);

@@ -149,7 +149,7 @@ async function nodes(rc: RequestContext, name?: string) {
 
 /** GET /licenses: slurm.conf Licenses= with their use now (local licenses: Remote false, no LastConsumed). */
 async function licenses(rc: RequestContext) {
-  const res = await ctlCall("get_licenses", () => rc.ctl.listNodes());
+  const res = await ctlCall("get_licenses", () => rc.ctl.listNodes({ withoutNodes: true }));
   const rows = (res.licenses ?? []).map((l) => ({
     LicenseName: l.name, Total: l.total, Used: l.used, Free: Math.max(0, l.total - l.used - l.reserved), Remote: false,
     Reserved: l.reserved, LastConsumed: 0, LastDeficit: 0, LastUpdate: Math.floor(rc.nowSec),
@@ -175,7 +175,7 @@ async function updateNode(rc: RequestContext) {
 }
 
 async function partitions(rc: RequestContext, name?: string) {
-  const res = await ctlCall("get_partitions", () => rc.ctl.listNodes());
+  const res = await ctlCall("get_partitions", () => rc.ctl.listNodes({ withoutNodes: true }));
   const list = name === undefined ? res.partitions : res.partitions.filter((p) => p.name === name);
   if (name !== undefined && list.length === 0) throw new RestError("InvalidPartition", `Unable to find partition ${name}`, "get_partition", "Invalid partition name specified");
   return { partitions: list.map((p) => partitionValue(p, rc.host.cluster)), last_update: lastUpdate(rc) };

@@ -1,6 +1,7 @@
 /**
  * ListNodes with `names`: only those nodes, in node-table order, the partitions as always (what
- * scontrol show node NAME and squeue -w ask). Without names, every node. Both the JSON fast
+ * scontrol show node NAME and squeue -w ask); with `withoutNodes`, none (scontrol show partition,
+ * show licenses, REST /partitions and /licenses). Without either, every node. Both the JSON fast
  * path and the Connect handler answer from the same function.
  */
 import { createConsola } from "consola";
@@ -17,7 +18,7 @@ function listNodes() {
     replication: { propose: () => Promise.reject(new Error("unused")), isServing: () => false },
   });
   const sc = { controller, now: () => 100 } as unknown as ServiceContext;
-  const handler = controllerFastJson(sc)["/spur.v1.Controller/ListNodes"] as (req: unknown) => { nodes: { name: string }[]; partitions: unknown[] };
+  const handler = controllerFastJson(sc)["/spur.v1.Controller/ListNodes"] as (req: unknown) => { nodes: { name: string }[]; partitions: unknown[]; licenses: unknown[] };
   return { handler, all: [...state.nodes.keys()], parts: state.partitions.length };
 }
 
@@ -27,6 +28,14 @@ describe("ListNodes by name", () => {
     const answer = handler({ names: ["g2", "n3", "nosuch", "n1", "n3"] });
     expect(answer.nodes.map((n) => n.name)).toEqual(["n1", "n3", "g2"]);
     expect(answer.partitions).toHaveLength(parts);
+  });
+
+  it("answers no node with withoutNodes, and the partitions and licenses as always", () => {
+    const { handler, parts } = listNodes();
+    const answer = handler({ withoutNodes: true });
+    expect(answer.nodes).toEqual([]);
+    expect(answer.partitions).toHaveLength(parts);
+    expect(answer.licenses).toEqual(handler({}).licenses);
   });
 
   it("answers every node without names, or with names that are not strings only", () => {
