@@ -9,9 +9,9 @@ import { ConnectError, Code } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { type ControllerClient, TURN_MS, createControllerLink } from "../../../src/agent/controller-link.ts";
 import { createFakeClock } from "../../../src/lib/fake-clock.ts";
+import { runClockFor } from "../ctld/fake-controller.ts";
 import type { NodeInfoP } from "../../../src/sched/model/types.ts";
 
-const drain = () => new Promise<void>((res) => setImmediate(res));
 
 interface Call {
   url: string;
@@ -50,16 +50,7 @@ function setup(opts: { urls?: string[]; heartbeatIntervalMs?: number; register?:
     killReported: (ids) => killed.push(ids),
     reportEnded: async () => undefined,
   });
-  const runFor = async (ms: number) => {
-    const endMs = clock.now() + ms;
-    for (;;) {
-      await drain();
-      const due = clock.nextDueMs();
-      if (due === undefined || due > endMs) break;
-      clock.step();
-    }
-    clock.advance(endMs - clock.now());
-  };
+  const runFor = (ms: number) => runClockFor(clock, ms);
   return { clock, calls, logged, killed, link, runFor };
 }
 

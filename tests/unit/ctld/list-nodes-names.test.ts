@@ -4,19 +4,14 @@
  * show licenses, REST /partitions and /licenses). Without either, every node. Both the JSON fast
  * path and the Connect handler answer from the same function.
  */
-import { createConsola } from "consola";
 import { describe, expect, it } from "vitest";
-import { createController } from "../../../src/ctld/controller.ts";
-import type { AgentLink } from "../../../src/ctld/agent-link.ts";
 import { controllerFastJson, type ServiceContext } from "../../../src/ctld/service.ts";
 import { cluster } from "../sched/builders.ts";
+import { readOnlyController } from "./fake-controller.ts";
 
 function listNodes() {
   const { state } = cluster();
-  const controller = createController({
-    state, logger: createConsola({ level: -999 }), now: () => 100, agents: {} as AgentLink,
-    replication: { propose: () => Promise.reject(new Error("unused")), isServing: () => false },
-  });
+  const controller = readOnlyController(state, 100);
   const sc = { controller, now: () => 100 } as unknown as ServiceContext;
   const handler = controllerFastJson(sc)["/spur.v1.Controller/ListNodes"] as (req: unknown) => { nodes: { name: string }[]; partitions: unknown[]; licenses: unknown[] };
   return { handler, all: [...state.nodes.keys()], parts: state.partitions.length };

@@ -20,10 +20,10 @@ import { openLogStore } from "../../../src/ctld/log-store.ts";
 import { replayLog } from "../../../src/ctld/replay.ts";
 import { listJobViews } from "../../../src/ctld/views.ts";
 import { createFakeClock } from "../../../src/lib/fake-clock.ts";
+import { runClockFor } from "./fake-controller.ts";
 import type { JobRecord } from "../../../src/sched/model/types.ts";
 import { CONF, cluster, spec, submit } from "../sched/builders.ts";
 
-const drain = () => new Promise<void>((res) => setImmediate(res));
 const MIN_AGE = 30;
 const CONF_AGED = `${CONF}MinJobAge=${MIN_AGE}\n`;
 
@@ -39,17 +39,7 @@ function setup(dir: string) {
   const agents = { launchBatch: async () => undefined, signalJob: async () => undefined } as Pick<AgentLink, "launchBatch" | "signalJob"> as AgentLink;
   const now = () => clock.now() / 1000;
   const c = createController({ state, log, archive, logger: createConsola({ level: -999 }), now, agents, clock });
-  const runFor = async (ms: number) => {
-    const endMs = clock.now() + ms;
-    for (;;) {
-      await drain();
-      const due = clock.nextDueMs();
-      if (due === undefined || due > endMs) break;
-      clock.step();
-    }
-    clock.advance(endMs - clock.now());
-    await drain();
-  };
+  const runFor = (ms: number) => runClockFor(clock, ms);
   /** Commit one command (group commit waits on the clock's timers). */
   const exec = async (command: Parameters<typeof c.execute>[0]) => {
     const answer = c.execute(command);

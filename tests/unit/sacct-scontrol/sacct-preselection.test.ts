@@ -5,16 +5,14 @@
  * command lines (-a, -u, -j, -s, -S, -E, --name, -r, -A, -q, -N, -X, -D, -M), sacct's rows from
  * the preselected records must be its rows from all of them. And the controller applies it.
  */
-import { createConsola } from "consola";
 import { describe, expect, it } from "vitest";
-import type { AgentLink } from "../../../src/ctld/agent-link.ts";
-import { createController } from "../../../src/ctld/controller.ts";
 import { listJobViews } from "../../../src/ctld/views.ts";
 import { parseSacctArgs } from "../../../src/compat/format/sacct-options.ts";
 import { preselected, preselectedUid, sacctPreselection, selectRows, type SelectContext } from "../../../src/compat/format/sacct-select.ts";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
 import { job } from "../squeue-sinfo/fixtures.ts";
 import { ALICE, cluster, spec, submit } from "../sched/builders.ts";
+import { readOnlyController } from "../ctld/fake-controller.ts";
 
 const NOW = 1_796_300_000;
 const STATES = ["PENDING", "RUNNING", "COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "SUSPENDED"];
@@ -80,10 +78,7 @@ describe("sacct's preselection on the controller", () => {
     run(submit(spec({ name: "keep" }), 10));
     run(submit(spec({ name: "other" }), 11));
     run(submit(spec({ name: "keep" }), 12, ALICE));
-    const controller = createController({
-      state, logger: createConsola({ level: -999 }), now: () => 20, agents: {} as AgentLink,
-      replication: { propose: () => Promise.reject(new Error("unused")), isServing: () => false },
-    });
+    const controller = readOnlyController(state, 20);
     const parsed = parseSacctArgs(["--name", "keep", "-S", "1970-01-01T00:00:01"], {}, 20);
     if (!parsed.ok) throw new Error(parsed.error.message);
     const req = { includeFinished: true, jobIds: [], includeSteps: true, windowStart: 0, windowEnd: 0, squeueView: "", knownListVersion: "", accounting: true };
