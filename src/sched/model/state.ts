@@ -101,13 +101,15 @@ function nodesFrom(rec: ConfRecord, gresTypes: readonly string[], tracked: reado
       const sockets = num(confGet(rec, "Sockets"), 1);
       const cores = num(confGet(rec, "CoresPerSocket"), 0);
       const threads = num(confGet(rec, "ThreadsPerCore"), 1);
-      // Procs= and Feature= are the older names slurm.conf still takes for CPUs= and Features=.
+      // Procs= and Feature= are the older names slurm.conf still takes for CPUs= and Features=. With
+      // both on one line, 22.05 keeps CPUs= but Feature= (scratch slurmctld: CPUs=4 Procs=8 gives 4,
+      // Features=x Feature=y gives y, in either order).
       const cpus = num(confGet(rec, "CPUs") ?? confGet(rec, "Procs"), cores > 0 ? sockets * cores * threads : 1);
       Object.assign(info, {
         addr: confGet(rec, "NodeAddr") ?? name, hostname: confGet(rec, "NodeHostname") ?? name,
         port: basePort > 0 ? basePort + (names.value.length > 1 ? i : 0) : 0,
         cpus, sockets, coresPerSocket: cores > 0 ? cores : Math.max(1, cpus / sockets / threads), threadsPerCore: threads,
-        realMemoryMib: num(confGet(rec, "RealMemory"), 1), gres, features: confGet(rec, "Features") ?? confGet(rec, "Feature") ?? "",
+        realMemoryMib: num(confGet(rec, "RealMemory"), 1), gres, features: confGet(rec, "Feature") ?? confGet(rec, "Features") ?? "",
         weight: num(confGet(rec, "Weight"), 1), tmpDiskMib: num(confGet(rec, "TmpDisk"), 0),
         gpuModel: gpu?.type ?? "", gpuCount: gpu?.count ?? 0,
         ...(generic !== "" ? { gresGeneric: generic } : {}),

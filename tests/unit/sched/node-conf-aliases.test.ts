@@ -20,6 +20,9 @@ describe("NodeName= older parameter names", () => {
     expect(nodeOf("NodeName=n1 CPUs=4 Feature=a100,ib")?.features).toBe("a100,ib");
     expect(nodeOf("NodeName=n1 CPUs=4 Features=a100,ib")?.features).toBe("a100,ib");
     expect(nodeOf("NodeName=n1 CPUs=4")?.features).toBe("");
+    // both: Feature= is kept, in either order (Slurm 22.05, a scratch slurmctld's scontrol show node)
+    expect(nodeOf("NodeName=n1 CPUs=4 Features=x Feature=y")?.features).toBe("y");
+    expect(nodeOf("NodeName=n1 CPUs=4 Feature=y Features=x")?.features).toBe("y");
   });
 
   it("Procs= gives the CPU count when CPUs= is absent", () => {
