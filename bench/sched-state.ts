@@ -5,6 +5,10 @@
  * multifactor priority. Running jobs start through apply(); pending records
  * are cloned from submitted templates (apply's submit validation looks at
  * every node, which would make building 100k jobs slower than the pass itself).
+ * Each clone gets its own info and spec, copied compactly as apply's submit keeps them
+ * (lib/compact-record.ts): clones sharing their template's spec, or spread into
+ * out-of-line storage, are laid out in memory unlike the controller's jobs, and a pass over
+ * 100k jobs is bound by reading their fields (shared specs made it look ~20% faster).
  */
 import { parseConf } from "../src/compat/conf/slurm-conf.ts";
 import { createState } from "../src/sched/model/state.ts";
@@ -13,6 +17,7 @@ import { emptyJobSpec } from "../src/sched/model/records.ts";
 import type { ClusterState, JobRecord, JobSpecP } from "../src/sched/model/types.ts";
 import type { StartDecision } from "../src/sched/model/commands.ts";
 import { createRng, type Rng } from "../src/lib/rng.ts";
+import { compactCopy } from "../src/lib/compact-record.ts";
 
 const ROOT = { uid: 0, gid: 0, user: "root", group: "root" };
 const USERS = Array.from({ length: 50 }, (_, i) => ({ uid: 1000 + i, gid: 1000, user: `u${i}`, group: "users" }));
@@ -83,8 +88,8 @@ function startRunning(state: ClusterState, rng: Rng, busyFraction: number, now: 
       const limit = rng.pick([30, 60, 240, 720, 1440]);
       const jobId = state.nextJobId++;
       const submitTime = now - rng.int(60, limit * 60 - 60);
-      const info = { ...base.info, jobId, submitTime, eligibleTime: submitTime, timeLimitMin: limit, uid: by.uid, user: by.user };
-      state.jobs.set(jobId, { ...base, info, sequence: state.nextSequence++, arrayPending: [] });
+      const info = compactCopy({ ...base.info, jobId, submitTime, eligibleTime: submitTime, timeLimitMin: limit, uid: by.uid, user: by.user });
+      state.jobs.set(jobId, { ...base, info, spec: compactCopy({ ...base.spec }), sequence: state.nextSequence++, arrayPending: [] });
       const gpuIndices = Array.from({ length: gpus }, (_, g) => g + k * gpus);
       decisions.push({ jobId, arrayTaskId: -1, alloc: [{ node: node.info.name, cpus, memMib: cpus * 2000, gpuIndices, tasks: cpus }] });
       if (decisions.length >= 1000) {
@@ -115,8 +120,8 @@ function addPending(state: ClusterState, rng: Rng, count: number, now: number): 
     const sequence = state.nextSequence++;
     const by = rng.pick(USERS);
     const submitTime = now - rng.int(0, 86_400);
-    const info = { ...base.info, jobId, submitTime, eligibleTime: submitTime, uid: by.uid, user: by.user };
-    state.jobs.set(jobId, { ...base, info, sequence, arrayPending: [] });
+    const info = compactCopy({ ...base.info, jobId, submitTime, eligibleTime: submitTime, uid: by.uid, user: by.user });
+    state.jobs.set(jobId, { ...base, info, spec: compactCopy({ ...base.spec }), sequence, arrayPending: [] });
   }
 }
 

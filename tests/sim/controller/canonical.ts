@@ -21,3 +21,25 @@ export function canonical(state: ClusterState, opts: { byName?: boolean } = {}):
     return value;
   });
 }
+
+/** A plain object's own keys in name order, at every depth; arrays keep their order. */
+function keysSorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keysSorted);
+  if (value === null || typeof value !== "object") return value;
+  const o = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, keysSorted(o[k])]));
+}
+
+/**
+ * canonical() with every record's keys in name order: for comparing a state with text that an
+ * older version wrote, whose records may list their keys in another order (the order is memory
+ * layout, sched/model/records.ts; Map and array orders still count).
+ */
+export function canonicalKeysSorted(state: ClusterState): string {
+  return JSON.stringify(keysSorted(JSON.parse(canonical(state))));
+}
+
+/** Recorded canonical() text with every record's keys in name order (see canonicalKeysSorted). */
+export function keysSortedText(text: string): string {
+  return JSON.stringify(keysSorted(JSON.parse(text)));
+}
