@@ -51,10 +51,11 @@ export function jobAssoc(state: ClusterState, job: JobRecord): AssocRecord | und
   return userAssoc(acct, state.config.clusterName, account, job.info.user, job.info.partition);
 }
 
-function usageByAssoc(state: ClusterState, now: number, halfLifeSec: number): Map<number, number> {
+/** `jobs`: the state's jobs, or those of them with a start time (the others charge nothing), in the state's order. */
+function usageByAssoc(state: ClusterState, now: number, halfLifeSec: number, jobs: Iterable<JobRecord>): Map<number, number> {
   const usage = new Map<number, number>();
   const assocOf = jobAssocMemo(state);
-  for (const job of state.jobs.values()) {
+  for (const job of jobs) {
     const info = job.info;
     if (info.startTime <= 0 || info.startTime > now) continue;
     const a = assocOf(job);
@@ -122,10 +123,15 @@ function buildTree(state: ClusterState, usage: Map<number, number>): Node | unde
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function fairTree(state: ClusterState, now: number, halfLifeSec: number): FairTree {
+/**
+ * `started`: the state's jobs with a start time (startTime > 0), in the state's order, where the
+ * caller has them (the scheduling pass notes them in its walk); jobs that never started charge
+ * nothing, and the same jobs in the same order sum to the same usage.
+ */
+export function fairTree(state: ClusterState, now: number, halfLifeSec: number, started?: readonly JobRecord[]): FairTree {
   const rows: ShareRow[] = [];
   const factors = new Map<string, number>();
-  const tree = buildTree(state, usageByAssoc(state, now, halfLifeSec));
+  const tree = buildTree(state, usageByAssoc(state, now, halfLifeSec, started ?? state.jobs.values()));
   if (tree === undefined) return { rows, factors };
   const total = tree.usage;
   const users = countUsers(tree);

@@ -137,11 +137,12 @@ export class LimitTracker {
   private readonly time: TimeLimits | undefined;
 
   /** `now`: the pass's clock, what usage over time is decayed to. */
-  constructor(private readonly state: ClusterState, now: number) {
+  /** `active`: the state's running and suspended jobs where the caller has them (the scheduling pass does), else all are looked at. */
+  constructor(private readonly state: ClusterState, now: number, active?: readonly JobRecord[]) {
     this.enforced = limitsEnforced(state);
     if (!this.enforced) return;
     this.time = TimeLimits.ifAny(state.acct, state.config.acctEnforce.includes("safe"), () => jobUsageTables(state, now));
-    for (const job of state.jobs.values()) {
+    for (const job of active ?? state.jobs.values()) {
       if (job.info.state === "RUNNING" || job.info.state === "SUSPENDED") this.charge(job);
     }
   }

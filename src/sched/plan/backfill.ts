@@ -442,11 +442,12 @@ export function placeTogether(p: Placement, asks: readonly ComponentAsk[]): Node
 
 /**
  * The pass's starting view of every node: what is free now, its GPUs' links and sockets, and its
- * users when some job asks --exclusive=user (`withUsers` false: views for "ever" fits, which never read them).
+ * users when some job asks --exclusive=user (`withUsers` false: views for "ever" fits, which never read them;
+ * `exclusiveUser`: anyExclusiveUser's answer where the caller has it).
  */
-export function nodeViews(state: ClusterState, withUsers = true): Map<string, NodeView> {
+export function nodeViews(state: ClusterState, withUsers = true, exclusiveUser?: boolean): Map<string, NodeView> {
   const views = new Map<string, NodeView>();
-  const users = withUsers && anyExclusiveUser(state);
+  const users = withUsers && (exclusiveUser ?? anyExclusiveUser(state));
   let order = 0;
   for (const node of state.nodes.values()) {
     const free = freeResources(node);

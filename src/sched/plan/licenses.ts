@@ -50,10 +50,11 @@ export class LicensePool {
   constructor(private readonly totals: ReadonlyMap<string, number>) {}
 
   /** A pool for one pass: running jobs hold their licenses from `now` until `endOf(job)`. */
-  static of(state: ClusterState, now: number, endOf: (job: JobRecord) => number): LicensePool {
+  /** `active`: the state's running and suspended jobs where the caller has them (the only ones holding licenses), else all are looked at. */
+  static of(state: ClusterState, now: number, endOf: (job: JobRecord) => number, active?: readonly JobRecord[]): LicensePool {
     const pool = new LicensePool(state.licenses ?? new Map());
     if (state.licenses === undefined) return pool;
-    for (const job of state.jobs.values()) {
+    for (const job of active ?? state.jobs.values()) {
       if (!holdsLicenses(job) || !job.info.licensesAlloc) continue;
       pool.hold(licenseItemsOf(job.info.licensesAlloc), now, endOf(job));
     }

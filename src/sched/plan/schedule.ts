@@ -152,7 +152,7 @@ export function schedule(
   const { values: priorities, context: priorityContext, pending, pendingValues, held, begin } = computed;
   const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
   const queueLength = queue.length + held.length + begin.length;
-  const pass = newPass(state, now, config, computed.ids, computed.active);
+  const pass = newPass(state, now, config, computed);
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
   const backfill = config.schedulerType === "sched/backfill";
@@ -485,9 +485,13 @@ function arrayTasksAllowed(pass: Pass, job: JobRecord): number[] {
   return job.arrayPending.slice(0, Math.max(0, job.arrayThrottle - running));
 }
 
-/** `active`: the running and suspended jobs (computePriorities noted them), the only ones that hold resources now. */
-function newPass(state: ClusterState, now: number, cfg: SchedConfig, ids: Priorities["ids"], active: readonly JobRecord[]): Pass {
-  const views = [...nodeViews(state).values()];
+/**
+ * From `computed`: the pending ids, the running and suspended jobs (the only ones that hold nodes and
+ * licenses and count against limits now) and whether any asked --exclusive=user, all noted in its walk.
+ */
+function newPass(state: ClusterState, now: number, cfg: SchedConfig, computed: Priorities): Pass {
+  const { ids, active } = computed;
+  const views = [...nodeViews(state, true, computed.exclusiveUser).values()];
   const index = new Map<string, number>();
   views.forEach((v, i) => index.set(v.name, i));
   const timeline = new Timeline(now, cfg.bfResolutionSec, views.map((v) => ({ cpus: v.cpus, memMiB: v.memMiB, gpus: v.gpuCount })));
@@ -528,8 +532,8 @@ function newPass(state: ClusterState, now: number, cfg: SchedConfig, ids: Priori
     grid: newGrid(cfg.bfWindowMin * 60, cfg.bfResolutionSec),
     freeNodes: new Map([...partitionNodes].map(([name, nodes]) => [name, nodes.filter((i) => (views[i] as NodeView).freeCpus > 0)])),
     decisions: [], reasons: mapForIds<string>(ids.lo, ids.hi, ids.count), reservations: [], reservedPerPartition: new Map(), runningPerArray, expired: [],
-    limits: new LimitTracker(state, now),
-    licenses: LicensePool.of(state, now, (job) => (job.info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, job.info.startTime + job.info.timeLimitMin * 60)))),
+    limits: new LimitTracker(state, now, active),
+    licenses: LicensePool.of(state, now, (job) => (job.info.timeLimitMin === undefined ? INFINITE_END : timeline.roundEnd(Math.max(now, job.info.startTime + job.info.timeLimitMin * 60))), active),
     exclusivePartitions: new Set(state.partitions.filter((p) => p.info.oversubscribe.startsWith("EXCLUSIVE")).map((p) => p.info.name)),
     partitionByName: new Map(state.partitions.map((p) => [p.info.name, p])),
   };
