@@ -103,7 +103,8 @@ export interface Priorities {
  * object is reused), so 100k jobs cost no allocation per job; explainPriority
  * rebuilds the factors of one job from the same context on demand.
  */
-export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false): Priorities {
+/** `notePending`: called with each job of `pending`, in order, while its priority is worked out (the pass notes what it needs of it then, plan/queue-facts.ts). */
+export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false, notePending?: (job: JobRecord) => void): Priorities {
   const pending: JobRecord[] = [];
   const held: JobRecord[] = [];
   const begin: JobRecord[] = [];
@@ -139,12 +140,12 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
   }
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg, started) : undefined;
   const values = mapForIds<number>(ids.lo, ids.hi, ids.count);
-  const pendingValues = priorityValues(pending, context, values);
+  const pendingValues = priorityValues(pending, context, values, notePending);
   return { values, context, pending, pendingValues, held, begin, beginNoted, ids, active, exclusiveUser };
 }
 
 /** Each job's priority from `ctx`, index-aligned, also set in `into` by job id. */
-export function priorityValues(jobs: readonly JobRecord[], ctx: PriorityContext | undefined, into: Map<number, number>): Float64Array {
+export function priorityValues(jobs: readonly JobRecord[], ctx: PriorityContext | undefined, into: Map<number, number>, visit?: (job: JobRecord) => void): Float64Array {
   const scratch: PriorityFactors = { ...ZERO_FACTORS };
   const out = new Float64Array(jobs.length);
   for (let i = 0; i < jobs.length; i++) {
@@ -152,6 +153,7 @@ export function priorityValues(jobs: readonly JobRecord[], ctx: PriorityContext 
     const p = priorityValue(job, ctx, scratch);
     out[i] = p;
     into.set(job.info.jobId, p);
+    visit?.(job);
   }
   return out;
 }

@@ -74,12 +74,18 @@ export class PendingQueue {
 
   /** The next job in order, or undefined when none is left. */
   next(): JobRecord | undefined {
-    if (this.size === 0) return undefined;
+    const top = this.nextIndex();
+    return top < 0 ? undefined : this.jobs[top];
+  }
+
+  /** The next job's index in the pending list, or -1 when none is left. */
+  nextIndex(): number {
+    if (this.size === 0) return -1;
     const top = this.heap[0] as number;
     this.size -= 1;
     this.heap[0] = this.heap[this.size] as number;
     this.down(0);
-    return this.jobs[top];
+    return top;
   }
 
   /** The jobs not handed out yet, in no particular order. */
@@ -87,6 +93,11 @@ export class PendingQueue {
     const out: JobRecord[] = [];
     for (let i = 0; i < this.size; i++) out.push(this.jobs[this.heap[i] as number] as JobRecord);
     return out;
+  }
+
+  /** The pending-list indices of the jobs not handed out yet, in rest()'s order. */
+  restIndices(): Int32Array {
+    return this.heap.subarray(0, this.size);
   }
 }
 

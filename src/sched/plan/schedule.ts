@@ -25,16 +25,16 @@ import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
 import { commitReservation, commitStart, findReservation, fitsTogetherEver, gridShapeKey, newGrid, nodeViews, placeTogether, startNow, withFreeCpus, type ComponentAsk, type Grid, type Placement, type Reservation } from "./backfill.ts";
 import { jobPartitions, partitionsByTier } from "../model/job-partitions.ts";
-import { hetComponents, hetSize, isHetComponent, isHetFollower } from "../model/het.ts";
+import { hetComponents, hetSize, isHetComponent } from "../model/het.ts";
 import { holdGres } from "./gres-holds.ts";
 import { assert } from "../../lib/assert.ts";
 import { pendingQueue } from "./queue-order.ts";
 import { OpenPartitions } from "./open-partitions.ts";
+import { QueueFacts } from "./queue-facts.ts";
 import { mustQueueHeld, settleHeld, summarizeHeld, withHeldQueued } from "./held-jobs.ts";
 import { mustQueueBegin, settleBegin, withBeginQueued } from "./begin-jobs.ts";
 import { LimitTracker } from "../acct/limits.ts";
 import { resvNodeFilter, resvReason } from "../resv/resv-check.ts";
-import { deadlinePassed } from "../model/deadline.ts";
 import { LicensePool, jobLicenseRequest } from "./licenses.ts";
 import { licenseItemsText } from "../../compat/licenses.ts";
 
@@ -142,7 +142,10 @@ export function schedule(
 ): ScheduleResult {
   const clock = budget.clockMs ?? (() => 0);
   const t0 = clock();
-  let computed = computePriorities(state, now, config, budget.omitHeld === true, budget.omitBegin === true);
+  let deps: DependencyIndex | undefined;
+  const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
+  const facts = new QueueFacts(state, now, depsOf);
+  let computed = computePriorities(state, now, config, budget.omitHeld === true, budget.omitBegin === true, facts.note);
   let heldSummary = summarizeHeld(computed.held);
   if (mustQueueHeld(computed, heldSummary, budget.maxJobsExamined)) {
     computed = withHeldQueued(computed);
@@ -153,31 +156,36 @@ export function schedule(
   const { queue, left } = pendingQueue(state, pending, pendingValues, heldSummary.byPartition);
   const queueLength = queue.length + held.length + begin.length;
   const pass = newPass(state, now, config, computed);
-  let deps: DependencyIndex | undefined;
-  const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
+  facts.complete(pending);
+  /** Why queued job `i` may not start yet ("" = it may): as eligibility, limits and reservations answer now. */
+  const whyNot = (i: number, job: JobRecord): string =>
+    (facts.eligibility(i) ?? eligibility(state, job, now, depsOf(job), pass.runningPerArray)) || pass.limits.reason(job) || facts.reservationReason(i);
   const backfill = config.schedulerType === "sched/backfill";
   const deferred: JobRecord[] = [];
   /** Partitions (and lists of them) with jobs left in the queue that are not blocked. */
   const open = new OpenPartitions(left);
   const blocked = open.blocked;
   let mainExamined = 0;
-  for (let job = queue.next(); job !== undefined; job = queue.next()) {
-    const id = job.info.jobId;
-    open.take(job.info.partition);
+  // the records are read only to try a job: what the loop asks of the others was noted (queue-facts.ts)
+  for (let i = queue.nextIndex(); i >= 0; i = queue.nextIndex()) {
+    const job = pending[i] as JobRecord;
+    const id = facts.id(i);
+    const key = facts.partition(i);
+    open.take(key);
     if (mainExamined >= budget.maxJobsExamined) {
       pass.reasons.set(id, "Priority");
       continue;
     }
     // a het job's other components are decided with its leader (all or nothing)
-    if (isHetFollower(job.info)) continue;
+    if (facts.hetFollower(i)) continue;
     mainExamined++;
-    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
-    if (deadlinePassed(job, now)) {
+    const why = whyNot(i, job);
+    if (facts.expired(i)) {
       pass.expired.push(id);
       pass.reasons.set(id, "DeadLine");
     } else if (why !== "") {
       pass.reasons.set(id, why);
-    } else if (open.closed(job.info.partition)) {
+    } else if (open.closed(key)) {
       pass.reasons.set(id, "Priority");
       deferred.push(job);
     } else {
@@ -193,17 +201,18 @@ export function schedule(
         planReservation(pass, job);
       }
     }
-    if (isHetComponent(job.info)) followLeader(pass, job);
+    if (facts.hetComponent(i)) followLeader(pass, job);
     // No partition with jobs left can start anything in the main pass, and backfill has its depth.
     if (open.allClosed() && (backfill ? deferred.length >= config.bfMaxJobTest : true)) break;
   }
   // Every partition is blocked and backfill has its depth: the rest wait, in no particular order.
-  for (const job of queue.rest()) {
-    const why = eligibility(state, job, now, depsOf(job), pass.runningPerArray) || pass.limits.reason(job) || resvReason(state, job, now);
-    if (deadlinePassed(job, now)) {
-      pass.expired.push(job.info.jobId);
-      pass.reasons.set(job.info.jobId, "DeadLine");
-    } else pass.reasons.set(job.info.jobId, why === "" ? "Priority" : why);
+  for (const i of queue.restIndices()) {
+    const id = facts.id(i);
+    const why = whyNot(i, pending[i] as JobRecord);
+    if (facts.expired(i)) {
+      pass.expired.push(id);
+      pass.reasons.set(id, "DeadLine");
+    } else pass.reasons.set(id, why === "" ? "Priority" : why);
   }
   settleHeld(heldSummary, now, pass.reasons, pass.expired);
   settleBegin(computed.beginNoted, now, pass.reasons, pass.expired);
