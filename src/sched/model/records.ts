@@ -16,14 +16,15 @@ import type { JobInfoP, JobSpecP, NodeInfoP, StepInfoP } from "./types.ts";
 
 export function emptyJobInfo(): JobInfoP {
   return {
-    // read for every queued job in every scheduling pass: kept first (see the module comment)
+    // read for every queued job in every scheduling pass: kept first (see the module comment);
+    // the last three for every running job (its hold on the timeline, fair share's usage)
     partition: "", state: "PENDING", jobId: 0, eligibleTime: 0, priority: 0, numCpus: 1, arrayJobId: 0,
     startTime: 0, numNodes: 1, account: "", user: "", qos: "", nice: 0, reservation: "", deadline: 0,
-    uid: 0, arrayTaskId: -1, submitTime: 0,
+    uid: 0, arrayTaskId: -1, submitTime: 0, timeLimitMin: undefined, endTime: 0, alloc: [],
     arrayTaskStr: "", arrayMaxTasks: 0, name: "", gid: 0, group: "", stateFlags: [], reason: "None",
-    endTime: 0, suspendTime: 0, numTasks: 1, cpusPerTask: 1, ntasksPerNode: 0,
+    suspendTime: 0, numTasks: 1, cpusPerTask: 1, ntasksPerNode: 0,
     memPerNodeMib: 0, memPerCpuMib: 0, reqNodelist: "", excNodelist: "", nodelist: "",
-    schedNodelist: "", batchHost: "", alloc: [], tresReq: "", tresAlloc: "", tresPerNode: "",
+    schedNodelist: "", batchHost: "", tresReq: "", tresAlloc: "", tresPerNode: "",
     tresPerJob: "", workDir: "", stdOut: "", stdErr: "", stdIn: "", command: "",
     exitCode: 0, exitSignal: 0, derivedExitCode: 0, dependency: "", features: "", comment: "",
     exclusive: false, requeue: true, restarts: 0, batchFlag: true, submitLine: "",
