@@ -40,15 +40,33 @@ import { checkSubmitLimits, submitLimitsFrom } from "./submit-limits.ts";
 import { resolveUpdateTimes } from "./update-times.ts";
 import { jobFilterFromWire, jobInfoToWire, jobInfosToWire, jobSpecFromWire } from "./wire-map/job.ts";
 import { nodeInfosToWire, partitionInfosToWire } from "./wire-map/node.ts";
+import { renderSinfoView } from "../compat/format/sinfo-listing.ts";
 import type { JobSpecState } from "../sched/model/state-types.ts";
 
-/** ListNodes' answer (the fast JSON path and the Connect handler give the same). */
-function listNodesAnswer(c: ServiceContext["controller"], now: number, withDownSpans: boolean, names: readonly string[] = [], withoutNodes = false) {
+/**
+ * ListNodes' answer (the fast JSON path and the Connect handler give the same). With `sinfoView`,
+ * sinfo's listing rendered here from the same nodes instead of them (compat/format/sinfo-listing.ts),
+ * unless the view is not one to render here.
+ */
+function listNodesAnswer(c: ServiceContext["controller"], now: number, withDownSpans: boolean, names: readonly string[] = [], withoutNodes = false, sinfoView = "") {
   const { nodes, partitions, licenses } = nodeViewsList(c, now, names, withoutNodes);
+  const wireNodes = nodeInfosToWire(nodes);
+  const wirePartitions = partitionInfosToWire(partitions);
+  const sinfoText = sinfoView === "" ? undefined : sinfoTextOf(sinfoView, wireNodes, wirePartitions);
+  if (sinfoText !== undefined) return { nodes: [], partitions: [], licenses: [], now, downSpans: [], sinfoText };
   // sreport's Down: every node's spans out of service (bounded per node, node-history.ts), only when asked
   const downSpans = !withDownSpans ? [] : [...c.state.nodes.values()].flatMap((n) =>
     (n.downSpans ?? []).map((d) => ({ node: n.info.name, start: d.start, end: d.end ?? 0, state: d.state, reason: d.reason })));
-  return { nodes: nodeInfosToWire(nodes), partitions: partitionInfosToWire(partitions), licenses, now, downSpans };
+  return { nodes: wireNodes, partitions: wirePartitions, licenses, now, downSpans };
+}
+
+/** sinfo's listing of these nodes for `view`, or undefined (not one to render here, or its rendering failed: the nodes go instead). */
+function sinfoTextOf(view: string, nodes: ReturnType<typeof nodeInfosToWire>, partitions: ReturnType<typeof partitionInfosToWire>): string | undefined {
+  try {
+    return renderSinfoView(view, { nodes, partitions });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The JSON fast path for the read-only calls squeue/sinfo/sacct make (see rpc-server.ts). */
@@ -59,9 +77,10 @@ export function controllerFastJson(sc: ServiceContext): FastJsonHandlers {
   return {
     "/spur.v1.Controller/ListJobs": (json) => new RawJson(listJobsBody(c, listCache, json, sc.now())),
     "/spur.v1.Controller/ListNodes": (json) => {
-      const req = json as { withDownSpans?: unknown; names?: unknown; withoutNodes?: unknown } | null;
+      const req = json as { withDownSpans?: unknown; names?: unknown; withoutNodes?: unknown; sinfoView?: unknown } | null;
       const names = Array.isArray(req?.names) ? req.names.filter((n): n is string => typeof n === "string") : [];
-      return listNodesAnswer(c, sc.now(), req?.withDownSpans === true, names, req?.withoutNodes === true);
+      const view = typeof req?.sinfoView === "string" ? req.sinfoView : "";
+      return listNodesAnswer(c, sc.now(), req?.withDownSpans === true, names, req?.withoutNodes === true, view);
     },
   };
 }
@@ -170,7 +189,7 @@ export function controllerRoutes(sc: ServiceContext) {
         return { jobs: jobInfosToWire(listJobViews(c, toPlain(req), sc.now())), now: sc.now(), clusterName: c.state.config.clusterName };
       },
       listNodes(req) {
-        return listNodesAnswer(c, sc.now(), req.withDownSpans, req.names, req.withoutNodes);
+        return listNodesAnswer(c, sc.now(), req.withDownSpans, req.names, req.withoutNodes, req.sinfoView);
       },
       async cancel(req, ctx) {
         const by = requester(ctx);
