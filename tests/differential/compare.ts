@@ -69,11 +69,21 @@ export function pipeTable(text: string): Map<string, string>[] {
   });
 }
 
-/** Cells holding the side's job id ("17", "17_[0-3]", "17.batch") name it <J>: the table masks read only aligned columns. */
-function cellIds(rows: Map<string, string>[], jobId: string | undefined): Map<string, string>[] {
+/** A column that holds job or step ids (JobID, JobIDRaw, JOBID, STEPID, ARRAY_JOB_ID, HetJobID). */
+const idColumn = (name: string): boolean => {
+  const n = name.toUpperCase().replaceAll("_", "");
+  return n.includes("JOBID") || n.includes("STEPID");
+};
+
+/**
+ * Cells holding the side's job id ("17", "17_[0-3]", "17.batch") name it <J>: the table masks read
+ * only aligned columns. A bare number in any other column is a value, not an id: a time limit of
+ * 240 minutes on the side whose job is 240 stays 240.
+ */
+export function cellIds(rows: Map<string, string>[], jobId: string | undefined): Map<string, string>[] {
   if (jobId === undefined) return rows;
   const re = new RegExp(`^${jobId}(?=$|[_.+])`);
-  return rows.map((r) => new Map([...r].map(([k, v]) => [k, v.replace(re, "<J>")])));
+  return rows.map((r) => new Map([...r].map(([k, v]) => [k, !idColumn(k) && /^\d+$/.test(v) ? v : v.replace(re, "<J>")])));
 }
 
 /** The job's id inside its file names (--input=in-%j.txt): <J>, as the masks do for slurm-%j.out. */

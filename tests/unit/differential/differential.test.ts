@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../../src/compat/options/parse-args.ts";
 import { NEVER, generateCase, uniquePrefix, type Case, type SubmitCase } from "../../differential/generator.ts";
-import { idCells, isSlurmdbdStub, keyValues, pipeTable } from "../../differential/compare.ts";
+import { cellIds, idCells, isSlurmdbdStub, keyValues, pipeTable } from "../../differential/compare.ts";
 import { knownFor } from "../../differential/known.ts";
 import { modeInEffect, render, scriptOf, spell } from "../../differential/render.ts";
 import { shrink, simplerVariants } from "../../differential/shrink.ts";
@@ -78,6 +78,9 @@ describe("differential comparison", () => {
   it("names the case's job id in any '|' cell of a command's output, not inside other numbers (seed 12314)", () => {
     expect(idCells("dt-s1|1|256M|288|x\n288.batch|y|1288|2880\n", "288")).toBe("dt-s1|1|256M|<J>|x\n<J>.batch|y|1288|2880\n");
     expect(idCells("288|x", undefined)).toBe("288|x");
+    // in a table, the id columns name it; a bare number elsewhere is a value that happens to equal it
+    const rows = cellIds(pipeTable("JobID|JobIDRaw|TimelimitRaw|JobName|STEPID\n240|240|240|240.x|240.0\n240.batch|240.batch|240||240.1\n"), "240");
+    expect(rows.map((r) => [...r.values()])).toEqual([["<J>", "<J>", "240", "<J>.x", "<J>.0"], ["<J>.batch", "<J>.batch", "240", "", "<J>.1"]]);
   });
 
   it("knows 22.05 slurmdbd's stub record of a job that ended before its start record arrived (seed 12737)", () => {
