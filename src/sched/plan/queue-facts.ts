@@ -56,10 +56,6 @@ export class QueueFacts {
     for (let i = this.ids.length; i < pending.length; i++) this.note(pending[i] as JobRecord);
   }
 
-  get count(): number {
-    return this.ids.length;
-  }
-
   id(i: number): number {
     return this.ids[i] as number;
   }

@@ -90,12 +90,6 @@ export class PendingQueue {
     }
   }
 
-  /** The next job in order, or undefined when none is left. */
-  next(): JobRecord | undefined {
-    const top = this.nextIndex();
-    return top < 0 ? undefined : this.jobs[top];
-  }
-
   /** The next job's index in the pending list, or -1 when none is left. */
   nextIndex(): number {
     if (this.size === 0) return -1;
@@ -106,14 +100,7 @@ export class PendingQueue {
     return top;
   }
 
-  /** The jobs not handed out yet, in no particular order. */
-  rest(): JobRecord[] {
-    const out: JobRecord[] = [];
-    for (let i = 0; i < this.size; i++) out.push(this.jobs[this.heap[i] as number] as JobRecord);
-    return out;
-  }
-
-  /** The pending-list indices of the jobs not handed out yet, in rest()'s order. */
+  /** The pending-list indices of the jobs not handed out yet, in no particular order. */
   restIndices(): Int32Array {
     return this.heap.subarray(0, this.size);
   }

@@ -1,6 +1,6 @@
 /**
  * PendingQueue hands jobs out in (priority desc, submission order, job id) order, and what it
- * has not handed out is rest()'s (and restIndices()'s) set: checked against a plain sort on
+ * has not handed out is restIndices()'s set: checked against a plain sort on
  * seeded queues with many ties, a few records without a numeric sequence, popped part way.
  * A failure prints its seed; SEED=<n> replays one.
  */
@@ -41,7 +41,7 @@ describe("PendingQueue", () => {
         else expect(new Set(got).size).toBe(take);
         expect(q.length).toBe(n - take);
         const rest = [...q.restIndices()];
-        expect(rest.map((i) => jobs[i])).toEqual(q.rest());
+        expect(rest.every((i) => i >= 0 && i < n)).toBe(true);
         expect(new Set([...got, ...rest]).size).toBe(n);
         if (!odd) expect([...rest].sort((a, b) => a - b)).toEqual(order.slice(take).sort((a, b) => a - b));
         if (take === n) expect(q.nextIndex()).toBe(-1);
