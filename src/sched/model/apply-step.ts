@@ -37,7 +37,9 @@ export function applyStepCreate(state: ClusterState, c: Of<"stepCreate">): Apply
     srunHost: c.srunHost ?? "", srunPid: c.srunPid ?? 0, distribution: c.distribution ?? "",
   });
   if ((c.tresBind ?? "") !== "") step.tresBind = c.tresBind;
-  job.info.steps.push(step);
+  // a job without steps holds the shared, frozen empty list (sched/model/intern.ts): its first step gets a list of its own
+  if (Object.isFrozen(job.info.steps)) job.info.steps = [step];
+  else job.info.steps.push(step);
   return { ...emptyResult(), ids: [stepId] };
 }
 

@@ -10,7 +10,8 @@
  * controller writes a stored job's environment), and its empty lists (no node shares, state
  * flags, arguments, GRES, pending array tasks) for one frozen empty list: the controller gives
  * a job a new list when one of them changes, never writes one in place (a frozen list would
- * refuse it loudly). Its steps' list, which apply-step pushes to, stays its own. Only
+ * refuse it loudly); an empty steps' list is shared too, and a job's first step gets a list of
+ * its own (apply-step pushes to that one). An empty environment is one frozen object. Only
  * identity changes: every value reads
  * the same, so nothing that compares, prints or serializes can tell. The tables are a
  * two-generation cache (a value not met again within a generation is forgotten), so values
@@ -47,6 +48,9 @@ class Generations<V> {
 
 /** The empty list jobs share (frozen: written in place by mistake it throws rather than changes every job). */
 const NONE: readonly never[] = Object.freeze([]);
+
+/** The empty environment jobs share (frozen, as NONE: a job's environment is never written in place). */
+const NO_ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze({});
 
 /** `list`, or the shared empty list when it is empty. */
 function shareEmpty<T>(list: T[]): T[] {
@@ -97,7 +101,7 @@ function sameEnvironment(held: HeldEnvironment, env: Record<string, string>, key
 function internEnvironment(env: Record<string, string>): Record<string, string> {
   if (Object.isFrozen(env)) return env;
   const keys = Object.keys(env);
-  if (keys.length === 0) return env;
+  if (keys.length === 0) return NO_ENVIRONMENT as Record<string, string>;
   const first = keys[0] as string;
   const last = keys[keys.length - 1] as string;
   const fingerprint = `${keys.length}\u0000${first}\u0000${env[first]}\u0000${last}\u0000${env[last]}`;
@@ -130,6 +134,8 @@ export function internInfo(info: Partial<JobRecord["info"]>): void {
   internFields(info);
   if (Array.isArray(info.alloc)) info.alloc = shareEmpty(info.alloc);
   if (Array.isArray(info.stateFlags)) info.stateFlags = shareEmpty(info.stateFlags);
+  // every queued job's: replaced, never written in place, when a step starts (apply-step.ts)
+  if (Array.isArray(info.steps)) info.steps = shareEmpty(info.steps);
 }
 
 /** A job's own fields (or part of them) with its empty lists shared. */

@@ -68,11 +68,28 @@ describe("jobs share repeated strings and environments", () => {
     if (a === undefined || b === undefined) throw new Error("both jobs submitted");
     expect(a.info.alloc).toBe(b.info.alloc);
     expect(Object.isFrozen(a.info.alloc)).toBe(true);
-    expect(a.info.steps).not.toBe(b.info.steps); // apply-step pushes to a job's steps
+    expect(a.info.steps).toBe(b.info.steps);
+    expect(Object.isFrozen(a.info.steps)).toBe(true);
     c.run({ v: 1, type: "startJobs", at: 20, decisions: schedule(c.state, 20).decisions });
     expect([a.info.state, b.info.state]).toEqual(["RUNNING", "RUNNING"]);
     expect(a.info.alloc.map((s) => s.cpus)).toEqual([1]);
     expect(b.info.alloc.map((s) => s.cpus)).toEqual([1]);
+    // a step gives its job a list of its own; the other keeps the shared empty one, and the next step joins the first
+    c.run({ v: 1, type: "stepCreate", at: 21, jobId: 1, name: "s0", alloc: a.info.alloc, ntasks: 1 });
+    c.run({ v: 1, type: "stepCreate", at: 22, jobId: 1, name: "s1", alloc: a.info.alloc, ntasks: 1 });
+    expect(a.info.steps.map((s) => s.name)).toEqual(["s0", "s1"]);
+    expect(b.info.steps).toEqual([]);
+    expect(Object.isFrozen(b.info.steps)).toBe(true);
+  });
+
+  it("jobs without an environment share one frozen empty one", () => {
+    const c = cluster(CONF);
+    c.run(fromLog(spec({ ntasks: 1, hold: true, env: {} }), 10));
+    c.run(fromLog(spec({ ntasks: 1, hold: true, env: {} }), 11));
+    const [a, b] = [c.state.jobs.get(1)?.spec.env, c.state.jobs.get(2)?.spec.env];
+    expect(a).toEqual({});
+    expect(a).toBe(b);
+    expect(Object.isFrozen(a)).toBe(true);
   });
 
   it("a restored snapshot's jobs equal the originals and share their environments", () => {
