@@ -162,8 +162,8 @@ function insertNode(records: SinfoRecord[], part: Partition, partIndex: number, 
 class LineIndex {
   /** Empty lines (made per partition before any node) by partition key, in order. */
   private readonly empty = new Map<string, SinfoRecord[]>();
-  /** Lines with nodes by partition and node key, in order. */
-  private readonly full = new Map<string, SinfoRecord[]>();
+  /** Lines with nodes by partition key, then node key, in order (two maps: no joined key string per node). */
+  private readonly full = new Map<string, Map<string, SinfoRecord[]>>();
   private readonly position = new Map<SinfoRecord, number>();
   private nanCount = 0;
   private readonly partGetters: ((p: Partition) => unknown)[];
@@ -192,7 +192,7 @@ class LineIndex {
     return k;
   }
 
-  private fullKey(p: Partition, n: Node): string {
+  private nodeKey(n: Node): string {
     let k = this.nodeKeys.get(n);
     if (k === undefined) {
       const before = this.nanCount;
@@ -200,17 +200,29 @@ class LineIndex {
       // a NaN matches nothing, not even the same node's other entry: such a key is never reused
       if (this.nanCount === before) this.nodeKeys.set(n, k);
     }
-    return `${this.partKey(p)}|${k}`;
+    return k;
+  }
+
+  private fullLines(p: Partition, n: Node): SinfoRecord[] | undefined {
+    return this.full.get(this.partKey(p))?.get(this.nodeKey(n));
   }
 
   private note(r: SinfoRecord): void {
     if (!this.position.has(r)) this.position.set(r, this.position.size);
     const first = r.first;
-    const [map, key] = first === undefined ? [this.empty, this.partKey(r.part)] : [this.full, this.fullKey(r.part, first)];
     // -N: a line with nodes takes no other node (matchNode).
     if (first !== undefined && this.o.nodeLines) return;
     // Appended in line order: empty lines are made before any other, and a line is made only
     // when no empty line of its partition key is left, so none of them can later share its key.
+    const partKey = this.partKey(r.part);
+    let map: Map<string, SinfoRecord[]>;
+    let key: string;
+    if (first === undefined) [map, key] = [this.empty, partKey];
+    else {
+      let byNode = this.full.get(partKey);
+      if (byNode === undefined) this.full.set(partKey, (byNode = new Map()));
+      [map, key] = [byNode, this.nodeKey(first)];
+    }
     const list = map.get(key);
     if (list === undefined) map.set(key, [r]);
     else list.push(r);
@@ -220,7 +232,7 @@ class LineIndex {
     const partKey = this.partKey(part);
     const emptyList = this.empty.get(partKey);
     const blank = emptyList?.[0];
-    const same = this.o.nodeLines ? undefined : this.full.get(this.fullKey(part, node))?.[0];
+    const same = this.o.nodeLines ? undefined : this.fullLines(part, node)?.[0];
     const pos = (r: SinfoRecord | undefined) => (r === undefined ? Infinity : (this.position.get(r) as number));
     const rec = pos(blank) <= pos(same) ? blank : same;
     if (rec === undefined) {
