@@ -107,15 +107,22 @@ export function expandHostlist(expr: string): Result<string[]> {
 
 // -------------------------------------------------------------- compression
 
-/** Split a host name into prefix and numeric tail (width = tail digit count). */
+/**
+ * Split a host name into prefix and numeric tail (width = tail digit count): the tail is the
+ * longest run of ASCII digits that ends the name. Scanned by hand: lists of 10k names are
+ * compressed per listing (sinfo, squeue), and the regular expression was most of that.
+ */
 function parseHost(name: string): HostRange {
-  const m = /^(.*?)(\d+)$/.exec(name);
-  const digits = m?.[2];
-  if (!m || digits === undefined || digits.length > HOST_DIGITS_MAX) {
-    return { prefix: name, lo: 0, hi: 0, width: 0, single: true };
+  let at = name.length;
+  while (at > 0) {
+    const c = name.charCodeAt(at - 1);
+    if (c < 48 || c > 57) break;
+    at--;
   }
-  const n = Number(digits);
-  return { prefix: m[1] ?? "", lo: n, hi: n, width: digits.length, single: false };
+  const width = name.length - at;
+  if (width === 0 || width > HOST_DIGITS_MAX) return { prefix: name, lo: 0, hi: 0, width: 0, single: true };
+  const n = Number(name.slice(at));
+  return { prefix: name.slice(0, at), lo: n, hi: n, width, single: false };
 }
 
 /** Leading zeros `n` gets when printed at `width`. */
@@ -229,11 +236,16 @@ function compareHosts(a: HostRange, b: HostRange): number {
   return a.lo - b.lo;
 }
 
-/** The names in Slurm's sorted hostlist order (duplicates kept; stable). */
-export function sortHostnames(names: string[]): string[] {
+/** Each name parsed once, in Slurm's sorted hostlist order (duplicates kept; stable). */
+function sortedHosts(names: string[]): { name: string; index: number; host: HostRange }[] {
   const hosts = names.map((name, index) => ({ name, index, host: parseHost(name) }));
   hosts.sort((x, y) => compareHosts(x.host, y.host) || x.index - y.index);
-  return hosts.map((h) => h.name);
+  return hosts;
+}
+
+/** The names in Slurm's sorted hostlist order (duplicates kept; stable). */
+export function sortHostnames(names: string[]): string[] {
+  return sortedHosts(names).map((h) => h.name);
 }
 
 /**
@@ -258,7 +270,15 @@ export function uniqHostnames(names: string[]): string[] {
  * n3,n1,n2,n2 → "n[1-3]".
  */
 export function hostlistUniq(names: string[]): string {
-  return compressHostlist(uniqHostnames(names));
+  // compressHostlist(uniqHostnames(names)), each name parsed once
+  const ranges: HostRange[] = [];
+  let last: string | undefined;
+  for (const h of sortedHosts(names)) {
+    if (h.name === last) continue;
+    last = h.name;
+    pushHost(ranges, h.host);
+  }
+  return printRanges(ranges);
 }
 
 /** Number of hosts an expression names (duplicates counted), or an error. */

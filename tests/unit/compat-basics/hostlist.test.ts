@@ -13,6 +13,7 @@ import {
   uniqHostnames,
 } from "../../../src/compat/hostlist.ts";
 import { goldenLines, haveGoldens } from "./golden.ts";
+import { createRng } from "../../../src/lib/rng.ts";
 
 const expand = (e: string): string[] => {
   const r = expandHostlist(e);
@@ -155,5 +156,26 @@ describe.skipIf(!haveGoldens)("goldens", () => {
     expect(lists).toContain(compressHostlist(["n3", "n4"]));
     expect(lists).toContain(compressHostlist(["n1", "n2"]));
     for (const l of lists) expect(compressHostlist(expand(l as string))).toBe(l);
+  });
+});
+
+describe("hostlistUniq on generated names", () => {
+  // names a cluster has and ones a hand-written split could get wrong: digit-only names, leading
+  // zeros, tails longer than a range may hold, non-ASCII digits (not digits to Slurm), empty prefixes
+  const name = (rng: ReturnType<typeof createRng>): string => {
+    const prefix = rng.pick(["n", "gpu-", "c1-", "", "x", "rack1n", "٣n", "a0b"]);
+    const tail = rng.pick(["", String(rng.int(0, 40)), String(rng.int(0, 40)).padStart(rng.int(1, 4), "0"), "1234567890123456", "١٢"]);
+    return prefix + tail || "z";
+  };
+  it("is the sorted, de-duplicated compression, and expands back to the sorted unique names", () => {
+    const seed = Number(process.env.SEED ?? 11);
+    for (let round = 0; round < 400; round++) {
+      const rng = createRng(seed + round);
+      const names = Array.from({ length: rng.int(0, 30) }, () => name(rng));
+      const text = hostlistUniq(names);
+      expect(text, `SEED=${seed + round}`).toBe(compressHostlist(uniqHostnames(names)));
+      const back = expandHostlist(text);
+      expect(back.ok && back.value, `SEED=${seed + round} ${text}`).toEqual(uniqHostnames(names));
+    }
   });
 });
