@@ -82,9 +82,15 @@ export async function sinfoRun(argv: string[], port: CliPort): Promise<CliResult
   try {
     // The controller renders the listing with this same code (compat/format/sinfo-listing.ts): no
     // node list crosses the wire. An older controller, or a line it does not render, sends the nodes.
-    const view = renderableHere(p, parsed.items) ? sinfoViewToWire(argv, port.env) : undefined;
+    const view = renderableHere(p, parsed.items, port.env) ? sinfoViewToWire(argv, port.env) : undefined;
     resp = await port.ctl.listNodes(view === undefined ? {} : { sinfoView: view });
-    if (view !== undefined && typeof resp.sinfoText === "string") return { stdout: stdout + resp.sinfoText, stderr, exitCode: 0 };
+    if (view !== undefined && typeof resp.sinfoText === "string") {
+      // Local times in the text are the controller's zone's: used only in the same zone (the
+      // zone's name is looked up only then: it costs a command's start 15-40 ms).
+      const zone = resp.sinfoTextZone ?? "";
+      if (zone === "" || zone === Intl.DateTimeFormat().resolvedOptions().timeZone) return { stdout: stdout + resp.sinfoText, stderr, exitCode: 0 };
+      resp = await port.ctl.listNodes({});
+    }
   } catch (e) {
     const what = p.reservation ? "slurm_load_reservations" : "slurm_load_partitions";
     return { stdout, stderr: `${stderr}${what}: ${loadErrorText(e)}\n`, exitCode: 1 };

@@ -52,16 +52,22 @@ function listNodesAnswer(c: ServiceContext["controller"], now: number, withDownS
   const { nodes, partitions, licenses } = nodeViewsList(c, now, names, withoutNodes);
   const wireNodes = nodeInfosToWire(nodes);
   const wirePartitions = partitionInfosToWire(partitions);
-  const sinfoText = sinfoView === "" ? undefined : sinfoTextOf(sinfoView, wireNodes, wirePartitions);
-  if (sinfoText !== undefined) return { nodes: [], partitions: [], licenses: [], now, downSpans: [], sinfoText };
+  const sinfo = sinfoView === "" ? undefined : sinfoTextOf(sinfoView, wireNodes, wirePartitions);
+  if (sinfo !== undefined) {
+    // local times in the text are this process's zone's: sinfo uses them only in the same zone
+    return { nodes: [], partitions: [], licenses: [], now, downSpans: [], sinfoText: sinfo.text, ...(sinfo.localTime ? { sinfoTextZone: LOCAL_TZ } : {}) };
+  }
   // sreport's Down: every node's spans out of service (bounded per node, node-history.ts), only when asked
   const downSpans = !withDownSpans ? [] : [...c.state.nodes.values()].flatMap((n) =>
     (n.downSpans ?? []).map((d) => ({ node: n.info.name, start: d.start, end: d.end ?? 0, state: d.state, reason: d.reason })));
   return { nodes: wireNodes, partitions: wirePartitions, licenses, now, downSpans };
 }
 
+/** This process's time zone (the zone of the local times in a sinfo_text). */
+const LOCAL_TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** sinfo's listing of these nodes for `view`, or undefined (not one to render here, or its rendering failed: the nodes go instead). */
-function sinfoTextOf(view: string, nodes: ReturnType<typeof nodeInfosToWire>, partitions: ReturnType<typeof partitionInfosToWire>): string | undefined {
+function sinfoTextOf(view: string, nodes: ReturnType<typeof nodeInfosToWire>, partitions: ReturnType<typeof partitionInfosToWire>): { text: string; localTime: boolean } | undefined {
   try {
     return renderSinfoView(view, { nodes, partitions });
   } catch {

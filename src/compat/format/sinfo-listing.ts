@@ -14,6 +14,7 @@ import { sortRecords } from "./sinfo-sort.ts";
 import { stateSelects } from "./sinfo-states.ts";
 import { SLURM_VERSION_LINE } from "./openapi-json.ts";
 import { expandHostlist } from "../hostlist.ts";
+import { isStandardTimeFormat } from "../format-time.ts";
 
 /** What a listing reads of ListNodes' answer. */
 export interface SinfoInput {
@@ -118,12 +119,18 @@ const viewEnv = (env: Readonly<Record<string, string | undefined>>): Record<stri
   return out;
 };
 
+/** Whether the listing prints a local time (-R's TIMESTAMP, %H): it is then the renderer's time zone's. */
+export const printsLocalTime = (items: readonly FormatItem[]): boolean => items.some((i) => i.kind === "field" && i.key === "TimeStamp");
+
 /**
  * Whether the controller may render this listing: a text listing of nodes (not --json or -T),
- * with no field that prints a local time (-R's TIMESTAMP is in the reader's time zone).
+ * whose times, if it prints any, are in the standard form (a SLURM_TIME_FORMAT style is the
+ * reader's, format-time.ts). The time zone is settled by the caller (ListNodesResponse.sinfo_text_zone).
  */
-export function renderableHere(p: SinfoParams, items: readonly FormatItem[]): boolean {
-  return !p.json && !p.reservation && !items.some((i) => i.kind === "field" && i.key === "TimeStamp");
+export function renderableHere(p: SinfoParams, items: readonly FormatItem[], env: Readonly<Record<string, string | undefined>>): boolean {
+  if (p.json || p.reservation) return false;
+  const style = env.SLURM_TIME_FORMAT;
+  return !printsLocalTime(items) || style === undefined || style === "" || style === "standard";
 }
 
 /** ListNodesRequest.sinfo_view for this command line. */
@@ -132,10 +139,11 @@ export function sinfoViewToWire(argv: readonly string[], env: Readonly<Record<st
 }
 
 /**
- * The controller's side: the listing sinfo would print for `view` from `resp`, or undefined
- * when it is not one to render here (malformed, options sinfo rejects, or renderableHere says no).
+ * The controller's side: the listing sinfo would print for `view` from `resp`, and whether it
+ * prints local times (then in this process's zone); undefined when it is not one to render here
+ * (malformed, options sinfo rejects, or renderableHere says no).
  */
-export function renderSinfoView(view: string, resp: SinfoInput): string | undefined {
+export function renderSinfoView(view: string, resp: SinfoInput): { text: string; localTime: boolean } | undefined {
   let parsedView: unknown;
   try {
     parsedView = JSON.parse(view);
@@ -151,6 +159,7 @@ export function renderSinfoView(view: string, resp: SinfoInput): string | undefi
   const args = parseSinfoArgs(v.argv as string[], env, SLURM_VERSION_LINE);
   if (!args.ok) return undefined;
   const { parsed } = parseFormat(args.params);
-  if (!renderableHere(args.params, parsed.items)) return undefined;
-  return sinfoLines(resp, args.params, parsed.items);
+  // this process's own time style must be the standard one too (a controller never sets another)
+  if (!renderableHere(args.params, parsed.items, env) || (printsLocalTime(parsed.items) && !isStandardTimeFormat())) return undefined;
+  return { text: sinfoLines(resp, args.params, parsed.items), localTime: printsLocalTime(parsed.items) };
 }

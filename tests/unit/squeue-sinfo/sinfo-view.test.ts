@@ -4,12 +4,14 @@
  * flags, sizes, features, GRES, weights; partitions overlapping, hidden, default) and random
  * command lines (formats by letter and by name, -N -l -s -e -a -h -r -d, -p -t -n -S, SINFO_*
  * variables), sinfo through a controller that renders gives the same stdout, stderr and exit
- * code as through one that sends the nodes. Lines with a local time (-R's TIMESTAMP), --json
- * and -T are not rendered there. A failure prints its seed; SEED=<n> replays one.
+ * code as through one that sends the nodes. Local times (-R's TIMESTAMP) are rendered there in
+ * the controller's zone, which sinfo uses only in its own (else it asks for the nodes); --json,
+ * -T and a SLURM_TIME_FORMAT style are not rendered there. A failure prints its seed; SEED=<n> replays one.
  */
 import { describe, expect, it } from "vitest";
 import { sinfoMain } from "../../../src/cli/sinfo.ts";
 import { renderSinfoView } from "../../../src/compat/format/sinfo-listing.ts";
+import { useTimeFormat } from "../../../src/compat/format-time.ts";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
 import type { CliPort } from "../../../src/net/ctl-port.ts";
 import { node, partition, type Node, type Partition } from "./fixtures.ts";
@@ -66,24 +68,29 @@ function commandLine(rng: Rng, c: { nodes: Node[]; partitions: Partition[] }): {
   if (r < 0.3) argv.push("-o", Array.from({ length: rng.int(1, 5) }, () => `%${rng.next() < 0.3 ? String(rng.int(3, 12)) : ""}${rng.pick(LETTERS)}`).join(" "));
   else if (r < 0.45) argv.push("-O", Array.from({ length: rng.int(1, 4) }, () => `${rng.pick(NAMES)}${rng.next() < 0.3 ? `:${rng.int(4, 14)}` : ""}`).join(","));
   else if (r < 0.5) env.SINFO_FORMAT = "%P %D %t %N";
+  if (rng.next() < 0.05) env.SLURM_TIME_FORMAT = rng.pick(["standard", "%s", "relative"]);
   if (rng.next() < 0.05) env.SINFO_SORT = "-P";
   if (rng.next() < 0.05) env.SINFO_PARTITION = rng.pick(c.partitions).name;
   return { argv, env };
 }
 
-/** A controller that renders sinfo_view as the real one does (ctld/service.ts), counting what it rendered. */
-function renderingPort(base: CliPort, rendered: { count: number }): CliPort {
+/**
+ * A controller that renders sinfo_view as the real one does (ctld/service.ts), counting what it
+ * rendered and every call; `zone`: the time zone it names for local times (the real one: its own).
+ */
+function renderingPort(base: CliPort, rendered: { count: number; calls?: number }, zone = "UTC"): CliPort {
   return {
     ...base,
     ctl: {
       ...base.ctl,
       listNodes: async (req = {}) => {
+        rendered.calls = (rendered.calls ?? 0) + 1;
         const answer = await base.ctl.listNodes(req);
         const view = (req as { sinfoView?: string }).sinfoView ?? "";
-        const text = view === "" ? undefined : renderSinfoView(view, answer);
-        if (text === undefined) return answer;
+        const made = view === "" ? undefined : renderSinfoView(view, answer);
+        if (made === undefined) return answer;
         rendered.count++;
-        return { nodes: [], partitions: [], licenses: [], now: answer.now, downSpans: [], sinfoText: text };
+        return { nodes: [], partitions: [], licenses: [], now: answer.now, downSpans: [], sinfoText: made.text, ...(made.localTime ? { sinfoTextZone: zone } : {}) };
       },
     },
   };
@@ -111,12 +118,39 @@ describe("sinfo rendered by the controller", () => {
     if (SEEDS.length >= 100) expect(rendered.count).toBeGreaterThan(SEEDS.length * 2);
   });
 
-  it("leaves local times, JSON, reservations and what it cannot read to sinfo", () => {
+  it("renders -R's local times in its zone; sinfo in another zone asks for the nodes and prints its own", async () => {
+    const reasonTime = NOW - 3600;
+    const world = {
+      nodes: [node({ name: "n1", state: "IDLE", stateFlags: ["DRAIN"], reason: "maint", reasonUser: "root", reasonTime })],
+      partitions: [partition({ name: "p", nodes: "n1", isDefault: true })], now: NOW, env: {},
+    };
+    const plain = await sinfoMain(["-R"], fakePort(world));
+    expect(plain.stdout).toContain("maint");
+    const same = { count: 0 };
+    expect(await sinfoMain(["-R"], renderingPort(fakePort(world), same, "UTC"))).toEqual(plain);
+    expect(same).toEqual({ count: 1, calls: 1 });
+    // a controller in another zone: its text is not used, the nodes are asked for and rendered here
+    const other = { count: 0 };
+    expect(await sinfoMain(["-R"], renderingPort(fakePort(world), other, "Asia/Tokyo"))).toEqual(plain);
+    expect(other).toEqual({ count: 1, calls: 2 });
+    // a SLURM_TIME_FORMAT style is the reader's: no view is sent at all
+    const styled = { count: 0 };
+    const withStyle = { ...world, env: { SLURM_TIME_FORMAT: "%s" } };
+    expect(await sinfoMain(["-R"], renderingPort(fakePort(withStyle), styled))).toEqual(await sinfoMain(["-R"], fakePort(withStyle)));
+    expect(styled).toEqual({ count: 0, calls: 1 });
+  });
+
+  it("leaves JSON, reservations, time styles and what it cannot read to sinfo", () => {
     const input = { nodes: [node({ name: "n1" })], partitions: [partition({ name: "p", nodes: "n1", isDefault: true })] };
     const view = (argv: string[], env: Record<string, string> = {}) => JSON.stringify({ argv, env });
-    expect(renderSinfoView(view([]), input)).toContain("n1");
-    expect(renderSinfoView(view(["-R"]), input)).toBeUndefined();
-    expect(renderSinfoView(view(["-o", "%H %N"]), input)).toBeUndefined();
+    // the time style is process-wide: the commands above (this test's "controller" shares their process) may have left one
+    useTimeFormat(undefined, NOW);
+    expect(renderSinfoView(view([]), input)?.text).toContain("n1");
+    expect(renderSinfoView(view([]), input)?.localTime).toBe(false);
+    expect(renderSinfoView(view(["-R"]), input)?.localTime).toBe(true);
+    expect(renderSinfoView(view(["-o", "%H %N"]), input)?.localTime).toBe(true);
+    expect(renderSinfoView(view(["-o", "%H %N"], { SLURM_TIME_FORMAT: "relative" }), input)).toBeUndefined();
+    expect(renderSinfoView(view(["-o", "%N"], { SLURM_TIME_FORMAT: "relative" }), input)?.localTime).toBe(false);
     expect(renderSinfoView(view(["--json"]), input)).toBeUndefined();
     expect(renderSinfoView(view(["-T"]), input)).toBeUndefined();
     expect(renderSinfoView(view(["--bogus"]), input)).toBeUndefined();
