@@ -9,6 +9,10 @@
  *  - ha_failed: submissions not acknowledged (errors, timeouts);
  *  - ha_snapshot_block_ms: the longest any replica's thread spent on a snapshot (its log's
  *    "snapshot taken" blockMs; goal <= 50), with how many were taken and the largest image;
+ *  - ha_slow_calls: submissions slower than SLOW_MS, and how many of them started while some
+ *    replica's snapshot worker was building an image (from its request to the "snapshot taken"
+ *    line), beside the share of the fill those windows cover (issue 16: the slow calls come in
+ *    bursts, and most bursts fell in such windows);
  *  - ha_rss_mib: each replica's resident memory at the end, and its peak (VmHWM).
  * Run alone: bun bench/scale/ha.ts (needs dist/spur: bun scripts/build-binary.ts).
  */
@@ -25,7 +29,12 @@ type Emit = (o: object) => void;
 interface Sample {
   atJobs: number;
   ms: number;
+  /** Wall-clock start (ms since the epoch), kept for slow calls only. */
+  startedAt?: number;
 }
+
+/** A call slower than this is counted in ha_slow_calls. */
+const SLOW_MS = 150;
 
 /** Watch every replica's term (Ping) every 250 ms until stopped. */
 function watchTerms(c: Cluster): { stop(): Promise<{ first: number; last: number; leaders: Set<number> }> } {
@@ -61,6 +70,9 @@ function memoryOf(pid: number): { rssMib: number; peakMib: number } {
 }
 
 interface SnapshotLine {
+  /** When the line was written (ISO), and how long from the request to it. */
+  time: string;
+  ms: number;
   blockMs: number;
   /** Of blockMs, the store's write unit (the image or its name, the compaction, the commit). */
   storeMs?: number;
@@ -103,13 +115,16 @@ export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
     let ok = 0;
     let failed = 0;
     const started = performance.now();
+    const startedWall = Date.now();
     const until = started + SECONDS * 1000;
     await Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
         while (ok < JOBS && performance.now() < until) {
           const t = performance.now();
+          const wall = Date.now();
           if (await submitTo(url, 10_000)) {
-            samples.push({ atJobs: ++ok, ms: performance.now() - t });
+            const ms = performance.now() - t;
+            samples.push({ atJobs: ++ok, ms, ...(ms > SLOW_MS ? { startedAt: wall } : {}) });
           } else {
             failed++;
             await refind();
@@ -118,6 +133,7 @@ export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const endedWall = Date.now();
     const seen = await terms.stop();
     const all = samples.map((s) => s.ms);
     const full = samples.filter((s) => s.atJobs >= 0.8 * ok).map((s) => s.ms);
@@ -136,6 +152,17 @@ export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
       store_ms_each: Object.fromEntries(snaps.map(([id, s]) => [id, s.taken.map((t) => t.storeMs)])),
       store_cpu_ms_each: Object.fromEntries(snaps.map(([id, s]) => [id, s.taken.map((t) => t.storeCpuMs)])),
       raft_tick_late: snaps.reduce((n, [, s]) => n + s.lateTicks, 0), worker_stopped: snaps.some(([, s]) => s.workerStopped), ...size,
+    });
+    // Slow calls against the snapshot windows (request to image, any replica), and the share of the fill those cover.
+    const windows = taken.map((t) => ({ end: Date.parse(t.time), start: Date.parse(t.time) - t.ms }));
+    const inWindow = (at: number) => windows.some((w) => at >= w.start && at <= w.end);
+    const slow = samples.filter((s) => s.startedAt !== undefined);
+    let covered = 0;
+    for (let at = startedWall; at < endedWall; at += 100) if (inWindow(at)) covered++;
+    opts.emit({
+      metric: "ha_slow_calls", value: slow.length, unit: "submissions", over_ms: SLOW_MS,
+      in_snapshot_window: slow.filter((s) => inWindow(s.startedAt as number)).length,
+      windows_cover_pct: round((100 * covered) / Math.max(1, (endedWall - startedWall) / 100)), ...size,
     });
     for (const id of c.urls.keys()) {
       const pid = Number(readFileSync(join(c.dir, "pids", `spurctld-${id}.pid`), "utf8"));
