@@ -6,7 +6,7 @@
  * prints `slurm_load_partitions: ...` and exits 1.
  */
 import { sinfoReservations } from "./scontrol-resv.ts";
-import { formatCtime } from "../compat/format-time.ts";
+import { formatCtime, renderedZoneFits } from "../compat/format-time.ts";
 import type { FormatItem } from "../compat/format/format-spec.ts";
 import { sinfoJson } from "../compat/format/json-nodes.ts";
 import { SLURM_VERSION_LINE } from "../compat/format/openapi-json.ts";
@@ -85,10 +85,8 @@ export async function sinfoRun(argv: string[], port: CliPort): Promise<CliResult
     const view = renderableHere(p, parsed.items, port.env) ? sinfoViewToWire(argv, port.env) : undefined;
     resp = await port.ctl.listNodes(view === undefined ? {} : { sinfoView: view });
     if (view !== undefined && typeof resp.sinfoText === "string") {
-      // Local times in the text are the controller's zone's: used only in the same zone (the
-      // zone's name is looked up only then: it costs a command's start 15-40 ms).
-      const zone = resp.sinfoTextZone ?? "";
-      if (zone === "" || zone === Intl.DateTimeFormat().resolvedOptions().timeZone) return { stdout: stdout + resp.sinfoText, stderr, exitCode: 0 };
+      // Local times in the text are the controller's zone's: used only in the same zone.
+      if (renderedZoneFits(resp.sinfoTextZone)) return { stdout: stdout + resp.sinfoText, stderr, exitCode: 0 };
       resp = await port.ctl.listNodes({});
     }
   } catch (e) {

@@ -29,7 +29,7 @@ import {
 import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
 import { type CliPort, type CliResult, type ListJobsAnswer, RpcError } from "../net/ctl-port.ts";
-import { isStandardTimeFormat } from "../compat/format-time.ts";
+import { isStandardTimeFormat, renderedZoneFits } from "../compat/format-time.ts";
 
 const STEPS_FORMAT = "%.15i %.8j %.9P %.8u %.9M %N";
 
@@ -220,11 +220,8 @@ export async function squeueRun(argv: string[], port: CliPort): Promise<CliResul
       // The controller renders the usual listings from its state with this same code (squeue-view.ts):
       // no job list crosses the wire. It sends the jobs instead when it cannot (older, -j N missing).
       const answer = await port.ctl.listJobs({ ...ids, squeueView: viewToWire(view) });
-      // Local times in the text are the controller's zone's: used only in the same zone (asked
-      // only then: loading the zone's name costs 15-40 ms of a command's start).
-      const zone = answer.squeueTextZone ?? "";
-      const sameZone = zone === "" || zone === Intl.DateTimeFormat().resolvedOptions().timeZone;
-      if (answer.squeueText !== undefined && sameZone) return { ...out, stdout: out.stdout + answer.squeueText, exitCode: 0 };
+      // Local times in the text are the controller's zone's: used only in the same zone.
+      if (answer.squeueText !== undefined && renderedZoneFits(answer.squeueTextZone)) return { ...out, stdout: out.stdout + answer.squeueText, exitCode: 0 };
       resp = answer.squeueText === undefined ? answer : await port.ctl.listJobs(ids);
     } else resp = await port.ctl.listJobs(p.steps ? { includeSteps: true, ...ids } : ids);
   } catch (e) {

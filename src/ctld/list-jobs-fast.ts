@@ -19,7 +19,7 @@ import { ListJobsRequestSchema } from "../net/gen/spur/v1/controller_pb.ts";
 import { toPlain } from "../lib/to-plain.ts";
 import { omitDefaults } from "../lib/sparse.ts";
 import { emptyJobInfo } from "../sched/model/records.ts";
-import { isStandardTimeFormat } from "../compat/format-time.ts";
+import { isStandardTimeFormat, localTimeZone } from "../compat/format-time.ts";
 import { missingSingleJob, renderSqueueJobs, viewFromWire, type SqueueView } from "../compat/format/squeue-view.ts";
 import type { ListCache } from "./list-cache.ts";
 import type { Controller } from "./controller.ts";
@@ -29,7 +29,7 @@ import { jobInfosToWire } from "./wire-map/job.ts";
 const JOB_DEFAULTS = emptyJobInfo();
 
 /** This process's time zone: a text that prints local times names it, and squeue uses it only in the same zone. */
-const LOCAL_TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const LOCAL_TZ = localTimeZone();
 
 /** The view to render here, or undefined (the jobs are sent instead). */
 export function renderableView(text: string): SqueueView | undefined {

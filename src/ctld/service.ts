@@ -41,6 +41,7 @@ import { resolveUpdateTimes } from "./update-times.ts";
 import { jobFilterFromWire, jobInfoToWire, jobInfosToWire, jobSpecFromWire } from "./wire-map/job.ts";
 import { nodeInfosToWire, partitionInfosToWire } from "./wire-map/node.ts";
 import { renderSinfoView } from "../compat/format/sinfo-listing.ts";
+import { localTimeZone } from "../compat/format-time.ts";
 import type { JobSpecState } from "../sched/model/state-types.ts";
 
 /**
@@ -64,7 +65,7 @@ function listNodesAnswer(c: ServiceContext["controller"], now: number, withDownS
 }
 
 /** This process's time zone (the zone of the local times in a sinfo_text). */
-const LOCAL_TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const LOCAL_TZ = localTimeZone();
 
 /** sinfo's listing of these nodes for `view`, or undefined (not one to render here, or its rendering failed: the nodes go instead). */
 function sinfoTextOf(view: string, nodes: ReturnType<typeof nodeInfosToWire>, partitions: ReturnType<typeof partitionInfosToWire>): { text: string; localTime: boolean } | undefined {

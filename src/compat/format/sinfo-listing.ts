@@ -14,7 +14,7 @@ import { sortRecords } from "./sinfo-sort.ts";
 import { stateSelects } from "./sinfo-states.ts";
 import { SLURM_VERSION_LINE } from "./openapi-json.ts";
 import { expandHostlist } from "../hostlist.ts";
-import { isStandardTimeFormat } from "../format-time.ts";
+import { isStandardTimeFormat, isStandardTimeValue } from "../format-time.ts";
 
 /** What a listing reads of ListNodes' answer. */
 export interface SinfoInput {
@@ -129,8 +129,7 @@ export const printsLocalTime = (items: readonly FormatItem[]): boolean => items.
  */
 export function renderableHere(p: SinfoParams, items: readonly FormatItem[], env: Readonly<Record<string, string | undefined>>): boolean {
   if (p.json || p.reservation) return false;
-  const style = env.SLURM_TIME_FORMAT;
-  return !printsLocalTime(items) || style === undefined || style === "" || style === "standard";
+  return !printsLocalTime(items) || isStandardTimeValue(env.SLURM_TIME_FORMAT);
 }
 
 /** ListNodesRequest.sinfo_view for this command line. */
@@ -160,6 +159,7 @@ export function renderSinfoView(view: string, resp: SinfoInput): { text: string;
   if (!args.ok) return undefined;
   const { parsed } = parseFormat(args.params);
   // this process's own time style must be the standard one too (a controller never sets another)
-  if (!renderableHere(args.params, parsed.items, env) || (printsLocalTime(parsed.items) && !isStandardTimeFormat())) return undefined;
-  return { text: sinfoLines(resp, args.params, parsed.items), localTime: printsLocalTime(parsed.items) };
+  const localTime = printsLocalTime(parsed.items);
+  if (!renderableHere(args.params, parsed.items, env) || (localTime && !isStandardTimeFormat())) return undefined;
+  return { text: sinfoLines(resp, args.params, parsed.items), localTime };
 }
