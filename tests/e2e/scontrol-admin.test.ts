@@ -39,7 +39,11 @@ describe("scontrol listpids", () => {
     const rows = await eventually("the step's tasks run", () => {
       const r = c.run(["scontrol", "listpids", id]);
       const lines = r.stdout.split("\n").slice(1).filter(Boolean);
-      return lines.filter((l) => / 0 +[01] +[01] +$/.test(l)).length === 2 ? lines : undefined;
+      // both tasks past their start-up shell (which forks `cat` and prlimit, listed as "-" while they run)
+      const tasks = lines.filter((l) => / 0 +[01] +[01] +$/.test(l));
+      const started = tasks.length === 2 && tasks.every((l) => cmdline(l.trim().split(/\s+/)[0] ?? "").startsWith("sleep 300"));
+      const forked = lines.some((l) => / batch +- +- *$/.test(l) && cmdline(l.trim().split(/\s+/)[0] ?? "").startsWith("sleep 300"));
+      return started && forked ? lines : undefined;
     }, 60_000);
     expect(c.run(["scontrol", "listpids", id]).stdout.split("\n")[0]).toBe("PID      JOBID    STEPID   LOCALID GLOBALID");
     const cols = rows.map((l) => l.trim().split(/\s+/));
