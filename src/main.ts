@@ -19,6 +19,7 @@ export const ENTRIES: Record<string, Entry> = {
   spur: async () => (await import("./roles/spur.ts")).main,
   stepd: async () => (await import("./roles/stepd.ts")).main,
   "pmix-server": async () => (await import("./roles/pmix-server.ts")).main,
+  "snapshot-worker": async () => (await import("./roles/snapshot-worker.ts")).main,
   sbatch: cli(() => import("./cli/sbatch.ts"), "sbatchMain"),
   squeue: cli(() => import("./cli/squeue.ts"), "squeueMain"),
   sinfo: cli(() => import("./cli/sinfo.ts"), "sinfoMain"),
@@ -46,7 +47,7 @@ export const ENTRIES: Record<string, Entry> = {
  * for a user command's short life (scripts/build-binary.ts --compile-jit-policy); a daemon
  * restores the normal policy before it loads anything, so its hot paths compile as usual.
  */
-const DAEMON_ROLES = new Set(["spurctld", "spurd", "spurrestd", "stepd", "pmix-server"]);
+const DAEMON_ROLES = new Set(["spurctld", "spurd", "spurrestd", "stepd", "pmix-server", "snapshot-worker"]);
 
 /** The name without a .exe/.ts/.js suffix (no RegExp: compiling one costs a fresh process ~0.5 ms). */
 function bareName(file: string): string {

@@ -13,7 +13,8 @@
  *    replica's snapshot worker was building an image (from its request to the "snapshot taken"
  *    line), beside the share of the fill those windows cover (issue 16: the slow calls come in
  *    bursts, and most bursts fell in such windows);
- *  - ha_rss_mib: each replica's resident memory at the end, and its peak (VmHWM).
+ *  - ha_rss_mib: each replica's resident memory at the end, and its peak (VmHWM), beside its
+ *    snapshot worker process's (worker_process_mib; 0 when the worker is a thread, counted above).
  * Run alone: bun bench/scale/ha.ts (needs dist/spur: bun scripts/build-binary.ts).
  */
 import { readFileSync } from "node:fs";
@@ -23,6 +24,8 @@ import { type Cluster, leaderOf, pct, raftOf, round, submitTo, up } from "./repl
 const JOBS = Number(process.env.SCALE_HA_JOBS ?? 100_000);
 const SECONDS = Number(process.env.SCALE_HA_SECONDS ?? 240);
 const IN_FLIGHT = 64;
+/** Extra spur.conf lines, ";"-separated (A/B of settings, e.g. SpurRaftSnapshotWorker=thread). */
+const EXTRA_CONF = (process.env.SCALE_HA_CONF ?? "").split(";").filter((l) => l !== "");
 
 type Emit = (o: object) => void;
 
@@ -69,6 +72,24 @@ function memoryOf(pid: number): { rssMib: number; peakMib: number } {
   return { rssMib: kb("VmRSS") / 1024, peakMib: kb("VmHWM") / 1024 };
 }
 
+/** The replica's child processes (its snapshot worker, when that is a process), summed. */
+function childrenMemoryOf(pid: number): { rssMib: number; peakMib: number } {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    /* no such file on this kernel: none counted */
+  }
+  const each = children.map((child) => {
+    try {
+      return memoryOf(child);
+    } catch {
+      return { rssMib: 0, peakMib: 0 };
+    }
+  });
+  return { rssMib: each.reduce((a, m) => a + m.rssMib, 0), peakMib: each.reduce((a, m) => a + m.peakMib, 0) };
+}
+
 interface SnapshotLine {
   /** When the line was written (ISO), and how long from the request to it. */
   time: string;
@@ -97,7 +118,7 @@ function snapshotsIn(c: Cluster, id: number): { taken: SnapshotLine[]; lateTicks
 }
 
 export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
-  const c = up(3);
+  const c = up(3, EXTRA_CONF);
   try {
     let url = c.urls.get(await leaderOf(c)) as string;
     let finding: Promise<void> | undefined;
@@ -167,7 +188,11 @@ export async function run(opts: { slurm: boolean; emit: Emit }): Promise<void> {
     for (const id of c.urls.keys()) {
       const pid = Number(readFileSync(join(c.dir, "pids", `spurctld-${id}.pid`), "utf8"));
       const m = memoryOf(pid);
-      opts.emit({ metric: "ha_rss_mib", value: round(m.rssMib), unit: "MiB", replica: id, peak_mib: round(m.peakMib), ...size });
+      const w = childrenMemoryOf(pid);
+      opts.emit({
+        metric: "ha_rss_mib", value: round(m.rssMib), unit: "MiB", replica: id, peak_mib: round(m.peakMib),
+        worker_process_mib: round(w.rssMib), worker_process_peak_mib: round(w.peakMib), ...size,
+      });
     }
   } finally {
     c.down();

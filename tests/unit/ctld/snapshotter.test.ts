@@ -14,7 +14,7 @@ import type { Entry } from "../../../src/raft/core/index.ts";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../../src/raft/snapshot-peers.ts";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BuiltSnapshot } from "../../../src/raft/driver/api.ts";
@@ -60,11 +60,16 @@ const imageOf = (answer: BuiltSnapshot | undefined, logPath: string): Uint8Array
 /** Persist entries as the driver does before it applies them (one write transaction). */
 const persist = (storage: SqliteStorage, entries: Entry[]): void => storage.atomically(() => storage.append(entries));
 
+type Mode = "process" | "thread";
+/** The worker as a child process runs this program from source, as the replica's selfExec() would. */
+const modeOpts = (mode: Mode): { process?: string[] } =>
+  mode === "process" ? { process: [process.execPath, new URL("../../../src/main.ts", import.meta.url).pathname, "snapshot-worker"] } : {};
+
 /** A worker over a fresh log and a configuration-only state, stopped (and the log closed) after `body`. */
-async function withWorker(body: (w: { log: ReturnType<typeof newLog>; state: ClusterState; s: Snapshotter }) => Promise<void>): Promise<void> {
+async function withWorker(mode: Mode, body: (w: { log: ReturnType<typeof newLog>; state: ClusterState; s: Snapshotter }) => Promise<void>): Promise<void> {
   const log = newLog();
   const state = fresh();
-  const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
+  const s = startSnapshotter(conf, state.topology, state, noLog, { ...modeOpts(mode), logPath: log.path });
   try {
     await body({ log, state, s });
   } finally {
@@ -73,9 +78,20 @@ async function withWorker(body: (w: { log: ReturnType<typeof newLog>; state: Clu
   }
 }
 
-describe("snapshot worker", () => {
+const jobsOf = (answer: BuiltSnapshot | undefined, logPath: string): string => {
+  const copy = fresh();
+  restoreSnapshot(copy, unwrapSnapshot(imageOf(answer, logPath)).image);
+  return JSON.stringify([...copy.jobs.entries()]);
+};
+const replicaJobs = (state: ClusterState): string => {
+  const copy = fresh();
+  restoreSnapshot(copy, encodeSnapshot(state, index));
+  return JSON.stringify([...copy.jobs.entries()]);
+};
+
+describe.each<Mode>(["process", "thread"])("snapshot worker as a %s", (mode) => {
   it("answers the image of its own copy at the asked index while the replica goes on", async () => {
-    await withWorker(async ({ log, state, s }) => {
+    await withWorker(mode, async ({ log, state, s }) => {
       const first = Array.from({ length: 20 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
       persist(log.storage, [...first, { index: ++index, term: 1, type: "conf-change", data: new Uint8Array(0) }]);
       const at = index;
@@ -100,7 +116,7 @@ describe("snapshot worker", () => {
     const log = newLog();
     const archive = openJobArchive(join(log.dir, "job-archive.sqlite"));
     const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path, archivePath: join(log.dir, "job-archive.sqlite") });
+    const s = startSnapshotter(conf, state.topology, state, noLog, { ...modeOpts(mode), logPath: log.path, archivePath: join(log.dir, "job-archive.sqlite") });
     try {
       const entries = [commit(state, submit(spec({ name: "gone" }), 10)), commit(state, submit(spec({ name: "stays" }), 11))];
       const cancel: Command = { v: 1, type: "cancel", at: 12, filter: { jobIds: ["1"], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" }, signal: 9, batchOnly: false, by: ROOT };
@@ -138,7 +154,7 @@ describe("snapshot worker", () => {
     // The replica installed the image: its log starts after it.
     log.storage.atomically(() => log.storage.applySnapshot({ meta: { index, term: 1, confState: { voters: [1], learners: [] } }, data: image }));
     const state = fresh();
-    const s = startSnapshotter(conf, state.topology, state, noLog, { logPath: log.path });
+    const s = startSnapshotter(conf, state.topology, state, noLog, { ...modeOpts(mode), logPath: log.path });
     try {
       restoreSnapshot(state, image);
       s.restored(image, index);
@@ -155,19 +171,8 @@ describe("snapshot worker", () => {
   });
 
   /** The jobs of an answered image, as JSON (what a replica restoring it would hold). */
-  const jobsOf = (answer: BuiltSnapshot | undefined, logPath: string): string => {
-    const copy = fresh();
-    restoreSnapshot(copy, unwrapSnapshot(imageOf(answer, logPath)).image);
-    return JSON.stringify([...copy.jobs.entries()]);
-  };
-  const replicaJobs = (state: ClusterState): string => {
-    const copy = fresh();
-    restoreSnapshot(copy, encodeSnapshot(state, index));
-    return JSON.stringify([...copy.jobs.entries()]);
-  };
-
   it("builds each snapshot from its last image and the log's entries since, the log compacted below that image as the replica does", async () => {
-    await withWorker(async ({ log, state, s }) => {
+    await withWorker(mode, async ({ log, state, s }) => {
       // more than a log segment (SEGMENT_ENTRIES), so the read crosses tables and compaction drops one
       const many = Array.from({ length: 4200 }, (_, i) => commit(state, submit(spec({ name: `a${i}` }), 10 + i)));
       persist(log.storage, many);
@@ -190,7 +195,7 @@ describe("snapshot worker", () => {
   });
 
   it("keeps the worker when an image cannot be written (a full disk): that request fails, a later one writes it", async () => {
-    await withWorker(async ({ log, state, s }) => {
+    await withWorker(mode, async ({ log, state, s }) => {
       persist(log.storage, [commit(state, submit(spec(), 10)), commit(state, submit(spec(), 11))]);
       // a directory where the image's file is to be written: the write fails as a full disk's would
       const blocker = `${log.path}.snap-${index}.tmp`;
@@ -203,7 +208,7 @@ describe("snapshot worker", () => {
   });
 
   it("gives the worker up when the log lacks an entry the replica applied", async () => {
-    await withWorker(async ({ log, state, s }) => {
+    await withWorker(mode, async ({ log, state, s }) => {
       persist(log.storage, [commit(state, submit(spec(), 10))]);
       commit(state, submit(spec(), 11)); // applied here, never written to the log
       await expect(s.take(index, new Map())).rejects.toThrow(/log ends at 1, before the asked 2/);
@@ -213,7 +218,7 @@ describe("snapshot worker", () => {
   });
 
   it("keeps the worker when the log it read was dropped by a snapshot the replica installed since it asked", async () => {
-    await withWorker(async ({ log, state, s }) => {
+    await withWorker(mode, async ({ log, state, s }) => {
       persist(log.storage, [commit(state, submit(spec(), 10))]);
       const asked = index + 1;
       commit(state, submit(spec(), 11)); // on its way when the leader's snapshot came instead
@@ -235,10 +240,53 @@ describe("snapshot worker", () => {
   });
 
   it("gives the worker up when its copy differs from the replica's", async () => {
-    await withWorker(async ({ log, state, s }) => {
+    await withWorker(mode, async ({ log, state, s }) => {
       const written = commit(fresh(), submit(spec(), 10)); // in the log, never applied by the replica
       persist(log.storage, [written]);
       await expect(s.take(index, new Map())).rejects.toThrow(/differs/);
+      expect(s.alive()).toBe(false);
+    });
+  });
+});
+
+/** This process's children running the snapshot worker role (pid list), read from /proc. */
+const workerChildren = (): number[] =>
+  readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("snapshot-worker");
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
+const until = async (what: string, ok: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!ok()) throw new Error(`timed out waiting: ${what}`);
+};
+const baseFiles = (dir: string): string[] => readdirSync(dir).filter((n) => n.startsWith("snapshot-worker-base."));
+
+describe("snapshot worker as a process, one per image", () => {
+  it("ends after each answer and leaves one base file, the last image's", async () => {
+    await withWorker("process", async ({ log, state, s }) => {
+      persist(log.storage, [commit(state, submit(spec(), 10))]);
+      await s.take(index, new Map());
+      persist(log.storage, [commit(state, submit(spec(), 11))]);
+      expect(jobsOf(await s.take(index, new Map()), log.path)).toBe(replicaJobs(state));
+      await until("the worker process ended", () => workerChildren().length === 0);
+      expect(baseFiles(log.dir)).toHaveLength(1);
+      s.restored(encodeSnapshot(state, index), index);
+      expect(baseFiles(log.dir)).toHaveLength(1); // the installed image replaced it
+    });
+  });
+
+  it("gives the worker up when its process dies before answering", async () => {
+    await withWorker("process", async ({ log, state, s }) => {
+      persist(log.storage, Array.from({ length: 3000 }, (_, i) => commit(state, submit(spec({ name: `k${i}` }), 10 + i))));
+      const taking = s.take(index, new Map());
+      await until("the worker process started", () => workerChildren().length === 1);
+      for (const pid of workerChildren()) process.kill(pid, "SIGKILL");
+      await expect(taking).rejects.toThrow(/ended before answering \(signal SIGKILL\)/);
       expect(s.alive()).toBe(false);
     });
   });

@@ -1,0 +1,23 @@
+/**
+ * @module roles/snapshot-worker
+ * `spur snapshot-worker`: the replica's snapshot worker as a child process of spurctld
+ * (SpurRaftSnapshotWorker=process, the default; ctld/snapshotter.ts starts it). It answers the
+ * messages of its IPC channel (ctld/snapshot-work.ts) and ends when the channel closes: its
+ * replica stopped or died.
+ */
+import { deserialize } from "bun:jsc";
+import { readFileSync } from "node:fs";
+import { createSnapshotWork, type ToWorker } from "../ctld/snapshot-work.ts";
+
+/** argv: the file holding the init message (the replica's configuration), serialized (bun:jsc). */
+export async function main(argv: string[]): Promise<number> {
+  const send = process.send?.bind(process);
+  if (send === undefined || argv[0] === undefined) {
+    process.stderr.write("spur snapshot-worker: started by spurctld only (no IPC channel)\n");
+    return 1;
+  }
+  const work = createSnapshotWork((m) => send(m));
+  work(deserialize(readFileSync(argv[0])) as ToWorker);
+  process.on("message", (m) => work(m as ToWorker));
+  return await new Promise<number>((resolve) => process.on("disconnect", () => resolve(0)));
+}
