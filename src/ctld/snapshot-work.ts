@@ -139,7 +139,7 @@ export function createSnapshotWork(reply: (m: FromWorker) => void): (m: ToWorker
     const written = performance.now();
     let file: string;
     try {
-      if (m.baseFile !== undefined) writeFileSync(m.baseFile, inner);
+      if (m.baseFile !== undefined) writeFileSync(m.baseFile, inner, { mode: 0o600 }); // as the image files (job scripts, environments)
       file = writeSnapshotFile(c.logPath, m.index, image);
     } catch (error) {
       // its copy is right (`base` moved on); only the disk refused: the replica asks again later

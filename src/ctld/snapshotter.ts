@@ -132,11 +132,11 @@ function processEnd(command: readonly string[], dir: string, on: WorkerEvents): 
   return {
     post(m) {
       if (m.t === "init") {
-        writeFileSync(initFile, new Uint8Array(serialize(m)));
+        writeFileSync(initFile, new Uint8Array(serialize(m)), { mode: 0o600 });
         init = true;
       } else if (m.t === "restore") {
         const file = newBaseFile();
-        writeFileSync(file, m.image);
+        writeFileSync(file, m.image, { mode: 0o600 });
         setBase({ file, index: m.index });
       } else snapshot(m);
     },
