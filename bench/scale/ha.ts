@@ -14,12 +14,14 @@
  *    line), beside the share of the fill those windows cover (issue 16: the slow calls come in
  *    bursts, and most bursts fell in such windows);
  *  - ha_rss_mib: each replica's resident memory at the end, and its peak (VmHWM), beside its
- *    snapshot worker process's (worker_process_mib; 0 when the worker is a thread, counted above).
+ *    snapshot worker process's while one builds an image (worker_process_mib; 0 between images,
+ *    and with SpurRaftSnapshotWorker=thread, whose worker is counted in the replica's).
  * Run alone: bun bench/scale/ha.ts (needs dist/spur: bun scripts/build-binary.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Cluster, leaderOf, pct, raftOf, round, submitTo, up } from "./replica-cluster.ts";
+import { childPids } from "./lib/spur-cluster.ts";
 
 const JOBS = Number(process.env.SCALE_HA_JOBS ?? 100_000);
 const SECONDS = Number(process.env.SCALE_HA_SECONDS ?? 240);
@@ -72,19 +74,13 @@ function memoryOf(pid: number): { rssMib: number; peakMib: number } {
   return { rssMib: kb("VmRSS") / 1024, peakMib: kb("VmHWM") / 1024 };
 }
 
-/** The replica's child processes (its snapshot worker, when that is a process), summed. */
+/** The replica's child processes (its snapshot worker while one builds an image), summed. */
 function childrenMemoryOf(pid: number): { rssMib: number; peakMib: number } {
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    /* no such file on this kernel: none counted */
-  }
-  const each = children.map((child) => {
+  const each = childPids(pid).map((child) => {
     try {
       return memoryOf(child);
     } catch {
-      return { rssMib: 0, peakMib: 0 };
+      return { rssMib: 0, peakMib: 0 }; // ended meanwhile
     }
   });
   return { rssMib: each.reduce((a, m) => a + m.rssMib, 0), peakMib: each.reduce((a, m) => a + m.peakMib, 0) };

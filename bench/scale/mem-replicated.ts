@@ -1,14 +1,14 @@
 /**
  * @module bench/scale/mem-replicated
  * Issue 16, controller memory with 3 replicated controllers: each replica's RSS after
- * filling N held jobs through the leader (64 in flight). MEM_SIZES ("10000,100000"),
+ * filling N held jobs through the leader (64 in flight), its snapshot worker process's included. MEM_SIZES ("10000,100000"),
  * MEM_EXTRA_CONF (spur.conf lines, ";"-separated, e.g. SpurRaftSnapshotWorker=no),
  * SCALE_BIN (another build).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { leaderOf, post, submitBody, up } from "./replica-cluster.ts";
-import { rssMiB } from "./lib/spur-cluster.ts";
+import { rssWithChildrenMiB } from "./lib/spur-cluster.ts";
 
 const sizes = (process.env.MEM_SIZES ?? "10000,100000").split(",").map(Number);
 const extra = (process.env.MEM_EXTRA_CONF ?? "").split(";").filter((l) => l !== "");
@@ -16,7 +16,8 @@ const c = up(3, extra);
 const rss = (): Record<string, number> => {
   const out: Record<string, number> = {};
   for (const f of readdirSync(join(c.dir, "pids")).filter((n) => n.startsWith("spurctld"))) {
-    out[f.replace(/\.pid$/, "")] = Math.round(rssMiB(Number(readFileSync(join(c.dir, "pids", f), "utf8"))));
+    // with its snapshot worker process while one builds an image (the replica's memory too)
+    out[f.replace(/\.pid$/, "")] = Math.round(rssWithChildrenMiB(Number(readFileSync(join(c.dir, "pids", f), "utf8"))));
   }
   return out;
 };

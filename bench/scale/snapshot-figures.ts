@@ -1,8 +1,8 @@
 /**
  * @module bench/scale/snapshot-figures
  * A replica's snapshot at `jobs` held jobs, in process, done as spurctld does it: the
- * snapshot worker (ctld/snapshotter.ts) fed the same committed entries, asked for an image
- * at the applied index, and the image written into the Raft log's SQLite file with the log
+ * snapshot worker (ctld/snapshotter.ts; a nice'd process, as spurctld starts it) fed the same
+ * committed entries, asked for an image at the applied index, and the image written into the Raft log's SQLite file with the log
  * compacted behind it. Figures:
  *  - snapshot_block_ms: the replica thread's time for the snapshot (the request, then the
  *    write and the compaction of the 20k entries since the previous one), and snapshot_loop_lag_max_ms: the longest the event loop was late
@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseConf } from "../../src/compat/conf/slurm-conf.ts";
 import { startSnapshotter } from "../../src/ctld/snapshotter.ts";
+import { snapshotWorkerCommand } from "../../src/roles/spurctld-replicated.ts";
 import type { Entry } from "../../src/raft/core/index.ts";
 import { restoreSnapshot } from "../../src/ctld/state-snapshot.ts";
 import { unwrapSnapshot } from "../../src/raft/snapshot-peers.ts";
@@ -92,7 +93,7 @@ export async function snapshotFigures(jobs: number, emit: (o: object) => void): 
   const dir = mkdtempSync(join(tmpdir(), "spur-bench-snap-"));
   const state = freshState();
   const storage = SqliteStorage.bootstrap(join(dir, "raft.sqlite"), [1]);
-  const snapshotter = startSnapshotter(conf, state.topology, state, { warn: (o) => console.error(JSON.stringify(o)) }, { logPath: join(dir, "raft.sqlite") });
+  const snapshotter = startSnapshotter(conf, state.topology, state, { warn: (o) => console.error(JSON.stringify(o)) }, { logPath: join(dir, "raft.sqlite"), process: snapshotWorkerCommand() });
   try {
     const enc = new TextEncoder();
     let batch: Entry[] = [];

@@ -48,9 +48,15 @@ import type { RaftStatus as MetricsRaftStatus } from "../ctld/metrics.ts";
  * submission was 198, 242 and 273 ms against 253, 314 and 515 with a Worker thread, and a
  * replica's peak resident memory 383-497 MiB against 510-668; an image takes ~3 s instead of ~2.
  */
-function snapshotWorkerCommand(): string[] {
+export function snapshotWorkerCommand(): string[] {
   const nice = existsSync("/usr/bin/nice") ? ["/usr/bin/nice", "-n", "19"] : [];
-  return [...nice, ...selfExec(), "snapshot-worker"];
+  // The compiled program by /proc/PID/exe, the file this process runs: the executable's path may
+  // hold a newer version by now (an upgrade copied before the restart), whose images this replica
+  // and its peers might not read.
+  const self = selfExec();
+  const running = `/proc/${process.pid}/exe`;
+  const program = self.length === 1 && existsSync(running) ? [running] : self;
+  return [...nice, ...program, "snapshot-worker"];
 }
 
 export const LEADER_HEADER = "x-spur-leader";

@@ -32,6 +32,28 @@ export function rssMiB(pid: number): number {
   return Number(m?.[1] ?? 0) / 1024;
 }
 
+/** A process's children (a replica's: its snapshot worker while one builds an image). */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return []; // no such file on this kernel, or the process ended
+  }
+}
+
+/** `pid`'s resident memory and its children's (one that ends meanwhile counts 0). */
+export function rssWithChildrenMiB(pid: number): number {
+  let total = rssMiB(pid);
+  for (const child of childPids(pid)) {
+    try {
+      total += rssMiB(child);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return total;
+}
+
 /** `bin`: another build than dist/spur (bench/scale/mem-ab.ts compares builds). */
 export function startSpur(bin = SPUR_BIN): SpurCluster {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`bun scripts/build-binary.ts\` first`);
