@@ -1,7 +1,8 @@
 /**
  * @module bench/scale/snapshot-figures
  * A replica's snapshot at `jobs` held jobs, in process, done as spurctld does it: the
- * snapshot worker (ctld/snapshotter.ts; a nice'd process, as spurctld starts it) fed the same
+ * snapshot worker (ctld/snapshotter.ts; a nice'd process, as spurctld starts it, or with
+ * SNAPSHOT_WORKER=thread a Worker thread) fed the same
  * committed entries, asked for an image at the applied index, and the image written into the Raft log's SQLite file with the log
  * compacted behind it. Figures:
  *  - snapshot_block_ms: the replica thread's time for the snapshot (the request, then the
@@ -93,7 +94,9 @@ export async function snapshotFigures(jobs: number, emit: (o: object) => void): 
   const dir = mkdtempSync(join(tmpdir(), "spur-bench-snap-"));
   const state = freshState();
   const storage = SqliteStorage.bootstrap(join(dir, "raft.sqlite"), [1]);
-  const snapshotter = startSnapshotter(conf, state.topology, state, { warn: (o) => console.error(JSON.stringify(o)) }, { logPath: join(dir, "raft.sqlite"), process: snapshotWorkerCommand() });
+  const snapshotter = startSnapshotter(conf, state.topology, state, { warn: (o) => console.error(JSON.stringify(o)) }, {
+    logPath: join(dir, "raft.sqlite"), ...(process.env.SNAPSHOT_WORKER === "thread" ? {} : { process: snapshotWorkerCommand() }),
+  });
   try {
     const enc = new TextEncoder();
     let batch: Entry[] = [];
