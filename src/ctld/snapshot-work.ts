@@ -118,8 +118,10 @@ function archiveRows(path: string): Uint8Array {
 /**
  * The worker's message handler: each snapshot request is answered through `reply`, an error
  * too (a request that throws is answered with its error; an init or restore that throws, with id -1).
+ * `beforeWrite` runs before an image's files are written (a worker process whose replica died
+ * while it built ends there, leaving nothing beside a log that a new replica may own by then).
  */
-export function createSnapshotWork(reply: (m: FromWorker) => void): (m: ToWorker) => void {
+export function createSnapshotWork(reply: (m: FromWorker) => void, beforeWrite: () => void = () => undefined): (m: ToWorker) => void {
   let inputs: Inputs | undefined;
   let archivePath: string | undefined;
   /** The replica's log, opened read-only at the first image asked. */
@@ -136,6 +138,7 @@ export function createSnapshotWork(reply: (m: FromWorker) => void): (m: ToWorker
     const encodeMs = performance.now() - started;
     base = { image: inner, index: m.index };
     const image = wrapSnapshot(new Map(m.addresses), archivePath === undefined ? inner : withArchive(archiveRows(archivePath), inner));
+    beforeWrite();
     const written = performance.now();
     let file: string;
     try {

@@ -16,7 +16,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write("spur snapshot-worker: started by spurctld only (no IPC channel)\n");
     return 1;
   }
-  const work = createSnapshotWork((m) => send(m));
+  // The replica that started it, by pid: once it is gone (reparented), the image it asked for is of no use.
+  const parent = process.ppid;
+  const work = createSnapshotWork((m) => send(m), () => {
+    if (process.ppid !== parent) process.exit(0);
+  });
   work(deserialize(readFileSync(argv[0])) as ToWorker);
   process.on("message", (m) => work(m as ToWorker));
   return await new Promise<number>((resolve) => process.on("disconnect", () => resolve(0)));

@@ -10,6 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
 import { startSnapshotter, type Snapshotter } from "../../../src/ctld/snapshotter.ts";
+import { createSnapshotWork, type FromWorker } from "../../../src/ctld/snapshot-work.ts";
 import type { Entry } from "../../../src/raft/core/index.ts";
 import { SqliteStorage } from "../../../src/raft/storage-sqlite.ts";
 import { encodeSnapshot, restoreSnapshot } from "../../../src/ctld/state-snapshot.ts";
@@ -289,5 +290,27 @@ describe("snapshot worker as a process, one per image", () => {
       await expect(taking).rejects.toThrow(/ended before answering \(signal SIGKILL\)/);
       expect(s.alive()).toBe(false);
     });
+  });
+});
+
+describe("snapshot work", () => {
+  it("checks its replica is still there before it writes an image's files, and writes none when not", () => {
+    const log = newLog();
+    const state = fresh();
+    try {
+      persist(log.storage, [commit(state, submit(spec(), 10))]);
+      const replies: FromWorker[] = [];
+      const work = createSnapshotWork((m) => replies.push(m), () => {
+        throw new Error("replica gone");
+      });
+      work({ t: "init", conf, topology: state.topology, logPath: log.path });
+      const baseFile = join(log.dir, "snapshot-worker-base.1");
+      work({ t: "snapshot", id: 1, index, addresses: [], baseFile });
+      expect(replies).toHaveLength(1);
+      expect(replies[0]?.error).toMatch(/replica gone/);
+      expect(readdirSync(log.dir).filter((n) => n.startsWith("raft.sqlite.snap-") || n.startsWith("snapshot-worker-base."))).toEqual([]);
+    } finally {
+      log.storage.close();
+    }
   });
 });
