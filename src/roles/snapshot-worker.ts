@@ -1,9 +1,10 @@
 /**
  * @module roles/snapshot-worker
- * `spur snapshot-worker`: the replica's snapshot worker as a child process of spurctld
- * (SpurRaftSnapshotWorker=process, the default; ctld/snapshotter.ts starts it). It answers the
- * messages of its IPC channel (ctld/snapshot-work.ts) and ends when the channel closes: its
- * replica stopped or died.
+ * `spur snapshot-worker INIT_FILE`: the replica's snapshot worker as a child process of spurctld
+ * (SpurRaftSnapshotWorker=yes or process, the default; ctld/snapshotter.ts starts one per image).
+ * It answers the request on its IPC channel (ctld/snapshot-work.ts); the replica ends it after
+ * the answer, and it ends by itself when the channel closes or, before writing, when the replica
+ * that started it is gone.
  */
 import { deserialize } from "bun:jsc";
 import { readFileSync } from "node:fs";
