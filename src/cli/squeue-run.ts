@@ -5,7 +5,7 @@
  * file only sequences them: parse, load, select, sort, print. Controller
  * failures print Slurm's `slurm_load_jobs error: ...` and exit 1.
  */
-import { formatCtime } from "../compat/format-time.ts";
+import { formatCtime, isStandardTimeFormat, renderedZoneFits } from "../compat/format-time.ts";
 import { runsBatchScript } from "../sched/model/het.ts";
 import {
   type FormatItem,
@@ -29,7 +29,6 @@ import {
 import { resetTimeMemo } from "../compat/format/time-memo.ts";
 import { selectStep, sortSteps, stepColumn, stepLetter, stepName, type StepRow } from "../compat/format/squeue-steps.ts";
 import { type CliPort, type CliResult, type ListJobsAnswer, RpcError } from "../net/ctl-port.ts";
-import { isStandardTimeFormat, renderedZoneFits } from "../compat/format-time.ts";
 
 const STEPS_FORMAT = "%.15i %.8j %.9P %.8u %.9M %N";
 
