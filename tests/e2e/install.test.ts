@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync, copyFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BIN } from "./cluster.ts";
@@ -26,6 +26,8 @@ async function runAsync(script: string): Promise<{ code: number; stderr: string 
 afterAll(() => {
   server?.stop(true);
   spawnSync(join(dir, "net", "spur"), ["down", "--state-dir", join(dir, "cluster")]);
+  // two copies of the binary (~350 MB) and a cluster's state: left behind, every run filled /tmp
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("install.sh", () => {

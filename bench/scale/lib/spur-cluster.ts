@@ -6,7 +6,7 @@
  * the controller's resident memory, and `spur down`.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -22,7 +22,7 @@ export interface SpurCluster {
   fill: (n: number) => Promise<void>;
   ctldRssMiB: () => number;
   /** The controller's JavaScript heap from its /metrics (spur_js_heap_bytes), MiB; undefined from a build without it. */
-  ctldHeapMiB: () => Promise<{ used: number; capacity: number } | undefined>;
+  ctldHeapMiB: () => Promise<{ used: number; capacity: number; external?: number } | undefined>;
   ctldPid: () => number;
   down: () => void;
 }
@@ -86,9 +86,13 @@ export function startSpur(bin = SPUR_BIN): SpurCluster {
       const text = await (await fetch(`http://127.0.0.1:${ctlPort}/metrics`)).text();
       const kind = (k: string) => Number(new RegExp(`^spur_js_heap_bytes\\{kind="${k}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20;
       const used = kind("used");
-      return Number.isNaN(used) ? undefined : { used: Math.round(used), capacity: Math.round(kind("capacity")) };
+      const external = kind("external");
+      return Number.isNaN(used) ? undefined : { used: Math.round(used), capacity: Math.round(kind("capacity")), ...(Number.isNaN(external) ? {} : { external: Math.round(external) }) };
     },
     ctldPid: () => Number(readFileSync(join(state, "pids", "spurctld.pid"), "utf8")),
-    down: () => void spawnSync(bin, ["down", "--state-dir", state]),
+    down: () => {
+      spawnSync(bin, ["down", "--state-dir", state]);
+      rmSync(dir, { recursive: true, force: true }); // a 100k fill leaves ~100 MB of log
+    },
   };
 }

@@ -7,11 +7,11 @@
  * log rebuilds the same state and writes the same archive rows again (idempotent). The archive
  * itself: window filters, array/het lookups, snapshot framing.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConsola } from "consola";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { AgentLink } from "../../../src/ctld/agent-link.ts";
 import { createController } from "../../../src/ctld/controller.ts";
 import { DUE_PERIOD_MS, PURGE_EVERY_TURNS } from "../../../src/ctld/due-loop.ts";
@@ -23,6 +23,17 @@ import { createFakeClock } from "../../../src/lib/fake-clock.ts";
 import { runClockFor } from "./fake-controller.ts";
 import type { JobRecord } from "../../../src/sched/model/types.ts";
 import { CONF, cluster, spec, submit } from "../sched/builders.ts";
+
+/** Fresh directories for this file's databases, removed when its tests are done. */
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
 
 const MIN_AGE = 30;
 const CONF_AGED = `${CONF}MinJobAge=${MIN_AGE}\n`;
@@ -51,7 +62,7 @@ function setup(dir: string) {
 
 describe("purged jobs: gone from the controller, kept in accounting", () => {
   it("purges after MinJobAge, sacct still lists the job with its steps, a replay rebuilds the same", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "purge-"));
+    const dir = scratchDir("purge-");
     const s = setup(dir);
     const stop = s.c.start();
     let jobId = 0;
@@ -114,7 +125,7 @@ function rec(info: Partial<JobRecord["info"]>): JobRecord {
 
 describe("job archive", () => {
   it("upserts by id, finds arrays and het jobs by their id, filters windows in SQL, and frames snapshot rows", () => {
-    const dir = mkdtempSync(join(tmpdir(), "archive-"));
+    const dir = scratchDir("archive-");
     const a = openJobArchive(join(dir, "a.sqlite"));
     a.put([rec({ jobId: 1 }), rec({ jobId: 2, arrayJobId: 2, arrayTaskId: 1 }), rec({ jobId: 3, arrayJobId: 2, arrayTaskId: 0 })]);
     a.put([rec({ jobId: 4, hetJobId: 4, submitTime: 100, endTime: 200 }), rec({ jobId: 5, hetJobId: 4, submitTime: 100, endTime: 200 })]);
@@ -140,7 +151,7 @@ describe("job archive", () => {
   });
 
   it("exports in frames (the text never holds the whole archive) and imports them all", () => {
-    const dir = mkdtempSync(join(tmpdir(), "archive-frames-"));
+    const dir = scratchDir("archive-frames-");
     const a = openJobArchive(join(dir, "a.sqlite"));
     a.put(Array.from({ length: 4500 }, (_, i) => rec({ jobId: i + 1, name: `j${i}` })));
     const b = openJobArchive(join(dir, "b.sqlite"));

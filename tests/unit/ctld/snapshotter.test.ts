@@ -7,7 +7,7 @@
  * carry over; a copy that differs from the replica's, or a log that lacks the entries after
  * the worker's image, is caught, and the worker is given up.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseConf } from "../../../src/compat/conf/slurm-conf.ts";
 import { startSnapshotter, type Snapshotter } from "../../../src/ctld/snapshotter.ts";
 import { createSnapshotWork, type FromWorker } from "../../../src/ctld/snapshot-work.ts";
@@ -45,9 +45,14 @@ const commit = (state: ClusterState, command: Command): Entry => {
 };
 const noLog = { warn: () => undefined };
 /** A replica's Raft log file in a fresh directory, starting after `index` (as SqliteStorage.bootstrap leaves none: tests count from 0). */
+const logDirs: string[] = [];
+afterAll(() => {
+  for (const dir of logDirs) rmSync(dir, { recursive: true, force: true });
+});
 const newLog = (): { dir: string; path: string; storage: SqliteStorage } => {
   index = 0;
   const dir = mkdtempSync(join(tmpdir(), "snap-log-"));
+  logDirs.push(dir);
   const path = join(dir, "raft.sqlite");
   return { dir, path, storage: new SqliteStorage(path) };
 };
