@@ -20,7 +20,7 @@ try {
     const rss = spur.ctldRssMiB();
     await Bun.sleep(10000);
     const heap = await spur.ctldHeapMiB();
-    console.log(JSON.stringify({ jobs: n, rss_mib: rss, rss_mib_10s_later: spur.ctldRssMiB(), heap_used_mib: heap?.used, heap_capacity_mib: heap?.capacity, fill_s: Math.round(performance.now() - t0) / 1000 }));
+    console.log(JSON.stringify({ jobs: n, rss_mib: rss, rss_mib_10s_later: spur.ctldRssMiB(), heap_used_mib: heap?.used, heap_capacity_mib: heap?.capacity, heap_external_mib: heap?.external, fill_s: Math.round(performance.now() - t0) / 1000 }));
   }
   // MEM_LIST=1: then what listings add (their caches and garbage): squeue, squeue --json, each settled 10 s
   if (process.env.MEM_LIST === "1") {

@@ -18,6 +18,8 @@ export interface ProcessFacts {
   /** the JavaScript heap: bytes of live objects, and what the runtime has reserved for them */
   heapUsedBytes: number;
   heapCapacityBytes: number;
+  /** memory outside the heap's cells that its objects own and report (string characters, buffers) */
+  heapExternalBytes?: number;
   startTimeSeconds: number;
   virtualBytes?: number;
   openFds?: number;
@@ -37,6 +39,7 @@ export function processFamilies(p: ProcessFacts): MetricFamily[] {
     gauge("spur_js_heap_bytes", "The JavaScript heap: bytes of live objects (used) and bytes the runtime holds for them (capacity)", [
       { labels: { kind: "used" }, value: p.heapUsedBytes },
       { labels: { kind: "capacity" }, value: p.heapCapacityBytes },
+      ...(p.heapExternalBytes === undefined ? [] : [{ labels: { kind: "external" }, value: p.heapExternalBytes }]),
     ]),
   );
   return out;
@@ -51,6 +54,7 @@ export function readProcessFacts(startedAt: number): ProcessFacts {
     residentBytes: mem.rss,
     heapUsedBytes: mem.heapUsed,
     heapCapacityBytes: mem.heapTotal,
+    heapExternalBytes: mem.external,
     startTimeSeconds: startedAt,
   };
   try {

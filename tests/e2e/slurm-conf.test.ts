@@ -124,6 +124,6 @@ describe("metrics endpoints of that cluster", () => {
     const m = await scrape(port);
     expect(m.has("spur_build_info")).toBe(true);
     expect(m.get("process_cpu_seconds_total")?.samples[0]?.value).toBeGreaterThan(0);
-    expect(m.get("spur_js_heap_bytes")?.samples.map((s) => s.labels.kind)).toEqual(["used", "capacity"]);
+    expect(m.get("spur_js_heap_bytes")?.samples.map((s) => s.labels.kind)).toEqual(["used", "capacity", "external"]);
   });
 });

@@ -121,11 +121,11 @@ describe("agentMetrics", () => {
 describe("process families", () => {
   it("uses the Prometheus client libraries' names and types, and leaves out what could not be read", () => {
     const c = cluster();
-    const facts = { cpuSeconds: 1.5, residentBytes: 3 << 20, heapUsedBytes: 1 << 20, heapCapacityBytes: 2 << 20, startTimeSeconds: 100, openFds: 12, maxFds: 1024, virtualBytes: 9 << 20 };
+    const facts = { cpuSeconds: 1.5, residentBytes: 3 << 20, heapUsedBytes: 1 << 20, heapCapacityBytes: 2 << 20, heapExternalBytes: 3 << 10, startTimeSeconds: 100, openFds: 12, maxFds: 1024, virtualBytes: 9 << 20 };
     const m = parseExposition(renderMetrics(controllerMetrics({ state: c.state, sched: createSchedulerStats(), rpc: [], version: "1", protocol: "1", startedAt: 100, process: facts })));
     expect([m.get("process_cpu_seconds_total")?.type, value(m.get("process_cpu_seconds_total"))]).toEqual(["counter", 1.5]);
     expect([value(m.get("process_resident_memory_bytes")), value(m.get("process_virtual_memory_bytes")), value(m.get("process_open_fds")), value(m.get("process_max_fds"))]).toEqual([3 << 20, 9 << 20, 12, 1024]);
-    expect([value(m.get("spur_js_heap_bytes"), { kind: "used" }), value(m.get("spur_js_heap_bytes"), { kind: "capacity" })]).toEqual([1 << 20, 2 << 20]);
+    expect(["used", "capacity", "external"].map((kind) => value(m.get("spur_js_heap_bytes"), { kind }))).toEqual([1 << 20, 2 << 20, 3 << 10]);
     const { openFds: _o, maxFds: _m, virtualBytes: _v, ...bare } = facts;
     const node = c.state.nodes.get("n1")?.info;
     if (node === undefined) throw new Error("no n1");
