@@ -18,10 +18,11 @@ import { dueTriggers } from "../sched/model/triggers.ts";
 import { purgeCandidates } from "../sched/model/apply-purge.ts";
 import type { ClusterState } from "../sched/model/types.ts";
 import { triggerView } from "./trigger-run.ts";
+import { jobPhases } from "./job-phases.ts";
 
 /** How often time limits, signals, silent nodes and triggers are checked. */
 export const DUE_PERIOD_MS = 1000;
-/** Finished jobs past MinJobAge are looked for every this many turns (a walk over every job). */
+/** Finished jobs past MinJobAge are looked for every this many turns (a walk over the finished jobs). */
 export const PURGE_EVERY_TURNS = 5;
 
 export interface DueLoopDeps {
@@ -60,7 +61,7 @@ export function createDueLoop(d: DueLoopDeps): DueLoop {
   /** Finished jobs past MinJobAge leave the state (apply-purge.ts re-checks each at the command's `at`). */
   function purgeOldJobs(now: number): void {
     if (!d.purges || purgeInFlight || turns % PURGE_EVERY_TURNS !== 0) return;
-    const jobIds = purgeCandidates(state, now);
+    const jobIds = purgeCandidates(state, now, undefined, jobPhases(state).finished);
     if (jobIds.length === 0) return;
     purgeInFlight = true;
     d.execute({ v: 1, type: "purgeJobs", at: now, jobIds })
@@ -86,7 +87,7 @@ export function createDueLoop(d: DueLoopDeps): DueLoop {
   function turn(): void {
     if (!d.acting()) return;
     const now = d.now();
-    for (const command of dueCommands(state, now, (node) => heartbeats.get(node) ?? 0)) {
+    for (const command of dueCommands(state, now, (node) => heartbeats.get(node) ?? 0, jobPhases(state).active)) {
       if (command.type === "nodeFail") logger.warn({ message: "node not responding", node: command.node, silentSec: Math.round(now - (heartbeats.get(command.node) ?? 0)) });
       else if (command.type === "timeLimitReached") logger.info({ message: "time limit reached", jobId: command.jobId });
       else if (command.type === "signalBeforeEnd") logger.info({ message: "signal before end", jobId: command.jobId, signal: state.jobs.get(command.jobId)?.info.signal });

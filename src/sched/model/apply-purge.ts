@@ -82,14 +82,16 @@ function purgeableGroup(state: ClusterState, job: JobRecord, at: number, depende
 
 /**
  * Ids of jobs that may leave at `now` (up to `max`, whole groups only), in table order: what the
- * leader proposes. Reads the state, changes nothing.
+ * leader proposes. Reads the state, changes nothing. `finished`: the jobs to look at, at least
+ * every finished one, in table order (the controller passes the ones it listed at this state,
+ * ctld/job-phases.ts); every job by default.
  */
-export function purgeCandidates(state: ClusterState, now: number, max = PURGE_BATCH_MAX): number[] {
+export function purgeCandidates(state: ClusterState, now: number, max = PURGE_BATCH_MAX, finished: Iterable<JobRecord> = state.jobs.values()): number[] {
   const out: number[] = [];
   const seen = new Set<number>();
   const minAgeSec = state.config.minJobAgeSec;
   let depended: Set<number> | undefined;
-  for (const job of state.jobs.values()) {
+  for (const job of finished) {
     const id = job.info.jobId;
     if (seen.has(id) || !oldEnough(job, now, minAgeSec)) continue;
     const members = purgeableGroup(state, job, now, (depended ??= dependedOn(state)));

@@ -6,7 +6,9 @@
  * re-checks each command when it is applied (a job cancelled or its limit raised in
  * between makes it a no-op), so the simulation can commit them late and out of order.
  * When a node was last heard from is the shell's knowledge (heartbeats are not logged),
- * so it comes in as a function.
+ * so it comes in as a function. `running`: the jobs to look at, at least every running one
+ * (the controller passes the running jobs it listed at this state, ctld/job-phases.ts); every job
+ * by default.
  */
 import { limitReached } from "./apply-run.ts";
 import { signalDue } from "./apply-signal.ts";
@@ -24,9 +26,9 @@ export function timedOut(job: JobRecord, now: number): boolean {
  * (`lastHeard` returns 0 for a node never heard from, which is never failed by silence;
  * SlurmdTimeout=0 fails none).
  */
-export function dueCommands(state: ClusterState, now: number, lastHeard: (node: string) => number): Command[] {
+export function dueCommands(state: ClusterState, now: number, lastHeard: (node: string) => number, running: Iterable<JobRecord> = state.jobs.values()): Command[] {
   const out: Command[] = [];
-  for (const job of state.jobs.values()) {
+  for (const job of running) {
     if (timedOut(job, now)) out.push({ v: 1, type: "timeLimitReached", at: now, jobId: job.info.jobId });
     else if (signalDue(job, now)) out.push({ v: 1, type: "signalBeforeEnd", at: now, jobId: job.info.jobId });
   }
