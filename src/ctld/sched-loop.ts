@@ -17,7 +17,7 @@ import type { ApplyResult } from "../sched/model/apply.ts";
 import type { Command } from "../sched/model/commands.ts";
 import type { ClusterState, JobRecord } from "../sched/model/types.ts";
 import { planPreemption } from "../sched/plan/preempt.ts";
-import { explainPriority, sameWaitingFactors, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
+import { explainPriority, newJobWalkMemo, sameWaitingFactors, type JobPriority, type PriorityContext } from "../sched/plan/priority.ts";
 import { beginWaitReason } from "../sched/plan/begin-jobs.ts";
 import { schedule, type Reservation } from "../sched/plan/schedule.ts";
 import { heldReason } from "../sched/plan/eligibility.ts";
@@ -98,6 +98,8 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
   let passInFlight = false;
   /** After stop() no pass is armed again (a command applied while shutting down must not start one). */
   let stopped = false;
+  /** The pass's walk over every job, made again only once a command has been applied (the periodic pass of an idle controller reuses it). */
+  const walk = newJobWalkMemo();
 
   /** The pass's side commands: expired deadlines, dependencies that can never be met, a preemption. */
   function sideCommands(result: ReturnType<typeof schedule>, now: number): void {
@@ -117,7 +119,7 @@ export function createSchedLoop(d: SchedLoopDeps): SchedLoop {
     const startMs = clock.monotonicMs();
     const cfg = state.config.sched;
     const result = schedule(state, now, cfg, {
-      maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => clock.monotonicMs(), omitHeld: d.queueHeld !== true, omitBegin: d.queueBegin !== true,
+      maxJobsExamined: cfg.maxJobsPerPass, clockMs: () => clock.monotonicMs(), omitHeld: d.queueHeld !== true, omitBegin: d.queueBegin !== true, walk,
     });
     passed = true;
     // the priorities left to be computed on demand move when the context's inputs do: the state's (any command) or fair

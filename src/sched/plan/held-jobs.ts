@@ -29,7 +29,18 @@ export interface HeldSummary {
   withDeadline: JobRecord[];
 }
 
+/** Summaries by list: a controller's pass gets the same list of held jobs while the state is unchanged (priority.ts JobWalkMemo). */
+const summaries = new WeakMap<readonly JobRecord[], HeldSummary>();
+
 export function summarizeHeld(held: readonly JobRecord[]): HeldSummary {
+  const known = summaries.get(held);
+  if (known !== undefined) return known;
+  const summary = summarize(held);
+  summaries.set(held, summary);
+  return summary;
+}
+
+function summarize(held: readonly JobRecord[]): HeldSummary {
   const byPartition = new Map<string, number>();
   const withDeadline: JobRecord[] = [];
   let hetComponent = false;

@@ -84,7 +84,7 @@ export interface Priorities {
   begin: JobRecord[];
   /** Of `begin`, those with a deadline or in a het job: the only ones the pass looks at again (plan/begin-jobs.ts). */
   beginNoted: JobRecord[];
-  /** The pending jobs' ids: lowest, highest, how many (for maps of them, lib/id-map.ts). */
+  /** The ids of `pending` (the jobs whose priorities are computed): lowest, highest, how many (for maps of them, lib/id-map.ts). */
   ids: { lo: number; hi: number; count: number };
   /**
    * The running and suspended jobs (those holding nodes), in the state's iteration order: noted in
@@ -99,21 +99,44 @@ export interface Priorities {
 }
 
 /**
- * Priority of every pending job. Only numbers are kept (one scratch factor
- * object is reused), so 100k jobs cost no allocation per job; explainPriority
- * rebuilds the factors of one job from the same context on demand.
+ * What a pass reads of every job that depends on the state alone (not on `now`): the pending jobs
+ * it may queue and the held ones, in table order, the running and suspended ones, those that ever
+ * started, and whether any asked --exclusive=user. One walk over every job makes it.
  */
-/** `notePending`: called with each job of `pending`, in order, while its priority is worked out (the pass notes what it needs of it then, plan/queue-facts.ts). */
-export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false, notePending?: (job: JobRecord) => void): Priorities {
-  const pending: JobRecord[] = [];
+export interface JobWalk {
+  /** Pending jobs not left out as held: the queue, less those still waiting for their begin time. */
+  queued: JobRecord[];
+  held: JobRecord[];
+  active: JobRecord[];
+  started: JobRecord[];
+  exclusiveUser: boolean;
+}
+
+/**
+ * A caller's walk kept between passes: good while the state's applied index is the one it was
+ * made at, since every change of the state is an applied command and moves that index (a
+ * snapshot restore sets it to the image's). The controller keeps one (ctld/sched-loop.ts): an
+ * idle controller with 100k held jobs walked them all every second for the same lists. Only a
+ * caller whose state changes through apply() alone may keep one; the arrays are read, never
+ * changed, by the pass.
+ */
+export interface JobWalkMemo {
+  appliedIndex: number;
+  omitHeld: boolean;
+  walk: JobWalk | undefined;
+}
+
+export function newJobWalkMemo(): JobWalkMemo {
+  return { appliedIndex: -1, omitHeld: false, walk: undefined };
+}
+
+function walkJobs(state: ClusterState, omitHeld: boolean): JobWalk {
+  const queued: JobRecord[] = [];
   const held: JobRecord[] = [];
-  const begin: JobRecord[] = [];
-  const beginNoted: JobRecord[] = [];
   const active: JobRecord[] = [];
   // jobs that ever started, the only ones fair tree charges usage for: with 100k queued, a walk of them all was ~5% of a pass
   const started: JobRecord[] = [];
   let exclusiveUser = false;
-  const ids = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY, count: 0 };
   for (const job of state.jobs.values()) {
     const info = job.info;
     if (info.startTime > 0) started.push(job);
@@ -125,18 +148,53 @@ export function computePriorities(state: ClusterState, now: number, cfg: SchedCo
       continue;
     }
     if (!exclusiveUser && job.spec.exclusiveUser === true) exclusiveUser = true;
-    const id = info.jobId;
-    if (id < ids.lo) ids.lo = id;
-    if (id > ids.hi) ids.hi = id;
-    ids.count++;
     // a held job's priority is 0 whatever the factors (priorityValue): nothing to compute
     if (omitHeld && info.priority === 0) held.push(job);
+    else queued.push(job);
+  }
+  return { queued, held, active, started, exclusiveUser };
+}
+
+function walkOf(state: ClusterState, omitHeld: boolean, memo: JobWalkMemo | undefined): JobWalk {
+  if (memo === undefined) return walkJobs(state, omitHeld);
+  if (memo.walk === undefined || memo.appliedIndex !== state.appliedIndex || memo.omitHeld !== omitHeld) {
+    memo.walk = walkJobs(state, omitHeld);
+    memo.appliedIndex = state.appliedIndex;
+    memo.omitHeld = omitHeld;
+  }
+  return memo.walk;
+}
+
+/**
+ * Priority of every pending job. Only numbers are kept (one scratch factor
+ * object is reused), so 100k jobs cost no allocation per job; explainPriority
+ * rebuilds the factors of one job from the same context on demand.
+ * `notePending`: called with each job of `pending`, in order, while its priority is worked out
+ * (the pass notes what it needs of it then, plan/queue-facts.ts). `memo`: the caller's walk of
+ * the jobs, reused while the state has not changed (JobWalkMemo).
+ */
+export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false, notePending?: (job: JobRecord) => void, memo?: JobWalkMemo): Priorities {
+  const { queued, held, active, started, exclusiveUser } = walkOf(state, omitHeld, memo);
+  const pending: JobRecord[] = [];
+  const begin: JobRecord[] = [];
+  const beginNoted: JobRecord[] = [];
+  const ids = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY, count: 0 };
+  for (const job of queued) {
+    const info = job.info;
     // a held job's reason is its hold even before its begin time (eligibility): held, not waiting for its begin time
-    else if (omitBegin && info.priority !== 0 && info.eligibleTime > now) {
+    if (omitBegin && info.priority !== 0 && info.eligibleTime > now) {
       begin.push(job);
       // noted in this walk, so that the pass need not walk 100k of them again
       if (info.deadline > 0 || isHetComponent(info)) beginNoted.push(job);
-    } else pending.push(job);
+    } else {
+      pending.push(job);
+      // the pass's maps are sized for the jobs it queues: with 100k held jobs, slots for them all were
+      // allocated and left each pass for nothing (a map takes any other id too, in a plain Map beside)
+      const id = info.jobId;
+      if (id < ids.lo) ids.lo = id;
+      if (id > ids.hi) ids.hi = id;
+      ids.count++;
+    }
   }
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg, started) : undefined;
   const values = mapForIds<number>(ids.lo, ids.hi, ids.count);

@@ -19,7 +19,7 @@ import { fitJob, type NodeView } from "./fit-node.ts";
 import { jobRequest, switchWaitOver, type ResourceRequest } from "./request.ts";
 import { eligibility, partitionReason, type DependencyIndex, buildDependencyIndex } from "./eligibility.ts";
 import { expandHostlist, hostlistUniq } from "../../compat/hostlist.ts";
-import { computePriorities, type Priorities, type PriorityContext } from "./priority.ts";
+import { computePriorities, type JobWalkMemo, type Priorities, type PriorityContext } from "./priority.ts";
 import { mapForIds } from "../../lib/id-map.ts";
 import type { SchedConfig } from "./sched-config.ts";
 import { INFINITE_END, Timeline } from "./timeline.ts";
@@ -101,6 +101,8 @@ export interface ScheduleBudget {
    * `priorityContext` (plan/begin-jobs.ts). The decisions are the same. The controller sets it.
    */
   omitBegin?: boolean;
+  /** The caller's walk of the jobs, kept between passes while the state is unchanged (priority.ts JobWalkMemo). The controller keeps one. */
+  walk?: JobWalkMemo;
 }
 
 const EMPTY_DEPS: DependencyIndex = { byId: new Map(), all: [] };
@@ -145,7 +147,7 @@ export function schedule(
   let deps: DependencyIndex | undefined;
   const depsOf = (job: JobRecord): DependencyIndex => (job.spec.dependency ? (deps ??= buildDependencyIndex(state)) : EMPTY_DEPS);
   const facts = new QueueFacts(state, now, depsOf);
-  let computed = computePriorities(state, now, config, budget.omitHeld === true, budget.omitBegin === true, facts.note);
+  let computed = computePriorities(state, now, config, budget.omitHeld === true, budget.omitBegin === true, facts.note, budget.walk);
   let heldSummary = summarizeHeld(computed.held);
   if (mustQueueHeld(computed, heldSummary, budget.maxJobsExamined)) {
     computed = withHeldQueued(computed);
