@@ -162,11 +162,7 @@ export function createSnapshotWork(reply: (m: FromWorker) => void, beforeWrite: 
     }
     if (inputs === undefined) throw new Error("snapshot worker used before init");
     if (m.t === "restore") base = { image: own(m.image), index: m.index };
-    else {
-      answer(inputs, m);
-      // The state just built is garbage now: collect it before it is counted against the process for long.
-      Bun.gc(true);
-    }
+    else answer(inputs, m);
   };
 
   return (m) => {

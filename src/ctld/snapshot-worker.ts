@@ -12,4 +12,9 @@ Bun.unsafe.setJITPolicy(1);
 declare const self: Worker;
 
 const work = createSnapshotWork((m) => postMessage(m));
-self.onmessage = (event: MessageEvent<ToWorker>) => work(event.data);
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  work(event.data);
+  // A thread lives on after an image: the state it just built is garbage now, collected before it
+  // is counted against the replica for long. (The process mode's child is ended after its answer.)
+  if (event.data.t === "snapshot") Bun.gc(true);
+};
