@@ -8,13 +8,16 @@
  * the shared oracle never sees these jobs), timed interleaved with Spur's.
  * Knobs: SCALE_LISTING_JOBS (sizes, "10000,100000"), SCALE_LISTING_SLURM_JOBS (the sizes
  * Slurm is filled to, "10000": its sbatch fills at about 250/s here, so 100k costs ~7 min),
- * SCALE_LISTING_RUNS (5), SCALE_LISTING_REST_RUNS (9).
+ * SCALE_LISTING_RUNS (5), SCALE_LISTING_REST_RUNS (9), SCALE_LISTING_IDLE_S (10: how long each
+ * controller's CPU is read while no one calls it, both at once; 0 skips).
  * Targets: Spur's time <= 0.5x Slurm's at the same size; GET /jobs with 10k <= 100 ms.
  */
 import { spawnSync } from "node:child_process";
 import { startScratchSlurm, type ScratchSlurm } from "./lib/slurm-scratch.ts";
-import { rssMiB, SPUR_BIN, startSpur, type SpurCluster } from "./lib/spur-cluster.ts";
+import { cpuMs, rssMiB, SPUR_BIN, startSpur, type SpurCluster } from "./lib/spur-cluster.ts";
 import { median, type Probe, r2, timeInterleaved } from "./lib/timing.ts";
+
+const IDLE_S = Number(process.env.SCALE_LISTING_IDLE_S ?? 10);
 
 const sizes = (name: string, dflt: string): number[] =>
   (process.env[name] ?? dflt).split(",").map(Number).filter((n) => Number.isFinite(n) && n > 0);
@@ -122,6 +125,13 @@ export async function run(opts: { slurm: boolean; emit: (o: object) => void }): 
         opts.emit({ metric: "controller_rss_mib", value: r2(rss), unit: "MiB", system: "spur", jobs: n, nodes: 4, ...goal });
       }
       if (slurmRss !== undefined) opts.emit({ metric: "controller_rss_mib", value: r2(slurmRss), unit: "MiB", system: "slurm", jobs: n, nodes: 4, where: "scratch slurmctld" });
+      // what the queue costs a controller that nobody calls: its timers' work (scheduling passes, time limits, heartbeats)
+      const idle = [...(withSpur ? [["spur", spur.ctldPid()] as const] : []), ...(withSlurm && slurm !== undefined ? [["slurm", slurm.pid] as const] : [])];
+      if (IDLE_S > 0 && idle.length > 0) {
+        const before = idle.map(([, pid]) => cpuMs(pid));
+        await Bun.sleep(IDLE_S * 1000);
+        idle.forEach(([system, pid], i) => opts.emit({ metric: "controller_idle_cpu_ms_per_s", value: r2((cpuMs(pid) - (before[i] as number)) / IDLE_S), unit: "ms/s", system, jobs: n, nodes: 4, seconds: IDLE_S, after: "the listings above" }));
+      }
       if (withSpur && n === 10_000) {
         const r = await restJobs(spur, Number(process.env.SCALE_LISTING_REST_RUNS ?? 9));
         opts.emit({ metric: "rest_get_jobs_ms", value: r2(r.ms), unit: "ms", system: "spur", jobs: r.jobs, response_mib: r2(r.mib), version: "v0.0.45", headers_ms: r2(r.headersMs), client_minflt: r.clientMinflt, goal: "<= 100 ms", met: r.ms <= 100 });

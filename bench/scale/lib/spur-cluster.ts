@@ -32,6 +32,12 @@ export function rssMiB(pid: number): number {
   return Number(m?.[1] ?? 0) / 1024;
 }
 
+/** A process's CPU time so far (user + system), ms (clock ticks of 10 ms, Linux's USER_HZ of 100). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** A process's children (a replica's: its snapshot worker while one builds an image). */
 export function childPids(pid: number): number[] {
   try {
