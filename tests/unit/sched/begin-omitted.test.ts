@@ -11,42 +11,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
-import { omittedConf } from "./omitted-fixtures.ts";
+import { omittedConf, submitSome } from "./omitted-fixtures.ts";
 import { schedule, type ScheduleResult } from "../../../src/sched/plan/schedule.ts";
 import { heldReason } from "../../../src/sched/plan/eligibility.ts";
 import { explainPriority } from "../../../src/sched/plan/priority.ts";
 import { beginWaitReason } from "../../../src/sched/plan/begin-jobs.ts";
 import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
-import type { Command } from "../../../src/sched/model/commands.ts";
-import type { ClusterState, JobSpecP } from "../../../src/sched/model/types.ts";
+import type { ClusterState } from "../../../src/sched/model/types.ts";
 
 const SEEDS = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: Number(process.env.SEEDS ?? 150) }, (_, i) => i + 1);
 
 const conf = (rng: Rng): string => omittedConf(rng, "b", "PriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=1000");
-
-function randomSpec(rng: Rng, now: number, lastId: number): Partial<JobSpecP> {
-  const s: Partial<JobSpecP> = { timeLimitMin: rng.pick([1, 5, 30, 200]), ntasks: rng.int(1, 4) };
-  if (rng.next() < 0.3) s.partition = "other";
-  if (rng.next() < 0.15) s.hold = true;
-  // often within the next passes' reach (they are 30-900 s apart)
-  if (rng.next() < 0.5) s.beginTime = now + rng.int(1, 1500);
-  if (rng.next() < 0.15) s.deadline = now + rng.int(60, 4000);
-  if (rng.next() < 0.1 && lastId > 0) s.dependency = `afterok:${rng.int(1, lastId)}`;
-  if (rng.next() < 0.1) s.array = "0-3%2";
-  if (rng.next() < 0.1) s.nice = rng.int(-50, 50);
-  return s;
-}
-
-function submitSome(c: ReturnType<typeof cluster>, rng: Rng, now: number, count: number, hetShare: number): void {
-  for (let k = 0; k < count; k++) {
-    const s = spec(randomSpec(rng, now, c.state.nextJobId - 1));
-    const by = rng.next() < 0.5 ? ROOT : ALICE;
-    if (rng.next() < hetShare) {
-      const het: Command = { v: 1, type: "submit", at: now, spec: s, by, priority: 0, het: [spec({ ntasks: 1, hold: s.hold ?? false, beginTime: s.beginTime ?? 0 })] };
-      c.run(het);
-    } else c.run(submit(s, now, by));
-  }
-}
 
 /** Every pending job's reason and priority as the reference gives them, read from a result made with omitBegin (and omitHeld). */
 function expectSameAsQueued(state: ClusterState, now: number, fast: ScheduleResult, ref: ScheduleResult): number {
@@ -85,7 +60,8 @@ describe("jobs waiting for their begin time left out of the pass (omitBegin)", (
         let now = 100;
         let waitingBefore = new Set<number>();
         for (let pass = 0; pass < 6; pass++) {
-          submitSome(c, rng, now, rng.int(2, 8), hetShare);
+          // often within the next passes' reach (they are 30-900 s apart)
+          submitSome(c, rng, now, rng.int(2, 8), { hold: 0.15, begin: 0.5, beginWithin: 1500, nice: 0.1 }, hetShare);
           for (const job of [...c.state.jobs.values()]) {
             if (job.info.state !== "PENDING" || rng.next() > 0.2) continue;
             const r = rng.next();

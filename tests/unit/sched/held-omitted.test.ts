@@ -10,38 +10,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../../src/lib/rng.ts";
-import { omittedConf } from "./omitted-fixtures.ts";
+import { omittedConf, submitSome } from "./omitted-fixtures.ts";
 import { schedule, type ScheduleResult } from "../../../src/sched/plan/schedule.ts";
 import { heldReason } from "../../../src/sched/plan/eligibility.ts";
-import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
-import type { Command } from "../../../src/sched/model/commands.ts";
-import type { ClusterState, JobSpecP } from "../../../src/sched/model/types.ts";
+import { ROOT, cluster } from "./builders.ts";
+import type { ClusterState } from "../../../src/sched/model/types.ts";
 
 const SEEDS = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: Number(process.env.SEEDS ?? 150) }, (_, i) => i + 1);
 
 const conf = (rng: Rng): string => omittedConf(rng, "h", "PriorityWeightAge=1000\nPriorityWeightJobSize=1000");
-
-function randomSpec(rng: Rng, now: number, lastId: number): Partial<JobSpecP> {
-  const s: Partial<JobSpecP> = { timeLimitMin: rng.pick([1, 5, 30, 200]), ntasks: rng.int(1, 4) };
-  if (rng.next() < 0.3) s.partition = "other";
-  if (rng.next() < 0.4) s.hold = true;
-  if (rng.next() < 0.1) s.beginTime = now + rng.int(1, 600);
-  if (rng.next() < 0.15) s.deadline = now + rng.int(60, 4000);
-  if (rng.next() < 0.1 && lastId > 0) s.dependency = `afterok:${rng.int(1, lastId)}`;
-  if (rng.next() < 0.1) s.array = "0-3%2";
-  return s;
-}
-
-function submitSome(c: ReturnType<typeof cluster>, rng: Rng, now: number, count: number): void {
-  for (let k = 0; k < count; k++) {
-    const s = spec(randomSpec(rng, now, c.state.nextJobId - 1));
-    const by = rng.next() < 0.5 ? ROOT : ALICE;
-    if (rng.next() < 0.1) {
-      const het: Command = { v: 1, type: "submit", at: now, spec: s, by, priority: 0, het: [spec({ ntasks: 1, hold: s.hold ?? false })] };
-      c.run(het);
-    } else c.run(submit(s, now, by));
-  }
-}
 
 /** Every pending job's reason and priority as the reference gives them, read from a result made with omitHeld. */
 function expectSameAsQueued(state: ClusterState, fast: ScheduleResult, ref: ScheduleResult): number {
@@ -73,7 +50,7 @@ describe("held jobs left out of the pass (omitHeld)", () => {
         const c = cluster(conf(rng));
         let now = 100;
         for (let pass = 0; pass < 5; pass++) {
-          submitSome(c, rng, now, rng.int(2, 8));
+          submitSome(c, rng, now, rng.int(2, 8), { hold: 0.4, begin: 0.1, beginWithin: 600 });
           // some held jobs are released (and so join the queue), some pending ones held
           for (const job of [...c.state.jobs.values()]) {
             if (job.info.state !== "PENDING" || rng.next() > 0.15) continue;

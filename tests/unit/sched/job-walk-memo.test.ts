@@ -7,40 +7,15 @@
  * kept walk leaves to each pass). A failure prints its seed; SEED=<n> replays one.
  */
 import { describe, expect, it } from "vitest";
-import { createRng, type Rng } from "../../../src/lib/rng.ts";
-import { omittedConf } from "./omitted-fixtures.ts";
+import { createRng } from "../../../src/lib/rng.ts";
+import { omittedConf, submitSome } from "./omitted-fixtures.ts";
 import { schedule, type ScheduleResult } from "../../../src/sched/plan/schedule.ts";
 import { newJobWalkMemo } from "../../../src/sched/plan/priority.ts";
-import { ROOT, ALICE, cluster, spec, submit } from "./builders.ts";
-import type { Command } from "../../../src/sched/model/commands.ts";
-import type { JobSpecP } from "../../../src/sched/model/types.ts";
+import { ROOT, cluster } from "./builders.ts";
 
 const SEEDS = process.env.SEED ? [Number(process.env.SEED)] : Array.from({ length: Number(process.env.SEEDS ?? 80) }, (_, i) => i + 1);
 
 const ALL = { jobIds: [], user: "", name: "", partition: "", states: [], account: "", nodelist: "", qos: "", reservation: "" };
-
-function randomSpec(rng: Rng, now: number, lastId: number): Partial<JobSpecP> {
-  const s: Partial<JobSpecP> = { timeLimitMin: rng.pick([1, 5, 30, 200]), ntasks: rng.int(1, 4) };
-  if (rng.next() < 0.3) s.partition = "other";
-  if (rng.next() < 0.4) s.hold = true;
-  if (rng.next() < 0.2) s.beginTime = now + rng.int(1, 600);
-  if (rng.next() < 0.15) s.deadline = now + rng.int(60, 4000);
-  if (rng.next() < 0.1 && lastId > 0) s.dependency = `afterok:${rng.int(1, lastId)}`;
-  if (rng.next() < 0.1) s.array = "0-3%2";
-  if (rng.next() < 0.05) s.exclusiveUser = true;
-  return s;
-}
-
-function submitSome(c: ReturnType<typeof cluster>, rng: Rng, now: number, count: number): void {
-  for (let k = 0; k < count; k++) {
-    const s = spec(randomSpec(rng, now, c.state.nextJobId - 1));
-    const by = rng.next() < 0.5 ? ROOT : ALICE;
-    if (rng.next() < 0.1) {
-      const het: Command = { v: 1, type: "submit", at: now, spec: s, by, priority: 0, het: [spec({ ntasks: 1, hold: s.hold ?? false })] };
-      c.run(het);
-    } else c.run(submit(s, now, by));
-  }
-}
 
 /** What a pass decides and shows, as plain data. */
 function seen(r: ScheduleResult): unknown {
@@ -64,7 +39,7 @@ describe("the scheduler's walk of the jobs kept between passes", () => {
           schedule(c.state, now, cfg, { maxJobsExamined: cfg.maxJobsPerPass, omitHeld: true, omitBegin: true, ...(walk === undefined ? {} : { walk }) });
         let now = 100;
         for (let round = 0; round < 6; round++) {
-          submitSome(c, rng, now, rng.int(2, 8));
+          submitSome(c, rng, now, rng.int(2, 8), { hold: 0.4, begin: 0.2, beginWithin: 600, exclusiveUser: 0.05 });
           for (const job of [...c.state.jobs.values()]) {
             const state = job.info.state;
             if ((state !== "PENDING" && state !== "RUNNING") || rng.next() > 0.2) continue;
