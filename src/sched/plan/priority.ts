@@ -130,7 +130,40 @@ export function newJobWalkMemo(): JobWalkMemo {
   return { appliedIndex: -1, omitHeld: false, walk: undefined };
 }
 
-function walkJobs(state: ClusterState, omitHeld: boolean): JobWalk {
+/** The queued jobs as one pass at `now` sees them: to queue, or left out until their begin time. */
+class QueueSplit {
+  readonly pending: JobRecord[] = [];
+  readonly begin: JobRecord[] = [];
+  readonly beginNoted: JobRecord[] = [];
+  readonly ids = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY, count: 0 };
+
+  constructor(
+    private readonly now: number,
+    private readonly omitBegin: boolean,
+  ) {}
+
+  add(job: JobRecord): void {
+    const info = job.info;
+    // a held job's reason is its hold even before its begin time (eligibility): held, not waiting for its begin time
+    if (this.omitBegin && info.priority !== 0 && info.eligibleTime > this.now) {
+      this.begin.push(job);
+      // noted in this walk, so that the pass need not walk 100k of them again
+      if (info.deadline > 0 || isHetComponent(info)) this.beginNoted.push(job);
+      return;
+    }
+    this.pending.push(job);
+    // the pass's maps are sized for the jobs it queues: with 100k held jobs, slots for them all were
+    // allocated and left each pass for nothing (a map takes any other id too, in a plain Map beside)
+    const id = info.jobId;
+    const ids = this.ids;
+    if (id < ids.lo) ids.lo = id;
+    if (id > ids.hi) ids.hi = id;
+    ids.count++;
+  }
+}
+
+/** One walk over every job; each queued one also goes to `split` then, so that a pass without a kept walk reads each record once. */
+function walkJobs(state: ClusterState, omitHeld: boolean, split: QueueSplit): JobWalk {
   const queued: JobRecord[] = [];
   const held: JobRecord[] = [];
   const active: JobRecord[] = [];
@@ -150,19 +183,12 @@ function walkJobs(state: ClusterState, omitHeld: boolean): JobWalk {
     if (!exclusiveUser && job.spec.exclusiveUser === true) exclusiveUser = true;
     // a held job's priority is 0 whatever the factors (priorityValue): nothing to compute
     if (omitHeld && info.priority === 0) held.push(job);
-    else queued.push(job);
+    else {
+      queued.push(job);
+      split.add(job);
+    }
   }
   return { queued, held, active, started, exclusiveUser };
-}
-
-function walkOf(state: ClusterState, omitHeld: boolean, memo: JobWalkMemo | undefined): JobWalk {
-  if (memo === undefined) return walkJobs(state, omitHeld);
-  if (memo.walk === undefined || memo.appliedIndex !== state.appliedIndex || memo.omitHeld !== omitHeld) {
-    memo.walk = walkJobs(state, omitHeld);
-    memo.appliedIndex = state.appliedIndex;
-    memo.omitHeld = omitHeld;
-  }
-  return memo.walk;
 }
 
 /**
@@ -174,28 +200,21 @@ function walkOf(state: ClusterState, omitHeld: boolean, memo: JobWalkMemo | unde
  * the jobs, reused while the state has not changed (JobWalkMemo).
  */
 export function computePriorities(state: ClusterState, now: number, cfg: SchedConfig, omitHeld = false, omitBegin = false, notePending?: (job: JobRecord) => void, memo?: JobWalkMemo): Priorities {
-  const { queued, held, active, started, exclusiveUser } = walkOf(state, omitHeld, memo);
-  const pending: JobRecord[] = [];
-  const begin: JobRecord[] = [];
-  const beginNoted: JobRecord[] = [];
-  const ids = { lo: Number.POSITIVE_INFINITY, hi: Number.NEGATIVE_INFINITY, count: 0 };
-  for (const job of queued) {
-    const info = job.info;
-    // a held job's reason is its hold even before its begin time (eligibility): held, not waiting for its begin time
-    if (omitBegin && info.priority !== 0 && info.eligibleTime > now) {
-      begin.push(job);
-      // noted in this walk, so that the pass need not walk 100k of them again
-      if (info.deadline > 0 || isHetComponent(info)) beginNoted.push(job);
-    } else {
-      pending.push(job);
-      // the pass's maps are sized for the jobs it queues: with 100k held jobs, slots for them all were
-      // allocated and left each pass for nothing (a map takes any other id too, in a plain Map beside)
-      const id = info.jobId;
-      if (id < ids.lo) ids.lo = id;
-      if (id > ids.hi) ids.hi = id;
-      ids.count++;
+  const split = new QueueSplit(now, omitBegin);
+  let walk: JobWalk;
+  if (memo !== undefined && memo.walk !== undefined && memo.appliedIndex === state.appliedIndex && memo.omitHeld === omitHeld) {
+    walk = memo.walk;
+    for (const job of walk.queued) split.add(job);
+  } else {
+    walk = walkJobs(state, omitHeld, split);
+    if (memo !== undefined) {
+      memo.walk = walk;
+      memo.appliedIndex = state.appliedIndex;
+      memo.omitHeld = omitHeld;
     }
   }
+  const { held, active, started, exclusiveUser } = walk;
+  const { pending, begin, beginNoted, ids } = split;
   const context = cfg.priorityType === "priority/multifactor" ? buildContext(state, now, cfg, started) : undefined;
   const values = mapForIds<number>(ids.lo, ids.hi, ids.count);
   const pendingValues = priorityValues(pending, context, values, notePending);
