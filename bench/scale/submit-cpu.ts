@@ -23,19 +23,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BIN, drive, leaderOf, post, submitTo, up, type Cluster } from "./replica-cluster.ts";
 import { etcdPut, startEtcd, type Etcd } from "./etcd-anchor.ts";
+import { cpuMs } from "./lib/spur-cluster.ts";
 
 const SECONDS = Number(process.env.SUBMIT_CPU_SECONDS ?? 3);
 const ROUNDS = Number(process.env.SUBMIT_CPU_ROUNDS ?? 3);
 const REPLICAS = Number(process.env.SUBMIT_CPU_REPLICAS ?? 1);
 const IN_FLIGHT = (process.env.SUBMIT_CPU_IN_FLIGHT ?? "8,64").split(",").map(Number);
-const TICK_MS = 1000 / 100;
 const BIG_NODES = Number(process.env.SUBMIT_CPU_NODES ?? 0);
 const BIG_CONF = BIG_NODES > 0 ? [`NodeName=big[1-${BIG_NODES}] CPUs=64 RealMemory=256000`, `PartitionName=big Nodes=big[1-${BIG_NODES}] MaxTime=INFINITE`] : [];
 
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
-}
 
 const bins = process.argv.slice(2);
 const builds = bins.length > 0 ? bins.map((b) => resolve(b)) : [BIN];
